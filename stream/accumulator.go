@@ -1,0 +1,338 @@
+package stream
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Accumulator folds events into response snapshots. It is a state machine
+// without I/O: feed it events in stream order with Apply, and call Finish when
+// the stream ends.
+//
+// Invariants:
+//   - responses holds one Snapshot per response seen, in stream order; the
+//     last one is the one events apply to.
+//   - An event whose sequence_number its response has already delivered is a
+//     duplicate and changes nothing.
+type Accumulator struct {
+	responses []*Snapshot
+}
+
+// Responses returns every response seen so far, in stream order.
+func (a *Accumulator) Responses() []*Snapshot { return a.responses }
+
+// Current returns the response events currently apply to, or nil.
+func (a *Accumulator) Current() *Snapshot {
+	if len(a.responses) == 0 {
+		return nil
+	}
+	return a.responses[len(a.responses)-1]
+}
+
+// Finish marks the current response as cut off if it never got a terminal
+// event.
+func (a *Accumulator) Finish() {
+	if s := a.Current(); s != nil && !s.Terminal {
+		s.CutOff = true
+	}
+}
+
+func (a *Accumulator) newSnapshot() *Snapshot {
+	s := &Snapshot{}
+	a.responses = append(a.responses, s)
+	return s
+}
+
+// target picks (or starts) the snapshot an event belongs to, and reports
+// whether the event is a duplicate.
+func (a *Accumulator) target(ev *Event) (s *Snapshot, dup bool) {
+	cur := a.Current()
+	switch {
+	case cur == nil:
+		return a.newSnapshot(), false
+	case ev.Kind == KindCreated && cur.started:
+		if ev.HasSeq && cur.seen.has(ev.Seq) && ev.Response != nil && ev.Response.ID == cur.ID {
+			return cur, true
+		}
+		return a.newSnapshot(), false
+	}
+	if ev.HasSeq && cur.seen.has(ev.Seq) {
+		return cur, true
+	}
+	if cur.Terminal && (ev.Kind == KindCreated || ev.Kind == KindQueued || ev.Kind == KindInProgress || ev.Kind == KindItemAdded) {
+		return a.newSnapshot(), false
+	}
+	return cur, false
+}
+
+// Apply folds one event in. It returns the item the event changed (nil for
+// response-level events) and a non-nil error when the event was malformed or
+// out of range; such an event changes nothing and the stream goes on.
+func (a *Accumulator) Apply(ev *Event) (*Item, error) {
+	switch ev.Kind {
+	case KindInvalid:
+		return nil, ev.Err
+	case KindDone:
+		return nil, nil
+	}
+	s, dup := a.target(ev)
+	if dup {
+		return nil, nil
+	}
+	if ev.HasSeq {
+		s.seen.add(ev.Seq)
+	}
+	if ev.Kind != KindCreated {
+		s.started = true
+	}
+	it, err := s.apply(ev)
+	if err != nil {
+		return nil, &PositionError{Num: ev.Num, Offset: ev.Offset, Err: err}
+	}
+	return it, nil
+}
+
+func (s *Snapshot) apply(ev *Event) (*Item, error) {
+	switch ev.Kind {
+	case KindCreated, KindQueued, KindInProgress:
+		s.takeResponse(ev.Response)
+		return nil, nil
+	case KindCompleted, KindIncomplete, KindFailed:
+		s.takeResponse(ev.Response)
+		if s.Status == "" || s.Status == "in_progress" || s.Status == "queued" {
+			s.Status = strings.TrimPrefix(ev.Type, "response.")
+		}
+		s.Terminal, s.CutOff = true, false
+		return nil, s.mergeTerminal(ev.Response.Output)
+	case KindError:
+		s.ErrorEvent = true
+		if s.Error == nil {
+			s.Error = ev.Error
+		}
+		return nil, nil
+	case KindUnknown:
+		if len(s.Unknown) < maxUnknownKept {
+			s.Unknown = append(s.Unknown, ev.Raw)
+		}
+		return nil, nil
+	}
+	it, err := s.itemFor(ev, placeholderType(ev))
+	if err != nil {
+		return nil, err
+	}
+	return it, it.apply(ev)
+}
+
+// placeholderType guesses an item's type from an event that arrives before
+// the item does.
+func placeholderType(ev *Event) string {
+	switch ev.Kind {
+	case KindItemAdded, KindItemDone:
+		return ev.Item.Type
+	case KindTextDelta, KindTextDone, KindAnnotationAdded, KindRefusalDelta, KindRefusalDone:
+		return "message"
+	case KindPartAdded, KindPartDone:
+		if ev.Part != nil && ev.Part.Type == "reasoning_text" {
+			return "reasoning"
+		}
+		return "message"
+	case KindReasoningDelta, KindReasoningDone, KindSummaryPartAdded, KindSummaryPartDone, KindSummaryDelta, KindSummaryDone:
+		return "reasoning"
+	case KindArgsDelta, KindArgsDone:
+		return "function_call"
+	case KindCustomInputDelta, KindCustomInputDone:
+		return "custom_tool_call"
+	case KindMCPArgsDelta, KindMCPArgsDone:
+		return "mcp_call"
+	case KindCodeDelta, KindCodeDone:
+		return "code_interpreter_call"
+	case KindPartialImage:
+		return "image_generation_call"
+	case KindShellCommandAdded, KindShellCommandDelta, KindShellCommandDone:
+		return "shell_call"
+	case KindShellOutputDelta, KindShellOutputDone:
+		return "shell_call_output"
+	case KindPatchDiffDelta, KindPatchDiffDone:
+		return "apply_patch_call"
+	case KindToolProgress:
+		t := strings.TrimPrefix(ev.Type, "response.")
+		return t[:strings.LastIndexByte(t, '.')]
+	}
+	return ""
+}
+
+// apply folds an item-level event into the item.
+func (it *Item) apply(ev *Event) error {
+	switch ev.Kind {
+	case KindItemAdded:
+		it.absorb(ev.Item)
+		it.Added = true
+		return nil
+	case KindItemDone:
+		it.absorb(ev.Item)
+		it.Added, it.Done = true, true
+		if it.Status == "" {
+			it.Status = "completed"
+		}
+		return nil
+	case KindToolProgress:
+		it.Progress = ev.Status
+		switch ev.Status {
+		case "completed", "failed", "incomplete":
+			it.Status = ev.Status
+		default:
+			if it.Status == "" {
+				it.Status = "in_progress"
+			}
+		}
+		return nil
+	case KindPartialImage:
+		it.PartialImages++
+		it.LastImage = ev.PartialImage
+		return nil
+	}
+	it.dirty = true
+	switch ev.Kind {
+	case KindPartAdded, KindPartDone:
+		return it.applyPart(&it.Content, ev.ContentIndex, ev)
+	case KindSummaryPartAdded, KindSummaryPartDone:
+		return it.applyPart(&it.Summary, ev.SummaryIndex, ev)
+	case KindTextDelta, KindRefusalDelta, KindReasoningDelta:
+		p, err := partAt(&it.Content, ev.ContentIndex, partType(ev.Kind))
+		if err != nil {
+			return err
+		}
+		p.Text += ev.Delta
+	case KindTextDone, KindRefusalDone, KindReasoningDone:
+		p, err := partAt(&it.Content, ev.ContentIndex, partType(ev.Kind))
+		if err != nil {
+			return err
+		}
+		setDone(&p.Text, ev)
+	case KindSummaryDelta:
+		p, err := partAt(&it.Summary, ev.SummaryIndex, "summary_text")
+		if err != nil {
+			return err
+		}
+		p.Text += ev.Delta
+	case KindSummaryDone:
+		p, err := partAt(&it.Summary, ev.SummaryIndex, "summary_text")
+		if err != nil {
+			return err
+		}
+		setDone(&p.Text, ev)
+	case KindAnnotationAdded:
+		p, err := partAt(&it.Content, ev.ContentIndex, "output_text")
+		if err != nil {
+			return err
+		}
+		switch i := ev.AnnotationIndex; {
+		case i < 0:
+			p.Annotations = append(p.Annotations, ev.Annotation)
+		case i > maxPartIndex:
+			return fmt.Errorf("annotation_index %d is out of range", i)
+		default:
+			for len(p.Annotations) <= i {
+				p.Annotations = append(p.Annotations, nil)
+			}
+			p.Annotations[i] = ev.Annotation
+		}
+	case KindArgsDelta, KindMCPArgsDelta:
+		it.Arguments += ev.Delta
+	case KindArgsDone, KindMCPArgsDone:
+		setDone(&it.Arguments, ev)
+	case KindCustomInputDelta:
+		it.Input += ev.Delta
+	case KindCustomInputDone:
+		setDone(&it.Input, ev)
+	case KindCodeDelta:
+		it.Code += ev.Delta
+	case KindCodeDone:
+		setDone(&it.Code, ev)
+	case KindPatchDiffDelta:
+		it.Diff += ev.Delta
+	case KindPatchDiffDone:
+		setDone(&it.Diff, ev)
+	case KindShellCommandAdded, KindShellCommandDelta, KindShellCommandDone:
+		i := ev.CommandIndex
+		if i > maxPartIndex {
+			return fmt.Errorf("command_index %d is out of range", i)
+		}
+		for len(it.Commands) <= i {
+			it.Commands = append(it.Commands, "")
+		}
+		if ev.Kind == KindShellCommandDelta {
+			it.Commands[i] += ev.Delta
+		} else {
+			setDone(&it.Commands[i], ev)
+		}
+	case KindShellOutputDelta:
+		it.ShellOutput = append(it.ShellOutput, ev.DeltaRaw)
+	case KindShellOutputDone:
+		if ev.Output != nil {
+			it.Output = ev.Output
+		}
+	}
+	return nil
+}
+
+// setDone applies a .done value: authoritative, except that an empty value
+// never erases text already shown.
+func setDone(dst *string, ev *Event) {
+	if ev.HasText && (ev.Text != "" || *dst == "") {
+		*dst = ev.Text
+	}
+}
+
+func partType(k Kind) string {
+	switch k {
+	case KindRefusalDelta, KindRefusalDone:
+		return "refusal"
+	case KindReasoningDelta, KindReasoningDone:
+		return "reasoning_text"
+	}
+	return "output_text"
+}
+
+func partAt(ps *[]Part, i int, typ string) (*Part, error) {
+	if i > maxPartIndex {
+		return nil, fmt.Errorf("part index %d is out of range", i)
+	}
+	for len(*ps) <= i {
+		*ps = append(*ps, Part{})
+	}
+	p := &(*ps)[i]
+	if p.Type == "" {
+		p.Type = typ
+	}
+	return p, nil
+}
+
+func (it *Item) applyPart(ps *[]Part, i int, ev *Event) error {
+	typ := "output_text"
+	if ev.Kind == KindSummaryPartAdded || ev.Kind == KindSummaryPartDone {
+		typ = "summary_text"
+	}
+	if ev.Part != nil && ev.Part.Type != "" {
+		typ = ev.Part.Type
+	}
+	p, err := partAt(ps, i, typ)
+	if err != nil {
+		return err
+	}
+	if ev.Part == nil {
+		return nil
+	}
+	p.Type = typ
+	if ev.Part.Raw != nil {
+		p.Raw = ev.Part.Raw
+	}
+	done := ev.Kind == KindPartDone || ev.Kind == KindSummaryPartDone
+	if ev.Part.Text != "" && (done || p.Text == "") {
+		p.Text = ev.Part.Text
+	}
+	if len(ev.Part.Annotations) > 0 {
+		p.Annotations = ev.Part.Annotations
+	}
+	return nil
+}

@@ -1,0 +1,294 @@
+package stream
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// flexString decodes a JSON string, or keeps any other JSON value raw.
+type flexString struct {
+	s   string
+	raw json.RawMessage
+	set bool
+}
+
+func (f *flexString) UnmarshalJSON(b []byte) error {
+	f.set = true
+	if len(b) > 1 && b[0] == '"' {
+		if bytes.IndexByte(b, '\\') < 0 {
+			f.s = string(b[1 : len(b)-1])
+			return nil
+		}
+		return json.Unmarshal(b, &f.s)
+	}
+	if string(b) == "null" {
+		f.set = false
+		return nil
+	}
+	f.raw = append(json.RawMessage(nil), b...)
+	return nil
+}
+
+// text returns the string, or the raw JSON text of a non-string value.
+func (f *flexString) text() string {
+	if f.raw != nil {
+		return string(f.raw)
+	}
+	return f.s
+}
+
+// wireEvent is every field any event type uses, decoded in one pass.
+type wireEvent struct {
+	Type            string          `json:"type"`
+	Seq             *int64          `json:"sequence_number"`
+	OutputIndex     *int            `json:"output_index"`
+	ItemID          string          `json:"item_id"`
+	ContentIndex    int             `json:"content_index"`
+	SummaryIndex    int             `json:"summary_index"`
+	AnnotationIndex *int            `json:"annotation_index"`
+	CommandIndex    int             `json:"command_index"`
+	Delta           flexString      `json:"delta"`
+	Text            *string         `json:"text"`
+	Arguments       *string         `json:"arguments"`
+	Input           *string         `json:"input"`
+	Code            *string         `json:"code"`
+	Diff            *string         `json:"diff"`
+	Command         *string         `json:"command"`
+	Refusal         *string         `json:"refusal"`
+	Message         *string         `json:"message"`
+	Param           *string         `json:"param"`
+	Item            json.RawMessage `json:"item"`
+	Part            json.RawMessage `json:"part"`
+	Annotation      json.RawMessage `json:"annotation"`
+	Response        json.RawMessage `json:"response"`
+	Error           json.RawMessage `json:"error"`
+	Output          json.RawMessage `json:"output"`
+	PartialImage    string          `json:"partial_image_b64"`
+	ImageIndex      int             `json:"partial_image_index"`
+}
+
+// DecodeEvent decodes one event's JSON payload. name is the SSE event name,
+// used only when the JSON has no type. The returned error describes a
+// malformed payload; the caller adds the position.
+func DecodeEvent(name string, data []byte, ev *Event) error {
+	var w wireEvent
+	if err := json.Unmarshal(data, &w); err != nil {
+		return describeJSONError(err)
+	}
+	*ev = Event{Type: w.Type}
+	if ev.Type == "" {
+		ev.Type = name
+	}
+	if ev.Type == "" {
+		return errors.New("event has no type")
+	}
+	ev.Kind, ev.Status = kindOf(ev.Type)
+	if w.Seq != nil {
+		ev.Seq, ev.HasSeq = *w.Seq, true
+	}
+	if w.OutputIndex != nil {
+		if *w.OutputIndex < 0 {
+			return fmt.Errorf("output_index %d is negative", *w.OutputIndex)
+		}
+		ev.OutputIndex, ev.HasIndex = *w.OutputIndex, true
+	}
+	ev.ItemID = w.ItemID
+	ev.ContentIndex, ev.SummaryIndex = w.ContentIndex, w.SummaryIndex
+	ev.AnnotationIndex, ev.CommandIndex = -1, w.CommandIndex
+	if w.AnnotationIndex != nil {
+		ev.AnnotationIndex = *w.AnnotationIndex
+		if ev.AnnotationIndex < 0 {
+			return errors.New("negative annotation_index")
+		}
+	}
+	if ev.ContentIndex < 0 || ev.SummaryIndex < 0 || ev.CommandIndex < 0 {
+		return errors.New("negative part index")
+	}
+	ev.Delta, ev.DeltaRaw = w.Delta.s, w.Delta.raw
+	if ev.Kind.IsDelta() && w.Delta.raw != nil {
+		return fmt.Errorf("%s delta is not a string", ev.Type)
+	}
+
+	switch ev.Kind {
+	case KindUnknown:
+		ev.Raw = append(json.RawMessage(nil), data...)
+	case KindCreated, KindQueued, KindInProgress, KindCompleted, KindIncomplete, KindFailed:
+		if isJSONNull(w.Response) {
+			return fmt.Errorf("%s has no response object", ev.Type)
+		}
+		r, err := decodeResponse(w.Response)
+		if err != nil {
+			return fmt.Errorf("response: %w", describeJSONError(err))
+		}
+		ev.Response = r
+	case KindError:
+		ev.Error = decodeErrorEvent(&w)
+	case KindItemAdded, KindItemDone:
+		if isJSONNull(w.Item) {
+			return fmt.Errorf("%s has no item", ev.Type)
+		}
+		it, err := decodeItem(w.Item)
+		if err != nil {
+			return fmt.Errorf("item: %w", describeJSONError(err))
+		}
+		ev.Item = it
+	case KindPartAdded, KindPartDone, KindSummaryPartAdded, KindSummaryPartDone:
+		if !isJSONNull(w.Part) {
+			p, err := decodePart(w.Part)
+			if err != nil {
+				return fmt.Errorf("part: %w", describeJSONError(err))
+			}
+			ev.Part = &p
+		}
+	case KindAnnotationAdded:
+		ev.Annotation = w.Annotation
+	case KindShellOutputDelta:
+		ev.DeltaRaw = w.Delta.raw
+		if ev.DeltaRaw == nil && w.Delta.set {
+			ev.DeltaRaw, _ = json.Marshal(w.Delta.s)
+		}
+	case KindShellOutputDone:
+		ev.Output = w.Output
+	case KindPartialImage:
+		ev.PartialImage, ev.ImageIndex = w.PartialImage, w.ImageIndex
+	}
+	ev.setDoneText(&w)
+	return nil
+}
+
+// setDoneText picks the field that carries a .done event's value.
+func (ev *Event) setDoneText(w *wireEvent) {
+	var v *string
+	switch ev.Kind {
+	case KindTextDone, KindReasoningDone, KindSummaryDone:
+		v = w.Text
+	case KindRefusalDone:
+		v = w.Refusal
+	case KindArgsDone, KindMCPArgsDone:
+		v = w.Arguments
+	case KindCustomInputDone:
+		v = w.Input
+	case KindCodeDone:
+		v = w.Code
+	case KindPatchDiffDone:
+		v = w.Diff
+	case KindShellCommandAdded, KindShellCommandDone:
+		v = w.Command
+	}
+	if v != nil {
+		ev.Text, ev.HasText = *v, true
+	}
+}
+
+// decodeErrorEvent reads both shapes seen in the wild: the Open Responses
+// top-level code/message/param, and OpenAI's nested `error` object.
+func decodeErrorEvent(w *wireEvent) *ErrorInfo {
+	e := &ErrorInfo{}
+	if !isJSONNull(w.Error) {
+		if json.Unmarshal(w.Error, e) != nil {
+			var s string
+			if json.Unmarshal(w.Error, &s) == nil {
+				e.Message = s
+			}
+		}
+	}
+	if w.Code != nil && e.Code == "" {
+		e.Code = *w.Code
+	}
+	if w.Message != nil && e.Message == "" {
+		e.Message = *w.Message
+	}
+	if w.Param != nil && e.Param == "" {
+		e.Param = *w.Param
+	}
+	return e
+}
+
+func describeJSONError(err error) error {
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &se):
+		return fmt.Errorf("invalid JSON at offset %d: %v", se.Offset, se)
+	case errors.As(err, &te):
+		field := te.Field
+		if field == "" {
+			field = "value"
+		}
+		return fmt.Errorf("wrong shape: %s is a JSON %s, want %s", field, te.Value, te.Type)
+	}
+	return err
+}
+
+// Decoder reads typed events from a server-sent event stream. It is shaped
+// like bufio.Scanner: Next advances, Event reads the current event, Err holds
+// the sticky read error. Malformed events are not errors of the Decoder: they
+// come out as KindInvalid events carrying their position, and decoding goes on.
+type Decoder struct {
+	sc      *Scanner
+	ev      Event
+	sawDone bool
+}
+
+// NewDecoder returns a Decoder reading SSE from r.
+func NewDecoder(r io.Reader) *Decoder { return &Decoder{sc: NewScanner(r)} }
+
+// SetMaxEventSize bounds one event's size (default DefaultMaxEventSize).
+func (d *Decoder) SetMaxEventSize(n int) { d.sc.SetMaxEventSize(n) }
+
+// Next advances to the next event, returning false at the end of the stream
+// or on a read error.
+func (d *Decoder) Next() bool {
+	if !d.sc.Scan() {
+		return false
+	}
+	f := d.sc.Frame()
+	switch {
+	case f.Err != nil:
+		d.ev = Event{Kind: KindInvalid, Type: f.Name, Err: f.Err}
+	case string(f.Data) == "[DONE]":
+		d.ev = Event{Kind: KindDone, Type: "[DONE]"}
+		d.sawDone = true
+	default:
+		if err := DecodeEvent(f.Name, f.Data, &d.ev); err != nil {
+			raw := f.Data
+			if len(raw) > 512 {
+				raw = raw[:512]
+			}
+			d.ev = Event{Kind: KindInvalid, Type: f.Name, Err: err, Raw: append(json.RawMessage(nil), raw...)}
+		}
+	}
+	d.ev.Num, d.ev.Offset = f.Num, f.Offset
+	if d.ev.Err != nil {
+		d.ev.Err = &PositionError{Num: f.Num, Offset: f.Offset, Err: d.ev.Err}
+	}
+	return true
+}
+
+// Event returns the current event. It stays valid until the next call to Next.
+func (d *Decoder) Event() *Event { return &d.ev }
+
+// Err returns the first read error, nil at a clean end of input.
+func (d *Decoder) Err() error { return d.sc.Err() }
+
+// SawDone reports whether the stream sent `data: [DONE]`.
+func (d *Decoder) SawDone() bool { return d.sawDone }
+
+// Offset returns how many bytes were consumed.
+func (d *Decoder) Offset() int64 { return d.sc.Offset() }
+
+// PositionError is a malformed event's problem with where it happened.
+type PositionError struct {
+	Num    int
+	Offset int64
+	Err    error
+}
+
+func (e *PositionError) Error() string {
+	return fmt.Sprintf("event %d at byte %d: %v — skipped", e.Num, e.Offset, e.Err)
+}
+
+func (e *PositionError) Unwrap() error { return e.Err }

@@ -1,0 +1,25 @@
+// Package stream reads the OpenAI Responses API's server-sent event stream, as
+// every server that speaks it actually sends it, and folds it into response
+// snapshots.
+//
+// It owns the wire types (Request, Event, Item, Response), SSE framing
+// (Scanner), event decoding (Decoder), the accumulator that turns events into
+// snapshots (Accumulator), the HTTP client (Client) and the background reader
+// that feeds a consumer (Start / Handle). It also owns Sanitize, which makes
+// untrusted text safe to print.
+//
+// It does not know about Bubble Tea, sessions, storage or rendering: it hands
+// out decoded events and snapshots, and the caller decides what to show.
+//
+// Main flow:
+//
+//	Client.Open → io.Reader → Scanner (SSE frames) → Decoder (typed Events) →
+//	Accumulator (snapshots), with Start running the first three on a goroutine
+//	and handing batches of events to the consumer.
+//
+// Tolerance is the point: sequence numbers may be missing or duplicated, item
+// ids may change on every event, deltas may precede their item, servers may
+// omit items from the terminal response, and a stream may hold several
+// responses back to back or end without a terminal event. Malformed events are
+// reported with their position and skipped; nothing already received is lost.
+package stream

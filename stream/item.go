@@ -1,0 +1,303 @@
+package stream
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Item is one output item of a response, as accumulated from the stream.
+//
+// Invariants:
+//   - Raw is the item as last received whole (output_item.done, else
+//     output_item.added, else the terminal response), nil if the item was only
+//     ever seen through deltas.
+//   - dirty is set when a field below was changed by an event after Raw was
+//     set; JSON then merges the accumulated fields into Raw.
+//   - Content and Summary grow to the highest index seen; a part that was
+//     never announced has an empty Type.
+type Item struct {
+	Index  int    // output_index
+	Type   string // message, reasoning, function_call, web_search_call, …
+	ID     string
+	Status string // the item's own status: in_progress, completed, incomplete, failed
+	Role   string
+	Phase  string // commentary / final_answer, when the server marks it
+
+	Content []Part // message text and refusals; reasoning_text parts
+	Summary []Part // reasoning summary parts
+
+	Name              string // function_call, custom_tool_call, mcp_call, mcp_approval_request
+	CallID            string
+	ServerLabel       string // MCP items
+	ApprovalRequestID string // mcp_call after approval
+	Arguments         string // function_call, mcp_call, mcp_approval_request
+	Input             string // custom_tool_call
+	Code              string // code_interpreter_call
+	Commands          []string
+	ShellOutput       []json.RawMessage // shell_call_output deltas / content
+	Diff              string            // apply_patch_call operation diff
+	Output            json.RawMessage   // mcp_call, shell_call_output, … as received
+	Error             json.RawMessage   // mcp_call error, as received
+
+	Progress      string // last tool progress phase: in_progress, searching, interpreting, generating, completed, failed
+	PartialImages int    // partial images received
+	LastImage     string // base64 of the newest partial image
+
+	Added bool // output_item.added seen
+	Done  bool // output_item.done seen
+
+	Raw   json.RawMessage
+	dirty bool
+}
+
+func decodeItem(raw json.RawMessage) (*Item, error) {
+	var w wireItem
+	if err := json.Unmarshal(raw, &w); err != nil {
+		return nil, err
+	}
+	it := &Item{
+		Type: w.Type, ID: w.ID, Status: w.Status, Role: w.Role, Phase: w.Phase,
+		Name: w.Name, CallID: w.CallID, ServerLabel: w.ServerLabel,
+		ApprovalRequestID: w.ApprovalRequestID, Raw: raw,
+	}
+	it.Arguments, it.Input, it.Code = w.Arguments.text(), w.Input.text(), w.Code.text()
+	if !isJSONNull(w.Output) {
+		it.Output = w.Output
+	}
+	if !isJSONNull(w.Error) {
+		it.Error = w.Error
+	}
+	for _, c := range w.Content {
+		p, err := decodePart(c)
+		if err != nil {
+			return nil, err
+		}
+		it.Content = append(it.Content, p)
+	}
+	for _, c := range w.Summary {
+		p, err := decodePart(c)
+		if err != nil {
+			return nil, err
+		}
+		it.Summary = append(it.Summary, p)
+	}
+	return it, nil
+}
+
+// Text returns the visible text of a message: its output_text and refusal
+// parts joined.
+func (it *Item) Text() string {
+	return joinParts(it.Content)
+}
+
+// SummaryText returns the reasoning summary parts' texts.
+func (it *Item) SummaryText() []string {
+	out := make([]string, len(it.Summary))
+	for i, p := range it.Summary {
+		out[i] = p.Text
+	}
+	return out
+}
+
+// Refusal reports whether the message is a refusal.
+func (it *Item) Refusal() bool {
+	for _, p := range it.Content {
+		if p.Type == "refusal" {
+			return true
+		}
+	}
+	return false
+}
+
+func joinParts(ps []Part) string {
+	switch len(ps) {
+	case 0:
+		return ""
+	case 1:
+		return ps[0].Text
+	}
+	var b strings.Builder
+	for _, p := range ps {
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+// absorb takes in a whole item received later (added, done or terminal). The
+// newer item's values win; where it is empty and the stream had already shown
+// something, the streamed value stays, so nothing seen disappears.
+func (it *Item) absorb(n *Item) {
+	keep := func(dst *string, v string) {
+		if v != "" {
+			*dst = v
+		}
+	}
+	keep(&it.Type, n.Type)
+	keep(&it.ID, n.ID)
+	keep(&it.Status, n.Status)
+	keep(&it.Role, n.Role)
+	keep(&it.Phase, n.Phase)
+	keep(&it.Name, n.Name)
+	keep(&it.CallID, n.CallID)
+	keep(&it.ServerLabel, n.ServerLabel)
+	keep(&it.ApprovalRequestID, n.ApprovalRequestID)
+	lost := false
+	lost = keepText(&it.Arguments, n.Arguments) || lost
+	lost = keepText(&it.Input, n.Input) || lost
+	lost = keepText(&it.Code, n.Code) || lost
+	if n.Output != nil {
+		it.Output = n.Output
+	}
+	if n.Error != nil {
+		it.Error = n.Error
+	}
+	lost = absorbParts(&it.Content, n.Content) || lost
+	lost = absorbParts(&it.Summary, n.Summary) || lost
+	it.Raw = n.Raw
+	it.dirty = lost
+}
+
+// keepText sets *dst to v unless v is empty and *dst is not; it reports
+// whether the streamed value was kept over the newer one.
+func keepText(dst *string, v string) bool {
+	if v == "" {
+		return *dst != ""
+	}
+	*dst = v
+	return false
+}
+
+func absorbParts(dst *[]Part, src []Part) bool {
+	lost := false
+	old := *dst
+	out := make([]Part, max(len(old), len(src)))
+	for i := range out {
+		switch {
+		case i < len(src) && i < len(old):
+			p := src[i]
+			if p.Text == "" && old[i].Text != "" {
+				p.Text = old[i].Text
+				lost = true
+			}
+			if len(p.Annotations) == 0 && len(old[i].Annotations) > 0 {
+				p.Annotations = old[i].Annotations
+				lost = true
+			}
+			out[i] = p
+		case i < len(src):
+			out[i] = src[i]
+		default:
+			out[i] = old[i]
+			lost = true
+		}
+	}
+	*dst = out
+	return lost
+}
+
+// visible reports whether the item carries anything a user would have seen.
+func (it *Item) visible() bool {
+	return joinParts(it.Content) != "" || joinParts(it.Summary) != "" ||
+		it.Arguments != "" || it.Input != "" || it.Code != ""
+}
+
+// JSON returns the item as the API defines it: Raw when nothing was streamed
+// on top of it, otherwise Raw (or a skeleton) with the accumulated fields
+// merged in.
+func (it *Item) JSON() json.RawMessage {
+	if it.Raw != nil && !it.dirty {
+		return it.Raw
+	}
+	m := map[string]any{}
+	if it.Raw != nil {
+		var base map[string]any
+		if json.Unmarshal(it.Raw, &base) == nil {
+			m = base
+		}
+	}
+	set := func(k, v string) {
+		if old, ok := m[k]; ok {
+			if _, isString := old.(string); !isString && old != nil {
+				return // the server sent an object here; keep it
+			}
+		}
+		if v != "" {
+			m[k] = v
+		}
+	}
+	set("type", it.Type)
+	set("id", it.ID)
+	set("status", it.Status)
+	set("role", it.Role)
+	set("name", it.Name)
+	set("call_id", it.CallID)
+	set("server_label", it.ServerLabel)
+	set("arguments", it.Arguments)
+	set("input", it.Input)
+	set("code", it.Code)
+	if _, ok := m["arguments"]; !ok && (it.Type == "function_call" || it.Type == "mcp_call") {
+		m["arguments"] = it.Arguments
+	}
+	if len(it.Content) > 0 {
+		m["content"] = partsJSON(it.Content)
+	}
+	if len(it.Summary) > 0 {
+		m["summary"] = partsJSON(it.Summary)
+	}
+	if len(it.Commands) > 0 {
+		action, _ := m["action"].(map[string]any)
+		if action == nil {
+			action = map[string]any{}
+		}
+		action["commands"] = it.Commands
+		m["action"] = action
+	}
+	if len(it.ShellOutput) > 0 && m["output"] == nil {
+		m["output"] = it.ShellOutput
+	}
+	if it.Output != nil {
+		m["output"] = it.Output
+	}
+	if it.Diff != "" {
+		op, _ := m["operation"].(map[string]any)
+		if op == nil {
+			op = map[string]any{}
+		}
+		op["diff"] = it.Diff
+		m["operation"] = op
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return it.Raw
+	}
+	return b
+}
+
+func partsJSON(ps []Part) []any {
+	out := make([]any, len(ps))
+	for i, p := range ps {
+		m := map[string]any{}
+		if p.Raw != nil {
+			_ = json.Unmarshal(p.Raw, &m)
+		}
+		typ := p.Type
+		if typ == "" {
+			typ = "output_text"
+		}
+		m["type"] = typ
+		if typ == "refusal" {
+			m["refusal"] = p.Text
+		} else {
+			m["text"] = p.Text
+		}
+		if typ == "output_text" {
+			ann := p.Annotations
+			if ann == nil {
+				ann = []json.RawMessage{}
+			}
+			m["annotations"] = ann
+		}
+		out[i] = m
+	}
+	return out
+}

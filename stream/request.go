@@ -1,0 +1,60 @@
+package stream
+
+import "encoding/json"
+
+// Request is the body of POST {base}/responses. Only the fields runnel sets are
+// named; Extra carries anything else verbatim (it is merged into the top level).
+//
+// Input items are raw JSON so that output items received from the server can be
+// sent back unchanged (reasoning encrypted_content needs this).
+type Request struct {
+	Model              string            `json:"model,omitempty"`
+	Input              []json.RawMessage `json:"input,omitempty"`
+	Instructions       string            `json:"instructions,omitempty"`
+	PreviousResponseID string            `json:"previous_response_id,omitempty"`
+	Reasoning          *Reasoning        `json:"reasoning,omitempty"`
+	Tools              []json.RawMessage `json:"tools,omitempty"`
+	Store              *bool             `json:"store,omitempty"`
+	Include            []string          `json:"include,omitempty"`
+	Stream             bool              `json:"stream"`
+	Extra              map[string]any    `json:"-"`
+}
+
+// Reasoning is the request's reasoning block.
+type Reasoning struct {
+	Effort  string `json:"effort,omitempty"`
+	Summary string `json:"summary,omitempty"`
+}
+
+// MarshalJSON writes the named fields, then Extra's keys that do not clash.
+func (r Request) MarshalJSON() ([]byte, error) {
+	type plain Request
+	b, err := json.Marshal(plain(r))
+	if err != nil || len(r.Extra) == 0 {
+		return b, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for k, v := range r.Extra {
+		if _, ok := m[k]; ok {
+			continue
+		}
+		raw, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		m[k] = raw
+	}
+	return json.Marshal(m)
+}
+
+// UserText returns an input item for a plain user message.
+func UserText(text string) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{
+		"type": "message", "role": "user",
+		"content": []map[string]string{{"type": "input_text", "text": text}},
+	})
+	return b
+}

@@ -1,0 +1,203 @@
+package stream
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Snapshot is one response as accumulated from the stream so far.
+//
+// Invariants:
+//   - Items hold every item the stream mentioned, in the order the response
+//     defines (output_index while streaming; the terminal response's order
+//     once it arrives, with streamed-only items kept at their place).
+//   - Once an item is in Items it is never removed: its pointer stays valid
+//     for the life of the snapshot, so a consumer may key views on it.
+//   - Terminal and CutOff are never both true.
+type Snapshot struct {
+	ID                 string
+	Model              string
+	Status             string // queued, in_progress, completed, incomplete, failed
+	PreviousResponseID string
+	Items              []*Item
+	Usage              *Usage
+	Error              *ErrorInfo      // from response.failed or an `error` event
+	ErrorEvent         bool            // an `error` event arrived
+	IncompleteDetails  json.RawMessage // as received
+	Terminal           bool            // completed, incomplete or failed arrived
+	CutOff             bool            // the stream ended before a terminal event
+	Raw                json.RawMessage // the last response object received
+	Unknown            []json.RawMessage
+
+	started bool // an event other than response.created was applied
+	seen    seqSet
+}
+
+const (
+	maxOutputIndex = 1 << 16 // larger output_index values are rejected as malformed
+	maxPartIndex   = 1 << 12
+	maxUnknownKept = 1000
+)
+
+// find returns the item with output_index idx, or nil.
+func (s *Snapshot) find(idx int) *Item {
+	for i := len(s.Items) - 1; i >= 0; i-- {
+		if s.Items[i].Index == idx {
+			return s.Items[i]
+		}
+	}
+	return nil
+}
+
+// insert adds it keeping Items ordered by Index.
+func (s *Snapshot) insert(it *Item) {
+	i := len(s.Items)
+	for i > 0 && s.Items[i-1].Index > it.Index {
+		i--
+	}
+	s.Items = append(s.Items, nil)
+	copy(s.Items[i+1:], s.Items[i:])
+	s.Items[i] = it
+}
+
+// itemFor resolves the item an event is about, creating a placeholder when the
+// event arrives before its output_item.added. Items are keyed by output_index;
+// item_id is used only when the event has no output_index.
+func (s *Snapshot) itemFor(ev *Event, typ string) (*Item, error) {
+	if ev.HasIndex {
+		if ev.OutputIndex > maxOutputIndex {
+			return nil, fmt.Errorf("output_index %d is out of range", ev.OutputIndex)
+		}
+		if it := s.find(ev.OutputIndex); it != nil {
+			return it, nil
+		}
+		it := &Item{Index: ev.OutputIndex, Type: typ, ID: ev.ItemID}
+		s.insert(it)
+		return it, nil
+	}
+	if ev.ItemID != "" {
+		for i := len(s.Items) - 1; i >= 0; i-- {
+			if s.Items[i].ID == ev.ItemID {
+				return s.Items[i], nil
+			}
+		}
+	}
+	if n := len(s.Items); n > 0 && !s.Items[n-1].Done && (typ == "" || s.Items[n-1].Type == typ) && ev.Kind != KindItemAdded {
+		return s.Items[n-1], nil
+	}
+	next := 0
+	if n := len(s.Items); n > 0 {
+		next = s.Items[n-1].Index + 1
+	}
+	it := &Item{Index: next, Type: typ, ID: ev.ItemID}
+	s.Items = append(s.Items, it)
+	return it, nil
+}
+
+// takeResponse copies a lifecycle event's response fields in.
+func (s *Snapshot) takeResponse(r *Response) {
+	if r.ID != "" {
+		s.ID = r.ID
+	}
+	if r.Model != "" {
+		s.Model = r.Model
+	}
+	if r.Status != "" {
+		s.Status = r.Status
+	}
+	if r.PreviousResponseID != "" {
+		s.PreviousResponseID = r.PreviousResponseID
+	}
+	if r.Usage != nil {
+		s.Usage = r.Usage
+	}
+	if r.Error != nil && (r.Error.Message != "" || r.Error.Code != "") {
+		s.Error = r.Error
+	}
+	if r.IncompleteDetails != nil {
+		s.IncompleteDetails = r.IncompleteDetails
+	}
+	s.Raw = r.Raw
+}
+
+// mergeTerminal folds the terminal response's output into the streamed items.
+// Terminal items are matched to streamed ones by id, else in order by type;
+// matched items take the terminal values (keeping streamed text the terminal
+// copy lacks), unmatched terminal items are added, and streamed items the
+// terminal output omits stay where they were.
+func (s *Snapshot) mergeTerminal(out []json.RawMessage) error {
+	var firstErr error
+	terms := make([]*Item, 0, len(out))
+	for i, raw := range out {
+		it, err := decodeItem(raw)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = fmt.Errorf("terminal response output[%d]: %w", i, describeJSONError(err))
+			}
+			continue
+		}
+		terms = append(terms, it)
+	}
+	if len(terms) == 0 {
+		return firstErr
+	}
+	st := s.Items
+	used := make([]bool, len(st))
+	match := make([]int, len(terms))
+	for ti, t := range terms {
+		match[ti] = -1
+		if t.ID == "" {
+			continue
+		}
+		for j, it := range st {
+			if !used[j] && it.ID == t.ID {
+				match[ti], used[j] = j, true
+				break
+			}
+		}
+	}
+	next := 0
+	for ti, t := range terms {
+		if match[ti] >= 0 {
+			next = match[ti] + 1
+			continue
+		}
+		for j := next; j < len(st); j++ {
+			if !used[j] && st[j].Type == t.Type {
+				match[ti], used[j] = j, true
+				next = j + 1
+				break
+			}
+		}
+	}
+	merged := make([]*Item, 0, len(st)+len(terms))
+	emitted := make([]bool, len(st))
+	maxIdx := -1
+	for _, it := range st {
+		maxIdx = max(maxIdx, it.Index)
+	}
+	for ti, t := range terms {
+		j := match[ti]
+		if j < 0 {
+			maxIdx++
+			t.Index, t.Done = maxIdx, true
+			merged = append(merged, t)
+			continue
+		}
+		for k := 0; k < j; k++ {
+			if !used[k] && !emitted[k] {
+				merged, emitted[k] = append(merged, st[k]), true
+			}
+		}
+		st[j].absorb(t)
+		st[j].Done = true
+		merged, emitted[j] = append(merged, st[j]), true
+	}
+	for k := range st {
+		if !emitted[k] {
+			merged = append(merged, st[k])
+		}
+	}
+	s.Items = merged
+	return firstErr
+}
