@@ -103,7 +103,11 @@ func (s *Snapshot) apply(ev *Event) (*Item, error) {
 			s.Status = strings.TrimPrefix(ev.Type, "response.")
 		}
 		s.Terminal, s.CutOff = true, false
-		return nil, s.mergeTerminal(ev.Response.Output)
+		err := s.mergeTerminal(ev.Response.Output)
+		for _, it := range s.Items {
+			it.Done = true // nothing more streams into a finished response
+		}
+		return nil, err
 	case KindError:
 		s.ErrorEvent = true
 		if s.Error == nil {
