@@ -1,0 +1,367 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os/exec"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// envOf is an environment holding only m.
+func envOf(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestResolveDefaults(t *testing.T) {
+	s, err := Config{}.Resolve(envOf(nil), Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Settings{
+		BaseURL:          DefaultBaseURL,
+		Model:            DefaultModel,
+		ReasoningSummary: "auto",
+		Theme:            "auto",
+		Headers:          map[string]string{},
+		Store:            true,
+		IdleTimeout:      5 * time.Minute,
+		ConnectTimeout:   30 * time.Second,
+		MaxRetries:       3,
+	}
+	if !reflect.DeepEqual(s, want) {
+		t.Errorf("Resolve of zero config:\n got %v\nwant %v", fields(s), fields(want))
+	}
+	if !s.Demo() {
+		t.Error("Demo() = false with no key and no base URL")
+	}
+}
+
+func TestResolveFullConfig(t *testing.T) {
+	c, err := LoadConfig(configFile("full.toml"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Resolve(envOf(map[string]string{"RUNNEL_TEST_KEY": "sk-env-ignored"}), Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Settings{
+		BaseURL:          "https://example.test/v1",
+		APIKey:           "sk-from-command",
+		Model:            "gpt-5",
+		Instructions:     "Answer briefly.\nUse British spelling.",
+		ReasoningEffort:  "high",
+		ReasoningSummary: "detailed",
+		Theme:            "dark",
+		Headers:          map[string]string{"OpenAI-Organization": "org_123", "X-Trace": "on"},
+		Store:            false,
+		IdleTimeout:      90 * time.Second,
+		ConnectTimeout:   5 * time.Second,
+		MaxRetries:       0,
+		KeySource:        "api_key_command",
+		BaseURLSet:       true,
+	}
+	if !reflect.DeepEqual(s, want) {
+		t.Errorf("Resolve(full.toml):\n got %v\nwant %v", fields(s), fields(want))
+	}
+	s.Headers["X-Trace"] = "changed"
+	if c.Provider.Headers["X-Trace"] != "on" {
+		t.Error("Settings.Headers aliases Config.Provider.Headers")
+	}
+}
+
+func TestResolvePrecedence(t *testing.T) {
+	fileCfg := Config{Model: "file-model", Provider: ProviderConfig{BaseURL: "http://file.test/v1"}}
+	env := map[string]string{"OPENAI_BASE_URL": "http://env.test/v1/"}
+	flags := Overrides{Model: "flag-model", BaseURL: "http://flag.test/v1"}
+	tests := []struct {
+		name       string
+		c          Config
+		env        map[string]string
+		o          Overrides
+		baseURL    string
+		model      string
+		baseURLSet bool
+	}{
+		{"default", Config{}, nil, Overrides{}, DefaultBaseURL, DefaultModel, false},
+		{"env", Config{}, env, Overrides{}, "http://env.test/v1", DefaultModel, true},
+		{"file over env", fileCfg, env, Overrides{}, "http://file.test/v1", "file-model", true},
+		{"flag over file", fileCfg, env, flags, "http://flag.test/v1", "flag-model", true},
+		{"flag over default", Config{}, nil, flags, "http://flag.test/v1", "flag-model", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := tt.c.Resolve(envOf(tt.env), tt.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.BaseURL != tt.baseURL || s.Model != tt.model || s.BaseURLSet != tt.baseURLSet {
+				t.Errorf("got BaseURL %q Model %q BaseURLSet %t; want %q %q %t",
+					s.BaseURL, s.Model, s.BaseURLSet, tt.baseURL, tt.model, tt.baseURLSet)
+			}
+		})
+	}
+}
+
+func TestResolveOtherOverrides(t *testing.T) {
+	c := Config{Instructions: "file", Reasoning: ReasoningConfig{Effort: "low"}}
+	s, err := c.Resolve(envOf(nil), Overrides{Instructions: "flag", ReasoningEffort: "high"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Instructions != "flag" || s.ReasoningEffort != "high" {
+		t.Errorf("got Instructions %q ReasoningEffort %q; want the flags' values", s.Instructions, s.ReasoningEffort)
+	}
+	_, err = c.Resolve(envOf(nil), Overrides{ReasoningEffort: "max"})
+	if err == nil || !strings.Contains(err.Error(), `"max"`) || !strings.Contains(err.Error(), `"medium"`) {
+		t.Errorf("bad effort flag: got %v; want an error naming the value and the allowed ones", err)
+	}
+}
+
+func TestResolveAPIKeyFromEnv(t *testing.T) {
+	tests := []struct {
+		name      string
+		keyEnv    string
+		env       map[string]string
+		key, from string
+	}{
+		{"default variable", "", map[string]string{"OPENAI_API_KEY": " sk-default \n"}, "sk-default", "env OPENAI_API_KEY"},
+		{"custom variable", "MY_KEY", map[string]string{"MY_KEY": "sk-mine", "OPENAI_API_KEY": "sk-default"}, "sk-mine", "env MY_KEY"},
+		{"custom variable unset", "MY_KEY", map[string]string{"OPENAI_API_KEY": "sk-default"}, "", ""},
+		{"nothing set", "", nil, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Config{Provider: ProviderConfig{APIKeyEnv: tt.keyEnv}}
+			s, err := c.Resolve(envOf(tt.env), Overrides{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.APIKey != tt.key || s.KeySource != tt.from {
+				t.Errorf("got key %q from %q; want %q from %q", s.APIKey, s.KeySource, tt.key, tt.from)
+			}
+		})
+	}
+}
+
+func TestDemo(t *testing.T) {
+	local := Config{Provider: ProviderConfig{BaseURL: "http://localhost:1234/v1"}}
+	tests := []struct {
+		name string
+		c    Config
+		env  map[string]string
+		o    Overrides
+		demo bool
+	}{
+		{"nothing configured", Config{}, nil, Overrides{}, true},
+		{"key only", Config{}, map[string]string{"OPENAI_API_KEY": "sk-x"}, Overrides{}, false},
+		{"base URL in env", Config{}, map[string]string{"OPENAI_BASE_URL": "http://localhost:8000/v1"}, Overrides{}, false},
+		{"local server in file, no key", local, nil, Overrides{}, false},
+		{"base URL flag", Config{}, nil, Overrides{BaseURL: "http://localhost:11434/v1"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := tt.c.Resolve(envOf(tt.env), tt.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Demo() != tt.demo {
+				t.Errorf("Demo() = %t, want %t (settings %v)", s.Demo(), tt.demo, s)
+			}
+		})
+	}
+	// A local server without a key sends no Authorization header.
+	s, _ := local.Resolve(envOf(nil), Overrides{})
+	if s.APIKey != "" || s.KeySource != "" {
+		t.Errorf("local server: got key source %q; want none", s.KeySource)
+	}
+}
+
+func TestAPIKeyCommand(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh on PATH")
+	}
+	c, err := LoadConfig(configFile("command_string.toml"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Resolve(envOf(map[string]string{"OPENAI_API_KEY": "sk-env"}), Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.APIKey != "sk-shell-key" || s.KeySource != "api_key_command" {
+		t.Errorf("got key %q from %q; want sk-shell-key from api_key_command", s.APIKey, s.KeySource)
+	}
+
+	var cmd Command
+	if err := cmd.UnmarshalText([]byte("printf key")); err != nil {
+		t.Fatal(err)
+	}
+	if key, err := runKeyCommand(context.Background(), cmd, 5*time.Second); err != nil || key != "key" {
+		t.Errorf("printf key: got %q, %v", key, err)
+	}
+}
+
+// A failing command's error names the command and how it ended, never what
+// it printed; the key is never in any error.
+func TestAPIKeyCommandFailures(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh on PATH")
+	}
+	const secret = "sk-leaked-0123456789"
+	t.Setenv("RUNNEL_TEST_SECRET", secret)
+	sh := func(script string) Command { return Command{"sh", "-c", script} }
+	tests := []struct {
+		name string
+		cmd  Command
+		want []string
+	}{
+		{"exit status", sh(`printf %s "$RUNNEL_TEST_SECRET"; echo "$RUNNEL_TEST_SECRET" >&2; exit 3`),
+			[]string{`api_key_command "printf %s \"$RUNNEL_TEST_SECRET\"`, "exit status 3", "output is hidden"}},
+		{"no output", sh("true"), []string{"printed nothing"}},
+		{"two lines", sh(`printf '%s\nuser: ada\n' "$RUNNEL_TEST_SECRET"`), []string{"more than one line", "head -n1"}},
+		{"space inside", sh(`printf 'sk-a %s' "$RUNNEL_TEST_SECRET"`), []string{"spaces or control characters"}},
+		{"too much output", sh(`i=0; while [ $i -lt 3000 ]; do printf '%s%s' "$RUNNEL_TEST_SECRET" "$RUNNEL_TEST_SECRET"; i=$((i+1)); done`),
+			[]string{"more than 64 KiB"}},
+		{"not found", Command{"runnel-no-such-command-xyz"}, []string{"runnel-no-such-command-xyz", "not found"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			key, err := runKeyCommand(context.Background(), tt.cmd, 5*time.Second)
+			if err == nil {
+				t.Fatalf("got a key of %d bytes; want an error", len(key))
+			}
+			msg := err.Error()
+			if strings.Contains(msg, secret) || strings.Contains(msg, "\n") {
+				t.Errorf("error leaks output or spans lines: %q", msg)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error %q does not contain %q", msg, w)
+				}
+			}
+		})
+	}
+}
+
+func TestAPIKeyCommandTimeout(t *testing.T) {
+	if _, err := exec.LookPath("sleep"); err != nil {
+		t.Skip("no sleep on PATH")
+	}
+	start := time.Now()
+	_, err := runKeyCommand(context.Background(), Command{"sleep", "30"}, 50*time.Millisecond)
+	if err == nil || !strings.Contains(err.Error(), "did not finish within 50ms") {
+		t.Errorf("got %v; want a timeout error", err)
+	}
+	if d := time.Since(start); d > 10*time.Second { // a guard against hanging, not a timing assertion
+		t.Errorf("runKeyCommand took %s after its deadline", d)
+	}
+}
+
+// A command that exits but leaves a background child holding stdout still
+// yields its key (after WaitDelay), rather than hanging.
+func TestAPIKeyCommandBackgroundChild(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh on PATH")
+	}
+	key, err := runKeyCommand(context.Background(), Command{"sh", "-c", "sleep 5 & printf sk-bg"}, 5*time.Second)
+	if err != nil || key != "sk-bg" {
+		t.Errorf("got %q, %v; want sk-bg", key, err)
+	}
+}
+
+// The key never appears in errors or in printed Settings.
+func TestSecretsStaySecret(t *testing.T) {
+	const key = "sk-proj-topsecret-42"
+	bad := []struct {
+		name string
+		c    Config
+		env  map[string]string
+		o    Overrides
+	}{
+		{"key with a line break", Config{}, map[string]string{"OPENAI_API_KEY": key + "\nX-Evil: 1"}, Overrides{}},
+		{"key with a space", Config{Provider: ProviderConfig{APIKeyEnv: "K"}}, map[string]string{"K": key + " " + key}, Overrides{}},
+		{"bad base URL flag", Config{}, map[string]string{"OPENAI_API_KEY": key}, Overrides{BaseURL: "ftp://x"}},
+		{"bad base URL env", Config{}, map[string]string{"OPENAI_API_KEY": key, "OPENAI_BASE_URL": "::"}, Overrides{}},
+		{"bad effort flag", Config{}, map[string]string{"OPENAI_API_KEY": key}, Overrides{ReasoningEffort: "max"}},
+		{"bad theme", Config{Theme: "neon"}, map[string]string{"OPENAI_API_KEY": key}, Overrides{}},
+	}
+	for _, tt := range bad {
+		_, err := tt.c.Resolve(envOf(tt.env), tt.o)
+		if err == nil {
+			t.Errorf("%s: Resolve succeeded; want an error", tt.name)
+			continue
+		}
+		if strings.Contains(err.Error(), key) {
+			t.Errorf("%s: error leaks the key: %q", tt.name, err)
+		}
+		if strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: error spans lines: %q", tt.name, err)
+		}
+	}
+
+	s, err := Config{}.Resolve(envOf(map[string]string{"OPENAI_API_KEY": key}), Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, verb := range []string{"%v", "%+v", "%#v", "%s"} {
+		if out := fmt.Sprintf(verb, s); strings.Contains(out, key) {
+			t.Errorf("fmt %s of Settings leaks the key: %s", verb, out)
+		}
+	}
+}
+
+func TestResolveValidatesHandBuiltConfig(t *testing.T) {
+	_, err := Config{Theme: "neon"}.Resolve(envOf(nil), Overrides{})
+	if err == nil || !strings.HasPrefix(err.Error(), `config: key "theme": "neon"`) {
+		t.Errorf("got %v; want an error naming the key and value", err)
+	}
+}
+
+func TestCheckBaseURL(t *testing.T) {
+	tests := []struct{ in, want, err string }{
+		{"https://api.openai.com/v1/", "https://api.openai.com/v1", ""},
+		{" http://localhost:1234/v1 ", "http://localhost:1234/v1", ""},
+		{"localhost:1234", "", "http://"},
+		{"https:///v1", "", "no host"},
+		{"https://user:hunter2@host/v1?x=1", "", "query"},
+	}
+	for _, tt := range tests {
+		got, err := checkBaseURL(tt.in)
+		switch {
+		case tt.err == "" && (err != nil || got != tt.want):
+			t.Errorf("checkBaseURL(%q) = %q, %v; want %q", tt.in, got, err, tt.want)
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("checkBaseURL(%q) error = %v; want one containing %q", tt.in, err, tt.err)
+		case err != nil && strings.Contains(err.Error(), "hunter2"):
+			t.Errorf("checkBaseURL(%q) error shows the password: %v", tt.in, err)
+		}
+	}
+}
+
+func TestCommandText(t *testing.T) {
+	tests := []struct {
+		text string
+		want Command
+		show string
+	}{
+		{"pass show openai", Command{"sh", "-c", "pass show openai"}, "pass show openai"},
+		{"   ", nil, ""},
+		{"", nil, ""},
+	}
+	for _, tt := range tests {
+		var c Command
+		if err := c.UnmarshalText([]byte(tt.text)); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(c, tt.want) || c.String() != tt.show {
+			t.Errorf("UnmarshalText(%q) = %#v (%q); want %#v (%q)", tt.text, c, c.String(), tt.want, tt.show)
+		}
+	}
+	if got := (Command{"pass", "show", "openai"}).String(); got != "pass show openai" {
+		t.Errorf("argv String() = %q", got)
+	}
+}
