@@ -206,7 +206,7 @@ func (it *Item) apply(ev *Event) error {
 		if err != nil {
 			return err
 		}
-		p.Text += ev.Delta
+		grow(&p.Text, &p.sb, ev.Delta)
 	case KindTextDone, KindRefusalDone, KindReasoningDone:
 		p, err := partAt(&it.Content, ev.ContentIndex, partType(ev.Kind))
 		if err != nil {
@@ -218,7 +218,7 @@ func (it *Item) apply(ev *Event) error {
 		if err != nil {
 			return err
 		}
-		p.Text += ev.Delta
+		grow(&p.Text, &p.sb, ev.Delta)
 	case KindSummaryDone:
 		p, err := partAt(&it.Summary, ev.SummaryIndex, "summary_text")
 		if err != nil {
@@ -242,19 +242,19 @@ func (it *Item) apply(ev *Event) error {
 			p.Annotations[i] = ev.Annotation
 		}
 	case KindArgsDelta, KindMCPArgsDelta:
-		it.Arguments += ev.Delta
+		grow(&it.Arguments, &it.sb[0], ev.Delta)
 	case KindArgsDone, KindMCPArgsDone:
 		setDone(&it.Arguments, ev)
 	case KindCustomInputDelta:
-		it.Input += ev.Delta
+		grow(&it.Input, &it.sb[1], ev.Delta)
 	case KindCustomInputDone:
 		setDone(&it.Input, ev)
 	case KindCodeDelta:
-		it.Code += ev.Delta
+		grow(&it.Code, &it.sb[2], ev.Delta)
 	case KindCodeDone:
 		setDone(&it.Code, ev)
 	case KindPatchDiffDelta:
-		it.Diff += ev.Delta
+		grow(&it.Diff, &it.sb[3], ev.Delta)
 	case KindPatchDiffDone:
 		setDone(&it.Diff, ev)
 	case KindShellCommandAdded, KindShellCommandDelta, KindShellCommandDone:

@@ -78,7 +78,7 @@ func DecodeEvent(name string, data []byte, ev *Event) error {
 	if err := json.Unmarshal(data, &w); err != nil {
 		return describeJSONError(err)
 	}
-	*ev = Event{Type: w.Type}
+	*ev = Event{Type: w.Type, AnnotationIndex: -1}
 	if ev.Type == "" {
 		ev.Type = name
 	}
@@ -228,9 +228,10 @@ func describeJSONError(err error) error {
 // the sticky read error. Malformed events are not errors of the Decoder: they
 // come out as KindInvalid events carrying their position, and decoding goes on.
 type Decoder struct {
-	sc      *Scanner
-	ev      Event
-	sawDone bool
+	sc         *Scanner
+	ev         Event
+	sawDone    bool
+	lastItemID string // reused by the fast path so a repeated id is not allocated again
 }
 
 // NewDecoder returns a Decoder reading SSE from r.
@@ -252,6 +253,8 @@ func (d *Decoder) Next() bool {
 	case string(f.Data) == "[DONE]":
 		d.ev = Event{Kind: KindDone, Type: "[DONE]"}
 		d.sawDone = true
+	case fastDecode(f.Data, &d.ev, d.lastItemID):
+		d.lastItemID = d.ev.ItemID
 	default:
 		if err := DecodeEvent(f.Name, f.Data, &d.ev); err != nil {
 			raw := f.Data

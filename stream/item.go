@@ -48,6 +48,7 @@ type Item struct {
 
 	Raw   json.RawMessage
 	dirty bool
+	sb    [4]*strings.Builder // backing stores for Arguments, Input, Code, Diff while they grow
 }
 
 func decodeItem(raw json.RawMessage) (*Item, error) {

@@ -3,6 +3,7 @@ package stream
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 )
 
 // ErrorInfo is an error as the API reports it: in an `error` event, or in a
@@ -34,6 +35,7 @@ type Part struct {
 	Text        string            // the part's text (or refusal)
 	Annotations []json.RawMessage // as received, indexed by annotation_index
 	Raw         json.RawMessage   // the part as last received whole, nil if only streamed
+	sb          *strings.Builder  // backing store while Text grows by deltas
 }
 
 type wirePart struct {
