@@ -63,7 +63,7 @@ func TestSanitizeInjections(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("Sanitize(%q) = %q, want %q", tt.in, got, tt.want)
 			}
-			checkSafe(t, tt.in, got)
+			checkSanitized(t, tt.in, got)
 		})
 	}
 }
@@ -127,17 +127,17 @@ func FuzzSanitize(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		out := Sanitize(in)
-		checkSafe(t, in, out)
+		checkSanitized(t, in, out)
 		line := SanitizeLine(in)
-		checkSafe(t, in, line)
+		checkSanitized(t, in, line)
 		if strings.ContainsAny(line, "\n\t") || strings.TrimSpace(line) != line {
 			t.Errorf("SanitizeLine(%q) = %q: not one trimmed line", in, line)
 		}
 	})
 }
 
-// checkSafe asserts the output properties every caller relies on.
-func checkSafe(t *testing.T, in, out string) {
+// checkSanitized asserts the output properties every caller relies on.
+func checkSanitized(t *testing.T, in, out string) {
 	t.Helper()
 	if !utf8.ValidString(out) {
 		t.Errorf("Sanitize(%q) = %q: invalid UTF-8", in, out)
@@ -169,11 +169,11 @@ func BenchmarkSanitize(b *testing.B) {
 			b.ReportAllocs()
 			var base, ours int64
 			for b.Loop() {
-				t0 := nanotime()
+				t0 := sanitizeNanotime()
 				sink += baseline(s)
-				t1 := nanotime()
+				t1 := sanitizeNanotime()
 				sink += len(Sanitize(s))
-				t2 := nanotime()
+				t2 := sanitizeNanotime()
 				base += t1 - t0
 				ours += t2 - t1
 			}
@@ -197,10 +197,10 @@ func BenchmarkSanitize(b *testing.B) {
 	_ = sink
 }
 
-var benchEpoch = time.Now()
+var sanitizeBenchEpoch = time.Now()
 
-// nanotime is a monotonic clock reading for the paired benchmarks.
-func nanotime() int64 { return int64(time.Since(benchEpoch)) }
+// sanitizeNanotime is a monotonic clock reading for the paired benchmarks.
+func sanitizeNanotime() int64 { return int64(time.Since(sanitizeBenchEpoch)) }
 
 // sanitizeFixtureFiles lists the real recorded streams in ../shared beside the
 // repository, or skips the test when shared/ is absent.

@@ -1,0 +1,321 @@
+package stream
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Defaults for the zero values of Client's fields.
+const (
+	defaultBaseURL     = "https://api.openai.com/v1"
+	defaultMaxRetries  = 3
+	defaultIdleTimeout = 5 * time.Minute
+	defaultBaseDelay   = 500 * time.Millisecond
+	defaultMaxDelay    = 30 * time.Second
+)
+
+// Client opens Responses streams over HTTP. The zero value talks to OpenAI
+// with no key; fields are read on every Open and must not change during one.
+// A Client is safe for concurrent use.
+type Client struct {
+	BaseURL     string            // default "https://api.openai.com/v1"; trailing slash tolerated
+	APIKey      string            // sent as "Authorization: Bearer …" when non-empty
+	Headers     map[string]string // extra headers (from config); set last, so they override
+	HTTP        *http.Client      // nil: a shared client with no overall timeout (streams are long)
+	MaxRetries  int               // retries before the first byte; 0 means 3, negative means none
+	IdleTimeout time.Duration     // max gap between bytes, headers included; default 5m
+	BaseDelay   time.Duration     // first backoff step, default 500ms
+	MaxDelay    time.Duration     // cap on one backoff wait, default 30s
+	OnRetry     func(RetryInfo)   // optional: called before each wait
+}
+
+// DefaultBaseURL is the base URL used when Client.BaseURL is empty.
+func DefaultBaseURL() string { return defaultBaseURL }
+
+// NewClientFromEnv returns a client configured from OPENAI_API_KEY and
+// OPENAI_BASE_URL.
+func NewClientFromEnv() *Client {
+	return &Client{
+		BaseURL: strings.TrimSpace(os.Getenv("OPENAI_BASE_URL")),
+		APIKey:  strings.TrimSpace(os.Getenv("OPENAI_API_KEY")),
+	}
+}
+
+// Open sends req (with Stream forced on) to POST {BaseURL}/responses and
+// returns the event stream's body once its first bytes have arrived.
+//
+// Failures before the first byte are retried up to MaxRetries times with
+// backoff (see RetryInfo): connection errors, 408/409/429/5xx, and a 2xx
+// body that fails before any data. Other statuses return an *APIError at
+// once. Nothing is retried after the first byte: a later failure surfaces
+// from Read. Reads fail with an error wrapping ErrIdleTimeout when the
+// server is silent for IdleTimeout, and with ctx's error when ctx is done.
+// The caller must Close the stream.
+func (c *Client) Open(ctx context.Context, req Request) (io.ReadCloser, error) {
+	endpoint, err := c.endpoint()
+	if err != nil {
+		return nil, err
+	}
+	header, err := c.header()
+	if err != nil {
+		return nil, err
+	}
+	req.Stream = true
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("encode request: %w", err)
+	}
+	maxRetries := c.MaxRetries
+	switch {
+	case maxRetries == 0:
+		maxRetries = defaultMaxRetries
+	case maxRetries < 0:
+		maxRetries = 0
+	}
+	for attempt := 0; ; attempt++ {
+		rc, err := c.attempt(ctx, endpoint, header, body, req.Model)
+		if err == nil {
+			return rc, nil
+		}
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		if attempt >= maxRetries || !retryable(err) {
+			return nil, err
+		}
+		wait := retryWait(err, attempt, orDefault(c.BaseDelay, defaultBaseDelay), orDefault(c.MaxDelay, defaultMaxDelay), jitter)
+		if c.OnRetry != nil {
+			c.OnRetry(RetryInfo{Attempt: attempt + 1, Max: maxRetries, Wait: wait, Err: err})
+		}
+		if err := sleepCtx(ctx, wait); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// attempt sends the request once. The idle timer covers the wait for the
+// headers and for the first bytes too.
+func (c *Client) attempt(ctx context.Context, endpoint *url.URL, header http.Header, body []byte, model string) (io.ReadCloser, error) {
+	idle := orDefault(c.IdleTimeout, defaultIdleTimeout)
+	actx, cancel, timer := armIdle(ctx, idle, endpoint.Host)
+	hreq, err := http.NewRequestWithContext(actx, http.MethodPost, endpoint.String(), bytes.NewReader(body))
+	if err != nil {
+		timer.Stop()
+		cancel(nil)
+		return nil, fmt.Errorf("build request: %w", err)
+	}
+	hreq.Header = header.Clone()
+	resp, err := c.httpClient().Do(hreq)
+	if err != nil {
+		timer.Stop()
+		cause := context.Cause(actx)
+		cancel(nil)
+		if cause != nil {
+			return nil, cause // idle timeout, or the caller's cancellation
+		}
+		return nil, newConnError(endpoint.Host, err)
+	}
+	r := &idleReader{body: resp.Body, ctx: actx, cancel: cancel, timer: timer, timeout: idle, host: endpoint.Host}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 || !eventStream(resp.Header) {
+		data, err := io.ReadAll(io.LimitReader(r, maxErrorBody))
+		r.Close()
+		if ctx.Err() != nil {
+			return nil, context.Cause(ctx)
+		}
+		if errors.Is(err, ErrIdleTimeout) {
+			return nil, err
+		}
+		return nil, parseAPIError(resp, data, model)
+	}
+	if err := r.prime(); err != nil {
+		r.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// eventStream reports whether a 2xx response may be an event stream. Only
+// bodies that clearly are something else are refused (an HTML page from a
+// proxy or captive portal, a JSON object from a server that ignored
+// stream: true); servers that omit or misstate the SSE type still work.
+func eventStream(h http.Header) bool {
+	mt, _, err := mime.ParseMediaType(h.Get("Content-Type"))
+	if err != nil {
+		return true
+	}
+	return mt != "text/html" && mt != "application/json" && mt != "application/problem+json"
+}
+
+// endpoint is {BaseURL}/responses, checked to be an http(s) URL.
+func (c *Client) endpoint() (*url.URL, error) {
+	base := strings.TrimSpace(c.BaseURL)
+	if base == "" {
+		base = defaultBaseURL
+	}
+	u, err := url.Parse(strings.TrimRight(base, "/") + "/responses")
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("base URL %q is not an http(s) URL — check base_url / OPENAI_BASE_URL (e.g. %s)",
+			SanitizeLine(base), defaultBaseURL)
+	}
+	return u, nil
+}
+
+// header builds the request headers, Headers last so config can override.
+func (c *Client) header() (http.Header, error) {
+	h := http.Header{}
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "text/event-stream")
+	h.Set("User-Agent", userAgent())
+	if key := strings.TrimSpace(c.APIKey); key != "" {
+		if !validHeaderValue(key) {
+			return nil, errors.New("API key contains control characters — check OPENAI_API_KEY (or api_key_env / api_key_command in config)")
+		}
+		h.Set("Authorization", "Bearer "+key)
+	}
+	for k, v := range c.Headers {
+		if !validHeaderName(k) || !validHeaderValue(v) {
+			return nil, fmt.Errorf("header %q is not a valid HTTP header — fix headers in config", SanitizeLine(k))
+		}
+		h.Set(k, v)
+	}
+	return h, nil
+}
+
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c <= ' ' || c >= 0x7F || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func validHeaderValue(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < ' ' && c != '\t') || c == 0x7F {
+			return false
+		}
+	}
+	return true
+}
+
+// userAgent is "runnel/<module version>", or "runnel/dev" in a dev build.
+var userAgent = sync.OnceValue(func() string {
+	v := "dev"
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		v = info.Main.Version
+	}
+	return "runnel/" + v
+})
+
+func (c *Client) httpClient() *http.Client {
+	if c.HTTP != nil {
+		return c.HTTP
+	}
+	return defaultHTTPClient()
+}
+
+// defaultHTTPClient has no overall timeout, because a stream may rightly
+// last many minutes; dialing and TLS are bounded, and the idle timer bounds
+// the wait for headers and between bytes. It refuses redirects that would
+// turn the POST into a GET (301/302/303), so a wrong base_url shows as a
+// redirect instead of a confusing 404.
+var defaultHTTPClient = sync.OnceValue(func() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.DialContext = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	t.TLSHandshakeTimeout = 15 * time.Second
+	return &http.Client{
+		Transport: t,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if req.Method != http.MethodPost || len(via) >= 5 {
+				return http.ErrUseLastResponse
+			}
+			return nil
+		},
+	}
+})
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
+}
+
+// connError is a request that got no HTTP response at all.
+type connError struct {
+	host         string
+	reason, hint string
+	retry        bool
+	err          error
+}
+
+func (e *connError) Error() string {
+	return "connect to " + e.host + ": " + e.reason + " — " + e.hint
+}
+
+func (e *connError) Unwrap() error   { return e.err }
+func (e *connError) Retryable() bool { return e.retry }
+
+// newConnError names the failure in words a user can act on. Mistakes that
+// retrying cannot fix (unknown host, untrusted certificate, TLS to a plain
+// HTTP server) are not retryable.
+func newConnError(host string, err error) *connError {
+	e := &connError{host: host, err: err, retry: true, hint: "check base_url / OPENAI_BASE_URL and your network"}
+	var (
+		dnsErr  *net.DNSError
+		certErr *tls.CertificateVerificationError
+		recErr  tls.RecordHeaderError
+		netErr  net.Error
+	)
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		e.reason, e.hint = "connection refused", "is the server running? check base_url / OPENAI_BASE_URL"
+	case errors.As(err, &dnsErr) && dnsErr.IsNotFound:
+		e.reason, e.hint, e.retry = "no such host", "check base_url / OPENAI_BASE_URL", false
+	case errors.As(err, &dnsErr):
+		e.reason, e.hint = "DNS lookup failed ("+SanitizeLine(dnsErr.Err)+")", "check your network"
+	case errors.As(err, &certErr):
+		e.reason = "TLS certificate not trusted (" + SanitizeLine(certErr.Err.Error()) + ")"
+		e.hint, e.retry = "check base_url, or install the server's CA certificate", false
+	case errors.As(err, &recErr):
+		e.reason, e.hint, e.retry = "the server does not speak TLS", "use http:// in base_url", false
+	case strings.Contains(err.Error(), "server gave HTTP response to HTTPS client"):
+		e.reason, e.hint, e.retry = "the server speaks plain HTTP, not HTTPS", "use http:// in base_url", false
+	case errors.Is(err, syscall.ECONNRESET):
+		e.reason = "connection reset by the server"
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		e.reason = "the server closed the connection without a response"
+	case errors.Is(err, syscall.ENETUNREACH) || errors.Is(err, syscall.EHOSTUNREACH):
+		e.reason, e.hint = "network unreachable", "check your network"
+	case errors.As(err, &netErr) && netErr.Timeout():
+		e.reason, e.hint = "timed out", "check your network or proxy, and base_url"
+	default:
+		inner := err
+		var urlErr *url.Error
+		if errors.As(err, &urlErr) {
+			inner = urlErr.Err
+		}
+		e.reason = truncateRunes(SanitizeLine(inner.Error()), maxMessageRunes)
+	}
+	return e
+}

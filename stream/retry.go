@@ -1,0 +1,72 @@
+package stream
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+)
+
+// RetryInfo describes a retry Open is about to make, for OnRetry (the UI
+// shows it as a countdown).
+type RetryInfo struct {
+	Attempt int           // the retry about to be made, counting from 1
+	Max     int           // the most retries Open will make
+	Wait    time.Duration // how long Open waits before it
+	Err     error         // the failure that caused it
+}
+
+// retryAfterCap bounds a server's Retry-After (unless MaxDelay is larger), so
+// a hostile or confused server cannot park the client for hours.
+const retryAfterCap = 60 * time.Second
+
+// retryable reports whether err, from one attempt of Open, may succeed if
+// the request is sent again. Only failures before the first byte of a stream
+// reach this: an API error with a retryable status, a connection error other
+// than a misconfiguration, or a 2xx body that failed before any data. Idle
+// timeouts are not retried: the server already had the full timeout.
+func retryable(err error) bool {
+	if errors.Is(err, ErrIdleTimeout) {
+		return false
+	}
+	var r interface{ Retryable() bool }
+	return errors.As(err, &r) && r.Retryable()
+}
+
+// retryWait is how long to wait before retry number attempt+1 (attempt
+// counts from 0): the server's Retry-After when it sent one, capped at
+// max(retryAfterCap, maxDelay); else exponential backoff with full jitter,
+// a uniformly random wait in [0, min(maxDelay, base·2^attempt)].
+func retryWait(err error, attempt int, base, maxDelay time.Duration, rnd func(n int64) int64) time.Duration {
+	var apiErr *APIError
+	if errors.As(err, &apiErr) && apiErr.RetryAfter > 0 {
+		return min(apiErr.RetryAfter, max(retryAfterCap, maxDelay))
+	}
+	ceiling := base
+	for i := 0; i < attempt && ceiling < maxDelay; i++ {
+		ceiling *= 2
+	}
+	ceiling = min(ceiling, maxDelay)
+	if ceiling <= 0 {
+		return 0
+	}
+	return time.Duration(rnd(int64(ceiling) + 1))
+}
+
+// jitter is the random source for retryWait.
+func jitter(n int64) int64 { return rand.Int64N(n) }
+
+// sleepCtx waits for d, or returns ctx's cause as soon as ctx is done.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return context.Cause(ctx)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return context.Cause(ctx)
+	}
+}
