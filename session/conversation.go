@@ -1,0 +1,112 @@
+package session
+
+import (
+	"encoding/json"
+	"strings"
+
+	"runnel/stream"
+)
+
+// Settings are what a conversation sends with every request. No secrets.
+type Settings struct {
+	Model            string
+	Instructions     string
+	ReasoningEffort  string // "" lets the server choose
+	ReasoningSummary string // "" asks for none
+	Store            bool
+	Tools            []json.RawMessage
+}
+
+// Conversation is a chain of turns.
+//
+// Invariants:
+//   - chainID is the id of the newest response that ended completed or
+//     incomplete, "" before the first; failed and cut-off responses never
+//     move it.
+//   - Turns only grow; a Turn is never removed or reordered.
+type Conversation struct {
+	Settings Settings
+	Turns    []*Turn
+	chainID  string
+}
+
+// Turn is one exchange: the input the user sent and the responses it produced
+// (more than one when the server sends several back to back).
+type Turn struct {
+	Prompt    string            // the user's text, for display and history
+	Input     []json.RawMessage // the input items sent
+	Request   stream.Request    // the request as sent
+	Responses []*stream.Snapshot
+	Err       error // a transport or HTTP error that ended the turn
+	Stopped   bool  // the user interrupted it
+}
+
+// ChainID returns the response id the next request will continue from.
+func (c *Conversation) ChainID() string { return c.chainID }
+
+// Begin starts a turn with the given input items and returns it with the
+// request to send.
+func (c *Conversation) Begin(prompt string, input ...json.RawMessage) *Turn {
+	req := stream.Request{
+		Model:              c.Settings.Model,
+		Input:              input,
+		Instructions:       c.Settings.Instructions,
+		PreviousResponseID: c.chainID,
+		Tools:              c.Settings.Tools,
+		Stream:             true,
+	}
+	if c.Settings.ReasoningEffort != "" || c.Settings.ReasoningSummary != "" {
+		req.Reasoning = &stream.Reasoning{Effort: c.Settings.ReasoningEffort, Summary: c.Settings.ReasoningSummary}
+	}
+	store := c.Settings.Store
+	req.Store = &store
+	t := &Turn{Prompt: prompt, Input: input, Request: req}
+	c.Turns = append(c.Turns, t)
+	return t
+}
+
+// Say starts a turn from plain user text.
+func (c *Conversation) Say(text string) *Turn {
+	return c.Begin(text, stream.UserText(text))
+}
+
+// Finish records how a turn ended and moves the chain forward to its last
+// response that completed or ended incomplete.
+func (c *Conversation) Finish(t *Turn, responses []*stream.Snapshot, err error, stopped bool) {
+	t.Responses, t.Err, t.Stopped = responses, err, stopped
+	for i := len(responses) - 1; i >= 0; i-- {
+		s := responses[i]
+		if s.Terminal && s.ID != "" && (s.Status == "completed" || s.Status == "incomplete") {
+			c.chainID = s.ID
+			return
+		}
+	}
+}
+
+// PendingApprovals returns the MCP approval requests of the last turn that
+// have not been answered yet.
+func (c *Conversation) PendingApprovals() []*stream.Item {
+	if len(c.Turns) == 0 {
+		return nil
+	}
+	t := c.Turns[len(c.Turns)-1]
+	var out []*stream.Item
+	for _, s := range t.Responses {
+		for _, it := range s.Items {
+			if it.Type == "mcp_approval_request" {
+				out = append(out, it)
+			}
+		}
+	}
+	return out
+}
+
+// ApprovalResponse is the input item answering an mcp_approval_request.
+func ApprovalResponse(requestID string, approve bool, reason string) json.RawMessage {
+	m := map[string]any{"type": "mcp_approval_response", "approval_request_id": requestID, "approve": approve}
+	if reason = strings.TrimSpace(reason); reason != "" && !approve {
+		m["reason"] = reason
+	}
+	b, _ := json.Marshal(m)
+	return b
+}
