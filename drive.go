@@ -1,0 +1,130 @@
+package main
+
+// This file drives a stream to the end for the one-shot and replay commands:
+// it applies every event, hands it to the output format, reports problems on
+// stderr one line each, and turns the result into an exit status.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"runnel/stream"
+)
+
+// Exit statuses.
+const (
+	exitOK         = 0
+	exitFailure    = 1 // something unexpected (an output write failed)
+	exitUsage      = 2 // bad flags, no prompt, unreadable input
+	exitIncomplete = 3
+	exitFailed     = 4 // response.failed, an error event, or an HTTP/API error
+	exitCutOff     = 5 // the stream ended without a terminal event
+	exitInterrupt  = 130
+)
+
+// drive consumes h until it closes.
+func drive(h *stream.Handle, p printer, stderr io.Writer) (*stream.Accumulator, error) {
+	var acc stream.Accumulator
+	var finalErr error
+	ended := map[*stream.Snapshot]bool{}
+	for b := range h.C {
+		if b.Retry != nil {
+			warnf(stderr, "%s — retrying in %s (attempt %d of %d)", errLine(b.Retry.Err), b.Retry.Wait.Round(100*time.Millisecond), b.Retry.Attempt, b.Retry.Max)
+		}
+		for i := range b.Events {
+			ev := &b.Events[i]
+			it, err := acc.Apply(ev)
+			if err != nil {
+				warnf(stderr, "warning: %s", errLine(err))
+				continue
+			}
+			s := acc.Current()
+			p.event(ev, s, it)
+			// A response ends on its terminal event; one that an earlier
+			// response's successor replaced is reported then too.
+			for _, r := range acc.Responses() {
+				if r.Terminal && !ended[r] {
+					ended[r] = true
+					p.response(r)
+				}
+			}
+		}
+		if b.Final {
+			finalErr = b.Err
+		}
+	}
+	acc.Finish()
+	for _, r := range acc.Responses() {
+		if !ended[r] {
+			ended[r] = true
+			p.response(r)
+		}
+	}
+	p.close()
+	return &acc, finalErr
+}
+
+// report prints why a stream ended badly and returns the exit status.
+func report(acc *stream.Accumulator, err error, stderr io.Writer) int {
+	rs := acc.Responses()
+	for _, s := range rs {
+		if s.Error != nil && (s.ErrorEvent || s.Status == "failed") {
+			warnf(stderr, "response failed: %s", errorInfoLine(s.Error))
+		}
+	}
+	if s := acc.Current(); s != nil && s.Status == "incomplete" {
+		warnf(stderr, "response incomplete: %s", stream.SanitizeLine(string(s.IncompleteDetails)))
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		warnf(stderr, "interrupted — partial output above")
+		return exitInterrupt
+	case err != nil && len(rs) == 0:
+		warnf(stderr, "%s", errLine(err))
+		return exitFailed
+	case err != nil:
+		warnf(stderr, "stream broken: %s — the output above is partial", errLine(err))
+	}
+	for _, s := range rs {
+		if s.ErrorEvent || s.Status == "failed" {
+			return exitFailed
+		}
+	}
+	if len(rs) == 0 {
+		warnf(stderr, "the stream held no response")
+		return exitCutOff
+	}
+	last := rs[len(rs)-1]
+	switch {
+	case last.CutOff:
+		if err == nil {
+			warnf(stderr, "the stream ended before the response finished — the output above is partial")
+		}
+		return exitCutOff
+	case last.Status == "incomplete":
+		return exitIncomplete
+	}
+	return exitOK
+}
+
+func errorInfoLine(e *stream.ErrorInfo) string {
+	msg := e.Message
+	if e.Code != "" {
+		msg = e.Code + ": " + msg
+	}
+	return stream.SanitizeLine(msg)
+}
+
+func errLine(err error) string {
+	if err == nil {
+		return "unknown error"
+	}
+	return stream.SanitizeLine(err.Error())
+}
+
+func warnf(w io.Writer, format string, args ...any) {
+	fmt.Fprintf(w, "runnel: "+format+"\n", args...)
+}

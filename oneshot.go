@@ -1,0 +1,165 @@
+package main
+
+// This file is the one-shot prompt (-p, or text piped on stdin) and the
+// replay command: both stream into one of the output formats.
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"runnel/session"
+	"runnel/session/demo"
+	"runnel/stream"
+)
+
+const maxStdinPrompt = 16 << 20
+
+func oneShot(ctx context.Context, o options, s Settings, stdin io.Reader, stdout, stderr io.Writer) int {
+	prompt := o.prompt
+	if !isTerminal(stdin) {
+		data, err := io.ReadAll(io.LimitReader(stdin, maxStdinPrompt+1))
+		if err != nil {
+			warnf(stderr, "cannot read stdin: %s", errLine(err))
+			return exitUsage
+		}
+		if len(data) > maxStdinPrompt {
+			warnf(stderr, "stdin is larger than %d MiB — pass a smaller input", maxStdinPrompt>>20)
+			return exitUsage
+		}
+		if ctxText := strings.TrimRight(string(data), "\n"); ctxText != "" {
+			if prompt == "" {
+				prompt = ctxText
+			} else {
+				prompt = ctxText + "\n\n" + prompt
+			}
+		}
+	}
+	if strings.TrimSpace(prompt) == "" {
+		warnf(stderr, "no prompt: give -p PROMPT or pipe text on stdin (run runnel on a terminal for the chat)")
+		return exitUsage
+	}
+	client, label := newClient(s, o.demo)
+	if label == "demo" {
+		warnf(stderr, "no API key configured — answering with the built-in demo provider (set OPENAI_API_KEY, or base_url in config)")
+	}
+	conv := &session.Conversation{Settings: sessionSettings(s)}
+	turn := conv.Say(prompt)
+	p := newPrinter(o, stdout, stderr)
+	acc, err := drive(stream.Start(ctx, client, turn.Request), p, stderr)
+	return report(acc, err, stderr)
+}
+
+func replayCommand(ctx context.Context, o options, file string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if o.format != "" && !validFormat(o.format) {
+		warnf(stderr, "unknown --format %q: use one of %s", o.format, strings.Join(formats, ", "))
+		return exitUsage
+	}
+	var r io.Reader = stdin
+	if file != "-" {
+		f, err := os.Open(file)
+		if err != nil {
+			warnf(stderr, "cannot read %s: %s", file, errLine(unwrapPath(err)))
+			return exitUsage
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.IsDir() {
+			warnf(stderr, "cannot read %s: it is a directory — give a .sse file", file)
+			return exitUsage
+		}
+		r = f
+	}
+	if o.format == "" && isTerminal(stdout) {
+		return replayChat(ctx, o, r, stdout, stderr)
+	}
+	acc, err := drive(stream.StartReader(ctx, r, 0), newPrinter(o, stdout, stderr), stderr)
+	if err != nil && len(acc.Responses()) == 0 {
+		warnf(stderr, "cannot read %s: %s", file, errLine(err))
+		return exitUsage
+	}
+	return report(acc, err, stderr)
+}
+
+func unwrapPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// newPrinter picks the output format.
+func newPrinter(o options, stdout, stderr io.Writer) printer {
+	format := o.format
+	if format == "" {
+		format = formatMarkdown
+		if isTerminal(stdout) {
+			format = formatANSI
+		}
+	}
+	switch format {
+	case formatJSON:
+		enc := json.NewEncoder(jsonSafeWriter{stdout})
+		enc.SetEscapeHTML(false)
+		return &jsonPrinter{enc: enc}
+	case formatEvents:
+		enc := json.NewEncoder(jsonSafeWriter{stdout})
+		enc.SetEscapeHTML(false)
+		return &eventsPrinter{enc: enc}
+	case formatText:
+		return newTextPrinter(stdout, stderr, true)
+	case formatANSI:
+		return newANSIPrinter(stdout, stderr, o.width)
+	}
+	return newTextPrinter(stdout, stderr, false)
+}
+
+// newClient returns the client for the settings, and "demo" when the built-in
+// demo provider answers.
+func newClient(s Settings, forceDemo bool) (*stream.Client, string) {
+	if forceDemo || s.Demo() {
+		return &stream.Client{
+			BaseURL: demo.BaseURL,
+			HTTP:    &http.Client{Transport: demo.New(demo.Options{Speed: 1})},
+		}, "demo"
+	}
+	return &stream.Client{
+		BaseURL:     s.BaseURL,
+		APIKey:      s.APIKey,
+		Headers:     s.Headers,
+		MaxRetries:  retriesOrNone(s.MaxRetries),
+		IdleTimeout: s.IdleTimeout,
+		HTTP:        connectClient(s.ConnectTimeout),
+	}, s.BaseURL
+}
+
+// retriesOrNone maps the config's "0 = never" onto the client's "negative =
+// none".
+func retriesOrNone(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
+}
+
+func connectClient(timeout time.Duration) *http.Client {
+	if timeout <= 0 {
+		return nil
+	}
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.TLSHandshakeTimeout = timeout
+	return &http.Client{Transport: t}
+}
+
+func sessionSettings(s Settings) session.Settings {
+	return session.Settings{
+		Model:            s.Model,
+		Instructions:     s.Instructions,
+		ReasoningEffort:  s.ReasoningEffort,
+		ReasoningSummary: s.ReasoningSummary,
+		Store:            s.Store,
+	}
+}

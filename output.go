@@ -1,0 +1,283 @@
+package main
+
+// This file holds the one-shot and replay output formats. Every format reads
+// the same things: events as they arrive (with the item they changed) and each
+// response when it ends. None of them lets a control sequence from the stream
+// reach the terminal.
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"runnel/stream"
+)
+
+// Formats, as given to --format.
+const (
+	formatANSI     = "ansi"
+	formatMarkdown = "markdown"
+	formatText     = "text"
+	formatJSON     = "json"
+	formatEvents   = "events"
+)
+
+var formats = []string{formatANSI, formatMarkdown, formatText, formatJSON, formatEvents}
+
+// printer writes one output format.
+type printer interface {
+	// event is called after ev was applied; it is the item ev changed (or nil)
+	// and s the response it belongs to.
+	event(ev *stream.Event, s *stream.Snapshot, it *stream.Item)
+	// response is called once per response, when it ends (terminal or cut off).
+	response(s *stream.Snapshot)
+	// close flushes anything pending.
+	close()
+}
+
+// textPrinter streams answer text as it arrives. In markdown mode side
+// information (reasoning, tools, MCP) goes to stderr as one-line summaries; in
+// text mode it goes inline to stdout, so the output is a plain transcript.
+type textPrinter struct {
+	out, side io.Writer
+	inline    bool
+	// per response: which items already printed their summary, and how much
+	// of each message's text was written
+	written  map[*stream.Item]string
+	summed   map[*stream.Item]bool
+	lastItem *stream.Item
+	endsNL   bool
+}
+
+func newTextPrinter(out, errw io.Writer, inline bool) *textPrinter {
+	p := &textPrinter{out: out, side: errw, inline: inline, written: map[*stream.Item]string{}, summed: map[*stream.Item]bool{}, endsNL: true}
+	if inline {
+		p.side = out
+	}
+	return p
+}
+
+func (p *textPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Item) {
+	if it == nil {
+		return
+	}
+	if it.Type == "message" {
+		p.flushText(it)
+		return
+	}
+	if it.Done && !p.summed[it] {
+		p.summed[it] = true
+		p.line(summaryLine(it))
+	}
+}
+
+// flushText writes the part of a message's text not yet written. A .done
+// value that rewrites text already printed cannot unprint it: from then on the
+// item prints nothing more here (the json format has the authoritative text).
+func (p *textPrinter) flushText(it *stream.Item) {
+	text, done := it.Text(), p.written[it]
+	if len(text) <= len(done) || !strings.HasPrefix(text, done) {
+		return
+	}
+	if p.lastItem != it && !p.endsNL {
+		io.WriteString(p.out, "\n")
+	}
+	chunk := stream.Sanitize(text[len(done):])
+	io.WriteString(p.out, chunk)
+	p.written[it] = text
+	p.lastItem = it
+	if chunk != "" {
+		p.endsNL = strings.HasSuffix(chunk, "\n")
+	}
+}
+
+func (p *textPrinter) line(s string) {
+	if s == "" {
+		return
+	}
+	if p.side == p.out && !p.endsNL {
+		io.WriteString(p.out, "\n")
+	}
+	fmt.Fprintln(p.side, s)
+	if p.side == p.out {
+		p.endsNL, p.lastItem = true, nil
+	}
+}
+
+func (p *textPrinter) response(s *stream.Snapshot) {
+	for _, it := range s.Items {
+		if it.Type == "message" {
+			p.flushText(it)
+		} else if !p.summed[it] {
+			p.summed[it] = true
+			p.line(summaryLine(it))
+		}
+	}
+	if !p.endsNL {
+		io.WriteString(p.out, "\n")
+		p.endsNL = true
+	}
+}
+
+func (p *textPrinter) close() {}
+
+// summaryLine is a one-line, sanitized description of a non-message item.
+func summaryLine(it *stream.Item) string {
+	status := it.Status
+	if status == "" {
+		status = "done"
+	}
+	clip := func(s string) string {
+		s = stream.SanitizeLine(s)
+		if r := []rune(s); len(r) > 120 {
+			s = string(r[:119]) + "…"
+		}
+		return s
+	}
+	switch it.Type {
+	case "reasoning":
+		sum := strings.Join(it.SummaryText(), " ")
+		if sum == "" {
+			sum = it.Text()
+		}
+		if sum == "" {
+			return ""
+		}
+		return "• reasoning: " + clip(sum)
+	case "function_call", "custom_tool_call":
+		args := it.Arguments
+		if it.Type == "custom_tool_call" {
+			args = it.Input
+		}
+		return fmt.Sprintf("• %s %s(%s) %s", strings.TrimSuffix(it.Type, "_call"), clip(it.Name), clip(args), status)
+	case "mcp_call":
+		line := fmt.Sprintf("• mcp %s.%s(%s) %s", clip(it.ServerLabel), clip(it.Name), clip(it.Arguments), status)
+		if len(it.Error) > 0 {
+			line += ": " + clip(rawString(it.Error))
+		}
+		return line
+	case "mcp_list_tools":
+		var w struct {
+			Tools []json.RawMessage `json:"tools"`
+		}
+		json.Unmarshal(it.Raw, &w)
+		return fmt.Sprintf("• mcp %s: %d tools", clip(it.ServerLabel), len(w.Tools))
+	case "mcp_approval_request":
+		return fmt.Sprintf("• mcp approval requested: %s.%s(%s)", clip(it.ServerLabel), clip(it.Name), clip(it.Arguments))
+	case "code_interpreter_call":
+		return fmt.Sprintf("• code interpreter: %d lines %s", strings.Count(it.Code, "\n")+1, status)
+	case "shell_call":
+		return fmt.Sprintf("• shell: %s %s", clip(strings.Join(it.Commands, " && ")), status)
+	case "apply_patch_call":
+		return fmt.Sprintf("• apply_patch: %d diff lines %s", strings.Count(it.Diff, "\n"), status)
+	}
+	return fmt.Sprintf("• %s %s", clip(it.Type), status)
+}
+
+func rawString(b json.RawMessage) string {
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		return s
+	}
+	var e struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(b, &e) == nil && e.Message != "" {
+		return e.Message
+	}
+	return string(b)
+}
+
+// jsonPrinter writes one OpenAI-shaped JSON object per response.
+type jsonPrinter struct{ enc *json.Encoder }
+
+func (p *jsonPrinter) event(*stream.Event, *stream.Snapshot, *stream.Item) {}
+func (p *jsonPrinter) close()                                             {}
+
+func (p *jsonPrinter) response(s *stream.Snapshot) {
+	output := make([]json.RawMessage, 0, len(s.Items))
+	for _, it := range s.Items {
+		output = append(output, it.JSON())
+	}
+	obj := struct {
+		ID                string            `json:"id"`
+		Object            string            `json:"object"`
+		Status            string            `json:"status"`
+		Model             string            `json:"model"`
+		Output            []json.RawMessage `json:"output"`
+		Usage             *stream.Usage     `json:"usage"`
+		Error             *stream.ErrorInfo `json:"error"`
+		IncompleteDetails json.RawMessage   `json:"incomplete_details"`
+		CutOff            bool              `json:"cut_off,omitempty"`
+	}{s.ID, "response", s.Status, s.Model, output, s.Usage, s.Error, s.IncompleteDetails, s.CutOff}
+	if obj.IncompleteDetails == nil {
+		obj.IncompleteDetails = json.RawMessage("null")
+	}
+	p.enc.Encode(obj)
+}
+
+// eventsPrinter writes every normalized event as a JSON line.
+type eventsPrinter struct{ enc *json.Encoder }
+
+func (p *eventsPrinter) response(*stream.Snapshot) {}
+func (p *eventsPrinter) close()                    {}
+
+func (p *eventsPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Item) {
+	p.enc.Encode(normalize(ev))
+}
+
+// normalize is an event as a flat JSON object with only the fields it uses.
+func normalize(ev *stream.Event) map[string]any {
+	m := map[string]any{"n": ev.Num, "offset": ev.Offset, "type": ev.Type, "kind": ev.Kind.String()}
+	if ev.HasSeq {
+		m["sequence_number"] = ev.Seq
+	}
+	if ev.HasIndex {
+		m["output_index"] = ev.OutputIndex
+	}
+	if ev.ItemID != "" {
+		m["item_id"] = ev.ItemID
+	}
+	switch ev.Kind {
+	case stream.KindSummaryDelta, stream.KindSummaryDone, stream.KindSummaryPartAdded, stream.KindSummaryPartDone:
+		m["summary_index"] = ev.SummaryIndex
+	case stream.KindTextDelta, stream.KindTextDone, stream.KindRefusalDelta, stream.KindRefusalDone,
+		stream.KindReasoningDelta, stream.KindReasoningDone, stream.KindPartAdded, stream.KindPartDone, stream.KindAnnotationAdded:
+		m["content_index"] = ev.ContentIndex
+	}
+	if ev.Kind.IsDelta() {
+		m["delta"] = ev.Delta
+	}
+	if ev.DeltaRaw != nil {
+		m["delta"] = ev.DeltaRaw
+	}
+	if ev.HasText {
+		m["text"] = ev.Text
+	}
+	if ev.Status != "" {
+		m["status"] = ev.Status
+	}
+	if ev.Item != nil {
+		m["item"] = ev.Item.JSON()
+	}
+	if ev.Part != nil && ev.Part.Raw != nil {
+		m["part"] = ev.Part.Raw
+	}
+	if ev.Annotation != nil {
+		m["annotation"] = ev.Annotation
+	}
+	if ev.Response != nil {
+		m["response"] = map[string]any{"id": ev.Response.ID, "status": ev.Response.Status, "model": ev.Response.Model, "usage": ev.Response.Usage, "error": ev.Response.Error, "output_items": len(ev.Response.Output)}
+	}
+	if ev.Error != nil {
+		m["error"] = ev.Error
+	}
+	if ev.Kind == stream.KindUnknown && json.Valid(ev.Raw) {
+		m["raw"] = ev.Raw
+	}
+	if ev.Err != nil {
+		m["problem"] = ev.Err.Error()
+	}
+	return m
+}
