@@ -193,7 +193,7 @@ func rawString(b json.RawMessage) string {
 type jsonPrinter struct{ enc *json.Encoder }
 
 func (p *jsonPrinter) event(*stream.Event, *stream.Snapshot, *stream.Item) {}
-func (p *jsonPrinter) close()                                             {}
+func (p *jsonPrinter) close()                                              {}
 
 func (p *jsonPrinter) response(s *stream.Snapshot) {
 	output := make([]json.RawMessage, 0, len(s.Items))

@@ -144,10 +144,10 @@ func TestAccumulatorBackToBackResponses(t *testing.T) {
 
 func TestAccumulatorMalformedEventsSkipped(t *testing.T) {
 	s, probs := one(t, created, msgAdded(0, "m1"), textDelta(1, 0, "m1", "a"),
-		`{"type":"response.output_text.delta","output_index":0,"delta":`, // invalid JSON
+		`{"type":"response.output_text.delta","output_index":0,"delta":`,          // invalid JSON
 		`{"type":"response.output_text.delta","output_index":"zero","delta":"x"}`, // wrong shape
-		`{"type":"response.output_text.delta","output_index":0,"delta":{"x":1}}`, // wrong delta shape
-		`{"type":"response.output_item.added","output_index":1}`,                 // no item
+		`{"type":"response.output_text.delta","output_index":0,"delta":{"x":1}}`,  // wrong delta shape
+		`{"type":"response.output_item.added","output_index":1}`,                  // no item
 		`{"no_type":true}`,
 		`{"type":"response.output_text.delta","output_index":999999999,"delta":"x"}`,
 		textDelta(2, 0, "m1", "b"), completed)

@@ -127,7 +127,9 @@ func CompareExpected(t *testing.T, got []*Snapshot, exp []expectedResponse) {
 		}
 		for i, ei := range e.Output {
 			it := s.Items[i]
-			where := func(f string) string { return strings.Join([]string{"response", itoa(ri), "item", itoa(i), it.Type, f}, " ") }
+			where := func(f string) string {
+				return strings.Join([]string{"response", itoa(ri), "item", itoa(i), it.Type, f}, " ")
+			}
 			if it.Type != ei.Type {
 				t.Errorf("%s: want type %q", where("type"), ei.Type)
 			}
