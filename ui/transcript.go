@@ -1,0 +1,352 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"runnel/theme"
+)
+
+// Entry is one thing the transcript shows: a user prompt, an answer, a tool
+// call. The root adapts ui/block blocks to it.
+type Entry interface {
+	// View returns the entry's rendered lines at width, joined by "\n" with
+	// no trailing newline; "" means the entry takes no lines. The entry
+	// caches per width itself: the transcript calls View again only after an
+	// Invalidate or a width change.
+	View(width int) string
+	// Live reports that the entry is still changing (streaming).
+	Live() bool
+}
+
+// wheelLines is how far one mouse wheel notch scrolls.
+const wheelLines = 3
+
+// Transcript is the scrollable list of entries above the composer.
+//
+// Every frame costs the same however long the session is: the scroll
+// position is an anchor (an entry and a line within it), not a line number,
+// so View, scrolling and following walk only the entries on screen and never
+// the whole transcript. Rendered lines are cached per entry and width.
+//
+// Invariants:
+//   - slots[i] holds entry i; a slot whose width differs from t.width is
+//     stale and is re-read (lazily, when it comes on screen).
+//   - entry i > 0 with lines is preceded by one blank separator line; its
+//     span (lines it occupies) is len(lines)+1, entry 0's is len(lines).
+//   - every cached line is at most t.width cells wide.
+//   - follow: the bottom of the view is the end of the transcript, and
+//     anchor/offset are ignored. Otherwise the top line of the view is line
+//     offset of slot anchor's span, and unseen counts lines added below
+//     since the user scrolled away from the bottom.
+type Transcript struct {
+	width, height int
+	slots         []*slot // pointers: View fills stale caches through copies
+	follow        bool
+	anchor        int            // first visible slot when !follow
+	offset        int            // line within the anchor's span when !follow
+	unseen        int            // new lines below the view when !follow
+	keys          KeyMap         // scrolling bindings
+	hint          lipgloss.Style // the "↓ N new lines" line
+}
+
+// slot caches one entry's lines at one width.
+type slot struct {
+	e     Entry
+	lines []string // the entry's rendered lines at width, each ≤ width cells
+	width int      // the width lines were rendered at; 0: never rendered
+}
+
+// NewTranscript returns an empty transcript that follows new content.
+func NewTranscript(width, height int) Transcript {
+	return Transcript{width: max(width, 1), height: max(height, 1), follow: true, keys: DefaultKeyMap()}
+}
+
+// SetStyles applies the theme (the "↓ N new lines" hint); nil is plain.
+func (t *Transcript) SetStyles(st *theme.Styles) { t.hint = theme.ShellOf(st).NewLines }
+
+// SetKeys replaces the scrolling bindings.
+func (t *Transcript) SetKeys(k KeyMap) { t.keys = k }
+
+// Width is the width entries are rendered at.
+func (t Transcript) Width() int { return t.width }
+
+// Height is the number of lines View returns.
+func (t Transcript) Height() int { return t.height }
+
+// Len is the number of entries.
+func (t *Transcript) Len() int { return len(t.slots) }
+
+// Following reports whether the view is pinned to the end.
+func (t Transcript) Following() bool { return t.follow }
+
+// Unseen is the number of lines added below the view since the user
+// scrolled up; 0 while following.
+func (t Transcript) Unseen() int { return t.unseen }
+
+// Append adds an entry at the end. While following, the view stays pinned to
+// the end; otherwise it does not move and the new lines count as unseen.
+func (t *Transcript) Append(e Entry) {
+	s := &slot{e: e}
+	t.slots = append(t.slots, s)
+	i := len(t.slots) - 1
+	t.refresh(i)
+	if !t.follow {
+		t.unseen += t.span(i)
+	}
+}
+
+// Invalidate re-reads entry i, which changed. Growth below the view counts
+// as unseen while scrolled up. An index out of range is ignored.
+func (t *Transcript) Invalidate(i int) {
+	if i < 0 || i >= len(t.slots) {
+		return
+	}
+	before := t.span(i)
+	t.refresh(i)
+	if !t.follow && i >= t.anchor {
+		t.unseen += max(t.span(i)-before, 0)
+	}
+}
+
+// InvalidateAll marks every entry stale (after a theme change, say): each is
+// re-read when it next comes into view. The position does not move.
+func (t *Transcript) InvalidateAll() {
+	for _, s := range t.slots {
+		s.width = 0
+	}
+}
+
+// SetSize changes the view's size. A new width marks every entry stale; the
+// live ones are re-read now (they are at the bottom, on screen), the settled
+// ones when they next come into view.
+func (t *Transcript) SetSize(width, height int) {
+	width, height = max(width, 1), max(height, 1)
+	t.height = height
+	if width == t.width {
+		return
+	}
+	t.width = width
+	for i, s := range t.slots {
+		if s.e.Live() {
+			t.refresh(i)
+		}
+	}
+}
+
+// Update scrolls: page and line keys, home/end, and the mouse wheel. The root
+// decides which keys reach the transcript (up/down go to the composer's
+// history unless the root routes them here).
+func (t Transcript) Update(msg tea.Msg) (Transcript, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch {
+		case key.Matches(msg, t.keys.PageUp):
+			t.scrollUp(t.page())
+		case key.Matches(msg, t.keys.PageDown):
+			t.scrollDown(t.page())
+		case key.Matches(msg, t.keys.LineUp):
+			t.scrollUp(1)
+		case key.Matches(msg, t.keys.LineDown):
+			t.scrollDown(1)
+		case key.Matches(msg, t.keys.Top):
+			t.follow, t.anchor, t.offset = false, 0, 0
+			t.settle()
+		case key.Matches(msg, t.keys.Bottom):
+			t.follow, t.unseen = true, 0
+		}
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			t.scrollUp(wheelLines)
+		case tea.MouseWheelDown:
+			t.scrollDown(wheelLines)
+		}
+	}
+	return t, nil
+}
+
+// View returns exactly height lines, each at most width cells wide.
+func (t Transcript) View() string {
+	a, off := t.top()
+	rows := t.height
+	showHint := !t.follow && t.unseen > 0
+	if showHint {
+		rows--
+	}
+	var b strings.Builder
+	n := 0
+	for i := a; i < len(t.slots) && n < rows; i++ {
+		s, sp := t.slot(i), t.span(i)
+		for k := off; k < sp && n < rows; k++ {
+			if n > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(t.line(s, i, k))
+			n++
+		}
+		off = 0
+	}
+	for ; n < rows; n++ {
+		if n > 0 {
+			b.WriteByte('\n')
+		}
+	}
+	if showHint {
+		if rows > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(t.hintLine())
+	}
+	return b.String()
+}
+
+// hintLine is the "↓ N new lines" line, cut to the width.
+func (t Transcript) hintLine() string {
+	word := " new lines "
+	if t.unseen == 1 {
+		word = " new line "
+	}
+	text := " ↓ " + strconv.Itoa(t.unseen) + word + "· end to follow "
+	if ansi.StringWidth(text) > t.width {
+		text = ansi.Truncate(" ↓ "+strconv.Itoa(t.unseen)+word, t.width, "")
+	}
+	return t.hint.Render(text)
+}
+
+// page is how far pgup/pgdn scroll: a screen less one line of context.
+func (t Transcript) page() int { return max(t.height-1, 1) }
+
+// top returns the first visible line as (slot, line within its span).
+func (t Transcript) top() (int, int) {
+	if t.follow {
+		return t.bottomTop()
+	}
+	return t.anchor, t.offset
+}
+
+// bottomTop is the top of the view when the end of the transcript is at its
+// bottom, or (0, 0) when everything fits. It walks back one screen.
+func (t Transcript) bottomTop() (int, int) {
+	need := t.height
+	for i := len(t.slots) - 1; i >= 0; i-- {
+		sp := t.span(i)
+		if sp >= need {
+			return i, sp - need
+		}
+		need -= sp
+	}
+	return 0, 0
+}
+
+// scrollUp moves the view n lines towards the start.
+func (t *Transcript) scrollUp(n int) {
+	if t.follow {
+		t.anchor, t.offset = t.bottomTop()
+		t.follow, t.unseen = false, 0
+	}
+	t.offset -= n
+	for t.offset < 0 && t.anchor > 0 {
+		t.anchor--
+		t.offset += t.span(t.anchor)
+	}
+	t.offset = max(t.offset, 0)
+	t.settle()
+}
+
+// scrollDown moves the view n lines towards the end; reaching the end
+// follows again.
+func (t *Transcript) scrollDown(n int) {
+	if t.follow {
+		return
+	}
+	t.offset += n
+	for t.anchor < len(t.slots)-1 && t.offset >= t.span(t.anchor) {
+		t.offset -= t.span(t.anchor)
+		t.anchor++
+	}
+	t.settle()
+}
+
+// settle resumes following when the view reaches (or passes) the end: that
+// is when the lines from the anchor on fit in the view. It walks at most one
+// screen of entries.
+func (t *Transcript) settle() {
+	if t.follow {
+		return
+	}
+	left := -t.offset
+	for i := t.anchor; i < len(t.slots); i++ {
+		left += t.span(i)
+		if left > t.height {
+			return
+		}
+	}
+	t.follow, t.unseen = true, 0
+}
+
+// slot returns slot i with its lines current at t.width.
+func (t Transcript) slot(i int) *slot {
+	s := t.slots[i]
+	if s.width != t.width {
+		s.read(t.width)
+	}
+	return s
+}
+
+// span is the number of lines slot i occupies, separator included.
+func (t Transcript) span(i int) int {
+	n := len(t.slot(i).lines)
+	if i > 0 && n > 0 {
+		n++
+	}
+	return n
+}
+
+// line is line k of slot i's span: the separator or one of its lines.
+func (t Transcript) line(s *slot, i, k int) string {
+	if i > 0 {
+		if k == 0 {
+			return ""
+		}
+		k--
+	}
+	return s.lines[k]
+}
+
+// refresh re-reads slot i at the current width.
+func (t *Transcript) refresh(i int) { t.slots[i].read(t.width) }
+
+// read renders the entry at width and caches its lines, cutting any line
+// wider than width so the view never wraps. Lines unchanged since the last
+// read at the same width are not measured again, so re-reading a streaming
+// entry costs a split and a compare per line.
+func (s *slot) read(width int) {
+	out := s.e.View(width)
+	prev := s.lines
+	if s.width != width {
+		prev = nil
+	}
+	s.width = width
+	if out == "" {
+		s.lines = nil
+		return
+	}
+	if strings.IndexByte(out, '\t') >= 0 {
+		out = strings.ReplaceAll(out, "\t", "    ") // a tab's width depends on the column
+	}
+	s.lines = strings.Split(out, "\n")
+	for k, l := range s.lines {
+		if k < len(prev) && l == prev[k] {
+			continue
+		}
+		if len(l) > width && ansi.StringWidth(l) > width { // bytes ≥ cells
+			s.lines[k] = ansi.Truncate(l, width, "")
+		}
+	}
+}
