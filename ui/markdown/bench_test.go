@@ -1,0 +1,132 @@
+package markdown
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/glamour/v2/ansi"
+	"charm.land/glamour/v2/styles"
+)
+
+// benchStyle is the style the benchmarks use: glamour's dark style with the
+// document colour and margin removed, as theme.Styles.Glamour builds it.
+func benchStyle() ansi.StyleConfig {
+	s := styles.DarkStyleConfig
+	var zero uint
+	s.Document.Margin = &zero
+	s.Document.Color = nil
+	return s
+}
+
+const (
+	deltaBytes      = 4  // bytes per delta
+	deltasPerFrame  = 83 // 5,000 deltas/s coalesced to 60 frames/s
+	benchWidth      = 100
+	naiveSampleStep = 16 // frames between sampled naive re-renders
+)
+
+// BenchmarkStreamRender streams a 64 KB answer in 4-byte deltas, one View
+// per 83 deltas, then runs the final full render, and reports the total
+// against one glamour render of the final document (x-one-render). It also
+// estimates naive per-frame whole re-rendering from every 16th frame
+// (x-naive-est).
+func BenchmarkStreamRender(b *testing.B) {
+	doc := genAnswer(64 << 10)
+	r := newTestRenderer(b, benchStyle(), benchWidth)
+	var streamed, whole, naive time.Duration
+	var frames int
+	for b.Loop() {
+		t0 := time.Now()
+		s := NewStream(r)
+		frames = 0
+		for i := 0; i < len(doc); i += deltaBytes {
+			s.Append(doc[i:min(i+deltaBytes, len(doc))])
+			if (i/deltaBytes+1)%deltasPerFrame == 0 {
+				_ = s.View()
+				frames++
+			}
+		}
+		_ = s.View()
+		frames++
+		if _, err := s.Finish()(); err != nil {
+			b.Fatal(err)
+		}
+		streamed += time.Since(t0)
+
+		t1 := time.Now()
+		if _, err := r.Render(doc); err != nil {
+			b.Fatal(err)
+		}
+		whole += time.Since(t1)
+
+		t2 := time.Now()
+		for f := naiveSampleStep / 2; f < frames; f += naiveSampleStep {
+			end := min(f*deltasPerFrame*deltaBytes, len(doc))
+			if _, err := r.Render(doc[:end]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		naive += time.Since(t2) * naiveSampleStep
+	}
+	b.ReportMetric(float64(streamed)/float64(whole), "x-one-render")
+	b.ReportMetric(float64(naive)/float64(whole), "x-naive-est")
+	b.ReportMetric(float64(streamed)/float64(b.N)/1e6, "ms-streamed")
+	b.ReportMetric(float64(whole)/float64(b.N)/1e6, "ms-one-render")
+	b.ReportMetric(float64(frames), "frames")
+}
+
+// BenchmarkTailCode measures one frame (an ~80-byte Append and a View)
+// while a 20 KB fenced code block streams, against the same while a 1 KB one
+// streams (x-1KB).
+func BenchmarkTailCode(b *testing.B) {
+	r := newTestRenderer(b, benchStyle(), benchWidth)
+	code := genCode(40 << 10)
+	const framesPerRun = 24
+	frameCost := func(size int) time.Duration {
+		s := NewStream(r)
+		s.Append("Here is the implementation:\n\n```go\n")
+		s.Append(code[:size])
+		_ = s.View()
+		var d time.Duration
+		for f := 0; f < framesPerRun; f++ {
+			at := size + f*80
+			t := time.Now()
+			s.Append(code[at : at+80])
+			_ = s.View()
+			d += time.Since(t)
+		}
+		return d
+	}
+	var big, small time.Duration
+	for b.Loop() {
+		big += frameCost(20 << 10)
+		small += frameCost(1 << 10)
+	}
+	b.ReportMetric(float64(big)/float64(small), "x-1KB")
+	b.ReportMetric(float64(big)/float64(b.N*framesPerRun)/1e3, "us/frame-20KB")
+	b.ReportMetric(float64(small)/float64(b.N*framesPerRun)/1e3, "us/frame-1KB")
+}
+
+// genCode returns at least size bytes of Go-like code lines.
+func genCode(size int) string {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var b strings.Builder
+	for b.Len() < size {
+		switch rng.IntN(5) {
+		case 0:
+			fmt.Fprintf(&b, "func %s%d(ctx context.Context, %s string) error {\n", word(rng), rng.IntN(100), word(rng))
+		case 1:
+			fmt.Fprintf(&b, "\t// %s\n", sentence(rng, 4, 10, false))
+		case 2:
+			fmt.Fprintf(&b, "\tif err := %s.%s(ctx, %q); err != nil {\n\t\treturn fmt.Errorf(\"%s: %%w\", err)\n\t}\n", word(rng), word(rng), word(rng), word(rng))
+		case 3:
+			fmt.Fprintf(&b, "\t%s := %s[%d] + %d\n", word(rng), word(rng), rng.IntN(10), rng.IntN(1000))
+		default:
+			b.WriteString("}\n\n")
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,66 @@
+package markdown
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// sharedDir returns the shared test data folder beside the repository, or
+// skips the test if it is absent.
+func sharedDir(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared"))
+	if err != nil {
+		t.Fatalf("locate shared test data: %v", err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("shared test data not found at %s (expected beside the repo): %v", dir, err)
+	}
+	return dir
+}
+
+// fixtureAnswers are recorded model answers used as markdown inputs.
+var fixtureAnswers = []string{
+	"vercel__ai/lmstudio-basic-markdown.sse",
+	"vercel__ai/xai-text-reasoning-markdown.sse",
+	"pydantic__pydantic-ai/openai-reasoning-4-summary-parts.sse",
+}
+
+// outputText returns the final text of the first response.output_text.done
+// event in a recorded SSE stream.
+func outputText(t testing.TB, name string) string {
+	t.Helper()
+	path := filepath.Join(sharedDir(t), "fixtures", "real", name)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("open fixture: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64<<10), 4<<20)
+	for sc.Scan() {
+		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+		if !ok {
+			continue
+		}
+		var ev struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal([]byte(data), &ev); err != nil {
+			continue // not every data line is an event we model
+		}
+		if ev.Type == "response.output_text.done" {
+			return ev.Text
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("read fixture %s: %v", name, err)
+	}
+	t.Fatalf("fixture %s has no response.output_text.done event", name)
+	return ""
+}

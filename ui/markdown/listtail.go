@@ -1,0 +1,319 @@
+package markdown
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// itemMark is the text of the stand-in list items listTail renders next to
+// real ones to cut their rows out.
+const itemMark = "runnelitemmark"
+
+// listTail renders a tail that is one top-level list item by item: items
+// that a later sibling has closed are rendered once, in batches, and kept;
+// only the last item is rendered on every frame. Long lists are the most
+// common large block in model answers.
+//
+// A batch is rendered between two stand-in items of the same list type (so
+// the items keep their place and numbering: glamour numbers an item by its
+// index plus the list's start) and cut out between the stand-ins' rows; the
+// last item is rendered after one stand-in. Glamour ignores looseness, so a
+// tight stand-in does not change a loose list. Item boundaries come from a
+// goldmark parse, run only when a line that may start an item completes.
+//
+// Invariants:
+//   - active only while the tail starts at start with a list item line.
+//   - items[0] == start; items are confirmed item starts, increasing, and
+//     each lies on a complete line.
+//   - body holds the fragment bytes of items [0, done): the list's lead
+//     rows and those items' rows.
+//   - body was rendered with the definitions current at the time; any
+//     definition change resets the listTail.
+type listTail struct {
+	active  bool
+	dead    bool   // the tail is not a single list; do not retry this segment
+	start   int    // offset of the first item line (== segStart)
+	indent  int    // columns before the first marker
+	bullet  byte   // '-', '+' or '*'; 0 for an ordered list
+	delim   byte   // '.' or ')' for an ordered list
+	first   int    // number of the first ordered item
+	scanned int    // lines before this offset were checked for item starts
+	items   []int  // confirmed item starts
+	done    int    // items rendered into body
+	body    strings.Builder
+	lastKey string // source and defs of the last item render
+	lastOut string
+}
+
+// render returns the tail's fragment if the fast path applies. tail is the
+// tail source to show (a partial definition line already dropped).
+func (c *listTail) render(s *Stream, src, tail string) (string, bool) {
+	if c.dead && c.start == s.segStart {
+		return "", false
+	}
+	if !c.active || c.start != s.segStart {
+		if !c.begin(src, s.segStart) {
+			return "", false
+		}
+	}
+	c.confirmItems(s, src)
+	if c.dead {
+		c.reset()
+		c.dead = true
+		return "", false
+	}
+	if len(c.items) < 2 {
+		return "", false // one item so far: render it whole
+	}
+	if err := c.renderDone(s, src, len(c.items)-1); err != nil {
+		s.noteErr(err)
+		c.reset()
+		return "", false
+	}
+	last, err := c.renderLast(s, tail[c.items[c.done]-s.segStart:])
+	if err != nil {
+		s.noteErr(err)
+		c.reset()
+		return "", false
+	}
+	return c.body.String() + last, true
+}
+
+// compose returns the fragment of src[start:end] built from the rendered
+// items plus one render of the rest, for settling the list as a block.
+func (c *listTail) compose(s *Stream, src string, start, end int) (string, bool) {
+	if !c.active || c.start != start || c.done == 0 || c.items[c.done] >= end {
+		return "", false
+	}
+	last, err := c.renderLast(s, src[c.items[c.done]:end])
+	if err != nil {
+		return "", false
+	}
+	return c.body.String() + last, true
+}
+
+// begin starts the fast path if the tail's first line is a list item.
+func (c *listTail) begin(src string, start int) bool {
+	c.reset()
+	c.start = start
+	nl := strings.IndexByte(src[start:], '\n')
+	if nl < 0 {
+		return false
+	}
+	cols, i := leadingSpaces(src[start : start+nl])
+	line := src[start+i : start+nl]
+	bullet, delim, num, ok := listMarker(line)
+	if cols > 3 || !ok {
+		c.dead = true
+		return false
+	}
+	c.active, c.indent, c.bullet, c.delim, c.first = true, cols, bullet, delim, num
+	c.items = append(c.items[:0], start)
+	c.scanned = start + nl + 1
+	return true
+}
+
+// confirmItems parses the list when a complete line may have started a new
+// item, and records the confirmed item starts.
+func (c *listTail) confirmItems(s *Stream, src string) {
+	end := s.sc.pos // complete lines only: a new item closes the one before
+	maybe := false
+	for c.scanned < end {
+		nl := strings.IndexByte(src[c.scanned:end], '\n')
+		line := src[c.scanned : c.scanned+nl]
+		if cols, i := leadingSpaces(line); cols == c.indent {
+			if b, d, _, ok := listMarker(line[i:]); ok && b == c.bullet && d == c.delim {
+				maybe = true
+			}
+		}
+		c.scanned += nl + 1
+	}
+	if !maybe {
+		return
+	}
+	doc := s.bp.p.Parse(text.NewReader([]byte(src[c.start:end])))
+	list, ok := doc.FirstChild().(*ast.List)
+	if !ok || list.NextSibling() != nil {
+		c.dead = true // a list and more: a cut will settle it soon
+		return
+	}
+	c.items = c.items[:1]
+	for it := list.FirstChild().NextSibling(); it != nil; it = it.NextSibling() {
+		lo, _ := nodeSpan(it)
+		if lo < 0 {
+			break // an empty item: its start is unknown
+		}
+		at := c.start + strings.LastIndexByte(src[c.start:c.start+lo], '\n') + 1
+		if at <= c.items[len(c.items)-1] {
+			break
+		}
+		cols, i := leadingSpaces(src[at:])
+		nl := strings.IndexByte(src[at:], '\n')
+		if nl < i || cols != c.indent {
+			break
+		}
+		b, d, _, ok := listMarker(src[at+i : at+nl])
+		if !ok || b != c.bullet || d != c.delim {
+			break
+		}
+		c.items = append(c.items, at)
+	}
+	if c.done >= len(c.items) {
+		c.done = len(c.items) - 1 // cannot happen: items only grow
+	}
+}
+
+// renderDone renders items [done, upto) into body.
+func (c *listTail) renderDone(s *Stream, src string, upto int) error {
+	if upto <= c.done {
+		return nil
+	}
+	chunk := src[c.items[c.done]:c.items[upto]]
+	var b strings.Builder
+	if c.done > 0 {
+		b.WriteString(c.marker(c.done) + "\n")
+	}
+	b.WriteString(chunk)
+	if !strings.HasSuffix(chunk, "\n") {
+		b.WriteByte('\n')
+	}
+	b.WriteString(c.marker(upto) + "\n")
+	frag, err := s.r.block(s.defs.prefix(labelsIn(chunk)), b.String())
+	if err != nil {
+		return err
+	}
+	lo, hi := 0, 0
+	if c.done > 0 {
+		if lo = rowAfter(frag, 0); lo < 0 {
+			return errFraming
+		}
+	}
+	if hi = rowStart(frag, lo); hi < 0 || strings.Count(frag, itemMark) != 1+min(c.done, 1) {
+		return errFraming
+	}
+	c.body.WriteString(frag[lo:hi])
+	c.done = upto
+	c.lastKey, c.lastOut = "", ""
+	return nil
+}
+
+// renderLast renders item source rest (the last item and anything after
+// it) in its place and returns its fragment bytes.
+func (c *listTail) renderLast(s *Stream, rest string) (string, error) {
+	defs := s.defs.prefix(labelsIn(rest))
+	key := defs + "\x00" + rest
+	if key == c.lastKey {
+		return c.lastOut, nil
+	}
+	frag, err := s.r.block(defs, c.marker(c.done)+"\n"+rest)
+	if err != nil {
+		return "", err
+	}
+	lo := rowAfter(frag, 0)
+	if lo < 0 || strings.Count(frag, itemMark) != 1 {
+		return "", errFraming
+	}
+	c.lastKey, c.lastOut = key, frag[lo:]
+	return c.lastOut, nil
+}
+
+// marker returns a stand-in item line placed just before item i: ordered
+// stand-ins carry the number that makes item i keep its own.
+func (c *listTail) marker(i int) string {
+	pad := strings.Repeat(" ", c.indent)
+	if c.bullet != 0 {
+		return pad + string(c.bullet) + " " + itemMark
+	}
+	return pad + strconv.Itoa(c.first+i-1) + string(c.delim) + " " + itemMark
+}
+
+// reset drops the fast path state.
+func (c *listTail) reset() {
+	c.active, c.dead = false, false
+	c.items = c.items[:0]
+	c.done = 0
+	c.body.Reset()
+	c.lastKey, c.lastOut = "", ""
+}
+
+// rowStart returns the start of the row holding the first itemMark at or
+// after from, or -1.
+func rowStart(frag string, from int) int {
+	i := strings.Index(frag[from:], itemMark)
+	if i < 0 {
+		return -1
+	}
+	return strings.LastIndexByte(frag[:from+i], '\n') + 1
+}
+
+// rowAfter returns the offset just after the row holding the first itemMark
+// at or after from, or -1.
+func rowAfter(frag string, from int) int {
+	i := strings.Index(frag[from:], itemMark)
+	if i < 0 {
+		return -1
+	}
+	nl := strings.IndexByte(frag[from+i:], '\n')
+	if nl < 0 {
+		return -1
+	}
+	return from + i + nl + 1
+}
+
+// listMarker parses a list marker at the start of line (no indentation):
+// a bullet, or an ordered number with its delimiter, followed by a space,
+// a tab or the end of the line. A thematic break is not a marker.
+func listMarker(line string) (bullet, delim byte, num int, ok bool) {
+	if line == "" || isThematicBreak(line) {
+		return 0, 0, 0, false
+	}
+	after := func(i int) bool { return i == len(line) || line[i] == ' ' || line[i] == '\t' }
+	switch c := line[0]; {
+	case c == '-' || c == '+' || c == '*':
+		return c, 0, 0, after(1)
+	case c >= '0' && c <= '9':
+		i := 0
+		for i < len(line) && i < 10 && line[i] >= '0' && line[i] <= '9' {
+			i++
+		}
+		if i > 9 || i == len(line) || (line[i] != '.' && line[i] != ')') || !after(i+1) {
+			return 0, 0, 0, false
+		}
+		n, err := strconv.Atoi(line[:i])
+		if err != nil {
+			return 0, 0, 0, false
+		}
+		return 0, line[i], n, true
+	}
+	return 0, 0, 0, false
+}
+
+// isThematicBreak reports whether line (no indentation) is a thematic break:
+// three or more of the same '-', '*' or '_', with spaces or tabs between.
+func isThematicBreak(line string) bool {
+	line = strings.TrimRight(line, " \t\r")
+	if line == "" {
+		return false
+	}
+	c := line[0]
+	if c != '-' && c != '*' && c != '_' {
+		return false
+	}
+	n := 0
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case c:
+			n++
+		case ' ', '\t':
+		default:
+			return false
+		}
+	}
+	return n >= 3
+}
+
+var _ = fmt.Sprintf

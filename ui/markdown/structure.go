@@ -1,0 +1,92 @@
+package markdown
+
+import (
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+)
+
+// blockParser parses markdown with the extensions glamour uses, so the block
+// structure it reports is the one glamour renders. It only parses; parsing is
+// several times cheaper than rendering.
+type blockParser struct {
+	p parser.Parser
+}
+
+func newBlockParser() blockParser {
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM, extension.DefinitionList))
+	return blockParser{p: md.Parser()}
+}
+
+// lastCut returns the last of cands (absolute offsets, increasing) where
+// src[base:] can be cut into two documents that render like the whole: a
+// top-level block starts exactly there and none straddles it. It returns -1
+// if none qualifies.
+//
+// The parse includes any partial last line; callers only propose a cut at a
+// partial line once its first characters settle whether it continues the
+// block before it (see scanner.holdAfterBlank).
+func (bp blockParser) lastCut(src string, base int, cands []int) int {
+	doc := bp.p.Parse(text.NewReader([]byte(src[base:])))
+	type span struct {
+		lo, hi int // byte range of the node's text, relative to base; lo < 0 if unknown
+	}
+	var spans []span
+	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
+		lo, hi := nodeSpan(c)
+		spans = append(spans, span{lo, hi})
+	}
+	for k := len(cands) - 1; k >= 0; k-- {
+		q := cands[k] - base
+		ok, after := true, false
+		for _, sp := range spans {
+			switch {
+			case sp.lo < 0, sp.hi <= q:
+			case sp.lo >= q:
+				after = true
+			default:
+				ok = false // straddles q
+			}
+		}
+		if ok && after {
+			return cands[k]
+		}
+	}
+	return -1
+}
+
+// nodeSpan returns the byte range covered by n's lines and text segments,
+// or (-1, -1) if it has none (a thematic break, an empty heading).
+func nodeSpan(n ast.Node) (lo, hi int) {
+	lo, hi = -1, -1
+	add := func(start, stop int) {
+		if lo < 0 || start < lo {
+			lo = start
+		}
+		if stop > hi {
+			hi = stop
+		}
+	}
+	_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if n.Type() == ast.TypeBlock {
+			lines := n.Lines()
+			for i := 0; i < lines.Len(); i++ {
+				s := lines.At(i)
+				add(s.Start, s.Stop)
+			}
+			if f, ok := n.(*ast.FencedCodeBlock); ok && f.Info != nil {
+				add(f.Info.Segment.Start, f.Info.Segment.Stop)
+			}
+		}
+		if t, ok := n.(*ast.Text); ok {
+			add(t.Segment.Start, t.Segment.Stop)
+		}
+		return ast.WalkContinue, nil
+	})
+	return lo, hi
+}
