@@ -1,0 +1,5 @@
+package theme
+
+import "charm.land/lipgloss/v2"
+
+func lipglossWidth(s string) int { return lipgloss.Width(s) }
