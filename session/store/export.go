@@ -1,0 +1,395 @@
+package store
+
+import (
+	"bytes"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// exportVersion is the "runnel_export" value Export writes and the newest
+// Import reads.
+const exportVersion = 1
+
+// ExportFile is a session as a versioned JSON document:
+//
+//	{"runnel_export": 1,
+//	 "session": {"id", "title", "created", "updated", "settings": {…}},
+//	 "turns": [{"seq", "prompt", "input": [items…], "previous_response_id",
+//	            "response_ids": […], "status", "usage", "error", "started", "ended",
+//	            "items": [{"response": 0, "output": 0, "done": true, "item": {…}}]}]}
+//
+// Input and output items appear byte for byte as stored; times are RFC 3339.
+type ExportFile struct {
+	Name     string  // a file name to suggest: runnel-<id>.json
+	Data     []byte  // the document
+	Warnings []error // rows that could not be read, and so are not in Data
+}
+
+// Export returns a session as an ExportFile.
+func (db *DB) Export(id SessionID) (ExportFile, error) {
+	s, warn, err := db.Load(id)
+	if err != nil {
+		return ExportFile{}, err
+	}
+	return ExportFile{Name: "runnel-" + string(s.Info.ID) + ".json", Data: encodeExport(s), Warnings: warn}, nil
+}
+
+// Import stores the session in an export document and returns its id: the
+// exported id when it is free in this database, a new one otherwise (so
+// importing the same file twice gives two sessions). Turns, items and
+// timestamps are kept; a turn exported while streaming comes back
+// interrupted. A document of the wrong shape is refused with the JSON path of
+// the first problem, and nothing is written.
+func (db *DB) Import(data []byte) (SessionID, error) {
+	doc, err := decodeExport(data)
+	if err != nil {
+		return "", db.fail("import", &Error{Kind: ErrBadInput, Detail: "import: " + err.Error()})
+	}
+	settings, err := redactSettings(doc.settings)
+	if err != nil {
+		return "", db.fail("import", err)
+	}
+	now := db.now()
+	if doc.created.IsZero() {
+		doc.created = now
+	}
+	if doc.updated.IsZero() {
+		doc.updated = doc.created
+	}
+	if doc.title == "" && len(doc.turns) > 0 {
+		doc.title = doc.turns[0].prompt
+	}
+	var id SessionID
+	err = db.write("import", func(tx *sql.Tx) error {
+		var err error
+		if id, err = freeID(tx, doc.id, doc.created); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`INSERT INTO sessions (id, title, created, updated, settings, model) VALUES (?, ?, ?, ?, ?, ?)`,
+			string(id), title(doc.title), ms(doc.created), ms(doc.updated), []byte(settings), modelOf(settings)); err != nil {
+			return err
+		}
+		for i, t := range doc.turns {
+			if err := importTurn(tx, id, i+1, t); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+func importTurn(tx *sql.Tx, sid SessionID, seq int, t exportTurn) error {
+	input, err := joinObjects("input", t.input)
+	if err != nil {
+		return err
+	}
+	ids, _ := json.Marshal(t.responseIDs)
+	var usage, ended any
+	if !isNull(t.usage) {
+		usage = []byte(t.usage)
+	}
+	if !t.ended.IsZero() {
+		ended = ms(t.ended)
+	}
+	res, err := tx.Exec(`INSERT INTO turns (session_id, seq, prompt, input, previous_response_id, response_ids,
+			status, usage, error, started, ended, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '')`,
+		string(sid), seq, t.prompt, input, t.previous, string(ids), string(t.status), usage, t.err, ms(t.started), ended)
+	if err != nil {
+		return err
+	}
+	n, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	tid := TurnID(n)
+	if err := indexTurn(tx, tid, t.prompt, t.input); err != nil {
+		return err
+	}
+	for _, it := range t.items {
+		var id int64
+		if err := tx.QueryRow(`INSERT INTO items (turn_id, response_idx, output_idx, raw, done, updated)
+			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
+			n, it.Response, it.Output, []byte(it.Raw), it.Done, ms(t.started)).Scan(&id); err != nil {
+			return err
+		}
+		if err := indexItem(tx, id, tid, it.Raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// freeID returns want when it is a well-formed id not in use, else a new id.
+func freeID(tx *sql.Tx, want string, created time.Time) (SessionID, error) {
+	taken := func(id string) (bool, error) {
+		var one int
+		err := tx.QueryRow(`SELECT 1 FROM sessions WHERE id = ?`, id).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return false, nil
+		}
+		return err == nil, err
+	}
+	if validID(want) {
+		t, err := taken(want)
+		if err != nil || !t {
+			return SessionID(want), err
+		}
+	}
+	for try := 0; try < 32; try++ {
+		id := newSessionID(created)
+		t, err := taken(string(id))
+		if err != nil || !t {
+			return id, err
+		}
+	}
+	return "", errors.New("no free session id")
+}
+
+// exportDoc is a decoded, shape-checked export document.
+type exportDoc struct {
+	id, title        string
+	created, updated time.Time
+	settings         json.RawMessage
+	turns            []exportTurn
+}
+
+type exportTurn struct {
+	prompt, previous, err string
+	input                 []json.RawMessage
+	responseIDs           []string
+	status                Status
+	usage                 json.RawMessage
+	started, ended        time.Time
+	items                 []ItemWrite
+}
+
+func decodeExport(data []byte) (*exportDoc, error) {
+	if !json.Valid(data) {
+		var v any
+		err := json.Unmarshal(data, &v)
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, fmt.Errorf("not JSON: %v at byte %d", se, se.Offset)
+		}
+		return nil, fmt.Errorf("not JSON: %v", err)
+	}
+	top, err := object("(document)", data)
+	if err != nil {
+		return nil, err
+	}
+	ver, ok := top["runnel_export"]
+	if !ok {
+		return nil, errors.New(`runnel_export: missing; this is not a runnel export file`)
+	}
+	v, err := count("runnel_export", ver)
+	if err != nil {
+		return nil, err
+	}
+	if v == 0 || v > exportVersion {
+		return nil, fmt.Errorf("runnel_export: version %d is not one this runnel reads (1 to %d)", v, exportVersion)
+	}
+	sess, err := object("session", top["session"])
+	if err != nil {
+		return nil, err
+	}
+	doc := &exportDoc{}
+	if doc.id, err = text("session.id", sess["id"]); err != nil {
+		return nil, err
+	}
+	if doc.title, err = text("session.title", sess["title"]); err != nil {
+		return nil, err
+	}
+	if doc.created, err = stamp("session.created", sess["created"]); err != nil {
+		return nil, err
+	}
+	if doc.updated, err = stamp("session.updated", sess["updated"]); err != nil {
+		return nil, err
+	}
+	if s := sess["settings"]; !isNull(s) {
+		if _, err := object("session.settings", s); err != nil {
+			return nil, err
+		}
+		doc.settings = s
+	}
+	turns, err := array("turns", top["turns"])
+	if err != nil {
+		return nil, err
+	}
+	for i, raw := range turns {
+		t, err := decodeTurn(fmt.Sprintf("turns[%d]", i), raw)
+		if err != nil {
+			return nil, err
+		}
+		doc.turns = append(doc.turns, t)
+	}
+	return doc, nil
+}
+
+func decodeTurn(path string, raw json.RawMessage) (exportTurn, error) {
+	var t exportTurn
+	m, err := object(path, raw)
+	if err != nil {
+		return t, err
+	}
+	at := func(k string) string { return path + "." + k }
+	if t.prompt, err = text(at("prompt"), m["prompt"]); err != nil {
+		return t, err
+	}
+	if t.previous, err = text(at("previous_response_id"), m["previous_response_id"]); err != nil {
+		return t, err
+	}
+	if t.err, err = text(at("error"), m["error"]); err != nil {
+		return t, err
+	}
+	if t.responseIDs, err = stringList(at("response_ids"), m["response_ids"]); err != nil {
+		return t, err
+	}
+	status, err := text(at("status"), m["status"])
+	if err != nil {
+		return t, err
+	}
+	t.status = Status(status)
+	switch {
+	case t.status == StatusStreaming:
+		t.status = StatusInterrupted
+	case !t.status.known():
+		return t, &shapeError{at("status"), fmt.Sprintf("want completed, incomplete, failed, stopped, interrupted or streaming, got %q", cut(status, 40))}
+	}
+	if u := m["usage"]; !isNull(u) {
+		if _, err := object(at("usage"), u); err != nil {
+			return t, err
+		}
+		t.usage = u
+	}
+	if t.started, err = stamp(at("started"), m["started"]); err != nil {
+		return t, err
+	}
+	if t.ended, err = stamp(at("ended"), m["ended"]); err != nil {
+		return t, err
+	}
+	input, err := array(at("input"), m["input"])
+	if err != nil {
+		return t, err
+	}
+	for j, in := range input {
+		if _, err := object(fmt.Sprintf("%s[%d]", at("input"), j), in); err != nil {
+			return t, err
+		}
+	}
+	t.input = input
+	items, err := array(at("items"), m["items"])
+	if err != nil {
+		return t, err
+	}
+	seen := map[itemKey]bool{}
+	for j, raw := range items {
+		p := fmt.Sprintf("%s[%d]", at("items"), j)
+		it, err := object(p, raw)
+		if err != nil {
+			return t, err
+		}
+		var w ItemWrite
+		if w.Response, err = count(p+".response", it["response"]); err != nil {
+			return t, err
+		}
+		if w.Output, err = count(p+".output", it["output"]); err != nil {
+			return t, err
+		}
+		if w.Done, err = flag(p+".done", it["done"]); err != nil {
+			return t, err
+		}
+		if _, err := object(p+".item", it["item"]); err != nil {
+			return t, err
+		}
+		w.Raw = it["item"]
+		k := itemKey{w.Response, w.Output}
+		if seen[k] {
+			return t, &shapeError{p, fmt.Sprintf("a second item at response %d, output %d", w.Response, w.Output)}
+		}
+		seen[k] = true
+		t.items = append(t.items, w)
+	}
+	return t, nil
+}
+
+// encodeExport writes the document by hand so that stored JSON goes in
+// byte for byte (encoding/json would compact and re-escape it).
+func encodeExport(s *Session) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "{\n  \"runnel_export\": %d,\n  \"session\": {", exportVersion)
+	fmt.Fprintf(&b, "\n    \"id\": %s,\n    \"title\": %s,\n    \"created\": %s,\n    \"updated\": %s,\n    \"settings\": %s\n  },\n  \"turns\": [",
+		enc(string(s.Info.ID)), enc(s.Info.Title), encTime(s.Info.Created), encTime(s.Info.Updated), orEmpty(s.Settings, "{}"))
+	for i, t := range s.Turns {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "\n    {\n      \"seq\": %d,\n      \"prompt\": %s,\n      \"input\": [", t.Seq, enc(t.Prompt))
+		for j, in := range t.Input {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString("\n        ")
+			b.Write(in)
+		}
+		if len(t.Input) > 0 {
+			b.WriteString("\n      ")
+		}
+		ids := t.ResponseIDs
+		if ids == nil {
+			ids = []string{}
+		}
+		fmt.Fprintf(&b, "],\n      \"previous_response_id\": %s,\n      \"response_ids\": %s,\n      \"status\": %s,\n      \"usage\": %s,\n      \"error\": %s,\n      \"started\": %s,\n      \"ended\": %s,\n      \"items\": [",
+			enc(t.PreviousResponseID), enc(ids), enc(string(t.Status)), orEmpty(t.Usage, "null"), enc(t.Error), encTime(t.Started), encTime(t.Ended))
+		n := 0
+		for _, r := range t.Responses {
+			for _, it := range r.Items {
+				if n > 0 {
+					b.WriteByte(',')
+				}
+				n++
+				fmt.Fprintf(&b, "\n        {\"response\": %d, \"output\": %d, \"done\": %t, \"item\": ", r.Index, it.OutputIndex, it.Done)
+				b.Write(it.Raw)
+				b.WriteByte('}')
+			}
+		}
+		if n > 0 {
+			b.WriteString("\n      ")
+		}
+		b.WriteString("]\n    }")
+	}
+	if len(s.Turns) > 0 {
+		b.WriteString("\n  ")
+	}
+	b.WriteString("]\n}\n")
+	return b.Bytes()
+}
+
+// enc is json.Marshal without HTML escaping.
+func enc(v any) []byte {
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	_ = e.Encode(v)
+	return bytes.TrimRight(b.Bytes(), "\n")
+}
+
+func encTime(t time.Time) []byte {
+	if t.IsZero() {
+		return []byte(`""`)
+	}
+	return enc(t.UTC().Format(time.RFC3339Nano))
+}
+
+func orEmpty(raw json.RawMessage, empty string) []byte {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return []byte(empty)
+	}
+	return raw
+}

@@ -1,0 +1,194 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"runnel/stream"
+)
+
+// TestMain lets the test binary double as the child process of the
+// multi-process tests: with RUNNEL_STORE_CHILD set it runs that role and exits.
+func TestMain(m *testing.M) {
+	if role := os.Getenv(childEnv); role != "" {
+		os.Exit(runChild(role))
+	}
+	os.Exit(m.Run())
+}
+
+// clock is a fake time source that moves one millisecond per reading, so
+// rows written one after another get distinct, ordered times.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func newClock() *clock { return &clock{t: time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)} }
+
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(time.Millisecond)
+	return c.t
+}
+
+func (c *clock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// openTest opens a fresh database in a temporary directory on a fake clock.
+func openTest(t testing.TB) (*DB, *clock) {
+	t.Helper()
+	c := newClock()
+	db, err := open(filepath.Join(t.TempDir(), "runnel.db"), options{now: c.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, c
+}
+
+func must[T any](t testing.TB) func(v T, err error) T {
+	return func(v T, err error) T {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}
+
+func check(t testing.TB, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sharedDir returns ../shared beside the repository, or skips the test.
+func sharedDir(t testing.TB) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared")
+	if _, err := os.Stat(filepath.Join(dir, "fixtures", "real")); err != nil {
+		t.Skipf("shared fixtures not found at %s (they live beside the repo): %v", dir, err)
+	}
+	return dir
+}
+
+func fixture(t testing.TB, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(sharedDir(t), "fixtures", "real", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// recorded is what streaming a fixture into the store wrote.
+type recorded struct {
+	turn  TurnID
+	items map[itemKey]json.RawMessage // final bytes per item, as the accumulator gave them
+	acc   *stream.Accumulator
+}
+
+// record streams a real fixture into a new turn the way the UI does: every
+// event goes to the accumulator, the touched item to a Recorder (flushed
+// when due, time moving 50 ms per event), and FinishTurn at the end.
+func record(t testing.TB, db *DB, c *clock, sid SessionID, prompt, name string) recorded {
+	t.Helper()
+	prev := ""
+	tid := must[TurnID](t)(db.BeginTurn(sid, prompt, []json.RawMessage{stream.UserText(prompt)}, prev))
+	rec := db.NewRecorder(tid, time.Second)
+	var acc stream.Accumulator
+	d := stream.NewDecoder(strings.NewReader(string(fixture(t, name))))
+	for d.Next() {
+		it, err := acc.Apply(d.Event())
+		c.advance(50 * time.Millisecond)
+		if err != nil || it == nil {
+			continue
+		}
+		if rec.Item(c.now(), len(acc.Responses())-1, it.Index, it.JSON(), it.Done) {
+			check(t, rec.Flush(c.now()))
+		}
+	}
+	acc.Finish()
+	out := recorded{turn: tid, items: map[itemKey]json.RawMessage{}, acc: &acc}
+	end := TurnEnd{Status: StatusCompleted}
+	for ri, s := range acc.Responses() {
+		for _, it := range s.Items {
+			raw := it.JSON()
+			rec.Item(c.now(), ri, it.Index, raw, true)
+			out.items[itemKey{ri, it.Index}] = raw
+		}
+		end.ResponseIDs = append(end.ResponseIDs, s.ID)
+		if s.Status != "" && s.Status != "completed" {
+			end.Status = Status(s.Status)
+		}
+		if s.Usage != nil {
+			end.Usage, _ = json.Marshal(s.Usage)
+		}
+		if s.Error != nil {
+			end.Error = s.Error.Message
+		}
+	}
+	if !end.Status.final() {
+		end.Status = StatusFailed
+	}
+	check(t, rec.Flush(c.now()))
+	check(t, db.FinishTurn(tid, end))
+	return out
+}
+
+func newSession(t testing.TB, db *DB, settings string) SessionID {
+	t.Helper()
+	return must[SessionID](t)(db.CreateSession(NewSession{Settings: json.RawMessage(settings)}))
+}
+
+// msg returns an assistant message item with text.
+func msg(id, text string) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{
+		"id": id, "type": "message", "role": "assistant", "status": "completed",
+		"content": []any{map[string]any{"type": "output_text", "text": text, "annotations": []any{}}},
+	})
+	return b
+}
+
+func load(t testing.TB, db *DB, id SessionID) *Session {
+	t.Helper()
+	s, warn, err := db.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range warn {
+		t.Errorf("unexpected load warning: %v", w)
+	}
+	return s
+}
+
+func itemsOf(tr Turn) map[itemKey]json.RawMessage {
+	out := map[itemKey]json.RawMessage{}
+	for _, r := range tr.Responses {
+		for _, it := range r.Items {
+			out[itemKey{r.Index, it.OutputIndex}] = it.Raw
+		}
+	}
+	return out
+}
+
+func fmtKeys(m map[itemKey]json.RawMessage) string {
+	var b strings.Builder
+	for k := range m {
+		fmt.Fprintf(&b, "%d.%d ", k.response, k.output)
+	}
+	return b.String()
+}

@@ -1,0 +1,192 @@
+package store
+
+import (
+	"database/sql"
+	"fmt"
+)
+
+// schemaVersion is the schema this binary writes, kept in PRAGMA user_version.
+// Version 0 is an empty file.
+const schemaVersion = 2
+
+// migrations[v] brings a database from version v to v+1. Each runs inside the
+// one IMMEDIATE transaction that sets the new user_version, so a crash or a
+// second process racing to migrate leaves the file at the old version or the
+// new one, never between.
+var migrations = [schemaVersion]func(tx *sql.Tx) error{
+	0: createV1,
+	1: addSearchAndOwners,
+}
+
+// createV1 is the first layout: sessions, turns and raw items.
+func createV1(tx *sql.Tx) error {
+	return execAll(tx,
+		`CREATE TABLE sessions (
+			id       TEXT PRIMARY KEY,
+			title    TEXT NOT NULL DEFAULT '',
+			created  INTEGER NOT NULL, -- unix milliseconds
+			updated  INTEGER NOT NULL,
+			settings TEXT NOT NULL DEFAULT '{}'
+		)`,
+		`CREATE TABLE turns (
+			id         INTEGER PRIMARY KEY,
+			session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+			seq        INTEGER NOT NULL, -- 1, 2, … within the session
+			prompt     TEXT NOT NULL DEFAULT '',
+			input      BLOB NOT NULL DEFAULT '[]', -- JSON array of input items as sent
+			previous_response_id TEXT NOT NULL DEFAULT '',
+			response_ids TEXT NOT NULL DEFAULT '[]',
+			status     TEXT NOT NULL,
+			usage      BLOB, -- JSON as received, NULL when none
+			error      TEXT NOT NULL DEFAULT '',
+			started    INTEGER NOT NULL,
+			ended      INTEGER,
+			UNIQUE (session_id, seq)
+		)`,
+		`CREATE TABLE items (
+			id           INTEGER PRIMARY KEY,
+			turn_id      INTEGER NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+			response_idx INTEGER NOT NULL,
+			output_idx   INTEGER NOT NULL,
+			raw          BLOB NOT NULL, -- the item's JSON, byte for byte
+			done         INTEGER NOT NULL DEFAULT 0,
+			UNIQUE (turn_id, response_idx, output_idx)
+		)`,
+		`CREATE INDEX sessions_updated ON sessions(updated)`,
+	)
+}
+
+// addSearchAndOwners adds what version 1 lacked: the model and answer preview
+// for listing, the process that streams each turn (to tell a live turn from
+// one whose process died), item save times, and the full-text index, which it
+// fills from the items already stored.
+func addSearchAndOwners(tx *sql.Tx) error {
+	err := execAll(tx,
+		`ALTER TABLE sessions ADD COLUMN model TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE sessions ADD COLUMN preview TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE turns ADD COLUMN owner TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE items ADD COLUMN updated INTEGER NOT NULL DEFAULT 0`,
+		`UPDATE sessions SET model = coalesce(json_extract(settings, '$.model'), '') WHERE json_valid(settings)`,
+		`UPDATE items SET updated = coalesce((SELECT coalesce(ended, started) FROM turns WHERE turns.id = items.turn_id), 0)`,
+		`CREATE INDEX turns_streaming ON turns(status) WHERE status = 'streaming'`,
+		// rowid = items.id for an item's text, -turns.id for a turn's prompt
+		// and the tool outputs in its input; turn is turns.id.
+		`CREATE VIRTUAL TABLE search USING fts5(
+			prompt, answer, reasoning, tool, turn UNINDEXED,
+			tokenize = 'porter unicode61 remove_diacritics 2'
+		)`,
+		`INSERT INTO search(search, rank) VALUES ('rank', 'bm25(4.0, 2.0, 1.0, 1.0, 0.0)')`,
+	)
+	if err != nil {
+		return err
+	}
+	return reindexAll(tx)
+}
+
+// reindexAll fills the search index and the answer previews from the stored
+// turns and items.
+func reindexAll(tx *sql.Tx) error {
+	type turnRow struct {
+		id     int64
+		prompt string
+		input  []byte
+	}
+	var turns []turnRow
+	rows, err := tx.Query(`SELECT id, prompt, input FROM turns`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var t turnRow
+		if rows.Scan(&t.id, &t.prompt, &t.input) == nil {
+			turns = append(turns, t)
+		}
+	}
+	if err := closeRows(rows); err != nil {
+		return err
+	}
+	for _, t := range turns {
+		items, _ := splitArray(t.input)
+		if err := indexTurn(tx, TurnID(t.id), t.prompt, items); err != nil {
+			return err
+		}
+	}
+
+	type itemRow struct {
+		id, turn int64
+		raw      []byte
+	}
+	var items []itemRow
+	rows, err = tx.Query(`SELECT i.id, i.turn_id, i.raw FROM items i JOIN turns t ON t.id = i.turn_id
+		ORDER BY t.session_id, t.seq, i.response_idx, i.output_idx`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var it itemRow
+		if rows.Scan(&it.id, &it.turn, &it.raw) == nil {
+			items = append(items, it)
+		}
+	}
+	if err := closeRows(rows); err != nil {
+		return err
+	}
+	for _, it := range items {
+		if err := indexItem(tx, it.id, TurnID(it.turn), it.raw); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// migrate brings the database to schemaVersion. It writes nothing when the
+// schema is current, and refuses a newer one without writing.
+func migrate(w *sql.DB, path string) error {
+	v, err := userVersion(w)
+	if err != nil {
+		return err
+	}
+	if v == schemaVersion {
+		return nil
+	}
+	if err := tooNew(path, v); err != nil {
+		return err
+	}
+	tx, err := w.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if v, err = userVersion(tx); err != nil { // another process may have migrated meanwhile
+		return err
+	}
+	if err := tooNew(path, v); err != nil {
+		return err
+	}
+	for ; v < schemaVersion; v++ {
+		if err := migrations[v](tx); err != nil {
+			return fmt.Errorf("migrate schema %d to %d: %w", v, v+1, err)
+		}
+	}
+	if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func execAll(tx *sql.Tx, stmts ...string) error {
+	for _, s := range stmts {
+		if _, err := tx.Exec(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func closeRows(rows *sql.Rows) error {
+	err := rows.Err()
+	if cerr := rows.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

@@ -1,0 +1,181 @@
+package store
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Status is where a turn stands.
+type Status string
+
+const (
+	StatusStreaming   Status = "streaming"   // in flight (or its process died and nobody has looked yet)
+	StatusCompleted   Status = "completed"   // the last response completed
+	StatusIncomplete  Status = "incomplete"  // the last response ended incomplete (e.g. max tokens)
+	StatusFailed      Status = "failed"      // the server or the transport failed it
+	StatusStopped     Status = "stopped"     // the user stopped it
+	StatusInterrupted Status = "interrupted" // found streaming after its process died
+)
+
+// final reports whether FinishTurn may set s.
+func (s Status) final() bool {
+	switch s {
+	case StatusCompleted, StatusIncomplete, StatusFailed, StatusStopped:
+		return true
+	}
+	return false
+}
+
+func (s Status) known() bool { return s.final() || s == StatusStreaming || s == StatusInterrupted }
+
+// chains reports whether a turn that ended with s moves the
+// previous_response_id chain (mirrors session.Conversation).
+func (s Status) chains() bool { return s == StatusCompleted || s == StatusIncomplete }
+
+// SessionInfo is one line of a session list.
+type SessionInfo struct {
+	ID      SessionID
+	Title   string // one line, sanitized
+	Turns   int
+	Model   string // from the settings' "model"
+	Created time.Time
+	Updated time.Time
+	Preview string // first line of the newest answer, sanitized; "" before one
+}
+
+// Session is a stored conversation, loaded whole.
+//
+// Invariants: Turns are in the order they were sent (Seq ascending); each
+// turn's Responses are in response order and their Items in output order.
+type Session struct {
+	Info     SessionInfo
+	Settings json.RawMessage // the caller's JSON, secrets redacted
+	Turns    []Turn
+}
+
+// Turn is one exchange as stored.
+type Turn struct {
+	ID                 TurnID
+	Seq                int               // 1, 2, … within the session
+	Prompt             string            // the user's text as typed, unsanitized
+	Input              []json.RawMessage // input items as sent, byte for byte
+	PreviousResponseID string            // the chain id the request carried
+	Responses          []Response
+	ResponseIDs        []string        // FinishTurn's ids; [i] is response i's
+	Status             Status          // an unknown value from a newer runnel is kept as is
+	Usage              json.RawMessage // as FinishTurn gave it, nil when none
+	Error              string
+	Started            time.Time
+	Ended              time.Time // zero while streaming
+}
+
+// Response is one response of a turn.
+type Response struct {
+	Index int
+	ID    string // "" when the turn never finished
+	Items []Item
+}
+
+// Item is one output item as received.
+type Item struct {
+	OutputIndex int
+	Raw         json.RawMessage // the item's JSON, byte for byte
+	Done        bool            // false: the last partial state saved while it streamed
+}
+
+// LastResponseID returns the id of the newest response of a turn that ended
+// completed or incomplete: the previous_response_id to continue from. Failed,
+// stopped and interrupted turns never move it (as in a live conversation).
+func (s *Session) LastResponseID() string {
+	for i := len(s.Turns) - 1; i >= 0; i-- {
+		t := &s.Turns[i]
+		if !t.Status.chains() {
+			continue
+		}
+		for j := len(t.ResponseIDs) - 1; j >= 0; j-- {
+			if t.ResponseIDs[j] != "" {
+				return t.ResponseIDs[j]
+			}
+		}
+	}
+	return ""
+}
+
+// RebuildInput returns the whole conversation as input items, for a server
+// that no longer has the previous_response_id chain: turn 1's input, turn 1's
+// output items, turn 2's input, … in order, each item byte for byte as
+// stored (tool outputs sent back sit in the input of the turn after their
+// call, so calls and outputs stay paired).
+//
+// What it leaves out, so the result is what the server's own chain held:
+//   - turns that did not chain (failed, stopped, interrupted, still
+//     streaming): the next request never built on them;
+//   - reasoning items without encrypted_content: a server that forgot the
+//     chain cannot resolve them by id;
+//   - tool outputs and approval responses whose call or request is not in the
+//     result (their turn was left out).
+//
+// A call with no output yet is kept: the caller's next input may answer it.
+func (s *Session) RebuildInput() []json.RawMessage {
+	var out []json.RawMessage
+	calls := map[string]bool{}
+	for i := range s.Turns {
+		t := &s.Turns[i]
+		if !t.Status.chains() {
+			continue
+		}
+		for _, in := range t.Input {
+			if id := outputCallID(in); id != "" && !calls[id] {
+				continue
+			}
+			out = append(out, in)
+		}
+		for _, r := range t.Responses {
+			for _, it := range r.Items {
+				var f struct {
+					Type      string          `json:"type"`
+					ID        string          `json:"id"`
+					CallID    string          `json:"call_id"`
+					Encrypted json.RawMessage `json:"encrypted_content"`
+				}
+				if json.Unmarshal(it.Raw, &f) != nil {
+					continue
+				}
+				if f.Type == "reasoning" && (len(f.Encrypted) == 0 || string(f.Encrypted) == "null") {
+					continue
+				}
+				if f.CallID != "" {
+					calls[f.CallID] = true
+				}
+				if f.Type == "mcp_approval_request" && f.ID != "" {
+					calls[approvalKey(f.ID)] = true
+				}
+				out = append(out, it.Raw)
+			}
+		}
+	}
+	return out
+}
+
+// outputCallID returns what a tool output or approval response input item
+// answers (a call_id, or approvalKey of the request id), "" for other items.
+func outputCallID(raw json.RawMessage) string {
+	var f struct {
+		Type   string `json:"type"`
+		CallID string `json:"call_id"`
+		ReqID  string `json:"approval_request_id"`
+	}
+	if json.Unmarshal(raw, &f) != nil {
+		return ""
+	}
+	switch f.Type {
+	case "function_call_output", "custom_tool_call_output", "computer_call_output",
+		"local_shell_call_output", "shell_call_output", "apply_patch_call_output":
+		return f.CallID
+	case "mcp_approval_response":
+		return approvalKey(f.ReqID)
+	}
+	return ""
+}
+
+func approvalKey(requestID string) string { return "approval " + requestID }

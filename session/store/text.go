@@ -1,0 +1,275 @@
+package store
+
+import (
+	"bytes"
+	"database/sql"
+	"encoding/json"
+	"strings"
+	"unicode/utf8"
+
+	"runnel/stream"
+)
+
+// Searchable text is pulled out of raw item JSON by item type, one extractor
+// per type, into the columns of the search index. Text is sanitized (no
+// control sequences) and the snippet markers are removed from it, so a
+// snippet's only markers are the index's own.
+
+// itemText is the searchable text of one item, by index column.
+type itemText struct {
+	prompt, answer, reasoning, tool string
+}
+
+func (t itemText) empty() bool {
+	return t.prompt == "" && t.answer == "" && t.reasoning == "" && t.tool == ""
+}
+
+type fields map[string]json.RawMessage
+
+// extractors maps an item type to the function that finds its text.
+var extractors = map[string]func(f fields) itemText{
+	"message":                 messageText,
+	"reasoning":               func(f fields) itemText { return itemText{reasoning: join(parts(f["summary"]), parts(f["content"]))} },
+	"function_call":           callText,
+	"custom_tool_call":        callText,
+	"mcp_call":                callText,
+	"mcp_approval_request":    callText,
+	"tool_search_call":        callText,
+	"function_call_output":    outputText,
+	"custom_tool_call_output": outputText,
+	"shell_call_output":       outputText,
+	"local_shell_call_output": outputText,
+	"apply_patch_call_output": outputText,
+	"computer_call_output":    outputText,
+	"shell_call":              func(f fields) itemText { return itemText{tool: join(field(f["action"], "commands"), field(f["action"], "command"))} },
+	"local_shell_call":        func(f fields) itemText { return itemText{tool: field(f["action"], "command")} },
+	"code_interpreter_call":   func(f fields) itemText { return itemText{tool: join(str(f["code"]), eachField(f["outputs"], "logs"))} },
+	"web_search_call":         func(f fields) itemText { return itemText{tool: join(field(f["action"], "query"), field(f["action"], "queries"))} },
+	"file_search_call":        func(f fields) itemText { return itemText{tool: join(loose(f["queries"]), eachField(f["results"], "text"))} },
+	"apply_patch_call":        func(f fields) itemText { return itemText{tool: join(field(f["operation"], "path"), field(f["operation"], "diff"))} },
+	"image_generation_call":   func(f fields) itemText { return itemText{tool: str(f["revised_prompt"])} },
+}
+
+// extract returns the searchable text of one item; unknown types and
+// malformed items have none.
+func extract(raw []byte) itemText {
+	var f fields
+	if json.Unmarshal(raw, &f) != nil {
+		return itemText{}
+	}
+	fn := extractors[str(f["type"])]
+	if fn == nil {
+		return itemText{}
+	}
+	t := fn(f)
+	t.prompt, t.answer, t.reasoning, t.tool = clip(t.prompt), clip(t.answer), clip(t.reasoning), clip(t.tool)
+	return t
+}
+
+func messageText(f fields) itemText {
+	text := parts(f["content"])
+	if str(f["role"]) == "assistant" {
+		return itemText{answer: text}
+	}
+	return itemText{prompt: text}
+}
+
+func callText(f fields) itemText {
+	return itemText{tool: join(str(f["server_label"]), str(f["name"]), loose(f["arguments"]), loose(f["input"]), loose(f["output"]), loose(f["error"]))}
+}
+
+func outputText(f fields) itemText {
+	return itemText{tool: loose(f["output"])}
+}
+
+// parts returns the text of message or reasoning content: a plain string, or
+// the text/refusal of each part.
+func parts(raw json.RawMessage) string {
+	if s := str(raw); s != "" {
+		return s
+	}
+	var ps []fields
+	if json.Unmarshal(raw, &ps) != nil {
+		return ""
+	}
+	out := make([]string, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, join(str(p["text"]), str(p["refusal"])))
+	}
+	return join(out...)
+}
+
+// str returns raw as a string when it is a JSON string, else "".
+func str(raw json.RawMessage) string {
+	if len(raw) == 0 || raw[0] != '"' {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// loose returns the text in raw: a string as is, the strings of an array
+// joined (shell outputs: their stdout and stderr), an object as its JSON.
+func loose(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	switch raw[0] {
+	case '"':
+		return str(raw)
+	case '[':
+		var a []json.RawMessage
+		if json.Unmarshal(raw, &a) != nil {
+			return ""
+		}
+		out := make([]string, 0, len(a))
+		for _, e := range a {
+			var f fields
+			if len(e) > 0 && e[0] == '{' && json.Unmarshal(e, &f) == nil && (f["stdout"] != nil || f["stderr"] != nil || f["text"] != nil) {
+				out = append(out, join(str(f["stdout"]), str(f["stderr"]), str(f["text"])))
+				continue
+			}
+			out = append(out, loose(e))
+		}
+		return join(out...)
+	case '{':
+		return string(raw)
+	}
+	return ""
+}
+
+// field returns loose(obj[name]) for a JSON object obj.
+func field(obj json.RawMessage, name string) string {
+	var f fields
+	if json.Unmarshal(obj, &f) != nil {
+		return ""
+	}
+	return loose(f[name])
+}
+
+// eachField returns field(e, name) of every element of a JSON array.
+func eachField(arr json.RawMessage, name string) string {
+	var a []json.RawMessage
+	if json.Unmarshal(arr, &a) != nil {
+		return ""
+	}
+	out := make([]string, 0, len(a))
+	for _, e := range a {
+		out = append(out, field(e, name))
+	}
+	return join(out...)
+}
+
+func join(ss ...string) string {
+	n := 0
+	for _, s := range ss {
+		if s != "" {
+			ss[n] = s
+			n++
+		}
+	}
+	return strings.Join(ss[:n], "\n")
+}
+
+// Snippet markers: private-use runes the index wraps around matches.
+const (
+	markOpenRune  = '\uE000'
+	markCloseRune = '\uE001'
+	markOpen      = string(markOpenRune)
+	markClose     = string(markCloseRune)
+)
+
+// clip sanitizes text for the index and removes marker runes from it.
+func clip(s string) string {
+	s = stream.Sanitize(s)
+	if strings.Contains(s, markOpen) || strings.Contains(s, markClose) {
+		s = strings.NewReplacer(markOpen, " ", markClose, " ").Replace(s)
+	}
+	return s
+}
+
+// previewLine is the line of text that lists show: the first non-blank line, sanitized,
+// folded and cut to 200 runes.
+func previewLine(text string) string {
+	for _, line := range strings.Split(text, "\n") {
+		if line = stream.SanitizeLine(line); line != "" {
+			return cut(line, 200)
+		}
+	}
+	return ""
+}
+
+// cut shortens s to at most n runes, ending with "…" when it was longer.
+func cut(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for pos := range s {
+		if i == n-1 {
+			return s[:pos] + "…"
+		}
+		i++
+	}
+	return s
+}
+
+// title makes a session title from a prompt: one line, at most 80 runes.
+func title(prompt string) string { return cut(stream.SanitizeLine(prompt), 80) }
+
+// indexItem replaces the search row and, for an answer, the session preview
+// of the item with rowid id.
+func indexItem(tx *sql.Tx, id int64, tid TurnID, raw []byte) error {
+	t := extract(raw)
+	if _, err := tx.Exec(`DELETE FROM search WHERE rowid = ?`, id); err != nil {
+		return err
+	}
+	if t.empty() {
+		return nil
+	}
+	if _, err := tx.Exec(`INSERT INTO search(rowid, prompt, answer, reasoning, tool, turn) VALUES (?, ?, ?, ?, ?, ?)`,
+		id, t.prompt, t.answer, t.reasoning, t.tool, int64(tid)); err != nil {
+		return err
+	}
+	if p := previewLine(t.answer); p != "" {
+		_, err := tx.Exec(`UPDATE sessions SET preview = ? WHERE id = (SELECT session_id FROM turns WHERE id = ?)`, p, int64(tid))
+		return err
+	}
+	return nil
+}
+
+// indexTurn replaces the search row of a turn: its prompt (or, without one,
+// the text of its input messages) and the tool outputs it sent.
+func indexTurn(tx *sql.Tx, tid TurnID, prompt string, input []json.RawMessage) error {
+	var t itemText
+	for _, in := range input {
+		x := extract(in)
+		t.prompt = join(t.prompt, x.prompt)
+		t.tool = join(t.tool, x.tool, x.answer, x.reasoning)
+	}
+	if p := clip(prompt); p != "" {
+		t.prompt = p
+	}
+	if _, err := tx.Exec(`DELETE FROM search WHERE rowid = ?`, -int64(tid)); err != nil {
+		return err
+	}
+	if t.empty() {
+		return nil
+	}
+	_, err := tx.Exec(`INSERT INTO search(rowid, prompt, answer, reasoning, tool, turn) VALUES (?, ?, '', '', ?, ?)`,
+		-int64(tid), t.prompt, t.tool, int64(tid))
+	return err
+}
+
+// splitArray returns the elements of a JSON array, each as its exact bytes.
+func splitArray(raw []byte) ([]json.RawMessage, error) {
+	var a []json.RawMessage
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return nil, err
+	}
+	return a, nil
+}

@@ -1,0 +1,354 @@
+package store
+
+import (
+	"bytes"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// NewSession is what CreateSession stores.
+type NewSession struct {
+	Title    string          // "" takes the first prompt (one line, at most 80 runes)
+	Settings json.RawMessage // a JSON object (model, instructions, reasoning, tools); secret-looking values are redacted
+}
+
+// ItemWrite is one item for SaveItems.
+type ItemWrite struct {
+	Response int             // response index within the turn, from 0
+	Output   int             // output_index within the response, from 0
+	Raw      json.RawMessage // the item's JSON object, stored byte for byte
+	Done     bool            // output_item.done (or the terminal response) delivered it whole
+}
+
+// TurnEnd is how a turn ended, for FinishTurn.
+type TurnEnd struct {
+	ResponseIDs []string        // in response order; "" where an id never arrived
+	Status      Status          // completed, incomplete, failed or stopped
+	Usage       json.RawMessage // as received (or summed by the caller); nil for none
+	Error       string          // what ended a failed turn, one line
+}
+
+// CreateSession stores a new session and returns its id.
+func (db *DB) CreateSession(s NewSession) (SessionID, error) {
+	settings, err := redactSettings(s.Settings)
+	if err != nil {
+		return "", db.fail("create session", err)
+	}
+	now := db.now()
+	var id SessionID
+	err = db.write("create session", func(tx *sql.Tx) error {
+		for try := 0; try < 32; try++ {
+			id = newSessionID(now)
+			res, err := tx.Exec(`INSERT INTO sessions (id, title, created, updated, settings, model)
+				VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+				string(id), title(s.Title), ms(now), ms(now), []byte(settings), modelOf(settings))
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 1 {
+				return nil
+			}
+		}
+		return errors.New("no free session id this second")
+	})
+	if err != nil {
+		return "", err
+	}
+	return id, nil
+}
+
+// SetTitle renames a session ("" lets the next prompt name it).
+func (db *DB) SetTitle(id SessionID, t string) error {
+	return db.updateSession(id, `UPDATE sessions SET title = ? WHERE id = ?`, title(t), string(id))
+}
+
+// SetSettings replaces a session's settings (e.g. after a model switch).
+func (db *DB) SetSettings(id SessionID, settings json.RawMessage) error {
+	s, err := redactSettings(settings)
+	if err != nil {
+		return db.fail("update session", err)
+	}
+	return db.updateSession(id, `UPDATE sessions SET settings = ?, model = ?, updated = ? WHERE id = ?`,
+		[]byte(s), modelOf(s), ms(db.now()), string(id))
+}
+
+func (db *DB) updateSession(id SessionID, query string, args ...any) error {
+	return db.write("update session", func(tx *sql.Tx) error {
+		res, err := tx.Exec(query, args...)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return notFound(id)
+		}
+		return nil
+	})
+}
+
+// BeginTurn stores a turn as the request is sent, with status streaming, and
+// names the session after prompt if it has no title yet. input is stored
+// byte for byte; each element must be a JSON object.
+func (db *DB) BeginTurn(sid SessionID, prompt string, input []json.RawMessage, previousResponseID string) (TurnID, error) {
+	arr, err := joinObjects("input", input)
+	if err != nil {
+		return 0, db.fail("begin turn", err)
+	}
+	now := ms(db.now())
+	var tid TurnID
+	err = db.write("begin turn", func(tx *sql.Tx) error {
+		var seq int
+		err := tx.QueryRow(`SELECT (SELECT coalesce(max(seq), 0) + 1 FROM turns WHERE session_id = s.id)
+			FROM sessions s WHERE s.id = ?`, string(sid)).Scan(&seq)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound(sid)
+		}
+		if err != nil {
+			return err
+		}
+		res, err := tx.Exec(`INSERT INTO turns (session_id, seq, prompt, input, previous_response_id, status, started, owner)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			string(sid), seq, prompt, arr, previousResponseID, string(StatusStreaming), now, db.owner)
+		if err != nil {
+			return err
+		}
+		id, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		tid = TurnID(id)
+		name := title(prompt)
+		if name == "" {
+			name = title(extractPrompt(input))
+		}
+		if _, err := tx.Exec(`UPDATE sessions SET updated = ?, title = CASE WHEN title = '' THEN ? ELSE title END WHERE id = ?`,
+			now, name, string(sid)); err != nil {
+			return err
+		}
+		return indexTurn(tx, tid, prompt, input)
+	})
+	if err != nil {
+		return 0, err
+	}
+	return tid, nil
+}
+
+// SaveItem stores one output item of a turn, replacing what was stored at
+// (responseIdx, outputIdx): a partial item (done false) while it streams, the
+// whole item when it is done. A partial never replaces a done item. raw must
+// be a JSON object; it is stored byte for byte and indexed for Search.
+func (db *DB) SaveItem(tid TurnID, responseIdx, outputIdx int, raw json.RawMessage, done bool) error {
+	return db.SaveItems(tid, []ItemWrite{{Response: responseIdx, Output: outputIdx, Raw: raw, Done: done}})
+}
+
+// SaveItems is SaveItem for several items in one transaction.
+func (db *DB) SaveItems(tid TurnID, items []ItemWrite) error {
+	for i, it := range items {
+		if it.Response < 0 || it.Output < 0 {
+			return db.fail("save item", badInput("item %d: negative index (response %d, output %d)", i, it.Response, it.Output))
+		}
+		if err := checkObject(it.Raw); err != nil {
+			return db.fail("save item", badInput("item %d (response %d, output %d): %v", i, it.Response, it.Output, err))
+		}
+	}
+	if len(items) == 0 {
+		return nil
+	}
+	now := ms(db.now())
+	return db.write("save item", func(tx *sql.Tx) error {
+		var one int
+		if err := tx.QueryRow(`SELECT 1 FROM turns WHERE id = ?`, int64(tid)).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+			return badInput("turn %d does not exist (deleted?)", tid)
+		} else if err != nil {
+			return err
+		}
+		for _, it := range items {
+			var id int64
+			err := tx.QueryRow(`INSERT INTO items (turn_id, response_idx, output_idx, raw, done, updated)
+				VALUES (?, ?, ?, ?, ?, ?)
+				ON CONFLICT (turn_id, response_idx, output_idx) DO UPDATE
+					SET raw = excluded.raw, done = excluded.done, updated = excluded.updated
+					WHERE items.done = 0 OR excluded.done = 1
+				RETURNING id`,
+				int64(tid), it.Response, it.Output, []byte(it.Raw), it.Done, now).Scan(&id)
+			if errors.Is(err, sql.ErrNoRows) {
+				continue // a partial arrived after the done item: keep the done one
+			}
+			if err != nil {
+				return err
+			}
+			if err := indexItem(tx, id, tid, it.Raw); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// FinishTurn records how a turn ended.
+func (db *DB) FinishTurn(tid TurnID, f TurnEnd) error {
+	if !f.Status.final() {
+		return db.fail("finish turn", badInput("turn %d: status %q cannot end a turn (want completed, incomplete, failed or stopped)", tid, f.Status))
+	}
+	var usage []byte
+	if u := bytes.TrimSpace(f.Usage); len(u) > 0 && string(u) != "null" {
+		if !json.Valid(u) {
+			return db.fail("finish turn", badInput("turn %d: usage is not JSON", tid))
+		}
+		usage = u
+	}
+	ids := f.ResponseIDs
+	if ids == nil {
+		ids = []string{}
+	}
+	idsJSON, _ := json.Marshal(ids)
+	now := ms(db.now())
+	return db.write("finish turn", func(tx *sql.Tx) error {
+		res, err := tx.Exec(`UPDATE turns SET status = ?, response_ids = ?, usage = ?, error = ?, ended = ? WHERE id = ?`,
+			string(f.Status), string(idsJSON), usage, f.Error, now, int64(tid))
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return badInput("turn %d does not exist (deleted?)", tid)
+		}
+		_, err = tx.Exec(`UPDATE sessions SET updated = ? WHERE id = (SELECT session_id FROM turns WHERE id = ?)`, now, int64(tid))
+		return err
+	})
+}
+
+// Delete removes a session with its turns, items and search rows.
+func (db *DB) Delete(id SessionID) error {
+	return db.write("delete", func(tx *sql.Tx) error {
+		if _, err := tx.Exec(`DELETE FROM search WHERE rowid IN (
+				SELECT i.id FROM items i JOIN turns t ON t.id = i.turn_id WHERE t.session_id = ?
+				UNION ALL SELECT -id FROM turns WHERE session_id = ?)`, string(id), string(id)); err != nil {
+			return err
+		}
+		res, err := tx.Exec(`DELETE FROM sessions WHERE id = ?`, string(id))
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return notFound(id)
+		}
+		return nil
+	})
+}
+
+// sweep marks interrupted the turns still streaming whose process is gone,
+// ending them at their last item save. It writes only when there are some.
+func (db *DB) sweep() error {
+	rows, err := db.r.Query(`SELECT id, owner FROM turns WHERE status = 'streaming'`)
+	if err != nil {
+		return err
+	}
+	var dead []int64
+	for rows.Next() {
+		var id int64
+		var owner string
+		if rows.Scan(&id, &owner) == nil && !db.alive(owner) {
+			dead = append(dead, id)
+		}
+	}
+	if err := closeRows(rows); err != nil || len(dead) == 0 {
+		return err
+	}
+	return db.write("recover", func(tx *sql.Tx) error {
+		for _, id := range dead {
+			if _, err := tx.Exec(`UPDATE turns SET status = 'interrupted',
+				ended = coalesce((SELECT max(updated) FROM items WHERE turn_id = turns.id AND updated > 0), started)
+				WHERE id = ? AND status = 'streaming'`, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// write runs fn in one IMMEDIATE transaction and wraps any failure for op.
+func (db *DB) write(op string, fn func(tx *sql.Tx) error) error {
+	tx, err := db.w.Begin()
+	if err != nil {
+		return db.fail(op, err)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return db.fail(op, err)
+	}
+	if err := tx.Commit(); err != nil {
+		tx.Rollback()
+		return db.fail(op, err)
+	}
+	return nil
+}
+
+func (db *DB) fail(op string, err error) error { return wrap(op, db.path, db.busy, err) }
+
+func notFound(id SessionID) error {
+	return &Error{Kind: ErrNotFound, Detail: fmt.Sprintf("no session %q", string(id))}
+}
+
+// checkObject reports why raw is not a JSON object.
+func checkObject(raw json.RawMessage) error {
+	raw = bytes.TrimSpace(raw)
+	if !json.Valid(raw) {
+		return errors.New("not valid JSON")
+	}
+	if raw[0] != '{' {
+		return fmt.Errorf("want a JSON object, got %s", kind(raw))
+	}
+	return nil
+}
+
+// joinObjects returns items as one JSON array, each element byte for byte.
+func joinObjects(what string, items []json.RawMessage) ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for i, it := range items {
+		if err := checkObject(it); err != nil {
+			return nil, badInput("%s[%d]: %v", what, i, err)
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(it)
+	}
+	b.WriteByte(']')
+	return b.Bytes(), nil
+}
+
+// extractPrompt is the text of the input's messages, for a title when the
+// turn has no typed prompt.
+func extractPrompt(input []json.RawMessage) string {
+	for _, in := range input {
+		if t := extract(in); t.prompt != "" {
+			return t.prompt
+		}
+	}
+	return ""
+}
+
+func modelOf(settings json.RawMessage) string {
+	var s struct {
+		Model string `json:"model"`
+	}
+	_ = json.Unmarshal(settings, &s)
+	return title(s.Model)
+}
+
+func ms(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func fromMS(v int64) time.Time {
+	if v == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(v)
+}
