@@ -75,7 +75,11 @@ func sentence(rng *rand.Rand, lo, hi int, inline bool) string {
 			case 3:
 				w = fmt.Sprintf("[%s](https://example.com/%s)", w, w)
 			case 4:
-				w = "[" + w + "][docs]"
+				// Reference links are rarer than inline ones in model
+				// answers; their definitions come at the end.
+				if rng.IntN(12) == 0 {
+					w = "[" + w + "][docs]"
+				}
 			}
 		}
 		parts[i] = w

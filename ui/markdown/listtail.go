@@ -1,7 +1,6 @@
 package markdown
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -35,15 +34,15 @@ const itemMark = "runnelitemmark"
 //     definition change resets the listTail.
 type listTail struct {
 	active  bool
-	dead    bool   // the tail is not a single list; do not retry this segment
-	start   int    // offset of the first item line (== segStart)
-	indent  int    // columns before the first marker
-	bullet  byte   // '-', '+' or '*'; 0 for an ordered list
-	delim   byte   // '.' or ')' for an ordered list
-	first   int    // number of the first ordered item
-	scanned int    // lines before this offset were checked for item starts
-	items   []int  // confirmed item starts
-	done    int    // items rendered into body
+	dead    bool  // the tail is not a single list; do not retry this segment
+	start   int   // offset of the first item line (== segStart)
+	indent  int   // columns before the first marker
+	bullet  byte  // '-', '+' or '*'; 0 for an ordered list
+	delim   byte  // '.' or ')' for an ordered list
+	first   int   // number of the first ordered item
+	scanned int   // lines before this offset were checked for item starts
+	items   []int // confirmed item starts
+	done    int   // items rendered into body
 	body    strings.Builder
 	lastKey string // source and defs of the last item render
 	lastOut string
@@ -69,12 +68,7 @@ func (c *listTail) render(s *Stream, src, tail string) (string, bool) {
 	if len(c.items) < 2 {
 		return "", false // one item so far: render it whole
 	}
-	if err := c.renderDone(s, src, len(c.items)-1); err != nil {
-		s.noteErr(err)
-		c.reset()
-		return "", false
-	}
-	last, err := c.renderLast(s, tail[c.items[c.done]-s.segStart:])
+	last, err := c.update(s, src, len(c.items)-1, tail[c.items[len(c.items)-1]-s.segStart:])
 	if err != nil {
 		s.noteErr(err)
 		c.reset()
@@ -135,19 +129,20 @@ func (c *listTail) confirmItems(s *Stream, src string) {
 	if !maybe {
 		return
 	}
-	doc := s.bp.p.Parse(text.NewReader([]byte(src[c.start:end])))
+	// Items before the last confirmed one are closed: parse from there.
+	from := c.items[len(c.items)-1]
+	doc := s.bp.p.Parse(text.NewReader([]byte(src[from:end])))
 	list, ok := doc.FirstChild().(*ast.List)
-	if !ok || list.NextSibling() != nil {
+	if !ok || list.NextSibling() != nil || list.FirstChild() == nil {
 		c.dead = true // a list and more: a cut will settle it soon
 		return
 	}
-	c.items = c.items[:1]
 	for it := list.FirstChild().NextSibling(); it != nil; it = it.NextSibling() {
 		lo, _ := nodeSpan(it)
 		if lo < 0 {
 			break // an empty item: its start is unknown
 		}
-		at := c.start + strings.LastIndexByte(src[c.start:c.start+lo], '\n') + 1
+		at := from + strings.LastIndexByte(src[from:from+lo], '\n') + 1
 		if at <= c.items[len(c.items)-1] {
 			break
 		}
@@ -163,46 +158,64 @@ func (c *listTail) confirmItems(s *Stream, src string) {
 		c.items = append(c.items, at)
 	}
 	if c.done >= len(c.items) {
-		c.done = len(c.items) - 1 // cannot happen: items only grow
+		c.dead = true // an item already rendered is no longer confirmed
 	}
 }
 
-// renderDone renders items [done, upto) into body.
-func (c *listTail) renderDone(s *Stream, src string, upto int) error {
+// update renders items [done, upto) into body and rest (the last item and
+// anything after it), and returns rest's fragment bytes. For a bullet list
+// one glamour call does both, with a stand-in item between batch and rest;
+// in an ordered list that stand-in would take a number from rest, so there
+// it takes two calls.
+func (c *listTail) update(s *Stream, src string, upto int, rest string) (string, error) {
 	if upto <= c.done {
-		return nil
+		return c.renderLast(s, rest)
 	}
+	withRest := c.bullet != 0
 	chunk := src[c.items[c.done]:c.items[upto]]
 	var b strings.Builder
+	marks := 1
 	if c.done > 0 {
 		b.WriteString(c.marker(c.done) + "\n")
+		marks++
 	}
 	b.WriteString(chunk)
 	if !strings.HasSuffix(chunk, "\n") {
 		b.WriteByte('\n')
 	}
 	b.WriteString(c.marker(upto) + "\n")
-	frag, err := s.r.block(s.defs.prefix(labelsIn(chunk)), b.String())
+	labels := labelsIn(chunk)
+	if withRest {
+		b.WriteString(rest)
+		labels = sortedUnique(append(labels, labelsIn(rest)...))
+	}
+	frag, err := s.r.block(s.defs.prefix(labels), b.String())
 	if err != nil {
-		return err
+		return "", err
 	}
-	lo, hi := 0, 0
+	if strings.Count(frag, itemMark) != marks {
+		return "", errFraming
+	}
+	lo := 0
 	if c.done > 0 {
-		if lo = rowAfter(frag, 0); lo < 0 {
-			return errFraming
-		}
+		lo = rowAfter(frag, 0)
 	}
-	if hi = rowStart(frag, lo); hi < 0 || strings.Count(frag, itemMark) != 1+min(c.done, 1) {
-		return errFraming
+	hi := rowStart(frag, lo)
+	after := rowAfter(frag, lo)
+	if lo < 0 || hi < 0 || after < 0 {
+		return "", errFraming
 	}
 	c.body.WriteString(frag[lo:hi])
 	c.done = upto
 	c.lastKey, c.lastOut = "", ""
-	return nil
+	if !withRest {
+		return c.renderLast(s, rest)
+	}
+	return frag[after:], nil
 }
 
-// renderLast renders item source rest (the last item and anything after
-// it) in its place and returns its fragment bytes.
+// renderLast renders rest (the last item and anything after it) in its
+// place and returns its fragment bytes.
 func (c *listTail) renderLast(s *Stream, rest string) (string, error) {
 	defs := s.defs.prefix(labelsIn(rest))
 	key := defs + "\x00" + rest
@@ -315,5 +328,3 @@ func isThematicBreak(line string) bool {
 	}
 	return n >= 3
 }
-
-var _ = fmt.Sprintf

@@ -80,8 +80,13 @@ func labelsIn(src string) []string {
 			}
 		}
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	return sortedUnique(out)
+}
+
+// sortedUnique sorts labels and drops duplicates, in place.
+func sortedUnique(labels []string) []string {
+	slices.Sort(labels)
+	return slices.Compact(labels)
 }
 
 // usesAny reports whether the sorted labels contain one of changed.

@@ -14,11 +14,16 @@ import (
 // are raised to it.
 const MinWidth = 20
 
-// probe is a paragraph rendered in front of every block so the block is never
-// the first in its document: glamour starts a first paragraph or heading
-// without the blank row it puts before later ones. Its row marks where the
-// block's rows begin.
-const probe = "runnelprobe"
+// Sources glamour renders around the caller's blocks. A definition
+// renders nothing but makes the first block not the first in its document:
+// glamour starts a first paragraph or heading without the blank row it puts
+// before later ones. The mark paragraph separates the parts of a multi-part
+// render; its fragment is learnt at calibration and cut out.
+const (
+	dummyDef = "[runnel probe 7d1e]: /\n\n"
+	markPara = "runnelmarkpara"
+	probe    = "runnelprobe"
+)
 
 // Renderer renders markdown with one glamour style at one wrap width. It is
 // safe for concurrent use: glamour renderers are pooled, the rest is
@@ -30,17 +35,25 @@ const probe = "runnelprobe"
 // without leading or trailing blank rows and without a final newline, so a
 // message sits flush in the transcript.
 //
+// A document renders as a prefix, the fragments of its top-level blocks
+// concatenated, and a suffix. A fragment is the bytes a block adds; it
+// usually starts with "\n" (the blank row between blocks) and ends with one,
+// but an HTML block's does not end with one, so fragments are joined as
+// bytes, not as rows.
+//
 // Invariants, checked by calibrate:
-//   - a render of "\n"+probe+"\n\n"+block is: rows up to the probe's row,
-//     the block's fragment, then docSuffix.
-//   - a block's fragment does not change with definitions in front of it or
-//     with trailing newlines.
+//   - a render of defs+dummyDef+block is docPrefix, the block's fragment in
+//     non-first position, then docSuffix, whatever the definitions.
+//   - the mark paragraph's fragment is mark, and it separates parts without
+//     changing them.
 type Renderer struct {
 	style ansi.StyleConfig
 	width int
 	pool  sync.Pool // *glamour.TermRenderer
 
-	docSuffix string // what glamour writes after the last block's fragment
+	docPrefix string // what glamour writes before the first fragment
+	docSuffix string // what glamour writes after the last fragment
+	mark      string // fragment of the mark paragraph
 }
 
 // NewRenderer makes a Renderer for style at the given wrap width. It renders
@@ -109,60 +122,103 @@ func (r *Renderer) glamour(src string) (out string, err error) {
 }
 
 // block renders one block in non-first position with the definitions defs
-// (each line ending in "\n") in front, and returns its fragment: the bytes
-// it adds to a document's output. A document renders as its prefix, the
-// fragments of its top-level blocks concatenated, and docSuffix; fragments
-// usually start with "\n" (the blank row between blocks) and end with one,
-// but an HTML block's does not end with one, so they are joined as bytes,
-// not as rows.
+// (each line ending in "\n") in front, and returns its fragment.
 func (r *Renderer) block(defs, src string) (string, error) {
-	var b strings.Builder
-	b.Grow(len(defs) + len(probe) + 3 + len(src))
-	b.WriteString(defs)
-	b.WriteString("\n" + probe + "\n\n")
-	b.WriteString(src)
-	out, err := r.glamour(b.String())
+	frags, err := r.blocks(defs, src)
 	if err != nil {
 		return "", err
 	}
-	return r.fragment(out)
+	return frags[0], nil
 }
 
-// fragment cuts the block's bytes out of a probe render: after the probe's
-// row, before the document suffix.
-func (r *Renderer) fragment(out string) (string, error) {
-	p := strings.Index(out, probe)
-	if p < 0 {
-		return "", errors.New("render markdown: probe row missing from glamour output")
+// blocks renders parts, each one or more whole top-level blocks (the last
+// may be unfinished), in one glamour call, and returns their fragments.
+// defs must hold the definitions any part uses; a definition a part does not
+// mention cannot change it.
+func (r *Renderer) blocks(defs string, parts ...string) ([]string, error) {
+	n := len(defs) + len(dummyDef)
+	for _, p := range parts {
+		n += len(p) + len(markPara) + 4
 	}
-	nl := strings.IndexByte(out[p:], '\n')
-	if nl < 0 || !strings.HasSuffix(out, r.docSuffix) || p+nl+1 > len(out)-len(r.docSuffix) {
-		return "", errors.New("render markdown: unexpected framing in glamour output")
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(defs)
+	b.WriteString(dummyDef)
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteString("\n\n" + markPara + "\n\n")
+		}
+		b.WriteString(p)
 	}
-	return out[p+nl+1 : len(out)-len(r.docSuffix)], nil
+	out, err := r.glamour(b.String())
+	if err != nil {
+		return nil, err
+	}
+	if !strings.HasPrefix(out, r.docPrefix) || !strings.HasSuffix(out, r.docSuffix) ||
+		len(out) < len(r.docPrefix)+len(r.docSuffix) {
+		return nil, errors.New("render markdown: unexpected framing in glamour output")
+	}
+	frag := out[len(r.docPrefix) : len(out)-len(r.docSuffix)]
+	if len(parts) == 1 {
+		return []string{frag}, nil
+	}
+	frags := strings.SplitN(frag, r.mark, len(parts))
+	if len(frags) != len(parts) || strings.Contains(frags[len(frags)-1], r.mark) {
+		// A part contains the mark text itself: render them one by one.
+		frags = frags[:0]
+		for _, p := range parts {
+			f, err := r.block(defs, p)
+			if err != nil {
+				return nil, err
+			}
+			frags = append(frags, f)
+		}
+	}
+	return frags, nil
 }
 
-// calibrate learns the document suffix and checks that a block's fragment
-// does not depend on definitions in front of it or on trailing newlines.
+// calibrate learns the document prefix and suffix and the mark fragment,
+// taking a probe paragraph's rows as the reference for non-first position,
+// and checks that definitions and trailing newlines change nothing.
 func (r *Renderer) calibrate() error {
-	out, err := r.glamour("\n" + probe + "\n\nrunnelpara")
+	const para = "runnelpara"
+	out, err := r.glamour("\n" + probe + "\n\n" + para)
 	if err != nil {
 		return err
 	}
-	at := strings.Index(out, "runnelpara")
-	if at < 0 || strings.Index(out, probe) > at {
+	at := strings.Index(out, para)
+	p := strings.Index(out, probe)
+	if at < 0 || p < 0 || p > at {
 		return errors.New("calibrate: paragraph row not found")
 	}
 	nl := strings.IndexByte(out[at:], '\n')
-	if nl < 0 {
-		return errors.New("calibrate: paragraph row not terminated")
+	pnl := strings.IndexByte(out[p:], '\n')
+	if nl < 0 || pnl < 0 {
+		return errors.New("calibrate: rows not terminated")
 	}
+	want := out[p+pnl+1 : at+nl+1] // the paragraph's fragment
 	r.docSuffix = out[at+nl+1:]
-	want, err := r.block("", "runnelpara")
+
+	out, err = r.glamour(dummyDef + para)
 	if err != nil {
 		return err
 	}
-	for _, c := range [][2]string{{"[d]: /d\n", "runnelpara"}, {"", "runnelpara\n\n"}} {
+	if !strings.HasSuffix(out, want+r.docSuffix) {
+		return fmt.Errorf("calibrate: unexpected framing %q", out)
+	}
+	r.docPrefix = out[:len(out)-len(want)-len(r.docSuffix)]
+
+	out, err = r.glamour(dummyDef + para + "\n\n" + markPara + "\n\n" + para)
+	if err != nil {
+		return err
+	}
+	mid := strings.TrimSuffix(strings.TrimPrefix(out, r.docPrefix+want), want+r.docSuffix)
+	if len(mid) == len(out) || !strings.Contains(mid, markPara) {
+		return fmt.Errorf("calibrate: unexpected mark framing %q", out)
+	}
+	r.mark = mid
+
+	for _, c := range [][2]string{{"[d]: /d\n", para}, {"", para + "\n\n"}} {
 		got, err := r.block(c[0], c[1])
 		if err != nil {
 			return err

@@ -47,7 +47,9 @@ type scanner struct {
 	prev      lineKind // kind of the line before pos
 	blankRun  bool     // one or more blank lines end just before pos
 	fence     fence    // the open fence with indent 0-3, if any
-	fenceAt   int      // start of the open fence's opener line
+	fenceAt   int      // start of the open (or last closed) fence's opener line
+	closedAt  int      // start of the last closing fence line
+	closedEnd int      // end of the last closing fence line, after its newline
 	lastCand  int      // the latest candidate (or the last cut)
 	lastList  int      // start of the latest list item line, -1 if none
 	topMarker [2]byte  // bullet and delimiter of the latest item indented 0-3
@@ -90,6 +92,7 @@ func (s *scanner) line(line string, off, segStart int) {
 	if s.fence.ch != 0 {
 		if isCloser(line, s.fence) {
 			s.fence = fence{}
+			s.closedAt, s.closedEnd = off, off+len(line)+1
 		}
 		s.prev, s.blankRun = lineFence, false
 		return

@@ -6,23 +6,22 @@ import (
 
 // Stream renders one growing message incrementally.
 //
-// The message is split into a settled prefix, a list of blocks each rendered
-// once, and an unsettled tail re-rendered on every View that follows an
-// Append. A cut is proposed by a cheap line scanner (blank lines outside
-// fences, holding after lists; fence openers) and confirmed by a goldmark
-// parse before anything is settled, so the pieced rows match a whole render.
-// A tail that is an open fence at column 0 is rendered line by line
-// (codeTail), so a long code block costs the same per frame as a short one.
+// The message is split into settled blocks, each rendered once (blocks.go),
+// and an unsettled tail rendered again on every View that follows an Append
+// (tail.go). A cut is proposed by a cheap line scanner (scan.go) and
+// confirmed by a goldmark parse (structure.go) before anything settles, so
+// the pieced output matches a whole render. A tail that is an open code
+// fence or a list has a fast path, so a long one costs about the same per
+// frame as a short one. Blocks that need rendering and the tail go to
+// glamour in one call.
 //
 // Stream is not safe for concurrent use; it belongs to the UI goroutine.
 // Errors from glamour leave the block as plain source text and are kept in
 // Err.
 //
 // Invariants:
-//   - src only grows; sc.pos <= len(src); segStart <= sc.pos.
+//   - src only grows; segStart <= sc.pos <= len(src).
 //   - blocks cover src[:segStart] in order, without gaps.
-//   - settled is the concatenation of every block's fragment whenever
-//     settledOK.
 //   - view is the output for src as it is whenever viewOK.
 type Stream struct {
 	r   *Renderer
@@ -33,35 +32,14 @@ type Stream struct {
 	defs     refDefs
 	segStart int // start of the unsettled tail
 
-	blocks    []block
-	settled   string // the blocks' fragments, concatenated
-	settledOK bool
-
-	tail tailCache
-	code codeTail
-	list listTail
+	blocks blocks
+	tail   tailCache
+	code   codeTail
+	list   listTail
 
 	view   string
 	viewOK bool
 	err    error // first render error, sticky
-}
-
-// block is a settled part of the message: whole top-level markdown blocks.
-type block struct {
-	start, end int      // byte range in src
-	labels     []string // reference labels the block may use, sorted
-	defsKey    string   // definitions prefixed when out was rendered
-	out        string   // fragment (see Renderer.block)
-	ok         bool     // out is current for the Stream's renderer
-}
-
-// tailCache remembers the last tail render, to skip unchanged frames and to
-// reuse it when the tail settles unchanged.
-type tailCache struct {
-	src     string // tail source without trailing blank lines
-	defsKey string
-	out     string
-	ok      bool
 }
 
 // NewStream starts an empty message rendered with r.
@@ -89,17 +67,14 @@ func (s *Stream) Renderer() *Renderer { return s.r }
 func (s *Stream) Err() error { return s.err }
 
 // SetRenderer switches to r (after a resize or a theme change). Every block
-// is re-rendered on the next View; the cuts stay, they do not depend on
-// width or style.
+// is rendered again on the next View; the cuts stay, they depend on neither
+// width nor style.
 func (s *Stream) SetRenderer(r *Renderer) {
 	if r == s.r {
 		return
 	}
 	s.r = r
-	for i := range s.blocks {
-		s.blocks[i].ok = false
-	}
-	s.settledOK = false
+	s.blocks.invalidateAll()
 	s.tail = tailCache{}
 	s.code.reset()
 	s.list.reset()
@@ -108,7 +83,7 @@ func (s *Stream) SetRenderer(r *Renderer) {
 
 // Finish returns the whole-message render to run once the message is
 // complete, off the UI goroutine (in a tea.Cmd); its result replaces View.
-// The two have the same visible text.
+// The two show the same text.
 func (s *Stream) Finish() func() (string, error) {
 	r, src := s.r, s.Source()
 	return func() (string, error) { return r.Render(src) }
@@ -122,15 +97,15 @@ func (s *Stream) View() string {
 	}
 	src := s.src.String()
 	s.advance(src)
-	s.refreshBlocks(src)
 	tail := s.renderTail(src)
-	s.view = assemble(s.settled, tail)
+	s.renderBlocks(src, nil) // any the tail render did not take along
+	s.view = assemble(s.blocks.joined(), tail)
 	s.viewOK = true
 	return s.view
 }
 
 // advance scans new lines, collects definitions and settles every confirmed
-// block.
+// block (rendering is left to renderTail and renderBlocks).
 func (s *Stream) advance(src string) {
 	s.sc.scan(src, s.segStart)
 	var changed []string
@@ -140,13 +115,13 @@ func (s *Stream) advance(src string) {
 		}
 	}
 	s.sc.defsFound = s.sc.defsFound[:0]
+	if len(changed) > 0 {
+		s.blocks.defsChanged(changed, &s.defs)
+		s.list.reset() // its items were rendered with the old definitions
+	}
 
-	s.markDefsChanged(changed)
-
-	partialAt := s.sc.pos
-	partial := src[partialAt:]
 	cands := s.sc.cands
-	if p, ok := s.sc.pendingCut(partial, partialAt, s.segStart); ok {
+	if p, ok := s.sc.pendingCut(src[s.sc.pos:], s.sc.pos, s.segStart); ok {
 		cands = append(cands[:len(cands):len(cands)], p)
 		s.sc.newCands = true
 	}
@@ -154,90 +129,29 @@ func (s *Stream) advance(src string) {
 		return
 	}
 	s.sc.newCands = false
-	cut := s.bp.lastCut(src, s.segStart, cands)
-	if cut < 0 {
-		return
+	if cut := s.bp.lastCut(src, s.segStart, cands); cut >= 0 {
+		s.settle(src, cut)
+		s.sc.dropCands(cut)
 	}
-	s.settle(src, cut)
-	s.sc.dropCands(cut)
 }
 
-// settle makes src[segStart:cut] a block.
+// settle makes src[segStart:cut] a block, reusing a render of it if the
+// tail or list fast path has one.
 func (s *Stream) settle(src string, cut int) {
 	b := block{start: s.segStart, end: cut, labels: labelsIn(src[s.segStart:cut])}
 	b.defsKey = s.defs.prefix(b.labels)
 	if t := &s.tail; t.ok && t.defsKey == b.defsKey && t.src == trimBlankLines(src[b.start:b.end]) {
 		b.out, b.ok = t.out, true
+	} else if out, ok := s.code.compose(s, src, b.start, b.end); ok {
+		b.out, b.ok = out, true
 	} else if out, ok := s.list.compose(s, src, b.start, b.end); ok {
 		b.out, b.ok = out, true
-	} else {
-		b.out, b.ok = s.render(b.defsKey, src[b.start:b.end]), true
 	}
-	s.blocks = append(s.blocks, b)
-	if s.settledOK {
-		s.settled += b.out
-	}
+	s.blocks.add(b)
 	s.segStart = cut
 	s.tail = tailCache{}
 	s.code.reset()
 	s.list.reset()
-}
-
-// markDefsChanged flags the blocks that use a label whose definition changed.
-func (s *Stream) markDefsChanged(changed []string) {
-	if len(changed) == 0 {
-		return
-	}
-	s.list.reset() // its items were rendered with the old definitions
-	s.tail = tailCache{}
-	for i := range s.blocks {
-		if b := &s.blocks[i]; b.ok && usesAny(b.labels, changed) {
-			if s.defs.prefix(b.labels) != b.defsKey {
-				b.ok = false
-				s.settledOK = false
-			}
-		}
-	}
-}
-
-// refreshBlocks re-renders the blocks that are out of date and rebuilds the
-// settled rows if needed.
-func (s *Stream) refreshBlocks(src string) {
-	if s.settledOK {
-		return
-	}
-	var all strings.Builder
-	for i := range s.blocks {
-		b := &s.blocks[i]
-		if !b.ok {
-			b.defsKey = s.defs.prefix(b.labels)
-			b.out, b.ok = s.render(b.defsKey, src[b.start:b.end]), true
-		}
-		all.WriteString(b.out)
-	}
-	s.settled, s.settledOK = all.String(), true
-}
-
-// renderTail returns the fragment of src[segStart:].
-func (s *Stream) renderTail(src string) string {
-	if out, ok := s.code.render(s, src); ok {
-		return out
-	}
-	tail := src[s.segStart:]
-	if s.partialDef(src) {
-		tail = tail[:len(tail)-(len(src)-s.sc.pos)]
-	}
-	if out, ok := s.list.render(s, src, tail); ok {
-		return out
-	}
-	key := s.defs.prefix(labelsIn(tail))
-	trimmed := trimBlankLines(tail)
-	if s.tail.ok && s.tail.src == trimmed && s.tail.defsKey == key {
-		return s.tail.out
-	}
-	out := s.render(key, tail)
-	s.tail = tailCache{src: trimmed, defsKey: key, out: out, ok: true}
-	return out
 }
 
 // partialDef reports whether the unfinished last line is a reference
@@ -251,16 +165,6 @@ func (s *Stream) partialDef(src string) bool {
 	}
 	_, ok := parseDef(src[s.sc.pos:])
 	return ok
-}
-
-// render renders one block, falling back to its plain source on error.
-func (s *Stream) render(defs, src string) string {
-	out, err := s.r.block(defs, src)
-	if err != nil {
-		s.noteErr(err)
-		return plainFragment(src)
-	}
-	return out
 }
 
 // noteErr keeps the first render error.
@@ -285,8 +189,8 @@ func assemble(settled, tail string) string {
 }
 
 // trimBlankLines drops trailing whitespace and blank lines, which never
-// change the rows of complete blocks and only add blank rows at the end of
-// an open one (assemble drops those).
+// change the fragment of complete blocks and only add blank rows at the end
+// of an open one (assemble drops those).
 func trimBlankLines(src string) string {
 	return strings.TrimRight(src, " \t\r\n")
 }
