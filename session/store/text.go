@@ -30,24 +30,24 @@ type fields map[string]json.RawMessage
 var extractors = map[string]func(f fields) itemText{
 	"message":                 messageText,
 	"reasoning":               func(f fields) itemText { return itemText{reasoning: join(parts(f["summary"]), parts(f["content"]))} },
-	"function_call":           callText,
-	"custom_tool_call":        callText,
-	"mcp_call":                callText,
-	"mcp_approval_request":    callText,
-	"tool_search_call":        callText,
-	"function_call_output":    outputText,
-	"custom_tool_call_output": outputText,
-	"shell_call_output":       outputText,
-	"local_shell_call_output": outputText,
-	"apply_patch_call_output": outputText,
-	"computer_call_output":    outputText,
-	"shell_call":              func(f fields) itemText { return itemText{tool: join(field(f["action"], "commands"), field(f["action"], "command"))} },
-	"local_shell_call":        func(f fields) itemText { return itemText{tool: field(f["action"], "command")} },
-	"code_interpreter_call":   func(f fields) itemText { return itemText{tool: join(str(f["code"]), eachField(f["outputs"], "logs"))} },
-	"web_search_call":         func(f fields) itemText { return itemText{tool: join(field(f["action"], "query"), field(f["action"], "queries"))} },
-	"file_search_call":        func(f fields) itemText { return itemText{tool: join(loose(f["queries"]), eachField(f["results"], "text"))} },
-	"apply_patch_call":        func(f fields) itemText { return itemText{tool: join(field(f["operation"], "path"), field(f["operation"], "diff"))} },
-	"image_generation_call":   func(f fields) itemText { return itemText{tool: str(f["revised_prompt"])} },
+	"function_call":           tool("name", "arguments"),
+	"custom_tool_call":        tool("name", "input"),
+	"mcp_call":                tool("server_label", "name", "arguments", "output", "error"),
+	"mcp_approval_request":    tool("server_label", "name", "arguments"),
+	"tool_search_call":        tool("arguments"),
+	"function_call_output":    tool("output"),
+	"custom_tool_call_output": tool("output"),
+	"shell_call_output":       tool("output"),
+	"local_shell_call_output": tool("output"),
+	"apply_patch_call_output": tool("output"),
+	"computer_call_output":    tool("output"),
+	"shell_call":              tool("action.commands", "action.command"),
+	"local_shell_call":        tool("action.command"),
+	"code_interpreter_call":   tool("code", "outputs[].logs"),
+	"web_search_call":         tool("action.query", "action.queries"),
+	"file_search_call":        tool("queries", "results[].text"),
+	"apply_patch_call":        tool("operation.path", "operation.diff"),
+	"image_generation_call":   tool("revised_prompt"),
 }
 
 // extract returns the searchable text of one item; unknown types and
@@ -74,12 +74,39 @@ func messageText(f fields) itemText {
 	return itemText{prompt: text}
 }
 
-func callText(f fields) itemText {
-	return itemText{tool: join(str(f["server_label"]), str(f["name"]), loose(f["arguments"]), loose(f["input"]), loose(f["output"]), loose(f["error"]))}
+// tool returns an extractor of the text at paths into the tool column. A
+// path is field names joined by dots; "name[]" steps into each element of an
+// array.
+func tool(paths ...string) func(f fields) itemText {
+	return func(f fields) itemText {
+		out := make([]string, 0, len(paths))
+		for _, p := range paths {
+			out = append(out, pick(f, strings.Split(p, ".")))
+		}
+		return itemText{tool: join(out...)}
+	}
 }
 
-func outputText(f fields) itemText {
-	return itemText{tool: loose(f["output"])}
+func pick(f fields, path []string) string {
+	name, each := strings.CutSuffix(path[0], "[]")
+	raw := f[name]
+	if len(path) == 1 {
+		return loose(raw)
+	}
+	var elems []json.RawMessage
+	if !each {
+		elems = []json.RawMessage{raw}
+	} else if json.Unmarshal(raw, &elems) != nil {
+		return ""
+	}
+	out := make([]string, 0, len(elems))
+	for _, e := range elems {
+		var sub fields
+		if json.Unmarshal(e, &sub) == nil {
+			out = append(out, pick(sub, path[1:]))
+		}
+	}
+	return join(out...)
 }
 
 // parts returns the text of message or reasoning content: a plain string, or
@@ -140,28 +167,6 @@ func loose(raw json.RawMessage) string {
 		return string(raw)
 	}
 	return ""
-}
-
-// field returns loose(obj[name]) for a JSON object obj.
-func field(obj json.RawMessage, name string) string {
-	var f fields
-	if json.Unmarshal(obj, &f) != nil {
-		return ""
-	}
-	return loose(f[name])
-}
-
-// eachField returns field(e, name) of every element of a JSON array.
-func eachField(arr json.RawMessage, name string) string {
-	var a []json.RawMessage
-	if json.Unmarshal(arr, &a) != nil {
-		return ""
-	}
-	out := make([]string, 0, len(a))
-	for _, e := range a {
-		out = append(out, field(e, name))
-	}
-	return join(out...)
 }
 
 func join(ss ...string) string {
