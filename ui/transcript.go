@@ -128,6 +128,7 @@ func (t *Transcript) InvalidateAll() {
 func (t *Transcript) SetSize(width, height int) {
 	width, height = max(width, 1), max(height, 1)
 	t.height = height
+	defer t.settle() // a taller view may reach the end
 	if width == t.width {
 		return
 	}
@@ -208,15 +209,16 @@ func (t Transcript) View() string {
 
 // hintLine is the "↓ N new lines" line, cut to the width.
 func (t Transcript) hintLine() string {
-	word := " new lines "
+	word := " new lines"
 	if t.unseen == 1 {
-		word = " new line "
+		word = " new line"
 	}
-	text := " ↓ " + strconv.Itoa(t.unseen) + word + "· end to follow "
-	if ansi.StringWidth(text) > t.width {
-		text = ansi.Truncate(" ↓ "+strconv.Itoa(t.unseen)+word, t.width, "")
+	room := t.width - t.hint.GetHorizontalFrameSize()
+	text := "↓ " + strconv.Itoa(t.unseen) + word + " · end to follow"
+	if ansi.StringWidth(text) > room {
+		text = ansi.Truncate("↓ "+strconv.Itoa(t.unseen)+word, max(room, 0), "")
 	}
-	return t.hint.Render(text)
+	return ansi.Truncate(t.hint.Render(text), t.width, "")
 }
 
 // page is how far pgup/pgdn scroll: a screen less one line of context.
