@@ -1,0 +1,160 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"runnel/theme"
+)
+
+// KeyMap is every binding of the chat. The root matches the global ones
+// (quit, interrupt, copy, toggles, approvals); the composer and transcript
+// match their own. Help text is written for the "?" overlay.
+type KeyMap struct {
+	// Composer.
+	Send     key.Binding // enter
+	Newline  key.Binding // shift+enter, alt+enter, ctrl+j
+	Complete key.Binding // tab: complete a slash command
+	Prev     key.Binding // up: earlier prompt (empty composer or first line)
+	Next     key.Binding // down: later prompt
+	Editor   key.Binding // ctrl+e: edit in $EDITOR
+
+	// Transcript.
+	PageUp   key.Binding
+	PageDown key.Binding
+	LineUp   key.Binding // up, when the root routes it to the transcript
+	LineDown key.Binding
+	Top      key.Binding // home
+	Bottom   key.Binding // end: back to the bottom, following
+
+	// Turn and session.
+	Interrupt       key.Binding // esc: stop the turn, or clear the composer
+	Quit            key.Binding // ctrl+c, twice when idle
+	CopyLast        key.Binding // ctrl+y
+	ToggleReasoning key.Binding // ctrl+r
+	ExpandTool      key.Binding // ctrl+o
+	Sessions        key.Binding // ctrl+s (disabled until sessions exist)
+	Approve         key.Binding // y, only while an approval is pending
+	Deny            key.Binding // n, only while an approval is pending
+	Help            key.Binding // ?
+}
+
+// DefaultKeyMap returns runnel's bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Send:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
+		Newline:  key.NewBinding(key.WithKeys("shift+enter", "alt+enter", "ctrl+j"), key.WithHelp("ctrl+j", "newline (or shift/alt+enter)")),
+		Complete: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete /command")),
+		Prev:     key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "earlier prompt")),
+		Next:     key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "later prompt")),
+		Editor:   key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "edit in $EDITOR")),
+
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up (or the wheel)")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
+		LineUp:   key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "scroll a line up")),
+		LineDown: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "scroll a line down")),
+		Top:      key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom, follow")),
+
+		Interrupt:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop / clear")),
+		Quit:            key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c ×2", "quit")),
+		CopyLast:        key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy last answer")),
+		ToggleReasoning: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "reasoning on/off")),
+		ExpandTool:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "expand tool output")),
+		Sessions:        key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions"), key.WithDisabled()),
+		Approve:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "approve")),
+		Deny:            key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "deny")),
+		Help:            key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")),
+	}
+}
+
+// ShortHelp is the bindings for bubbles help's one-line view.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Send, k.Newline, k.Interrupt, k.Help}
+}
+
+// FullHelp is the bindings for bubbles help's full view, one group per
+// column: composing, reading, turn control.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.Editor},
+		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.ToggleReasoning, k.ExpandTool},
+		{k.Interrupt, k.CopyLast, k.Approve, k.Deny, k.Sessions, k.Help, k.Quit},
+	}
+}
+
+// helpGroupTitles name FullHelp's groups in the overlay.
+var helpGroupTitles = []string{"Compose", "Read", "Control"}
+
+// HelpView is the "?" overlay for key map k: one block per FullHelp group
+// plus one for the slash commands, packed left to right into rows as width
+// allows. Every line is at most width cells; disabled bindings are left out.
+func HelpView(width int, st *theme.Styles, k KeyMap) string {
+	sh := theme.ShellOf(st)
+	table := func(title string, rows [][2]string) string {
+		keyW := 0
+		for _, r := range rows {
+			keyW = max(keyW, ansi.StringWidth(r[0]))
+		}
+		lines := []string{sh.HelpTitle.Render(title)}
+		for _, r := range rows {
+			pad := strings.Repeat(" ", keyW-ansi.StringWidth(r[0]))
+			lines = append(lines, sh.HelpKey.Render(r[0])+pad+"  "+sh.HelpDesc.Render(r[1]))
+		}
+		return strings.Join(lines, "\n")
+	}
+	var blocks []string
+	for g, group := range k.FullHelp() {
+		var rows [][2]string
+		for _, b := range group {
+			if b.Enabled() {
+				rows = append(rows, [2]string{b.Help().Key, b.Help().Desc})
+			}
+		}
+		blocks = append(blocks, table(helpGroupTitles[g], rows))
+	}
+	var cmds [][2]string
+	for _, c := range slashCommands {
+		cmds = append(cmds, [2]string{c.Usage(), c.Desc})
+	}
+	blocks = append(blocks, table("Commands", cmds))
+	return cutLines(flow(blocks, width, "   "), width)
+}
+
+// flow packs blocks left to right, separated by gap, starting a new row
+// (after a blank line) when the next block would pass width.
+func flow(blocks []string, width int, gap string) string {
+	var rows, row []string
+	rowW := 0
+	for _, b := range blocks {
+		w := lipgloss.Width(b)
+		if len(row) > 0 && rowW+len(gap)+w > width {
+			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+			row, rowW = nil, 0
+		}
+		if len(row) > 0 {
+			row = append(row, gap)
+			rowW += len(gap)
+		}
+		row = append(row, b)
+		rowW += w
+	}
+	if len(row) > 0 {
+		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+	}
+	return strings.Join(rows, "\n\n")
+}
+
+// cutLines truncates every line of s to width cells.
+func cutLines(s string, width int) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if ansi.StringWidth(l) > width {
+			lines[i] = ansi.Truncate(l, max(width, 0), "…")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
