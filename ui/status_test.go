@@ -1,0 +1,157 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+var statusNow = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+
+func fullStatus() Status {
+	return Status{
+		Model:        "gpt-5-mini",
+		Provider:     "demo",
+		State:        Streaming,
+		Detail:       "Planning the stream reader refactor",
+		Started:      statusNow.Add(-65 * time.Second),
+		TurnUsage:    Usage{Input: 1234, Output: 340, Reasoning: 120},
+		SessionUsage: Usage{Input: 12_000, Output: 4_100},
+	}
+}
+
+func TestStatusOneLineAtAnyWidth(t *testing.T) {
+	for _, st := range testStyles(t) {
+		for _, s := range []Status{fullStatus(), {}, {State: AwaitingApproval, Started: statusNow}} {
+			for _, w := range []int{1, 10, 20, 40, 60, 80, 100, 200} {
+				v := s.View(w, statusNow, st)
+				if strings.Contains(v, "\n") {
+					t.Fatalf("width %d: status wraps: %q", w, v)
+				}
+				if got := ansi.StringWidth(v); got != w {
+					t.Errorf("width %d: status is %d cells: %q", w, got, ansi.Strip(v))
+				}
+			}
+		}
+	}
+}
+
+func TestStatusAt100And60(t *testing.T) {
+	s := fullStatus()
+	v100 := ansi.Strip(s.View(100, statusNow, nil))
+	for _, want := range []string{"streaming", "1m05s", "Planning the stream reader refactor", "↑1.2k ↓340 (r120)", "gpt-5-mini", "DEMO"} {
+		if !strings.Contains(v100, want) {
+			t.Errorf("at 100 the status lacks %q: %q", want, v100)
+		}
+	}
+	if strings.Contains(v100, "Σ") {
+		t.Errorf("at 100 the session usage should have made room for the detail: %q", v100)
+	}
+	v60 := ansi.Strip(s.View(60, statusNow, nil))
+	for _, want := range []string{"streaming", "1m05s", "Planning", "…", "gpt-5-mini", "DEMO"} {
+		if !strings.Contains(v60, want) {
+			t.Errorf("at 60 the status lacks %q: %q", want, v60)
+		}
+	}
+	if strings.Contains(v60, "↑") {
+		t.Errorf("at 60 the usage should be gone: %q", v60)
+	}
+	wide := ansi.Strip(s.View(160, statusNow, nil))
+	if !strings.Contains(wide, "Σ ↑12k ↓4.1k") {
+		t.Errorf("at 160 the session usage shows: %q", wide)
+	}
+}
+
+func TestStatusSanitizesUntrustedText(t *testing.T) {
+	s := fullStatus()
+	s.Detail = "evil\x1b]52;c;aGk=\x07title\x1b[2J"
+	s.Model = "m\x1b[31mred"
+	v := s.View(100, statusNow, nil)
+	if strings.ContainsRune(v, '\x1b') || strings.ContainsRune(v, '\a') {
+		t.Errorf("control sequences reached the status line: %q", v)
+	}
+	if !strings.Contains(v, "eviltitle") || !strings.Contains(v, "mred") {
+		t.Errorf("sanitized text missing: %q", v)
+	}
+}
+
+func TestStatusIdleAndProvider(t *testing.T) {
+	s := Status{Model: "gpt-5", Provider: "https://api.example.com/v1"}
+	v := ansi.Strip(s.View(80, statusNow, nil))
+	if !strings.Contains(v, "ready") || !strings.Contains(v, "@api.example.com") || strings.Contains(v, "DEMO") {
+		t.Errorf("idle status = %q", v)
+	}
+	if strings.Contains(v, "0s") {
+		t.Errorf("idle status shows an elapsed time: %q", v)
+	}
+}
+
+func TestStateString(t *testing.T) {
+	want := map[State]string{Idle: "idle", Waiting: "waiting", Streaming: "streaming", RunningTool: "running tool", AwaitingApproval: "awaiting approval", State(42): "State(42)"}
+	for s, w := range want {
+		if s.String() != w {
+			t.Errorf("%d.String() = %q; want %q", int(s), s.String(), w)
+		}
+	}
+}
+
+func TestElapsed(t *testing.T) {
+	cases := map[time.Duration]string{
+		-time.Second:                          "0s",
+		0:                                     "0s",
+		12*time.Second + 900*time.Millisecond: "12s",
+		65 * time.Second:                      "1m05s",
+		59*time.Minute + 59*time.Second:       "59m59s",
+		62 * time.Minute:                      "1h02m",
+	}
+	for d, want := range cases {
+		if got := Elapsed(d); got != want {
+			t.Errorf("Elapsed(%v) = %q; want %q", d, got, want)
+		}
+	}
+}
+
+func TestUsageString(t *testing.T) {
+	cases := map[Usage]string{
+		{}:                               "↑0 ↓0",
+		{Input: 999, Output: 1000}:       "↑999 ↓1k",
+		{Input: 1234, Output: 340}:       "↑1.2k ↓340",
+		{Input: 12_345, Output: 999_999}: "↑12k ↓999k",
+		{Input: 1_250_000, Output: 12_000_000, Reasoning: 5}: "↑1.2M ↓12M (r5)",
+	}
+	for u, want := range cases {
+		if got := u.String(); got != want {
+			t.Errorf("%+v.String() = %q; want %q", u, got, want)
+		}
+	}
+	if got := (Usage{1, 2, 3}).Add(Usage{10, 20, 30}); got != (Usage{11, 22, 33}) {
+		t.Errorf("Add = %+v", got)
+	}
+}
+
+func TestHint(t *testing.T) {
+	for _, st := range testStyles(t) {
+		cases := map[State][]string{
+			Idle:             {"enter send", "ctrl+j newline", "? keys"},
+			Streaming:        {"esc stop"},
+			Waiting:          {"esc stop"},
+			AwaitingApproval: {"y approve", "n deny"},
+		}
+		for state, wants := range cases {
+			v := ansi.Strip(Hint(100, st, state))
+			for _, w := range wants {
+				if !strings.Contains(v, w) {
+					t.Errorf("%v hint = %q; want %q", state, v, w)
+				}
+			}
+			for _, w := range []int{0, 5, 20, 40} {
+				h := Hint(w, st, state)
+				if strings.Contains(h, "\n") || ansi.StringWidth(h) > w {
+					t.Errorf("%v hint at %d is %d cells: %q", state, w, ansi.StringWidth(h), ansi.Strip(h))
+				}
+			}
+		}
+	}
+}
