@@ -1,0 +1,319 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"runnel/theme"
+)
+
+// SubmitMsg is a prompt the user sent with enter.
+type SubmitMsg struct{ Text string }
+
+// SlashMsg is a valid slash command the user sent: Name without the slash,
+// Args trimmed.
+type SlashMsg struct{ Name, Args string }
+
+// Composer limits.
+const (
+	composerMaxLines = 8   // the composer grows to this many rows, then scrolls
+	menuMaxItems     = 6   // slash menu rows shown at once
+	historyMax       = 500 // prompts kept for up/down recall
+	placeholder      = "Ask anything · / for commands · ? for keys"
+	composerPrompt   = "› " // before the first row; later rows are indented to match
+)
+
+// Composer is the multi-line input at the bottom of the chat: enter sends,
+// ctrl+j (or shift+enter, alt+enter) breaks the line, up/down recall earlier
+// prompts, and text starting with "/" opens a menu of slash commands.
+//
+// Invariants:
+//   - 0 ≤ recall ≤ len(history); recall == len(history) means not recalling.
+//   - menu holds the commands matching the text's first word while the text
+//     is a single line starting with "/"; 0 ≤ sel < len(menu) when it is
+//     non-empty.
+//   - the textarea never sees enter, tab, ctrl+e, or up/down while the menu
+//     is open or a recall step applies: the composer handles those itself.
+type Composer struct {
+	ta      textarea.Model
+	keys    KeyMap
+	styles  *theme.Styles
+	history []string  // sent prompts and commands, oldest first
+	recall  int       // history index being shown
+	menu    []Command // slash completions for the current text
+	sel     int       // selected menu row
+}
+
+// NewComposer returns a focused, empty composer.
+func NewComposer(st *theme.Styles) Composer {
+	ta := textarea.New()
+	ta.Placeholder = placeholder
+	ta.ShowLineNumbers = false
+	ta.CharLimit = 0
+	ta.DynamicHeight = true
+	ta.MinHeight = 1
+	ta.MaxHeight = composerMaxLines
+	ta.MaxContentHeight = 100_000 // visual rows; the default would stop input at MaxHeight lines
+	ta.SetPromptFunc(ansi.StringWidth(composerPrompt), func(p textarea.PromptInfo) string {
+		if p.LineNumber == 0 {
+			return composerPrompt
+		}
+		return strings.Repeat(" ", ansi.StringWidth(composerPrompt))
+	})
+	c := Composer{ta: ta, keys: DefaultKeyMap()}
+	c.applyKeys()
+	c.SetStyles(st)
+	c.ta.Focus()
+	return c
+}
+
+// applyKeys gives the textarea our newline keys and takes away the keys the
+// composer handles itself (enter sends; ctrl+e opens the editor).
+func (c *Composer) applyKeys() {
+	km := textarea.DefaultKeyMap()
+	km.InsertNewline = c.keys.Newline
+	km.LineEnd = key.NewBinding(key.WithKeys("end"))
+	c.ta.KeyMap = km
+}
+
+// SetStyles applies the theme; nil is plain.
+func (c *Composer) SetStyles(st *theme.Styles) {
+	c.styles = st
+	sh := theme.ShellOf(st)
+	s := textarea.Styles{Cursor: textarea.CursorStyle{Color: sh.Cursor.GetForeground(), Shape: tea.CursorBlock}}
+	s.Focused.Prompt = sh.Prompt
+	s.Focused.Placeholder = sh.Muted
+	s.Blurred.Prompt = sh.Muted
+	s.Blurred.Placeholder = sh.Muted
+	s.Blurred.Text = sh.Muted
+	c.ta.SetStyles(s)
+}
+
+// SetWidth sets the composer's width in cells.
+func (c *Composer) SetWidth(w int) { c.ta.SetWidth(max(w, 4)) }
+
+// Value is the text being composed.
+func (c Composer) Value() string { return c.ta.Value() }
+
+// SetValue replaces the text and puts the cursor at its end.
+func (c *Composer) SetValue(s string) {
+	c.ta.SetValue(s)
+	c.updateMenu()
+}
+
+// Reset clears the text and leaves history recall.
+func (c *Composer) Reset() {
+	c.ta.Reset()
+	c.recall = len(c.history)
+	c.updateMenu()
+}
+
+// Focus gives the composer the keyboard.
+func (c *Composer) Focus() tea.Cmd { return c.ta.Focus() }
+
+// Blur takes the keyboard away (while a dialog has it).
+func (c *Composer) Blur() { c.ta.Blur() }
+
+// Height is the number of rows View takes: the text rows plus the menu.
+func (c Composer) Height() int { return c.ta.Height() + c.menuRows() }
+
+// History returns the sent prompts, oldest first.
+func (c Composer) History() []string { return append([]string(nil), c.history...) }
+
+// Update handles keys, pastes and editor results.
+func (c Composer) Update(msg tea.Msg) (Composer, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if done, cmd := c.key(msg); done {
+			return c, cmd
+		}
+	case EditorDoneMsg:
+		if msg.Err != nil {
+			return c, notify(true, msg.Err.Error())
+		}
+		c.SetValue(msg.Text)
+		return c, nil
+	}
+	var cmd tea.Cmd
+	c.ta, cmd = c.ta.Update(msg)
+	c.updateMenu()
+	return c, cmd
+}
+
+// key handles the keys the composer owns; done is false for keys the
+// textarea should get.
+func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
+	switch {
+	case key.Matches(k, c.keys.Send):
+		return true, c.send()
+	case key.Matches(k, c.keys.Complete):
+		if len(c.menu) > 0 {
+			c.complete()
+		}
+		return true, nil // a tab is never text
+	case key.Matches(k, c.keys.Editor):
+		return true, OpenEditor(c.Value())
+	case key.Matches(k, c.keys.Prev):
+		switch {
+		case len(c.menu) > 1:
+			c.sel = (c.sel + len(c.menu) - 1) % len(c.menu)
+			return true, nil
+		case c.recall > 0 && (c.Value() == "" || c.recalling() && c.ta.Line() == 0):
+			c.show(c.recall - 1)
+			return true, nil
+		}
+	case key.Matches(k, c.keys.Next):
+		switch {
+		case len(c.menu) > 1:
+			c.sel = (c.sel + 1) % len(c.menu)
+			return true, nil
+		case c.recalling() && c.ta.Line() == c.ta.LineCount()-1:
+			c.show(c.recall + 1)
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// send handles enter. With the slash menu open, the selected command runs
+// if it needs no arguments and is completed (with a space) if it does;
+// otherwise text shaped like a command is validated and sent as a SlashMsg,
+// and anything else is a prompt.
+func (c *Composer) send() tea.Cmd {
+	text := c.Value()
+	if strings.TrimSpace(text) == "" {
+		return nil
+	}
+	if len(c.menu) > 0 {
+		cmd := c.menu[c.sel]
+		if cmd.Validate("") != nil {
+			c.complete()
+			return nil
+		}
+		return c.run(cmd.Name, "")
+	}
+	if name, args, ok := Parse(text); ok {
+		if err := Validate(name, args); err != nil {
+			return notify(true, err.Error())
+		}
+		return c.run(name, args)
+	}
+	c.remember(text)
+	c.Reset()
+	return func() tea.Msg { return SubmitMsg{Text: text} }
+}
+
+// run sends a validated command and clears the composer.
+func (c *Composer) run(name, args string) tea.Cmd {
+	c.remember(strings.TrimSpace("/" + name + " " + args))
+	c.Reset()
+	return func() tea.Msg { return SlashMsg{Name: name, Args: args} }
+}
+
+// complete replaces the typed command name with the selected one, adding a
+// space when it takes arguments.
+func (c *Composer) complete() {
+	cmd := c.menu[c.sel]
+	text := "/" + cmd.Name
+	if cmd.check != nil {
+		text += " "
+	}
+	c.ta.SetValue(text)
+	c.updateMenu()
+}
+
+// remember appends a sent text to the history, skipping a repeat of the last.
+func (c *Composer) remember(text string) {
+	if n := len(c.history); n == 0 || c.history[n-1] != text {
+		c.history = append(c.history, text)
+		if len(c.history) > historyMax {
+			c.history = append(c.history[:0:0], c.history[len(c.history)-historyMax:]...)
+		}
+	}
+	c.recall = len(c.history)
+}
+
+func (c Composer) recalling() bool { return c.recall < len(c.history) }
+
+// show puts history entry i in the composer; i == len(history) clears it.
+func (c *Composer) show(i int) {
+	c.recall = i
+	if i >= len(c.history) {
+		c.ta.Reset()
+	} else {
+		c.ta.SetValue(c.history[i])
+	}
+	c.updateMenu()
+}
+
+// updateMenu recomputes the slash completions for the current text: the menu
+// shows while the text is a single word starting with "/" that some command
+// name starts with.
+func (c *Composer) updateMenu() {
+	prev := ""
+	if len(c.menu) > 0 {
+		prev = c.menu[c.sel].Name
+	}
+	c.menu, c.sel = nil, 0
+	text := c.Value()
+	if !strings.HasPrefix(text, "/") || strings.Contains(text, "\n") {
+		return
+	}
+	if strings.ContainsAny(text, " \t") {
+		return // arguments are being typed: the command is chosen
+	}
+	word := text
+	if _, _, ok := Parse(text); !ok && word != "/" {
+		return
+	}
+	c.menu = Complete(word)
+	for i, m := range c.menu {
+		if m.Name == prev {
+			c.sel = i
+		}
+	}
+}
+
+// menuRows is how many rows the slash menu takes.
+func (c Composer) menuRows() int { return min(len(c.menu), menuMaxItems) }
+
+// View is the slash menu (if open) above the text rows.
+func (c Composer) View() string {
+	if len(c.menu) == 0 {
+		return c.ta.View()
+	}
+	return c.menuView() + "\n" + c.ta.View()
+}
+
+// menuView draws the visible window of the slash menu, keeping the selected
+// row in view; each row is cut to the composer's width.
+func (c Composer) menuView() string {
+	width := c.ta.Width() + ansi.StringWidth(composerPrompt)
+	rows := c.menuRows()
+	first := min(max(c.sel-rows+1, 0), len(c.menu)-rows)
+	usageW := 0
+	for _, m := range c.menu {
+		usageW = max(usageW, ansi.StringWidth(m.Usage()))
+	}
+	sh := theme.ShellOf(c.styles)
+	var b strings.Builder
+	for i := first; i < first+rows; i++ {
+		m := c.menu[i]
+		u := m.Usage()
+		line := "  " + u + strings.Repeat(" ", usageW-ansi.StringWidth(u)) + "  " + m.Desc
+		line = ansi.Truncate(line, width, "…")
+		if i > first {
+			b.WriteByte('\n')
+		}
+		if i == c.sel {
+			b.WriteString(sh.Selection.Render(line))
+		} else {
+			b.WriteString(sh.Muted.Render(line))
+		}
+	}
+	return b.String()
+}
