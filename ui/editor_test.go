@@ -1,0 +1,94 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// fakeEditor writes a shell script that appends a line to the file it is
+// given, standing in for $EDITOR.
+func fakeEditor(t *testing.T, body string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "edit.sh")
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestEditorRoundTrip(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	ed := fakeEditor(t, `printf 'second line\n' >> "$1"`)
+	c, path, err := editorCommand("first line\n", env(map[string]string{"EDITOR": ed}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := finishEdit(path, c.Run()).(EditorDoneMsg)
+	if msg.Err != nil || msg.Text != "first line\nsecond line" {
+		t.Errorf("EditorDoneMsg = %#v", msg)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the prompt file %s was left behind", path)
+	}
+}
+
+func TestEditorChoice(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	cases := []struct {
+		env  map[string]string
+		want []string
+	}{
+		{map[string]string{"VISUAL": "nvim", "EDITOR": "nano"}, []string{"nvim"}},
+		{map[string]string{"EDITOR": "code --wait"}, []string{"code", "--wait"}},
+		{map[string]string{"EDITOR": "  "}, []string{"vi"}},
+		{map[string]string{}, []string{"vi"}},
+	}
+	for _, c := range cases {
+		cmd, path, err := editorCommand("x", env(c.env))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.Remove(path)
+		want := append(c.want, path)
+		if strings.Join(cmd.Args, " ") != strings.Join(want, " ") {
+			t.Errorf("env %v: args %q; want %q", c.env, cmd.Args, want)
+		}
+	}
+}
+
+func TestEditorFailure(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	c, path, err := editorCommand("keep", env(map[string]string{"EDITOR": fakeEditor(t, "exit 3")}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := finishEdit(path, c.Run()).(EditorDoneMsg)
+	if msg.Err == nil || !strings.Contains(msg.Err.Error(), "exit status 3") || !strings.Contains(msg.Err.Error(), "$EDITOR") {
+		t.Errorf("failure = %v", msg.Err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the prompt file was left behind after a failure")
+	}
+	// A missing file (removed by the editor) is an error, not empty text.
+	msg = finishEdit(filepath.Join(t.TempDir(), "gone.md"), nil).(EditorDoneMsg)
+	if msg.Err == nil {
+		t.Error("reading a missing file gave no error")
+	}
+}
+
+func TestEditorNoTempDir(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
+	if _, _, err := editorCommand("x", env(nil)); err == nil || !strings.Contains(err.Error(), "temporary file") {
+		t.Errorf("err = %v", err)
+	}
+	msg := OpenEditor("x")().(EditorDoneMsg)
+	if msg.Err == nil {
+		t.Error("OpenEditor without a temp dir gave no error")
+	}
+}
