@@ -48,9 +48,9 @@ var efforts = []string{"minimal", "low", "medium", "high"}
 // get copies from Commands and Complete.
 var slashCommands = []Command{
 	{Name: "new", Desc: "start a new conversation"},
-	{Name: "model", Args: "NAME", Desc: "switch the model for the next turns", check: checkModel},
+	{Name: "model", Args: "NAME", Desc: "switch the model", check: checkModel},
 	{Name: "effort", Args: strings.Join(efforts, "|"), Desc: "set the reasoning effort", check: checkEffort},
-	{Name: "copy", Args: "[N]", Desc: "copy the last answer, or its N-th code block", check: checkCopy},
+	{Name: "copy", Args: "[N]", Desc: "copy the last answer or its N-th code block", check: checkCopy},
 	{Name: "help", Desc: "show keys and commands"},
 	{Name: "quit", Desc: "leave runnel"},
 }
