@@ -154,7 +154,7 @@ func TestComposerHistory(t *testing.T) {
 		{"up", "second\nline two"},
 		{"up", "second\nline two"}, // cursor goes up inside the recalled text first
 		{"up", "first"},
-		{"up", "first"}, // the oldest stays
+		{"up", "first"},              // the oldest stays
 		{"down", "second\nline two"}, // the cursor lands at the end, on the last line
 		{"down", "third"},
 		{"down", ""}, // past the newest: empty again
