@@ -214,9 +214,13 @@ func (t Transcript) hintLine() string {
 		word = " new line"
 	}
 	room := t.width - t.hint.GetHorizontalFrameSize()
-	text := "↓ " + strconv.Itoa(t.unseen) + word + " · end to follow"
-	if ansi.StringWidth(text) > room {
-		text = ansi.Truncate("↓ "+strconv.Itoa(t.unseen)+word, max(room, 0), "")
+	n := "↓ " + strconv.Itoa(t.unseen)
+	text := n
+	for _, s := range []string{n + word + " · end to follow", n + word} {
+		if ansi.StringWidth(s) <= room {
+			text = s
+			break
+		}
 	}
 	return ansi.Truncate(t.hint.Render(text), t.width, "")
 }

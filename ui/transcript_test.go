@@ -317,3 +317,27 @@ type staticEntry string
 
 func (s staticEntry) View(int) string { return string(s) }
 func (s staticEntry) Live() bool      { return false }
+
+func TestTranscriptHintFitsStyled(t *testing.T) {
+	for _, st := range testStyles(t) {
+		for _, w := range []int{1, 5, 12, 40} {
+			for _, h := range []int{1, 2, 5} {
+				tr := NewTranscript(w, h)
+				tr.SetStyles(st)
+				for i := 0; i < 6; i++ {
+					tr.Append(&fakeEntry{name: "e", n: 2})
+				}
+				tr, _ = tr.Update(press("home"))
+				tr.Append(&fakeEntry{name: "new", n: 1})
+				lines := checkShape(t, tr)
+				want := "↓ 2"
+				if w >= 16 {
+					want = "↓ 2 new lines"
+				}
+				if w >= 5 && !strings.Contains(ansi.Strip(lines[h-1]), want) {
+					t.Errorf("w=%d h=%d: hint line = %q", w, h, ansi.Strip(lines[h-1]))
+				}
+			}
+		}
+	}
+}
