@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"runnel/stream"
 	"runnel/theme"
 )
 
@@ -135,13 +136,26 @@ func (c Composer) Update(msg tea.Msg) (Composer, tea.Cmd) {
 		if msg.Err != nil {
 			return c, notify(true, msg.Err.Error())
 		}
-		c.SetValue(msg.Text)
+		c.SetValue(cleanInput(msg.Text))
 		return c, nil
+	case tea.PasteMsg:
+		msg.Content = cleanInput(msg.Content)
+		var cmd tea.Cmd
+		c.ta, cmd = c.ta.Update(msg)
+		c.updateMenu()
+		return c, cmd
 	}
 	var cmd tea.Cmd
 	c.ta, cmd = c.ta.Update(msg)
 	c.updateMenu()
 	return c, cmd
+}
+
+// cleanInput makes pasted or edited text plain: CRLF line ends become "\n"
+// and escape sequences are removed whole (the textarea alone would keep their
+// printable tails, like "[31m").
+func cleanInput(s string) string {
+	return stream.Sanitize(strings.ReplaceAll(s, "\r\n", "\n"))
 }
 
 // key handles the keys the composer owns; done is false for keys the

@@ -312,3 +312,15 @@ func TestComposerCtrlEOpensEditor(t *testing.T) {
 		t.Error("ctrl+e finished without running the editor")
 	}
 }
+
+func TestComposerPasteIsPlain(t *testing.T) {
+	c := typeText(newTestComposer(), "x")
+	c, _ = c.Update(tea.PasteMsg{Content: "a\x1b[31mb\x07c\r\nd"})
+	if got := c.Value(); got != "xabc\nd" {
+		t.Errorf("pasted value = %q; want escape sequences gone and CRLF as one break", got)
+	}
+	c, _ = c.Update(EditorDoneMsg{Text: "e\x1b]0;title\x07f\r\ng"})
+	if got := c.Value(); got != "ef\ng" {
+		t.Errorf("edited value = %q", got)
+	}
+}
