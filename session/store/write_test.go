@@ -244,7 +244,10 @@ func TestBadArgumentsAreRefused(t *testing.T) {
 		"streaming finish": db.FinishTurn(tid, TurnEnd{Status: StatusStreaming}),
 		"bad usage":        db.FinishTurn(tid, TurnEnd{Status: StatusCompleted, Usage: json.RawMessage(`{`)}),
 		"array settings":   func() error { _, err := db.CreateSession(NewSession{Settings: json.RawMessage(`[1]`)}); return err }(),
-		"input not object": func() error { _, err := db.BeginTurn(sid, "q", []json.RawMessage{json.RawMessage(`1`)}, ""); return err }(),
+		"input not object": func() error {
+			_, err := db.BeginTurn(sid, "q", []json.RawMessage{json.RawMessage(`1`)}, "")
+			return err
+		}(),
 	} {
 		if !errors.Is(err, ErrBadInput) {
 			t.Errorf("%s: err = %v, want ErrBadInput", name, err)
