@@ -6,9 +6,16 @@ import (
 )
 
 // Glamour returns the markdown style matching the palette: glamour's dark or
-// light style with the palette's accents, and no document margin, so that
-// markdown sits flush with the rest of the transcript. Under NoColor it is
-// glamour's plain (notty) style.
+// light style with the palette's accents. Under NoColor it is glamour's plain
+// (notty) style: no colour, emphasis shown by its markers.
+//
+// Two deliberate departures from glamour's styles:
+//   - no document margin, so markdown sits flush with the rest of the
+//     transcript (the transcript indents blocks itself);
+//   - no document colour: body text keeps the terminal's own foreground.
+//     With a document colour glamour wraps every padding space in SGR
+//     codes: on a 64 KB answer that made rendering 1.7 times slower
+//     (79 ms against 46 ms) and the output 3.8 times larger.
 func (s Styles) Glamour() ansi.StyleConfig {
 	p := s.Palette
 	if p.NoColor {
@@ -21,7 +28,8 @@ func (s Styles) Glamour() ansi.StyleConfig {
 		c = styles.DarkStyleConfig
 	}
 	c.Document.Margin = uintPtr(0)
-	c.Document.Color = strPtr(p.Hex("fg"))
+	c.Document.Color = nil
+	c.Code.BackgroundColor = strPtr(p.Hex("codebg"))
 	c.Heading.Color = strPtr(p.Hex("accent"))
 	c.H1.Color = strPtr(p.Hex("fg"))
 	c.H1.BackgroundColor = strPtr(p.Hex("selection"))

@@ -19,6 +19,7 @@ type Palette struct {
 	Success, Warning, Error color.Color
 	Border, Selection       color.Color
 	Link                    color.Color
+	CodeBg                  color.Color // behind inline code
 
 	// hex strings of the same tokens, for glamour's style config
 	hex map[string]string
@@ -34,6 +35,7 @@ func palette(name string, dark bool, hex map[string]string) Palette {
 		Reasoning: c("reasoning"), Tool: c("tool"),
 		Success: c("success"), Warning: c("warning"), Error: c("error"),
 		Border: c("border"), Selection: c("selection"), Link: c("link"),
+		CodeBg: c("codebg"),
 	}
 }
 
@@ -46,6 +48,7 @@ func Dark() Palette {
 		"reasoning": "#A88BD8", "tool": "#E0B56E",
 		"success": "#7BC97B", "warning": "#E5C07B", "error": "#F0716F",
 		"border": "#4A4F5C", "selection": "#2F3A55", "link": "#6CB6FF",
+		"codebg": "#303030",
 	})
 }
 
@@ -58,6 +61,7 @@ func Light() Palette {
 		"reasoning": "#6D4AA8", "tool": "#9A6200",
 		"success": "#2E7D32", "warning": "#9A6700", "error": "#C62828",
 		"border": "#B8BCC6", "selection": "#DCE4F7", "link": "#0B5CC2",
+		"codebg": "#ECECEC",
 	})
 }
 
@@ -66,7 +70,7 @@ func NoColor() Palette {
 	p := palette("none", true, map[string]string{})
 	none := lipgloss.NoColor{}
 	for _, c := range []*color.Color{&p.Fg, &p.Muted, &p.Subtle, &p.Accent, &p.Accent2, &p.User, &p.Assistant,
-		&p.Reasoning, &p.Tool, &p.Success, &p.Warning, &p.Error, &p.Border, &p.Selection, &p.Link} {
+		&p.Reasoning, &p.Tool, &p.Success, &p.Warning, &p.Error, &p.Border, &p.Selection, &p.Link, &p.CodeBg} {
 		*c = none
 	}
 	p.NoColor = true

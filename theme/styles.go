@@ -37,13 +37,15 @@ type Styles struct {
 	Selection                       lipgloss.Style
 	Highlight                       lipgloss.Style // search matches
 
-	StatusBar   lipgloss.Style
-	StatusModel lipgloss.Style
-	StatusState lipgloss.Style
-	StatusDemo  lipgloss.Style // the "demo" badge
-	Hint        lipgloss.Style
-	HintKey     lipgloss.Style
-	NewLines    lipgloss.Style // "↓ N new lines"
+	StatusBar     lipgloss.Style
+	StatusModel   lipgloss.Style
+	StatusState   lipgloss.Style
+	StatusElapsed lipgloss.Style
+	StatusUsage   lipgloss.Style
+	StatusDemo    lipgloss.Style // the "demo" badge
+	Hint          lipgloss.Style
+	HintKey       lipgloss.Style
+	NewLines      lipgloss.Style // "↓ N new lines"
 }
 
 // New builds the styles of a palette.
@@ -89,6 +91,8 @@ func New(p Palette) Styles {
 	s.StatusBar = fg(p.Muted)
 	s.StatusModel = fg(p.Accent).Bold(true)
 	s.StatusState = fg(p.Accent2)
+	s.StatusElapsed = fg(p.Muted)
+	s.StatusUsage = fg(p.Subtle)
 	s.StatusDemo = lipgloss.NewStyle().Foreground(asColor(p.Warning)).Bold(true).Reverse(true).Padding(0, 1)
 	s.Hint = fg(p.Subtle)
 	s.HintKey = fg(p.Muted).Bold(true)

@@ -1,39 +1,142 @@
 package theme
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
 	"charm.land/glamour/v2"
+	"charm.land/lipgloss/v2"
 )
 
+var tokens = []string{"fg", "muted", "subtle", "accent", "accent2", "user", "assistant",
+	"reasoning", "tool", "success", "warning", "error", "border", "selection", "link", "codebg"}
+
 func TestPalettesDiffer(t *testing.T) {
-	if Dark().Hex("fg") == Light().Hex("fg") || !Dark().Dark || Light().Dark {
-		t.Error("dark and light palettes must differ")
+	d, l := Dark(), Light()
+	for _, tok := range tokens {
+		if d.Hex(tok) == "" || l.Hex(tok) == "" {
+			t.Errorf("token %q missing: dark %q, light %q", tok, d.Hex(tok), l.Hex(tok))
+		}
+		if d.Hex(tok) == l.Hex(tok) {
+			t.Errorf("token %q is %s in both palettes", tok, d.Hex(tok))
+		}
 	}
-	if Pick(true, false, "light").Name != "light" || Pick(false, false, "auto").Name != "light" || Pick(true, false, "").Name != "dark" || Pick(true, true, "dark").Name != "none" {
-		t.Error("Pick precedence: NO_COLOR, then override, then background")
+	if !d.Dark || l.Dark || d.NoColor || l.NoColor || !NoColor().NoColor {
+		t.Error("palette flags wrong")
 	}
 }
 
-func TestNoColorHasNoColourCodes(t *testing.T) {
-	st := New(NoColor())
-	for _, s := range []string{st.Error.Render("x"), st.PanelTitle.Render("x"), st.Link.Render("x"), st.Muted.Render("x")} {
-		if strings.Contains(s, "38;") || strings.Contains(s, "48;") {
-			t.Errorf("colour code in %q", s)
+func TestPickPrecedence(t *testing.T) {
+	cases := []struct {
+		dark, noColor bool
+		override      string
+		want          string
+	}{
+		{true, false, "", "dark"},
+		{false, false, "", "light"},
+		{false, false, "auto", "light"},
+		{true, false, "auto", "dark"},
+		{true, false, "light", "light"},
+		{false, false, "dark", "dark"},
+		{true, true, "dark", "none"},
+		{false, true, "", "none"},
+	}
+	for _, c := range cases {
+		if got := Pick(c.dark, c.noColor, c.override).Name; got != c.want {
+			t.Errorf("Pick(%v, %v, %q) = %s, want %s", c.dark, c.noColor, c.override, got, c.want)
 		}
 	}
 }
+
+// styleFields returns every lipgloss style in st, by field name.
+func styleFields(st Styles) map[string]lipgloss.Style {
+	out := map[string]lipgloss.Style{}
+	v := reflect.ValueOf(st)
+	for i := 0; i < v.NumField(); i++ {
+		if s, ok := v.Field(i).Interface().(lipgloss.Style); ok {
+			out[v.Type().Field(i).Name] = s
+		}
+	}
+	return out
+}
+
+// colourParam reports an SGR parameter in s that sets a colour (30-38,
+// 40-48, 90-97, 100-107, 58), or "".
+func colourParam(s string) string {
+	for {
+		i := strings.Index(s, "\x1b[")
+		if i < 0 {
+			return ""
+		}
+		s = s[i+2:]
+		end := strings.IndexAny(s, "ABCDEFGHJKSTfmnsu")
+		if end < 0 {
+			return ""
+		}
+		if s[end] == 'm' {
+			for _, p := range strings.Split(s[:end], ";") {
+				switch {
+				case len(p) == 2 && (p[0] == '3' || p[0] == '4' || p[0] == '9') && p[1] >= '0' && p[1] <= '8',
+					len(p) == 3 && strings.HasPrefix(p, "10") && p[2] >= '0' && p[2] <= '7',
+					p == "58":
+					return p
+				}
+			}
+		}
+		s = s[end+1:]
+	}
+}
+
+func TestNoColorStylesHaveNoColour(t *testing.T) {
+	fields := styleFields(New(NoColor()))
+	if len(fields) < 30 {
+		t.Fatalf("found only %d styles", len(fields))
+	}
+	for name, s := range fields {
+		if p := colourParam(s.Render("x")); p != "" {
+			t.Errorf("%s renders colour parameter %s: %q", name, p, s.Render("x"))
+		}
+	}
+	// Emphasis survives where it is harmless.
+	if out := New(NoColor()).Error.Render("x"); !strings.Contains(out, "\x1b[1m") {
+		t.Errorf("NoColor Error lost its bold: %q", out)
+	}
+}
+
+func TestColourStylesHaveColour(t *testing.T) {
+	st := New(Dark())
+	for _, name := range []string{"Error", "Link", "PanelTitle", "StatusModel", "User"} {
+		if p := colourParam(styleFields(st)[name].Render("x")); p == "" {
+			t.Errorf("dark %s has no colour", name)
+		}
+	}
+}
+
+const sample = "# Title\n\nSome **bold**, *italic*, `code` and a [link](https://example.com).\n\n" +
+	"- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```go\nfunc main() {}\n```\n"
 
 func TestGlamourRendersForEveryPalette(t *testing.T) {
 	for _, p := range []Palette{Dark(), Light(), NoColor()} {
-		r, err := glamour.NewTermRenderer(glamour.WithStyles(New(p).Glamour()), glamour.WithWordWrap(60))
-		if err != nil {
-			t.Fatal(err)
+		cfg := New(p).Glamour()
+		if m := cfg.Document.Margin; m == nil || *m != 0 {
+			t.Errorf("%s: document margin %v, want 0", p.Name, m)
 		}
-		out, err := r.Render("# Title\n\nSome **bold** and `code`.\n\n```go\nfunc main() {}\n```\n")
-		if err != nil || !strings.Contains(out, "Title") || !strings.Contains(out, "main") {
-			t.Errorf("%s: %v %q", p.Name, err, out)
+		r, err := glamour.NewTermRenderer(glamour.WithStyles(cfg), glamour.WithWordWrap(60))
+		if err != nil {
+			t.Fatalf("%s: %v", p.Name, err)
+		}
+		out, err := r.Render(sample)
+		if err != nil {
+			t.Fatalf("%s: render: %v", p.Name, err)
+		}
+		for _, want := range []string{"Title", "bold", "main", "example.com"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: %q missing from %q", p.Name, want, out)
+			}
+		}
+		if c := colourParam(out); (c == "") != p.NoColor {
+			t.Errorf("%s: colour parameter %q in markdown (NoColor %v)", p.Name, c, p.NoColor)
 		}
 	}
 }
@@ -41,9 +144,13 @@ func TestGlamourRendersForEveryPalette(t *testing.T) {
 func TestPanelBorderFits60Columns(t *testing.T) {
 	st := New(Dark())
 	box := st.Panel.Width(60).Render("a long line that must wrap inside the panel instead of overflowing it at sixty columns wide")
-	for _, l := range strings.Split(box, "\n") {
-		if w := lipglossWidth(l); w > 60 {
-			t.Errorf("line %d wide: %q", w, l)
+	lines := strings.Split(box, "\n")
+	if len(lines) < 4 || !strings.HasPrefix(lines[0], "\x1b") && !strings.HasPrefix(lines[0], "╭") {
+		t.Errorf("unexpected panel %q", box)
+	}
+	for _, l := range lines {
+		if w := lipgloss.Width(l); w > 60 {
+			t.Errorf("row %d columns wide: %q", w, l)
 		}
 	}
 }
