@@ -1,0 +1,244 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"time"
+)
+
+// Defaults for settings a Config leaves at zero.
+const (
+	DefaultMaxRounds = 16               // tool rounds per user turn
+	DefaultTimeout   = 30 * time.Second // a function command's run time
+	MaxOutput        = 64 << 10         // bytes of a command's stdout sent to the model
+	MaxParallel      = 4                // calls of one round running at once
+	Separator        = "__"             // between server and tool in an MCP tool's function name
+)
+
+// Approval says when a local tool needs the user's yes before it runs.
+type Approval int
+
+const (
+	ApproveAlways Approval = iota // ask before every call (the default)
+	ApproveNever                  // run without asking
+	ApproveOnce                   // ask once; a yes holds for the rest of the session
+)
+
+func (a Approval) String() string {
+	switch a {
+	case ApproveAlways:
+		return "always"
+	case ApproveNever:
+		return "never"
+	case ApproveOnce:
+		return "once-per-session"
+	}
+	return fmt.Sprintf("Approval(%d)", int(a))
+}
+
+// Approvals are the config spellings, in the order messages list them.
+var Approvals = []string{"always", "never", "once-per-session"}
+
+// ParseApproval reads a config value; "" is the default, always.
+func ParseApproval(s string) (Approval, error) {
+	switch s {
+	case "", "always":
+		return ApproveAlways, nil
+	case "never":
+		return ApproveNever, nil
+	case "once-per-session":
+		return ApproveOnce, nil
+	}
+	return 0, fmt.Errorf("%q is not an approval policy; use \"always\", \"never\" or \"once-per-session\"", s)
+}
+
+// Config is every tool a session may offer the model. It holds no secrets:
+// hosted tools name where theirs come from, and RequestTools reads them.
+//
+// Invariants (as checked by Validate, which the config loader runs):
+//   - Names are unique across Hosted, Functions and Servers, and match
+//     [a-zA-Z0-9_-]{1,64}.
+//   - Every Function has a Command; with Shell it is one element, the line.
+//   - Parameters, when set, is a JSON object that compiles as a schema.
+//   - Timeouts are >= 0 (0 = DefaultTimeout); MaxRounds >= 0 (0 = default).
+type Config struct {
+	Hosted    []Hosted
+	Functions []Function
+	Servers   []Server
+	MaxRounds int      // 0 = DefaultMaxRounds
+	SecretEnv []string // variables removed from every tool's environment (the API key's)
+}
+
+// Hosted is a tool the server runs. Fields go into the request beside
+// "type" as they are; the secrets named here are read at request time.
+type Hosted struct {
+	Name    string         // the toggle name: the type, or the server_label of an mcp tool
+	Type    string         // web_search, file_search, code_interpreter, image_generation, mcp
+	Enabled bool           // on when the session starts
+	Fields  map[string]any // the tool's other fields, as sent
+
+	HeadersEnv           map[string]string // mcp: header name → variable holding its value
+	AuthorizationEnv     string            // mcp: variable holding the OAuth token
+	AuthorizationCommand []string          // mcp: argv printing the token
+}
+
+// Function is a local function tool: the model calls it, runnel runs
+// Command.
+type Function struct {
+	Name        string
+	Description string
+	Parameters  json.RawMessage // JSON Schema of the arguments; nil = an object with any properties
+	Command     []string        // argv; with Shell, the single line for sh -c
+	Shell       bool
+	Timeout     time.Duration // 0 = DefaultTimeout
+	Approval    Approval
+	Dir         string // working directory; "" = runnel's own
+	PassAPIKey  bool   // keep SecretEnv in the command's environment
+}
+
+// Server is a local MCP server started over stdio.
+type Server struct {
+	Name         string
+	Command      string
+	Args         []string
+	Env          map[string]string // added to the inherited environment
+	AllowedTools []string          // empty = all
+	Approval     Approval
+	PassAPIKey   bool
+}
+
+// Kind is what sort of tool a name stands for.
+type Kind int
+
+const (
+	KindHosted   Kind = iota // run by the server
+	KindFunction             // a local command
+	KindServer               // a local MCP server (all its tools)
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindHosted:
+		return "hosted"
+	case KindFunction:
+		return "function"
+	case KindServer:
+		return "mcp"
+	}
+	return fmt.Sprintf("Kind(%d)", int(k))
+}
+
+// Info describes one name for a tool list.
+type Info struct {
+	Name    string
+	Kind    Kind
+	Detail  string // the hosted type, the function's description or the server's command
+	Enabled bool   // on by default
+}
+
+// List describes every tool name in config order: hosted, functions,
+// servers.
+func (c Config) List() []Info {
+	var out []Info
+	for _, h := range c.Hosted {
+		out = append(out, Info{Name: h.Name, Kind: KindHosted, Detail: h.Type, Enabled: h.Enabled})
+	}
+	for _, f := range c.Functions {
+		out = append(out, Info{Name: f.Name, Kind: KindFunction, Detail: f.Description, Enabled: true})
+	}
+	for _, s := range c.Servers {
+		out = append(out, Info{Name: s.Name, Kind: KindServer, Detail: s.Command, Enabled: true})
+	}
+	return out
+}
+
+// Names lists every tool name, for a /tools toggle and --tool.
+func (c Config) Names() []string {
+	var out []string
+	for _, i := range c.List() {
+		out = append(out, i.Name)
+	}
+	return out
+}
+
+// EnabledByDefault reports whether a name is on when a session starts:
+// hosted tools per their config, functions and servers always.
+func (c Config) EnabledByDefault(name string) bool {
+	for _, i := range c.List() {
+		if i.Name == name {
+			return i.Enabled
+		}
+	}
+	return false
+}
+
+// Rounds is the round cap to use.
+func (c Config) Rounds() int {
+	if c.MaxRounds > 0 {
+		return c.MaxRounds
+	}
+	return DefaultMaxRounds
+}
+
+var validName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// Validate checks the invariants above. Errors name the tool but carry no
+// file position: the config loader checks the same things first, with
+// lines.
+func (c Config) Validate() error {
+	seen := map[string]bool{}
+	name := func(kind, n string) error {
+		if !validName.MatchString(n) {
+			return fmt.Errorf("%s name %q must be 1 to 64 letters, digits, _ or -", kind, n)
+		}
+		if seen[n] {
+			return fmt.Errorf("%s name %q is used twice; tool names must be unique", kind, n)
+		}
+		seen[n] = true
+		return nil
+	}
+	for _, h := range c.Hosted {
+		if err := name("hosted tool", h.Name); err != nil {
+			return err
+		}
+	}
+	for _, f := range c.Functions {
+		if err := name("function", f.Name); err != nil {
+			return err
+		}
+		if len(f.Command) == 0 || f.Command[0] == "" || f.Shell && len(f.Command) != 1 {
+			return fmt.Errorf("function %q: command must be an argv, or one line with shell = true", f.Name)
+		}
+		if f.Timeout < 0 {
+			return fmt.Errorf("function %q: timeout must be positive", f.Name)
+		}
+		if f.Parameters != nil {
+			if _, err := CompileSchema(f.Parameters); err != nil {
+				return fmt.Errorf("function %q: parameters: %w", f.Name, err)
+			}
+		}
+	}
+	for _, s := range c.Servers {
+		if err := name("mcp server", s.Name); err != nil {
+			return err
+		}
+		if s.Command == "" {
+			return fmt.Errorf("mcp server %q: command is empty", s.Name)
+		}
+	}
+	if c.MaxRounds < 0 {
+		return fmt.Errorf("max_tool_rounds %d must be positive", c.MaxRounds)
+	}
+	return nil
+}
+
+// function returns the function tool named n, or nil.
+func (c Config) function(n string) *Function {
+	i := slices.IndexFunc(c.Functions, func(f Function) bool { return f.Name == n })
+	if i < 0 {
+		return nil
+	}
+	return &c.Functions[i]
+}

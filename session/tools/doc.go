@@ -1,0 +1,48 @@
+// Package tools gives the model tools: hosted tools the server runs
+// (web_search, file_search, code_interpreter, image_generation, remote mcp),
+// local function tools that run a command on this machine, and tools of
+// local MCP servers spoken to over stdio. It also holds the approval policy
+// and the agentic loop that feeds tool results back to the model.
+//
+// What it deliberately does not do: render anything, read the terminal or
+// the config file, or send requests. The UI and the one-shot command own
+// I/O; they call Runner.Run for the side effects and step a Loop, which is a
+// pure state machine.
+//
+// # Names
+//
+// Every tool has one name, unique in a Config: a hosted tool is named by its
+// type (web_search, file_search, code_interpreter, image_generation) or, for
+// a remote MCP server, by its server_label; a function by its name; a local
+// MCP server by its name (one toggle for all its tools). Names lists them
+// for a /tools toggle and --tool.
+//
+// A local MCP server's tools reach the model as function tools named
+// "<server>__<tool>" (two underscores). OpenAI accepts [a-zA-Z0-9_-]{1,64},
+// so other characters become "_", long names are cut, and a clash gets a
+// numeric suffix; the Manager keeps the mapping back to the server and the
+// tool's real name, so a name is never parsed.
+//
+// # Flow
+//
+// One user turn, as both the TUI and -p drive it:
+//
+//	Loop.Begin(now)               → input owed from a cancelled round, if any
+//	send request, stream response
+//	Loop.Next(resp, now)          → the client-side calls, or a stop notice
+//	Runner.Run(ctx, calls)        → validate → approve → run (≤4 at once)
+//	Loop.Finish(results, now)     → the next input: every output, in call order,
+//	                                sent with previous_response_id = resp.ID
+//	… repeat until a response has no client-side calls, or max_tool_rounds.
+//
+// Esc at any point: cancel the context (running commands are killed, their
+// whole process group) and call Loop.Cancel, which gives each unfinished call
+// the output "cancelled by user"; Loop.Begin hands those outputs to the next
+// user message so the chain stays valid. Drive runs this loop for callers
+// that block (the one-shot command); the TUI calls the same methods from its
+// messages.
+//
+// Hosted tool items (web_search_call, mcp_call, …) are never run here: the
+// server runs them. Tool output goes back to the model exactly as received;
+// it is sanitized only for display, by the UI.
+package tools

@@ -1,0 +1,206 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"golang.org/x/sys/unix"
+)
+
+// runOne runs a single call of f with no approval needed.
+func runOne(t *testing.T, f Function, args string, h Hooks) Result {
+	t.Helper()
+	f.Approval = ApproveNever
+	if f.Name == "" {
+		f.Name = "tool"
+	}
+	r := NewRunner(Config{Functions: []Function{f}, SecretEnv: []string{"OPENAI_API_KEY", "RUNNEL_TEST_KEY"}}, nil, h)
+	return r.Run(context.Background(), []Call{{CallID: "call_1", Name: f.Name, Arguments: args}})[0]
+}
+
+func TestCommandArgsOnStdinAndInEnv(t *testing.T) {
+	res := runOne(t, Function{Command: []string{"sh", "-c", `cat; printf '|%s|%s|%s' "$RUNNEL_TOOL_ARGS" "$RUNNEL_TOOL_NAME" "$RUNNEL_TOOL_CALL_ID"`}}, `{"a": 1}`, Hooks{})
+	if want := `{"a": 1}|{"a": 1}|tool|call_1`; res.Status != StatusOK || res.Output != want {
+		t.Errorf("got %v %q, want ok %q", res.Status, res.Output, want)
+	}
+	res = runOne(t, Function{Command: []string{"cat"}}, "", Hooks{})
+	if res.Output != "{}" {
+		t.Errorf("empty arguments arrive as %q, want {}", res.Output)
+	}
+}
+
+func TestCommandNoShellUnlessAsked(t *testing.T) {
+	// Without shell the line is one argv element: echo prints it verbatim.
+	res := runOne(t, Function{Command: []string{"echo", "$HOME; echo injected"}}, "{}", Hooks{})
+	if res.Output != "$HOME; echo injected\n" {
+		t.Errorf("argv command went through a shell: %q", res.Output)
+	}
+	res = runOne(t, Function{Command: []string{"echo one; echo two"}, Shell: true}, "{}", Hooks{})
+	if res.Output != "one\ntwo\n" {
+		t.Errorf("shell command: %q", res.Output)
+	}
+}
+
+func TestCommandExitStatusAndStderr(t *testing.T) {
+	res := runOne(t, Function{Command: []string{"echo out; echo oops >&2; exit 3"}, Shell: true}, "{}", Hooks{})
+	if res.Status != StatusFailed || res.ExitCode != 3 || res.Stderr != "oops\n" {
+		t.Errorf("got %+v", res)
+	}
+	if want := "out\n\n[exit status 3]\n[stderr]\noops"; res.Output != want {
+		t.Errorf("output %q, want %q", res.Output, want)
+	}
+	res = runOne(t, Function{Command: []string{filepath.Join(t.TempDir(), "missing")}}, "{}", Hooks{})
+	if res.Status != StatusFailed || !strings.HasPrefix(res.Output, "runnel could not run the command: ") {
+		t.Errorf("missing command: %+v", res)
+	}
+	res = runOne(t, Function{Command: []string{"true"}}, "{}", Hooks{})
+	if res.Status != StatusOK || res.Output != "(no output)" {
+		t.Errorf("silent command: %+v", res)
+	}
+}
+
+func TestCommandTimeout(t *testing.T) {
+	res := runOne(t, Function{Command: []string{"echo partial; exec sleep 60"}, Shell: true, Timeout: 50 * time.Millisecond}, "{}", Hooks{})
+	if res.Status != StatusTimedOut {
+		t.Fatalf("status %v, want timed out (%+v)", res.Status, res)
+	}
+	if want := "timed out after 50ms; partial output:\npartial\n"; res.Output != want {
+		t.Errorf("output %q, want %q", res.Output, want)
+	}
+}
+
+func TestCommandOutputCap(t *testing.T) {
+	res := runOne(t, Function{Command: []string{"head -c 200000 /dev/zero | tr '\\0' a"}, Shell: true}, "{}", Hooks{})
+	if !res.Truncated || res.Status != StatusOK {
+		t.Fatalf("got %v truncated=%t", res.Status, res.Truncated)
+	}
+	body, note, ok := strings.Cut(res.Output, "\n[output cut")
+	if !ok || len(body) != MaxOutput || strings.Trim(body, "a") != "" {
+		t.Errorf("kept %d bytes before the note, want %d", len(body), MaxOutput)
+	}
+	if want := " at 64 KiB; the command printed 200 KB in all]"; note != want {
+		t.Errorf("note %q, want %q", note, want)
+	}
+}
+
+// A cap inside a multi-byte rune keeps the whole runes before it.
+func TestCaptureCutsAtRuneBoundary(t *testing.T) {
+	var mu sync.Mutex
+	var live strings.Builder
+	c := &capture{max: 5, live: func(s string, _ bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !utf8.ValidString(s) {
+			t.Errorf("live chunk %q splits a rune", s)
+		}
+		live.WriteString(s)
+	}}
+	for _, b := range []byte("aé€x") { // 1 + 2 + 3 + 1 bytes, written one at a time
+		c.Write([]byte{b})
+	}
+	got, total := c.result()
+	if got != "aé" || total != 7 {
+		t.Errorf("result %q %d, want %q 7", got, total, "aé")
+	}
+	if live.String() != "aé" {
+		t.Errorf("live %q", live.String())
+	}
+}
+
+func TestCommandEnvironmentHidesSecrets(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-openai")
+	t.Setenv("RUNNEL_TEST_KEY", "sk-configured")
+	t.Setenv("RUNNEL_TEST_OTHER", "kept")
+	f := Function{Command: []string{"env"}}
+	out := runOne(t, f, "{}", Hooks{}).Output
+	for _, secret := range []string{"OPENAI_API_KEY=", "RUNNEL_TEST_KEY="} {
+		if strings.Contains(out, secret) {
+			t.Errorf("the environment holds %s", secret)
+		}
+	}
+	if !strings.Contains(out, "RUNNEL_TEST_OTHER=kept") {
+		t.Error("the environment lost an ordinary variable")
+	}
+	f.PassAPIKey = true
+	out = runOne(t, f, "{}", Hooks{}).Output
+	if !strings.Contains(out, "OPENAI_API_KEY=sk-openai") || !strings.Contains(out, "RUNNEL_TEST_KEY=sk-configured") {
+		t.Error("pass_api_key did not pass the keys")
+	}
+}
+
+func TestCommandDir(t *testing.T) {
+	dir := t.TempDir()
+	res := runOne(t, Function{Command: []string{"pwd"}, Dir: dir}, "{}", Hooks{})
+	if got, _ := filepath.EvalSymlinks(strings.TrimSpace(res.Output)); got != mustEval(t, dir) {
+		t.Errorf("ran in %q, want %q", res.Output, dir)
+	}
+}
+
+func mustEval(t *testing.T, p string) string {
+	t.Helper()
+	r, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// Cancelling kills the whole process group: the shell and the sleep it
+// started in the background.
+func TestCommandCancelKillsProcessGroup(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pids := make(chan int, 1)
+	var once sync.Once
+	var buf strings.Builder
+	h := Hooks{Output: func(c Call, chunk string, stderr bool) {
+		buf.WriteString(chunk)
+		if line, _, ok := strings.Cut(buf.String(), "\n"); ok {
+			once.Do(func() {
+				pid, _ := strconv.Atoi(line)
+				pids <- pid
+				cancel()
+			})
+		}
+	}}
+	f := Function{Name: "bg", Command: []string{"sleep 60 & echo $!; wait"}, Shell: true, Approval: ApproveNever}
+	r := NewRunner(Config{Functions: []Function{f}}, nil, h)
+	res := r.Run(ctx, []Call{{CallID: "call_1", Name: "bg", Arguments: "{}"}})[0]
+	if res.Status != StatusCancelled || res.Output != CancelledOutput {
+		t.Errorf("got %v %q, want cancelled %q", res.Status, res.Output, CancelledOutput)
+	}
+	pid := <-pids
+	if pid <= 0 {
+		t.Fatal("no pid from the command")
+	}
+	// The kill went to the group before Run returned; wait for the sleep to
+	// exit through a pidfd (it is not our child). The timeout only guards
+	// against a hang.
+	fd, err := unix.PidfdOpen(pid, 0)
+	if errors.Is(err, unix.ESRCH) {
+		return // already gone
+	}
+	if err != nil {
+		t.Fatalf("pidfd_open: %v", err)
+	}
+	defer unix.Close(fd)
+	n, err := unix.Poll([]unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}, 10_000)
+	if err != nil || n != 1 {
+		t.Fatalf("background sleep %d still runs after the cancel (poll: %d, %v)", pid, n, err)
+	}
+}
+
+func TestByteSize(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 B", 999: "999 B", 12000: "12 KB", 200000: "200 KB", 3_400_000: "3.4 MB"} {
+		if got := byteSize(n); got != want {
+			t.Errorf("byteSize(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -1,0 +1,195 @@
+package tools
+
+// This file is the agentic loop as a state machine: which calls of a
+// response to run, what the next request carries, when to stop, and what a
+// cancelled round still owes the chain. It does no I/O; time comes in as a
+// parameter.
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"runnel/stream"
+)
+
+// State is where a user turn is.
+type State int
+
+const (
+	StateIdle      State = iota // no request out; waiting for the user
+	StateStreaming              // a request is out and its response is streaming
+	StateRunning                // the response's calls are being approved and run
+)
+
+func (s State) String() string {
+	switch s {
+	case StateIdle:
+		return "idle"
+	case StateStreaming:
+		return "streaming"
+	case StateRunning:
+		return "running"
+	}
+	return fmt.Sprintf("State(%d)", int(s))
+}
+
+// Loop steps one conversation through its tool rounds.
+//
+// Invariants:
+//   - owed holds, in call order, outputs for calls of the chain's newest
+//     response that no request has delivered yet; Begin hands them to the
+//     next user message. A response's calls are answered in full or owed
+//     in full, so the chain never has a call without an output.
+//   - inflight holds the outputs the current request carries; they become
+//     owed again if its response does not complete (failed, cut off,
+//     cancelled), because the chain then still ends at the calls.
+//   - calls and respID are set exactly in StateRunning.
+//   - round counts the rounds run in this user turn, 0 ≤ round ≤ max.
+type Loop struct {
+	max      int
+	state    State
+	round    int
+	respID   string // the response whose calls are running
+	calls    []Call
+	owed     []json.RawMessage
+	inflight []json.RawMessage
+	began    time.Time // when the user turn began
+}
+
+// NewLoop returns a loop that runs at most maxRounds rounds of calls per
+// user turn (0 means DefaultMaxRounds).
+func NewLoop(maxRounds int) *Loop {
+	if maxRounds <= 0 {
+		maxRounds = DefaultMaxRounds
+	}
+	return &Loop{max: maxRounds}
+}
+
+// State is where the turn is.
+func (l *Loop) State() State { return l.state }
+
+// Round is the number of rounds run in this user turn.
+func (l *Loop) Round() int { return l.round }
+
+// Calls are the calls of the running round (nil unless StateRunning).
+func (l *Loop) Calls() []Call { return l.calls }
+
+// Owed reports how many outputs the next user message will carry.
+func (l *Loop) Owed() int { return len(l.owed) }
+
+// Begin starts a user turn: the request about to go out carries the
+// returned outputs (owed by a round that was cancelled or cut short) before
+// the user's message.
+func (l *Loop) Begin(now time.Time) (owed []json.RawMessage) {
+	owed, l.owed = l.owed, nil
+	l.inflight = owed
+	l.state, l.round, l.began = StateStreaming, 0, now
+	l.calls, l.respID = nil, ""
+	return owed
+}
+
+// Next takes the response the current request ended with (nil if none came
+// back) and says what to do: run calls, or stop. Every function_call item
+// of a completed or incomplete response is a client-side call (hosted tool
+// items are the server's own); a name the Runner does not know is answered
+// as unknown, so the chain stays valid. stop is a notice for the user when
+// the turn ends unusually ("" when the model simply answered).
+func (l *Loop) Next(resp *stream.Snapshot, now time.Time) (calls []Call, stop string) {
+	if l.state != StateStreaming {
+		return nil, ""
+	}
+	l.state = StateIdle
+	if resp == nil || !resp.Terminal || (resp.Status != "completed" && resp.Status != "incomplete") {
+		// The chain did not move: what this request carried is still owed.
+		l.owed, l.inflight = append(l.inflight, l.owed...), nil
+		if len(l.owed) > 0 {
+			return nil, fmt.Sprintf("the response did not complete; %s will go with your next message", plural(len(l.owed), "tool output"))
+		}
+		return nil, ""
+	}
+	l.inflight = nil
+	for _, it := range resp.Items {
+		if it.Type == "function_call" && it.CallID != "" {
+			calls = append(calls, callFromItem(it, len(calls)))
+		}
+	}
+	if len(calls) == 0 {
+		return nil, ""
+	}
+	if l.round >= l.max {
+		for _, c := range calls {
+			l.owed = append(l.owed, OutputItem(c.CallID, capOutput(l.max)))
+		}
+		return nil, fmt.Sprintf("stopped after %s in %s (max_tool_rounds = %d); the model's last %s not run — send a message to continue",
+			plural(l.round, "tool round"), now.Sub(l.began).Round(time.Second), l.max, callsWere(len(calls)))
+	}
+	l.round++
+	l.state, l.respID, l.calls = StateRunning, resp.ID, calls
+	return calls, ""
+}
+
+// Finish takes the round's results and returns the next request's input:
+// one function_call_output per call, in call order (a call without a
+// result counts as cancelled), to send with previous_response_id =
+// previousID, the response that made the calls.
+func (l *Loop) Finish(results []Result, now time.Time) (input []json.RawMessage, previousID string) {
+	if l.state != StateRunning {
+		return nil, ""
+	}
+	input, previousID = l.outputs(results), l.respID
+	l.inflight = input
+	l.state, l.calls, l.respID = StateStreaming, nil, ""
+	return input, previousID
+}
+
+// Cancel ends the turn where it is. While calls run, each call without a
+// result in done gets "cancelled by user"; all the round's outputs are owed
+// to the next user message. While streaming, what the request carried is
+// owed again. The caller cancels the context that runs the calls or the
+// stream.
+func (l *Loop) Cancel(done []Result, now time.Time) {
+	switch l.state {
+	case StateRunning:
+		l.owed = append(l.owed, l.outputs(done)...)
+	case StateStreaming:
+		l.owed = append(l.inflight, l.owed...)
+	}
+	l.inflight, l.calls, l.respID = nil, nil, ""
+	l.state = StateIdle
+}
+
+// Reset forgets everything owed: for a new conversation, whose chain does
+// not hold the old calls.
+func (l *Loop) Reset() {
+	*l = Loop{max: l.max}
+}
+
+// outputs answers every running call in call order from results, matched
+// by call_id.
+func (l *Loop) outputs(results []Result) []json.RawMessage {
+	byID := make(map[string]Result, len(results))
+	for _, r := range results {
+		byID[r.Call.CallID] = r
+	}
+	out := make([]json.RawMessage, len(l.calls))
+	for i, c := range l.calls {
+		r, ok := byID[c.CallID]
+		if !ok {
+			r = cancelled(c)
+		}
+		out[i] = OutputItem(c.CallID, r.Output)
+	}
+	return out
+}
+
+func capOutput(max int) string {
+	return fmt.Sprintf("Not run: runnel stops after %d tool rounds per user message (max_tool_rounds). Wait for the user.", max)
+}
+
+func callsWere(n int) string {
+	if n == 1 {
+		return "call was"
+	}
+	return fmt.Sprintf("%d calls were", n)
+}

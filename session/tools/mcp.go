@@ -1,0 +1,407 @@
+package tools
+
+// This file runs local MCP servers over stdio with the official Go SDK:
+// start them all at session start, list their tools, call them with
+// progress and cancellation, restart a server that died once, and shut
+// them down.
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const (
+	mcpStartTimeout = 30 * time.Second // launch, handshake and tool listing
+	mcpGrace        = 2 * time.Second  // after closing stdin, before SIGTERM, then before SIGKILL
+)
+
+// Manager owns the session's local MCP servers. A nil *Manager has no
+// servers and no tools.
+//
+// Invariants: servers, tools and byName are set by StartMCP and never
+// change (a restarted server keeps its tools and names); progress holds a
+// callback only while its call runs.
+type Manager struct {
+	client  *mcp.Client
+	secrets []string
+	report  func(error)
+
+	servers []*server
+	tools   []*mcpTool // config order, then the server's order
+	byName  map[string]*mcpTool
+
+	token    atomic.Int64
+	progress sync.Map // progress token (string) → func(Progress)
+}
+
+// server is one configured server and its current connection.
+//
+// Invariants: conn is nil before a successful start, after the connection
+// ended, and after Close; restarted is set by the one restart a server
+// gets; once closed is set, nothing starts again.
+type server struct {
+	cfg    Server
+	m      *Manager
+	stderr *tail // the last of the server's stderr, for messages
+
+	mu        sync.Mutex
+	conn      *conn
+	err       error // why it is not running: a start failure or how it ended
+	restarted bool
+	closed    bool
+}
+
+// conn is one running server process and its session.
+type conn struct {
+	cs   *mcp.ClientSession
+	done chan struct{} // closed when the connection has ended
+}
+
+// mcpTool is one tool a server offers, under the name the model sees.
+type mcpTool struct {
+	name        string // the function name: server__tool, sanitized
+	tool        string // the server's own name for it
+	server      *server
+	description string
+	params      json.RawMessage // its input schema, as the server sent it
+	schema      *Schema         // nil when the schema does not compile: only JSON is checked
+}
+
+// StartMCP launches every server in c concurrently, lists their tools and
+// returns when all have started or failed (each within 30 seconds). report
+// gets one error per problem, now and later (a server that failed to start,
+// that stopped, that offers none of allowed_tools); it may be nil and must
+// be safe for concurrent use. ctx bounds the start only.
+func StartMCP(ctx context.Context, c Config, report func(error)) *Manager {
+	if report == nil {
+		report = func(error) {}
+	}
+	m := &Manager{secrets: c.SecretEnv, report: report, byName: map[string]*mcpTool{}}
+	m.client = mcp.NewClient(&mcp.Implementation{Name: "runnel", Version: "1"}, &mcp.ClientOptions{
+		Capabilities:                &mcp.ClientCapabilities{}, // no roots, sampling or elicitation
+		ProgressNotificationHandler: m.onProgress,
+	})
+	listed := make([][]*mcp.Tool, len(c.Servers))
+	var wg sync.WaitGroup
+	for i, cfg := range c.Servers {
+		s := &server{cfg: cfg, m: m, stderr: &tail{}}
+		m.servers = append(m.servers, s)
+		wg.Go(func() {
+			tools, err := s.startAndList(ctx)
+			if err != nil {
+				report(err)
+				return
+			}
+			listed[i] = tools
+		})
+	}
+	wg.Wait()
+
+	used := map[string]bool{}
+	for _, f := range c.Functions {
+		used[f.Name] = true
+	}
+	for i, s := range m.servers {
+		for _, t := range listed[i] {
+			params, _ := json.Marshal(t.InputSchema)
+			if t.InputSchema == nil {
+				params = nil
+			}
+			schema, _ := CompileSchema(params)
+			mt := &mcpTool{
+				name: exposedName(s.cfg.Name, t.Name, used), tool: t.Name, server: s,
+				description: t.Description, params: params, schema: schema,
+			}
+			m.tools = append(m.tools, mt)
+			m.byName[mt.name] = mt
+		}
+	}
+	return m
+}
+
+// startAndList starts s and returns the tools it offers that allowed_tools
+// lets through.
+func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
+	ctx, cancel := context.WithTimeout(ctx, mcpStartTimeout)
+	defer cancel()
+	c, err := s.start(ctx)
+	s.mu.Lock()
+	s.conn, s.err = c, err
+	s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	var tools []*mcp.Tool
+	for t, err := range c.cs.Tools(ctx, nil) {
+		if err != nil {
+			return nil, fmt.Errorf("mcp server %s: list tools: %v", s.cfg.Name, err)
+		}
+		if len(s.cfg.AllowedTools) == 0 || slices.Contains(s.cfg.AllowedTools, t.Name) {
+			tools = append(tools, t)
+		}
+	}
+	for _, want := range s.cfg.AllowedTools {
+		if !slices.ContainsFunc(tools, func(t *mcp.Tool) bool { return t.Name == want }) {
+			s.m.report(fmt.Errorf("mcp server %s offers no tool %q (named in allowed_tools)", s.cfg.Name, want))
+		}
+	}
+	return tools, nil
+}
+
+// start launches the process and opens the session. The caller records the
+// result.
+func (s *server) start(ctx context.Context) (*conn, error) {
+	cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
+	secrets := s.m.secrets
+	if s.cfg.PassAPIKey {
+		secrets = nil
+	}
+	extra := make([]string, 0, len(s.cfg.Env))
+	for k, v := range s.cfg.Env {
+		extra = append(extra, k+"="+v)
+	}
+	slices.Sort(extra)
+	cmd.Env = toolEnv(os.Environ(), secrets, extra...)
+	cmd.Stderr = s.stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // the terminal's ^C is runnel's to handle
+	cmd.WaitDelay = mcpGrace
+	cs, err := s.m.client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: mcpGrace}, nil)
+	if err != nil {
+		if cmd.Process != nil {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		}
+		return nil, fmt.Errorf("mcp server %s: start %q: %v%s", s.cfg.Name, s.cfg.Command, err, s.stderr.hint())
+	}
+	c := &conn{cs: cs, done: make(chan struct{})}
+	go s.watch(c)
+	return c, nil
+}
+
+// watch waits for a connection to end and reports it if nobody asked.
+func (s *server) watch(c *conn) {
+	err := c.cs.Wait()
+	s.mu.Lock()
+	close(c.done)
+	unexpected := !s.closed && s.conn == c
+	if unexpected {
+		s.conn = nil
+		s.err = fmt.Errorf("mcp server %s stopped%s%s", s.cfg.Name, exitReason(err), s.stderr.hint())
+	}
+	again := s.restarted
+	why := s.err
+	s.mu.Unlock()
+	if !unexpected {
+		return
+	}
+	if again {
+		s.m.report(fmt.Errorf("%v; it was restarted once already and stays stopped", why))
+	} else {
+		s.m.report(fmt.Errorf("%v; it will be restarted on its next use", why))
+	}
+}
+
+func exitReason(err error) string {
+	if err == nil {
+		return ""
+	}
+	return " (" + err.Error() + ")"
+}
+
+// ensure returns a live connection, restarting the server once in the
+// session if it is not running.
+func (s *server) ensure(ctx context.Context) (*conn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return nil, fmt.Errorf("mcp server %s is shut down", s.cfg.Name)
+	case s.conn != nil:
+		return s.conn, nil
+	case s.restarted:
+		return nil, fmt.Errorf("%v; it was restarted once already: restart runnel to use it again", s.err)
+	}
+	s.restarted = true
+	ctx, cancel := context.WithTimeout(ctx, mcpStartTimeout)
+	defer cancel()
+	c, err := s.start(ctx)
+	if err != nil {
+		s.err = err
+		return nil, fmt.Errorf("restart: %w", err)
+	}
+	s.conn, s.err = c, nil
+	return c, nil
+}
+
+// lookup finds the tool the model calls name.
+func (m *Manager) lookup(name string) (*mcpTool, bool) {
+	if m == nil {
+		return nil, false
+	}
+	t, ok := m.byName[name]
+	return t, ok
+}
+
+// call runs one tool call. The output is the result's text; isError says
+// the tool reported a failure (the output then starts with "error: "). err
+// is a failure to get a result at all: the server is gone, it answered with
+// a protocol error, or ctx ended.
+func (m *Manager) call(ctx context.Context, t *mcpTool, arguments string, progress func(Progress)) (output string, isError bool, err error) {
+	c, err := t.server.ensure(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	args := json.RawMessage(strings.TrimSpace(arguments))
+	if len(args) == 0 {
+		args = json.RawMessage("{}")
+	}
+	params := &mcp.CallToolParams{Name: t.tool, Arguments: args}
+	if progress != nil {
+		tok := fmt.Sprintf("runnel-%d", m.token.Add(1))
+		params.SetProgressToken(tok)
+		m.progress.Store(tok, progress)
+		defer m.progress.Delete(tok)
+	}
+	res, err := c.cs.CallTool(ctx, params)
+	switch {
+	case err == nil:
+		out := resultText(res)
+		if res.IsError {
+			out = "error: " + out
+		}
+		return out, res.IsError, nil
+	case ctx.Err() != nil:
+		return "", false, ctx.Err()
+	case connectionLost(err):
+		// Let the watcher record how it ended, so the message says why.
+		select {
+		case <-c.done:
+		case <-time.After(mcpGrace):
+		}
+		t.server.mu.Lock()
+		why := t.server.err
+		t.server.mu.Unlock()
+		if why == nil {
+			why = fmt.Errorf("mcp server %s: the connection broke", t.server.cfg.Name)
+		}
+		return "", false, fmt.Errorf("%v during the call", why)
+	}
+	return "", false, fmt.Errorf("mcp server %s: %v", t.server.cfg.Name, err)
+}
+
+// connectionLost reports whether a call failed because the connection
+// ended rather than because the server answered with an error: a server's
+// answer is a JSON-RPC error with a code of its own, while the SDK reports
+// a lost connection as ErrConnectionClosed, as "server is closing" (-32004)
+// or "client is closing" (-32003), or as a plain transport error.
+func connectionLost(err error) bool {
+	if errors.Is(err, mcp.ErrConnectionClosed) {
+		return true
+	}
+	var we *jsonrpc.Error
+	if errors.As(err, &we) {
+		return we.Code == -32004 || we.Code == -32003
+	}
+	return true
+}
+
+func (m *Manager) onProgress(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+	p := req.Params
+	if p == nil {
+		return
+	}
+	if f, ok := m.progress.Load(fmt.Sprint(p.ProgressToken)); ok {
+		f.(func(Progress))(Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
+	}
+}
+
+// FunctionTools returns the tools of the enabled servers (enabled is asked
+// with the server's name) as function tools for a request.
+func (m *Manager) FunctionTools(enabled func(name string) bool) []json.RawMessage {
+	if m == nil {
+		return nil
+	}
+	var out []json.RawMessage
+	for _, t := range m.tools {
+		if enabled == nil || enabled(t.server.cfg.Name) {
+			out = append(out, functionTool(t.name, t.description, t.params))
+		}
+	}
+	return out
+}
+
+// ToolNames lists the function names of every MCP tool, in order.
+func (m *Manager) ToolNames() []string {
+	if m == nil {
+		return nil
+	}
+	out := make([]string, len(m.tools))
+	for i, t := range m.tools {
+		out[i] = t.name
+	}
+	return out
+}
+
+// Summary is one line for the session start: "mcp: 2 servers, 7 tools",
+// with the servers that failed to start named after it.
+func (m *Manager) Summary() string {
+	if m == nil || len(m.servers) == 0 {
+		return ""
+	}
+	var failed []string
+	for _, s := range m.servers {
+		s.mu.Lock()
+		if s.conn == nil && !s.closed {
+			failed = append(failed, s.cfg.Name)
+		}
+		s.mu.Unlock()
+	}
+	line := fmt.Sprintf("mcp: %s, %s", plural(len(m.servers)-len(failed), "server"), plural(len(m.tools), "tool"))
+	if len(failed) > 0 {
+		line += fmt.Sprintf(" (%s not running: %s)", plural(len(failed), "server"), strings.Join(failed, ", "))
+	}
+	return line
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// Close shuts every server down: their stdin is closed, then after a grace
+// period they get SIGTERM, then SIGKILL. It waits for all of them. Calls
+// still running fail.
+func (m *Manager) Close() error {
+	if m == nil {
+		return nil
+	}
+	var wg sync.WaitGroup
+	for _, s := range m.servers {
+		s.mu.Lock()
+		c := s.conn
+		s.closed, s.conn = true, nil
+		s.mu.Unlock()
+		if c != nil {
+			wg.Go(func() {
+				_ = c.cs.Close() // its error is only how the process exited
+				<-c.done
+			})
+		}
+	}
+	wg.Wait()
+	return nil
+}

@@ -1,0 +1,104 @@
+// Command mcpserver is a small MCP server over stdio for package tools'
+// tests. Its tools exercise what the Manager must handle: plain text,
+// progress notifications, an isError result, a protocol error, non-text
+// content, a call that waits for cancellation, and a crash.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log"
+	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+type echoArgs struct {
+	Text string `json:"text" jsonschema:"the text to send back"`
+}
+
+func main() {
+	s := mcp.NewServer(&mcp.Implementation{Name: "testserver", Version: "1"}, nil)
+
+	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Echo text back"},
+		func(_ context.Context, _ *mcp.CallToolRequest, a echoArgs) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + a.Text}}}, nil, nil
+		})
+
+	mcp.AddTool(s, &mcp.Tool{Name: "env", Description: "Print an environment variable"},
+		func(_ context.Context, _ *mcp.CallToolRequest, a echoArgs) (*mcp.CallToolResult, any, error) {
+			v, ok := os.LookupEnv(a.Text)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("%s=%q set=%t", a.Text, v, ok)}}}, nil, nil
+		})
+
+	// slow reports progress twice, then pings the client: the client answers
+	// a ping only after handling the notifications before it, so the test
+	// sees both before the result, without timing.
+	mcp.AddTool(s, &mcp.Tool{Name: "slow", Description: "Work in two steps, with progress"},
+		func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			tok := req.Params.GetProgressToken()
+			if tok != nil {
+				for i, msg := range []string{"step one", "step two"} {
+					err := req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+						ProgressToken: tok, Progress: float64(i + 1), Total: 2, Message: msg,
+					})
+					if err != nil {
+						return nil, nil, err
+					}
+				}
+				if err := req.Session.Ping(ctx, nil); err != nil {
+					return nil, nil, err
+				}
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "done"}}}, nil, nil
+		})
+
+	// fail reports a tool-level error: isError with a message.
+	mcp.AddTool(s, &mcp.Tool{Name: "fail", Description: "Fail as a tool"},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return nil, nil, errors.New("the disk is full")
+		})
+
+	// broken answers with a JSON-RPC error instead of a result.
+	s.AddTool(&mcp.Tool{Name: "broken", Description: "Fail as a protocol error", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return nil, errors.New("internal failure in broken")
+		})
+
+	mcp.AddTool(s, &mcp.Tool{Name: "picture", Description: "Return an image and a caption"},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{
+				&mcp.TextContent{Text: "a red dot"},
+				&mcp.ImageContent{Data: make([]byte, 12000), MIMEType: "image/png"},
+			}}, nil, nil
+		})
+
+	// block waits until the call is cancelled.
+	mcp.AddTool(s, &mcp.Tool{Name: "block", Description: "Wait until cancelled"},
+		func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
+			if tok := req.Params.GetProgressToken(); tok != nil {
+				_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: 1, Message: "waiting"})
+			}
+			<-ctx.Done()
+			return nil, nil, ctx.Err()
+		})
+
+	// crash exits the whole server in the middle of the call.
+	mcp.AddTool(s, &mcp.Tool{Name: "crash", Description: "Exit the server"},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			fmt.Fprintln(os.Stderr, "crashing on purpose")
+			os.Exit(3)
+			return nil, nil, nil
+		})
+
+	mcp.AddTool(s, &mcp.Tool{Name: "hidden.tool", Description: "Only listed when allowed"},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hidden"}}}, nil, nil
+		})
+
+	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		log.Fatal(err)
+	}
+}
