@@ -3,6 +3,7 @@ package ui
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -181,6 +182,7 @@ func (t Transcript) View() string {
 		rows--
 	}
 	var b strings.Builder
+	b.Grow(t.height * (2*t.width + 16)) // room for styled lines: one allocation
 	n := 0
 	for i := a; i < len(t.slots) && n < rows; i++ {
 		s, sp := t.slot(i), t.span(i)
@@ -207,7 +209,8 @@ func (t Transcript) View() string {
 	return b.String()
 }
 
-// hintLine is the "↓ N new lines" line, cut to the width.
+// hintLine is the "↓ N new lines" line, cut to the width. Its texts are
+// single-cell runes, so their rune count is their width.
 func (t Transcript) hintLine() string {
 	word := " new lines"
 	if t.unseen == 1 {
@@ -215,14 +218,12 @@ func (t Transcript) hintLine() string {
 	}
 	room := t.width - t.hint.GetHorizontalFrameSize()
 	n := "↓ " + strconv.Itoa(t.unseen)
-	text := n
-	for _, s := range []string{n + word + " · end to follow", n + word} {
-		if ansi.StringWidth(s) <= room {
-			text = s
-			break
+	for _, s := range []string{n + word + " · end to follow", n + word, n} {
+		if utf8.RuneCountInString(s) <= room {
+			return t.hint.Render(s)
 		}
 	}
-	return ansi.Truncate(t.hint.Render(text), t.width, "")
+	return ansi.Truncate(t.hint.Render(n), t.width, "")
 }
 
 // page is how far pgup/pgdn scroll: a screen less one line of context.
