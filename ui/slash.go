@@ -41,15 +41,17 @@ func (c Command) Validate(args string) error {
 	return c.check(args)
 }
 
-// Efforts are the reasoning efforts /effort accepts, weakest first.
-var efforts = []string{"minimal", "low", "medium", "high"}
+// efforts are the reasoning efforts /effort accepts, weakest first: the
+// same set as the --reasoning-effort flag (not every model takes every one;
+// the server says so when it does not).
+var efforts = []string{"none", "minimal", "low", "medium", "high", "xhigh"}
 
 // slashCommands is the registry, in menu order. It is never mutated; callers
 // get copies from Commands and Complete.
 var slashCommands = []Command{
 	{Name: "new", Desc: "start a new conversation"},
 	{Name: "model", Args: "NAME", Desc: "switch the model", check: checkModel},
-	{Name: "effort", Args: strings.Join(efforts, "|"), Desc: "set the reasoning effort", check: checkEffort},
+	{Name: "effort", Args: "LEVEL", Desc: "set the reasoning effort: none … xhigh", check: checkEffort},
 	{Name: "copy", Args: "[N]", Desc: "copy the last answer or its N-th code block", check: checkCopy},
 	{Name: "help", Desc: "show keys and commands"},
 	{Name: "quit", Desc: "leave runnel"},

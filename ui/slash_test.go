@@ -38,7 +38,8 @@ func TestValidate(t *testing.T) {
 	good := [][2]string{
 		{"new", ""}, {"help", ""}, {"quit", ""},
 		{"model", "gpt-5-mini"},
-		{"effort", "minimal"}, {"effort", "low"}, {"effort", "medium"}, {"effort", "high"},
+		{"effort", "none"}, {"effort", "minimal"}, {"effort", "low"}, {"effort", "medium"},
+		{"effort", "high"}, {"effort", "xhigh"},
 		{"copy", ""}, {"copy", "1"}, {"copy", "12"},
 	}
 	for _, g := range good {
@@ -50,8 +51,8 @@ func TestValidate(t *testing.T) {
 		name, args string
 		want       []string // substrings of the one-line message
 	}{
-		{"effort", "extreme", []string{"/effort extreme", "minimal, low, medium, high"}},
-		{"effort", "", []string{"minimal, low, medium, high"}},
+		{"effort", "extreme", []string{"/effort extreme", "none, minimal, low, medium, high, xhigh"}},
+		{"effort", "", []string{"none, minimal, low, medium, high, xhigh"}},
 		{"model", "", []string{"/model needs a model name"}},
 		{"model", "gpt 5", []string{"without spaces"}},
 		{"copy", "0", []string{"/copy 0", "from 1"}},
