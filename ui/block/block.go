@@ -1,0 +1,149 @@
+package block
+
+import (
+	"strings"
+	"time"
+
+	"runnel/stream"
+	"runnel/theme"
+)
+
+// Context is what every Render gets: the space, the look and the time.
+type Context struct {
+	Width    int           // columns available
+	Styles   *theme.Styles // the look; colours come only from here
+	Now      time.Time     // for spinners, elapsed times and countdowns; Render never reads the clock
+	Markdown *Renderers    // markdown renderers to use; nil: a set shared by the package
+}
+
+// Block is one transcript entry.
+type Block interface {
+	// Render returns the entry's rows for ctx, without a trailing newline;
+	// every row fits ctx.Width. It is a cache hit when nothing changed since
+	// the last Render at the same width and styles.
+	Render(ctx Context) string
+	// Live reports whether the entry still changes on its own (streaming,
+	// running, counting down): the transcript re-renders it every frame.
+	// Settled entries are cached.
+	Live() bool
+}
+
+// ItemBlock is the block of one output item. The transcript calls Update
+// after events changed the item (the same *stream.Item, mutated in place)
+// and End when the item's response is over.
+type ItemBlock interface {
+	Block
+	Updater
+	// Item returns the item the block shows.
+	Item() *stream.Item
+	// End records that the item's response ended at now (completed, failed,
+	// cut off or stopped): an item that never finished shows as
+	// interrupted, and the block stops being live.
+	End(now time.Time)
+}
+
+// Updater is a block whose item changes: Update records that it changed at
+// now (first seen, finished at) and marks the caches dirty.
+type Updater interface {
+	Update(now time.Time)
+}
+
+// Expander is a block with a collapsed and an expanded form: reasoning (a
+// header line, or every summary part) and panels (an output preview of at
+// most previewLines lines, or everything).
+type Expander interface {
+	SetExpanded(bool)
+	Expanded() bool
+}
+
+// Titled is a block with a short title for the status line: reasoning's
+// current **Title**.
+type Titled interface {
+	Title() string
+}
+
+// Finisher is a message block whose streamed rows can be replaced by one
+// whole-document render once the message is done. FinalRender is called on
+// the UI goroutine and returns a pure function to run off it (in a tea.Cmd);
+// its result goes back through SetFinal with the width it was made for. The
+// final rows have the same visible text as the streamed ones, so the swap
+// shows no jump. A result for another width, or for text that changed since
+// FinalRender, is ignored.
+type Finisher interface {
+	FinalRender(ctx Context) func() string
+	SetFinal(width int, rendered string)
+}
+
+// Approver is an MCP approval request waiting for the user. The transcript
+// handles the keys and reports the decision; the panel then shows it.
+type Approver interface {
+	// Approval returns the approval request's id, and whether it still
+	// waits for a decision.
+	Approval() (id string, pending bool)
+	SetDecision(approved bool)
+}
+
+// ImageSaver is a block with image data to write to disk (image generation
+// partial and final images). SaveImage returns the write to run off the UI
+// goroutine, or nil when every image it has was already handed out; its
+// result goes back through ImageSaved so the panel shows the path.
+type ImageSaver interface {
+	SaveImage() func() ImageFile
+	ImageSaved(ImageFile)
+}
+
+// ForItem returns the block for an item, from one table keyed by item type:
+// messages, reasoning, tool panels, MCP panels, and a generic panel for any
+// other type. now is when the item was first seen.
+func ForItem(it *stream.Item, now time.Time) ItemBlock {
+	mk, ok := itemKinds[it.Type]
+	if !ok {
+		mk = panelFor(unknownSpec)
+		if strings.HasSuffix(it.Type, "_call") {
+			mk = panelFor(genericToolSpec)
+		}
+	}
+	b := mk(it)
+	b.Update(now)
+	return b
+}
+
+// itemKinds is the dispatch table: the one place item types are told apart.
+var itemKinds = kinds()
+
+func kinds() map[string]func(*stream.Item) ItemBlock {
+	m := map[string]func(*stream.Item) ItemBlock{
+		"message":   newMessage,
+		"reasoning": newReasoning,
+	}
+	for typ, spec := range panelSpecs {
+		m[typ] = panelFor(spec)
+	}
+	return m
+}
+
+// renderKey identifies what a cached render was made for.
+type renderKey struct {
+	width  int
+	styles *theme.Styles
+	rev    int // the block's revision: bumped by every change
+}
+
+// cache holds one block's last render.
+type cache struct {
+	key renderKey
+	out string
+	ok  bool
+}
+
+func (c *cache) get(k renderKey) (string, bool) {
+	if c.ok && c.key == k {
+		return c.out, true
+	}
+	return "", false
+}
+
+func (c *cache) put(k renderKey, out string) string {
+	c.key, c.out, c.ok = k, out, true
+	return out
+}

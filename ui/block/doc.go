@@ -1,0 +1,29 @@
+// Package block renders transcript entries: how every output item of a
+// response looks, in the chat TUI and in the one-shot --format ansi output.
+//
+// Each entry is a Block: a user prompt (NewUser), a notice (NewNotice,
+// NewRetry), or the block of one stream item (ForItem): an assistant message
+// (markdown, streamed incrementally through ui/markdown, citations as
+// numbered markers with a Sources list, refusals and commentary styled
+// apart), reasoning (a one-line header that expands to the summary), a tool
+// or MCP panel (a rounded border with icon, title, spinner or final state
+// and duration, arguments and an output preview), or a generic panel for
+// item types runnel does not know. ForItem picks the kind from one table
+// keyed by item type. Optional behaviour is offered through small
+// interfaces: Updater, Expander, Titled, Finisher, Approver, ImageSaver.
+// Printer writes the same blocks to a plain writer as a stream goes by.
+//
+// Every string taken from the stream is cleaned (stream.Sanitize or
+// SanitizeLine) before it is styled; the only escape sequences in the output
+// are SGR styling (lipgloss, glamour) and OSC 8 hyperlinks: those runnel
+// writes for cited http(s) sources, and those glamour writes for markdown
+// links. Colours come only from theme.Styles.
+//
+// It does not run a Bubble Tea program, handle keys, scroll, or read the
+// clock: time comes in through Update(now) and Context.Now, and slow work
+// (the final render of a message, writing an image) is handed back as a
+// function for the caller to run off the UI goroutine.
+//
+// Main flow: ForItem(item) → Update(now) after each change → Render(ctx)
+// per frame while Live, cached per width once settled.
+package block

@@ -1,0 +1,213 @@
+package block
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"runnel/theme"
+	"runnel/ui/markdown"
+)
+
+// maxRenderers bounds how many renderers a Renderers keeps: a resize makes
+// one per width passed through, a theme switch one per width again.
+const maxRenderers = 16
+
+// Renderers makes and keeps markdown renderers, one per styles and width.
+// Making a renderer calibrates it against glamour (a few milliseconds), so
+// blocks share them: through Context.Markdown, or, when that is nil, through
+// one set shared by the whole package. It is safe for concurrent use.
+//
+// Invariants: byKey holds at most maxRenderers entries (it is emptied when
+// full); a nil entry records a renderer that could not be made, and err
+// keeps the first such failure (the blocks then show plain text).
+type Renderers struct {
+	mu    sync.Mutex
+	byKey map[rendererKey]*markdown.Renderer
+	err   error
+}
+
+type rendererKey struct {
+	styles *theme.Styles
+	width  int
+}
+
+// shared serves contexts without their own Renderers.
+var shared = NewRenderers()
+
+// NewRenderers returns an empty set of renderers.
+func NewRenderers() *Renderers {
+	return &Renderers{byKey: map[rendererKey]*markdown.Renderer{}}
+}
+
+// Err returns the first error met making a renderer, if any; blocks then show
+// markdown as plain wrapped text.
+func (rs *Renderers) Err() error {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return rs.err
+}
+
+// get returns the renderer for st at width, or nil if it cannot be made.
+func (rs *Renderers) get(st *theme.Styles, width int) *markdown.Renderer {
+	if st == nil {
+		return nil
+	}
+	k := rendererKey{st, max(width, markdown.MinWidth)}
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if r, ok := rs.byKey[k]; ok {
+		return r
+	}
+	if len(rs.byKey) >= maxRenderers {
+		clear(rs.byKey)
+	}
+	r, err := markdown.NewRenderer(st.Glamour(), k.width)
+	if err != nil {
+		if rs.err == nil {
+			rs.err = fmt.Errorf("markdown at width %d: %w", k.width, err)
+		}
+		r = nil
+	}
+	rs.byKey[k] = r
+	return r
+}
+
+// markdown returns the renderer for the context's styles at width.
+func (ctx Context) markdown(width int) *markdown.Renderer {
+	rs := ctx.Markdown
+	if rs == nil {
+		rs = shared
+	}
+	return rs.get(ctx.Styles, width)
+}
+
+// mdDoc is a markdown document that grows (a message, a reasoning summary,
+// streamed code) rendered incrementally by a markdown.Stream.
+//
+// Invariants: src is the cleaned source given last to set; when st is not
+// nil, st.Source() == src.
+type mdDoc struct {
+	src string
+	st  *markdown.Stream
+}
+
+// set makes src the document. A source that extends the old one is appended;
+// anything else (a .done value that rewrote text, a citation marker inserted
+// earlier in the text) starts the stream over.
+func (d *mdDoc) set(src string) {
+	if src == d.src {
+		return
+	}
+	if d.st != nil {
+		if strings.HasPrefix(src, d.src) {
+			d.st.Append(src[len(d.src):])
+		} else {
+			r := d.st.Renderer()
+			d.st = markdown.NewStream(r)
+			d.st.Append(src)
+		}
+	}
+	d.src = src
+}
+
+// view returns the rendered document with r, or the source wrapped as plain
+// text when r is nil.
+func (d *mdDoc) view(r *markdown.Renderer, width int) string {
+	if r == nil {
+		return strings.Join(wrap(d.src, width), "\n")
+	}
+	switch {
+	case d.st == nil:
+		d.st = markdown.NewStream(r)
+		d.st.Append(d.src)
+	case d.st.Renderer() != r:
+		d.st.SetRenderer(r)
+	}
+	return d.st.View()
+}
+
+// fitter fits the rows of a growing render to a width, redoing only the rows
+// after the part that is unchanged since the last call. Glamour wraps prose
+// to its width, but a long code line, a URL or a row with symbols it measures
+// differently (≈ in a list item) can still overflow; such a row is broken
+// in two rather than cut, so no text is lost.
+//
+// Invariants: out is raw with every row fitted to width; when same is true
+// out == raw (no row needed truncating).
+type fitter struct {
+	width int
+	raw   string
+	out   string
+	same  bool
+}
+
+func (f *fitter) fit(raw string, width int) string {
+	if width == f.width && raw == f.raw {
+		return f.out
+	}
+	from := 0
+	if width == f.width && f.same {
+		n := commonPrefix(f.raw, raw)
+		from = strings.LastIndexByte(raw[:n], '\n') + 1
+	}
+	rest, same := fitRows(raw[from:], width)
+	if from == 0 {
+		f.out = rest
+	} else {
+		f.out = raw[:from] + rest
+	}
+	f.width, f.raw, f.same = width, raw, same
+	return f.out
+}
+
+// fitRows breaks every row of s wider than width and reports whether none
+// was.
+func fitRows(s string, width int) (string, bool) {
+	var b strings.Builder
+	same := true
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], '\n')
+		row := s[i:]
+		if j >= 0 {
+			row = s[i : i+j]
+		}
+		fitted := row
+		if ansi.StringWidth(row) > width {
+			fitted = ansi.Hardwrap(row, width, true)
+		}
+		if same && fitted != row {
+			same = false
+			b.Grow(len(s))
+			b.WriteString(s[:i])
+		}
+		if !same {
+			b.WriteString(fitted)
+			if j >= 0 {
+				b.WriteByte('\n')
+			}
+		}
+		if j < 0 {
+			break
+		}
+		i += j + 1
+	}
+	if same {
+		return s, true
+	}
+	return b.String(), false
+}
+
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i+8 <= n && a[i:i+8] == b[i:i+8] {
+		i += 8
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}

@@ -1,0 +1,89 @@
+package block
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"runnel/stream"
+)
+
+// tabWidth is how many spaces a tab becomes. Tabs are expanded before any
+// width is measured: a terminal moves a tab to its next stop, so a line
+// measured with tabs as zero columns could overflow.
+const tabWidth = 4
+
+// clean makes untrusted multi-line text safe to style: escape sequences and
+// controls go (stream.Sanitize), tabs become spaces.
+func clean(s string) string {
+	s = stream.Sanitize(s)
+	if strings.IndexByte(s, '\t') >= 0 {
+		s = strings.ReplaceAll(s, "\t", strings.Repeat(" ", tabWidth))
+	}
+	return s
+}
+
+// cleanLine is clean for one-line values (names, titles, URLs, errors):
+// whitespace runs fold to one space.
+func cleanLine(s string) string { return stream.SanitizeLine(s) }
+
+// wrap breaks plain text (already cleaned) into lines of at most width
+// columns, at spaces where it can and inside long words where it must.
+func wrap(s string, width int) []string {
+	width = max(width, 1)
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return nil
+	}
+	out := strings.Split(ansi.Wrap(s, width, ""), "\n")
+	for i, l := range out {
+		out[i] = fit(strings.TrimRight(l, " "), width)
+	}
+	return out
+}
+
+// fit truncates a (possibly styled) line to width columns.
+func fit(line string, width int) string {
+	if ansi.StringWidth(line) <= width {
+		return line
+	}
+	return ansi.Truncate(line, max(width, 0), "…")
+}
+
+// pad right-pads a (possibly styled) line with spaces to width columns.
+func pad(line string, width int) string {
+	if w := ansi.StringWidth(line); w < width {
+		return line + strings.Repeat(" ", width-w)
+	}
+	return line
+}
+
+// splitLines splits rendered output into rows; "" has none.
+func splitLines(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
+// paint styles each line on its own, so a style never spans a newline (and
+// lipgloss never pads the lines of a block to a common width).
+func paint(render func(...string) string, lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		if l == "" {
+			continue
+		}
+		out[i] = render(l)
+	}
+	return out
+}
+
+// plural returns "1 part", "2 parts".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
