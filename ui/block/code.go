@@ -1,0 +1,44 @@
+package block
+
+import "strings"
+
+// codeBody draws a code interpreter call: the code, highlighted as it
+// streams, then its logs and images.
+//
+// The code is rendered as a fenced Python block through a markdown.Stream,
+// whose open-fence fast path highlights each completed line once and keeps
+// it; only the partial last line is re-rendered per update.
+func codeBody(p *panel, d *drawer) {
+	if code := strings.TrimRight(clean(p.it.Code), "\n"); code != "" {
+		src := "```python\n" + code
+		if p.state() != stateRunning {
+			src += "\n```\n"
+		}
+		p.code.set(src)
+		r := d.ctx.markdown(d.width)
+		d.add(section{lines: splitLines(p.code.view(r, d.width)), tail: true})
+	}
+	for _, o := range objects(p.raw.get("outputs")) {
+		switch str(o["type"]) {
+		case "logs":
+			d.text("logs", str(o["logs"]), false)
+		case "image":
+			d.line(d.lk.muted.Render("image ") + urlSummary(str(o["url"])))
+		default:
+			if t := cleanLine(text(o["type"])); t != "" {
+				d.line(d.lk.muted.Render(t))
+			}
+		}
+	}
+}
+
+// urlSummary shows a URL on one line; a data: URL (often megabytes of
+// base64) becomes its media type and size.
+func urlSummary(u string) string {
+	if rest, ok := strings.CutPrefix(u, "data:"); ok {
+		media, _, _ := strings.Cut(rest, ",")
+		media, _, _ = strings.Cut(media, ";")
+		return "data:" + cleanLine(media) + " (" + kb(len(u)) + ")"
+	}
+	return cleanLine(u)
+}

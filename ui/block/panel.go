@@ -1,0 +1,260 @@
+package block
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"runnel/stream"
+)
+
+// previewLines is how many lines a collapsed panel section shows.
+const previewLines = 10
+
+// minFramed is the narrowest width that still gets a border; below it a
+// panel is drawn as plain rows.
+const minFramed = 16
+
+// panelSpec is how one item type looks as a panel: an entry of the dispatch
+// table (panelSpecs).
+type panelSpec struct {
+	icon  string
+	title func(p *panel) string      // one line, cleaned
+	body  func(p *panel, d *drawer)  // the sections, from the item
+	phase bool                       // show the item's progress phase (searching, generating…) while running
+	state func(p *panel) panelStatus // overrides the header's status (approval requests); nil: from the item
+}
+
+// panelStatus is the header's right side when a spec overrides it.
+type panelStatus struct {
+	text  string
+	state state // picks the style
+	live  bool
+}
+
+// panel is the block of a tool call, an MCP item or an unknown item: a
+// rounded border with the icon, title and status in the top edge, and the
+// sections of its body inside.
+//
+// Invariants:
+//   - rev changes whenever anything the body shows may have changed: Update,
+//     End, SetExpanded, SetDecision, ImageSaved.
+//   - body holds the framed body rows (everything but the top edge) for
+//     body.key; the top edge is redrawn on every Render while the panel is
+//     live, because the spinner and elapsed time move with ctx.Now.
+//   - settled holds the whole output of a panel that is not live.
+type panel struct {
+	it       *stream.Item
+	spec     *panelSpec
+	clock    timing
+	ended    bool // the response is over
+	expanded bool
+	rev      int
+	raw      fields // the item's Raw members
+
+	body    cache
+	settled cache
+	renders int // body renders, for tests: a cache hit renders nothing
+
+	code     mdDoc      // code interpreter: highlighted code
+	decision int8       // approval requests: 0 pending, 1 approved, -1 denied
+	images   imageState // image generation: files handed out and saved
+}
+
+var (
+	_ ItemBlock  = (*panel)(nil)
+	_ Expander   = (*panel)(nil)
+	_ Approver   = (*panel)(nil)
+	_ ImageSaver = (*panel)(nil)
+)
+
+func panelFor(spec *panelSpec) func(*stream.Item) ItemBlock {
+	return func(it *stream.Item) ItemBlock { return &panel{it: it, spec: spec} }
+}
+
+func (p *panel) Item() *stream.Item { return p.it }
+
+func (p *panel) Update(now time.Time) {
+	p.raw.load(p.it.Raw)
+	p.clock.observe(now, p.state() == stateRunning)
+	p.rev++
+}
+
+func (p *panel) End(now time.Time) {
+	p.ended = true
+	p.clock.observe(now, false)
+	p.rev++
+}
+
+func (p *panel) state() state { return stateOf(p.it, p.ended) }
+
+func (p *panel) status() panelStatus {
+	if p.spec.state != nil {
+		return p.spec.state(p)
+	}
+	s := p.state()
+	return panelStatus{text: s.String(), state: s, live: s == stateRunning}
+}
+
+func (p *panel) Live() bool { return p.status().live }
+
+func (p *panel) SetExpanded(on bool) {
+	if on != p.expanded {
+		p.expanded = on
+		p.rev++
+	}
+}
+
+func (p *panel) Expanded() bool { return p.expanded }
+
+func (p *panel) Render(ctx Context) string {
+	key := renderKey{ctx.Width, ctx.Styles, p.rev}
+	st := p.status()
+	if !st.live {
+		if out, ok := p.settled.get(key); ok {
+			return out
+		}
+	}
+	lk := lookOf(ctx.Styles)
+	body, ok := p.body.get(key)
+	if !ok {
+		body = p.body.put(key, p.renderBody(ctx, lk))
+	}
+	top := p.renderTop(ctx, lk, st)
+	out := top
+	if body != "" {
+		out += "\n" + body
+	}
+	if !st.live {
+		p.settled.put(key, out)
+	}
+	return out
+}
+
+// renderTop draws the top edge: ╭─ icon title ───── status ─╮.
+func (p *panel) renderTop(ctx Context, lk *look, st panelStatus) string {
+	w := ctx.Width
+	status := st.text
+	if st.live {
+		status = spinner(p.clock.start, ctx.Now) + " " + status
+	}
+	if d := p.clock.elapsed(ctx.Now); d > 0 && p.spec.state == nil {
+		status += " " + duration(d)
+	}
+	statusStyled := lk.state(st.state).Render(status)
+	icon := lk.icon.Render(p.spec.icon)
+	title := p.spec.title(p)
+	if w < minFramed {
+		return fit(icon+" "+lk.title.Render(title)+" "+statusStyled, max(w, 1))
+	}
+	fixed := 3 + ansi.StringWidth(p.spec.icon) + 1 + 1 + 1 + ansi.StringWidth(status) + 3
+	room := w - fixed - 1 // at least one ─ of fill
+	if room < 4 {
+		statusStyled, fixed = "", fixed-ansi.StringWidth(status)-1
+		room = w - fixed - 1
+	}
+	title = ansi.Truncate(title, max(room, 1), "…")
+	fill := w - fixed - ansi.StringWidth(title)
+	var b strings.Builder
+	b.WriteString(lk.border.Render("╭─ "))
+	b.WriteString(icon + " " + lk.title.Render(title) + " ")
+	b.WriteString(lk.border.Render(strings.Repeat("─", max(fill, 1))))
+	if statusStyled != "" {
+		b.WriteString(" " + statusStyled)
+	}
+	b.WriteString(lk.border.Render(" ─╮"))
+	return b.String()
+}
+
+// renderBody draws the sections inside the border and the bottom edge.
+func (p *panel) renderBody(ctx Context, lk *look) string {
+	p.renders++
+	framed := ctx.Width >= minFramed
+	inner := ctx.Width
+	if framed {
+		inner = ctx.Width - 4
+	}
+	d := &drawer{p: p, ctx: ctx, lk: lk, width: max(inner, 1)}
+	p.spec.body(p, d)
+	rows := d.rows(p.expanded, p.state() == stateRunning)
+	if !framed {
+		for i, r := range rows {
+			rows[i] = fit(r, max(ctx.Width, 1))
+		}
+		return strings.Join(rows, "\n")
+	}
+	side := lk.border.Render("│")
+	var b strings.Builder
+	for _, r := range rows {
+		b.WriteString(side + " " + pad(fit(r, inner), inner) + " " + side + "\n")
+	}
+	b.WriteString(lk.border.Render("╰" + strings.Repeat("─", ctx.Width-2) + "╯"))
+	return b.String()
+}
+
+// section is one part of a panel body: arguments, code, output, a list.
+type section struct {
+	label string   // a muted heading line, or ""
+	lines []string // styled rows, each within the inner width
+	tail  bool     // while the item runs, a capped section shows its last rows
+	whole bool     // never capped (one-line facts, approval keys)
+}
+
+// drawer collects a panel's sections while its spec's body function runs.
+type drawer struct {
+	p     *panel
+	ctx   Context
+	lk    *look
+	width int // inner width
+	secs  []section
+}
+
+// add appends a section of styled rows.
+func (d *drawer) add(s section) {
+	if len(s.lines) > 0 {
+		d.secs = append(d.secs, s)
+	}
+}
+
+// text adds untrusted text, cleaned and wrapped, in the output style.
+func (d *drawer) text(label, s string, tail bool) {
+	d.add(section{label: label, lines: paint(d.lk.output.Render, wrap(clean(s), d.width)), tail: tail})
+}
+
+// line adds one styled fact row (cleaned by the caller), never capped.
+func (d *drawer) line(s string) {
+	d.add(section{lines: wrap(s, d.width), whole: true})
+}
+
+// args adds arguments: pretty-printed once they are complete JSON, raw while
+// they stream.
+func (d *drawer) args(label, s string) {
+	if strings.TrimSpace(s) == "" {
+		return
+	}
+	pretty, ok := prettyJSON(s)
+	d.add(section{label: label, lines: paint(d.lk.output.Render, wrap(clean(pretty), d.width)), tail: !ok})
+}
+
+// rows lays the sections out, capping each at previewLines unless expanded.
+func (d *drawer) rows(expanded, running bool) []string {
+	var out []string
+	for _, s := range d.secs {
+		if s.label != "" {
+			out = append(out, d.lk.muted.Render(fit(s.label, d.width)))
+		}
+		lines := s.lines
+		if !expanded && !s.whole && len(lines) > previewLines {
+			hidden := len(lines) - previewLines
+			more := d.lk.muted.Render(fit("… "+plural(hidden, "more line", "more lines"), d.width))
+			if s.tail && running {
+				lines = append([]string{more}, lines[hidden:]...)
+			} else {
+				lines = append(lines[:previewLines:previewLines], more)
+			}
+		}
+		out = append(out, lines...)
+	}
+	return out
+}
