@@ -1,0 +1,266 @@
+package block
+
+import (
+	"encoding/json"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"runnel/stream"
+)
+
+// source is one numbered reference of a message: a cited URL or file.
+type source struct {
+	n     int
+	title string // cleaned; may be empty
+	url   string // http or https only, validated; empty for files
+	file  string // file name for file citations (cleaned)
+	note  string // "file", "container file", or an unknown annotation type
+}
+
+// mark is a reference marker to insert into a message's text.
+type mark struct {
+	at int // byte offset in the message's joined raw text
+	n  int // source number
+}
+
+// refs are the references of one message: its sources in number order and
+// the markers to insert.
+type refs struct {
+	sources []source
+	marks   []mark // sorted by at, then n
+}
+
+// citations reads the annotations of a message's parts. Equal sources (same
+// URL, same file) share a number; numbers follow first appearance.
+// Annotations with no usable position (xAI sends URLs only; an image citation
+// at 0..0) get a source but no marker.
+func citations(parts []stream.Part) refs {
+	var r refs
+	byKey := map[string]int{}
+	base := 0
+	for _, p := range parts {
+		for _, raw := range p.Annotations {
+			if len(raw) == 0 {
+				continue
+			}
+			var a map[string]json.RawMessage
+			if json.Unmarshal(raw, &a) != nil {
+				continue
+			}
+			src, key := annotationSource(a)
+			if key == "" {
+				continue
+			}
+			n, ok := byKey[key]
+			if !ok {
+				n = len(r.sources) + 1
+				byKey[key] = n
+				src.n = n
+				r.sources = append(r.sources, src)
+			}
+			if at, ok := annotationPos(a, p.Text); ok {
+				r.marks = append(r.marks, mark{at: base + at, n: n})
+			}
+		}
+		base += len(p.Text)
+	}
+	sort.SliceStable(r.marks, func(i, j int) bool { return r.marks[i].at < r.marks[j].at })
+	return r
+}
+
+// annotationSource turns an annotation into a source and its identity key;
+// the key is "" for an annotation with nothing to show.
+func annotationSource(a map[string]json.RawMessage) (source, string) {
+	typ := str(a["type"])
+	var s source
+	s.title = cleanLine(str(a["title"]))
+	if u, ok := safeURL(str(a["url"])); ok {
+		s.url = u
+	}
+	s.file = cleanLine(str(a["filename"]))
+	fileID := str(a["file_id"])
+	switch typ {
+	case "url_citation":
+	case "file_citation":
+		s.note = "file"
+	case "container_file_citation":
+		s.note = "container file"
+	default:
+		s.note = cleanLine(typ)
+	}
+	switch {
+	case s.url != "":
+		return s, "url:" + s.url
+	case fileID != "":
+		if s.file == "" {
+			s.file = cleanLine(fileID)
+		}
+		return s, "file:" + fileID
+	case s.file != "":
+		return s, "file:" + s.file
+	case s.title != "":
+		return s, "title:" + s.title
+	}
+	return s, ""
+}
+
+// annotationPos returns the byte offset in text where an annotation's marker
+// goes: after end_index (or index), both counted in code points as the API
+// counts them, clamped to the text. A position inside code, inside a link's
+// target or in the middle of a word is moved to the end of its paragraph.
+func annotationPos(a map[string]json.RawMessage, text string) (int, bool) {
+	idx, ok := intField(a["end_index"])
+	if !ok {
+		if idx, ok = intField(a["index"]); !ok {
+			return 0, false
+		}
+	}
+	if start, _ := intField(a["start_index"]); idx <= 0 && start <= 0 {
+		return 0, false // no position (an attached file)
+	}
+	at := runeOffset(text, idx)
+	if !goodMarkSpot(text, at) {
+		at = paragraphEnd(text, at)
+	}
+	return at, true
+}
+
+func intField(v json.RawMessage) (int, bool) {
+	if len(v) == 0 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(number(v))
+	if err != nil {
+		return 0, false
+	}
+	return n, true
+}
+
+// runeOffset converts a code point index into a byte offset in s, clamped.
+func runeOffset(s string, idx int) int {
+	if idx <= 0 {
+		return 0
+	}
+	for i := range s {
+		if idx == 0 {
+			return i
+		}
+		idx--
+	}
+	return len(s)
+}
+
+// goodMarkSpot reports whether a marker can go at byte offset at without
+// breaking the markdown around it.
+func goodMarkSpot(text string, at int) bool {
+	if at == 0 || at >= len(text) {
+		return true
+	}
+	before, _ := utf8.DecodeLastRuneInString(text[:at])
+	after, _ := utf8.DecodeRuneInString(text[at:])
+	if isWordRune(before) && isWordRune(after) {
+		return false
+	}
+	if before == '\\' {
+		return false
+	}
+	if inFence(text[:at]) {
+		return false
+	}
+	line := text[strings.LastIndexByte(text[:at], '\n')+1 : at]
+	if t := strings.TrimLeft(line, " "); fenceRun(t) >= 3 {
+		return false // on a fence line: the marker would change the fence
+	}
+	if strings.Count(line, "`")%2 == 1 {
+		return false // inside a code span
+	}
+	if o := strings.LastIndex(line, "]("); o >= 0 && !strings.Contains(line[o:], ")") {
+		return false // inside a link target
+	}
+	return true
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
+
+// inFence reports whether the end of text is inside a fenced code block.
+func inFence(text string) bool {
+	var ch byte
+	n := 0
+	for line := range strings.Lines(text) {
+		t := strings.TrimLeft(line, " ")
+		if len(line)-len(t) > 3 || len(t) < 3 || (t[0] != '`' && t[0] != '~') {
+			continue
+		}
+		run := len(t) - len(strings.TrimLeft(t, t[:1]))
+		switch {
+		case ch == 0 && run >= 3:
+			ch, n = t[0], run
+		case ch == t[0] && run >= n && strings.TrimSpace(t[run:]) == "":
+			ch = 0
+		}
+	}
+	return ch != 0
+}
+
+// paragraphEnd returns the offset of the end of the paragraph holding at:
+// the next blank line where a marker fits (outside a fence, not on a fence
+// line), or the end of the text.
+func paragraphEnd(text string, at int) int {
+	for i := at; i < len(text); {
+		j := strings.Index(text[i:], "\n\n")
+		if j < 0 {
+			break
+		}
+		if end := i + j; goodMarkSpot(text, end) {
+			return end
+		}
+		i += j + 2
+	}
+	return len(strings.TrimRight(text, "\n"))
+}
+
+// marked returns text with the markers of r inserted (as escaped "\[n\]",
+// which markdown shows as "[n]" and never takes for a link).
+func (r refs) marked(text string) string {
+	if len(r.marks) == 0 {
+		return text
+	}
+	var b strings.Builder
+	b.Grow(len(text) + 6*len(r.marks))
+	last := 0
+	for _, m := range r.marks {
+		at := min(max(m.at, last), len(text))
+		b.WriteString(text[last:at])
+		b.WriteString(markerText(m.n))
+		last = at
+	}
+	b.WriteString(text[last:])
+	return b.String()
+}
+
+func markerText(n int) string { return `\[` + strconv.Itoa(n) + `\]` }
+
+// safeURL returns a URL that is safe to print and to put in a hyperlink:
+// http or https with a host, no controls and no spaces. ok is false for
+// anything else.
+func safeURL(raw string) (string, bool) {
+	s := cleanLine(raw)
+	if s == "" || strings.ContainsAny(s, " \x7f") {
+		return "", false
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", false
+	}
+	out := u.String()
+	for i := 0; i < len(out); i++ {
+		if out[i] < 0x20 || out[i] == 0x7f {
+			return "", false
+		}
+	}
+	return out, true
+}

@@ -1,0 +1,222 @@
+package block
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"runnel/stream"
+	"runnel/theme"
+	"runnel/ui/markdown"
+)
+
+// message is the block of an assistant message: its text as markdown,
+// rendered incrementally while it streams, then swapped for one whole render
+// (Finisher); refusals styled apart; citations as numbered markers with a
+// Sources list; commentary (phase "commentary") dimmed.
+//
+// Invariants:
+//   - src is the cleaned markdown of the non-refusal parts with the citation
+//     markers inserted, as of the last Update; doc holds the same source.
+//   - final is used only while final.src == src and it was made for the
+//     width and styles being rendered; asked is what SetFinal's result is
+//     checked against.
+//   - rev changes on Update and End; settled holds the whole output of a
+//     block that is not live.
+type message struct {
+	it    *stream.Item
+	ended bool
+	rev   int
+
+	src     string
+	refs    refs
+	refusal string // cleaned refusal text
+	doc     mdDoc
+	asked   final // what the last FinalRender rendered
+	final   final // the render in use, when it matches
+
+	fit     fitter
+	settled cache
+	renders int // settled renders, for tests
+}
+
+var (
+	_ ItemBlock = (*message)(nil)
+	_ Finisher  = (*message)(nil)
+)
+
+// final is a whole-document render of a message: asked for by FinalRender
+// (out empty), then given by SetFinal.
+type final struct {
+	width  int
+	styles *theme.Styles
+	src    string
+	out    string
+}
+
+func newMessage(it *stream.Item) ItemBlock { return &message{it: it} }
+
+func (m *message) Item() *stream.Item { return m.it }
+
+// Update re-reads the message's parts: text, refusals and annotations.
+func (m *message) Update(time.Time) {
+	text, refusal, parts := splitParts(m.it.Content)
+	m.refs = citations(parts)
+	m.src = clean(m.refs.marked(text))
+	m.refusal = clean(refusal)
+	m.doc.set(m.src)
+	m.rev++
+}
+
+func (m *message) End(time.Time) {
+	m.ended = true
+	m.rev++
+}
+
+// splitParts separates a message's markdown parts from its refusal parts.
+func splitParts(content []stream.Part) (text, refusal string, parts []stream.Part) {
+	var t, r strings.Builder
+	for _, p := range content {
+		if p.Type == "refusal" {
+			r.WriteString(p.Text)
+			continue
+		}
+		t.WriteString(p.Text)
+		parts = append(parts, p)
+	}
+	return t.String(), r.String(), parts
+}
+
+func (m *message) Live() bool { return !m.it.Done && !m.ended }
+
+func (m *message) commentary() bool { return m.it.Phase == "commentary" }
+
+func (m *message) Render(ctx Context) string {
+	key := renderKey{ctx.Width, ctx.Styles, m.rev}
+	live := m.Live()
+	if !live {
+		if out, ok := m.settled.get(key); ok {
+			return out
+		}
+	}
+	width := max(ctx.Width, 1)
+	lk := lookOf(ctx.Styles)
+	var md string
+	if f := m.final; f.src == m.src && f.width == ctx.Width && f.styles == ctx.Styles && f.out != "" {
+		md = f.out
+	} else if m.src != "" {
+		r := ctx.markdown(width)
+		md = m.fit.fit(m.doc.view(r, width), width)
+	}
+	out := m.decorate(md, width, lk)
+	if !live {
+		m.renders++
+		m.settled.put(key, out)
+	}
+	return out
+}
+
+// decorate adds what surrounds the markdown: commentary dimming, the refusal
+// and the sources.
+func (m *message) decorate(md string, width int, lk *look) string {
+	var blocks []string
+	if md != "" {
+		if m.commentary() {
+			rows := splitLines(ansi.Strip(md))
+			md = strings.Join(paint(lk.commentary.Render, rows), "\n")
+		}
+		blocks = append(blocks, md)
+	}
+	if strings.TrimSpace(m.refusal) != "" {
+		rows := wrap(m.refusal, max(width-2, 1))
+		for i, r := range rows {
+			prefix := "  "
+			if i == 0 {
+				prefix = "⊘ "
+			}
+			rows[i] = lk.refusal.Render(prefix + r)
+		}
+		blocks = append(blocks, strings.Join(rows, "\n"))
+	}
+	if src := sourceRows(m.refs.sources, width, lk); len(src) > 0 {
+		blocks = append(blocks, strings.Join(src, "\n"))
+	}
+	return strings.Join(blocks, "\n\n")
+}
+
+// FinalRender returns the whole-document render of the message as it is now,
+// to run off the UI goroutine. The renderer is picked here, on the UI
+// goroutine; the function only reads.
+func (m *message) FinalRender(ctx Context) func() string {
+	width := max(ctx.Width, 1)
+	r := ctx.markdown(width)
+	m.asked = final{width: ctx.Width, styles: ctx.Styles, src: m.src}
+	src := m.src
+	return func() string { return renderWhole(r, src, width) }
+}
+
+// SetFinal swaps the final render in, unless it was made for another width
+// or the message changed since FinalRender.
+func (m *message) SetFinal(width int, rendered string) {
+	if width != m.asked.width || m.asked.src != m.src {
+		return
+	}
+	m.final = m.asked
+	m.final.out = rendered
+	m.rev++
+}
+
+// renderWhole renders a whole markdown document, fitted to width; plain
+// wrapped text if there is no renderer or glamour fails.
+func renderWhole(r *markdown.Renderer, src string, width int) string {
+	if r != nil {
+		if out, err := r.Render(src); err == nil {
+			s, _ := fitRows(out, width)
+			return s
+		}
+	}
+	return strings.Join(wrap(src, width), "\n")
+}
+
+// sourceRows lists the sources: "[n] title" as an OSC 8 hyperlink that
+// runnel writes itself (the URL was validated: http or https, no controls),
+// and under it the plain URL, for terminals without hyperlinks.
+func sourceRows(sources []source, width int, lk *look) []string {
+	if len(sources) == 0 {
+		return nil
+	}
+	rows := []string{lk.sourcesHeading.Render(fit("Sources", width))}
+	for _, s := range sources {
+		num := "[" + strconv.Itoa(s.n) + "] "
+		indent := strings.Repeat(" ", len(num))
+		label := s.title
+		if label == "" {
+			label = s.file
+		}
+		if label == "" {
+			label = s.url
+		}
+		if s.note != "" {
+			label += " (" + s.note + ")"
+		}
+		for i, l := range wrap(label, max(width-len(num), 1)) {
+			prefix := indent
+			if i == 0 {
+				prefix = lk.muted.Render(num)
+			}
+			styled := lk.link.Render(l)
+			if s.url != "" {
+				styled = ansi.SetHyperlink(s.url) + styled + ansi.ResetHyperlink()
+			}
+			rows = append(rows, prefix+styled)
+		}
+		if s.url != "" {
+			for _, l := range strings.Split(ansi.Hardwrap(s.url, max(width-len(num), 1), false), "\n") {
+				rows = append(rows, indent+lk.muted.Render(l))
+			}
+		}
+	}
+	return rows
+}
