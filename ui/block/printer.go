@@ -1,0 +1,227 @@
+package block
+
+import (
+	"io"
+	"strings"
+	"time"
+
+	"runnel/stream"
+	"runnel/theme"
+)
+
+// Printer writes a stream as styled text to a plain writer (--format ansi):
+// no cursor movement, so the output scrolls and pipes. Each message is
+// printed progressively, one settled markdown block at a time (a block is
+// never re-rendered once printed); every other item prints its panel once,
+// when it is done; a response that ends prints what is left and a notice if
+// it failed, stopped early or was cut off.
+//
+// Invariants:
+//   - msgs[it].done is the length of it's raw text already printed; text is
+//     only ever printed once.
+//   - shown[it] is true once an item's panel or message tail was printed.
+//   - gap is true when something was printed, so the next block gets a
+//     blank line before it.
+type Printer struct {
+	out    io.Writer
+	width  int
+	styles *theme.Styles
+	now    func() time.Time // the clock for panel durations; a field so tests can fix it
+	md     *Renderers
+
+	blocks map[*stream.Item]ItemBlock
+	msgs   map[*stream.Item]*printing
+	shown  map[*stream.Item]bool
+	gap    bool
+	err    error // the first write error; nothing is written after it
+}
+
+// printing is a message being printed block by block.
+type printing struct {
+	done int // bytes of the raw text printed
+}
+
+// NewPrinter returns a Printer writing to out at width columns (80 if width
+// is not positive) with styles st.
+func NewPrinter(out io.Writer, width int, st *theme.Styles) *Printer {
+	if width <= 0 {
+		width = 80
+	}
+	return &Printer{
+		out: out, width: width, styles: st, now: time.Now, md: NewRenderers(),
+		blocks: map[*stream.Item]ItemBlock{},
+		msgs:   map[*stream.Item]*printing{},
+		shown:  map[*stream.Item]bool{},
+	}
+}
+
+// Err returns the first error writing the output, if any.
+func (p *Printer) Err() error { return p.err }
+
+func (p *Printer) ctx() Context {
+	return Context{Width: p.width, Styles: p.styles, Now: p.now(), Markdown: p.md}
+}
+
+// Event takes one event after the accumulator applied it: it is the item ev
+// changed (nil for response-level events) and s its response.
+func (p *Printer) Event(ev *stream.Event, s *stream.Snapshot, it *stream.Item) {
+	if it == nil || p.shown[it] {
+		return
+	}
+	if it.Type == "message" {
+		p.message(it, it.Done)
+		return
+	}
+	b := p.block(it)
+	b.Update(p.now())
+	if it.Done {
+		p.panel(it, b)
+	}
+}
+
+// Response takes a response that ended (terminal event or cut off): the
+// rest of every item is printed, then a notice if it did not complete.
+func (p *Printer) Response(s *stream.Snapshot) {
+	for _, it := range s.Items {
+		if p.shown[it] {
+			continue
+		}
+		if it.Type == "message" {
+			p.message(it, true)
+			continue
+		}
+		b := p.block(it)
+		b.Update(p.now())
+		b.End(p.now())
+		p.panel(it, b)
+	}
+	for _, n := range responseNotices(s) {
+		p.print(n.Render(p.ctx()))
+	}
+}
+
+// Close prints whatever is still pending: messages of a response that never
+// ended.
+func (p *Printer) Close() {
+	for it := range p.msgs {
+		if !p.shown[it] {
+			p.message(it, true)
+		}
+	}
+}
+
+func (p *Printer) block(it *stream.Item) ItemBlock {
+	b, ok := p.blocks[it]
+	if !ok {
+		b = ForItem(it, p.now())
+		p.blocks[it] = b
+	}
+	return b
+}
+
+// panel prints an item's block once, saving its image first if it has one.
+func (p *Printer) panel(it *stream.Item, b ItemBlock) {
+	if s, ok := b.(ImageSaver); ok {
+		if save := s.SaveImage(); save != nil {
+			s.ImageSaved(save())
+		}
+	}
+	p.print(b.Render(p.ctx()))
+	p.shown[it] = true
+	delete(p.blocks, it)
+}
+
+// message prints the settled blocks of a message not printed yet, or, when
+// final, all the rest with the refusal and the sources.
+func (p *Printer) message(it *stream.Item, final bool) {
+	pm := p.msgs[it]
+	if pm == nil {
+		pm = &printing{}
+		p.msgs[it] = pm
+	}
+	text, refusal, parts := splitParts(it.Content)
+	if pm.done > len(text) {
+		pm.done = len(text) // a .done value rewrote printed text: print what follows it
+	}
+	end := len(text)
+	if !final {
+		end = settledCut(text, pm.done)
+	}
+	if end > pm.done {
+		r := citations(parts)
+		chunk := chunkRefs(r, pm.done, end, final).marked(text[pm.done:end])
+		pm.done = end
+		if src := strings.TrimSpace(clean(chunk)); src != "" {
+			p.print(p.markdown(it, src))
+		}
+	}
+	if !final {
+		return
+	}
+	p.shown[it] = true
+	m := &message{it: it, refusal: clean(refusal), refs: citations(parts)}
+	if tail := m.decorate("", p.width, lookOf(p.styles)); tail != "" {
+		p.print(tail)
+	}
+}
+
+// markdown renders one chunk of a message.
+func (p *Printer) markdown(it *stream.Item, src string) string {
+	out := renderWhole(p.md.get(p.styles, p.width), src, p.width)
+	if it.Phase == "commentary" {
+		m := &message{it: it}
+		return m.decorate(out, p.width, lookOf(p.styles))
+	}
+	return out
+}
+
+// chunkRefs keeps the markers of r that fall in the raw text [from, to)
+// (to included for the last chunk), shifted to the chunk.
+func chunkRefs(r refs, from, to int, last bool) refs {
+	var out refs
+	for _, m := range r.marks {
+		if m.at >= from && (m.at < to || (last && m.at == to)) {
+			out.marks = append(out.marks, mark{at: m.at - from, n: m.n})
+		}
+	}
+	return out
+}
+
+// print writes one block, with a blank line before it if something came
+// before.
+func (p *Printer) print(s string) {
+	if p.err != nil || s == "" {
+		return
+	}
+	if p.gap {
+		s = "\n" + s
+	}
+	p.gap = true
+	_, p.err = io.WriteString(p.out, s+"\n")
+}
+
+// responseNotices are the notices a finished response calls for: failed,
+// error events, incomplete, cut off.
+func responseNotices(s *stream.Snapshot) []Block {
+	var out []Block
+	if s.Error != nil {
+		msg := s.Error.Message
+		if s.Error.Code != "" {
+			msg = s.Error.Code + ": " + msg
+		}
+		out = append(out, NewNotice(Error, "response failed: "+msg))
+	} else if s.Status == "failed" {
+		out = append(out, NewNotice(Error, "response failed"))
+	}
+	if s.Status == "incomplete" {
+		reason := errorText(lookup(objectOf(s.IncompleteDetails), "reason"))
+		if reason == "" {
+			reason = "no reason given"
+		}
+		out = append(out, NewNotice(Warning, "response incomplete: "+reason))
+	}
+	if s.CutOff {
+		out = append(out, NewNotice(Warning, "the stream ended before the response finished"))
+	}
+	return out
+}
