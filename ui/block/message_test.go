@@ -1,0 +1,188 @@
+package block
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"runnel/stream"
+)
+
+// TestCitationsWebSearch: url_citation annotations become [n] markers in the
+// text and a Sources list with OSC 8 hyperlinks and the plain URLs.
+func TestCitationsWebSearch(t *testing.T) {
+	for _, name := range []string{
+		"vercel__ai/openai-web-search-6-calls.sse",
+		"pydantic__pydantic-ai/openai-web-search-annotation.sse",
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := newReplayer(t, fixture(t, name)).run()
+			msgs := r.byType("message")
+			if len(msgs) == 0 {
+				t.Fatal("no message")
+			}
+			m := msgs[len(msgs)-1].(*message)
+			if len(m.refs.sources) == 0 {
+				t.Fatal("no sources read from the annotations")
+			}
+			out := m.Render(r.ctx(100))
+			checkFits(t, name, out, 100)
+			checkSafe(t, name, out)
+			vis := visible(out)
+			if !strings.Contains(vis, "Sources") {
+				t.Errorf("no Sources heading:\n%s", vis)
+			}
+			body, _, _ := strings.Cut(vis, "Sources")
+			for _, s := range m.refs.sources {
+				if !strings.Contains(body, "["+fmtN(s.n)+"]") {
+					t.Errorf("marker [%d] missing from the text", s.n)
+				}
+				if !strings.Contains(out, "\x1b]8;;"+s.url+"\x1b\\") && !strings.Contains(out, "\x1b]8;;"+s.url+"\a") {
+					t.Errorf("no OSC 8 hyperlink to %s", s.url)
+				}
+				if !strings.Contains(strings.Join(strings.Fields(vis), ""), s.url) {
+					t.Errorf("plain URL %s not shown", s.url)
+				}
+			}
+		})
+	}
+}
+
+func fmtN(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// TestCitationsFiles: file citations (index only) and container file
+// citations show markers and file names.
+func TestCitationsFiles(t *testing.T) {
+	r := newReplayer(t, fixture(t, "vercel__ai/openai-file-search-citations.sse")).run()
+	m := r.byType("message")[0].(*message)
+	vis := visible(m.Render(r.ctx(80)))
+	if !strings.Contains(vis, "embedding [1]") || !strings.Contains(vis, "ai.pdf (file)") {
+		t.Errorf("file citation not shown:\n%s", vis)
+	}
+}
+
+func TestMarkerPlacement(t *testing.T) {
+	ann := func(js string) json.RawMessage { return json.RawMessage(js) }
+	cases := []struct {
+		text string
+		ann  string
+		want string
+	}{
+		{"Paris is the capital.", `{"type":"url_citation","start_index":0,"end_index":20,"url":"https://a.example/","title":"A"}`, `Paris is the capital\[1\].`},
+		{"héllo wörld. Next", `{"type":"url_citation","start_index":0,"end_index":12,"url":"https://a.example/"}`, `héllo wörld.\[1\] Next`},
+		{"short", `{"type":"url_citation","start_index":0,"end_index":999,"url":"https://a.example/"}`, `short\[1\]`},
+		{"in the middle of a word.\n\nNext para", `{"type":"url_citation","start_index":0,"end_index":10,"url":"https://a.example/"}`, "in the middle of a word.\\[1\\]\n\nNext para"},
+		{"```\ncode here\n```\n\nAfter", `{"type":"file_citation","index":8,"file_id":"f1","filename":"x.txt"}`, "```\ncode here\n```\n\nAfter\\[1\\]"},
+		{"see [site](https://x.example/page) ok", `{"type":"url_citation","start_index":0,"end_index":20,"url":"https://x.example/page"}`, `see [site](https://x.example/page) ok\[1\]`},
+		{"no position", `{"type":"url_citation","url":"https://a.example/"}`, `no position`},
+	}
+	for _, c := range cases {
+		parts := []stream.Part{{Type: "output_text", Text: c.text, Annotations: []json.RawMessage{ann(c.ann)}}}
+		r := citations(parts)
+		if got := r.marked(c.text); got != c.want {
+			t.Errorf("marked(%q)\n got %q\nwant %q", c.text, got, c.want)
+		}
+		if len(r.sources) != 1 {
+			t.Errorf("%q: %d sources, want 1", c.text, len(r.sources))
+		}
+	}
+	// Equal URLs share a number; unsafe URLs give no link.
+	parts := []stream.Part{{Type: "output_text", Text: "a. b. c.", Annotations: []json.RawMessage{
+		ann(`{"type":"url_citation","start_index":0,"end_index":2,"url":"https://same.example/"}`),
+		ann(`{"type":"url_citation","start_index":3,"end_index":5,"url":"javascript:alert(1)","title":"bad"}`),
+		ann(`{"type":"url_citation","start_index":6,"end_index":8,"url":"https://same.example/"}`),
+	}}}
+	r := citations(parts)
+	if got, want := r.marked("a. b. c."), `a.\[1\] b.\[2\] c.\[1\]`; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if r.sources[1].url != "" {
+		t.Errorf("javascript: URL kept: %q", r.sources[1].url)
+	}
+}
+
+// TestFinalMatchesStreamed: for the long markdown fixtures, the final whole
+// render has the same visible text as the streamed, pieced one, at two
+// widths, and the swap is ignored once the text changed.
+func TestFinalMatchesStreamed(t *testing.T) {
+	for _, name := range []string{
+		"vercel__ai/lmstudio-basic-markdown.sse",
+		"vercel__ai/openai-mcp-tool-two-calls.sse",
+		"vercel__ai/xai-text-reasoning-markdown.sse",
+		"vercel__ai/openai-code-interpreter-3-calls.sse",
+		"vercel__ai/openai-web-search-6-calls.sse",
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := newReplayer(t, fixture(t, name))
+			for r.next() {
+				if r.events%25 == 0 {
+					for _, b := range r.byType("message") {
+						b.Render(r.ctx(100))
+					}
+				}
+			}
+			for _, b := range r.byType("message") {
+				m := b.(*message)
+				for _, width := range []int{100, 60} {
+					ctx := r.ctx(width)
+					pieced := m.Render(ctx)
+					f := Finisher(m)
+					render := f.FinalRender(ctx)
+					f.SetFinal(width, render())
+					whole := m.Render(ctx)
+					if m.final.out == "" {
+						t.Fatalf("final render not taken")
+					}
+					if visible(pieced) != visible(whole) {
+						t.Errorf("width %d: final differs from streamed\n--- streamed\n%s\n--- final\n%s", width, visible(pieced), visible(whole))
+					}
+					checkFits(t, name, whole, width)
+				}
+			}
+		})
+	}
+}
+
+func TestSetFinalIgnoresStale(t *testing.T) {
+	it := item(t, `{"type":"message","id":"m","role":"assistant","status":"completed","content":[{"type":"output_text","text":"one","annotations":[]}]}`)
+	b := ForItem(it, epoch)
+	f := b.(Finisher)
+	ctx := Context{Width: 60, Styles: testStyles, Now: epoch}
+	render := f.FinalRender(ctx)
+	f.SetFinal(80, render()) // another width
+	if b.(*message).final.out != "" {
+		t.Error("a final render for another width was taken")
+	}
+	render = f.FinalRender(ctx)
+	it.Content[0].Text = "one two"
+	b.Update(epoch)
+	f.SetFinal(60, render())
+	if b.(*message).final.out != "" {
+		t.Error("a final render of older text was taken")
+	}
+	if vis := visible(b.Render(ctx)); !strings.Contains(vis, "one two") {
+		t.Errorf("render after update: %q", vis)
+	}
+}
+
+func TestRefusalAndCommentary(t *testing.T) {
+	it := item(t, `{"type":"message","id":"m","role":"assistant","status":"completed","content":[{"type":"refusal","refusal":"I can't help with that."}]}`)
+	vis := visible(ForItem(it, epoch).Render(Context{Width: 60, Styles: testStyles, Now: epoch}))
+	if !strings.Contains(vis, "⊘ I can't help with that.") {
+		t.Errorf("refusal: %q", vis)
+	}
+	r := newReplayer(t, fixture(t, "vercel__ai/openai-phase-commentary-final.sse")).run()
+	var phases []string
+	for _, b := range r.byType("message") {
+		m := b.(*message)
+		phases = append(phases, m.it.Phase)
+		out := m.Render(r.ctx(80))
+		checkSafe(t, "commentary", out)
+		if m.commentary() && visible(out) == "" {
+			t.Error("commentary rendered empty")
+		}
+	}
+	if !strings.Contains(strings.Join(phases, ","), "commentary") {
+		t.Errorf("fixture phases: %v", phases)
+	}
+}

@@ -1,0 +1,232 @@
+package block
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"runnel/stream"
+	"runnel/theme"
+)
+
+// sharedDir returns ../shared beside the repository, or skips the test.
+func sharedDir(t testing.TB) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared")
+	if _, err := os.Stat(filepath.Join(dir, "fixtures", "real")); err != nil {
+		t.Skipf("shared fixtures not found at %s (they live beside the repo): %v", dir, err)
+	}
+	return dir
+}
+
+// fixture returns the bytes of fixtures/real/<name>.
+func fixture(t testing.TB, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(sharedDir(t), "fixtures", "real", name))
+	if err != nil {
+		t.Fatalf("read fixture: %v", err)
+	}
+	return data
+}
+
+// allFixtures lists every real fixture by its name under fixtures/real.
+func allFixtures(t testing.TB) []string {
+	t.Helper()
+	root := filepath.Join(sharedDir(t), "fixtures", "real")
+	files, _ := filepath.Glob(filepath.Join(root, "*", "*.sse"))
+	var out []string
+	for _, f := range files {
+		rel, _ := filepath.Rel(root, f)
+		out = append(out, rel)
+	}
+	return out
+}
+
+// epoch is the fake clock's start; each event advances it by tick.
+var epoch = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+const tick = 50 * time.Millisecond
+
+// testStyles is one fixed look for every test.
+var testStyles = newTestStyles()
+
+func newTestStyles() *theme.Styles {
+	st := theme.New(theme.Dark())
+	return &st
+}
+
+// replayer drives blocks from a stream the way the transcript does: one
+// block per item, Update after every event that changed it (every item after
+// a terminal event), End when the stream is over.
+type replayer struct {
+	t      testing.TB
+	acc    stream.Accumulator
+	dec    *stream.Decoder
+	now    time.Time
+	blocks map[*stream.Item]ItemBlock
+	order  []ItemBlock
+	events int
+}
+
+func newReplayer(t testing.TB, data []byte) *replayer {
+	return &replayer{
+		t: t, dec: stream.NewDecoder(strings.NewReader(string(data))),
+		now: epoch, blocks: map[*stream.Item]ItemBlock{},
+	}
+}
+
+// next applies one event; false at the end of the stream.
+func (r *replayer) next() bool {
+	if !r.dec.Next() {
+		if err := r.dec.Err(); err != nil {
+			r.t.Logf("decoder: %v", err)
+		}
+		r.acc.Finish()
+		for _, s := range r.acc.Responses() {
+			r.sync(s, true)
+		}
+		return false
+	}
+	ev := r.dec.Event()
+	r.now = r.now.Add(tick)
+	r.events++
+	it, _ := r.acc.Apply(ev)
+	s := r.acc.Current()
+	if s == nil {
+		return true
+	}
+	if it != nil {
+		r.block(it).Update(r.now)
+	}
+	if ev.Kind.IsTerminal() {
+		r.sync(s, true)
+	} else {
+		r.sync(s, false)
+	}
+	return true
+}
+
+// sync makes sure every item of s has a block; all says to update them all
+// and end them (the response is over).
+func (r *replayer) sync(s *stream.Snapshot, all bool) {
+	for _, it := range s.Items {
+		_, seen := r.blocks[it]
+		b := r.block(it)
+		if all {
+			if seen {
+				b.Update(r.now)
+			}
+			if s.Terminal || s.CutOff {
+				b.End(r.now)
+			}
+		}
+	}
+}
+
+func (r *replayer) block(it *stream.Item) ItemBlock {
+	b, ok := r.blocks[it]
+	if !ok {
+		b = ForItem(it, r.now)
+		r.blocks[it] = b
+		r.order = append(r.order, b)
+	}
+	return b
+}
+
+func (r *replayer) run() *replayer {
+	for r.next() {
+	}
+	return r
+}
+
+func (r *replayer) ctx(width int) Context {
+	return Context{Width: width, Styles: testStyles, Now: r.now}
+}
+
+// byType returns the blocks whose item has the type.
+func (r *replayer) byType(typ string) []ItemBlock {
+	var out []ItemBlock
+	for _, b := range r.order {
+		if b.Item().Type == typ {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// checkFits fails if a row of out is wider than width.
+func checkFits(t testing.TB, where string, out string, width int) {
+	t.Helper()
+	for i, row := range strings.Split(out, "\n") {
+		if w := ansi.StringWidth(row); w > width {
+			t.Errorf("%s: row %d is %d columns wide, over %d: %q", where, i, w, width, ansi.Strip(row))
+			return
+		}
+	}
+}
+
+// checkSafe fails if out holds any escape sequence other than SGR styling and
+// OSC 8 hyperlinks, or any other control character.
+func checkSafe(t testing.TB, where, out string) {
+	t.Helper()
+	for i := 0; i < len(out); i++ {
+		c := out[i]
+		switch {
+		case c == 0x1b:
+			j, ok := allowedSeq(out[i:])
+			if !ok {
+				t.Errorf("%s: forbidden escape sequence at %d: %q", where, i, out[i:min(len(out), i+24)])
+				return
+			}
+			i += j - 1
+		case c < 0x20 && c != '\n':
+			t.Errorf("%s: control byte %#x at %d: %q", where, c, i, out[max(0, i-20):min(len(out), i+20)])
+			return
+		case c == 0xc2 && i+1 < len(out) && out[i+1] >= 0x80 && out[i+1] <= 0x9f:
+			t.Errorf("%s: C1 control at %d", where, i)
+			return
+		}
+	}
+}
+
+// allowedSeq returns the length of the SGR or OSC 8 sequence s starts with.
+func allowedSeq(s string) (int, bool) {
+	if strings.HasPrefix(s, "\x1b[") {
+		for j := 2; j < len(s); j++ {
+			c := s[j]
+			if (c >= '0' && c <= '9') || c == ';' || c == ':' {
+				continue
+			}
+			return j + 1, c == 'm'
+		}
+		return 0, false
+	}
+	if strings.HasPrefix(s, "\x1b]8;") {
+		for j := 4; j < len(s); j++ {
+			switch c := s[j]; {
+			case c == 0x07:
+				return j + 1, true
+			case c == 0x1b:
+				return j + 2, j+1 < len(s) && s[j+1] == '\\'
+			case c < 0x20:
+				return 0, false
+			}
+		}
+	}
+	return 0, false
+}
+
+// visible returns out without styling, each row's trailing spaces dropped.
+func visible(out string) string {
+	rows := strings.Split(ansi.Strip(out), "\n")
+	for i, r := range rows {
+		rows[i] = strings.TrimRight(r, " ")
+	}
+	return strings.Join(rows, "\n")
+}
