@@ -75,13 +75,21 @@ func (rs *Renderers) get(st *theme.Styles, width int) *markdown.Renderer {
 	return r
 }
 
-// markdown returns the renderer for the context's styles at width.
+// glamourSlack is how many columns narrower than the space markdown is
+// rendered: glamour's word wrap lets a trailing punctuation mark run one
+// column past its width (14 rows over the real fixtures at 40–100 columns).
+// One column of slack keeps those rows whole; fitter still breaks any row
+// that overflows anyway.
+const glamourSlack = 1
+
+// markdown returns the renderer for the context's styles for rows of at most
+// width columns.
 func (ctx Context) markdown(width int) *markdown.Renderer {
 	rs := ctx.Markdown
 	if rs == nil {
 		rs = shared
 	}
-	return rs.get(ctx.Styles, width)
+	return rs.get(ctx.Styles, width-glamourSlack)
 }
 
 // mdDoc is a markdown document that grows (a message, a reasoning summary,

@@ -56,7 +56,8 @@ func TestCitationsFiles(t *testing.T) {
 	r := newReplayer(t, fixture(t, "vercel__ai/openai-file-search-citations.sse")).run()
 	m := r.byType("message")[0].(*message)
 	vis := visible(m.Render(r.ctx(80)))
-	if !strings.Contains(vis, "embedding [1]") || !strings.Contains(vis, "ai.pdf (file)") {
+	flat := strings.Join(strings.Fields(vis), " ")
+	if !strings.Contains(flat, "embedding [1]") || !strings.Contains(flat, "tasks [1].") || !strings.Contains(flat, "[1] ai.pdf (file)") {
 		t.Errorf("file citation not shown:\n%s", vis)
 	}
 }

@@ -94,7 +94,14 @@ func (p *panel) status() panelStatus {
 		return p.spec.state(p)
 	}
 	s := p.state()
-	return panelStatus{text: s.String(), state: s, live: s == stateRunning}
+	text := s.String()
+	if s == stateRunning && p.spec.phase {
+		switch ph := p.it.Progress; ph {
+		case "searching", "interpreting", "generating", "calling":
+			text = ph
+		}
+	}
+	return panelStatus{text: text, state: s, live: s == stateRunning}
 }
 
 func (p *panel) Live() bool { return p.status().live }
@@ -242,7 +249,7 @@ func (d *drawer) rows(expanded, running bool) []string {
 	var out []string
 	for _, s := range d.secs {
 		if s.label != "" {
-			out = append(out, d.lk.muted.Render(fit(s.label, d.width)))
+			out = append(out, d.lk.label.Render(fit(s.label, d.width)))
 		}
 		lines := s.lines
 		if !expanded && !s.whole && len(lines) > previewLines {

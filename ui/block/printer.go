@@ -31,6 +31,7 @@ type Printer struct {
 
 	blocks map[*stream.Item]ItemBlock
 	msgs   map[*stream.Item]*printing
+	order  []*stream.Item // messages in the order they began
 	shown  map[*stream.Item]bool
 	gap    bool
 	err    error // the first write error; nothing is written after it
@@ -103,7 +104,7 @@ func (p *Printer) Response(s *stream.Snapshot) {
 // Close prints whatever is still pending: messages of a response that never
 // ended.
 func (p *Printer) Close() {
-	for it := range p.msgs {
+	for _, it := range p.order {
 		if !p.shown[it] {
 			p.message(it, true)
 		}
@@ -138,6 +139,7 @@ func (p *Printer) message(it *stream.Item, final bool) {
 	if pm == nil {
 		pm = &printing{}
 		p.msgs[it] = pm
+		p.order = append(p.order, it)
 	}
 	text, refusal, parts := splitParts(it.Content)
 	if pm.done > len(text) {

@@ -29,13 +29,10 @@ func (u *user) Render(ctx Context) string {
 	u.renders++
 	lk := lookOf(ctx.Styles)
 	width := max(ctx.Width, 1)
-	rows := wrap(u.text, max(width-2, 1))
+	frame := lk.user.GetHorizontalFrameSize()
+	rows := wrap(u.text, max(width-frame, 1))
 	for i, r := range rows {
-		prefix := "  "
-		if i == 0 {
-			prefix = "› "
-		}
-		rows[i] = fit(lk.user.Render(prefix+r), width)
+		rows[i] = fit(lk.user.Render(r), width)
 	}
 	return u.out.put(key, strings.Join(rows, "\n"))
 }
