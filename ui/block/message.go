@@ -218,5 +218,5 @@ func sourceRows(sources []source, width int, lk *look) []string {
 			}
 		}
 	}
-	return rows
+	return fitAll(rows, width) // only narrower than the numbers needs it
 }

@@ -316,3 +316,21 @@ func TestImageSave(t *testing.T) {
 	}
 	t.Logf("saved: %+v", saved)
 }
+
+// TestNarrowWidths renders every block of a busy stream at widths down to
+// zero: nothing panics and every row fits (width 0 is treated as 1).
+func TestNarrowWidths(t *testing.T) {
+	for _, name := range []string{
+		"vercel__ai/openai-mcp-tool-two-calls.sse",
+		"vercel__ai/openai-code-interpreter-3-calls.sse",
+		"vercel__ai/openai-web-search-6-calls.sse",
+	} {
+		r := newReplayer(t, fixture(t, name)).run()
+		for _, b := range r.order {
+			for _, w := range []int{0, 1, 5, 15, 16, 20, 33} {
+				out := b.Render(r.ctx(w))
+				checkFits(t, name+" "+b.Item().Type+"@"+strconv.Itoa(w), out, max(w, 1))
+			}
+		}
+	}
+}
