@@ -1,23 +1,93 @@
 package main
 
+// This file starts the chat (package ui) and its styled printer for
+// --format ansi.
+
 import (
 	"context"
 	"io"
+	"os"
+	"time"
+
+	"golang.org/x/term"
+
+	"runnel/stream"
+	"runnel/theme"
+	"runnel/ui"
+	"runnel/ui/block"
 )
 
 // chat opens the interactive chat.
 func chat(ctx context.Context, o options, s Settings, stdout, stderr io.Writer) int {
-	warnf(stderr, "the chat view is not built yet — use -p PROMPT")
-	return exitFailure
+	client, label := newClient(s, o.demo)
+	err := ui.Run(ctx, ui.Options{
+		Client:   client,
+		Provider: label,
+		Settings: sessionSettings(s),
+		Theme:    s.Theme,
+		NoColor:  os.Getenv("NO_COLOR") != "",
+	})
+	if err != nil {
+		warnf(stderr, "%s", errLine(err))
+		return exitFailure
+	}
+	return exitOK
 }
+
+// replayPace is the pace of a replay in the chat view at --speed 1: about
+// what a fast model streams (recordings carry no timing).
+const replayPace = 12 * time.Millisecond
 
 // replayChat plays a recording in the chat view.
 func replayChat(ctx context.Context, o options, r io.Reader, stdout, stderr io.Writer) int {
-	return replayCommand(ctx, options{format: formatANSI, width: o.width}, "-", r, stdout, stderr)
+	pace := replayPace
+	if o.speed > 0 {
+		pace = time.Duration(float64(replayPace) / o.speed)
+	}
+	err := ui.Run(ctx, ui.Options{
+		Provider:   "replay",
+		Replay:     r,
+		ReplayPace: pace,
+		NoColor:    os.Getenv("NO_COLOR") != "",
+	})
+	if err != nil {
+		warnf(stderr, "%s", errLine(err))
+		return exitFailure
+	}
+	return exitOK
 }
 
-// newANSIPrinter is the styled format; until the chat renderer exists it is
-// the plain transcript.
+// ansiPrinter adapts the chat's block printer to an output format.
+type ansiPrinter struct{ p *block.Printer }
+
+func (a ansiPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Item) {
+	a.p.Event(ev, s, it)
+}
+func (a ansiPrinter) response(s *stream.Snapshot) { a.p.Response(s) }
+func (a ansiPrinter) close()                      { a.p.Close() }
+
+// newANSIPrinter is the styled format, drawn by the same blocks as the chat.
 func newANSIPrinter(stdout, stderr io.Writer, width int) printer {
-	return newTextPrinter(stdout, stderr, true)
+	dark := true
+	f, isFile := stdout.(*os.File)
+	if isFile && isTerminal(f) {
+		dark = theme.DetectDark(os.Stdin, f)
+		if width == 0 {
+			width = terminalWidth(f)
+		}
+	}
+	if width <= 0 {
+		width = 100
+	}
+	st := theme.New(theme.Pick(dark, os.Getenv("NO_COLOR") != "", ""))
+	return ansiPrinter{block.NewPrinter(stdout, width, &st)}
+}
+
+// terminalWidth returns the terminal's width, 0 if unknown.
+func terminalWidth(f *os.File) int {
+	w, _, err := term.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return w
 }

@@ -1,0 +1,40 @@
+package ui
+
+import (
+	"runnel/stream"
+	"runnel/ui/block"
+)
+
+// entry is a transcript Entry that knows its own index.
+type entry interface {
+	Entry
+	setIndex(i int)
+}
+
+// plainEntry shows a block that no stream item backs (user messages,
+// notices).
+type plainEntry struct {
+	b   block.Block
+	fs  *frameState
+	idx int
+}
+
+func (e *plainEntry) View(width int) string {
+	return e.b.Render(block.Context{Width: width, Styles: e.fs.styles, Now: e.fs.now})
+}
+func (e *plainEntry) Live() bool     { return e.b.Live() }
+func (e *plainEntry) setIndex(i int) { e.idx = i }
+
+// itemEntry shows one stream item.
+type itemEntry struct {
+	b   block.Block
+	it  *stream.Item
+	fs  *frameState
+	idx int
+}
+
+func (e *itemEntry) View(width int) string {
+	return e.b.Render(block.Context{Width: width, Styles: e.fs.styles, Now: e.fs.now})
+}
+func (e *itemEntry) Live() bool     { return e.b.Live() }
+func (e *itemEntry) setIndex(i int) { e.idx = i }

@@ -1,0 +1,136 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"runnel/session"
+	"runnel/stream"
+)
+
+// errStopped is the cause given to a stream the user interrupted.
+var errStopped = errors.New("stopped by user")
+
+// frameInterval paces re-rendering while anything is live.
+const frameInterval = time.Second / 60
+
+// batchMsg carries one batch of a turn's stream.
+type batchMsg struct {
+	gen   int
+	batch stream.Batch
+}
+
+// frameMsg is the frame tick: changed entries are re-rendered on it.
+type frameMsg struct {
+	gen int
+	now time.Time
+}
+
+// turn is the exchange in flight.
+//
+// Invariants:
+//   - gen identifies the turn; messages from an older turn are ignored.
+//   - every event of the turn's stream is applied to acc in order.
+//   - changed holds the items changed since the last frame.
+type turn struct {
+	gen     int
+	sess    *session.Turn
+	handle  *stream.Handle
+	acc     stream.Accumulator
+	started time.Time
+	stopped bool                  // the user interrupted it
+	ended   bool                  // the final batch arrived
+	err     error                 // why the stream ended, when it did badly
+	retryAt time.Time             // a retry is waiting until then
+	retry   *stream.RetryInfo     // the last retry notice
+	changed map[*stream.Item]bool // items to re-render on the next frame
+}
+
+// waitBatch receives the next batch of h.
+func waitBatch(gen int, h *stream.Handle) tea.Cmd {
+	return func() tea.Msg {
+		b, ok := <-h.C
+		if !ok {
+			return batchMsg{gen: gen, batch: stream.Batch{Final: true}}
+		}
+		return batchMsg{gen: gen, batch: b}
+	}
+}
+
+// frameTick schedules the next frame.
+func frameTick(gen int) tea.Cmd {
+	return tea.Tick(frameInterval, func(t time.Time) tea.Msg { return frameMsg{gen: gen, now: t} })
+}
+
+// startTurn begins streaming a request.
+func startTurn(ctx context.Context, gen int, c *stream.Client, st *session.Turn, now time.Time) (*turn, tea.Cmd) {
+	h := stream.Start(ctx, c, st.Request)
+	t := &turn{gen: gen, sess: st, handle: h, started: now, changed: map[*stream.Item]bool{}}
+	return t, tea.Batch(waitBatch(gen, h), frameTick(gen))
+}
+
+// startReplay plays a recording as if it were a turn.
+func startReplay(ctx context.Context, gen int, h *stream.Handle, now time.Time) (*turn, tea.Cmd) {
+	t := &turn{gen: gen, sess: &session.Turn{}, handle: h, started: now, changed: map[*stream.Item]bool{}}
+	return t, tea.Batch(waitBatch(gen, h), frameTick(gen))
+}
+
+// apply folds a batch in and returns the problems it reported and the items
+// seen for the first time.
+func (t *turn) apply(b stream.Batch, now time.Time) (fresh []*stream.Item, problems []error) {
+	if b.Retry != nil {
+		t.retry = b.Retry
+		t.retryAt = now.Add(b.Retry.Wait)
+	}
+	for i := range b.Events {
+		ev := &b.Events[i]
+		it, err := t.acc.Apply(ev)
+		if err != nil {
+			problems = append(problems, err)
+			continue
+		}
+		if it != nil {
+			t.changed[it] = true
+		}
+		if ev.Kind.IsTerminal() || ev.Kind == stream.KindItemAdded || ev.Kind == stream.KindItemDone {
+			// terminal merges can add items no event named
+			for _, s := range t.acc.Responses() {
+				for _, x := range s.Items {
+					t.changed[x] = true
+				}
+			}
+		}
+	}
+	if b.Final {
+		t.ended, t.err = true, b.Err
+		t.acc.Finish()
+	}
+	_ = fresh
+	return nil, problems
+}
+
+// snapshots returns the turn's responses so far.
+func (t *turn) snapshots() []*stream.Snapshot { return t.acc.Responses() }
+
+// usage sums the turn's token usage.
+func (t *turn) usage() Usage {
+	var u Usage
+	for _, s := range t.acc.Responses() {
+		u = u.Add(usageOf(s.Usage))
+	}
+	return u
+}
+
+func usageOf(u *stream.Usage) Usage {
+	if u == nil {
+		return Usage{}
+	}
+	x := Usage{Input: u.InputTokens, Output: u.OutputTokens}
+	if u.OutputDetails != nil {
+		x.Reasoning = u.OutputDetails.ReasoningTokens
+	}
+	return x
+}
