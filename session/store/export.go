@@ -69,7 +69,7 @@ func (db *DB) Import(data []byte) (SessionID, error) {
 			return err
 		}
 		if _, err := tx.Exec(`INSERT INTO sessions (id, title, created, updated, settings, model) VALUES (?, ?, ?, ?, ?, ?)`,
-			string(id), title(doc.title), ms(doc.created), ms(doc.updated), []byte(settings), modelOf(settings)); err != nil {
+			string(id), title(doc.title), ms(doc.created), ms(doc.updated), string(settings), modelOf(settings)); err != nil {
 			return err
 		}
 		for i, t := range doc.turns {
@@ -108,22 +108,14 @@ func importTurn(tx *sql.Tx, sid SessionID, seq int, t exportTurn) error {
 	if err != nil {
 		return err
 	}
-	tid := TurnID(n)
-	if err := indexTurn(tx, tid, t.prompt, t.input); err != nil {
-		return err
-	}
 	for _, it := range t.items {
-		var id int64
-		if err := tx.QueryRow(`INSERT INTO items (turn_id, response_idx, output_idx, raw, done, updated)
-			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
-			n, it.Response, it.Output, []byte(it.Raw), it.Done, ms(t.started)).Scan(&id); err != nil {
-			return err
-		}
-		if err := indexItem(tx, id, tid, it.Raw); err != nil {
+		if _, err := tx.Exec(`INSERT INTO items (turn_id, response_idx, output_idx, raw, done, updated)
+			VALUES (?, ?, ?, ?, ?, ?)`,
+			n, it.Response, it.Output, []byte(it.Raw), it.Done, ms(t.started)); err != nil {
 			return err
 		}
 	}
-	return nil
+	return foldTurn(tx, TurnID(n))
 }
 
 // freeID returns want when it is a well-formed id not in use, else a new id.

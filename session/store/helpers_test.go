@@ -20,7 +20,9 @@ func TestMain(m *testing.M) {
 	if role := os.Getenv(childEnv); role != "" {
 		os.Exit(runChild(role))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	cleanBench()
+	os.Exit(code)
 }
 
 // clock is a fake time source that moves one millisecond per reading, so

@@ -66,11 +66,11 @@ func addSearchAndOwners(tx *sql.Tx) error {
 		`ALTER TABLE sessions ADD COLUMN preview TEXT NOT NULL DEFAULT ''`,
 		`ALTER TABLE turns ADD COLUMN owner TEXT NOT NULL DEFAULT ''`,
 		`ALTER TABLE items ADD COLUMN updated INTEGER NOT NULL DEFAULT 0`,
-		`UPDATE sessions SET model = coalesce(json_extract(settings, '$.model'), '') WHERE json_valid(settings)`,
+		`UPDATE sessions SET model = coalesce(json_extract(CAST(settings AS TEXT), '$.model'), '') WHERE json_valid(CAST(settings AS TEXT))`,
 		`UPDATE items SET updated = coalesce((SELECT coalesce(ended, started) FROM turns WHERE turns.id = items.turn_id), 0)`,
 		`CREATE INDEX turns_streaming ON turns(status) WHERE status = 'streaming'`,
-		// rowid = items.id for an item's text, -turns.id for a turn's prompt
-		// and the tool outputs in its input; turn is turns.id.
+		// Rows: see index.go. Weights: a word in the prompt counts twice
+		// one in the answer, four times one in reasoning or tool text.
 		`CREATE VIRTUAL TABLE search USING fts5(
 			prompt, answer, reasoning, tool, turn UNINDEXED,
 			tokenize = 'porter unicode61 remove_diacritics 2'
@@ -84,55 +84,24 @@ func addSearchAndOwners(tx *sql.Tx) error {
 }
 
 // reindexAll fills the search index and the answer previews from the stored
-// turns and items.
+// turns, oldest first so that each session's newest answer is its preview.
 func reindexAll(tx *sql.Tx) error {
-	type turnRow struct {
-		id     int64
-		prompt string
-		input  []byte
-	}
-	var turns []turnRow
-	rows, err := tx.Query(`SELECT id, prompt, input FROM turns`)
+	rows, err := tx.Query(`SELECT id FROM turns ORDER BY session_id, seq`)
 	if err != nil {
 		return err
 	}
+	var ids []TurnID
 	for rows.Next() {
-		var t turnRow
-		if rows.Scan(&t.id, &t.prompt, &t.input) == nil {
-			turns = append(turns, t)
+		var id int64
+		if rows.Scan(&id) == nil {
+			ids = append(ids, TurnID(id))
 		}
 	}
 	if err := closeRows(rows); err != nil {
 		return err
 	}
-	for _, t := range turns {
-		items, _ := splitArray(t.input)
-		if err := indexTurn(tx, TurnID(t.id), t.prompt, items); err != nil {
-			return err
-		}
-	}
-
-	type itemRow struct {
-		id, turn int64
-		raw      []byte
-	}
-	var items []itemRow
-	rows, err = tx.Query(`SELECT i.id, i.turn_id, i.raw FROM items i JOIN turns t ON t.id = i.turn_id
-		ORDER BY t.session_id, t.seq, i.response_idx, i.output_idx`)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var it itemRow
-		if rows.Scan(&it.id, &it.turn, &it.raw) == nil {
-			items = append(items, it)
-		}
-	}
-	if err := closeRows(rows); err != nil {
-		return err
-	}
-	for _, it := range items {
-		if err := indexItem(tx, it.id, TurnID(it.turn), it.raw); err != nil {
+	for _, id := range ids {
+		if err := foldTurn(tx, id); err != nil {
 			return err
 		}
 	}

@@ -158,3 +158,42 @@ func TestParseSnippet(t *testing.T) {
 		}
 	}
 }
+
+// A streaming turn is findable from its partial items; once it ends, its
+// rows fold into one, so bm25 ranks whole turns.
+func TestIndexFoldsAFinishedTurn(t *testing.T) {
+	db, _ := openTest(t)
+	sid := newSession(t, db, `{}`)
+	tid := must[TurnID](t)(db.BeginTurn(sid, "tell me about lemurs", nil, ""))
+	check(t, db.SaveItem(tid, 0, 0, json.RawMessage(`{"type":"reasoning","summary":[{"type":"summary_text","text":"Thinking about primates"}]}`), true))
+	check(t, db.SaveItem(tid, 0, 1, msg("m", "Lemurs live in Madag"), false))
+	rows := func() int {
+		var n int
+		check(t, db.r.QueryRow(`SELECT count(*) FROM search WHERE turn = ?`, int64(tid)).Scan(&n))
+		return n
+	}
+	if n := rows(); n != 3 {
+		t.Errorf("streaming turn has %d search rows, want prompt + 2 items", n)
+	}
+	if hits := must[[]Hit](t)(db.Search("madag", 5)); len(hits) != 1 {
+		t.Errorf("partial answer not findable: %+v", hits)
+	}
+	check(t, db.SaveItem(tid, 0, 1, msg("m", "Lemurs live in Madagascar."), true))
+	check(t, db.FinishTurn(tid, TurnEnd{Status: StatusCompleted}))
+	if n := rows(); n != 1 {
+		t.Errorf("finished turn has %d search rows, want 1", n)
+	}
+	for _, q := range []string{"lemurs primates madagascar", "tell"} {
+		if hits := must[[]Hit](t)(db.Search(q, 5)); len(hits) != 1 || hits[0].Turn != 1 {
+			t.Errorf("search %q after folding: %+v", q, hits)
+		}
+	}
+	if hits := must[[]Hit](t)(db.Search("madag", 5)); len(hits) != 0 {
+		t.Errorf("the replaced partial is still indexed: %+v", hits)
+	}
+	// A late save to the finished turn re-folds it.
+	check(t, db.SaveItem(tid, 0, 2, msg("m2", "Also ring-tailed."), true))
+	if n := rows(); n != 1 || len(must[[]Hit](t)(db.Search("ring-tailed", 5))) != 1 {
+		t.Errorf("after a late save: %d rows", n)
+	}
+}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"bytes"
-	"database/sql"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -225,50 +224,6 @@ func cut(s string, n int) string {
 
 // title makes a session title from a prompt: one line, at most 80 runes.
 func title(prompt string) string { return cut(stream.SanitizeLine(prompt), 80) }
-
-// indexItem replaces the search row and, for an answer, the session preview
-// of the item with rowid id.
-func indexItem(tx *sql.Tx, id int64, tid TurnID, raw []byte) error {
-	t := extract(raw)
-	if _, err := tx.Exec(`DELETE FROM search WHERE rowid = ?`, id); err != nil {
-		return err
-	}
-	if t.empty() {
-		return nil
-	}
-	if _, err := tx.Exec(`INSERT INTO search(rowid, prompt, answer, reasoning, tool, turn) VALUES (?, ?, ?, ?, ?, ?)`,
-		id, t.prompt, t.answer, t.reasoning, t.tool, int64(tid)); err != nil {
-		return err
-	}
-	if p := previewLine(t.answer); p != "" {
-		_, err := tx.Exec(`UPDATE sessions SET preview = ? WHERE id = (SELECT session_id FROM turns WHERE id = ?)`, p, int64(tid))
-		return err
-	}
-	return nil
-}
-
-// indexTurn replaces the search row of a turn: its prompt (or, without one,
-// the text of its input messages) and the tool outputs it sent.
-func indexTurn(tx *sql.Tx, tid TurnID, prompt string, input []json.RawMessage) error {
-	var t itemText
-	for _, in := range input {
-		x := extract(in)
-		t.prompt = join(t.prompt, x.prompt)
-		t.tool = join(t.tool, x.tool, x.answer, x.reasoning)
-	}
-	if p := clip(prompt); p != "" {
-		t.prompt = p
-	}
-	if _, err := tx.Exec(`DELETE FROM search WHERE rowid = ?`, -int64(tid)); err != nil {
-		return err
-	}
-	if t.empty() {
-		return nil
-	}
-	_, err := tx.Exec(`INSERT INTO search(rowid, prompt, answer, reasoning, tool, turn) VALUES (?, ?, '', '', ?, ?)`,
-		-int64(tid), t.prompt, t.tool, int64(tid))
-	return err
-}
 
 // splitArray returns the elements of a JSON array, each as its exact bytes.
 func splitArray(raw []byte) ([]json.RawMessage, error) {

@@ -44,7 +44,7 @@ func (db *DB) CreateSession(s NewSession) (SessionID, error) {
 			id = newSessionID(now)
 			res, err := tx.Exec(`INSERT INTO sessions (id, title, created, updated, settings, model)
 				VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-				string(id), title(s.Title), ms(now), ms(now), []byte(settings), modelOf(settings))
+				string(id), title(s.Title), ms(now), ms(now), string(settings), modelOf(settings))
 			if err != nil {
 				return err
 			}
@@ -72,7 +72,7 @@ func (db *DB) SetSettings(id SessionID, settings json.RawMessage) error {
 		return db.fail("update session", err)
 	}
 	return db.updateSession(id, `UPDATE sessions SET settings = ?, model = ?, updated = ? WHERE id = ?`,
-		[]byte(s), modelOf(s), ms(db.now()), string(id))
+		string(s), modelOf(s), ms(db.now()), string(id))
 }
 
 func (db *DB) updateSession(id SessionID, query string, args ...any) error {
@@ -158,12 +158,13 @@ func (db *DB) SaveItems(tid TurnID, items []ItemWrite) error {
 	}
 	now := ms(db.now())
 	return db.write("save item", func(tx *sql.Tx) error {
-		var one int
-		if err := tx.QueryRow(`SELECT 1 FROM turns WHERE id = ?`, int64(tid)).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+		var status string
+		if err := tx.QueryRow(`SELECT status FROM turns WHERE id = ?`, int64(tid)).Scan(&status); errors.Is(err, sql.ErrNoRows) {
 			return badInput("turn %d does not exist (deleted?)", tid)
 		} else if err != nil {
 			return err
 		}
+		streaming := Status(status) == StatusStreaming
 		for _, it := range items {
 			var id int64
 			err := tx.QueryRow(`INSERT INTO items (turn_id, response_idx, output_idx, raw, done, updated)
@@ -179,9 +180,15 @@ func (db *DB) SaveItems(tid TurnID, items []ItemWrite) error {
 			if err != nil {
 				return err
 			}
+			if !streaming {
+				continue // folded below
+			}
 			if err := indexItem(tx, id, tid, it.Raw); err != nil {
 				return err
 			}
+		}
+		if !streaming {
+			return foldTurn(tx, tid) // a late save to a finished turn
 		}
 		return nil
 	})
@@ -214,8 +221,10 @@ func (db *DB) FinishTurn(tid TurnID, f TurnEnd) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return badInput("turn %d does not exist (deleted?)", tid)
 		}
-		_, err = tx.Exec(`UPDATE sessions SET updated = ? WHERE id = (SELECT session_id FROM turns WHERE id = ?)`, now, int64(tid))
-		return err
+		if _, err = tx.Exec(`UPDATE sessions SET updated = ? WHERE id = (SELECT session_id FROM turns WHERE id = ?)`, now, int64(tid)); err != nil {
+			return err
+		}
+		return foldTurn(tx, tid)
 	})
 }
 
@@ -261,6 +270,9 @@ func (db *DB) sweep() error {
 			if _, err := tx.Exec(`UPDATE turns SET status = 'interrupted',
 				ended = coalesce((SELECT max(updated) FROM items WHERE turn_id = turns.id AND updated > 0), started)
 				WHERE id = ? AND status = 'streaming'`, id); err != nil {
+				return err
+			}
+			if err := foldTurn(tx, TurnID(id)); err != nil {
 				return err
 			}
 		}

@@ -1,0 +1,128 @@
+package store
+
+import (
+	"database/sql"
+	"encoding/json"
+)
+
+// The search index (FTS5 table "search") holds one row per finished turn and
+// a few per streaming one:
+//
+//   - while a turn streams, its prompt row (rowid -turn, written by
+//     BeginTurn) and one row per item (rowid = items.id, replaced at each
+//     save) keep even a half-written answer findable, at the cost of one
+//     item's text per save;
+//   - when it ends (FinishTurn, recovery as interrupted, import, migration)
+//     foldTurn merges them into the one row -turn.
+//
+// So a finished turn is one document: bm25 ranks turns rather than items,
+// and a search over n turns touches about n rows. Column "turn" is the
+// turns.id of every row; Search returns one hit per turn.
+
+// indexItem replaces the search row of one item of a streaming turn and,
+// when the item is an answer, the session's preview.
+func indexItem(tx *sql.Tx, id int64, tid TurnID, raw []byte) error {
+	t := extract(raw)
+	if _, err := tx.Exec(`DELETE FROM search WHERE rowid = ?`, id); err != nil {
+		return err
+	}
+	if t.empty() {
+		return nil
+	}
+	if err := insertRow(tx, id, tid, t); err != nil {
+		return err
+	}
+	if p := previewLine(t.answer); p != "" {
+		_, err := tx.Exec(`UPDATE sessions SET preview = ? WHERE id = (SELECT session_id FROM turns WHERE id = ?)`, p, int64(tid))
+		return err
+	}
+	return nil
+}
+
+// indexTurn writes the prompt row of a turn that starts streaming: its
+// prompt (or, without one, the text of its input messages) and the tool
+// outputs it sends.
+func indexTurn(tx *sql.Tx, tid TurnID, prompt string, input []json.RawMessage) error {
+	if _, err := tx.Exec(`DELETE FROM search WHERE rowid = ?`, -int64(tid)); err != nil {
+		return err
+	}
+	t := inputText(prompt, input)
+	if t.empty() {
+		return nil
+	}
+	return insertRow(tx, -int64(tid), tid, t)
+}
+
+// foldTurn replaces every search row of a turn with one holding all its
+// text, and makes its last answer the session's preview if it is the
+// session's newest turn.
+func foldTurn(tx *sql.Tx, tid TurnID) error {
+	var prompt string
+	var input []byte
+	if err := tx.QueryRow(`SELECT prompt, input FROM turns WHERE id = ?`, int64(tid)).Scan(&prompt, &input); err != nil {
+		return err
+	}
+	in, _ := splitArray(input)
+	t := inputText(prompt, in)
+	last := ""
+	rows, err := tx.Query(`SELECT raw FROM items WHERE turn_id = ? ORDER BY response_idx, output_idx`, int64(tid))
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var raw []byte
+		if rows.Scan(&raw) != nil {
+			continue
+		}
+		x := extract(raw)
+		t.prompt = join(t.prompt, x.prompt)
+		t.answer = join(t.answer, x.answer)
+		t.reasoning = join(t.reasoning, x.reasoning)
+		t.tool = join(t.tool, x.tool)
+		if x.answer != "" {
+			last = x.answer
+		}
+	}
+	if err := closeRows(rows); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(`DELETE FROM search WHERE rowid IN (SELECT id FROM items WHERE turn_id = ?)`, int64(tid)); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(`DELETE FROM search WHERE rowid = ?`, -int64(tid)); err != nil {
+		return err
+	}
+	if !t.empty() {
+		if err := insertRow(tx, -int64(tid), tid, t); err != nil {
+			return err
+		}
+	}
+	if p := previewLine(last); p != "" {
+		_, err := tx.Exec(`UPDATE sessions SET preview = ?
+			WHERE id = (SELECT session_id FROM turns WHERE id = ?)
+			AND (SELECT max(seq) FROM turns WHERE session_id = sessions.id) = (SELECT seq FROM turns WHERE id = ?)`,
+			p, int64(tid), int64(tid))
+		return err
+	}
+	return nil
+}
+
+// inputText is the searchable text of what a turn sent.
+func inputText(prompt string, input []json.RawMessage) itemText {
+	var t itemText
+	for _, in := range input {
+		x := extract(in)
+		t.prompt = join(t.prompt, x.prompt)
+		t.tool = join(t.tool, x.tool, x.answer, x.reasoning)
+	}
+	if p := clip(prompt); p != "" {
+		t.prompt = p
+	}
+	return t
+}
+
+func insertRow(tx *sql.Tx, rowid int64, tid TurnID, t itemText) error {
+	_, err := tx.Exec(`INSERT INTO search (rowid, prompt, answer, reasoning, tool, turn) VALUES (?, ?, ?, ?, ?, ?)`,
+		rowid, t.prompt, t.answer, t.reasoning, t.tool, int64(tid))
+	return err
+}
