@@ -287,7 +287,10 @@ func listMarker(line string) (bullet, delim byte, num int, ok bool) {
 	after := func(i int) bool { return i == len(line) || line[i] == ' ' || line[i] == '\t' }
 	switch c := line[0]; {
 	case c == '-' || c == '+' || c == '*':
-		return c, 0, 0, after(1)
+		if !after(1) {
+			return 0, 0, 0, false
+		}
+		return c, 0, 0, true
 	case c >= '0' && c <= '9':
 		i := 0
 		for i < len(line) && i < 10 && line[i] >= '0' && line[i] <= '9' {

@@ -4,6 +4,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
@@ -11,10 +14,11 @@ import (
 // block rendered on its own can resolve `[text][label]` links whose
 // definition lives in another block (models put them at the end).
 //
-// Only strict one-line definitions are collected ("[label]: dest" with an
-// optional title on the same line); footnotes ("[^1]: ...") are not
-// definitions. A definition that spans lines still works inside its own
-// block, it just is not shared.
+// Only one-line definitions are collected ("[label]: dest" with an optional
+// title on the same line, as goldmark reads it), and only where a block may
+// start (not as a paragraph's continuation); "[^1]: text" is not one. A
+// definition that spans lines still works inside its own block, it just is
+// not shared.
 //
 // A definition counts once its line is complete: while it arrives, links
 // that use it show as written (see Stream.partialDef).
@@ -99,121 +103,30 @@ func usesAny(labels, changed []string) bool {
 	return false
 }
 
-// parseDef recognises a strict one-line link reference definition and
-// returns its normalised label.
+// defParser is goldmark's plain CommonMark parser, read-only after
+// construction; parseDef asks it whether a line is a definition, so the
+// answer is exactly what glamour's parse would give.
+var defParser = goldmark.New().Parser()
+
+// parseDef recognises a one-line link reference definition (as goldmark
+// parses it on its own) and returns its normalised label.
 func parseDef(line string) (string, bool) {
-	line = strings.TrimRight(line, "\r")
 	cols, i := leadingSpaces(line)
-	if cols > 3 || i >= len(line) || line[i] != '[' {
+	if cols > 3 || i >= len(line) || line[i] != '[' || !strings.Contains(line, "]:") {
 		return "", false
 	}
-	i++
-	start := i
-	for ; i < len(line) && line[i] != ']'; i++ {
-		switch line[i] {
-		case '\\':
-			i++
-		case '[':
+	pc := parser.NewContext()
+	doc := defParser.Parse(text.NewReader([]byte(line)), parser.WithContext(pc))
+	refs := pc.References()
+	if len(refs) != 1 {
+		return "", false
+	}
+	// Goldmark leaves the emptied paragraph behind: nothing else may remain.
+	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
+		if c.Lines().Len() > 0 || c.FirstChild() != nil {
 			return "", false
 		}
 	}
-	if i >= len(line) || i == start || i-start > 999 || line[start] == '^' {
-		return "", false
-	}
-	label := util.ToLinkReference([]byte(line[start:i]))
-	if label == "" {
-		return "", false
-	}
-	i++ // ']'
-	if i >= len(line) || line[i] != ':' {
-		return "", false
-	}
-	rest := strings.TrimLeft(line[i+1:], " \t")
-	rest, ok := skipDestination(rest)
-	if !ok {
-		return "", false
-	}
-	if isBlank(rest) {
-		return label, true
-	}
-	// A title needs whitespace before it and nothing after it.
-	trimmed := strings.TrimLeft(rest, " \t")
-	if len(trimmed) == len(rest) {
-		return "", false
-	}
-	rest, ok = skipTitle(trimmed)
-	if !ok || !isBlank(rest) {
-		return "", false
-	}
-	return label, true
-}
-
-// skipDestination consumes a link destination and returns what follows.
-func skipDestination(s string) (string, bool) {
-	if s == "" {
-		return "", false
-	}
-	if s[0] == '<' {
-		for i := 1; i < len(s); i++ {
-			switch s[i] {
-			case '\\':
-				i++
-			case '<':
-				return "", false
-			case '>':
-				return s[i+1:], true
-			}
-		}
-		return "", false
-	}
-	depth := 0
-	i := 0
-	for ; i < len(s); i++ {
-		c := s[i]
-		if c == ' ' || c == '\t' || c < 0x20 || c == 0x7f {
-			break
-		}
-		switch c {
-		case '\\':
-			i++
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth < 0 {
-				return "", false
-			}
-		}
-	}
-	if i == 0 || depth != 0 {
-		return "", false
-	}
-	if i > len(s) {
-		i = len(s)
-	}
-	return s[i:], true
-}
-
-// skipTitle consumes a complete link title and returns what follows.
-func skipTitle(s string) (string, bool) {
-	if s == "" {
-		return "", false
-	}
-	closer := s[0]
-	switch closer {
-	case '"', '\'':
-	case '(':
-		closer = ')'
-	default:
-		return "", false
-	}
-	for i := 1; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case closer:
-			return s[i+1:], true
-		}
-	}
-	return "", false
+	label := util.ToLinkReference(refs[0].Label())
+	return label, label != ""
 }

@@ -188,9 +188,19 @@ func assemble(settled, tail string) string {
 	return settled + tail
 }
 
-// trimBlankLines drops trailing whitespace and blank lines, which never
-// change the fragment of complete blocks and only add blank rows at the end
-// of an open one (assemble drops those).
+// trimBlankLines drops trailing blank lines (and the newline before them),
+// which never change the fragment of complete blocks and only add blank rows
+// at the end of an open one (assemble drops those). Trailing spaces on the
+// last line with text stay: "- " is a list item where "-" is not.
 func trimBlankLines(src string) string {
-	return strings.TrimRight(src, " \t\r\n")
+	for {
+		i := strings.LastIndexByte(src, '\n')
+		if !isBlank(src[i+1:]) {
+			return src
+		}
+		if i < 0 {
+			return ""
+		}
+		src = src[:i]
+	}
 }

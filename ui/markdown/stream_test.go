@@ -9,6 +9,8 @@ import (
 	"charm.land/glamour/v2/ansi"
 	"charm.land/glamour/v2/styles"
 	xansi "github.com/charmbracelet/x/ansi"
+
+	"runnel/theme"
 )
 
 // testStyles are the glamour styles the properties are checked with: the
@@ -135,4 +137,115 @@ func tailOf(s string, n int) string {
 		return s
 	}
 	return s[len(s)-n:]
+}
+
+// TestByteAtATimeMatchesChunked feeds documents one byte per View and in
+// chunks: the final views show the same text. (Bytes may differ inside code
+// blocks: batches of lines are highlighted apart, so a token spanning lines
+// can be coloured differently until Finish.)
+func TestByteAtATimeMatchesChunked(t *testing.T) {
+	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 64)
+	for name, doc := range testDocs(t) {
+		bytewise, chunked := NewStream(r), NewStream(r)
+		for i := 0; i < len(doc); i++ {
+			bytewise.Append(doc[i : i+1])
+			_ = bytewise.View()
+		}
+		for _, d := range chunks(doc) {
+			chunked.Append(d)
+		}
+		_ = chunked.View()
+		if diff := diffVisible(bytewise.View(), chunked.View()); diff != "" {
+			t.Errorf("%s: %s", name, diff)
+		}
+	}
+}
+
+// TestFinishMatchesView checks the swap at the end of a message: the whole
+// render that Finish returns shows the same rows as the pieced View, up to
+// trailing spaces.
+func TestFinishMatchesView(t *testing.T) {
+	for _, p := range []theme.Palette{theme.Dark(), theme.Light(), theme.NoColor()} {
+		r := newTestRenderer(t, theme.New(p).Glamour(), 80)
+		for name, doc := range testDocs(t) {
+			s := NewStream(r)
+			for _, d := range chunks(doc) {
+				s.Append(d)
+				if len(s.Source())%97 < 7 {
+					_ = s.View()
+				}
+			}
+			whole, err := s.Finish()()
+			if err != nil {
+				t.Fatalf("%s/%s: Finish: %v", p.Name, name, err)
+			}
+			if diff := diffVisible(s.View(), whole); diff != "" {
+				t.Errorf("%s/%s: %s", p.Name, name, diff)
+			}
+		}
+	}
+}
+
+// TestSetRendererRerenders switches width mid-stream and at the end.
+func TestSetRendererRerenders(t *testing.T) {
+	style := theme.New(theme.Dark()).Glamour()
+	wide, narrow := newTestRenderer(t, style, 100), newTestRenderer(t, style, 40)
+	doc := testDocs(t)["edge.md"]
+	s := NewStream(wide)
+	half := len(doc) / 2
+	s.Append(doc[:half])
+	before := s.View()
+	s.SetRenderer(narrow)
+	if s.Renderer() != narrow {
+		t.Fatal("Renderer() does not return the new renderer")
+	}
+	mid := s.View()
+	if mid == before {
+		t.Fatal("View unchanged after a width change")
+	}
+	if want, _ := narrow.Render(wholeOracle(s)); diffVisible(mid, want) != "" {
+		t.Errorf("after the switch: %s", diffVisible(mid, want))
+	}
+	for _, d := range chunks(doc[half:]) {
+		s.Append(d)
+		_ = s.View()
+	}
+	s.SetRenderer(wide)
+	if want, _ := wide.Render(doc); diffVisible(s.View(), want) != "" {
+		t.Errorf("after switching back: %s", diffVisible(s.View(), want))
+	}
+}
+
+// TestLateDefinitionRerendersBlocks checks that a block settled before the
+// definition it uses arrived shows the link resolved afterwards, and that a
+// definition still arriving is not used yet.
+func TestLateDefinitionRerendersBlocks(t *testing.T) {
+	r := newTestRenderer(t, styles.NoTTYStyleConfig, 80)
+	s := NewStream(r)
+	s.Append("Read [the guide][g] first.\n\nThen the rest.\n\n[g]: https://exa")
+	v := strings.Join(visible(s.View()), "\n")
+	if len(s.blocks.list) == 0 {
+		t.Fatal("nothing settled")
+	}
+	if !strings.Contains(v, "[the guide][g]") || strings.Contains(v, "https://exa") {
+		t.Errorf("partial definition used: %q", v)
+	}
+	s.Append("mple.com/guide\n")
+	v = strings.Join(visible(s.View()), "\n")
+	if strings.Contains(v, "[the guide][g]") || !strings.Contains(v, "https://example.com/guide") {
+		t.Errorf("definition not applied to the settled block: %q", v)
+	}
+}
+
+// TestViewWithoutAppendIsCached checks View does no work when nothing was
+// appended.
+func TestViewWithoutAppendIsCached(t *testing.T) {
+	r := newTestRenderer(t, styles.NoTTYStyleConfig, 80)
+	s := NewStream(r)
+	s.Append("Hello *world*")
+	a := s.View()
+	s.Append("")
+	if b := s.View(); a != b || !s.viewOK {
+		t.Errorf("View changed without input: %q vs %q", a, b)
+	}
 }

@@ -1,0 +1,54 @@
+package markdown
+
+import (
+	"os"
+	"sync"
+	"testing"
+
+	"charm.land/glamour/v2/styles"
+)
+
+var (
+	fuzzOnce     sync.Once
+	fuzzRenderer *Renderer
+)
+
+// FuzzStream feeds arbitrary text in arbitrary steps: View never panics and
+// the final View shows what a whole render of the message shows.
+func FuzzStream(f *testing.F) {
+	edge, err := os.ReadFile("testdata/edge.md")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(edge), uint8(5))
+	f.Add(genAnswer(1<<10), uint8(13))
+	for _, s := range []string{
+		"", "\n", "```", "```\n\n", "~~~\n```\n\n~~~", "- a\n\n  b\n\n- c", "1. a\n1. b\n\n1. c",
+		"<!--\n\n-->", "[a]: /u\n\n[a]", "> q\n\n> r", "| a |\n|---|\n\n", "    code\n\n    more",
+		"Term\n\n: def", "# H\ntext", "* * *\n- x", "\t\t- x\n\n\t\t```\n", "[x][y]\n\n[y]: <>",
+	} {
+		f.Add(s, uint8(1))
+	}
+	f.Fuzz(func(t *testing.T, doc string, step uint8) {
+		fuzzOnce.Do(func() {
+			var err error
+			fuzzRenderer, err = NewRenderer(styles.NoTTYStyleConfig, 40)
+			if err != nil {
+				t.Fatal(err)
+			}
+		})
+		n := int(step%16) + 1
+		s := NewStream(fuzzRenderer)
+		for i := 0; i < len(doc); i += n {
+			s.Append(doc[i:min(i+n, len(doc))])
+			_ = s.View()
+		}
+		want, err := fuzzRenderer.Render(wholeOracle(s))
+		if err != nil {
+			return // glamour itself failed: nothing to compare with
+		}
+		if diff := diffVisible(s.View(), want); diff != "" {
+			t.Errorf("%s", diff)
+		}
+	})
+}
