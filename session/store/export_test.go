@@ -99,6 +99,7 @@ func TestImportStreamingTurnComesBackInterrupted(t *testing.T) {
 }
 
 func TestImportRejectsWrongShapeWithPath(t *testing.T) {
+	db, _ := openTest(t)
 	turn := func(items string) string {
 		return `{"runnel_export":1,"session":{"title":"x"},"turns":[{"prompt":"a","status":"completed"},{"prompt":"b","status":"completed"},
 			{"prompt":"c","status":"completed"},{"prompt":"d","status":"completed","items":` + items + `}]}`
@@ -123,7 +124,6 @@ func TestImportRejectsWrongShapeWithPath(t *testing.T) {
 		`{"runnel_export":1,`:                                                                     `not JSON: unexpected end of JSON input at byte 19`,
 		`{"runnel_export":1,"session":{"title":"\u001b[31mx"},"turns":[true]}`:                    `turns[0]: want an object, got a boolean`,
 	} {
-		db, _ := openTest(t)
 		_, err := db.Import([]byte(doc))
 		if !errors.Is(err, ErrBadInput) || err.Error() != "import: "+want {
 			t.Errorf("Import(%.60s…):\n got %v\nwant import: %s", doc, err, want)

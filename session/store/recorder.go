@@ -23,13 +23,15 @@ import (
 //   - last is when the last successful Flush began (zero before one), so the
 //     first Item is due at once and the turn's first text is saved early.
 //
-// Concurrency: safe for concurrent use; Item never blocks on I/O.
+// Concurrency: safe for concurrent use; Item never blocks on I/O. Flushes
+// run one at a time (flushing), so an older batch never lands after a newer.
 type Recorder struct {
 	db    *DB
 	turn  TurnID
 	every time.Duration
 
-	mu      sync.Mutex
+	flushing sync.Mutex // held for a whole Flush
+	mu       sync.Mutex // guards the fields below
 	pending map[itemKey]ItemWrite
 	done    map[itemKey]bool
 	last    time.Time
@@ -83,6 +85,8 @@ func (r *Recorder) dueLocked(now time.Time) bool {
 // Flush writes everything noted since the last flush in one transaction.
 // On failure nothing noted is lost: the next Flush tries again.
 func (r *Recorder) Flush(now time.Time) error {
+	r.flushing.Lock()
+	defer r.flushing.Unlock()
 	r.mu.Lock()
 	batch := r.pending
 	r.pending = map[itemKey]ItemWrite{}

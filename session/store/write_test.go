@@ -283,3 +283,41 @@ func TestFinishTurnFields(t *testing.T) {
 		t.Errorf("started %v ended %v (clock started at %v)", tr.Started, tr.Ended, start)
 	}
 }
+
+// Items noted on one goroutine while another flushes end with the newest
+// bytes stored, whatever the interleaving (run with -race).
+func TestRecorderConcurrentUse(t *testing.T) {
+	db, _ := openTest(t)
+	sid := newSession(t, db, `{}`)
+	tid := must[TurnID](t)(db.BeginTurn(sid, "q", nil, ""))
+	rec := db.NewRecorder(tid, time.Nanosecond)
+	now := time.Unix(0, 0)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 1; i <= 200; i++ {
+			rec.Item(now.Add(time.Duration(i)), 0, 0, msg("m", strings.Repeat("x", i)), false)
+		}
+	}()
+	flushes := make(chan error, 1)
+	go func() {
+		for {
+			select {
+			case <-done:
+				flushes <- nil
+				return
+			default:
+				if err := rec.Flush(now); err != nil {
+					flushes <- err
+					return
+				}
+			}
+		}
+	}()
+	check(t, <-flushes)
+	check(t, rec.Flush(now))
+	raw := load(t, db, sid).Turns[0].Responses[0].Items[0].Raw
+	if !strings.Contains(string(raw), `"`+strings.Repeat("x", 200)+`"`) {
+		t.Errorf("stored %.80s…, want the newest (200 x)", raw)
+	}
+}
