@@ -32,9 +32,9 @@ type Recorder struct {
 
 	flushing sync.Mutex // held for a whole Flush
 	mu       sync.Mutex // guards the fields below
-	pending map[itemKey]ItemWrite
-	done    map[itemKey]bool
-	last    time.Time
+	pending  map[itemKey]ItemWrite
+	done     map[itemKey]bool
+	last     time.Time
 }
 
 type itemKey struct{ response, output int }
