@@ -34,6 +34,8 @@ import (
 //   - Timeouts hold positive durations; Timeouts.MaxRetries is nil or >= 0.
 //   - Provider.BaseURL is "" or an http(s) URL with a host.
 //   - Provider.Headers have valid names and values free of control bytes.
+//   - Tools, Functions and MCPServers hold valid entries with unique names
+//     (see validateTools).
 type Config struct {
 	Model        string          `toml:"model"`
 	Instructions string          `toml:"instructions"`
@@ -42,6 +44,13 @@ type Config struct {
 	Reasoning    ReasoningConfig `toml:"reasoning"`
 	Provider     ProviderConfig  `toml:"provider"`
 	Timeouts     TimeoutsConfig  `toml:"timeouts"`
+
+	// Tools (toolconfig.go): hosted tools, local functions, local MCP
+	// servers and the round cap of the agentic loop.
+	MaxToolRounds *int               `toml:"max_tool_rounds"` // nil = not set (default 16)
+	Tools         []HostedToolConfig `toml:"tools"`
+	Functions     []FunctionConfig   `toml:"functions"`
+	MCPServers    []MCPServerConfig  `toml:"mcp_servers"`
 
 	Path string `toml:"-"` // the file it came from; "" if none
 }
@@ -254,7 +263,7 @@ func (c *Config) validate(name string, lines map[string]int) error {
 	if n := c.Timeouts.MaxRetries; n != nil && *n < 0 {
 		return fmt.Errorf("%s: key \"timeouts.max_retries\": %d must not be negative (0 means never retry)", at("timeouts.max_retries"), *n)
 	}
-	return nil
+	return c.validateTools(name, lines)
 }
 
 // valueKind is what TOML value a known key accepts.
@@ -268,6 +277,10 @@ const (
 	kindDuration
 	kindCommand
 	kindStringMap
+	kindStringList    // []string
+	kindTableArray    // []struct: [[name]] entries
+	kindSchema        // a JSON Schema: a table, or a string holding JSON
+	kindStringOrTable // a string, or a table checked by validate
 )
 
 func (k valueKind) String() string {
@@ -286,12 +299,23 @@ func (k valueKind) String() string {
 		return "a string or an array of strings"
 	case kindStringMap:
 		return "a table of strings"
+	case kindStringList:
+		return "an array of strings"
+	case kindTableArray:
+		return "an array of tables"
+	case kindSchema:
+		return "a table or a string holding JSON"
+	case kindStringOrTable:
+		return "a string or a table"
 	}
 	return fmt.Sprintf("valueKind(%d)", int(k))
 }
 
 // schema maps every dotted key of Config to the value it accepts. It is
-// derived from the struct tags, so the two cannot drift apart.
+// derived from the struct tags, so the two cannot drift apart. The keys of
+// an array of tables are written without an index ("tools.type"). A field
+// of interface type names its kind in a `kind` tag: "schema", "command" or
+// "string-or-table".
 var schema = buildSchema(reflect.TypeFor[Config](), "", map[string]valueKind{})
 
 func buildSchema(t reflect.Type, prefix string, into map[string]valueKind) map[string]valueKind {
@@ -305,8 +329,17 @@ func buildSchema(t reflect.Type, prefix string, into map[string]valueKind) map[s
 		switch f.Type {
 		case reflect.TypeFor[string](), reflect.TypeFor[*string]():
 			into[key] = kindString
-		case reflect.TypeFor[*bool]():
+		case reflect.TypeFor[*bool](), reflect.TypeFor[bool]():
 			into[key] = kindBool
+		case reflect.TypeFor[[]string]():
+			into[key] = kindStringList
+		case reflect.TypeFor[any]():
+			kinds := map[string]valueKind{"schema": kindSchema, "command": kindCommand, "string-or-table": kindStringOrTable}
+			k, ok := kinds[f.Tag.Get("kind")]
+			if !ok {
+				panic(fmt.Sprintf("config schema: field %s of interface type needs a kind tag", f.Name))
+			}
+			into[key] = k
 		case reflect.TypeFor[*int]():
 			into[key] = kindInt
 		case reflect.TypeFor[Duration]():
@@ -316,6 +349,11 @@ func buildSchema(t reflect.Type, prefix string, into map[string]valueKind) map[s
 		case reflect.TypeFor[map[string]string]():
 			into[key] = kindStringMap
 		default:
+			if f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Struct {
+				into[key] = kindTableArray
+				buildSchema(f.Type.Elem(), key+".", into)
+				continue
+			}
 			if f.Type.Kind() != reflect.Struct {
 				panic(fmt.Sprintf("config schema: field %s has unsupported type %s", f.Name, f.Type))
 			}
@@ -413,16 +451,31 @@ func displayPath(path string) string {
 // integer given for a duration reaches UnmarshalText with no position).
 // Unknown keys are left to the strict decoder.
 //
-// Invariants: lines holds only keys seen so far; p is read only by run.
+// Keys inside an array of tables are recorded twice: as written in the
+// schema ("tools.type", first entry wins) and with the entry's index
+// ("tools[2].type"), so that validate can point at the right entry.
+//
+// Invariants: lines holds only keys seen so far; p is read only by run;
+// elem is "" outside an array-of-tables entry, else arrayKey + "[i]".
 type docScan struct {
-	p     unstable.Parser
-	lines map[string]int // dotted key → 1-based line of its first part
+	p        unstable.Parser
+	lines    map[string]int // dotted key → 1-based line of its first part
+	counts   map[string]int // array-of-tables key → entries seen
+	arrayKey string         // the array of tables being read ("tools"), or ""
+	elem     string         // its current entry ("tools[2]"), or ""
 }
 
 func newDocScan(data []byte) *docScan {
-	s := &docScan{lines: map[string]int{}}
+	s := &docScan{lines: map[string]int{}, counts: map[string]int{}}
 	s.p.Reset(data)
 	return s
+}
+
+// enter starts entry number counts[key] of an array of tables at line.
+func (s *docScan) enter(key string, line int) {
+	s.arrayKey, s.elem = key, fmt.Sprintf("%s[%d]", key, s.counts[key])
+	s.counts[key]++
+	s.lines[s.elem] = line
 }
 
 // run scans the whole document. It returns ok=false on a syntax error,
@@ -435,10 +488,23 @@ func (s *docScan) run() (ok bool, err error) {
 		switch e.Kind {
 		case unstable.Table, unstable.ArrayTable:
 			it := e.Key()
+			if s.arrayKey != "" && !strings.HasPrefix(keyString(s.peekKey(e)), s.arrayKey+".") {
+				s.arrayKey, s.elem = "", "" // a table outside the entry ends it
+			}
 			table = s.keyParts(nil, &it)
 			key := keyString(table)
-			line := s.lines[key]
-			if k, known := schema[key]; known && k != kindTable && k != kindStringMap {
+			first := e.Key()
+			first.Next()
+			line := s.p.Shape(first.Node().Raw).Start.Line // this header's, not the key's first
+			k, known := schema[key]
+			switch {
+			case e.Kind == unstable.ArrayTable && known && k != kindTableArray:
+				return true, fmt.Errorf("%d: key %q: want %s, got an array of tables", line, key, k)
+			case e.Kind == unstable.ArrayTable && known:
+				s.enter(key, line)
+			case known && k == kindTableArray:
+				return true, fmt.Errorf("%d: key %q: want an array of tables (write [[%s]]), got a table", line, key, key)
+			case known && k != kindTable && k != kindStringMap && k != kindSchema && k != kindStringOrTable:
 				return true, fmt.Errorf("%d: key %q: want %s, got a table", line, key, k)
 			}
 		case unstable.KeyValue:
@@ -450,15 +516,33 @@ func (s *docScan) run() (ok bool, err error) {
 	return s.p.Error() == nil, nil
 }
 
+// peekKey returns a table header's key parts without recording lines.
+func (s *docScan) peekKey(e *unstable.Node) []string {
+	var parts []string
+	it := e.Key()
+	for it.Next() {
+		parts = append(parts, string(it.Node().Data))
+	}
+	return parts
+}
+
 // keyParts appends the parts of a key to prefix and records the line of
-// each intermediate and final key.
+// each intermediate and final key (and its indexed form inside an entry
+// of an array of tables).
 func (s *docScan) keyParts(prefix []string, it *unstable.Iterator) []string {
 	parts := append([]string(nil), prefix...)
 	for it.Next() {
 		n := it.Node()
 		parts = append(parts, string(n.Data))
-		if _, seen := s.lines[keyString(parts)]; !seen {
-			s.lines[keyString(parts)] = s.p.Shape(n.Raw).Start.Line
+		k := keyString(parts)
+		line := s.p.Shape(n.Raw).Start.Line
+		if _, seen := s.lines[k]; !seen {
+			s.lines[k] = line
+		}
+		if rest, ok := strings.CutPrefix(k, s.arrayKey+"."); ok && s.elem != "" {
+			if _, seen := s.lines[s.elem+"."+rest]; !seen {
+				s.lines[s.elem+"."+rest] = line
+			}
 		}
 	}
 	return parts
@@ -482,6 +566,44 @@ func (s *docScan) keyValue(prefix []string, e *unstable.Node) error {
 	}
 	got := kindName(v)
 	switch want {
+	case kindSchema, kindStringOrTable:
+		if v.Kind == unstable.String || v.Kind == unstable.InlineTable {
+			return nil // the contents are checked by validate
+		}
+	case kindStringList:
+		if v.Kind == unstable.Array {
+			elems := v.Children()
+			for elems.Next() {
+				if el := elems.Node(); el.Kind != unstable.String {
+					return fmt.Errorf("%d: key %q: want %s, got an array holding %s", line, key, want, kindName(el))
+				}
+			}
+			return nil
+		}
+	case kindTableArray:
+		if v.Kind != unstable.Array {
+			break
+		}
+		// tools = [{ … }, { … }]: each element is an entry.
+		outerKey, outerElem := s.arrayKey, s.elem
+		defer func() { s.arrayKey, s.elem = outerKey, outerElem }()
+		elems := v.Children()
+		for elems.Next() {
+			el := elems.Node()
+			if el.Kind != unstable.InlineTable {
+				return fmt.Errorf("%d: key %q: want %s, got an array holding %s", line, key, want, kindName(el))
+			}
+			s.enter(key, line)
+			children := el.Children()
+			for children.Next() {
+				if c := children.Node(); c.Kind == unstable.KeyValue {
+					if err := s.keyValue(parts, c); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
 	case kindTable, kindStringMap:
 		if v.Kind != unstable.InlineTable {
 			break

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"runnel/session/tools"
 )
 
 // configFile is the path of a test input under testdata/config.
@@ -98,6 +101,31 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"negative_retries.toml", "2", []string{`"timeouts.max_retries"`, "-1"}},
 		{"bad_base_url.toml", "2", []string{`"provider.base_url"`, "http://"}},
 		{"bad_env_name.toml", "2", []string{`"provider.api_key_env"`, `"$OPENAI_API_KEY"`}},
+
+		{"tools_bad_type.toml", "2", []string{`"tools.type"`, `"web_browse"`, `"web_search", "file_search"`}},
+		{"tools_missing_type.toml", "4", []string{`"tools.type"`, "missing"}},
+		{"tools_wrong_key.toml", "7", []string{`"tools.vector_store_ids"`, `applies to type "file_search", not "web_search"`}},
+		{"tools_require_approval.toml", "5", []string{`"tools.require_approval"`, `"sometimes"`, `{ never = ["read"]`}},
+		{"tools_require_approval_table.toml", "5", []string{`"tools.require_approval"`, `key "maybe"`}},
+		{"tools_mcp_no_url.toml", "2", []string{`"tools.server_url"`, "missing"}},
+		{"tools_unknown_key.toml", "3", []string{`unknown key "tools.search_contxt_size"`, `did you mean "tools.search_context_size"`}},
+		{"tools_as_table.toml", "1", []string{`"tools"`, "want an array of tables (write [[tools]])"}},
+		{"tools_max_results.toml", "4", []string{`"tools.max_num_results"`, "500", "1 to 50"}},
+		{"tools_headers_secret.toml", "5", []string{`"tools.headers_env"`, "not an environment variable name", "never the secret itself"}},
+		{"functions_duplicate.toml", "6", []string{`"functions.name"`, `"status" is taken by [[functions]] entry 1`}},
+		{"functions_bad_approval.toml", "4", []string{`"functions.approval"`, `"sometimes"`, `"once-per-session"`}},
+		{"functions_string_no_shell.toml", "3", []string{`"functions.command"`, "shell = true", `["git", "status"]`}},
+		{"functions_shell_array.toml", "3", []string{`"functions.command"`, "one string"}},
+		{"functions_empty_command.toml", "3", []string{`"functions.command"`, "empty"}},
+		{"functions_bad_timeout.toml", "4", []string{`"functions.timeout"`, `"0s"`, "positive"}},
+		{"functions_bad_schema.toml", "4", []string{`"functions.parameters"`, "JSON"}},
+		{"functions_bad_name.toml", "2", []string{`"functions.name"`, `"git status"`, "letters, digits"}},
+		{"functions_no_command.toml", "1", []string{`"functions.command"`, "missing"}},
+		{"mcp_missing_command.toml", "1", []string{`"mcp_servers.command"`, "missing"}},
+		{"mcp_name_clash.toml", "6", []string{`"mcp_servers.name"`, `"files" is taken by [[functions]] entry 1`}},
+		{"mcp_args_string.toml", "4", []string{`"mcp_servers.args"`, "want an array of strings, got a string"}},
+		{"mcp_bad_approval.toml", "4", []string{`"mcp_servers.approval"`, `"ask"`}},
+		{"max_rounds_zero.toml", "2", []string{`"max_tool_rounds"`, "at least 1"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -125,8 +153,9 @@ func TestLoadConfigErrors(t *testing.T) {
 // Secret-looking values in a config file never reach its error messages.
 func TestLoadConfigErrorsHideSecrets(t *testing.T) {
 	for file, secret := range map[string]string{
-		"api_key_literal.toml": "sk-proj-SECRETSECRETSECRET",
-		"header_crlf.toml":     "sk-header-secret",
+		"api_key_literal.toml":      "sk-proj-SECRETSECRETSECRET",
+		"header_crlf.toml":          "sk-header-secret",
+		"tools_headers_secret.toml": "sk-literal-secret",
 	} {
 		_, err := LoadConfig(configFile(file), true)
 		if err == nil || strings.Contains(err.Error(), secret) {
@@ -221,6 +250,9 @@ func TestExampleConfig(t *testing.T) {
 		t.Fatalf("scan: ok=%t err=%v", ok, err)
 	}
 	for key := range schema {
+		if inArrayOfTables(key) {
+			continue // documented by the tool examples (TestExampleToolBlocks)
+		}
 		if _, ok := s.lines[key]; !ok {
 			t.Errorf("config.example.toml does not set key %q", key)
 		}
@@ -238,6 +270,16 @@ func TestExampleConfig(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("example values differ from defaults:\n got %#v\nwant %#v", fields(got), fields(want))
 	}
+}
+
+// inArrayOfTables reports whether key is an array of tables or inside one.
+func inArrayOfTables(key string) bool {
+	for k, kind := range schema {
+		if kind == kindTableArray && (key == k || strings.HasPrefix(key, k+".")) {
+			return true
+		}
+	}
+	return false
 }
 
 // fields shows every field of Settings (its String hides some).
@@ -261,18 +303,7 @@ func TestExampleProviderBlocks(t *testing.T) {
 	if !ok {
 		t.Fatal(`config.example.toml has no "# Provider examples." section`)
 	}
-	var blocks []string
-	var cur strings.Builder
-	for _, line := range strings.Split(examples+"\n", "\n") {
-		if rest, ok := strings.CutPrefix(line, "#   "); ok {
-			cur.WriteString(rest + "\n")
-			continue
-		}
-		if cur.Len() > 0 {
-			blocks = append(blocks, cur.String())
-			cur.Reset()
-		}
-	}
+	blocks := commentedBlocks(examples)
 	if len(blocks) < 6 {
 		t.Fatalf("found %d provider examples, want at least 6 (Azure, OpenRouter, xAI, LM Studio, Ollama, vLLM)", len(blocks))
 	}
@@ -286,6 +317,24 @@ func TestExampleProviderBlocks(t *testing.T) {
 			t.Errorf("example %d sets no base_url or model:\n%s", i, b)
 		}
 	}
+}
+
+// commentedBlocks returns the runs of "#   "-prefixed lines in text, with
+// the prefixes removed: the examples, ready to parse.
+func commentedBlocks(text string) []string {
+	var blocks []string
+	var cur strings.Builder
+	for _, line := range strings.Split(text+"\n", "\n") {
+		if rest, ok := strings.CutPrefix(line, "#   "); ok {
+			cur.WriteString(rest + "\n")
+			continue
+		}
+		if cur.Len() > 0 {
+			blocks = append(blocks, cur.String())
+			cur.Reset()
+		}
+	}
+	return blocks
 }
 
 func TestDurationText(t *testing.T) {
@@ -327,4 +376,158 @@ func FuzzParseConfig(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Every tool example in config.example.toml is a valid config of one tool
+// once its "#   " prefixes are removed, and together the examples set every
+// key of [[tools]], [[functions]] and [[mcp_servers]].
+func TestExampleToolBlocks(t *testing.T) {
+	data, err := os.ReadFile("config.example.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(data), "# Tool examples.")
+	if !ok {
+		t.Fatal(`config.example.toml has no "# Tool examples." section`)
+	}
+	section, _, _ := strings.Cut(rest, "# Provider examples.")
+	blocks := commentedBlocks(section)
+	if len(blocks) < 12 {
+		t.Fatalf("found %d tool examples, want at least 12", len(blocks))
+	}
+	set := map[string]bool{}
+	kinds := map[string]bool{}
+	for i, b := range blocks {
+		c, err := parseConfig([]byte(b), "example")
+		if err != nil {
+			t.Errorf("example %d: %v\n%s", i, err, b)
+			continue
+		}
+		if n := len(c.Tools) + len(c.Functions) + len(c.MCPServers); n != 1 {
+			t.Errorf("example %d defines %d tools, want 1:\n%s", i, n, b)
+		}
+		tc, err := c.ToolSet()
+		if err != nil {
+			t.Errorf("example %d: ToolSet: %v", i, err)
+		}
+		for _, info := range tc.List() {
+			kinds[info.Kind.String()+":"+info.Detail] = true
+		}
+		for _, h := range c.Tools {
+			kinds["type:"+h.Type] = true
+		}
+		s := newDocScan([]byte(b))
+		s.run()
+		for k := range s.lines {
+			set[k] = true
+		}
+	}
+	for key := range schema {
+		if inArrayOfTables(key) && !set[key] {
+			t.Errorf("no tool example sets key %q", key)
+		}
+	}
+	for _, typ := range hostedTypes {
+		if !kinds["type:"+typ] {
+			t.Errorf("no tool example of type %q", typ)
+		}
+	}
+}
+
+func TestLoadToolsConfig(t *testing.T) {
+	c, err := LoadConfig(configFile("tools_full.toml"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc, err := c.ToolSet()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantNames := []string{"web_search", "file_search", "code_interpreter", "image_generation", "deepwiki", "git_status", "grep", "word_count", "files", "git"}
+	if got := tc.Names(); !reflect.DeepEqual(got, wantNames) {
+		t.Errorf("Names = %q, want %q", got, wantNames)
+	}
+	if tc.MaxRounds != 5 || !reflect.DeepEqual(tc.SecretEnv, []string{"OPENAI_API_KEY"}) {
+		t.Errorf("MaxRounds %d, SecretEnv %q", tc.MaxRounds, tc.SecretEnv)
+	}
+
+	env := map[string]string{"DEEPWIKI_KEY": "key-1", "DEEPWIKI_TOKEN": "token-2"}
+	raws, err := tc.RequestTools(nil, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]any, len(raws))
+	for i, r := range raws {
+		if err := json.Unmarshal(r, &got[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var want []any
+	if err := json.Unmarshal([]byte(`[
+		{"type": "web_search", "search_context_size": "low",
+		 "user_location": {"type": "approximate", "country": "GB", "city": "London"},
+		 "filters": {"allowed_domains": ["go.dev", "pkg.go.dev"]}},
+		{"type": "code_interpreter", "container": {"type": "auto"}},
+		{"type": "image_generation", "size": "1024x1024", "quality": "low"},
+		{"type": "mcp", "server_label": "deepwiki", "server_url": "https://mcp.deepwiki.com/mcp",
+		 "allowed_tools": ["ask_question"],
+		 "require_approval": {"never": {"tool_names": ["ask_question"]}, "always": {"tool_names": ["read_wiki"]}},
+		 "headers": {"X-Api-Key": "key-1"}, "authorization": "token-2"},
+		{"type": "function", "name": "git_status", "description": "Show the working tree status", "strict": false,
+		 "parameters": {"type": "object", "properties": {}, "additionalProperties": false}},
+		{"type": "function", "name": "grep", "description": "Search files", "strict": false,
+		 "parameters": {"type": "object", "properties": {"pattern": {"type": "string"}}, "required": ["pattern"]}},
+		{"type": "function", "name": "word_count", "strict": false,
+		 "parameters": {"type": "object", "properties": {"text": {"type": "string"}}}}
+	]`), &want); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		g, _ := json.MarshalIndent(got, "", "  ")
+		t.Errorf("RequestTools (file_search is disabled):\n%s", g)
+	}
+
+	grep := tc.Functions[1]
+	if !grep.Shell || len(grep.Command) != 1 || grep.Approval != tools.ApproveOnce || grep.Dir != "/tmp" || !grep.PassAPIKey || grep.Timeout != 0 {
+		t.Errorf("grep = %+v", grep)
+	}
+	if gs := tc.Functions[0]; gs.Timeout != 10*time.Second || gs.Approval != tools.ApproveNever || strings.Join(gs.Command, " ") != "git status --short" {
+		t.Errorf("git_status = %+v", gs)
+	}
+	wantServers := []tools.Server{
+		{Name: "files", Command: "mcp-server-filesystem", Args: []string{"/home/me/notes"}, Env: map[string]string{"LOG_LEVEL": "warn"},
+			AllowedTools: []string{"read_file"}, Approval: tools.ApproveNever},
+		{Name: "git", Command: "uvx", Args: []string{"mcp-server-git"}, Approval: tools.ApproveAlways},
+	}
+	if !reflect.DeepEqual(tc.Servers, wantServers) {
+		t.Errorf("Servers = %+v", tc.Servers)
+	}
+}
+
+// The configured key variable is hidden from tools as well as
+// OPENAI_API_KEY; a config without tools gives an empty set.
+func TestToolSetSecrets(t *testing.T) {
+	tc, err := Config{Provider: ProviderConfig{APIKeyEnv: "AZURE_OPENAI_API_KEY"}}.ToolSet()
+	if err != nil || !reflect.DeepEqual(tc.SecretEnv, []string{"OPENAI_API_KEY", "AZURE_OPENAI_API_KEY"}) {
+		t.Errorf("SecretEnv = %q, %v", tc.SecretEnv, err)
+	}
+	if len(tc.Names()) != 0 || tc.Rounds() != tools.DefaultMaxRounds {
+		t.Errorf("empty config: names %q, rounds %d", tc.Names(), tc.Rounds())
+	}
+}
+
+// Inline arrays of tables work too, and errors in them point at the array.
+func TestInlineToolArray(t *testing.T) {
+	c, err := parseConfig([]byte(`functions = [{ name = "a", command = ["true"] }, { name = "b", command = ["false"], approval = "never" }]`+"\n"), "inline.toml")
+	if err != nil || len(c.Functions) != 2 || c.Functions[1].Approval != "never" {
+		t.Fatalf("got %+v, %v", c.Functions, err)
+	}
+	_, err = parseConfig([]byte("\n"+`functions = [{ name = "a", command = ["true"] }, { name = "a", command = ["false"] }]`+"\n"), "inline.toml")
+	if err == nil || !strings.HasPrefix(err.Error(), `inline.toml:2: key "functions.name": the name "a" is taken`) {
+		t.Errorf("duplicate in an inline array: %v", err)
+	}
+	_, err = parseConfig([]byte(`functions = [{ name = "a", command = ["true"], timeout = 5 }]`+"\n"), "inline.toml")
+	if err == nil || !strings.Contains(err.Error(), `inline.toml:1: key "functions.timeout"`) {
+		t.Errorf("wrong type in an inline array: %v", err)
+	}
 }
