@@ -56,7 +56,11 @@ func extract(raw []byte) itemText {
 	if json.Unmarshal(raw, &f) != nil {
 		return itemText{}
 	}
-	fn := extractors[str(f["type"])]
+	typ := str(f["type"])
+	if typ == "" && f["role"] != nil {
+		typ = "message" // an input message may leave its type out
+	}
+	fn := extractors[typ]
 	if fn == nil {
 		return itemText{}
 	}
