@@ -147,7 +147,12 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 	var tools []*mcp.Tool
 	for t, err := range c.cs.Tools(ctx, nil) {
 		if err != nil {
-			return nil, fmt.Errorf("mcp server %s: list tools: %v", s.cfg.Name, err)
+			err = fmt.Errorf("mcp server %s: list tools: %v", s.cfg.Name, err)
+			s.mu.Lock()
+			s.conn, s.err = nil, err // not running, as Summary says
+			s.mu.Unlock()
+			_ = c.cs.Close()
+			return nil, err
 		}
 		if len(s.cfg.AllowedTools) == 0 || slices.Contains(s.cfg.AllowedTools, t.Name) {
 			tools = append(tools, t)
