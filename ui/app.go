@@ -338,6 +338,10 @@ func (m *Model) submit(text string) tea.Cmd {
 
 // begin streams a session turn.
 func (m *Model) begin(st *session.Turn) tea.Cmd {
+	if m.opts.Client == nil {
+		m.notice(block.Info, "this is a replay: there is no server to send to")
+		return nil
+	}
 	m.gen++
 	t, cmd := startTurn(m.ctx, m.gen, m.opts.Client, st, time.Now())
 	m.cur = t
