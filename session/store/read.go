@@ -25,7 +25,7 @@ func (db *DB) List(limit int) ([]SessionInfo, error) {
 	for rows.Next() {
 		var in sessionRow
 		if err := rows.Scan(&in.id, &in.title, &in.model, &in.created, &in.updated, &in.preview, &in.turns); err != nil {
-			continue // a damaged row is left out of the list; Load reports it
+			continue // only a row whose id cannot be read: there is nothing to show or open
 		}
 		out = append(out, in.info())
 	}
@@ -35,17 +35,44 @@ func (db *DB) List(limit int) ([]SessionInfo, error) {
 	return out, nil
 }
 
+// sessionRow scans a sessions row leniently: a damaged field reads as empty
+// rather than hiding the session.
 type sessionRow struct {
-	id, title, model, preview string
-	created, updated          int64
-	turns                     int
+	id                      string
+	title, model, preview   anyValue
+	created, updated, turns anyValue
 }
 
 func (r sessionRow) info() SessionInfo {
 	return SessionInfo{
-		ID: SessionID(r.id), Title: title(r.title), Turns: r.turns, Model: title(r.model),
-		Created: fromMS(r.created), Updated: fromMS(r.updated), Preview: previewLine(r.preview),
+		ID: SessionID(r.id), Title: title(r.title.text()), Turns: int(r.turns.int()), Model: title(r.model.text()),
+		Created: fromMS(r.created.int()), Updated: fromMS(r.updated.int()), Preview: previewLine(r.preview.text()),
 	}
+}
+
+// anyValue is a column value of any type, read as text or integer on demand.
+type anyValue struct{ v any }
+
+func (l *anyValue) Scan(v any) error {
+	if b, ok := v.([]byte); ok {
+		v = string(b)
+	}
+	l.v = v
+	return nil
+}
+
+func (l anyValue) text() string {
+	if s, ok := l.v.(string); ok {
+		return s
+	}
+	return ""
+}
+
+func (l anyValue) int() int64 {
+	if n, ok := l.v.(int64); ok {
+		return n
+	}
+	return 0
 }
 
 // Latest returns the most recently updated session, ErrNotFound when there
@@ -123,7 +150,7 @@ func (db *DB) Load(id SessionID) (*Session, []error, error) {
 	defer tx.Rollback()
 
 	var in sessionRow
-	var settings []byte
+	var settings anyValue
 	err = tx.QueryRow(`SELECT s.id, s.title, s.model, s.created, s.updated, s.preview, s.settings,
 			(SELECT count(*) FROM turns t WHERE t.session_id = s.id)
 		FROM sessions s WHERE s.id = ?`, string(id)).
@@ -134,8 +161,8 @@ func (db *DB) Load(id SessionID) (*Session, []error, error) {
 	if err != nil {
 		return nil, nil, db.fail("load", err)
 	}
-	s := &Session{Info: in.info(), Settings: settings}
-	if !json.Valid(settings) {
+	s := &Session{Info: in.info(), Settings: json.RawMessage(settings.text())}
+	if !json.Valid(s.Settings) {
 		warn = append(warn, errors.New("settings are not valid JSON; ignored"))
 		s.Settings = json.RawMessage("{}")
 	}

@@ -266,3 +266,21 @@ func TestRebuildInputFromStore(t *testing.T) {
 }
 
 func time1s(n int) time.Duration { return time.Duration(n) * time.Second }
+
+// A session row with damaged fields is still listed and loads.
+func TestDamagedSessionRowIsStillListed(t *testing.T) {
+	db, _ := openTest(t)
+	sid := newSession(t, db, `{"model":"m"}`)
+	say(t, db, sid, "hello", "hi")
+	_, err := db.w.Exec(`UPDATE sessions SET updated = 'soon', created = x'00', title = 42, settings = 'nope' WHERE id = ?`, string(sid))
+	check(t, err)
+	list := must[[]SessionInfo](t)(db.List(0))
+	if len(list) != 1 || list[0].ID != sid || list[0].Turns != 1 || !list[0].Updated.IsZero() {
+		t.Fatalf("list %+v", list)
+	}
+	s, warn, err := db.Load(sid)
+	check(t, err)
+	if len(s.Turns) != 1 || len(warn) != 1 || !strings.Contains(warn[0].Error(), "settings") || string(s.Settings) != "{}" {
+		t.Errorf("load: %d turns, warnings %v, settings %s", len(s.Turns), warn, s.Settings)
+	}
+}
