@@ -72,7 +72,7 @@ func Sanitize(s string) string {
 func SanitizeLine(s string) string {
 	s = Sanitize(s)
 	if !needsFold(s) {
-		return s
+		return strings.TrimSpace(s) // also trims Unicode spaces such as U+00A0
 	}
 	var b strings.Builder
 	b.Grow(len(s))
@@ -89,7 +89,7 @@ func SanitizeLine(s string) string {
 		}
 		b.WriteByte(c)
 	}
-	return b.String()
+	return strings.TrimSpace(b.String())
 }
 
 // needsFold reports whether SanitizeLine has anything to fold or trim in s.
