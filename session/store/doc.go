@@ -2,21 +2,26 @@
 // any conversation can be listed, searched, resumed or exported later.
 //
 // The local transcript is authoritative: every turn is written as it streams
-// (the row when the request is sent, partial items at least once a second,
-// each item again when it is done), so a crash or kill -9 loses at most the
-// last second. A turn found still "streaming" whose writer process is gone is
-// marked interrupted and keeps its last partial content. Output items are
-// kept as the raw JSON received, byte for byte, so a conversation can be
-// rebuilt for a server that has forgotten the previous_response_id chain.
+// (the row when the request is sent, partial items at least once a second
+// through a Recorder, each item again when it is done), so a crash or kill -9
+// loses at most the last second. A turn found still "streaming" whose writer
+// process is gone is marked interrupted and keeps its last partial content.
+// Items are kept as the raw JSON received, byte for byte, so a conversation
+// can be rebuilt for a server that has forgotten the previous_response_id
+// chain (Session.RebuildInput).
 //
 // Several runnel processes may share one database (WAL mode, a busy timeout,
 // IMMEDIATE write transactions); each writes its own sessions. A *DB is safe
-// for concurrent use.
+// for concurrent use. Search is an FTS5 index over prompts, answers,
+// reasoning summaries and tool calls and outputs, ranked by bm25.
 //
 // It does not render, talk to the network, or hold secrets: settings are the
-// caller's JSON with secret-looking fields redacted, and no API key is ever
+// caller's JSON with secret-looking values redacted, and no API key is ever
 // passed in. Markdown export is the UI's job (it renders a loaded Session).
+// Errors are *Error values that read as one line naming the file; every
+// Open failure matches ErrUnavailable, so the caller can run without history.
 //
-// Main flow: Open → CreateSession → BeginTurn → SaveItem… → FinishTurn;
-// later List / Search / Resolve → Load → Session.RebuildInput or LastResponseID.
+// Main flow: Open → CreateSession → BeginTurn → Recorder.Item/Flush (SaveItem)
+// → FinishTurn; later List / Search / Resolve → Load → RebuildInput or
+// LastResponseID to continue.
 package store
