@@ -38,9 +38,6 @@ func (a Approval) String() string {
 	return fmt.Sprintf("Approval(%d)", int(a))
 }
 
-// Approvals are the config spellings, in the order messages list them.
-var Approvals = []string{"always", "never", "once-per-session"}
-
 // ParseApproval reads a config value; "" is the default, always.
 func ParseApproval(s string) (Approval, error) {
 	switch s {
