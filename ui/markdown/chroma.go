@@ -11,8 +11,10 @@ import (
 	chromastyles "github.com/alecthomas/chroma/v2/styles"
 )
 
-// chromaMu serialises registrations in chroma's global style registry.
-var chromaMu sync.Mutex
+// chromaMu guards chroma's global style registry, which glamour reads
+// without a lock on every code block: renders hold it for reading,
+// registering a new palette's colours holds it for writing.
+var chromaMu sync.RWMutex
 
 // withOwnChromaStyle returns style with its code colours registered in
 // chroma under a name derived from the colours, and referenced by name.
@@ -20,10 +22,9 @@ var chromaMu sync.Mutex
 // Glamour registers every StyleConfig.CodeBlock.Chroma under the one name
 // "charm", once per process, so a light renderer made after a dark one keeps
 // the dark code colours (render study §5). Naming the style by a hash of its
-// colours gives each palette its own entry. Registration writes a global map
-// that renders read without a lock, so make renderers for a new palette
-// before starting renders with it elsewhere; a palette that is already
-// registered (every resize) writes nothing.
+// colours gives each palette its own entry. Registration waits for renders
+// in progress (chromaMu); a palette already registered (every resize) only
+// reads.
 func withOwnChromaStyle(style ansi.StyleConfig) (ansi.StyleConfig, error) {
 	c := style.CodeBlock.Chroma
 	if c == nil {
@@ -37,14 +38,19 @@ func withOwnChromaStyle(style ansi.StyleConfig) (ansi.StyleConfig, error) {
 	_, _ = h.Write(key)
 	name := fmt.Sprintf("runnel-%016x", h.Sum64())
 
-	chromaMu.Lock()
-	defer chromaMu.Unlock()
-	if _, ok := chromastyles.Registry[name]; !ok {
+	chromaMu.RLock()
+	_, ok := chromastyles.Registry[name]
+	chromaMu.RUnlock()
+	if !ok {
 		s, err := chroma.NewStyle(name, chromaEntries(c))
 		if err != nil {
 			return style, fmt.Errorf("build chroma style: %w", err)
 		}
-		chromastyles.Register(s)
+		chromaMu.Lock()
+		if _, ok := chromastyles.Registry[name]; !ok {
+			chromastyles.Register(s)
+		}
+		chromaMu.Unlock()
 	}
 	style.CodeBlock.Theme = name
 	style.CodeBlock.Chroma = nil

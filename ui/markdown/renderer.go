@@ -107,6 +107,8 @@ func (r *Renderer) glamour(src string) (out string, err error) {
 			return "", fmt.Errorf("markdown renderer: %w", err)
 		}
 	}
+	chromaMu.RLock()
+	defer chromaMu.RUnlock()
 	defer func() {
 		if p := recover(); p != nil {
 			out, err = "", fmt.Errorf("render markdown: glamour panicked: %v", p)

@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -100,26 +101,53 @@ func TestLightAfterDarkKeepsItsCodeColours(t *testing.T) {
 }
 
 // TestRendererIsSafeForConcurrentUse runs whole renders (as the final render
-// does, in a tea.Cmd) beside a stream using the same renderer. Run with
-// -race to check.
+// does, in a tea.Cmd) beside a stream using the same renderer, while new
+// palettes register their code colours. Run with -race to check.
 func TestRendererIsSafeForConcurrentUse(t *testing.T) {
 	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 72)
 	doc := genAnswer(2 << 10)
+	code := "```go\nfunc main() {}\n```"
 	want, err := r.Render(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
+	registered := make(chan struct{})
 	var wg sync.WaitGroup
-	for g := 0; g < 3; g++ {
+	for g := 0; g < 2; g++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			got, err := r.Render(doc)
-			if err != nil || got != want {
-				t.Errorf("concurrent Render differs (err %v)", err)
+			for {
+				if _, err := r.Render(code); err != nil {
+					t.Errorf("concurrent Render: %v", err)
+				}
+				select {
+				case <-registered:
+					if got, err := r.Render(doc); err != nil || got != want {
+						t.Errorf("concurrent Render differs (err %v)", err)
+					}
+					return
+				default:
+				}
 			}
 		}()
 	}
+	// New palettes register their code colours while those renders run.
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(registered)
+		for i := 0; i < 20; i++ {
+			style := theme.New(theme.Light()).Glamour()
+			chroma := *style.CodeBlock.Chroma
+			colour := fmt.Sprintf("#0102%02x", i)
+			chroma.Text.Color = &colour
+			style.CodeBlock.Chroma = &chroma
+			if _, err := NewRenderer(style, 50); err != nil {
+				t.Errorf("NewRenderer: %v", err)
+			}
+		}
+	}()
 	s := NewStream(r)
 	for _, d := range chunks(doc) {
 		s.Append(d)

@@ -14,9 +14,11 @@ import (
 )
 
 // testStyles are the glamour styles the properties are checked with: the
-// stock dark style (coloured document, margin 2) and the colourless one.
+// product's (theme, dark), glamour's stock dark style (document colour and
+// a margin of 2, so a different framing) and the colourless one.
 func testStyles() map[string]ansi.StyleConfig {
 	return map[string]ansi.StyleConfig{
+		"theme": theme.New(theme.Dark()).Glamour(),
 		"dark":  styles.DarkStyleConfig,
 		"notty": styles.NoTTYStyleConfig,
 	}
@@ -69,7 +71,7 @@ func testDocs(t *testing.T) map[string]string {
 		t.Fatalf("read edge doc: %v", err)
 	}
 	docs["edge.md"] = string(edge)
-	docs["generated-3KB"] = genAnswer(3 << 10)
+	docs["generated-2KB"] = genAnswer(2 << 10)
 	if _, err := os.Stat("../../../shared"); err == nil {
 		for _, name := range fixtureAnswers {
 			docs[name] = outputText(t, name)
@@ -100,6 +102,9 @@ func TestStreamMatchesWholeAtEveryPrefix(t *testing.T) {
 	for sname, style := range testStyles() {
 		r := newTestRenderer(t, style, 72)
 		for dname, doc := range docs {
+			if sname == "dark" && dname != "edge.md" || sname == "notty" && dname == "generated-2KB" {
+				continue // keep the run short: the stock style's framing is checked on the edge doc
+			}
 			t.Run(sname+"/"+dname, func(t *testing.T) {
 				s := NewStream(r)
 				for i, d := range chunks(doc) {
