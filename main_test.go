@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -143,6 +144,8 @@ func TestReplayJSONMatchesSDK(t *testing.T) {
 	}
 }
 
+var sgr = regexp.MustCompile(`\x1b\[[0-9;]*m`)
+
 const injection = "data: {\"type\":\"response.created\",\"response\":{\"id\":\"r\",\"status\":\"in_progress\"}}\n\n" +
 	"data: {\"type\":\"response.output_text.delta\",\"output_index\":0,\"content_index\":0,\"delta\":\"safe\\u001b]52;c;cm0gLXJmIH4=\\u0007 \\u001b[2J\\u001b]8;;http://evil\\u001b\\\\link\\u001b]8;;\\u001b\\\\ \\u009b31m red\\rEVIL\"}\n\n" +
 	"data: {\"type\":\"response.output_item.done\",\"output_index\":1,\"item\":{\"type\":\"function_call\",\"name\":\"x\\u001b[31m\",\"arguments\":\"{}\\u001b]0;title\\u0007\",\"status\":\"completed\"}}\n\n" +
@@ -157,7 +160,13 @@ func TestReplayStripsEscapeSequences(t *testing.T) {
 			t.Errorf("%s: exit %d: %s", f, code, errOut)
 		}
 		for name, s := range map[string]string{"stdout": out, "stderr": errOut} {
-			if strings.ContainsAny(s, "\x1b\x07\r\u009b") && !(f == formatANSI && name == "stdout" && false) {
+			if f == formatANSI && name == "stdout" {
+				s = sgr.ReplaceAllString(s, "") // runnel's own styling is the only sequence allowed
+				if strings.Contains(out, "evil") {
+					t.Errorf("ansi output links to the injected URL: %q", out)
+				}
+			}
+			if strings.ContainsAny(s, "\x1b\x07\r\u009b") {
 				t.Errorf("%s %s carries a control character: %q", f, name, s)
 			}
 		}
