@@ -48,9 +48,12 @@ type Error struct {
 func (e *Error) Error() string {
 	var b strings.Builder
 	switch {
+	case e.Kind == ErrBadInput && e.Op == "import": // the file is at fault, not the database
+		return stream.SanitizeLine("import: " + e.Detail)
+	case e.Kind == ErrBadInput && isWrite(e.Op): // the caller's arguments are at fault
+		return stream.SanitizeLine("not saved (" + e.Op + "): " + e.Detail)
 	case e.Kind == ErrNotFound || e.Kind == ErrAmbiguous || e.Kind == ErrBadInput || e.Path == "":
-		b.WriteString(e.Detail)
-		return stream.SanitizeLine(b.String())
+		return stream.SanitizeLine(e.Detail)
 	case e.Op == "open":
 		b.WriteString("history unavailable: ")
 		b.WriteString(e.Path)

@@ -46,7 +46,7 @@ func (db *DB) Export(id SessionID) (ExportFile, error) {
 func (db *DB) Import(data []byte) (SessionID, error) {
 	doc, err := decodeExport(data)
 	if err != nil {
-		return "", db.fail("import", &Error{Kind: ErrBadInput, Detail: "import: " + err.Error()})
+		return "", db.fail("import", &Error{Kind: ErrBadInput, Detail: err.Error()})
 	}
 	settings, err := redactSettings(doc.settings)
 	if err != nil {

@@ -253,6 +253,9 @@ func TestBadArgumentsAreRefused(t *testing.T) {
 			t.Errorf("%s: err = %v, want ErrBadInput", name, err)
 		}
 	}
+	if err := db.SaveItem(tid, 0, 0, json.RawMessage(`[]`), true); err.Error() != "not saved (save item): item 0 (response 0, output 0): want a JSON object, got an array" {
+		t.Errorf("bad item reads %q", err)
+	}
 	if _, err := db.BeginTurn("nosuchid00", "q", nil, ""); !errors.Is(err, ErrNotFound) {
 		t.Errorf("unknown session: %v", err)
 	}
