@@ -1,0 +1,135 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"runnel/stream"
+	"runnel/theme"
+	"runnel/ui/markdown"
+)
+
+// realAnswers concatenates the final markdown answers of the real fixtures
+// until n bytes, cut at a paragraph.
+func realAnswers(b testing.TB, n int) string {
+	var doc strings.Builder
+	for doc.Len() < n {
+		for _, rel := range []string{
+			"vercel__ai/lmstudio-basic-markdown.sse",
+			"vercel__ai/xai-text-reasoning-markdown.sse",
+			"pydantic__pydantic-ai/openai-reasoning-4-summary-parts.sse",
+			"vercel__ai/openai-mcp-tool-two-calls.sse",
+			"pydantic__pydantic-ai/openai-reasoning-code-interpreter.sse",
+		} {
+			data, err := os.ReadFile(fixture(b, rel))
+			if err != nil {
+				b.Fatal(err)
+			}
+			d := stream.NewDecoder(bytes.NewReader(data))
+			for d.Next() {
+				if ev := d.Event(); ev.Kind == stream.KindTextDone {
+					doc.WriteString(ev.Text + "\n\n")
+				}
+			}
+		}
+	}
+	s := doc.String()[:n]
+	return s[:strings.LastIndex(s, "\n\n")+1]
+}
+
+// sseAnswer is a response streaming doc in deltas of size bytes.
+func sseAnswer(doc string, size int) []byte {
+	var b bytes.Buffer
+	ev := func(s string) { b.WriteString("data: " + s + "\n\n") }
+	ev(`{"type":"response.created","sequence_number":0,"response":{"id":"resp_b","status":"in_progress","output":[]}}`)
+	ev(`{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"type":"message","id":"msg_b","role":"assistant","status":"in_progress","content":[]}}`)
+	seq := 2
+	for i := 0; i < len(doc); i += size {
+		d, _ := json.Marshal(doc[i:min(i+size, len(doc))])
+		ev(fmt.Sprintf(`{"type":"response.output_text.delta","sequence_number":%d,"output_index":0,"content_index":0,"item_id":"msg_b","delta":%s}`, seq, d))
+		seq++
+	}
+	full, _ := json.Marshal(doc)
+	ev(fmt.Sprintf(`{"type":"response.output_text.done","sequence_number":%d,"output_index":0,"content_index":0,"text":%s}`, seq, full))
+	ev(fmt.Sprintf(`{"type":"response.output_item.done","sequence_number":%d,"output_index":0,"item":{"type":"message","id":"msg_b","role":"assistant","status":"completed","content":[{"type":"output_text","text":%s,"annotations":[]}]}}`, seq+1, full))
+	ev(fmt.Sprintf(`{"type":"response.completed","sequence_number":%d,"response":{"id":"resp_b","status":"completed","output":[]}}`, seq+2))
+	return b.Bytes()
+}
+
+// BenchmarkChatStreamRender is the production path of a streamed answer: a
+// 64 KB markdown answer in 4-byte deltas is decoded, handed to the chat
+// model in batches of 83 events (5,000 deltas/s coalesced to 60 frames/s),
+// each batch followed by a frame tick and a View (Bubble Tea calls View after
+// every Update), then the final full render runs as the Cmd would. It reports
+// the total against one glamour render of the final document, timed in the
+// same run (x-one-render).
+func BenchmarkChatStreamRender(b *testing.B) {
+	const perFrame = 83
+	doc := realAnswers(b, 64<<10)
+	sse := sseAnswer(doc, 4)
+	st := theme.New(theme.Dark())
+	var chat, one time.Duration
+	frames := 0
+	for b.Loop() {
+		t0 := time.Now()
+		m := newTestModel(b, Options{})
+		m.gen++
+		t := &turn{gen: m.gen, sess: nil, changed: map[*stream.Item]bool{}}
+		m.cur = t
+		d := stream.NewDecoder(bytes.NewReader(sse))
+		var batch []stream.Event
+		now := time.Unix(1_700_000_000, 0)
+		var final tea.Cmd
+		flush := func(last bool) {
+			m.Update(batchMsg{gen: m.gen, batch: stream.Batch{Events: batch}})
+			batch = nil
+			now = now.Add(frameInterval)
+			_, cmd := m.Update(frameMsg{gen: m.gen, now: now})
+			if cmd != nil {
+				final = cmd
+			}
+			_ = m.View()
+			frames++
+		}
+		frames = 0
+		for d.Next() {
+			batch = append(batch, *d.Event())
+			if len(batch) == perFrame {
+				flush(false)
+			}
+		}
+		flush(true)
+		// the final full render the frame scheduled (a tea.Cmd off the UI goroutine)
+		for _, e := range m.entries {
+			if e.it.Type == "message" {
+				if msg := m.finalRender(e)(); msg != nil {
+					m.Update(msg)
+				}
+			}
+		}
+		_ = final
+		_ = m.View()
+		chat += time.Since(t0)
+
+		t1 := time.Now()
+		r, err := markdown.NewRenderer(st.Glamour(), 99)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := r.Render(doc); err != nil {
+			b.Fatal(err)
+		}
+		one += time.Since(t1)
+	}
+	b.ReportMetric(float64(chat)/float64(one), "x-one-render")
+	b.ReportMetric(float64(chat)/float64(b.N)/1e6, "ms-chat")
+	b.ReportMetric(float64(one)/float64(b.N)/1e6, "ms-one-render")
+	b.ReportMetric(float64(frames), "frames")
+}
