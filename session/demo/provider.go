@@ -137,6 +137,9 @@ func (p *Provider) pick(t turn) func(*builder) {
 		}
 		return playDenied
 	}
+	if t.outputs != nil {
+		return func(b *builder) { playToolResults(b, t.outputs) }
+	}
 	if sc, ok := byKeyword(t.text); ok {
 		return sc.play
 	}

@@ -10,6 +10,7 @@ import (
 type turn struct {
 	text     string         // latest user message text, "" when none
 	approval *approvalReply // set when the latest input is an mcp_approval_response
+	outputs  []string       // set when the latest input holds function_call_output items
 }
 
 type approvalReply struct {
@@ -25,6 +26,7 @@ type inputItem struct {
 	Content           json.RawMessage `json:"content"`
 	ApprovalRequestID string          `json:"approval_request_id"`
 	Approve           bool            `json:"approve"`
+	Output            json.RawMessage `json:"output"`
 }
 
 // readTurn scans input from the end for the latest user message or approval
@@ -39,6 +41,17 @@ func readTurn(input []json.RawMessage) turn {
 		switch {
 		case it.Type == "mcp_approval_response":
 			return turn{approval: &approvalReply{requestID: it.ApprovalRequestID, approve: it.Approve}}
+		case it.Type == "function_call_output":
+			// the client answered calls: gather every output of this run
+			var outs []string
+			for j := i; j >= 0; j-- {
+				var o inputItem
+				if json.Unmarshal(input[j], &o) != nil || o.Type != "function_call_output" {
+					break
+				}
+				outs = append([]string{contentText(o.Output)}, outs...)
+			}
+			return turn{outputs: outs}
 		case it.Role == "user" && (it.Type == "" || it.Type == "message"):
 			return turn{text: contentText(it.Content)}
 		}

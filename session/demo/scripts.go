@@ -106,6 +106,22 @@ func playDenied(b *builder) {
 	b.complete()
 }
 
+// playToolResults answers a request that carries function_call_output items:
+// the client ran (or refused) the calls of the tools showcase.
+func playToolResults(b *builder, outputs []string) {
+	var sb strings.Builder
+	sb.WriteString("runnel answered the function call and sent the result back, as the agentic loop does:\n\n")
+	for _, o := range outputs {
+		if r := []rune(o); len(r) > 200 {
+			o = string(r[:200]) + "…"
+		}
+		sb.WriteString("> " + strings.ReplaceAll(o, "\n", " ") + "\n\n")
+	}
+	sb.WriteString("A real model would now use that result in its answer. To run `get_weather` for real, declare it under `[[functions]]` in the config (see config.example.toml).")
+	b.message(sb.String())
+	b.complete()
+}
+
 func playFailure(b *builder) {
 	b.partialMessage(text("failure"))
 	b.fail("server_error", "The demo provider stopped this response on purpose to show a failure mid-stream. "+
