@@ -18,7 +18,7 @@ import (
 )
 
 // chat opens the interactive chat.
-func chat(ctx context.Context, o options, s Settings, stdout, stderr io.Writer) int {
+func chat(ctx context.Context, o options, cfg Config, s Settings, stdout, stderr io.Writer) int {
 	client, label := newClient(s, o.demo)
 	err := ui.Run(ctx, ui.Options{
 		Client:   client,

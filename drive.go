@@ -25,7 +25,8 @@ const (
 	exitInterrupt  = 130
 )
 
-// drive consumes h until it closes.
+// drive consumes h until it closes. The caller closes p when all its
+// streams are done.
 func drive(h *stream.Handle, p printer, stderr io.Writer) (*stream.Accumulator, error) {
 	var acc stream.Accumulator
 	var finalErr error
@@ -63,7 +64,6 @@ func drive(h *stream.Handle, p printer, stderr io.Writer) (*stream.Accumulator, 
 			p.response(r)
 		}
 	}
-	p.close()
 	return &acc, finalErr
 }
 

@@ -28,8 +28,9 @@ type options struct {
 	configPath, format                           string
 	width                                        int
 	speed                                        float64
-	demo                                         bool
+	demo, yes                                    bool
 	promptSet                                    bool
+	tools                                        []string // --tool: exactly these tools are on
 }
 
 // run is main without the process: it returns the exit status.
@@ -57,6 +58,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f.StringVarP(&o.prompt, "prompt", "p", "", "answer one prompt and exit (stdin, if piped, is context placed before it)")
 	addModelFlags(&o, root)
 	f.BoolVar(&o.demo, "demo", false, "use the built-in demo provider")
+	f.BoolVar(&o.yes, "yes", false, "with -p: run local tools that ask for approval without asking")
+	f.StringArrayVar(&o.tools, "tool", nil, "turn on only this tool for the session (repeatable; names from the config's tools, functions and mcp_servers)")
 	root.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/runnel/config.toml)")
 	root.PersistentFlags().StringVar(&o.format, "format", "", "output format: ansi, markdown, text, json or events (default ansi on a terminal, else markdown)")
 	root.PersistentFlags().IntVar(&o.width, "width", 0, "wrap width for ansi output (default: the terminal's, else 100)")
@@ -94,7 +97,7 @@ func addModelFlags(o *options, cmd *cobra.Command) {
 
 // root runs the chat or a one-shot prompt.
 func root(ctx context.Context, o options, stdin io.Reader, stdout, stderr io.Writer) int {
-	settings, code := loadSettings(o, stderr)
+	cfg, settings, code := loadSettings(o, stderr)
 	if code != exitOK {
 		return code
 	}
@@ -103,12 +106,12 @@ func root(ctx context.Context, o options, stdin io.Reader, stdout, stderr io.Wri
 		return exitUsage
 	}
 	if o.promptSet || !isTerminal(stdin) || !isTerminal(stdout) {
-		return oneShot(ctx, o, settings, stdin, stdout, stderr)
+		return oneShot(ctx, o, cfg, settings, stdin, stdout, stderr)
 	}
-	return chat(ctx, o, settings, stdout, stderr)
+	return chat(ctx, o, cfg, settings, stdout, stderr)
 }
 
-func loadSettings(o options, stderr io.Writer) (Settings, int) {
+func loadSettings(o options, stderr io.Writer) (Config, Settings, int) {
 	path, explicit := o.configPath, o.configPath != ""
 	if !explicit {
 		path = DefaultConfigPath()
@@ -116,14 +119,14 @@ func loadSettings(o options, stderr io.Writer) (Settings, int) {
 	cfg, err := LoadConfig(path, explicit)
 	if err != nil {
 		fmt.Fprintf(stderr, "runnel: %s\n", err)
-		return Settings{}, exitUsage
+		return cfg, Settings{}, exitUsage
 	}
 	s, err := cfg.Resolve(os.Getenv, Overrides{BaseURL: o.baseURL, Model: o.model, Instructions: o.instructions, ReasoningEffort: o.effort})
 	if err != nil {
 		fmt.Fprintf(stderr, "runnel: %s\n", err)
-		return Settings{}, exitUsage
+		return cfg, Settings{}, exitUsage
 	}
-	return s, exitOK
+	return cfg, s, exitOK
 }
 
 func validFormat(f string) bool {

@@ -14,12 +14,13 @@ import (
 
 	"runnel/session"
 	"runnel/session/demo"
+	"runnel/session/tools"
 	"runnel/stream"
 )
 
 const maxStdinPrompt = 16 << 20
 
-func oneShot(ctx context.Context, o options, s Settings, stdin io.Reader, stdout, stderr io.Writer) int {
+func oneShot(ctx context.Context, o options, cfg Config, s Settings, stdin io.Reader, stdout, stderr io.Writer) int {
 	prompt := o.prompt
 	if !isTerminal(stdin) {
 		data, err := io.ReadAll(io.LimitReader(stdin, maxStdinPrompt+1))
@@ -43,15 +44,59 @@ func oneShot(ctx context.Context, o options, s Settings, stdin io.Reader, stdout
 		warnf(stderr, "no prompt: give -p PROMPT or pipe text on stdin (run runnel on a terminal for the chat)")
 		return exitUsage
 	}
+	kit, err := newToolKit(ctx, cfg, o.tools, stderr)
+	if err != nil {
+		warnf(stderr, "%s", errLine(err))
+		return exitUsage
+	}
+	defer kit.close()
 	client, label := newClient(s, o.demo)
 	if label == "demo" {
 		warnf(stderr, "no API key configured — answering with the built-in demo provider (set OPENAI_API_KEY, or base_url in config)")
 	}
+	hooks := tools.Hooks{}
+	if o.yes {
+		hooks.Approve = tools.AutoApprove
+	}
+	runner := tools.NewRunner(kit.config, kit.mcp, hooks)
+	reqTools, err := runner.RequestTools(kit.on, os.Getenv)
+	if err != nil {
+		warnf(stderr, "%s", errLine(err))
+		return exitUsage
+	}
 	conv := &session.Conversation{Settings: sessionSettings(s)}
-	turn := conv.Say(prompt)
 	p := newPrinter(o, stdout, stderr)
-	acc, err := drive(stream.Start(ctx, client, turn.Request), p, stderr)
-	return report(acc, err, stderr)
+	var last *stream.Accumulator
+	var lastErr error
+	send := func(ctx context.Context, step tools.Step) (*stream.Snapshot, error) {
+		text := ""
+		if step.Round == 0 {
+			text = prompt
+		}
+		turn := conv.Begin(text, step.Input...)
+		req := turn.Request
+		req.Tools = reqTools // secrets resolved for this request only
+		turn.Request.Tools = tools.Redact(reqTools)
+		acc, err := drive(stream.Start(ctx, client, req), p, stderr)
+		conv.Finish(turn, acc.Responses(), err, false)
+		last, lastErr = acc, err
+		return acc.Current(), err
+	}
+	stop, _ := tools.Drive(ctx, tools.NewLoop(kit.config.Rounds()), runner, []json.RawMessage{stream.UserText(prompt)}, send, func(rs []tools.Result) {
+		for _, r := range rs {
+			if r.Notice != "" {
+				warnf(stderr, "%s", stream.SanitizeLine(r.Notice))
+			}
+		}
+	})
+	p.close()
+	if stop != "" {
+		warnf(stderr, "%s", stream.SanitizeLine(stop))
+	}
+	if last == nil {
+		last = &stream.Accumulator{}
+	}
+	return report(last, lastErr, stderr)
 }
 
 func replayCommand(ctx context.Context, o options, file string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -76,7 +121,9 @@ func replayCommand(ctx context.Context, o options, file string, stdin io.Reader,
 	if o.format == "" && isTerminal(stdout) {
 		return replayChat(ctx, o, r, stdout, stderr)
 	}
-	acc, err := drive(stream.StartReader(ctx, r, 0), newPrinter(o, stdout, stderr), stderr)
+	p := newPrinter(o, stdout, stderr)
+	acc, err := drive(stream.StartReader(ctx, r, 0), p, stderr)
+	p.close()
 	if err != nil && len(acc.Responses()) == 0 {
 		warnf(stderr, "cannot read %s: %s", file, errLine(err))
 		return exitUsage
