@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 
+	"runnel/session/store"
 	"runnel/stream"
 )
 
@@ -14,7 +15,8 @@ type Settings struct {
 	ReasoningEffort  string // "" lets the server choose
 	ReasoningSummary string // "" asks for none
 	Store            bool
-	Tools            []json.RawMessage
+	Tools            []json.RawMessage // as stored: redacted; the caller sets the request's real tools
+	EnabledTools     []string          // the tool names switched on (/tools, --tool)
 }
 
 // Conversation is a chain of turns.
@@ -37,8 +39,10 @@ type Turn struct {
 	Input     []json.RawMessage // the input items sent
 	Request   stream.Request    // the request as sent
 	Responses []*stream.Snapshot
-	Err       error // a transport or HTTP error that ended the turn
-	Stopped   bool  // the user interrupted it
+	Err       error        // a transport or HTTP error that ended the turn
+	Stopped   bool         // the user interrupted it
+	Stored    store.Status // how a turn loaded from the store ended ("" for live turns)
+	Fallback  bool         // the request was rebuilt from local history after the server lost the chain
 }
 
 // ChainID returns the response id the next request will continue from.
@@ -58,8 +62,15 @@ func (c *Conversation) Begin(prompt string, input ...json.RawMessage) *Turn {
 	if c.Settings.ReasoningEffort != "" || c.Settings.ReasoningSummary != "" {
 		req.Reasoning = &stream.Reasoning{Effort: c.Settings.ReasoningEffort, Summary: c.Settings.ReasoningSummary}
 	}
-	store := c.Settings.Store
-	req.Store = &store
+	keep := c.Settings.Store
+	req.Store = &keep
+	if !keep {
+		// nothing is stored on the server: send everything, and ask for the
+		// reasoning so it can be sent back next time
+		req.Input = c.FullInput(input...)
+		req.PreviousResponseID = ""
+		req.Include = []string{"reasoning.encrypted_content"}
+	}
 	t := &Turn{Prompt: prompt, Input: input, Request: req}
 	c.Turns = append(c.Turns, t)
 	return t
@@ -81,6 +92,17 @@ func (c *Conversation) Finish(t *Turn, responses []*stream.Snapshot, err error, 
 			return
 		}
 	}
+}
+
+// Rebuild replaces t's request (the last turn) with one that carries the
+// whole conversation instead of previous_response_id: for a server that
+// answered that the previous response is not found.
+func (c *Conversation) Rebuild(t *Turn) stream.Request {
+	earlier := &Conversation{Turns: c.Turns[:len(c.Turns)-1]}
+	t.Request.Input = earlier.FullInput(t.Input...)
+	t.Request.PreviousResponseID = ""
+	t.Fallback = true
+	return t.Request
 }
 
 // PendingApprovals returns the MCP approval requests of the last turn that

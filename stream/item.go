@@ -302,3 +302,14 @@ func partsJSON(ps []Part) []any {
 	}
 	return out
 }
+
+// ItemFromJSON decodes a whole output item, as stored or received in a
+// terminal response. The item counts as added and done.
+func ItemFromJSON(raw json.RawMessage) (*Item, error) {
+	it, err := decodeItem(raw)
+	if err != nil {
+		return nil, describeJSONError(err)
+	}
+	it.Added, it.Done = true, true
+	return it, nil
+}

@@ -1,0 +1,36 @@
+package session
+
+import (
+	"encoding/json"
+
+	"runnel/session/store"
+)
+
+// FullInput is the whole conversation as input items, for a server that has
+// no stored state to chain from (store = false, or the previous response
+// expired): every turn that completed or ended incomplete, its input and its
+// output items as received (encrypted reasoning included when present), tool
+// outputs kept with their calls, and then extra.
+func (c *Conversation) FullInput(extra ...json.RawMessage) []json.RawMessage {
+	s := &store.Session{}
+	for _, t := range c.Turns {
+		st := store.Turn{Input: t.Input, Status: t.status()}
+		for _, r := range t.Responses {
+			resp := store.Response{ID: r.ID}
+			for _, it := range r.Items {
+				resp.Items = append(resp.Items, store.Item{Raw: it.JSON(), Done: it.Done, OutputIndex: it.Index})
+			}
+			st.Responses = append(st.Responses, resp)
+		}
+		s.Turns = append(s.Turns, st)
+	}
+	return append(s.RebuildInput(), extra...)
+}
+
+// status is the turn's stored status as the chain sees it.
+func (t *Turn) status() store.Status {
+	if t.Stored != "" {
+		return t.Stored
+	}
+	return turnStatus(t)
+}

@@ -1,0 +1,235 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"sync"
+	"time"
+
+	"runnel/session/store"
+	"runnel/stream"
+)
+
+// Journal writes a conversation into the store as it streams, on one writer
+// goroutine, so that the UI never waits for the disk. Writes happen in the
+// order they were asked for; a failed write is reported on Errors and the
+// conversation goes on.
+//
+// Invariants:
+//   - ops run one at a time, in order, on the writer goroutine; only it
+//     touches sid and the store.
+//   - the session row is created lazily, with the first turn's prompt as
+//     title, so an empty chat leaves nothing behind.
+type Journal struct {
+	db       *store.DB
+	settings json.RawMessage
+	ops      chan func()
+	errs     chan error
+	done     chan struct{}
+
+	mu  sync.Mutex
+	sid store.SessionID // "" until the first turn is written
+}
+
+// SaveEvery is how often a streaming item is written: a crash loses at most
+// this much.
+const SaveEvery = time.Second
+
+// NewJournal starts a journal for a new session (created on the first turn).
+func NewJournal(db *store.DB, s Settings) *Journal {
+	return startJournal(db, "", s)
+}
+
+// ResumeJournal continues an existing session.
+func ResumeJournal(db *store.DB, id store.SessionID, s Settings) *Journal {
+	return startJournal(db, id, s)
+}
+
+func startJournal(db *store.DB, id store.SessionID, s Settings) *Journal {
+	j := &Journal{db: db, settings: s.JSON(), ops: make(chan func(), 1024), errs: make(chan error, 16), done: make(chan struct{}), sid: id}
+	go j.run()
+	return j
+}
+
+func (j *Journal) run() {
+	defer close(j.done)
+	for op := range j.ops {
+		op()
+	}
+}
+
+// ID returns the session's id, "" before the first turn was written.
+func (j *Journal) ID() store.SessionID {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.sid
+}
+
+// Errors delivers write failures, one per failed write (dropped when the
+// consumer falls behind; the next failure says the same).
+func (j *Journal) Errors() <-chan error { return j.errs }
+
+// Close writes what is queued and stops the writer.
+func (j *Journal) Close() {
+	close(j.ops)
+	<-j.done
+}
+
+func (j *Journal) report(err error) {
+	if err == nil {
+		return
+	}
+	select {
+	case j.errs <- err:
+	default:
+	}
+}
+
+func (j *Journal) enqueue(op func()) { j.ops <- op }
+
+// SetSettings records changed settings (model, effort, tools).
+func (j *Journal) SetSettings(s Settings) {
+	raw := s.JSON()
+	j.enqueue(func() {
+		j.settings = raw
+		if sid := j.ID(); sid != "" {
+			j.report(j.db.SetSettings(sid, raw))
+		}
+	})
+}
+
+// TurnLog is one turn's record in the journal.
+//
+// Invariants: tid is written only by the writer goroutine (0 until the turn
+// row exists); pending, last and saved are touched only by the caller.
+type TurnLog struct {
+	j       *Journal
+	tid     store.TurnID
+	pending map[itemKey]*stream.Item // items changed since the last save
+	resp    map[*stream.Snapshot]int
+	last    time.Time
+	ended   bool
+}
+
+type itemKey struct{ response, output int }
+
+// Begin records that a turn's request is being sent.
+func (j *Journal) Begin(t *Turn) *TurnLog {
+	l := &TurnLog{j: j, pending: map[itemKey]*stream.Item{}, resp: map[*stream.Snapshot]int{}}
+	prompt, input, prev := t.Prompt, t.Input, t.Request.PreviousResponseID
+	j.enqueue(func() {
+		sid := j.ID()
+		if sid == "" {
+			id, err := j.db.CreateSession(store.NewSession{Title: prompt, Settings: j.settings})
+			if err != nil {
+				j.report(err)
+				return
+			}
+			j.mu.Lock()
+			j.sid, sid = id, id
+			j.mu.Unlock()
+		}
+		tid, err := j.db.BeginTurn(sid, prompt, input, prev)
+		j.report(err)
+		l.tid = tid
+	})
+	return l
+}
+
+// Note records that items changed, and writes them when a second has passed
+// since the last write or an item finished. It computes the items' JSON on
+// the caller's goroutine (items are not safe to read elsewhere).
+func (l *TurnLog) Note(now time.Time, responses []*stream.Snapshot, changed func(*stream.Item) bool) {
+	due := false
+	for ri, s := range responses {
+		l.resp[s] = ri
+		for _, it := range s.Items {
+			if changed(it) {
+				l.pending[itemKey{ri, it.Index}] = it
+				due = due || it.Done
+			}
+		}
+	}
+	if due || now.Sub(l.last) >= SaveEvery {
+		l.save(now)
+	}
+}
+
+// save hands the pending items to the writer.
+func (l *TurnLog) save(now time.Time) {
+	if len(l.pending) == 0 {
+		return
+	}
+	batch := make([]store.ItemWrite, 0, len(l.pending))
+	for k, it := range l.pending {
+		batch = append(batch, store.ItemWrite{Response: k.response, Output: k.output, Raw: it.JSON(), Done: it.Done})
+	}
+	clear(l.pending)
+	l.last = now
+	l.j.enqueue(func() {
+		if l.tid != 0 {
+			l.j.report(l.j.db.SaveItems(l.tid, batch))
+		}
+	})
+}
+
+// End writes every item of the turn and how it ended.
+func (l *TurnLog) End(now time.Time, t *Turn) {
+	if l.ended {
+		return
+	}
+	l.ended = true
+	for ri, s := range t.Responses {
+		for _, it := range s.Items {
+			l.pending[itemKey{ri, it.Index}] = it
+		}
+	}
+	l.save(now)
+	end := store.TurnEnd{Status: turnStatus(t), Error: errText(t.Err)}
+	var usage stream.Usage
+	for _, s := range t.Responses {
+		end.ResponseIDs = append(end.ResponseIDs, s.ID)
+		if s.Usage != nil {
+			usage.InputTokens += s.Usage.InputTokens
+			usage.OutputTokens += s.Usage.OutputTokens
+			usage.TotalTokens += s.Usage.TotalTokens
+		}
+		if s.Error != nil && end.Error == "" {
+			end.Error = s.Error.Message
+		}
+	}
+	end.Usage, _ = json.Marshal(usage)
+	l.j.enqueue(func() {
+		if l.tid != 0 {
+			l.j.report(l.j.db.FinishTurn(l.tid, end))
+		}
+	})
+}
+
+// turnStatus is how a finished turn is stored.
+func turnStatus(t *Turn) store.Status {
+	if t.Stopped {
+		return store.StatusStopped
+	}
+	if len(t.Responses) == 0 {
+		return store.StatusFailed
+	}
+	last := t.Responses[len(t.Responses)-1]
+	switch {
+	case last.Status == "incomplete":
+		return store.StatusIncomplete
+	case last.Status == "completed":
+		return store.StatusCompleted
+	}
+	return store.StatusFailed
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return stream.SanitizeLine(err.Error())
+}
+
+// ErrNoHistory marks a chat running without a store.
+var ErrNoHistory = errors.New("history is off")

@@ -1,0 +1,155 @@
+package session_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"runnel/session"
+	"runnel/session/store"
+	"runnel/stream"
+	"runnel/stream/streamtest"
+)
+
+// send streams one turn through the fake server and finishes it.
+func send(t *testing.T, c *session.Conversation, cl *stream.Client, turn *session.Turn, log *session.TurnLog) {
+	t.Helper()
+	var acc stream.Accumulator
+	var err error
+	for b := range stream.Start(context.Background(), cl, turn.Request).C {
+		for i := range b.Events {
+			acc.Apply(&b.Events[i])
+		}
+		if b.Final {
+			err = b.Err
+		}
+		if log != nil {
+			log.Note(time.Now(), acc.Responses(), func(*stream.Item) bool { return true })
+		}
+	}
+	acc.Finish()
+	c.Finish(turn, acc.Responses(), err, false)
+	if log != nil {
+		log.End(time.Now(), turn)
+	}
+}
+
+func openStore(t *testing.T) *store.DB {
+	db, err := store.Open(filepath.Join(t.TempDir(), "runnel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// TestThreeTurnsChainAndResume: three turns chain with previous_response_id,
+// are written to the store as they stream, and a conversation rebuilt from
+// the store chains from the last response and keeps every item.
+func TestThreeTurnsChainAndResume(t *testing.T) {
+	srv := streamtest.New(t)
+	cl := &stream.Client{BaseURL: srv.URL}
+	db := openStore(t)
+	c := &session.Conversation{Settings: session.Settings{Model: "m", Store: true}}
+	j := session.NewJournal(db, c.Settings)
+	for i, id := range []string{"resp_1", "resp_2", "resp_3"} {
+		srv.Enqueue(streamtest.Reply{SSE: streamtest.Text(id, "answer ", string(rune('A'+i)))})
+		turn := c.Say("question " + string(rune('A'+i)))
+		send(t, c, cl, turn, j.Begin(turn))
+	}
+	j.Close()
+	reqs := srv.Requests()
+	for i, want := range []string{"", "resp_1", "resp_2"} {
+		if got := reqs[i].PreviousResponseID(); got != want {
+			t.Errorf("request %d previous_response_id %q, want %q", i, got, want)
+		}
+		if n := len(reqs[i].JSON()["input"].([]any)); n != 1 {
+			t.Errorf("request %d sent %d input items, want only the new one", i, n)
+		}
+	}
+	stored, warns, err := db.Load(j.ID())
+	if err != nil || len(warns) > 0 {
+		t.Fatal(err, warns)
+	}
+	back, probs := session.FromStore(stored)
+	if len(probs) > 0 || len(back.Turns) != 3 || back.ChainID() != "resp_3" {
+		t.Fatalf("restored %d turns, chain %q, problems %v", len(back.Turns), back.ChainID(), probs)
+	}
+	if got := back.Turns[2].Responses[0].Items[0].Text(); got != "answer C" || back.Turns[1].Prompt != "question B" {
+		t.Errorf("restored text %q", got)
+	}
+	if back.Settings.Model != "m" {
+		t.Errorf("settings %+v", back.Settings)
+	}
+}
+
+// TestExpiredPreviousResponseRebuildsInput: the server has forgotten the
+// chain; the rebuilt request carries the earlier turns' input and output
+// items and no previous_response_id.
+func TestExpiredPreviousResponseRebuildsInput(t *testing.T) {
+	srv := streamtest.New(t)
+	cl := &stream.Client{BaseURL: srv.URL}
+	c := &session.Conversation{Settings: session.Settings{Model: "m", Store: true}}
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "first answer")})
+	send(t, c, cl, c.Say("first question"), nil)
+
+	srv.Enqueue(streamtest.PreviousResponseNotFound("resp_1"), streamtest.Reply{SSE: streamtest.Text("resp_2", "second answer")})
+	turn := c.Say("second question")
+	var err error
+	for b := range stream.Start(context.Background(), cl, turn.Request).C {
+		if b.Final {
+			err = b.Err
+		}
+	}
+	var apiErr *stream.APIError
+	if !errors.As(err, &apiErr) || !apiErr.PreviousResponseNotFound() {
+		t.Fatalf("want previous-response-not-found, got %v", err)
+	}
+	req := c.Rebuild(turn)
+	send(t, c, cl, turn, nil)
+	body := srv.Requests()[2]
+	if body.PreviousResponseID() != "" {
+		t.Errorf("rebuilt request still chains to %q", body.PreviousResponseID())
+	}
+	input, _ := json.Marshal(body.JSON()["input"])
+	for _, want := range []string{"first question", "first answer", "second question", `"role":"assistant"`} {
+		if !strings.Contains(string(input), want) {
+			t.Errorf("rebuilt input lacks %q: %s", want, input)
+		}
+	}
+	if len(req.Input) != 3 || !turn.Fallback || c.ChainID() != "resp_2" {
+		t.Errorf("input items %d, fallback %v, chain %q", len(req.Input), turn.Fallback, c.ChainID())
+	}
+}
+
+// TestStoreFalseSendsEverything: with store = false every request carries
+// the whole conversation, no previous_response_id, and asks for encrypted
+// reasoning.
+func TestStoreFalseSendsEverything(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "fixtures", "real", "charmbracelet__fantasy", "azure-gpt-5-mini-summary-thinking-tool.sse"))
+	if err != nil {
+		t.Skipf("shared fixtures not found: %v", err)
+	}
+	srv := streamtest.New(t)
+	cl := &stream.Client{BaseURL: srv.URL}
+	c := &session.Conversation{Settings: session.Settings{Model: "m", Store: false}}
+	srv.Enqueue(streamtest.Reply{SSE: data}, streamtest.Reply{SSE: streamtest.Text("resp_2", "ok")})
+	send(t, c, cl, c.Say("weather in Florence?"), nil)
+	send(t, c, cl, c.Say("thanks"), nil)
+	second := srv.Requests()[1]
+	j := second.JSON()
+	input, _ := json.Marshal(j["input"])
+	if second.PreviousResponseID() != "" || j["store"] != false || !strings.Contains(string(second.Body), `"include":["reasoning.encrypted_content"]`) {
+		t.Errorf("request: %s", second.Body)
+	}
+	for _, want := range []string{"weather in Florence?", `"type":"reasoning"`, `"encrypted_content"`, `"type":"function_call"`, "thanks"} {
+		if !strings.Contains(string(input), want) {
+			t.Errorf("full input lacks %s", want)
+		}
+	}
+}

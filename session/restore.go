@@ -1,0 +1,57 @@
+package session
+
+import (
+	"errors"
+	"fmt"
+
+	"runnel/session/store"
+	"runnel/stream"
+)
+
+// FromStore rebuilds a conversation from a stored session: every turn with
+// its input and its responses' items as received, and the chain at the last
+// stored response that completed or ended incomplete. Items that fail to
+// decode are skipped and reported; the rest loads.
+func FromStore(s *store.Session) (*Conversation, []error) {
+	c := &Conversation{Settings: SettingsFromJSON(s.Settings), chainID: s.LastResponseID()}
+	var probs []error
+	for _, st := range s.Turns {
+		t := &Turn{Prompt: st.Prompt, Input: st.Input, Stored: st.Status}
+		t.Request.PreviousResponseID = st.PreviousResponseID
+		if st.Error != "" {
+			t.Err = errors.New(st.Error)
+		}
+		t.Stopped = st.Status == store.StatusStopped
+		for ri, r := range st.Responses {
+			snap := &stream.Snapshot{ID: r.ID, Status: string(st.Status)}
+			if ri < len(st.ResponseIDs) && snap.ID == "" {
+				snap.ID = st.ResponseIDs[ri]
+			}
+			switch st.Status {
+			case store.StatusCompleted, store.StatusIncomplete, store.StatusFailed:
+				snap.Terminal = true
+			default:
+				snap.CutOff, snap.Status = true, "in_progress"
+			}
+			for _, raw := range r.Items {
+				it, err := stream.ItemFromJSON(raw.Raw)
+				if err != nil {
+					probs = append(probs, fmt.Errorf("turn %d, item %d: %w — skipped", st.Seq, raw.OutputIndex, err))
+					continue
+				}
+				it.Index = raw.OutputIndex
+				if !raw.Done {
+					it.Done, it.Status = false, "incomplete"
+				}
+				snap.Items = append(snap.Items, it)
+			}
+			t.Responses = append(t.Responses, snap)
+		}
+		c.Turns = append(c.Turns, t)
+	}
+	return c, probs
+}
+
+// Interrupted reports whether a stored turn was cut short by the process
+// dying (it shows as "interrupted").
+func (t *Turn) Interrupted() bool { return t.Stored == store.StatusInterrupted || t.Stored == store.StatusStreaming }

@@ -1,0 +1,31 @@
+package session
+
+import "encoding/json"
+
+// settingsJSON is how settings are stored with a session: no secrets (tools
+// are stored redacted by the caller).
+type settingsJSON struct {
+	Model            string            `json:"model,omitempty"`
+	Instructions     string            `json:"instructions,omitempty"`
+	ReasoningEffort  string            `json:"reasoning_effort,omitempty"`
+	ReasoningSummary string            `json:"reasoning_summary,omitempty"`
+	Store            bool              `json:"store"`
+	Tools            []json.RawMessage `json:"tools,omitempty"`
+	EnabledTools     []string          `json:"enabled_tools,omitempty"`
+}
+
+// JSON returns the settings as stored with a session.
+func (s Settings) JSON() json.RawMessage {
+	b, _ := json.Marshal(settingsJSON{s.Model, s.Instructions, s.ReasoningEffort, s.ReasoningSummary, s.Store, s.Tools, s.EnabledTools})
+	return b
+}
+
+// SettingsFromJSON reads stored settings; unknown or missing fields keep
+// their zero value.
+func SettingsFromJSON(raw json.RawMessage) Settings {
+	var w settingsJSON
+	w.Store = true
+	_ = json.Unmarshal(raw, &w)
+	return Settings{Model: w.Model, Instructions: w.Instructions, ReasoningEffort: w.ReasoningEffort,
+		ReasoningSummary: w.ReasoningSummary, Store: w.Store, Tools: w.Tools, EnabledTools: w.EnabledTools}
+}
