@@ -54,4 +54,6 @@ func FromStore(s *store.Session) (*Conversation, []error) {
 
 // Interrupted reports whether a stored turn was cut short by the process
 // dying (it shows as "interrupted").
-func (t *Turn) Interrupted() bool { return t.Stored == store.StatusInterrupted || t.Stored == store.StatusStreaming }
+func (t *Turn) Interrupted() bool {
+	return t.Stored == store.StatusInterrupted || t.Stored == store.StatusStreaming
+}
