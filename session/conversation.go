@@ -132,3 +132,18 @@ func ApprovalResponse(requestID string, approve bool, reason string) json.RawMes
 	b, _ := json.Marshal(m)
 	return b
 }
+
+// Fork returns a new conversation holding the first keep turns, chained to
+// the last of their responses that completed or ended incomplete.
+func (c *Conversation) Fork(keep int) *Conversation {
+	keep = max(0, min(keep, len(c.Turns)))
+	f := &Conversation{Settings: c.Settings, Turns: append([]*Turn(nil), c.Turns[:keep]...)}
+	for _, t := range f.Turns {
+		for _, s := range t.Responses {
+			if s.Terminal && s.ID != "" && (s.Status == "completed" || s.Status == "incomplete") {
+				f.chainID = s.ID
+			}
+		}
+	}
+	return f
+}

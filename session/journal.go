@@ -233,3 +233,27 @@ func errText(err error) string {
 
 // ErrNoHistory marks a chat running without a store.
 var ErrNoHistory = errors.New("history is off")
+
+// Fork starts a journal for a new session holding the first keep turns of
+// this one (copied in the store); the original is not touched.
+func (j *Journal) Fork(keep int, title string, s Settings) *Journal {
+	nj := startJournal(j.db, "", s)
+	from := j.ID()
+	if from == "" || keep == 0 {
+		return nj
+	}
+	done := make(chan struct{})
+	j.enqueue(func() { close(done) }) // copy only after this journal's writes landed
+	nj.enqueue(func() {
+		<-done
+		id, err := j.db.Copy(from, keep, title)
+		if err != nil {
+			nj.report(err)
+			return
+		}
+		nj.mu.Lock()
+		nj.sid = id
+		nj.mu.Unlock()
+	})
+	return nj
+}

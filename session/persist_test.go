@@ -153,3 +153,36 @@ func TestStoreFalseSendsEverything(t *testing.T) {
 		}
 	}
 }
+
+// TestForkCopiesEarlierTurns: a fork holds the turns before N in a new stored
+// session, chains from the last of them, and leaves the original untouched.
+func TestForkCopiesEarlierTurns(t *testing.T) {
+	srv := streamtest.New(t)
+	cl := &stream.Client{BaseURL: srv.URL}
+	db := openStore(t)
+	c := &session.Conversation{Settings: session.Settings{Model: "m", Store: true}}
+	j := session.NewJournal(db, c.Settings)
+	for i, id := range []string{"resp_1", "resp_2", "resp_3"} {
+		srv.Enqueue(streamtest.Reply{SSE: streamtest.Text(id, "answer")})
+		turn := c.Say("question " + string(rune('A'+i)))
+		send(t, c, cl, turn, j.Begin(turn))
+	}
+	f := c.Fork(1)
+	if len(f.Turns) != 1 || f.ChainID() != "resp_1" || len(c.Turns) != 3 {
+		t.Fatalf("fork: %d turns, chain %q", len(f.Turns), f.ChainID())
+	}
+	fj := j.Fork(1, "fork of question A", f.Settings)
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_4", "edited answer")})
+	turn := f.Say("question B, edited")
+	send(t, f, cl, turn, fj.Begin(turn))
+	j.Close()
+	fj.Close()
+	if srv.Requests()[3].PreviousResponseID() != "resp_1" {
+		t.Errorf("the fork chains to %q", srv.Requests()[3].PreviousResponseID())
+	}
+	orig, _, _ := db.Load(j.ID())
+	forked, _, err := db.Load(fj.ID())
+	if err != nil || fj.ID() == j.ID() || len(orig.Turns) != 3 || len(forked.Turns) != 2 || forked.Turns[1].Prompt != "question B, edited" {
+		t.Fatalf("original %d turns, fork %v (%v)", len(orig.Turns), forked, err)
+	}
+}

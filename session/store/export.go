@@ -48,6 +48,28 @@ func (db *DB) Import(data []byte) (SessionID, error) {
 	if err != nil {
 		return "", db.fail("import", &Error{Kind: ErrBadInput, Detail: err.Error()})
 	}
+	return db.insertDoc(doc)
+}
+
+// Copy makes a new session from the first keep turns of session from, titled
+// title (the fork of a conversation). The original is not touched.
+func (db *DB) Copy(from SessionID, keep int, title string) (SessionID, error) {
+	f, err := db.Export(from)
+	if err != nil {
+		return "", err
+	}
+	doc, err := decodeExport(f.Data)
+	if err != nil {
+		return "", db.fail("copy", &Error{Kind: ErrBadInput, Detail: err.Error()})
+	}
+	doc.turns = doc.turns[:max(0, min(keep, len(doc.turns)))]
+	doc.id, doc.title = "", title
+	doc.created, doc.updated = time.Time{}, time.Time{}
+	return db.insertDoc(doc)
+}
+
+// insertDoc writes a decoded export as a session.
+func (db *DB) insertDoc(doc *exportDoc) (SessionID, error) {
 	settings, err := redactSettings(doc.settings)
 	if err != nil {
 		return "", db.fail("import", err)

@@ -51,8 +51,17 @@ func typeTitle(p *panel) string {
 	return "item"
 }
 
+// functionBody shows a function call's arguments and, when runnel ran the
+// function locally, its state (Progress) and output (Output, as a JSON
+// string) as they arrive.
 func functionBody(p *panel, d *drawer) {
 	d.args("", p.it.Arguments)
+	if prog := cleanLine(p.it.Progress); prog != "" {
+		d.line(d.lk.muted.Render("local · " + prog))
+	}
+	if out := text(p.it.Output); out != "" {
+		d.text("output", out, true)
+	}
 }
 
 func customBody(p *panel, d *drawer) {
