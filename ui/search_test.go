@@ -108,9 +108,11 @@ func TestSearchCleansPiecesAfterCutting(t *testing.T) {
 	}
 }
 
+func sp(start, end int) store.Span { return store.Span{Start: start, End: end} }
+
 func TestCleanSpans(t *testing.T) {
-	got := cleanSpans([]store.Span{{5, 3}, {10, 100}, {-2, 2}, {1, 4}, {4, 6}, {8, 8}}, 12)
-	want := []store.Span{{0, 6}, {10, 12}}
+	got := cleanSpans([]store.Span{sp(5, 3), sp(10, 100), sp(-2, 2), sp(1, 4), sp(4, 6), sp(8, 8)}, 12)
+	want := []store.Span{sp(0, 6), sp(10, 12)}
 	if !slices.Equal(got, want) {
 		t.Errorf("cleanSpans = %v, want %v", got, want)
 	}
