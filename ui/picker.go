@@ -108,34 +108,44 @@ func (p Picker) Update(msg tea.Msg) (Picker, tea.Cmd) {
 		if p.confirm {
 			return p.confirmKey(msg)
 		}
-		switch msg.String() {
-		case "esc":
-			return p, msgCmd(DialogClosedMsg{})
-		case "enter":
-			if len(p.shown) == 0 {
-				return p, nil
-			}
-			return p, msgCmd(OpenSessionMsg{ID: p.all[p.shown[p.sel]].id})
-		case "up", "ctrl+p":
-			p.move(-1)
-			return p, nil
-		case "down", "ctrl+n":
-			p.move(1)
-			return p, nil
-		case "pgup":
-			p.move(-pickerPage)
-			return p, nil
-		case "pgdown":
-			p.move(pickerPage)
-			return p, nil
-		case "delete", "ctrl+d":
-			p.confirm = len(p.shown) > 0
+		return p.key(msg)
+	case tea.PasteMsg:
+		if p.confirm {
 			return p, nil
 		}
-	case tea.PasteMsg:
-	default:
-		return p, nil
+		return p.edit(cleanPaste(msg))
 	}
+	return p, nil
+}
+
+// key handles the picker's own keys and gives the rest to the filter.
+func (p Picker) key(k tea.KeyPressMsg) (Picker, tea.Cmd) {
+	switch k.String() {
+	case "esc":
+		return p, msgCmd(DialogClosedMsg{})
+	case "enter":
+		if len(p.shown) == 0 {
+			return p, nil
+		}
+		return p, msgCmd(OpenSessionMsg{ID: p.all[p.shown[p.sel]].id})
+	case "up", "ctrl+p":
+		p.move(-1)
+	case "down", "ctrl+n":
+		p.move(1)
+	case "pgup":
+		p.move(-pickerPage)
+	case "pgdown":
+		p.move(pickerPage)
+	case "delete", "ctrl+d":
+		p.confirm = len(p.shown) > 0
+	default:
+		return p.edit(k)
+	}
+	return p, nil
+}
+
+// edit gives a key or a paste to the filter and refilters if it changed.
+func (p Picker) edit(msg tea.Msg) (Picker, tea.Cmd) {
 	before := p.filter.Value()
 	var cmd tea.Cmd
 	p.filter, cmd = p.filter.Update(msg)
@@ -360,6 +370,13 @@ func equalFold(a, b rune) bool {
 
 // msgCmd is a Cmd that delivers msg.
 func msgCmd(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
+
+// cleanPaste removes escape sequences from pasted text whole; the text
+// input alone would keep their printable tails ("[31m").
+func cleanPaste(p tea.PasteMsg) tea.PasteMsg {
+	p.Content = stream.Sanitize(p.Content)
+	return p
+}
 
 // newDialogInput is a focused one-line text input in the dialog style, with
 // a steady cursor (a blinking one would need a timer the root does not run).

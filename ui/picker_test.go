@@ -184,6 +184,8 @@ func TestPickerDeleteConfirm(t *testing.T) {
 		t.Fatalf("delete should ask about the selected row:\n%s", v)
 	}
 	p, msgs := dlgPress(p, "x", "enter") // ignored while asking
+	p, _ = p.Update(tea.PasteMsg{Content: "zzz"})
+	checkView(t, p.View(80, 30), 80, 30)
 	if len(msgs) != 0 || p.Filter() != "" {
 		t.Fatalf("keys while asking: msgs %v, filter %q; want none", msgs, p.Filter())
 	}
@@ -303,4 +305,7 @@ func TestPickerControlCharsNeverReachOutput(t *testing.T) {
 	q, _ = dlgPress(p, "x")
 	q, _ = q.Update(tea.PasteMsg{Content: "\x1b[31mzz\x07"})
 	checkView(t, q.View(60, 20), 60, 20)
+	if q.Filter() != "xzz" {
+		t.Errorf("a pasted escape sequence should vanish whole from the filter: %q", q.Filter())
+	}
 }
