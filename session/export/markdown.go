@@ -1,0 +1,222 @@
+// Package export renders a stored session as a readable markdown transcript:
+// a title, the session's metadata, then per turn the user's prompt as a
+// block quote, reasoning summaries in collapsed <details>, the answer's
+// markdown as it was written, every tool and MCP call as a one-line header
+// with fenced arguments and output, and a note on turns that did not finish.
+//
+// It does not read the database, print to a terminal, or write a lossless
+// copy: the store's JSON export is the one that round-trips. Every piece of
+// stored text is sanitized (no control characters besides newline and tab),
+// and stored text cannot break the document's structure (fences are longer
+// than any backtick run inside them, an unclosed code block is closed).
+//
+// Main flow: Markdown(w, session) → header → for each turn: prompt, input
+// items, output items (calls paired with their outputs), status note.
+package export
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"runnel/session/store"
+	"runnel/stream"
+)
+
+// Markdown writes session s to w as a markdown transcript.
+func Markdown(w io.Writer, s *store.Session) error {
+	d := newDoc(s)
+	d.header(s)
+	for i := range s.Turns {
+		d.turn(&s.Turns[i])
+	}
+	_, err := w.Write(append(bytes.TrimRight(d.b.Bytes(), "\n"), '\n'))
+	return err
+}
+
+// doc is one document being written.
+//
+// Invariants: outputs and approvals hold every tool output and approval
+// response of the session, by the call or request they answer; called and
+// asked hold the ids of the calls and requests present, so an answer is
+// rendered under its call and skipped where it was stored (a later turn's
+// input), and an answer with no call is rendered where it was stored.
+type doc struct {
+	b         bytes.Buffer
+	outputs   map[string]fields // call_id → its output item
+	approvals map[string]fields // approval_request_id → the approval response
+	called    map[string]bool   // call_ids of the calls in the session
+	asked     map[string]bool   // ids of the approval requests in the session
+}
+
+func newDoc(s *store.Session) *doc {
+	d := &doc{outputs: map[string]fields{}, approvals: map[string]fields{}, called: map[string]bool{}, asked: map[string]bool{}}
+	note := func(raw []byte) {
+		f := decode(raw)
+		switch typ := f.str("type"); {
+		case typ == "mcp_approval_response":
+			d.approvals[f.str("approval_request_id")] = f
+		case typ == "mcp_approval_request":
+			d.asked[f.str("id")] = true
+		case strings.HasSuffix(typ, "_output"):
+			d.outputs[f.str("call_id")] = f
+		case f.str("call_id") != "":
+			d.called[f.str("call_id")] = true
+		}
+	}
+	for _, t := range s.Turns {
+		for _, in := range t.Input {
+			note(in)
+		}
+		for _, r := range t.Responses {
+			for _, it := range r.Items {
+				note(it.Raw)
+			}
+		}
+	}
+	delete(d.outputs, "")
+	delete(d.approvals, "")
+	delete(d.called, "")
+	delete(d.asked, "")
+	return d
+}
+
+// block writes one markdown block followed by a blank line.
+func (d *doc) block(s string) {
+	d.b.WriteString(strings.TrimRight(s, "\n"))
+	d.b.WriteString("\n\n")
+}
+
+func (d *doc) header(s *store.Session) {
+	title := stream.SanitizeLine(s.Info.Title)
+	if title == "" {
+		title = "Untitled session"
+	}
+	d.block("# " + title)
+	id := string(s.Info.ID)
+	meta := []string{fmt.Sprintf("- **Session:** %s (resume with %s)", code(id), code("runnel -r "+id))}
+	if m := stream.SanitizeLine(s.Info.Model); m != "" {
+		meta = append(meta, "- **Model:** "+code(m))
+	}
+	if !s.Info.Created.IsZero() {
+		meta = append(meta, "- **Created:** "+stamp(s.Info.Created))
+	}
+	if !s.Info.Updated.IsZero() {
+		meta = append(meta, "- **Updated:** "+stamp(s.Info.Updated))
+	}
+	meta = append(meta, fmt.Sprintf("- **Turns:** %d", len(s.Turns)))
+	d.block(strings.Join(meta, "\n"))
+}
+
+// stamp formats a time the same wherever the file is read.
+func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
+
+func (d *doc) turn(t *store.Turn) {
+	d.block("---")
+	d.block(fmt.Sprintf("## Turn %d", t.Seq))
+	// "You" is left out when there is nothing under it: a turn that only
+	// sent tool outputs back, each already written under its call.
+	you := d.b.Len()
+	d.block("### You")
+	empty := d.b.Len()
+	prompt := t.Prompt
+	if strings.TrimSpace(prompt) == "" {
+		prompt = userText(t.Input)
+	}
+	if strings.TrimSpace(prompt) != "" {
+		d.block(quote(prompt))
+	}
+	for _, in := range t.Input {
+		if f := decode(in); f != nil && !isMessage(f) {
+			d.item(f, true)
+		}
+	}
+	if d.b.Len() == empty {
+		d.b.Truncate(you)
+	}
+	d.block("### Assistant")
+	n := d.b.Len()
+	for _, r := range t.Responses {
+		for _, it := range r.Items {
+			if f := decode(it.Raw); f != nil {
+				d.item(f, it.Done)
+			} else {
+				d.block("*(an item that is not a JSON object was left out)*")
+			}
+		}
+	}
+	if note := statusNote(t); note != "" {
+		d.block(note)
+	} else if d.b.Len() == n {
+		d.block("*No output.*")
+	}
+}
+
+// userText is the text of the user messages in input, for a turn stored
+// without its prompt.
+func userText(input []json.RawMessage) string {
+	var out []string
+	for _, in := range input {
+		f := decode(in)
+		if f == nil || !isMessage(f) || f.str("role") != "user" {
+			continue
+		}
+		out = append(out, content(f))
+	}
+	return strings.Join(out, "\n\n")
+}
+
+// isMessage reports whether f is a message (input messages may leave out
+// their type).
+func isMessage(f fields) bool {
+	typ := f.str("type")
+	return typ == "message" || (typ == "" && f["role"] != nil)
+}
+
+// content is a message's or reasoning item's text: a plain string, or its
+// parts' texts.
+func content(f fields) string {
+	if s := f.str("content"); s != "" {
+		return s
+	}
+	var parts []json.RawMessage
+	if json.Unmarshal(f["content"], &parts) != nil {
+		return ""
+	}
+	out := make([]string, 0, len(parts))
+	for _, p := range parts {
+		if t := partText(p); t != "" {
+			out = append(out, t)
+		}
+	}
+	return strings.Join(out, "\n\n")
+}
+
+// statusNote says how a turn that did not complete ended, "" when it did.
+func statusNote(t *store.Turn) string {
+	why := stream.SanitizeLine(t.Error)
+	switch t.Status {
+	case store.StatusCompleted, "":
+		return ""
+	case store.StatusIncomplete:
+		if why == "" {
+			why = "the response ended early (for example at the output token limit)"
+		}
+		return "**Incomplete:** " + why + "."
+	case store.StatusFailed:
+		if why == "" {
+			why = "no reason was recorded"
+		}
+		return "**Failed:** " + why
+	case store.StatusStopped:
+		return "**Stopped** by the user; the answer above is partial."
+	case store.StatusInterrupted:
+		return "**Interrupted:** runnel exited before the answer finished; the answer above is partial."
+	case store.StatusStreaming:
+		return "**Still streaming** when exported; the answer above is partial."
+	}
+	return "**Status:** " + stream.SanitizeLine(string(t.Status))
+}
