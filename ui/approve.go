@@ -184,9 +184,7 @@ func (a Approval) View(width, height int) string {
 	}
 	body = append(body, a.argsView(d, height-len(head)-len(body)-len(foot))...)
 
-	lines := append(head, body...)
-	lines = lines[:min(len(lines), max(height-len(foot), 0))]
-	return fitLines(append(lines, foot...), width, height)
+	return fitFoot(append(head, body...), foot, width, height)
 }
 
 // argsView is the arguments section in at most room lines: a label, a

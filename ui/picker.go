@@ -223,8 +223,8 @@ func (p Picker) View(width, height int) string {
 		foot = dialogHint(d, width, "↑/↓", "select", "enter", "open", "del", "delete", "esc", "close")
 	}
 	if len(p.shown) == 0 {
-		lines = append(lines, d.Empty.Render("no sessions match “"+stream.SanitizeLine(p.filter.Value())+"”"), foot)
-		return fitLines(lines, width, height)
+		lines = append(lines, d.Empty.Render("no sessions match “"+stream.SanitizeLine(p.filter.Value())+"”"))
+		return fitFoot(lines, []string{foot}, width, height)
 	}
 	rows := max((height-len(lines)-1)/2, 1)
 	first := listWindow(p.sel, rows, len(p.shown))
@@ -232,8 +232,7 @@ func (p Picker) View(width, height int) string {
 	for i := first; i < min(first+rows, len(p.shown)); i++ {
 		lines = append(lines, p.row(d, p.all[p.shown[i]], i == p.sel, words, width)...)
 	}
-	lines = append(lines, foot)
-	return fitLines(lines, width, height)
+	return fitFoot(lines, []string{foot}, width, height)
 }
 
 // row draws one session: "› title   3m · 4 turns · model" and the preview
@@ -419,6 +418,13 @@ func dialogHint(d theme.Dialog, width int, pairs ...string) string {
 // low as it can go once the list scrolls.
 func listWindow(sel, rows, n int) int {
 	return max(min(sel-rows+1, n-rows), 0)
+}
+
+// fitFoot is fitLines that always keeps foot (a hint or a question) at the
+// bottom, cutting lines instead.
+func fitFoot(lines, foot []string, width, height int) string {
+	lines = lines[:min(len(lines), max(height-len(foot), 0))]
+	return fitLines(append(lines, foot...), width, height)
 }
 
 // fitLines joins at most height lines, each cut to width cells.

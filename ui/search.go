@@ -121,8 +121,7 @@ func (r SearchResults) View(width, height int) string {
 			mark+base.Render(ansi.Truncate(h.title, room, "…"))+d.Meta.Render(" · "+turn),
 			"    "+fitSnippet(h.snippet, max(width-4, 1), d.Preview, d.Match))
 	}
-	lines = append(lines, dialogHint(d, width, "↑/↓", "select", "enter", "open", "esc", "close"))
-	return fitLines(lines, width, height)
+	return fitFoot(lines, []string{dialogHint(d, width, "↑/↓", "select", "enter", "open", "esc", "close")}, width, height)
 }
 
 // markedPieces cuts s at the byte spans marks (clamped to s, sorted,

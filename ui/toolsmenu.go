@@ -175,6 +175,5 @@ func (m ToolsMenu) View(width, height int) string {
 		}
 		lines = append(lines, line)
 	}
-	lines = append(lines, dialogHint(d, width, "space", "toggle", "enter", "apply", "esc", "cancel", "↑/↓", "select"))
-	return fitLines(lines, width, height)
+	return fitFoot(lines, []string{dialogHint(d, width, "space", "toggle", "enter", "apply", "esc", "cancel", "↑/↓", "select")}, width, height)
 }
