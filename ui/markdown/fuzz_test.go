@@ -5,7 +5,7 @@ import (
 	"sync"
 	"testing"
 
-	"charm.land/glamour/v2/styles"
+	"runnel/theme"
 )
 
 var (
@@ -26,13 +26,16 @@ func FuzzStream(f *testing.F) {
 		"", "\n", "```", "```\n\n", "~~~\n```\n\n~~~", "- a\n\n  b\n\n- c", "1. a\n1. b\n\n1. c",
 		"<!--\n\n-->", "[a]: /u\n\n[a]", "> q\n\n> r", "| a |\n|---|\n\n", "    code\n\n    more",
 		"Term\n\n: def", "# H\ntext", "* * *\n- x", "\t\t- x\n\n\t\t```\n", "[x][y]\n\n[y]: <>",
+		"A long line with **bold** and *it* and `code` then [a link](http://x.y) and more words. Then *open and on",
+		"Words  with  double spaces, a_b snake_case, 3 * 4 = 12 and <b>html</b> then ~~gone~~ text and www.example.com here",
 	} {
 		f.Add(s, uint8(1))
 	}
 	f.Fuzz(func(t *testing.T, doc string, step uint8) {
 		fuzzOnce.Do(func() {
 			var err error
-			fuzzRenderer, err = NewRenderer(styles.NoTTYStyleConfig, 40)
+			// The product's style: it has the paragraph fast path.
+			fuzzRenderer, err = NewRenderer(theme.New(theme.Dark()).Glamour(), 40)
 			if err != nil {
 				t.Fatal(err)
 			}

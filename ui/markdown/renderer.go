@@ -14,14 +14,17 @@ import (
 // are raised to it.
 const MinWidth = 20
 
-// Sources glamour renders around the caller's blocks. A definition
-// renders nothing but makes the first block not the first in its document:
-// glamour starts a first paragraph or heading without the blank row it puts
-// before later ones. The mark paragraph separates the parts of a multi-part
-// render; its fragment is learnt at calibration and cut out.
+// Sources glamour renders around the caller's blocks. An HTML comment
+// renders nothing but makes the first block not the first in its document
+// (glamour starts a first paragraph or heading without the blank row it
+// puts before later ones); unlike a paragraph or a definition, it cannot
+// become the term of a definition list that starts with ": ". The mark
+// paragraph, followed by a comment for the same reason, separates the parts
+// of a multi-part render; its fragment is learnt at calibration and cut out.
 const (
-	dummyDef = "[runnel probe 7d1e]: /\n\n"
+	notFirst = "<!-- runnel -->\n\n"
 	markPara = "runnelmarkpara"
+	markSep  = "\n\n" + markPara + "\n\n" + notFirst
 	probe    = "runnelprobe"
 )
 
@@ -42,14 +45,16 @@ const (
 // bytes, not as rows.
 //
 // Invariants, checked by calibrate:
-//   - a render of defs+dummyDef+block is docPrefix, the block's fragment in
+//   - a render of defs+notFirst+block is docPrefix, the block's fragment in
 //     non-first position, then docSuffix, whatever the definitions.
 //   - the mark paragraph's fragment is mark, and it separates parts without
 //     changing them.
 type Renderer struct {
-	style ansi.StyleConfig
-	width int
-	pool  sync.Pool // *glamour.TermRenderer
+	style     ansi.StyleConfig
+	width     int
+	pool      sync.Pool // *glamour.TermRenderer at width
+	unwrapped sync.Pool // *glamour.TermRenderer that does not wrap (paragraph.go)
+	para      paraFrame // how a paragraph is framed, for the paragraph fast path
 
 	docPrefix string // what glamour writes before the first fragment
 	docSuffix string // what glamour writes after the last fragment
@@ -66,12 +71,13 @@ func NewRenderer(style ansi.StyleConfig, width int) (*Renderer, error) {
 		return nil, fmt.Errorf("markdown renderer: %w", err)
 	}
 	r := &Renderer{style: style, width: width}
-	if _, err := r.newTermRenderer(); err != nil {
+	if _, err := r.newTermRenderer(width); err != nil {
 		return nil, fmt.Errorf("markdown renderer: %w", err)
 	}
 	if err := r.calibrate(); err != nil {
 		return nil, fmt.Errorf("markdown renderer: %w", err)
 	}
+	r.para = r.calibrateParagraphs()
 	return r, nil
 }
 
@@ -88,22 +94,30 @@ func (r *Renderer) Render(src string) (string, error) {
 	return strings.Trim(out, "\n"), nil
 }
 
-func (r *Renderer) newTermRenderer() (*glamour.TermRenderer, error) {
+func (r *Renderer) newTermRenderer(width int) (*glamour.TermRenderer, error) {
 	return glamour.NewTermRenderer(
 		glamour.WithStyles(r.style),
-		glamour.WithWordWrap(r.width),
+		glamour.WithWordWrap(width),
 		// terminal16m is deterministic; terminal256 breaks colour ties
 		// in map order, so re-renders would differ (render study §2.7).
 		glamour.WithChromaFormatter("terminal16m"),
 	)
 }
 
-// glamour renders src and trims the padding. A panic inside glamour becomes
-// an error: model output must never crash the UI.
-func (r *Renderer) glamour(src string) (out string, err error) {
-	tr, _ := r.pool.Get().(*glamour.TermRenderer)
+// glamour renders src at the Renderer's width and trims the padding.
+func (r *Renderer) glamour(src string) (string, error) {
+	return r.glamourWith(&r.pool, r.width, src)
+}
+
+// glamourWith renders src with a pooled glamour renderer of the given width
+// and trims the padding; width 0 means no wrapping, hence no padding, and
+// the output is returned as glamour wrote it (trailing spaces there can be
+// content). A panic inside glamour becomes an error: model output must never
+// crash the UI.
+func (r *Renderer) glamourWith(pool *sync.Pool, width int, src string) (out string, err error) {
+	tr, _ := pool.Get().(*glamour.TermRenderer)
 	if tr == nil {
-		if tr, err = r.newTermRenderer(); err != nil {
+		if tr, err = r.newTermRenderer(width); err != nil {
 			return "", fmt.Errorf("markdown renderer: %w", err)
 		}
 	}
@@ -114,11 +128,14 @@ func (r *Renderer) glamour(src string) (out string, err error) {
 			out, err = "", fmt.Errorf("render markdown: glamour panicked: %v", p)
 			return // a renderer that panicked is not reused
 		}
-		r.pool.Put(tr)
+		pool.Put(tr)
 	}()
 	raw, err := tr.Render(src)
 	if err != nil {
 		return "", fmt.Errorf("render markdown: %w", err)
+	}
+	if width == 0 {
+		return raw, nil
 	}
 	return trimPadding(raw), nil
 }
@@ -138,42 +155,51 @@ func (r *Renderer) block(defs, src string) (string, error) {
 // defs must hold the definitions any part uses; a definition a part does not
 // mention cannot change it.
 func (r *Renderer) blocks(defs string, parts ...string) ([]string, error) {
-	n := len(defs) + len(dummyDef)
+	return r.parts(&r.pool, r.width, defs, parts)
+}
+
+// parts is blocks with a given renderer pool and width.
+func (r *Renderer) parts(pool *sync.Pool, width int, defs string, parts []string) ([]string, error) {
+	prefix, suffix, mark := r.docPrefix, r.docSuffix, r.mark
+	if width == 0 {
+		prefix, suffix, mark = r.para.docPrefix, r.para.docSuffix, r.para.mark
+	}
+	n := len(defs) + len(notFirst)
 	for _, p := range parts {
-		n += len(p) + len(markPara) + 4
+		n += len(p) + len(markSep)
 	}
 	var b strings.Builder
 	b.Grow(n)
 	b.WriteString(defs)
-	b.WriteString(dummyDef)
+	b.WriteString(notFirst)
 	for i, p := range parts {
 		if i > 0 {
-			b.WriteString("\n\n" + markPara + "\n\n")
+			b.WriteString(markSep)
 		}
 		b.WriteString(p)
 	}
-	out, err := r.glamour(b.String())
+	out, err := r.glamourWith(pool, width, b.String())
 	if err != nil {
 		return nil, err
 	}
-	if !strings.HasPrefix(out, r.docPrefix) || !strings.HasSuffix(out, r.docSuffix) ||
-		len(out) < len(r.docPrefix)+len(r.docSuffix) {
+	if !strings.HasPrefix(out, prefix) || !strings.HasSuffix(out, suffix) ||
+		len(out) < len(prefix)+len(suffix) {
 		return nil, errors.New("render markdown: unexpected framing in glamour output")
 	}
-	frag := out[len(r.docPrefix) : len(out)-len(r.docSuffix)]
+	frag := out[len(prefix) : len(out)-len(suffix)]
 	if len(parts) == 1 {
 		return []string{frag}, nil
 	}
-	frags := strings.SplitN(frag, r.mark, len(parts))
-	if len(frags) != len(parts) || strings.Contains(frags[len(frags)-1], r.mark) {
+	frags := strings.SplitN(frag, mark, len(parts))
+	if len(frags) != len(parts) || strings.Contains(frags[len(frags)-1], mark) {
 		// A part contains the mark text itself: render them one by one.
 		frags = frags[:0]
 		for _, p := range parts {
-			f, err := r.block(defs, p)
+			f, err := r.parts(pool, width, defs, []string{p})
 			if err != nil {
 				return nil, err
 			}
-			frags = append(frags, f)
+			frags = append(frags, f[0])
 		}
 	}
 	return frags, nil
@@ -201,7 +227,7 @@ func (r *Renderer) calibrate() error {
 	want := out[p+pnl+1 : at+nl+1] // the paragraph's fragment
 	r.docSuffix = out[at+nl+1:]
 
-	out, err = r.glamour(dummyDef + para)
+	out, err = r.glamour(notFirst + para)
 	if err != nil {
 		return err
 	}
@@ -210,7 +236,7 @@ func (r *Renderer) calibrate() error {
 	}
 	r.docPrefix = out[:len(out)-len(want)-len(r.docSuffix)]
 
-	out, err = r.glamour(dummyDef + para + "\n\n" + markPara + "\n\n" + para)
+	out, err = r.glamour(notFirst + para + markSep + para)
 	if err != nil {
 		return err
 	}

@@ -36,6 +36,7 @@ type Stream struct {
 	tail   tailCache
 	code   codeTail
 	list   listTail
+	para   paraTail
 
 	view   string
 	viewOK bool
@@ -78,6 +79,7 @@ func (s *Stream) SetRenderer(r *Renderer) {
 	s.tail = tailCache{}
 	s.code.reset()
 	s.list.reset()
+	s.para.reset()
 	s.viewOK = false
 }
 
@@ -118,6 +120,7 @@ func (s *Stream) advance(src string) {
 	if len(changed) > 0 {
 		s.blocks.defsChanged(changed, &s.defs)
 		s.list.reset() // its items were rendered with the old definitions
+		s.para.reset()
 	}
 
 	cands := s.sc.cands
@@ -146,12 +149,15 @@ func (s *Stream) settle(src string, cut int) {
 		b.out, b.ok = out, true
 	} else if out, ok := s.list.compose(s, src, b.start, b.end); ok {
 		b.out, b.ok = out, true
+	} else if out, ok := s.para.compose(s, src, b.start, b.end); ok {
+		b.out, b.ok = out, true
 	}
 	s.blocks.add(b)
 	s.segStart = cut
 	s.tail = tailCache{}
 	s.code.reset()
 	s.list.reset()
+	s.para.reset()
 }
 
 // partialDef reports whether the unfinished last line is a reference

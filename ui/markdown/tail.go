@@ -10,7 +10,7 @@ type tailCache struct {
 }
 
 // renderTail returns the fragment of the unsettled tail src[segStart:]: by
-// the code fence fast path, the list fast path, the cache, or a render
+// the code fence, list or paragraph fast path, the cache, or a render
 // together with any blocks waiting to be rendered.
 func (s *Stream) renderTail(src string) string {
 	if out, ok := s.code.render(s, src); ok {
@@ -21,6 +21,9 @@ func (s *Stream) renderTail(src string) string {
 		tail = tail[:len(tail)-(len(src)-s.sc.pos)]
 	}
 	if out, ok := s.list.render(s, src, tail); ok {
+		return out
+	}
+	if out, ok := s.para.render(s, src, tail); ok {
 		return out
 	}
 	labels := labelsIn(tail)

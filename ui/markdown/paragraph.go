@@ -1,0 +1,120 @@
+package markdown
+
+import (
+	"errors"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	xansi "github.com/charmbracelet/x/ansi"
+)
+
+// paraFrame is how a top-level paragraph's fragment is built, learnt by
+// calibrateParagraphs. Glamour renders a paragraph as its styled inline text
+// (its "line") wrapped with lipgloss.Wrap at the block width, between lead
+// and trail. A renderer without wrapping gives the line itself, so a
+// paragraph can be rendered in pieces and wrapped here (paratail.go).
+//
+// Invariant: ok only if, for this style, a paragraph's fragment shows the
+// same text as lead + lipgloss.Wrap(line, width) + trail, checked on a
+// sample long enough to wrap, with markup.
+type paraFrame struct {
+	ok          bool
+	lead, trail string // fragment bytes around a paragraph's rows
+
+	// The frame of unwrapped renders, which are not trimmed.
+	docPrefix, docSuffix string // before the first and after the last fragment
+	mark                 string // fragment of the mark paragraph
+	lineLead, lineTrail  string // fragment bytes around a paragraph's line
+}
+
+// errParaFrame means an unwrapped render did not have the paragraph frame.
+var errParaFrame = errors.New("render markdown: unexpected paragraph framing")
+
+// paraLines renders pieces, each a paragraph on one line, without wrapping
+// in one glamour call, and returns their styled lines.
+func (r *Renderer) paraLines(defs string, pieces ...string) ([]string, error) {
+	frags, err := r.parts(&r.unwrapped, 0, defs, pieces)
+	if err != nil {
+		return nil, err
+	}
+	lead, trail := r.para.lineLead, r.para.lineTrail
+	lines := make([]string, len(frags))
+	for i, frag := range frags {
+		if len(frag) < len(lead)+len(trail) || !strings.HasPrefix(frag, lead) || !strings.HasSuffix(frag, trail) {
+			return nil, errParaFrame
+		}
+		lines[i] = frag[len(lead) : len(frag)-len(trail)]
+		if strings.Contains(lines[i], "\n") {
+			return nil, errParaFrame
+		}
+	}
+	return lines, nil
+}
+
+// paraFragment wraps a paragraph's styled line as glamour does and returns
+// the paragraph's fragment.
+func (r *Renderer) paraFragment(line string) string {
+	rows := trimPadding(lipgloss.Wrap(line, r.width, ""))
+	return r.para.lead + rows + r.para.trail
+}
+
+// calibrateParagraphs learns the paragraph frame and checks that wrapping
+// an unwrapped render here shows what glamour shows. Styles with a document
+// margin or a paragraph indent fail the check and go without the paragraph
+// fast path.
+func (r *Renderer) calibrateParagraphs() paraFrame {
+	const word = "runnelpara"
+	frag, err := r.block("", word)
+	if err != nil {
+		return paraFrame{}
+	}
+	i := strings.Index(frag, word)
+	if i < 0 {
+		return paraFrame{}
+	}
+	r.para = paraFrame{lead: frag[:i], trail: frag[i+len(word):]}
+
+	// The unwrapped frame: one paragraph, then two with the mark between.
+	one, err := r.glamourWith(&r.unwrapped, 0, notFirst+word)
+	if err != nil {
+		return paraFrame{}
+	}
+	two, err := r.glamourWith(&r.unwrapped, 0, notFirst+word+markSep+word)
+	if err != nil {
+		return paraFrame{}
+	}
+	i, j := strings.Index(one, word), strings.LastIndex(two, word)
+	if i < 0 || j < 0 || !strings.HasPrefix(two, one[:i+len(word)]) || !strings.HasSuffix(two, one[i:]) {
+		return paraFrame{}
+	}
+	// Split the frame around the word as the wrapped one is split.
+	pre, post := one[:i], one[i+len(word):]
+	if !strings.HasSuffix(pre, r.para.lead) || !strings.HasPrefix(post, r.para.trail) {
+		return paraFrame{}
+	}
+	r.para.lineLead, r.para.lineTrail = r.para.lead, r.para.trail
+	r.para.docPrefix = pre[:len(pre)-len(r.para.lead)]
+	r.para.docSuffix = post[len(r.para.trail):]
+	r.para.mark = two[i+len(word)+len(r.para.trail) : j-len(r.para.lead)]
+	if !strings.Contains(r.para.mark, markPara) {
+		return paraFrame{}
+	}
+
+	sample := strings.Repeat("Some **bold** text, `code`, a [link](https://example.com/x) and *more* words. ", 6)
+	sample = strings.TrimSpace(sample)
+	want, err := r.block("", sample)
+	if err != nil {
+		return paraFrame{}
+	}
+	half := strings.Index(sample, " and *more*")
+	lines, err := r.paraLines("", sample[:half], sample[half+1:])
+	if err != nil {
+		return paraFrame{}
+	}
+	got := r.paraFragment(joinLine(lines[0], lines[1]))
+	if xansi.Strip(got) != xansi.Strip(want) || strings.Count(want, "\n") < 3 {
+		return paraFrame{}
+	}
+	r.para.ok = true
+	return r.para
+}

@@ -1,0 +1,165 @@
+package markdown
+
+import (
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// paraTail renders a tail that is one top-level paragraph on one source
+// line (how models write paragraphs) piece by piece: the text before the
+// last safe split is rendered once, unwrapped, and kept; only the words
+// after it are rendered on every frame, and the whole line is wrapped here
+// with lipgloss.Wrap, as glamour wraps it (see paraFrame).
+//
+// A split is a space followed by a letter, with no unmatched markup before
+// it: every top-level inline node before it is a complete construct
+// (emphasis, link, code span, autolink, image) or text without *, _, `,
+// [, ], ~ or <. Then nothing after the split can pair with anything before
+// it, and both pieces parse as they do in the whole paragraph.
+//
+// Invariants:
+//   - prefix is the styled line of src[start:split] when split > start;
+//     every piece of it was rendered with the definitions current at the
+//     time (any definition change resets the paraTail).
+//   - src[start:split] is a safe prefix of the paragraph and src[split] is
+//     a space.
+type paraTail struct {
+	start  int    // offset of the paragraph (== segStart)
+	split  int    // end of the cached prefix; == start when there is none
+	prefix string // styled line of src[start:split]
+}
+
+// unsafeInline are the characters that may open markup closed later.
+const unsafeInline = "*_`[]~<"
+
+// render returns the tail's fragment if the fast path applies; tail is the
+// tail source to show (a partial definition line already dropped).
+func (c *paraTail) render(s *Stream, src, tail string) (string, bool) {
+	body, ok := c.body(s, tail)
+	if !ok {
+		return "", false
+	}
+	frag, err := c.update(s, body)
+	if err != nil {
+		s.noteErr(err)
+		c.reset()
+		return "", false
+	}
+	return frag, true
+}
+
+// compose returns the fragment of the settled block src[start:end] when it
+// is the paragraph this paraTail holds a prefix of.
+func (c *paraTail) compose(s *Stream, src string, start, end int) (string, bool) {
+	if c.start != start || c.split == start {
+		return "", false
+	}
+	body, ok := c.body(s, src[start:end])
+	if !ok || start+len(body) < c.split {
+		return "", false
+	}
+	frag, err := c.update(s, body)
+	return frag, err == nil
+}
+
+// body returns the paragraph's text if the fast path applies to tail: the
+// style allows it, and tail is one line of text starting with a letter.
+func (c *paraTail) body(s *Stream, tail string) (string, bool) {
+	if !s.r.para.ok {
+		return "", false
+	}
+	if c.start != s.segStart {
+		c.reset()
+		c.start, c.split = s.segStart, s.segStart
+	}
+	body := trimBlankLines(tail)
+	if body == "" || strings.IndexByte(body, '\n') >= 0 || !isLetter(body[0]) {
+		return "", false
+	}
+	return body, true
+}
+
+// update moves the split as far as it safely goes, renders the new middle
+// piece and the words after the split in one glamour call, and returns the
+// paragraph's fragment.
+func (c *paraTail) update(s *Stream, body string) (string, error) {
+	from := 0 // where the words after the split begin in body
+	if c.split > c.start {
+		from = c.split - c.start + 1
+	}
+	var pieces []string
+	split := lastSafeSplit(s.bp, body[from:])
+	if split > 0 {
+		pieces = append(pieces, body[from:from+split])
+		split += from
+		from = split + 1
+	}
+	pieces = append(pieces, body[from:])
+	lines, err := s.r.paraLines(s.defs.prefix(labelsIn(body[max(c.split-c.start, 0):])), pieces...)
+	if err != nil {
+		return "", err
+	}
+	if split > 0 {
+		c.prefix = joinLine(c.prefix, lines[0])
+		c.split = c.start + split
+	}
+	return s.r.paraFragment(joinLine(c.prefix, lines[len(lines)-1])), nil
+}
+
+// lastSafeSplit returns the offset in text (a paragraph piece) of the last
+// space where it may be split, or 0 if there is none.
+func lastSafeSplit(bp blockParser, text string) int {
+	if strings.IndexByte(text, ' ') < 0 {
+		return 0
+	}
+	doc := bp.p.Parse(textReader(text))
+	para, ok := doc.FirstChild().(*ast.Paragraph)
+	if !ok || para.NextSibling() != nil {
+		return 0
+	}
+	best := 0
+	for n := para.FirstChild(); n != nil; n = n.NextSibling() {
+		t, isText := n.(*ast.Text)
+		if !isText {
+			switch n.Kind() {
+			case ast.KindEmphasis, ast.KindCodeSpan, ast.KindLink, ast.KindAutoLink, ast.KindImage:
+				continue // complete constructs
+			}
+			return best
+		}
+		seg := text[t.Segment.Start:t.Segment.Stop]
+		for i := 0; i < len(seg); i++ {
+			if strings.IndexByte(unsafeInline, seg[i]) >= 0 {
+				return best
+			}
+			at := t.Segment.Start + i
+			if seg[i] == ' ' && at > 0 && text[at-1] != ' ' && at+1 < len(text) && isLetter(text[at+1]) {
+				best = at
+			}
+		}
+		if t.SoftLineBreak() || t.HardLineBreak() {
+			return best
+		}
+	}
+	return best
+}
+
+// reset drops the cached prefix.
+func (c *paraTail) reset() {
+	c.split, c.prefix = c.start, ""
+}
+
+// joinLine joins two styled pieces of a paragraph line with the space that
+// separated them.
+func joinLine(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + " " + b
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func textReader(s string) text.Reader { return text.NewReader([]byte(s)) }
