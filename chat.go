@@ -5,33 +5,89 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"time"
 
 	"golang.org/x/term"
 
+	"runnel/session/store"
 	"runnel/stream"
 	"runnel/theme"
 	"runnel/ui"
 	"runnel/ui/block"
 )
 
-// chat opens the interactive chat.
+// chat opens the interactive chat: with the history (unless the store is
+// unavailable: then it runs without, and says so), the tools, and a session
+// to resume for -c / -r.
 func chat(ctx context.Context, o options, cfg Config, s Settings, stdout, stderr io.Writer) int {
+	kit, err := newToolKit(ctx, cfg, o.tools, stderr)
+	if err != nil {
+		warnf(stderr, "%s", errLine(err))
+		return exitUsage
+	}
+	defer kit.close()
+	db, histErr := openHistory(o)
+	if db != nil {
+		defer db.Close()
+	}
+	resume, code := resumeTarget(o, db, histErr, stderr)
+	if code != exitOK {
+		return code
+	}
 	client, label := newClient(s, o.demo)
-	err := ui.Run(ctx, ui.Options{
-		Client:   client,
-		Provider: label,
-		Settings: sessionSettings(s),
-		Theme:    s.Theme,
-		NoColor:  os.Getenv("NO_COLOR") != "",
+	res, err := ui.Run(ctx, ui.Options{
+		Client:     client,
+		Provider:   label,
+		Settings:   sessionSettings(s),
+		Theme:      s.Theme,
+		NoColor:    os.Getenv("NO_COLOR") != "",
+		DB:         db,
+		HistoryErr: histErr,
+		Resume:     resume,
+		Tools:      &ui.Tools{Config: kit.config, MCP: kit.mcp, Enabled: kit.enabled},
 	})
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))
 		return exitFailure
 	}
+	if res.SessionID != "" {
+		fmt.Fprintf(stdout, "resume this session with: runnel -r %s\n", res.SessionID)
+	}
 	return exitOK
+}
+
+// resumeTarget loads the session -c or -r asks for.
+func resumeTarget(o options, db *store.DB, histErr error, stderr io.Writer) (*store.Session, int) {
+	if !o.continueLast && o.resumeID == "" {
+		return nil, exitOK
+	}
+	if db == nil {
+		warnf(stderr, "cannot resume: %s", errLine(histErr))
+		return nil, exitFailure
+	}
+	var id store.SessionID
+	var err error
+	if o.continueLast {
+		id, err = db.Latest()
+	} else {
+		id, err = db.Resolve(o.resumeID)
+	}
+	if err != nil {
+		warnf(stderr, "%s — list sessions with: runnel sessions", errLine(err))
+		return nil, exitUsage
+	}
+	sess, warns, err := db.Load(id)
+	if err != nil {
+		warnf(stderr, "%s", errLine(err))
+		return nil, exitFailure
+	}
+	for _, w := range warns {
+		warnf(stderr, "warning: %s", errLine(w))
+	}
+	return sess, exitOK
 }
 
 // replayPace is the pace of a replay in the chat view at --speed 1: about
@@ -44,7 +100,7 @@ func replayChat(ctx context.Context, o options, r io.Reader, stdout, stderr io.W
 	if o.speed > 0 {
 		pace = time.Duration(float64(replayPace) / o.speed)
 	}
-	err := ui.Run(ctx, ui.Options{
+	_, err := ui.Run(ctx, ui.Options{
 		Provider:   "replay",
 		Replay:     r,
 		ReplayPace: pace,

@@ -28,7 +28,10 @@ type options struct {
 	configPath, format                           string
 	width                                        int
 	speed                                        float64
-	demo, yes                                    bool
+	demo, yes, continueLast                      bool
+	resumeID                                     string
+	dbPath                                       string // the history database (--data-dir)
+	dbPathErr                                    error
 	promptSet                                    bool
 	tools                                        []string // --tool: exactly these tools are on
 }
@@ -50,6 +53,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		SilenceErrors: true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.promptSet = cmd.Flags().Changed("prompt")
+			o.dbPath, o.dbPathErr = dataDir(cmd)
 			status = root(ctx, o, stdin, stdout, stderr)
 			return nil
 		},
@@ -58,6 +62,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	f.StringVarP(&o.prompt, "prompt", "p", "", "answer one prompt and exit (stdin, if piped, is context placed before it)")
 	addModelFlags(&o, root)
 	f.BoolVar(&o.demo, "demo", false, "use the built-in demo provider")
+	f.BoolVarP(&o.continueLast, "continue", "c", false, "continue the most recent session")
+	f.StringVarP(&o.resumeID, "resume", "r", "", "resume a session by id (a unique prefix works; see runnel sessions)")
 	f.BoolVar(&o.yes, "yes", false, "with -p: run local tools that ask for approval without asking")
 	f.StringArrayVar(&o.tools, "tool", nil, "turn on only this tool for the session (repeatable; names from the config's tools, functions and mcp_servers)")
 	root.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/runnel/config.toml)")
@@ -75,6 +81,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	replay.Flags().Float64Var(&o.speed, "speed", 1, "playback speed in the chat view (2 = twice as fast)")
 	root.AddCommand(replay)
+	addSessionCommands(ctx, root, stdin, stdout, stderr, &status)
 
 	root.SetArgs(args)
 	root.SetIn(stdin)

@@ -3,7 +3,9 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -53,8 +55,35 @@ type Model struct {
 	answers   []string     // markdown sources of finished answers, for ctrl+y and /copy
 
 	quitArmed time.Time // ctrl+c pressed once while idle
+	escArmed  time.Time // esc pressed once with an empty, idle composer
 	usage     Usage     // the session's usage
+	dirty     map[*stream.Item]bool // items changed outside a turn (tool output), for the next frame
+
+	journal     *session.Journal // the history; nil without one
+	lastSaveErr string           // the last history failure shown
+	turnEntry   []int            // transcript index of each turn's first entry
+	dialog      dialog           // the open dialog, nil for none
+	tools       *toolKit
 }
+
+// dialog is an open dialog: it takes the keys until it closes.
+type dialog interface {
+	update(tea.Msg) (dialog, tea.Cmd)
+	view(width, height int) string
+}
+
+// dlg adapts a dialog sub-model to the dialog interface.
+type dlg[T interface {
+	Update(tea.Msg) (T, tea.Cmd)
+	View(width, height int) string
+}] struct{ v T }
+
+func (d dlg[T]) update(msg tea.Msg) (dialog, tea.Cmd) {
+	v, cmd := d.v.Update(msg)
+	return dlg[T]{v}, cmd
+}
+
+func (d dlg[T]) view(w, h int) string { return d.v.View(w, h) }
 
 // frameState is what every entry reads when it renders.
 type frameState struct {
@@ -74,7 +103,16 @@ func New(ctx context.Context, o Options) *Model {
 		keys:    DefaultKeyMap(),
 		conv:    &session.Conversation{Settings: o.Settings},
 		entries: map[*stream.Item]*itemEntry{},
+		dirty:   map[*stream.Item]bool{},
+		tools:   newToolKit(o.Tools),
 	}
+	if o.Resume != nil && o.Resume.Settings != nil {
+		m.conv.Settings = session.SettingsFromJSON(o.Resume.Settings)
+	}
+	if _, redacted, err := m.tools.requestTools(); err == nil {
+		m.conv.Settings.Tools = redacted
+	}
+	m.conv.Settings.EnabledTools = m.tools.on()
 	m.applyTheme()
 	w := o.WindowWidth
 	if w == 0 {
@@ -84,8 +122,18 @@ func New(ctx context.Context, o Options) *Model {
 	m.transcript = NewTranscript(w, 20)
 	m.transcript.SetStyles(m.frame.styles)
 	m.composer = NewComposer(m.frame.styles)
-	m.status = Status{Model: o.Settings.Model, Provider: o.Provider, State: Idle}
+	m.status = Status{Model: m.conv.Settings.Model, Provider: o.Provider, State: Idle}
 	return m
+}
+
+// shutdown ends what the chat started: running tools, the history writer.
+func (m *Model) shutdown() {
+	if m.tools.cancel != nil {
+		m.tools.cancel()
+	}
+	if m.journal != nil {
+		m.journal.Close()
+	}
 }
 
 func (m *Model) applyTheme() {
@@ -96,7 +144,10 @@ func (m *Model) applyTheme() {
 
 // Init asks the terminal for its background colour and starts a replay.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startHistory()}
+	if m.opts.Tools != nil && m.opts.Tools.MCP != nil {
+		m.notice(block.Info, m.opts.Tools.MCP.Summary())
+	}
 	if m.opts.Replay != nil {
 		m.gen++
 		h := stream.StartReader(m.ctx, m.opts.Replay, m.opts.ReplayPace)
@@ -142,6 +193,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.transcript.InvalidateAll()
 		return m, nil
 	case tea.KeyPressMsg:
+		if m.dialog != nil {
+			var cmd tea.Cmd
+			m.dialog, cmd = m.dialog.update(msg)
+			return m, cmd
+		}
 		return m, m.key(msg)
 	case tea.MouseWheelMsg:
 		var cmd tea.Cmd
@@ -161,6 +217,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.transcript.Invalidate(msg.e.idx)
 		}
 		return m, nil
+	case toolAskMsg, ApprovalDecisionMsg, toolOutputMsg, toolProgressMsg, toolDoneMsg:
+		cmd, _ := m.toolMsg(msg)
+		return m, cmd
+	case ToolsChangedMsg:
+		m.dialog = nil
+		return m, m.setTools(msg.Enabled)
+	case journalErrMsg, sessionsMsg, loadedMsg, searchMsg, deletedMsg, OpenSessionMsg, DeleteSessionMsg, DialogClosedMsg:
+		cmd, _ := m.historyMsg(msg)
+		return m, cmd
 	case imageMsg:
 		if sv, ok := msg.e.b.(block.ImageSaver); ok {
 			sv.ImageSaved(msg.f)
@@ -218,9 +283,12 @@ func (m *Model) transcriptHeight() int {
 func (m *Model) View() tea.View {
 	st := m.frame.styles
 	var b strings.Builder
-	if m.showHelp {
+	switch {
+	case m.dialog != nil:
+		b.WriteString(fitHeight(m.dialog.view(m.width, m.transcriptHeight()), m.transcriptHeight()))
+	case m.showHelp:
 		b.WriteString(fitHeight(HelpView(m.width, st, m.keys), m.transcriptHeight()))
-	} else {
+	default:
 		b.WriteString(m.transcript.View())
 	}
 	b.WriteString("\n")
@@ -256,6 +324,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			m.interrupt()
 			return nil
 		}
+		if m.stopTools() {
+			return nil
+		}
 		if !m.quitArmed.IsZero() && time.Since(m.quitArmed) < 2*time.Second {
 			return tea.Quit
 		}
@@ -268,10 +339,19 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			m.showHelp = false
 		case m.cur != nil && !m.cur.ended:
 			m.interrupt()
+		case m.stopTools():
 		case m.composer.Value() != "":
 			m.composer.Reset()
+		case len(m.conv.Turns) > 0 && !m.escArmed.IsZero() && time.Since(m.escArmed) < time.Second:
+			m.escArmed = time.Time{}
+			return m.fork(len(m.conv.Turns))
+		case len(m.conv.Turns) > 0:
+			m.escArmed = time.Now()
+			m.notice(block.Info, "esc again to fork: edit your last prompt in a new session")
 		}
 		return nil
+	case s == "ctrl+s":
+		return m.openPicker()
 	case s == "ctrl+r":
 		m.toggleLast(m.reasoning)
 		return nil
@@ -332,8 +412,15 @@ func (m *Model) submit(text string) tea.Cmd {
 		m.composer.SetValue(text)
 		return nil
 	}
+	if m.tools.cancel != nil {
+		m.notice(block.Info, "tools are still running — esc stops them")
+		m.composer.SetValue(text)
+		return nil
+	}
+	m.turnEntry = append(m.turnEntry, m.transcript.Len())
 	m.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})
-	return m.begin(m.conv.Say(text))
+	owed := m.tools.loop.Begin(time.Now()) // outputs of a stopped round keep the chain valid
+	return m.begin(m.conv.Begin(text, append(owed, stream.UserText(text))...))
 }
 
 // begin streams a session turn.
@@ -342,8 +429,17 @@ func (m *Model) begin(st *session.Turn) tea.Cmd {
 		m.notice(block.Info, "this is a replay: there is no server to send to")
 		return nil
 	}
+	req := st.Request
+	if resolved, _, err := m.tools.requestTools(); err != nil {
+		m.notice(block.Error, stream.SanitizeLine(err.Error()))
+	} else {
+		req.Tools = resolved // secrets only in the request sent, never in the turn kept
+	}
 	m.gen++
-	t, cmd := startTurn(m.ctx, m.gen, m.opts.Client, st, time.Now())
+	t, cmd := startTurn(m.ctx, m.gen, m.opts.Client, st, req, time.Now())
+	if m.journal != nil {
+		t.log = m.journal.Begin(st)
+	}
 	m.cur = t
 	m.pending = nil
 	m.status.State, m.status.Started, m.status.Detail = Waiting, t.started, ""
@@ -408,21 +504,26 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 func (m *Model) showNewItems(t *turn) {
 	for _, s := range t.snapshots() {
 		for _, it := range s.Items {
-			if _, ok := m.entries[it]; ok {
-				continue
-			}
-			e := &itemEntry{b: block.ForItem(it, m.frame.now), it: it, fs: m.frame}
-			m.entries[it] = e
-			m.appendEntry(e)
-			switch it.Type {
-			case "reasoning":
-				m.reasoning = append(m.reasoning, e)
-			case "message":
-			default:
-				m.panels = append(m.panels, e)
+			if _, ok := m.entries[it]; !ok {
+				m.addItem(it, m.frame.now)
 			}
 		}
 	}
+}
+
+// addItem appends an item's entry to the transcript.
+func (m *Model) addItem(it *stream.Item, now time.Time) *itemEntry {
+	e := &itemEntry{b: block.ForItem(it, now), it: it, fs: m.frame}
+	m.entries[it] = e
+	m.appendEntry(e)
+	switch it.Type {
+	case "reasoning":
+		m.reasoning = append(m.reasoning, e)
+	case "message":
+	default:
+		m.panels = append(m.panels, e)
+	}
+	return e
 }
 
 // updateState sets the status line from what is streaming.
@@ -458,35 +559,50 @@ func (m *Model) tick(now time.Time) tea.Cmd {
 	m.frame.now = now
 	var cmds []tea.Cmd
 	if t := m.cur; t != nil {
+		if t.log != nil {
+			t.log.Note(now, t.snapshots(), func(it *stream.Item) bool { return t.changed[it] })
+		}
 		for it := range t.changed {
-			e := m.entries[it]
-			if e == nil {
-				continue
-			}
-			if u, ok := e.b.(block.Updater); ok {
-				u.Update(now)
-			}
-			m.transcript.Invalidate(e.idx)
-			if it.Type == "message" && it.Done {
-				cmds = append(cmds, m.finalRender(e))
-			}
-			if sv, ok := e.b.(block.ImageSaver); ok {
-				if write := sv.SaveImage(); write != nil {
-					cmds = append(cmds, func() tea.Msg { return imageMsg{e: e, f: write()} })
-				}
-			}
+			cmds = append(cmds, m.refresh(it, now))
 		}
 		clear(t.changed)
 	}
+	for it := range m.dirty {
+		cmds = append(cmds, m.refresh(it, now))
+	}
+	clear(m.dirty)
 	live := false
 	for _, e := range m.entriesLive() {
 		m.transcript.Invalidate(e.idx)
 		live = true
 	}
-	if m.cur != nil || live {
+	if m.cur != nil || live || m.tools.cancel != nil {
 		cmds = append(cmds, frameTick(m.gen))
 	} else {
 		m.live = false
+	}
+	return tea.Batch(cmds...)
+}
+
+// refresh re-renders a changed item's entry, and starts the slow work a
+// finished item needs (the full markdown render, writing images) as Cmds.
+func (m *Model) refresh(it *stream.Item, now time.Time) tea.Cmd {
+	e := m.entries[it]
+	if e == nil {
+		return nil
+	}
+	if u, ok := e.b.(block.Updater); ok {
+		u.Update(now)
+	}
+	m.transcript.Invalidate(e.idx)
+	var cmds []tea.Cmd
+	if it.Type == "message" && it.Done {
+		cmds = append(cmds, m.finalRender(e))
+	}
+	if sv, ok := e.b.(block.ImageSaver); ok {
+		if write := sv.SaveImage(); write != nil {
+			cmds = append(cmds, func() tea.Msg { return imageMsg{e: e, f: write()} })
+		}
 	}
 	return tea.Batch(cmds...)
 }
@@ -521,6 +637,9 @@ func (m *Model) finalRender(e *itemEntry) tea.Cmd {
 // endTurn records how the turn ended and says so when it went badly.
 func (m *Model) endTurn(t *turn) tea.Cmd {
 	snaps := t.snapshots()
+	if cmd := m.fallback(t); cmd != nil {
+		return cmd
+	}
 	m.conv.Finish(t.sess, snaps, t.err, t.stopped)
 	m.usage = m.usage.Add(t.usage())
 	m.status.SessionUsage = m.usage
@@ -570,8 +689,30 @@ func (m *Model) endTurn(t *turn) tea.Cmd {
 	if len(m.pending) > 0 {
 		m.status.State = AwaitingApproval
 	}
+	if t.log != nil {
+		t.log.End(now, t.sess)
+	}
 	cmd := m.tick(now)
 	m.cur = nil
+	return tea.Batch(cmd, m.afterResponse(t))
+}
+
+// fallback resends a turn with the whole conversation when the server
+// answered that the previous response is not found (expired, another
+// provider, store off), once, with a notice. It returns nil when it does not
+// apply.
+func (m *Model) fallback(t *turn) tea.Cmd {
+	var apiErr *stream.APIError
+	if !errors.As(t.err, &apiErr) || !apiErr.PreviousResponseNotFound() || len(t.snapshots()) > 0 || t.sess.Fallback || t.stopped {
+		return nil
+	}
+	m.notice(block.Info, "the server no longer has the previous response — resending the conversation from local history")
+	req := m.conv.Rebuild(t.sess)
+	req.Tools = t.req.Tools
+	m.gen++
+	nt, cmd := startTurn(m.ctx, m.gen, m.opts.Client, t.sess, req, time.Now())
+	nt.log = t.log
+	m.cur = nt
 	return cmd
 }
 
@@ -605,6 +746,30 @@ func (m *Model) copyAnswer(n string) tea.Cmd {
 	return CopyCmd(text)
 }
 
+// settingsChanged records the conversation's settings in the history.
+func (m *Model) settingsChanged() {
+	if m.journal != nil {
+		m.journal.SetSettings(m.conv.Settings)
+	}
+}
+
+// setTools switches tools on or off for the session.
+func (m *Model) setTools(enabled map[string]bool) tea.Cmd {
+	k := m.tools
+	for n, on := range enabled {
+		k.enabled[n] = on
+	}
+	_, redacted, err := k.requestTools()
+	if err != nil {
+		m.notice(block.Error, stream.SanitizeLine(err.Error()))
+		return nil
+	}
+	m.conv.Settings.Tools, m.conv.Settings.EnabledTools = redacted, k.on()
+	m.settingsChanged()
+	m.notice(block.Info, "tools on: "+strings.Join(append([]string{}, k.on()...), ", "))
+	return nil
+}
+
 // slash runs a slash command.
 func (m *Model) slash(name, args string) tea.Cmd {
 	switch name {
@@ -613,23 +778,36 @@ func (m *Model) slash(name, args string) tea.Cmd {
 			m.interrupt()
 		}
 		m.conv = &session.Conversation{Settings: m.conv.Settings}
-		m.transcript = NewTranscript(m.width, m.transcriptHeight())
-		m.transcript.SetStyles(m.frame.styles)
-		m.entries = map[*stream.Item]*itemEntry{}
-		m.reasoning, m.panels, m.pending, m.answers = nil, nil, nil, nil
-		m.usage, m.status.SessionUsage, m.status.TurnUsage = Usage{}, Usage{}, Usage{}
+		m.resetTranscript()
+		if m.opts.DB != nil {
+			m.closeJournal()
+			m.journal = session.NewJournal(m.opts.DB, m.conv.Settings)
+		}
+		m.tools.loop.Reset()
 		m.notice(block.Info, "new conversation")
+		return m.watchJournal()
 	case "model":
 		m.conv.Settings.Model = args
 		m.status.Model = args
+		m.settingsChanged()
 		m.notice(block.Info, "model: "+args)
 	case "effort":
 		m.conv.Settings.ReasoningEffort = args
+		m.settingsChanged()
 		m.notice(block.Info, "reasoning effort: "+args)
 	case "copy":
 		return m.copyAnswer(args)
 	case "help":
 		m.showHelp = true
+	case "sessions":
+		return m.openPicker()
+	case "search":
+		return m.search(args)
+	case "fork":
+		n, _ := strconv.Atoi(strings.TrimSpace(args))
+		return m.fork(n)
+	case "tools":
+		m.dialog = dlg[ToolsMenu]{NewToolsMenu(m.tools.cfg.List(), m.tools.enabled, m.frame.styles)}
 	case "quit":
 		return tea.Quit
 	default:

@@ -36,7 +36,7 @@ type KeyMap struct {
 	CopyLast        key.Binding // ctrl+y
 	ToggleReasoning key.Binding // ctrl+r
 	ExpandTool      key.Binding // ctrl+o
-	Sessions        key.Binding // ctrl+s (disabled until sessions exist)
+	Sessions        key.Binding // ctrl+s: the session picker
 	Approve         key.Binding // y, only while an approval is pending
 	Deny            key.Binding // n, only while an approval is pending
 	Help            key.Binding // ?
@@ -64,7 +64,7 @@ func DefaultKeyMap() KeyMap {
 		CopyLast:        key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy last answer")),
 		ToggleReasoning: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "reasoning on/off")),
 		ExpandTool:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "expand tool output")),
-		Sessions:        key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions"), key.WithDisabled()),
+		Sessions:        key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
 		Approve:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "approve")),
 		Deny:            key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "deny")),
 		Help:            key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")),

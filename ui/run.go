@@ -9,6 +9,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
+	"runnel/session/store"
+	"runnel/session/tools"
 	"runnel/stream"
 )
 
@@ -20,6 +22,16 @@ type Options struct {
 	Theme    string // auto, dark or light
 	NoColor  bool
 
+	// History: DB is nil when there is none; HistoryErr then says why (shown
+	// once). Resume is a stored session to continue.
+	DB         *store.DB
+	HistoryErr error
+	Resume     *store.Session
+
+	// Tools: nil means none configured (function calls are still answered,
+	// so the chain stays valid).
+	Tools *Tools
+
 	// Replay, when set, plays a recorded stream instead of chatting.
 	Replay      io.Reader
 	ReplayPace  time.Duration
@@ -28,8 +40,21 @@ type Options struct {
 	WindowWidth int       // for tests without a terminal
 }
 
+// Tools is what the chat needs to offer and run tools.
+type Tools struct {
+	Config  tools.Config
+	MCP     *tools.Manager
+	Enabled map[string]bool     // tool name → on
+	Env     func(string) string // for secrets read at request time; nil: os.Getenv
+}
+
+// Result is what the chat leaves behind.
+type Result struct {
+	SessionID store.SessionID // "" when nothing was saved
+}
+
 // Run runs the chat until the user quits.
-func Run(ctx context.Context, o Options) error {
+func Run(ctx context.Context, o Options) (Result, error) {
 	m := New(ctx, o)
 	opts := []tea.ProgramOption{tea.WithContext(ctx)}
 	if o.Input != nil {
@@ -42,8 +67,13 @@ func Run(ctx context.Context, o Options) error {
 		m.noColor = true
 	}
 	_, err := tea.NewProgram(m, opts...).Run()
-	if err == tea.ErrProgramKilled && ctx.Err() != nil {
-		return nil
+	m.shutdown()
+	res := Result{}
+	if m.journal != nil {
+		res.SessionID = m.journal.ID()
 	}
-	return err
+	if err == tea.ErrProgramKilled && ctx.Err() != nil {
+		return res, nil
+	}
+	return res, err
 }

@@ -53,8 +53,27 @@ var slashCommands = []Command{
 	{Name: "model", Args: "NAME", Desc: "switch the model", check: checkModel},
 	{Name: "effort", Args: "LEVEL", Desc: "set the reasoning effort: none … xhigh", check: checkEffort},
 	{Name: "copy", Args: "[N]", Desc: "copy the last answer or its N-th code block", check: checkCopy},
+	{Name: "sessions", Desc: "open a saved session (ctrl+s)"},
+	{Name: "search", Args: "QUERY", Desc: "search every saved session", check: checkSearch},
+	{Name: "fork", Args: "N", Desc: "start a new session from turn N, editing its prompt", check: checkFork},
+	{Name: "tools", Desc: "switch tools on or off for this session"},
 	{Name: "help", Desc: "show keys and commands"},
 	{Name: "quit", Desc: "leave runnel"},
+}
+
+func checkSearch(args string) error {
+	if args == "" {
+		return fmt.Errorf("/search needs words to look for, e.g. /search retry backoff")
+	}
+	return nil
+}
+
+func checkFork(args string) error {
+	n, err := strconv.Atoi(args)
+	if err != nil || n < 1 {
+		return fmt.Errorf("/fork N: N is a turn number from 1, e.g. /fork 3")
+	}
+	return nil
 }
 
 func checkModel(args string) error {

@@ -95,11 +95,11 @@ func (t Transcript) Unseen() int { return t.unseen }
 func (t *Transcript) Append(e Entry) {
 	s := &slot{e: e}
 	t.slots = append(t.slots, s)
-	i := len(t.slots) - 1
-	t.refresh(i)
 	if !t.follow {
-		t.unseen += t.span(i)
+		t.unseen += t.span(len(t.slots) - 1) // reads it: the count needs its lines
 	}
+	// while following, the entry is read when it comes on screen: appending
+	// a thousand entries (a resumed session) renders only the last screenful
 }
 
 // Invalidate re-reads entry i, which changed. Growth below the view counts
@@ -108,11 +108,13 @@ func (t *Transcript) Invalidate(i int) {
 	if i < 0 || i >= len(t.slots) {
 		return
 	}
+	if t.follow || i < t.anchor {
+		t.slots[i].width = 0 // stale: re-read when it next comes on screen
+		return
+	}
 	before := t.span(i)
 	t.refresh(i)
-	if !t.follow && i >= t.anchor {
-		t.unseen += max(t.span(i)-before, 0)
-	}
+	t.unseen += max(t.span(i)-before, 0)
 }
 
 // InvalidateAll marks every entry stale (after a theme change, say): each is
@@ -356,4 +358,14 @@ func (s *slot) read(width int) {
 			s.lines[k] = ansi.Truncate(l, width, "")
 		}
 	}
+}
+
+// ScrollTo puts entry i at the top of the view (or follows, when everything
+// from i on fits).
+func (t *Transcript) ScrollTo(i int) {
+	if i < 0 || i >= len(t.slots) {
+		return
+	}
+	t.follow, t.anchor, t.offset, t.unseen = false, i, 0, 0
+	t.settle()
 }

@@ -47,6 +47,8 @@ type turn struct {
 	retryAt time.Time             // a retry is waiting until then
 	retry   *stream.RetryInfo     // the last retry notice
 	changed map[*stream.Item]bool // items to re-render on the next frame
+	log     *session.TurnLog      // the turn's record in the history, nil without one
+	req     stream.Request        // the request as sent (tools resolved)
 }
 
 // waitBatch receives the next batch of h.
@@ -66,9 +68,9 @@ func frameTick(gen int) tea.Cmd {
 }
 
 // startTurn begins streaming a request.
-func startTurn(ctx context.Context, gen int, c *stream.Client, st *session.Turn, now time.Time) (*turn, tea.Cmd) {
-	h := stream.Start(ctx, c, st.Request)
-	t := &turn{gen: gen, sess: st, handle: h, started: now, changed: map[*stream.Item]bool{}}
+func startTurn(ctx context.Context, gen int, c *stream.Client, st *session.Turn, req stream.Request, now time.Time) (*turn, tea.Cmd) {
+	h := stream.Start(ctx, c, req)
+	t := &turn{gen: gen, sess: st, handle: h, started: now, changed: map[*stream.Item]bool{}, req: req}
 	return t, tea.Batch(waitBatch(gen, h), frameTick(gen))
 }
 
