@@ -54,9 +54,9 @@ type Model struct {
 	pending   []*itemEntry // approval requests awaiting y/n
 	answers   []string     // markdown sources of finished answers, for ctrl+y and /copy
 
-	quitArmed time.Time // ctrl+c pressed once while idle
-	escArmed  time.Time // esc pressed once with an empty, idle composer
-	usage     Usage     // the session's usage
+	quitArmed time.Time             // ctrl+c pressed once while idle
+	escArmed  time.Time             // esc pressed once with an empty, idle composer
+	usage     Usage                 // the session's usage
 	dirty     map[*stream.Item]bool // items changed outside a turn (tool output), for the next frame
 
 	journal     *session.Journal // the history; nil without one
