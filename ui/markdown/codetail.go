@@ -5,18 +5,21 @@ import (
 	"strings"
 )
 
-// codeTail renders a tail that is an open fenced code block at column 0
+// codeTail renders a tail that is a fenced code block opened at column 0
 // line by line: completed lines are highlighted once, in batches, and their
 // rows kept; only the partial last line is rendered again on every frame,
 // in the same glamour call as the batch (a stand-in code line separates
-// their rows). Each batch is rendered inside the block's own fence, so indentation,
-// wrapping and colours match the whole-block render; only tokens that span
-// lines (block comments, multi-line strings) may be coloured differently
-// until the whole-message render at Finish.
+// their rows). Each batch is rendered inside the block's own fence, so
+// indentation, wrapping and colours match the whole-block render; only
+// tokens that span lines (block comments, multi-line strings) may be
+// coloured differently. When the closing fence arrives the block keeps
+// these rows (same text, no jump) and becomes a settled block; the
+// whole-message render at Finish re-colours such tokens.
 //
 // Invariants:
-//   - active only while src[start:] begins with the opener line and that
-//     fence is still open (scanner.fence with scanner.fenceAt == start).
+//   - active only while src[start:] begins with the opener line and the
+//     scanner's fence opened there (scanner.fenceAt == start); closed once
+//     the scanner has passed its closing fence, and then frag is final.
 //   - body holds the rows of the code lines before done, each ending in
 //     "\n"; done is a line start.
 //   - lead and trail are the fragment's bytes before the first and after

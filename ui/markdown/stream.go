@@ -10,10 +10,11 @@ import (
 // and an unsettled tail rendered again on every View that follows an Append
 // (tail.go). A cut is proposed by a cheap line scanner (scan.go) and
 // confirmed by a goldmark parse (structure.go) before anything settles, so
-// the pieced output matches a whole render. A tail that is an open code
-// fence or a list has a fast path, so a long one costs about the same per
-// frame as a short one. Blocks that need rendering and the tail go to
-// glamour in one call.
+// the pieced output matches a whole render. A tail that is a code fence
+// (codetail.go), a list (listtail.go) or a one-line paragraph (paratail.go)
+// has a fast path that renders only its last line, item or words per frame,
+// so a long one costs about the same per frame as a short one. Blocks that
+// need rendering and the tail otherwise go to glamour in one call.
 //
 // Stream is not safe for concurrent use; it belongs to the UI goroutine.
 // Errors from glamour leave the block as plain source text and are kept in
