@@ -417,6 +417,7 @@ func (m *Model) submit(text string) tea.Cmd {
 		m.composer.SetValue(text)
 		return nil
 	}
+	m.transcript.Follow() // sending a message shows the end again
 	m.turnEntry = append(m.turnEntry, m.transcript.Len())
 	m.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})
 	owed := m.tools.loop.Begin(time.Now()) // outputs of a stopped round keep the chain valid

@@ -369,3 +369,6 @@ func (t *Transcript) ScrollTo(i int) {
 	t.follow, t.anchor, t.offset, t.unseen = false, i, 0, 0
 	t.settle()
 }
+
+// Follow jumps to the end and keeps following new content.
+func (t *Transcript) Follow() { t.follow, t.unseen = true, 0 }
