@@ -114,7 +114,7 @@ func (m *Model) showSession(s *store.Session, warns []error, turn int) tea.Cmd {
 	if turn > 0 && turn <= len(m.turnEntry) {
 		m.transcript.ScrollTo(m.turnEntry[turn-1])
 	}
-	return m.watchJournal()
+	return tea.Batch(m.watchJournal(), m.resumeCalls())
 }
 
 // redraw rebuilds the transcript from the conversation: prompts, every item

@@ -143,11 +143,30 @@ func (k *toolKit) wait() tea.Cmd {
 
 // afterResponse starts the calls of a turn that just ended, if any.
 func (m *Model) afterResponse(t *turn) tea.Cmd {
-	k := m.tools
 	snaps := t.snapshots()
 	if t.stopped || t.err != nil || len(snaps) == 0 {
 		return nil
 	}
+	return m.startCalls(snaps)
+}
+
+// resumeCalls runs the calls a resumed session's last response left
+// unanswered (runnel quit while they waited for approval or ran), so the
+// approval prompt comes back and the chain stays valid.
+func (m *Model) resumeCalls() tea.Cmd {
+	if len(m.conv.Turns) == 0 {
+		return nil
+	}
+	last := m.conv.Turns[len(m.conv.Turns)-1]
+	if len(last.Responses) == 0 || last.Stopped || last.Interrupted() {
+		return nil
+	}
+	return m.startCalls(last.Responses)
+}
+
+// startCalls runs the client-side calls of the last of snaps.
+func (m *Model) startCalls(snaps []*stream.Snapshot) tea.Cmd {
+	k := m.tools
 	calls, stop := k.loop.Next(snaps[len(snaps)-1], time.Now())
 	if stop != "" {
 		m.notice(block.Warning, stream.SanitizeLine(stop))
