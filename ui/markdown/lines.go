@@ -102,6 +102,25 @@ func itemMarker(rest string, complete bool) (marker, decided bool) {
 	return c == ' ' || c == '\t', true
 }
 
+// closesBlock reports whether line, after a line of kind prev, ends its
+// block on its own line: an ATX heading, a thematic break, or a setext
+// underline under paragraph text. A block may start right after it.
+func closesBlock(line string, prev lineKind) bool {
+	if isATXHeading(line) {
+		return true
+	}
+	cols, i := leadingSpaces(line)
+	if cols > 3 {
+		return false
+	}
+	rest := line[i:]
+	if isThematicBreak(rest) {
+		return true // "---" under text is a setext underline: also one line
+	}
+	t := strings.TrimRight(rest, " \t\r")
+	return prev == lineText && t != "" && strings.Trim(t, "=") == ""
+}
+
 // isATXHeading reports whether line is an ATX heading.
 func isATXHeading(line string) bool {
 	cols, i := leadingSpaces(line)

@@ -75,10 +75,32 @@ func (c *paraTail) body(s *Stream, tail string) (string, bool) {
 		c.start, c.split = s.segStart, s.segStart
 	}
 	body := trimBlankLines(tail)
-	if body == "" || strings.IndexByte(body, '\n') >= 0 || !isLetter(body[0]) {
+	if body == "" || strings.IndexByte(body, '\n') >= 0 || !paragraphStart(body) {
 		return "", false
 	}
 	return body, true
+}
+
+// paragraphStart reports whether line, a whole or partial single line,
+// can only be a paragraph: it starts with a letter, or with a digit or
+// inline markup that does not make it a list item, a thematic break, a
+// fence or a reference definition.
+func paragraphStart(line string) bool {
+	c := line[0]
+	switch {
+	case isLetter(c):
+		return true
+	case c >= '0' && c <= '9', strings.IndexByte("*_[`!(\"'", c) >= 0:
+		if _, _, _, ok := listMarker(line); ok || isThematicBreak(line) {
+			return false
+		}
+		if _, ok := fenceOpener(line); ok || strings.HasPrefix(line, "``") {
+			return false // "``" may still become a fence
+		}
+		_, isDef := parseDef(line)
+		return !isDef
+	}
+	return false
 }
 
 // update moves the split as far as it safely goes, renders the new middle

@@ -9,7 +9,7 @@ const (
 	lineStart   lineKind = iota // no line yet (start of the message)
 	lineBlank                   // empty or whitespace only
 	lineDef                     // a reference definition the scanner collected
-	lineHeading                 // an ATX heading
+	lineHeading                 // a heading or thematic break: a one-line block
 	lineFence                   // a fence opener, closer or code line
 	lineText                    // anything else
 )
@@ -135,7 +135,7 @@ func (s *scanner) line(line string, off, segStart int) {
 	}
 	if f, ok := fenceOpener(line); ok {
 		s.fence, s.fenceAt, kind = f, off, lineFence
-	} else if kind == lineText && isATXHeading(line) {
+	} else if kind == lineText && closesBlock(line, s.prev) {
 		kind = lineHeading
 	}
 	s.prev, s.blankRun = kind, false
