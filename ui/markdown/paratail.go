@@ -36,7 +36,7 @@ const unsafeInline = "*_`[]~<"
 
 // render returns the tail's fragment if the fast path applies; tail is the
 // tail source to show (a partial definition line already dropped).
-func (c *paraTail) render(s *Stream, src, tail string) (string, bool) {
+func (c *paraTail) render(s *Stream, tail string) (string, bool) {
 	body, ok := c.body(s, tail)
 	if !ok {
 		return "", false
@@ -65,7 +65,7 @@ func (c *paraTail) compose(s *Stream, src string, start, end int) (string, bool)
 }
 
 // body returns the paragraph's text if the fast path applies to tail: the
-// style allows it, and tail is one line of text starting with a letter.
+// style allows it, and tail is one line that can only be a paragraph.
 func (c *paraTail) body(s *Stream, tail string) (string, bool) {
 	if !s.r.para.ok {
 		return "", false

@@ -108,7 +108,7 @@ func (s *scanner) line(line string, off, segStart int) {
 				s.propose(off)
 			}
 		case s.prev == lineHeading:
-			s.propose(off) // an ATX heading is one line
+			s.propose(off) // a heading or thematic break ends on its own line
 		case line[0] == '`' || line[0] == '~':
 			if _, ok := fenceOpener(line); ok {
 				s.propose(off) // a fence at column 0 ends a paragraph, list or quote

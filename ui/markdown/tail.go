@@ -23,7 +23,7 @@ func (s *Stream) renderTail(src string) string {
 	if out, ok := s.list.render(s, src, tail); ok {
 		return out
 	}
-	if out, ok := s.para.render(s, src, tail); ok {
+	if out, ok := s.para.render(s, tail); ok {
 		return out
 	}
 	labels := labelsIn(tail)
