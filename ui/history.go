@@ -110,7 +110,7 @@ func (m *Model) showSession(s *store.Session, warns []error, turn int) tea.Cmd {
 	for _, w := range append(warns, probs...) {
 		m.notice(block.Warning, stream.SanitizeLine(w.Error()))
 	}
-	m.notice(block.Info, fmt.Sprintf("resumed %q · %d turns", stream.SanitizeLine(s.Info.Title), len(s.Turns)))
+	m.notice(block.Info, fmt.Sprintf("resumed %q · %s", stream.SanitizeLine(s.Info.Title), plural(len(s.Turns), "turn")))
 	if turn > 0 && turn <= len(m.turnEntry) {
 		m.transcript.ScrollTo(m.turnEntry[turn-1])
 	}
@@ -302,4 +302,12 @@ func (m *Model) historyMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return nil, true
 	}
 	return nil, false
+}
+
+// plural is "1 turn", "3 turns".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
