@@ -7,9 +7,10 @@ import (
 )
 
 // genAnswer returns a deterministic, realistic model answer of at least size
-// bytes: headings, paragraphs with inline code and links, tight and loose
-// lists, fenced code in several languages, tables, quotes and reference
-// links whose definitions come at the end, as LLMs write them.
+// bytes: sections with headings, one-line paragraphs of 2-5 sentences with
+// inline code, emphasis and links, tight and loose lists, fenced code in
+// several languages, tables, quotes, and a few reference links whose
+// definitions come at the end, as models write them.
 func genAnswer(size int) string {
 	rng := rand.New(rand.NewPCG(1, 2))
 	var b strings.Builder
@@ -145,7 +146,7 @@ func table(rng *rand.Rand) string {
 		}
 		b.WriteString("\n")
 	}
-	row(func() string { return strings.Title(word(rng)) })
+	row(func() string { w := word(rng); return strings.ToUpper(w[:1]) + w[1:] })
 	row(func() string { return "---" })
 	for i := 0; i < 2+rng.IntN(5); i++ {
 		row(func() string { return sentence(rng, 1, 4, false) })
