@@ -64,6 +64,8 @@ type Model struct {
 	turnEntry   []int            // transcript index of each turn's first entry
 	dialog      dialog           // the open dialog, nil for none
 	tools       *toolKit
+	hintFor     hintKey // the hint line below was made for this
+	hintLine    string
 }
 
 // dialog is an open dialog: it takes the keys until it closes.
@@ -296,11 +298,26 @@ func (m *Model) View() tea.View {
 	b.WriteString("\n")
 	b.WriteString(m.status.View(m.width, m.frame.now, st))
 	b.WriteString("\n")
-	b.WriteString(Hint(m.width, st, m.status.State))
+	b.WriteString(m.hint())
 	v := tea.NewView(b.String())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	return v
+}
+
+// hint is the key hint line, memoized on what it depends on.
+func (m *Model) hint() string {
+	k := hintKey{m.width, m.status.State, m.frame.styles}
+	if k != m.hintFor {
+		m.hintFor, m.hintLine = k, Hint(m.width, m.frame.styles, m.status.State)
+	}
+	return m.hintLine
+}
+
+type hintKey struct {
+	width  int
+	state  State
+	styles *theme.Styles
 }
 
 // fitHeight pads or cuts s to exactly h lines.
