@@ -71,11 +71,11 @@ func sseAnswer(doc string, size int) []byte {
 // the total against one glamour render of the final document, timed in the
 // same run (x-one-render).
 func BenchmarkChatStreamRender(b *testing.B) {
-	const perFrame = 83
+	const perFrame = 5000 / 30 // 5,000 deltas/s at the chat's 30 frames/s
 	doc := realAnswers(b, 64<<10)
 	sse := sseAnswer(doc, 4)
 	st := theme.New(theme.Dark())
-	var chat, one time.Duration
+	var chat, one, views, finals time.Duration
 	frames := 0
 	for b.Loop() {
 		t0 := time.Now()
@@ -95,7 +95,9 @@ func BenchmarkChatStreamRender(b *testing.B) {
 			if cmd != nil {
 				final = cmd
 			}
+			tv := time.Now()
 			_ = m.View()
+			views += time.Since(tv)
 			frames++
 		}
 		frames = 0
@@ -107,6 +109,7 @@ func BenchmarkChatStreamRender(b *testing.B) {
 		}
 		flush(true)
 		// the final full render the frame scheduled (a tea.Cmd off the UI goroutine)
+		tf := time.Now()
 		for _, e := range m.entries {
 			if e.it.Type == "message" {
 				if msg := m.finalRender(e)(); msg != nil {
@@ -116,6 +119,7 @@ func BenchmarkChatStreamRender(b *testing.B) {
 		}
 		_ = final
 		_ = m.View()
+		finals += time.Since(tf)
 		chat += time.Since(t0)
 
 		t1 := time.Now()
@@ -132,4 +136,6 @@ func BenchmarkChatStreamRender(b *testing.B) {
 	b.ReportMetric(float64(chat)/float64(b.N)/1e6, "ms-chat")
 	b.ReportMetric(float64(one)/float64(b.N)/1e6, "ms-one-render")
 	b.ReportMetric(float64(frames), "frames")
+	b.ReportMetric(float64(views)/float64(b.N)/1e6, "ms-views")
+	b.ReportMetric(float64(finals)/float64(b.N)/1e6, "ms-final")
 }
