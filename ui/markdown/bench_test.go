@@ -22,29 +22,44 @@ func benchStyle() ansi.StyleConfig {
 }
 
 const (
-	deltaBytes      = 4  // bytes per delta
-	deltasPerFrame  = 83 // 5,000 deltas/s coalesced to 60 frames/s
+	deltaBytes      = 4   // bytes per delta
+	deltasPerFrame  = 83  // 5,000 deltas/s coalesced to 60 frames/s
+	chatPerFrame    = 166 // 5,000 deltas/s at the chat's 30 frames/s
 	benchWidth      = 100
 	naiveSampleStep = 16 // frames between sampled naive re-renders
 )
 
-// BenchmarkStreamRender streams a 64 KB answer in 4-byte deltas, one View
-// per 83 deltas, then runs the final full render, and reports the total
-// against one glamour render of the final document (x-one-render). It also
-// estimates naive per-frame whole re-rendering from every 16th frame
-// (x-naive-est).
+// BenchmarkStreamRender streams a 64 KB generated answer in 4-byte deltas,
+// one View per 83 deltas, then runs the final full render, and reports the
+// total against one glamour render of the final document (x-one-render). It
+// also estimates naive per-frame whole re-rendering from every 16th frame
+// (x-naive-est), and reports the source bytes View gave glamour as a
+// multiple of the document (x-doc-rendered, then per render path).
 func BenchmarkStreamRender(b *testing.B) {
-	doc := genAnswer(64 << 10)
+	streamBench(b, genAnswer(64<<10), deltasPerFrame)
+}
+
+// BenchmarkStreamRenderReal is BenchmarkStreamRender on the real recorded
+// answers (list-heavy prose), concatenated to 64 KB, at the chat's pace:
+// one View per 166 deltas.
+func BenchmarkStreamRenderReal(b *testing.B) {
+	streamBench(b, realAnswers(b, 64<<10), chatPerFrame)
+}
+
+// streamBench streams doc in 4-byte deltas with a View every perFrame
+// deltas, then the final render, against one render of doc in the same run.
+func streamBench(b *testing.B, doc string, perFrame int) {
 	r := newTestRenderer(b, benchStyle(), benchWidth)
 	var streamed, whole, naive time.Duration
 	var frames int
+	var s *Stream
 	for b.Loop() {
 		t0 := time.Now()
-		s := NewStream(r)
+		s = NewStream(r)
 		frames = 0
 		for i := 0; i < len(doc); i += deltaBytes {
 			s.Append(doc[i:min(i+deltaBytes, len(doc))])
-			if (i/deltaBytes+1)%deltasPerFrame == 0 {
+			if (i/deltaBytes+1)%perFrame == 0 {
 				_ = s.View()
 				frames++
 			}
@@ -64,7 +79,7 @@ func BenchmarkStreamRender(b *testing.B) {
 
 		t2 := time.Now()
 		for f := naiveSampleStep / 2; f < frames; f += naiveSampleStep {
-			end := min(f*deltasPerFrame*deltaBytes, len(doc))
+			end := min(f*perFrame*deltaBytes, len(doc))
 			if _, err := r.Render(doc[:end]); err != nil {
 				b.Fatal(err)
 			}
@@ -76,6 +91,18 @@ func BenchmarkStreamRender(b *testing.B) {
 	b.ReportMetric(float64(streamed)/float64(b.N)/1e6, "ms-streamed")
 	b.ReportMetric(float64(whole)/float64(b.N)/1e6, "ms-one-render")
 	b.ReportMetric(float64(frames), "frames")
+	total, per := s.renderedBytes()
+	b.ReportMetric(float64(total)/float64(len(doc)), "x-doc-rendered")
+	for p, n := range per {
+		if n > 0 {
+			b.ReportMetric(float64(n)/float64(len(doc)), "x-doc-"+renderPath(p).String())
+		}
+	}
+	var calls int64
+	for _, n := range s.stats.calls {
+		calls += n
+	}
+	b.ReportMetric(float64(calls)/float64(frames), "renders/frame")
 }
 
 // BenchmarkTailCode measures one frame (an ~80-byte Append and a View)

@@ -30,6 +30,30 @@ var fixtureAnswers = []string{
 	"pydantic__pydantic-ai/openai-reasoning-4-summary-parts.sse",
 }
 
+// realAnswerFixtures are the recorded answers BenchmarkStreamRenderReal
+// streams, as ui's BenchmarkChatStreamRender does.
+var realAnswerFixtures = []string{
+	"vercel__ai/lmstudio-basic-markdown.sse",
+	"vercel__ai/xai-text-reasoning-markdown.sse",
+	"pydantic__pydantic-ai/openai-reasoning-4-summary-parts.sse",
+	"vercel__ai/openai-mcp-tool-two-calls.sse",
+	"pydantic__pydantic-ai/openai-reasoning-code-interpreter.sse",
+}
+
+// realAnswers concatenates the final answers of realAnswerFixtures, each
+// followed by a blank line, until n bytes, cut after a paragraph.
+func realAnswers(t testing.TB, n int) string {
+	t.Helper()
+	var doc strings.Builder
+	for doc.Len() < n {
+		for _, name := range realAnswerFixtures {
+			doc.WriteString(outputText(t, name) + "\n\n")
+		}
+	}
+	s := doc.String()[:n]
+	return s[:strings.LastIndex(s, "\n\n")+1]
+}
+
 // outputText returns the final text of the first response.output_text.done
 // event in a recorded SSE stream.
 func outputText(t testing.TB, name string) string {

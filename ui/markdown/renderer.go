@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"charm.land/glamour/v2"
 	"charm.land/glamour/v2/ansi"
@@ -59,6 +60,10 @@ type Renderer struct {
 	docPrefix string // what glamour writes before the first fragment
 	docSuffix string // what glamour writes after the last fragment
 	mark      string // fragment of the mark paragraph
+
+	// Counters of glamour calls and the source bytes they rendered, for
+	// the benchmarks (bench_test.go); cheap enough to keep always on.
+	renders, rendered atomic.Int64
 }
 
 // NewRenderer makes a Renderer for style at the given wrap width. It renders
@@ -121,6 +126,8 @@ func (r *Renderer) glamourWith(pool *sync.Pool, width int, src string) (out stri
 			return "", fmt.Errorf("markdown renderer: %w", err)
 		}
 	}
+	r.renders.Add(1)
+	r.rendered.Add(int64(len(src)))
 	chromaMu.RLock()
 	defer chromaMu.RUnlock()
 	defer func() {

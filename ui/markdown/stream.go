@@ -42,6 +42,8 @@ type Stream struct {
 	view   string
 	viewOK bool
 	err    error // first render error, sticky
+
+	stats renderStats
 }
 
 // NewStream starts an empty message rendered with r.
@@ -99,9 +101,13 @@ func (s *Stream) View() string {
 		return s.view
 	}
 	src := s.src.String()
+	c := s.r.counter()
 	s.advance(src)
-	tail := s.renderTail(src)
+	c = s.note(pathSettle, c)
+	tail, path := s.renderTail(src)
+	c = s.note(path, c)
 	s.renderBlocks(src, nil) // any the tail render did not take along
+	s.note(pathBlocks, c)
 	s.view = assemble(s.blocks.joined(), tail)
 	s.viewOK = true
 	return s.view

@@ -12,27 +12,28 @@ type tailCache struct {
 // renderTail returns the fragment of the unsettled tail src[segStart:]: by
 // the code fence, list or paragraph fast path, the cache, or a render
 // together with any blocks waiting to be rendered.
-func (s *Stream) renderTail(src string) string {
+// It also says which path rendered it.
+func (s *Stream) renderTail(src string) (string, renderPath) {
 	if out, ok := s.code.render(s, src); ok {
-		return out
+		return out, pathCode
 	}
 	tail := src[s.segStart:]
 	if s.partialDef(src) {
 		tail = tail[:len(tail)-(len(src)-s.sc.pos)]
 	}
 	if out, ok := s.list.render(s, src, tail); ok {
-		return out
+		return out, pathList
 	}
 	if out, ok := s.para.render(s, tail); ok {
-		return out
+		return out, pathPara
 	}
 	labels := labelsIn(tail)
 	key := s.defs.prefix(labels)
 	trimmed := trimBlankLines(tail)
 	if s.tail.ok && s.tail.src == trimmed && s.tail.defsKey == key {
-		return s.tail.out
+		return s.tail.out, pathTail
 	}
 	out, _ := s.renderBlocks(src, &tail)
 	s.tail = tailCache{src: trimmed, defsKey: key, out: out, ok: true}
-	return out
+	return out, pathTail
 }
