@@ -115,7 +115,7 @@ func TestChatMCPApprovalRoundTrip(t *testing.T) {
 		streamtest.FromFile(filepath.Join(dir, "vercel__ai", "openai-mcp-call-after-approval.sse")))
 	p := chatPane(t, srv)
 	p.say("shorten https://ai-sdk.dev/")
-	p.waitText("approve: y")
+	p.waitText("Allow this tool call?")
 	p.keys("y")
 	s := p.waitText("password protection")
 	if !strings.Contains(s, "zip1.io/UDKvlw") {

@@ -25,7 +25,7 @@ func TestChatQuitAndContinue(t *testing.T) {
 	p := startPane(t, 100, 30, env, binary(t))
 	p.waitText("Ask anything")
 	p.say("what is pydantic-ai about")
-	p.waitText("deepwiki") // the reply is on screen (the status read "ready" before it too)
+	p.waitText("type-safe scaffold") // the end of the reply (the status read "ready" before it too)
 	p.waitFor("the turn to end", func(s string) bool { return strings.Contains(lastLines(s, 2), "ready") })
 	p.keys("C-c")
 	p.keys("C-c")

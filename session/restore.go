@@ -1,6 +1,7 @@
 package session
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -46,6 +47,12 @@ func FromStore(s *store.Session) (*Conversation, []error) {
 				snap.Items = append(snap.Items, it)
 			}
 			t.Responses = append(t.Responses, snap)
+		}
+		if n := len(t.Responses); n > 0 && len(st.Usage) > 0 {
+			var u stream.Usage
+			if json.Unmarshal(st.Usage, &u) == nil {
+				t.Responses[n-1].Usage = &u // the turn's usage, for the status line
+			}
 		}
 		c.Turns = append(c.Turns, t)
 	}

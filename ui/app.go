@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
+	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/theme"
 	"runnel/ui/block"
@@ -64,7 +66,10 @@ type Model struct {
 	turnEntry   []int            // transcript index of each turn's first entry
 	dialog      dialog           // the open dialog, nil for none
 	tools       *toolKit
-	hintFor     hintKey // the hint line below was made for this
+	hintFor     hintKey           // the hint line below was made for this
+	hostedAsk   *itemEntry        // the hosted MCP approval request shown in the dialog
+	mcpAllowed  map[string]bool   // server.tool approved for the rest of the session
+	mcpAnswers  []json.RawMessage // approval responses decided so far, sent together
 	hintLine    string
 }
 
@@ -110,6 +115,11 @@ func New(ctx context.Context, o Options) *Model {
 	}
 	if o.Resume != nil && o.Resume.Settings != nil {
 		m.conv.Settings = session.SettingsFromJSON(o.Resume.Settings)
+		if on := m.conv.Settings.EnabledTools; on != nil {
+			for n := range m.tools.enabled { // the session remembers its tool set
+				m.tools.enabled[n] = slices.Contains(on, n)
+			}
+		}
 	}
 	if _, redacted, err := m.tools.requestTools(); err == nil {
 		m.conv.Settings.Tools = redacted
@@ -126,6 +136,24 @@ func New(ctx context.Context, o Options) *Model {
 	m.composer = NewComposer(m.frame.styles)
 	m.status = Status{Model: m.conv.Settings.Model, Provider: o.Provider, State: Idle}
 	return m
+}
+
+// showMCPServers puts the local MCP servers' tool lists in the transcript
+// and their summary in the status line.
+func (m *Model) showMCPServers(mgr *tools.Manager) {
+	m.status.MCP = mgr.Summary()
+	now := time.Now()
+	for _, raw := range mgr.ListItems() {
+		it, err := stream.ItemFromJSON(raw)
+		if err != nil {
+			continue
+		}
+		it.Status = "completed"
+		e := m.addItem(it, now)
+		if ib, ok := e.b.(block.ItemBlock); ok {
+			ib.End(now)
+		}
+	}
 }
 
 // shutdown ends what the chat started: running tools, the history writer.
@@ -148,7 +176,7 @@ func (m *Model) applyTheme() {
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startHistory()}
 	if m.opts.Tools != nil && m.opts.Tools.MCP != nil {
-		m.notice(block.Info, m.opts.Tools.MCP.Summary())
+		m.showMCPServers(m.opts.Tools.MCP)
 	}
 	if m.opts.Replay != nil {
 		m.gen++
@@ -219,7 +247,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.transcript.Invalidate(msg.e.idx)
 		}
 		return m, nil
-	case toolAskMsg, ApprovalDecisionMsg, toolOutputMsg, toolProgressMsg, toolDoneMsg:
+	case ApprovalDecisionMsg:
+		if m.hostedAsk != nil {
+			return m, m.hostedDecision(msg)
+		}
+		cmd, _ := m.toolMsg(msg)
+		return m, cmd
+	case toolAskMsg, toolOutputMsg, toolProgressMsg, toolDoneMsg:
 		cmd, _ := m.toolMsg(msg)
 		return m, cmd
 	case ToolsChangedMsg:
@@ -386,6 +420,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return cmd
 	case len(m.pending) > 0 && m.composer.Value() == "" && (s == "y" || s == "n"):
 		return m.decide(s == "y")
+	case len(m.pending) > 0 && m.composer.Value() == "" && s == "a":
+		m.askHosted() // reopen the approval dialog
+		return nil
 	case s == "?" && m.composer.Value() == "":
 		m.showHelp = !m.showHelp
 		return nil
@@ -475,21 +512,11 @@ func (m *Model) interrupt() {
 // decide answers the pending approval requests and sends the answers as the
 // next request, chained to the response that asked.
 func (m *Model) decide(approve bool) tea.Cmd {
-	var in []json.RawMessage
 	for _, e := range m.pending {
-		a := e.b.(block.Approver)
-		id, _ := a.Approval()
-		a.SetDecision(approve)
-		m.transcript.Invalidate(e.idx)
-		in = append(in, session.ApprovalResponse(id, approve, ""))
+		m.answer(e, approve, "")
 	}
-	m.pending = nil
-	word := "denied"
-	if approve {
-		word = "approved"
-	}
-	m.notice(block.Info, fmt.Sprintf("%s — sending the answer", word))
-	return m.begin(m.conv.Begin("", in...))
+	m.pending, m.hostedAsk, m.dialog = nil, nil, nil
+	return m.sendAnswers()
 }
 
 // batch folds a stream batch in; rendering waits for the next frame.
@@ -505,7 +532,8 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	}
 	if msg.batch.Retry != nil {
 		r := msg.batch.Retry
-		m.notice(block.Retry, fmt.Sprintf("%s — retry %d of %d", stream.SanitizeLine(r.Err.Error()), r.Attempt, r.Max))
+		text := fmt.Sprintf("%s — retry %d of %d", stream.SanitizeLine(r.Err.Error()), r.Attempt, r.Max)
+		m.appendEntry(&plainEntry{b: block.NewRetry(text, now.Add(r.Wait)), fs: m.frame})
 	}
 	m.showNewItems(t)
 	if len(msg.batch.Events) > 0 && m.status.State == Waiting {
@@ -704,14 +732,18 @@ func (m *Model) endTurn(t *turn) tea.Cmd {
 	case len(snaps) > 0 && snaps[len(snaps)-1].CutOff:
 		m.notice(block.Warning, "the stream ended before the response finished — the partial answer is kept")
 	}
-	if len(m.pending) > 0 {
-		m.status.State = AwaitingApproval
-	}
 	if t.log != nil {
 		t.log.End(now, t.sess)
 	}
 	cmd := m.tick(now)
 	m.cur = nil
+	if len(m.pending) > 0 {
+		m.status.State = AwaitingApproval
+		if send := m.autoApprove(); send != nil {
+			return tea.Batch(cmd, send)
+		}
+		m.askHosted()
+	}
 	return tea.Batch(cmd, m.afterResponse(t))
 }
 

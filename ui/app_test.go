@@ -166,7 +166,14 @@ func TestModelApprovalPendingInReplay(t *testing.T) {
 	if len(m.pending) != 1 || m.status.State != AwaitingApproval {
 		t.Fatalf("pending %d state %v", len(m.pending), m.status.State)
 	}
-	m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
+	if m.dialog == nil {
+		t.Fatal("the approval dialog did not open")
+	}
+	_, cmd := m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
+	if cmd == nil {
+		t.Fatal("y in the approval dialog decided nothing")
+	}
+	m.Update(cmd())
 	if !strings.Contains(plain(m), "replay") {
 		t.Errorf("approving in a replay should say there is no server:\n%s", plain(m))
 	}

@@ -111,8 +111,10 @@ func (a Approval) Update(msg tea.Msg) (Approval, tea.Cmd) {
 		return a, nil
 	}
 	switch k.String() {
-	case "a", "A":
+	case "a", "A", "y", "Y": // y and n as on the hosted MCP panel
 		return a, a.decide(tools.Allow, "")
+	case "n", "N":
+		return a, a.decide(tools.Deny, "")
 	case "s", "S":
 		return a, a.decide(tools.AllowForSession, "")
 	case "d", "D":

@@ -137,8 +137,8 @@ func (m *Model) redraw() {
 				if it.Type == "message" && it.Text() != "" {
 					m.answers = append(m.answers, it.Text())
 				}
-				m.usage = m.usage.Add(usageOf(s.Usage))
 			}
+			m.usage = m.usage.Add(usageOf(s.Usage))
 		}
 		switch {
 		case t.Interrupted():
@@ -168,6 +168,7 @@ func (m *Model) collectPending() {
 	}
 	if len(m.pending) > 0 {
 		m.status.State = AwaitingApproval
+		m.askHosted() // the prompt comes back after a resume
 	} else if m.cur == nil {
 		m.status.State = Idle
 	}

@@ -63,6 +63,7 @@ func (u Usage) String() string {
 // it. It holds no behaviour: time comes in as a parameter.
 type Status struct {
 	Model, Provider         string    // Provider "demo" gets a badge
+	MCP                     string    // "mcp: 2 servers, 14 tools" when local MCP servers run
 	State                   State     // what the chat is doing
 	Detail                  string    // the reasoning title, "retry in 3s", …; untrusted
 	Started                 time.Time // the turn's start, for the elapsed time
@@ -116,6 +117,9 @@ func (s Status) View(width int, now time.Time, st *theme.Styles) string {
 		ident += paint(sh.Bar, " ") + sh.Badge.Render("DEMO")
 	} else if p != "" {
 		ident += paint(sh.Muted, " @"+p)
+	}
+	if mcp := stream.SanitizeLine(s.MCP); mcp != "" {
+		ident = paint(sh.Muted, mcp) + sep + ident
 	}
 	var turn, session string
 	if !s.TurnUsage.IsZero() {

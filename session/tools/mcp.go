@@ -410,3 +410,40 @@ func (m *Manager) Close() error {
 	wg.Wait()
 	return nil
 }
+
+// ListItems returns one mcp_list_tools output item per server, shaped as the
+// Responses API shapes a hosted server's listing, so the UI can draw local
+// servers with the same panel ("server: N tools").
+func (m *Manager) ListItems() []json.RawMessage {
+	if m == nil {
+		return nil
+	}
+	type tool struct {
+		Name        string          `json:"name"`
+		Description string          `json:"description,omitempty"`
+		InputSchema json.RawMessage `json:"input_schema,omitempty"`
+	}
+	var out []json.RawMessage
+	for _, s := range m.servers {
+		item := struct {
+			Type        string `json:"type"`
+			ID          string `json:"id"`
+			ServerLabel string `json:"server_label"`
+			Tools       []tool `json:"tools"`
+			Error       string `json:"error,omitempty"`
+		}{Type: "mcp_list_tools", ID: "mcpl_local_" + s.cfg.Name, ServerLabel: s.cfg.Name, Tools: []tool{}}
+		for _, t := range m.tools {
+			if t.server == s {
+				item.Tools = append(item.Tools, tool{Name: t.tool, Description: t.description, InputSchema: t.params})
+			}
+		}
+		s.mu.Lock()
+		if s.conn == nil && !s.closed {
+			item.Error = "not running"
+		}
+		s.mu.Unlock()
+		b, _ := json.Marshal(item)
+		out = append(out, b)
+	}
+	return out
+}
