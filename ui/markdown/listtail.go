@@ -20,7 +20,10 @@ const itemMark = "runnelitemmark"
 // A batch is rendered between two stand-in items of the same list type (so
 // the items keep their place and numbering: glamour numbers an item by its
 // index plus the list's start) and cut out between the stand-ins' rows; the
-// last item is rendered after one stand-in. Glamour ignores looseness, so a
+// last item is rendered after one stand-in, or piece by piece when it is
+// one line of paragraph text (itemSplit, itemtail.go), in which case it
+// joins body without another render when it closes. A list of one item so
+// far takes the fast path only piece by piece. Glamour ignores looseness, so a
 // tight stand-in does not change a loose list. Item boundaries come from a
 // goldmark parse, run only when a line that may start an item completes.
 //
@@ -46,6 +49,7 @@ type listTail struct {
 	body    strings.Builder
 	lastKey string // source and defs of the last item render
 	lastOut string
+	split   itemSplit // the last item rendered piece by piece (itemtail.go)
 }
 
 // render returns the tail's fragment if the fast path applies. tail is the
@@ -59,16 +63,25 @@ func (c *listTail) render(s *Stream, src, tail string) (string, bool) {
 			return "", false
 		}
 	}
-	c.confirmItems(s, src)
+	c.confirmItems(s, src, s.sc.pos) // complete lines only: a new item closes the one before
 	if c.dead {
 		c.reset()
 		c.dead = true
 		return "", false
 	}
+	end := s.segStart + len(tail)
 	if len(c.items) < 2 {
-		return "", false // one item so far: render it whole
+		// One item so far: only worth it piece by piece.
+		rows, ok, err := c.splitRows(s, src, 0, c.items[0], end)
+		if err != nil {
+			s.noteErr(err)
+		}
+		if !ok || err != nil {
+			return "", false
+		}
+		return s.r.items.lead + rows + s.r.items.trail, true
 	}
-	last, err := c.update(s, src, len(c.items)-1, tail[c.items[len(c.items)-1]-s.segStart:])
+	last, err := c.update(s, src, len(c.items)-1, end)
 	if err != nil {
 		s.noteErr(err)
 		c.reset()
@@ -80,10 +93,20 @@ func (c *listTail) render(s *Stream, src, tail string) (string, bool) {
 // compose returns the fragment of src[start:end] built from the rendered
 // items plus one render of the rest, for settling the list as a block.
 func (c *listTail) compose(s *Stream, src string, start, end int) (string, bool) {
-	if !c.active || c.start != start || c.done == 0 || c.items[c.done] >= end {
+	if !c.active || c.start != start || (c.done == 0 && c.split.item != 0) || c.items[c.done] >= end {
 		return "", false
 	}
-	last, err := c.renderLast(s, src[c.items[c.done]:end])
+	c.confirmItems(s, src, end)
+	var last string
+	var err error
+	if c.dead {
+		// A list and more (confirmItems added no item): the rest is
+		// rendered whole after the items done.
+		c.dead = false
+		last, err = c.renderLast(s, src[c.items[c.done]:end])
+	} else {
+		last, err = c.update(s, src, len(c.items)-1, end)
+	}
 	if err != nil {
 		return "", false
 	}
@@ -95,26 +118,29 @@ func (c *listTail) begin(src string, start int) bool {
 	c.reset()
 	c.start = start
 	nl := strings.IndexByte(src[start:], '\n')
-	if nl < 0 {
-		return false
+	partial := nl < 0 // the item's own line: it is checked again as it grows
+	if partial {
+		nl = len(src) - start
 	}
 	cols, i := leadingSpaces(src[start : start+nl])
 	line := src[start+i : start+nl]
 	bullet, delim, num, ok := listMarker(line)
 	if cols > 3 || !ok {
-		c.dead = true
+		c.dead = !partial
 		return false
 	}
 	c.active, c.indent, c.bullet, c.delim, c.first = true, cols, bullet, delim, num
 	c.items = append(c.items[:0], start)
 	c.scanned = start + nl + 1
+	if partial {
+		c.scanned = start
+	}
 	return true
 }
 
-// confirmItems parses the list when a complete line may have started a new
-// item, and records the confirmed item starts.
-func (c *listTail) confirmItems(s *Stream, src string) {
-	end := s.sc.pos // complete lines only: a new item closes the one before
+// confirmItems parses the list up to end (a line start) when a line before
+// it may have started a new item, and records the confirmed item starts.
+func (c *listTail) confirmItems(s *Stream, src string, end int) {
 	maybe := false
 	for c.scanned < end {
 		nl := strings.IndexByte(src[c.scanned:end], '\n')
@@ -162,15 +188,31 @@ func (c *listTail) confirmItems(s *Stream, src string) {
 	}
 }
 
-// update renders items [done, upto) into body and rest (the last item and
-// anything after it), and returns rest's fragment bytes. For a bullet list
-// one glamour call does both, with a stand-in item between batch and rest;
-// in an ordered list that stand-in would take a number from rest, so there
-// it takes two calls.
-func (c *listTail) update(s *Stream, src string, upto int, rest string) (string, error) {
-	if upto <= c.done {
-		return c.renderLast(s, rest)
+// update renders items [done, upto) into body and the rest (the last item
+// and anything after it, up to end), and returns the rest's fragment bytes.
+// An item rendered piece by piece goes into body without another render.
+// For a bullet list one glamour call renders the batch and the rest, with a
+// stand-in item between them; in an ordered list that stand-in would take a
+// number from the rest, so there it takes two calls.
+func (c *listTail) update(s *Stream, src string, upto, end int) (string, error) {
+	if upto > c.done && c.split.item == c.done {
+		rows, ok, err := c.splitRows(s, src, c.done, c.items[c.done], c.items[c.done+1])
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			if c.done == 0 {
+				c.body.WriteString(s.r.items.lead)
+			}
+			c.body.WriteString(rows)
+			c.done++
+			c.lastKey, c.lastOut = "", ""
+		}
 	}
+	if upto <= c.done {
+		return c.renderRest(s, src, end)
+	}
+	rest := src[c.items[upto]:end]
 	withRest := c.bullet != 0
 	chunk := src[c.items[c.done]:c.items[upto]]
 	var b strings.Builder
@@ -209,9 +251,27 @@ func (c *listTail) update(s *Stream, src string, upto int, rest string) (string,
 	c.done = upto
 	c.lastKey, c.lastOut = "", ""
 	if !withRest {
-		return c.renderLast(s, rest)
+		return c.renderRest(s, src, end)
 	}
 	return frag[after:], nil
+}
+
+// renderRest returns the fragment bytes of src[items[done]:end], the last
+// item and anything after it: piece by piece if the item qualifies, else
+// rendered whole.
+func (c *listTail) renderRest(s *Stream, src string, end int) (string, error) {
+	rows, ok, err := c.splitRows(s, src, c.done, c.items[c.done], end)
+	if err != nil {
+		return "", err
+	}
+	if ok {
+		lead := ""
+		if c.done == 0 {
+			lead = s.r.items.lead
+		}
+		return lead + rows + s.r.items.trail, nil
+	}
+	return c.renderLast(s, src[c.items[c.done]:end])
 }
 
 // renderLast renders rest (the last item and anything after it) in its
@@ -221,6 +281,14 @@ func (c *listTail) renderLast(s *Stream, rest string) (string, error) {
 	key := defs + "\x00" + rest
 	if key == c.lastKey {
 		return c.lastOut, nil
+	}
+	if c.done == 0 { // the whole list: no stand-in, the lead included
+		frag, err := s.r.block(defs, rest)
+		if err != nil {
+			return "", err
+		}
+		c.lastKey, c.lastOut = key, frag
+		return frag, nil
 	}
 	frag, err := s.r.block(defs, c.marker(c.done)+"\n"+rest)
 	if err != nil {
@@ -251,6 +319,7 @@ func (c *listTail) reset() {
 	c.done = 0
 	c.body.Reset()
 	c.lastKey, c.lastOut = "", ""
+	c.split = itemSplit{item: -1}
 }
 
 // rowStart returns the start of the row holding the first itemMark at or

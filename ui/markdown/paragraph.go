@@ -37,18 +37,26 @@ func (r *Renderer) paraLines(defs string, pieces ...string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	lead, trail := r.para.lineLead, r.para.lineTrail
 	lines := make([]string, len(frags))
 	for i, frag := range frags {
-		if len(frag) < len(lead)+len(trail) || !strings.HasPrefix(frag, lead) || !strings.HasSuffix(frag, trail) {
-			return nil, errParaFrame
-		}
-		lines[i] = frag[len(lead) : len(frag)-len(trail)]
-		if strings.Contains(lines[i], "\n") {
-			return nil, errParaFrame
+		if lines[i], err = r.paraLine(frag); err != nil {
+			return nil, err
 		}
 	}
 	return lines, nil
+}
+
+// paraLine returns the styled line of an unwrapped paragraph's fragment.
+func (r *Renderer) paraLine(frag string) (string, error) {
+	lead, trail := r.para.lineLead, r.para.lineTrail
+	if len(frag) < len(lead)+len(trail) || !strings.HasPrefix(frag, lead) || !strings.HasSuffix(frag, trail) {
+		return "", errParaFrame
+	}
+	line := frag[len(lead) : len(frag)-len(trail)]
+	if strings.Contains(line, "\n") {
+		return "", errParaFrame
+	}
+	return line, nil
 }
 
 // paraFragment wraps a paragraph's styled line as glamour does and returns

@@ -56,6 +56,7 @@ type Renderer struct {
 	pool      sync.Pool // *glamour.TermRenderer at width
 	unwrapped sync.Pool // *glamour.TermRenderer that does not wrap (paragraph.go)
 	para      paraFrame // how a paragraph is framed, for the paragraph fast path
+	items     itemFrame // how a list item is framed, for the list item fast path
 
 	docPrefix string // what glamour writes before the first fragment
 	docSuffix string // what glamour writes after the last fragment
@@ -83,6 +84,7 @@ func NewRenderer(style ansi.StyleConfig, width int) (*Renderer, error) {
 		return nil, fmt.Errorf("markdown renderer: %w", err)
 	}
 	r.para = r.calibrateParagraphs()
+	r.items = r.calibrateItems()
 	return r, nil
 }
 
