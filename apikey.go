@@ -88,6 +88,7 @@ type Settings struct {
 	Theme            string
 	Headers          map[string]string
 	Store            bool
+	LLMTitle         bool // titles sessions with one extra request after the first turn
 	IdleTimeout      time.Duration // max silence between stream events
 	ConnectTimeout   time.Duration // dial + TLS + response headers
 	MaxRetries       int           // retries before the first byte
@@ -135,6 +136,7 @@ func (c Config) Resolve(env func(string) string, o Overrides) (Settings, error) 
 		Theme:            first(c.Theme, "auto"),
 		Headers:          make(map[string]string, len(c.Provider.Headers)),
 		Store:            c.Store == nil || *c.Store,
+		LLMTitle:         c.LLMTitle,
 		IdleTimeout:      first(c.Timeouts.Idle.Duration, DefaultIdleTimeout),
 		ConnectTimeout:   first(c.Timeouts.Connect.Duration, DefaultConnectTimeout),
 		MaxRetries:       DefaultMaxRetries,

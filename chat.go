@@ -44,6 +44,7 @@ func chat(ctx context.Context, o options, cfg Config, s Settings, stdout, stderr
 		Settings:   sessionSettings(s),
 		Theme:      s.Theme,
 		NoColor:    os.Getenv("NO_COLOR") != "",
+		LLMTitle:   s.LLMTitle,
 		DB:         db,
 		HistoryErr: histErr,
 		Resume:     resume,

@@ -41,6 +41,7 @@ type Config struct {
 	Instructions string          `toml:"instructions"`
 	Store        *bool           `toml:"store"` // nil = not set; the default is true
 	Theme        string          `toml:"theme"`
+	LLMTitle     bool            `toml:"llm_title"` // ask the model for a session title (one extra request)
 	Reasoning    ReasoningConfig `toml:"reasoning"`
 	Provider     ProviderConfig  `toml:"provider"`
 	Timeouts     TimeoutsConfig  `toml:"timeouts"`

@@ -257,3 +257,12 @@ func (j *Journal) Fork(keep int, title string, s Settings) *Journal {
 	})
 	return nj
 }
+
+// SetTitle renames the session (an LLM-made title, say).
+func (j *Journal) SetTitle(title string) {
+	j.enqueue(func() {
+		if sid := j.ID(); sid != "" {
+			j.report(j.db.SetTitle(sid, title))
+		}
+	})
+}

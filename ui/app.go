@@ -262,6 +262,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case journalErrMsg, sessionsMsg, loadedMsg, searchMsg, deletedMsg, OpenSessionMsg, DeleteSessionMsg, DialogClosedMsg:
 		cmd, _ := m.historyMsg(msg)
 		return m, cmd
+	case titleMsg:
+		if m.journal != nil {
+			m.journal.SetTitle(msg.title)
+		}
+		return m, nil
 	case imageMsg:
 		if sv, ok := msg.e.b.(block.ImageSaver); ok {
 			sv.ImageSaved(msg.f)
@@ -737,6 +742,9 @@ func (m *Model) endTurn(t *turn) tea.Cmd {
 	}
 	cmd := m.tick(now)
 	m.cur = nil
+	if m.opts.LLMTitle && m.journal != nil && len(m.conv.Turns) == 1 && t.sess.Prompt != "" && t.err == nil && !t.stopped {
+		cmd = tea.Batch(cmd, m.askTitle(t.sess.Prompt))
+	}
 	if len(m.pending) > 0 {
 		m.status.State = AwaitingApproval
 		if send := m.autoApprove(); send != nil {

@@ -21,6 +21,7 @@ type Options struct {
 	Settings session.Settings
 	Theme    string // auto, dark or light
 	NoColor  bool
+	LLMTitle bool // ask the model to title a new session after its first turn
 
 	// History: DB is nil when there is none; HistoryErr then says why (shown
 	// once). Resume is a stored session to continue.
