@@ -61,6 +61,7 @@ type slot struct {
 	e     Entry
 	lines []string // the entry's rendered lines at width, each ≤ width cells
 	width int      // the width lines were rendered at; 0: never rendered
+	stale bool     // the entry changed since lines were read
 }
 
 // NewTranscript returns an empty transcript that follows new content.
@@ -109,7 +110,7 @@ func (t *Transcript) Invalidate(i int) {
 		return
 	}
 	if t.follow || i < t.anchor {
-		t.slots[i].width = 0 // stale: re-read when it next comes on screen
+		t.slots[i].stale = true // re-read when it next comes on screen
 		return
 	}
 	before := t.span(i)
@@ -302,7 +303,7 @@ func (t *Transcript) settle() {
 // slot returns slot i with its lines current at t.width.
 func (t Transcript) slot(i int) *slot {
 	s := t.slots[i]
-	if s.width != t.width {
+	if s.width != t.width || s.stale {
 		s.read(t.width)
 	}
 	return s
@@ -337,11 +338,11 @@ func (t *Transcript) refresh(i int) { t.slots[i].read(t.width) }
 // entry costs a split and a compare per line.
 func (s *slot) read(width int) {
 	out := s.e.View(width)
-	prev := s.lines
+	prev := s.lines // rows unchanged since the last read at this width need no width check
 	if s.width != width {
 		prev = nil
 	}
-	s.width = width
+	s.width, s.stale = width, false
 	if out == "" {
 		s.lines = nil
 		return
