@@ -583,6 +583,9 @@ func (m *Model) updateState(t *turn) {
 	if s == nil {
 		return
 	}
+	if m.status.Model == "" && s.Model != "" {
+		m.status.Model = s.Model // a replay names its model only in the stream
+	}
 	m.status.Detail = ""
 	for i := len(s.Items) - 1; i >= 0; i-- {
 		it := s.Items[i]
