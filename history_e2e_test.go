@@ -156,7 +156,10 @@ approval = "always"
 	p.say("run it")
 	p.waitText("Allow this tool call?")
 	p.keys("a")
-	p.waitText("approved run done")
+	s := p.waitText("approved run done")
+	if !strings.Contains(s, "local · ok") || !strings.Contains(s, `{"x":41}`) {
+		t.Errorf("the function's panel does not show its local run and output:\n%s", s)
+	}
 	p.say("again")
 	p.waitText("Allow this tool call?")
 	p.keys("d")
