@@ -531,7 +531,7 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 		return nil
 	}
 	now := time.Now()
-	_, problems := t.apply(msg.batch, now)
+	problems := t.apply(msg.batch)
 	for _, err := range problems {
 		m.notice(block.Warning, stream.SanitizeLine(err.Error()))
 	}

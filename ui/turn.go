@@ -45,8 +45,6 @@ type turn struct {
 	stopped bool                  // the user interrupted it
 	ended   bool                  // the final batch arrived
 	err     error                 // why the stream ended, when it did badly
-	retryAt time.Time             // a retry is waiting until then
-	retry   *stream.RetryInfo     // the last retry notice
 	changed map[*stream.Item]bool // items to re-render on the next frame
 	log     *session.TurnLog      // the turn's record in the history, nil without one
 	req     stream.Request        // the request as sent (tools resolved)
@@ -81,13 +79,9 @@ func startReplay(ctx context.Context, gen int, h *stream.Handle, now time.Time) 
 	return t, tea.Batch(waitBatch(gen, h), frameTick(gen))
 }
 
-// apply folds a batch in and returns the problems it reported and the items
-// seen for the first time.
-func (t *turn) apply(b stream.Batch, now time.Time) (fresh []*stream.Item, problems []error) {
-	if b.Retry != nil {
-		t.retry = b.Retry
-		t.retryAt = now.Add(b.Retry.Wait)
-	}
+// apply folds a batch in and returns the problems it reported (malformed
+// events, skipped).
+func (t *turn) apply(b stream.Batch) (problems []error) {
 	for i := range b.Events {
 		ev := &b.Events[i]
 		it, err := t.acc.Apply(ev)
@@ -111,8 +105,7 @@ func (t *turn) apply(b stream.Batch, now time.Time) (fresh []*stream.Item, probl
 		t.ended, t.err = true, b.Err
 		t.acc.Finish()
 	}
-	_ = fresh
-	return nil, problems
+	return problems
 }
 
 // snapshots returns the turn's responses so far.
