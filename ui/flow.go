@@ -1,0 +1,335 @@
+package ui
+
+// This file runs a turn through the chat: sending it, folding its stream
+// batches in, drawing changed entries on frame ticks, and ending it (notices,
+// approvals, the expired-chain fallback, the agentic loop).
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"runnel/session"
+	"runnel/stream"
+	"runnel/ui/block"
+)
+
+// submit sends the user's text as a new turn.
+func (m *Model) submit(text string) tea.Cmd {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil
+	}
+	if m.cur != nil && !m.cur.ended {
+		m.notice(block.Info, "a reply is still streaming — esc stops it")
+		m.composer.SetValue(text)
+		return nil
+	}
+	if m.tools.cancel != nil {
+		m.notice(block.Info, "tools are still running — esc stops them")
+		m.composer.SetValue(text)
+		return nil
+	}
+	m.transcript.Follow() // sending a message shows the end again
+	m.turnEntry = append(m.turnEntry, m.transcript.Len())
+	m.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})
+	owed := m.tools.loop.Begin(time.Now()) // outputs of a stopped round keep the chain valid
+	return m.begin(m.conv.Begin(text, append(owed, stream.UserText(text))...))
+}
+
+// begin streams a session turn.
+func (m *Model) begin(st *session.Turn) tea.Cmd {
+	if m.opts.Client == nil {
+		m.notice(block.Info, "this is a replay: there is no server to send to")
+		return nil
+	}
+	req := st.Request
+	if resolved, _, err := m.tools.requestTools(); err != nil {
+		m.notice(block.Error, stream.SanitizeLine(err.Error()))
+	} else {
+		req.Tools = resolved // secrets only in the request sent, never in the turn kept
+	}
+	m.gen++
+	t, cmd := startTurn(m.ctx, m.gen, m.opts.Client, st, req, time.Now())
+	if m.journal != nil {
+		t.log = m.journal.Begin(st)
+	}
+	m.cur = t
+	m.pending = nil
+	m.status.State, m.status.Started, m.status.Detail = Waiting, t.started, ""
+	m.status.TurnUsage = Usage{}
+	m.live = true
+	return cmd
+}
+
+// interrupt stops the turn in flight; what arrived stays on screen.
+func (m *Model) interrupt() {
+	m.cur.stopped = true
+	m.cur.handle.Cancel(errStopped)
+}
+
+// decide answers the pending approval requests and sends the answers as the
+// next request, chained to the response that asked.
+func (m *Model) decide(approve bool) tea.Cmd {
+	for _, e := range m.pending {
+		m.answer(e, approve, "")
+	}
+	m.pending, m.hostedAsk, m.dialog = nil, nil, nil
+	return m.sendAnswers()
+}
+
+// batch folds a stream batch in; rendering waits for the next frame.
+func (m *Model) batch(msg batchMsg) tea.Cmd {
+	t := m.cur
+	if t == nil || msg.gen != t.gen {
+		return nil
+	}
+	now := time.Now()
+	problems := t.apply(msg.batch)
+	for _, err := range problems {
+		m.notice(block.Warning, stream.SanitizeLine(err.Error()))
+	}
+	if msg.batch.Retry != nil {
+		r := msg.batch.Retry
+		text := fmt.Sprintf("%s — retry %d of %d", stream.SanitizeLine(r.Err.Error()), r.Attempt, r.Max)
+		m.appendEntry(&plainEntry{b: block.NewRetry(text, now.Add(r.Wait)), fs: m.frame})
+	}
+	m.showNewItems(t)
+	if len(msg.batch.Events) > 0 && m.status.State == Waiting {
+		m.status.State = Streaming
+	}
+	m.updateState(t)
+	if t.ended {
+		return m.endTurn(t)
+	}
+	return waitBatch(t.gen, t.handle)
+}
+
+// showNewItems gives every item not yet shown its entry.
+func (m *Model) showNewItems(t *turn) {
+	for _, s := range t.snapshots() {
+		for _, it := range s.Items {
+			if _, ok := m.entries[it]; !ok {
+				m.addItem(it, m.frame.now)
+			}
+		}
+	}
+}
+
+// addItem appends an item's entry to the transcript.
+func (m *Model) addItem(it *stream.Item, now time.Time) *itemEntry {
+	e := &itemEntry{b: block.ForItem(it, now), it: it, fs: m.frame}
+	m.entries[it] = e
+	m.appendEntry(e)
+	switch it.Type {
+	case "reasoning":
+		m.reasoning = append(m.reasoning, e)
+	case "message":
+	default:
+		m.panels = append(m.panels, e)
+	}
+	return e
+}
+
+// updateState sets the status line from what is streaming.
+func (m *Model) updateState(t *turn) {
+	s := t.acc.Current()
+	if s == nil {
+		return
+	}
+	if m.status.Model == "" && s.Model != "" {
+		m.status.Model = s.Model // a replay names its model only in the stream
+	}
+	m.status.Detail = ""
+	for i := len(s.Items) - 1; i >= 0; i-- {
+		it := s.Items[i]
+		if it.Done {
+			continue
+		}
+		switch it.Type {
+		case "reasoning":
+			if r, ok := m.entries[it].b.(block.Titled); ok {
+				m.status.Detail = r.Title()
+			}
+			m.status.State = Streaming
+		case "message":
+			m.status.State = Streaming
+		default:
+			m.status.State = RunningTool
+		}
+		break
+	}
+	m.status.TurnUsage = t.usage()
+}
+
+// tick is a frame: entries changed since the last one re-render now.
+func (m *Model) tick(now time.Time) tea.Cmd {
+	m.frame.now = now
+	var cmds []tea.Cmd
+	if t := m.cur; t != nil {
+		if t.log != nil {
+			t.log.Note(now, t.snapshots(), func(it *stream.Item) bool { return t.changed[it] })
+		}
+		for it := range t.changed {
+			cmds = append(cmds, m.refresh(it, now))
+		}
+		clear(t.changed)
+	}
+	for it := range m.dirty {
+		cmds = append(cmds, m.refresh(it, now))
+	}
+	clear(m.dirty)
+	live := false
+	for _, e := range m.entriesLive() {
+		m.transcript.Invalidate(e.idx)
+		live = true
+	}
+	if m.cur != nil || live || m.tools.cancel != nil {
+		cmds = append(cmds, frameTick(m.gen))
+	} else {
+		m.live = false
+	}
+	return tea.Batch(cmds...)
+}
+
+// refresh re-renders a changed item's entry, and starts the slow work a
+// finished item needs (the full markdown render, writing images) as Cmds.
+func (m *Model) refresh(it *stream.Item, now time.Time) tea.Cmd {
+	e := m.entries[it]
+	if e == nil {
+		return nil
+	}
+	if u, ok := e.b.(block.Updater); ok {
+		u.Update(now)
+	}
+	m.transcript.Invalidate(e.idx)
+	var cmds []tea.Cmd
+	if it.Type == "message" && it.Done {
+		cmds = append(cmds, m.finalRender(e))
+	}
+	if sv, ok := e.b.(block.ImageSaver); ok {
+		if write := sv.SaveImage(); write != nil {
+			cmds = append(cmds, func() tea.Msg { return imageMsg{e: e, f: write()} })
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// entriesLive lists entries that animate (spinners, elapsed times).
+func (m *Model) entriesLive() []*itemEntry {
+	var out []*itemEntry
+	for _, e := range m.panels {
+		if e.b.Live() {
+			out = append(out, e)
+		}
+	}
+	for _, e := range m.reasoning {
+		if e.b.Live() {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// finalRender runs a finished message's full render off the UI goroutine.
+func (m *Model) finalRender(e *itemEntry) tea.Cmd {
+	f, ok := e.b.(block.Finisher)
+	if !ok {
+		return nil
+	}
+	w := m.width
+	render := f.FinalRender(block.Context{Width: w, Styles: m.frame.styles, Now: m.frame.now})
+	return func() tea.Msg { return finalMsg{e: e, width: w, rendered: render()} }
+}
+
+// endTurn records how the turn ended and says so when it went badly.
+func (m *Model) endTurn(t *turn) tea.Cmd {
+	snaps := t.snapshots()
+	if cmd := m.fallback(t); cmd != nil {
+		return cmd
+	}
+	m.conv.Finish(t.sess, snaps, t.err, t.stopped)
+	m.usage = m.usage.Add(t.usage())
+	m.status.SessionUsage = m.usage
+	m.status.TurnUsage = t.usage()
+	m.status.State, m.status.Detail = Idle, ""
+	now := time.Now()
+	for _, s := range snaps {
+		for _, it := range s.Items {
+			if e := m.entries[it]; e != nil {
+				if ib, ok := e.b.(block.ItemBlock); ok {
+					ib.End(now)
+					t.changed[it] = true
+				}
+			}
+			if it.Type == "message" && it.Text() != "" {
+				m.answers = append(m.answers, it.Text())
+			}
+			if e := m.entries[it]; e != nil {
+				if a, ok := e.b.(block.Approver); ok {
+					if _, pending := a.Approval(); pending {
+						m.pending = append(m.pending, e)
+					}
+				}
+			}
+		}
+		switch {
+		case s.Status == "failed" || s.ErrorEvent:
+			msg := "the response failed"
+			if s.Error != nil {
+				msg += ": " + stream.SanitizeLine(strings.TrimPrefix(s.Error.Code+": "+s.Error.Message, ": "))
+			}
+			m.notice(block.Error, msg+" — the partial answer is kept above")
+		case s.Status == "incomplete":
+			m.notice(block.Warning, "the response is incomplete: "+stream.SanitizeLine(string(s.IncompleteDetails)))
+		}
+	}
+	switch {
+	case t.stopped:
+		m.notice(block.Info, "stopped — the partial answer is kept; the next message continues from the last complete reply")
+	case t.err != nil && len(snaps) == 0:
+		m.notice(block.Error, stream.SanitizeLine(t.err.Error()))
+	case t.err != nil:
+		m.notice(block.Error, "stream broken: "+stream.SanitizeLine(t.err.Error())+" — the partial answer is kept")
+	case len(snaps) > 0 && snaps[len(snaps)-1].CutOff:
+		m.notice(block.Warning, "the stream ended before the response finished — the partial answer is kept")
+	}
+	if t.log != nil {
+		t.log.End(now, t.sess)
+	}
+	cmd := m.tick(now)
+	m.cur = nil
+	if m.opts.LLMTitle && m.journal != nil && len(m.conv.Turns) == 1 && t.sess.Prompt != "" && t.err == nil && !t.stopped {
+		cmd = tea.Batch(cmd, m.askTitle(t.sess.Prompt))
+	}
+	if len(m.pending) > 0 {
+		m.status.State = AwaitingApproval
+		if send := m.autoApprove(); send != nil {
+			return tea.Batch(cmd, send)
+		}
+		m.askHosted()
+	}
+	return tea.Batch(cmd, m.afterResponse(t))
+}
+
+// fallback resends a turn with the whole conversation when the server
+// answered that the previous response is not found (expired, another
+// provider, store off), once, with a notice. It returns nil when it does not
+// apply.
+func (m *Model) fallback(t *turn) tea.Cmd {
+	var apiErr *stream.APIError
+	if !errors.As(t.err, &apiErr) || !apiErr.PreviousResponseNotFound() || len(t.snapshots()) > 0 || t.sess.Fallback || t.stopped {
+		return nil
+	}
+	m.notice(block.Info, "the server no longer has the previous response — resending the conversation from local history")
+	req := m.conv.Rebuild(t.sess)
+	req.Tools = t.req.Tools
+	m.gen++
+	nt, cmd := startTurn(m.ctx, m.gen, m.opts.Client, t.sess, req, time.Now())
+	nt.log = t.log
+	m.cur = nt
+	return cmd
+}
