@@ -30,7 +30,8 @@ const itemMark = "runnelitemmark"
 // Invariants:
 //   - active only while the tail starts at start with a list item line.
 //   - items[0] == start; items are confirmed item starts, increasing, and
-//     each lies on a complete line.
+//     each lies on a complete line, except that the last may lie on the
+//     unfinished line once its marker and first text settle it (itemBegun).
 //   - body holds the fragment bytes of items [0, done): the list's lead
 //     rows and those items' rows.
 //   - body was rendered with the definitions current at the time; any
@@ -63,7 +64,7 @@ func (c *listTail) render(s *Stream, src, tail string) (string, bool) {
 			return "", false
 		}
 	}
-	c.confirmItems(s, src, s.sc.pos) // complete lines only: a new item closes the one before
+	c.confirmItems(s, src, s.sc.pos, true) // a new item closes the one before
 	if c.dead {
 		c.reset()
 		c.dead = true
@@ -96,7 +97,10 @@ func (c *listTail) compose(s *Stream, src string, start, end int) (string, bool)
 	if !c.active || c.start != start || (c.done == 0 && c.split.item != 0) || c.items[c.done] >= end {
 		return "", false
 	}
-	c.confirmItems(s, src, end)
+	c.confirmItems(s, src, end, false)
+	if c.items[len(c.items)-1] >= end {
+		return "", false
+	}
 	var last string
 	var err error
 	if c.dead {
@@ -140,7 +144,9 @@ func (c *listTail) begin(src string, start int) bool {
 
 // confirmItems parses the list up to end (a line start) when a line before
 // it may have started a new item, and records the confirmed item starts.
-func (c *listTail) confirmItems(s *Stream, src string, end int) {
+// With partial, the unfinished line after end counts too once it has begun
+// an item for sure (itemBegun).
+func (c *listTail) confirmItems(s *Stream, src string, end int, partial bool) {
 	maybe := false
 	for c.scanned < end {
 		nl := strings.IndexByte(src[c.scanned:end], '\n')
@@ -151,6 +157,9 @@ func (c *listTail) confirmItems(s *Stream, src string, end int) {
 			}
 		}
 		c.scanned += nl + 1
+	}
+	if partial && end < len(src) && end > c.items[len(c.items)-1] && c.itemBegun(src[end:]) {
+		maybe, end = true, len(src)
 	}
 	if !maybe {
 		return
@@ -172,8 +181,11 @@ func (c *listTail) confirmItems(s *Stream, src string, end int) {
 		if at <= c.items[len(c.items)-1] {
 			break
 		}
-		cols, i := leadingSpaces(src[at:])
-		nl := strings.IndexByte(src[at:], '\n')
+		cols, i := leadingSpaces(src[at:end])
+		nl := strings.IndexByte(src[at:end], '\n')
+		if nl < 0 {
+			nl = end - at // the unfinished line
+		}
 		if nl < i || cols != c.indent {
 			break
 		}
@@ -186,6 +198,29 @@ func (c *listTail) confirmItems(s *Stream, src string, end int) {
 	if c.done >= len(c.items) {
 		c.dead = true // an item already rendered is no longer confirmed
 	}
+}
+
+// itemBegun reports whether line, the unfinished last line, begins an item
+// of this list whatever follows: the list's marker at its indent, a space,
+// then a character that keeps the line from becoming a thematic break.
+func (c *listTail) itemBegun(line string) bool {
+	cols, i := leadingSpaces(line)
+	if cols != c.indent {
+		return false
+	}
+	b, d, _, ok := listMarker(line[i:])
+	if !ok || b != c.bullet || d != c.delim {
+		return false
+	}
+	j := i + strings.IndexAny(line[i:], " \t")
+	if j < i || line[j] != ' ' {
+		return false
+	}
+	text := strings.TrimLeft(line[j:], " ")
+	if text == "" || len(line)-len(text)-j > 4 {
+		return false // no text yet, or indented code
+	}
+	return strings.Trim(text, " \t"+string(b)) != "" && text[0] != ' '
 }
 
 // update renders items [done, upto) into body and the rest (the last item
