@@ -15,9 +15,15 @@ import (
 //
 // A split is a space followed by a letter, with no unmatched markup before
 // it: every top-level inline node before it is a complete construct
-// (emphasis, link, code span, autolink, image) or text without *, _, `,
-// [, ], ~ or <. Then nothing after the split can pair with anything before
-// it, and both pieces parse as they do in the whole paragraph.
+// (emphasis, link, code span, autolink, image) or text without *, _, `, ~,
+// < or \, whose brackets are balanced at the split (a bracket pair that did
+// not make a link, such as a reference whose definition has not arrived:
+// goldmark drops its opener, so no later "]" can pair with it; a definition
+// that arrives resets the paraTail). Then nothing after the split can pair
+// with anything before it, and both pieces parse as they do in the whole
+// paragraph. A paragraph that opens with "[" is not split before its first
+// "]" is followed by something other than ":", so no piece reads as a
+// reference definition.
 //
 // Invariants:
 //   - prefix is the styled line of src[start:split] when split > start;
@@ -32,7 +38,8 @@ type paraTail struct {
 }
 
 // unsafeInline are the characters that may open markup closed later.
-const unsafeInline = "*_`[]~<"
+// Brackets are handled apart (lastSafeSplit).
+const unsafeInline = "*_`~<"
 
 // render returns the tail's fragment if the fast path applies; tail is the
 // tail source to show (a partial definition line already dropped).
@@ -136,12 +143,18 @@ func lastSafeSplit(bp blockParser, text string) int {
 	if strings.IndexByte(text, ' ') < 0 {
 		return 0
 	}
+	if text[0] == '[' {
+		if i := strings.IndexByte(text, ']'); i < 0 || i+1 == len(text) || text[i+1] == ':' {
+			return 0 // a first piece might read as a reference definition
+		}
+	}
 	doc := bp.p.Parse(textReader(text))
 	para, ok := doc.FirstChild().(*ast.Paragraph)
 	if !ok || para.NextSibling() != nil {
 		return 0
 	}
 	best := 0
+	depth := 0 // brackets in text left open
 	for n := para.FirstChild(); n != nil; n = n.NextSibling() {
 		t, isText := n.(*ast.Text)
 		if !isText {
@@ -153,11 +166,16 @@ func lastSafeSplit(bp blockParser, text string) int {
 		}
 		seg := text[t.Segment.Start:t.Segment.Stop]
 		for i := 0; i < len(seg); i++ {
-			if strings.IndexByte(unsafeInline, seg[i]) >= 0 {
-				return best
+			switch c := seg[i]; {
+			case c == '[':
+				depth++
+			case c == ']':
+				depth = max(depth-1, 0)
+			case c == '\\' || strings.IndexByte(unsafeInline, c) >= 0:
+				return best // an escaped bracket would miscount
 			}
 			at := t.Segment.Start + i
-			if seg[i] == ' ' && at > 0 && text[at-1] != ' ' && at+1 < len(text) && isLetter(text[at+1]) {
+			if seg[i] == ' ' && depth == 0 && at > 0 && text[at-1] != ' ' && at+1 < len(text) && isLetter(text[at+1]) {
 				best = at
 			}
 		}
