@@ -3,6 +3,7 @@ package markdown
 import (
 	"errors"
 	"strings"
+	"sync"
 )
 
 // codeTail renders a tail that is a fenced code block opened at column 0
@@ -175,24 +176,67 @@ func (c *codeTail) begin(r *Renderer, src string, start int, f fence) bool {
 	}
 	opener := src[start : start+nl]
 	closer := strings.Repeat(string(f.ch), f.n)
-	frag, err := r.block("", opener+"\n"+probe+"\n"+closer+"\n")
-	if err != nil {
-		return false
-	}
-	i := strings.Index(frag, probe)
-	if i < 0 {
-		return false
-	}
-	rowStart := strings.LastIndexByte(frag[:i], '\n') + 1
-	rowEnd := strings.IndexByte(frag[i:], '\n')
-	if rowEnd < 0 {
+	fr, ok := r.fences.frame(r, opener, closer)
+	if !ok {
 		return false
 	}
 	c.reset()
 	c.active, c.start, c.opener, c.closer = true, start, opener, closer
 	c.done = start + nl + 1
-	c.lead, c.trail = frag[:rowStart], frag[i+rowEnd+1:]
+	c.lead, c.trail = fr.lead, fr.trail
 	return true
+}
+
+// fenceFrame is the fragment bytes around the code rows of a fence.
+type fenceFrame struct{ lead, trail string }
+
+// maxFenceFrames bounds fenceFrames: distinct openers in a session are few,
+// but they come from model output.
+const maxFenceFrames = 64
+
+// fenceFrames remembers the frame of each fence opener a Renderer has seen,
+// learnt from a one-line render, so a code block costs no probe render
+// when its language came before (the probe needs the highlighter set up,
+// the dearest render of a small block). Safe for concurrent use.
+//
+// Invariant: byKey[opener+"\n"+closer] is the frame of a render of that
+// fence with this Renderer.
+type fenceFrames struct {
+	mu    sync.Mutex
+	byKey map[string]fenceFrame
+}
+
+// frame returns the frame of the fence opener ... closer, rendering a probe
+// the first time.
+func (ff *fenceFrames) frame(r *Renderer, opener, closer string) (fenceFrame, bool) {
+	key := opener + "\n" + closer
+	ff.mu.Lock()
+	fr, ok := ff.byKey[key]
+	ff.mu.Unlock()
+	if ok {
+		return fr, true
+	}
+	frag, err := r.block("", opener+"\n"+probe+"\n"+closer+"\n")
+	if err != nil {
+		return fenceFrame{}, false
+	}
+	i := strings.Index(frag, probe)
+	if i < 0 {
+		return fenceFrame{}, false
+	}
+	rowStart := strings.LastIndexByte(frag[:i], '\n') + 1
+	rowEnd := strings.IndexByte(frag[i:], '\n')
+	if rowEnd < 0 {
+		return fenceFrame{}, false
+	}
+	fr = fenceFrame{lead: frag[:rowStart], trail: frag[i+rowEnd+1:]}
+	ff.mu.Lock()
+	if ff.byKey == nil || len(ff.byKey) >= maxFenceFrames {
+		ff.byKey = map[string]fenceFrame{}
+	}
+	ff.byKey[key] = fr
+	ff.mu.Unlock()
+	return fr, true
 }
 
 // reset drops everything rendered.

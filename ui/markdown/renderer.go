@@ -57,6 +57,7 @@ type Renderer struct {
 	unwrapped sync.Pool // *glamour.TermRenderer that does not wrap (paragraph.go)
 	para      paraFrame // how a paragraph is framed, for the paragraph fast path
 	items     itemFrame // how a list item is framed, for the list item fast path
+	fences    fenceFrames
 
 	docPrefix string // what glamour writes before the first fragment
 	docSuffix string // what glamour writes after the last fragment
