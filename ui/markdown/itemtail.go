@@ -35,13 +35,15 @@ func (r *Renderer) itemRows(mark, line string) string {
 }
 
 // itemMarks renders the markers of stand-in items, each a one-item list,
-// without wrapping, and returns their styled markers.
+// and pieces as paraLines does, without wrapping, and returns their styled
+// markers and the pieces' styled lines.
 func (r *Renderer) itemMarks(defs string, markers []string, pieces []string) (marks, lines []string, err error) {
-	parts := make([]string, 0, len(markers)+len(pieces))
+	paras, joined := joinPieces(pieces)
+	parts := make([]string, 0, len(markers)+len(paras))
 	for _, m := range markers {
 		parts = append(parts, m+" "+itemMark)
 	}
-	parts = append(parts, pieces...)
+	parts = append(parts, paras...)
 	frags, err := r.parts(&r.unwrapped, 0, defs, parts)
 	if err != nil {
 		return nil, nil, err
@@ -53,12 +55,12 @@ func (r *Renderer) itemMarks(defs string, markers []string, pieces []string) (ma
 		}
 		marks = append(marks, frag[strings.LastIndexByte(frag[:i], '\n')+1:i])
 	}
-	for _, frag := range frags[len(markers):] {
-		line, err := r.paraLine(frag)
-		if err != nil {
-			return nil, nil, err
-		}
-		lines = append(lines, line)
+	lines, err = r.fragLines(frags[len(markers):], joined)
+	if err != nil && joined {
+		lines, err = r.paraLinesApart(defs, pieces)
+	}
+	if err != nil {
+		return nil, nil, err
 	}
 	return marks, lines, nil
 }

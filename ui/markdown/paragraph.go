@@ -30,20 +30,67 @@ type paraFrame struct {
 // errParaFrame means an unwrapped render did not have the paragraph frame.
 var errParaFrame = errors.New("render markdown: unexpected paragraph framing")
 
+// splitMark is the word paraLines puts between two pieces to render them
+// as one paragraph: a plain word at a safe split parses as nothing but
+// itself, and one paragraph costs glamour half what two with a mark
+// paragraph between them cost.
+const splitMark = "runnelsplitmark"
+
 // paraLines renders pieces, each a paragraph on one line, without wrapping
-// in one glamour call, and returns their styled lines.
+// in one glamour call, and returns their styled lines. Two pieces must be
+// consecutive parts of one line, split at a single space where a split is
+// safe (lastSafeSplit); they are rendered as one paragraph with splitMark
+// at the split and cut apart at it.
 func (r *Renderer) paraLines(defs string, pieces ...string) ([]string, error) {
+	parts, joined := joinPieces(pieces)
+	frags, err := r.parts(&r.unwrapped, 0, defs, parts)
+	if err != nil {
+		return nil, err
+	}
+	lines, err := r.fragLines(frags, joined)
+	if err != nil && joined {
+		return r.paraLinesApart(defs, pieces)
+	}
+	return lines, err
+}
+
+// paraLinesApart is paraLines with each piece its own paragraph.
+func (r *Renderer) paraLinesApart(defs string, pieces []string) ([]string, error) {
 	frags, err := r.parts(&r.unwrapped, 0, defs, pieces)
 	if err != nil {
 		return nil, err
 	}
-	lines := make([]string, len(frags))
+	return r.fragLines(frags, false)
+}
+
+// fragLines returns the styled lines of unwrapped paragraph fragments; if
+// joined, the last fragment holds two pieces cut apart at splitMark.
+func (r *Renderer) fragLines(frags []string, joined bool) ([]string, error) {
+	lines := make([]string, len(frags), len(frags)+1)
+	var err error
 	for i, frag := range frags {
 		if lines[i], err = r.paraLine(frag); err != nil {
 			return nil, err
 		}
 	}
-	return lines, nil
+	if !joined {
+		return lines, nil
+	}
+	last := lines[len(lines)-1]
+	i := strings.Index(last, " "+splitMark+" ")
+	if i < 0 || strings.Count(last, splitMark) != 1 {
+		return nil, errParaFrame
+	}
+	return append(lines[:len(lines)-1], last[:i], last[i+len(splitMark)+2:]), nil
+}
+
+// joinPieces returns the paragraphs to render for pieces: two pieces joined
+// at splitMark when they do not hold the mark themselves.
+func joinPieces(pieces []string) ([]string, bool) {
+	if len(pieces) != 2 || strings.Contains(pieces[0], splitMark) || strings.Contains(pieces[1], splitMark) {
+		return pieces, false
+	}
+	return []string{pieces[0] + " " + splitMark + " " + pieces[1]}, true
 }
 
 // paraLine returns the styled line of an unwrapped paragraph's fragment.
