@@ -30,8 +30,8 @@ const (
 )
 
 // Renderer renders markdown with one glamour style at one wrap width. It is
-// safe for concurrent use: glamour renderers are pooled, the rest is
-// read-only after NewRenderer. Make a new Renderer when the width or style
+// safe for concurrent use: glamour renderers are pooled, fence frames
+// are behind a mutex, the rest is read-only after NewRenderer. Make a new Renderer when the width or style
 // changes.
 //
 // Output contract (Render and Stream.View alike): glamour's rows with the
