@@ -30,9 +30,9 @@ const (
 )
 
 // Renderer renders markdown with one glamour style at one wrap width. It is
-// safe for concurrent use: glamour renderers are pooled, fence frames
-// are behind a mutex, the rest is read-only after NewRenderer. Make a new Renderer when the width or style
-// changes.
+// safe for concurrent use: glamour renderers are pooled, fence frames are
+// behind a mutex, the rest is read-only after NewRenderer. Make a new
+// Renderer when the width or style changes.
 //
 // Output contract (Render and Stream.View alike): glamour's rows with the
 // right padding removed (trailing plain spaces go, the visible text stays),
