@@ -71,6 +71,16 @@ func (c *paraTail) compose(s *Stream, src string, start, end int) (string, bool)
 	return frag, err == nil
 }
 
+// holds reports whether the paragraph fast path has a rendered prefix of
+// the block src[segStart:end], so compose would render only its last words.
+func (c *paraTail) holds(s *Stream, src string, end int) bool {
+	if c.start != s.segStart || c.split == c.start {
+		return false
+	}
+	body := trimBlankLines(src[c.start:end])
+	return c.start+len(body) >= c.split && strings.IndexByte(body, '\n') < 0
+}
+
 // body returns the paragraph's text if the fast path applies to tail: the
 // style allows it, and tail is one line that can only be a paragraph.
 func (c *paraTail) body(s *Stream, tail string) (string, bool) {

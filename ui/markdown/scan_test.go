@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -125,5 +126,20 @@ func TestPartialLineDecisions(t *testing.T) {
 		if hold != c.hold || decided != c.decided {
 			t.Errorf("holdAfterBlank(%q) = %v, %v; want %v, %v", c.partial, hold, decided, c.hold, c.decided)
 		}
+	}
+}
+
+// TestCutsInsideBlocks checks that a cut never falls inside a block whose
+// last line is not one of its text lines (an HTML block's closing line), and
+// that every valid candidate is returned.
+func TestCutsInsideBlocks(t *testing.T) {
+	bp := newBlockParser()
+	src := "Para one.\n\n<!-- a comment\n\nwith a blank line inside -->\n\n> A quote.\n\nPara two.\n"
+	at := func(s string) int { return strings.Index(src, s) }
+	cands := []int{at("<!--"), at("with a blank"), at("> A quote"), at("Para two")}
+	got := bp.cuts(src, 0, cands)
+	want := []int{at("<!--"), at("> A quote"), at("Para two")}
+	if !slices.Equal(got, want) {
+		t.Errorf("cuts = %v, want %v", got, want)
 	}
 }

@@ -139,10 +139,18 @@ func (s *Stream) advance(src string) {
 		return
 	}
 	s.sc.newCands = false
-	if cut := s.bp.lastCut(src, s.segStart, cands); cut >= 0 {
-		s.settle(src, cut)
-		s.sc.dropCands(cut)
+	cuts := s.bp.cuts(src, s.segStart, cands)
+	if len(cuts) == 0 {
+		return
 	}
+	last := cuts[len(cuts)-1]
+	if len(cuts) > 1 && s.para.holds(s, src, cuts[0]) {
+		// The paragraph has a rendered prefix: settle it on its own so
+		// only its last words are rendered, not the whole of it again.
+		s.settle(src, cuts[0])
+	}
+	s.settle(src, last)
+	s.sc.dropCands(last)
 }
 
 // settle makes src[segStart:cut] a block, reusing a render of it if the

@@ -20,15 +20,15 @@ func newBlockParser() blockParser {
 	return blockParser{p: md.Parser()}
 }
 
-// lastCut returns the last of cands (absolute offsets, increasing) where
-// src[base:] can be cut into two documents that render like the whole: a
-// top-level block starts exactly there and none straddles it. It returns -1
-// if none qualifies.
+// cuts returns those of cands (absolute offsets, increasing) where src[base:]
+// can be cut into documents that render like the whole, in increasing
+// order: a top-level block starts exactly there and none straddles it. The
+// last one returned has a block after it.
 //
 // The parse includes any partial last line; callers only propose a cut at a
 // partial line once its first characters settle whether it continues the
 // block before it (see scanner.holdAfterBlank).
-func (bp blockParser) lastCut(src string, base int, cands []int) int {
+func (bp blockParser) cuts(src string, base int, cands []int) []int {
 	doc := bp.p.Parse(text.NewReader([]byte(src[base:])))
 	type span struct {
 		lo, hi int // byte range of the node's text, relative to base; lo < 0 if unknown
@@ -36,25 +36,25 @@ func (bp blockParser) lastCut(src string, base int, cands []int) int {
 	var spans []span
 	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
 		lo, hi := nodeSpan(c)
-		spans = append(spans, span{lo, hi})
-	}
-	for k := len(cands) - 1; k >= 0; k-- {
-		q := cands[k] - base
-		ok, after := true, false
-		for _, sp := range spans {
-			switch {
-			case sp.lo < 0, sp.hi <= q:
-			case sp.lo >= q:
-				after = true
-			default:
-				ok = false // straddles q
-			}
-		}
-		if ok && after {
-			return cands[k]
+		if lo >= 0 {
+			spans = append(spans, span{lo, hi})
 		}
 	}
-	return -1
+	var out []int
+	k := 0 // spans before k end at or before the candidate
+	for _, c := range cands {
+		q := c - base
+		for k < len(spans) && spans[k].hi <= q {
+			k++
+		}
+		if k == len(spans) {
+			break // no block after q
+		}
+		if spans[k].lo >= q {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // nodeSpan returns the byte range covered by n's lines and text segments,
@@ -81,6 +81,9 @@ func nodeSpan(n ast.Node) (lo, hi int) {
 			}
 			if f, ok := n.(*ast.FencedCodeBlock); ok && f.Info != nil {
 				add(f.Info.Segment.Start, f.Info.Segment.Stop)
+			}
+			if h, ok := n.(*ast.HTMLBlock); ok && h.HasClosure() {
+				add(h.ClosureLine.Start, h.ClosureLine.Stop)
 			}
 		}
 		if t, ok := n.(*ast.Text); ok {
