@@ -88,7 +88,7 @@ type Settings struct {
 	Theme            string
 	Headers          map[string]string
 	Store            bool
-	LLMTitle         bool // titles sessions with one extra request after the first turn
+	LLMTitle         bool          // titles sessions with one extra request after the first turn
 	IdleTimeout      time.Duration // max silence between stream events
 	ConnectTimeout   time.Duration // dial + TLS + response headers
 	MaxRetries       int           // retries before the first byte
