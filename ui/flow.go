@@ -47,11 +47,12 @@ func (m *Model) begin(st *session.Turn) tea.Cmd {
 		return nil
 	}
 	req := st.Request
-	if resolved, _, err := m.tools.requestTools(); err != nil {
-		m.notice(block.Error, stream.SanitizeLine(err.Error()))
-	} else {
-		req.Tools = resolved // secrets only in the request sent, never in the turn kept
+	// resolved once (at start and on /tools): secrets may come from a
+	// command, which must not run on every turn inside Update
+	if m.tools.resolveErr != nil {
+		m.notice(block.Error, stream.SanitizeLine(m.tools.resolveErr.Error()))
 	}
+	req.Tools = m.tools.resolved // secrets only in the request sent, never in the turn kept
 	m.gen++
 	t, cmd := startTurn(m.ctx, m.gen, m.opts.Client, st, req, time.Now())
 	if m.journal != nil {

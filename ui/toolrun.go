@@ -40,7 +40,9 @@ type toolKit struct {
 	queue    []approvalAsk
 	waiting  bool
 	stopped  bool              // the user stopped the running round
-	resolved []json.RawMessage // the request's tools, secrets resolved
+
+	resolved   []json.RawMessage // the request's tools, secrets resolved (for the enabled set)
+	resolveErr error             // why resolving them failed, shown on each turn
 }
 
 // approvalAsk is a local tool waiting for the user's answer.
@@ -125,10 +127,10 @@ func (k *toolKit) on() []string {
 // enabled set, and returns the redacted copy to store.
 func (k *toolKit) requestTools() (resolved, redacted []json.RawMessage, err error) {
 	resolved, err = k.runner.RequestTools(func(n string) bool { return k.enabled[n] }, k.env)
+	k.resolved, k.resolveErr = resolved, err
 	if err != nil {
 		return nil, nil, err
 	}
-	k.resolved = resolved
 	return resolved, tools.Redact(resolved), nil
 }
 
