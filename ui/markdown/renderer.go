@@ -53,8 +53,9 @@ const (
 type Renderer struct {
 	style     ansi.StyleConfig
 	width     int
-	pool      sync.Pool // *glamour.TermRenderer at width
-	unwrapped sync.Pool // *glamour.TermRenderer that does not wrap (paragraph.go)
+	pool      sync.Pool // *termRenderer at width
+	unwrapped sync.Pool // *termRenderer that does not wrap (paragraph.go)
+	own       bool      // render with the pipeline that skips notFirst's comment (pipeline.go)
 	para      paraFrame // how a paragraph is framed, for the paragraph fast path
 	items     itemFrame // how a list item is framed, for the list item fast path
 	fences    fenceFrames
@@ -72,6 +73,12 @@ type Renderer struct {
 // a few probes to learn glamour's framing, and fails if the style frames
 // blocks in a way the block cache cannot reproduce.
 func NewRenderer(style ansi.StyleConfig, width int) (*Renderer, error) {
+	return newRenderer(style, width, true)
+}
+
+// newRenderer is NewRenderer; own false keeps glamour's own TermRenderer
+// (for the test that compares the two pipelines).
+func newRenderer(style ansi.StyleConfig, width int, own bool) (*Renderer, error) {
 	width = max(width, MinWidth)
 	style, err := withOwnChromaStyle(style)
 	if err != nil {
@@ -81,6 +88,7 @@ func NewRenderer(style ansi.StyleConfig, width int) (*Renderer, error) {
 	if _, err := r.newTermRenderer(width); err != nil {
 		return nil, fmt.Errorf("markdown renderer: %w", err)
 	}
+	r.own = own && r.ownPipelineAgrees()
 	if err := r.calibrate(); err != nil {
 		return nil, fmt.Errorf("markdown renderer: %w", err)
 	}
@@ -102,14 +110,28 @@ func (r *Renderer) Render(src string) (string, error) {
 	return strings.Trim(out, "\n"), nil
 }
 
-func (r *Renderer) newTermRenderer(width int) (*glamour.TermRenderer, error) {
-	return glamour.NewTermRenderer(
+// chromaFormatter is the formatter for code blocks: terminal16m is
+// deterministic; terminal256 breaks colour ties in map order, so re-renders
+// would differ (render study §2.7).
+const chromaFormatter = "terminal16m"
+
+func (r *Renderer) newTermRenderer(width int) (*termRenderer, error) {
+	if r.own {
+		return newOwnTermRenderer(ansi.Options{
+			WordWrap:        width,
+			Styles:          r.style,
+			ChromaFormatter: chromaFormatter,
+		}), nil
+	}
+	tr, err := glamour.NewTermRenderer(
 		glamour.WithStyles(r.style),
 		glamour.WithWordWrap(width),
-		// terminal16m is deterministic; terminal256 breaks colour ties
-		// in map order, so re-renders would differ (render study §2.7).
-		glamour.WithChromaFormatter("terminal16m"),
+		glamour.WithChromaFormatter(chromaFormatter),
 	)
+	if err != nil {
+		return nil, err
+	}
+	return &termRenderer{tr: tr}, nil
 }
 
 // glamour renders src at the Renderer's width and trims the padding.
@@ -123,7 +145,7 @@ func (r *Renderer) glamour(src string) (string, error) {
 // content). A panic inside glamour becomes an error: model output must never
 // crash the UI.
 func (r *Renderer) glamourWith(pool *sync.Pool, width int, src string) (out string, err error) {
-	tr, _ := pool.Get().(*glamour.TermRenderer)
+	tr, _ := pool.Get().(*termRenderer)
 	if tr == nil {
 		if tr, err = r.newTermRenderer(width); err != nil {
 			return "", fmt.Errorf("markdown renderer: %w", err)
