@@ -10,6 +10,7 @@ type block struct {
 	defsKey    string   // definitions prefixed when out was rendered
 	out        string   // fragment (see Renderer)
 	ok         bool     // out is current for the Stream's renderer and defs
+	pending    bool     // a render of it is put off to the end of the View (lineBatch)
 }
 
 // blocks is the settled part of a message and the concatenation of its
@@ -53,7 +54,7 @@ func (bs *blocks) defsChanged(labels []string, defs *refDefs) {
 func (bs *blocks) stale() []int {
 	var out []int
 	for i := range bs.list {
-		if !bs.list[i].ok {
+		if !bs.list[i].ok && !bs.list[i].pending {
 			out = append(out, i)
 		}
 	}

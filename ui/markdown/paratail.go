@@ -35,40 +35,65 @@ type paraTail struct {
 	start  int    // offset of the paragraph (== segStart)
 	split  int    // end of the cached prefix; == start when there is none
 	prefix string // styled line of src[start:split]
+
+	// The result of the last render, once the frame's renders are done.
+	out string
+	err error
 }
 
 // unsafeInline are the characters that may open markup closed later.
 // Brackets are handled apart (lastSafeSplit).
 const unsafeInline = "*_`~<"
 
-// render returns the tail's fragment if the fast path applies; tail is the
-// tail source to show (a partial definition line already dropped).
-func (c *paraTail) render(s *Stream, tail string) (string, bool) {
+// render puts off the tail's render to the end of the frame (Stream.lines)
+// if the fast path applies; tail is the tail source to show (a partial
+// definition line already dropped). The fragment or the error is then in
+// out and err.
+func (c *paraTail) render(s *Stream, tail string) bool {
 	body, ok := c.body(s, tail)
 	if !ok {
-		return "", false
+		return false
 	}
-	frag, err := c.update(s, body)
-	if err != nil {
-		s.noteErr(err)
-		c.reset()
-		return "", false
-	}
-	return frag, true
+	labels, pieces, split := c.pieces(s, body)
+	c.out, c.err = "", nil
+	s.lines.add(labels, pieces, func(lines []string, err error) {
+		if err != nil {
+			c.err = err
+			return
+		}
+		if split > 0 {
+			c.prefix = joinLine(c.prefix, lines[0])
+			c.split = c.start + split
+		}
+		c.out = s.r.paraFragment(joinLine(c.prefix, lines[len(lines)-1]))
+	})
+	return true
 }
 
-// compose returns the fragment of the settled block src[start:end] when it
-// is the paragraph this paraTail holds a prefix of.
-func (c *paraTail) compose(s *Stream, src string, start, end int) (string, bool) {
+// compose puts off the render of the settled block src[start:end] to the
+// end of the frame, when it is the paragraph this paraTail holds a prefix
+// of, and has done called with its fragment then.
+func (c *paraTail) compose(s *Stream, src string, start, end int, done func(string, error)) bool {
 	if c.start != start || c.split == start {
-		return "", false
+		return false
 	}
 	body, ok := c.body(s, src[start:end])
 	if !ok || start+len(body) < c.split {
-		return "", false
+		return false
 	}
-	frag, err := c.update(s, body)
-	return frag, err == nil
+	labels, pieces, split := c.pieces(s, body)
+	prefix := c.prefix // the paraTail is reset when the block settles
+	s.lines.add(labels, pieces, func(lines []string, err error) {
+		if err != nil {
+			done("", err)
+			return
+		}
+		if split > 0 {
+			prefix = joinLine(prefix, lines[0])
+		}
+		done(s.r.paraFragment(joinLine(prefix, lines[len(lines)-1])), nil)
+	})
+	return true
 }
 
 // holds reports whether the paragraph fast path has a rendered prefix of
@@ -120,31 +145,23 @@ func paragraphStart(line string) bool {
 	return false
 }
 
-// update moves the split as far as it safely goes, renders the new middle
-// piece and the words after the split in one glamour call, and returns the
-// paragraph's fragment.
-func (c *paraTail) update(s *Stream, body string) (string, error) {
+// pieces moves the split as far as it safely goes and returns what to
+// render: the new middle piece (if the split moved) and the words after the
+// split, the labels they may use, and the new split's offset in body (0 if
+// it did not move). The caller renders them in one glamour call.
+func (c *paraTail) pieces(s *Stream, body string) (labels, pieces []string, split int) {
 	from := 0 // where the words after the split begin in body
 	if c.split > c.start {
 		from = c.split - c.start + 1
 	}
-	var pieces []string
-	split := lastSafeSplit(s.bp, body[from:])
+	split = lastSafeSplit(s.bp, body[from:])
 	if split > 0 {
 		pieces = append(pieces, body[from:from+split])
 		split += from
 		from = split + 1
 	}
 	pieces = append(pieces, body[from:])
-	lines, err := s.r.paraLines(s.defs.prefix(labelsIn(body[max(c.split-c.start, 0):])), pieces...)
-	if err != nil {
-		return "", err
-	}
-	if split > 0 {
-		c.prefix = joinLine(c.prefix, lines[0])
-		c.split = c.start + split
-	}
-	return s.r.paraFragment(joinLine(c.prefix, lines[len(lines)-1])), nil
+	return labelsIn(body[max(c.split-c.start, 0):]), pieces, split
 }
 
 // lastSafeSplit returns the offset in text (a paragraph piece) of the last

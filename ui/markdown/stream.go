@@ -34,6 +34,7 @@ type Stream struct {
 	segStart int // start of the unsettled tail
 
 	blocks blocks
+	lines  lineBatch // unwrapped renders put off to the end of the View
 	tail   tailCache
 	code   codeTail
 	list   listTail
@@ -105,6 +106,14 @@ func (s *Stream) View() string {
 	s.advance(src)
 	c = s.note(pathSettle, c)
 	tail, path := s.renderTail(src)
+	s.flushLines()
+	if path == pathPara {
+		if tail, path = s.para.out, pathPara; s.para.err != nil {
+			s.noteErr(s.para.err)
+			s.para.reset()
+			tail, path = s.renderWhole(src, s.tailSource(src))
+		}
+	}
 	c = s.note(path, c)
 	s.renderBlocks(src, nil) // any the tail render did not take along
 	s.note(pathBlocks, c)
@@ -164,8 +173,15 @@ func (s *Stream) settle(src string, cut int) {
 		b.out, b.ok = out, true
 	} else if out, ok := s.list.compose(s, src, b.start, b.end); ok {
 		b.out, b.ok = out, true
-	} else if out, ok := s.para.compose(s, src, b.start, b.end); ok {
-		b.out, b.ok = out, true
+	} else {
+		i := len(s.blocks.list)
+		b.pending = s.para.compose(s, src, b.start, b.end, func(out string, err error) {
+			b := &s.blocks.list[i]
+			b.pending = false
+			if err == nil {
+				b.out, b.ok = out, true
+			} // else it is rendered whole with the other stale blocks
+		})
 	}
 	s.blocks.add(b)
 	s.segStart = cut
