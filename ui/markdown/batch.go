@@ -61,3 +61,14 @@ func (s *Stream) flushLines() {
 		j.done(lines, lerr)
 	}
 }
+
+// partJob is one wrapped render of a part that View has put off to its
+// next renderBlocks call, which renders it with the stale blocks and the
+// tail. done gets the part's fragment.
+//
+// Invariant: Stream.parts is empty between Views.
+type partJob struct {
+	labels []string
+	part   string
+	done   func(frag string, err error)
+}

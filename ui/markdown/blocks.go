@@ -73,25 +73,39 @@ func (bs *blocks) joined() string {
 	return bs.joinedOut.String()
 }
 
-// renderBlocks renders every stale block in one glamour call, with extra (a
-// tail source) as a last part when given, and returns extra's fragment.
+// renderBlocks renders every stale block and every put-off part
+// (Stream.parts) in one glamour call, with extra (a tail source) as a last
+// part when given, and returns extra's fragment.
 func (s *Stream) renderBlocks(src string, extra *string) (string, bool) {
 	idx := s.blocks.stale()
-	if len(idx) == 0 && extra == nil {
+	jobs := s.parts
+	s.parts = nil
+	if len(idx) == 0 && len(jobs) == 0 && extra == nil {
 		return "", false
 	}
-	parts := make([]string, 0, len(idx)+1)
+	parts := make([]string, 0, len(idx)+len(jobs)+1)
 	var labels []string
 	for _, i := range idx {
 		b := &s.blocks.list[i]
 		parts = append(parts, src[b.start:b.end])
 		labels = append(labels, b.labels...)
 	}
+	for _, j := range jobs {
+		parts = append(parts, j.part)
+		labels = append(labels, j.labels...)
+	}
 	if extra != nil {
 		parts = append(parts, *extra)
 		labels = append(labels, labelsIn(*extra)...)
 	}
 	frags, err := s.r.blocks(s.defs.prefix(sortedUnique(labels)), parts...)
+	for k, j := range jobs {
+		if err != nil {
+			j.done("", err)
+		} else {
+			j.done(frags[len(idx)+k], nil)
+		}
+	}
 	if err != nil {
 		s.noteErr(err)
 		frags = make([]string, len(parts))

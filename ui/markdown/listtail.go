@@ -92,29 +92,45 @@ func (c *listTail) render(s *Stream, src, tail string) (string, bool) {
 }
 
 // compose returns the fragment of src[start:end] built from the rendered
-// items plus one render of the rest, for settling the list as a block.
-func (c *listTail) compose(s *Stream, src string, start, end int) (string, bool) {
+// items plus one render of the rest, for settling the list as a block. When
+// the rest is a list's last item and more, its render is put off to the
+// View's next renderBlocks (later is true) and done gets the fragment then.
+func (c *listTail) compose(s *Stream, src string, start, end int, done func(string, error)) (out string, ok, later bool) {
 	if !c.active || c.start != start || (c.done == 0 && c.split.item != 0) || c.items[c.done] >= end {
-		return "", false
+		return "", false, false
 	}
 	c.confirmItems(s, src, end, false)
 	if c.items[len(c.items)-1] >= end {
-		return "", false
+		return "", false, false
 	}
-	var last string
-	var err error
 	if c.dead {
 		// A list and more (confirmItems added no item): the rest is
-		// rendered whole after the items done.
+		// rendered whole after the items done, with the frame's other
+		// wrapped renders.
 		c.dead = false
-		last, err = c.renderLast(s, src[c.items[c.done]:end])
-	} else {
-		last, err = c.update(s, src, len(c.items)-1, end)
+		rest := src[c.items[c.done]:end]
+		body, part, cut := c.body.String(), rest, c.done > 0
+		if cut {
+			part = c.marker(c.done) + "\n" + rest
+		}
+		s.parts = append(s.parts, partJob{labels: labelsIn(rest), part: part, done: func(frag string, err error) {
+			if err == nil && cut {
+				lo := rowAfter(frag, 0)
+				if lo < 0 || strings.Count(frag, itemMark) != 1 {
+					err = errFraming
+				} else {
+					frag = frag[lo:]
+				}
+			}
+			done(body+frag, err)
+		}})
+		return "", true, true
 	}
+	last, err := c.update(s, src, len(c.items)-1, end)
 	if err != nil {
-		return "", false
+		return "", false, false
 	}
-	return c.body.String() + last, true
+	return c.body.String() + last, true, false
 }
 
 // begin starts the fast path if the tail's first line is a list item.

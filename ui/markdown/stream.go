@@ -35,6 +35,7 @@ type Stream struct {
 
 	blocks blocks
 	lines  lineBatch // unwrapped renders put off to the end of the View
+	parts  []partJob // wrapped renders put off to the next renderBlocks
 	tail   tailCache
 	code   codeTail
 	list   listTail
@@ -116,6 +117,9 @@ func (s *Stream) View() string {
 	}
 	c = s.note(path, c)
 	s.renderBlocks(src, nil) // any the tail render did not take along
+	if len(s.blocks.stale()) > 0 {
+		s.renderBlocks(src, nil) // blocks whose put-off render failed
+	}
 	s.note(pathBlocks, c)
 	s.view = assemble(s.blocks.joined(), tail)
 	s.viewOK = true
@@ -171,17 +175,20 @@ func (s *Stream) settle(src string, cut int) {
 		b.out, b.ok = t.out, true
 	} else if out, ok := s.code.compose(s, src, b.start, b.end); ok {
 		b.out, b.ok = out, true
-	} else if out, ok := s.list.compose(s, src, b.start, b.end); ok {
-		b.out, b.ok = out, true
 	} else {
 		i := len(s.blocks.list)
-		b.pending = s.para.compose(s, src, b.start, b.end, func(out string, err error) {
+		done := func(out string, err error) {
 			b := &s.blocks.list[i]
 			b.pending = false
 			if err == nil {
 				b.out, b.ok = out, true
 			} // else it is rendered whole with the other stale blocks
-		})
+		}
+		if out, ok, later := s.list.compose(s, src, b.start, b.end, done); ok {
+			b.out, b.ok, b.pending = out, !later, later
+		} else {
+			b.pending = s.para.compose(s, src, b.start, b.end, done)
+		}
 	}
 	s.blocks.add(b)
 	s.segStart = cut
