@@ -51,6 +51,10 @@ type listTail struct {
 	lastKey string // source and defs of the last item render
 	lastOut string
 	split   itemSplit // the last item rendered piece by piece (itemtail.go)
+
+	// The result of a render put off to the View's renderBlocks.
+	out string
+	err error
 }
 
 // render returns the tail's fragment if the fast path applies. tail is the
@@ -82,11 +86,20 @@ func (c *listTail) render(s *Stream, src, tail string) (string, bool) {
 		}
 		return s.r.items.lead + rows + s.r.items.trail, true
 	}
-	last, err := c.update(s, src, len(c.items)-1, end)
+	c.out, c.err = "", nil
+	last, later, err := c.update(s, src, len(c.items)-1, end, func(rest string, err error) {
+		if c.err = err; err == nil {
+			c.out = c.body.String() + rest
+		}
+	})
 	if err != nil {
 		s.noteErr(err)
 		c.reset()
 		return "", false
+	}
+	if later {
+		s.listLater = true // View takes out or err after renderBlocks
+		return "", true
 	}
 	return c.body.String() + last, true
 }
@@ -126,7 +139,7 @@ func (c *listTail) compose(s *Stream, src string, start, end int, done func(stri
 		}})
 		return "", true, true
 	}
-	last, err := c.update(s, src, len(c.items)-1, end)
+	last, _, err := c.update(s, src, len(c.items)-1, end, nil)
 	if err != nil {
 		return "", false, false
 	}
@@ -244,12 +257,14 @@ func (c *listTail) itemBegun(line string) bool {
 // An item rendered piece by piece goes into body without another render.
 // For a bullet list one glamour call renders the batch and the rest, with a
 // stand-in item between them; in an ordered list that stand-in would take a
-// number from the rest, so there it takes two calls.
-func (c *listTail) update(s *Stream, src string, upto, end int) (string, error) {
+// number from the rest, so there it takes two calls. Given later, a bullet
+// list's call is put off to the View's next renderBlocks (Stream.parts):
+// update returns true and later gets the rest's fragment bytes then.
+func (c *listTail) update(s *Stream, src string, upto, end int, later func(string, error)) (string, bool, error) {
 	if upto > c.done && c.split.item == c.done {
 		rows, ok, err := c.splitRows(s, src, c.done, c.items[c.done], c.items[c.done+1])
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
 		if ok {
 			if c.done == 0 {
@@ -261,7 +276,8 @@ func (c *listTail) update(s *Stream, src string, upto, end int) (string, error) 
 		}
 	}
 	if upto <= c.done {
-		return c.renderRest(s, src, end)
+		last, err := c.renderRest(s, src, end)
+		return last, false, err
 	}
 	rest := src[c.items[upto]:end]
 	withRest := c.bullet != 0
@@ -282,10 +298,32 @@ func (c *listTail) update(s *Stream, src string, upto, end int) (string, error) 
 		b.WriteString(rest)
 		labels = sortedUnique(append(labels, labelsIn(rest)...))
 	}
-	frag, err := s.r.block(s.defs.prefix(labels), b.String())
-	if err != nil {
-		return "", err
+	defs := s.defs.prefix(labels)
+	if later != nil && withRest {
+		s.parts = append(s.parts, partJob{labels: labels, part: b.String(), done: func(frag string, err error) {
+			if err == nil {
+				frag, err = c.takeBatch(frag, marks, upto)
+			}
+			later(frag, err)
+		}})
+		return "", true, nil
 	}
+	frag, err := s.r.block(defs, b.String())
+	if err != nil {
+		return "", false, err
+	}
+	rest, err = c.takeBatch(frag, marks, upto)
+	if err != nil || withRest {
+		return rest, false, err
+	}
+	last, err := c.renderRest(s, src, end)
+	return last, false, err
+}
+
+// takeBatch moves the rows of items [done, upto) from frag, a render of
+// them between marks stand-ins, into body, and returns the fragment bytes
+// after the last stand-in.
+func (c *listTail) takeBatch(frag string, marks, upto int) (string, error) {
 	if strings.Count(frag, itemMark) != marks {
 		return "", errFraming
 	}
@@ -301,9 +339,6 @@ func (c *listTail) update(s *Stream, src string, upto, end int) (string, error) 
 	c.body.WriteString(frag[lo:hi])
 	c.done = upto
 	c.lastKey, c.lastOut = "", ""
-	if !withRest {
-		return c.renderRest(s, src, end)
-	}
 	return frag[after:], nil
 }
 

@@ -36,6 +36,8 @@ type Stream struct {
 	blocks blocks
 	lines  lineBatch // unwrapped renders put off to the end of the View
 	parts  []partJob // wrapped renders put off to the next renderBlocks
+
+	listLater bool // the list fast path put its render off to renderBlocks
 	tail   tailCache
 	code   codeTail
 	list   listTail
@@ -117,6 +119,14 @@ func (s *Stream) View() string {
 	}
 	c = s.note(path, c)
 	s.renderBlocks(src, nil) // any the tail render did not take along
+	if s.listLater {
+		s.listLater = false
+		if tail = s.list.out; s.list.err != nil {
+			s.noteErr(s.list.err)
+			s.list.reset()
+			tail, _ = s.renderWhole(src, s.tailSource(src))
+		}
+	}
 	if len(s.blocks.stale()) > 0 {
 		s.renderBlocks(src, nil) // blocks whose put-off render failed
 	}
