@@ -38,10 +38,10 @@ type Stream struct {
 	parts  []partJob // wrapped renders put off to the next renderBlocks
 
 	listLater bool // the list fast path put its render off to renderBlocks
-	tail   tailCache
-	code   codeTail
-	list   listTail
-	para   paraTail
+	tail      tailCache
+	code      codeTail
+	list      listTail
+	para      paraTail
 
 	view   string
 	viewOK bool
