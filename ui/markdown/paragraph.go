@@ -134,7 +134,7 @@ func (r *Renderer) calibrateParagraphs() paraFrame {
 	if err != nil {
 		return paraFrame{}
 	}
-	two, err := r.glamourWith(&r.unwrapped, 0, notFirst+word+markSep+word)
+	two, err := r.glamourWith(&r.unwrapped, 0, notFirst+word+r.sep+word)
 	if err != nil {
 		return paraFrame{}
 	}

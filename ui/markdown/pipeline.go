@@ -11,6 +11,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
@@ -61,9 +62,13 @@ type quietComments struct{ ar *ansi.ANSIRenderer }
 func (q quietComments) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	q.ar.RegisterFuncs(reg)
 	html := capture(q.ar, ast.KindHTMLBlock)
+	txt := capture(q.ar, ast.KindText)
 	reg.Register(ast.KindHTMLBlock, func(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if isOwnComment(n, src) {
 			return ast.WalkContinue, nil
+		}
+		if t := markText(n, src); t != nil {
+			return txt(w, src, t, entering)
 		}
 		return html(w, src, n, entering)
 	})
@@ -125,4 +130,29 @@ func (r *Renderer) ownPipelineAgrees() bool {
 		}
 	}
 	return true
+}
+
+// commentOpen and commentClose are markComment's lines as goldmark keeps
+// them.
+var (
+	commentOpen  = []byte("<!--\n")
+	commentClose = []byte(markPara + " -->")
+)
+
+// markText returns, when n is markComment's HTML block, a text node for
+// "\n" + markPara + "\n" in the source, which glamour renders as plain
+// text in the document; otherwise nil.
+func markText(n ast.Node, src []byte) *ast.Text {
+	b, ok := n.(*ast.HTMLBlock)
+	if !ok || b.HTMLBlockType != ast.HTMLBlockType2 || b.Lines().Len() != 1 || !b.HasClosure() {
+		return nil
+	}
+	open, shut := b.Lines().At(0), b.ClosureLine
+	if !bytes.Equal(open.Value(src), commentOpen) ||
+		!bytes.Equal(bytes.TrimRight(shut.Value(src), "\r\n"), commentClose) {
+		return nil
+	}
+	t := ast.NewTextSegment(text.NewSegment(open.Stop-1, shut.Start+len(markPara)))
+	t.SetSoftLineBreak(true)
+	return t
 }

@@ -26,7 +26,11 @@ const (
 	notFirst = "<!-- runnel -->\n\n"
 	markPara = "runnelmarkpara"
 	markSep  = "\n\n" + markPara + "\n\n" + notFirst
-	probe    = "runnelprobe"
+	// markComment is markSep for the own pipeline (pipeline.go), which
+	// renders this comment as the mark's text: a part for a tenth of the
+	// cost of a paragraph.
+	markComment = "\n\n<!--\n" + markPara + " -->\n\n"
+	probe       = "runnelprobe"
 )
 
 // Renderer renders markdown with one glamour style at one wrap width. It is
@@ -56,6 +60,7 @@ type Renderer struct {
 	pool      sync.Pool // *termRenderer at width
 	unwrapped sync.Pool // *termRenderer that does not wrap (paragraph.go)
 	own       bool      // render with the pipeline that skips notFirst's comment (pipeline.go)
+	sep       string    // what separates parts: markComment with own, else markSep
 	para      paraFrame // how a paragraph is framed, for the paragraph fast path
 	items     itemFrame // how a list item is framed, for the list item fast path
 	fences    fenceFrames
@@ -89,6 +94,10 @@ func newRenderer(style ansi.StyleConfig, width int, own bool) (*Renderer, error)
 		return nil, fmt.Errorf("markdown renderer: %w", err)
 	}
 	r.own = own && r.ownPipelineAgrees()
+	r.sep = markSep
+	if r.own {
+		r.sep = markComment
+	}
 	if err := r.calibrate(); err != nil {
 		return nil, fmt.Errorf("markdown renderer: %w", err)
 	}
@@ -198,7 +207,7 @@ func (r *Renderer) parts(pool *sync.Pool, width int, defs string, parts []string
 	}
 	n := len(defs) + len(notFirst)
 	for _, p := range parts {
-		n += len(p) + len(markSep)
+		n += len(p) + len(r.sep)
 	}
 	var b strings.Builder
 	b.Grow(n)
@@ -206,7 +215,7 @@ func (r *Renderer) parts(pool *sync.Pool, width int, defs string, parts []string
 	b.WriteString(notFirst)
 	for i, p := range parts {
 		if i > 0 {
-			b.WriteString(markSep)
+			b.WriteString(r.sep)
 		}
 		b.WriteString(p)
 	}
@@ -268,7 +277,7 @@ func (r *Renderer) calibrate() error {
 	}
 	r.docPrefix = out[:len(out)-len(want)-len(r.docSuffix)]
 
-	out, err = r.glamour(notFirst + para + markSep + para)
+	out, err = r.glamour(notFirst + para + r.sep + para)
 	if err != nil {
 		return err
 	}
