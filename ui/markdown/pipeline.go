@@ -17,12 +17,15 @@ import (
 
 // termRenderer is glamour's TermRenderer built here from the same parts
 // (goldmark with GFM and definition lists, glamour's ANSI node renderer),
-// with one change: the HTML comment the Renderer puts around its parts
-// (notFirst) renders as nothing without going through glamour's HTML
-// sanitizer, which costs about a tenth of a small render. It stays in the
-// document, so the block after it is still not the first. A comment
-// renders as nothing in glamour too; NewRenderer checks the two agree byte
-// for byte and otherwise renders with glamour's own TermRenderer.
+// with two changes for the Renderer's own HTML comments. notFirst's renders
+// as nothing without going through glamour's HTML sanitizer, which costs
+// about a tenth of a small render; it stays in the document, so the block
+// after it is still not the first. markComment's renders as the mark's
+// text, a part separator far cheaper than a mark paragraph. A comment
+// renders as nothing in glamour too; NewRenderer checks that the pipeline
+// renders documents with notFirst byte for byte as glamour does, and
+// otherwise renders with glamour's own TermRenderer and markSep. (A message
+// holding markComment's exact two lines would show the mark's word.)
 type termRenderer struct {
 	md goldmark.Markdown // nil: use tr
 	tr *glamour.TermRenderer

@@ -22,13 +22,13 @@ const MinWidth = 20
 // become the term of a definition list that starts with ": ". The mark
 // paragraph, followed by a comment for the same reason, separates the parts
 // of a multi-part render; its fragment is learnt at calibration and cut out.
+// The own pipeline (pipeline.go) renders notFirst without the HTML
+// sanitizer and separates parts with markComment, which it renders as the
+// mark's text: no paragraph to wrap, so an extra part costs little.
 const (
-	notFirst = "<!-- runnel -->\n\n"
-	markPara = "runnelmarkpara"
-	markSep  = "\n\n" + markPara + "\n\n" + notFirst
-	// markComment is markSep for the own pipeline (pipeline.go), which
-	// renders this comment as the mark's text: a part for a tenth of the
-	// cost of a paragraph.
+	notFirst    = "<!-- runnel -->\n\n"
+	markPara    = "runnelmarkpara"
+	markSep     = "\n\n" + markPara + "\n\n" + notFirst
 	markComment = "\n\n<!--\n" + markPara + " -->\n\n"
 	probe       = "runnelprobe"
 )

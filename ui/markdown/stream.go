@@ -13,8 +13,13 @@ import (
 // the pieced output matches a whole render. A tail that is a code fence
 // (codetail.go), a list (listtail.go) or a one-line paragraph (paratail.go)
 // has a fast path that renders only its last line, item or words per frame,
-// so a long one costs about the same per frame as a short one. Blocks that
-// need rendering and the tail otherwise go to glamour in one call.
+// so a long one costs about the same per frame as a short one.
+//
+// A glamour call costs about as much as a short paragraph's text, so View
+// gathers its renders (batch.go): the paragraph pieces of the block that
+// settles and of the tail go in one unwrapped call at the end, and blocks
+// that need rendering, a settling list's rest, a bullet list's closed items
+// and a tail without a fast path go in one wrapped call.
 //
 // Stream is not safe for concurrent use; it belongs to the UI goroutine.
 // Errors from glamour leave the block as plain source text and are kept in
@@ -34,14 +39,15 @@ type Stream struct {
 	segStart int // start of the unsettled tail
 
 	blocks blocks
-	lines  lineBatch // unwrapped renders put off to the end of the View
-	parts  []partJob // wrapped renders put off to the next renderBlocks
+	tail   tailCache
+	code   codeTail
+	list   listTail
+	para   paraTail
 
-	listLater bool // the list fast path put its render off to renderBlocks
-	tail      tailCache
-	code      codeTail
-	list      listTail
-	para      paraTail
+	// Renders put off within one View (batch.go); empty between Views.
+	lines     lineBatch // unwrapped, done by flushLines
+	parts     []partJob // wrapped, done by the next renderBlocks
+	listLater bool      // the list fast path's fragment comes from renderBlocks
 
 	view   string
 	viewOK bool
