@@ -27,8 +27,9 @@ import (
 // otherwise renders with glamour's own TermRenderer and markSep. (A message
 // holding markComment's exact two lines would show the mark's word.)
 type termRenderer struct {
-	md goldmark.Markdown // nil: use tr
-	tr *glamour.TermRenderer
+	md  goldmark.Markdown // nil: use tr
+	tr  *glamour.TermRenderer
+	buf bytes.Buffer // output, reused: a termRenderer renders one document at a time
 }
 
 // highPriority is the priority glamour gives its node renderer.
@@ -53,9 +54,9 @@ func (t *termRenderer) Render(src string) (string, error) {
 	if t.md == nil {
 		return t.tr.Render(src)
 	}
-	var buf bytes.Buffer
-	err := t.md.Convert([]byte(src), &buf)
-	return buf.String(), err
+	t.buf.Reset()
+	err := t.md.Convert([]byte(src), &t.buf)
+	return t.buf.String(), err
 }
 
 // quietComments is glamour's ANSI node renderer with notFirst's comment
