@@ -27,19 +27,19 @@ import (
 // one waiter is armed on it at a time (waiting). cancel is set while a round
 // runs.
 type toolKit struct {
-	cfg      tools.Config
-	runner   *tools.Runner
-	loop     *tools.Loop
-	enabled  map[string]bool
-	env      func(string) string
-	events   chan tea.Msg
-	cancel   context.CancelFunc
-	calls    map[string]*stream.Item // call id → its function_call item, for live output
-	output   map[string]*strings.Builder
-	asking   *approvalAsk // the approval request shown now
-	queue    []approvalAsk
-	waiting  bool
-	stopped  bool              // the user stopped the running round
+	cfg     tools.Config
+	runner  *tools.Runner
+	loop    *tools.Loop
+	enabled map[string]bool
+	env     func(string) string
+	events  chan tea.Msg
+	cancel  context.CancelFunc
+	calls   map[string]*stream.Item // call id → its function_call item, for live output
+	output  map[string]*strings.Builder
+	asking  *approvalAsk // the approval request shown now
+	queue   []approvalAsk
+	waiting bool
+	stopped bool // the user stopped the running round
 
 	resolved   []json.RawMessage // the request's tools, secrets resolved (for the enabled set)
 	resolveErr error             // why resolving them failed, shown on each turn
