@@ -34,7 +34,7 @@ type toolKit struct {
 	env     func(string) string
 	events  chan tea.Msg
 	cancel  context.CancelFunc
-	calls   map[string]*stream.Item // call id → its function_call item, for live output
+	calls   map[string]*stream.Item // call id → its function_call item while its round runs; empty between rounds
 	output  map[string]*strings.Builder
 	asking  *approvalAsk // the approval request shown now
 	queue   []approvalAsk
@@ -283,6 +283,9 @@ func (m *Model) toolsDone(msg toolDoneMsg) tea.Cmd {
 			m.itemChanged(it)
 		}
 	}
+	// The round is over: a chunk or progress report still queued on
+	// k.events arrives after this and must not mark a panel "running" again.
+	clear(k.calls)
 	clear(k.output)
 	if cancelled {
 		k.loop.Cancel(msg.results, now)

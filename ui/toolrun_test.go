@@ -1,0 +1,34 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"runnel/session/tools"
+	"runnel/stream"
+)
+
+// TestToolLateChunkKeepsFinalStatus: the runner's output chunks travel on a
+// channel while its result comes back through a Cmd, so a chunk can land
+// after the round is done. The panel must keep the final status, not go
+// back to "running".
+func TestToolLateChunkKeepsFinalStatus(t *testing.T) {
+	m := newTestModel(t, Options{})
+	m.Init()
+	it := &stream.Item{Type: "function_call", CallID: "call_1", Name: "echo_args"}
+	k := m.tools
+	k.calls[it.CallID] = it
+	m.Update(toolOutputMsg{callID: "call_1", chunk: `{"x":`})
+	if it.Progress != "running" {
+		t.Fatalf("progress while running = %q", it.Progress)
+	}
+	m.Update(toolDoneMsg{gen: m.gen, results: []tools.Result{{Call: tools.Call{CallID: "call_1", Name: "echo_args"}, Status: tools.StatusOK, Output: `{"x":41}`}}})
+	if it.Progress != "ok" {
+		t.Fatalf("progress when done = %q", it.Progress)
+	}
+	m.Update(toolOutputMsg{callID: "call_1", chunk: `41}`})
+	m.Update(toolProgressMsg{callID: "call_1", p: tools.Progress{Message: "late"}})
+	if it.Progress != "ok" || !strings.Contains(string(it.Output), `{\"x\":41}`) {
+		t.Errorf("after late messages: progress %q, output %s", it.Progress, it.Output)
+	}
+}
