@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/glamour/v2"
 	"charm.land/glamour/v2/ansi"
 	"charm.land/glamour/v2/styles"
 )
@@ -31,7 +32,8 @@ const (
 
 // BenchmarkStreamRender streams a 64 KB generated answer in 4-byte deltas,
 // one View per 83 deltas, then runs the final full render, and reports the
-// total against one glamour render of the final document (x-one-render). It
+// total against one render of the final document by glamour's TermRenderer
+// (x-glamour, the issue's baseline) and by the Renderer (x-one-render). It
 // also estimates naive per-frame whole re-rendering from every 16th frame
 // (x-naive-est), and reports the source bytes View gave glamour as a
 // multiple of the document (x-doc-rendered, then per render path).
@@ -46,11 +48,50 @@ func BenchmarkStreamRenderReal(b *testing.B) {
 	streamBench(b, realAnswers(b, 64<<10), chatPerFrame)
 }
 
+// glamourRender returns a render of doc by glamour's own TermRenderer with
+// the style and width the benchmarks use: the baseline the issue names.
+func glamourRender(b *testing.B) func(doc string) {
+	tr, err := glamour.NewTermRenderer(glamour.WithStyles(benchStyle()), glamour.WithWordWrap(benchWidth))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return func(doc string) {
+		if _, err := tr.Render(doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWholeRender renders the real answers (64 KB) whole with the
+// Renderer, against glamour's TermRenderer on the same text (x-glamour):
+// the own pipeline skips glamour's document pass (docpass.go).
+func BenchmarkWholeRender(b *testing.B) {
+	r := newTestRenderer(b, benchStyle(), benchWidth)
+	doc := realAnswers(b, 64<<10)
+	gl := glamourRender(b)
+	var own, theirs time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		if _, err := r.Render(doc); err != nil {
+			b.Fatal(err)
+		}
+		own += time.Since(t0)
+		t1 := time.Now()
+		gl(doc)
+		theirs += time.Since(t1)
+	}
+	b.ReportMetric(float64(own)/float64(theirs), "x-glamour")
+	b.ReportMetric(float64(own)/float64(b.N)/1e6, "ms-render")
+	b.ReportMetric(float64(theirs)/float64(b.N)/1e6, "ms-glamour")
+}
+
 // streamBench streams doc in 4-byte deltas with a View every perFrame
-// deltas, then the final render, against one render of doc in the same run.
+// deltas, then the final render, against one render of doc by glamour and
+// one by the Renderer, in the same run.
 func streamBench(b *testing.B, doc string, perFrame int) {
 	r := newTestRenderer(b, benchStyle(), benchWidth)
-	var streamed, whole, naive time.Duration
+	gl := glamourRender(b)
+	var streamed, whole, naive, glam time.Duration
 	var frames int
 	var s *Stream
 	for b.Loop() {
@@ -77,6 +118,10 @@ func streamBench(b *testing.B, doc string, perFrame int) {
 		}
 		whole += time.Since(t1)
 
+		t3 := time.Now()
+		gl(doc)
+		glam += time.Since(t3)
+
 		t2 := time.Now()
 		for f := naiveSampleStep / 2; f < frames; f += naiveSampleStep {
 			end := min(f*perFrame*deltaBytes, len(doc))
@@ -86,6 +131,7 @@ func streamBench(b *testing.B, doc string, perFrame int) {
 		}
 		naive += time.Since(t2) * naiveSampleStep
 	}
+	b.ReportMetric(float64(streamed)/float64(glam), "x-glamour")
 	b.ReportMetric(float64(streamed)/float64(whole), "x-one-render")
 	b.ReportMetric(float64(naive)/float64(whole), "x-naive-est")
 	b.ReportMetric(float64(streamed)/float64(b.N)/1e6, "ms-streamed")

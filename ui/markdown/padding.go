@@ -82,7 +82,7 @@ func trimRow(b *strings.Builder, row string) {
 // escLen returns the length of the escape sequence at the start of s (which
 // begins with ESC) and whether it is an SGR sequence (CSI ... m). A truncated
 // sequence runs to the end of s.
-func escLen(s string) (n int, sgr bool) {
+func escLen[T string | []byte](s T) (n int, sgr bool) {
 	if len(s) < 2 {
 		return len(s), false
 	}
