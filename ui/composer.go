@@ -43,10 +43,26 @@ type Composer struct {
 	ta      textarea.Model
 	keys    KeyMap
 	styles  *theme.Styles
-	history []string  // sent prompts and commands, oldest first
-	recall  int       // history index being shown
-	menu    []Command // slash completions for the current text
-	sel     int       // selected menu row
+	history []string   // sent prompts and commands, oldest first
+	recall  int        // history index being shown
+	menu    []Command  // slash completions for the current text
+	sel     int        // selected menu row
+	empty   *emptyView // View of the empty composer, shared by copies
+}
+
+// emptyView caches what the empty composer draws (the prompt and the
+// placeholder): the textarea draws it afresh each time, and the composer is
+// empty on almost every frame of a streaming answer. With no text the view
+// depends only on the key's fields (the cursor does not blink).
+type emptyView struct {
+	key emptyKey
+	out string
+}
+
+type emptyKey struct {
+	width, height int
+	focused       bool
+	styles        *theme.Styles
 }
 
 // NewComposer returns a focused, empty composer.
@@ -65,7 +81,7 @@ func NewComposer(st *theme.Styles) Composer {
 		}
 		return strings.Repeat(" ", ansi.StringWidth(composerPrompt))
 	})
-	c := Composer{ta: ta, keys: DefaultKeyMap()}
+	c := Composer{ta: ta, keys: DefaultKeyMap(), empty: &emptyView{}}
 	c.applyKeys()
 	c.SetStyles(st)
 	c.ta.Focus()
@@ -298,7 +314,14 @@ func (c Composer) menuRows() int { return min(len(c.menu), menuMaxItems) }
 // View is the slash menu (if open) above the text rows.
 func (c Composer) View() string {
 	if len(c.menu) == 0 {
-		return c.ta.View()
+		if c.ta.Value() != "" || c.empty == nil {
+			return c.ta.View()
+		}
+		k := emptyKey{c.ta.Width(), c.ta.Height(), c.ta.Focused(), c.styles}
+		if c.empty.key != k || c.empty.out == "" {
+			c.empty.key, c.empty.out = k, c.ta.View()
+		}
+		return c.empty.out
 	}
 	return c.menuView() + "\n" + c.ta.View()
 }

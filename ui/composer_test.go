@@ -324,3 +324,27 @@ func TestComposerPasteIsPlain(t *testing.T) {
 		t.Errorf("edited value = %q", got)
 	}
 }
+
+// TestComposerEmptyViewCache: the cached empty view is what the textarea
+// draws, through width changes, blur and focus, text typed and cleared.
+func TestComposerEmptyViewCache(t *testing.T) {
+	c := NewComposer(nil)
+	c.SetWidth(80)
+	check := func(when string) {
+		t.Helper()
+		if got, want := c.View(), c.ta.View(); got != want {
+			t.Fatalf("%s: cached view %q, textarea draws %q", when, got, want)
+		}
+	}
+	check("new")
+	c.SetWidth(50)
+	check("narrower")
+	c.Blur()
+	check("blurred")
+	c.Focus()
+	check("focused")
+	c.SetValue("hello")
+	check("with text")
+	c.Reset()
+	check("cleared")
+}
