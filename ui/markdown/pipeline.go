@@ -61,8 +61,8 @@ func (t *termRenderer) Render(src string) (string, error) {
 }
 
 // quietComments is glamour's ANSI node renderer with notFirst's comment
-// rendered as nothing, and the document's closing pass skipped when it
-// would change nothing (docpass.go).
+// rendered as nothing, and glamour's padding passes skipped where they
+// would change nothing (passes.go).
 type quietComments struct {
 	ar  *ansi.ANSIRenderer
 	doc docPass
@@ -75,6 +75,8 @@ func (q quietComments) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	if q.doc.stack != nil {
 		q.doc.finish = capture(q.ar, ast.KindDocument)
 		reg.Register(ast.KindDocument, q.doc.render)
+		reg.Register(ast.KindParagraph, paraPass{stack: q.doc.stack, wrap: q.doc.width, preserve: q.doc.preserve, finish: capture(q.ar, ast.KindParagraph)}.render)
+		reg.Register(ast.KindList, listPass{stack: q.doc.stack, wrap: q.doc.width, finish: capture(q.ar, ast.KindList)}.render)
 	}
 	reg.Register(ast.KindHTMLBlock, func(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if isOwnComment(n, src) {
@@ -125,6 +127,7 @@ func (r *Renderer) ownPipelineAgrees() bool {
 		notFirst + "runnelpara",
 		"[d]: /d\n" + notFirst + "# Head\n\ntext [x][d]" + markSep + "- a\n- b",
 		"<!--  runnel -->\n\n" + notFirst + "> q\n\n" + notFirst,
+		notFirst + "para *one*\n\n- a\n  - nested **b**\n- c\n\n> quoted para\n\n1. x\n2. y\n\n---\n\nend",
 	}
 	for _, width := range []int{r.width, 0} {
 		own := newOwnTermRenderer(ansi.Options{WordWrap: width, Styles: r.style, ChromaFormatter: chromaFormatter})

@@ -3,6 +3,7 @@ package markdown
 import (
 	"bytes"
 	"reflect"
+	"strings"
 	"unicode/utf8"
 
 	"charm.land/glamour/v2/ansi"
@@ -12,6 +13,18 @@ import (
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/util"
 )
+
+// This file holds the own pipeline's shortcuts through glamour's writer
+// passes. Glamour finishes each paragraph, list and the document by writing
+// its rows through a margin writer that indents and pads every row to the
+// width, and wraps the document's rows once more at the end; each pass
+// parses every byte of the (padded) output again. Where the style gives the
+// element no indent, margin or visible padding, the pass only adds padding
+// that trimPadding takes off again, so the pipeline skips it: a whole render
+// costs about a third of glamour's. TestDocPassMatchesGlamour checks the
+// output against glamour's TermRenderer on every test document, palette and
+// several widths, and ownPipelineAgrees does so on a few documents each
+// time a Renderer is made.
 
 // docPass skips glamour's closing pass over the whole document when it
 // would change nothing the output contract keeps.
@@ -35,10 +48,11 @@ import (
 // pipeline then renders exactly as glamour does). ownPipelineAgrees checks
 // the result against glamour's TermRenderer when a Renderer is made.
 type docPass struct {
-	stack  *ansi.BlockStack          // glamour's block stack; nil: pass not skipped
-	width  int                       // the document's wrap width
-	suffix string                    // what the document writes after its rows
-	finish renderer.NodeRendererFunc // glamour's own document renderer
+	stack    *ansi.BlockStack          // glamour's block stack; nil: pass not skipped
+	width    int                       // the document's wrap width
+	suffix   string                    // what the document writes after its rows
+	preserve bool                      // ansi.Options.PreserveNewLines
+	finish   renderer.NodeRendererFunc // glamour's own document renderer
 }
 
 // newDocPass prepares the skip for ar, or returns a docPass that is off when
@@ -53,7 +67,7 @@ func newDocPass(ar *ansi.ANSIRenderer, opts ansi.Options) docPass {
 	if stack == nil {
 		return docPass{}
 	}
-	return docPass{stack: stack, width: opts.WordWrap, suffix: d.BlockSuffix}
+	return docPass{stack: stack, width: opts.WordWrap, suffix: d.BlockSuffix, preserve: opts.PreserveNewLines}
 }
 
 func nonZero(p *uint) bool { return p != nil && *p != 0 }
@@ -180,4 +194,79 @@ func cellsAtMost(row []byte) int {
 		}
 	}
 	return n
+}
+
+// listPass skips the margin writer glamour runs a list's wrapped rows
+// through when the list has no indent, margin or padding that shows: it
+// only pads each row to the width, which trimPadding removes again.
+// Glamour's wrap of the list (which is what wraps its items' text) stays.
+type listPass struct {
+	stack  *ansi.BlockStack
+	wrap   int                       // the renderer's wrap width
+	finish renderer.NodeRendererFunc // glamour's own renderer for the kind
+}
+
+func (p listPass) render(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering || p.stack.Len() < 2 {
+		return p.finish(w, src, n, entering)
+	}
+	cur := p.stack.Current()
+	st := cur.Style
+	if nonZero(st.Indent) || nonZero(st.Margin) || st.Suffix != "" || st.BlockSuffix != "" || paints(st.StylePrimitive) {
+		return p.finish(w, src, n, entering)
+	}
+	width := p.wrap - int(p.stack.Indent()) - 2*int(p.stack.Margin())
+	if width <= 0 {
+		return p.finish(w, src, n, entering)
+	}
+	out := p.stack.Parent().Block
+	out.WriteString(wrapDoc(cur.Block.String(), width))
+	out.WriteByte('\n') // the list's Newline
+	cur.Block.Reset()
+	p.stack.Pop()
+	return ast.WalkContinue, nil
+}
+
+// paints reports whether padding in style s would show (trimPadding keeps
+// such spaces).
+func paints(s ansi.StylePrimitive) bool {
+	on := func(b *bool) bool { return b != nil && *b }
+	return s.BackgroundColor != nil || on(s.Inverse) || on(s.Underline) || on(s.CrossedOut)
+}
+
+// paraPass is glamour's paragraph finish without its margin writer, when
+// the paragraph has no indent, margin or padding that shows: the writer
+// only pads each row to the width, which trimPadding removes again.
+type paraPass struct {
+	stack    *ansi.BlockStack
+	wrap     int  // the renderer's wrap width
+	preserve bool // ansi.Options.PreserveNewLines
+	finish   renderer.NodeRendererFunc
+}
+
+func (p paraPass) render(w util.BufWriter, src []byte, n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering || p.stack.Len() < 2 || (n.Parent() != nil && n.Parent().Kind() == ast.KindListItem) {
+		// (a list item's paragraph pushes nothing: glamour renders it as is)
+		return p.finish(w, src, n, entering)
+	}
+	cur := p.stack.Current()
+	st := cur.Style
+	if nonZero(st.Indent) || nonZero(st.Margin) || st.Suffix != "" || st.BlockSuffix != "" || paints(st.StylePrimitive) {
+		return p.finish(w, src, n, entering)
+	}
+	width := p.wrap - int(p.stack.Indent()) - 2*int(p.stack.Margin())
+	if width <= 0 {
+		return p.finish(w, src, n, entering)
+	}
+	if blk := cur.Block.String(); strings.TrimSpace(blk) != "" {
+		if !p.preserve {
+			blk = strings.ReplaceAll(blk, "\n", " ")
+		}
+		out := p.stack.Parent().Block
+		out.WriteString(lipgloss.Wrap(blk, width, ""))
+		out.WriteByte('\n')
+	}
+	cur.Block.Reset()
+	p.stack.Pop()
+	return ast.WalkContinue, nil
 }
