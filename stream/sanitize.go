@@ -66,6 +66,18 @@ func Sanitize(s string) string {
 	return b.String()
 }
 
+// SafeLen returns the length of the longest prefix of s that Sanitize leaves
+// as it is. Sanitize(s) == s[:n] + Sanitize(s[n:]) for n = SafeLen(s) and for
+// any shorter n at a rune boundary, so text that grows can be sanitized
+// from where the last call stopped. A rune cut short at the end of s ends
+// the prefix.
+func SafeLen(s string) int {
+	if i := firstUnsafe(s); i >= 0 {
+		return i
+	}
+	return len(s)
+}
+
 // SanitizeLine is Sanitize for one-line summaries such as error messages:
 // runs of spaces, tabs and newlines fold to a single space, and the ends are
 // trimmed.

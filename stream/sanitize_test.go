@@ -226,3 +226,20 @@ func sanitizeFixtureFiles(t *testing.T) []string {
 	}
 	return files
 }
+
+// TestSafeLenSplits: sanitizing the part after SafeLen and joining gives
+// Sanitize of the whole, on clean text, escapes, cut runes and controls.
+func TestSafeLenSplits(t *testing.T) {
+	for _, s := range []string{"", "plain text\n", "tab\there", "a\x1b[31mred", "é", "ab\xc3", "x\x9b31m", "ok\x1b]0;t\x07end", "\r\n"} {
+		n := SafeLen(s)
+		if got := s[:n] + Sanitize(s[n:]); got != Sanitize(s) {
+			t.Errorf("SafeLen(%q) = %d: %q, want %q", s, n, got, Sanitize(s))
+		}
+		if Sanitize(s[:n]) != s[:n] {
+			t.Errorf("prefix %q of %q is not safe", s[:n], s)
+		}
+	}
+	if n := SafeLen("ab\xc3"); n != 2 {
+		t.Errorf("a cut rune ends the prefix: got %d", n)
+	}
+}

@@ -1,6 +1,8 @@
 package block
 
 import (
+	"sync"
+
 	"charm.land/lipgloss/v2"
 
 	"runnel/theme"
@@ -30,7 +32,29 @@ type look struct {
 	notices        [len(noticeNames)]lipgloss.Style
 }
 
+// lookOf returns the look for st, made once per Styles (a render asks for
+// it every frame; a look is a few kilobytes of styles).
 func lookOf(st *theme.Styles) *look {
+	looks.mu.Lock()
+	defer looks.mu.Unlock()
+	if lk, ok := looks.by[st]; ok {
+		return lk
+	}
+	if len(looks.by) >= 16 { // styles are made per theme change: few
+		clear(looks.by)
+	}
+	lk := newLook(st)
+	looks.by[st] = lk
+	return lk
+}
+
+// looks caches looks by Styles; nil Styles get the plain look.
+var looks = struct {
+	mu sync.Mutex
+	by map[*theme.Styles]*look
+}{by: map[*theme.Styles]*look{}}
+
+func newLook(st *theme.Styles) *look {
 	if st == nil {
 		st = &theme.Styles{}
 	}

@@ -31,6 +31,7 @@ type message struct {
 	rev   int
 
 	src     string
+	grow    growing // cleans src's text as it grows
 	refs    refs
 	refusal string // cleaned refusal text
 	doc     mdDoc
@@ -64,7 +65,11 @@ func (m *message) Item() *stream.Item { return m.it }
 func (m *message) Update(time.Time) {
 	text, refusal, parts := splitParts(m.it.Content)
 	m.refs = citations(parts)
-	m.src = clean(m.refs.marked(text))
+	if len(m.refs.marks) == 0 {
+		m.src = m.grow.clean(text)
+	} else {
+		m.src = clean(m.refs.marked(text))
+	}
 	m.refusal = clean(refusal)
 	m.doc.set(m.src)
 	m.rev++
@@ -77,6 +82,9 @@ func (m *message) End(time.Time) {
 
 // splitParts separates a message's markdown parts from its refusal parts.
 func splitParts(content []stream.Part) (text, refusal string, parts []stream.Part) {
+	if len(content) == 1 && content[0].Type != "refusal" {
+		return content[0].Text, "", content // no copy of a growing text
+	}
 	var t, r strings.Builder
 	for _, p := range content {
 		if p.Type == "refusal" {

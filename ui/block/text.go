@@ -24,6 +24,34 @@ func clean(s string) string {
 	return s
 }
 
+// growing cleans a text that grows at its end (a streaming message): the
+// part already found clean is not scanned again.
+//
+// Invariant: raw[:safe] is a prefix clean leaves as it is.
+type growing struct {
+	raw  string
+	safe int
+}
+
+// clean returns clean(s), scanning only what follows the clean prefix of
+// the text it was last given, when s still starts with that prefix.
+func (g *growing) clean(s string) string {
+	if g.safe > len(s) || s[:g.safe] != g.raw[:g.safe] {
+		g.safe = 0
+	}
+	g.raw = s
+	rest := s[g.safe:]
+	n := stream.SafeLen(rest)
+	if k := strings.IndexByte(rest[:n], '\t'); k >= 0 {
+		n = k
+	}
+	g.safe += n
+	if n == len(rest) {
+		return s
+	}
+	return s[:g.safe] + clean(s[g.safe:])
+}
+
 // cleanLine is clean for one-line values (names, titles, URLs, errors):
 // whitespace runs fold to one space.
 func cleanLine(s string) string { return stream.SanitizeLine(s) }
