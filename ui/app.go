@@ -68,6 +68,8 @@ type Model struct {
 	mcpAllowed  map[string]bool   // server.tool approved for the rest of the session
 	mcpAnswers  []json.RawMessage // approval responses decided so far, sent together
 	hintLine    string
+	statusFor   statusKey // the status line below was made for this
+	statusLine  string
 }
 
 // dialog is an open dialog: it takes the keys until it closes.
@@ -332,13 +334,31 @@ func (m *Model) View() tea.View {
 	b.WriteString("\n")
 	b.WriteString(m.composer.View())
 	b.WriteString("\n")
-	b.WriteString(m.status.View(m.width, m.frame.now, st))
+	b.WriteString(m.statusView())
 	b.WriteString("\n")
 	b.WriteString(m.hint())
 	v := tea.NewView(b.String())
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	return v
+}
+
+// statusView is the status line, memoized on what it depends on: the time
+// matters only through the spinner's frame and the elapsed seconds.
+func (m *Model) statusView() string {
+	d := max(m.frame.now.Sub(m.status.Started), 0)
+	k := statusKey{m.status, m.width, m.frame.styles, int64(d / spinnerStep), int64(d / time.Second)}
+	if k != m.statusFor || m.statusLine == "" {
+		m.statusFor, m.statusLine = k, m.status.View(m.width, m.frame.now, m.frame.styles)
+	}
+	return m.statusLine
+}
+
+type statusKey struct {
+	s             Status
+	width         int
+	styles        *theme.Styles
+	spin, elapsed int64
 }
 
 // hint is the key hint line, memoized on what it depends on.

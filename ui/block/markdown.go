@@ -137,19 +137,20 @@ func (d *mdDoc) view(r *markdown.Renderer, width int) string {
 	return d.st.View()
 }
 
-// fitter fits the rows of a growing render to a width, redoing only the rows
-// after the part that is unchanged since the last call. Glamour wraps prose
-// to its width, but a long code line, a URL or a row with symbols it measures
-// differently (≈ in a list item) can still overflow; such a row is broken
-// in two rather than cut, so no text is lost.
+// fitter fits the rows of a growing render to a width, measuring only the
+// rows from the first one that changed since the last call. Glamour wraps
+// prose to its width, but a long code line, a URL or a row with symbols it
+// measures differently (≈ in a list item) can still overflow; such a row is
+// broken in two rather than cut, so no text is lost.
 //
-// Invariants: out is raw with every row fitted to width; when same is true
-// out == raw (no row needed truncating).
+// Invariants: out is raw with every row fitted to width; over holds the
+// start offsets in raw, ascending, of the rows wider than width (the only
+// rows out changes); out == raw when over is empty.
 type fitter struct {
 	width int
 	raw   string
 	out   string
-	same  bool
+	over  []int
 }
 
 func (f *fitter) fit(raw string, width int) string {
@@ -157,55 +158,49 @@ func (f *fitter) fit(raw string, width int) string {
 		return f.out
 	}
 	from := 0
-	if width == f.width && f.same {
+	if width == f.width {
 		n := commonPrefix(f.raw, raw)
 		from = strings.LastIndexByte(raw[:n], '\n') + 1
-	}
-	rest, same := fitRows(raw[from:], width)
-	if from == 0 {
-		f.out = rest
+		k := 0 // rows before from are as they were: keep what was found of them
+		for k < len(f.over) && f.over[k] < from {
+			k++
+		}
+		f.over = f.over[:k]
 	} else {
-		f.out = raw[:from] + rest
+		f.over = f.over[:0]
 	}
-	f.width, f.raw, f.same = width, raw, same
+	for i := from; i < len(raw); {
+		end := rowEnd(raw, i)
+		if row := raw[i:end]; len(row) > width && ansi.StringWidth(row) > width { // bytes ≥ cells
+			f.over = append(f.over, i)
+		}
+		i = end + 1
+	}
+	f.width, f.raw, f.out = width, raw, raw
+	if len(f.over) == 0 {
+		return raw
+	}
+	var b strings.Builder
+	b.Grow(len(raw) + len(raw)/8)
+	last := 0
+	for _, at := range f.over {
+		end := rowEnd(raw, at)
+		b.WriteString(raw[last:at])
+		b.WriteString(ansi.Hardwrap(raw[at:end], width, true))
+		last = end
+	}
+	b.WriteString(raw[last:])
+	f.out = b.String()
 	return f.out
 }
 
-// fitRows breaks every row of s wider than width and reports whether none
-// was.
-func fitRows(s string, width int) (string, bool) {
-	var b strings.Builder
-	same := true
-	for i := 0; ; {
-		j := strings.IndexByte(s[i:], '\n')
-		row := s[i:]
-		if j >= 0 {
-			row = s[i : i+j]
-		}
-		fitted := row
-		if ansi.StringWidth(row) > width {
-			fitted = ansi.Hardwrap(row, width, true)
-		}
-		if same && fitted != row {
-			same = false
-			b.Grow(len(s))
-			b.WriteString(s[:i])
-		}
-		if !same {
-			b.WriteString(fitted)
-			if j >= 0 {
-				b.WriteByte('\n')
-			}
-		}
-		if j < 0 {
-			break
-		}
-		i += j + 1
+// rowEnd is the end of the row of s starting at i: its newline's index, or
+// len(s).
+func rowEnd(s string, i int) int {
+	if j := strings.IndexByte(s[i:], '\n'); j >= 0 {
+		return i + j
 	}
-	if same {
-		return s, true
-	}
-	return b.String(), false
+	return len(s)
 }
 
 func commonPrefix(a, b string) int {

@@ -181,8 +181,8 @@ func (m *message) SetFinal(width int, rendered string) {
 func renderWhole(r *markdown.Renderer, src string, width int) string {
 	if r != nil {
 		if out, err := r.Render(src); err == nil {
-			s, _ := fitRows(out, width)
-			return s
+			var f fitter
+			return f.fit(out, width)
 		}
 	}
 	return strings.Join(wrap(src, width), "\n")

@@ -1,6 +1,11 @@
 package block
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
 
 // TestGrowingClean: cleaning a growing text piece by piece gives clean of
 // the whole at every step, across escapes and runes cut between deltas and
@@ -15,5 +20,33 @@ func TestGrowingClean(t *testing.T) {
 	}
 	if got, want := g.clean("rewritten\ttext"), clean("rewritten\ttext"); got != want {
 		t.Errorf("rewritten: %q, want %q", got, want)
+	}
+}
+
+// TestFitterGrowing: fitting a growing render step by step equals fitting
+// it whole, with rows that overflow early, late and in a rewritten middle.
+func TestFitterGrowing(t *testing.T) {
+	long := strings.Repeat("x", 30)
+	steps := []string{
+		"short\n" + long,
+		"short\n" + long + "\nmore",
+		"short\n" + long + "\nmore rows\nand " + long,
+		"short\nchanged\nmore rows\nand " + long + "\n",
+		"short\nchanged\nmore rows\nand " + long + "\nend",
+	}
+	var f fitter
+	for i, s := range steps {
+		var whole fitter
+		if got, want := f.fit(s, 10), whole.fit(s, 10); got != want {
+			t.Fatalf("step %d: %q, want %q", i, got, want)
+		}
+		for _, row := range strings.Split(f.out, "\n") {
+			if ansi.StringWidth(row) > 10 {
+				t.Fatalf("step %d: row %q wider than 10", i, row)
+			}
+		}
+	}
+	if got := f.fit(steps[len(steps)-1], 40); got != steps[len(steps)-1] {
+		t.Errorf("at a width everything fits: %q", got)
 	}
 }
