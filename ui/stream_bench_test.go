@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2"
@@ -52,8 +53,14 @@ func sseAnswer(doc string, size int) []byte {
 	ev(`{"type":"response.created","sequence_number":0,"response":{"id":"resp_b","status":"in_progress","output":[]}}`)
 	ev(`{"type":"response.output_item.added","sequence_number":1,"output_index":0,"item":{"type":"message","id":"msg_b","role":"assistant","status":"in_progress","content":[]}}`)
 	seq := 2
-	for i := 0; i < len(doc); i += size {
-		d, _ := json.Marshal(doc[i:min(i+size, len(doc))])
+	for i, next := 0, 0; i < len(doc); i = next {
+		// A delta ends at a rune boundary, as a JSON string must: a rune
+		// cut in two would arrive as two U+FFFD and change the text.
+		next = min(i+size, len(doc))
+		for next < len(doc) && !utf8.RuneStart(doc[next]) {
+			next++
+		}
+		d, _ := json.Marshal(doc[i:next])
 		ev(fmt.Sprintf(`{"type":"response.output_text.delta","sequence_number":%d,"output_index":0,"content_index":0,"item_id":"msg_b","delta":%s}`, seq, d))
 		seq++
 	}
@@ -62,6 +69,18 @@ func sseAnswer(doc string, size int) []byte {
 	ev(fmt.Sprintf(`{"type":"response.output_item.done","sequence_number":%d,"output_index":0,"item":{"type":"message","id":"msg_b","role":"assistant","status":"completed","content":[{"type":"output_text","text":%s,"annotations":[]}]}}`, seq+1, full))
 	ev(fmt.Sprintf(`{"type":"response.completed","sequence_number":%d,"response":{"id":"resp_b","status":"completed","output":[]}}`, seq+2))
 	return b.Bytes()
+}
+
+// streamedText is the text of sse's deltas, joined.
+func streamedText(sse []byte) string {
+	var b strings.Builder
+	d := stream.NewDecoder(bytes.NewReader(sse))
+	for d.Next() {
+		if ev := d.Event(); ev.Kind == stream.KindTextDelta {
+			b.WriteString(ev.Delta)
+		}
+	}
+	return b.String()
 }
 
 // BenchmarkChatStreamRender is the production path of a streamed answer: a
@@ -79,6 +98,13 @@ func BenchmarkChatStreamRender(b *testing.B) {
 	gl, err := glamour.NewTermRenderer(glamour.WithStyles(st.Glamour()), glamour.WithWordWrap(99))
 	if err != nil {
 		b.Fatal(err)
+	}
+	r, err := markdown.NewRenderer(st.Glamour(), 99)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if got := streamedText(sse); got != doc {
+		b.Fatalf("the deltas do not add up to the answer (%d bytes, want %d)", len(got), len(doc))
 	}
 	var chat, one, glam, views, finals time.Duration
 	frames := 0
@@ -132,10 +158,6 @@ func BenchmarkChatStreamRender(b *testing.B) {
 		chat += time.Since(t0)
 
 		t1 := time.Now()
-		r, err := markdown.NewRenderer(st.Glamour(), 99)
-		if err != nil {
-			b.Fatal(err)
-		}
 		if _, err := r.Render(doc); err != nil {
 			b.Fatal(err)
 		}
