@@ -3,8 +3,14 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // asker records approval requests and answers from a script.
@@ -149,5 +155,89 @@ func TestOutputItem(t *testing.T) {
 	want := `{"type":"function_call_output","call_id":"call_1","output":"line\n\u001b[31mred\u001b[0m"}`
 	if got != want {
 		t.Errorf("OutputItem = %s, want %s (output as received)", got, want)
+	}
+}
+
+// TestRunCapsParallelCalls: of six calls that each block until released,
+// four run at once; the fifth starts only when one of them ends. A call that
+// has not started has not opened its pipe, which a non-blocking open for
+// writing tells without waiting (ENXIO).
+func TestRunCapsParallelCalls(t *testing.T) {
+	dir := t.TempDir()
+	const n = MaxParallel + 2
+	var cfg Config
+	var cs []Call
+	fifo := func(i int) string { return filepath.Join(dir, "p"+strconv.Itoa(i)) }
+	for i := range n {
+		if err := syscall.Mkfifo(fifo(i), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		name := "block" + strconv.Itoa(i)
+		cfg.Functions = append(cfg.Functions, Function{Name: name, Command: []string{"sh", "-c", "echo start; cat " + fifo(i)}, Approval: ApproveNever, Timeout: time.Minute})
+		cs = append(cs, Call{Index: i, CallID: "c" + strconv.Itoa(i), Name: name, Arguments: "{}"})
+	}
+	started := make(chan int, n)
+	r := NewRunner(cfg, nil, Hooks{Output: func(c Call, chunk string, stderr bool) {
+		if !stderr && strings.Contains(chunk, "start") {
+			started <- c.Index
+		}
+	}})
+	done := make(chan []Result, 1)
+	go func() { done <- r.Run(context.Background(), cs) }()
+
+	guard := time.After(30 * time.Second) // a failure guard, not a timing assumption
+	running := map[int]bool{}
+	next := func() {
+		t.Helper()
+		select {
+		case i := <-started:
+			running[i] = true
+		case <-guard:
+			t.Fatalf("calls did not start; running %v", running)
+		}
+	}
+	release := func(i int) {
+		t.Helper()
+		f, err := os.OpenFile(fifo(i), os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString("done\n")
+		f.Close()
+		delete(running, i)
+	}
+	for range MaxParallel {
+		next()
+	}
+	for i := range n {
+		if running[i] {
+			continue
+		}
+		f, err := os.OpenFile(fifo(i), os.O_WRONLY|syscall.O_NONBLOCK, 0)
+		if err == nil {
+			f.Close()
+			t.Fatalf("call %d is running while %d others are", i, len(running))
+		}
+		if !errors.Is(err, syscall.ENXIO) {
+			t.Fatal(err)
+		}
+	}
+	for range n - MaxParallel { // each release lets one more start
+		for i := range running {
+			release(i)
+			break
+		}
+		next()
+		if len(running) > MaxParallel {
+			t.Fatalf("%d calls running at once", len(running))
+		}
+	}
+	for i := range running {
+		release(i)
+	}
+	for _, r := range <-done {
+		if r.Status != StatusOK {
+			t.Errorf("call %s: %v %q", r.Call.CallID, r.Status, r.Output)
+		}
 	}
 }
