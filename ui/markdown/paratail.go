@@ -181,7 +181,9 @@ func lastSafeSplit(bp blockParser, text string) int {
 		return 0
 	}
 	best := 0
-	depth := 0 // brackets in text left open
+	depth := 0      // brackets in text left open
+	parens := 0     // parentheses open since a "](": a link destination may follow
+	opener := false // the "(" of a "](" comes next
 	for n := para.FirstChild(); n != nil; n = n.NextSibling() {
 		t, isText := n.(*ast.Text)
 		if !isText {
@@ -198,11 +200,18 @@ func lastSafeSplit(bp blockParser, text string) int {
 				depth++
 			case c == ']':
 				depth = max(depth-1, 0)
+				if at := t.Segment.Start + i; at+1 < len(text) && text[at+1] == '(' {
+					opener = true // "](" ... ")" may still become a link
+				}
+			case c == '(' && (opener || parens > 0):
+				parens, opener = parens+1, false
+			case c == ')':
+				parens = max(parens-1, 0)
 			case c == '\\' || strings.IndexByte(unsafeInline, c) >= 0:
 				return best // an escaped bracket would miscount
 			}
 			at := t.Segment.Start + i
-			if seg[i] == ' ' && depth == 0 && at > 0 && text[at-1] != ' ' && at+1 < len(text) && isLetter(text[at+1]) {
+			if seg[i] == ' ' && depth == 0 && parens == 0 && at > 0 && text[at-1] != ' ' && at+1 < len(text) && isLetter(text[at+1]) {
 				best = at
 			}
 		}

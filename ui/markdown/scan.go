@@ -47,6 +47,7 @@ type scanner struct {
 	prev      lineKind // kind of the line before pos
 	blankRun  bool     // one or more blank lines end just before pos
 	fence     fence    // the open fence with indent 0-3, if any
+	htmlEnd   string   // what ends the open HTML block that spans blank lines, if any
 	fenceAt   int      // start of the open (or last closed) fence's opener line
 	closedAt  int      // start of the last closing fence line
 	closedEnd int      // end of the last closing fence line, after its newline
@@ -97,6 +98,15 @@ func (s *scanner) line(line string, off, segStart int) {
 		s.prev, s.blankRun = lineFence, false
 		return
 	}
+	if s.htmlEnd != "" {
+		// Inside a comment, <script>, <pre> or the like: no definitions,
+		// no cuts (goldmark would confirm none anyway) until its end.
+		if strings.Contains(strings.ToLower(line), s.htmlEnd) {
+			s.htmlEnd = ""
+		}
+		s.prev, s.blankRun = lineText, false
+		return
+	}
 	if isBlank(line) {
 		s.prev, s.blankRun = lineBlank, true
 		return
@@ -135,6 +145,8 @@ func (s *scanner) line(line string, off, segStart int) {
 	}
 	if f, ok := fenceOpener(line); ok {
 		s.fence, s.fenceAt, kind = f, off, lineFence
+	} else if end := htmlBlockEnd(line); end != "" {
+		s.htmlEnd, kind = end, lineText
 	} else if kind == lineText && closesBlock(line, s.prev) {
 		kind = lineHeading
 	}
@@ -211,4 +223,45 @@ func (s *scanner) dropCands(cut int) {
 	if cut > s.lastCand {
 		s.lastCand = cut
 	}
+}
+
+// htmlBlockEnd returns, when line opens an HTML block that blank lines do
+// not end (CommonMark's kinds 1 to 5: <script>, <pre>, <style>,
+// <textarea>, a comment, a processing instruction, a declaration, CDATA)
+// and does not close it on the same line, the text that will close it;
+// otherwise "".
+func htmlBlockEnd(line string) string {
+	cols, i := leadingSpaces(line)
+	if cols > 3 || i >= len(line) || line[i] != '<' {
+		return ""
+	}
+	rest := line[i:]
+	var end string
+	switch low := strings.ToLower(rest); {
+	case strings.HasPrefix(rest, "<!--"):
+		end, rest = "-->", rest[4:]
+	case strings.HasPrefix(rest, "<?"):
+		end, rest = "?>", rest[2:]
+	case strings.HasPrefix(rest, "<![CDATA["):
+		end, rest = "]]>", rest[9:]
+	case len(rest) > 2 && rest[1] == '!' && (rest[2]|0x20) >= 'a' && (rest[2]|0x20) <= 'z':
+		end, rest = ">", rest[2:]
+	default:
+		for _, tag := range []string{"script", "pre", "style", "textarea"} {
+			if strings.HasPrefix(low[1:], tag) {
+				after := low[1+len(tag):]
+				if after == "" || after[0] == ' ' || after[0] == '\t' || after[0] == '>' {
+					if strings.Contains(low, "</"+tag+">") {
+						return ""
+					}
+					return "</" + tag + ">"
+				}
+			}
+		}
+		return ""
+	}
+	if strings.Contains(rest, end) {
+		return ""
+	}
+	return end
 }

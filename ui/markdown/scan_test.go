@@ -143,3 +143,45 @@ func TestCutsInsideBlocks(t *testing.T) {
 		t.Errorf("cuts = %v, want %v", got, want)
 	}
 }
+
+// TestCutsSeeEmptyListItems: an empty list item holds no text, so its list's
+// span ends before it; the cut after the blank line must not be confirmed
+// while that item lies between it and the next block (found by FuzzStream).
+func TestCutsSeeEmptyListItems(t *testing.T) {
+	bp := newBlockParser()
+	src := "* 0\n\n  0)\n0\n\n  * 0"
+	if got := bp.cuts(src, 0, []int{5, 13}); len(got) != 1 || got[0] != 13 {
+		t.Errorf("cuts = %v, want [13]", got)
+	}
+	fenced := "para\n\n```\ncode\n```\n"
+	if got := bp.cuts(fenced, 0, []int{6}); len(got) != 1 {
+		t.Errorf("cut before a fence without info: %v", got)
+	}
+	info := "para\n\n```go\ncode\n```\n"
+	if got := bp.cuts(info, 0, []int{6}); len(got) != 1 {
+		t.Errorf("cut before a fence with info: %v", got)
+	}
+}
+
+// TestHTMLBlockHidesDefinitions: a definition-like line inside an HTML
+// block that blank lines do not end is no definition (found by FuzzStream:
+// an unclosed comment).
+func TestHTMLBlockHidesDefinitions(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		defs int
+	}{
+		{"<!-- open\n\n[a]: /x\n", 0},
+		{"<!-- open\n\n-->\n\n[a]: /x\n", 1},
+		{"<!-- closed -->\n\n[a]: /x\n", 1},
+		{"<PRE>\n\n[a]: /x\n\n</pre>\n\n[b]: /y\n", 1},
+		{"<?php\n\n[a]: /x\n?>\n\n[b]: /y\n", 1},
+		{"<div>\n\n[a]: /x\n", 1}, // a blank line ends a <div> block
+	} {
+		sc := newScanner()
+		sc.scan(c.src, 0)
+		if len(sc.defsFound) != c.defs {
+			t.Errorf("%q: %d definitions, want %d", c.src, len(sc.defsFound), c.defs)
+		}
+	}
+}

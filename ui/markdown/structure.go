@@ -1,6 +1,8 @@
 package markdown
 
 import (
+	"strings"
+
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -31,15 +33,19 @@ func newBlockParser() blockParser {
 func (bp blockParser) cuts(src string, base int, cands []int) []int {
 	doc := bp.p.Parse(text.NewReader([]byte(src[base:])))
 	type span struct {
-		lo, hi int // byte range of the node's text, relative to base; lo < 0 if unknown
+		lo, hi int  // byte range of the node's text, relative to base; lo < 0 if unknown
+		fence  bool // a fenced code block whose opening line comes before lo
 	}
 	var spans []span
 	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
 		lo, hi := nodeSpan(c)
 		if lo >= 0 {
-			spans = append(spans, span{lo, hi})
+			f, fence := c.(*ast.FencedCodeBlock)
+			fence = fence && f.Info == nil // with an info string, lo is on the opening line
+			spans = append(spans, span{lo, hi, fence})
 		}
 	}
+	rel := src[base:]
 	var out []int
 	k := 0 // spans before k end at or before the candidate
 	for _, c := range cands {
@@ -50,11 +56,25 @@ func (bp blockParser) cuts(src string, base int, cands []int) []int {
 		if k == len(spans) {
 			break // no block after q
 		}
-		if spans[k].lo >= q {
+		if spans[k].lo >= q && blankUpTo(rel[q:], spans[k].lo-q, spans[k].fence) {
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// blankUpTo reports whether the lines of s before the one holding offset
+// lo are blank (all of them but the last when fence is set: a fenced code
+// block's opening line). A span misses lines that hold no text, such as an
+// empty list item ("0)" on its own), so a block may reach past its span's
+// end; a cut is safe only where nothing but blank lines lies between it and
+// the next block's first line.
+func blankUpTo(s string, lo int, fence bool) bool {
+	gap := s[:strings.LastIndexByte(s[:lo], '\n')+1]
+	if fence && gap != "" {
+		gap = gap[:strings.LastIndexByte(gap[:len(gap)-1], '\n')+1]
+	}
+	return strings.TrimLeft(gap, " \t\r\n") == ""
 }
 
 // nodeSpan returns the byte range covered by n's lines and text segments,
