@@ -210,13 +210,8 @@ func (p listPass) render(w util.BufWriter, src []byte, n ast.Node, entering bool
 	if entering || p.stack.Len() < 2 {
 		return p.finish(w, src, n, entering)
 	}
-	cur := p.stack.Current()
-	st := cur.Style
-	if nonZero(st.Indent) || nonZero(st.Margin) || st.Suffix != "" || st.BlockSuffix != "" || paints(st.StylePrimitive) {
-		return p.finish(w, src, n, entering)
-	}
-	width := p.wrap - int(p.stack.Indent()) - 2*int(p.stack.Margin())
-	if width <= 0 {
+	cur, width, ok := padOnly(p.stack, p.wrap)
+	if !ok {
 		return p.finish(w, src, n, entering)
 	}
 	out := p.stack.Parent().Block
@@ -225,6 +220,19 @@ func (p listPass) render(w util.BufWriter, src []byte, n ast.Node, entering bool
 	cur.Block.Reset()
 	p.stack.Pop()
 	return ast.WalkContinue, nil
+}
+
+// padOnly returns the element on top of stack and its wrap width (wrap
+// less the stack's indents and margins, as glamour counts them), and
+// whether glamour's margin writer would only pad its rows: no indent,
+// margin, suffix or visible padding of its own.
+func padOnly(stack *ansi.BlockStack, wrap int) (ansi.BlockElement, int, bool) {
+	cur := stack.Current()
+	st := cur.Style
+	width := wrap - int(stack.Indent()) - 2*int(stack.Margin())
+	ok := !nonZero(st.Indent) && !nonZero(st.Margin) && st.Suffix == "" && st.BlockSuffix == "" &&
+		!paints(st.StylePrimitive) && width > 0
+	return cur, width, ok
 }
 
 // paints reports whether padding in style s would show (trimPadding keeps
@@ -249,13 +257,8 @@ func (p paraPass) render(w util.BufWriter, src []byte, n ast.Node, entering bool
 		// (a list item's paragraph pushes nothing: glamour renders it as is)
 		return p.finish(w, src, n, entering)
 	}
-	cur := p.stack.Current()
-	st := cur.Style
-	if nonZero(st.Indent) || nonZero(st.Margin) || st.Suffix != "" || st.BlockSuffix != "" || paints(st.StylePrimitive) {
-		return p.finish(w, src, n, entering)
-	}
-	width := p.wrap - int(p.stack.Indent()) - 2*int(p.stack.Margin())
-	if width <= 0 {
+	cur, width, ok := padOnly(p.stack, p.wrap)
+	if !ok {
 		return p.finish(w, src, n, entering)
 	}
 	if blk := cur.Block.String(); strings.TrimSpace(blk) != "" {
