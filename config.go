@@ -573,11 +573,8 @@ func (s *docScan) keyValue(prefix []string, e *unstable.Node) error {
 		}
 	case kindStringList:
 		if v.Kind == unstable.Array {
-			elems := v.Children()
-			for elems.Next() {
-				if el := elems.Node(); el.Kind != unstable.String {
-					return fmt.Errorf("%d: key %q: want %s, got an array holding %s", line, key, want, kindName(el))
-				}
+			if el := firstNonString(v); el != nil {
+				return fmt.Errorf("%d: key %q: want %s, got an array holding %s", line, key, want, kindName(el))
 			}
 			return nil
 		}
@@ -595,13 +592,8 @@ func (s *docScan) keyValue(prefix []string, e *unstable.Node) error {
 				return fmt.Errorf("%d: key %q: want %s, got an array holding %s", line, key, want, kindName(el))
 			}
 			s.enter(key, line)
-			children := el.Children()
-			for children.Next() {
-				if c := children.Node(); c.Kind == unstable.KeyValue {
-					if err := s.keyValue(parts, c); err != nil {
-						return err
-					}
-				}
+			if err := s.inlineTable(parts, el); err != nil {
+				return err
 			}
 		}
 		return nil
@@ -609,15 +601,7 @@ func (s *docScan) keyValue(prefix []string, e *unstable.Node) error {
 		if v.Kind != unstable.InlineTable {
 			break
 		}
-		children := v.Children()
-		for children.Next() {
-			if c := children.Node(); c.Kind == unstable.KeyValue {
-				if err := s.keyValue(parts, c); err != nil {
-					return err
-				}
-			}
-		}
-		return nil
+		return s.inlineTable(parts, v)
 	case kindString:
 		if v.Kind == unstable.String {
 			return nil
@@ -642,16 +626,38 @@ func (s *docScan) keyValue(prefix []string, e *unstable.Node) error {
 			return nil
 		}
 		if v.Kind == unstable.Array {
-			elems := v.Children()
-			for elems.Next() {
-				if el := elems.Node(); el.Kind != unstable.String {
-					return fmt.Errorf("%d: key %q: want %s, got an array holding %s", line, key, want, kindName(el))
-				}
+			if el := firstNonString(v); el != nil {
+				return fmt.Errorf("%d: key %q: want %s, got an array holding %s", line, key, want, kindName(el))
 			}
 			return nil
 		}
 	}
 	return fmt.Errorf("%d: key %q: want %s, got %s", line, key, want, got)
+}
+
+// inlineTable checks the key/value pairs of inline table t under prefix.
+func (s *docScan) inlineTable(prefix []string, t *unstable.Node) error {
+	children := t.Children()
+	for children.Next() {
+		if c := children.Node(); c.Kind == unstable.KeyValue {
+			if err := s.keyValue(prefix, c); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// firstNonString returns the first element of array a that is not a
+// string, or nil.
+func firstNonString(a *unstable.Node) *unstable.Node {
+	elems := a.Children()
+	for elems.Next() {
+		if el := elems.Node(); el.Kind != unstable.String {
+			return el
+		}
+	}
+	return nil
 }
 
 // kindName names a parsed TOML value for messages, without its content.
