@@ -13,6 +13,7 @@ import (
 //     ever seen through deltas.
 //   - dirty is set when a field below was changed by an event after Raw was
 //     set; JSON then merges the accumulated fields into Raw.
+//   - Details is decoded from Raw, and changes only with it.
 //   - Content and Summary grow to the highest index seen; a part that was
 //     never announced has an empty Type.
 type Item struct {
@@ -38,6 +39,7 @@ type Item struct {
 	Diff              string            // apply_patch_call operation diff
 	Output            json.RawMessage   // mcp_call, shell_call_output, … as received
 	Error             json.RawMessage   // mcp_call error, as received
+	Details           Details           // the kind-specific members of Raw (action, results, operation, tools…)
 
 	Progress      string // last tool progress phase: in_progress, searching, interpreting, generating, completed, failed
 	PartialImages int    // partial images received
@@ -60,6 +62,9 @@ func decodeItem(raw json.RawMessage) (*Item, error) {
 		Type: w.Type, ID: w.ID, Status: w.Status, Role: w.Role, Phase: w.Phase,
 		Name: w.Name, CallID: w.CallID, ServerLabel: w.ServerLabel,
 		ApprovalRequestID: w.ApprovalRequestID, Raw: raw,
+	}
+	if w.Type != "message" {
+		it.Details = decodeDetails(raw)
 	}
 	it.Arguments, it.Input, it.Code = w.Arguments.text(), w.Input.text(), w.Code.text()
 	if !isJSONNull(w.Output) {
@@ -154,7 +159,7 @@ func (it *Item) absorb(n *Item) {
 	}
 	lost = absorbParts(&it.Content, n.Content) || lost
 	lost = absorbParts(&it.Summary, n.Summary) || lost
-	it.Raw = n.Raw
+	it.Raw, it.Details = n.Raw, n.Details
 	it.dirty = lost
 }
 
@@ -312,4 +317,70 @@ func ItemFromJSON(raw json.RawMessage) (*Item, error) {
 	}
 	it.Added, it.Done = true, true
 	return it, nil
+}
+
+// StoredItem decodes an item as stored or sent as input, leniently: an input
+// message may leave out its type (it is then a message) and give its content
+// as one string; a member of an unexpected JSON type reads as empty, and an
+// argument, input or code that is not a string keeps its JSON text. It
+// returns nil when raw is not a JSON object. The item counts as added and
+// done.
+func StoredItem(raw json.RawMessage) *Item {
+	m := object(raw)
+	if m == nil {
+		return nil
+	}
+	s := func(k string) string { return jsonString(m[k]) }
+	loose := func(k string) string {
+		if t, ok := stringOf(m[k]); ok {
+			return t
+		}
+		return JSONText(m[k])
+	}
+	it := &Item{
+		Type: s("type"), ID: s("id"), Status: s("status"), Role: s("role"), Phase: s("phase"),
+		Name: s("name"), CallID: s("call_id"), ServerLabel: s("server_label"),
+		ApprovalRequestID: s("approval_request_id"),
+		Arguments:         loose("arguments"), Input: loose("input"), Code: loose("code"),
+		Content: looseParts(m["content"]), Summary: looseParts(m["summary"]),
+		Raw: raw, Added: true, Done: true,
+	}
+	if it.Type == "" && m["role"] != nil {
+		it.Type = "message"
+	}
+	if !isJSONNull(m["output"]) {
+		it.Output = m["output"]
+	}
+	if !isJSONNull(m["error"]) {
+		it.Error = m["error"]
+	}
+	if it.Type != "message" {
+		it.Details = decodeDetails(raw)
+	}
+	return it
+}
+
+// looseParts reads content or summary parts: one string is one part; parts
+// that are not objects are skipped.
+func looseParts(raw json.RawMessage) []Part {
+	if t, ok := stringOf(raw); ok {
+		return []Part{{Type: "input_text", Text: t}}
+	}
+	var elems []json.RawMessage
+	if json.Unmarshal(raw, &elems) != nil {
+		return nil
+	}
+	var out []Part
+	for _, e := range elems {
+		m := object(e)
+		if m == nil {
+			continue
+		}
+		p := Part{Type: jsonString(m["type"]), Text: jsonString(m["text"]), Raw: e}
+		if p.Text == "" {
+			p.Text = jsonString(m["refusal"])
+		}
+		out = append(out, p)
+	}
+	return out
 }
