@@ -30,7 +30,7 @@ func TestExtractByItemType(t *testing.T) {
 		{`{"type":"image_generation_call","result":"AAAA","revised_prompt":"an echidna"}`, itemText{tool: "an echidna"}},
 		{`{"type":"mcp_list_tools","tools":[{"name":"x"}]}`, itemText{}},
 		{`{"type":"message","role":"assistant","content":[{"type":"output_text","text":"\u001b[31mred\u001b[0m \ue000x\ue001"}]}`, itemText{answer: "red  x "}},
-		{`{"type":"function_call","name":7,"arguments":["odd"]}`, itemText{tool: `["odd"]`}}, // arguments that are not a string: their JSON, as everywhere
+		{`{"type":"function_call","name":7,"arguments":["odd"]}`, itemText{tool: `["odd"]`}},                           // arguments that are not a string: their JSON, as everywhere
 		{`{"type":"brand_new_call","name":"probe","arguments":"{}","output":"out"}`, itemText{tool: "probe\n{}\nout"}}, // generic entry of the kind table
 		{`{"type":"brand_new_output","output":"result"}`, itemText{tool: "result"}},
 		{`{"type":"brand_new_thing","text":"x"}`, itemText{}},
