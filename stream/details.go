@@ -110,32 +110,32 @@ func decodeDetails(raw json.RawMessage) Details {
 	d := Details{
 		Action:        decodeAction(w.Action),
 		Queries:       strings1(w.Queries),
-		Result:        jsonString(w.Result),
-		OutputFormat:  jsonString(w.OutputFormat),
+		Result:        JSONString(w.Result),
+		OutputFormat:  JSONString(w.OutputFormat),
 		Size:          JSONText(w.Size),
 		Quality:       JSONText(w.Quality),
 		Background:    JSONText(w.Background),
-		RevisedPrompt: jsonString(w.RevisedPrompt),
+		RevisedPrompt: JSONString(w.RevisedPrompt),
 		Approve:       string(bytes.TrimSpace(w.Approve)) == "true",
-		Reason:        jsonString(w.Reason),
+		Reason:        JSONString(w.Reason),
 		Encrypted:     !isJSONNull(w.EncryptedContent),
 	}
 	if isArray(w.Results) {
 		d.HasResults = true
 		for _, r := range objects(w.Results) {
-			d.Results = append(d.Results, FileResult{FileID: jsonString(r["file_id"]), Filename: jsonString(r["filename"]), Text: jsonString(r["text"]), Score: numberText(r["score"])})
+			d.Results = append(d.Results, FileResult{FileID: JSONString(r["file_id"]), Filename: JSONString(r["filename"]), Text: JSONString(r["text"]), Score: numberText(r["score"])})
 		}
 	}
 	for _, o := range objects(w.Outputs) {
-		d.Outputs = append(d.Outputs, CodeOutput{Type: jsonString(o["type"]), Logs: jsonString(o["logs"]), URL: jsonString(o["url"])})
+		d.Outputs = append(d.Outputs, CodeOutput{Type: JSONString(o["type"]), Logs: JSONString(o["logs"]), URL: JSONString(o["url"])})
 	}
 	if op := object(w.Operation); op != nil {
-		d.Operation = Operation{Type: jsonString(op["type"]), Path: jsonString(op["path"]), Diff: jsonString(op["diff"])}
+		d.Operation = Operation{Type: JSONString(op["type"]), Path: JSONString(op["path"]), Diff: JSONString(op["diff"])}
 	}
 	if isArray(w.Tools) {
 		d.HasTools = true
 		for _, t := range objects(w.Tools) {
-			d.Tools = append(d.Tools, ToolInfo{Name: jsonString(t["name"]), Type: jsonString(t["type"]), Description: jsonString(t["description"])})
+			d.Tools = append(d.Tools, ToolInfo{Name: JSONString(t["name"]), Type: JSONString(t["type"]), Description: JSONString(t["description"])})
 		}
 	}
 	return d
@@ -147,12 +147,12 @@ func decodeAction(raw json.RawMessage) Action {
 		return Action{}
 	}
 	a := Action{
-		Type: jsonString(m["type"]), Query: jsonString(m["query"]), Queries: strings1(m["queries"]),
-		URL: jsonString(m["url"]), Pattern: jsonString(m["pattern"]),
+		Type: JSONString(m["type"]), Query: JSONString(m["query"]), Queries: strings1(m["queries"]),
+		URL: JSONString(m["url"]), Pattern: JSONString(m["pattern"]),
 		Commands: strings1(m["commands"]), Argv: strings1(m["command"]), values: m,
 	}
 	for _, s := range objects(m["sources"]) {
-		if u := jsonString(s["url"]); u != "" {
+		if u := JSONString(s["url"]); u != "" {
 			a.Sources = append(a.Sources, u)
 		}
 	}
@@ -251,9 +251,9 @@ func (it *Item) ShellChunks() []ShellChunk {
 			}
 		}
 		for _, o := range objs {
-			c := ShellChunk{Stdout: jsonString(o["stdout"]), Stderr: jsonString(o["stderr"])}
+			c := ShellChunk{Stdout: JSONString(o["stdout"]), Stderr: JSONString(o["stderr"])}
 			if oc := object(o["outcome"]); oc != nil {
-				c.Outcome, c.ExitCode = jsonString(oc["type"]), JSONText(oc["exit_code"])
+				c.Outcome, c.ExitCode = JSONString(oc["type"]), JSONText(oc["exit_code"])
 			}
 			out = append(out, c)
 		}
@@ -296,17 +296,17 @@ func PartText(raw json.RawMessage) string {
 	if p == nil {
 		return JSONText(raw)
 	}
-	switch typ := jsonString(p["type"]); {
-	case jsonString(p["text"]) != "":
-		return jsonString(p["text"])
-	case jsonString(p["refusal"]) != "":
-		return "Refused: " + jsonString(p["refusal"])
+	switch typ := JSONString(p["type"]); {
+	case JSONString(p["text"]) != "":
+		return JSONString(p["text"])
+	case JSONString(p["refusal"]) != "":
+		return "Refused: " + JSONString(p["refusal"])
 	case p["stdout"] != nil || p["stderr"] != nil:
-		return strings.TrimRight(jsonString(p["stdout"])+jsonString(p["stderr"]), "\n")
+		return strings.TrimRight(JSONString(p["stdout"])+JSONString(p["stderr"]), "\n")
 	case strings.Contains(typ, "image"):
 		return "[image]"
 	case strings.Contains(typ, "file"):
-		return "[file " + jsonString(p["filename"]) + "]"
+		return "[file " + JSONString(p["filename"]) + "]"
 	}
 	return JSONText(raw)
 }
@@ -372,8 +372,8 @@ func stringOf(raw json.RawMessage) (string, bool) {
 	return s, true
 }
 
-// jsonString returns raw's value when it is a JSON string, else "".
-func jsonString(raw json.RawMessage) string {
+// JSONString returns raw's value when it is a JSON string, else "".
+func JSONString(raw json.RawMessage) string {
 	s, _ := stringOf(raw)
 	return s
 }
@@ -392,7 +392,7 @@ func strings1(raw json.RawMessage) []string {
 	}
 	out := make([]string, 0, len(elems))
 	for _, e := range elems {
-		if s := jsonString(e); s != "" {
+		if s := JSONString(e); s != "" {
 			out = append(out, s)
 		}
 	}

@@ -330,7 +330,7 @@ func StoredItem(raw json.RawMessage) *Item {
 	if m == nil {
 		return nil
 	}
-	s := func(k string) string { return jsonString(m[k]) }
+	s := func(k string) string { return JSONString(m[k]) }
 	loose := func(k string) string {
 		if t, ok := stringOf(m[k]); ok {
 			return t
@@ -376,9 +376,9 @@ func looseParts(raw json.RawMessage) []Part {
 		if m == nil {
 			continue
 		}
-		p := Part{Type: jsonString(m["type"]), Text: jsonString(m["text"]), Raw: e}
+		p := Part{Type: JSONString(m["type"]), Text: JSONString(m["text"]), Raw: e}
 		if p.Text == "" {
-			p.Text = jsonString(m["refusal"])
+			p.Text = JSONString(m["refusal"])
 		}
 		out = append(out, p)
 	}
