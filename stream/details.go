@@ -9,9 +9,9 @@ import (
 // Details are the kind-specific members of an item that Item's own fields do
 // not cover: what a web search looked for, a file search's results, a code
 // interpreter's outputs, a patch's operation, the tools an MCP server lists,
-// a generated image. They are decoded once, leniently, from Raw when the item
-// is decoded: a member of an unexpected JSON type reads as its zero value and
-// never makes the item malformed. Strings are as received (not sanitized).
+// a generated image. They are decoded leniently from Raw (see Item.Details):
+// a member of an unexpected JSON type reads as its zero value and never
+// makes the item malformed. Strings are as received (not sanitized).
 type Details struct {
 	Action     Action       // web_search_call, shell_call, local_shell_call, computer_call
 	Queries    []string     // file_search_call
@@ -164,16 +164,32 @@ func decodeAction(raw json.RawMessage) Action {
 	return a
 }
 
+// Details returns the item's Details, decoded from Raw on the first call
+// after Raw changed (not while decoding the stream, which most items never
+// need). An item without Raw has none. Like every Item method it is for the
+// goroutine that owns the item.
+func (it *Item) Details() *Details {
+	if it.details == nil || !sameSlice(it.detailsOf, it.Raw) {
+		d := decodeDetails(it.Raw)
+		it.details, it.detailsOf = &d, it.Raw
+	}
+	return it.details
+}
+
+func sameSlice(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
 // ShellCommands returns the commands of a shell call: streamed, else from
 // the action; a local shell call's argv is one command, its words joined.
 func (it *Item) ShellCommands() []string {
 	switch {
 	case len(it.Commands) > 0:
 		return it.Commands
-	case len(it.Details.Action.Commands) > 0:
-		return it.Details.Action.Commands
-	case len(it.Details.Action.Argv) > 0:
-		return []string{strings.Join(it.Details.Action.Argv, " ")}
+	case len(it.Details().Action.Commands) > 0:
+		return it.Details().Action.Commands
+	case len(it.Details().Action.Argv) > 0:
+		return []string{strings.Join(it.Details().Action.Argv, " ")}
 	}
 	return nil
 }
@@ -184,13 +200,13 @@ func (it *Item) PatchDiff() string {
 	if it.Diff != "" {
 		return it.Diff
 	}
-	return it.Details.Operation.Diff
+	return it.Details().Operation.Diff
 }
 
 // WebQueries returns what a web search looked for: its queries, else its
 // one query.
 func (it *Item) WebQueries() []string {
-	a := it.Details.Action
+	a := it.Details().Action
 	if len(a.Queries) > 0 {
 		return a.Queries
 	}

@@ -13,7 +13,8 @@ import (
 //     ever seen through deltas.
 //   - dirty is set when a field below was changed by an event after Raw was
 //     set; JSON then merges the accumulated fields into Raw.
-//   - Details is decoded from Raw, and changes only with it.
+//   - details, when set, was decoded from detailsOf, the Raw of the time;
+//     Details decodes again when Raw is another slice.
 //   - Content and Summary grow to the highest index seen; a part that was
 //     never announced has an empty Type.
 type Item struct {
@@ -39,7 +40,6 @@ type Item struct {
 	Diff              string            // apply_patch_call operation diff
 	Output            json.RawMessage   // mcp_call, shell_call_output, … as received
 	Error             json.RawMessage   // mcp_call error, as received
-	Details           Details           // the kind-specific members of Raw (action, results, operation, tools…)
 
 	Progress      string // last tool progress phase: in_progress, searching, interpreting, generating, completed, failed
 	PartialImages int    // partial images received
@@ -48,8 +48,10 @@ type Item struct {
 	Added bool // output_item.added seen
 	Done  bool // output_item.done seen
 
-	Raw   json.RawMessage
-	dirty bool
+	Raw       json.RawMessage
+	dirty     bool
+	details   *Details        // decoded on first use; see Details
+	detailsOf json.RawMessage // the Raw details was decoded from
 	sb    [4]*strings.Builder // backing stores for Arguments, Input, Code, Diff while they grow
 }
 
@@ -62,9 +64,6 @@ func decodeItem(raw json.RawMessage) (*Item, error) {
 		Type: w.Type, ID: w.ID, Status: w.Status, Role: w.Role, Phase: w.Phase,
 		Name: w.Name, CallID: w.CallID, ServerLabel: w.ServerLabel,
 		ApprovalRequestID: w.ApprovalRequestID, Raw: raw,
-	}
-	if w.Type != "message" {
-		it.Details = decodeDetails(raw)
 	}
 	it.Arguments, it.Input, it.Code = w.Arguments.text(), w.Input.text(), w.Code.text()
 	if !isJSONNull(w.Output) {
@@ -159,7 +158,7 @@ func (it *Item) absorb(n *Item) {
 	}
 	lost = absorbParts(&it.Content, n.Content) || lost
 	lost = absorbParts(&it.Summary, n.Summary) || lost
-	it.Raw, it.Details = n.Raw, n.Details
+	it.Raw = n.Raw
 	it.dirty = lost
 }
 
@@ -353,9 +352,6 @@ func StoredItem(raw json.RawMessage) *Item {
 	}
 	if !isJSONNull(m["error"]) {
 		it.Error = m["error"]
-	}
-	if it.Type != "message" {
-		it.Details = decodeDetails(raw)
 	}
 	return it
 }

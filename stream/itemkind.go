@@ -117,7 +117,7 @@ var kinds = table(
 	ItemKind{Type: "web_search_call", Title: "Web search", Icon: "⌕", Class: ClassCall, summary: webSearchSummary, text: webSearchText},
 	ItemKind{Type: "file_search_call", Title: "File search", Icon: "⌕", Class: ClassCall, text: fileSearchText},
 	ItemKind{Type: "code_interpreter_call", Title: "Code interpreter", Icon: "▷", Class: ClassCall, summary: codeSummary, text: codeText},
-	ItemKind{Type: "image_generation_call", Title: "Image generation", Icon: "▣", Class: ClassCall, text: toolText(func(it *Item) string { return it.Details.RevisedPrompt })},
+	ItemKind{Type: "image_generation_call", Title: "Image generation", Icon: "▣", Class: ClassCall, text: toolText(func(it *Item) string { return it.Details().RevisedPrompt })},
 	ItemKind{Type: "shell_call", Title: "Shell", Icon: "$", Class: ClassCall, summary: shellSummary, text: shellText},
 	ItemKind{Type: "local_shell_call", Title: "Local shell", Icon: "$", Class: ClassCall, summary: shellSummary, text: shellText},
 	ItemKind{Type: "apply_patch_call", Title: "Apply patch", Icon: "±", Class: ClassCall, summary: patchSummary, text: patchText},
@@ -211,21 +211,21 @@ func partTexts(ps []Part) []string {
 }
 
 func webSearchText(it *Item) Searchable {
-	a := it.Details.Action
+	a := it.Details().Action
 	return Searchable{Tool: join(a.Query, join(a.Queries...))}
 }
 
 func fileSearchText(it *Item) Searchable {
-	texts := make([]string, 0, len(it.Details.Results))
-	for _, r := range it.Details.Results {
+	texts := make([]string, 0, len(it.Details().Results))
+	for _, r := range it.Details().Results {
 		texts = append(texts, r.Text)
 	}
-	return Searchable{Tool: join(join(it.Details.Queries...), join(texts...))}
+	return Searchable{Tool: join(join(it.Details().Queries...), join(texts...))}
 }
 
 func codeText(it *Item) Searchable {
-	logs := make([]string, 0, len(it.Details.Outputs))
-	for _, o := range it.Details.Outputs {
+	logs := make([]string, 0, len(it.Details().Outputs))
+	for _, o := range it.Details().Outputs {
 		logs = append(logs, o.Logs)
 	}
 	return Searchable{Tool: join(it.Code, join(logs...))}
@@ -236,13 +236,13 @@ func codeText(it *Item) Searchable {
 func shellText(it *Item) Searchable {
 	cmds := it.Commands
 	if len(cmds) == 0 {
-		cmds = it.Details.Action.Commands
+		cmds = it.Details().Action.Commands
 	}
-	return Searchable{Tool: join(join(cmds...), join(it.Details.Action.Argv...))}
+	return Searchable{Tool: join(join(cmds...), join(it.Details().Action.Argv...))}
 }
 
 func patchText(it *Item) Searchable {
-	return Searchable{Tool: join(it.Details.Operation.Path, it.PatchDiff())}
+	return Searchable{Tool: join(it.Details().Operation.Path, it.PatchDiff())}
 }
 
 // join joins the non-empty strings by lines.
@@ -298,7 +298,7 @@ func mcpCallSummary(it *Item, status string) string {
 }
 
 func mcpListSummary(it *Item, status string) string {
-	return fmt.Sprintf("mcp %s: %d tools", clip(it.ServerLabel), len(it.Details.Tools))
+	return fmt.Sprintf("mcp %s: %d tools", clip(it.ServerLabel), len(it.Details().Tools))
 }
 
 func approvalSummary(it *Item, status string) string {
@@ -307,7 +307,7 @@ func approvalSummary(it *Item, status string) string {
 
 func approvalResponseSummary(it *Item, status string) string {
 	v := "denied"
-	if it.Details.Approve {
+	if it.Details().Approve {
 		v = "approved"
 	}
 	return "mcp approval " + v + ": " + clip(it.ApprovalRequestID)
@@ -328,7 +328,7 @@ func patchSummary(it *Item, status string) string {
 func webSearchSummary(it *Item, status string) string {
 	q := strings.Join(it.WebQueries(), "; ")
 	if q == "" {
-		q = it.Details.Action.URL
+		q = it.Details().Action.URL
 	}
 	if q == "" {
 		return "web_search_call " + status

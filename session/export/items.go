@@ -187,7 +187,7 @@ func label(it *stream.Item) string {
 func (d *doc) mcpListTools(it *stream.Item, k stream.ItemKind) {
 	d.head(k.Title, it.ServerLabel, it)
 	var names []string
-	for _, t := range it.Details.Tools {
+	for _, t := range it.Details().Tools {
 		names = append(names, code(t.Name))
 	}
 	if len(names) > 0 {
@@ -216,17 +216,17 @@ func (d *doc) approvalAlone(it *stream.Item, _ stream.ItemKind) {
 
 func verdict(r *stream.Item) string {
 	v := "**Denied**"
-	if r.Details.Approve {
+	if r.Details().Approve {
 		v = "**Approved**"
 	}
-	if why := stream.SanitizeLine(r.Details.Reason); why != "" {
+	if why := stream.SanitizeLine(r.Details().Reason); why != "" {
 		v += ": " + why
 	}
 	return v
 }
 
 func (d *doc) webSearch(it *stream.Item, k stream.ItemKind) {
-	a := it.Details.Action
+	a := it.Details().Action
 	var qs []string
 	if a.Query != "" {
 		qs = append(qs, a.Query)
@@ -243,10 +243,10 @@ func (d *doc) webSearch(it *stream.Item, k stream.ItemKind) {
 
 func (d *doc) fileSearch(it *stream.Item, k stream.ItemKind) {
 	d.head(k.Title, "", it)
-	if q := it.Details.Queries; len(q) > 0 {
+	if q := it.Details().Queries; len(q) > 0 {
 		d.block(quote(strings.Join(q, "\n")))
 	}
-	if rs := it.Details.Results; len(rs) > 0 {
+	if rs := it.Details().Results; len(rs) > 0 {
 		var b strings.Builder
 		for _, r := range rs {
 			b.WriteString("- " + code(r.Filename) + "\n")
@@ -261,7 +261,7 @@ func (d *doc) codeInterpreter(it *stream.Item, k stream.ItemKind) {
 		d.block(fenced("python", c))
 	}
 	var logs []string
-	for _, o := range it.Details.Outputs {
+	for _, o := range it.Details().Outputs {
 		if o.Logs != "" {
 			logs = append(logs, o.Logs)
 		} else if o.Type == "image" {
@@ -276,7 +276,7 @@ func (d *doc) codeInterpreter(it *stream.Item, k stream.ItemKind) {
 
 func (d *doc) imageGeneration(it *stream.Item, k stream.ItemKind) {
 	d.head(k.Title, "", it)
-	if p := it.Details.RevisedPrompt; p != "" {
+	if p := it.Details().RevisedPrompt; p != "" {
 		d.block(quote(p))
 	}
 	d.block("*(the image is in the JSON export)*")
@@ -291,7 +291,7 @@ func (d *doc) shell(it *stream.Item, k stream.ItemKind) {
 }
 
 func (d *doc) applyPatch(it *stream.Item, k stream.ItemKind) {
-	d.head(k.Title, it.Details.Operation.Path, it)
+	d.head(k.Title, it.Details().Operation.Path, it)
 	if diff := it.PatchDiff(); diff != "" {
 		d.block(fenced("diff", diff))
 	}

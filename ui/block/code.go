@@ -18,7 +18,7 @@ func codeBody(p *panel, d *drawer) {
 		r := d.ctx.markdown(d.width)
 		d.add(section{lines: splitLines(p.code.view(r, d.width)), tail: true})
 	}
-	for _, o := range p.it.Details.Outputs {
+	for _, o := range p.it.Details().Outputs {
 		switch o.Type {
 		case "logs":
 			d.text("logs", o.Logs, false)

@@ -40,7 +40,7 @@ func (p *panel) SaveImage() func() ImageFile {
 		return nil
 	}
 	key, data := "", ""
-	if res := p.it.Details.Result; res != "" && p.state() != stateRunning {
+	if res := p.it.Details().Result; res != "" && p.state() != stateRunning {
 		key, data = "final", res
 	} else if p.it.PartialImages > 0 && p.it.LastImage != "" {
 		key, data = "partial-"+strconv.Itoa(p.it.PartialImages), p.it.LastImage
@@ -53,7 +53,7 @@ func (p *panel) SaveImage() func() ImageFile {
 	if key != "final" {
 		name += "-" + key
 	}
-	path := filepath.Join(imageDir(), name+"."+imageExt(p.it.Details.OutputFormat))
+	path := filepath.Join(imageDir(), name+"."+imageExt(p.it.Details().OutputFormat))
 	return func() ImageFile { return writeImage(key, path, data) }
 }
 
@@ -121,7 +121,7 @@ func imageExt(format string) string {
 
 func imageBody(p *panel, d *drawer) {
 	var facts []string
-	x := p.it.Details
+	x := p.it.Details()
 	for _, v := range []string{x.Size, x.Quality, x.Background} {
 		if v := cleanLine(v); v != "" {
 			facts = append(facts, v)

@@ -12,8 +12,8 @@ func mcpServer(p *panel) string {
 
 // mcpListTitle is "server: N tools" once the list arrived.
 func mcpListTitle(p *panel) string {
-	if p.it.Details.HasTools {
-		return mcpServer(p) + ": " + plural(len(p.it.Details.Tools), "tool", "tools")
+	if p.it.Details().HasTools {
+		return mcpServer(p) + ": " + plural(len(p.it.Details().Tools), "tool", "tools")
 	}
 	return mcpServer(p) + ": listing tools"
 }
@@ -25,7 +25,7 @@ func mcpListBody(p *panel, d *drawer) {
 		d.add(section{lines: paint(d.lk.errorText.Render, wrap(cleanLine(e), d.width))})
 	}
 	if p.expanded {
-		d.add(section{lines: toolLines(d, p.it.Details.Tools)})
+		d.add(section{lines: toolLines(d, p.it.Details().Tools)})
 	}
 }
 

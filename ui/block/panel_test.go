@@ -115,14 +115,14 @@ func checkPanel(t *testing.T, where string, p *panel, vis string, end bool) {
 			want("error", e)
 		}
 	case "web_search_call":
-		for _, q := range it.Details.Action.Queries {
+		for _, q := range it.Details().Action.Queries {
 			want("query", q[:min(len(q), 40)])
 		}
 	case "code_interpreter_call":
 		first, _, _ := strings.Cut(strings.TrimSpace(stream.Sanitize(it.Code)), "\n")
 		want("code", first)
 	case "apply_patch_call":
-		first, _, _ := strings.Cut(it.Diff+it.Details.Operation.Diff, "\n")
+		first, _, _ := strings.Cut(it.Diff+it.Details().Operation.Diff, "\n")
 		want("diff line", first)
 	case "shell_call":
 		for _, c := range it.Commands {

@@ -110,7 +110,7 @@ func (r *reasoning) source() string {
 	return clean(strings.Join(parts, "\n\n"))
 }
 
-func (r *reasoning) encrypted() bool { return r.it.Details.Encrypted }
+func (r *reasoning) encrypted() bool { return r.it.Details().Encrypted }
 
 func (r *reasoning) Render(ctx Context) string {
 	key := renderKey{ctx.Width, ctx.Styles, r.rev}

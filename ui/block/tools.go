@@ -74,7 +74,7 @@ func customBody(p *panel, d *drawer) {
 }
 
 func webSearchBody(p *panel, d *drawer) {
-	a := p.it.Details.Action
+	a := p.it.Details().Action
 	switch a.Type {
 	case "open_page":
 		d.line(d.lk.muted.Render("open ") + cleanLine(a.URL))
@@ -96,13 +96,13 @@ func webSearchBody(p *panel, d *drawer) {
 }
 
 func fileSearchBody(p *panel, d *drawer) {
-	for _, q := range p.it.Details.Queries {
+	for _, q := range p.it.Details().Queries {
 		d.line(d.lk.muted.Render("query ") + cleanLine(q))
 	}
-	if !p.it.Details.HasResults {
+	if !p.it.Details().HasResults {
 		return
 	}
-	results := p.it.Details.Results
+	results := p.it.Details().Results
 	var lines []string
 	for _, r := range results {
 		name := cleanLine(r.Filename)
@@ -154,7 +154,7 @@ func shellOutputBody(p *panel, d *drawer) {
 }
 
 func patchTitle(p *panel) string {
-	path := cleanLine(p.it.Details.Operation.Path)
+	path := cleanLine(p.it.Details().Operation.Path)
 	if path == "" {
 		return kindTitle(p)
 	}
@@ -162,7 +162,7 @@ func patchTitle(p *panel) string {
 }
 
 func patchBody(p *panel, d *drawer) {
-	if op := cleanLine(p.it.Details.Operation.Type); op != "" {
+	if op := cleanLine(p.it.Details().Operation.Type); op != "" {
 		d.line(d.lk.muted.Render(strings.ReplaceAll(op, "_", " ")))
 	}
 	diff := p.it.PatchDiff()
@@ -187,7 +187,7 @@ func patchBody(p *panel, d *drawer) {
 }
 
 func computerBody(p *panel, d *drawer) {
-	a := p.it.Details.Action
+	a := p.it.Details().Action
 	typ := cleanLine(a.Type)
 	if typ == "" {
 		return
@@ -209,7 +209,7 @@ func toolSearchBody(p *panel, d *drawer) {
 }
 
 func toolListBody(p *panel, d *drawer) {
-	d.add(section{lines: toolLines(d, p.it.Details.Tools)})
+	d.add(section{lines: toolLines(d, p.it.Details().Tools)})
 }
 
 // toolLines lists tools as "name  description".
