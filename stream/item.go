@@ -50,9 +50,9 @@ type Item struct {
 
 	Raw       json.RawMessage
 	dirty     bool
-	details   *Details        // decoded on first use; see Details
-	detailsOf json.RawMessage // the Raw details was decoded from
-	sb    [4]*strings.Builder // backing stores for Arguments, Input, Code, Diff while they grow
+	details   *Details            // decoded on first use; see Details
+	detailsOf json.RawMessage     // the Raw details was decoded from
+	sb        [4]*strings.Builder // backing stores for Arguments, Input, Code, Diff while they grow
 }
 
 func decodeItem(raw json.RawMessage) (*Item, error) {
