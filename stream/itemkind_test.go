@@ -204,7 +204,7 @@ func TestItemKindsOnRealFixtures(t *testing.T) {
 				checkSummary(t, where, k.Summary(it))
 				txt := k.Text(it)
 				for _, col := range []string{txt.Prompt, txt.Answer, txt.Reasoning, txt.Tool} {
-					if Sanitize(col) != col || strings.ContainsAny(col, "\x1b\x07\x9b") {
+					if Sanitize(col) != col || strings.ContainsAny(col, "\x1b\x07\u009b") {
 						t.Errorf("%s: searchable text not sanitized: %q", where, col)
 					}
 				}
