@@ -67,12 +67,23 @@ func (k ItemKind) Summary(it *Item) string {
 	return SanitizeLine("• " + s)
 }
 
-// Text returns the item's searchable text, sanitized.
+// Text returns the item's searchable text, sanitized. An entry without a
+// text function of its own searches by its class: a tool call by its name,
+// arguments, input, code, output and error; a tool output by its output;
+// anything else has no searchable text.
 func (k ItemKind) Text(it *Item) Searchable {
-	if k.text == nil {
-		return Searchable{}
+	text := k.text
+	if text == nil {
+		switch k.Class {
+		case ClassCall:
+			text = genericCallText
+		case ClassOutput:
+			text = outputText
+		default:
+			return Searchable{}
+		}
 	}
-	t := k.text(it)
+	t := text(it)
 	return Searchable{Sanitize(t.Prompt), Sanitize(t.Answer), Sanitize(t.Reasoning), Sanitize(t.Tool)}
 }
 
@@ -88,9 +99,9 @@ func KindFor(typ string) ItemKind {
 	k := ItemKind{Type: typ, Title: strings.ReplaceAll(orItem(typ), "_", " "), Icon: "?", Class: ClassOther, Generic: true}
 	switch {
 	case strings.HasSuffix(typ, "_call"):
-		k.Icon, k.Class, k.text = "ƒ", ClassCall, genericCallText
+		k.Icon, k.Class = "ƒ", ClassCall
 	case strings.HasSuffix(typ, "_output"):
-		k.Icon, k.Class, k.text = "ƒ", ClassOutput, outputText
+		k.Icon, k.Class = "ƒ", ClassOutput
 	}
 	return k
 }
@@ -123,13 +134,13 @@ var kinds = table(
 	ItemKind{Type: "apply_patch_call", Title: "Apply patch", Icon: "±", Class: ClassCall, summary: patchSummary, text: patchText},
 	ItemKind{Type: "computer_call", Title: "Computer", Icon: "▢", Class: ClassCall},
 
-	ItemKind{Type: "function_call_output", Title: "Function output", Icon: "ƒ", Class: ClassOutput, text: outputText},
-	ItemKind{Type: "custom_tool_call_output", Title: "Custom tool output", Icon: "ƒ", Class: ClassOutput, text: outputText},
-	ItemKind{Type: "tool_search_output", Title: "Tool search results", Icon: "⌕", Class: ClassOutput, text: outputText},
-	ItemKind{Type: "shell_call_output", Title: "Shell output", Icon: "$", Class: ClassOutput, text: outputText},
-	ItemKind{Type: "local_shell_call_output", Title: "Local shell output", Icon: "$", Class: ClassOutput, text: outputText},
-	ItemKind{Type: "apply_patch_call_output", Title: "Apply patch output", Icon: "±", Class: ClassOutput, text: outputText},
-	ItemKind{Type: "computer_call_output", Title: "Computer output", Icon: "▢", Class: ClassOutput, text: outputText},
+	ItemKind{Type: "function_call_output", Title: "Function output", Icon: "ƒ", Class: ClassOutput},
+	ItemKind{Type: "custom_tool_call_output", Title: "Custom tool output", Icon: "ƒ", Class: ClassOutput},
+	ItemKind{Type: "tool_search_output", Title: "Tool search results", Icon: "⌕", Class: ClassOutput},
+	ItemKind{Type: "shell_call_output", Title: "Shell output", Icon: "$", Class: ClassOutput},
+	ItemKind{Type: "local_shell_call_output", Title: "Local shell output", Icon: "$", Class: ClassOutput},
+	ItemKind{Type: "apply_patch_call_output", Title: "Apply patch output", Icon: "±", Class: ClassOutput},
+	ItemKind{Type: "computer_call_output", Title: "Computer output", Icon: "▢", Class: ClassOutput},
 
 	ItemKind{Type: "mcp_list_tools", Title: "MCP tools listed", Icon: "◆", summary: mcpListSummary},
 	ItemKind{Type: "mcp_call", Title: "MCP call", Icon: "◆", Class: ClassCall, summary: mcpCallSummary, text: toolText(server, name, args, output, errText)},

@@ -150,9 +150,7 @@ func TestNewItemKindIsOneEntry(t *testing.T) {
 	if !KindFor(typ).Generic {
 		t.Fatalf("%s is already in the table", typ)
 	}
-	kinds[typ] = ItemKind{Type: typ, Title: "Hologram", Icon: "◎", Class: ClassCall,
-		summary: func(it *Item, status string) string { return "hologram to " + clip(it.Arguments) + " " + status },
-		text:    toolText(args)}
+	kinds[typ] = ItemKind{Type: typ, Title: "Hologram", Icon: "◎", Class: ClassCall} // title, icon and class: the rest follows
 	t.Cleanup(func() { delete(kinds, typ) })
 
 	k := KindFor(typ)
@@ -167,11 +165,22 @@ func TestNewItemKindIsOneEntry(t *testing.T) {
 		t.Error("ItemKinds does not list the new entry")
 	}
 	it := StoredItem(json.RawMessage(`{"type":"hologram_call","arguments":"mars","status":"completed"}`))
-	if got := k.Summary(it); got != "• hologram to mars completed" {
+	if got := k.Summary(it); got != "• hologram_call completed" {
 		t.Errorf("summary %q", got)
 	}
 	if got := k.Text(it).Tool; got != "mars" {
-		t.Errorf("text %q", got)
+		t.Errorf("text %q: a call is searchable by its arguments", got)
+	}
+
+	kinds[typ] = ItemKind{Type: typ, Title: "Hologram", Icon: "◎", Class: ClassCall,
+		summary: func(it *Item, status string) string { return "hologram to " + clip(it.Arguments) + " " + status },
+		text:    func(it *Item) Searchable { return Searchable{Tool: "beam " + it.Arguments} }}
+	k = KindFor(typ)
+	if got := k.Summary(it); got != "• hologram to mars completed" {
+		t.Errorf("own summary %q", got)
+	}
+	if got := k.Text(it).Tool; got != "beam mars" {
+		t.Errorf("own text %q", got)
 	}
 }
 
