@@ -106,7 +106,7 @@ func KindFor(typ string) ItemKind {
 	return k
 }
 
-// Kinds returns every entry of the table, by type.
+// ItemKinds returns every entry of the table, by type.
 func ItemKinds() []ItemKind {
 	out := make([]ItemKind, 0, len(kinds))
 	for _, k := range kinds {
