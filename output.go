@@ -122,71 +122,15 @@ func (p *textPrinter) response(s *stream.Snapshot) {
 
 func (p *textPrinter) close() {}
 
-// summaryLine is a one-line, sanitized description of a non-message item.
+// summaryLine is the item's one-line summary from the item kind table, or
+// "" for an item its kind leaves quiet when it has no text (encrypted
+// reasoning).
 func summaryLine(it *stream.Item) string {
-	status := it.Status
-	if status == "" {
-		status = "done"
+	k := stream.KindFor(it.Type)
+	if k.Quiet && k.Text(it).Empty() {
+		return ""
 	}
-	clip := func(s string) string {
-		s = stream.SanitizeLine(s)
-		if r := []rune(s); len(r) > 120 {
-			s = string(r[:119]) + "…"
-		}
-		return s
-	}
-	switch it.Type {
-	case "reasoning":
-		sum := strings.Join(it.SummaryText(), " ")
-		if sum == "" {
-			sum = it.Text()
-		}
-		if sum == "" {
-			return ""
-		}
-		return "• reasoning: " + clip(sum)
-	case "function_call", "custom_tool_call":
-		args := it.Arguments
-		if it.Type == "custom_tool_call" {
-			args = it.Input
-		}
-		return fmt.Sprintf("• %s %s(%s) %s", strings.TrimSuffix(it.Type, "_call"), clip(it.Name), clip(args), status)
-	case "mcp_call":
-		line := fmt.Sprintf("• mcp %s.%s(%s) %s", clip(it.ServerLabel), clip(it.Name), clip(it.Arguments), status)
-		if len(it.Error) > 0 {
-			line += ": " + clip(rawString(it.Error))
-		}
-		return line
-	case "mcp_list_tools":
-		var w struct {
-			Tools []json.RawMessage `json:"tools"`
-		}
-		json.Unmarshal(it.Raw, &w)
-		return fmt.Sprintf("• mcp %s: %d tools", clip(it.ServerLabel), len(w.Tools))
-	case "mcp_approval_request":
-		return fmt.Sprintf("• mcp approval requested: %s.%s(%s)", clip(it.ServerLabel), clip(it.Name), clip(it.Arguments))
-	case "code_interpreter_call":
-		return fmt.Sprintf("• code interpreter: %d lines %s", strings.Count(it.Code, "\n")+1, status)
-	case "shell_call":
-		return fmt.Sprintf("• shell: %s %s", clip(strings.Join(it.Commands, " && ")), status)
-	case "apply_patch_call":
-		return fmt.Sprintf("• apply_patch: %d diff lines %s", strings.Count(it.Diff, "\n"), status)
-	}
-	return fmt.Sprintf("• %s %s", clip(it.Type), status)
-}
-
-func rawString(b json.RawMessage) string {
-	var s string
-	if json.Unmarshal(b, &s) == nil {
-		return s
-	}
-	var e struct {
-		Message string `json:"message"`
-	}
-	if json.Unmarshal(b, &e) == nil && e.Message != "" {
-		return e.Message
-	}
-	return string(b)
+	return k.Summary(it)
 }
 
 // jsonPrinter writes one OpenAI-shaped JSON object per response.

@@ -6,7 +6,13 @@
 // (Scanner), event decoding (Decoder), the accumulator that turns events into
 // snapshots (Accumulator), the HTTP client (Client) and the background reader
 // that feeds a consumer (Start / Handle). It also owns Sanitize, which makes
-// untrusted text safe to print.
+// untrusted text safe to print, and the item kind table (KindFor,
+// ItemKinds): for every item type its title, icon, one-line summary and
+// searchable text, read by the store's search index, the markdown export,
+// the UI's panels and the one-shot summaries. Item's typed accessors
+// (Details, ShellCommands, PatchDiff, OutputText, ErrorText…) are the one
+// place an item's kind-specific JSON is read; StoredItem reads an item as
+// stored or sent as input.
 //
 // It does not know about Bubble Tea, sessions, storage or rendering: it hands
 // out decoded events and snapshots, and the caller decides what to show.

@@ -13,6 +13,8 @@ import (
 //     ever seen through deltas.
 //   - dirty is set when a field below was changed by an event after Raw was
 //     set; JSON then merges the accumulated fields into Raw.
+//   - details, when set, was decoded from detailsOf, the Raw of the time;
+//     Details decodes again when Raw is another slice.
 //   - Content and Summary grow to the highest index seen; a part that was
 //     never announced has an empty Type.
 type Item struct {
@@ -46,9 +48,11 @@ type Item struct {
 	Added bool // output_item.added seen
 	Done  bool // output_item.done seen
 
-	Raw   json.RawMessage
-	dirty bool
-	sb    [4]*strings.Builder // backing stores for Arguments, Input, Code, Diff while they grow
+	Raw       json.RawMessage
+	dirty     bool
+	details   *Details            // decoded on first use; see Details
+	detailsOf json.RawMessage     // the Raw details was decoded from
+	sb        [4]*strings.Builder // backing stores for Arguments, Input, Code, Diff while they grow
 }
 
 func decodeItem(raw json.RawMessage) (*Item, error) {
@@ -312,4 +316,67 @@ func ItemFromJSON(raw json.RawMessage) (*Item, error) {
 	}
 	it.Added, it.Done = true, true
 	return it, nil
+}
+
+// StoredItem decodes an item as stored or sent as input, leniently: an input
+// message may leave out its type (it is then a message) and give its content
+// as one string; a member of an unexpected JSON type reads as empty, and an
+// argument, input or code that is not a string keeps its JSON text. It
+// returns nil when raw is not a JSON object. The item counts as added and
+// done.
+func StoredItem(raw json.RawMessage) *Item {
+	m := object(raw)
+	if m == nil {
+		return nil
+	}
+	s := func(k string) string { return JSONString(m[k]) }
+	loose := func(k string) string {
+		if t, ok := stringOf(m[k]); ok {
+			return t
+		}
+		return JSONText(m[k])
+	}
+	it := &Item{
+		Type: s("type"), ID: s("id"), Status: s("status"), Role: s("role"), Phase: s("phase"),
+		Name: s("name"), CallID: s("call_id"), ServerLabel: s("server_label"),
+		ApprovalRequestID: s("approval_request_id"),
+		Arguments:         loose("arguments"), Input: loose("input"), Code: loose("code"),
+		Content: looseParts(m["content"]), Summary: looseParts(m["summary"]),
+		Raw: raw, Added: true, Done: true,
+	}
+	if it.Type == "" && m["role"] != nil {
+		it.Type = "message"
+	}
+	if !isJSONNull(m["output"]) {
+		it.Output = m["output"]
+	}
+	if !isJSONNull(m["error"]) {
+		it.Error = m["error"]
+	}
+	return it
+}
+
+// looseParts reads content or summary parts: one string is one part; parts
+// that are not objects are skipped.
+func looseParts(raw json.RawMessage) []Part {
+	if t, ok := stringOf(raw); ok {
+		return []Part{{Type: "input_text", Text: t}}
+	}
+	var elems []json.RawMessage
+	if json.Unmarshal(raw, &elems) != nil {
+		return nil
+	}
+	var out []Part
+	for _, e := range elems {
+		m := object(e)
+		if m == nil {
+			continue
+		}
+		p := Part{Type: JSONString(m["type"]), Text: JSONString(m["text"]), Raw: e}
+		if p.Text == "" {
+			p.Text = JSONString(m["refusal"])
+		}
+		out = append(out, p)
+	}
+	return out
 }

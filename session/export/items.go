@@ -7,18 +7,22 @@ import (
 	"runnel/stream"
 )
 
-// One renderer per item type, in one table. A renderer writes the item's
-// blocks; tool calls write a one-line header (what, which, status) and their
-// arguments and output as fenced blocks, the output found by call id.
+// Items are written by kind: each header is titled from the item kind table
+// (stream.KindFor). Tool calls write a one-line header (what, which, status)
+// and their arguments and output as fenced blocks, the output found by call
+// id. The types with a body of their own are in renderers; every other type
+// is written by generic.
 
-// renderers maps an item type to its renderer. Types not here are written
-// by generic: a header naming the type and the item's JSON.
-var renderers = map[string]func(d *doc, f fields){
+// renderer writes one item of a kind.
+type renderer func(d *doc, it *stream.Item, k stream.ItemKind)
+
+// renderers maps an item type to the renderer of its body.
+var renderers = map[string]renderer{
 	"message":               (*doc).message,
 	"reasoning":             (*doc).reasoning,
-	"function_call":         call("Function call", "arguments", "json"),
-	"custom_tool_call":      call("Tool call", "input", ""),
-	"tool_search_call":      call("Tool search", "arguments", "json"),
+	"function_call":         call("json", func(it *stream.Item) string { return it.Arguments }),
+	"custom_tool_call":      call("", func(it *stream.Item) string { return it.Input }),
+	"tool_search_call":      call("json", func(it *stream.Item) string { return it.Arguments }),
 	"mcp_call":              (*doc).mcpCall,
 	"mcp_list_tools":        (*doc).mcpListTools,
 	"mcp_approval_request":  (*doc).mcpApproval,
@@ -34,25 +38,22 @@ var renderers = map[string]func(d *doc, f fields){
 
 // item writes one stored item. done is false for an item saved while it
 // still streamed.
-func (d *doc) item(f fields, done bool) {
-	typ := f.str("type")
-	if typ == "" && f["role"] != nil {
-		typ = "message"
-	}
+func (d *doc) item(it *stream.Item, done bool) {
+	k := stream.KindFor(it.Type)
 	switch {
-	case typ == "mcp_approval_response" && d.asked[f.str("approval_request_id")]:
+	case it.Type == "mcp_approval_response" && d.asked[it.ApprovalRequestID]:
 		return // written under its request
-	case strings.HasSuffix(typ, "_output"):
-		if !d.called[f.str("call_id")] {
-			d.outputAlone(f)
+	case k.Class == stream.ClassOutput:
+		if !d.called[it.CallID] {
+			d.outputAlone(it, k)
 		}
 		return // else written under its call
 	}
 	n := d.b.Len()
-	if r := renderers[typ]; r != nil {
-		r(d, f)
+	if r := renderers[it.Type]; r != nil {
+		r(d, it, k)
 	} else {
-		d.generic(f)
+		d.generic(it, k)
 	}
 	if !done && d.b.Len() > n {
 		d.block("*(saved while still streaming)*")
@@ -60,60 +61,60 @@ func (d *doc) item(f fields, done bool) {
 }
 
 // head writes a tool header: "**Function call** `name` · completed".
-func (d *doc) head(what, name string, f fields) {
+func (d *doc) head(what, name string, it *stream.Item) {
 	h := "**" + what + "**"
 	if name = stream.SanitizeLine(name); name != "" {
 		h += " " + code(name)
 	}
-	if st := stream.SanitizeLine(f.str("status")); st != "" {
+	if st := stream.SanitizeLine(it.Status); st != "" {
 		h += " · " + st
 	}
 	d.block(h)
 }
 
-func (d *doc) message(f fields) {
-	text := content(f)
+func (d *doc) message(it *stream.Item, _ stream.ItemKind) {
+	text := content(it)
 	if strings.TrimSpace(text) == "" {
 		return
 	}
-	if f.str("role") != "assistant" && f.str("role") != "" {
-		d.block("**" + stream.SanitizeLine(f.str("role")) + ":**")
+	if it.Role != "assistant" && it.Role != "" {
+		d.block("**" + stream.SanitizeLine(it.Role) + ":**")
 		d.block(quote(text))
 		return
 	}
 	d.block(closeFences(stream.Sanitize(text)))
 }
 
-func (d *doc) reasoning(f fields) {
+func (d *doc) reasoning(it *stream.Item, k stream.ItemKind) {
 	var parts []string
-	for _, p := range f.list("summary") {
-		if t := strings.TrimSpace(p.str("text")); t != "" {
+	for _, s := range it.SummaryText() {
+		if t := strings.TrimSpace(s); t != "" {
 			parts = append(parts, t)
 		}
 	}
 	if len(parts) == 0 {
-		if t := strings.TrimSpace(content(f)); t != "" {
+		if t := strings.TrimSpace(content(it)); t != "" {
 			parts = append(parts, t)
 		}
 	}
 	if len(parts) == 0 {
 		return // encrypted or empty: nothing a reader can use
 	}
-	d.block(details("Reasoning", strings.Join(parts, "\n\n")))
+	d.block(details(k.Title, strings.Join(parts, "\n\n")))
 }
 
-// call returns the renderer of a tool call whose input is member arg,
-// fenced as lang.
-func call(what, arg, lang string) func(d *doc, f fields) {
-	return func(d *doc, f fields) {
-		d.head(what, f.str("name"), f)
-		if a := f.loose(arg); strings.TrimSpace(a) != "" {
+// call returns the renderer of a tool call whose input is arg, fenced as
+// lang.
+func call(lang string, arg func(*stream.Item) string) renderer {
+	return func(d *doc, it *stream.Item, k stream.ItemKind) {
+		d.head(k.Title, it.Name, it)
+		if a := arg(it); strings.TrimSpace(a) != "" {
 			if lang == "json" {
 				a = indentJSON(a)
 			}
 			d.block(fenced(lang, a))
 		}
-		d.answer(f.str("call_id"))
+		d.answer(it.CallID)
 	}
 }
 
@@ -139,66 +140,68 @@ func fencedOutput(text string) string {
 }
 
 // outputText is the text of a tool output item.
-func outputText(out fields) string {
-	if t := out.loose("output"); t != "" {
+func outputText(out *stream.Item) string {
+	if t := out.OutputText(); t != "" {
 		return t
 	}
 	return "(empty)"
 }
 
 // outputAlone writes a tool output whose call is not in the session.
-func (d *doc) outputAlone(f fields) {
-	d.head("Tool output", "for "+f.str("call_id"), f)
-	d.block(fencedOutput(outputText(f)))
+func (d *doc) outputAlone(it *stream.Item, k stream.ItemKind) {
+	d.head(k.Title, "for "+it.CallID, it)
+	d.block(fencedOutput(outputText(it)))
 }
 
-func (d *doc) mcpCall(f fields) {
-	d.head("MCP call", label(f), f)
-	if a := f.loose("arguments"); strings.TrimSpace(a) != "" {
-		d.block(fenced("json", indentJSON(a)))
-	}
-	if out := f.loose("output"); out != "" {
-		d.block("Output:")
-		d.block(fencedOutput(out))
-	}
-	if e := f.loose("error"); e != "" {
+// errorBlock writes an item's error, when it has one.
+func (d *doc) errorBlock(it *stream.Item) {
+	if e := it.ErrorText(); e != "" {
 		d.block("Error:")
 		d.block(fenced("", e))
 	}
 }
 
+func (d *doc) mcpCall(it *stream.Item, k stream.ItemKind) {
+	d.head(k.Title, label(it), it)
+	if a := it.Arguments; strings.TrimSpace(a) != "" {
+		d.block(fenced("json", indentJSON(a)))
+	}
+	if out := it.OutputText(); out != "" {
+		d.block("Output:")
+		d.block(fencedOutput(out))
+	}
+	d.errorBlock(it)
+}
+
 // label is an MCP item's "server.tool".
-func label(f fields) string {
-	if s := f.str("server_label"); s != "" {
-		if n := f.str("name"); n != "" {
+func label(it *stream.Item) string {
+	if s := it.ServerLabel; s != "" {
+		if n := it.Name; n != "" {
 			return s + "." + n
 		}
 		return s
 	}
-	return f.str("name")
+	return it.Name
 }
 
-func (d *doc) mcpListTools(f fields) {
-	d.head("MCP tools listed", f.str("server_label"), f)
+func (d *doc) mcpListTools(it *stream.Item, k stream.ItemKind) {
+	d.head(k.Title, it.ServerLabel, it)
 	var names []string
-	for _, t := range f.list("tools") {
-		names = append(names, code(t.str("name")))
+	for _, t := range it.Details().Tools {
+		names = append(names, code(t.Name))
 	}
 	if len(names) > 0 {
 		d.block(strings.Join(names, ", "))
 	}
-	if e := f.loose("error"); e != "" {
-		d.block("Error:")
-		d.block(fenced("", e))
-	}
+	d.errorBlock(it)
 }
 
-func (d *doc) mcpApproval(f fields) {
-	d.head("MCP approval requested", label(f), f)
-	if a := f.loose("arguments"); strings.TrimSpace(a) != "" {
+func (d *doc) mcpApproval(it *stream.Item, k stream.ItemKind) {
+	d.head(k.Title, label(it), it)
+	if a := it.Arguments; strings.TrimSpace(a) != "" {
 		d.block(fenced("json", indentJSON(a)))
 	}
-	if r, ok := d.approvals[f.str("id")]; ok {
+	if r, ok := d.approvals[it.ID]; ok {
 		d.block(verdict(r))
 	} else {
 		d.block("*No answer was recorded.*")
@@ -207,57 +210,61 @@ func (d *doc) mcpApproval(f fields) {
 
 // approvalAlone writes an approval response whose request is not in the
 // session.
-func (d *doc) approvalAlone(f fields) {
-	d.block(verdict(f) + " (request " + code(f.str("approval_request_id")) + ")")
+func (d *doc) approvalAlone(it *stream.Item, _ stream.ItemKind) {
+	d.block(verdict(it) + " (request " + code(it.ApprovalRequestID) + ")")
 }
 
-func verdict(r fields) string {
+func verdict(r *stream.Item) string {
 	v := "**Denied**"
-	if string(r["approve"]) == "true" {
+	if r.Details().Approve {
 		v = "**Approved**"
 	}
-	if why := stream.SanitizeLine(r.str("reason")); why != "" {
+	if why := stream.SanitizeLine(r.Details().Reason); why != "" {
 		v += ": " + why
 	}
 	return v
 }
 
-func (d *doc) webSearch(f fields) {
-	a := f.obj("action")
-	q := strings.Join(append(a.strs("query"), a.strs("queries")...), "; ")
-	if q == "" {
-		q = a.str("url")
+func (d *doc) webSearch(it *stream.Item, k stream.ItemKind) {
+	a := it.Details().Action
+	var qs []string
+	if a.Query != "" {
+		qs = append(qs, a.Query)
 	}
-	d.head("Web search", "", f)
+	q := strings.Join(append(qs, a.Queries...), "; ")
+	if q == "" {
+		q = a.URL
+	}
+	d.head(k.Title, "", it)
 	if q = stream.SanitizeLine(q); q != "" {
 		d.block(quote(q))
 	}
 }
 
-func (d *doc) fileSearch(f fields) {
-	d.head("File search", "", f)
-	if q := f.strs("queries"); len(q) > 0 {
+func (d *doc) fileSearch(it *stream.Item, k stream.ItemKind) {
+	d.head(k.Title, "", it)
+	if q := it.Details().Queries; len(q) > 0 {
 		d.block(quote(strings.Join(q, "\n")))
 	}
-	if rs := f.list("results"); len(rs) > 0 {
+	if rs := it.Details().Results; len(rs) > 0 {
 		var b strings.Builder
 		for _, r := range rs {
-			b.WriteString("- " + code(r.str("filename")) + "\n")
+			b.WriteString("- " + code(r.Filename) + "\n")
 		}
 		d.block(b.String())
 	}
 }
 
-func (d *doc) codeInterpreter(f fields) {
-	d.head("Code interpreter", "", f)
-	if c := f.str("code"); strings.TrimSpace(c) != "" {
+func (d *doc) codeInterpreter(it *stream.Item, k stream.ItemKind) {
+	d.head(k.Title, "", it)
+	if c := it.Code; strings.TrimSpace(c) != "" {
 		d.block(fenced("python", c))
 	}
 	var logs []string
-	for _, o := range f.list("outputs") {
-		if l := o.str("logs"); l != "" {
-			logs = append(logs, l)
-		} else if o.str("type") == "image" {
+	for _, o := range it.Details().Outputs {
+		if o.Logs != "" {
+			logs = append(logs, o.Logs)
+		} else if o.Type == "image" {
 			logs = append(logs, "[image]")
 		}
 	}
@@ -267,45 +274,40 @@ func (d *doc) codeInterpreter(f fields) {
 	}
 }
 
-func (d *doc) imageGeneration(f fields) {
-	d.head("Image generation", "", f)
-	if p := f.str("revised_prompt"); p != "" {
+func (d *doc) imageGeneration(it *stream.Item, k stream.ItemKind) {
+	d.head(k.Title, "", it)
+	if p := it.Details().RevisedPrompt; p != "" {
 		d.block(quote(p))
 	}
 	d.block("*(the image is in the JSON export)*")
 }
 
-func (d *doc) shell(f fields) {
-	d.head("Shell", "", f)
-	a := f.obj("action")
-	cmds := append(a.strs("commands"), a.strs("command")...)
-	if typ := f.str("type"); typ == "local_shell_call" && len(cmds) > 1 {
-		cmds = []string{strings.Join(cmds, " ")} // one argv
-	}
-	if len(cmds) > 0 {
+func (d *doc) shell(it *stream.Item, k stream.ItemKind) {
+	d.head(k.Title, "", it)
+	if cmds := it.ShellCommands(); len(cmds) > 0 {
 		d.block(fenced("sh", strings.Join(cmds, "\n")))
 	}
-	d.answer(f.str("call_id"))
+	d.answer(it.CallID)
 }
 
-func (d *doc) applyPatch(f fields) {
-	op := f.obj("operation")
-	d.head("Apply patch", op.str("path"), f)
-	if diff := op.str("diff"); diff != "" {
+func (d *doc) applyPatch(it *stream.Item, k stream.ItemKind) {
+	d.head(k.Title, it.Details().Operation.Path, it)
+	if diff := it.PatchDiff(); diff != "" {
 		d.block(fenced("diff", diff))
 	}
-	d.answer(f.str("call_id"))
+	d.answer(it.CallID)
 }
 
-// generic writes an item of a type this package does not know: its type
-// and its JSON.
-func (d *doc) generic(f fields) {
-	typ := f.str("type")
-	if typ == "" {
-		typ = "item"
+// generic writes an item with no body of its own (a type runnel does not
+// know, or one with nothing to pick out): its title and its JSON, members
+// sorted by name.
+func (d *doc) generic(it *stream.Item, k stream.ItemKind) {
+	d.head(k.Title, it.Name, it)
+	var members map[string]json.RawMessage
+	raw := []byte(it.Raw)
+	if json.Unmarshal(it.Raw, &members) == nil {
+		raw, _ = json.Marshal(members) // members sorted by name
 	}
-	d.head(strings.ReplaceAll(typ, "_", " "), f.str("name"), f)
-	raw, _ := json.Marshal(map[string]json.RawMessage(f)) // members sorted by name
 	d.block(fenced("json", indentJSON(string(raw))))
-	d.answer(f.str("call_id"))
+	d.answer(it.CallID)
 }

@@ -46,25 +46,28 @@ func Markdown(w io.Writer, s *store.Session) error {
 // input), and an answer with no call is rendered where it was stored.
 type doc struct {
 	b         bytes.Buffer
-	outputs   map[string]fields // call_id → its output item
-	approvals map[string]fields // approval_request_id → the approval response
-	called    map[string]bool   // call_ids of the calls in the session
-	asked     map[string]bool   // ids of the approval requests in the session
+	outputs   map[string]*stream.Item // call_id → its output item
+	approvals map[string]*stream.Item // approval_request_id → the approval response
+	called    map[string]bool         // call_ids of the calls in the session
+	asked     map[string]bool         // ids of the approval requests in the session
 }
 
 func newDoc(s *store.Session) *doc {
-	d := &doc{outputs: map[string]fields{}, approvals: map[string]fields{}, called: map[string]bool{}, asked: map[string]bool{}}
+	d := &doc{outputs: map[string]*stream.Item{}, approvals: map[string]*stream.Item{}, called: map[string]bool{}, asked: map[string]bool{}}
 	note := func(raw []byte) {
-		f := decode(raw)
-		switch typ := f.str("type"); {
-		case typ == "mcp_approval_response":
-			d.approvals[f.str("approval_request_id")] = f
-		case typ == "mcp_approval_request":
-			d.asked[f.str("id")] = true
-		case strings.HasSuffix(typ, "_output"):
-			d.outputs[f.str("call_id")] = f
-		case f.str("call_id") != "":
-			d.called[f.str("call_id")] = true
+		it := stream.StoredItem(raw)
+		if it == nil {
+			return
+		}
+		switch {
+		case it.Type == "mcp_approval_response":
+			d.approvals[it.ApprovalRequestID] = it
+		case it.Type == "mcp_approval_request":
+			d.asked[it.ID] = true
+		case stream.KindFor(it.Type).Class == stream.ClassOutput:
+			d.outputs[it.CallID] = it
+		case it.CallID != "":
+			d.called[it.CallID] = true
 		}
 	}
 	for _, t := range s.Turns {
@@ -130,8 +133,8 @@ func (d *doc) turn(t *store.Turn) {
 		d.block(quote(prompt))
 	}
 	for _, in := range t.Input {
-		if f := decode(in); f != nil && !isMessage(f) {
-			d.item(f, true)
+		if it := stream.StoredItem(in); it != nil && !isMessage(it) {
+			d.item(it, true)
 		}
 	}
 	if d.b.Len() == empty {
@@ -141,8 +144,8 @@ func (d *doc) turn(t *store.Turn) {
 	n := d.b.Len()
 	for _, r := range t.Responses {
 		for _, it := range r.Items {
-			if f := decode(it.Raw); f != nil {
-				d.item(f, it.Done)
+			if si := stream.StoredItem(it.Raw); si != nil {
+				d.item(si, it.Done)
 			} else {
 				d.block("*(an item that is not a JSON object was left out)*")
 			}
@@ -160,35 +163,31 @@ func (d *doc) turn(t *store.Turn) {
 func userText(input []json.RawMessage) string {
 	var out []string
 	for _, in := range input {
-		f := decode(in)
-		if f == nil || !isMessage(f) || f.str("role") != "user" {
+		it := stream.StoredItem(in)
+		if it == nil || !isMessage(it) || it.Role != "user" {
 			continue
 		}
-		out = append(out, content(f))
+		out = append(out, content(it))
 	}
 	return strings.Join(out, "\n\n")
 }
 
-// isMessage reports whether f is a message (input messages may leave out
-// their type).
-func isMessage(f fields) bool {
-	typ := f.str("type")
-	return typ == "message" || (typ == "" && f["role"] != nil)
+// isMessage reports whether it is a message (input messages may leave out
+// their type; StoredItem then calls them messages).
+func isMessage(it *stream.Item) bool {
+	return stream.KindFor(it.Type).Class == stream.ClassMessage
 }
 
-// content is a message's or reasoning item's text: a plain string, or its
-// parts' texts.
-func content(f fields) string {
-	if s := f.str("content"); s != "" {
-		return s
-	}
-	var parts []json.RawMessage
-	if json.Unmarshal(f["content"], &parts) != nil {
-		return ""
-	}
-	out := make([]string, 0, len(parts))
-	for _, p := range parts {
-		if t := partText(p); t != "" {
+// content is a message's or reasoning item's text: its parts' texts (an
+// image or file part as a marker), a blank line between parts.
+func content(it *stream.Item) string {
+	out := make([]string, 0, len(it.Content))
+	for _, p := range it.Content {
+		t := p.Text
+		if p.Raw != nil {
+			t = stream.PartText(p.Raw)
+		}
+		if t != "" {
 			out = append(out, t)
 		}
 	}

@@ -21,7 +21,7 @@ func TestExtractByItemType(t *testing.T) {
 		{`{"type":"mcp_call","server_label":"dmcp","name":"search","arguments":"{}","output":"found it","error":null}`, itemText{tool: "dmcp\nsearch\n{}\nfound it"}},
 		{`{"type":"tool_search_call","arguments":{"paths":["get_weather"]}}`, itemText{tool: `{"paths":["get_weather"]}`}},
 		{`{"type":"shell_call","action":{"commands":["echo hi","uname -a"]}}`, itemText{tool: "echo hi\nuname -a"}},
-		{`{"type":"shell_call_output","output":[{"stdout":"hi\n","stderr":"warn"}]}`, itemText{tool: "hi\n\nwarn"}},
+		{`{"type":"shell_call_output","output":[{"stdout":"hi\n","stderr":"warn"}]}`, itemText{tool: "hi\nwarn"}}, // as the export shows it: stdout then stderr
 		{`{"type":"local_shell_call","action":{"type":"exec","command":["ls","-l"]}}`, itemText{tool: "ls\n-l"}},
 		{`{"type":"code_interpreter_call","code":"print(1)","outputs":[{"type":"logs","logs":"1"},{"type":"image","url":"u"}]}`, itemText{tool: "print(1)\n1"}},
 		{`{"type":"web_search_call","action":{"type":"search","query":"tech news","sources":[{"url":"u"}]}}`, itemText{tool: "tech news"}},
@@ -30,7 +30,10 @@ func TestExtractByItemType(t *testing.T) {
 		{`{"type":"image_generation_call","result":"AAAA","revised_prompt":"an echidna"}`, itemText{tool: "an echidna"}},
 		{`{"type":"mcp_list_tools","tools":[{"name":"x"}]}`, itemText{}},
 		{`{"type":"message","role":"assistant","content":[{"type":"output_text","text":"\u001b[31mred\u001b[0m \ue000x\ue001"}]}`, itemText{answer: "red  x "}},
-		{`{"type":"function_call","name":7,"arguments":["odd"]}`, itemText{tool: "odd"}},
+		{`{"type":"function_call","name":7,"arguments":["odd"]}`, itemText{tool: `["odd"]`}},                           // arguments that are not a string: their JSON, as everywhere
+		{`{"type":"brand_new_call","name":"probe","arguments":"{}","output":"out"}`, itemText{tool: "probe\n{}\nout"}}, // generic entry of the kind table
+		{`{"type":"brand_new_output","output":"result"}`, itemText{tool: "result"}},
+		{`{"type":"brand_new_thing","text":"x"}`, itemText{}},
 		{`not json`, itemText{}},
 		{`{"type":"message","content":{"weird":true}}`, itemText{}},
 	} {

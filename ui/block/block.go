@@ -1,7 +1,6 @@
 package block
 
 import (
-	"strings"
 	"time"
 
 	"runnel/stream"
@@ -92,34 +91,31 @@ type ImageSaver interface {
 	ImageSaved(ImageFile)
 }
 
-// ForItem returns the block for an item, from one table keyed by item type:
-// messages, reasoning, tool panels, MCP panels, and a generic panel for any
-// other type. now is when the item was first seen.
+// ForItem returns the block for an item, by its entry in the item kind
+// table (stream.KindFor): a message, reasoning, or a panel with the kind's
+// icon and title, whose body is the type's own (panelSpecs) or a generic
+// one. now is when the item was first seen.
 func ForItem(it *stream.Item, now time.Time) ItemBlock {
-	mk, ok := itemKinds[it.Type]
-	if !ok {
-		mk = panelFor(unknownSpec)
-		if strings.HasSuffix(it.Type, "_call") {
-			mk = panelFor(genericToolSpec)
+	k := stream.KindFor(it.Type)
+	var b ItemBlock
+	switch k.Class {
+	case stream.ClassMessage:
+		b = newMessage(it)
+	case stream.ClassReasoning:
+		b = newReasoning(it)
+	default:
+		spec := panelSpecs[it.Type]
+		switch {
+		case spec != nil:
+		case k.Class == stream.ClassCall:
+			spec = genericToolSpec
+		default:
+			spec = unknownSpec
 		}
+		b = &panel{it: it, kind: k, spec: spec}
 	}
-	b := mk(it)
 	b.Update(now)
 	return b
-}
-
-// itemKinds is the dispatch table: the one place item types are told apart.
-var itemKinds = kinds()
-
-func kinds() map[string]func(*stream.Item) ItemBlock {
-	m := map[string]func(*stream.Item) ItemBlock{
-		"message":   newMessage,
-		"reasoning": newReasoning,
-	}
-	for typ, spec := range panelSpecs {
-		m[typ] = panelFor(spec)
-	}
-	return m
 }
 
 // renderKey identifies what a cached render was made for.

@@ -75,14 +75,14 @@ func citations(parts []stream.Part) refs {
 // annotationSource turns an annotation into a source and its identity key;
 // the key is "" for an annotation with nothing to show.
 func annotationSource(a map[string]json.RawMessage) (source, string) {
-	typ := str(a["type"])
+	typ := stream.JSONString(a["type"])
 	var s source
-	s.title = cleanLine(str(a["title"]))
-	if u, ok := safeURL(str(a["url"])); ok {
+	s.title = cleanLine(stream.JSONString(a["title"]))
+	if u, ok := safeURL(stream.JSONString(a["url"])); ok {
 		s.url = u
 	}
-	s.file = cleanLine(str(a["filename"]))
-	fileID := str(a["file_id"])
+	s.file = cleanLine(stream.JSONString(a["filename"]))
+	fileID := stream.JSONString(a["file_id"])
 	switch typ {
 	case "url_citation":
 	case "file_citation":
@@ -133,7 +133,7 @@ func intField(v json.RawMessage) (int, bool) {
 	if len(v) == 0 {
 		return 0, false
 	}
-	n, err := strconv.Atoi(number(v))
+	n, err := strconv.Atoi(stream.JSONText(v))
 	if err != nil {
 		return 0, false
 	}

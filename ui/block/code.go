@@ -18,14 +18,14 @@ func codeBody(p *panel, d *drawer) {
 		r := d.ctx.markdown(d.width)
 		d.add(section{lines: splitLines(p.code.view(r, d.width)), tail: true})
 	}
-	for _, o := range objects(p.raw.get("outputs")) {
-		switch str(o["type"]) {
+	for _, o := range p.it.Details().Outputs {
+		switch o.Type {
 		case "logs":
-			d.text("logs", str(o["logs"]), false)
+			d.text("logs", o.Logs, false)
 		case "image":
-			d.line(d.lk.muted.Render("image ") + urlSummary(str(o["url"])))
+			d.line(d.lk.muted.Render("image ") + urlSummary(o.URL))
 		default:
-			if t := cleanLine(text(o["type"])); t != "" {
+			if t := cleanLine(o.Type); t != "" {
 				d.line(d.lk.muted.Render(t))
 			}
 		}

@@ -8,8 +8,9 @@
 // apart), reasoning (a one-line header that expands to the summary), a tool
 // or MCP panel (a rounded border with icon, title, spinner or final state
 // and duration, arguments and an output preview), or a generic panel for
-// item types runnel does not know. ForItem picks the kind from one table
-// keyed by item type. Optional behaviour is offered through small
+// item types runnel does not know. ForItem picks the block from the item
+// kind table (stream.KindFor), which also gives every panel its icon and
+// title; panelSpecs holds the panel bodies of the types that have their own. Optional behaviour is offered through small
 // interfaces: Updater, Expander, Titled, Finisher, Approver, ImageSaver.
 // Printer writes the same blocks to a plain writer as a stream goes by.
 //

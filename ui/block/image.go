@@ -40,7 +40,7 @@ func (p *panel) SaveImage() func() ImageFile {
 		return nil
 	}
 	key, data := "", ""
-	if res := str(p.raw.get("result")); res != "" && p.state() != stateRunning {
+	if res := p.it.Details().Result; res != "" && p.state() != stateRunning {
 		key, data = "final", res
 	} else if p.it.PartialImages > 0 && p.it.LastImage != "" {
 		key, data = "partial-"+strconv.Itoa(p.it.PartialImages), p.it.LastImage
@@ -53,7 +53,7 @@ func (p *panel) SaveImage() func() ImageFile {
 	if key != "final" {
 		name += "-" + key
 	}
-	path := filepath.Join(imageDir(), name+"."+imageExt(str(p.raw.get("output_format"))))
+	path := filepath.Join(imageDir(), name+"."+imageExt(p.it.Details().OutputFormat))
 	return func() ImageFile { return writeImage(key, path, data) }
 }
 
@@ -121,8 +121,9 @@ func imageExt(format string) string {
 
 func imageBody(p *panel, d *drawer) {
 	var facts []string
-	for _, k := range []string{"size", "quality", "background"} {
-		if v := cleanLine(text(p.raw.get(k))); v != "" {
+	x := p.it.Details()
+	for _, v := range []string{x.Size, x.Quality, x.Background} {
+		if v := cleanLine(v); v != "" {
 			facts = append(facts, v)
 		}
 	}
@@ -132,7 +133,7 @@ func imageBody(p *panel, d *drawer) {
 	if len(facts) > 0 {
 		d.line(d.lk.muted.Render(strings.Join(facts, " · ")))
 	}
-	if prompt := str(p.raw.get("revised_prompt")); prompt != "" {
+	if prompt := x.RevisedPrompt; prompt != "" {
 		d.text("prompt", prompt, false)
 	}
 	for _, f := range []ImageFile{p.images.partial, p.images.final} {

@@ -12,8 +12,8 @@ func mcpServer(p *panel) string {
 
 // mcpListTitle is "server: N tools" once the list arrived.
 func mcpListTitle(p *panel) string {
-	if n, ok := count(p.raw.get("tools")); ok {
-		return mcpServer(p) + ": " + plural(n, "tool", "tools")
+	if p.it.Details().HasTools {
+		return mcpServer(p) + ": " + plural(len(p.it.Details().Tools), "tool", "tools")
 	}
 	return mcpServer(p) + ": listing tools"
 }
@@ -21,11 +21,11 @@ func mcpListTitle(p *panel) string {
 // mcpListBody lists the tools with their descriptions, when expanded; the
 // title already says how many there are.
 func mcpListBody(p *panel, d *drawer) {
-	if e := errorText(p.raw.get("error")); e != "" {
+	if e := p.it.ErrorText(); e != "" {
 		d.add(section{lines: paint(d.lk.errorText.Render, wrap(cleanLine(e), d.width))})
 	}
 	if p.expanded {
-		d.add(section{lines: toolLines(d, p.raw.get("tools"))})
+		d.add(section{lines: toolLines(d, p.it.Details().Tools)})
 	}
 }
 
@@ -40,10 +40,10 @@ func mcpToolTitle(p *panel) string {
 
 func mcpCallBody(p *panel, d *drawer) {
 	d.args("arguments", p.it.Arguments)
-	if out := text(p.it.Output); out != "" {
+	if out := p.it.OutputText(); out != "" {
 		d.text("output", out, false)
 	}
-	if e := errorText(p.it.Error); e != "" {
+	if e := p.it.ErrorText(); e != "" {
 		d.add(section{label: "error", lines: paint(d.lk.errorText.Render, wrap(clean(e), d.width))})
 	}
 }

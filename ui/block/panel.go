@@ -16,10 +16,9 @@ const previewLines = 10
 // panel is drawn as plain rows.
 const minFramed = 16
 
-// panelSpec is how one item type looks as a panel: an entry of the dispatch
-// table (panelSpecs).
+// panelSpec is how one item type's panel is drawn: an entry of panelSpecs.
+// The icon comes from the item kind table.
 type panelSpec struct {
-	icon  string
 	title func(p *panel) string      // one line, cleaned
 	body  func(p *panel, d *drawer)  // the sections, from the item
 	phase bool                       // show the item's progress phase (searching, generating…) while running
@@ -46,12 +45,12 @@ type panelStatus struct {
 //   - settled holds the whole output of a panel that is not live.
 type panel struct {
 	it       *stream.Item
+	kind     stream.ItemKind // the item type's entry in the kind table
 	spec     *panelSpec
 	clock    timing
 	ended    bool // the response is over
 	expanded bool
 	rev      int
-	raw      fields // the item's Raw members
 
 	body    cache
 	settled cache
@@ -69,14 +68,9 @@ var (
 	_ ImageSaver = (*panel)(nil)
 )
 
-func panelFor(spec *panelSpec) func(*stream.Item) ItemBlock {
-	return func(it *stream.Item) ItemBlock { return &panel{it: it, spec: spec} }
-}
-
 func (p *panel) Item() *stream.Item { return p.it }
 
 func (p *panel) Update(now time.Time) {
-	p.raw.load(p.it.Raw)
 	p.clock.observe(now, p.state() == stateRunning)
 	p.rev++
 }
@@ -150,12 +144,12 @@ func (p *panel) renderTop(ctx Context, lk *look, st panelStatus) string {
 		status += " " + duration(d)
 	}
 	statusStyled := lk.state(st.state).Render(status)
-	icon := lk.icon.Render(p.spec.icon)
+	icon := lk.icon.Render(p.kind.Icon)
 	title := p.spec.title(p)
 	if w < minFramed {
 		return fit(icon+" "+lk.title.Render(title)+" "+statusStyled, max(w, 1))
 	}
-	fixed := 3 + ansi.StringWidth(p.spec.icon) + 1 + 1 + 1 + ansi.StringWidth(status) + 3
+	fixed := 3 + ansi.StringWidth(p.kind.Icon) + 1 + 1 + 1 + ansi.StringWidth(status) + 3
 	room := w - fixed - 1 // at least one ─ of fill
 	if room < 4 {
 		statusStyled, fixed = "", fixed-ansi.StringWidth(status)-1

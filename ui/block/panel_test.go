@@ -111,20 +111,18 @@ func checkPanel(t *testing.T, where string, p *panel, vis string, end bool) {
 		if it.Type == "mcp_approval_request" {
 			want("keys", "approve: y · deny: n")
 		}
-		if e := errorText(it.Error); e != "" {
+		if e := it.ErrorText(); e != "" {
 			want("error", e)
 		}
 	case "web_search_call":
-		var a fields
-		a.load(p.raw.get("action"))
-		for _, q := range strs(a.get("queries")) {
+		for _, q := range it.Details().Action.Queries {
 			want("query", q[:min(len(q), 40)])
 		}
 	case "code_interpreter_call":
 		first, _, _ := strings.Cut(strings.TrimSpace(stream.Sanitize(it.Code)), "\n")
 		want("code", first)
 	case "apply_patch_call":
-		first, _, _ := strings.Cut(it.Diff+str(p.raw.get("operation", "diff")), "\n")
+		first, _, _ := strings.Cut(it.Diff+it.Details().Operation.Diff, "\n")
 		want("diff line", first)
 	case "shell_call":
 		for _, c := range it.Commands {

@@ -1,6 +1,7 @@
 package block
 
 import (
+	"encoding/json"
 	"io"
 	"strings"
 	"time"
@@ -216,7 +217,11 @@ func responseNotices(s *stream.Snapshot) []Block {
 		out = append(out, NewNotice(Error, "response failed"))
 	}
 	if s.Status == "incomplete" {
-		reason := errorText(lookup(objectOf(s.IncompleteDetails), "reason"))
+		var details struct {
+			Reason json.RawMessage `json:"reason"`
+		}
+		_ = json.Unmarshal(s.IncompleteDetails, &details)
+		reason := stream.ErrorText(details.Reason)
 		if reason == "" {
 			reason = "no reason given"
 		}

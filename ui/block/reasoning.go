@@ -24,7 +24,6 @@ type reasoning struct {
 	ended    bool
 	expanded bool
 	rev      int
-	raw      fields
 
 	doc     mdDoc
 	fit     fitter
@@ -44,7 +43,6 @@ func newReasoning(it *stream.Item) ItemBlock { return &reasoning{it: it} }
 func (r *reasoning) Item() *stream.Item { return r.it }
 
 func (r *reasoning) Update(now time.Time) {
-	r.raw.load(r.it.Raw)
 	r.clock.observe(now, r.running())
 	r.doc.set(r.source())
 	r.rev++
@@ -112,7 +110,7 @@ func (r *reasoning) source() string {
 	return clean(strings.Join(parts, "\n\n"))
 }
 
-func (r *reasoning) encrypted() bool { return len(r.raw.get("encrypted_content")) > 0 }
+func (r *reasoning) encrypted() bool { return r.it.Details().Encrypted }
 
 func (r *reasoning) Render(ctx Context) string {
 	key := renderKey{ctx.Width, ctx.Styles, r.rev}

@@ -1,54 +1,59 @@
 package block
 
 import (
-	"encoding/json"
 	"strings"
+
+	"runnel/stream"
 )
 
-// panelSpecs maps every item type drawn as a panel to its spec. Types not
-// here get genericToolSpec (any other *_call) or unknownSpec.
+// panelSpecs maps the item types whose panel has a body of its own to its
+// spec. Their icon and title come from the item kind table
+// (stream.KindFor); every other type gets genericToolSpec (a tool call) or
+// unknownSpec.
 var panelSpecs = map[string]*panelSpec{
-	"function_call":         {icon: "ƒ", title: nameTitle("function"), body: functionBody},
-	"custom_tool_call":      {icon: "ƒ", title: nameTitle("custom tool"), body: customBody},
-	"web_search_call":       {icon: "⌕", title: fixedTitle("web search"), body: webSearchBody, phase: true},
-	"file_search_call":      {icon: "⌕", title: fixedTitle("file search"), body: fileSearchBody, phase: true},
-	"code_interpreter_call": {icon: "▷", title: fixedTitle("code interpreter"), body: codeBody, phase: true},
-	"image_generation_call": {icon: "▣", title: fixedTitle("image generation"), body: imageBody, phase: true},
-	"shell_call":            {icon: "$", title: fixedTitle("shell"), body: shellBody},
-	"local_shell_call":      {icon: "$", title: fixedTitle("local shell"), body: shellBody},
-	"shell_call_output":     {icon: "$", title: fixedTitle("shell output"), body: shellOutputBody},
-	"apply_patch_call":      {icon: "±", title: patchTitle, body: patchBody},
-	"computer_call":         {icon: "▢", title: fixedTitle("computer"), body: computerBody},
-	"tool_search_call":      {icon: "⌕", title: fixedTitle("tool search"), body: toolSearchBody},
-	"tool_search_output":    {icon: "⌕", title: fixedTitle("tool search results"), body: toolListBody},
-	"mcp_list_tools":        {icon: "◆", title: mcpListTitle, body: mcpListBody},
-	"mcp_call":              {icon: "◆", title: mcpToolTitle, body: mcpCallBody},
-	"mcp_approval_request":  {icon: "◆", title: mcpToolTitle, body: approvalBody, state: approvalStatus},
+	"function_call":         {title: nameTitle, body: functionBody},
+	"custom_tool_call":      {title: nameTitle, body: customBody},
+	"web_search_call":       {title: kindTitle, body: webSearchBody, phase: true},
+	"file_search_call":      {title: kindTitle, body: fileSearchBody, phase: true},
+	"code_interpreter_call": {title: kindTitle, body: codeBody, phase: true},
+	"image_generation_call": {title: kindTitle, body: imageBody, phase: true},
+	"shell_call":            {title: kindTitle, body: shellBody},
+	"local_shell_call":      {title: kindTitle, body: shellBody},
+	"shell_call_output":     {title: kindTitle, body: shellOutputBody},
+	"apply_patch_call":      {title: patchTitle, body: patchBody},
+	"computer_call":         {title: kindTitle, body: computerBody},
+	"tool_search_call":      {title: kindTitle, body: toolSearchBody},
+	"tool_search_output":    {title: kindTitle, body: toolListBody},
+	"mcp_list_tools":        {title: mcpListTitle, body: mcpListBody},
+	"mcp_call":              {title: mcpToolTitle, body: mcpCallBody},
+	"mcp_approval_request":  {title: mcpToolTitle, body: approvalBody, state: approvalStatus},
 }
 
-// genericToolSpec draws a *_call type runnel does not know: its type, and
-// whatever arguments, input, code, output or error it carries.
-var genericToolSpec = &panelSpec{icon: "ƒ", title: typeTitle, body: genericBody, phase: true}
+// genericToolSpec draws a tool call with no body of its own: whatever
+// arguments, input, code, output or error it carries.
+var genericToolSpec = &panelSpec{title: kindTitle, body: genericBody, phase: true}
 
-// unknownSpec draws any other item type: its type, status and id.
-var unknownSpec = &panelSpec{icon: "?", title: typeTitle, body: unknownBody}
+// unknownSpec draws any other item: its status and id, and what it carries.
+var unknownSpec = &panelSpec{title: kindTitle, body: unknownBody}
 
-func fixedTitle(s string) func(*panel) string { return func(*panel) string { return s } }
-
-func nameTitle(fallback string) func(*panel) string {
-	return func(p *panel) string {
-		if n := cleanLine(p.it.Name); n != "" {
-			return n
-		}
-		return fallback
+// kindTitle is the kind's title in lower case; for a type not in the table,
+// the type as sent.
+func kindTitle(p *panel) string {
+	if !p.kind.Generic {
+		return strings.ToLower(p.kind.Title)
 	}
-}
-
-func typeTitle(p *panel) string {
 	if t := cleanLine(p.it.Type); t != "" {
 		return t
 	}
 	return "item"
+}
+
+// nameTitle is the called name, else the kind's title.
+func nameTitle(p *panel) string {
+	if n := cleanLine(p.it.Name); n != "" {
+		return n
+	}
+	return kindTitle(p)
 }
 
 // functionBody shows a function call's arguments and, when runnel ran the
@@ -59,7 +64,7 @@ func functionBody(p *panel, d *drawer) {
 	if prog := cleanLine(p.it.Progress); prog != "" {
 		d.line(d.lk.muted.Render("local · " + prog))
 	}
-	if out := text(p.it.Output); out != "" {
+	if out := p.it.OutputText(); out != "" {
 		d.text("output", out, true)
 	}
 }
@@ -69,29 +74,21 @@ func customBody(p *panel, d *drawer) {
 }
 
 func webSearchBody(p *panel, d *drawer) {
-	action := p.raw.get("action")
-	var a fields
-	a.load(action)
-	switch str(a.get("type")) {
+	a := p.it.Details().Action
+	switch a.Type {
 	case "open_page":
-		d.line(d.lk.muted.Render("open ") + cleanLine(text(a.get("url"))))
+		d.line(d.lk.muted.Render("open ") + cleanLine(a.URL))
 	case "find_in_page":
-		d.line(d.lk.muted.Render("find ") + "“" + cleanLine(text(a.get("pattern"))) + "”" +
-			d.lk.muted.Render(" in ") + cleanLine(text(a.get("url"))))
+		d.line(d.lk.muted.Render("find ") + "“" + cleanLine(a.Pattern) + "”" +
+			d.lk.muted.Render(" in ") + cleanLine(a.URL))
 	default:
-		queries := strs(a.get("queries"))
-		if len(queries) == 0 {
-			if q := str(a.get("query")); q != "" {
-				queries = []string{q}
-			}
-		}
-		for _, q := range queries {
+		for _, q := range p.it.WebQueries() {
 			d.line(d.lk.muted.Render("query ") + cleanLine(q))
 		}
 	}
 	var urls []string
-	for _, s := range objects(a.get("sources")) {
-		if u := cleanLine(text(s["url"])); u != "" {
+	for _, s := range a.Sources {
+		if u := cleanLine(s); u != "" {
 			urls = append(urls, u)
 		}
 	}
@@ -99,40 +96,30 @@ func webSearchBody(p *panel, d *drawer) {
 }
 
 func fileSearchBody(p *panel, d *drawer) {
-	for _, q := range strs(p.raw.get("queries")) {
+	for _, q := range p.it.Details().Queries {
 		d.line(d.lk.muted.Render("query ") + cleanLine(q))
 	}
-	results := p.raw.get("results")
-	n, ok := count(results)
-	if !ok {
+	if !p.it.Details().HasResults {
 		return
 	}
+	results := p.it.Details().Results
 	var lines []string
-	for _, r := range objects(results) {
-		name := cleanLine(text(r["filename"]))
+	for _, r := range results {
+		name := cleanLine(r.Filename)
 		if name == "" {
-			name = cleanLine(text(r["file_id"]))
+			name = cleanLine(r.FileID)
 		}
-		if s := number(r["score"]); s != "" {
-			name += d.lk.muted.Render(" score " + s)
+		if r.Score != "" {
+			name += d.lk.muted.Render(" score " + r.Score)
 		}
 		lines = append(lines, name)
 	}
-	d.add(section{label: plural(n, "result", "results"), lines: fitAll(lines, d.width)})
+	d.add(section{label: plural(len(results), "result", "results"), lines: fitAll(lines, d.width)})
 }
 
 func shellBody(p *panel, d *drawer) {
-	cmds := p.it.Commands
-	if len(cmds) == 0 {
-		cmds = strs(p.raw.get("action", "commands"))
-	}
-	if len(cmds) == 0 { // local_shell_call: one command as an argv array
-		if argv := strs(p.raw.get("action", "command")); len(argv) > 0 {
-			cmds = []string{strings.Join(argv, " ")}
-		}
-	}
 	var lines []string
-	for _, c := range cmds {
+	for _, c := range p.it.ShellCommands() {
 		for i, l := range wrap(clean(c), d.width-2) {
 			prefix := "  "
 			if i == 0 {
@@ -145,22 +132,14 @@ func shellBody(p *panel, d *drawer) {
 }
 
 func shellOutputBody(p *panel, d *drawer) {
-	chunks := objects(p.it.Output)
-	if chunks == nil {
-		for _, raw := range p.it.ShellOutput {
-			chunks = append(chunks, shellChunk(raw)...)
-		}
-	}
 	var out, errs strings.Builder
 	exit := ""
-	for _, c := range chunks {
-		out.WriteString(str(c["stdout"]))
-		errs.WriteString(str(c["stderr"]))
-		var o fields
-		o.load(c["outcome"])
-		switch str(o.get("type")) {
+	for _, c := range p.it.ShellChunks() {
+		out.WriteString(c.Stdout)
+		errs.WriteString(c.Stderr)
+		switch c.Outcome {
 		case "exit":
-			exit = "exit code " + number(o.get("exit_code"))
+			exit = "exit code " + c.ExitCode
 		case "timeout":
 			exit = "timed out"
 		}
@@ -175,21 +154,18 @@ func shellOutputBody(p *panel, d *drawer) {
 }
 
 func patchTitle(p *panel) string {
-	path := cleanLine(str(p.raw.get("operation", "path")))
+	path := cleanLine(p.it.Details().Operation.Path)
 	if path == "" {
-		return "apply patch"
+		return kindTitle(p)
 	}
-	return "apply patch " + path
+	return kindTitle(p) + " " + path
 }
 
 func patchBody(p *panel, d *drawer) {
-	if op := cleanLine(str(p.raw.get("operation", "type"))); op != "" {
+	if op := cleanLine(p.it.Details().Operation.Type); op != "" {
 		d.line(d.lk.muted.Render(strings.ReplaceAll(op, "_", " ")))
 	}
-	diff := p.it.Diff
-	if diff == "" {
-		diff = str(p.raw.get("operation", "diff"))
-	}
+	diff := p.it.PatchDiff()
 	var lines []string
 	for _, l := range strings.Split(strings.TrimRight(clean(diff), "\n"), "\n") {
 		style := d.lk.output
@@ -211,20 +187,19 @@ func patchBody(p *panel, d *drawer) {
 }
 
 func computerBody(p *panel, d *drawer) {
-	var a fields
-	a.load(p.raw.get("action"))
-	typ := cleanLine(str(a.get("type")))
+	a := p.it.Details().Action
+	typ := cleanLine(a.Type)
 	if typ == "" {
 		return
 	}
 	var parts []string
 	for _, k := range []string{"button", "x", "y", "text", "keys", "scroll_x", "scroll_y", "ms"} {
-		if v := cleanLine(text(a.get(k))); v != "" {
+		if v := cleanLine(a.Value(k)); v != "" {
 			parts = append(parts, k+" "+v)
 		}
 	}
-	if n, ok := count(a.get("path")); ok {
-		parts = append(parts, plural(n, "point", "points"))
+	if a.HasPath {
+		parts = append(parts, plural(a.Points, "point", "points"))
 	}
 	d.line(typ + d.lk.muted.Render(" "+strings.Join(parts, " · ")))
 }
@@ -234,19 +209,19 @@ func toolSearchBody(p *panel, d *drawer) {
 }
 
 func toolListBody(p *panel, d *drawer) {
-	d.add(section{lines: toolLines(d, p.raw.get("tools"))})
+	d.add(section{lines: toolLines(d, p.it.Details().Tools)})
 }
 
 // toolLines lists tools as "name  description".
-func toolLines(d *drawer, tools json.RawMessage) []string {
+func toolLines(d *drawer, tools []stream.ToolInfo) []string {
 	var lines []string
-	for _, t := range objects(tools) {
-		name := cleanLine(text(t["name"]))
+	for _, t := range tools {
+		name := cleanLine(t.Name)
 		if name == "" {
-			name = cleanLine(text(t["type"]))
+			name = cleanLine(t.Type)
 		}
 		row := d.lk.title.Render(name)
-		if desc := cleanLine(text(t["description"])); desc != "" {
+		if desc := cleanLine(t.Description); desc != "" {
 			row += d.lk.muted.Render("  " + desc)
 		}
 		lines = append(lines, fit(row, d.width))
@@ -261,10 +236,10 @@ func genericBody(p *panel, d *drawer) {
 	if it.Code != "" {
 		d.text("code", it.Code, true)
 	}
-	if o := text(it.Output); o != "" {
+	if o := it.OutputText(); o != "" {
 		d.text("output", o, false)
 	}
-	if e := errorText(it.Error); e != "" {
+	if e := it.ErrorText(); e != "" {
 		d.add(section{lines: paint(d.lk.errorText.Render, wrap(cleanLine(e), d.width))})
 	}
 }
@@ -289,21 +264,4 @@ func fitAll(rows []string, width int) []string {
 		rows[i] = fit(r, width)
 	}
 	return rows
-}
-
-// shellChunk reads one shell output delta: an object with stdout / stderr,
-// an array of them, or a bare string (taken as stdout).
-func shellChunk(raw json.RawMessage) []map[string]json.RawMessage {
-	if s := str(raw); s != "" {
-		q, _ := json.Marshal(s)
-		return []map[string]json.RawMessage{{"stdout": q}}
-	}
-	if objs := objects(raw); objs != nil {
-		return objs
-	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) == nil && m != nil {
-		return []map[string]json.RawMessage{m}
-	}
-	return nil
 }

@@ -1,0 +1,269 @@
+package stream
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// deliberatelyGeneric are the spec's item types the table leaves to the
+// generic entry, with the reason.
+var deliberatelyGeneric = map[string]string{
+	"item_reference": "input only: a reference to an item the server holds; nothing to show or search",
+}
+
+// specItemTypes returns the item types the Open Responses spec defines: the
+// type enum of every schema in the output item union (ItemField) and the
+// input item union (ItemParam).
+func specItemTypes(t *testing.T) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(sharedDir(t), "fixtures", "spec", "openresponses-openapi.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type schema struct {
+		OneOf []struct {
+			Ref string `json:"$ref"`
+		} `json:"oneOf"`
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	var spec struct {
+		Components struct {
+			Schemas map[string]schema `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(data, &spec); err != nil {
+		t.Fatal(err)
+	}
+	// enums collects every "enum" under a type property (plain, or in anyOf).
+	var enums func(raw json.RawMessage) []string
+	enums = func(raw json.RawMessage) []string {
+		var p struct {
+			Enum  []string          `json:"enum"`
+			AnyOf []json.RawMessage `json:"anyOf"`
+		}
+		_ = json.Unmarshal(raw, &p)
+		out := p.Enum
+		for _, a := range p.AnyOf {
+			out = append(out, enums(a)...)
+		}
+		return out
+	}
+	seen := map[string]bool{}
+	for _, union := range []string{"ItemField", "ItemParam"} {
+		u, ok := spec.Components.Schemas[union]
+		if !ok || len(u.OneOf) == 0 {
+			t.Fatalf("spec has no %s union", union)
+		}
+		for _, ref := range u.OneOf {
+			name := ref.Ref[strings.LastIndex(ref.Ref, "/")+1:]
+			types := enums(spec.Components.Schemas[name].Properties["type"])
+			if len(types) == 0 {
+				t.Fatalf("%s member %s has no type enum", union, name)
+			}
+			for _, typ := range types {
+				seen[typ] = true
+			}
+		}
+	}
+	var out []string
+	for typ := range seen {
+		out = append(out, typ)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestItemKindsCoverSpec: every item type of the Open Responses spec has an
+// entry in the kind table, or is one of the deliberate generic ones.
+func TestItemKindsCoverSpec(t *testing.T) {
+	types := specItemTypes(t)
+	if len(types) < 5 {
+		t.Fatalf("found only %d item types in the spec: %v", len(types), types)
+	}
+	for _, typ := range types {
+		k := KindFor(typ)
+		if why, ok := deliberatelyGeneric[typ]; ok {
+			if !k.Generic {
+				t.Errorf("%s has a table entry now; drop it from deliberatelyGeneric (%s)", typ, why)
+			}
+			continue
+		}
+		if k.Generic {
+			t.Errorf("spec item type %q has no entry in the kind table", typ)
+		}
+	}
+}
+
+// TestItemKindTableEntries: every entry names its type, has a plain title
+// and a one-cell icon, and gives a zero item of its type a one-line summary.
+func TestItemKindTableEntries(t *testing.T) {
+	for _, k := range ItemKinds() {
+		if k.Type == "" || k.Generic || k.Title == "" || SanitizeLine(k.Title) != k.Title {
+			t.Errorf("entry %+v: needs a type, a plain title and Generic unset", k)
+		}
+		if utf8.RuneCountInString(k.Icon) != 1 || SanitizeLine(k.Icon) != k.Icon {
+			t.Errorf("%s: icon %q is not one plain glyph", k.Type, k.Icon)
+		}
+		if got := KindFor(k.Type); got.Type != k.Type || got.Generic {
+			t.Errorf("KindFor(%q) is not its entry", k.Type)
+		}
+		checkSummary(t, k.Type+" (empty item)", k.Summary(&Item{Type: k.Type}))
+	}
+}
+
+// TestItemKindGenericEntries: a type not in the table still gets a title,
+// an icon, a summary, and searchable text by what it carries.
+func TestItemKindGenericEntries(t *testing.T) {
+	for _, c := range []struct {
+		typ   string
+		class Class
+		tool  string
+	}{
+		{"hologram_call", ClassCall, "beam\n{\"to\":\"mars\"}\nok"},
+		{"hologram_call_output", ClassOutput, "ok"},
+		{"hologram", ClassOther, ""},
+		{"", ClassOther, ""},
+	} {
+		k := KindFor(c.typ)
+		if !k.Generic || k.Class != c.class || k.Title == "" || k.Icon == "" {
+			t.Errorf("KindFor(%q) = %+v", c.typ, k)
+		}
+		it := StoredItem(json.RawMessage(`{"type":"` + c.typ + `","name":"beam","arguments":"{\"to\":\"mars\"}","output":"ok"}`))
+		if got := k.Text(it).Tool; got != c.tool {
+			t.Errorf("%q: tool text %q, want %q", c.typ, got, c.tool)
+		}
+		checkSummary(t, c.typ, k.Summary(it))
+	}
+}
+
+// TestNewItemKindIsOneEntry: adding a kind is one entry in the table; the
+// lookups, the list, the summary and the searchable text all follow it.
+// (The UI and export tests iterate ItemKinds, so they cover a new entry
+// too.)
+func TestNewItemKindIsOneEntry(t *testing.T) {
+	const typ = "hologram_call"
+	if !KindFor(typ).Generic {
+		t.Fatalf("%s is already in the table", typ)
+	}
+	kinds[typ] = ItemKind{Type: typ, Title: "Hologram", Icon: "◎", Class: ClassCall} // title, icon and class: the rest follows
+	t.Cleanup(func() { delete(kinds, typ) })
+
+	k := KindFor(typ)
+	if k.Generic || k.Title != "Hologram" || k.Icon != "◎" {
+		t.Errorf("KindFor ignores the new entry: %+v", k)
+	}
+	listed := false
+	for _, e := range ItemKinds() {
+		listed = listed || e.Type == typ
+	}
+	if !listed {
+		t.Error("ItemKinds does not list the new entry")
+	}
+	it := StoredItem(json.RawMessage(`{"type":"hologram_call","arguments":"mars","status":"completed"}`))
+	if got := k.Summary(it); got != "• hologram_call completed" {
+		t.Errorf("summary %q", got)
+	}
+	if got := k.Text(it).Tool; got != "mars" {
+		t.Errorf("text %q: a call is searchable by its arguments", got)
+	}
+
+	kinds[typ] = ItemKind{Type: typ, Title: "Hologram", Icon: "◎", Class: ClassCall,
+		summary: func(it *Item, status string) string { return "hologram to " + clip(it.Arguments) + " " + status },
+		text:    func(it *Item) Searchable { return Searchable{Tool: "beam " + it.Arguments} }}
+	k = KindFor(typ)
+	if got := k.Summary(it); got != "• hologram to mars completed" {
+		t.Errorf("own summary %q", got)
+	}
+	if got := k.Text(it).Tool; got != "beam mars" {
+		t.Errorf("own text %q", got)
+	}
+}
+
+// TestItemKindsOnRealFixtures: every item of every recorded stream (real,
+// real2, real3) gets a non-empty one-line summary free of control
+// sequences, its searchable text is sanitized, and the stored form of the
+// item (its JSON, read back leniently) has the same kind and the same text.
+func TestItemKindsOnRealFixtures(t *testing.T) {
+	var files []string
+	for _, set := range []string{"real", "real2", "real3"} {
+		f, _ := filepath.Glob(filepath.Join(sharedDir(t), "fixtures", set, "*", "*.sse"))
+		files = append(files, f...)
+	}
+	if len(files) < 100 {
+		t.Fatalf("found %d fixtures, want the three sets", len(files))
+	}
+	items, types := 0, map[string]bool{}
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		acc, _ := replay(t, data)
+		for _, s := range acc.Responses() {
+			for _, it := range s.Items {
+				items++
+				types[it.Type] = true
+				where := filepath.Base(path) + " " + it.Type
+				k := KindFor(it.Type)
+				checkSummary(t, where, k.Summary(it))
+				txt := k.Text(it)
+				for _, col := range []string{txt.Prompt, txt.Answer, txt.Reasoning, txt.Tool} {
+					if Sanitize(col) != col || strings.ContainsAny(col, "\x1b\x07\u009b") {
+						t.Errorf("%s: searchable text not sanitized: %q", where, col)
+					}
+				}
+				stored := StoredItem(it.JSON())
+				if stored == nil {
+					t.Errorf("%s: its JSON does not read back", where)
+					continue
+				}
+				if KindFor(stored.Type).Type != k.Type {
+					t.Errorf("%s: stored as kind %q", where, stored.Type)
+				}
+				if got := KindFor(stored.Type).Text(stored); got != txt {
+					t.Errorf("%s: stored text differs\n live %+v\nstored %+v", where, txt, got)
+				}
+			}
+		}
+	}
+	if items < 300 || len(types) < 15 {
+		t.Errorf("only %d items of %d types: the fixtures did not replay", items, len(types))
+	}
+}
+
+// TestItemKindSummaryHostile: names, arguments and errors holding escape
+// sequences and newlines make one clean summary line and sanitized text.
+func TestItemKindSummaryHostile(t *testing.T) {
+	evil := "\x1b]52;c;cHduZWQ=\x07a\x1b[2J\nb\u202e\x9b31m"
+	q, _ := json.Marshal(evil)
+	for _, k := range append(ItemKinds(), KindFor("hologram_call"), KindFor("x_output"), KindFor("x")) {
+		raw := `{"type":"` + k.Type + `","role":"assistant","name":` + string(q) + `,"server_label":` + string(q) +
+			`,"arguments":` + string(q) + `,"input":` + string(q) + `,"code":` + string(q) + `,"status":` + string(q) +
+			`,"output":` + string(q) + `,"error":{"message":` + string(q) + `},"content":[{"type":"output_text","text":` + string(q) + `}]` +
+			`,"summary":[{"type":"summary_text","text":` + string(q) + `}],"action":{"commands":[` + string(q) + `],"query":` + string(q) + `}` +
+			`,"operation":{"path":` + string(q) + `,"diff":` + string(q) + `},"revised_prompt":` + string(q) + `}`
+		it := StoredItem(json.RawMessage(raw))
+		checkSummary(t, k.Type, k.Summary(it))
+		txt := k.Text(it)
+		for _, col := range []string{txt.Prompt, txt.Answer, txt.Reasoning, txt.Tool} {
+			if Sanitize(col) != col || strings.Contains(col, "\x1b") {
+				t.Errorf("%s: text %q", k.Type, col)
+			}
+		}
+	}
+}
+
+func checkSummary(t *testing.T, where, s string) {
+	t.Helper()
+	if !strings.HasPrefix(s, "• ") || len(strings.TrimSpace(strings.TrimPrefix(s, "• "))) == 0 {
+		t.Errorf("%s: summary %q is empty", where, s)
+	}
+	if SanitizeLine(s) != s || strings.ContainsAny(s, "\n\r\x1b") {
+		t.Errorf("%s: summary %q is not one clean line", where, s)
+	}
+}
