@@ -266,3 +266,54 @@ func (j *Journal) SetTitle(title string) {
 		}
 	})
 }
+
+// BeginRound records that a tool round starts on the calls of response prev:
+// a turn with no prompt whose input grows as the calls are approved, run and
+// answered (SetInput), so that a process killed mid-round leaves behind which
+// calls ran and what they printed. The round's request then continues the
+// same record (Continue); a stopped round ends it (EndRound).
+func (j *Journal) BeginRound(prev string) *TurnLog {
+	l := &TurnLog{j: j, pending: map[itemKey]*stream.Item{}, resp: map[*stream.Snapshot]int{}}
+	j.enqueue(func() {
+		sid := j.ID()
+		if sid == "" {
+			return // a round always follows a stored turn
+		}
+		tid, err := j.db.BeginTurn(sid, "", nil, prev)
+		j.report(err)
+		l.tid = tid
+	})
+	return l
+}
+
+// SetInput records the turn's input items as they stand now.
+func (l *TurnLog) SetInput(input []json.RawMessage) {
+	input = append([]json.RawMessage(nil), input...)
+	l.j.enqueue(func() {
+		if l.tid != 0 {
+			l.j.report(l.j.db.SetInput(l.tid, input))
+		}
+	})
+}
+
+// Continue makes a round's record (from BeginRound) the record of the
+// request t that sends the round's outputs.
+func (j *Journal) Continue(l *TurnLog, t *Turn) *TurnLog {
+	l.SetInput(t.Input)
+	return l
+}
+
+// EndRound ends a round that sent nothing (the user stopped it), with the
+// outputs its calls got: the next message carries them.
+func (l *TurnLog) EndRound(input []json.RawMessage) {
+	if l.ended {
+		return
+	}
+	l.ended = true
+	l.SetInput(input)
+	l.j.enqueue(func() {
+		if l.tid != 0 {
+			l.j.report(l.j.db.FinishTurn(l.tid, store.TurnEnd{Status: store.StatusStopped, ResponseIDs: []string{}}))
+		}
+	})
+}

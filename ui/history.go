@@ -123,7 +123,12 @@ func (m *Model) showSession(s *store.Session, warns []error, turn int) tea.Cmd {
 func (m *Model) redraw() {
 	m.resetTranscript()
 	now := time.Now()
-	for _, t := range m.conv.Turns {
+	carried := m.conv.Carried()
+	for i, t := range m.conv.Turns {
+		note := ""
+		if carried && i == len(m.conv.Turns)-1 {
+			note = "; your next message sends its prompt and partial answer to the model"
+		}
 		m.turnEntry = append(m.turnEntry, m.transcript.Len())
 		if t.Prompt != "" {
 			m.appendEntry(&plainEntry{b: block.NewUser(t.Prompt), fs: m.frame})
@@ -142,9 +147,9 @@ func (m *Model) redraw() {
 		}
 		switch {
 		case t.Interrupted():
-			m.notice(block.Warning, "interrupted — runnel stopped before this turn finished; its partial content is kept")
+			m.notice(block.Warning, "interrupted — runnel stopped before this turn finished; its partial content is kept"+note)
 		case t.Stopped:
-			m.notice(block.Info, "stopped")
+			m.notice(block.Info, "stopped"+note)
 		case t.Err != nil:
 			m.notice(block.Error, stream.SanitizeLine(t.Err.Error()))
 		}

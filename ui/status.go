@@ -22,9 +22,10 @@ const (
 	Streaming                     // output arriving
 	RunningTool                   // a tool call is executing
 	AwaitingApproval              // a tool call waits for y/n
+	CallingTool                   // the model is streaming a tool call's arguments
 )
 
-var stateNames = [...]string{"idle", "waiting", "streaming", "running tool", "awaiting approval"}
+var stateNames = [...]string{"idle", "waiting", "streaming", "running tool", "awaiting approval", "streaming tool call"}
 
 func (s State) String() string {
 	if s < 0 || int(s) >= len(stateNames) {
