@@ -198,6 +198,7 @@ func (m *Model) tick(now time.Time) tea.Cmd {
 		}
 		clear(t.changed)
 	}
+	m.tools.flushRound(now)
 	for it := range m.dirty {
 		cmds = append(cmds, m.refresh(it, now))
 	}

@@ -50,6 +50,7 @@ type toolKit struct {
 	roundOut map[string]json.RawMessage
 	running  map[string]bool
 	saved    time.Time
+	unsaved  bool // roundOut changed since the record was last saved
 
 	resolved   []json.RawMessage // the request's tools, secrets resolved (for the enabled set)
 	resolveErr error             // why resolving them failed, shown on each turn
@@ -305,8 +306,16 @@ func (k *toolKit) saveRound(now time.Time) {
 	if k.round == nil {
 		return
 	}
-	k.saved = now
+	k.saved, k.unsaved = now, false
 	k.round.SetInput(session.RoundInput(k.roundIDs, k.roundOut))
+}
+
+// flushRound saves the round's record when it changed and a second has
+// passed since the last save (a kill loses at most that much output).
+func (k *toolKit) flushRound(now time.Time) {
+	if k.unsaved && now.Sub(k.saved) >= session.SaveEvery {
+		k.saveRound(now)
+	}
 }
 
 // callNames is "NAME" or "NAME, NAME2" for the status line.
@@ -399,9 +408,8 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 			m.itemChanged(it)
 			if k.running[msg.callID] {
 				k.roundOut[msg.callID] = session.RunningOutput(msg.callID, b.String())
-				if now := time.Now(); now.Sub(k.saved) >= session.SaveEvery {
-					k.saveRound(now)
-				}
+				k.unsaved = true
+				k.flushRound(time.Now())
 			}
 		}
 		return tea.Batch(k.wait(), m.ensureTick()), true
