@@ -203,8 +203,8 @@ func TestKill9DuringToolRunThenResume(t *testing.T) {
 		return streamtest.Reply{SSE: streamtest.Text("resp_next", "understood, it was interrupted")}
 	})
 	q := startPane(t, 100, 30, env, bin, "-c")
-	s := q.waitText("resumed")
-	s = q.waitText("interrupted")
+	q.waitText("resumed")
+	s := q.waitText("interrupted")
 	if !strings.Contains(s, "printed-before-kill") || strings.Contains(s, "Allow this tool call?") {
 		t.Errorf("screen after resuming:\n%s", s)
 	}
