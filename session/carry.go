@@ -49,12 +49,16 @@ func (c *Conversation) chainTurn() (int, *stream.Snapshot) {
 
 // carries reports whether a turn that did not move the chain is carried
 // whole (its prompt and partial answer) by the next request: it was stopped,
-// interrupted or cut off. A turn the server refused or failed is not: its
+// interrupted or cut off, or refused only because the chain held a call
+// without output (a session an older runnel left stuck). A turn the server refused or failed is not: its
 // input could be what the server refused, and sending it again would fail
 // again. Its tool outputs are carried either way.
 func (t *Turn) carries() bool {
 	if t.Stopped || t.Interrupted() {
 		return true
+	}
+	if len(t.Responses) == 0 && t.Err != nil && strings.Contains(strings.ToLower(t.Err.Error()), "no tool output found") {
+		return true // refused for the chain's open call, not for what it said
 	}
 	if t.Stored == "" && len(t.Responses) > 0 {
 		last := t.Responses[len(t.Responses)-1]
@@ -83,37 +87,50 @@ func (c *Conversation) carry(input []json.RawMessage) []json.RawMessage {
 			answered[key] = true
 		}
 	}
-	var out []json.RawMessage
+	// outputs for the chain's calls go first, as a round's request sends
+	// them; the rest keeps its order (a carried call before its output)
+	ofChain := map[string]bool{}
+	if resp != nil {
+		for _, it := range resp.Items {
+			if it.Type == "function_call" && it.CallID != "" {
+				ofChain[it.CallID] = true
+			}
+			if it.Type == "mcp_approval_request" && it.ID != "" {
+				ofChain["approval "+it.ID] = true
+			}
+		}
+	}
+	var front, rest []json.RawMessage
 	if k < len(c.Turns)-1 {
 		last := c.Turns[len(c.Turns)-1]
 		whole := last.carries()
 		for _, in := range last.Input {
 			key := answerKey(in)
-			if key == "" {
-				if whole {
-					out = append(out, in)
-				}
-				continue
+			switch {
+			case key == "" && whole:
+				rest = append(rest, in)
+			case key == "" || answered[key]:
+			case ofChain[key]:
+				answered[key] = true
+				front = append(front, finishOutput(in))
+			case whole: // answers a call carried with it
+				answered[key] = true
+				rest = append(rest, finishOutput(in))
 			}
-			if answered[key] {
-				continue
-			}
-			answered[key] = true
-			out = append(out, finishOutput(in))
 		}
 		if whole {
-			out = append(out, partialInput(last, answered)...)
+			rest = append(rest, partialInput(last, answered)...)
 		}
 	}
 	if resp != nil {
 		for _, it := range resp.Items {
-			if it.Type == "function_call" && it.CallID != "" && !answered[it.CallID] {
+			if it.Type == "function_call" && ofChain[it.CallID] && !answered[it.CallID] {
 				answered[it.CallID] = true
-				out = append(out, OutputItem(it.CallID, NotRunOutput))
+				front = append(front, OutputItem(it.CallID, NotRunOutput))
 			}
 		}
 	}
-	return out
+	return append(front, rest...)
 }
 
 // partialInput is a turn's partial output as input items: its assistant

@@ -218,3 +218,51 @@ func TestRepairMissingToolOutput(t *testing.T) {
 func missingOutput(callID string) streamtest.Reply {
 	return streamtest.Reply{Status: 400, Body: []byte(`{"error":{"message":"No tool output found for function call ` + callID + `.","type":"invalid_request_error","param":"input","code":null}}`)}
 }
+
+// TestStuckSessionCarriesRefusedPrompt: a session an older runnel left with
+// a call and no output had its next prompt refused with 400 "No tool output
+// found"; resumed, the calls are unanswered and the next request answers
+// them and carries the refused prompt too.
+func TestStuckSessionCarriesRefusedPrompt(t *testing.T) {
+	srv := streamtest.New(t)
+	cl := &stream.Client{BaseURL: srv.URL}
+	c := &session.Conversation{Settings: session.Settings{Model: "m", Store: true}}
+	srv.Enqueue(streamtest.Reply{SSE: callStream("resp_call", "call_1")}, missingOutput("call_1"), streamtest.Reply{SSE: streamtest.Text("resp_2", "ok")})
+	send(t, c, cl, c.Say("run it"), nil)
+	t2 := c.Say("hello again")
+	t2.Input, t2.Request.Input = t2.Input[1:], t2.Request.Input[1:] // as an older runnel sent it: no output
+	send(t, c, cl, t2, nil)
+	if calls := c.ChainCalls(); len(calls) != 1 || calls[0].State != session.CallUnanswered {
+		t.Fatalf("chain calls: %+v", calls)
+	}
+	send(t, c, cl, c.Say("and now?"), nil)
+	got := strings.Join(texts(inputOf(t, srv.Requests()[2])), " | ")
+	if got != "output call_1: "+session.NotRunOutput+" | user: hello again | user: and now?" {
+		t.Errorf("request: %s", got)
+	}
+}
+
+// TestCarriedCallsStayPaired: a stopped turn's finished function call is
+// carried with an output saying it did not run, right after it; carried
+// again by a later stopped turn, it is neither lost nor doubled.
+func TestCarriedCallsStayPaired(t *testing.T) {
+	srv := streamtest.New(t)
+	cl := &stream.Client{BaseURL: srv.URL}
+	c := &session.Conversation{Settings: session.Settings{Model: "m", Store: true}}
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "first")},
+		streamtest.Reply{SSE: callStream("resp_x", "call_x"), DropAfter: 2},
+		streamtest.Reply{SSE: streamtest.Text("resp_y", "some ", "words"), DropAfter: 5},
+		streamtest.Reply{SSE: streamtest.Text("resp_z", "ok")})
+	send(t, c, cl, c.Say("q1"), nil)
+	for _, p := range []string{"qa", "qb"} {
+		tt := c.Say(p)
+		send(t, c, cl, tt, nil)
+		c.Finish(tt, tt.Responses, nil, true)
+	}
+	send(t, c, cl, c.Say("qc"), nil)
+	got := strings.Join(texts(inputOf(t, srv.Requests()[3])), " | ")
+	want := "user: qa | call call_x | output call_x: " + session.NotRunOutput + " | user: qb | assistant: some  | user: qc"
+	if got != want {
+		t.Errorf("request:\n got %s\nwant %s", got, want)
+	}
+}

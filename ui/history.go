@@ -145,7 +145,14 @@ func (m *Model) redraw() {
 			}
 			m.usage = m.usage.Add(usageOf(s.Usage))
 		}
+		last := i == len(m.conv.Turns)-1
 		switch {
+		case t.Prompt == "" && len(t.Responses) == 0 && (t.Interrupted() || t.Stopped):
+			// a tool round that sent nothing: resumeCalls speaks for calls
+			// still open; outputs that were ready go with the next message
+			if last && !callsOpen(m.conv.ChainCalls()) && len(t.Input) > 0 {
+				m.notice(block.Info, "the tool outputs of this round had not reached the model — they go with your next message")
+			}
 		case t.Interrupted():
 			m.notice(block.Warning, "interrupted — runnel stopped before this turn finished; its partial content is kept"+note)
 		case t.Stopped:
@@ -156,6 +163,16 @@ func (m *Model) redraw() {
 	}
 	m.status.SessionUsage = m.usage
 	m.collectPending()
+}
+
+// callsOpen reports whether a call of the chain has no final output.
+func callsOpen(ccs []session.ChainCall) bool {
+	for _, cc := range ccs {
+		if cc.State != session.CallAnswered {
+			return true
+		}
+	}
+	return false
 }
 
 // collectPending finds approval requests of the last turn still waiting for
