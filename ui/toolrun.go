@@ -295,7 +295,7 @@ func (m *Model) runRound(snaps []*stream.Snapshot, respID string, calls []tools.
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
 	k.cancel = cancel
-	m.status.State, m.status.Detail = RunningTool, callNames(calls)
+	m.status.State, m.status.Detail = CallingTool, callNames(calls) // RunningTool once one starts (toolStatus)
 	gen := m.gen
 	run := func() tea.Msg { return toolDoneMsg{results: k.runner.Run(ctx, calls), gen: gen} }
 	return tea.Batch(run, k.wait(), m.ensureTick())
@@ -349,6 +349,10 @@ func (m *Model) toolStatus() {
 				running = append(running, tools.Call{CallID: id, Name: it.Name})
 			}
 		}
+	}
+	if len(running) == 0 { // approved, not started yet
+		m.status.State = CallingTool
+		return
 	}
 	m.status.State, m.status.Detail = RunningTool, callNames(running)
 }

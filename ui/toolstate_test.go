@@ -123,18 +123,18 @@ func TestStatusLineDuringTools(t *testing.T) {
 		gate <- struct{}{}
 	}
 	d.until("the arguments streaming", func() bool { return m.status.State == CallingTool })
-	if v := plain(m); !strings.Contains(v, "streaming tool call") || strings.Contains(lastLine(v), "running tool") {
-		t.Errorf("status while the arguments stream:\n%s", lastLine(v))
+	if st := statusLine(plain(m)); !strings.Contains(st, "calling tool") || !strings.Contains(st, "slow_tool") {
+		t.Errorf("status while the arguments stream:\n%s", st)
 	}
 	close(gate)
 	d.until("the approval prompt", func() bool { return m.dialog != nil })
-	if m.status.State != AwaitingApproval {
-		t.Errorf("state with the prompt open: %v", m.status.State)
+	if st := statusLine(plain(m)); !strings.Contains(st, "awaiting approval") {
+		t.Errorf("status with the prompt open:\n%s", st)
 	}
 	d.send(tea.KeyPressMsg{Code: 'a', Text: "a"})
 	d.until("the tool running", func() bool { return m.status.State == RunningTool && len(m.tools.running) == 1 })
-	if m.status.Detail != "slow_tool" {
-		t.Errorf("detail while running: %q", m.status.Detail)
+	if st := statusLine(plain(m)); !strings.Contains(st, "running tool") || !strings.Contains(st, "slow_tool") {
+		t.Errorf("status while the tool runs:\n%s", st)
 	}
 	d.until("the printed line", func() bool { return strings.Contains(string(m.tools.calls["call_1"].Output), "printed-before-kill") })
 	// what the call printed is in the history while it runs
@@ -145,17 +145,13 @@ func TestStatusLineDuringTools(t *testing.T) {
 	d.until("the answer", func() bool {
 		return m.cur == nil && m.tools.cancel == nil && len(srv.Requests()) == 2 && m.status.State == Idle
 	})
-	after := false
-	for i, s := range d.seen {
-		if s == RunningTool && i > 0 && d.seen[i-1] == AwaitingApproval {
-			after = true
-		}
-		if after && s == AwaitingApproval {
-			t.Errorf("awaiting approval again after the approval: %v", d.seen)
-		}
+	// calling tool (arguments) → awaiting approval → (calling) → running tool
+	ask := indexOf(d.seen, AwaitingApproval)
+	if c := indexOf(d.seen, CallingTool); c < 0 || c > ask || indexOf(d.seen[:ask], RunningTool) >= 0 {
+		t.Errorf("states before the approval: %v", d.seen)
 	}
-	if i := indexOf(d.seen, CallingTool); i < 0 || i > indexOf(d.seen, AwaitingApproval) || !after {
-		t.Errorf("states: %v", d.seen)
+	if indexOf(d.seen[ask+1:], AwaitingApproval) >= 0 || indexOf(d.seen[ask+1:], RunningTool) < 0 {
+		t.Errorf("states after the approval: %v", d.seen)
 	}
 	if b := string(srv.Requests()[1].Body); !strings.Contains(b, "printed-before-kill") || !strings.Contains(b, "finished") || strings.Contains(b, "in_progress") {
 		t.Errorf("the round's request: %s", b)
@@ -171,9 +167,10 @@ func indexOf(ss []State, s State) int {
 	return -1
 }
 
-func lastLine(v string) string {
+// statusLine is the status line of a view: above the key hint.
+func statusLine(v string) string {
 	lines := strings.Split(strings.TrimRight(v, "\n"), "\n")
-	return lines[len(lines)-1]
+	return lines[len(lines)-2]
 }
 
 // roundSaved reports whether the newest session's last turn records an
