@@ -29,6 +29,9 @@ type Journal struct {
 
 	mu  sync.Mutex
 	sid store.SessionID // "" until the first turn is written
+
+	closeMu sync.RWMutex // held for reading while an op is queued, for writing by Close
+	closed  bool         // ops is closed: later writes are dropped
 }
 
 // SaveEvery is how often a streaming item is written: a crash loses at most
@@ -69,9 +72,16 @@ func (j *Journal) ID() store.SessionID {
 // consumer falls behind; the next failure says the same).
 func (j *Journal) Errors() <-chan error { return j.errs }
 
-// Close writes what is queued and stops the writer.
+// Close writes what is queued and stops the writer. Writes asked for after
+// it (a turn of a chat that moved on to another session, ending late) are
+// dropped.
 func (j *Journal) Close() {
-	close(j.ops)
+	j.closeMu.Lock()
+	if !j.closed {
+		j.closed = true
+		close(j.ops)
+	}
+	j.closeMu.Unlock()
 	<-j.done
 }
 
@@ -85,7 +95,13 @@ func (j *Journal) report(err error) {
 	}
 }
 
-func (j *Journal) enqueue(op func()) { j.ops <- op }
+func (j *Journal) enqueue(op func()) {
+	j.closeMu.RLock()
+	defer j.closeMu.RUnlock()
+	if !j.closed {
+		j.ops <- op
+	}
+}
 
 // SetSettings records changed settings (model, effort, tools).
 func (j *Journal) SetSettings(s Settings) {

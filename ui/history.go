@@ -98,6 +98,7 @@ func (m *Model) showSession(s *store.Session, warns []error, turn int) tea.Cmd {
 	if m.cur != nil && !m.cur.ended {
 		m.interrupt()
 	}
+	m.abandonTools()
 	conv, probs := session.FromStore(s)
 	if conv.Settings.Model == "" {
 		conv.Settings.Model = m.conv.Settings.Model

@@ -514,6 +514,38 @@ func (m *Model) stopTools() bool {
 	return true
 }
 
+// abandonTools ends a running round for good when the chat leaves its
+// conversation (/new, another session): the calls are cancelled, the round's
+// record ends with what it has, and its late result (an older gen) is
+// ignored, so nothing of it reaches the next conversation.
+func (m *Model) abandonTools() {
+	k := m.tools
+	if k.cancel == nil {
+		return
+	}
+	k.cancel()
+	if k.asking != nil {
+		k.asking.reply <- tools.Deny
+		k.asking = nil
+		m.dialog = nil
+	}
+	for _, a := range k.queue {
+		a.reply <- tools.Deny
+	}
+	k.queue = nil
+	if k.round != nil {
+		k.round.EndRound(session.RoundInput(k.roundIDs, k.roundOut))
+		k.round = nil
+	}
+	k.cancel, k.stopped = nil, false
+	clear(k.calls)
+	clear(k.output)
+	clear(k.running)
+	k.loop.Reset()
+	m.gen++ // the round's toolDoneMsg carries the old gen
+	m.status.State, m.status.Detail = Idle, ""
+}
+
 // itemChanged marks an item for re-rendering on the next frame.
 func (m *Model) itemChanged(it *stream.Item) {
 	if m.entries[it] != nil {

@@ -293,3 +293,46 @@ func TestMissingToolOutputIsRepaired(t *testing.T) {
 		t.Fatalf("%d requests; last %s", len(reqs), reqs[len(reqs)-1].Body)
 	}
 }
+
+// TestNewConversationAbandonsToolRound: /new with a tool's approval prompt
+// open ends the round for good: the old session's record of it ends, and
+// nothing of it (no output, no late request) reaches the new conversation.
+func TestNewConversationAbandonsToolRound(t *testing.T) {
+	tl, _ := blockingTool(t)
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(slowCallEvents("resp_call")...)},
+		streamtest.Reply{SSE: streamtest.Text("resp_new", "fresh start")})
+	db, err := store.Open(filepath.Join(t.TempDir(), "runnel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL}, Tools: tl, DB: db})
+	d := newDriver(t, m)
+	d.run(m.Init())
+	d.send(SubmitMsg{Text: "run the slow tool"})
+	d.until("the approval prompt", func() bool { return m.dialog != nil })
+	old := m.journal.ID()
+	d.run(m.slash("new", ""))
+	if m.dialog != nil || m.tools.cancel != nil || m.status.State != Idle {
+		t.Fatalf("after /new: dialog %v, round running %v, state %v", m.dialog != nil, m.tools.cancel != nil, m.status.State)
+	}
+	d.send(SubmitMsg{Text: "hello"})
+	d.until("the new answer", func() bool { return m.cur == nil && len(srv.Requests()) == 2 && m.status.State == Idle })
+	r := srv.Requests()[1]
+	if b := string(r.Body); r.PreviousResponseID() != "" || strings.Contains(b, "function_call_output") || strings.Contains(b, "call_1") {
+		t.Errorf("the new conversation's request: %s", b)
+	}
+	// the old journal closes on its own goroutine: poll the file
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s, _, err := db.Load(old)
+		if err == nil && len(s.Turns) == 2 && s.Turns[1].Status == store.StatusStopped {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the old round's record did not end: %+v (%v)", s, err)
+		}
+		time.Sleep(20 * time.Millisecond) // polling the file, not timing an assertion
+	}
+}
