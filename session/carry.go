@@ -298,7 +298,7 @@ func RoundInput(callIDs []string, outputs map[string]json.RawMessage) []json.Raw
 // (a server that names a new call every time would otherwise loop).
 const maxRepairs = 16
 
-var missingOutputRE = regexp.MustCompile(`(?i)no tool output found for (?:function|custom tool|tool)? ?call ([A-Za-z0-9_.:-]+)`)
+var missingOutputRE = regexp.MustCompile("(?i)no tool output found for (?:function |custom tool |tool )?call ['\"`]?([A-Za-z0-9_.:-]+)")
 
 // MissingOutput reports whether err is the server's 400 "No tool output found
 // for function call CALL_ID": the chain holds a call that no request

@@ -266,3 +266,23 @@ func TestCarriedCallsStayPaired(t *testing.T) {
 		t.Errorf("request:\n got %s\nwant %s", got, want)
 	}
 }
+
+// TestMissingOutputForms: the call id is found however the message words
+// or quotes it; other 400s are not taken for it.
+func TestMissingOutputForms(t *testing.T) {
+	for msg, want := range map[string]string{
+		"No tool output found for function call call_abc.":    "call_abc",
+		"No tool output found for function call 'call_q1'.":   "call_q1",
+		"no tool output found for custom tool call `ctc_9`":   "ctc_9",
+		"No tool output found for function call fc-1:2.":      "fc-1:2",
+		"Invalid value for 'input': something else entirely.": "",
+	} {
+		got, ok := session.MissingOutput(&stream.APIError{Status: 400, Message: msg})
+		if got != want || ok != (want != "") {
+			t.Errorf("%q: got %q, %v", msg, got, ok)
+		}
+	}
+	if _, ok := session.MissingOutput(&stream.APIError{Status: 500, Message: "No tool output found for function call x"}); ok {
+		t.Error("a 500 taken for a missing output")
+	}
+}
