@@ -216,7 +216,7 @@ func (m *Model) resumeCalls() tea.Cmd {
 		m.notice(block.Warning, "interrupted — runnel stopped while "+strings.Join(interrupted, ", ")+" ran; the output it had printed is kept and goes to the model with your next message")
 	}
 	if len(ask) == 0 || resp == nil {
-		return nil
+		return m.ensureTick() // the panels given their outputs redraw
 	}
 	calls := k.loop.Resume(resp, func(id string) bool { return ask[id] }, time.Now())
 	// the resumed round's record starts with the outputs the others have
