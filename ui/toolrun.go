@@ -120,18 +120,10 @@ func newToolKit(o *Tools) *toolKit {
 			default:
 			}
 		},
-		Start: func(c tools.Call) {
-			select {
-			case k.events <- toolStartMsg{call: c}:
-			default: // the status line misses it; the result still comes
-			}
-		},
-		Done: func(r tools.Result) {
-			select {
-			case k.events <- toolResultMsg{res: r}:
-			default:
-			}
-		},
+		// Start and Done are never dropped, unlike chunks: the round's
+		// record depends on them. A waiter always drains events.
+		Start: func(c tools.Call) { k.events <- toolStartMsg{call: c} },
+		Done:  func(r tools.Result) { k.events <- toolResultMsg{res: r} },
 	})
 	k.loop = tools.NewLoop(k.cfg.Rounds())
 	return k
