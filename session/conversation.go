@@ -36,21 +36,25 @@ type Conversation struct {
 // (more than one when the server sends several back to back).
 type Turn struct {
 	Prompt    string            // the user's text, for display and history
-	Input     []json.RawMessage // the input items sent
+	Input     []json.RawMessage // the input items sent, what the chain owed first
 	Request   stream.Request    // the request as sent
 	Responses []*stream.Snapshot
 	Err       error        // a transport or HTTP error that ended the turn
 	Stopped   bool         // the user interrupted it
 	Stored    store.Status // how a turn loaded from the store ended ("" for live turns)
 	Fallback  bool         // the request was rebuilt from local history after the server lost the chain
+	Repairs   int          // outputs added for calls the server said had none (Repair)
 }
 
 // ChainID returns the response id the next request will continue from.
 func (c *Conversation) ChainID() string { return c.chainID }
 
 // Begin starts a turn with the given input items and returns it with the
-// request to send.
+// request to send. What the chain still owes goes first (see carry): the
+// last unchained turn's prompt and partial answer, and an output for every
+// call of the chain's response; the turn's Input holds all of it, as sent.
 func (c *Conversation) Begin(prompt string, input ...json.RawMessage) *Turn {
+	input = append(c.carry(input), input...)
 	req := stream.Request{
 		Model:              c.Settings.Model,
 		Input:              input,

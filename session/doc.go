@@ -3,7 +3,12 @@
 //
 // A Conversation chains turns with previous_response_id: each request carries
 // only the new input and the id of the last response that completed (or ended
-// incomplete). A turn that was stopped or failed leaves the chain where it was.
+// incomplete). A turn that was stopped or failed leaves the chain where it was,
+// and the next request carries what the chain owes (carry.go): the last
+// unchained turn's prompt and partial answer when it was stopped, cut off or
+// interrupted, and an output for every client-side call of the chain's
+// response. A tool round is journaled as it runs (Journal.BeginRound), so a
+// killed process leaves behind which calls ran and what they printed.
 //
 // It does not render, and it does not talk to the network: the caller sends
 // the Request it builds (stream.Start) and hands back the snapshots it got.

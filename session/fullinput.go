@@ -18,6 +18,11 @@ func (c *Conversation) FullInput(extra ...json.RawMessage) []json.RawMessage {
 		for _, r := range t.Responses {
 			resp := store.Response{ID: r.ID}
 			for _, it := range r.Items {
+				if it.Type == "function_call" && it.Output != nil {
+					c := *it // the chat shows the call's output on it; the item sent has none
+					c.Output = nil
+					it = &c
+				}
 				resp.Items = append(resp.Items, store.Item{Raw: it.JSON(), Done: it.Done, OutputIndex: it.Index})
 			}
 			st.Responses = append(st.Responses, resp)

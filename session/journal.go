@@ -29,6 +29,9 @@ type Journal struct {
 
 	mu  sync.Mutex
 	sid store.SessionID // "" until the first turn is written
+
+	closeMu sync.RWMutex // held for reading while an op is queued, for writing by Close
+	closed  bool         // ops is closed: later writes are dropped
 }
 
 // SaveEvery is how often a streaming item is written: a crash loses at most
@@ -69,9 +72,16 @@ func (j *Journal) ID() store.SessionID {
 // consumer falls behind; the next failure says the same).
 func (j *Journal) Errors() <-chan error { return j.errs }
 
-// Close writes what is queued and stops the writer.
+// Close writes what is queued and stops the writer. Writes asked for after
+// it (a turn of a chat that moved on to another session, ending late) are
+// dropped.
 func (j *Journal) Close() {
-	close(j.ops)
+	j.closeMu.Lock()
+	if !j.closed {
+		j.closed = true
+		close(j.ops)
+	}
+	j.closeMu.Unlock()
 	<-j.done
 }
 
@@ -85,7 +95,13 @@ func (j *Journal) report(err error) {
 	}
 }
 
-func (j *Journal) enqueue(op func()) { j.ops <- op }
+func (j *Journal) enqueue(op func()) {
+	j.closeMu.RLock()
+	defer j.closeMu.RUnlock()
+	if !j.closed {
+		j.ops <- op
+	}
+}
 
 // SetSettings records changed settings (model, effort, tools).
 func (j *Journal) SetSettings(s Settings) {
@@ -238,14 +254,17 @@ var ErrNoHistory = errors.New("history is off")
 // this one (copied in the store); the original is not touched.
 func (j *Journal) Fork(keep int, title string, s Settings) *Journal {
 	nj := startJournal(j.db, "", s)
-	from := j.ID()
-	if from == "" || keep == 0 {
+	if keep == 0 {
 		return nj
 	}
 	done := make(chan struct{})
 	j.enqueue(func() { close(done) }) // copy only after this journal's writes landed
 	nj.enqueue(func() {
 		<-done
+		from := j.ID() // set by j's writer, which may not have run when Fork was called
+		if from == "" {
+			return
+		}
 		id, err := j.db.Copy(from, keep, title)
 		if err != nil {
 			nj.report(err)
@@ -263,6 +282,57 @@ func (j *Journal) SetTitle(title string) {
 	j.enqueue(func() {
 		if sid := j.ID(); sid != "" {
 			j.report(j.db.SetTitle(sid, title))
+		}
+	})
+}
+
+// BeginRound records that a tool round starts on the calls of response prev:
+// a turn with no prompt whose input grows as the calls are approved, run and
+// answered (SetInput), so that a process killed mid-round leaves behind which
+// calls ran and what they printed. The round's request then continues the
+// same record (Continue); a stopped round ends it (EndRound).
+func (j *Journal) BeginRound(prev string) *TurnLog {
+	l := &TurnLog{j: j, pending: map[itemKey]*stream.Item{}, resp: map[*stream.Snapshot]int{}}
+	j.enqueue(func() {
+		sid := j.ID()
+		if sid == "" {
+			return // a round always follows a stored turn
+		}
+		tid, err := j.db.BeginTurn(sid, "", nil, prev)
+		j.report(err)
+		l.tid = tid
+	})
+	return l
+}
+
+// SetInput records the turn's input items as they stand now.
+func (l *TurnLog) SetInput(input []json.RawMessage) {
+	input = append([]json.RawMessage(nil), input...)
+	l.j.enqueue(func() {
+		if l.tid != 0 {
+			l.j.report(l.j.db.SetInput(l.tid, input))
+		}
+	})
+}
+
+// Continue makes a round's record (from BeginRound) the record of the
+// request t that sends the round's outputs.
+func (j *Journal) Continue(l *TurnLog, t *Turn) *TurnLog {
+	l.SetInput(t.Input)
+	return l
+}
+
+// EndRound ends a round that sent nothing (the user stopped it), with the
+// outputs its calls got: the next message carries them.
+func (l *TurnLog) EndRound(input []json.RawMessage) {
+	if l.ended {
+		return
+	}
+	l.ended = true
+	l.SetInput(input)
+	l.j.enqueue(func() {
+		if l.tid != 0 {
+			l.j.report(l.j.db.FinishTurn(l.tid, store.TurnEnd{Status: store.StatusStopped, ResponseIDs: []string{}}))
 		}
 	})
 }

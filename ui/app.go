@@ -252,7 +252,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		cmd, _ := m.toolMsg(msg)
 		return m, cmd
-	case toolAskMsg, toolOutputMsg, toolProgressMsg, toolDoneMsg:
+	case toolAskMsg, toolOutputMsg, toolProgressMsg, toolDoneMsg, toolStartMsg, toolResultMsg:
 		cmd, _ := m.toolMsg(msg)
 		return m, cmd
 	case ToolsChangedMsg:

@@ -66,6 +66,7 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		if m.cur != nil && !m.cur.ended {
 			m.interrupt()
 		}
+		m.abandonTools()
 		m.conv = &session.Conversation{Settings: m.conv.Settings}
 		m.resetTranscript()
 		if m.opts.DB != nil {

@@ -41,7 +41,11 @@ func (m *Model) submit(text string) tea.Cmd {
 }
 
 // begin streams a session turn.
-func (m *Model) begin(st *session.Turn) tea.Cmd {
+func (m *Model) begin(st *session.Turn) tea.Cmd { return m.beginWith(st, nil) }
+
+// beginWith streams a session turn recorded in round, the record of the tool
+// round whose outputs it sends (nil: a new record).
+func (m *Model) beginWith(st *session.Turn, round *session.TurnLog) tea.Cmd {
 	if m.opts.Client == nil {
 		m.notice(block.Info, "this is a replay: there is no server to send to")
 		return nil
@@ -55,7 +59,10 @@ func (m *Model) begin(st *session.Turn) tea.Cmd {
 	req.Tools = m.tools.resolved // secrets only in the request sent, never in the turn kept
 	m.gen++
 	t, cmd := startTurn(m.ctx, m.gen, m.opts.Client, st, req, time.Now())
-	if m.journal != nil {
+	switch {
+	case m.journal != nil && round != nil:
+		t.log = m.journal.Continue(round, st)
+	case m.journal != nil:
 		t.log = m.journal.Begin(st)
 	}
 	m.cur = t
@@ -158,12 +165,24 @@ func (m *Model) updateState(t *turn) {
 			m.status.State = Streaming
 		case "message":
 			m.status.State = Streaming
+		case "function_call", "custom_tool_call":
+			// the model is still writing the call: nothing runs yet
+			m.status.State, m.status.Detail = CallingTool, it.Name
 		default:
-			m.status.State = RunningTool
+			// a hosted tool (web search, code interpreter, MCP…) runs on the server
+			m.status.State, m.status.Detail = RunningTool, hostedName(it)
 		}
 		break
 	}
 	m.status.TurnUsage = t.usage()
+}
+
+// hostedName names a hosted tool call for the status line.
+func hostedName(it *stream.Item) string {
+	if it.Name != "" {
+		return it.Name
+	}
+	return strings.ReplaceAll(strings.TrimSuffix(it.Type, "_call"), "_", " ")
 }
 
 // tick is a frame: entries changed since the last one re-render now.
@@ -179,6 +198,7 @@ func (m *Model) tick(now time.Time) tea.Cmd {
 		}
 		clear(t.changed)
 	}
+	m.tools.flushRound(now)
 	for it := range m.dirty {
 		cmds = append(cmds, m.refresh(it, now))
 	}
@@ -258,6 +278,7 @@ func (m *Model) endTurn(t *turn) tea.Cmd {
 	m.status.TurnUsage = t.usage()
 	m.status.State, m.status.Detail = Idle, ""
 	now := time.Now()
+	failed := false // a failure was reported: a cut-off is part of it, not a second story
 	for _, s := range snaps {
 		for _, it := range s.Items {
 			if e := m.entries[it]; e != nil {
@@ -284,19 +305,24 @@ func (m *Model) endTurn(t *turn) tea.Cmd {
 				msg += ": " + stream.SanitizeLine(strings.TrimPrefix(s.Error.Code+": "+s.Error.Message, ": "))
 			}
 			m.notice(block.Error, msg+" — the partial answer is kept above")
+			failed = true
 		case s.Status == "incomplete":
 			m.notice(block.Warning, "the response is incomplete: "+stream.SanitizeLine(string(s.IncompleteDetails)))
 		}
 	}
+	carried := m.conv.Carried()
 	switch {
+	case t.stopped && carried:
+		m.notice(block.Info, "stopped — the partial answer is kept; your next message sends this prompt and the partial answer to the model with it")
 	case t.stopped:
 		m.notice(block.Info, "stopped — the partial answer is kept; the next message continues from the last complete reply")
 	case t.err != nil && len(snaps) == 0:
 		m.notice(block.Error, stream.SanitizeLine(t.err.Error()))
+	case failed:
 	case t.err != nil:
-		m.notice(block.Error, "stream broken: "+stream.SanitizeLine(t.err.Error())+" — the partial answer is kept")
+		m.notice(block.Error, "stream broken: "+stream.SanitizeLine(t.err.Error())+" — the partial answer is kept"+carriedNote(carried))
 	case len(snaps) > 0 && snaps[len(snaps)-1].CutOff:
-		m.notice(block.Warning, "the stream ended before the response finished — the partial answer is kept")
+		m.notice(block.Warning, "the stream ended before the response finished — the partial answer is kept"+carriedNote(carried))
 	}
 	if t.log != nil {
 		t.log.End(now, t.sess)
@@ -316,17 +342,48 @@ func (m *Model) endTurn(t *turn) tea.Cmd {
 	return tea.Batch(cmd, m.afterResponse(t))
 }
 
+// carriedNote says that the next message carries an unfinished turn.
+func carriedNote(carried bool) string {
+	if carried {
+		return "; your next message sends it to the model with the prompt"
+	}
+	return ""
+}
+
 // fallback resends a turn with the whole conversation when the server
 // answered that the previous response is not found (expired, another
 // provider, store off), once, with a notice. It returns nil when it does not
 // apply.
 func (m *Model) fallback(t *turn) tea.Cmd {
+	if len(t.snapshots()) > 0 || t.stopped {
+		return nil
+	}
+	if id, ok := session.MissingOutput(t.err); ok {
+		// the chain holds a call nothing answered (a session killed during
+		// a tool call, by an older runnel): answer it and send again
+		if req, ok := m.conv.Repair(t.sess, id); ok {
+			m.notice(block.Info, "the server found no output for tool call "+stream.SanitizeLine(id)+" — sending one that says runnel stopped before it finished")
+			if t.log != nil {
+				t.log.SetInput(t.sess.Input)
+			}
+			return m.resend(t, req)
+		}
+		if !t.sess.Fallback {
+			m.notice(block.Info, "the server still finds a tool call without output — resending the conversation from local history")
+			return m.resend(t, m.conv.Rebuild(t.sess))
+		}
+		return nil
+	}
 	var apiErr *stream.APIError
-	if !errors.As(t.err, &apiErr) || !apiErr.PreviousResponseNotFound() || len(t.snapshots()) > 0 || t.sess.Fallback || t.stopped {
+	if !errors.As(t.err, &apiErr) || !apiErr.PreviousResponseNotFound() || t.sess.Fallback {
 		return nil
 	}
 	m.notice(block.Info, "the server no longer has the previous response — resending the conversation from local history")
-	req := m.conv.Rebuild(t.sess)
+	return m.resend(t, m.conv.Rebuild(t.sess))
+}
+
+// resend sends turn t again with req, recorded in the same history entry.
+func (m *Model) resend(t *turn, req stream.Request) tea.Cmd {
 	req.Tools = t.req.Tools
 	m.gen++
 	nt, cmd := startTurn(m.ctx, m.gen, m.opts.Client, t.sess, req, time.Now())

@@ -98,6 +98,7 @@ func (m *Model) showSession(s *store.Session, warns []error, turn int) tea.Cmd {
 	if m.cur != nil && !m.cur.ended {
 		m.interrupt()
 	}
+	m.abandonTools()
 	conv, probs := session.FromStore(s)
 	if conv.Settings.Model == "" {
 		conv.Settings.Model = m.conv.Settings.Model
@@ -123,7 +124,12 @@ func (m *Model) showSession(s *store.Session, warns []error, turn int) tea.Cmd {
 func (m *Model) redraw() {
 	m.resetTranscript()
 	now := time.Now()
-	for _, t := range m.conv.Turns {
+	carried := m.conv.Carried()
+	for i, t := range m.conv.Turns {
+		note := ""
+		if carried && i == len(m.conv.Turns)-1 {
+			note = "; your next message sends its prompt and partial answer to the model"
+		}
 		m.turnEntry = append(m.turnEntry, m.transcript.Len())
 		if t.Prompt != "" {
 			m.appendEntry(&plainEntry{b: block.NewUser(t.Prompt), fs: m.frame})
@@ -140,17 +146,34 @@ func (m *Model) redraw() {
 			}
 			m.usage = m.usage.Add(usageOf(s.Usage))
 		}
+		last := i == len(m.conv.Turns)-1
 		switch {
+		case t.Prompt == "" && len(t.Responses) == 0 && (t.Interrupted() || t.Stopped):
+			// a tool round that sent nothing: resumeCalls speaks for calls
+			// still open; outputs that were ready go with the next message
+			if last && !callsOpen(m.conv.ChainCalls()) && len(t.Input) > 0 {
+				m.notice(block.Info, "the tool outputs of this round had not reached the model — they go with your next message")
+			}
 		case t.Interrupted():
-			m.notice(block.Warning, "interrupted — runnel stopped before this turn finished; its partial content is kept")
+			m.notice(block.Warning, "interrupted — runnel stopped before this turn finished; its partial content is kept"+note)
 		case t.Stopped:
-			m.notice(block.Info, "stopped")
+			m.notice(block.Info, "stopped"+note)
 		case t.Err != nil:
 			m.notice(block.Error, stream.SanitizeLine(t.Err.Error()))
 		}
 	}
 	m.status.SessionUsage = m.usage
 	m.collectPending()
+}
+
+// callsOpen reports whether a call of the chain has no final output.
+func callsOpen(ccs []session.ChainCall) bool {
+	for _, cc := range ccs {
+		if cc.State != session.CallAnswered {
+			return true
+		}
+	}
+	return false
 }
 
 // collectPending finds approval requests of the last turn still waiting for

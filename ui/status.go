@@ -22,9 +22,10 @@ const (
 	Streaming                     // output arriving
 	RunningTool                   // a tool call is executing
 	AwaitingApproval              // a tool call waits for y/n
+	CallingTool                   // a tool call is on its way: its arguments stream, or it is about to run
 )
 
-var stateNames = [...]string{"idle", "waiting", "streaming", "running tool", "awaiting approval"}
+var stateNames = [...]string{"idle", "waiting", "streaming", "running tool", "awaiting approval", "calling tool"}
 
 func (s State) String() string {
 	if s < 0 || int(s) >= len(stateNames) {

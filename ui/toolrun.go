@@ -11,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"runnel/session"
 	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/ui/block"
@@ -41,6 +42,16 @@ type toolKit struct {
 	waiting bool
 	stopped bool // the user stopped the running round
 
+	// The running round's record in the history: its calls in order, the
+	// output each has so far (running, final, or none while it waits for
+	// approval), the calls running now, and when the record was last saved.
+	round    *session.TurnLog
+	roundIDs []string
+	roundOut map[string]json.RawMessage
+	running  map[string]bool
+	saved    time.Time
+	unsaved  bool // roundOut changed since the record was last saved
+
 	resolved   []json.RawMessage // the request's tools, secrets resolved (for the enabled set)
 	resolveErr error             // why resolving them failed, shown on each turn
 }
@@ -65,10 +76,13 @@ type (
 		results []tools.Result
 		gen     int
 	}
+	toolStartMsg  struct{ call tools.Call }
+	toolResultMsg struct{ res tools.Result }
 )
 
 func newToolKit(o *Tools) *toolKit {
-	k := &toolKit{events: make(chan tea.Msg, 256), calls: map[string]*stream.Item{}, output: map[string]*strings.Builder{}, enabled: map[string]bool{}}
+	k := &toolKit{events: make(chan tea.Msg, 256), calls: map[string]*stream.Item{}, output: map[string]*strings.Builder{}, enabled: map[string]bool{},
+		roundOut: map[string]json.RawMessage{}, running: map[string]bool{}}
 	var mcp *tools.Manager
 	if o != nil {
 		k.cfg, mcp, k.env = o.Config, o.MCP, o.Env
@@ -106,6 +120,10 @@ func newToolKit(o *Tools) *toolKit {
 			default:
 			}
 		},
+		// Start and Done are never dropped, unlike chunks: the round's
+		// record depends on them. A waiter always drains events.
+		Start: func(c tools.Call) { k.events <- toolStartMsg{call: c} },
+		Done:  func(r tools.Result) { k.events <- toolResultMsg{res: r} },
 	})
 	k.loop = tools.NewLoop(k.cfg.Rounds())
 	return k
@@ -152,30 +170,88 @@ func (m *Model) afterResponse(t *turn) tea.Cmd {
 	return m.startCalls(snaps)
 }
 
-// resumeCalls runs the calls a resumed session's last response left
-// unanswered (runnel quit while they waited for approval or ran), so the
-// approval prompt comes back and the chain stays valid.
+// resumeCalls takes up the calls a resumed session's chain left open
+// (runnel was killed or its terminal closed during a tool round): a call that
+// waited for approval is asked about again; a call that was running shows
+// the interrupted output with what it had printed, which goes with the next
+// message (see session.Conversation.ChainCalls).
 func (m *Model) resumeCalls() tea.Cmd {
-	if len(m.conv.Turns) == 0 {
+	k := m.tools
+	ccs := m.conv.ChainCalls()
+	if len(ccs) == 0 || m.opts.Client == nil {
 		return nil
 	}
-	last := m.conv.Turns[len(m.conv.Turns)-1]
-	if len(last.Responses) == 0 || last.Stopped || last.Interrupted() {
-		return nil
+	ask := map[string]bool{}
+	var interrupted []string
+	var resp *stream.Snapshot
+	for _, cc := range ccs {
+		it := cc.Item
+		if resp == nil {
+			resp = m.snapshotOf(it)
+		}
+		switch cc.State {
+		case session.CallUnanswered:
+			ask[it.CallID] = true
+		case session.CallInterrupted:
+			interrupted = append(interrupted, stream.SanitizeLine(it.Name))
+			it.Output, _ = json.Marshal(cc.Output)
+			it.Progress = "interrupted"
+			m.itemChanged(it)
+		case session.CallAnswered:
+			if it.Output == nil {
+				it.Output, _ = json.Marshal(cc.Output)
+				m.itemChanged(it)
+			}
+		}
 	}
-	return m.startCalls(last.Responses)
+	if len(interrupted) > 0 {
+		m.notice(block.Warning, "interrupted — runnel stopped while "+strings.Join(interrupted, ", ")+" ran; the output it had printed is kept and goes to the model with your next message")
+	}
+	if len(ask) == 0 || resp == nil {
+		return m.ensureTick() // the panels given their outputs redraw
+	}
+	calls := k.loop.Resume(resp, func(id string) bool { return ask[id] }, time.Now())
+	// the resumed round's record starts with the outputs the others have
+	seed := map[string]json.RawMessage{}
+	for _, cc := range ccs {
+		if cc.State != session.CallUnanswered {
+			seed[cc.Item.CallID] = session.OutputItem(cc.Item.CallID, cc.Output)
+		}
+	}
+	return m.runRound([]*stream.Snapshot{resp}, resp.ID, calls, seed)
+}
+
+// snapshotOf finds the response holding it.
+func (m *Model) snapshotOf(it *stream.Item) *stream.Snapshot {
+	for i := len(m.conv.Turns) - 1; i >= 0; i-- {
+		for _, s := range m.conv.Turns[i].Responses {
+			for _, x := range s.Items {
+				if x == it {
+					return s
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // startCalls runs the client-side calls of the last of snaps.
 func (m *Model) startCalls(snaps []*stream.Snapshot) tea.Cmd {
-	k := m.tools
-	calls, stop := k.loop.Next(snaps[len(snaps)-1], time.Now())
+	last := snaps[len(snaps)-1]
+	calls, stop := m.tools.loop.Next(last, time.Now())
 	if stop != "" {
 		m.notice(block.Warning, stream.SanitizeLine(stop))
 	}
 	if len(calls) == 0 {
 		return nil
 	}
+	return m.runRound(snaps, last.ID, calls, nil)
+}
+
+// runRound runs calls of response respID (one of snaps) on the runner, and
+// starts the round's record in the history, holding seed's outputs first.
+func (m *Model) runRound(snaps []*stream.Snapshot, respID string, calls []tools.Call, seed map[string]json.RawMessage) tea.Cmd {
+	k := m.tools
 	for _, s := range snaps {
 		for _, it := range s.Items {
 			if it.Type == "function_call" {
@@ -189,12 +265,88 @@ func (m *Model) startCalls(snaps []*stream.Snapshot) tea.Cmd {
 			m.itemChanged(it)
 		}
 	}
+	k.roundIDs = k.roundIDs[:0]
+	clear(k.roundOut)
+	clear(k.running)
+	for _, s := range snaps {
+		for _, it := range s.Items {
+			if it.Type == "function_call" && it.CallID != "" && s.ID == respID {
+				k.roundIDs = append(k.roundIDs, it.CallID)
+				if o := seed[it.CallID]; o != nil {
+					k.roundOut[it.CallID] = o
+				}
+			}
+		}
+	}
+	k.round = nil
+	if m.journal != nil {
+		k.round = m.journal.BeginRound(respID)
+		if len(seed) > 0 {
+			k.saveRound(time.Now())
+		}
+	}
 	ctx, cancel := context.WithCancel(m.ctx)
 	k.cancel = cancel
-	m.status.State, m.status.Detail = RunningTool, fmt.Sprintf("%d tool call(s)", len(calls))
+	m.status.State, m.status.Detail = CallingTool, callNames(calls) // RunningTool once one starts (toolStatus)
 	gen := m.gen
 	run := func() tea.Msg { return toolDoneMsg{results: k.runner.Run(ctx, calls), gen: gen} }
 	return tea.Batch(run, k.wait(), m.ensureTick())
+}
+
+// saveRound writes the round's outputs as they stand to its record.
+func (k *toolKit) saveRound(now time.Time) {
+	if k.round == nil {
+		return
+	}
+	k.saved, k.unsaved = now, false
+	k.round.SetInput(session.RoundInput(k.roundIDs, k.roundOut))
+}
+
+// flushRound saves the round's record when it changed and a second has
+// passed since the last save (a kill loses at most that much output).
+func (k *toolKit) flushRound(now time.Time) {
+	if k.unsaved && now.Sub(k.saved) >= session.SaveEvery {
+		k.saveRound(now)
+	}
+}
+
+// callNames is "NAME" or "NAME, NAME2" for the status line.
+func callNames(calls []tools.Call) string {
+	seen := map[string]bool{}
+	var names []string
+	for _, c := range calls {
+		if !seen[c.Name] {
+			seen[c.Name] = true
+			names = append(names, c.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// toolStatus sets the status line from the round: a question shown waits
+// for approval; otherwise the calls running now are named.
+func (m *Model) toolStatus() {
+	k := m.tools
+	if k.cancel == nil {
+		return
+	}
+	if k.asking != nil {
+		m.status.State, m.status.Detail = AwaitingApproval, k.asking.req.Call.Name
+		return
+	}
+	var running []tools.Call
+	for _, id := range k.roundIDs {
+		if k.running[id] {
+			if it := k.calls[id]; it != nil {
+				running = append(running, tools.Call{CallID: id, Name: it.Name})
+			}
+		}
+	}
+	if len(running) == 0 { // approved, not started yet
+		m.status.State = CallingTool
+		return
+	}
+	m.status.State, m.status.Detail = RunningTool, callNames(running)
 }
 
 // toolMsg handles the runner's messages; ok is false for others.
@@ -216,7 +368,26 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		}
 		m.dialog = nil
 		m.nextApproval()
+		m.toolStatus()
 		return nil, true
+	case toolStartMsg:
+		k.waiting = false
+		if k.calls[msg.call.CallID] != nil {
+			k.running[msg.call.CallID] = true
+			k.roundOut[msg.call.CallID] = session.RunningOutput(msg.call.CallID, "")
+			k.saveRound(time.Now())
+			m.toolStatus()
+		}
+		return k.wait(), true
+	case toolResultMsg:
+		k.waiting = false
+		if k.calls[msg.res.Call.CallID] != nil {
+			delete(k.running, msg.res.Call.CallID)
+			k.roundOut[msg.res.Call.CallID] = session.OutputItem(msg.res.Call.CallID, msg.res.Output)
+			k.saveRound(time.Now())
+			m.toolStatus()
+		}
+		return k.wait(), true
 	case toolOutputMsg:
 		k.waiting = false
 		if it := k.calls[msg.callID]; it != nil {
@@ -231,6 +402,11 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 			it.Output, _ = json.Marshal(b.String())
 			it.Progress = "running"
 			m.itemChanged(it)
+			if k.running[msg.callID] {
+				k.roundOut[msg.callID] = session.RunningOutput(msg.callID, b.String())
+				k.unsaved = true
+				k.flushRound(time.Now())
+			}
 		}
 		return tea.Batch(k.wait(), m.ensureTick()), true
 	case toolProgressMsg:
@@ -260,7 +436,7 @@ func (m *Model) nextApproval() {
 	k.queue = k.queue[1:]
 	k.asking = &ask
 	m.dialog = dlg[Approval]{NewApproval(ask.req, m.frame.styles)}
-	m.status.State = AwaitingApproval
+	m.status.State, m.status.Detail = AwaitingApproval, ask.req.Call.Name
 }
 
 // toolsDone sends the round's outputs back, or keeps them for the next
@@ -287,7 +463,17 @@ func (m *Model) toolsDone(msg toolDoneMsg) tea.Cmd {
 	// k.events arrives after this and must not mark a panel "running" again.
 	clear(k.calls)
 	clear(k.output)
+	clear(k.running)
+	round := k.round
+	k.round = nil
+	m.status.Detail = ""
 	if cancelled {
+		for i, o := range k.loop.Outputs(msg.results) {
+			k.roundOut[k.loop.Calls()[i].CallID] = o
+		}
+		if round != nil {
+			round.EndRound(session.RoundInput(k.roundIDs, k.roundOut))
+		}
 		k.loop.Cancel(msg.results, now)
 		m.status.State = Idle
 		m.notice(block.Info, "tools stopped — their outputs (\"cancelled by user\") go with your next message")
@@ -296,9 +482,12 @@ func (m *Model) toolsDone(msg toolDoneMsg) tea.Cmd {
 	in, _ := k.loop.Finish(msg.results, now)
 	if len(in) == 0 {
 		m.status.State = Idle
+		if round != nil {
+			round.EndRound(nil)
+		}
 		return nil
 	}
-	return m.begin(m.conv.Begin("", in...))
+	return m.beginWith(m.conv.Begin("", in...), round)
 }
 
 // stopTools cancels a running round.
@@ -315,6 +504,38 @@ func (m *Model) stopTools() bool {
 		m.dialog = nil
 	}
 	return true
+}
+
+// abandonTools ends a running round for good when the chat leaves its
+// conversation (/new, another session): the calls are cancelled, the round's
+// record ends with what it has, and its late result (an older gen) is
+// ignored, so nothing of it reaches the next conversation.
+func (m *Model) abandonTools() {
+	k := m.tools
+	if k.cancel == nil {
+		return
+	}
+	k.cancel()
+	if k.asking != nil {
+		k.asking.reply <- tools.Deny
+		k.asking = nil
+		m.dialog = nil
+	}
+	for _, a := range k.queue {
+		a.reply <- tools.Deny
+	}
+	k.queue = nil
+	if k.round != nil {
+		k.round.EndRound(session.RoundInput(k.roundIDs, k.roundOut))
+		k.round = nil
+	}
+	k.cancel, k.stopped = nil, false
+	clear(k.calls)
+	clear(k.output)
+	clear(k.running)
+	k.loop.Reset()
+	m.gen++ // the round's toolDoneMsg carries the old gen
+	m.status.State, m.status.Detail = Idle, ""
 }
 
 // itemChanged marks an item for re-rendering on the next frame.

@@ -364,3 +364,31 @@ func fromMS(v int64) time.Time {
 	}
 	return time.UnixMilli(v)
 }
+
+// SetInput replaces a turn's stored input items: a tool round records its
+// calls' outputs as they run (a call still running has status
+// "in_progress"), so that a process killed mid-round leaves them behind.
+// Each element must be a JSON object.
+func (db *DB) SetInput(tid TurnID, input []json.RawMessage) error {
+	arr, err := joinObjects("input", input)
+	if err != nil {
+		return db.fail("set input", err)
+	}
+	return db.write("set input", func(tx *sql.Tx) error {
+		var prompt, status string
+		err := tx.QueryRow(`SELECT prompt, status FROM turns WHERE id = ?`, int64(tid)).Scan(&prompt, &status)
+		if errors.Is(err, sql.ErrNoRows) {
+			return badInput("turn %d does not exist (deleted?)", tid)
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`UPDATE turns SET input = ? WHERE id = ?`, arr, int64(tid)); err != nil {
+			return err
+		}
+		if Status(status) == StatusStreaming {
+			return indexTurn(tx, tid, prompt, input)
+		}
+		return foldTurn(tx, tid)
+	})
+}

@@ -290,7 +290,8 @@ func TestDriveRoundCap(t *testing.T) {
 }
 
 // Esc while a tool runs: the command is killed, the turn ends, and the
-// next user message carries "cancelled by user" for the call.
+// next user message carries "cancelled by user" for the call, with what
+// it had printed.
 func TestDriveCancelWhileRunning(t *testing.T) {
 	srv := streamtest.New(t)
 	srv.SetHandler(sequence(callsSSE("resp_1", fc{"call_1", "wait", "{}"}, fc{"call_2", "quick", "{}"})))
@@ -323,7 +324,7 @@ func TestDriveCancelWhileRunning(t *testing.T) {
 	reqs := srv.Requests()
 	in := inputs(t, srv)[1]
 	if reqs[1].PreviousResponseID() != "resp_1" || len(in) != 3 ||
-		!reflect.DeepEqual(in[0], output("call_1", CancelledOutput)) || in[1]["call_id"] != "call_2" || in[2]["role"] != "user" {
+		!reflect.DeepEqual(in[0], output("call_1", CancelledOutput+"; its output so far:\nstarted\n")) || in[1]["call_id"] != "call_2" || in[2]["role"] != "user" {
 		t.Errorf("next message: previous %q, input %v", reqs[1].PreviousResponseID(), in)
 	}
 }

@@ -119,8 +119,10 @@ func commandEnv(f *Function, secrets []string, call Call) []string {
 // modelOutput is what the model gets for a finished command.
 func (r execResult) modelOutput(timeout time.Duration) string {
 	switch {
-	case r.Cancelled:
+	case r.Cancelled && strings.TrimSpace(r.Stdout) == "":
 		return CancelledOutput
+	case r.Cancelled: // what it printed was on screen: the model sees it too
+		return CancelledOutput + "; its output so far:\n" + r.Stdout
 	case r.StartErr != nil:
 		return "runnel could not run the command: " + r.StartErr.Error()
 	}

@@ -173,10 +173,13 @@ func TestCommandCancelKillsProcessGroup(t *testing.T) {
 	f := Function{Name: "bg", Command: []string{"sleep 60 & echo $!; wait"}, Shell: true, Approval: ApproveNever}
 	r := NewRunner(Config{Functions: []Function{f}}, nil, h)
 	res := r.Run(ctx, []Call{{CallID: "call_1", Name: "bg", Arguments: "{}"}})[0]
-	if res.Status != StatusCancelled || res.Output != CancelledOutput {
+	if res.Status != StatusCancelled || !strings.HasPrefix(res.Output, CancelledOutput) {
 		t.Errorf("got %v %q, want cancelled %q", res.Status, res.Output, CancelledOutput)
 	}
 	pid := <-pids
+	if !strings.Contains(res.Output, "its output so far:\n"+strconv.Itoa(pid)) {
+		t.Errorf("the cancelled output lost what the command printed: %q", res.Output)
+	}
 	if pid <= 0 {
 		t.Fatal("no pid from the command")
 	}

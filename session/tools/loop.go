@@ -129,6 +129,28 @@ func (l *Loop) Next(resp *stream.Snapshot, now time.Time) (calls []Call, stop st
 	return calls, ""
 }
 
+// Resume starts a round on calls of resp that a previous run of runnel left
+// unanswered (it was killed while they waited for approval): only those for
+// which run is true. It returns them; Finish then answers exactly them.
+func (l *Loop) Resume(resp *stream.Snapshot, run func(callID string) bool, now time.Time) []Call {
+	var calls []Call
+	for _, it := range resp.Items {
+		if it.Type == "function_call" && it.CallID != "" && run(it.CallID) {
+			calls = append(calls, callFromItem(it, len(calls)))
+		}
+	}
+	if len(calls) == 0 {
+		return nil
+	}
+	l.state, l.round, l.began = StateRunning, 1, now
+	l.respID, l.calls, l.inflight = resp.ID, calls, nil
+	return calls
+}
+
+// Outputs are the outputs the running round's calls would send with
+// results, in call order (a call without a result counts as cancelled).
+func (l *Loop) Outputs(results []Result) []json.RawMessage { return l.outputs(results) }
+
 // Finish takes the round's results and returns the next request's input:
 // one function_call_output per call, in call order (a call without a
 // result counts as cancelled), to send with previous_response_id =

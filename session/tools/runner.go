@@ -26,6 +26,12 @@ type Hooks struct {
 	// Progress gets an MCP tool's progress notifications (concurrently,
 	// like Output).
 	Progress func(call Call, p Progress)
+	// Start is told when a call begins to run: approved, or needing no
+	// approval (concurrently, like Output). Nil is fine.
+	Start func(call Call)
+	// Done gets each call's result as soon as it is known, before Run
+	// returns them all (concurrently, like Output). Nil is fine.
+	Done func(Result)
 }
 
 // Runner runs the client-side calls of one session.
@@ -81,6 +87,7 @@ func (r *Runner) Run(ctx context.Context, calls []Call) []Result {
 		res, run := r.prepare(ctx, c)
 		if run == nil {
 			results[i] = res
+			r.done(res)
 			continue
 		}
 		jobs = append(jobs, job{i, run})
@@ -96,13 +103,24 @@ func (r *Runner) Run(ctx context.Context, calls []Call) []Result {
 			}
 			if ctx.Err() != nil {
 				results[j.i] = cancelled(calls[j.i])
+				r.done(results[j.i])
 				return
 			}
+			if r.hooks.Start != nil {
+				r.hooks.Start(calls[j.i])
+			}
 			results[j.i] = j.run(ctx)
+			r.done(results[j.i])
 		})
 	}
 	wg.Wait()
 	return results
+}
+
+func (r *Runner) done(res Result) {
+	if r.hooks.Done != nil {
+		r.hooks.Done(res)
+	}
 }
 
 // prepare validates and approves one call. It returns either a finished
