@@ -124,7 +124,7 @@ func (d *doc) answer(id string) {
 	if !ok || id == "" {
 		return
 	}
-	if out.str("status") == "in_progress" { // recorded while the call ran; runnel never finished it
+	if out.Status == "in_progress" { // recorded while the call ran; runnel never finished it
 		d.block("Output (interrupted: runnel stopped before this call finished; its output so far):")
 	} else {
 		d.block("Output:")
