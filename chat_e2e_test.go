@@ -165,9 +165,9 @@ func TestChatEscapeInjection(t *testing.T) {
 	p := chatPane(t, srv)
 	title := strings.TrimSpace(p.tmux("display-message", "-p", "-t", "t", "#{pane_title}"))
 	p.say("inject")
-	s := p.waitText("safe start")
+	p.waitText("safe start")
 	p.waitFor("the turn to end", func(s string) bool { return strings.Contains(lastLines(s, 3), "ready") })
-	s = p.screen()
+	s := p.screen()
 	tail := lastLines(s, 3)
 	if strings.Contains(tail, "PWNED") || !strings.Contains(tail, "Ask anything") || !strings.Contains(tail, "enter send") {
 		t.Errorf("the bottom of the screen was overwritten:\n%s", s)

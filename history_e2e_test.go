@@ -36,9 +36,9 @@ func TestChatQuitAndContinue(t *testing.T) {
 
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_next", "continued fine")})
 	q := startPane(t, 100, 30, env, binary(t), "-c")
-	s = q.waitText("resumed")
+	q.waitText("resumed")
 	q.keys("Home")
-	s = q.waitFor("the restored transcript", func(s string) bool {
+	q.waitFor("the restored transcript", func(s string) bool {
 		return strings.Contains(s, "what is pydantic-ai about") && strings.Contains(s, "deepwiki")
 	})
 	q.say("and then?")
