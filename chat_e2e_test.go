@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"runnel/stream/streamtest"
+
+	"runnel/stream/sharedtest"
 )
 
 // chatPane starts the chat against srv.
@@ -109,7 +111,7 @@ func TestChatFailedStreamShowsErrorAndPartial(t *testing.T) {
 }
 
 func TestChatMCPApprovalRoundTrip(t *testing.T) {
-	dir := sharedFixtures(t)
+	dir := sharedtest.RealDir(t)
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.FromFile(filepath.Join(dir, "vercel__ai", "openai-mcp-approval-request.sse")),
 		streamtest.FromFile(filepath.Join(dir, "vercel__ai", "openai-mcp-call-after-approval.sse")))

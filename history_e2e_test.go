@@ -12,12 +12,14 @@ import (
 
 	"runnel/session/store"
 	"runnel/stream/streamtest"
+
+	"runnel/stream/sharedtest"
 )
 
 // TestChatQuitAndContinue: chat, quit, `runnel -c`: the transcript is back
 // with its panels, and the next turn chains from the stored response.
 func TestChatQuitAndContinue(t *testing.T) {
-	dir := sharedFixtures(t)
+	dir := sharedtest.RealDir(t)
 	srv := streamtest.New(t)
 	data := t.TempDir()
 	env := map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": "sk-e2e-secret", "XDG_DATA_HOME": data}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -17,6 +16,8 @@ import (
 
 	"runnel/stream"
 	"runnel/stream/streamtest"
+
+	"runnel/stream/sharedtest"
 )
 
 // guard bounds every blocking step: a deadline for failure, never a delay
@@ -101,10 +102,10 @@ func assertOneSafeLine(t *testing.T, msg string) {
 }
 
 func TestOpenStreamsFixture(t *testing.T) {
-	path := filepath.Join(sharedDirFromHere(t), "fixtures", "real", "charmbracelet__fantasy", "openai-gpt-4o-mini-simple-text.sse")
+	path := sharedtest.Real(t, "charmbracelet__fantasy/openai-gpt-4o-mini-simple-text.sse")
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Skipf("fixture missing: %v", err)
+		t.Fatal(err)
 	}
 	s := streamtest.New(t)
 	s.Enqueue(streamtest.FromFile(path))
@@ -521,18 +522,4 @@ func TestNewClientFromEnv(t *testing.T) {
 	if stream.DefaultBaseURL() != "https://api.openai.com/v1" {
 		t.Errorf("DefaultBaseURL = %s", stream.DefaultBaseURL())
 	}
-}
-
-// sharedDirFromHere is ../shared beside the repository root.
-func sharedDirFromHere(t *testing.T) string {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(wd, "..", "..", "shared")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared fixtures not found at %s (they live beside the repo)", dir)
-	}
-	return dir
 }

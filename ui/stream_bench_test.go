@@ -16,6 +16,8 @@ import (
 	"runnel/stream"
 	"runnel/theme"
 	"runnel/ui/markdown"
+
+	"runnel/stream/sharedtest"
 )
 
 // realAnswers concatenates the final markdown answers of the real fixtures
@@ -30,7 +32,7 @@ func realAnswers(b testing.TB, n int) string {
 			"vercel__ai/openai-mcp-tool-two-calls.sse",
 			"pydantic__pydantic-ai/openai-reasoning-code-interpreter.sse",
 		} {
-			data, err := os.ReadFile(fixture(b, rel))
+			data, err := os.ReadFile(sharedtest.Real(b, rel))
 			if err != nil {
 				b.Fatal(err)
 			}
