@@ -11,9 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"runnel/stream/streamtest"
-
 	"runnel/stream/sharedtest"
+	"runnel/stream/streamtest"
 )
 
 // chatPane starts the chat against srv.

@@ -11,9 +11,8 @@ import (
 	"time"
 
 	"runnel/session/store"
-	"runnel/stream/streamtest"
-
 	"runnel/stream/sharedtest"
+	"runnel/stream/streamtest"
 )
 
 // TestChatQuitAndContinue: chat, quit, `runnel -c`: the transcript is back

@@ -10,9 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"runnel/stream/streamtest"
-
 	"runnel/stream/sharedtest"
+	"runnel/stream/streamtest"
 )
 
 // runnel runs the command in-process.

@@ -12,9 +12,8 @@ import (
 	"runnel/session"
 	"runnel/session/store"
 	"runnel/stream"
-	"runnel/stream/streamtest"
-
 	"runnel/stream/sharedtest"
+	"runnel/stream/streamtest"
 )
 
 // send streams one turn through the fake server and finishes it.

@@ -15,9 +15,8 @@ import (
 	"time"
 
 	"runnel/stream"
-	"runnel/stream/streamtest"
-
 	"runnel/stream/sharedtest"
+	"runnel/stream/streamtest"
 )
 
 // guard bounds every blocking step: a deadline for failure, never a delay

@@ -9,9 +9,8 @@ import (
 	"time"
 
 	"runnel/stream"
-	"runnel/stream/streamtest"
-
 	"runnel/stream/sharedtest"
+	"runnel/stream/streamtest"
 )
 
 // collect drains a handle, applying every event.

@@ -12,9 +12,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"runnel/stream"
-	"runnel/stream/streamtest"
-
 	"runnel/stream/sharedtest"
+	"runnel/stream/streamtest"
 )
 
 // newTestModel is a chat model at 100x30 with no terminal.

@@ -7,9 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/stream"
-	"runnel/stream/streamtest"
-
 	"runnel/stream/sharedtest"
+	"runnel/stream/streamtest"
 )
 
 // runCmd runs a Cmd and feeds what it returns back in (one level; batches

@@ -14,10 +14,9 @@ import (
 	"charm.land/glamour/v2"
 
 	"runnel/stream"
+	"runnel/stream/sharedtest"
 	"runnel/theme"
 	"runnel/ui/markdown"
-
-	"runnel/stream/sharedtest"
 )
 
 // realAnswers concatenates the final markdown answers of the real fixtures

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"runnel/stream"
-
 	"runnel/stream/sharedtest"
 )
 

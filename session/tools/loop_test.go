@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"runnel/stream"
-
 	"runnel/stream/sharedtest"
 )
 

@@ -9,9 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"runnel/stream"
-	"runnel/theme"
-
 	"runnel/stream/sharedtest"
+	"runnel/theme"
 )
 
 // fixture returns the bytes of fixtures/real/<name>.

@@ -10,9 +10,8 @@ import (
 	"charm.land/glamour/v2/styles"
 	xansi "github.com/charmbracelet/x/ansi"
 
-	"runnel/theme"
-
 	"runnel/stream/sharedtest"
+	"runnel/theme"
 )
 
 // testStyles are the glamour styles the properties are checked with: the
