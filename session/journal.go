@@ -185,7 +185,7 @@ func (l *TurnLog) End(now time.Time, t *Turn) {
 		}
 	}
 	l.save(now)
-	end := store.TurnEnd{Status: turnStatus(t), Error: errText(t.Err)}
+	end := store.TurnEnd{Status: turnStatus(t), Error: endNote(t)}
 	var usage stream.Usage
 	for _, s := range t.Responses {
 		end.ResponseIDs = append(end.ResponseIDs, s.ID)
@@ -193,9 +193,6 @@ func (l *TurnLog) End(now time.Time, t *Turn) {
 			usage.InputTokens += s.Usage.InputTokens
 			usage.OutputTokens += s.Usage.OutputTokens
 			usage.TotalTokens += s.Usage.TotalTokens
-		}
-		if s.Error != nil && end.Error == "" {
-			end.Error = s.Error.Message
 		}
 	}
 	end.Usage, _ = json.Marshal(usage)
@@ -222,6 +219,25 @@ func turnStatus(t *Turn) store.Status {
 		return store.StatusCompleted
 	}
 	return store.StatusFailed
+}
+
+// endNote is the reason stored with a turn that did not complete: what the
+// chat said of it, so that exports and a resumed chat say the same. A
+// transport error comes first, then the first error the server sent, then a
+// stream cut off before the response finished; "" when there is none.
+func endNote(t *Turn) string {
+	if t.Err != nil {
+		return errText(t.Err)
+	}
+	for _, s := range t.Responses {
+		if s.Error != nil && s.Error.Message != "" {
+			return stream.SanitizeLine(s.Error.Message)
+		}
+	}
+	if n := len(t.Responses); n > 0 && t.Responses[n-1].CutOff && !t.Stopped {
+		return stream.CutOffNote
+	}
+	return ""
 }
 
 func errText(err error) string {

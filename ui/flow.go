@@ -296,7 +296,7 @@ func (m *Model) endTurn(t *turn) tea.Cmd {
 	case t.err != nil:
 		m.notice(block.Error, "stream broken: "+stream.SanitizeLine(t.err.Error())+" — the partial answer is kept")
 	case len(snaps) > 0 && snaps[len(snaps)-1].CutOff:
-		m.notice(block.Warning, "the stream ended before the response finished — the partial answer is kept")
+		m.notice(block.Warning, stream.CutOffNote+" — the partial answer is kept")
 	}
 	if t.log != nil {
 		t.log.End(now, t.sess)

@@ -223,7 +223,7 @@ func responseNotices(s *stream.Snapshot) []Block {
 		out = append(out, NewNotice(Warning, "response incomplete: "+reason))
 	}
 	if s.CutOff {
-		out = append(out, NewNotice(Warning, "the stream ended before the response finished"))
+		out = append(out, NewNotice(Warning, stream.CutOffNote))
 	}
 	return out
 }
