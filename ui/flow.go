@@ -212,7 +212,7 @@ func (m *Model) refresh(it *stream.Item, now time.Time) tea.Cmd {
 		cmds = append(cmds, m.finalRender(e))
 	}
 	if sv, ok := e.b.(block.ImageSaver); ok {
-		if write := sv.SaveImage(); write != nil {
+		if write := sv.SaveImage(m.opts.Images); write != nil {
 			cmds = append(cmds, func() tea.Msg { return imageMsg{e: e, f: write()} })
 		}
 	}

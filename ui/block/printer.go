@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"runnel/session/images"
 	"runnel/stream"
 	"runnel/theme"
 )
@@ -28,6 +29,7 @@ type Printer struct {
 	styles *theme.Styles
 	now    func() time.Time // the clock for panel durations; a field so tests can fix it
 	md     *Renderers
+	images images.Sink // where image generation results go; nil writes none
 
 	blocks map[*stream.Item]ItemBlock
 	msgs   map[*stream.Item]*printing
@@ -55,6 +57,10 @@ func NewPrinter(out io.Writer, width int, st *theme.Styles) *Printer {
 		shown:  map[*stream.Item]bool{},
 	}
 }
+
+// SetImages sets where generated images are written (nil: nowhere; the
+// panel says so).
+func (p *Printer) SetImages(s images.Sink) { p.images = s }
 
 // Err returns the first error writing the output, if any.
 func (p *Printer) Err() error { return p.err }
@@ -123,7 +129,7 @@ func (p *Printer) block(it *stream.Item) ItemBlock {
 // panel prints an item's block once, saving its image first if it has one.
 func (p *Printer) panel(it *stream.Item, b ItemBlock) {
 	if s, ok := b.(ImageSaver); ok {
-		if save := s.SaveImage(); save != nil {
+		if save := s.SaveImage(p.images); save != nil {
 			s.ImageSaved(save())
 		}
 	}
