@@ -31,6 +31,7 @@ type DB struct {
 	path  string
 	w, r  *sql.DB
 	busy  time.Duration
+	file  os.FileInfo             // the file opened at path; writes stop when path names another (gone.go)
 	owner string                  // this process, stamped on the turns it streams
 	alive func(owner string) bool // whether the process behind owner may still run
 	now   func() time.Time
@@ -121,6 +122,10 @@ func open(path string, o options) (*DB, error) {
 	db.w.SetMaxIdleConns(1)
 	db.w.SetConnMaxIdleTime(0)
 	if err := migrate(db.w, abs); err != nil {
+		db.w.Close()
+		return fail(err)
+	}
+	if err := db.identify(); err != nil {
 		db.w.Close()
 		return fail(err)
 	}
