@@ -134,6 +134,9 @@ func imageSink(o options, asked bool) images.Sink {
 		return images.Off("no data directory (" + errLine(o.dbPathErr) + ")")
 	}
 	dir := filepath.Join(filepath.Dir(o.dbPath), "images")
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs // the panel shows where the file is from anywhere
+	}
 	if !asked {
 		return images.Off("run with --save-images to write it to " + dir)
 	}
