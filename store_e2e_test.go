@@ -51,7 +51,7 @@ func TestChatRemovedDatabase(t *testing.T) {
 
 // TestChatCutOffTurnExport: a stream that ends before its response
 // finishes is reported in the chat, and `runnel export` of the session says
-// the same, in markdown and in JSON.
+// the same, in markdown and in JSON, and so does the chat resuming it.
 func TestChatCutOffTurnExport(t *testing.T) {
 	evs := streamtest.SplitEvents(sharedtest.ReadReal(t, "vercel__ai/lmstudio-basic-markdown.sse"))
 	srv := streamtest.New(t)
@@ -84,4 +84,9 @@ func TestChatCutOffTurnExport(t *testing.T) {
 	if !strings.Contains(js, `"error": "`+stream.CutOffNote+`"`) {
 		t.Errorf("json export:\n%s", js)
 	}
+
+	// Resumed, the chat says what it said live, as a warning again.
+	q := startPane(t, 100, 30, map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": "sk-e2e", "XDG_DATA_HOME": data}, binary(t), "-c")
+	q.waitText("resumed")
+	q.waitText("! " + stream.CutOffNote + " — the partial answer is kept")
 }

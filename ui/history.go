@@ -151,6 +151,8 @@ func (m *Model) redraw() {
 			m.notice(block.Info, "stopped")
 		case t.Err != nil:
 			m.notice(block.Error, stream.SanitizeLine(t.Err.Error()))
+		case len(t.Responses) > 0 && t.Responses[len(t.Responses)-1].CutOff:
+			m.notice(block.Warning, stream.CutOffNote+" — the partial answer is kept")
 		}
 	}
 	m.status.SessionUsage = m.usage
