@@ -254,14 +254,19 @@ var ErrNoHistory = errors.New("history is off")
 // this one (copied in the store); the original is not touched.
 func (j *Journal) Fork(keep int, title string, s Settings) *Journal {
 	nj := startJournal(j.db, "", s)
-	from := j.ID()
-	if from == "" || keep == 0 {
+	if keep == 0 {
 		return nj
 	}
 	done := make(chan struct{})
 	j.enqueue(func() { close(done) }) // copy only after this journal's writes landed
 	nj.enqueue(func() {
 		<-done
+		// Read the id only now: the session row may be created by a write
+		// that was still queued when Fork was called.
+		from := j.ID()
+		if from == "" {
+			return
+		}
 		id, err := j.db.Copy(from, keep, title)
 		if err != nil {
 			nj.report(err)
