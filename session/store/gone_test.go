@@ -43,6 +43,33 @@ func TestReplacedDatabaseFailsWrites(t *testing.T) {
 	checkGone(t, err, db.Path(), "replaced")
 }
 
+// TestRemovedWALFailsWrites: removing only the write-ahead log (where the
+// last writes wait for a checkpoint) is noticed too.
+func TestRemovedWALFailsWrites(t *testing.T) {
+	db, _ := openTest(t)
+	sid := must[SessionID](t)(db.CreateSession(NewSession{Title: "t"}))
+	os.Remove(db.Path() + "-wal")
+	_, err := db.BeginTurn(sid, "after", nil, "")
+	checkGone(t, err, db.Path(), "write-ahead log")
+}
+
+// TestOtherProcessesDoNotLookGone: another handle on the same file opening,
+// writing and closing between this store's writes (as `runnel sessions` or a
+// second chat does) is not taken for a removal.
+func TestOtherProcessesDoNotLookGone(t *testing.T) {
+	db, _ := openTest(t)
+	sid := must[SessionID](t)(db.CreateSession(NewSession{Title: "t"}))
+	for i := 0; i < 5; i++ {
+		other, err := Open(db.Path())
+		check(t, err)
+		must[SessionID](t)(other.CreateSession(NewSession{Title: "other"}))
+		check(t, other.Close())
+		tid, err := db.BeginTurn(sid, "turn", nil, "")
+		check(t, err)
+		check(t, db.FinishTurn(tid, TurnEnd{Status: StatusCompleted}))
+	}
+}
+
 func checkGone(t *testing.T, err error, path, how string) {
 	t.Helper()
 	if !errors.Is(err, ErrGone) {

@@ -285,6 +285,7 @@ func (db *DB) write(op string, fn func(tx *sql.Tx) error) error {
 	if err := db.stillThere(); err != nil {
 		return db.fail(op, err)
 	}
+	defer db.noteSidecars()
 	tx, err := db.w.Begin()
 	if err != nil {
 		return db.fail(op, err)
