@@ -19,11 +19,10 @@ import (
 // files is which files the store's paths named when it last looked.
 //
 // Invariants: db is set by Open and cleared by Close (no checks then); wal
-// and shm are what
-// path-wal and path-shm were after the last write (nil when absent), so
-// SQLite deleting and recreating them between two writes of this store,
-// which it does only when every connection closed, is never mistaken for a
-// removal.
+// and shm are what path-wal and path-shm were after the last write (nil when
+// absent), so SQLite deleting and recreating them between two writes of
+// this store, which it does only when every connection closed, is never
+// mistaken for a removal.
 type files struct {
 	mu       sync.Mutex
 	db       os.FileInfo
