@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"golang.org/x/term"
 
+	"runnel/session/images"
 	"runnel/session/store"
 	"runnel/stream"
 	"runnel/theme"
@@ -49,6 +51,7 @@ func chat(ctx context.Context, o options, cfg Config, s Settings, stdout, stderr
 		HistoryErr: histErr,
 		Resume:     resume,
 		Tools:      &ui.Tools{Config: kit.config, MCP: kit.mcp, Enabled: kit.enabled},
+		Images:     imageSink(o, true),
 	})
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))
@@ -106,6 +109,7 @@ func replayChat(ctx context.Context, o options, r io.Reader, stdout, stderr io.W
 		Replay:     r,
 		ReplayPace: pace,
 		NoColor:    os.Getenv("NO_COLOR") != "",
+		Images:     imageSink(o, o.saveImages),
 	})
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))
@@ -123,8 +127,24 @@ func (a ansiPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Item
 func (a ansiPrinter) response(s *stream.Snapshot) { a.p.Response(s) }
 func (a ansiPrinter) close()                      { a.p.Close() }
 
+// imageSink is where generated images go: <data-dir>/images where the chat
+// or --save-images asks for them, else nowhere, and the panel says how to ask.
+func imageSink(o options, asked bool) images.Sink {
+	if o.dbPathErr != nil {
+		return images.Off("no data directory (" + errLine(o.dbPathErr) + ")")
+	}
+	dir := filepath.Join(filepath.Dir(o.dbPath), "images")
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs // the panel shows where the file is from anywhere
+	}
+	if !asked {
+		return images.Off("run with --save-images to write it to " + dir)
+	}
+	return images.NewDir(dir)
+}
+
 // newANSIPrinter is the styled format, drawn by the same blocks as the chat.
-func newANSIPrinter(stdout, stderr io.Writer, width int) printer {
+func newANSIPrinter(stdout, stderr io.Writer, width int, sink images.Sink) printer {
 	dark := true
 	f, isFile := stdout.(*os.File)
 	if isFile && isTerminal(f) {
@@ -137,7 +157,9 @@ func newANSIPrinter(stdout, stderr io.Writer, width int) printer {
 		width = 100
 	}
 	st := theme.New(theme.Pick(dark, os.Getenv("NO_COLOR") != "", ""))
-	return ansiPrinter{block.NewPrinter(stdout, width, &st)}
+	p := block.NewPrinter(stdout, width, &st)
+	p.SetImages(sink)
+	return ansiPrinter{p}
 }
 
 // terminalWidth returns the terminal's width, 0 if unknown.

@@ -101,7 +101,7 @@ func report(acc *stream.Accumulator, err error, stderr io.Writer) int {
 	switch {
 	case last.CutOff:
 		if err == nil {
-			warnf(stderr, "the stream ended before the response finished — the output above is partial")
+			warnf(stderr, "%s — the output above is partial", stream.CutOffNote)
 		}
 		return exitCutOff
 	case last.Status == "incomplete":

@@ -28,7 +28,7 @@ type options struct {
 	configPath, format                           string
 	width                                        int
 	speed                                        float64
-	demo, yes, continueLast                      bool
+	demo, yes, continueLast, saveImages          bool
 	resumeID                                     string
 	dbPath                                       string // the history database (--data-dir)
 	dbPathErr                                    error
@@ -69,12 +69,14 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/runnel/config.toml)")
 	root.PersistentFlags().StringVar(&o.format, "format", "", "output format: ansi, markdown, text, json or events (default ansi on a terminal, else markdown)")
 	root.PersistentFlags().IntVar(&o.width, "width", 0, "wrap width for ansi output (default: the terminal's, else 100)")
+	root.PersistentFlags().BoolVar(&o.saveImages, "save-images", false, "with -p and replay: write generated images under the data directory (DIR/images); the chat always does")
 
 	replay := &cobra.Command{
 		Use:   "replay FILE",
 		Short: "Read a recorded Responses SSE stream (a file, or - for stdin) and print the result",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, a []string) error {
+			o.dbPath, o.dbPathErr = dataDir(cmd)
 			status = replayCommand(ctx, o, a[0], stdin, stdout, stderr)
 			return nil
 		},

@@ -138,8 +138,18 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// newPrinter picks the output format.
+// newPrinter picks the output format. With --save-images, the formats that
+// draw no image panel write each final image and say where on stderr.
 func newPrinter(o options, stdout, stderr io.Writer) printer {
+	p := formatPrinter(o, stdout, stderr)
+	if _, ansi := p.(ansiPrinter); o.saveImages && !ansi {
+		return &imagePrinter{printer: p, sink: imageSink(o, true), stderr: stderr, saved: map[*stream.Item]bool{}}
+	}
+	return p
+}
+
+// formatPrinter is the printer of the output format.
+func formatPrinter(o options, stdout, stderr io.Writer) printer {
 	format := o.format
 	if format == "" {
 		format = formatMarkdown
@@ -159,7 +169,7 @@ func newPrinter(o options, stdout, stderr io.Writer) printer {
 	case formatText:
 		return newTextPrinter(stdout, stderr, true)
 	case formatANSI:
-		return newANSIPrinter(stdout, stderr, o.width)
+		return newANSIPrinter(stdout, stderr, o.width, imageSink(o, o.saveImages))
 	}
 	return newTextPrinter(stdout, stderr, false)
 }

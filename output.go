@@ -11,6 +11,7 @@ import (
 	"io"
 	"strings"
 
+	"runnel/session/images"
 	"runnel/stream"
 )
 
@@ -224,4 +225,30 @@ func normalize(ev *stream.Event) map[string]any {
 		m["problem"] = ev.Err.Error()
 	}
 	return m
+}
+
+// imagePrinter writes the final image of every image generation call when
+// --save-images asks, for the formats that draw no image panel, and says on
+// stderr where it went.
+type imagePrinter struct {
+	printer
+	sink   images.Sink
+	stderr io.Writer
+	saved  map[*stream.Item]bool
+}
+
+func (p *imagePrinter) response(s *stream.Snapshot) {
+	p.printer.response(s)
+	for _, it := range s.Items {
+		name, data, ok := images.Final(it)
+		if !ok || p.saved[it] {
+			continue
+		}
+		p.saved[it] = true
+		if path, err := images.Write(p.sink, name, data); err != nil {
+			warnf(p.stderr, "image not saved: %s", errLine(err))
+		} else {
+			warnf(p.stderr, "image saved: %s", path)
+		}
+	}
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"runnel/stream"
+	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"
 )
 
@@ -101,10 +101,10 @@ func assertOneSafeLine(t *testing.T, msg string) {
 }
 
 func TestOpenStreamsFixture(t *testing.T) {
-	path := filepath.Join(sharedDirFromHere(t), "fixtures", "real", "charmbracelet__fantasy", "openai-gpt-4o-mini-simple-text.sse")
+	path := sharedtest.Real(t, "charmbracelet__fantasy/openai-gpt-4o-mini-simple-text.sse")
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Skipf("fixture missing: %v", err)
+		t.Fatal(err)
 	}
 	s := streamtest.New(t)
 	s.Enqueue(streamtest.FromFile(path))
@@ -521,18 +521,4 @@ func TestNewClientFromEnv(t *testing.T) {
 	if stream.DefaultBaseURL() != "https://api.openai.com/v1" {
 		t.Errorf("DefaultBaseURL = %s", stream.DefaultBaseURL())
 	}
-}
-
-// sharedDirFromHere is ../shared beside the repository root.
-func sharedDirFromHere(t *testing.T) string {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(wd, "..", "..", "shared")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared fixtures not found at %s (they live beside the repo)", dir)
-	}
-	return dir
 }

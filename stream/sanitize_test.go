@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"runnel/stream/sharedtest"
 )
 
 func TestSanitizeInjections(t *testing.T) {
@@ -103,7 +105,7 @@ func TestSanitizeUnchangedAllocs(t *testing.T) {
 // fixtures hold no raw control bytes outside newlines, so they take the fast
 // path unchanged.
 func TestSanitizeFixtures(t *testing.T) {
-	files := sanitizeFixtureFiles(t)
+	files := sharedtest.RealFiles(t)
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -201,31 +203,6 @@ var sanitizeBenchEpoch = time.Now()
 
 // sanitizeNanotime is a monotonic clock reading for the paired benchmarks.
 func sanitizeNanotime() int64 { return int64(time.Since(sanitizeBenchEpoch)) }
-
-// sanitizeFixtureFiles lists the real recorded streams in ../shared beside the
-// repository, or skips the test when shared/ is absent.
-func sanitizeFixtureFiles(t *testing.T) []string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test directory; cannot find ../shared")
-		}
-		dir = parent
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "..", "shared", "fixtures", "real", "*", "*.sse"))
-	if len(files) == 0 {
-		t.Skip("shared fixtures not found beside the repository (../shared/fixtures/real)")
-	}
-	return files
-}
 
 // TestSafeLenSplits: sanitizing the part after SafeLen and joining gives
 // Sanitize of the whole, on clean text, escapes, cut runes and controls.

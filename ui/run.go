@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
+	"runnel/session/images"
 	"runnel/session/store"
 	"runnel/session/tools"
 	"runnel/stream"
@@ -32,6 +33,10 @@ type Options struct {
 	// Tools: nil means none configured (function calls are still answered,
 	// so the chain stays valid).
 	Tools *Tools
+
+	// Images is where generated images are written; nil writes none (the
+	// image panel says so).
+	Images images.Sink
 
 	// Replay, when set, plays a recorded stream instead of chatting.
 	Replay      io.Reader

@@ -20,6 +20,9 @@
 // passed in. Markdown export is the UI's job (it renders a loaded Session).
 // Errors are *Error values that read as one line naming the file; every
 // Open failure matches ErrUnavailable, so the caller can run without history.
+// Before each write the store checks that its path still names the file it
+// opened: a database removed or replaced under a running chat fails every
+// later write with ErrGone instead of writing into a file nobody will read.
 //
 // Main flow: Open → CreateSession → BeginTurn → Recorder.Item/Flush (SaveItem)
 // → FinishTurn; later List / Search / Resolve → Load → RebuildInput or

@@ -31,6 +31,7 @@ type DB struct {
 	path  string
 	w, r  *sql.DB
 	busy  time.Duration
+	files files                   // the files opened at path; writes stop when path names others (gone.go)
 	owner string                  // this process, stamped on the turns it streams
 	alive func(owner string) bool // whether the process behind owner may still run
 	now   func() time.Time
@@ -124,6 +125,10 @@ func open(path string, o options) (*DB, error) {
 		db.w.Close()
 		return fail(err)
 	}
+	if err := db.identify(); err != nil {
+		db.w.Close()
+		return fail(err)
+	}
 	if db.r, err = sql.Open("sqlite", dsn(abs, o.busy, "_pragma=query_only(1)")); err != nil {
 		db.w.Close()
 		return fail(err)
@@ -193,6 +198,7 @@ func (db *DB) Path() string { return db.path }
 
 // Close closes the database. Writes after Close fail with ErrClosed.
 func (db *DB) Close() error {
+	db.forget() // closing deletes the WAL: that is no removal
 	var err error
 	if db.r != nil {
 		err = db.r.Close()

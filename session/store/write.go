@@ -282,6 +282,10 @@ func (db *DB) sweep() error {
 
 // write runs fn in one IMMEDIATE transaction and wraps any failure for op.
 func (db *DB) write(op string, fn func(tx *sql.Tx) error) error {
+	if err := db.stillThere(); err != nil {
+		return db.fail(op, err)
+	}
+	defer db.noteSidecars()
 	tx, err := db.w.Begin()
 	if err != nil {
 		return db.fail(op, err)

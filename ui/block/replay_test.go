@@ -1,9 +1,7 @@
 package block
 
 import (
-	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -11,35 +9,21 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"runnel/stream"
+	"runnel/stream/sharedtest"
 	"runnel/theme"
 )
-
-// sharedDir returns ../shared beside the repository, or skips the test.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared")
-	if _, err := os.Stat(filepath.Join(dir, "fixtures", "real")); err != nil {
-		t.Skipf("shared fixtures not found at %s (they live beside the repo): %v", dir, err)
-	}
-	return dir
-}
 
 // fixture returns the bytes of fixtures/real/<name>.
 func fixture(t testing.TB, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(sharedDir(t), "fixtures", "real", name))
-	if err != nil {
-		t.Fatalf("read fixture: %v", err)
-	}
-	return data
+	return sharedtest.ReadReal(t, name)
 }
 
 // allFixtures lists every real fixture by its name under fixtures/real.
 func allFixtures(t testing.TB) []string {
 	t.Helper()
-	root := filepath.Join(sharedDir(t), "fixtures", "real")
-	files, _ := filepath.Glob(filepath.Join(root, "*", "*.sse"))
+	root := sharedtest.RealDir(t)
+	files := sharedtest.RealFiles(t)
 	var out []string
 	for _, f := range files {
 		rel, _ := filepath.Rel(root, f)
