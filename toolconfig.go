@@ -79,13 +79,15 @@ type FunctionConfig struct {
 // MCPServerConfig is one [[mcp_servers]] entry: a local MCP server started
 // over stdio.
 type MCPServerConfig struct {
-	Name         string            `toml:"name"`
-	Command      string            `toml:"command"`
-	Args         []string          `toml:"args"`
-	Env          map[string]string `toml:"env"`
-	AllowedTools []string          `toml:"allowed_tools"`
-	Approval     string            `toml:"approval"` // "" = always
-	PassAPIKey   bool              `toml:"pass_api_key"`
+	Name           string            `toml:"name"`
+	Command        string            `toml:"command"`
+	Args           []string          `toml:"args"`
+	Env            map[string]string `toml:"env"`
+	AllowedTools   []string          `toml:"allowed_tools"`
+	Approval       string            `toml:"approval"` // "" = always
+	PassAPIKey     bool              `toml:"pass_api_key"`
+	Timeout        Duration          `toml:"timeout"`         // one call; zero = 60s
+	StartupTimeout Duration          `toml:"startup_timeout"` // launch and handshake; zero = 10s
 }
 
 // hostedKeys lists, per hosted type, the keys besides type and enabled
@@ -446,6 +448,7 @@ func (c Config) ToolSet() (tools.Config, error) {
 		tc.Servers = append(tc.Servers, tools.Server{
 			Name: s.Name, Command: s.Command, Args: s.Args, Env: s.Env,
 			AllowedTools: s.AllowedTools, Approval: approval, PassAPIKey: s.PassAPIKey,
+			Timeout: s.Timeout.Duration, StartupTimeout: s.StartupTimeout.Duration,
 		})
 	}
 	if err := tc.Validate(); err != nil {

@@ -8,9 +8,16 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"runnel/session/tools"
 )
+
+// mcpSlowStart is how long an MCP server may take to start before stderr
+// says runnel is waiting for it: a quick server adds no line to every -p
+// run, a slow or silent one is named while runnel waits (up to its
+// startup_timeout).
+const mcpSlowStart = 500 * time.Millisecond
 
 // toolKit is everything a session needs to offer and run tools.
 type toolKit struct {
@@ -45,7 +52,11 @@ func newToolKit(ctx context.Context, cfg Config, only []string, stderr io.Writer
 		}
 	}
 	if len(tc.Servers) > 0 {
-		k.mcp = tools.StartMCP(ctx, tc, func(err error) { warnf(stderr, "%s", errLine(err)) })
+		k.mcp = tools.StartMCPWith(ctx, tc, tools.StartHooks{
+			Report:    func(err error) { warnf(stderr, "%s", errLine(err)) },
+			Starting:  func(name string) { warnf(stderr, "starting MCP server %s…", name) },
+			SlowAfter: mcpSlowStart,
+		})
 	}
 	return k, nil
 }

@@ -12,9 +12,21 @@ import (
 const (
 	DefaultMaxRounds = 16               // tool rounds per user turn
 	DefaultTimeout   = 30 * time.Second // a function command's run time
-	MaxOutput        = 64 << 10         // bytes of a command's stdout sent to the model
-	MaxParallel      = 4                // calls of one round running at once
-	Separator        = "__"             // between server and tool in an MCP tool's function name
+
+	// DefaultMCPTimeout bounds one MCP tool call. Longer than a function's
+	// 30 s: MCP tools often front remote services (search, fetch, a
+	// database) that answer slowly, and a server that still sends progress
+	// is probably working; but it must end, so a hung server cannot hold
+	// `runnel -p` for ever.
+	DefaultMCPTimeout = 60 * time.Second
+	// DefaultMCPStartupTimeout bounds a server's launch, handshake and tool
+	// listing. A local stdio server answers initialize in well under a
+	// second; 10 s leaves room for `npx`/`uvx` fetching a package from a
+	// warm cache, without a silent server holding the start for long.
+	DefaultMCPStartupTimeout = 10 * time.Second
+	MaxOutput                = 64 << 10 // bytes of a command's stdout sent to the model
+	MaxParallel              = 4        // calls of one round running at once
+	Separator                = "__"     // between server and tool in an MCP tool's function name
 )
 
 // Approval says when a local tool needs the user's yes before it runs.
@@ -97,13 +109,31 @@ type Function struct {
 
 // Server is a local MCP server started over stdio.
 type Server struct {
-	Name         string
-	Command      string
-	Args         []string
-	Env          map[string]string // added to the inherited environment
-	AllowedTools []string          // empty = all
-	Approval     Approval
-	PassAPIKey   bool
+	Name           string
+	Command        string
+	Args           []string
+	Env            map[string]string // added to the inherited environment
+	AllowedTools   []string          // empty = all
+	Approval       Approval
+	PassAPIKey     bool
+	Timeout        time.Duration // one call; 0 = DefaultMCPTimeout
+	StartupTimeout time.Duration // launch, initialize and tools/list; 0 = DefaultMCPStartupTimeout
+}
+
+// callTimeout is the server's call timeout with the default applied.
+func (s Server) callTimeout() time.Duration {
+	if s.Timeout > 0 {
+		return s.Timeout
+	}
+	return DefaultMCPTimeout
+}
+
+// startupTimeout is the server's start-up timeout with the default applied.
+func (s Server) startupTimeout() time.Duration {
+	if s.StartupTimeout > 0 {
+		return s.StartupTimeout
+	}
+	return DefaultMCPStartupTimeout
 }
 
 // Kind is what sort of tool a name stands for.
@@ -223,6 +253,9 @@ func (c Config) Validate() error {
 		}
 		if s.Command == "" {
 			return fmt.Errorf("mcp server %q: command is empty", s.Name)
+		}
+		if s.Timeout < 0 || s.StartupTimeout < 0 {
+			return fmt.Errorf("mcp server %q: timeout and startup_timeout must be positive", s.Name)
 		}
 	}
 	if c.MaxRounds < 0 {

@@ -23,10 +23,32 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-const (
-	mcpStartTimeout = 30 * time.Second // launch, handshake and tool listing
-	mcpGrace        = 2 * time.Second  // after closing stdin, before SIGTERM, then before SIGKILL
-)
+const mcpGrace = 2 * time.Second // after closing stdin, before SIGTERM, then before SIGKILL
+
+// callTimeoutError is a call that ended at its server's timeout: one line
+// naming the server and the tool.
+type callTimeoutError struct {
+	server, tool string
+	after        time.Duration
+}
+
+func (e *callTimeoutError) Error() string {
+	return fmt.Sprintf("mcp server %s: tool %s did not answer within %s (timeout in [[mcp_servers]])", e.server, e.tool, e.after)
+}
+
+// StartHooks are how StartMCP reaches the user. Every field may be nil.
+type StartHooks struct {
+	// Report gets one error per problem, now and later (a server that
+	// failed to start, that stopped, that offers none of allowed_tools).
+	// It must be safe for concurrent use.
+	Report func(error)
+	// Starting is called with a server's name when it has not finished
+	// starting after SlowAfter (0: as soon as it starts), so a slow or
+	// silent server is visible while runnel waits for it. It is called
+	// at most once per server, concurrently for different servers.
+	Starting  func(server string)
+	SlowAfter time.Duration
+}
 
 // Manager owns the session's local MCP servers. A nil *Manager has no
 // servers and no tools.
@@ -62,11 +84,13 @@ type server struct {
 	err       error // why it is not running: a start failure or how it ended
 	restarted bool
 	closed    bool
+	hung      bool // a call ran into its timeout: Close does not wait for a graceful exit
 }
 
 // conn is one running server process and its session.
 type conn struct {
 	cs   *mcp.ClientSession
+	pid  int           // the process (and its group)
 	done chan struct{} // closed when the connection has ended
 }
 
@@ -81,11 +105,16 @@ type mcpTool struct {
 }
 
 // StartMCP launches every server in c concurrently, lists their tools and
-// returns when all have started or failed (each within 30 seconds). report
-// gets one error per problem, now and later (a server that failed to start,
-// that stopped, that offers none of allowed_tools); it may be nil and must
-// be safe for concurrent use. ctx bounds the start only.
+// returns when all have started or failed (each within its
+// startup_timeout). report gets one error per problem, as
+// StartHooks.Report; it may be nil. ctx bounds the start only.
 func StartMCP(ctx context.Context, c Config, report func(error)) *Manager {
+	return StartMCPWith(ctx, c, StartHooks{Report: report})
+}
+
+// StartMCPWith is StartMCP with every hook.
+func StartMCPWith(ctx context.Context, c Config, h StartHooks) *Manager {
+	report := h.Report
 	if report == nil {
 		report = func(error) {}
 	}
@@ -100,6 +129,10 @@ func StartMCP(ctx context.Context, c Config, report func(error)) *Manager {
 		s := &server{cfg: cfg, m: m, stderr: &tail{}}
 		m.servers = append(m.servers, s)
 		wg.Go(func() {
+			if h.Starting != nil {
+				t := time.AfterFunc(h.SlowAfter, func() { h.Starting(cfg.Name) })
+				defer t.Stop()
+			}
 			tools, err := s.startAndList(ctx)
 			if err != nil {
 				report(err)
@@ -135,7 +168,7 @@ func StartMCP(ctx context.Context, c Config, report func(error)) *Manager {
 // startAndList starts s and returns the tools it offers that allowed_tools
 // lets through.
 func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
-	ctx, cancel := context.WithTimeout(ctx, mcpStartTimeout)
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.startupTimeout())
 	defer cancel()
 	c, err := s.start(ctx)
 	s.mu.Lock()
@@ -147,7 +180,11 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 	var tools []*mcp.Tool
 	for t, err := range c.cs.Tools(ctx, nil) {
 		if err != nil {
-			err = fmt.Errorf("mcp server %s: list tools: %v", s.cfg.Name, err)
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				err = s.startTimedOut("tools/list")
+			} else {
+				err = fmt.Errorf("mcp server %s: list tools: %v", s.cfg.Name, err)
+			}
 			s.mu.Lock()
 			s.conn, s.err = nil, err // not running, as Summary says
 			s.mu.Unlock()
@@ -188,11 +225,21 @@ func (s *server) start(ctx context.Context) (*conn, error) {
 		if cmd.Process != nil {
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		}
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, s.startTimedOut("initialize")
+		}
 		return nil, fmt.Errorf("mcp server %s: start %q: %v%s", s.cfg.Name, s.cfg.Command, err, s.stderr.hint())
 	}
-	c := &conn{cs: cs, done: make(chan struct{})}
+	c := &conn{cs: cs, pid: cmd.Process.Pid, done: make(chan struct{})}
 	go s.watch(c)
 	return c, nil
+}
+
+// startTimedOut is the error for a server that did not answer step (its
+// initialize or tools/list request) within its startup_timeout.
+func (s *server) startTimedOut(step string) error {
+	return fmt.Errorf("mcp server %s did not start: no answer to %s within %s (startup_timeout in [[mcp_servers]])%s",
+		s.cfg.Name, step, s.cfg.startupTimeout(), s.stderr.hint())
 }
 
 // watch waits for a connection to end and reports it if nobody asked.
@@ -239,7 +286,7 @@ func (s *server) ensure(ctx context.Context) (*conn, error) {
 		return nil, fmt.Errorf("%v; it was restarted once already: restart runnel to use it again", s.err)
 	}
 	s.restarted = true
-	ctx, cancel := context.WithTimeout(ctx, mcpStartTimeout)
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.startupTimeout())
 	defer cancel()
 	c, err := s.start(ctx)
 	if err != nil {
@@ -262,8 +309,13 @@ func (m *Manager) lookup(name string) (*mcpTool, bool) {
 // call runs one tool call. The output is the result's text; isError says
 // the tool reported a failure (the output then starts with "error: "). err
 // is a failure to get a result at all: the server is gone, it answered with
-// a protocol error, or ctx ended.
+// a protocol error, ctx ended, or the server's timeout passed (the error
+// then is a *callTimeoutError, which names the server and the tool).
 func (m *Manager) call(ctx context.Context, t *mcpTool, arguments string, progress func(Progress)) (output string, isError bool, err error) {
+	parent := ctx
+	timeout := t.server.cfg.callTimeout()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	c, err := t.server.ensure(ctx)
 	if err != nil {
 		return "", false, err
@@ -287,8 +339,13 @@ func (m *Manager) call(ctx context.Context, t *mcpTool, arguments string, progre
 			out = "error: " + out
 		}
 		return out, res.IsError, nil
+	case parent.Err() != nil:
+		return "", false, parent.Err()
 	case ctx.Err() != nil:
-		return "", false, ctx.Err()
+		t.server.mu.Lock()
+		t.server.hung = true
+		t.server.mu.Unlock()
+		return "", false, &callTimeoutError{server: t.server.cfg.Name, tool: t.tool, after: timeout}
 	case connectionLost(err):
 		// Let the watcher record how it ended, so the message says why.
 		select {
@@ -388,7 +445,8 @@ func plural(n int, noun string) string {
 }
 
 // Close shuts every server down: their stdin is closed, then after a grace
-// period they get SIGTERM, then SIGKILL. It waits for all of them. Calls
+// period they get SIGTERM, then SIGKILL; a server that left a call
+// unanswered past its timeout gets SIGTERM at once. It waits for all of them. Calls
 // still running fail.
 func (m *Manager) Close() error {
 	if m == nil {
@@ -397,10 +455,13 @@ func (m *Manager) Close() error {
 	var wg sync.WaitGroup
 	for _, s := range m.servers {
 		s.mu.Lock()
-		c := s.conn
+		c, hung := s.conn, s.hung
 		s.closed, s.conn = true, nil
 		s.mu.Unlock()
 		if c != nil {
+			if hung { // it ignored a cancellation: it will not stop because its stdin closes
+				_ = syscall.Kill(-c.pid, syscall.SIGTERM)
+			}
 			wg.Go(func() {
 				_ = c.cs.Close() // its error is only how the process exited
 				<-c.done

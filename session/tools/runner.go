@@ -7,6 +7,7 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -211,6 +212,9 @@ func (r *Runner) runMCP(ctx context.Context, t *mcpTool, c Call) Result {
 	switch {
 	case ctx.Err() != nil:
 		res.Status, res.Output = StatusCancelled, CancelledOutput
+	case errors.As(err, new(*callTimeoutError)):
+		// One line naming the server and the tool, for the model and stderr.
+		res.Status, res.Output, res.Notice = StatusTimedOut, "error: "+err.Error(), err.Error()
 	case err != nil:
 		res.Status, res.Output = StatusFailed, "error: "+err.Error()
 	case isError:
