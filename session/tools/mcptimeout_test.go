@@ -105,4 +105,3 @@ func TestMCPTimeoutConfig(t *testing.T) {
 		t.Errorf("negative timeout: %v", err)
 	}
 }
-
