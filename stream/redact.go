@@ -1,0 +1,297 @@
+package stream
+
+// This file is the secret set every text runnel shows or stores passes
+// through: the API key, configured header values, MCP authorization values
+// and the like. The client applies it to everything a server sends (error
+// bodies, every event's JSON, deltas split across events); package tools
+// applies it to tool output; the session journal applies it before writing.
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// MinSecretLen is the shortest value a Redactor hides. Shorter values
+// ("1", "true", "json") would blank out ordinary text wherever they occur,
+// and hide little: no real key or token is that short.
+const MinSecretLen = 8
+
+// Redacted replaces every secret value.
+const Redacted = "[redacted]"
+
+// Redactor is a set of secret values, and replaces each occurrence of one
+// in a text by Redacted. A nil *Redactor redacts nothing. It is safe for
+// concurrent use; values are only ever added.
+//
+// Invariants: every value in secrets is at least MinSecretLen bytes, holds
+// no leading or trailing space, and appears once; secrets is sorted longest
+// first, so a secret that contains another is replaced whole.
+type Redactor struct {
+	mu      sync.RWMutex
+	secrets []string
+}
+
+// NewRedactor returns a set holding values (see Add).
+func NewRedactor(values ...string) *Redactor {
+	r := &Redactor{}
+	r.Add(values...)
+	return r
+}
+
+// Add puts values in the set. Values shorter than MinSecretLen (after
+// trimming space) are ignored.
+func (r *Redactor) Add(values ...string) {
+	if r == nil {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, v := range values {
+		v = strings.TrimSpace(v)
+		if len(v) < MinSecretLen || slices.Contains(r.secrets, v) {
+			continue
+		}
+		r.secrets = append(r.secrets, v)
+	}
+	slices.SortStableFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })
+}
+
+// Len is the number of secrets held.
+func (r *Redactor) Len() int {
+	if r == nil {
+		return 0
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return len(r.secrets)
+}
+
+func (r *Redactor) list() []string {
+	if r == nil {
+		return nil
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return r.secrets
+}
+
+// String returns s with every secret replaced.
+func (r *Redactor) String(s string) string {
+	for _, v := range r.list() {
+		if strings.Contains(s, v) {
+			s = strings.ReplaceAll(s, v, Redacted)
+		}
+	}
+	return s
+}
+
+// Error returns err with its message redacted, or err itself when it holds
+// no secret (so errors.Is and errors.As still see through it).
+func (r *Redactor) Error(err error) error {
+	if err == nil || r.Len() == 0 {
+		return err
+	}
+	msg := err.Error()
+	if red := r.String(msg); red != msg {
+		return redactedError{msg: red, err: err}
+	}
+	return err
+}
+
+// redactedError is an error whose message had a secret in it. Unwrap keeps
+// errors.As working for the error's type (whose own message is not
+// redacted: use this one's).
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e redactedError) Error() string { return e.msg }
+func (e redactedError) Unwrap() error { return e.err }
+
+// JSON returns data, a JSON text, with every secret replaced in its
+// strings, also where the secret is written with escapes (\u0073k-…, \/):
+// such a string is decoded, redacted and written back. data itself is
+// returned when it holds no secret.
+func (r *Redactor) JSON(data []byte) []byte {
+	secrets := r.list()
+	if len(secrets) == 0 {
+		return data
+	}
+	out := data
+	for _, v := range secrets {
+		if bytes.Contains(out, []byte(v)) {
+			out = bytes.ReplaceAll(out, []byte(v), []byte(Redacted))
+		}
+	}
+	if bytes.IndexByte(out, '\\') < 0 {
+		return out
+	}
+	// Strings with escapes: find each literal, decode, check, rewrite.
+	var b []byte
+	last := 0
+	for i := 0; i < len(out); i++ {
+		if out[i] != '"' {
+			continue
+		}
+		j, escaped := i+1, false
+		for ; j < len(out) && out[j] != '"'; j++ {
+			if out[j] == '\\' {
+				escaped = true
+				j++
+			}
+		}
+		if j >= len(out) {
+			break
+		}
+		if escaped {
+			var s string
+			if json.Unmarshal(out[i:j+1], &s) == nil {
+				if red := r.String(s); red != s {
+					enc, _ := json.Marshal(red)
+					b = append(append(b, out[last:i]...), enc...)
+					last = j + 1
+				}
+			}
+		}
+		i = j
+	}
+	if b == nil {
+		return out
+	}
+	return append(b, out[last:]...)
+}
+
+// heldSuffix is the length of the longest suffix of s that is the start of
+// a secret (not all of it): text that may become a secret with what
+// streams next.
+func (r *Redactor) heldSuffix(s string) int {
+	longest := 0
+	for _, v := range r.list() {
+		for n := min(len(v)-1, len(s)); n > longest; n-- {
+			if strings.HasSuffix(s, v[:n]) {
+				longest = n
+				break
+			}
+		}
+	}
+	return longest
+}
+
+// deltaGuard redacts streamed deltas where a secret is split across two or
+// more of them: the end of a delta that could be the start of a secret is
+// held back and put in front of the next delta of the same field, or let
+// go before the field's .done event, the item's end, or the stream's end.
+//
+// Invariants: every held text is non-empty and a proper prefix of a secret
+// (as the set was when it was held); keys are removed when let go.
+type deltaGuard struct {
+	r    *Redactor
+	held map[deltaKey]string
+	keys []deltaKey // held keys in the order first held, for a stable flush
+}
+
+// deltaKey names one streamed field: the delta's kind and where it goes.
+type deltaKey struct {
+	kind          Kind
+	output        int
+	item          string
+	content, summ int
+}
+
+func keyOf(ev *Event) deltaKey {
+	return deltaKey{ev.Kind, ev.OutputIndex, ev.ItemID, ev.ContentIndex, ev.SummaryIndex}
+}
+
+// doneKind is the .done kind that ends a delta kind's field.
+var doneKind = map[Kind]Kind{
+	KindTextDelta: KindTextDone, KindRefusalDelta: KindRefusalDone, KindReasoningDelta: KindReasoningDone,
+	KindSummaryDelta: KindSummaryDone, KindArgsDelta: KindArgsDone, KindCustomInputDelta: KindCustomInputDone,
+	KindMCPArgsDelta: KindMCPArgsDone, KindCodeDelta: KindCodeDone, KindShellCommandDelta: KindShellCommandDone,
+	KindPatchDiffDelta: KindPatchDiffDone,
+}
+
+// filter redacts ev and returns the events to pass on in its place: held
+// text let go (as deltas) before it, then ev itself.
+func (g *deltaGuard) filter(ev Event) []Event {
+	if g.r.Len() == 0 {
+		return []Event{ev}
+	}
+	if ev.Kind.IsDelta() {
+		if g.held == nil {
+			g.held = map[deltaKey]string{}
+		}
+		k := keyOf(&ev)
+		text := g.r.String(g.held[k] + ev.Delta)
+		n := g.r.heldSuffix(text)
+		g.release(k)
+		if n > 0 {
+			g.held[k] = text[len(text)-n:]
+			g.keys = append(g.keys, k)
+		}
+		ev.Delta = text[:len(text)-n]
+		return []Event{ev}
+	}
+	var out []Event
+	for _, k := range slices.Clone(g.keys) {
+		if ends(k, &ev) {
+			out = append(out, g.letGo(k, ev))
+		}
+	}
+	return append(out, ev)
+}
+
+// ends reports whether ev ends the field k: its .done event, its item's
+// end, or the response's.
+func ends(k deltaKey, ev *Event) bool {
+	switch {
+	case ev.Kind == doneKind[k.kind]:
+		return ev.OutputIndex == k.output && ev.ContentIndex == k.content && ev.SummaryIndex == k.summ &&
+			(ev.ItemID == "" || k.item == "" || ev.ItemID == k.item)
+	case ev.Kind == KindItemDone:
+		return !ev.HasIndex || ev.OutputIndex == k.output
+	}
+	return ev.Kind.IsTerminal() || ev.Kind == KindError || ev.Kind == KindDone
+}
+
+// letGo removes k's held text and returns it as a delta event shaped like
+// the field's deltas, numbered as ev.
+func (g *deltaGuard) letGo(k deltaKey, ev Event) Event {
+	d := Event{
+		Kind: k.kind, Type: deltaType[k.kind], OutputIndex: k.output, HasIndex: true, ItemID: k.item,
+		ContentIndex: k.content, SummaryIndex: k.summ, AnnotationIndex: -1,
+		Delta: g.held[k], Num: ev.Num, Offset: ev.Offset,
+	}
+	g.release(k)
+	return d
+}
+
+// flush lets every held text go, for the end of the stream.
+func (g *deltaGuard) flush() []Event {
+	var out []Event
+	for _, k := range slices.Clone(g.keys) {
+		out = append(out, g.letGo(k, Event{}))
+	}
+	return out
+}
+
+func (g *deltaGuard) release(k deltaKey) {
+	if _, ok := g.held[k]; !ok {
+		return
+	}
+	delete(g.held, k)
+	g.keys = slices.DeleteFunc(g.keys, func(x deltaKey) bool { return x == k })
+}
+
+// deltaType is the type string of each delta kind, for a delta the guard
+// lets go on its own.
+var deltaType = map[Kind]string{
+	KindTextDelta: "response.output_text.delta", KindRefusalDelta: "response.refusal.delta",
+	KindReasoningDelta: "response.reasoning_text.delta", KindSummaryDelta: "response.reasoning_summary_text.delta",
+	KindArgsDelta: "response.function_call_arguments.delta", KindCustomInputDelta: "response.custom_tool_call_input.delta",
+	KindMCPArgsDelta: "response.mcp_call_arguments.delta", KindCodeDelta: "response.code_interpreter_call_code.delta",
+	KindShellCommandDelta: "response.shell_call_command.delta", KindPatchDiffDelta: "response.apply_patch_call_operation_diff.delta",
+}

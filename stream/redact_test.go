@@ -1,0 +1,139 @@
+package stream
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+)
+
+const testKey = "sk-proj-ABCDEFGHIJ0123456789"
+
+func TestRedactorString(t *testing.T) {
+	r := NewRedactor(testKey, "short", "  Bearer-token-xyz  ", "")
+	if r.Len() != 2 {
+		t.Errorf("Len = %d, want 2 (values under %d bytes are ignored)", r.Len(), MinSecretLen)
+	}
+	in := "key " + testKey + ", token Bearer-token-xyz, short stays"
+	want := "key [redacted], token [redacted], short stays"
+	if got := r.String(in); got != want {
+		t.Errorf("String = %q", got)
+	}
+	var nilR *Redactor
+	if nilR.String(in) != in || nilR.Len() != 0 {
+		t.Error("a nil Redactor changed text")
+	}
+	// A secret containing another is replaced whole.
+	r2 := NewRedactor("abcdefgh", "abcdefgh-ijklmnop")
+	if got := r2.String("x abcdefgh-ijklmnop y abcdefgh"); got != "x [redacted] y [redacted]" {
+		t.Errorf("nested secrets: %q", got)
+	}
+}
+
+func TestRedactorError(t *testing.T) {
+	r := NewRedactor(testKey)
+	base := &APIError{Status: 401, Message: "bad key " + testKey}
+	err := r.Error(base)
+	if strings.Contains(err.Error(), testKey) {
+		t.Errorf("Error kept the key: %v", err)
+	}
+	var ae *APIError
+	if !errors.As(err, &ae) {
+		t.Error("errors.As no longer finds the APIError")
+	}
+	plain := errors.New("nothing secret")
+	if r.Error(plain) != plain {
+		t.Error("an error without secrets was wrapped")
+	}
+}
+
+func TestRedactorJSON(t *testing.T) {
+	r := NewRedactor(testKey, "tok/with+slash\"quote")
+	cases := []string{
+		`{"delta":"` + testKey + `"}`,
+		`{"delta":"\u0073k-proj-ABCDEFGHIJ0123456789 and more"}`,
+		`{"a":{"b":["x \u0073k-proj-ABCDEFGHIJ0123456789"]},"c":"\"quoted\""}`,
+		`{"t":"tok\/with+slash\"quote"}`,
+	}
+	for _, c := range cases {
+		got := string(r.JSON([]byte(c)))
+		if strings.Contains(got, "ABCDEFGHIJ") || strings.Contains(got, "with+slash") {
+			t.Errorf("JSON(%s) = %s", c, got)
+		}
+		if !strings.Contains(got, Redacted) {
+			t.Errorf("JSON(%s) = %s: no marker", c, got)
+		}
+	}
+	clean := []byte(`{"delta":"hello \"world\" \n"}`)
+	if got := r.JSON(clean); string(got) != string(clean) {
+		t.Errorf("clean JSON changed: %s", got)
+	}
+}
+
+// A secret split over deltas never appears in any delta passed on, and
+// text that only looked like a secret's start is let go unchanged.
+func TestDeltaGuardSplitSecret(t *testing.T) {
+	g := &deltaGuard{r: NewRedactor(testKey)}
+	delta := func(s string) Event {
+		return Event{Kind: KindTextDelta, Type: "response.output_text.delta", HasIndex: true, Delta: s}
+	}
+	var out strings.Builder
+	feed := func(evs ...Event) {
+		for _, ev := range evs {
+			for _, e := range g.filter(ev) {
+				if strings.Contains(e.Delta, "ABCDEF") || strings.Contains(e.Delta, "sk-proj-A") {
+					t.Errorf("a delta carries part of the key: %q", e.Delta)
+				}
+				out.WriteString(e.Delta)
+			}
+		}
+	}
+	feed(delta("your key is sk-pr"), delta("oj-ABCDE"), delta("FGHIJ0123456789, keep it. s"), delta("k-p"))
+	feed(Event{Kind: KindTextDone, Type: "response.output_text.done", HasIndex: true})
+	if got, want := out.String(), "your key is [redacted], keep it. sk-p"; got != want {
+		t.Errorf("text = %q, want %q", got, want)
+	}
+	// At the end of the stream, held text is let go.
+	feed(delta("ends with sk-"))
+	for _, e := range g.flush() {
+		out.WriteString(e.Delta)
+	}
+	if !strings.HasSuffix(out.String(), "ends with sk-") {
+		t.Errorf("held text lost at the end: %q", out.String())
+	}
+}
+
+// Start redacts a key a model echoes (split over deltas), an `error`
+// event that repeats it, and the whole response.
+func TestStartRedactsEchoedKey(t *testing.T) {
+	half := len(testKey) / 2
+	sse := "data: {\"type\":\"response.created\",\"response\":{\"id\":\"r1\",\"status\":\"in_progress\",\"output\":[]}}\n\n" +
+		"data: {\"type\":\"response.output_text.delta\",\"output_index\":0,\"content_index\":0,\"delta\":\"the key: " + testKey[:half] + "\"}\n\n" +
+		"data: {\"type\":\"response.output_text.delta\",\"output_index\":0,\"content_index\":0,\"delta\":\"" + testKey[half:] + "!\"}\n\n" +
+		"data: {\"type\":\"error\",\"message\":\"bad key " + testKey + "\"}\n\n"
+	c := &Client{APIKey: testKey}
+	h := start(context.Background(), func(context.Context, func(RetryInfo)) (io.ReadCloser, error) {
+		return io.NopCloser(strings.NewReader(sse)), nil
+	}, 0, c.redactor(nil))
+	var acc Accumulator
+	for b := range h.C {
+		for i := range b.Events {
+			ev := &b.Events[i]
+			if strings.Contains(ev.Delta, "ABCDE") || ev.Error != nil && strings.Contains(ev.Error.Message, "ABCDE") {
+				t.Errorf("event %s carries the key", ev.Type)
+			}
+			acc.Apply(ev)
+		}
+	}
+	s := acc.Current()
+	if s == nil || len(s.Items) == 0 {
+		t.Fatal("no snapshot")
+	}
+	if got := s.Items[0].Content[0].Text; got != "the key: [redacted]!" {
+		t.Errorf("text = %q", got)
+	}
+	if s.Error == nil || s.Error.Message != "bad key [redacted]" {
+		t.Errorf("error = %+v", s.Error)
+	}
+}
