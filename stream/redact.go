@@ -295,3 +295,34 @@ var deltaType = map[Kind]string{
 	KindMCPArgsDelta: "response.mcp_call_arguments.delta", KindCodeDelta: "response.code_interpreter_call_code.delta",
 	KindShellCommandDelta: "response.shell_call_command.delta", KindPatchDiffDelta: "response.apply_patch_call_operation_diff.delta",
 }
+
+// TextGuard redacts one text that arrives in pieces (a command's output):
+// the end of a piece that could be the start of a secret is held back
+// until the next piece shows whether it is one. Not safe for concurrent
+// use: one guard per text.
+type TextGuard struct {
+	r    *Redactor
+	held string
+}
+
+// Guard returns a guard for one text.
+func (r *Redactor) Guard() *TextGuard { return &TextGuard{r: r} }
+
+// Next returns what of s (after what was held) can be shown now, redacted.
+func (g *TextGuard) Next(s string) string {
+	if g.r.Len() == 0 {
+		return s
+	}
+	text := g.r.String(g.held + s)
+	n := g.r.heldSuffix(text)
+	g.held = text[len(text)-n:]
+	return text[:len(text)-n]
+}
+
+// Flush returns the text still held: the end of the text came, and it was
+// not a secret.
+func (g *TextGuard) Flush() string {
+	s := g.held
+	g.held = ""
+	return s
+}

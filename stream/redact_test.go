@@ -137,3 +137,19 @@ func TestStartRedactsEchoedKey(t *testing.T) {
 		t.Errorf("error = %+v", s.Error)
 	}
 }
+
+func TestTextGuard(t *testing.T) {
+	g := NewRedactor(testKey).Guard()
+	var out strings.Builder
+	for _, piece := range []string{"a sk-proj-AB", "CDEFGHIJ01", "23456789 b sk"} {
+		s := g.Next(piece)
+		if strings.Contains(s, "ABC") {
+			t.Errorf("piece shows part of the key: %q", s)
+		}
+		out.WriteString(s)
+	}
+	out.WriteString(g.Flush())
+	if got := out.String(); got != "a [redacted] b sk" {
+		t.Errorf("text = %q", got)
+	}
+}

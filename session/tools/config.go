@@ -3,8 +3,10 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -76,8 +78,63 @@ type Config struct {
 	Hosted    []Hosted
 	Functions []Function
 	Servers   []Server
-	MaxRounds int      // 0 = DefaultMaxRounds
-	SecretEnv []string // variables removed from every tool's environment (the API key's)
+	MaxRounds int // 0 = DefaultMaxRounds
+	// SecretEnv are the variables runnel reads secrets from (the API key's,
+	// hosted MCP tools' authorization_env and headers_env): they are
+	// removed from every local tool's environment, but for the API key's
+	// (APIKeyEnv) with pass_api_key and those a tool names in
+	// env_passthrough.
+	SecretEnv []string
+	APIKeyEnv []string // the API key's variables, a subset of SecretEnv
+}
+
+// hiddenEnv is what to remove from a local tool's environment.
+func (c Config) hiddenEnv(passAPIKey bool, passthrough []string) []string {
+	var out []string
+	for _, v := range c.SecretEnv {
+		if passAPIKey && slices.Contains(c.APIKeyEnv, v) || slices.Contains(passthrough, v) {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// secretName reports whether an environment variable's name says it holds
+// a secret: its value (in an [[mcp_servers]] env table) is then hidden in
+// everything runnel shows or stores.
+func secretName(name string) bool {
+	n := strings.ToUpper(name)
+	for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "AUTH", "CREDENTIAL", "COOKIE", "SESSION", "PRIVATE"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// SecretValues are the secrets the config names, read now with env (nil
+// means os.Getenv): the values of SecretEnv, and of each MCP server's env
+// entries whose name says they are secret (TOKEN, KEY, SECRET, …). Add
+// them to the session's stream.Redactor. (A hosted MCP tool's
+// authorization_command is run at request time: Runner.RequestTools adds
+// its token then.)
+func (c Config) SecretValues(env func(string) string) []string {
+	if env == nil {
+		env = os.Getenv
+	}
+	var out []string
+	for _, v := range c.SecretEnv {
+		out = append(out, env(v))
+	}
+	for _, s := range c.Servers {
+		for k, v := range s.Env {
+			if secretName(k) {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
 
 // Hosted is a tool the server runs. Fields go into the request beside
@@ -104,7 +161,9 @@ type Function struct {
 	Timeout     time.Duration // 0 = DefaultTimeout
 	Approval    Approval
 	Dir         string // working directory; "" = runnel's own
-	PassAPIKey  bool   // keep SecretEnv in the command's environment
+	PassAPIKey  bool   // keep the API key's variables (APIKeyEnv) in the command's environment
+	// EnvPassthrough names variables of SecretEnv the command may see.
+	EnvPassthrough []string
 }
 
 // Server is a local MCP server started over stdio.
@@ -116,6 +175,7 @@ type Server struct {
 	AllowedTools   []string          // empty = all
 	Approval       Approval
 	PassAPIKey     bool
+	EnvPassthrough []string      // variables of SecretEnv the server may see
 	Timeout        time.Duration // one call; 0 = DefaultMCPTimeout
 	StartupTimeout time.Duration // launch, initialize and tools/list; 0 = DefaultMCPStartupTimeout
 }

@@ -21,6 +21,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"runnel/stream"
 )
 
 const mcpGrace = 2 * time.Second // after closing stdin, before SIGTERM, then before SIGKILL
@@ -48,6 +50,9 @@ type StartHooks struct {
 	// at most once per server, concurrently for different servers.
 	Starting  func(server string)
 	SlowAfter time.Duration
+	// Secrets are hidden in every report (a server's stderr may print
+	// its environment).
+	Secrets *stream.Redactor
 }
 
 // Manager owns the session's local MCP servers. A nil *Manager has no
@@ -57,9 +62,9 @@ type StartHooks struct {
 // change (a restarted server keeps its tools and names); progress holds a
 // callback only while its call runs.
 type Manager struct {
-	client  *mcp.Client
-	secrets []string
-	report  func(error)
+	client *mcp.Client
+	cfg    Config // for the variables to hide from servers
+	report func(error)
 
 	servers []*server
 	tools   []*mcpTool // config order, then the server's order
@@ -118,7 +123,11 @@ func StartMCPWith(ctx context.Context, c Config, h StartHooks) *Manager {
 	if report == nil {
 		report = func(error) {}
 	}
-	m := &Manager{secrets: c.SecretEnv, report: report, byName: map[string]*mcpTool{}}
+	if h.Secrets != nil {
+		inner := report
+		report = func(err error) { inner(h.Secrets.Error(err)) }
+	}
+	m := &Manager{cfg: c, report: report, byName: map[string]*mcpTool{}}
 	m.client = mcp.NewClient(&mcp.Implementation{Name: "runnel", Version: "1"}, &mcp.ClientOptions{
 		Capabilities:                &mcp.ClientCapabilities{}, // no roots, sampling or elicitation
 		ProgressNotificationHandler: m.onProgress,
@@ -207,10 +216,7 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 // result.
 func (s *server) start(ctx context.Context) (*conn, error) {
 	cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
-	secrets := s.m.secrets
-	if s.cfg.PassAPIKey {
-		secrets = nil
-	}
+	secrets := s.m.cfg.hiddenEnv(s.cfg.PassAPIKey, s.cfg.EnvPassthrough)
 	extra := make([]string, 0, len(s.cfg.Env))
 	for k, v := range s.cfg.Env {
 		extra = append(extra, k+"="+v)

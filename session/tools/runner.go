@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"runnel/stream"
 )
 
 // Hooks are how a Runner reaches the user. Every field may be nil.
@@ -27,6 +29,10 @@ type Hooks struct {
 	// Progress gets an MCP tool's progress notifications (concurrently,
 	// like Output).
 	Progress func(call Call, p Progress)
+	// Secrets are hidden in everything a call produces: the output the
+	// model gets, stderr, notices, live output and progress. RequestTools
+	// adds the hosted MCP tokens it reads. Nil hides nothing.
+	Secrets *stream.Redactor
 }
 
 // Runner runs the client-side calls of one session.
@@ -65,6 +71,7 @@ func (r *Runner) RequestTools(enabled func(name string) bool, env func(string) s
 	if err != nil {
 		return nil, err
 	}
+	r.hooks.Secrets.Add(stream.ToolSecrets(out)...)
 	return append(out, r.mcp.FunctionTools(enabled)...), nil
 }
 
@@ -103,7 +110,17 @@ func (r *Runner) Run(ctx context.Context, calls []Call) []Result {
 		})
 	}
 	wg.Wait()
+	for i := range results {
+		results[i] = r.redact(results[i])
+	}
 	return results
+}
+
+// redact hides the secrets in what a call produced.
+func (r *Runner) redact(res Result) Result {
+	sec := r.hooks.Secrets
+	res.Output, res.Stderr, res.Notice = sec.String(res.Output), sec.String(res.Stderr), sec.String(res.Notice)
+	return res
 }
 
 // prepare validates and approves one call. It returns either a finished
@@ -182,10 +199,20 @@ func (r *Runner) runFunction(ctx context.Context, f *Function, c Call) Result {
 	}
 	var live func(string, bool)
 	if r.hooks.Output != nil {
-		live = func(chunk string, stderr bool) { r.hooks.Output(c, chunk, stderr) }
+		// One guard per stream: capture calls live from one goroutine each.
+		guards := [2]*stream.TextGuard{r.hooks.Secrets.Guard(), r.hooks.Secrets.Guard()}
+		live = func(chunk string, stderr bool) {
+			g := guards[0]
+			if stderr {
+				g = guards[1]
+			}
+			if chunk = g.Next(chunk); chunk != "" {
+				r.hooks.Output(c, chunk, stderr)
+			}
+		}
 	}
 	start := time.Now()
-	x := runCommand(ctx, f.argv(), f.Dir, commandEnv(f, r.cfg.SecretEnv, c), args, timeout, live)
+	x := runCommand(ctx, f.argv(), f.Dir, commandEnv(r.cfg.hiddenEnv(f.PassAPIKey, f.EnvPassthrough), c), args, timeout, live)
 	res := Result{
 		Call: c, Output: x.modelOutput(timeout), Stderr: x.Stderr, ExitCode: x.ExitCode,
 		Truncated: x.Truncated(), Duration: time.Since(start),
@@ -204,7 +231,10 @@ func (r *Runner) runFunction(ctx context.Context, f *Function, c Call) Result {
 func (r *Runner) runMCP(ctx context.Context, t *mcpTool, c Call) Result {
 	var progress func(Progress)
 	if r.hooks.Progress != nil {
-		progress = func(p Progress) { r.hooks.Progress(c, p) }
+		progress = func(p Progress) {
+			p.Message = r.hooks.Secrets.String(p.Message)
+			r.hooks.Progress(c, p)
+		}
 	}
 	start := time.Now()
 	out, isError, err := r.mcp.call(ctx, t, c.Arguments, progress)
