@@ -38,6 +38,7 @@ func chat(ctx context.Context, o options, cfg Config, s Settings, stdout, stderr
 		return code
 	}
 	client, label := newClient(s, o.demo)
+	kit.attach(client, s)
 	res, err := ui.Run(ctx, ui.Options{
 		Client:     client,
 		Provider:   label,
@@ -48,7 +49,7 @@ func chat(ctx context.Context, o options, cfg Config, s Settings, stdout, stderr
 		DB:         db,
 		HistoryErr: histErr,
 		Resume:     resume,
-		Tools:      &ui.Tools{Config: kit.config, MCP: kit.mcp, Enabled: kit.enabled},
+		Tools:      &ui.Tools{Config: kit.config, MCP: kit.mcp, Enabled: kit.enabled, Secrets: kit.secrets},
 	})
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))

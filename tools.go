@@ -7,10 +7,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
 	"runnel/session/tools"
+	"runnel/stream"
 )
 
 // mcpSlowStart is how long an MCP server may take to start before stderr
@@ -19,11 +21,14 @@ import (
 // startup_timeout).
 const mcpSlowStart = 500 * time.Millisecond
 
-// toolKit is everything a session needs to offer and run tools.
+// toolKit is everything a session needs to offer and run tools, and the
+// session's secret set: every value runnel knows to be secret, hidden in
+// all it shows and stores (see stream.Redactor).
 type toolKit struct {
 	config  tools.Config
 	mcp     *tools.Manager
 	enabled map[string]bool
+	secrets *stream.Redactor
 }
 
 // newToolKit validates --tool names and starts the MCP servers.
@@ -32,7 +37,7 @@ func newToolKit(ctx context.Context, cfg Config, only []string, stderr io.Writer
 	if err != nil {
 		return nil, err
 	}
-	k := &toolKit{config: tc, enabled: map[string]bool{}}
+	k := &toolKit{config: tc, enabled: map[string]bool{}, secrets: stream.NewRedactor(tc.SecretValues(os.Getenv)...)}
 	names := tc.Names()
 	for _, n := range names {
 		k.enabled[n] = tc.EnabledByDefault(n)
@@ -56,9 +61,21 @@ func newToolKit(ctx context.Context, cfg Config, only []string, stderr io.Writer
 			Report:    func(err error) { warnf(stderr, "%s", errLine(err)) },
 			Starting:  func(name string) { warnf(stderr, "starting MCP server %s…", name) },
 			SlowAfter: mcpSlowStart,
+			Secrets:   k.secrets,
 		})
 	}
 	return k, nil
+}
+
+// attach adds the provider's secrets (the API key, configured header
+// values) to the set and gives the set to the client, which hides them in
+// everything the server sends.
+func (k *toolKit) attach(c *stream.Client, s Settings) {
+	k.secrets.Add(s.APIKey)
+	for _, v := range s.Headers {
+		k.secrets.Add(v)
+	}
+	c.Secrets = k.secrets
 }
 
 // on reports whether a tool is switched on.

@@ -47,6 +47,7 @@ type Tools struct {
 	MCP     *tools.Manager
 	Enabled map[string]bool     // tool name → on
 	Env     func(string) string // for secrets read at request time; nil: os.Getenv
+	Secrets *stream.Redactor    // hidden in every tool's output; nil: none
 }
 
 // Result is what the chat leaves behind.
