@@ -58,13 +58,20 @@ type StartHooks struct {
 // Manager owns the session's local MCP servers. A nil *Manager has no
 // servers and no tools.
 //
-// Invariants: servers, tools and byName are set by StartMCP and never
-// change (a restarted server keeps its tools and names); progress holds a
-// callback only while its call runs.
+// Invariants: servers is set by NewMCP; tools and byName are set by Start
+// before it closes ready, are read only after, and never change (a
+// restarted server keeps its tools and names); progress holds a callback
+// only while its call runs.
 type Manager struct {
 	client *mcp.Client
 	cfg    Config // for the variables to hide from servers
+	hooks  StartHooks
 	report func(error)
+	ready  chan struct{} // closed when Start has returned
+
+	stopMu    sync.Mutex
+	stopStart context.CancelFunc // ends a Start still running; set by Start
+	closed    bool
 
 	servers []*server
 	tools   []*mcpTool // config order, then the server's order
@@ -119,6 +126,16 @@ func StartMCP(ctx context.Context, c Config, report func(error)) *Manager {
 
 // StartMCPWith is StartMCP with every hook.
 func StartMCPWith(ctx context.Context, c Config, h StartHooks) *Manager {
+	m := NewMCP(c, h)
+	m.Start(ctx)
+	return m
+}
+
+// NewMCP returns the Manager of c's servers, not started: Start starts
+// them. Until Start has returned, the Manager offers no tools, Summary
+// names the servers starting and Ready is open, so a chat can show itself
+// at once and say what it waits for.
+func NewMCP(c Config, h StartHooks) *Manager {
 	report := h.Report
 	if report == nil {
 		report = func(error) {}
@@ -127,19 +144,58 @@ func StartMCPWith(ctx context.Context, c Config, h StartHooks) *Manager {
 		inner := report
 		report = func(err error) { inner(h.Secrets.Error(err)) }
 	}
-	m := &Manager{cfg: c, report: report, byName: map[string]*mcpTool{}}
+	m := &Manager{cfg: c, hooks: h, report: report, byName: map[string]*mcpTool{}, ready: make(chan struct{})}
 	m.client = mcp.NewClient(&mcp.Implementation{Name: "runnel", Version: "1"}, &mcp.ClientOptions{
 		Capabilities:                &mcp.ClientCapabilities{}, // no roots, sampling or elicitation
 		ProgressNotificationHandler: m.onProgress,
 	})
-	listed := make([][]*mcp.Tool, len(c.Servers))
+	for _, cfg := range c.Servers {
+		m.servers = append(m.servers, &server{cfg: cfg, m: m, stderr: &tail{}})
+	}
+	return m
+}
+
+// Ready is closed when Start has returned. A nil Manager is ready.
+func (m *Manager) Ready() <-chan struct{} {
+	if m == nil {
+		return closedChan
+	}
+	return m.ready
+}
+
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// started reports whether Start has returned, after which servers, tools
+// and byName no longer change.
+func (m *Manager) started() bool {
+	select {
+	case <-m.ready:
+		return true
+	default:
+		return false
+	}
+}
+
+// Start launches every server concurrently, lists their tools and returns
+// when all have started or failed (each within its startup_timeout). ctx
+// bounds the start only. Call it once.
+func (m *Manager) Start(ctx context.Context) {
+	defer close(m.ready)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	m.stopMu.Lock()
+	if m.closed {
+		cancel()
+	}
+	m.stopStart = cancel
+	m.stopMu.Unlock()
+	h, report := m.hooks, m.report
+	listed := make([][]*mcp.Tool, len(m.servers))
 	var wg sync.WaitGroup
-	for i, cfg := range c.Servers {
-		s := &server{cfg: cfg, m: m, stderr: &tail{}}
-		m.servers = append(m.servers, s)
+	for i, s := range m.servers {
 		wg.Go(func() {
 			if h.Starting != nil {
-				t := time.AfterFunc(h.SlowAfter, func() { h.Starting(cfg.Name) })
+				t := time.AfterFunc(h.SlowAfter, func() { h.Starting(s.cfg.Name) })
 				defer t.Stop()
 			}
 			tools, err := s.startAndList(ctx)
@@ -153,7 +209,7 @@ func StartMCPWith(ctx context.Context, c Config, h StartHooks) *Manager {
 	wg.Wait()
 
 	used := map[string]bool{}
-	for _, f := range c.Functions {
+	for _, f := range m.cfg.Functions {
 		used[f.Name] = true
 	}
 	for i, s := range m.servers {
@@ -171,7 +227,6 @@ func StartMCPWith(ctx context.Context, c Config, h StartHooks) *Manager {
 			m.byName[mt.name] = mt
 		}
 	}
-	return m
 }
 
 // startAndList starts s and returns the tools it offers that allowed_tools
@@ -181,6 +236,11 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 	defer cancel()
 	c, err := s.start(ctx)
 	s.mu.Lock()
+	if s.closed && err == nil { // Close came first: this connection is not wanted
+		s.mu.Unlock()
+		_ = c.cs.Close()
+		return nil, fmt.Errorf("mcp server %s is shut down", s.cfg.Name)
+	}
 	s.conn, s.err = c, err
 	s.mu.Unlock()
 	if err != nil {
@@ -305,7 +365,7 @@ func (s *server) ensure(ctx context.Context) (*conn, error) {
 
 // lookup finds the tool the model calls name.
 func (m *Manager) lookup(name string) (*mcpTool, bool) {
-	if m == nil {
+	if m == nil || !m.started() {
 		return nil, false
 	}
 	t, ok := m.byName[name]
@@ -398,7 +458,7 @@ func (m *Manager) onProgress(_ context.Context, req *mcp.ProgressNotificationCli
 // FunctionTools returns the tools of the enabled servers (enabled is asked
 // with the server's name) as function tools for a request.
 func (m *Manager) FunctionTools(enabled func(name string) bool) []json.RawMessage {
-	if m == nil {
+	if m == nil || !m.started() {
 		return nil
 	}
 	var out []json.RawMessage
@@ -412,7 +472,7 @@ func (m *Manager) FunctionTools(enabled func(name string) bool) []json.RawMessag
 
 // ToolNames lists the function names of every MCP tool, in order.
 func (m *Manager) ToolNames() []string {
-	if m == nil {
+	if m == nil || !m.started() {
 		return nil
 	}
 	out := make([]string, len(m.tools))
@@ -427,6 +487,13 @@ func (m *Manager) ToolNames() []string {
 func (m *Manager) Summary() string {
 	if m == nil || len(m.servers) == 0 {
 		return ""
+	}
+	if !m.started() {
+		names := make([]string, len(m.servers))
+		for i, s := range m.servers {
+			names[i] = s.cfg.Name
+		}
+		return "starting MCP server " + strings.Join(names, ", ") + "…"
 	}
 	var failed []string
 	for _, s := range m.servers {
@@ -458,6 +525,14 @@ func (m *Manager) Close() error {
 	if m == nil {
 		return nil
 	}
+	m.stopMu.Lock()
+	m.closed = true
+	stop := m.stopStart
+	m.stopMu.Unlock()
+	if stop != nil { // Start was called: end it, and let it finish
+		stop()
+		<-m.ready
+	}
 	var wg sync.WaitGroup
 	for _, s := range m.servers {
 		s.mu.Lock()
@@ -482,7 +557,7 @@ func (m *Manager) Close() error {
 // Responses API shapes a hosted server's listing, so the UI can draw local
 // servers with the same panel ("server: N tools").
 func (m *Manager) ListItems() []json.RawMessage {
-	if m == nil {
+	if m == nil || !m.started() {
 		return nil
 	}
 	type tool struct {

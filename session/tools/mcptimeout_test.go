@@ -105,3 +105,44 @@ func TestMCPTimeoutConfig(t *testing.T) {
 		t.Errorf("negative timeout: %v", err)
 	}
 }
+
+// A Manager made by NewMCP says which servers it is starting until Start
+// returns, offers no tools before, and Close ends a Start still waiting on
+// a silent server.
+func TestMCPStartInBackground(t *testing.T) {
+	m := NewMCP(Config{Servers: []Server{
+		{Name: "mute", Command: mcpServerBinary(t), Args: []string{"silent"}, StartupTimeout: time.Hour},
+	}}, StartHooks{})
+	if got := m.Summary(); got != "starting MCP server mute…" {
+		t.Errorf("Summary while starting = %q", got)
+	}
+	started := make(chan struct{})
+	go func() {
+		close(started)
+		m.Start(context.Background())
+	}()
+	<-started
+	if m.ToolNames() != nil || m.FunctionTools(nil) != nil || m.ListItems() != nil {
+		t.Error("tools offered before Start returned")
+	}
+	closed := make(chan struct{})
+	go func() { m.Close(); close(closed) }()
+	select {
+	case <-closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close did not end a Start waiting on a silent server")
+	}
+	select {
+	case <-m.Ready():
+	default:
+		t.Error("Ready is open after Close")
+	}
+
+	m = NewMCP(Config{Servers: []Server{{Name: "test", Command: mcpServerBinary(t)}}}, StartHooks{})
+	m.Start(context.Background())
+	defer m.Close()
+	<-m.Ready()
+	if len(m.ToolNames()) == 0 || !strings.HasPrefix(m.Summary(), "mcp: 1 server") {
+		t.Errorf("after Start: %q %q", m.ToolNames(), m.Summary())
+	}
+}
