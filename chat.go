@@ -23,7 +23,7 @@ import (
 // unavailable: then it runs without, and says so), the tools, and a session
 // to resume for -c / -r.
 func chat(ctx context.Context, o options, cfg Config, s Settings, stdout, stderr io.Writer) int {
-	kit, err := newToolKit(ctx, cfg, o.tools, stderr)
+	kit, err := newChatToolKit(ctx, cfg, o.tools, stderr)
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))
 		return exitUsage
@@ -49,7 +49,7 @@ func chat(ctx context.Context, o options, cfg Config, s Settings, stdout, stderr
 		DB:         db,
 		HistoryErr: histErr,
 		Resume:     resume,
-		Tools:      &ui.Tools{Config: kit.config, MCP: kit.mcp, Enabled: kit.enabled, Secrets: kit.secrets},
+		Tools:      &ui.Tools{Config: kit.config, MCP: kit.mcp, Enabled: kit.enabled, Secrets: kit.secrets, Reports: kit.reports},
 	})
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))

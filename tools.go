@@ -29,10 +29,23 @@ type toolKit struct {
 	mcp     *tools.Manager
 	enabled map[string]bool
 	secrets *stream.Redactor
+	reports chan error // the chat's MCP reports; nil in one-shot mode
 }
 
-// newToolKit validates --tool names and starts the MCP servers.
+// newToolKit validates --tool names and starts the MCP servers, naming on
+// stderr those slow to start and reporting problems there.
 func newToolKit(ctx context.Context, cfg Config, only []string, stderr io.Writer) (*toolKit, error) {
+	return buildToolKit(ctx, cfg, only, stderr, false)
+}
+
+// newChatToolKit is newToolKit for the chat: the MCP servers start in the
+// background while the chat shows "starting MCP server X…", and problems
+// go to reports, for the chat to show as notices.
+func newChatToolKit(ctx context.Context, cfg Config, only []string, stderr io.Writer) (*toolKit, error) {
+	return buildToolKit(ctx, cfg, only, stderr, true)
+}
+
+func buildToolKit(ctx context.Context, cfg Config, only []string, stderr io.Writer, inChat bool) (*toolKit, error) {
 	tc, err := cfg.ToolSet()
 	if err != nil {
 		return nil, err
@@ -56,7 +69,22 @@ func newToolKit(ctx context.Context, cfg Config, only []string, stderr io.Writer
 			k.enabled[n] = true
 		}
 	}
-	if len(tc.Servers) > 0 {
+	switch {
+	case len(tc.Servers) == 0:
+	case inChat:
+		reports := make(chan error, 64)
+		k.reports = reports
+		k.mcp = tools.NewMCP(tc, tools.StartHooks{
+			Report: func(err error) {
+				select {
+				case reports <- err:
+				default: // the chat is not reading: the status line still says which servers are not running
+				}
+			},
+			Secrets: k.secrets,
+		})
+		go k.mcp.Start(ctx)
+	default:
 		k.mcp = tools.StartMCPWith(ctx, tc, tools.StartHooks{
 			Report:    func(err error) { warnf(stderr, "%s", errLine(err)) },
 			Starting:  func(name string) { warnf(stderr, "starting MCP server %s…", name) },
