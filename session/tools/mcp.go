@@ -488,10 +488,17 @@ func (m *Manager) Summary() string {
 	if m == nil || len(m.servers) == 0 {
 		return ""
 	}
-	if !m.started() {
-		names := make([]string, len(m.servers))
-		for i, s := range m.servers {
-			names[i] = s.cfg.Name
+	if !m.started() { // name the servers not started (or failed) yet
+		var names []string
+		for _, s := range m.servers {
+			s.mu.Lock()
+			if s.conn == nil && s.err == nil {
+				names = append(names, s.cfg.Name)
+			}
+			s.mu.Unlock()
+		}
+		if len(names) == 0 {
+			return "starting MCP servers…" // listing their tools
 		}
 		return "starting MCP server " + strings.Join(names, ", ") + "…"
 	}
