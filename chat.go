@@ -31,6 +31,7 @@ func chat(ctx context.Context, o options, cfg Config, s Settings, stdout, stderr
 	defer kit.close()
 	db, histErr := openHistory(o)
 	if db != nil {
+		db.SetSecrets(kit.secrets) // the provider's are added below, before any write
 		defer db.Close()
 	}
 	resume, code := resumeTarget(o, db, histErr, stderr)
