@@ -100,13 +100,15 @@ func read(ctx context.Context, open opener, pace time.Duration, secrets *Redacto
 	}
 	stopped := false
 	for !stopped && d.Next() {
-		for _, ev := range guard.filter(*d.Event()) {
-			if !send(piece{ev: ev}) {
+		ev := d.Event()
+		for _, held := range guard.filter(ev) {
+			if !send(piece{ev: held}) {
 				stopped = true
 				break
 			}
 		}
-		if stopped {
+		if stopped || !send(piece{ev: *ev}) {
+			stopped = true
 			break
 		}
 		if tick != nil {

@@ -32,6 +32,7 @@ const Redacted = "[redacted]"
 type Redactor struct {
 	mu      sync.RWMutex
 	secrets []string
+	quotes  bool // a secret holds '"' or '\\': \" and \\ escapes may hide one
 }
 
 // NewRedactor returns a set holding values (see Add).
@@ -55,6 +56,7 @@ func (r *Redactor) Add(values ...string) {
 			continue
 		}
 		r.secrets = append(r.secrets, v)
+		r.quotes = r.quotes || strings.ContainsAny(v, `"\\`)
 	}
 	slices.SortStableFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })
 }
@@ -76,6 +78,18 @@ func (r *Redactor) list() []string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	return r.secrets
+}
+
+// escapes are the JSON escapes that may stand for a character of a secret:
+// \u and \/ always, \" and \\ only when a secret holds one. (\n, \t
+// and the like stand for control characters, which no secret holds.)
+func (r *Redactor) escapes() string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if r.quotes {
+		return `u/"\\`
+	}
+	return "u/"
 }
 
 // String returns s with every secret replaced.
@@ -130,6 +144,7 @@ func (r *Redactor) JSON(data []byte) []byte {
 	if bytes.IndexByte(out, '\\') < 0 {
 		return out
 	}
+	esc := r.escapes()
 	// Strings with escapes: find each literal, decode, check, rewrite.
 	var b []byte
 	last := 0
@@ -140,7 +155,9 @@ func (r *Redactor) JSON(data []byte) []byte {
 		j, escaped := i+1, false
 		for ; j < len(out) && out[j] != '"'; j++ {
 			if out[j] == '\\' {
-				escaped = true
+				if j+1 < len(out) && strings.IndexByte(esc, out[j+1]) >= 0 {
+					escaped = true
+				}
 				j++
 			}
 		}
@@ -171,9 +188,11 @@ func (r *Redactor) JSON(data []byte) []byte {
 func (r *Redactor) heldSuffix(s string) int {
 	longest := 0
 	for _, v := range r.list() {
-		for n := min(len(v)-1, len(s)); n > longest; n-- {
-			if strings.HasSuffix(s, v[:n]) {
-				longest = n
+		// The first start of v's prefix in the last len(v)-1 bytes gives
+		// the longest suffix.
+		for i := max(len(s)-len(v)+1, 0); i < len(s)-longest; i++ {
+			if s[i] == v[0] && strings.HasPrefix(v, s[i:]) {
+				longest = len(s) - i
 				break
 			}
 		}
@@ -214,18 +233,19 @@ var doneKind = map[Kind]Kind{
 	KindPatchDiffDelta: KindPatchDiffDone,
 }
 
-// filter redacts ev and returns the events to pass on in its place: held
-// text let go (as deltas) before it, then ev itself.
-func (g *deltaGuard) filter(ev Event) []Event {
+// filter redacts ev in place and returns the events to pass on before it:
+// held text let go, as deltas. It allocates only when it lets text go.
+func (g *deltaGuard) filter(ev *Event) []Event {
 	if g.r.Len() == 0 {
-		return []Event{ev}
+		return nil
 	}
 	if ev.Kind.IsDelta() {
 		if g.held == nil {
 			g.held = map[deltaKey]string{}
 		}
-		k := keyOf(&ev)
-		text := g.r.String(g.held[k] + ev.Delta)
+		k := keyOf(ev)
+		text := g.held[k] + ev.Delta
+		text = g.r.String(text)
 		n := g.r.heldSuffix(text)
 		g.release(k)
 		if n > 0 {
@@ -233,15 +253,17 @@ func (g *deltaGuard) filter(ev Event) []Event {
 			g.keys = append(g.keys, k)
 		}
 		ev.Delta = text[:len(text)-n]
-		return []Event{ev}
+		return nil
 	}
 	var out []Event
-	for _, k := range slices.Clone(g.keys) {
-		if ends(k, &ev) {
-			out = append(out, g.letGo(k, ev))
+	for i := 0; i < len(g.keys); {
+		if k := g.keys[i]; ends(k, ev) {
+			out = append(out, g.letGo(k, *ev))
+			continue // letGo removed keys[i]
 		}
+		i++
 	}
-	return append(out, ev)
+	return out
 }
 
 // ends reports whether ev ends the field k: its .done event, its item's
@@ -272,8 +294,8 @@ func (g *deltaGuard) letGo(k deltaKey, ev Event) Event {
 // flush lets every held text go, for the end of the stream.
 func (g *deltaGuard) flush() []Event {
 	var out []Event
-	for _, k := range slices.Clone(g.keys) {
-		out = append(out, g.letGo(k, Event{}))
+	for len(g.keys) > 0 {
+		out = append(out, g.letGo(g.keys[0], Event{}))
 	}
 	return out
 }
