@@ -17,7 +17,8 @@ func TestSetSecretsHidesThemInEveryWrite(t *testing.T) {
 	const key = "sk-echoed-0123456789abcdef"
 	db, _ := openTest(t)
 	db.SetSecrets(stream.NewRedactor(key))
-	sid := newSession(t, db, `{}`)
+	sid := newSession(t, db, `{"tools":[{"type":"function","name":"x","description":"uses `+key+`"}]}`)
+	check(t, db.SetSettings(sid, json.RawMessage(`{"instructions":"`+key+`"}`)))
 	tid := must[TurnID](t)(db.BeginTurn(sid, "my key is "+key, []json.RawMessage{
 		json.RawMessage(`{"type":"message","role":"user","content":"my key is ` + key + `"}`),
 		json.RawMessage(`{"type":"function_call_output","call_id":"c","output":"\u0073k-echoed-0123456789abcdef"}`),

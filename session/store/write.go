@@ -34,7 +34,7 @@ type TurnEnd struct {
 
 // CreateSession stores a new session and returns its id.
 func (db *DB) CreateSession(s NewSession) (SessionID, error) {
-	settings, err := redactSettings(s.Settings)
+	settings, err := redactSettings(db.secrets.JSON(s.Settings))
 	if err != nil {
 		return "", db.fail("create session", err)
 	}
@@ -68,7 +68,7 @@ func (db *DB) SetTitle(id SessionID, t string) error {
 
 // SetSettings replaces a session's settings (e.g. after a model switch).
 func (db *DB) SetSettings(id SessionID, settings json.RawMessage) error {
-	s, err := redactSettings(settings)
+	s, err := redactSettings(db.secrets.JSON(settings))
 	if err != nil {
 		return db.fail("update session", err)
 	}

@@ -592,7 +592,7 @@ func (m *Manager) ListItems() []json.RawMessage {
 		}
 		s.mu.Unlock()
 		b, _ := json.Marshal(item)
-		out = append(out, b)
+		out = append(out, m.hooks.Secrets.JSON(b)) // a server's descriptions are its own text
 	}
 	return out
 }
