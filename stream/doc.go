@@ -6,7 +6,10 @@
 // (Scanner), event decoding (Decoder), the accumulator that turns events into
 // snapshots (Accumulator), the HTTP client (Client) and the background reader
 // that feeds a consumer (Start / Handle). It also owns Sanitize, which makes
-// untrusted text safe to print.
+// untrusted text safe to print, and Redactor, the set of secret values
+// (API key, header values, MCP tokens) that Start hides in everything a
+// server sends (error bodies, every event's JSON, a secret split across
+// deltas) and that the session applies to tool output and the store.
 //
 // It does not know about Bubble Tea, sessions, storage or rendering: it hands
 // out decoded events and snapshots, and the caller decides what to show.
