@@ -31,8 +31,8 @@ const Redacted = "[redacted]"
 // first, so a secret that contains another is replaced whole.
 type Redactor struct {
 	mu      sync.RWMutex
-	secrets []string
-	quotes  bool // a secret holds '"' or '\\': \" and \\ escapes may hide one
+	secrets []string // replaced, never changed in place: list hands it out
+	quotes  bool     // a secret holds '"' or '\\': \" and \\ escapes may hide one
 }
 
 // NewRedactor returns a set holding values (see Add).
@@ -50,15 +50,22 @@ func (r *Redactor) Add(values ...string) {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	next := r.secrets
 	for _, v := range values {
 		v = strings.TrimSpace(v)
-		if len(v) < MinSecretLen || slices.Contains(r.secrets, v) {
+		if len(v) < MinSecretLen || slices.Contains(next, v) {
 			continue
 		}
-		r.secrets = append(r.secrets, v)
+		if len(next) == len(r.secrets) { // copy on write: readers may hold the old slice
+			next = slices.Clone(r.secrets)
+		}
+		next = append(next, v)
 		r.quotes = r.quotes || strings.ContainsAny(v, `"\\`)
 	}
-	slices.SortStableFunc(r.secrets, func(a, b string) int { return len(b) - len(a) })
+	if len(next) != len(r.secrets) {
+		slices.SortStableFunc(next, func(a, b string) int { return len(b) - len(a) })
+		r.secrets = next
+	}
 }
 
 // Len is the number of secrets held.
@@ -135,51 +142,71 @@ func (r *Redactor) JSON(data []byte) []byte {
 	if len(secrets) == 0 {
 		return data
 	}
-	out := data
+	out, replaced := data, false
 	for _, v := range secrets {
 		if bytes.Contains(out, []byte(v)) {
-			out = bytes.ReplaceAll(out, []byte(v), []byte(Redacted))
+			out, replaced = bytes.ReplaceAll(out, []byte(v), []byte(Redacted)), true
 		}
+	}
+	if replaced && !json.Valid(out) && json.Valid(data) {
+		// A secret stood outside a string (a number that is also a header
+		// value): replace inside strings only.
+		return r.literals(data, true)
 	}
 	if bytes.IndexByte(out, '\\') < 0 {
 		return out
 	}
+	return r.literals(out, false)
+}
+
+// literals rewrites the JSON strings in data that hold a secret: those
+// with an escape that may hide one (decoded, redacted, encoded again), and
+// with all, every other string too.
+func (r *Redactor) literals(data []byte, all bool) []byte {
 	esc := r.escapes()
-	// Strings with escapes: find each literal, decode, check, rewrite.
 	var b []byte
 	last := 0
-	for i := 0; i < len(out); i++ {
-		if out[i] != '"' {
+	for i := 0; i < len(data); i++ {
+		if data[i] != '"' {
 			continue
 		}
 		j, escaped := i+1, false
-		for ; j < len(out) && out[j] != '"'; j++ {
-			if out[j] == '\\' {
-				if j+1 < len(out) && strings.IndexByte(esc, out[j+1]) >= 0 {
+		for ; j < len(data) && data[j] != '"'; j++ {
+			if data[j] == '\\' {
+				if j+1 < len(data) && strings.IndexByte(esc, data[j+1]) >= 0 {
 					escaped = true
 				}
 				j++
 			}
 		}
-		if j >= len(out) {
+		if j >= len(data) {
 			break
 		}
-		if escaped {
+		lit := data[i : j+1]
+		var enc []byte
+		switch {
+		case escaped:
 			var s string
-			if json.Unmarshal(out[i:j+1], &s) == nil {
+			if json.Unmarshal(lit, &s) == nil {
 				if red := r.String(s); red != s {
-					enc, _ := json.Marshal(red)
-					b = append(append(b, out[last:i]...), enc...)
-					last = j + 1
+					enc, _ = json.Marshal(red)
 				}
 			}
+		case all:
+			if red := r.String(string(lit)); red != string(lit) {
+				enc = []byte(red)
+			}
+		}
+		if enc != nil {
+			b = append(append(b, data[last:i]...), enc...)
+			last = j + 1
 		}
 		i = j
 	}
 	if b == nil {
-		return out
+		return data
 	}
-	return append(b, out[last:]...)
+	return append(b, data[last:]...)
 }
 
 // heldSuffix is the length of the longest suffix of s that is the start of

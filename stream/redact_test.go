@@ -186,3 +186,31 @@ func BenchmarkRedactedDecode(b *testing.B) {
 	}
 	b.ReportMetric(red.Seconds()/plain.Seconds(), "x-plain")
 }
+
+// A secret that is also a number in the JSON is hidden in strings only, so
+// the event stays valid JSON.
+func TestRedactorJSONNumberSecret(t *testing.T) {
+	r := NewRedactor("1234567890")
+	got := r.JSON([]byte(`{"sequence_number":1234567890,"delta":"id 1234567890"}`))
+	if string(got) != `{"sequence_number":1234567890,"delta":"id [redacted]"}` {
+		t.Errorf("JSON = %s", got)
+	}
+}
+
+// Add never changes a slice a reader may hold.
+func TestRedactorConcurrentAdd(t *testing.T) {
+	r := NewRedactor(testKey)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 200 {
+			r.Add(strings.Repeat(string(rune('a'+i%26)), 8+i))
+		}
+	}()
+	for range 200 {
+		if got := r.String("x " + testKey); got != "x [redacted]" {
+			t.Fatalf("String = %q", got)
+		}
+	}
+	<-done
+}
