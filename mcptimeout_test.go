@@ -49,3 +49,29 @@ timeout = "200ms"
 		t.Errorf("the model did not get the error as the call's output: %d requests", len(reqs))
 	}
 }
+
+// TestChatMCPStartingShown: in the chat, a silent MCP server is named in the
+// status line while runnel waits for it, and its failure to start is a
+// notice once startup_timeout has passed; the chat is usable meanwhile.
+func TestChatMCPStartingShown(t *testing.T) {
+	cfgDir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(cfgDir, "runnel"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfgDir, "runnel", "config.toml"), []byte(`[[mcp_servers]]
+name = "mute"
+command = "`+testMCPServer(t)+`"
+args = ["silent"]
+startup_timeout = "1s"
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	srv := streamtest.New(t)
+	env := map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": "sk-e2e", "XDG_DATA_HOME": t.TempDir(), "XDG_CONFIG_HOME": cfgDir}
+	p := startPane(t, 100, 30, env, binary(t))
+	p.waitText("starting MCP server mute…")
+	s := p.waitText("mcp server mute did not start: no answer to initialize within 1s")
+	if !strings.Contains(s, "not running: mute") {
+		t.Errorf("status line after the failed start:\n%s", s)
+	}
+}
