@@ -74,8 +74,8 @@ func TestChatRedactsEchoedKey(t *testing.T) {
 	p.waitText("Ask anything")
 	for i, want := range []string{"Incorrect API key provided", "keep it safe", "upstream rejected"} {
 		p.say("turn " + string(rune('a'+i)))
-		s := p.waitText(want)
-		s = p.waitFor("the turn to end", func(s string) bool { return strings.Contains(lastLines(s, 2), "ready") })
+		p.waitText(want)
+		s := p.waitFor("the turn to end", func(s string) bool { return strings.Contains(lastLines(s, 2), "ready") })
 		if holdsKey(s) {
 			t.Errorf("turn %d shows the key:\n%s", i, s)
 		}
