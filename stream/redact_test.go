@@ -214,3 +214,35 @@ func TestRedactorConcurrentAdd(t *testing.T) {
 	}
 	<-done
 }
+
+// Text held back because it could start a secret, but did not, is let go
+// before the field's .done and lands in the snapshot, also when the
+// server numbers its events.
+func TestStartLetsGoHeldText(t *testing.T) {
+	sse := "data: {\"type\":\"response.created\",\"sequence_number\":0,\"response\":{\"id\":\"r1\",\"status\":\"in_progress\",\"output\":[]}}\n\n" +
+		"data: {\"type\":\"response.output_item.added\",\"sequence_number\":1,\"output_index\":0,\"item\":{\"type\":\"message\",\"id\":\"m\",\"role\":\"assistant\",\"content\":[]}}\n\n" +
+		"data: {\"type\":\"response.output_text.delta\",\"sequence_number\":2,\"item_id\":\"m\",\"output_index\":0,\"content_index\":0,\"delta\":\"keys start with sk-pro\"}\n\n" +
+		"data: {\"type\":\"response.output_text.done\",\"sequence_number\":3,\"item_id\":\"m\",\"output_index\":0,\"content_index\":0}\n\n" +
+		"data: {\"type\":\"response.output_text.delta\",\"sequence_number\":4,\"item_id\":\"m\",\"output_index\":0,\"content_index\":1,\"delta\":\"and end sk-\"}\n\n"
+	h := start(context.Background(), func(context.Context, func(RetryInfo)) (io.ReadCloser, error) {
+		return io.NopCloser(strings.NewReader(sse)), nil
+	}, 0, NewRedactor(testKey))
+	var acc Accumulator
+	var deltas []string
+	for b := range h.C {
+		for i := range b.Events {
+			if b.Events[i].Kind == KindTextDelta {
+				deltas = append(deltas, b.Events[i].Delta)
+			}
+			acc.Apply(&b.Events[i])
+		}
+	}
+	acc.Finish()
+	it := acc.Current().Items[0]
+	if len(it.Content) != 2 || it.Content[0].Text != "keys start with sk-pro" || it.Content[1].Text != "and end sk-" {
+		t.Errorf("content = %+v (deltas %q)", it.Content, deltas)
+	}
+	if want := []string{"keys start with ", "sk-pro", "and end ", "sk-"}; strings.Join(deltas, "|") != strings.Join(want, "|") {
+		t.Errorf("deltas = %q, want %q", deltas, want)
+	}
+}
