@@ -25,7 +25,7 @@ import (
 // unavailable: then it runs without, and says so), the tools, and a session
 // to resume for -c / -r.
 func chat(ctx context.Context, o options, cfg Config, s Settings, stdout, stderr io.Writer) int {
-	kit, err := newToolKit(ctx, cfg, o.tools, stderr)
+	kit, err := newChatToolKit(ctx, cfg, o.tools, stderr)
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))
 		return exitUsage
@@ -33,6 +33,7 @@ func chat(ctx context.Context, o options, cfg Config, s Settings, stdout, stderr
 	defer kit.close()
 	db, histErr := openHistory(o)
 	if db != nil {
+		db.SetSecrets(kit.secrets) // the provider's are added below, before any write
 		defer db.Close()
 	}
 	resume, code := resumeTarget(o, db, histErr, stderr)
@@ -40,6 +41,7 @@ func chat(ctx context.Context, o options, cfg Config, s Settings, stdout, stderr
 		return code
 	}
 	client, label := newClient(s, o.demo)
+	kit.attach(client, s)
 	res, err := ui.Run(ctx, ui.Options{
 		Client:     client,
 		Provider:   label,
@@ -50,7 +52,7 @@ func chat(ctx context.Context, o options, cfg Config, s Settings, stdout, stderr
 		DB:         db,
 		HistoryErr: histErr,
 		Resume:     resume,
-		Tools:      &ui.Tools{Config: kit.config, MCP: kit.mcp, Enabled: kit.enabled},
+		Tools:      &ui.Tools{Config: kit.config, MCP: kit.mcp, Enabled: kit.enabled, Secrets: kit.secrets, Reports: kit.reports},
 		Images:     imageSink(o, true),
 	})
 	if err != nil {

@@ -447,8 +447,10 @@ func TestLoadToolsConfig(t *testing.T) {
 	if got := tc.Names(); !reflect.DeepEqual(got, wantNames) {
 		t.Errorf("Names = %q, want %q", got, wantNames)
 	}
-	if tc.MaxRounds != 5 || !reflect.DeepEqual(tc.SecretEnv, []string{"OPENAI_API_KEY"}) {
-		t.Errorf("MaxRounds %d, SecretEnv %q", tc.MaxRounds, tc.SecretEnv)
+	// Local tools never see the hosted MCP tool's token and header variables.
+	if tc.MaxRounds != 5 || !reflect.DeepEqual(tc.SecretEnv, []string{"OPENAI_API_KEY", "DEEPWIKI_TOKEN", "DEEPWIKI_KEY"}) ||
+		!reflect.DeepEqual(tc.APIKeyEnv, []string{"OPENAI_API_KEY"}) {
+		t.Errorf("MaxRounds %d, SecretEnv %q, APIKeyEnv %q", tc.MaxRounds, tc.SecretEnv, tc.APIKeyEnv)
 	}
 
 	env := map[string]string{"DEEPWIKI_KEY": "key-1", "DEEPWIKI_TOKEN": "token-2"}

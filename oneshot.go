@@ -51,10 +51,11 @@ func oneShot(ctx context.Context, o options, cfg Config, s Settings, stdin io.Re
 	}
 	defer kit.close()
 	client, label := newClient(s, o.demo)
+	kit.attach(client, s)
 	if label == "demo" {
 		warnf(stderr, "no API key configured — answering with the built-in demo provider (set OPENAI_API_KEY, or base_url in config)")
 	}
-	hooks := tools.Hooks{}
+	hooks := tools.Hooks{Secrets: kit.secrets}
 	if o.yes {
 		hooks.Approve = tools.AutoApprove
 	}

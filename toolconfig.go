@@ -65,27 +65,31 @@ type SearchFilters struct {
 // FunctionConfig is one [[functions]] entry: a local command the model may
 // call.
 type FunctionConfig struct {
-	Name        string   `toml:"name"`
-	Description string   `toml:"description"`
-	Parameters  any      `toml:"parameters" kind:"schema"` // a table, or a string holding JSON
-	Command     any      `toml:"command" kind:"command"`   // an argv array; one string with shell = true
-	Timeout     Duration `toml:"timeout"`                  // zero = 30s
-	Approval    string   `toml:"approval"`                 // "" = always
-	Shell       bool     `toml:"shell"`
-	Dir         string   `toml:"dir"`
-	PassAPIKey  bool     `toml:"pass_api_key"`
+	Name           string   `toml:"name"`
+	Description    string   `toml:"description"`
+	Parameters     any      `toml:"parameters" kind:"schema"` // a table, or a string holding JSON
+	Command        any      `toml:"command" kind:"command"`   // an argv array; one string with shell = true
+	Timeout        Duration `toml:"timeout"`                  // zero = 30s
+	Approval       string   `toml:"approval"`                 // "" = always
+	Shell          bool     `toml:"shell"`
+	Dir            string   `toml:"dir"`
+	PassAPIKey     bool     `toml:"pass_api_key"`
+	EnvPassthrough []string `toml:"env_passthrough"` // secret variables (hosted MCP tokens, …) the command may see
 }
 
 // MCPServerConfig is one [[mcp_servers]] entry: a local MCP server started
 // over stdio.
 type MCPServerConfig struct {
-	Name         string            `toml:"name"`
-	Command      string            `toml:"command"`
-	Args         []string          `toml:"args"`
-	Env          map[string]string `toml:"env"`
-	AllowedTools []string          `toml:"allowed_tools"`
-	Approval     string            `toml:"approval"` // "" = always
-	PassAPIKey   bool              `toml:"pass_api_key"`
+	Name           string            `toml:"name"`
+	Command        string            `toml:"command"`
+	Args           []string          `toml:"args"`
+	Env            map[string]string `toml:"env"`
+	AllowedTools   []string          `toml:"allowed_tools"`
+	Approval       string            `toml:"approval"` // "" = always
+	PassAPIKey     bool              `toml:"pass_api_key"`
+	EnvPassthrough []string          `toml:"env_passthrough"` // secret variables (hosted MCP tokens, …) the server may see
+	Timeout        Duration          `toml:"timeout"`         // one call; zero = 60s
+	StartupTimeout Duration          `toml:"startup_timeout"` // launch and handshake; zero = 10s
 }
 
 // hostedKeys lists, per hosted type, the keys besides type and enabled
@@ -326,6 +330,16 @@ func (f *FunctionConfig) validate(p place, i int, claim claimFunc) error {
 	if _, err := f.parameters(); err != nil {
 		return bad("parameters", "%v", err)
 	}
+	return checkPassthrough(f.EnvPassthrough, bad)
+}
+
+// checkPassthrough checks env_passthrough: variable names.
+func checkPassthrough(names []string, bad func(key, format string, args ...any) error) error {
+	for _, n := range names {
+		if !validEnvName(n) {
+			return bad("env_passthrough", "%q is not an environment variable name (letters, digits and _)", n)
+		}
+	}
 	return nil
 }
 
@@ -403,16 +417,26 @@ func (s *MCPServerConfig) validate(p place, i int, claim claimFunc) error {
 	if err := nonEmpty(s.AllowedTools); err != nil {
 		return bad("allowed_tools", "%v", err)
 	}
-	return nil
+	return checkPassthrough(s.EnvPassthrough, bad)
 }
 
-// ToolSet turns the tool sections into package tools' Config. Tools never
-// see the API key: OPENAI_API_KEY and provider.api_key_env are removed from
-// their environment unless a function says pass_api_key.
+// ToolSet turns the tool sections into package tools' Config. Local tools
+// never see a variable runnel reads a secret from: OPENAI_API_KEY and
+// provider.api_key_env (unless a tool says pass_api_key), and hosted MCP
+// tools' authorization_env and headers_env variables (unless a tool names
+// them in env_passthrough).
 func (c Config) ToolSet() (tools.Config, error) {
 	tc := tools.Config{SecretEnv: []string{DefaultAPIKeyEnv}}
 	if e := c.Provider.APIKeyEnv; e != "" && e != DefaultAPIKeyEnv {
 		tc.SecretEnv = append(tc.SecretEnv, e)
+	}
+	tc.APIKeyEnv = slices.Clone(tc.SecretEnv)
+	for _, h := range c.Tools {
+		for _, v := range append([]string{h.AuthorizationEnv}, slices.Sorted(maps.Values(h.HeadersEnv))...) {
+			if v != "" && !slices.Contains(tc.SecretEnv, v) {
+				tc.SecretEnv = append(tc.SecretEnv, v)
+			}
+		}
 	}
 	if c.MaxToolRounds != nil {
 		tc.MaxRounds = *c.MaxToolRounds
@@ -436,6 +460,7 @@ func (c Config) ToolSet() (tools.Config, error) {
 		tc.Functions = append(tc.Functions, tools.Function{
 			Name: f.Name, Description: f.Description, Parameters: params, Command: argv, Shell: f.Shell,
 			Timeout: f.Timeout.Duration, Approval: approval, Dir: f.Dir, PassAPIKey: f.PassAPIKey,
+			EnvPassthrough: f.EnvPassthrough,
 		})
 	}
 	for _, s := range c.MCPServers {
@@ -446,6 +471,7 @@ func (c Config) ToolSet() (tools.Config, error) {
 		tc.Servers = append(tc.Servers, tools.Server{
 			Name: s.Name, Command: s.Command, Args: s.Args, Env: s.Env,
 			AllowedTools: s.AllowedTools, Approval: approval, PassAPIKey: s.PassAPIKey,
+			Timeout: s.Timeout.Duration, StartupTimeout: s.StartupTimeout.Duration, EnvPassthrough: s.EnvPassthrough,
 		})
 	}
 	if err := tc.Validate(); err != nil {

@@ -522,3 +522,24 @@ func TestNewClientFromEnv(t *testing.T) {
 		t.Errorf("DefaultBaseURL = %s", stream.DefaultBaseURL())
 	}
 }
+
+// TestOpenUnauthorizedEchoRedacted: a 401 whose body repeats the key gives an
+// error that does not.
+func TestOpenUnauthorizedEchoRedacted(t *testing.T) {
+	srv := streamtest.New(t)
+	const key = "sk-proj-echo-0123456789abcdef"
+	srv.Enqueue(streamtest.UnauthorizedEcho(key))
+	c, _ := testClient(srv)
+	c.APIKey = key
+	_, err := c.Open(context.Background(), stream.Request{Model: "m"})
+	var ae *stream.APIError
+	if !errors.As(err, &ae) || ae.Status != 401 {
+		t.Fatalf("err = %v", err)
+	}
+	if strings.Contains(err.Error(), key) || strings.Contains(ae.Message, key) || strings.Contains(ae.BodySummary, key) {
+		t.Errorf("the error repeats the key: %v", err)
+	}
+	if !strings.Contains(err.Error(), stream.Redacted) {
+		t.Errorf("the error does not say a value was hidden: %v", err)
+	}
+}

@@ -33,6 +33,11 @@ func (m *Model) submit(text string) tea.Cmd {
 		m.composer.SetValue(text)
 		return nil
 	}
+	if m.mcpStarting() {
+		m.notice(block.Info, "MCP servers are still starting — send again once the status line lists their tools")
+		m.composer.SetValue(text)
+		return nil
+	}
 	m.transcript.Follow() // sending a message shows the end again
 	m.turnEntry = append(m.turnEntry, m.transcript.Len())
 	m.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})

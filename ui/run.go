@@ -52,6 +52,11 @@ type Tools struct {
 	MCP     *tools.Manager
 	Enabled map[string]bool     // tool name → on
 	Env     func(string) string // for secrets read at request time; nil: os.Getenv
+	Secrets *stream.Redactor    // hidden in every tool's output; nil: none
+	// Reports are the MCP manager's problems (a server that failed to
+	// start, that stopped), shown as notices; nil: none. MCP may still be
+	// starting (see tools.NewMCP): the chat says so and waits for it.
+	Reports <-chan error
 }
 
 // Result is what the chat leaves behind.

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runnel/stream"
 	"strings"
 	"time"
 
@@ -35,7 +36,15 @@ type DB struct {
 	owner string                  // this process, stamped on the turns it streams
 	alive func(owner string) bool // whether the process behind owner may still run
 	now   func() time.Time
+
+	secrets *stream.Redactor // hidden in everything written; set once, before writing
 }
+
+// SetSecrets makes every later write hide the values in r (see
+// stream.Redactor): prompts, input and output items, titles and turn
+// errors. The stream and the tools already hide them; this is the last
+// guard before the disk. Call it before writing, from one goroutine.
+func (db *DB) SetSecrets(r *stream.Redactor) { db.secrets = r }
 
 // options are the knobs tests turn; Open uses the zero value.
 type options struct {

@@ -3,8 +3,10 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -12,9 +14,21 @@ import (
 const (
 	DefaultMaxRounds = 16               // tool rounds per user turn
 	DefaultTimeout   = 30 * time.Second // a function command's run time
-	MaxOutput        = 64 << 10         // bytes of a command's stdout sent to the model
-	MaxParallel      = 4                // calls of one round running at once
-	Separator        = "__"             // between server and tool in an MCP tool's function name
+
+	// DefaultMCPTimeout bounds one MCP tool call. Longer than a function's
+	// 30 s: MCP tools often front remote services (search, fetch, a
+	// database) that answer slowly, and a server that still sends progress
+	// is probably working; but it must end, so a hung server cannot hold
+	// `runnel -p` for ever.
+	DefaultMCPTimeout = 60 * time.Second
+	// DefaultMCPStartupTimeout bounds a server's launch, handshake and tool
+	// listing. A local stdio server answers initialize in well under a
+	// second; 10 s leaves room for `npx`/`uvx` fetching a package from a
+	// warm cache, without a silent server holding the start for long.
+	DefaultMCPStartupTimeout = 10 * time.Second
+	MaxOutput                = 64 << 10 // bytes of a command's stdout sent to the model
+	MaxParallel              = 4        // calls of one round running at once
+	Separator                = "__"     // between server and tool in an MCP tool's function name
 )
 
 // Approval says when a local tool needs the user's yes before it runs.
@@ -64,8 +78,63 @@ type Config struct {
 	Hosted    []Hosted
 	Functions []Function
 	Servers   []Server
-	MaxRounds int      // 0 = DefaultMaxRounds
-	SecretEnv []string // variables removed from every tool's environment (the API key's)
+	MaxRounds int // 0 = DefaultMaxRounds
+	// SecretEnv are the variables runnel reads secrets from (the API key's,
+	// hosted MCP tools' authorization_env and headers_env): they are
+	// removed from every local tool's environment, but for the API key's
+	// (APIKeyEnv) with pass_api_key and those a tool names in
+	// env_passthrough.
+	SecretEnv []string
+	APIKeyEnv []string // the API key's variables, a subset of SecretEnv
+}
+
+// hiddenEnv is what to remove from a local tool's environment.
+func (c Config) hiddenEnv(passAPIKey bool, passthrough []string) []string {
+	var out []string
+	for _, v := range c.SecretEnv {
+		if passAPIKey && slices.Contains(c.APIKeyEnv, v) || slices.Contains(passthrough, v) {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// secretName reports whether an environment variable's name says it holds
+// a secret: its value (in an [[mcp_servers]] env table) is then hidden in
+// everything runnel shows or stores.
+func secretName(name string) bool {
+	n := strings.ToUpper(name)
+	for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "AUTH", "CREDENTIAL", "COOKIE", "SESSION", "PRIVATE"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// SecretValues are the secrets the config names, read now with env (nil
+// means os.Getenv): the values of SecretEnv, and of each MCP server's env
+// entries whose name says they are secret (TOKEN, KEY, SECRET, …). Add
+// them to the session's stream.Redactor. (A hosted MCP tool's
+// authorization_command is run at request time: Runner.RequestTools adds
+// its token then.)
+func (c Config) SecretValues(env func(string) string) []string {
+	if env == nil {
+		env = os.Getenv
+	}
+	var out []string
+	for _, v := range c.SecretEnv {
+		out = append(out, env(v))
+	}
+	for _, s := range c.Servers {
+		for k, v := range s.Env {
+			if secretName(k) {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
 
 // Hosted is a tool the server runs. Fields go into the request beside
@@ -92,18 +161,39 @@ type Function struct {
 	Timeout     time.Duration // 0 = DefaultTimeout
 	Approval    Approval
 	Dir         string // working directory; "" = runnel's own
-	PassAPIKey  bool   // keep SecretEnv in the command's environment
+	PassAPIKey  bool   // keep the API key's variables (APIKeyEnv) in the command's environment
+	// EnvPassthrough names variables of SecretEnv the command may see.
+	EnvPassthrough []string
 }
 
 // Server is a local MCP server started over stdio.
 type Server struct {
-	Name         string
-	Command      string
-	Args         []string
-	Env          map[string]string // added to the inherited environment
-	AllowedTools []string          // empty = all
-	Approval     Approval
-	PassAPIKey   bool
+	Name           string
+	Command        string
+	Args           []string
+	Env            map[string]string // added to the inherited environment
+	AllowedTools   []string          // empty = all
+	Approval       Approval
+	PassAPIKey     bool
+	EnvPassthrough []string      // variables of SecretEnv the server may see
+	Timeout        time.Duration // one call; 0 = DefaultMCPTimeout
+	StartupTimeout time.Duration // launch, initialize and tools/list; 0 = DefaultMCPStartupTimeout
+}
+
+// callTimeout is the server's call timeout with the default applied.
+func (s Server) callTimeout() time.Duration {
+	if s.Timeout > 0 {
+		return s.Timeout
+	}
+	return DefaultMCPTimeout
+}
+
+// startupTimeout is the server's start-up timeout with the default applied.
+func (s Server) startupTimeout() time.Duration {
+	if s.StartupTimeout > 0 {
+		return s.StartupTimeout
+	}
+	return DefaultMCPStartupTimeout
 }
 
 // Kind is what sort of tool a name stands for.
@@ -223,6 +313,9 @@ func (c Config) Validate() error {
 		}
 		if s.Command == "" {
 			return fmt.Errorf("mcp server %q: command is empty", s.Name)
+		}
+		if s.Timeout < 0 || s.StartupTimeout < 0 {
+			return fmt.Errorf("mcp server %q: timeout and startup_timeout must be positive", s.Name)
 		}
 	}
 	if c.MaxRounds < 0 {

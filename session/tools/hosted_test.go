@@ -91,8 +91,13 @@ func TestAuthorizationCommand(t *testing.T) {
 	}
 	c.Hosted[0].AuthorizationCommand = []string{"sh", "-c", "printf 'tok-secret-%s' output; exit 1"}
 	_, err = c.RequestTools(nil, env(nil))
-	if err == nil || strings.Contains(err.Error(), "tok-secret-output") || !strings.Contains(err.Error(), "authorization_command") {
+	if err == nil || strings.Contains(err.Error(), "tok-secret") || !strings.Contains(err.Error(), "tool x: authorization_command failed") {
 		t.Errorf("failing command: %v", err)
+	}
+	// A token written inline in the command is not repeated either.
+	c.Hosted[0].AuthorizationCommand = []string{"sh", "-c", "echo ghp_inline0123456789 >/dev/null; exit 2"}
+	if _, err = c.RequestTools(nil, env(nil)); err == nil || strings.Contains(err.Error(), "ghp_inline") {
+		t.Errorf("failing command with an inline token: %v", err)
 	}
 }
 
