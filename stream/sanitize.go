@@ -6,7 +6,7 @@ import (
 )
 
 // Sanitize makes untrusted text (model output, tool output, server error
-// bodies) safe to print on a terminal.
+// bodies) safe to print on a terminal and to copy to the clipboard.
 //
 // It removes:
 //   - C0 controls except '\n' and '\t', and DEL (0x7F);
@@ -16,7 +16,25 @@ import (
 //     SOS (ESC X), each ended by ST (ESC \ or U+009C), and short sequences
 //     (ESC, optional intermediates 0x20–0x2F, one final byte);
 //   - the same sequences opened by their 8-bit C1 introducers (U+009B CSI,
-//     U+009D OSC, U+0090 DCS, U+009F APC, U+009E PM, U+0098 SOS).
+//     U+009D OSC, U+0090 DCS, U+009F APC, U+009E PM, U+0098 SOS);
+//   - every Unicode format character (general category Cf), which can
+//     reorder text or hide it and which terminals do not agree on the width
+//     of: the bidi embeddings, overrides and isolates (U+202A–U+202E,
+//     U+2066–U+2069), the marks LRM, RLM and ALM (U+200E, U+200F, U+061C),
+//     zero-width space, word joiner and BOM (U+200B, U+2060, U+FEFF), the
+//     invisible operators, the soft hyphen, the interlinear annotations and
+//     the tag characters (U+E0000–U+E007F), among others. See invisible.
+//
+// Two format characters are kept where writing needs them and cannot harm:
+// ZERO WIDTH NON-JOINER and ZERO WIDTH JOINER (U+200C, U+200D) between two
+// letters of a script that joins or forms conjuncts (Arabic, Syriac, N'Ko,
+// the Indic scripts; see joins). Everywhere else, and in emoji sequences in
+// particular, they go: an emoji ZWJ sequence such as a family shows as its
+// separate emoji, because terminals that do not join it draw it several
+// cells wider than one that does, and no width measure can know which
+// terminal it is.
+//
+// LINE SEPARATOR and PARAGRAPH SEPARATOR (U+2028, U+2029) become '\n'.
 //
 // An unterminated string sequence is removed to the end of the input. "\r\n"
 // becomes "\n" and a lone '\r' is removed (it would let later text overwrite
@@ -57,6 +75,19 @@ func Sanitize(s string) string {
 				continue
 			case r >= 0x80 && r <= 0x9F:
 				// other C1 controls
+			case r == 0x2028 || r == 0x2029:
+				b.WriteByte('\n')
+			case r == zwnj || r == zwj:
+				// Kept between two joining letters: the one written last
+				// and the one that follows in the input, which is written
+				// as it is, so the output passes firstUnsafe's same check.
+				prev, _ := utf8.DecodeLastRuneInString(b.String())
+				next, _ := utf8.DecodeRuneInString(s[i+size:])
+				if joins(prev) && joins(next) {
+					b.WriteString(s[i : i+size])
+				}
+			case invisible(r):
+				// format characters: removed
 			default:
 				b.WriteString(s[i : i+size])
 			}
@@ -68,14 +99,25 @@ func Sanitize(s string) string {
 
 // SafeLen returns the length of the longest prefix of s that Sanitize leaves
 // as it is. Sanitize(s) == s[:n] + Sanitize(s[n:]) for n = SafeLen(s) and for
-// any shorter n at a rune boundary, so text that grows can be sanitized
-// from where the last call stopped. A rune cut short at the end of s ends
-// the prefix.
+// any shorter n at a rune boundary that is not just after a joining letter
+// (see joins), so text that grows can be sanitized from where the last call
+// stopped. A rune cut short at the end of s ends the prefix, and the prefix
+// never ends with a joining letter: a joiner after it, now or once s grows,
+// is kept or removed by what comes next.
 func SafeLen(s string) int {
-	if i := firstUnsafe(s); i >= 0 {
-		return i
+	n := firstUnsafe(s)
+	if n < 0 {
+		n = len(s)
 	}
-	return len(s)
+	// A joining letter just before n stays in the rest: a joiner may follow
+	// it, now, once s grows, or once what Sanitize removes is gone, and
+	// whether the joiner stays depends on both of its neighbours.
+	if n > 0 && s[n-1] >= utf8.RuneSelf {
+		if last, size := utf8.DecodeLastRuneInString(s[:n]); joins(last) {
+			return n - size
+		}
+	}
+	return n
 }
 
 // SanitizeLine is Sanitize for one-line summaries such as error messages:
@@ -126,7 +168,9 @@ func needsFold(s string) bool {
 }
 
 // firstUnsafe returns the index of the first byte Sanitize would change, or -1
-// if s is already safe: valid UTF-8 with no control other than '\n' and '\t'.
+// if s is already safe: valid UTF-8 with no control other than '\n' and '\t'
+// and no format character other than a joiner between joining letters.
+
 func firstUnsafe(s string) int {
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -138,12 +182,85 @@ func firstUnsafe(s string) int {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || (r >= 0x80 && r <= 0x9F) {
+		if (r > 0xAD && r < 0x600) || (r > 0x206F && r < 0xFEFF) {
+			i += size // most letters and symbols: one test
+			continue
+		}
+		switch {
+		case r < 0xA0: // C1 controls, and invalid bytes (RuneError is above)
+			return i
+		case r == utf8.RuneError && size == 1:
+			return i
+		case r == zwnj || r == zwj:
+			prev, _ := utf8.DecodeLastRuneInString(s[:i])
+			next, _ := utf8.DecodeRuneInString(s[i+size:])
+			if !joins(prev) || !joins(next) {
+				return i
+			}
+		case r == 0x2028 || r == 0x2029 || invisible(r):
 			return i
 		}
 		i += size
 	}
 	return -1
+}
+
+const (
+	zwnj = '\u200C' // ZERO WIDTH NON-JOINER
+	zwj  = '\u200D' // ZERO WIDTH JOINER
+)
+
+// invisible reports whether r is a Unicode format character (category Cf),
+// which Sanitize removes. The ranges below cover every Cf character of
+// Unicode 15 and the unassigned code points beside them; the test checks
+// them against unicode.Cf. Text in most scripts stays below U+2000 or between
+// U+2070 and U+FEFE, where the check is one or two comparisons.
+func invisible(r rune) bool {
+	switch {
+	case r < 0xAD:
+		return false
+	case r < 0x2000:
+		return r == 0xAD || // SOFT HYPHEN
+			(r >= 0x600 && r <= 0x605) || r == 0x61C || r == 0x6DD || r == 0x70F ||
+			r == 0x890 || r == 0x891 || r == 0x8E2 || r == 0x180E
+	case r <= 0x206F:
+		return (r >= 0x200B && r <= 0x200F) || (r >= 0x202A && r <= 0x202E) || r >= 0x2060
+	case r < 0xFEFF:
+		return false
+	case r < 0x10000:
+		return r == 0xFEFF || (r >= 0xFFF9 && r <= 0xFFFB)
+	}
+	return r == 0x110BD || r == 0x110CD ||
+		(r >= 0x13430 && r <= 0x1343F) ||
+		(r >= 0x1BCA0 && r <= 0x1BCA3) ||
+		(r >= 0x1D173 && r <= 0x1D17A) ||
+		(r >= 0xE0000 && r <= 0xE007F)
+}
+
+// joins reports whether r belongs to a script whose writing uses ZWNJ and
+// ZWJ between letters to choose joined or separate forms: Arabic (Persian
+// writes ZWNJ in ordinary words), Syriac, N'Ko, Mongolian and the Brahmic
+// scripts of India and Sri Lanka (conjuncts and half forms). Between two such
+// runes the joiners are zero width however a terminal measures, and they can
+// neither reorder nor hide anything.
+func joins(r rune) bool {
+	switch {
+	case invisible(r):
+		return false
+	case r < 0x600:
+		return false
+	case r <= 0x08FF: // Arabic, Syriac, Arabic Supplement, Thaana, N'Ko, …
+		return true
+	case r <= 0x0DFF: // Devanagari … Sinhala
+		return true
+	case r >= 0x1800 && r <= 0x18AF: // Mongolian
+		return true
+	case r >= 0xA8E0 && r <= 0xA8FF: // Devanagari Extended
+		return true
+	case r >= 0xFB50 && r <= 0xFDFF, r >= 0xFE70 && r <= 0xFEFE: // Arabic presentation forms
+		return true
+	}
+	return false
 }
 
 // isC1String reports whether r is the 8-bit introducer of a string sequence:
