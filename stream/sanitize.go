@@ -34,6 +34,15 @@ import (
 // cells wider than one that does, and no width measure can know which
 // terminal it is.
 //
+// It also removes what terminals and width measures disagree on, which
+// would push a panel's right border out of line: the emoji and text
+// presentation selectors (U+FE0E, U+FE0F: "❤️" is two columns wide by
+// grapheme and one by wcwidth, which Bubble Tea's renderer uses on terminals
+// without grapheme clustering such as tmux) and the skin-tone modifiers
+// (U+1F3FB–U+1F3FF: "👍🏽" is two columns by grapheme, four by wcwidth). It
+// removes the variation selectors VS17–VS256 (U+E0100–U+E01EF) too: they are
+// invisible and can carry hidden data after any character.
+//
 // LINE SEPARATOR and PARAGRAPH SEPARATOR (U+2028, U+2029) become '\n'.
 //
 // An unterminated string sequence is removed to the end of the input. "\r\n"
@@ -182,7 +191,7 @@ func firstUnsafe(s string) int {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r > 0xAD && r < 0x600) || (r > 0x206F && r < 0xFEFF) {
+		if (r > 0xAD && r < 0x600) || (r > 0x206F && r < 0xFE0E) {
 			i += size // most letters and symbols: one test
 			continue
 		}
@@ -210,11 +219,12 @@ const (
 	zwj  = '\u200D' // ZERO WIDTH JOINER
 )
 
-// invisible reports whether r is a Unicode format character (category Cf),
-// which Sanitize removes. The ranges below cover every Cf character of
+// invisible reports whether Sanitize removes r as a Unicode format character
+// (category Cf), a presentation or late variation selector or a skin-tone
+// modifier (see Sanitize). The ranges below cover every Cf character of
 // Unicode 15 and the unassigned code points beside them; the test checks
 // them against unicode.Cf. Text in most scripts stays below U+2000 or between
-// U+2070 and U+FEFE, where the check is one or two comparisons.
+// U+2070 and U+FE0D, where the check is one or two comparisons.
 func invisible(r rune) bool {
 	switch {
 	case r < 0xAD:
@@ -225,12 +235,14 @@ func invisible(r rune) bool {
 			r == 0x890 || r == 0x891 || r == 0x8E2 || r == 0x180E
 	case r <= 0x206F:
 		return (r >= 0x200B && r <= 0x200F) || (r >= 0x202A && r <= 0x202E) || r >= 0x2060
-	case r < 0xFEFF:
+	case r < 0xFE0E:
 		return false
 	case r < 0x10000:
-		return r == 0xFEFF || (r >= 0xFFF9 && r <= 0xFFFB)
+		return r == 0xFE0E || r == 0xFE0F || r == 0xFEFF || (r >= 0xFFF9 && r <= 0xFFFB)
 	}
 	return r == 0x110BD || r == 0x110CD ||
+		(r >= 0x1F3FB && r <= 0x1F3FF) || // skin-tone modifiers
+		(r >= 0xE0100 && r <= 0xE01EF) || // VS17–VS256
 		(r >= 0x13430 && r <= 0x1343F) ||
 		(r >= 0x1BCA0 && r <= 0x1BCA3) ||
 		(r >= 0x1D173 && r <= 0x1D17A) ||

@@ -152,7 +152,8 @@ func checkSanitized(t *testing.T, in, out string) {
 			t.Errorf("Sanitize(%q) = %q: contains control %U", in, out, r)
 			break
 		}
-		if r == 0x2028 || r == 0x2029 || (unicode.Is(unicode.Cf, r) && r != zwnj && r != zwj) {
+		if r == 0x2028 || r == 0x2029 || r == 0xFE0E || r == 0xFE0F || (r >= 0x1F3FB && r <= 0x1F3FF) ||
+			(r >= 0xE0100 && r <= 0xE01EF) || (unicode.Is(unicode.Cf, r) && r != zwnj && r != zwj) {
 			t.Errorf("Sanitize(%+q) = %+q: contains format character %U", in, out, r)
 			break
 		}
@@ -293,7 +294,10 @@ func TestSanitizeFormatCharacters(t *testing.T) {
 		{"joiner after an escape", "ی\x1b[m\u200cخ", "ی\u200cخ"},
 		{"joiner before an escape", "ی\u200c\x1b[mخ", "یخ"},
 		{"Hebrew and Arabic letters kept", "שלום سلام", "שלום سلام"},
-		{"variation selector and skin tone kept", "❤️ 👍🏽", "❤️ 👍🏽"},
+		{"presentation selectors and skin tones go (widths disagree)", "❤️ 👍🏽 ☺\ufe0e 1\ufe0f\u20e3", "❤ 👍 ☺ 1\u20e3"},
+		{"late variation selectors go (hidden data)", "😀\U000E0100\U000E0141\U000E01EF!", "😀!"},
+		{"early variation selectors stay", "\u845b\ufe00 \u2229\ufe00", "\u845b\ufe00 \u2229\ufe00"},
+		{"regional indicator flags stay", "🇫🇷 🇯🇵", "🇫🇷 🇯🇵"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -332,7 +336,8 @@ func TestSanitizeEveryFormatCharacter(t *testing.T) {
 		if unicode.Is(unicode.Cf, r) && !invisible(r) && r != zwnj && r != zwj {
 			t.Errorf("invisible(%U) = false for a format character", r)
 		}
-		if invisible(r) && !unicode.Is(unicode.Cf, r) && unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z) {
+		widthOnly := r == 0xFE0E || r == 0xFE0F || (r >= 0x1F3FB && r <= 0x1F3FF) || (r >= 0xE0100 && r <= 0xE01EF)
+		if invisible(r) && !widthOnly && !unicode.Is(unicode.Cf, r) && unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S, unicode.Z) {
 			t.Errorf("invisible(%U) = true for an assigned non-format character", r)
 		}
 	}
