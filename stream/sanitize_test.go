@@ -268,7 +268,7 @@ func TestSafeLenSplits(t *testing.T) {
 // joiners stay only between letters of scripts that need them.
 func TestSanitizeFormatCharacters(t *testing.T) {
 	tests := []struct{ name, in, want string }{
-		{"RLO override (Trojan Source)", "access\u202e }⁦if (admin)⁩ ⁦\u202c", "access }if (admin) "},
+		{"RLO override (Trojan Source)", "access\u202e }\u2066if (admin)\u2069 \u2066\u202c", "access }if (admin) "},
 		{"every embedding and override", "a\u202ab\u202bc\u202cd\u202de\u202ef", "abcdef"},
 		{"isolates", "a\u2066b\u2067c\u2068d\u2069e", "abcde"},
 		{"marks LRM RLM ALM", "a\u200eb\u200fc\u061cd", "abcd"},
