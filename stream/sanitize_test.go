@@ -209,6 +209,16 @@ func BenchmarkSanitize(b *testing.B) {
 		}
 		return n
 	})
+	intl := strings.Repeat("Привет, мир. 你好，世界。 مرحبا بالعالم می\u200cخواهم — emoji 🎉👍 and ünïcödé.\n", 64)
+	ratio(b, "clean-intl", intl, func(s string) int { // count bytes < 0x20: one pass
+		n := 0
+		for i := 0; i < len(s); i++ {
+			if s[i] < 0x20 {
+				n++
+			}
+		}
+		return n
+	})
 	ratio(b, "dirty", dirty, func(s string) int { // copy: one allocation
 		return len(strings.Clone(s))
 	})
