@@ -44,7 +44,7 @@ var osc52RE = regexp.MustCompile(`\x1b\]52;[a-z]*;([A-Za-z0-9+/=]*)(?:\x07|\x1b\
 func TestChatClipboardCleaned(t *testing.T) {
 	srv := streamtest.New(t)
 	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
-	mcpOut := "out\u202eput\u00ad \u200bhidden\u2067 x\u2069 \ufeffwide\u00ad\u00ad\u00ad\u00ad heart ❤️ thumbs 👍🏽 row end"
+	mcpOut := "out\u202eput\u00ad \u200bhidden\u2067 x\u2069 \ufeffwide\u00ad\u00ad\u00ad\u00ad heart ❤️ thumbs 👍🏽 lone \U0001F1EB row end"
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(
 		`{"type":"response.created","response":{"id":"resp_c","status":"in_progress","output":[]}}`,
 		`{"type":"response.output_item.done","output_index":0,"item":{"type":"mcp_call","id":"mc","status":"completed","server_label":"srv\u202e","name":"look\u00adup","arguments":"{}","output":`+q(mcpOut)+`}}`,

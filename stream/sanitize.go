@@ -39,7 +39,9 @@ import (
 // presentation selectors (U+FE0E, U+FE0F: "❤️" is two columns wide by
 // grapheme and one by wcwidth, which Bubble Tea's renderer uses on terminals
 // without grapheme clustering such as tmux) and the skin-tone modifiers
-// (U+1F3FB–U+1F3FF: "👍🏽" is two columns by grapheme, four by wcwidth). It
+// (U+1F3FB–U+1F3FF: "👍🏽" is two columns by grapheme, four by wcwidth), and
+// a regional indicator that is not paired into a flag with the one after it
+// (two columns by grapheme, one by wcwidth; a flag is two by both). It
 // removes the variation selectors VS17–VS256 (U+E0100–U+E01EF) too: they are
 // invisible and can carry hidden data after any character.
 //
@@ -94,6 +96,13 @@ func Sanitize(s string) string {
 				next, _ := utf8.DecodeRuneInString(s[i+size:])
 				if joins(prev) && joins(next) {
 					b.WriteString(s[i : i+size])
+				}
+			case isRegional(r):
+				// A flag is a pair; a lone indicator (which terminals and
+				// width measures disagree on) is removed.
+				if next, nsize := utf8.DecodeRuneInString(s[i+size:]); isRegional(next) {
+					b.WriteString(s[i : i+size+nsize])
+					i += nsize
 				}
 			case invisible(r):
 				// format characters: removed
@@ -206,6 +215,12 @@ func firstUnsafe(s string) int {
 			if !joins(prev) || !joins(next) {
 				return i
 			}
+		case isRegional(r):
+			next, nsize := utf8.DecodeRuneInString(s[i+size:])
+			if !isRegional(next) {
+				return i
+			}
+			size += nsize // a flag: a pair of regional indicators
 		case r == 0x2028 || r == 0x2029 || invisible(r):
 			return i
 		}
@@ -213,6 +228,10 @@ func firstUnsafe(s string) int {
 	}
 	return -1
 }
+
+// isRegional reports whether r is a regional indicator symbol (U+1F1E6–
+// U+1F1FF), two of which make a flag.
+func isRegional(r rune) bool { return r >= 0x1F1E6 && r <= 0x1F1FF }
 
 const (
 	zwnj = '\u200C' // ZERO WIDTH NON-JOINER

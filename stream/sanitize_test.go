@@ -122,7 +122,7 @@ func FuzzSanitize(f *testing.F) {
 		"", "plain", "a\x1b[2Jb", "\x1b]52;c;AAAA\x07", "\x1b]8;;u\x1b\\t\x1b]8;;\x1b\\",
 		"\u009b31m", "\u009d0;x\u009c", "safe\rEVIL", "\x1bP\x1b\\", "\xff\xfe",
 		"\x1b", "\x1b[", "\x1b]", "\r\n\r", "\xc2", "\xc2\x9b", "\x1b\x1b[m",
-		"a\u202eb\u2066c\u2069", "\u200b\ufeff\u00ad", "ی\u200cخ", "👨\u200d👩", "ی\u200c", "\U000E0041\u2028",
+		"a\u202eb\u2066c\u2069", "\u200b\ufeff\u00ad", "ی\u200cخ", "👨\u200d👩", "ی\u200c", "\U000E0041\u2028", "\U0001F1EB\U0001F1F7\U0001F1E9",
 	}
 	for _, s := range seeds {
 		f.Add(s)
@@ -164,6 +164,17 @@ func checkSanitized(t *testing.T, in, out string) {
 				t.Errorf("Sanitize(%+q) = %+q: joiner %U not between joining letters", in, out, r)
 				break
 			}
+		}
+	}
+	run := 0
+	for _, r := range out + "." {
+		if isRegional(r) {
+			run++
+		} else if run%2 == 1 {
+			t.Errorf("Sanitize(%+q) = %+q: a lone regional indicator", in, out)
+			break
+		} else {
+			run = 0
 		}
 	}
 	if again := Sanitize(out); again != out {
@@ -259,7 +270,7 @@ func sanitizeFixtureFiles(t *testing.T) []string {
 // Sanitize of the whole, on clean text, escapes, cut runes and controls.
 func TestSafeLenSplits(t *testing.T) {
 	for _, s := range []string{"", "plain text\n", "tab\there", "a\x1b[31mred", "é", "ab\xc3", "x\x9b31m", "ok\x1b]0;t\x07end", "\r\n",
-		"a\u202eb", "ی\u200c", "یی\u200c", "a\u200c", "ی\u200cخ\u200c", "\u200c"} {
+		"a\u202eb", "ی\u200c", "یی\u200c", "a\u200c", "ی\u200cخ\u200c", "\u200c", "🇫🇷\U0001F1E9", "x\U0001F1E9\xf0\x9f"} {
 		n := SafeLen(s)
 		if got := s[:n] + Sanitize(s[n:]); got != Sanitize(s) {
 			t.Errorf("SafeLen(%q) = %d: %q, want %q", s, n, got, Sanitize(s))
@@ -307,7 +318,9 @@ func TestSanitizeFormatCharacters(t *testing.T) {
 		{"presentation selectors and skin tones go (widths disagree)", "❤️ 👍🏽 ☺\ufe0e 1\ufe0f\u20e3", "❤ 👍 ☺ 1\u20e3"},
 		{"late variation selectors go (hidden data)", "😀\U000E0100\U000E0141\U000E01EF!", "😀!"},
 		{"early variation selectors stay", "\u845b\ufe00 \u2229\ufe00", "\u845b\ufe00 \u2229\ufe00"},
-		{"regional indicator flags stay", "🇫🇷 🇯🇵", "🇫🇷 🇯🇵"},
+		{"regional indicator flags stay", "🇫🇷 🇯🇵🇩🇪", "🇫🇷 🇯🇵🇩🇪"},
+		{"lone regional indicators go", "\U0001F1EB x \U0001F1EB\U0001F1F7\U0001F1E9 y", " x 🇫🇷 y"},
+		{"indicators pair as they come, never one alone", "\U0001F1EB\u200b\U0001F1F7🇩🇪", "\U0001F1F7\U0001F1E9"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -377,6 +390,7 @@ func TestSanitizeGrowingJoiners(t *testing.T) {
 		"क्\u200dष and 👨\u200d👩\u200d👧 then a\u200db",
 		"ی\u200c\u200c\u200cخ\u200c",
 		"\u200c\u200dی\u200c\x1b[31mخ\u202e",
+		"flags 🇫🇷🇩🇪 \U0001F1EB and 🇯🇵",
 	} {
 		safe := 0
 		for end := 0; end <= len(full); end++ {

@@ -26,7 +26,7 @@ var payloads = []string{
 	// Text that shows one thing and is another, or that terminals and width
 	// measures disagree on: bidi overrides and isolates, zero-width and
 	// other format characters, tag characters, the line separators, DEL.
-	"\u202eevil\u202c \u2067rtl\u2069 \u200b\u200c\u200d\u200e\u200f\u061c\ufeff\u2060\u00ad\U000E0041\u2028\u2029\x7f ❤️👍🏽☺\ufe0e\U000E0100",
+	"\u202eevil\u202c \u2067rtl\u2069 \u200b\u200c\u200d\u200e\u200f\u061c\ufeff\u2060\u00ad\U000E0041\u2028\u2029\x7f ❤️👍🏽☺\ufe0e\U000E0100 \U0001F1EB lone",
 }
 
 func hostile(s string) string { return s + strings.Join(payloads, " x ") + " end" }
