@@ -138,6 +138,45 @@ func SafeLen(s string) int {
 	return n
 }
 
+// SettledLen returns the length of a prefix of s, a text still growing,
+// whose Sanitize does not change with what comes after s: it leaves out a
+// rune cut short at the end, a lone regional indicator at the end (the next
+// may make a flag), and a trailing run of joining letters and joiners (see
+// joins: whether a joiner stays depends on the letters on both sides). Writers that print a growing text in
+// pieces sanitize s[:n], then continue from n; at the end of the text they
+// sanitize the rest whole.
+func SettledLen(s string) int {
+	n := len(s)
+	k := n - 1 // the start of the last rune, if s ends in one cut short
+	for k > 0 && k > n-utf8.UTFMax && !utf8.RuneStart(s[k]) {
+		k--
+	}
+	if k >= 0 && !utf8.FullRuneInString(s[k:]) {
+		n = k
+	}
+	r, size := utf8.DecodeLastRuneInString(s[:n])
+	switch {
+	case isRegional(r):
+		run := 0
+		for k := n; k > 0; k -= size {
+			if r, size = utf8.DecodeLastRuneInString(s[:k]); !isRegional(r) {
+				break
+			}
+			run++
+		}
+		if run%2 == 1 {
+			n -= 4 // regional indicators are four bytes
+		}
+	case r == zwnj || r == zwj || joins(r):
+		// the whole trailing word of joining letters and joiners
+		for r == zwnj || r == zwj || joins(r) {
+			n -= size
+			r, size = utf8.DecodeLastRuneInString(s[:n])
+		}
+	}
+	return n
+}
+
 // SanitizeLine is Sanitize for one-line summaries such as error messages:
 // runs of spaces, tabs and newlines fold to a single space, and the ends are
 // trimmed.

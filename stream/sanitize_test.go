@@ -404,3 +404,27 @@ func TestSanitizeGrowingJoiners(t *testing.T) {
 		}
 	}
 }
+
+// TestSettledLen feeds texts in every split into two pieces: sanitizing the
+// settled part of the first, then the rest with the second, gives Sanitize of
+// the whole for flags and joiners split across pieces.
+func TestSettledLen(t *testing.T) {
+	for _, full := range []string{
+		"flag 🇫🇷 and 🇩🇪🇯🇵 done",
+		"می\u200cخواهم و می\u200cروم",
+		"क्\u200dष ok",
+		"plain ascii text with é and 世界",
+		"\U0001F1EB\U0001F1F7\U0001F1E9 x",
+	} {
+		for cut := 0; cut <= len(full); cut++ {
+			first := full[:cut]
+			n := SettledLen(first)
+			if n > cut {
+				t.Fatalf("SettledLen(%+q) = %d", first, n)
+			}
+			if got, want := Sanitize(first[:n])+Sanitize(full[n:]), Sanitize(full); got != want {
+				t.Errorf("%+q cut at %d, settled %d: %+q, want %+q", full, cut, n, got, want)
+			}
+		}
+	}
+}
