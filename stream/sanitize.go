@@ -117,23 +117,26 @@ func Sanitize(s string) string {
 
 // SafeLen returns the length of the longest prefix of s that Sanitize leaves
 // as it is. Sanitize(s) == s[:n] + Sanitize(s[n:]) for n = SafeLen(s) and for
-// any shorter n at a rune boundary that is not just after a joining letter
-// (see joins), so text that grows can be sanitized from where the last call
-// stopped. A rune cut short at the end of s ends the prefix, and the prefix
-// never ends with a joining letter: a joiner after it, now or once s grows,
-// is kept or removed by what comes next.
+// any shorter n at a rune boundary that is not inside or just after a word
+// of joining letters (see joins), so text that grows can be sanitized from
+// where the last call stopped. A rune cut short at the end of s ends the
+// prefix, and the prefix never ends with a joining letter or a joiner:
+// whether a joiner stays depends on what comes after it.
 func SafeLen(s string) int {
 	n := firstUnsafe(s)
 	if n < 0 {
 		n = len(s)
 	}
-	// A joining letter just before n stays in the rest: a joiner may follow
-	// it, now, once s grows, or once what Sanitize removes is gone, and
-	// whether the joiner stays depends on both of its neighbours.
-	if n > 0 && s[n-1] >= utf8.RuneSelf {
-		if last, size := utf8.DecodeLastRuneInString(s[:n]); joins(last) {
-			return n - size
+	// A word of joining letters and joiners just before n stays in the rest
+	// whole: a joiner may follow it, now, once s grows, or once what
+	// Sanitize removes is gone, and whether a joiner stays depends on both
+	// of its neighbours.
+	for n > 0 && s[n-1] >= utf8.RuneSelf {
+		last, size := utf8.DecodeLastRuneInString(s[:n])
+		if !joins(last) && last != zwnj && last != zwj {
+			break
 		}
+		n -= size
 	}
 	return n
 }
