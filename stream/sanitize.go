@@ -115,10 +115,11 @@ func Sanitize(s string) string {
 	return b.String()
 }
 
-// SafeLen returns the length of the longest prefix of s that Sanitize leaves
-// as it is. Sanitize(s) == s[:n] + Sanitize(s[n:]) for n = SafeLen(s) and for
-// any shorter n at a rune boundary that is not inside or just after a word
-// of joining letters (see joins), so text that grows can be sanitized from
+// SafeLen returns the length of a prefix of s that Sanitize leaves as it is:
+// the longest, short of a trailing word of joining letters. Sanitize(s) ==
+// s[:n] + Sanitize(s[n:]) for n = SafeLen(s) and for any shorter n at a rune
+// boundary that is not inside a flag (two regional indicators) nor inside or
+// just after a word of joining letters (see joins), so text that grows can be sanitized from
 // where the last call stopped. A rune cut short at the end of s ends the
 // prefix, and the prefix never ends with a joining letter or a joiner:
 // whether a joiner stays depends on what comes after it.
