@@ -243,8 +243,13 @@ func firstUnsafe(s string) int {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r > 0xAD && r < 0x600) || (r > 0x206F && r < 0xFE0E) {
-			i += size // most letters and symbols: one test
+		if r < 0x10000 {
+			if quietBlocks[r>>10]&(1<<(r>>4&63)) == 0 {
+				i += size // a block of 16 with nothing to check: most text
+				continue
+			}
+		} else if r < 0x110BD || (r > 0x1D17A && r < 0x1F1E6) || (r > 0x1F1FF && r < 0x1F3FB) || (r > 0x1F3FF && r < 0xE0000) {
+			i += size // most emoji and other astral runes
 			continue
 		}
 		switch {
@@ -271,6 +276,24 @@ func firstUnsafe(s string) int {
 	}
 	return -1
 }
+
+// quietBlocks has a bit clear for each block of 16 code points of the BMP
+// (bit r>>4&63 of word r>>10) that holds no rune firstUnsafe looks at
+// closer: no C1 control, format character, joiner, line separator,
+// presentation selector or U+FFFD.
+var quietBlocks = func() (t [64]uint64) {
+	for _, rg := range [][2]rune{
+		{0x80, 0xAD}, {0x600, 0x605}, {0x61C, 0x61C}, {0x6DD, 0x6DD}, {0x70F, 0x70F},
+		{0x890, 0x891}, {0x8E2, 0x8E2}, {0x180E, 0x180E}, {0x200B, 0x200F},
+		{0x2028, 0x202E}, {0x2060, 0x206F}, {0xFE0E, 0xFE0F}, {0xFEFF, 0xFEFF},
+		{0xFFF9, 0xFFFB}, {utf8.RuneError, utf8.RuneError},
+	} {
+		for r := rg[0]; r <= rg[1]; r++ {
+			t[r>>10] |= 1 << (r >> 4 & 63)
+		}
+	}
+	return t
+}()
 
 // isRegional reports whether r is a regional indicator symbol (U+1F1E6–
 // U+1F1FF), two of which make a flag.

@@ -366,6 +366,29 @@ func TestSanitizeEveryFormatCharacter(t *testing.T) {
 	}
 }
 
+// TestQuietBlocks: every rune firstUnsafe would stop at, or look at the
+// neighbours of, lies in a block quietBlocks marks or, above the BMP, outside
+// the ranges passed over at once.
+func TestQuietBlocks(t *testing.T) {
+	for r := rune(0x80); r <= unicode.MaxRune; r++ {
+		if r >= 0xD800 && r <= 0xDFFF {
+			continue
+		}
+		if r >= 0x10000 {
+			if firstUnsafe("x"+string(r)+"x") >= 0 && (r < 0x110BD || (r > 0x1D17A && r < 0x1F1E6) || (r > 0x1F1FF && r < 0x1F3FB) || (r > 0x1F3FF && r < 0xE0000)) {
+				t.Errorf("%U is in an astral range passed over", r)
+			}
+			continue
+		}
+		s := "x" + string(r) + "x"
+		if firstUnsafe(s) >= 0 || r == zwnj || r == zwj {
+			if quietBlocks[r>>10]&(1<<(r>>4&63)) == 0 {
+				t.Errorf("%U is in a block marked quiet", r)
+			}
+		}
+	}
+}
+
 func checkFormatRune(t *testing.T, r rune) {
 	t.Helper()
 	in := "a" + string(r) + "b"
