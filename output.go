@@ -64,7 +64,7 @@ func (p *textPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Ite
 		return
 	}
 	if it.Type == "message" {
-		p.flushText(it)
+		p.flushText(it, it.Done)
 		return
 	}
 	if it.Done && !p.summed[it] {
@@ -76,17 +76,26 @@ func (p *textPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Ite
 // flushText writes the part of a message's text not yet written. A .done
 // value that rewrites text already printed cannot unprint it: from then on the
 // item prints nothing more here (the json format has the authoritative text).
-func (p *textPrinter) flushText(it *stream.Item) {
+func (p *textPrinter) flushText(it *stream.Item, final bool) {
 	text, done := it.Text(), p.written[it]
 	if len(text) <= len(done) || !strings.HasPrefix(text, done) {
 		return
 	}
+	// Until the item is done, a tail that text still to come may change the
+	// cleaning of (half a flag, a word with a joiner) waits.
+	pending := text[len(done):]
+	if !final {
+		pending = pending[:stream.SettledLen(pending)]
+		if pending == "" {
+			return
+		}
+	}
 	if p.lastItem != it && !p.endsNL {
 		io.WriteString(p.out, "\n")
 	}
-	chunk := stream.Sanitize(text[len(done):])
+	chunk := stream.Sanitize(pending)
 	io.WriteString(p.out, chunk)
-	p.written[it] = text
+	p.written[it] = text[:len(done)+len(pending)]
 	p.lastItem = it
 	if chunk != "" {
 		p.endsNL = strings.HasSuffix(chunk, "\n")
@@ -109,7 +118,7 @@ func (p *textPrinter) line(s string) {
 func (p *textPrinter) response(s *stream.Snapshot) {
 	for _, it := range s.Items {
 		if it.Type == "message" {
-			p.flushText(it)
+			p.flushText(it, true)
 		} else if !p.summed[it] {
 			p.summed[it] = true
 			p.line(summaryLine(it))

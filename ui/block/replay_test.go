@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -175,6 +177,15 @@ func checkSafe(t testing.TB, where, out string) {
 		case c == 0xc2 && i+1 < len(out) && out[i+1] >= 0x80 && out[i+1] <= 0x9f:
 			t.Errorf("%s: C1 control at %d", where, i)
 			return
+		case c == 0x7f:
+			t.Errorf("%s: DEL at %d", where, i)
+			return
+		case c >= utf8.RuneSelf:
+			r, _ := utf8.DecodeRuneInString(out[i:])
+			if r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r) {
+				t.Errorf("%s: format character %U at %d: %+q", where, r, i, out[max(0, i-20):min(len(out), i+20)])
+				return
+			}
 		}
 	}
 }
