@@ -1,4 +1,4 @@
-package main
+package config
 
 // This file resolves a Config against the environment and command-line
 // flags into Settings, including where the API key comes from. It does not

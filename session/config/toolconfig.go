@@ -1,4 +1,4 @@
-package main
+package config
 
 // This file is the tools part of the config file: [[tools]] (hosted tools
 // the server runs), [[functions]] (local commands the model may call),

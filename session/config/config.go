@@ -1,4 +1,4 @@
-package main
+package config
 
 // This file reads runnel's TOML config file into a Config. It does not apply
 // defaults, read the environment or run the key command: that is Resolve, in
