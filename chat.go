@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/term"
 
+	"runnel/session/config"
 	"runnel/session/store"
 	"runnel/stream"
 	"runnel/theme"
@@ -22,7 +23,7 @@ import (
 // chat opens the interactive chat: with the history (unless the store is
 // unavailable: then it runs without, and says so), the tools, and a session
 // to resume for -c / -r.
-func chat(ctx context.Context, o options, cfg Config, s Settings, stdout, stderr io.Writer) int {
+func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, stdout, stderr io.Writer) int {
 	kit, err := newToolKit(ctx, cfg, o.tools, stderr)
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))

@@ -16,6 +16,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"runnel/session/config"
 )
 
 func main() {
@@ -96,10 +98,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 func addModelFlags(o *options, cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVar(&o.model, "model", "", "model to use (default from config, else "+DefaultModel+")")
+	f.StringVar(&o.model, "model", "", "model to use (default from config, else "+config.DefaultModel+")")
 	f.StringVar(&o.instructions, "instructions", "", "instructions sent with each request")
 	f.StringVar(&o.effort, "reasoning-effort", "", "reasoning effort: none, minimal, low, medium, high or xhigh")
-	f.StringVar(&o.baseURL, "base-url", "", "API base URL (default $OPENAI_BASE_URL, else "+DefaultBaseURL+")")
+	f.StringVar(&o.baseURL, "base-url", "", "API base URL (default $OPENAI_BASE_URL, else "+config.DefaultBaseURL+")")
 }
 
 // root runs the chat or a one-shot prompt.
@@ -118,20 +120,20 @@ func root(ctx context.Context, o options, stdin io.Reader, stdout, stderr io.Wri
 	return chat(ctx, o, cfg, settings, stdout, stderr)
 }
 
-func loadSettings(o options, stderr io.Writer) (Config, Settings, int) {
+func loadSettings(o options, stderr io.Writer) (config.Config, config.Settings, int) {
 	path, explicit := o.configPath, o.configPath != ""
 	if !explicit {
-		path = DefaultConfigPath()
+		path = config.DefaultConfigPath()
 	}
-	cfg, err := LoadConfig(path, explicit)
+	cfg, err := config.LoadConfig(path, explicit)
 	if err != nil {
 		fmt.Fprintf(stderr, "runnel: %s\n", err)
-		return cfg, Settings{}, exitUsage
+		return cfg, config.Settings{}, exitUsage
 	}
-	s, err := cfg.Resolve(os.Getenv, Overrides{BaseURL: o.baseURL, Model: o.model, Instructions: o.instructions, ReasoningEffort: o.effort})
+	s, err := cfg.Resolve(os.Getenv, config.Overrides{BaseURL: o.baseURL, Model: o.model, Instructions: o.instructions, ReasoningEffort: o.effort})
 	if err != nil {
 		fmt.Fprintf(stderr, "runnel: %s\n", err)
-		return cfg, Settings{}, exitUsage
+		return cfg, config.Settings{}, exitUsage
 	}
 	return cfg, s, exitOK
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"runnel/session"
+	"runnel/session/config"
 	"runnel/session/demo"
 	"runnel/session/tools"
 	"runnel/stream"
@@ -20,7 +21,7 @@ import (
 
 const maxStdinPrompt = 16 << 20
 
-func oneShot(ctx context.Context, o options, cfg Config, s Settings, stdin io.Reader, stdout, stderr io.Writer) int {
+func oneShot(ctx context.Context, o options, cfg config.Config, s config.Settings, stdin io.Reader, stdout, stderr io.Writer) int {
 	prompt := o.prompt
 	if !isTerminal(stdin) {
 		data, err := io.ReadAll(io.LimitReader(stdin, maxStdinPrompt+1))
@@ -166,7 +167,7 @@ func newPrinter(o options, stdout, stderr io.Writer) printer {
 
 // newClient returns the client for the settings, and "demo" when the built-in
 // demo provider answers.
-func newClient(s Settings, forceDemo bool) (*stream.Client, string) {
+func newClient(s config.Settings, forceDemo bool) (*stream.Client, string) {
 	if forceDemo || s.Demo() {
 		return &stream.Client{
 			BaseURL: demo.BaseURL,
@@ -201,7 +202,7 @@ func connectClient(timeout time.Duration) *http.Client {
 	return &http.Client{Transport: t}
 }
 
-func sessionSettings(s Settings) session.Settings {
+func sessionSettings(s config.Settings) session.Settings {
 	return session.Settings{
 		Model:            s.Model,
 		Instructions:     s.Instructions,

@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 
+	"runnel/session/config"
 	"runnel/session/tools"
 )
 
@@ -20,7 +21,7 @@ type toolKit struct {
 }
 
 // newToolKit validates --tool names and starts the MCP servers.
-func newToolKit(ctx context.Context, cfg Config, only []string, stderr io.Writer) (*toolKit, error) {
+func newToolKit(ctx context.Context, cfg config.Config, only []string, stderr io.Writer) (*toolKit, error) {
 	tc, err := cfg.ToolSet()
 	if err != nil {
 		return nil, err

@@ -13,7 +13,10 @@ import (
 )
 
 // configFile is the path of a test input under testdata/config.
-func configFile(name string) string { return filepath.Join("testdata", "config", name) }
+func configFile(name string) string { return filepath.Join("testdata", name) }
+
+// exampleFile is the documented example config at the repository root.
+const exampleFile = "../../config.example.toml"
 
 func ptr[T any](v T) *T { return &v }
 
@@ -237,11 +240,11 @@ func TestDisplayPathShortensHome(t *testing.T) {
 // The example file parses cleanly, documents every key, and its values are
 // the defaults: loading it changes nothing.
 func TestExampleConfig(t *testing.T) {
-	c, err := LoadConfig("config.example.toml", true)
+	c, err := LoadConfig(exampleFile, true)
 	if err != nil {
 		t.Fatalf("config.example.toml: %v", err)
 	}
-	data, err := os.ReadFile("config.example.toml")
+	data, err := os.ReadFile(exampleFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +298,7 @@ func fields(s Settings) map[string]any {
 // Every provider example in config.example.toml is a valid config once its
 // "#   " prefixes are removed.
 func TestExampleProviderBlocks(t *testing.T) {
-	data, err := os.ReadFile("config.example.toml")
+	data, err := os.ReadFile(exampleFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +360,7 @@ func TestDurationText(t *testing.T) {
 // Bad input never panics, and errors carry no raw control bytes.
 func FuzzParseConfig(f *testing.F) {
 	files, _ := filepath.Glob(configFile("*.toml"))
-	files = append(files, "config.example.toml")
+	files = append(files, exampleFile)
 	for _, name := range files {
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -382,7 +385,7 @@ func FuzzParseConfig(f *testing.F) {
 // once its "#   " prefixes are removed, and together the examples set every
 // key of [[tools]], [[functions]] and [[mcp_servers]].
 func TestExampleToolBlocks(t *testing.T) {
-	data, err := os.ReadFile("config.example.toml")
+	data, err := os.ReadFile(exampleFile)
 	if err != nil {
 		t.Fatal(err)
 	}
