@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -46,7 +47,12 @@ var (
 type Command []string
 
 // UnmarshalText reads the string form: a shell command line.
+// go-toml hands it the text of a number or boolean too: those are
+// refused, as no program is named "5" or "true".
 func (c *Command) UnmarshalText(b []byte) error {
+	if _, err := strconv.ParseFloat(strings.ReplaceAll(string(b), "_", ""), 64); err == nil || string(b) == "true" || string(b) == "false" {
+		return fmt.Errorf("%q is not a command; want a string or an array of strings", b)
+	}
 	if strings.TrimSpace(string(b)) == "" {
 		*c = nil
 		return nil
@@ -124,7 +130,7 @@ func (c Config) Resolve(env func(string) string, o Overrides) (Settings, error) 
 	if c.Path != "" {
 		name = displayPath(c.Path)
 	}
-	if err := c.validate(name, nil); err != nil {
+	if err := c.validate(name, positions{}); err != nil {
 		return Settings{}, err
 	}
 	s := Settings{

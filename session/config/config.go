@@ -4,9 +4,10 @@ package config
 // defaults, read the environment or run the key command: that is Resolve, in
 // apikey.go.
 //
-// Flow: read the file → scan it once with the TOML parser (positions and
-// value types of known keys) → decode strictly (unknown keys) → validate
-// enumerated values. Every error is one line naming the file, line and key.
+// Flow: read the file → decode strictly with go-toml (syntax, type and
+// unknown-key errors come with their positions) → validate what types
+// cannot say (enumerations, URLs, tool entries), placing keys with
+// position.go. Every error is one line naming the file, line and key.
 
 import (
 	"bytes"
@@ -17,12 +18,12 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
-	"github.com/pelletier/go-toml/v2/unstable"
 )
 
 // Config is one config file as written. A key the file leaves out stays at
@@ -156,29 +157,29 @@ func LoadConfig(path string, explicit bool) (Config, error) {
 }
 
 // parseConfig decodes and validates one document; name prefixes errors.
+// Positions come from go-toml alone: its DecodeError for syntax and type
+// errors, StrictMissingError for unknown keys.
 func parseConfig(data []byte, name string) (Config, error) {
-	s := newDocScan(data)
-	parsed, err := s.run()
-	if err != nil {
-		return Config{}, fmt.Errorf("%s:%w", name, err)
-	}
 	var c Config
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return Config{}, decodeError(name, err)
+		return Config{}, decodeError(name, data, err)
 	}
-	if !parsed { // the decoder must have reported the syntax error
-		return Config{}, fmt.Errorf("%s: cannot parse the file as TOML", name)
+	pos := locate(data)
+	for _, array := range []string{"tools", "functions", "mcp_servers"} {
+		if _, isTable := genericAt(data, array).(map[string]any); isTable {
+			return Config{}, fmt.Errorf("%s: key %q: want an array of tables (write [[%s]]), got a table", pos.at(name, "", 0, array), array, array)
+		}
 	}
-	if err := c.validate(name, s.lines); err != nil {
+	if err := c.validate(name, pos); err != nil {
 		return Config{}, err
 	}
 	return c, nil
 }
 
 // decodeError turns a go-toml error into one line per problem.
-func decodeError(name string, err error) error {
+func decodeError(name string, data []byte, err error) error {
 	var strictErr *toml.StrictMissingError
 	if errors.As(err, &strictErr) {
 		errs := make([]error, 0, len(strictErr.Errors))
@@ -200,9 +201,174 @@ func decodeError(name string, err error) error {
 		case strings.HasPrefix(msg, "key "): // the message names the key already
 			return fmt.Errorf("%s:%d:%d: %s", name, line, col, msg)
 		}
-		return fmt.Errorf("%s:%d:%d: key %q: %s", name, line, col, keyString(k), msg)
+		if m := typeMismatch.FindStringSubmatch(msg); m != nil {
+			key, want, got := keyString(k), wantOf(m[2], k), gotOf(m[1])
+			switch v := genericAt(data, key).(type) {
+			case []any: // an element of a list has the wrong type
+				want, got = "a string or an array of strings", "an array holding "+got
+				if m[2] != "string" || !strings.HasSuffix(key, "command") {
+					want = "an array of strings"
+				}
+			case map[string]any: // a value in a table of strings
+				for _, sub := range slices.Sorted(maps.Keys(v)) {
+					if _, ok := v[sub].(string); !ok {
+						key += "." + keyString([]string{sub})
+						break
+					}
+				}
+			}
+			return fmt.Errorf("%s:%d: key %q: want %s, got %s", name, line, key, want, got)
+		}
+		if m := tableMismatch.FindStringSubmatch(msg); m != nil {
+			return fmt.Errorf("%s:%d: key %q: want %s, got a table", name, line, keyString(k), wantOf(m[1], k))
+		}
+		return fmt.Errorf("%s:%d: key %q: %s", name, line, keyString(k), msg)
+	}
+	// go-toml hands a number, boolean or date to a type that reads text
+	// (Duration, Command) with no position and no key: find the key.
+	if key, want, got := findNonString(data); key != "" {
+		where := name
+		if array, rest, ok := strings.Cut(key, "["); ok {
+			var i int
+			var sub string
+			fmt.Sscanf(rest, "%d].%s", &i, &sub)
+			where = locate(data).at(name, array, i, sub)
+		} else {
+			where = locate(data).at(name, "", 0, key)
+		}
+		return fmt.Errorf("%s: key %q: want %s, got %s", where, entryIndex.ReplaceAllString(key, ""), want, got)
 	}
 	return fmt.Errorf("%s: %s", name, strings.TrimPrefix(err.Error(), "toml: "))
+}
+
+// typeMismatch matches go-toml's message for a value of the wrong type:
+// "cannot decode TOML integer into struct field config.X.Y of type bool".
+var typeMismatch = regexp.MustCompile(`^cannot decode TOML ([a-z ]+) into (?:.* of type )?(\S+)$`)
+
+// entryIndex is the entry number in a path like "functions[2].timeout".
+var entryIndex = regexp.MustCompile(`\[[0-9]+\]`)
+
+// tableMismatch matches its message for a table given where a value goes.
+var tableMismatch = regexp.MustCompile(`^cannot store a table in (?:an? )?(\S+)$`)
+
+// genericAt is the value at a dotted key of the document decoded without a
+// schema (the first entry's, inside an array of tables), or nil.
+func genericAt(data []byte, key string) any {
+	var v any
+	if toml.Unmarshal(data, &v) != nil {
+		return nil
+	}
+	for _, part := range strings.Split(key, ".") {
+		if a, ok := v.([]any); ok && len(a) > 0 {
+			v = a[0]
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[strings.Trim(part, `"`)]
+	}
+	return v
+}
+
+// gotOf names a TOML value kind from go-toml's message for messages.
+func gotOf(kind string) string {
+	switch kind {
+	case "string":
+		return "a string"
+	case "integer":
+		return "an integer"
+	case "float":
+		return "a float"
+	case "boolean":
+		return "a boolean"
+	case "array":
+		return "an array"
+	case "table", "inline table":
+		return "a table"
+	}
+	return "a date or time"
+}
+
+// wantOf says what a Go field type accepts, in TOML words.
+func wantOf(goType string, key toml.Key) string {
+	switch {
+	case goType == "bool" || goType == "*bool":
+		return "true or false"
+	case goType == "string" || goType == "*string":
+		return "a string"
+	case goType == "int" || goType == "*int" || goType == "int64":
+		return "an integer"
+	case strings.HasSuffix(goType, ".Duration"):
+		return `a duration string like "30s"`
+	case strings.HasSuffix(goType, ".Command"):
+		return "a string or an array of strings"
+	case goType == "map[string]string":
+		return "a table of strings"
+	case goType == "[]string":
+		return "an array of strings"
+	case strings.HasPrefix(goType, "[]"):
+		return fmt.Sprintf("an array of tables (write [[%s]])", keyString(key))
+	}
+	return "a table"
+}
+
+// textKeys are the keys whose Go types read text (Duration, Command),
+// with what they accept; findNonString looks there.
+var textKeys = map[string]string{
+	"timeouts.idle":               `a duration string like "30s"`,
+	"timeouts.connect":            `a duration string like "30s"`,
+	"functions.timeout":           `a duration string like "30s"`,
+	"mcp_servers.timeout":         `a duration string like "30s"`,
+	"provider.api_key_command":    "a string or an array of strings",
+	"tools.authorization_command": "a string or an array of strings",
+}
+
+// findNonString returns the first key of textKeys whose value is not a
+// string or an array (as "functions[2].timeout"), what it wants and what it
+// got; key is "" when there is none.
+func findNonString(data []byte) (key, want, got string) {
+	var doc map[string]any
+	if toml.Unmarshal(data, &doc) != nil {
+		return "", "", ""
+	}
+	var walk func(v any, k, path string) bool
+	walk = func(v any, k, path string) bool {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, sub := range slices.Sorted(maps.Keys(v)) {
+				q := keyString([]string{sub})
+				if walk(v[sub], strings.TrimPrefix(k+"."+q, "."), strings.TrimPrefix(path+"."+q, ".")) {
+					return true
+				}
+			}
+		case []any:
+			for i, e := range v {
+				if _, ok := e.(map[string]any); ok && walk(e, k, fmt.Sprintf("%s[%d]", path, i)) {
+					return true
+				}
+			}
+		case string:
+		default:
+			if w, ok := textKeys[k]; ok {
+				key, want = path, w
+				switch v.(type) {
+				case int64:
+					got = "an integer"
+				case float64:
+					got = "a float"
+				case bool:
+					got = "a boolean"
+				default:
+					got = "a date or time"
+				}
+				return true
+			}
+		}
+		return false
+	}
+	walk(doc, "", "")
+	return key, want, got
 }
 
 // unknownKeyMessage explains an unknown key or table and suggests the
@@ -223,14 +389,10 @@ func unknownKeyMessage(key toml.Key, goTomlMessage string) string {
 }
 
 // validate checks what the TOML types cannot: enumerations, the base URL
-// and header syntax. lines maps dotted keys to their line, for messages.
-func (c *Config) validate(name string, lines map[string]int) error {
-	at := func(key string) string {
-		if n, ok := lines[key]; ok {
-			return fmt.Sprintf("%s:%d", name, n)
-		}
-		return name
-	}
+// and header syntax. pos places keys for messages; it is empty for a
+// Config that did not come from a file.
+func (c *Config) validate(name string, pos positions) error {
+	at := func(key string) string { return pos.at(name, "", 0, key) }
 	if c.Theme != "" {
 		if err := checkEnum(c.Theme, themes); err != nil {
 			return fmt.Errorf("%s: key \"theme\": %w", at("theme"), err)
@@ -254,122 +416,43 @@ func (c *Config) validate(name string, lines map[string]int) error {
 	}
 	for _, h := range slices.Sorted(maps.Keys(c.Provider.Headers)) {
 		if err := checkHeader(h, c.Provider.Headers[h]); err != nil {
-			where := at("provider.headers")
-			if _, ok := lines["provider.headers."+keyString([]string{h})]; ok {
-				where = at("provider.headers." + keyString([]string{h}))
-			}
-			return fmt.Errorf("%s: key \"provider.headers\": %w", where, err)
+			return fmt.Errorf("%s: key \"provider.headers\": %w", at("provider.headers."+keyString([]string{h})), err)
 		}
 	}
 	if n := c.Timeouts.MaxRetries; n != nil && *n < 0 {
 		return fmt.Errorf("%s: key \"timeouts.max_retries\": %d must not be negative (0 means never retry)", at("timeouts.max_retries"), *n)
 	}
-	return c.validateTools(name, lines)
+	return c.validateTools(name, pos)
 }
 
-// valueKind is what TOML value a known key accepts.
-type valueKind int
+// knownKeys lists every dotted key of Config, from its struct tags, for
+// suggestions. Keys of an array of tables have no index ("tools.type").
+var knownKeys = appendKeys(nil, reflect.TypeFor[Config](), "")
 
-const (
-	kindTable valueKind = iota
-	kindString
-	kindBool
-	kindInt
-	kindDuration
-	kindCommand
-	kindStringMap
-	kindStringList    // []string
-	kindTableArray    // []struct: [[name]] entries
-	kindSchema        // a JSON Schema: a table, or a string holding JSON
-	kindStringOrTable // a string, or a table checked by validate
-)
-
-func (k valueKind) String() string {
-	switch k {
-	case kindTable:
-		return "a table"
-	case kindString:
-		return "a string"
-	case kindBool:
-		return "true or false"
-	case kindInt:
-		return "an integer"
-	case kindDuration:
-		return `a duration string like "30s"`
-	case kindCommand:
-		return "a string or an array of strings"
-	case kindStringMap:
-		return "a table of strings"
-	case kindStringList:
-		return "an array of strings"
-	case kindTableArray:
-		return "an array of tables"
-	case kindSchema:
-		return "a table or a string holding JSON"
-	case kindStringOrTable:
-		return "a string or a table"
-	}
-	return fmt.Sprintf("valueKind(%d)", int(k))
-}
-
-// schema maps every dotted key of Config to the value it accepts. It is
-// derived from the struct tags, so the two cannot drift apart. The keys of
-// an array of tables are written without an index ("tools.type"). A field
-// of interface type names its kind in a `kind` tag: "schema", "command" or
-// "string-or-table".
-var schema = buildSchema(reflect.TypeFor[Config](), "", map[string]valueKind{})
-
-func buildSchema(t reflect.Type, prefix string, into map[string]valueKind) map[string]valueKind {
+func appendKeys(keys []string, t reflect.Type, prefix string) []string {
 	for i := range t.NumField() {
 		f := t.Field(i)
 		tag := f.Tag.Get("toml")
 		if tag == "" || tag == "-" {
 			continue
 		}
-		key := prefix + tag
-		switch f.Type {
-		case reflect.TypeFor[string](), reflect.TypeFor[*string]():
-			into[key] = kindString
-		case reflect.TypeFor[*bool](), reflect.TypeFor[bool]():
-			into[key] = kindBool
-		case reflect.TypeFor[[]string]():
-			into[key] = kindStringList
-		case reflect.TypeFor[any]():
-			kinds := map[string]valueKind{"schema": kindSchema, "command": kindCommand, "string-or-table": kindStringOrTable}
-			k, ok := kinds[f.Tag.Get("kind")]
-			if !ok {
-				panic(fmt.Sprintf("config schema: field %s of interface type needs a kind tag", f.Name))
-			}
-			into[key] = k
-		case reflect.TypeFor[*int]():
-			into[key] = kindInt
-		case reflect.TypeFor[Duration]():
-			into[key] = kindDuration
-		case reflect.TypeFor[Command]():
-			into[key] = kindCommand
-		case reflect.TypeFor[map[string]string]():
-			into[key] = kindStringMap
-		default:
-			if f.Type.Kind() == reflect.Slice && f.Type.Elem().Kind() == reflect.Struct {
-				into[key] = kindTableArray
-				buildSchema(f.Type.Elem(), key+".", into)
-				continue
-			}
-			if f.Type.Kind() != reflect.Struct {
-				panic(fmt.Sprintf("config schema: field %s has unsupported type %s", f.Name, f.Type))
-			}
-			into[key] = kindTable
-			buildSchema(f.Type, key+".", into)
+		keys = append(keys, prefix+tag)
+		ft := f.Type
+		if ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct {
+			ft = ft.Elem()
+		}
+		if ft.Kind() == reflect.Struct && ft != reflect.TypeFor[Duration]() {
+			keys = appendKeys(keys, ft, prefix+tag+".")
 		}
 	}
-	return into
+	return keys
 }
 
 // suggestKey returns the known key nearest to an unknown one, or "".
 func suggestKey(unknown string) string {
 	best, bestDist := "", 3
 	last := unknown[strings.LastIndexByte(unknown, '.')+1:]
-	for k := range schema {
+	for _, k := range knownKeys {
 		d := editDistance(unknown, k)
 		kl := k[strings.LastIndexByte(k, '.')+1:]
 		switch {
@@ -444,239 +527,4 @@ func displayPath(path string) string {
 		return "~" + string(filepath.Separator) + rel
 	}
 	return path
-}
-
-// docScan walks a document once with the TOML parser, before decoding. It
-// records the line of every key and checks the value type of known keys, so
-// that type errors name the key and line even where go-toml cannot (an
-// integer given for a duration reaches UnmarshalText with no position).
-// Unknown keys are left to the strict decoder.
-//
-// Keys inside an array of tables are recorded twice: as written in the
-// schema ("tools.type", first entry wins) and with the entry's index
-// ("tools[2].type"), so that validate can point at the right entry.
-//
-// Invariants: lines holds only keys seen so far; p is read only by run;
-// elem is "" outside an array-of-tables entry, else arrayKey + "[i]".
-type docScan struct {
-	p        unstable.Parser
-	lines    map[string]int // dotted key → 1-based line of its first part
-	counts   map[string]int // array-of-tables key → entries seen
-	arrayKey string         // the array of tables being read ("tools"), or ""
-	elem     string         // its current entry ("tools[2]"), or ""
-}
-
-func newDocScan(data []byte) *docScan {
-	s := &docScan{lines: map[string]int{}, counts: map[string]int{}}
-	s.p.Reset(data)
-	return s
-}
-
-// enter starts entry number counts[key] of an array of tables at line.
-func (s *docScan) enter(key string, line int) {
-	s.arrayKey, s.elem = key, fmt.Sprintf("%s[%d]", key, s.counts[key])
-	s.counts[key]++
-	s.lines[s.elem] = line
-}
-
-// run scans the whole document. It returns ok=false on a syntax error,
-// which the decoder then reports with its position, and a one-line error
-// (starting with the line number) when a known key holds the wrong type.
-func (s *docScan) run() (ok bool, err error) {
-	var table []string
-	for s.p.NextExpression() {
-		e := s.p.Expression()
-		switch e.Kind {
-		case unstable.Table, unstable.ArrayTable:
-			it := e.Key()
-			if s.arrayKey != "" && !strings.HasPrefix(keyString(s.peekKey(e)), s.arrayKey+".") {
-				s.arrayKey, s.elem = "", "" // a table outside the entry ends it
-			}
-			table = s.keyParts(nil, &it)
-			key := keyString(table)
-			first := e.Key()
-			first.Next()
-			line := s.p.Shape(first.Node().Raw).Start.Line // this header's, not the key's first
-			k, known := schema[key]
-			switch {
-			case e.Kind == unstable.ArrayTable && known && k != kindTableArray:
-				return true, fmt.Errorf("%d: key %q: want %s, got an array of tables", line, key, k)
-			case e.Kind == unstable.ArrayTable && known:
-				s.enter(key, line)
-			case known && k == kindTableArray:
-				return true, fmt.Errorf("%d: key %q: want an array of tables (write [[%s]]), got a table", line, key, key)
-			case known && k != kindTable && k != kindStringMap && k != kindSchema && k != kindStringOrTable:
-				return true, fmt.Errorf("%d: key %q: want %s, got a table", line, key, k)
-			}
-		case unstable.KeyValue:
-			if err := s.keyValue(table, e); err != nil {
-				return true, err
-			}
-		}
-	}
-	return s.p.Error() == nil, nil
-}
-
-// peekKey returns a table header's key parts without recording lines.
-func (s *docScan) peekKey(e *unstable.Node) []string {
-	var parts []string
-	it := e.Key()
-	for it.Next() {
-		parts = append(parts, string(it.Node().Data))
-	}
-	return parts
-}
-
-// keyParts appends the parts of a key to prefix and records the line of
-// each intermediate and final key (and its indexed form inside an entry
-// of an array of tables).
-func (s *docScan) keyParts(prefix []string, it *unstable.Iterator) []string {
-	parts := append([]string(nil), prefix...)
-	for it.Next() {
-		n := it.Node()
-		parts = append(parts, string(n.Data))
-		k := keyString(parts)
-		line := s.p.Shape(n.Raw).Start.Line
-		if _, seen := s.lines[k]; !seen {
-			s.lines[k] = line
-		}
-		if rest, ok := strings.CutPrefix(k, s.arrayKey+"."); ok && s.elem != "" {
-			if _, seen := s.lines[s.elem+"."+rest]; !seen {
-				s.lines[s.elem+"."+rest] = line
-			}
-		}
-	}
-	return parts
-}
-
-// keyValue checks one key-value (and the key-values of an inline table
-// assigned to a known table).
-func (s *docScan) keyValue(prefix []string, e *unstable.Node) error {
-	it := e.Key()
-	parts := s.keyParts(prefix, &it)
-	key := keyString(parts)
-	line := s.lines[key]
-	v := e.Value()
-	want, known := schema[key]
-	if !known {
-		parent := keyString(parts[:len(parts)-1])
-		if len(parts) < 2 || schema[parent] != kindStringMap {
-			return nil // unknown: the strict decoder names it
-		}
-		want = kindString // a value in a table of strings
-	}
-	got := kindName(v)
-	switch want {
-	case kindSchema, kindStringOrTable:
-		if v.Kind == unstable.String || v.Kind == unstable.InlineTable {
-			return nil // the contents are checked by validate
-		}
-	case kindStringList:
-		if v.Kind == unstable.Array {
-			if el := firstNonString(v); el != nil {
-				return fmt.Errorf("%d: key %q: want %s, got an array holding %s", line, key, want, kindName(el))
-			}
-			return nil
-		}
-	case kindTableArray:
-		if v.Kind != unstable.Array {
-			break
-		}
-		// tools = [{ … }, { … }]: each element is an entry.
-		outerKey, outerElem := s.arrayKey, s.elem
-		defer func() { s.arrayKey, s.elem = outerKey, outerElem }()
-		elems := v.Children()
-		for elems.Next() {
-			el := elems.Node()
-			if el.Kind != unstable.InlineTable {
-				return fmt.Errorf("%d: key %q: want %s, got an array holding %s", line, key, want, kindName(el))
-			}
-			s.enter(key, line)
-			if err := s.inlineTable(parts, el); err != nil {
-				return err
-			}
-		}
-		return nil
-	case kindTable, kindStringMap:
-		if v.Kind != unstable.InlineTable {
-			break
-		}
-		return s.inlineTable(parts, v)
-	case kindString:
-		if v.Kind == unstable.String {
-			return nil
-		}
-	case kindBool:
-		if v.Kind == unstable.Bool {
-			return nil
-		}
-	case kindInt:
-		if v.Kind == unstable.Integer {
-			return nil
-		}
-	case kindDuration:
-		if v.Kind == unstable.String {
-			if _, err := parseDuration(string(v.Data)); err != nil {
-				return fmt.Errorf("%d: key %q: %w", line, key, err)
-			}
-			return nil
-		}
-	case kindCommand:
-		if v.Kind == unstable.String {
-			return nil
-		}
-		if v.Kind == unstable.Array {
-			if el := firstNonString(v); el != nil {
-				return fmt.Errorf("%d: key %q: want %s, got an array holding %s", line, key, want, kindName(el))
-			}
-			return nil
-		}
-	}
-	return fmt.Errorf("%d: key %q: want %s, got %s", line, key, want, got)
-}
-
-// inlineTable checks the key/value pairs of inline table t under prefix.
-func (s *docScan) inlineTable(prefix []string, t *unstable.Node) error {
-	children := t.Children()
-	for children.Next() {
-		if c := children.Node(); c.Kind == unstable.KeyValue {
-			if err := s.keyValue(prefix, c); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// firstNonString returns the first element of array a that is not a
-// string, or nil.
-func firstNonString(a *unstable.Node) *unstable.Node {
-	elems := a.Children()
-	for elems.Next() {
-		if el := elems.Node(); el.Kind != unstable.String {
-			return el
-		}
-	}
-	return nil
-}
-
-// kindName names a parsed TOML value for messages, without its content.
-func kindName(n *unstable.Node) string {
-	switch n.Kind {
-	case unstable.String:
-		return "a string"
-	case unstable.Bool:
-		return "a boolean"
-	case unstable.Integer:
-		return "an integer"
-	case unstable.Float:
-		return "a float"
-	case unstable.Array:
-		return "an array"
-	case unstable.InlineTable:
-		return "a table"
-	case unstable.LocalDate, unstable.LocalTime, unstable.LocalDateTime, unstable.DateTime:
-		return "a date or time"
-	}
-	return "a " + n.Kind.String()
 }
