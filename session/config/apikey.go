@@ -12,9 +12,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -218,7 +220,10 @@ func runKeyCommand(ctx context.Context, cmd Command, timeout time.Duration) (str
 	x.Stdout = &out
 	x.WaitDelay = time.Second // a grandchild holding stdout open must not hang us
 	err := x.Run()
-	name := fmt.Sprintf("api_key_command %q", cmd.String())
+	// The command's text may hold a secret (a key written inline), and so
+	// may its output: messages name the config key, and at most the
+	// program's name when it cannot be started.
+	const name = "provider.api_key_command"
 	var exitErr *exec.ExitError
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
@@ -228,12 +233,14 @@ func runKeyCommand(ctx context.Context, cmd Command, timeout time.Duration) (str
 		if exitErr.ExitCode() < 0 {
 			how = exitErr.ProcessState.String() // e.g. "signal: killed"
 		}
-		return "", fmt.Errorf("%s failed with %s (its output is hidden; run it in a shell to see why)", name, how)
+		return "", fmt.Errorf("%s failed (%s); its output is hidden: run the command in a shell to see why", name, how)
 	case errors.Is(err, exec.ErrWaitDelay):
 		// It exited successfully but left something holding stdout open:
 		// what it printed is complete enough to use.
+	case errors.Is(err, exec.ErrNotFound):
+		return "", fmt.Errorf("%s: program %q not found; check the command's first word", name, filepath.Base(cmd[0]))
 	case err != nil:
-		return "", fmt.Errorf("%s: %w", name, err)
+		return "", fmt.Errorf("%s could not start (%s)", name, startFailure(err))
 	}
 	if out.overflow {
 		return "", fmt.Errorf("%s printed more than %d KiB; it must print only the key", name, keyCommandMaxOut>>10)
@@ -248,6 +255,16 @@ func runKeyCommand(ctx context.Context, cmd Command, timeout time.Duration) (str
 		return "", fmt.Errorf("%s printed spaces or control characters inside the key; it must print only the key", name)
 	}
 	return key, nil
+}
+
+// startFailure says why a program could not start, without its path or
+// arguments.
+func startFailure(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return "cannot run it"
 }
 
 // cappedBuffer keeps the first keyCommandMaxOut bytes written to it and
