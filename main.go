@@ -3,8 +3,9 @@
 //
 // With no arguments on a terminal it opens the chat (package ui). With -p, or
 // with text piped on stdin, it answers one prompt and exits. `runnel replay`
-// reads a recorded stream. This package only parses flags, loads the config
-// and wires the packages together.
+// reads a recorded stream; `runnel sessions …` manages the history. This
+// package only parses flags, loads the config (package session/config) and
+// wires the packages together.
 package main
 
 import (
@@ -13,7 +14,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -23,6 +24,9 @@ import (
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
+
+// maxFlagWidth is the widest --width accepted.
+const maxFlagWidth = 1000
 
 // options are the command line.
 type options struct {
@@ -38,62 +42,78 @@ type options struct {
 	tools                                        []string // --tool: exactly these tools are on
 }
 
-// run is main without the process: it returns the exit status.
+// run is main without the process: it returns the exit status. SIGINT
+// stops the command (130); SIGTERM stops it too, lets it save, and makes
+// the status 143 whatever the command returned.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	termCtx, stopTerm := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stopTerm()
+	ctx, stop := signal.NotifyContext(termCtx, os.Interrupt)
 	defer stop()
+	root := newRoot(ctx, stdin, stdout, stderr)
+	root.SetArgs(args)
+	code := exitStatus(root.ExecuteContext(ctx), stderr)
+	if termCtx.Err() != nil {
+		return exitTerminated
+	}
+	return code
+}
+
+// newRoot builds the command tree.
+func newRoot(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	var o options
-	status := exitOK
 	root := &cobra.Command{
 		Use:   "runnel [-p PROMPT]",
 		Short: "A terminal chat client for the OpenAI Responses API",
 		Long: "runnel streams answers from the OpenAI Responses API (and every server that speaks it)\n" +
 			"with live markdown, tool and MCP panels and reasoning summaries.\n\n" +
-			"With no arguments it opens the chat. With no API key configured it uses a built-in demo.",
+			"With no arguments it opens the chat. With no API key configured the chat uses a built-in demo;\n" +
+			"-p and piped stdin need a key (or --demo).",
+		Version:       version(),
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		PersistentPreRunE: func(*cobra.Command, []string) error {
+			if o.width < 0 || o.width > maxFlagWidth {
+				return usageErrorf("--width %d: want 1 to %d (0: the terminal's width)", o.width, maxFlagWidth)
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.promptSet = cmd.Flags().Changed("prompt")
 			o.dbPath, o.dbPathErr = dataDir(cmd)
-			status = root(ctx, o, stdin, stdout, stderr)
-			return nil
+			return exitWith(rootCommand(ctx, o, stdin, stdout, stderr))
 		},
 	}
+	root.SetVersionTemplate("runnel {{.Version}}\n")
 	f := root.Flags()
 	f.StringVarP(&o.prompt, "prompt", "p", "", "answer one prompt and exit (stdin, if piped, is context placed before it)")
 	addModelFlags(&o, root)
 	f.BoolVar(&o.demo, "demo", false, "use the built-in demo provider")
-	f.BoolVarP(&o.continueLast, "continue", "c", false, "continue the most recent session")
+	f.BoolVarP(&o.continueLast, "continue", "c", false, "continue the most recent session (with -p too)")
 	f.StringVarP(&o.resumeID, "resume", "r", "", "resume a session by id (a unique prefix works; see runnel sessions)")
 	f.BoolVar(&o.yes, "yes", false, "with -p: run local tools that ask for approval without asking")
 	f.StringArrayVar(&o.tools, "tool", nil, "turn on only this tool for the session (repeatable; names from the config's tools, functions and mcp_servers)")
 	root.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/runnel/config.toml)")
 	root.PersistentFlags().StringVar(&o.format, "format", "", "output format: ansi, markdown, text, json or events (default ansi on a terminal, else markdown)")
-	root.PersistentFlags().IntVar(&o.width, "width", 0, "wrap width for ansi output (default: the terminal's, else 100)")
+	root.PersistentFlags().IntVar(&o.width, "width", 0, fmt.Sprintf("wrap width for ansi output, 1 to %d (default: the terminal's, else 100)", maxFlagWidth))
 
 	replay := &cobra.Command{
 		Use:   "replay FILE",
 		Short: "Read a recorded Responses SSE stream (a file, or - for stdin) and print the result",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, a []string) error {
-			status = replayCommand(ctx, o, a[0], stdin, stdout, stderr)
-			return nil
+			return exitWith(replayCommand(ctx, o, a[0], stdin, stdout, stderr))
 		},
 	}
 	replay.Flags().Float64Var(&o.speed, "speed", 1, "playback speed in the chat view (2 = twice as fast)")
 	root.AddCommand(replay)
-	addSessionCommands(ctx, root, stdin, stdout, stderr, &status)
-
-	root.SetArgs(args)
+	addSessionCommands(ctx, root, stdin, stdout, stderr)
+	addCompletions(root, &o)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	if err := root.Execute(); err != nil {
-		fmt.Fprintf(stderr, "runnel: %s (see runnel --help)\n", strings.TrimSpace(err.Error()))
-		return exitUsage
-	}
-	return status
+	return root
 }
 
 func addModelFlags(o *options, cmd *cobra.Command) {
@@ -104,15 +124,14 @@ func addModelFlags(o *options, cmd *cobra.Command) {
 	f.StringVar(&o.baseURL, "base-url", "", "API base URL (default $OPENAI_BASE_URL, else "+config.DefaultBaseURL+")")
 }
 
-// root runs the chat or a one-shot prompt.
-func root(ctx context.Context, o options, stdin io.Reader, stdout, stderr io.Writer) int {
+// rootCommand runs the chat or a one-shot prompt.
+func rootCommand(ctx context.Context, o options, stdin io.Reader, stdout, stderr io.Writer) int {
 	cfg, settings, code := loadSettings(o, stderr)
 	if code != exitOK {
 		return code
 	}
 	if o.format != "" && !validFormat(o.format) {
-		warnf(stderr, "unknown --format %q: use one of %s", o.format, strings.Join(formats, ", "))
-		return exitUsage
+		return badFormat(stderr, o.format)
 	}
 	if o.promptSet || !isTerminal(stdin) || !isTerminal(stdout) {
 		return oneShot(ctx, o, cfg, settings, stdin, stdout, stderr)
@@ -120,12 +139,17 @@ func root(ctx context.Context, o options, stdin io.Reader, stdout, stderr io.Wri
 	return chat(ctx, o, cfg, settings, stdout, stderr)
 }
 
-func loadSettings(o options, stderr io.Writer) (config.Config, config.Settings, int) {
+// loadConfig reads the config file --config names, else the default one.
+func loadConfig(o options) (config.Config, error) {
 	path, explicit := o.configPath, o.configPath != ""
 	if !explicit {
 		path = config.DefaultConfigPath()
 	}
-	cfg, err := config.LoadConfig(path, explicit)
+	return config.LoadConfig(path, explicit)
+}
+
+func loadSettings(o options, stderr io.Writer) (config.Config, config.Settings, int) {
+	cfg, err := loadConfig(o)
 	if err != nil {
 		fmt.Fprintf(stderr, "runnel: %s\n", err)
 		return cfg, config.Settings{}, exitUsage
@@ -136,15 +160,6 @@ func loadSettings(o options, stderr io.Writer) (config.Config, config.Settings, 
 		return cfg, config.Settings{}, exitUsage
 	}
 	return cfg, s, exitOK
-}
-
-func validFormat(f string) bool {
-	for _, x := range formats {
-		if f == x {
-			return true
-		}
-	}
-	return false
 }
 
 // isTerminal reports whether f is a character device (a terminal).

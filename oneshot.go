@@ -102,8 +102,7 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 
 func replayCommand(ctx context.Context, o options, file string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if o.format != "" && !validFormat(o.format) {
-		warnf(stderr, "unknown --format %q: use one of %s", o.format, strings.Join(formats, ", "))
-		return exitUsage
+		return badFormat(stderr, o.format)
 	}
 	var r io.Reader = stdin
 	if file != "-" {

@@ -31,9 +31,9 @@ import (
 const dataDirFlag = "data-dir"
 
 // addSessionCommands adds the history commands and the persistent --data-dir
-// flag to root. Each command sets *status to its exit status.
-func addSessionCommands(ctx context.Context, root *cobra.Command, stdin io.Reader, stdout, stderr io.Writer, status *int) {
-	h := &historyCmds{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, status: status, terminal: isTerminal, now: time.Now}
+// flag to root.
+func addSessionCommands(ctx context.Context, root *cobra.Command, stdin io.Reader, stdout, stderr io.Writer) {
+	h := &historyCmds{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, terminal: isTerminal, now: time.Now}
 	h.add(root)
 }
 
@@ -48,52 +48,71 @@ func dataDir(cmd *cobra.Command) (string, error) {
 
 // historyCmds runs the history commands.
 //
-// Invariants: every command's RunE sets *status and returns nil, so cobra's
-// own errors (unknown flags, wrong argument counts) are the only ones root
-// reports; terminal and now are isTerminal and time.Now outside tests.
+// Invariants: every command's RunE returns its status as an *exitError (nil
+// for success) after printing its message; terminal and now are isTerminal
+// and time.Now outside tests.
 type historyCmds struct {
 	ctx            context.Context // cancels a wait on stdin (a prompt, import -)
 	stdin          io.Reader
 	stdout, stderr io.Writer
-	status         *int
 	terminal       func(any) bool
 	now            func() time.Time
 }
 
+// add adds `sessions list|rm|search|export|import` to root, with `sessions`
+// alone listing, and the older top-level spellings `runnel search`,
+// `runnel export` and `runnel import` as hidden aliases.
 func (h *historyCmds) add(root *cobra.Command) {
 	root.PersistentFlags().String(dataDirFlag, "", "directory of the session history (default $XDG_DATA_HOME/runnel)")
-	run := func(fn func(cmd *cobra.Command, args []string) int) func(*cobra.Command, []string) error {
-		return func(cmd *cobra.Command, args []string) error {
-			*h.status = fn(cmd, args)
-			return nil
-		}
+	sessions := h.listCmd("sessions")
+	sessions.AddCommand(h.listCmd("list"), h.rmCmd(), h.searchCmd(), h.exportCmd(), h.importCmd())
+	root.AddCommand(sessions)
+	for _, c := range []*cobra.Command{h.searchCmd(), h.exportCmd(), h.importCmd()} {
+		c.Hidden = true
+		c.Short += " (also: runnel sessions " + c.Name() + ")"
+		root.AddCommand(c)
 	}
+}
 
+// runE adapts a command that returns its exit status to RunE.
+func runE(fn func(cmd *cobra.Command, args []string) int) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error { return exitWith(fn(cmd, args)) }
+}
+
+func (h *historyCmds) listCmd(use string) *cobra.Command {
 	var asJSON bool
 	var limit int
 	list := &cobra.Command{
-		Use:   "sessions",
+		Use:   use,
 		Short: "List saved sessions, most recently updated first",
 		Long: "List saved sessions, most recently updated first: id, when it was last updated, turns, model and title.\n" +
 			"--json prints JSON Lines, one object per session: id, title, turns, model, created, updated (RFC 3339),\n" +
 			"updated_ago and preview. Resume one with: runnel -r ID",
 		Args: cobra.NoArgs,
-		RunE: run(func(cmd *cobra.Command, _ []string) int { return h.list(cmd, asJSON, limit) }),
+		RunE: runE(func(cmd *cobra.Command, _ []string) int { return h.list(cmd, asJSON, limit) }),
 	}
 	list.Flags().BoolVar(&asJSON, "json", false, "print JSON Lines, one object per session")
 	list.Flags().IntVar(&limit, "limit", 0, "list at most N sessions (0: all)")
+	return list
+}
 
+func (h *historyCmds) rmCmd() *cobra.Command {
 	var yes bool
 	rm := &cobra.Command{
 		Use:     "rm ID",
 		Aliases: []string{"delete"},
 		Short:   "Delete a session (a unique prefix of its id is enough)",
 		Args:    cobra.ExactArgs(1),
-		RunE:    run(func(cmd *cobra.Command, a []string) int { return h.remove(cmd, a[0], yes) }),
+		RunE:    runE(func(cmd *cobra.Command, a []string) int { return h.remove(cmd, a[0], yes) }),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return sessionIDs(cmd), cobra.ShellCompDirectiveNoFileComp
+		},
 	}
 	rm.Flags().BoolVarP(&yes, "yes", "y", false, "delete without asking")
-	list.AddCommand(rm)
+	return rm
+}
 
+func (h *historyCmds) searchCmd() *cobra.Command {
 	var searchJSON bool
 	var searchLimit int
 	search := &cobra.Command{
@@ -104,32 +123,41 @@ func (h *historyCmds) add(root *cobra.Command) {
 			"elsewhere they are marked [like this]. --json prints JSON Lines, one object per hit: id, title, turn,\n" +
 			"snippet and marks (byte ranges of the matches in snippet). Resume a session with: runnel -r ID",
 		Args: cobra.MinimumNArgs(1),
-		RunE: run(func(cmd *cobra.Command, a []string) int {
+		RunE: runE(func(cmd *cobra.Command, a []string) int {
 			return h.search(cmd, strings.Join(a, " "), searchJSON, searchLimit)
 		}),
 	}
 	search.Flags().BoolVar(&searchJSON, "json", false, "print JSON Lines, one object per hit")
 	search.Flags().IntVar(&searchLimit, "limit", 20, "show at most N hits (0: 20)")
+	return search
+}
 
+func (h *historyCmds) exportCmd() *cobra.Command {
 	var format, out string
 	exp := &cobra.Command{
 		Use:   "export ID",
 		Short: "Write a session as markdown or JSON (to stdout, or a file with -o)",
-		Long: "Write a session as a readable markdown transcript, or as JSON that `runnel import` reads back.\n" +
+		Long: "Write a session as a readable markdown transcript, or as JSON that `runnel sessions import` reads back.\n" +
 			"The format defaults to json when -o names a .json file, else markdown. Files are written 0600.",
 		Args: cobra.ExactArgs(1),
-		RunE: run(func(cmd *cobra.Command, a []string) int { return h.export(cmd, a[0], format, out) }),
+		RunE: runE(func(cmd *cobra.Command, a []string) int { return h.export(cmd, a[0], format, out) }),
+		ValidArgsFunction: func(cmd *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return sessionIDs(cmd), cobra.ShellCompDirectiveNoFileComp
+		},
 	}
 	exp.Flags().StringVar(&format, "format", "", "markdown or json (default: json for a .json -o file, else markdown)")
 	exp.Flags().StringVarP(&out, "output", "o", "", "write to FILE instead of stdout")
+	exp.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]cobra.Completion{"markdown", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	return exp
+}
 
-	imp := &cobra.Command{
+func (h *historyCmds) importCmd() *cobra.Command {
+	return &cobra.Command{
 		Use:   "import FILE",
 		Short: "Add a session from a JSON export (a file, or - for stdin)",
 		Args:  cobra.ExactArgs(1),
-		RunE:  run(func(cmd *cobra.Command, a []string) int { return h.importFile(cmd, a[0]) }),
+		RunE:  runE(func(cmd *cobra.Command, a []string) int { return h.importFile(cmd, a[0]) }),
 	}
-	root.AddCommand(list, search, exp, imp)
 }
 
 // open opens the history, or reports why it cannot and returns the status.

@@ -20,21 +20,17 @@ import (
 func historyRun(t *testing.T, dir, stdin string, term bool, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var o, e bytes.Buffer
-	status := exitOK
 	root := &cobra.Command{Use: "runnel", SilenceUsage: true, SilenceErrors: true, Args: cobra.NoArgs, RunE: func(*cobra.Command, []string) error { return nil }}
 	root.PersistentFlags().String("format", "", "output format")
 	root.PersistentFlags().Int("width", 0, "wrap width")
-	h := &historyCmds{ctx: t.Context(), stdin: strings.NewReader(stdin), stdout: &o, stderr: &e, status: &status,
+	h := &historyCmds{ctx: t.Context(), stdin: strings.NewReader(stdin), stdout: &o, stderr: &e,
 		terminal: func(any) bool { return term }, now: time.Now}
 	h.add(root)
 	root.SetArgs(append([]string{"--data-dir", dir}, args...))
 	root.SetIn(h.stdin)
 	root.SetOut(&o)
 	root.SetErr(&e)
-	if err := root.Execute(); err != nil {
-		fmt.Fprintf(&e, "runnel: %s (see runnel --help)\n", err)
-		status = exitUsage
-	}
+	status := exitStatus(root.Execute(), &e)
 	return o.String(), e.String(), status
 }
 
@@ -415,8 +411,7 @@ func TestSessionsCorruptDatabase(t *testing.T) {
 func TestSessionsDataDir(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", "/xdg")
 	root := &cobra.Command{Use: "runnel"}
-	status := 0
-	addSessionCommands(t.Context(), root, strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}, &status)
+	addSessionCommands(t.Context(), root, strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
 	if p, err := dataDir(root); err != nil || p != "/xdg/runnel/runnel.db" {
 		t.Errorf("default: %q %v", p, err)
 	}
