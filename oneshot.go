@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"os"
@@ -45,16 +46,38 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		warnf(stderr, "no prompt: give -p PROMPT or pipe text on stdin (run runnel on a terminal for the chat)")
 		return exitUsage
 	}
+	if s.Demo() && !o.demo {
+		// A script must not take the demo's answer for a real one.
+		warnf(stderr, "no API key: set $%s, or provider.api_key_command in the config (or pass --demo for the built-in demo)", cfg.APIKeyEnv())
+		return exitUsage
+	}
+	conv := &session.Conversation{Settings: sessionSettings(s)}
+	var journal *session.Journal
+	if o.continueLast || o.resumeID != "" {
+		db, histErr := openHistory(o)
+		if db != nil {
+			defer db.Close()
+		}
+		sess, code := resumeTarget(o, db, histErr, stderr)
+		if code != exitOK {
+			return code
+		}
+		var probs []error
+		conv, probs = session.FromStore(sess)
+		for _, p := range probs {
+			warnf(stderr, "warning: %s", errLine(p))
+		}
+		conv.Settings = resumedSettings(conv.Settings, sessionSettings(s), o)
+		journal = session.ResumeJournal(db, sess.Info.ID, conv.Settings)
+		defer closeJournal(journal, stderr)
+	}
 	kit, err := newToolKit(ctx, cfg, o.tools, stderr)
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))
 		return exitUsage
 	}
 	defer kit.close()
-	client, label := newClient(s, o.demo)
-	if label == "demo" {
-		warnf(stderr, "no API key configured — answering with the built-in demo provider (set OPENAI_API_KEY, or base_url in config)")
-	}
+	client, _ := newClient(s, o.demo)
 	hooks := tools.Hooks{}
 	if o.yes {
 		hooks.Approve = tools.AutoApprove
@@ -65,7 +88,6 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		warnf(stderr, "%s", errLine(err))
 		return exitUsage
 	}
-	conv := &session.Conversation{Settings: sessionSettings(s)}
 	p := newPrinter(o, stdout, stderr)
 	var last *stream.Accumulator
 	var lastErr error
@@ -78,8 +100,15 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		req := turn.Request
 		req.Tools = reqTools // secrets resolved for this request only
 		turn.Request.Tools = tools.Redact(reqTools)
+		var log *session.TurnLog
+		if journal != nil {
+			log = journal.Begin(turn)
+		}
 		acc, err := drive(stream.Start(ctx, client, req), p, stderr)
-		conv.Finish(turn, acc.Responses(), err, false)
+		conv.Finish(turn, acc.Responses(), err, errors.Is(err, context.Canceled))
+		if log != nil {
+			log.End(time.Now(), turn) // also after SIGINT or SIGTERM: what came is saved
+		}
 		last, lastErr = acc, err
 		return acc.Current(), err
 	}
@@ -98,6 +127,34 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		last = &stream.Accumulator{}
 	}
 	return report(last, lastErr, stderr)
+}
+
+// resumedSettings are a stored session's settings for one more turn: the
+// flags given now win, and a session that recorded no model takes today's.
+func resumedSettings(stored, now session.Settings, o options) session.Settings {
+	if stored.Model == "" || o.model != "" {
+		stored.Model = now.Model
+	}
+	if o.instructions != "" {
+		stored.Instructions = now.Instructions
+	}
+	if o.effort != "" {
+		stored.ReasoningEffort = now.ReasoningEffort
+	}
+	return stored
+}
+
+// closeJournal writes what is queued and reports failed writes.
+func closeJournal(j *session.Journal, stderr io.Writer) {
+	j.Close()
+	for {
+		select {
+		case err := <-j.Errors():
+			warnf(stderr, "cannot save the turn: %s", errLine(err))
+		default:
+			return
+		}
+	}
 }
 
 func replayCommand(ctx context.Context, o options, file string, stdin io.Reader, stdout, stderr io.Writer) int {

@@ -71,6 +71,10 @@ func (c Command) String() string {
 	return strings.Join(c, " ")
 }
 
+// APIKeyEnv is the environment variable the key is read from:
+// provider.api_key_env, else OPENAI_API_KEY.
+func (c Config) APIKeyEnv() string { return first(c.Provider.APIKeyEnv, DefaultAPIKeyEnv) }
+
 // Overrides are the settings given as command-line flags; "" = not given.
 type Overrides struct {
 	BaseURL, Model, Instructions, ReasoningEffort string
@@ -198,7 +202,7 @@ func resolveKey(p ProviderConfig, env func(string) string) (key, source string, 
 		}
 		return key, "api_key_command", nil
 	}
-	name := first(p.APIKeyEnv, DefaultAPIKeyEnv)
+	name := Config{Provider: p}.APIKeyEnv()
 	key = strings.TrimSpace(env(name))
 	if key == "" {
 		return "", "", nil
