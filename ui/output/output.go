@@ -1,4 +1,4 @@
-package main
+package output
 
 // This file holds the one-shot and replay output formats. Every format reads
 // the same things: events as they arrive (with the item they changed) and each
