@@ -1,7 +1,6 @@
 package main
 
-// This file starts the chat (package ui) and its styled printer for
-// --format ansi.
+// This file starts the chat (package ui).
 
 import (
 	"context"
@@ -10,14 +9,9 @@ import (
 	"os"
 	"time"
 
-	"golang.org/x/term"
-
 	"runnel/session/config"
 	"runnel/session/store"
-	"runnel/stream"
-	"runnel/theme"
 	"runnel/ui"
-	"runnel/ui/block"
 )
 
 // chat opens the interactive chat: with the history (unless the store is
@@ -113,39 +107,4 @@ func replayChat(ctx context.Context, o options, r io.Reader, stdout, stderr io.W
 		return exitFailure
 	}
 	return exitOK
-}
-
-// ansiPrinter adapts the chat's block printer to an output format.
-type ansiPrinter struct{ p *block.Printer }
-
-func (a ansiPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Item) {
-	a.p.Event(ev, s, it)
-}
-func (a ansiPrinter) response(s *stream.Snapshot) { a.p.Response(s) }
-func (a ansiPrinter) close()                      { a.p.Close() }
-
-// newANSIPrinter is the styled format, drawn by the same blocks as the chat.
-func newANSIPrinter(stdout, stderr io.Writer, width int) printer {
-	dark := true
-	f, isFile := stdout.(*os.File)
-	if isFile && isTerminal(f) {
-		dark = theme.DetectDark(os.Stdin, f)
-		if width == 0 {
-			width = terminalWidth(f)
-		}
-	}
-	if width <= 0 {
-		width = 100
-	}
-	st := theme.New(theme.Pick(dark, os.Getenv("NO_COLOR") != "", ""))
-	return ansiPrinter{block.NewPrinter(stdout, width, &st)}
-}
-
-// terminalWidth returns the terminal's width, 0 if unknown.
-func terminalWidth(f *os.File) int {
-	w, _, err := term.GetSize(int(f.Fd()))
-	if err != nil {
-		return 0
-	}
-	return w
 }

@@ -11,11 +11,12 @@ import (
 	"runnel/session/config"
 	"runnel/session/store"
 	"runnel/stream"
+	"runnel/ui/output"
 )
 
 func addCompletions(root *cobra.Command, o *options) {
 	none := cobra.ShellCompDirectiveNoFileComp
-	root.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(formats, none))
+	root.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(output.Formats, none))
 	root.RegisterFlagCompletionFunc("resume", func(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return sessionIDs(cmd), none
 	})

@@ -10,6 +10,8 @@ import (
 	"io"
 	"runtime/debug"
 	"strings"
+
+	"runnel/ui/output"
 )
 
 // exitTerminated is the status after SIGTERM (128 + 15, as a shell reports
@@ -90,16 +92,7 @@ func version() string {
 	return v + " " + info.GoVersion
 }
 
-func validFormat(f string) bool {
-	for _, x := range formats {
-		if f == x {
-			return true
-		}
-	}
-	return false
-}
-
 func badFormat(stderr io.Writer, f string) int {
-	warnf(stderr, "unknown --format %q: use one of %s", f, strings.Join(formats, ", "))
+	warnf(stderr, "unknown --format %q: use one of %s", f, strings.Join(output.Formats, ", "))
 	return exitUsage
 }

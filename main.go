@@ -19,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"runnel/session/config"
+	"runnel/ui/output"
 )
 
 func main() {
@@ -130,7 +131,7 @@ func rootCommand(ctx context.Context, o options, stdin io.Reader, stdout, stderr
 	if code != exitOK {
 		return code
 	}
-	if o.format != "" && !validFormat(o.format) {
+	if o.format != "" && !output.Valid(o.format) {
 		return badFormat(stderr, o.format)
 	}
 	if o.promptSet || !isTerminal(stdin) || !isTerminal(stdout) {

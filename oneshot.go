@@ -18,6 +18,7 @@ import (
 	"runnel/session/demo"
 	"runnel/session/tools"
 	"runnel/stream"
+	"runnel/ui/output"
 )
 
 const maxStdinPrompt = 16 << 20
@@ -88,7 +89,7 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		warnf(stderr, "%s", errLine(err))
 		return exitUsage
 	}
-	p := newPrinter(o, stdout, stderr)
+	p := output.New(o.format, stdout, stderr, o.width)
 	var last *stream.Accumulator
 	var lastErr error
 	send := func(ctx context.Context, step tools.Step) (*stream.Snapshot, error) {
@@ -119,7 +120,7 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 			}
 		}
 	})
-	p.close()
+	p.Close()
 	if stop != "" {
 		warnf(stderr, "%s", stream.SanitizeLine(stop))
 	}
@@ -158,7 +159,7 @@ func closeJournal(j *session.Journal, stderr io.Writer) {
 }
 
 func replayCommand(ctx context.Context, o options, file string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if o.format != "" && !validFormat(o.format) {
+	if o.format != "" && !output.Valid(o.format) {
 		return badFormat(stderr, o.format)
 	}
 	var r io.Reader = stdin
@@ -178,9 +179,9 @@ func replayCommand(ctx context.Context, o options, file string, stdin io.Reader,
 	if o.format == "" && isTerminal(stdout) {
 		return replayChat(ctx, o, r, stdout, stderr)
 	}
-	p := newPrinter(o, stdout, stderr)
+	p := output.New(o.format, stdout, stderr, o.width)
 	acc, err := drive(stream.StartReader(ctx, r, 0), p, stderr)
-	p.close()
+	p.Close()
 	if err != nil && len(acc.Responses()) == 0 {
 		warnf(stderr, "cannot read %s: %s", file, errLine(err))
 		return exitUsage
@@ -193,32 +194,6 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// newPrinter picks the output format.
-func newPrinter(o options, stdout, stderr io.Writer) printer {
-	format := o.format
-	if format == "" {
-		format = formatMarkdown
-		if isTerminal(stdout) {
-			format = formatANSI
-		}
-	}
-	switch format {
-	case formatJSON:
-		enc := json.NewEncoder(jsonSafeWriter{stdout})
-		enc.SetEscapeHTML(false)
-		return &jsonPrinter{enc: enc}
-	case formatEvents:
-		enc := json.NewEncoder(jsonSafeWriter{stdout})
-		enc.SetEscapeHTML(false)
-		return &eventsPrinter{enc: enc}
-	case formatText:
-		return newTextPrinter(stdout, stderr, true)
-	case formatANSI:
-		return newANSIPrinter(stdout, stderr, o.width)
-	}
-	return newTextPrinter(stdout, stderr, false)
 }
 
 // newClient returns the client for the settings, and "demo" when the built-in

@@ -15,6 +15,15 @@ import (
 	"runnel/session/store"
 	"runnel/stream"
 	"runnel/stream/streamtest"
+	"runnel/ui/output"
+)
+
+// The format names, as the tests beside main_test.go use them.
+var formats = output.Formats
+
+const (
+	formatANSI     = "ansi"
+	formatMarkdown = "markdown"
 )
 
 // noKey clears every way a key or a base URL could reach the command.
