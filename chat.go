@@ -32,11 +32,11 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 	if code != exitOK {
 		return code
 	}
-	client, label := newClient(s, o.demo)
+	client, label := s.Client(o.demo)
 	res, err := ui.Run(ctx, ui.Options{
 		Client:     client,
 		Provider:   label,
-		Settings:   sessionSettings(s),
+		Settings:   s.Session(),
 		Theme:      s.Theme,
 		NoColor:    os.Getenv("NO_COLOR") != "",
 		LLMTitle:   s.LLMTitle,

@@ -8,14 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"net/http"
 	"os"
 	"strings"
 	"time"
 
 	"runnel/session"
 	"runnel/session/config"
-	"runnel/session/demo"
 	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/ui/output"
@@ -52,7 +50,7 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		warnf(stderr, "no API key: set $%s, or provider.api_key_command in the config (or pass --demo for the built-in demo)", cfg.APIKeyEnv())
 		return exitUsage
 	}
-	conv := &session.Conversation{Settings: sessionSettings(s)}
+	conv := &session.Conversation{Settings: s.Session()}
 	var journal *session.Journal
 	if o.continueLast || o.resumeID != "" {
 		db, histErr := openHistory(o)
@@ -68,7 +66,7 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		for _, p := range probs {
 			warnf(stderr, "warning: %s", errLine(p))
 		}
-		conv.Settings = resumedSettings(conv.Settings, sessionSettings(s), o)
+		conv.Settings = s.Resumed(conv.Settings, config.Overrides{Model: o.model, Instructions: o.instructions, ReasoningEffort: o.effort})
 		journal = session.ResumeJournal(db, sess.Info.ID, conv.Settings)
 		defer closeJournal(journal, stderr)
 	}
@@ -78,7 +76,7 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		return exitUsage
 	}
 	defer kit.close()
-	client, _ := newClient(s, o.demo)
+	client, _ := s.Client(o.demo)
 	hooks := tools.Hooks{}
 	if o.yes {
 		hooks.Approve = tools.AutoApprove
@@ -130,21 +128,6 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 	return report(last, lastErr, stderr)
 }
 
-// resumedSettings are a stored session's settings for one more turn: the
-// flags given now win, and a session that recorded no model takes today's.
-func resumedSettings(stored, now session.Settings, o options) session.Settings {
-	if stored.Model == "" || o.model != "" {
-		stored.Model = now.Model
-	}
-	if o.instructions != "" {
-		stored.Instructions = now.Instructions
-	}
-	if o.effort != "" {
-		stored.ReasoningEffort = now.ReasoningEffort
-	}
-	return stored
-}
-
 // closeJournal writes what is queued and reports failed writes.
 func closeJournal(j *session.Journal, stderr io.Writer) {
 	j.Close()
@@ -194,51 +177,4 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// newClient returns the client for the settings, and "demo" when the built-in
-// demo provider answers.
-func newClient(s config.Settings, forceDemo bool) (*stream.Client, string) {
-	if forceDemo || s.Demo() {
-		return &stream.Client{
-			BaseURL: demo.BaseURL,
-			HTTP:    &http.Client{Transport: demo.New(demo.Options{Speed: 1})},
-		}, "demo"
-	}
-	return &stream.Client{
-		BaseURL:     s.BaseURL,
-		APIKey:      s.APIKey,
-		Headers:     s.Headers,
-		MaxRetries:  retriesOrNone(s.MaxRetries),
-		IdleTimeout: s.IdleTimeout,
-		HTTP:        connectClient(s.ConnectTimeout),
-	}, s.BaseURL
-}
-
-// retriesOrNone maps the config's "0 = never" onto the client's "negative =
-// none".
-func retriesOrNone(n int) int {
-	if n == 0 {
-		return -1
-	}
-	return n
-}
-
-func connectClient(timeout time.Duration) *http.Client {
-	if timeout <= 0 {
-		return nil
-	}
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.TLSHandshakeTimeout = timeout
-	return &http.Client{Transport: t}
-}
-
-func sessionSettings(s config.Settings) session.Settings {
-	return session.Settings{
-		Model:            s.Model,
-		Instructions:     s.Instructions,
-		ReasoningEffort:  s.ReasoningEffort,
-		ReasoningSummary: s.ReasoningSummary,
-		Store:            s.Store,
-	}
 }
