@@ -18,12 +18,12 @@ import (
 // unavailable: then it runs without, and says so), the tools, and a session
 // to resume for -c / -r.
 func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, stdout, stderr io.Writer) int {
-	kit, err := newToolKit(ctx, cfg, o.tools, stderr)
+	kit, err := cfg.StartTools(ctx, o.tools, func(err error) { warnf(stderr, "%s", errLine(err)) })
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))
 		return exitUsage
 	}
-	defer kit.close()
+	defer kit.Close()
 	db, histErr := openHistory(o)
 	if db != nil {
 		defer db.Close()
@@ -43,7 +43,7 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 		DB:         db,
 		HistoryErr: histErr,
 		Resume:     resume,
-		Tools:      &ui.Tools{Config: kit.config, MCP: kit.mcp, Enabled: kit.enabled},
+		Tools:      &ui.Tools{Config: kit.Config, MCP: kit.MCP, Enabled: kit.Enabled},
 	})
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))

@@ -70,19 +70,19 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		journal = session.ResumeJournal(db, sess.Info.ID, conv.Settings)
 		defer closeJournal(journal, stderr)
 	}
-	kit, err := newToolKit(ctx, cfg, o.tools, stderr)
+	kit, err := cfg.StartTools(ctx, o.tools, func(err error) { warnf(stderr, "%s", errLine(err)) })
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))
 		return exitUsage
 	}
-	defer kit.close()
+	defer kit.Close()
 	client, _ := s.Client(o.demo)
 	hooks := tools.Hooks{}
 	if o.yes {
 		hooks.Approve = tools.AutoApprove
 	}
-	runner := tools.NewRunner(kit.config, kit.mcp, hooks)
-	reqTools, err := runner.RequestTools(kit.on, os.Getenv)
+	runner := tools.NewRunner(kit.Config, kit.MCP, hooks)
+	reqTools, err := runner.RequestTools(kit.On, os.Getenv)
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))
 		return exitUsage
@@ -111,7 +111,7 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		last, lastErr = acc, err
 		return acc.Current(), err
 	}
-	stop, _ := tools.Drive(ctx, tools.NewLoop(kit.config.Rounds()), runner, []json.RawMessage{stream.UserText(prompt)}, send, func(rs []tools.Result) {
+	stop, _ := tools.Drive(ctx, tools.NewLoop(kit.Config.Rounds()), runner, []json.RawMessage{stream.UserText(prompt)}, send, func(rs []tools.Result) {
 		for _, r := range rs {
 			if r.Notice != "" {
 				warnf(stderr, "%s", stream.SanitizeLine(r.Notice))
