@@ -562,3 +562,34 @@ func TestInlineToolArray(t *testing.T) {
 		t.Errorf("wrong type in an inline array: %v", err)
 	}
 }
+
+// Every position comes from go-toml: type errors from its DecodeError,
+// unknown keys from StrictMissingError, and keys that fail validation (or
+// that go-toml reports without a position) from the strict decoder's
+// report on a shadow of Config. The second entry of an array of tables
+// points at its own lines, not the first entry's.
+func TestPositionsFromGoToml(t *testing.T) {
+	tests := []struct {
+		name, doc, want string
+	}{
+		{"type error in an entry", "[[functions]]\nname = \"a\"\ncommand = [\"x\"]\n\n[[functions]]\nname = \"b\"\ncommand = [\"y\"]\nshell = \"yes\"\n",
+			`doc.toml:8: key "functions.shell": want true or false, got a string`},
+		{"integer duration in the second entry", "[[functions]]\nname = \"a\"\ncommand = [\"x\"]\ntimeout = \"5s\"\n\n[[functions]]\nname = \"b\"\ncommand = [\"y\"]\ntimeout = 5\n",
+			`doc.toml:9: key "functions.timeout": want a duration string like "30s", got an integer`},
+		{"enum in the second entry", "[[mcp_servers]]\nname = \"a\"\ncommand = \"x\"\napproval = \"never\"\n[[mcp_servers]]\nname = \"b\"\ncommand = \"y\"\n\napproval = \"ask\"\n",
+			`doc.toml:9: key "mcp_servers.approval": "ask" is not an approval policy`},
+		{"missing key: the entry's header", "[[tools]]\ntype = \"web_search\"\n\n[[tools]]\nenabled = false\n",
+			`doc.toml:4: key "tools.type": missing`},
+		{"dotted key", "reasoning.effort = \"loud\"\n", `doc.toml:1: key "reasoning.effort": "loud" is not allowed`},
+		{"nested table", "\n\n[timeouts]\n\nconnect = \"-1s\"\n", `doc.toml:5: key "timeouts.connect": duration "-1s" must be positive`},
+		{"integer command", "[provider]\napi_key_command = 42\n", `doc.toml:2: key "provider.api_key_command": want a string or an array of strings, got an integer`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parseConfig([]byte(tt.doc), "doc.toml")
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("got %v\nwant prefix %s", err, tt.want)
+			}
+		})
+	}
+}
