@@ -44,24 +44,27 @@ type options struct {
 }
 
 // run is main without the process: it returns the exit status. SIGINT
-// stops the command (130); SIGTERM stops it too, lets it save, and makes
-// the status 143 whatever the command returned.
+// stops the command (130). SIGTERM stops it too, lets it save, and makes the
+// status 143 whatever the command returned; the chat is not cancelled by it
+// but quits the way Bubble Tea quits on SIGTERM, saving as on /quit (a
+// cancelled Bubble Tea v2.0.10 program can hang restoring its input).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	termCtx, stopTerm := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	chatCtx, stopInt := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stopInt()
+	ctx, stopTerm := signal.NotifyContext(chatCtx, syscall.SIGTERM)
 	defer stopTerm()
-	ctx, stop := signal.NotifyContext(termCtx, os.Interrupt)
-	defer stop()
-	root := newRoot(ctx, stdin, stdout, stderr)
+	root := newRoot(ctx, chatCtx, stdin, stdout, stderr)
 	root.SetArgs(args)
 	code := exitStatus(root.ExecuteContext(ctx), stderr)
-	if termCtx.Err() != nil {
+	if ctx.Err() != nil && chatCtx.Err() == nil {
 		return exitTerminated
 	}
 	return code
 }
 
-// newRoot builds the command tree.
-func newRoot(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+// newRoot builds the command tree. ctx ends on SIGINT and SIGTERM, chatCtx
+// on SIGINT only.
+func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	var o options
 	root := &cobra.Command{
 		Use:   "runnel [-p PROMPT]",
@@ -83,7 +86,7 @@ func newRoot(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer) *co
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.promptSet = cmd.Flags().Changed("prompt")
 			o.dbPath, o.dbPathErr = dataDir(cmd)
-			return exitWith(rootCommand(ctx, o, stdin, stdout, stderr))
+			return exitWith(rootCommand(ctx, chatCtx, o, stdin, stdout, stderr))
 		},
 	}
 	root.SetVersionTemplate("runnel {{.Version}}\n")
@@ -126,7 +129,7 @@ func addModelFlags(o *options, cmd *cobra.Command) {
 }
 
 // rootCommand runs the chat or a one-shot prompt.
-func rootCommand(ctx context.Context, o options, stdin io.Reader, stdout, stderr io.Writer) int {
+func rootCommand(ctx, chatCtx context.Context, o options, stdin io.Reader, stdout, stderr io.Writer) int {
 	cfg, settings, code := loadSettings(o, stderr)
 	if code != exitOK {
 		return code
@@ -137,7 +140,7 @@ func rootCommand(ctx context.Context, o options, stdin io.Reader, stdout, stderr
 	if o.promptSet || !isTerminal(stdin) || !isTerminal(stdout) {
 		return oneShot(ctx, o, cfg, settings, stdin, stdout, stderr)
 	}
-	return chat(ctx, o, cfg, settings, stdout, stderr)
+	return chat(chatCtx, o, cfg, settings, stdout, stderr)
 }
 
 // loadConfig reads the config file --config names, else the default one.
