@@ -61,6 +61,7 @@ func addSessionCommands(ctx context.Context, root *cobra.Command, stdin io.Reade
 func (h *historyCmds) add(root *cobra.Command) {
 	root.PersistentFlags().String(dataDirFlag, "", "directory of the session history (default $XDG_DATA_HOME/runnel)")
 	list := h.listCmd("sessions")
+	list.Short = "List, search, export, import or delete saved sessions (alone: list them)"
 	list.AddCommand(h.listCmd("list"), h.rmCmd(), h.searchCmd(), h.exportCmd(), h.importCmd())
 	root.AddCommand(list)
 	for _, c := range []*cobra.Command{h.searchCmd(), h.exportCmd(), h.importCmd()} {
