@@ -136,7 +136,7 @@ func (c Config) Resolve(env func(string) string, o Overrides) (Settings, error) 
 	if c.Path != "" {
 		name = displayPath(c.Path)
 	}
-	if err := c.validate(name, positions{}); err != nil {
+	if err := c.validate(name, nil); err != nil {
 		return Settings{}, err
 	}
 	s := Settings{

@@ -167,9 +167,14 @@ func parseConfig(data []byte, name string) (Config, error) {
 		return Config{}, decodeError(name, data, err)
 	}
 	pos := locate(data)
-	for _, array := range []string{"tools", "functions", "mcp_servers"} {
-		if _, isTable := genericAt(data, array).(map[string]any); isTable {
-			return Config{}, fmt.Errorf("%s: key %q: want an array of tables (write [[%s]]), got a table", pos.at(name, "", 0, array), array, array)
+	if len(c.Tools)+len(c.Functions)+len(c.MCPServers) > 0 {
+		// go-toml takes [tools] for a one-entry [[tools]]; say which to write.
+		var doc map[string]any
+		toml.Unmarshal(data, &doc) // it decoded above
+		for _, array := range []string{"tools", "functions", "mcp_servers"} {
+			if _, isTable := doc[array].(map[string]any); isTable {
+				return Config{}, fmt.Errorf("%s: key %q: want an array of tables (write [[%s]]), got a table", pos.at(name, "", 0, array), array, array)
+			}
 		}
 	}
 	if err := c.validate(name, pos); err != nil {
@@ -391,7 +396,7 @@ func unknownKeyMessage(key toml.Key, goTomlMessage string) string {
 // validate checks what the TOML types cannot: enumerations, the base URL
 // and header syntax. pos places keys for messages; it is empty for a
 // Config that did not come from a file.
-func (c *Config) validate(name string, pos positions) error {
+func (c *Config) validate(name string, pos *positions) error {
 	at := func(key string) string { return pos.at(name, "", 0, key) }
 	if c.Theme != "" {
 		if err := checkEnum(c.Theme, themes); err != nil {

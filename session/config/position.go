@@ -58,14 +58,26 @@ type keyPos struct {
 }
 
 // positions are the keys of one document in order, and the lines of the
-// headers of each array of tables.
+// headers of each array of tables. They are collected on first use, so a
+// file without errors costs nothing more. A nil *positions knows no lines
+// (a Config built by hand).
 type positions struct {
+	data    []byte
+	found   bool
 	keys    []keyPos
 	entries map[string][]int
 }
 
-// locate collects the positions of a document that decodes cleanly.
-func locate(data []byte) positions {
+// locate returns the positions of a document that decodes cleanly.
+func locate(data []byte) *positions { return &positions{data: data} }
+
+// find collects the positions.
+func (p *positions) find() {
+	if p.found {
+		return
+	}
+	p.found = true
+	data := p.data
 	report := func(t reflect.Type) []keyPos {
 		dec := toml.NewDecoder(bytes.NewReader(data))
 		dec.DisallowUnknownFields()
@@ -80,20 +92,23 @@ func locate(data []byte) positions {
 		}
 		return out
 	}
-	p := positions{keys: append(report(shadow), report(flat)...), entries: map[string][]int{}}
+	p.keys, p.entries = append(report(shadow), report(flat)...), map[string][]int{}
 	for _, h := range report(headers) {
 		p.entries[h.key] = append(p.entries[h.key], h.line)
 		if !strings.Contains(h.key, ".") {
 			p.keys = append(p.keys, h) // a top-level key: a table, or an array of them
 		}
 	}
-	return p
 }
 
 // at is "name:line" for key (dotted, no index), or for key of entry i of
 // array when array is not "": the key's own line, else its nearest written
 // parent's, else the entry's header; name alone when none is known.
-func (p positions) at(name, array string, i int, key string) string {
+func (p *positions) at(name, array string, i int, key string) string {
+	if p == nil {
+		return name
+	}
+	p.find()
 	lo, hi := 0, int(^uint(0)>>1)
 	if array != "" {
 		key = array + "." + key

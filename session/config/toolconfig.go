@@ -106,7 +106,7 @@ var imageSize = regexp.MustCompile(`^(auto|[1-9][0-9]{1,4}x[1-9][0-9]{1,4})$`)
 // place says where keys are written, for errors.
 type place struct {
 	name string
-	pos  positions
+	pos  *positions
 }
 
 func (p place) at(key string) string { return p.pos.at(p.name, "", 0, key) }
@@ -117,7 +117,7 @@ func (p place) errorf(array string, i int, key, format string, args ...any) erro
 }
 
 // validateTools checks the tool sections.
-func (c *Config) validateTools(name string, pos positions) error {
+func (c *Config) validateTools(name string, pos *positions) error {
 	p := place{name, pos}
 	if n := c.MaxToolRounds; n != nil && *n < 1 {
 		return fmt.Errorf("%s: key \"max_tool_rounds\": %d must be at least 1", p.at("max_tool_rounds"), *n)
@@ -397,7 +397,7 @@ func (s *MCPServerConfig) validate(p place, i int, claim claimFunc) error {
 // see the API key: OPENAI_API_KEY and provider.api_key_env are removed from
 // their environment unless a function says pass_api_key.
 func (c Config) ToolSet() (tools.Config, error) {
-	if err := c.validateTools("config", positions{}); err != nil {
+	if err := c.validateTools("config", nil); err != nil {
 		return tools.Config{}, err // a Config built by hand, not loaded
 	}
 	tc := tools.Config{SecretEnv: []string{DefaultAPIKeyEnv}}
