@@ -4,6 +4,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -33,7 +34,9 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 		return code
 	}
 	client, label := s.Client(o.demo)
-	res, err := ui.Run(ctx, ui.Options{
+	// Bubble Tea handles SIGINT and SIGTERM itself and quits cleanly; a
+	// cancelled context can leave v2.0.10 waiting on its input reader.
+	res, err := ui.Run(context.WithoutCancel(ctx), ui.Options{
 		Client:     client,
 		Provider:   label,
 		Settings:   s.Session(),
@@ -45,6 +48,12 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 		Resume:     resume,
 		Tools:      &ui.Tools{Config: kit.Config, MCP: kit.MCP, Enabled: kit.Enabled},
 	})
+	if errors.Is(err, ui.ErrInterrupted) || err != nil && ctx.Err() != nil { // saved as on quit
+		if res.SessionID != "" {
+			fmt.Fprintf(stdout, "resume this session with: runnel -r %s\n", res.SessionID)
+		}
+		return exitInterrupt
+	}
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))
 		return exitFailure

@@ -12,9 +12,19 @@ import (
 	"runnel/stream/streamtest"
 )
 
-// SIGTERM to the chat mid-stream: the partial turn is saved (as
-// interrupted) and runnel exits 143, not 0.
-func TestChatSIGTERMSavesAndExits143(t *testing.T) {
+// SIGTERM (or SIGINT from outside) to the chat mid-stream: the partial turn
+// is saved (as interrupted), runnel does not hang, and it exits 143 (130),
+// not 0.
+func TestChatSignalSavesAndExitsNonZero(t *testing.T) {
+	for _, tt := range []struct {
+		sig  syscall.Signal
+		want string
+	}{{syscall.SIGTERM, "[exited 143]"}, {syscall.SIGINT, "[exited 130]"}} {
+		t.Run(tt.sig.String(), func(t *testing.T) { chatSignal(t, tt.sig, tt.want) })
+	}
+}
+
+func chatSignal(t *testing.T, sig syscall.Signal, want string) {
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "partial ", "answer ", "never finished"), StallAfter: 6})
 	data := t.TempDir()
@@ -31,11 +41,11 @@ func TestChatSIGTERMSavesAndExits143(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
+	if err := syscall.Kill(pid, sig); err != nil {
 		t.Fatal(err)
 	}
-	if s := p.waitText("[exited"); !strings.Contains(s, "[exited 143]") {
-		t.Fatalf("screen after SIGTERM:\n%s", s)
+	if s := p.waitText("[exited"); !strings.Contains(s, want) {
+		t.Fatalf("screen after %s:\n%s", sig, s)
 	}
 	db, err := store.Open(filepath.Join(data, "runnel", "runnel.db"))
 	if err != nil {
