@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"runnel/stream/streamtest"
+	"runnel/ui/output"
 )
 
 // jsonHostile holds DEL, C1 controls (raw and as the 8-bit CSI and OSC),
@@ -42,7 +43,7 @@ func TestJSONSafeWriter(t *testing.T) {
 		t.Fatal(err)
 	}
 	var safe bytes.Buffer
-	n, err := jsonSafeWriter{&safe}.Write(raw.Bytes())
+	n, err := output.JSONSafe(&safe).Write(raw.Bytes())
 	if err != nil || n != raw.Len() {
 		t.Fatalf("Write = %d, %v; want %d, nil", n, err, raw.Len())
 	}
@@ -59,7 +60,7 @@ func TestJSONSafeWriter(t *testing.T) {
 	// Clean text, ASCII or not, goes through as it is.
 	clean := []byte(`{"text":"héllo — 世界 🎉 שלום"}` + "\n")
 	var out bytes.Buffer
-	jsonSafeWriter{&out}.Write(clean)
+	output.JSONSafe(&out).Write(clean)
 	if !bytes.Equal(out.Bytes(), clean) {
 		t.Errorf("clean JSON changed: %s", out.Bytes())
 	}

@@ -64,6 +64,10 @@ type Result struct {
 	SessionID store.SessionID // "" when nothing was saved
 }
 
+// ErrInterrupted is what Run returns when a SIGINT from outside ended the
+// chat (ctrl+c itself arrives as a key). The session is saved as on quit.
+var ErrInterrupted = tea.ErrInterrupted
+
 // Run runs the chat until the user quits.
 func Run(ctx context.Context, o Options) (Result, error) {
 	m := New(ctx, o)

@@ -68,7 +68,8 @@ func ParseApproval(s string) (Approval, error) {
 // Config is every tool a session may offer the model. It holds no secrets:
 // hosted tools name where theirs come from, and RequestTools reads them.
 //
-// Invariants (as checked by Validate, which the config loader runs):
+// Invariants (checked by the config loader, package session/config, the one
+// place tool config is validated):
 //   - Names are unique across Hosted, Functions and Servers, and match
 //     [a-zA-Z0-9_-]{1,64}.
 //   - Every Function has a Command; with Shell it is one element, the line.
@@ -271,58 +272,10 @@ func (c Config) Rounds() int {
 
 var validName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 
-// Validate checks the invariants above. Errors name the tool but carry no
-// file position: the config loader checks the same things first, with
-// lines.
-func (c Config) Validate() error {
-	seen := map[string]bool{}
-	name := func(kind, n string) error {
-		if !validName.MatchString(n) {
-			return fmt.Errorf("%s name %q must be 1 to 64 letters, digits, _ or -", kind, n)
-		}
-		if seen[n] {
-			return fmt.Errorf("%s name %q is used twice; tool names must be unique", kind, n)
-		}
-		seen[n] = true
-		return nil
-	}
-	for _, h := range c.Hosted {
-		if err := name("hosted tool", h.Name); err != nil {
-			return err
-		}
-	}
-	for _, f := range c.Functions {
-		if err := name("function", f.Name); err != nil {
-			return err
-		}
-		if len(f.Command) == 0 || f.Command[0] == "" || f.Shell && len(f.Command) != 1 {
-			return fmt.Errorf("function %q: command must be an argv, or one line with shell = true", f.Name)
-		}
-		if f.Timeout < 0 {
-			return fmt.Errorf("function %q: timeout must be positive", f.Name)
-		}
-		if f.Parameters != nil {
-			if _, err := CompileSchema(f.Parameters); err != nil {
-				return fmt.Errorf("function %q: parameters: %w", f.Name, err)
-			}
-		}
-	}
-	for _, s := range c.Servers {
-		if err := name("mcp server", s.Name); err != nil {
-			return err
-		}
-		if s.Command == "" {
-			return fmt.Errorf("mcp server %q: command is empty", s.Name)
-		}
-		if s.Timeout < 0 || s.StartupTimeout < 0 {
-			return fmt.Errorf("mcp server %q: timeout and startup_timeout must be positive", s.Name)
-		}
-	}
-	if c.MaxRounds < 0 {
-		return fmt.Errorf("max_tool_rounds %d must be positive", c.MaxRounds)
-	}
-	return nil
-}
+// ValidName reports whether s may name a tool: 1 to 64 letters, digits, _
+// or - (the API's rule for function names). The config loader checks every
+// name with it; Config holds only names that pass.
+func ValidName(s string) bool { return validName.MatchString(s) }
 
 // function returns the function tool named n, or nil.
 func (c Config) function(n string) *Function {

@@ -100,10 +100,6 @@ func TestMCPTimeoutConfig(t *testing.T) {
 	if got := (Server{}).startupTimeout(); got != DefaultMCPStartupTimeout {
 		t.Errorf("default startup timeout %s", got)
 	}
-	bad := Config{Servers: []Server{{Name: "x", Command: "x", Timeout: -time.Second}}}
-	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "timeout") {
-		t.Errorf("negative timeout: %v", err)
-	}
 }
 
 // A Manager made by NewMCP says which servers it is starting until Start

@@ -1,4 +1,4 @@
-package main
+package output
 
 // This file holds the one-shot and replay output formats. Every format reads
 // the same things: events as they arrive (with the item they changed) and each
@@ -255,9 +255,9 @@ func (p *imagePrinter) response(s *stream.Snapshot) {
 		}
 		p.saved[it] = true
 		if path, err := images.Write(p.sink, name, data); err != nil {
-			warnf(p.stderr, "image not saved: %s", errLine(err))
+			fmt.Fprintf(p.stderr, "runnel: image not saved: %s\n", stream.SanitizeLine(err.Error()))
 		} else {
-			warnf(p.stderr, "image saved: %s", path)
+			fmt.Fprintf(p.stderr, "runnel: image saved: %s\n", stream.SanitizeLine(path))
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package config
 
 // This file is the tools part of the config file: [[tools]] (hosted tools
 // the server runs), [[functions]] (local commands the model may call),
@@ -105,37 +105,24 @@ var hostedKeys = map[string][]string{
 
 var hostedTypes = []string{"web_search", "file_search", "code_interpreter", "image_generation", "mcp"}
 
-var (
-	toolName  = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
-	imageSize = regexp.MustCompile(`^(auto|[1-9][0-9]{1,4}x[1-9][0-9]{1,4})$`)
-)
+var imageSize = regexp.MustCompile(`^(auto|[1-9][0-9]{1,4}x[1-9][0-9]{1,4})$`)
 
-// place says where a key of an array-of-tables entry is written: the key's
-// own line, else the entry's [[header]], else the file.
+// place says where keys are written, for errors.
 type place struct {
-	name  string
-	lines map[string]int
+	name string
+	pos  *positions
 }
 
-func (p place) at(keys ...string) string {
-	for _, k := range keys {
-		if n, ok := p.lines[k]; ok {
-			return fmt.Sprintf("%s:%d", p.name, n)
-		}
-	}
-	return p.name
-}
+func (p place) at(key string) string { return p.pos.at(p.name, "", 0, key) }
 
 // errorf is an error about key of entry i of array.
 func (p place) errorf(array string, i int, key, format string, args ...any) error {
-	entry := fmt.Sprintf("%s[%d]", array, i)
-	where := p.at(entry+"."+key, entry+"."+strings.SplitN(key, ".", 2)[0], entry, array)
-	return fmt.Errorf("%s: key %q: %s", where, array+"."+key, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%s: key %q: %s", p.pos.at(p.name, array, i, key), array+"."+key, fmt.Sprintf(format, args...))
 }
 
-// validateTools checks the tool sections; lines may be nil.
-func (c *Config) validateTools(name string, lines map[string]int) error {
-	p := place{name, lines}
+// validateTools checks the tool sections.
+func (c *Config) validateTools(name string, pos *positions) error {
+	p := place{name, pos}
 	if n := c.MaxToolRounds; n != nil && *n < 1 {
 		return fmt.Errorf("%s: key \"max_tool_rounds\": %d must be at least 1", p.at("max_tool_rounds"), *n)
 	}
@@ -247,7 +234,7 @@ func (h *HostedToolConfig) validateMCP(bad func(key, format string, args ...any)
 	switch {
 	case h.ServerLabel == "":
 		return bad("server_label", "missing; an mcp tool needs a server_label (letters, digits, _ and -)")
-	case !toolName.MatchString(h.ServerLabel):
+	case !tools.ValidName(h.ServerLabel):
 		return bad("server_label", "%q must be 1 to 64 letters, digits, _ or -", h.ServerLabel)
 	case h.ServerURL == "" && h.ConnectorID == "":
 		return bad("server_url", "missing; an mcp tool needs server_url (or connector_id)")
@@ -315,7 +302,7 @@ func (f *FunctionConfig) validate(p place, i int, claim claimFunc) error {
 	switch {
 	case f.Name == "":
 		return bad("name", "missing; a function needs a name (letters, digits, _ and -)")
-	case !toolName.MatchString(f.Name):
+	case !tools.ValidName(f.Name):
 		return bad("name", "%q must be 1 to 64 letters, digits, _ or - (the API's rule for function names)", f.Name)
 	}
 	if err := claim("functions", i, "name", f.Name); err != nil {
@@ -398,7 +385,7 @@ func (s *MCPServerConfig) validate(p place, i int, claim claimFunc) error {
 	switch {
 	case s.Name == "":
 		return bad("name", "missing; an MCP server needs a name (letters, digits, _ and -)")
-	case !toolName.MatchString(s.Name):
+	case !tools.ValidName(s.Name):
 		return bad("name", "%q must be 1 to 64 letters, digits, _ or -", s.Name)
 	case strings.TrimSpace(s.Command) == "":
 		return bad("command", "missing; set command to the server's program, and args to its arguments")
@@ -426,6 +413,9 @@ func (s *MCPServerConfig) validate(p place, i int, claim claimFunc) error {
 // tools' authorization_env and headers_env variables (unless a tool names
 // them in env_passthrough).
 func (c Config) ToolSet() (tools.Config, error) {
+	if err := c.validateTools("config", nil); err != nil {
+		return tools.Config{}, err // a Config built by hand, not loaded
+	}
 	tc := tools.Config{SecretEnv: []string{DefaultAPIKeyEnv}}
 	if e := c.Provider.APIKeyEnv; e != "" && e != DefaultAPIKeyEnv {
 		tc.SecretEnv = append(tc.SecretEnv, e)
@@ -473,9 +463,6 @@ func (c Config) ToolSet() (tools.Config, error) {
 			AllowedTools: s.AllowedTools, Approval: approval, PassAPIKey: s.PassAPIKey,
 			Timeout: s.Timeout.Duration, StartupTimeout: s.StartupTimeout.Duration, EnvPassthrough: s.EnvPassthrough,
 		})
-	}
-	if err := tc.Validate(); err != nil {
-		return tools.Config{}, fmt.Errorf("config: %w", err)
 	}
 	return tc, nil
 }
