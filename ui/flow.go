@@ -54,7 +54,7 @@ func (m *Model) begin(st *session.Turn) tea.Cmd {
 	}
 	req.Tools = m.tools.resolved // secrets only in the request sent, never in the turn kept
 	m.gen++
-	t, cmd := startTurn(m.ctx, m.gen, m.opts.Client, st, req, time.Now())
+	t, cmd := startTurn(m.ctx, m.gen, m.opts.Client, st, req, time.Now(), m.opts.responseLimit())
 	if m.journal != nil {
 		t.log = m.journal.Begin(st)
 	}
@@ -66,7 +66,10 @@ func (m *Model) begin(st *session.Turn) tea.Cmd {
 	return cmd
 }
 
-// interrupt stops the turn in flight; what arrived stays on screen.
+// interrupt stops the turn in flight; what arrived stays on screen. No event
+// is applied after it (turn.apply), and the stream drops what it had not
+// handed over, so its final batch is the next one: the turn ends at once,
+// however fast the stream was coming.
 func (m *Model) interrupt() {
 	m.cur.stopped = true
 	m.cur.handle.Cancel(errStopped)
@@ -288,7 +291,10 @@ func (m *Model) endTurn(t *turn) tea.Cmd {
 			m.notice(block.Warning, "the response is incomplete: "+stream.SanitizeLine(string(s.IncompleteDetails)))
 		}
 	}
+	var limitErr *stream.LimitError
 	switch {
+	case errors.As(t.err, &limitErr):
+		m.notice(block.Warning, session.LimitNotice(limitErr))
 	case t.stopped:
 		m.notice(block.Info, "stopped — the partial answer is kept; the next message continues from the last complete reply")
 	case t.err != nil && len(snaps) == 0:
@@ -329,7 +335,7 @@ func (m *Model) fallback(t *turn) tea.Cmd {
 	req := m.conv.Rebuild(t.sess)
 	req.Tools = t.req.Tools
 	m.gen++
-	nt, cmd := startTurn(m.ctx, m.gen, m.opts.Client, t.sess, req, time.Now())
+	nt, cmd := startTurn(m.ctx, m.gen, m.opts.Client, t.sess, req, time.Now(), m.opts.responseLimit())
 	nt.log = t.log
 	m.cur = nt
 	return cmd

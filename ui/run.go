@@ -29,6 +29,11 @@ type Options struct {
 	HistoryErr error
 	Resume     *store.Session
 
+	// MaxResponseBytes bounds the text one response may hold (config
+	// max_response_bytes); 0 means session.DefaultResponseLimit. Past it the
+	// chat stops reading, keeps what came and says so.
+	MaxResponseBytes int
+
 	// Tools: nil means none configured (function calls are still answered,
 	// so the chain stays valid).
 	Tools *Tools
@@ -47,6 +52,14 @@ type Tools struct {
 	MCP     *tools.Manager
 	Enabled map[string]bool     // tool name → on
 	Env     func(string) string // for secrets read at request time; nil: os.Getenv
+}
+
+// responseLimit is MaxResponseBytes or its default.
+func (o Options) responseLimit() int {
+	if o.MaxResponseBytes > 0 {
+		return o.MaxResponseBytes
+	}
+	return session.DefaultResponseLimit
 }
 
 // Result is what the chat leaves behind.
