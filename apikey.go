@@ -17,6 +17,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"runnel/session"
 )
 
 // Defaults for settings that nothing configured.
@@ -92,6 +94,7 @@ type Settings struct {
 	IdleTimeout      time.Duration // max silence between stream events
 	ConnectTimeout   time.Duration // dial + TLS + response headers
 	MaxRetries       int           // retries before the first byte
+	MaxResponseBytes int           // the most text one response may hold
 	KeySource        string        // "env OPENAI_API_KEY", "api_key_command" or ""
 	BaseURLSet       bool          // the base URL came from a flag, the file or the environment
 }
@@ -140,6 +143,7 @@ func (c Config) Resolve(env func(string) string, o Overrides) (Settings, error) 
 		IdleTimeout:      first(c.Timeouts.Idle.Duration, DefaultIdleTimeout),
 		ConnectTimeout:   first(c.Timeouts.Connect.Duration, DefaultConnectTimeout),
 		MaxRetries:       DefaultMaxRetries,
+		MaxResponseBytes: responseLimit(c),
 	}
 	if err := checkEnum(o.ReasoningEffort, efforts); err != nil {
 		return Settings{}, fmt.Errorf("reasoning effort on the command line: %w", err)
@@ -177,6 +181,14 @@ func (c Config) Resolve(env func(string) string, o Overrides) (Settings, error) 
 	}
 	s.APIKey, s.KeySource = key, source
 	return s, nil
+}
+
+// responseLimit is max_response_bytes, or its default.
+func responseLimit(c Config) int {
+	if c.MaxResponseBytes != nil {
+		return *c.MaxResponseBytes
+	}
+	return session.DefaultResponseLimit
 }
 
 // resolveKey finds the API key: the command's output if a command is set,

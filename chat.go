@@ -39,16 +39,17 @@ func chat(ctx context.Context, o options, cfg Config, s Settings, stdout, stderr
 	}
 	client, label := newClient(s, o.demo)
 	res, err := ui.Run(ctx, ui.Options{
-		Client:     client,
-		Provider:   label,
-		Settings:   sessionSettings(s),
-		Theme:      s.Theme,
-		NoColor:    os.Getenv("NO_COLOR") != "",
-		LLMTitle:   s.LLMTitle,
-		DB:         db,
-		HistoryErr: histErr,
-		Resume:     resume,
-		Tools:      &ui.Tools{Config: kit.config, MCP: kit.mcp, Enabled: kit.enabled},
+		Client:           client,
+		Provider:         label,
+		Settings:         sessionSettings(s),
+		Theme:            s.Theme,
+		NoColor:          os.Getenv("NO_COLOR") != "",
+		LLMTitle:         s.LLMTitle,
+		MaxResponseBytes: s.MaxResponseBytes,
+		DB:               db,
+		HistoryErr:       histErr,
+		Resume:           resume,
+		Tools:            &ui.Tools{Config: kit.config, MCP: kit.mcp, Enabled: kit.enabled},
 	})
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))
@@ -96,16 +97,17 @@ func resumeTarget(o options, db *store.DB, histErr error, stderr io.Writer) (*st
 const replayPace = 12 * time.Millisecond
 
 // replayChat plays a recording in the chat view.
-func replayChat(ctx context.Context, o options, r io.Reader, stdout, stderr io.Writer) int {
+func replayChat(ctx context.Context, o options, r io.Reader, limit int, stdout, stderr io.Writer) int {
 	pace := replayPace
 	if o.speed > 0 {
 		pace = time.Duration(float64(replayPace) / o.speed)
 	}
 	_, err := ui.Run(ctx, ui.Options{
-		Provider:   "replay",
-		Replay:     r,
-		ReplayPace: pace,
-		NoColor:    os.Getenv("NO_COLOR") != "",
+		Provider:         "replay",
+		Replay:           r,
+		ReplayPace:       pace,
+		MaxResponseBytes: limit,
+		NoColor:          os.Getenv("NO_COLOR") != "",
 	})
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))

@@ -23,6 +23,8 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"runnel/session"
 )
 
 // Config is one config file as written. A key the file leaves out stays at
@@ -37,14 +39,17 @@ import (
 //   - Tools, Functions and MCPServers hold valid entries with unique names
 //     (see validateTools).
 type Config struct {
-	Model        string          `toml:"model"`
-	Instructions string          `toml:"instructions"`
-	Store        *bool           `toml:"store"` // nil = not set; the default is true
-	Theme        string          `toml:"theme"`
-	LLMTitle     bool            `toml:"llm_title"` // ask the model for a session title (one extra request)
-	Reasoning    ReasoningConfig `toml:"reasoning"`
-	Provider     ProviderConfig  `toml:"provider"`
-	Timeouts     TimeoutsConfig  `toml:"timeouts"`
+	Model        string `toml:"model"`
+	Instructions string `toml:"instructions"`
+	Store        *bool  `toml:"store"` // nil = not set; the default is true
+	Theme        string `toml:"theme"`
+	LLMTitle     bool   `toml:"llm_title"` // ask the model for a session title (one extra request)
+	// MaxResponseBytes bounds the text one response may hold (nil = not
+	// set: session.DefaultResponseLimit); past it runnel stops reading.
+	MaxResponseBytes *int            `toml:"max_response_bytes"`
+	Reasoning        ReasoningConfig `toml:"reasoning"`
+	Provider         ProviderConfig  `toml:"provider"`
+	Timeouts         TimeoutsConfig  `toml:"timeouts"`
 
 	// Tools (toolconfig.go): hosted tools, local functions, local MCP
 	// servers and the round cap of the agentic loop.
@@ -261,11 +266,18 @@ func (c *Config) validate(name string, lines map[string]int) error {
 			return fmt.Errorf("%s: key \"provider.headers\": %w", where, err)
 		}
 	}
+	if n := c.MaxResponseBytes; n != nil && *n < minResponseBytes {
+		return fmt.Errorf("%s: key \"max_response_bytes\": %d is too small (at least %d bytes; the default is %d, 32 MiB)", at("max_response_bytes"), *n, minResponseBytes, session.DefaultResponseLimit)
+	}
 	if n := c.Timeouts.MaxRetries; n != nil && *n < 0 {
 		return fmt.Errorf("%s: key \"timeouts.max_retries\": %d must not be negative (0 means never retry)", at("timeouts.max_retries"), *n)
 	}
 	return c.validateTools(name, lines)
 }
+
+// minResponseBytes is the smallest max_response_bytes accepted: less would
+// cut off ordinary answers.
+const minResponseBytes = 1024
 
 // valueKind is what TOML value a known key accepts.
 type valueKind int

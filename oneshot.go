@@ -6,6 +6,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -77,7 +78,9 @@ func oneShot(ctx context.Context, o options, cfg Config, s Settings, stdin io.Re
 		req := turn.Request
 		req.Tools = reqTools // secrets resolved for this request only
 		turn.Request.Tools = tools.Redact(reqTools)
-		acc, err := drive(stream.Start(ctx, client, req), p, stderr)
+		// the answer is kept (bounded by the limit): later rounds may resend
+		// it (store = false), and the turn holds it
+		acc, err := drive(stream.Start(ctx, client, req), &stream.Accumulator{Limit: s.MaxResponseBytes}, p, stderr)
 		conv.Finish(turn, acc.Responses(), err, false)
 		last, lastErr = acc, err
 		return acc.Current(), err
@@ -118,17 +121,50 @@ func replayCommand(ctx context.Context, o options, file string, stdin io.Reader,
 		}
 		r = f
 	}
+	limit, code := replayLimit(o, stderr)
+	if code != exitOK {
+		return code
+	}
 	if o.format == "" && isTerminal(stdout) {
-		return replayChat(ctx, o, r, stdout, stderr)
+		return replayChat(ctx, o, r, limit, stdout, stderr)
 	}
 	p := newPrinter(o, stdout, stderr)
-	acc, err := drive(stream.StartReader(ctx, r, 0), p, stderr)
+	acc := &stream.Accumulator{Limit: limit, DropText: streamsText(o.format)}
+	acc, err := drive(stream.StartReader(ctx, r, 0), acc, p, stderr)
 	p.close()
 	if err != nil && len(acc.Responses()) == 0 {
 		warnf(stderr, "cannot read %s: %s", file, errLine(err))
 		return exitUsage
 	}
 	return report(acc, err, stderr)
+}
+
+// replayLimit is the response limit from the config (max_response_bytes),
+// read without resolving the rest of it: a replay sends nothing.
+func replayLimit(o options, stderr io.Writer) (int, int) {
+	path, explicit := o.configPath, o.configPath != ""
+	if !explicit {
+		path = DefaultConfigPath()
+	}
+	cfg, err := LoadConfig(path, explicit)
+	if err != nil {
+		fmt.Fprintf(stderr, "runnel: %s\n", err)
+		return 0, exitUsage
+	}
+	return responseLimit(cfg), exitOK
+}
+
+// streamsText reports whether a replay format prints message text as it
+// passes and needs no snapshot of it: text, markdown and events. Their
+// accumulator drops delta text (stream.Accumulator.DropText), so a replay of
+// any length runs in bounded memory; ansi and json keep the text, bounded by
+// the limit.
+func streamsText(format string) bool {
+	switch format {
+	case "", formatText, formatMarkdown, formatEvents: // "" off a terminal is markdown
+		return true
+	}
+	return false
 }
 
 func unwrapPath(err error) error {

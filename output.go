@@ -8,6 +8,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"strings"
 
@@ -39,19 +40,40 @@ type printer interface {
 // textPrinter streams answer text as it arrives. In markdown mode side
 // information (reasoning, tools, MCP) goes to stderr as one-line summaries; in
 // text mode it goes inline to stdout, so the output is a plain transcript.
+//
+// It writes message deltas from the events themselves, so it works with an
+// accumulator that keeps no delta text (DropText): what it remembers of a
+// message is how many bytes it wrote and their checksum, never the text.
+// Whole values (a .done text, the item, the terminal response) print only
+// what follows the text already written, when they start with it.
 type textPrinter struct {
 	out, side io.Writer
 	inline    bool
-	// per response: which items already printed their summary, and how much
-	// of each message's text was written
-	written  map[*stream.Item]string
+	// per response: which items already printed their summary, what was
+	// written of each message, the start of each reasoning item
+	written  map[*stream.Item]*writtenText
 	summed   map[*stream.Item]bool
+	lead     map[*stream.Item]string
 	lastItem *stream.Item
 	endsNL   bool
 }
 
+// writtenText is what a textPrinter wrote of one message: n bytes of its raw
+// text, with checksum sum. stuck is set when a whole value rewrote text
+// already printed: it cannot be unprinted, so nothing more is written for
+// the item (the json format has the authoritative text).
+type writtenText struct {
+	n     int
+	sum   uint32
+	stuck bool
+}
+
+// maxLead is how much of a reasoning item's streamed text a textPrinter keeps
+// for its summary line, when no whole value names it.
+const maxLead = 512
+
 func newTextPrinter(out, errw io.Writer, inline bool) *textPrinter {
-	p := &textPrinter{out: out, side: errw, inline: inline, written: map[*stream.Item]string{}, summed: map[*stream.Item]bool{}, endsNL: true}
+	p := &textPrinter{out: out, side: errw, inline: inline, written: map[*stream.Item]*writtenText{}, summed: map[*stream.Item]bool{}, lead: map[*stream.Item]string{}, endsNL: true}
 	if inline {
 		p.side = out
 	}
@@ -62,34 +84,64 @@ func (p *textPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Ite
 	if it == nil {
 		return
 	}
-	if it.Type == "message" {
+	switch {
+	case it.Type == "message" && (ev.Kind == stream.KindTextDelta || ev.Kind == stream.KindRefusalDelta):
+		p.writeText(it, ev.Delta)
+		return
+	case it.Type == "message":
 		p.flushText(it)
 		return
+	case ev.Kind == stream.KindSummaryDelta || ev.Kind == stream.KindReasoningDelta:
+		if l := p.lead[it]; len(l) < maxLead {
+			p.lead[it] = l + ev.Delta[:min(len(ev.Delta), maxLead-len(l))]
+		}
 	}
 	if it.Done && !p.summed[it] {
 		p.summed[it] = true
-		p.line(summaryLine(it))
+		p.line(summaryLine(it, p.lead[it]))
 	}
 }
 
-// flushText writes the part of a message's text not yet written. A .done
-// value that rewrites text already printed cannot unprint it: from then on the
-// item prints nothing more here (the json format has the authoritative text).
-func (p *textPrinter) flushText(it *stream.Item) {
-	text, done := it.Text(), p.written[it]
-	if len(text) <= len(done) || !strings.HasPrefix(text, done) {
+// writeText writes the next piece of a message's raw text.
+func (p *textPrinter) writeText(it *stream.Item, raw string) {
+	w := p.written[it]
+	if w == nil {
+		w = &writtenText{}
+		p.written[it] = w
+	}
+	if w.stuck || raw == "" {
 		return
 	}
 	if p.lastItem != it && !p.endsNL {
 		io.WriteString(p.out, "\n")
 	}
-	chunk := stream.Sanitize(text[len(done):])
+	chunk := stream.Sanitize(raw)
 	io.WriteString(p.out, chunk)
-	p.written[it] = text
+	w.n += len(raw)
+	w.sum = crc32.Update(w.sum, crc32.IEEETable, []byte(raw))
 	p.lastItem = it
 	if chunk != "" {
 		p.endsNL = strings.HasSuffix(chunk, "\n")
 	}
+}
+
+// flushText writes the part of a message's whole text not yet written, when
+// it starts with what was written.
+func (p *textPrinter) flushText(it *stream.Item) {
+	text := it.Text()
+	w := p.written[it]
+	if w == nil {
+		p.writeText(it, text)
+		return
+	}
+	if w.stuck || len(text) <= w.n {
+		return
+	}
+	if crc32.ChecksumIEEE([]byte(text[:w.n])) != w.sum {
+		w.stuck = true
+		return
+	}
+	p.writeText(it, text[w.n:])
 }
 
 func (p *textPrinter) line(s string) {
@@ -111,7 +163,7 @@ func (p *textPrinter) response(s *stream.Snapshot) {
 			p.flushText(it)
 		} else if !p.summed[it] {
 			p.summed[it] = true
-			p.line(summaryLine(it))
+			p.line(summaryLine(it, p.lead[it]))
 		}
 	}
 	if !p.endsNL {
@@ -122,8 +174,9 @@ func (p *textPrinter) response(s *stream.Snapshot) {
 
 func (p *textPrinter) close() {}
 
-// summaryLine is a one-line, sanitized description of a non-message item.
-func summaryLine(it *stream.Item) string {
+// summaryLine is a one-line, sanitized description of a non-message item;
+// lead is the start of its streamed text, for reasoning that holds none.
+func summaryLine(it *stream.Item, lead string) string {
 	status := it.Status
 	if status == "" {
 		status = "done"
@@ -140,6 +193,9 @@ func summaryLine(it *stream.Item) string {
 		sum := strings.Join(it.SummaryText(), " ")
 		if sum == "" {
 			sum = it.Text()
+		}
+		if sum == "" {
+			sum = lead
 		}
 		if sum == "" {
 			return ""

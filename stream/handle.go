@@ -68,10 +68,11 @@ type piece struct {
 }
 
 // Bounds on one batch: the events' payload bytes (see pieceSize) and their
-// number.
+// number. They bound the work a consumer gets at once (a chat renders what a
+// batch brought before the next frame) as much as the memory in flight.
 const (
-	maxBatchBytes  = 4 << 20
-	maxBatchEvents = 8192
+	maxBatchBytes  = 64 << 10
+	maxBatchEvents = 1024
 )
 
 func start(parent context.Context, open opener, pace time.Duration) *Handle {
@@ -192,11 +193,10 @@ func batch(ctx context.Context, in <-chan piece, out chan<- Batch) {
 	}
 }
 
-// pieceSize estimates the memory an event holds: its payload and a fixed
-// overhead for the struct.
+// pieceSize is the payload an event carries: its text and raw JSON.
 func pieceSize(p *piece) int {
 	ev := &p.ev
-	n := 512 + len(ev.Delta) + len(ev.DeltaRaw) + len(ev.Text) + len(ev.Raw) + len(ev.PartialImage) + len(ev.Output)
+	n := len(ev.Delta) + len(ev.DeltaRaw) + len(ev.Text) + len(ev.Raw) + len(ev.PartialImage) + len(ev.Output)
 	if ev.Item != nil {
 		n += len(ev.Item.Raw)
 	}

@@ -56,8 +56,8 @@ func TestBatchRetryIsSentAlone(t *testing.T) {
 // batches of at most maxBatchBytes (plus the event that filled it), so a slow
 // consumer holds the reader back instead of letting the stream pile up.
 func TestBatchIsBounded(t *testing.T) {
-	delta := strings.Repeat("x", 64<<10)
-	const n = 200 // 12.5 MiB waiting
+	delta := strings.Repeat("x", 4<<10)
+	const n = 200 // 800 KiB waiting
 	in := make(chan piece, n+1)
 	for i := 0; i < n; i++ {
 		in <- piece{ev: Event{Kind: KindTextDelta, Delta: delta}}
@@ -70,7 +70,7 @@ func TestBatchIsBounded(t *testing.T) {
 	for b := range out {
 		batches++
 		total += len(b.Events)
-		if size := len(b.Events) * (len(delta) + 512); size > maxBatchBytes+len(delta)+512 {
+		if size := len(b.Events) * len(delta); size > maxBatchBytes+len(delta) {
 			t.Errorf("batch %d holds %d events, %d bytes: over the %d-byte bound", batches, len(b.Events), size, maxBatchBytes)
 		}
 	}

@@ -70,9 +70,10 @@ func (m *Model) begin(st *session.Turn) tea.Cmd {
 // is applied after it (turn.apply), and the stream drops what it had not
 // handed over, so its final batch is the next one: the turn ends at once,
 // however fast the stream was coming.
-func (m *Model) interrupt() {
+func (m *Model) interrupt() tea.Cmd {
 	m.cur.stopped = true
 	m.cur.handle.Cancel(errStopped)
+	return m.nextBatch(m.cur)
 }
 
 // decide answers the pending approval requests and sends the answers as the
@@ -85,12 +86,15 @@ func (m *Model) decide(approve bool) tea.Cmd {
 	return m.sendAnswers()
 }
 
-// batch folds a stream batch in; rendering waits for the next frame.
+// batch folds a stream batch in; rendering waits for the next frame, and so
+// does asking for the next batch: a stream faster than the chat can draw is
+// held back (the reader waits) instead of piling up or starving the keys.
 func (m *Model) batch(msg batchMsg) tea.Cmd {
 	t := m.cur
 	if t == nil || msg.gen != t.gen {
 		return nil
 	}
+	t.waiting = false
 	now := time.Now()
 	problems := t.apply(msg.batch)
 	for _, err := range problems {
@@ -109,6 +113,18 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	if t.ended {
 		return m.endTurn(t)
 	}
+	if t.stopped {
+		return m.nextBatch(t) // only the final batch is left: end at once
+	}
+	return nil
+}
+
+// nextBatch asks for the turn's next batch unless a request is outstanding.
+func (m *Model) nextBatch(t *turn) tea.Cmd {
+	if t.waiting || t.ended {
+		return nil
+	}
+	t.waiting = true
 	return waitBatch(t.gen, t.handle)
 }
 
@@ -174,6 +190,7 @@ func (m *Model) tick(now time.Time) tea.Cmd {
 	m.frame.now = now
 	var cmds []tea.Cmd
 	if t := m.cur; t != nil {
+		cmds = append(cmds, m.nextBatch(t))
 		if t.log != nil {
 			t.log.Note(now, t.snapshots(), func(it *stream.Item) bool { return t.changed[it] })
 		}

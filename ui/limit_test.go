@@ -17,11 +17,14 @@ type flood struct {
 	buf         []byte
 }
 
-func newFlood() *flood {
+func newFlood() *flood { return newFloodOf("All work and no play makes Jack a dull boy. ") }
+
+// newFloodOf floods deltas of text (JSON-escaped already).
+func newFloodOf(text string) *flood {
 	return &flood{
 		head: `data: {"type":"response.created","response":{"id":"resp_flood","status":"in_progress","output":[]}}` + "\n\n" +
 			`data: {"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"msg_flood","role":"assistant","content":[]}}` + "\n\n",
-		delta: `data: {"type":"response.output_text.delta","output_index":0,"content_index":0,"delta":"All work and no play makes Jack a dull boy. "}` + "\n\n",
+		delta: `data: {"type":"response.output_text.delta","output_index":0,"content_index":0,"delta":"` + text + `"}` + "\n\n",
 	}
 }
 

@@ -36,6 +36,9 @@ type frameMsg struct {
 //   - gen identifies the turn; messages from an older turn are ignored.
 //   - every event of the turn's stream is applied to acc in order.
 //   - changed holds the items changed since the last frame.
+//   - waiting is true while a waitBatch for the turn is outstanding; at
+//     most one is, and a new one is asked for on the frame after a batch
+//     came (see Model.tick), so a turn takes at most one batch per frame.
 type turn struct {
 	gen     int
 	sess    *session.Turn
@@ -43,6 +46,7 @@ type turn struct {
 	acc     stream.Accumulator
 	started time.Time
 	stopped bool                  // the user interrupted it
+	waiting bool                  // a waitBatch is outstanding
 	ended   bool                  // the final batch arrived
 	err     error                 // why the stream ended, when it did badly
 	changed map[*stream.Item]bool // items to re-render on the next frame
@@ -70,14 +74,14 @@ func frameTick(gen int) tea.Cmd {
 // (Accumulator.Limit).
 func startTurn(ctx context.Context, gen int, c *stream.Client, st *session.Turn, req stream.Request, now time.Time, limit int) (*turn, tea.Cmd) {
 	h := stream.Start(ctx, c, req)
-	t := &turn{gen: gen, sess: st, handle: h, started: now, changed: map[*stream.Item]bool{}, req: req}
+	t := &turn{gen: gen, sess: st, handle: h, started: now, changed: map[*stream.Item]bool{}, req: req, waiting: true}
 	t.acc.Limit = limit
 	return t, tea.Batch(waitBatch(gen, h), frameTick(gen))
 }
 
 // startReplay plays a recording as if it were a turn.
 func startReplay(ctx context.Context, gen int, h *stream.Handle, now time.Time, limit int) (*turn, tea.Cmd) {
-	t := &turn{gen: gen, sess: &session.Turn{}, handle: h, started: now, changed: map[*stream.Item]bool{}}
+	t := &turn{gen: gen, sess: &session.Turn{}, handle: h, started: now, changed: map[*stream.Item]bool{}, waiting: true}
 	t.acc.Limit = limit
 	return t, tea.Batch(waitBatch(gen, h), frameTick(gen))
 }

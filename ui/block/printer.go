@@ -222,7 +222,10 @@ func responseNotices(s *stream.Snapshot) []Block {
 		}
 		out = append(out, NewNotice(Warning, "response incomplete: "+reason))
 	}
-	if s.CutOff {
+	switch {
+	case s.Truncated:
+		out = append(out, NewNotice(Warning, "cut off: the response passed the most text runnel keeps of one (max_response_bytes)"))
+	case s.CutOff:
 		out = append(out, NewNotice(Warning, "the stream ended before the response finished"))
 	}
 	return out
