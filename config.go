@@ -39,17 +39,18 @@ import (
 //   - Tools, Functions and MCPServers hold valid entries with unique names
 //     (see validateTools).
 type Config struct {
-	Model        string `toml:"model"`
-	Instructions string `toml:"instructions"`
-	Store        *bool  `toml:"store"` // nil = not set; the default is true
-	Theme        string `toml:"theme"`
-	LLMTitle     bool   `toml:"llm_title"` // ask the model for a session title (one extra request)
+	Model        string          `toml:"model"`
+	Instructions string          `toml:"instructions"`
+	Store        *bool           `toml:"store"` // nil = not set; the default is true
+	Theme        string          `toml:"theme"`
+	LLMTitle     bool            `toml:"llm_title"` // ask the model for a session title (one extra request)
+	Reasoning    ReasoningConfig `toml:"reasoning"`
+	Provider     ProviderConfig  `toml:"provider"`
+	Timeouts     TimeoutsConfig  `toml:"timeouts"`
+
 	// MaxResponseBytes bounds the text one response may hold (nil = not
 	// set: session.DefaultResponseLimit); past it runnel stops reading.
-	MaxResponseBytes *int            `toml:"max_response_bytes"`
-	Reasoning        ReasoningConfig `toml:"reasoning"`
-	Provider         ProviderConfig  `toml:"provider"`
-	Timeouts         TimeoutsConfig  `toml:"timeouts"`
+	MaxResponseBytes *int `toml:"max_response_bytes"`
 
 	// Tools (toolconfig.go): hosted tools, local functions, local MCP
 	// servers and the round cap of the agentic loop.

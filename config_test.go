@@ -24,12 +24,14 @@ func TestLoadConfigValid(t *testing.T) {
 	}{
 		{"empty.toml", Config{}},
 		{"full.toml", Config{
-			Model:            "gpt-5",
-			Instructions:     "Answer briefly.\nUse British spelling.",
-			Store:            ptr(false),
-			Theme:            "dark",
+			Model:        "gpt-5",
+			Instructions: "Answer briefly.\nUse British spelling.",
+			Store:        ptr(false),
+			Theme:        "dark",
+			Reasoning:    ReasoningConfig{Effort: "high", Summary: ptr("detailed")},
+
 			MaxResponseBytes: ptr(1 << 20),
-			Reasoning:        ReasoningConfig{Effort: "high", Summary: ptr("detailed")},
+
 			Provider: ProviderConfig{
 				BaseURL:       "https://example.test/v1/",
 				APIKeyEnv:     "RUNNEL_TEST_KEY",
