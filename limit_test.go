@@ -6,6 +6,7 @@ package main
 
 import (
 	"bufio"
+	"fmt"
 
 	"io"
 	"net/http"
@@ -162,5 +163,82 @@ func TestReplayLargeStreamBoundedMemory(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// panePeakRSS returns the peak RSS (VmHWM, KiB) of the program running in the
+// pane: the child of the pane's shell.
+func (p *pane) panePeakRSS() int64 {
+	p.t.Helper()
+	shell := strings.TrimSpace(p.tmux("list-panes", "-t", "t", "-F", "#{pane_pid}"))
+	kids, err := os.ReadFile(fmt.Sprintf("/proc/%s/task/%s/children", shell, shell))
+	if err != nil {
+		p.t.Skipf("cannot find the program's process: %v", err)
+	}
+	fields := strings.Fields(string(kids))
+	if len(fields) == 0 {
+		p.t.Fatal("the pane's program is gone")
+	}
+	status, err := os.ReadFile("/proc/" + fields[0] + "/status")
+	if err != nil {
+		p.t.Skipf("cannot read the program's status: %v", err)
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			var kib int64
+			fmt.Sscanf(strings.TrimSpace(rest), "%d", &kib)
+			return kib
+		}
+	}
+	p.t.Skip("no VmHWM in /proc status")
+	return 0
+}
+
+// floodPane starts the chat against a server that streams for ever, with
+// config lines written to its config file.
+func floodPane(t *testing.T, config string) *pane {
+	t.Helper()
+	url, _ := floodServer(t)
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "runnel"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "runnel", "config.toml"), []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := startPane(t, 100, 30, map[string]string{"OPENAI_BASE_URL": url, "OPENAI_API_KEY": "sk-e2e-secret", "XDG_CONFIG_HOME": dir}, binary(t))
+	p.waitText("Ask anything")
+	return p
+}
+
+// TestChatEndlessStreamStopsAtTheLimit: the real binary against a server that
+// streams for ever: the chat stops at max_response_bytes, keeps the answer
+// on screen, says so in one line, and its peak RSS stays under 300 MB.
+func TestChatEndlessStreamStopsAtTheLimit(t *testing.T) {
+	p := floodPane(t, "max_response_bytes = 4_194_304\n")
+	p.say("go on for ever")
+	s := p.waitText("max_response_bytes")
+	words := strings.Join(strings.Fields(s), " ")
+	if !strings.Contains(words, "passed 4 MiB of text") || !strings.Contains(s, "lorem ipsum") || !strings.Contains(lastLines(s, 3), "ready") {
+		t.Errorf("screen:\n%s", s)
+	}
+	if peak := p.panePeakRSS(); peak > 300*1000 {
+		t.Errorf("peak RSS %d MiB, want at most 300 MB", peak>>10)
+	} else {
+		t.Logf("peak RSS %d MiB", peak>>10)
+	}
+}
+
+// TestChatEscStopsAFlood: esc stops a stream that pushes as fast as it can;
+// the stopped notice comes and the chat is ready again.
+func TestChatEscStopsAFlood(t *testing.T) {
+	p := floodPane(t, "")
+	p.say("go on for ever")
+	p.waitText("lorem ipsum")
+	p.waitText("streaming")
+	p.keys("Escape")
+	s := p.waitText("stopped")
+	if !strings.Contains(lastLines(s, 3), "ready") {
+		t.Errorf("status not back to ready:\n%s", s)
 	}
 }
