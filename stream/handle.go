@@ -71,8 +71,8 @@ type piece struct {
 // number. They bound the work a consumer gets at once (a chat renders what a
 // batch brought before the next frame) as much as the memory in flight.
 const (
-	maxBatchBytes  = 64 << 10
-	maxBatchEvents = 1024
+	maxBatchBytes  = 16 << 10
+	maxBatchEvents = 512
 )
 
 func start(parent context.Context, open opener, pace time.Duration) *Handle {

@@ -56,8 +56,8 @@ func TestBatchRetryIsSentAlone(t *testing.T) {
 // batches of at most maxBatchBytes (plus the event that filled it), so a slow
 // consumer holds the reader back instead of letting the stream pile up.
 func TestBatchIsBounded(t *testing.T) {
-	delta := strings.Repeat("x", 4<<10)
-	const n = 200 // 800 KiB waiting
+	delta := strings.Repeat("x", 1<<10)
+	const n = 200 // 200 KiB waiting
 	in := make(chan piece, n+1)
 	for i := 0; i < n; i++ {
 		in <- piece{ev: Event{Kind: KindTextDelta, Delta: delta}}

@@ -65,3 +65,22 @@ func TestPagesNeverCutACodeFence(t *testing.T) {
 		t.Errorf("the page was cut at %d, inside the fence", p.start)
 	}
 }
+
+// TestLongPanelTextIsDrawnFromItsEnd: arguments, code and diffs that stream
+// on and on are drawn from their end, with one line saying how much is not
+// drawn, so a panel's frame stays bounded.
+func TestLongPanelTextIsDrawnFromItsEnd(t *testing.T) {
+	long := strings.Repeat("0123456789 abcdefghij klmnopqrst\n", 32<<10) // 1 MiB
+	for _, it := range []*stream.Item{
+		{Type: "function_call", Name: "f", Arguments: long},
+		{Type: "code_interpreter_call", Code: long},
+		{Type: "apply_patch_call", Diff: long},
+	} {
+		b := ForItem(it, epoch)
+		b.Update(epoch)
+		out := b.Render(Context{Width: 80, Styles: testStyles, Now: epoch})
+		if !strings.Contains(visible(out), "above not drawn") || len(out) > 4*maxPanelText {
+			t.Errorf("%s: %d bytes drawn for %d, without the line saying what is not drawn:\n%s", it.Type, len(out), len(long), visible(out))
+		}
+	}
+}

@@ -190,6 +190,7 @@ func patchBody(p *panel, d *drawer) {
 	if diff == "" {
 		diff = str(p.raw.get("operation", "diff"))
 	}
+	diff, skipped := tailOf(diff)
 	var lines []string
 	for _, l := range strings.Split(strings.TrimRight(clean(diff), "\n"), "\n") {
 		style := d.lk.output
@@ -206,7 +207,7 @@ func patchBody(p *panel, d *drawer) {
 		}
 	}
 	if diff != "" {
-		d.add(section{lines: lines, tail: true})
+		d.add(section{lines: lines, tail: true, note: d.skipped(skipped)})
 	}
 }
 
