@@ -39,17 +39,18 @@ func chat(ctx context.Context, o options, cfg Config, s Settings, stdout, stderr
 	}
 	client, label := newClient(s, o.demo)
 	res, err := ui.Run(ctx, ui.Options{
-		Client:           client,
-		Provider:         label,
-		Settings:         sessionSettings(s),
-		Theme:            s.Theme,
-		NoColor:          os.Getenv("NO_COLOR") != "",
-		LLMTitle:         s.LLMTitle,
+		Client:     client,
+		Provider:   label,
+		Settings:   sessionSettings(s),
+		Theme:      s.Theme,
+		NoColor:    os.Getenv("NO_COLOR") != "",
+		LLMTitle:   s.LLMTitle,
+		DB:         db,
+		HistoryErr: histErr,
+		Resume:     resume,
+		Tools:      &ui.Tools{Config: kit.config, MCP: kit.mcp, Enabled: kit.enabled},
+
 		MaxResponseBytes: s.MaxResponseBytes,
-		DB:               db,
-		HistoryErr:       histErr,
-		Resume:           resume,
-		Tools:            &ui.Tools{Config: kit.config, MCP: kit.mcp, Enabled: kit.enabled},
 	})
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))
@@ -103,11 +104,12 @@ func replayChat(ctx context.Context, o options, r io.Reader, limit int, stdout, 
 		pace = time.Duration(float64(replayPace) / o.speed)
 	}
 	_, err := ui.Run(ctx, ui.Options{
-		Provider:         "replay",
-		Replay:           r,
-		ReplayPace:       pace,
+		Provider:   "replay",
+		Replay:     r,
+		ReplayPace: pace,
+		NoColor:    os.Getenv("NO_COLOR") != "",
+
 		MaxResponseBytes: limit,
-		NoColor:          os.Getenv("NO_COLOR") != "",
 	})
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))
