@@ -52,6 +52,8 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 		Resume:     resume,
 		Tools:      &ui.Tools{Config: kit.Config, MCP: kit.MCP, Enabled: kit.Enabled, Secrets: kit.Secrets, Reports: kit.Reports},
 		Images:     imageSink(o, true),
+
+		MaxResponseBytes: s.MaxResponseBytes,
 	})
 	if errors.Is(err, ui.ErrInterrupted) || err != nil && ctx.Err() != nil { // saved as on quit
 		if res.SessionID != "" {
@@ -105,7 +107,7 @@ func resumeTarget(o options, db *store.DB, histErr error, stderr io.Writer) (*st
 const replayPace = 12 * time.Millisecond
 
 // replayChat plays a recording in the chat view.
-func replayChat(ctx context.Context, o options, r io.Reader, stdout, stderr io.Writer) int {
+func replayChat(ctx context.Context, o options, r io.Reader, limit int, stdout, stderr io.Writer) int {
 	pace := replayPace
 	if o.speed > 0 {
 		pace = time.Duration(float64(replayPace) / o.speed)
@@ -116,6 +118,8 @@ func replayChat(ctx context.Context, o options, r io.Reader, stdout, stderr io.W
 		ReplayPace: pace,
 		NoColor:    os.Getenv("NO_COLOR") != "",
 		Images:     imageSink(o, o.saveImages),
+
+		MaxResponseBytes: limit,
 	})
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))

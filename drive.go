@@ -11,6 +11,7 @@ import (
 	"io"
 	"time"
 
+	"runnel/session"
 	"runnel/stream"
 	"runnel/ui/output"
 )
@@ -26,10 +27,11 @@ const (
 	exitInterrupt  = 130
 )
 
-// drive consumes h until it closes. The caller closes p when all its
-// streams are done.
-func drive(h *stream.Handle, p output.Printer, stderr io.Writer) (*stream.Accumulator, error) {
-	var acc stream.Accumulator
+// drive consumes h until it closes, folding it into acc (whose Limit and
+// DropText the caller set). A response that reaches the limit stops the
+// stream: nothing after it is applied or printed, and the error returned is
+// the *stream.LimitError. The caller closes p when all its streams are done.
+func drive(h *stream.Handle, acc *stream.Accumulator, p output.Printer, stderr io.Writer) (*stream.Accumulator, error) {
 	var finalErr error
 	ended := map[*stream.Snapshot]bool{}
 	for b := range h.C {
@@ -37,9 +39,14 @@ func drive(h *stream.Handle, p output.Printer, stderr io.Writer) (*stream.Accumu
 			warnf(stderr, "%s — retrying in %s (attempt %d of %d)", errLine(b.Retry.Err), b.Retry.Wait.Round(100*time.Millisecond), b.Retry.Attempt, b.Retry.Max)
 		}
 		for i := range b.Events {
+			if acc.LimitErr() != nil {
+				break // reading stopped at the limit
+			}
 			ev := &b.Events[i]
 			it, err := acc.Apply(ev)
-			if err != nil {
+			if errors.Is(err, stream.ErrLimit) {
+				h.Cancel(err) // the event itself, cut to fit, is still printed
+			} else if err != nil {
 				warnf(stderr, "warning: %s", errLine(err))
 				continue
 			}
@@ -59,13 +66,16 @@ func drive(h *stream.Handle, p output.Printer, stderr io.Writer) (*stream.Accumu
 		}
 	}
 	acc.Finish()
+	if le := acc.LimitErr(); le != nil {
+		finalErr = le
+	}
 	for _, r := range acc.Responses() {
 		if !ended[r] {
 			ended[r] = true
 			p.Response(r)
 		}
 	}
-	return &acc, finalErr
+	return acc, finalErr
 }
 
 // report prints why a stream ended badly and returns the exit status.
@@ -79,7 +89,11 @@ func report(acc *stream.Accumulator, err error, stderr io.Writer) int {
 	if s := acc.Current(); s != nil && s.Status == "incomplete" {
 		warnf(stderr, "response incomplete: %s", stream.SanitizeLine(string(s.IncompleteDetails)))
 	}
+	var limitErr *stream.LimitError
 	switch {
+	case errors.As(err, &limitErr):
+		warnf(stderr, "%s", session.LimitNotice(limitErr))
+		return exitCutOff
 	case errors.Is(err, context.Canceled):
 		warnf(stderr, "interrupted — partial output above")
 		return exitInterrupt

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -107,7 +108,9 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		if journal != nil {
 			log = journal.Begin(turn)
 		}
-		acc, err := drive(stream.Start(ctx, client, req), p, stderr)
+		// the answer is kept (bounded by the limit): later rounds may resend
+		// it (store = false), and the turn holds it
+		acc, err := drive(stream.Start(ctx, client, req), &stream.Accumulator{Limit: s.MaxResponseBytes}, p, stderr)
 		conv.Finish(turn, acc.Responses(), err, errors.Is(err, context.Canceled))
 		if log != nil {
 			log.End(time.Now(), turn) // also after SIGINT or SIGTERM: what came is saved
@@ -163,17 +166,37 @@ func replayCommand(ctx context.Context, o options, file string, stdin io.Reader,
 		}
 		r = f
 	}
+	limit, code := replayLimit(o, stderr)
+	if code != exitOK {
+		return code
+	}
 	if o.format == "" && isTerminal(stdout) {
-		return replayChat(ctx, o, r, stdout, stderr)
+		return replayChat(ctx, o, r, limit, stdout, stderr)
 	}
 	p := output.New(o.format, stdout, stderr, o.width, imageSink(o, o.saveImages), o.saveImages)
-	acc, err := drive(stream.StartReader(ctx, r, 0), p, stderr)
+	acc := &stream.Accumulator{Limit: limit, DropText: output.StreamsText(o.format)}
+	acc, err := drive(stream.StartReader(ctx, r, 0), acc, p, stderr)
 	p.Close()
 	if err != nil && len(acc.Responses()) == 0 {
 		warnf(stderr, "cannot read %s: %s", file, errLine(err))
 		return exitUsage
 	}
 	return report(acc, err, stderr)
+}
+
+// replayLimit is the response limit from the config (max_response_bytes),
+// read without resolving the rest of it: a replay sends nothing.
+func replayLimit(o options, stderr io.Writer) (int, int) {
+	path, explicit := o.configPath, o.configPath != ""
+	if !explicit {
+		path = config.DefaultConfigPath()
+	}
+	cfg, err := config.LoadConfig(path, explicit)
+	if err != nil {
+		fmt.Fprintf(stderr, "runnel: %s\n", err)
+		return 0, exitUsage
+	}
+	return cfg.ResponseLimit(), exitOK
 }
 
 func unwrapPath(err error) error {

@@ -24,6 +24,9 @@ var formats = output.Formats
 const (
 	formatANSI     = "ansi"
 	formatMarkdown = "markdown"
+	formatText     = "text"
+	formatJSON     = "json"
+	formatEvents   = "events"
 )
 
 // noKey clears every way a key or a base URL could reach the command.

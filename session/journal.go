@@ -160,7 +160,7 @@ func (l *TurnLog) Note(now time.Time, responses []*stream.Snapshot, changed func
 	for ri, s := range responses {
 		l.resp[s] = ri
 		for _, it := range s.Items {
-			if changed(it) {
+			if changed(it) && (it.Done || it.Held() <= maxStreamingSave) {
 				l.pending[itemKey{ri, it.Index}] = it
 				due = due || it.Done
 			}
@@ -170,6 +170,12 @@ func (l *TurnLog) Note(now time.Time, responses []*stream.Snapshot, changed func
 		l.save(now)
 	}
 }
+
+// maxStreamingSave is the largest item written while it still streams:
+// writing a huge one every second would cost memory and disk in proportion
+// to it. Past this size an item is written when it is done or the turn ends;
+// a crash meanwhile keeps what was written of it last.
+const maxStreamingSave = 4 << 20
 
 // save hands the pending items to the writer.
 func (l *TurnLog) save(now time.Time) {

@@ -9,13 +9,48 @@ import (
 // without I/O: feed it events in stream order with Apply, and call Finish when
 // the stream ends.
 //
+// Memory: each response's text is counted (see limit.go) and bounded by
+// Limit; with DropText, the text of messages and reasoning that arrives as
+// deltas is not kept at all, for consumers that print it as it passes.
+//
 // Invariants:
 //   - responses holds one Snapshot per response seen, in stream order; the
 //     last one is the one events apply to.
 //   - An event whose sequence_number its response has already delivered is a
 //     duplicate and changes nothing.
+//   - Every snapshot's held text is at most Limit (when Limit > 0), except
+//     by the values of one non-delta event. Once a response reached Limit,
+//     over is set and no event is applied any more.
 type Accumulator struct {
+	// Limit is the most text, in bytes, one response may hold; 0 means no
+	// limit. The event that would pass it is cut to fit (Apply shortens its
+	// Delta, so the event says what was kept), the response is marked
+	// Truncated and CutOff, Apply returns a *LimitError, and every later
+	// event is ignored: the consumer should stop reading.
+	Limit int
+	// DropText makes the accumulator keep no message, refusal or reasoning
+	// text that arrives as deltas (whole values from .done events, items and
+	// terminal responses are still kept). For consumers that print deltas as
+	// they pass (Event.Delta) and need no snapshot of the text: memory then
+	// does not grow with the answer.
+	DropText bool
+
 	responses []*Snapshot
+	over      *LimitError // set when a response reached Limit
+}
+
+// LimitErr returns the *LimitError Apply returned, or nil while no response
+// has reached Limit.
+func (a *Accumulator) LimitErr() *LimitError { return a.over }
+
+// stop marks s as cut at the limit; no event is applied after it.
+func (a *Accumulator) stop(s *Snapshot) *LimitError {
+	s.Truncated = true
+	if !s.Terminal {
+		s.CutOff = true
+	}
+	a.over = &LimitError{Limit: a.Limit}
+	return a.over
 }
 
 // Responses returns every response seen so far, in stream order.
@@ -67,7 +102,9 @@ func (a *Accumulator) target(ev *Event) (s *Snapshot, dup bool) {
 
 // Apply folds one event in. It returns the item the event changed (nil for
 // response-level events) and a non-nil error when the event was malformed or
-// out of range; such an event changes nothing and the stream goes on.
+// out of range; such an event changes nothing and the stream goes on. When
+// the response reaches Limit it returns a *LimitError (once; the item is
+// returned with it) and ignores every later event.
 func (a *Accumulator) Apply(ev *Event) (*Item, error) {
 	switch ev.Kind {
 	case KindInvalid:
@@ -75,9 +112,19 @@ func (a *Accumulator) Apply(ev *Event) (*Item, error) {
 	case KindDone:
 		return nil, nil
 	}
+	if a.over != nil {
+		return nil, nil // reading stopped at the limit
+	}
 	s, dup := a.target(ev)
 	if dup {
 		return nil, nil
+	}
+	var limitErr *LimitError
+	add := a.deltaSize(ev)
+	if a.Limit > 0 && add > 0 && s.held+add > a.Limit {
+		fitDelta(ev, a.Limit-s.held)
+		add = a.deltaSize(ev)
+		limitErr = a.stop(s)
 	}
 	if ev.HasSeq {
 		s.seen.add(ev.Seq)
@@ -85,14 +132,34 @@ func (a *Accumulator) Apply(ev *Event) (*Item, error) {
 	if ev.Kind != KindCreated {
 		s.started = true
 	}
-	it, err := s.apply(ev)
+	it, err := s.apply(ev, a.DropText)
 	if err != nil {
+		if limitErr != nil {
+			return nil, limitErr
+		}
 		return nil, &PositionError{Num: ev.Num, Offset: ev.Offset, Err: err}
+	}
+	switch {
+	case ev.Kind.IsDelta() || ev.Kind == KindShellOutputDelta:
+		if it != nil { // a delta adds to the count, never recounts (that would be quadratic)
+			it.held += add
+			s.held += add
+		}
+	case ev.Kind.IsTerminal():
+		s.recountAll()
+	case it != nil:
+		s.recount(it)
+	}
+	if limitErr == nil && a.Limit > 0 && s.held > a.Limit && !ev.Kind.IsTerminal() {
+		limitErr = a.stop(s)
+	}
+	if limitErr != nil {
+		return it, limitErr
 	}
 	return it, nil
 }
 
-func (s *Snapshot) apply(ev *Event) (*Item, error) {
+func (s *Snapshot) apply(ev *Event, drop bool) (*Item, error) {
 	switch ev.Kind {
 	case KindCreated, KindQueued, KindInProgress:
 		s.takeResponse(ev.Response)
@@ -117,6 +184,8 @@ func (s *Snapshot) apply(ev *Event) (*Item, error) {
 	case KindUnknown:
 		if len(s.Unknown) < maxUnknownKept {
 			s.Unknown = append(s.Unknown, ev.Raw)
+			s.unknownHeld += len(ev.Raw)
+			s.held += len(ev.Raw)
 		}
 		return nil, nil
 	}
@@ -124,7 +193,7 @@ func (s *Snapshot) apply(ev *Event) (*Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	return it, it.apply(ev)
+	return it, it.apply(ev, drop)
 }
 
 // placeholderType guesses an item's type from an event that arrives before
@@ -165,8 +234,9 @@ func placeholderType(ev *Event) string {
 	return ""
 }
 
-// apply folds an item-level event into the item.
-func (it *Item) apply(ev *Event) error {
+// apply folds an item-level event into the item. With drop, message and
+// reasoning deltas only make sure their part exists.
+func (it *Item) apply(ev *Event, drop bool) error {
 	switch ev.Kind {
 	case KindItemAdded:
 		it.absorb(ev.Item)
@@ -206,7 +276,9 @@ func (it *Item) apply(ev *Event) error {
 		if err != nil {
 			return err
 		}
-		grow(&p.Text, &p.sb, ev.Delta)
+		if !drop {
+			grow(&p.Text, &p.sb, ev.Delta)
+		}
 	case KindTextDone, KindRefusalDone, KindReasoningDone:
 		p, err := partAt(&it.Content, ev.ContentIndex, partType(ev.Kind))
 		if err != nil {
@@ -218,7 +290,9 @@ func (it *Item) apply(ev *Event) error {
 		if err != nil {
 			return err
 		}
-		grow(&p.Text, &p.sb, ev.Delta)
+		if !drop {
+			grow(&p.Text, &p.sb, ev.Delta)
+		}
 	case KindSummaryDone:
 		p, err := partAt(&it.Summary, ev.SummaryIndex, "summary_text")
 		if err != nil {
@@ -264,14 +338,18 @@ func (it *Item) apply(ev *Event) error {
 		}
 		for len(it.Commands) <= i {
 			it.Commands = append(it.Commands, "")
+			it.cmdSB = append(it.cmdSB, nil)
 		}
 		if ev.Kind == KindShellCommandDelta {
-			it.Commands[i] += ev.Delta
+			grow(&it.Commands[i], &it.cmdSB[i], ev.Delta)
 		} else {
 			setDone(&it.Commands[i], ev)
 		}
 	case KindShellOutputDelta:
-		it.ShellOutput = append(it.ShellOutput, ev.DeltaRaw)
+		if len(ev.DeltaRaw) > 0 {
+			it.ShellOutput = append(it.ShellOutput, ev.DeltaRaw)
+			it.shellBytes += len(ev.DeltaRaw)
+		}
 	case KindShellOutputDone:
 		if ev.Output != nil {
 			it.Output = ev.Output

@@ -26,6 +26,12 @@
 //	Accumulator (snapshots), with Start running the first three on a goroutine
 //	and handing batches of events to the consumer.
 //
+// Memory is bounded: Start hands over bounded batches (the reader waits while
+// a full one is not taken) and drops what it had not handed over once
+// cancelled; the Accumulator bounds each response's text (Limit, LimitError)
+// and, for printers that write deltas as they pass, keeps none of it
+// (DropText).
+//
 // Tolerance is the point: sequence numbers may be missing or duplicated, item
 // ids may change on every event, deltas may precede their item, servers may
 // omit items from the terminal response, and a stream may hold several

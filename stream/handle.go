@@ -7,9 +7,16 @@ import (
 )
 
 // Batch is what a Handle hands its consumer: every event decoded since the
-// previous batch, in stream order. Events are never dropped, merged or
-// reordered; batching only lets a consumer that is busy (rendering a frame)
-// take everything that arrived meanwhile in one receive.
+// previous batch, in stream order. Events are never merged or reordered, and
+// never dropped until the stream is cancelled; batching only lets a consumer
+// that is busy (rendering a frame) take everything that arrived meanwhile in
+// one receive.
+//
+// A batch is bounded (maxBatchBytes, maxBatchEvents): while a full batch
+// waits for its consumer, the reader waits too, so a slow consumer slows
+// the stream down instead of letting it pile up in memory. Once the stream
+// is cancelled, events not yet handed over are dropped and the Final batch
+// comes next.
 type Batch struct {
 	Events []Event
 	Retry  *RetryInfo // a retry is about to wait (before the first byte)
@@ -62,12 +69,20 @@ type piece struct {
 	err   error
 }
 
+// Bounds on one batch: the events' payload bytes (see pieceSize) and their
+// number. They bound the work a consumer gets at once (a chat renders what a
+// batch brought before the next frame) as much as the memory in flight.
+const (
+	maxBatchBytes  = 16 << 10
+	maxBatchEvents = 512
+)
+
 func start(parent context.Context, open opener, pace time.Duration, secrets *Redactor) *Handle {
 	ctx, cancel := context.WithCancelCause(parent)
 	out := make(chan Batch)
 	in := make(chan piece, 256)
 	go read(ctx, open, pace, secrets, in)
-	go batch(in, out)
+	go batch(ctx, in, out)
 	return &Handle{C: out, cancel: cancel}
 }
 
@@ -77,6 +92,9 @@ func start(parent context.Context, open opener, pace time.Duration, secrets *Red
 func read(ctx context.Context, open opener, pace time.Duration, secrets *Redactor, in chan<- piece) {
 	defer close(in)
 	send := func(p piece) bool {
+		if ctx.Err() != nil {
+			return false // a select with both ready picks at random
+		}
 		select {
 		case in <- p:
 			return true
@@ -131,18 +149,30 @@ func read(ctx context.Context, open opener, pace time.Duration, secrets *Redacto
 }
 
 // batch collects pieces while the consumer is busy and hands them over as
-// soon as it is ready.
-func batch(in <-chan piece, out chan<- Batch) {
+// soon as it is ready. A full batch stops taking pieces until it is handed
+// over. After ctx is done, pending events are dropped: only the final piece
+// (and a retry notice) still goes out.
+func batch(ctx context.Context, in <-chan piece, out chan<- Batch) {
 	defer close(out)
 	var pending Batch
+	size := 0 // pieceSize of the pending events
 	has := false
+	take := func(p piece) {
+		pending, has = add(pending, p), true
+		size += pieceSize(&p)
+	}
 	for {
+		if len(pending.Events) > 0 && ctx.Err() != nil {
+			pending.Events, size = nil, 0
+			has = pending.Final || pending.Retry != nil
+		}
 		if !has {
 			p, ok := <-in
 			if !ok {
 				return
 			}
-			pending, has = add(Batch{}, p), true
+			pending, size = Batch{}, 0
+			take(p)
 			continue
 		}
 		if pending.Final || pending.Retry != nil {
@@ -152,29 +182,47 @@ func batch(in <-chan piece, out chan<- Batch) {
 				}
 				return
 			}
-			pending, has = Batch{}, false
+			pending, has, size = Batch{}, false, 0
 			continue
 		}
-		// Take everything already waiting before offering the batch.
-		if p, ok, ready := tryRecv(in); ready {
+		recv := in
+		if size >= maxBatchBytes || len(pending.Events) >= maxBatchEvents {
+			recv = nil // full: the reader waits until this batch is taken
+		} else if p, ok, ready := tryRecv(in); ready {
+			// Take everything already waiting before offering the batch.
 			if !ok {
 				pending.Final = true
 			} else {
-				pending = add(pending, p)
+				take(p)
 			}
 			continue
 		}
 		select {
-		case p, ok := <-in:
+		case p, ok := <-recv:
 			if !ok {
 				pending.Final = true
 				continue
 			}
-			pending = add(pending, p)
+			take(p)
 		case out <- pending:
-			pending, has = Batch{}, false
+			pending, has, size = Batch{}, false, 0
+		case <-ctx.Done():
+			// dropped at the top of the loop
 		}
 	}
+}
+
+// pieceSize is the payload an event carries: its text and raw JSON.
+func pieceSize(p *piece) int {
+	ev := &p.ev
+	n := len(ev.Delta) + len(ev.DeltaRaw) + len(ev.Text) + len(ev.Raw) + len(ev.PartialImage) + len(ev.Output)
+	if ev.Item != nil {
+		n += len(ev.Item.Raw)
+	}
+	if ev.Response != nil {
+		n += len(ev.Response.Raw)
+	}
+	return n
 }
 
 func tryRecv(in <-chan piece) (p piece, ok, ready bool) {

@@ -53,6 +53,10 @@ type Item struct {
 	details   *Details            // decoded on first use; see Details
 	detailsOf json.RawMessage     // the Raw details was decoded from
 	sb        [4]*strings.Builder // backing stores for Arguments, Input, Code, Diff while they grow
+	cmdSB     []*strings.Builder  // backing stores for Commands while they grow
+	held      int                 // text held, as counted against the accumulator's Limit (limit.go)
+
+	shellBytes int // the bytes of ShellOutput
 }
 
 func decodeItem(raw json.RawMessage) (*Item, error) {

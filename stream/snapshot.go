@@ -26,11 +26,14 @@ type Snapshot struct {
 	IncompleteDetails  json.RawMessage // as received
 	Terminal           bool            // completed, incomplete or failed arrived
 	CutOff             bool            // the stream ended before a terminal event
+	Truncated          bool            // its text reached the accumulator's Limit; no event was applied after that (CutOff is set too, unless it was Terminal)
 	Raw                json.RawMessage // the last response object received
 	Unknown            []json.RawMessage
 
-	started bool // an event other than response.created was applied
-	seen    seqSet
+	started     bool // an event other than response.created was applied
+	seen        seqSet
+	held        int // bytes of text held, counted against the accumulator's Limit (limit.go)
+	unknownHeld int // of which the kept unknown events
 }
 
 // CutOffNote is how runnel describes a response whose stream ended before a

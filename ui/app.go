@@ -178,7 +178,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.opts.Replay != nil {
 		m.gen++
 		h := stream.StartReader(m.ctx, m.opts.Replay, m.opts.ReplayPace)
-		t, cmd := startReplay(m.ctx, m.gen, h, time.Now())
+		t, cmd := startReplay(m.ctx, m.gen, h, time.Now(), m.opts.responseLimit())
 		m.cur, m.live = t, true
 		m.status.State, m.status.Started = Waiting, t.started
 		cmds = append(cmds, cmd)

@@ -64,8 +64,9 @@ func (m *Model) setTools(enabled map[string]bool) tea.Cmd {
 func (m *Model) slash(name, args string) tea.Cmd {
 	switch name {
 	case "new":
+		var stop tea.Cmd
 		if m.cur != nil && !m.cur.ended {
-			m.interrupt()
+			stop = m.interrupt()
 		}
 		m.abandonTools()
 		m.conv = &session.Conversation{Settings: m.conv.Settings}
@@ -76,7 +77,7 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		}
 		m.tools.loop.Reset()
 		m.notice(block.Info, "new conversation")
-		return m.watchJournal()
+		return tea.Batch(stop, m.watchJournal())
 	case "model":
 		m.conv.Settings.Model = args
 		m.status.Model = args

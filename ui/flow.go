@@ -63,7 +63,7 @@ func (m *Model) beginWith(st *session.Turn, round *session.TurnLog) tea.Cmd {
 	}
 	req.Tools = m.tools.resolved // secrets only in the request sent, never in the turn kept
 	m.gen++
-	t, cmd := startTurn(m.ctx, m.gen, m.opts.Client, st, req, time.Now())
+	t, cmd := startTurn(m.ctx, m.gen, m.opts.Client, st, req, time.Now(), m.opts.responseLimit())
 	switch {
 	case m.journal != nil && round != nil:
 		t.log = m.journal.Continue(round, st)
@@ -78,10 +78,14 @@ func (m *Model) beginWith(st *session.Turn, round *session.TurnLog) tea.Cmd {
 	return cmd
 }
 
-// interrupt stops the turn in flight; what arrived stays on screen.
-func (m *Model) interrupt() {
+// interrupt stops the turn in flight; what arrived stays on screen. No event
+// is applied after it (turn.apply), and the stream drops what it had not
+// handed over, so its final batch is the next one: the turn ends at once,
+// however fast the stream was coming.
+func (m *Model) interrupt() tea.Cmd {
 	m.cur.stopped = true
 	m.cur.handle.Cancel(errStopped)
+	return m.nextBatch(m.cur)
 }
 
 // decide answers the pending approval requests and sends the answers as the
@@ -94,12 +98,15 @@ func (m *Model) decide(approve bool) tea.Cmd {
 	return m.sendAnswers()
 }
 
-// batch folds a stream batch in; rendering waits for the next frame.
+// batch folds a stream batch in; rendering waits for the next frame, and so
+// does asking for the next batch: a stream faster than the chat can draw is
+// held back (the reader waits) instead of piling up or starving the keys.
 func (m *Model) batch(msg batchMsg) tea.Cmd {
 	t := m.cur
 	if t == nil || msg.gen != t.gen {
 		return nil
 	}
+	t.waiting = false
 	now := time.Now()
 	problems := t.apply(msg.batch)
 	for _, err := range problems {
@@ -118,6 +125,18 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	if t.ended {
 		return m.endTurn(t)
 	}
+	if t.stopped {
+		return m.nextBatch(t) // only the final batch is left: end at once
+	}
+	return nil
+}
+
+// nextBatch asks for the turn's next batch unless a request is outstanding.
+func (m *Model) nextBatch(t *turn) tea.Cmd {
+	if t.waiting || t.ended {
+		return nil
+	}
+	t.waiting = true
 	return waitBatch(t.gen, t.handle)
 }
 
@@ -195,6 +214,7 @@ func (m *Model) tick(now time.Time) tea.Cmd {
 	m.frame.now = now
 	var cmds []tea.Cmd
 	if t := m.cur; t != nil {
+		cmds = append(cmds, m.nextBatch(t))
 		if t.log != nil {
 			t.log.Note(now, t.snapshots(), func(it *stream.Item) bool { return t.changed[it] })
 		}
@@ -316,7 +336,10 @@ func (m *Model) endTurn(t *turn) tea.Cmd {
 		}
 	}
 	carried := m.conv.Carried()
+	var limitErr *stream.LimitError
 	switch {
+	case errors.As(t.err, &limitErr):
+		m.notice(block.Warning, session.LimitNotice(limitErr)+carriedNote(carried))
 	case t.stopped && carried:
 		m.notice(block.Info, "stopped — the partial answer is kept; your next message sends this prompt and the partial answer to the model with it")
 	case t.stopped:
@@ -391,7 +414,7 @@ func (m *Model) fallback(t *turn) tea.Cmd {
 func (m *Model) resend(t *turn, req stream.Request) tea.Cmd {
 	req.Tools = t.req.Tools
 	m.gen++
-	nt, cmd := startTurn(m.ctx, m.gen, m.opts.Client, t.sess, req, time.Now())
+	nt, cmd := startTurn(m.ctx, m.gen, m.opts.Client, t.sess, req, time.Now(), m.opts.responseLimit())
 	nt.log = t.log
 	m.cur = nt
 	return cmd

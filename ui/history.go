@@ -99,8 +99,9 @@ func (m *Model) journalFailed(msg journalErrMsg) tea.Cmd {
 
 // showSession replaces the conversation with a stored one and redraws it.
 func (m *Model) showSession(s *store.Session, warns []error, turn int) tea.Cmd {
+	var stop tea.Cmd
 	if m.cur != nil && !m.cur.ended {
-		m.interrupt()
+		stop = m.interrupt()
 	}
 	m.abandonTools()
 	conv, probs := session.FromStore(s)
@@ -119,7 +120,7 @@ func (m *Model) showSession(s *store.Session, warns []error, turn int) tea.Cmd {
 	if turn > 0 && turn <= len(m.turnEntry) {
 		m.transcript.ScrollTo(m.turnEntry[turn-1])
 	}
-	return tea.Batch(m.watchJournal(), m.resumeCalls())
+	return tea.Batch(stop, m.watchJournal(), m.resumeCalls())
 }
 
 // redraw rebuilds the transcript from the conversation: prompts, every item

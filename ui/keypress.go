@@ -18,8 +18,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case s == "ctrl+c":
 		if m.cur != nil && !m.cur.ended {
-			m.interrupt()
-			return nil
+			return m.interrupt()
 		}
 		if m.stopTools() {
 			return nil
@@ -35,7 +34,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		case m.showHelp:
 			m.showHelp = false
 		case m.cur != nil && !m.cur.ended:
-			m.interrupt()
+			return m.interrupt()
 		case m.stopTools():
 		case m.composer.Value() != "":
 			m.composer.Reset()

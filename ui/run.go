@@ -30,6 +30,11 @@ type Options struct {
 	HistoryErr error
 	Resume     *store.Session
 
+	// MaxResponseBytes bounds the text one response may hold (config
+	// max_response_bytes); 0 means session.DefaultResponseLimit. Past it the
+	// chat stops reading, keeps what came and says so.
+	MaxResponseBytes int
+
 	// Tools: nil means none configured (function calls are still answered,
 	// so the chain stays valid).
 	Tools *Tools
@@ -57,6 +62,14 @@ type Tools struct {
 	// start, that stopped), shown as notices; nil: none. MCP may still be
 	// starting (see tools.NewMCP): the chat says so and waits for it.
 	Reports <-chan error
+}
+
+// responseLimit is MaxResponseBytes or its default.
+func (o Options) responseLimit() int {
+	if o.MaxResponseBytes > 0 {
+		return o.MaxResponseBytes
+	}
+	return session.DefaultResponseLimit
 }
 
 // Result is what the chat leaves behind.

@@ -36,6 +36,9 @@ type frameMsg struct {
 //   - gen identifies the turn; messages from an older turn are ignored.
 //   - every event of the turn's stream is applied to acc in order.
 //   - changed holds the items changed since the last frame.
+//   - waiting is true while a waitBatch for the turn is outstanding; at
+//     most one is, and a new one is asked for on the frame after a batch
+//     came (see Model.tick), so a turn takes at most one batch per frame.
 type turn struct {
 	gen     int
 	sess    *session.Turn
@@ -43,6 +46,7 @@ type turn struct {
 	acc     stream.Accumulator
 	started time.Time
 	stopped bool                  // the user interrupted it
+	waiting bool                  // a waitBatch is outstanding
 	ended   bool                  // the final batch arrived
 	err     error                 // why the stream ended, when it did badly
 	changed map[*stream.Item]bool // items to re-render on the next frame
@@ -66,25 +70,37 @@ func frameTick(gen int) tea.Cmd {
 	return tea.Tick(frameInterval, func(t time.Time) tea.Msg { return frameMsg{gen: gen, now: t} })
 }
 
-// startTurn begins streaming a request.
-func startTurn(ctx context.Context, gen int, c *stream.Client, st *session.Turn, req stream.Request, now time.Time) (*turn, tea.Cmd) {
+// startTurn begins streaming a request; limit bounds each response's text
+// (Accumulator.Limit).
+func startTurn(ctx context.Context, gen int, c *stream.Client, st *session.Turn, req stream.Request, now time.Time, limit int) (*turn, tea.Cmd) {
 	h := stream.Start(ctx, c, req)
-	t := &turn{gen: gen, sess: st, handle: h, started: now, changed: map[*stream.Item]bool{}, req: req}
+	t := &turn{gen: gen, sess: st, handle: h, started: now, changed: map[*stream.Item]bool{}, req: req, waiting: true}
+	t.acc.Limit = limit
 	return t, tea.Batch(waitBatch(gen, h), frameTick(gen))
 }
 
 // startReplay plays a recording as if it were a turn.
-func startReplay(ctx context.Context, gen int, h *stream.Handle, now time.Time) (*turn, tea.Cmd) {
-	t := &turn{gen: gen, sess: &session.Turn{}, handle: h, started: now, changed: map[*stream.Item]bool{}}
+func startReplay(ctx context.Context, gen int, h *stream.Handle, now time.Time, limit int) (*turn, tea.Cmd) {
+	t := &turn{gen: gen, sess: &session.Turn{}, handle: h, started: now, changed: map[*stream.Item]bool{}, waiting: true}
+	t.acc.Limit = limit
 	return t, tea.Batch(waitBatch(gen, h), frameTick(gen))
 }
 
 // apply folds a batch in and returns the problems it reported (malformed
-// events, skipped).
+// events, skipped). After the user stopped the turn nothing more is applied:
+// what was on screen when esc was pressed is what stays. A response that
+// reaches the limit stops the stream (the rest is ignored).
 func (t *turn) apply(b stream.Batch) (problems []error) {
 	for i := range b.Events {
+		if t.stopped {
+			break
+		}
 		ev := &b.Events[i]
 		it, err := t.acc.Apply(ev)
+		if errors.Is(err, stream.ErrLimit) {
+			t.handle.Cancel(err)
+			err = nil
+		}
 		if err != nil {
 			problems = append(problems, err)
 			continue
@@ -103,6 +119,9 @@ func (t *turn) apply(b stream.Batch) (problems []error) {
 	}
 	if b.Final {
 		t.ended, t.err = true, b.Err
+		if le := t.acc.LimitErr(); le != nil {
+			t.err = le // the cause, even if the stream happened to end by itself
+		}
 		t.acc.Finish()
 	}
 	return problems

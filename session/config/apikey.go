@@ -20,6 +20,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"runnel/session"
 )
 
 // Defaults for settings that nothing configured.
@@ -104,6 +106,7 @@ type Settings struct {
 	IdleTimeout      time.Duration // max silence between stream events
 	ConnectTimeout   time.Duration // dial + TLS + response headers
 	MaxRetries       int           // retries before the first byte
+	MaxResponseBytes int           // the most text one response may hold
 	KeySource        string        // "env OPENAI_API_KEY", "api_key_command" or ""
 	BaseURLSet       bool          // the base URL came from a flag, the file or the environment
 }
@@ -152,6 +155,7 @@ func (c Config) Resolve(env func(string) string, o Overrides) (Settings, error) 
 		IdleTimeout:      first(c.Timeouts.Idle.Duration, DefaultIdleTimeout),
 		ConnectTimeout:   first(c.Timeouts.Connect.Duration, DefaultConnectTimeout),
 		MaxRetries:       DefaultMaxRetries,
+		MaxResponseBytes: c.ResponseLimit(),
 	}
 	if err := checkEnum(o.ReasoningEffort, efforts); err != nil {
 		return Settings{}, fmt.Errorf("reasoning effort on the command line: %w", err)
@@ -189,6 +193,14 @@ func (c Config) Resolve(env func(string) string, o Overrides) (Settings, error) 
 	}
 	s.APIKey, s.KeySource = key, source
 	return s, nil
+}
+
+// ResponseLimit is max_response_bytes, or its default.
+func (c Config) ResponseLimit() int {
+	if c.MaxResponseBytes != nil {
+		return *c.MaxResponseBytes
+	}
+	return session.DefaultResponseLimit
 }
 
 // resolveKey finds the API key: the command's output if a command is set,

@@ -30,6 +30,7 @@ func TestResolveDefaults(t *testing.T) {
 		IdleTimeout:      5 * time.Minute,
 		ConnectTimeout:   30 * time.Second,
 		MaxRetries:       3,
+		MaxResponseBytes: 32 << 20,
 	}
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("Resolve of zero config:\n got %v\nwant %v", fields(s), fields(want))
@@ -61,6 +62,7 @@ func TestResolveFullConfig(t *testing.T) {
 		IdleTimeout:      90 * time.Second,
 		ConnectTimeout:   5 * time.Second,
 		MaxRetries:       0,
+		MaxResponseBytes: 1 << 20,
 		KeySource:        "api_key_command",
 		BaseURLSet:       true,
 	}

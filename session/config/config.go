@@ -24,6 +24,8 @@ import (
 	"time"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"runnel/session"
 )
 
 // Config is one config file as written. A key the file leaves out stays at
@@ -46,6 +48,10 @@ type Config struct {
 	Reasoning    ReasoningConfig `toml:"reasoning"`
 	Provider     ProviderConfig  `toml:"provider"`
 	Timeouts     TimeoutsConfig  `toml:"timeouts"`
+
+	// MaxResponseBytes bounds the text one response may hold (nil = not
+	// set: session.DefaultResponseLimit); past it runnel stops reading.
+	MaxResponseBytes *int `toml:"max_response_bytes"`
 
 	// Tools (toolconfig.go): hosted tools, local functions, local MCP
 	// servers and the round cap of the agentic loop.
@@ -424,6 +430,9 @@ func (c *Config) validate(name string, pos *positions) error {
 			return fmt.Errorf("%s: key \"provider.headers\": %w", at("provider.headers."+keyString([]string{h})), err)
 		}
 	}
+	if n := c.MaxResponseBytes; n != nil && *n < minResponseBytes {
+		return fmt.Errorf("%s: key \"max_response_bytes\": %d is too small (at least %d bytes; the default is %d, 32 MiB)", at("max_response_bytes"), *n, minResponseBytes, session.DefaultResponseLimit)
+	}
 	if n := c.Timeouts.MaxRetries; n != nil && *n < 0 {
 		return fmt.Errorf("%s: key \"timeouts.max_retries\": %d must not be negative (0 means never retry)", at("timeouts.max_retries"), *n)
 	}
@@ -433,6 +442,10 @@ func (c *Config) validate(name string, pos *positions) error {
 // knownKeys lists every dotted key of Config, from its struct tags, for
 // suggestions. Keys of an array of tables have no index ("tools.type").
 var knownKeys = appendKeys(nil, reflect.TypeFor[Config](), "")
+
+// minResponseBytes is the smallest max_response_bytes accepted: less would
+// cut off ordinary answers.
+const minResponseBytes = 1024
 
 func appendKeys(keys []string, t reflect.Type, prefix string) []string {
 	for i := range t.NumField() {

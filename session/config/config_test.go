@@ -34,6 +34,9 @@ func TestLoadConfigValid(t *testing.T) {
 			Store:        ptr(false),
 			Theme:        "dark",
 			Reasoning:    ReasoningConfig{Effort: "high", Summary: ptr("detailed")},
+
+			MaxResponseBytes: ptr(1 << 20),
+
 			Provider: ProviderConfig{
 				BaseURL:       "https://example.test/v1/",
 				APIKeyEnv:     "RUNNEL_TEST_KEY",
@@ -131,6 +134,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"mcp_args_string.toml", "4", []string{`"mcp_servers.args"`, "want an array of strings, got a string"}},
 		{"mcp_bad_approval.toml", "4", []string{`"mcp_servers.approval"`, `"ask"`}},
 		{"max_rounds_zero.toml", "2", []string{`"max_tool_rounds"`, "at least 1"}},
+		{"response_limit_small.toml", "2", []string{`"max_response_bytes"`, "100 is too small", "at least 1024"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

@@ -9,14 +9,15 @@ import "strings"
 // whose open-fence fast path highlights each completed line once and keeps
 // it; only the partial last line is re-rendered per update.
 func codeBody(p *panel, d *drawer) {
-	if code := strings.TrimRight(clean(p.it.Code), "\n"); code != "" {
+	raw, skipped := tailWithin(p.it.Code, maxCodeText) // a huge one is drawn from its end
+	if code := strings.TrimRight(clean(raw), "\n"); code != "" {
 		src := "```python\n" + code
 		if p.state() != stateRunning {
 			src += "\n```\n"
 		}
 		p.code.set(src)
 		r := d.ctx.markdown(d.width)
-		d.add(section{lines: splitLines(p.code.view(r, d.width)), tail: true})
+		d.add(section{lines: splitLines(p.code.view(r, d.width)), tail: true, note: d.skipped(skipped)})
 	}
 	for _, o := range p.it.Details().Outputs {
 		switch o.Type {
@@ -31,6 +32,10 @@ func codeBody(p *panel, d *drawer) {
 		}
 	}
 }
+
+// maxCodeText is the most code a panel draws: highlighting costs more than
+// wrapping, so its window is smaller than maxPanelText.
+const maxCodeText = 16 << 10
 
 // urlSummary shows a URL on one line; a data: URL (often megabytes of
 // base64) becomes its media type and size.

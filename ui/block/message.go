@@ -32,6 +32,7 @@ type message struct {
 
 	src     string
 	grow    growing // cleans src's text as it grows
+	pages   pager   // a message too long to draw whole (paging.go); src is then the raw text
 	refs    refs
 	refusal string // cleaned refusal text
 	doc     mdDoc
@@ -65,7 +66,9 @@ func (m *message) Item() *stream.Item { return m.it }
 func (m *message) Update(time.Time) {
 	text, refusal, parts := splitParts(m.it.Content)
 	m.refs = citations(parts)
-	if len(m.refs.marks) == 0 {
+	if m.pages.update(text) {
+		m.src = text // drawn from its last pages, without citation markers
+	} else if len(m.refs.marks) == 0 {
 		m.src = m.grow.clean(text)
 	} else {
 		m.src = clean(m.refs.marked(text))
@@ -114,6 +117,8 @@ func (m *message) Render(ctx Context) string {
 	var md string
 	if f := m.final; f.src == m.src && f.width == ctx.Width && f.styles == ctx.Styles && f.out != "" {
 		md = f.out
+	} else if m.pages.on {
+		md = m.fit.fit(m.pages.view(ctx, width, lk), width)
 	} else if m.src != "" {
 		r := ctx.markdown(width)
 		md = m.fit.fit(m.doc.view(r, width), width)
@@ -161,6 +166,9 @@ func (m *message) FinalRender(ctx Context) func() string {
 	width := max(ctx.Width, 1)
 	r := ctx.markdown(width)
 	m.asked = final{width: ctx.Width, styles: ctx.Styles, src: m.src}
+	if m.pages.on {
+		return func() string { return "" } // drawn from its pages: a whole render would cost what paging saves
+	}
 	src := m.src
 	return func() string { return renderWhole(r, src, width) }
 }

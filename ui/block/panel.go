@@ -3,6 +3,7 @@ package block
 import (
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -200,6 +201,7 @@ type section struct {
 	lines []string // styled rows, each within the inner width
 	tail  bool     // while the item runs, a capped section shows its last rows
 	whole bool     // never capped (one-line facts, approval keys)
+	note  string   // a muted row shown first, never capped: how much is not drawn
 }
 
 // drawer collects a panel's sections while its spec's body function runs.
@@ -220,7 +222,43 @@ func (d *drawer) add(s section) {
 
 // text adds untrusted text, cleaned and wrapped, in the output style.
 func (d *drawer) text(label, s string, tail bool) {
-	d.add(section{label: label, lines: paint(d.lk.output.Render, wrap(clean(s), d.width)), tail: tail})
+	s, skipped := tailOf(s)
+	d.add(section{label: label, lines: paint(d.lk.output.Render, wrap(clean(s), d.width)), tail: tail || skipped > 0, note: d.skipped(skipped)})
+}
+
+// maxPanelText is the most of one panel text (arguments, input, code,
+// output, a diff) that is drawn. A longer one, streaming perhaps without end,
+// is drawn from its end (tailOf), so a frame's work and memory do not grow
+// with it; the item keeps it whole.
+const maxPanelText = 64 << 10
+
+// tailOf returns the end of s that is drawn, and how many bytes before it
+// are not. The start moves in steps of maxPanelText/2, to a line start, so a
+// growing text keeps the same start (and its incremental render) for a while.
+func tailOf(s string) (string, int) { return tailWithin(s, maxPanelText) }
+
+// tailWithin is tailOf for a window of max bytes.
+func tailWithin(s string, max int) (string, int) {
+	if len(s) <= max {
+		return s, 0
+	}
+	step := max / 2
+	start := (len(s) - step) / step * step
+	if i := strings.IndexByte(s[start:start+step/2], '\n'); i >= 0 {
+		start += i + 1
+	}
+	for start < len(s) && !utf8.RuneStart(s[start]) {
+		start++
+	}
+	return s[start:], start
+}
+
+// skipped is the row saying that n bytes are not drawn, "" for none.
+func (d *drawer) skipped(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return d.lk.muted.Render(fit("⋯ "+stream.FormatBytes(n)+" above not drawn", d.width))
 }
 
 // line adds one styled fact row (cleaned by the caller), never capped.
@@ -234,8 +272,12 @@ func (d *drawer) args(label, s string) {
 	if strings.TrimSpace(s) == "" {
 		return
 	}
-	pretty, ok := prettyJSON(s)
-	d.add(section{label: label, lines: paint(d.lk.output.Render, wrap(clean(pretty), d.width)), tail: !ok})
+	s, skipped := tailOf(s)
+	pretty, ok := s, false
+	if skipped == 0 {
+		pretty, ok = prettyJSON(s)
+	}
+	d.add(section{label: label, lines: paint(d.lk.output.Render, wrap(clean(pretty), d.width)), tail: !ok, note: d.skipped(skipped)})
 }
 
 // rows lays the sections out, capping each at previewLines unless expanded.
@@ -244,6 +286,9 @@ func (d *drawer) rows(expanded, running bool) []string {
 	for _, s := range d.secs {
 		if s.label != "" {
 			out = append(out, d.lk.label.Render(fit(s.label, d.width)))
+		}
+		if s.note != "" {
+			out = append(out, s.note)
 		}
 		lines := s.lines
 		if !expanded && !s.whole && len(lines) > previewLines {

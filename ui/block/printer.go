@@ -233,7 +233,10 @@ func responseNotices(s *stream.Snapshot) []Block {
 		}
 		out = append(out, NewNotice(Warning, "response incomplete: "+reason))
 	}
-	if s.CutOff {
+	switch {
+	case s.Truncated:
+		out = append(out, NewNotice(Warning, "cut off: the response passed the most text runnel keeps of one (max_response_bytes)"))
+	case s.CutOff:
 		out = append(out, NewNotice(Warning, stream.CutOffNote))
 	}
 	return out

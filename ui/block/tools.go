@@ -165,7 +165,7 @@ func patchBody(p *panel, d *drawer) {
 	if op := cleanLine(p.it.Details().Operation.Type); op != "" {
 		d.line(d.lk.muted.Render(strings.ReplaceAll(op, "_", " ")))
 	}
-	diff := p.it.PatchDiff()
+	diff, skipped := tailOf(p.it.PatchDiff())
 	var lines []string
 	for _, l := range strings.Split(strings.TrimRight(clean(diff), "\n"), "\n") {
 		style := d.lk.output
@@ -182,7 +182,7 @@ func patchBody(p *panel, d *drawer) {
 		}
 	}
 	if diff != "" {
-		d.add(section{lines: lines, tail: true})
+		d.add(section{lines: lines, tail: true, note: d.skipped(skipped)})
 	}
 }
 

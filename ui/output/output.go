@@ -8,6 +8,7 @@ package output
 import (
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"io"
 	"strings"
 
@@ -40,19 +41,41 @@ type printer interface {
 // textPrinter streams answer text as it arrives. In markdown mode side
 // information (reasoning, tools, MCP) goes to stderr as one-line summaries; in
 // text mode it goes inline to stdout, so the output is a plain transcript.
+//
+// It writes message deltas from the events themselves, so it works with an
+// accumulator that keeps no delta text (DropText): what it remembers of a
+// message is how many bytes it wrote and their checksum, never the text.
+// Whole values (a .done text, the item, the terminal response) print only
+// what follows the text already written, when they start with it.
 type textPrinter struct {
 	out, side io.Writer
 	inline    bool
-	// per response: which items already printed their summary, and how much
-	// of each message's text was written
-	written  map[*stream.Item]string
+	// per response: which items already printed their summary, what was
+	// written of each message, the start of each reasoning item
+	written  map[*stream.Item]*writtenText
 	summed   map[*stream.Item]bool
+	lead     map[*stream.Item]string
 	lastItem *stream.Item
 	endsNL   bool
 }
 
+// writtenText is what a textPrinter took of one message: n bytes of its raw
+// text, with checksum sum, all written but the short tail held. stuck is set when a whole value rewrote text
+// already printed: it cannot be unprinted, so nothing more is written for
+// the item (the json format has the authoritative text).
+type writtenText struct {
+	n     int
+	sum   uint32
+	stuck bool
+	held  string // received but not yet written: it may clean differently once more arrives (stream.SettledLen)
+}
+
+// maxLead is how much of a reasoning item's streamed text a textPrinter keeps
+// for its summary line, when no whole value names it.
+const maxLead = 512
+
 func newTextPrinter(out, errw io.Writer, inline bool) *textPrinter {
-	p := &textPrinter{out: out, side: errw, inline: inline, written: map[*stream.Item]string{}, summed: map[*stream.Item]bool{}, endsNL: true}
+	p := &textPrinter{out: out, side: errw, inline: inline, written: map[*stream.Item]*writtenText{}, summed: map[*stream.Item]bool{}, lead: map[*stream.Item]string{}, endsNL: true}
 	if inline {
 		p.side = out
 	}
@@ -63,42 +86,74 @@ func (p *textPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Ite
 	if it == nil {
 		return
 	}
-	if it.Type == "message" {
+	switch {
+	case it.Type == "message" && (ev.Kind == stream.KindTextDelta || ev.Kind == stream.KindRefusalDelta):
+		p.writeText(it, ev.Delta, false)
+		return
+	case it.Type == "message":
 		p.flushText(it, it.Done)
 		return
+	case ev.Kind == stream.KindSummaryDelta || ev.Kind == stream.KindReasoningDelta:
+		if l := p.lead[it]; len(l) < maxLead {
+			p.lead[it] = l + ev.Delta[:min(len(ev.Delta), maxLead-len(l))]
+		}
 	}
 	if it.Done && !p.summed[it] {
 		p.summed[it] = true
-		p.line(summaryLine(it))
+		p.line(summaryLine(it, p.lead[it]))
 	}
 }
 
-// flushText writes the part of a message's text not yet written. A .done
-// value that rewrites text already printed cannot unprint it: from then on the
-// item prints nothing more here (the json format has the authoritative text).
-func (p *textPrinter) flushText(it *stream.Item, final bool) {
-	text, done := it.Text(), p.written[it]
-	if len(text) <= len(done) || !strings.HasPrefix(text, done) {
+// writeText writes the next piece of a message's raw text. Until the item
+// is final, a tail that text still to come may change the cleaning of (half
+// a flag, a word with a joiner) is held back.
+func (p *textPrinter) writeText(it *stream.Item, raw string, final bool) {
+	w := p.written[it]
+	if w == nil {
+		w = &writtenText{}
+		p.written[it] = w
+	}
+	if w.stuck {
 		return
 	}
-	// Until the item is done, a tail that text still to come may change the
-	// cleaning of (half a flag, a word with a joiner) waits.
-	pending := text[len(done):]
+	w.n += len(raw)
+	w.sum = crc32.Update(w.sum, crc32.IEEETable, []byte(raw))
+	pending := w.held + raw
+	n := len(pending)
 	if !final {
-		pending = pending[:stream.SettledLen(pending)]
-		if pending == "" {
-			return
-		}
+		n = stream.SettledLen(pending)
+	}
+	w.held = pending[n:]
+	if n == 0 {
+		return
 	}
 	if p.lastItem != it && !p.endsNL {
 		io.WriteString(p.out, "\n")
 	}
-	chunk := stream.Sanitize(pending)
+	chunk := stream.Sanitize(pending[:n])
 	io.WriteString(p.out, chunk)
-	p.written[it] = text[:len(done)+len(pending)]
 	p.lastItem = it
 	if chunk != "" {
 		p.endsNL = strings.HasSuffix(chunk, "\n")
+	}
+}
+
+// flushText writes the part of a message's whole text not yet written, when
+// it starts with what was written.
+// final writes what was held back too.
+func (p *textPrinter) flushText(it *stream.Item, final bool) {
+	text := it.Text()
+	w := p.written[it]
+	switch {
+	case w == nil:
+		p.writeText(it, text, final)
+	case w.stuck:
+	case len(text) <= w.n:
+		p.writeText(it, "", final)
+	case crc32.ChecksumIEEE([]byte(text[:w.n])) != w.sum:
+		w.stuck = true
+	default:
+		p.writeText(it, text[w.n:], final)
 	}
 }
 
@@ -121,7 +176,7 @@ func (p *textPrinter) response(s *stream.Snapshot) {
 			p.flushText(it, true)
 		} else if !p.summed[it] {
 			p.summed[it] = true
-			p.line(summaryLine(it))
+			p.line(summaryLine(it, p.lead[it]))
 		}
 	}
 	if !p.endsNL {
@@ -134,10 +189,19 @@ func (p *textPrinter) close() {}
 
 // summaryLine is the item's one-line summary from the item kind table, or
 // "" for an item its kind leaves quiet when it has no text (encrypted
-// reasoning).
-func summaryLine(it *stream.Item) string {
+// reasoning). lead is the start of its streamed text, for reasoning whose
+// text the accumulator did not keep (DropText).
+func summaryLine(it *stream.Item, lead string) string {
 	k := stream.KindFor(it.Type)
-	if k.Quiet && k.Text(it).Empty() {
+	empty := k.Text(it).Empty()
+	if empty && lead != "" && it.Type == "reasoning" {
+		line := stream.SanitizeLine(lead)
+		if r := []rune(line); len(r) > 120 {
+			line = string(r[:119]) + "…"
+		}
+		return "• reasoning: " + line
+	}
+	if k.Quiet && empty {
 		return ""
 	}
 	return k.Summary(it)
@@ -260,4 +324,17 @@ func (p *imagePrinter) response(s *stream.Snapshot) {
 			fmt.Fprintf(p.stderr, "runnel: image saved: %s\n", stream.SanitizeLine(path))
 		}
 	}
+}
+
+// StreamsText reports whether a replay format prints message text as it
+// passes and needs no snapshot of it: text, markdown and events. Their
+// accumulator drops delta text (stream.Accumulator.DropText), so a replay of
+// any length runs in bounded memory; ansi and json keep the text, bounded by
+// the limit.
+func StreamsText(format string) bool {
+	switch format {
+	case "", formatText, formatMarkdown, formatEvents: // "" off a terminal is markdown
+		return true
+	}
+	return false
 }

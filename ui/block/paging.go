@@ -1,0 +1,123 @@
+package block
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"runnel/stream"
+)
+
+// A message longer than pageBytes is drawn from its last two pages only, so
+// that neither the memory nor the work of a frame grows with the length of
+// the answer (an endless stream would otherwise make every frame slower and
+// bigger until the response limit). The text before them is counted in one
+// line; the whole answer stays in the item (copy and export have it).
+//
+// A page ends at a paragraph break outside a code fence, where the text is
+// when the page has grown past pageBytes; a page with no such break is cut
+// where it is once it passes maxPageBytes. A new page starts a new markdown
+// document, so no page is ever rendered again after it was sealed, and the
+// live page renders incrementally like any message.
+const (
+	pageBytes    = 256 << 10
+	maxPageBytes = 4 * pageBytes
+)
+
+// pager draws a long message from its last pages.
+//
+// Invariants: raw[:start] is the text already paged out; prev is the sealed
+// page before start and cur the live page from start on, each holding its
+// cleaned source; hidden is the raw length of the text before prev.
+type pager struct {
+	on        bool
+	start     int // raw offset where cur begins
+	prevStart int // raw offset where prev begins
+	prev, cur mdDoc
+	grow      growing // cleans cur's text as it grows
+	fence     fenceScan
+}
+
+// update takes the message's raw text. It reports false, and does nothing,
+// while the text is short enough to draw whole or no longer extends what it
+// has paged (a .done value that rewrote it: the caller draws it whole).
+func (p *pager) update(raw string) bool {
+	if !p.on {
+		if len(raw) <= pageBytes {
+			return false
+		}
+		p.on = true
+	}
+	if len(raw) < p.start {
+		*p = pager{}
+		return false
+	}
+	page := raw[p.start:]
+	p.cur.set(p.grow.clean(page))
+	p.fence.scan(page)
+	if len(page) > pageBytes && ((!p.fence.open && endsParagraph(page)) || len(page) > maxPageBytes) {
+		p.prev, p.prevStart = p.cur, p.start
+		p.cur, p.grow, p.fence = mdDoc{}, growing{}, fenceScan{}
+		p.start = len(raw)
+	}
+	return true
+}
+
+// hidden is the raw length of the text not drawn.
+func (p *pager) hidden() int { return p.prevStart }
+
+// view draws the pages: a line counting the text before them, the sealed
+// page and the live one.
+func (p *pager) view(ctx Context, width int, lk *look) string {
+	r := ctx.markdown(width)
+	var parts []string
+	if n := p.hidden(); n > 0 {
+		line := "⋯ " + stream.FormatBytes(n) + " of this answer above are not drawn: it is too long to show whole (ctrl+y or /copy copies all of it)"
+		parts = append(parts, lk.muted.Render(ansi.Wordwrap(line, width, " ")))
+	}
+	if p.prev.src != "" {
+		parts = append(parts, p.prev.view(r, width))
+	}
+	if p.cur.src != "" {
+		parts = append(parts, p.cur.view(r, width))
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// endsParagraph reports whether text ends at a blank line.
+func endsParagraph(text string) bool {
+	t := strings.TrimRight(text, " \t")
+	return strings.HasSuffix(t, "\n\n") || strings.HasSuffix(t, "\n\r\n")
+}
+
+// fenceScan tracks whether a page is inside a ``` or ~~~ code fence,
+// reading each line once.
+//
+// Invariant: text[:done] was scanned; done is at a line start.
+type fenceScan struct {
+	done int
+	open bool
+	mark string // the fence's marker while open
+}
+
+func (f *fenceScan) scan(text string) {
+	for {
+		nl := strings.IndexByte(text[f.done:], '\n')
+		if nl < 0 {
+			return
+		}
+		line := strings.TrimLeft(text[f.done:f.done+nl], " ")
+		f.done += nl + 1
+		for _, mark := range []string{"```", "~~~"} {
+			if !strings.HasPrefix(line, mark) {
+				continue
+			}
+			switch {
+			case !f.open:
+				f.open, f.mark = true, mark
+			case f.mark == mark && strings.TrimSpace(strings.TrimLeft(line, mark[:1])) == "":
+				f.open = false
+			}
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package block
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"runnel/stream"
+)
+
+// TestLongMessageDrawsItsLastPages: a message that grows far past pageBytes
+// is drawn from its last pages, with one line counting what is above, so a
+// frame's output stays bounded however long the answer gets; the text stays
+// whole in the item.
+func TestLongMessageDrawsItsLastPages(t *testing.T) {
+	it := &stream.Item{Type: "message", Content: []stream.Part{{Type: "output_text"}}}
+	b := ForItem(it, epoch)
+	ctx := Context{Width: 80, Styles: testStyles, Now: epoch}
+	var text strings.Builder
+	maxOut := 0
+	for i := 0; text.Len() < 8*pageBytes; i++ {
+		for k := 0; k < 200; k++ {
+			fmt.Fprintf(&text, "Paragraph %d.%d says *something* of note.\n\n", i, k)
+		}
+		it.Content[0].Text = text.String()
+		b.Update(epoch)
+		maxOut = max(maxOut, len(b.Render(ctx)))
+	}
+	vis := visible(b.Render(ctx))
+	if !strings.Contains(vis, "of this answer above are not drawn") {
+		t.Errorf("no line counting the text above:\n%s", vis[:min(len(vis), 400)])
+	}
+	last := strings.TrimSpace(text.String()[strings.LastIndex(strings.TrimSpace(text.String()), "\n")+1:])
+	if !strings.Contains(vis, strings.ReplaceAll(last, "*", "")) {
+		t.Errorf("the last paragraph %q is not drawn", last)
+	}
+	if strings.Contains(vis, "Paragraph 0.0 ") {
+		t.Error("the start of the answer is still drawn")
+	}
+	if maxOut > 6*maxPageBytes {
+		t.Errorf("a frame drew %d bytes for pages of %d", maxOut, pageBytes)
+	}
+	if render := b.(Finisher).FinalRender(ctx); render() != "" {
+		t.Error("a paged message asked for a whole render")
+	}
+}
+
+// TestPagesNeverCutACodeFence: a page ends only at a paragraph break outside
+// a fence.
+func TestPagesNeverCutACodeFence(t *testing.T) {
+	var f fenceScan
+	text := "intro\n\n```go\nx := 1\n\n~~~\ny := 2\n"
+	f.scan(text)
+	if !f.open {
+		t.Fatal("inside the fence, the scan says it is closed")
+	}
+	text += "```\n\nafter\n\n"
+	f.scan(text)
+	if f.open {
+		t.Fatal("after the fence, the scan says it is open")
+	}
+	var p pager
+	p.update(strings.Repeat("word ", pageBytes/5) + "\n\n```\n" + strings.Repeat("code line\n\n", 1000))
+	if p.start != 0 {
+		t.Errorf("the page was cut at %d, inside the fence", p.start)
+	}
+}
+
+// TestLongPanelTextIsDrawnFromItsEnd: arguments, code and diffs that stream
+// on and on are drawn from their end, with one line saying how much is not
+// drawn, so a panel's frame stays bounded.
+func TestLongPanelTextIsDrawnFromItsEnd(t *testing.T) {
+	long := strings.Repeat("0123456789 abcdefghij klmnopqrst\n", 32<<10) // 1 MiB
+	for _, it := range []*stream.Item{
+		{Type: "function_call", Name: "f", Arguments: long},
+		{Type: "code_interpreter_call", Code: long},
+		{Type: "apply_patch_call", Diff: long},
+	} {
+		b := ForItem(it, epoch)
+		b.Update(epoch)
+		out := b.Render(Context{Width: 80, Styles: testStyles, Now: epoch})
+		if !strings.Contains(visible(out), "above not drawn") || len(out) > 4*maxPanelText {
+			t.Errorf("%s: %d bytes drawn for %d, without the line saying what is not drawn:\n%s", it.Type, len(out), len(long), visible(out))
+		}
+	}
+}
