@@ -177,7 +177,7 @@ func (m *message) SetFinal(width int, rendered string) {
 }
 
 // renderWhole renders a whole markdown document, fitted to width; plain
-// wrapped text if there is no renderer or glamour fails.
+// wrapped text if there is no renderer or rendering fails.
 func renderWhole(r *markdown.Renderer, src string, width int) string {
 	if r != nil {
 		if out, err := r.Render(src); err == nil {

@@ -20,14 +20,9 @@ type inline struct {
 }
 
 func (in *inline) add(text string, a attrs, link string) {
-	if text == "" {
-		return
+	if text != "" { // runs of one style are merged when painted, not here (no copying)
+		in.runs = append(in.runs, run{text, a, link})
 	}
-	if n := len(in.runs); n > 0 && in.runs[n-1].a == a && in.runs[n-1].link == link {
-		in.runs[n-1].text += text
-		return
-	}
-	in.runs = append(in.runs, run{text, a, link})
 }
 
 // element adds a styled element's text with its block prefix and suffix

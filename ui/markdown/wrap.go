@@ -20,18 +20,15 @@ type piece struct {
 	text string
 }
 
-// token is a unit of wrapping: a word (pieces of one or more runs, no
-// space inside) or a run of spaces.
-type token struct {
-	space  bool
-	pieces []piece
-	w      int // cells
-}
-
-// splitWords splits runs into words and spaces. A newline counts as a space:
-// glamour joins a paragraph's lines.
-func splitWords(runs []run) []token {
-	var out []token
+// wrap lays runs out in rows of at most width cells, breaking at spaces
+// (a newline counts as a space: glamour joins a paragraph's lines). A word
+// wider than a row (a long URL) starts a row of its own and is broken only
+// where it must be. Spaces where a row breaks are dropped; spaces at the
+// very start and end are kept (an H1's painted margin). Each row opens and
+// closes its own styles, so any row can be shown alone. It makes one pass
+// and keeps only the row being filled: time and memory are linear.
+func wrap(sc *sgrCache, runs []run, width int) []string {
+	w := wrapper{sc: sc, runs: runs, width: max(width, 1), first: true}
 	for i, r := range runs {
 		t := r.text
 		for len(t) > 0 {
@@ -42,87 +39,87 @@ func splitWords(runs []run) []token {
 			}
 			seg := t[:j]
 			t = t[j:]
-			if sp {
-				seg = strings.Repeat(" ", len(seg))
-			}
-			p := piece{i, seg}
-			if n := len(out); n > 0 && out[n-1].space == sp && !sp {
-				out[n-1].pieces = append(out[n-1].pieces, p)
-				out[n-1].w += cells(seg)
+			if !sp {
+				w.word = append(w.word, piece{i, seg})
+				w.ww += cells(seg)
 				continue
 			}
-			out = append(out, token{space: sp, pieces: []piece{p}, w: cells(seg)})
+			w.place()
+			if strings.IndexByte(seg, '\n') >= 0 {
+				seg = strings.Repeat(" ", len(seg))
+			}
+			w.pending = append(w.pending, piece{i, seg})
+			w.pw += len(seg)
 		}
 	}
-	return out
+	w.place()
+	if w.used+w.pw <= w.width {
+		w.row = append(w.row, w.pending...)
+	}
+	w.push()
+	return w.out
 }
 
-// wrap lays runs out in rows of at most width cells, breaking at spaces.
-// A word wider than a row (a long URL) starts a row of its own and is
-// broken only where it must be. Spaces where a row breaks are dropped;
-// spaces at the very start and end are kept (an H1's painted margin). Each
-// row opens and closes its own styles, so any row can be shown alone.
-func wrap(sc *sgrCache, runs []run, width int) []string {
-	width = max(width, 1)
-	var rows [][]piece
-	var row []piece
-	used := 0
-	var pending []piece // spaces not yet placed
-	pw := 0
-	first := true
-	for _, w := range splitWords(runs) {
-		if w.space {
-			pending = append(pending, w.pieces...)
-			pw += w.w
-			continue
-		}
-		if used > 0 && used+pw+w.w > width {
-			rows = append(rows, row)
-			row, used = nil, 0
-		}
-		if used == 0 && !first { // no spaces where a row breaks
-			pending, pw = pending[:0], 0
-		}
-		row = append(row, pending...)
-		used += pw
-		pending, pw = pending[:0], 0
-		first = false
-		if used+w.w <= width {
-			row = append(row, w.pieces...)
-			used += w.w
-			continue
-		}
-		for _, p := range w.pieces { // break a word wider than the row
+// wrapper is wrap's state: the row being filled, the spaces and the word
+// not yet placed.
+type wrapper struct {
+	sc      *sgrCache
+	runs    []run
+	width   int
+	out     []string
+	row     []piece
+	used    int // cells in row
+	pending []piece
+	pw      int // cells in pending
+	word    []piece
+	ww      int  // cells in word
+	first   bool // nothing placed yet: leading spaces are kept
+}
+
+func (w *wrapper) push() {
+	w.out = append(w.out, paint(w.sc, w.runs, w.row))
+	w.row, w.used = w.row[:0], 0
+}
+
+// place puts the word gathered so far on the row, after the pending
+// spaces, or on a new row if it does not fit.
+func (w *wrapper) place() {
+	if len(w.word) == 0 {
+		return
+	}
+	if w.used > 0 && w.used+w.pw+w.ww > w.width {
+		w.push()
+	}
+	if w.used > 0 || w.first { // no spaces where a row breaks
+		w.row = append(w.row, w.pending...)
+		w.used += w.pw
+	}
+	w.pending, w.pw, w.first = w.pending[:0], 0, false
+	if w.used+w.ww <= w.width {
+		w.row = append(w.row, w.word...)
+		w.used += w.ww
+	} else {
+		for _, p := range w.word { // break a word wider than the row
 			for p.text != "" {
-				if used == width {
-					rows = append(rows, row)
-					row, used = nil, 0
+				if w.used == w.width {
+					w.push()
 				}
-				head := xansi.Truncate(p.text, width-used, "")
+				head := xansi.Truncate(p.text, w.width-w.used, "")
 				if head == "" { // a wide character that does not fit
-					if used > 0 {
-						rows = append(rows, row)
-						row, used = nil, 0
+					if w.used > 0 {
+						w.push()
 						continue
 					}
 					_, size := firstRune(p.text)
 					head = p.text[:size]
 				}
-				row = append(row, piece{p.run, head})
-				used += cells(head)
+				w.row = append(w.row, piece{p.run, head})
+				w.used += cells(head)
 				p.text = p.text[len(head):]
 			}
 		}
 	}
-	if used+pw <= width {
-		row = append(row, pending...)
-	}
-	rows = append(rows, row)
-	out := make([]string, len(rows))
-	for i, r := range rows {
-		out[i] = paint(sc, runs, r)
-	}
-	return out
+	w.word, w.ww = w.word[:0], 0
 }
 
 func firstRune(s string) (rune, int) {
