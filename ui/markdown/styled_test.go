@@ -21,9 +21,9 @@ func styledRows(s string) []string {
 
 // sgrState is the style an SGR stream has set.
 type sgrState struct {
-	fg, bg                                        string
+	fg, bg                                         string
 	bold, faint, italic, under, blink, rev, strike bool
-	link                                          string
+	link                                           string
 }
 
 func (st sgrState) String() string {
