@@ -140,13 +140,15 @@ func (s *Stream) renderTail(src string) string {
 	}
 	cut := s.settleable(nodes, b)
 	from := 0
+	var outs []string
 	for i := 0; i < cut; i++ {
-		end := lineStart(b, nodes[i+1])
-		s.settle(s.segStart+from, s.segStart+end, s.r.top(nodes[i], b, false))
-		from = end
+		outs = append(outs, s.r.top(nodes[i], b, false))
+		if end := lineStart(b, nodes[i+1]); end > from { // else the next block goes with this one
+			s.settle(s.segStart+from, s.segStart+end, join(outs))
+			from, outs = end, outs[:0]
+		}
 	}
 	s.segStart += from
-	var outs []string
 	for i, n := range nodes[cut:] {
 		last := cut+i == len(nodes)-1
 		if last && openFence(n, b) {
@@ -164,8 +166,8 @@ func (s *Stream) renderTail(src string) string {
 
 // settleable returns how many of the tail's top-level blocks are settled:
 // all but the last, once the last one's first line is complete; not a
-// definition list followed by a paragraph (it may become the next term);
-// none past a block whose start is unknown.
+// definition list followed by a paragraph (it may become the next term).
+// The block after the last settled one must have a known start.
 func (s *Stream) settleable(nodes []ast.Node, b []byte) int {
 	k := len(nodes)
 	if k < 2 {
@@ -181,10 +183,8 @@ func (s *Stream) settleable(nodes []ast.Node, b []byte) int {
 			cut--
 		}
 	}
-	for i := 1; i <= cut; i++ {
-		if lineStart(b, nodes[i]) < 0 {
-			return i - 1
-		}
+	for cut > 0 && lineStart(b, nodes[cut]) < 0 {
+		cut--
 	}
 	return cut
 }
@@ -293,29 +293,14 @@ func (s *Stream) noteErr(err error) {
 	}
 }
 
-// nodeStart is the offset where a block's text starts, or -1 if the
-// parse did not record it (a table made from a paragraph): then the start
-// of its first line or text.
+// nodeStart is the offset where a block's text starts, or -1 if unknown:
+// a table is made from a paragraph after parsing and may carry the
+// paragraph's start, which is before lines that stay a paragraph.
 func nodeStart(n ast.Node) int {
-	if p := n.Pos(); p >= 0 {
-		return p
+	if _, ok := n.(*extast.Table); ok {
+		return -1
 	}
-	start := -1
-	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if !entering {
-			return ast.WalkContinue, nil
-		}
-		if t, ok := c.(*ast.Text); ok {
-			start = t.Segment.Start
-			return ast.WalkStop, nil
-		}
-		if c.Type() == ast.TypeBlock && c.Lines().Len() > 0 {
-			start = c.Lines().At(0).Start
-			return ast.WalkStop, nil
-		}
-		return ast.WalkContinue, nil
-	})
-	return start
+	return n.Pos()
 }
 
 // lineStart is the start of the line where n starts, or -1 if unknown.
