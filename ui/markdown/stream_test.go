@@ -244,3 +244,37 @@ func TestViewWithoutAppendIsCached(t *testing.T) {
 		t.Errorf("View changed without input: %q vs %q", a, b)
 	}
 }
+
+// TestRealAnswersStreamLikeWhole is the main property on every recorded
+// answer in the shared fixtures, at widths 24, 60 and 99: streamed in
+// deltas of 1 to 7 bytes, the view is styled as a whole render of the
+// message so far, at about 25 points along each answer and at its end.
+func TestRealAnswersStreamLikeWhole(t *testing.T) {
+	answers := allAnswers(t)
+	if len(answers) == 0 {
+		t.Fatal("no answers found in the fixtures")
+	}
+	style := theme.New(theme.Dark()).Glamour()
+	for _, width := range []int{24, 60, 99} {
+		r := newTestRenderer(t, style, width)
+		for name, doc := range answers {
+			ds := chunks(doc)
+			every := max(1, len(ds)/25)
+			s := NewStream(r)
+			for i, d := range ds {
+				s.Append(d)
+				if i%every != 0 && i != len(ds)-1 {
+					continue
+				}
+				want, err := r.Render(s.Source())
+				if err != nil {
+					t.Fatalf("Render: %v", err)
+				}
+				if diff := diffVisible(s.View(), want); diff != "" {
+					t.Fatalf("%s at width %d, after %d bytes (last %q): %s", name, width, len(s.Source()), tailOf(s.Source(), 40), diff)
+				}
+			}
+		}
+	}
+	t.Logf("%d answers", len(answers))
+}
