@@ -39,9 +39,10 @@ func newFence(n *ast.FencedCodeBlock, b []byte, base int) *fence {
 		ch: ch, n: k, lang: string(n.Language(b))}
 }
 
-// view highlights the complete lines that arrived and renders the block;
-// false if the fence has closed.
-func (f *fence) view(r *Renderer, src string) (string, bool) {
+// view highlights the complete lines that arrived and returns the rows
+// of the block: the complete lines' and the last, partial line's (either
+// may be ""); false if the fence has closed.
+func (f *fence) view(r *Renderer, src string) (rows, last string, ok bool) {
 	for {
 		j := strings.IndexByte(src[f.next:], '\n')
 		if j < 0 {
@@ -49,7 +50,7 @@ func (f *fence) view(r *Renderer, src string) (string, bool) {
 		}
 		line := src[f.next : f.next+j+1]
 		if closes(line, f.ch, f.n) {
-			return "", false
+			return "", "", false
 		}
 		for _, row := range r.codeRows(f.lang, []string{line}, true) {
 			if f.nrows > 0 {
@@ -60,19 +61,27 @@ func (f *fence) view(r *Renderer, src string) (string, bool) {
 		}
 		f.next += j + 1
 	}
-	out := f.rows.String()
-	if last := src[f.next:]; last != "" {
-		if closes(last, f.ch, f.n) {
-			return "", false
+	if rest := src[f.next:]; rest != "" {
+		if closes(rest, f.ch, f.n) {
+			return "", "", false
 		}
-		for _, row := range r.codeRows(f.lang, []string{last}, true) {
-			if out != "" || f.nrows > 0 {
-				out += "\n"
-			}
-			out += r.margined(row)
-		}
+		last = strings.Join(r.codeRows(f.lang, []string{rest}, true), "\n")
+		last = r.margined(last)
 	}
-	return strings.Trim(out, "\n"), true
+	return f.rows.String(), last, true
+}
+
+// text is the block's render, as join would make it, without copying the
+// rows: the caller writes the pieces.
+func fenceText(rows, last string) []string {
+	rows = strings.TrimLeft(rows, "\n")
+	if last == "" {
+		return []string{strings.TrimRight(rows, "\n")}
+	}
+	if rows == "" {
+		return []string{strings.Trim(last, "\n")}
+	}
+	return []string{rows, "\n", last}
 }
 
 // openFence reports whether n is a fenced code block in b whose closing

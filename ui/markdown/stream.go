@@ -114,20 +114,28 @@ func (s *Stream) View() (view string) {
 	tail := s.renderTail(src)
 	s.syncRefs()
 	head := s.head.String()
-	switch {
-	case head == "":
-		return tail
-	case tail == "":
-		return head
+	n := len(head) + 2
+	for _, t := range tail {
+		n += len(t)
 	}
-	return head + "\n\n" + tail
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(head)
+	if head != "" && len(tail) > 0 && tail[0] != "" {
+		b.WriteString("\n\n")
+	}
+	for _, t := range tail {
+		b.WriteString(t)
+	}
+	return b.String()
 }
 
-// renderTail settles what it can and renders the rest.
-func (s *Stream) renderTail(src string) string {
+// renderTail settles what it can and renders the rest, in pieces to be
+// written one after the other (see fenceText).
+func (s *Stream) renderTail(src string) []string {
 	if s.fence != nil {
-		if out, ok := s.fence.view(s.r, src); ok {
-			return out
+		if rows, last, ok := s.fence.view(s.r, src); ok {
+			return fenceText(rows, last)
 		}
 		s.fence = nil // it closed: parse again
 	}
@@ -154,14 +162,14 @@ func (s *Stream) renderTail(src string) string {
 		if last && openFence(n, b) {
 			if f := newFence(n.(*ast.FencedCodeBlock), b, s.segStart-from); f != nil && f.start == s.segStart {
 				s.fence = f
-				out, _ := f.view(s.r, src)
-				outs = append(outs, out)
+				rows, last, _ := f.view(s.r, src)
+				outs = append(outs, strings.Join(fenceText(rows, last), ""))
 				continue
 			}
 		}
 		outs = append(outs, s.r.top(n, b, last && openFence(n, b)))
 	}
-	return join(outs)
+	return []string{join(outs)}
 }
 
 // settleable returns how many of the tail's top-level blocks are settled:
