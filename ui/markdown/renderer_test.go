@@ -55,7 +55,7 @@ func TestLightAfterDarkKeepsItsCodeColours(t *testing.T) {
 
 // TestRendererIsSafeForConcurrentUse runs whole renders (as the final render
 // does, in a tea.Cmd) beside a stream using the same renderer, while new
-// palettes register their code colours. Run with -race to check.
+// renderers with other code colours are made. Run with -race to check.
 func TestRendererIsSafeForConcurrentUse(t *testing.T) {
 	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 72)
 	doc := genAnswer(2 << 10)
@@ -85,7 +85,7 @@ func TestRendererIsSafeForConcurrentUse(t *testing.T) {
 			}
 		}()
 	}
-	// New palettes register their code colours while those renders run.
+	// Renderers with other code colours are made while those renders run.
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
