@@ -208,3 +208,35 @@ func BenchmarkNewRenderer(b *testing.B) {
 	}
 	b.ReportMetric(float64(total)/float64(b.N)/float64(time.Millisecond), "x-1ms")
 }
+
+// BenchmarkTailParagraph measures one frame (an 80-byte Append and a View)
+// while a one-line paragraph of 200 KB streams, against the same at 2 KB
+// (x-2KB): the long-paragraph fast path keeps the cost flat but for
+// copying the view.
+func BenchmarkTailParagraph(b *testing.B) {
+	r := newTestRenderer(b, benchStyle(), benchWidth)
+	para := strings.Repeat("Words keep coming with **some bold**, `code` and plain text too. ", 4000)
+	const framesPerRun = 24
+	frameCost := func(size int) time.Duration {
+		s := NewStream(r)
+		s.Append(para[:size])
+		_ = s.View()
+		var d time.Duration
+		for f := 0; f < framesPerRun; f++ {
+			at := size + f*80
+			t := time.Now()
+			s.Append(para[at : at+80])
+			_ = s.View()
+			d += time.Since(t)
+		}
+		return d
+	}
+	var big, small time.Duration
+	for b.Loop() {
+		big += frameCost(200 << 10)
+		small += frameCost(2 << 10)
+	}
+	b.ReportMetric(float64(big)/float64(small), "x-2KB")
+	b.ReportMetric(float64(big)/float64(b.N*framesPerRun)/1e3, "us/frame-200KB")
+	b.ReportMetric(float64(small)/float64(b.N*framesPerRun)/1e3, "us/frame-2KB")
+}

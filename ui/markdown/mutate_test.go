@@ -38,6 +38,7 @@ func TestMutatedDocsStreamLikeWhole(t *testing.T) {
 		d := strings.ToValidUTF8(string(doc), "\uFFFD")
 		n := 1 + k%16
 		s := NewStream(r)
+		s.paraMin = 16 // exercise the long-paragraph fast path on short input
 		for i := 0; i < len(d); i += n {
 			s.Append(d[i:min(i+n, len(d))])
 			_ = s.View()

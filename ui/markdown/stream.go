@@ -31,7 +31,8 @@ import (
 //   - head is join of the blocks' outs.
 //   - view is the output for src as it is whenever viewOK, and equals
 //     Renderer.Render(src) (the streamed-equals-whole property).
-//   - fence, when set, is the open code fence that starts at segStart.
+//   - fence, when set, is the open code fence that starts at segStart;
+//     para, when set, the one-line paragraph that does. Not both.
 type Stream struct {
 	r   *Renderer
 	src strings.Builder
@@ -42,6 +43,8 @@ type Stream struct {
 	tailRefs []parser.Reference // definitions in the tail, at the last parse
 	known    map[string]string  // label → definition, as last rendered
 	fence    *fence
+	para     *paraTail // the long-paragraph fast path, when the tail is one
+	paraMin  int       // tail length from which para is used
 
 	view   string
 	viewOK bool
@@ -56,7 +59,7 @@ type settled struct {
 }
 
 // NewStream starts an empty message rendered with r.
-func NewStream(r *Renderer) *Stream { return &Stream{r: r} }
+func NewStream(r *Renderer) *Stream { return &Stream{r: r, paraMin: paraMin} }
 
 // Append adds a delta to the message. It does no rendering.
 func (s *Stream) Append(delta string) {
@@ -84,7 +87,7 @@ func (s *Stream) SetRenderer(r *Renderer) {
 		return
 	}
 	s.r = r
-	s.fence = nil
+	s.fence, s.para = nil, nil
 	s.rerender(func(settled) bool { return true })
 	s.viewOK = false
 }
@@ -139,6 +142,12 @@ func (s *Stream) renderTail(src string) []string {
 		}
 		s.fence = nil // it closed: parse again
 	}
+	if s.para != nil {
+		if out, ok := s.para.view(s, src); ok {
+			return out
+		}
+		s.para = nil
+	}
 	tail := src[s.segStart:]
 	doc, b, own := s.r.parse(tail, s.settledRefs())
 	s.tailRefs = own
@@ -151,7 +160,7 @@ func (s *Stream) renderTail(src string) []string {
 	var outs []string
 	for i := 0; i < cut; i++ {
 		outs = append(outs, s.r.top(nodes[i], b, false))
-		if end := lineStart(b, nodes[i+1]); end > from { // else the next block goes with this one
+		if end := boundary(b, nodes, i+1); end > from { // else the next block goes with this one
 			s.settle(s.segStart+from, s.segStart+end, join(outs))
 			from, outs = end, outs[:0]
 		}
@@ -168,6 +177,11 @@ func (s *Stream) renderTail(src string) []string {
 			}
 		}
 		outs = append(outs, s.r.top(n, b, last && openFence(n, b)))
+	}
+	if len(nodes) == 1 && cut == 0 {
+		if _, ok := nodes[0].(*ast.Paragraph); ok {
+			s.para = s.newParaTail(nodes[0], b, s.segStart)
+		}
 	}
 	return []string{join(outs)}
 }
@@ -191,7 +205,7 @@ func (s *Stream) settleable(nodes []ast.Node, b []byte) int {
 			cut--
 		}
 	}
-	for cut > 0 && lineStart(b, nodes[cut]) < 0 {
+	for cut > 0 && boundary(b, nodes, cut) < 0 {
 		cut--
 	}
 	return cut
@@ -257,6 +271,7 @@ func (s *Stream) syncRefs() {
 	if len(changed) == 0 {
 		return
 	}
+	s.para = nil
 	src := s.src.String()
 	s.rerender(func(b settled) bool {
 		low := strings.ToLower(src[b.start:b.end])
@@ -309,6 +324,16 @@ func nodeStart(n ast.Node) int {
 		return -1
 	}
 	return n.Pos()
+}
+
+// boundary is where the settled text may end before nodes[j]: the start
+// of its line, or -1 if unknown or if nodes[j-1] is a reference
+// definition, which was cut out of the paragraph that nodes[j] continues.
+func boundary(b []byte, nodes []ast.Node, j int) int {
+	if _, def := nodes[j-1].(*ast.LinkReferenceDefinition); def {
+		return -1
+	}
+	return lineStart(b, nodes[j])
 }
 
 // lineStart is the start of the line where n starts, or -1 if unknown.

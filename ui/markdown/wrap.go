@@ -29,8 +29,14 @@ type piece struct {
 // and keeps only the row being filled: time and memory are linear.
 func wrap(sc *sgrCache, runs []run, width int) []string {
 	w := wrapper{sc: sc, runs: runs, width: max(width, 1), first: true}
-	for i, r := range runs {
-		t := r.text
+	w.feed(0)
+	return w.finish()
+}
+
+// feed lays out runs[from:].
+func (w *wrapper) feed(from int) {
+	for i := from; i < len(w.runs); i++ {
+		t := w.runs[i].text
 		for len(t) > 0 {
 			sp := t[0] == ' ' || t[0] == '\n'
 			j := 1
@@ -52,6 +58,10 @@ func wrap(sc *sgrCache, runs []run, width int) []string {
 			w.pw += len(seg)
 		}
 	}
+}
+
+// finish places what is left and returns the rows.
+func (w *wrapper) finish() []string {
 	w.place()
 	if w.used+w.pw <= w.width {
 		w.row = append(w.row, w.pending...)
