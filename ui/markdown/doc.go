@@ -19,8 +19,10 @@
 // the unsettled tail, keeps the top-level blocks that no later text can
 // change (rendered once), and renders the last block again. A tail that
 // is an open code fence is not parsed again: its new lines are highlighted
-// one by one (fence.go). The streamed view equals Renderer.Render of the
-// same text, styles included; an open fence renders line by line in both.
+// one by one (fence.go). A long one-line paragraph keeps the rows of a
+// prefix that no later text can change and parses only the rest (para.go).
+// The streamed view equals Renderer.Render of the same text, styles
+// included; an open fence renders line by line in both.
 //
 // Main flow: Append → View (parse the tail → settle finished blocks →
 // render the last block) → Finish (the last view).
