@@ -106,67 +106,38 @@ func (c *blockCtx) inlineRows(n ast.Node, p ansi.StylePrimitive, a attrs, width 
 	in.children(n, a, "")
 	in.add(p.Suffix, a, "")
 	in.add(oneLine(p.BlockSuffix), c.r.base, "")
-	if strings.TrimSpace(plainRuns(in.runs)) == "" {
-		return nil
+	for _, r := range in.runs {
+		if strings.TrimSpace(r.text) != "" {
+			return wrap(&c.r.sgr, in.runs, width)
+		}
 	}
-	return wrap(&c.r.sgr, in.runs, width)
-}
-
-func plainRuns(rs []run) string {
-	var b strings.Builder
-	for _, r := range rs {
-		b.WriteString(r.text)
-	}
-	return b.String()
+	return nil
 }
 
 func (c *blockCtx) heading(n *ast.Heading, width int) []string {
 	st := &c.r.style
-	p := st.Heading.StylePrimitive
-	h := [...]ansi.StyleBlock{st.H1, st.H2, st.H3, st.H4, st.H5, st.H6}[min(max(n.Level, 1), 6)-1]
-	p = cascadePrimitive(p, h.StylePrimitive)
-	return c.inlineRows(n, p, c.r.base.with(p), width)
-}
-
-// cascadePrimitive lays child over parent: set fields of child win.
-func cascadePrimitive(parent, child ansi.StylePrimitive) ansi.StylePrimitive {
-	s := parent
-	for _, f := range []struct{ dst, src **bool }{
-		{&s.Bold, &child.Bold}, {&s.Italic, &child.Italic}, {&s.Underline, &child.Underline},
-		{&s.CrossedOut, &child.CrossedOut}, {&s.Inverse, &child.Inverse}, {&s.Blink, &child.Blink},
-		{&s.Upper, &child.Upper}, {&s.Lower, &child.Lower},
-	} {
-		if *f.src != nil {
-			*f.dst = *f.src
+	h := [...]ansi.StyleBlock{st.H1, st.H2, st.H3, st.H4, st.H5, st.H6}[min(max(n.Level, 1), 6)-1].StylePrimitive
+	g := st.Heading.StylePrimitive
+	or := func(a, b string) string {
+		if a != "" {
+			return a
 		}
+		return b
 	}
-	if child.Color != nil {
-		s.Color = child.Color
-	}
-	if child.BackgroundColor != nil {
-		s.BackgroundColor = child.BackgroundColor
-	}
-	for _, f := range []struct{ dst, src *string }{
-		{&s.BlockPrefix, &child.BlockPrefix}, {&s.BlockSuffix, &child.BlockSuffix},
-		{&s.Prefix, &child.Prefix}, {&s.Suffix, &child.Suffix}, {&s.Format, &child.Format},
-	} {
-		if *f.src != "" {
-			*f.dst = *f.src
-		}
-	}
-	return s
+	p := ansi.StylePrimitive{BlockPrefix: or(h.BlockPrefix, g.BlockPrefix), BlockSuffix: or(h.BlockSuffix, g.BlockSuffix),
+		Prefix: or(h.Prefix, g.Prefix), Suffix: or(h.Suffix, g.Suffix)}
+	return c.inlineRows(n, p, c.r.base.with(g).with(h), width)
 }
 
 // quote renders a block quote: its blocks behind the indent token.
 func (c *blockCtx) quote(n *ast.Blockquote, width int) []string {
 	st := c.r.style.BlockQuote
-	tok := " "
-	if st.IndentToken != nil {
-		tok = *st.IndentToken
+	tok, k := val(st.IndentToken), val(st.Indent)
+	if st.IndentToken == nil {
+		tok = " "
 	}
-	k := uint(1)
-	if st.Indent != nil {
-		k = *st.Indent
+	if st.Indent == nil {
+		k = 1
 	}
 	prefix := strings.Repeat(tok, int(k))
 	pw := cells(prefix)

@@ -10,47 +10,29 @@ import (
 	chromastyles "github.com/alecthomas/chroma/v2/styles"
 )
 
-// chromaStyle builds the chroma style for code blocks from glamour's
-// settings: from CodeBlock.Chroma as glamour maps it, or chroma's named
-// theme CodeBlock.Theme. Unlike glamour, it never registers the style in
-// chroma's global registry: each Renderer keeps its own, so a light style
-// made after a dark one keeps its own colours. nil means no highlighting.
+// chromaStyle builds the code style from CodeBlock.Chroma as glamour maps
+// it (or chroma's theme CodeBlock.Theme; nil: no highlighting). Unlike
+// glamour it never registers it in chroma's global registry: each Renderer
+// keeps its own, so a light style made after a dark one keeps its colours.
 func chromaStyle(cb ansi.StyleCodeBlock) (*chroma.Style, error) {
 	if c := cb.Chroma; c != nil {
-		s, err := chroma.NewStyle("runnel", chroma.StyleEntries{
-			chroma.Text:                chromaEntry(c.Text),
-			chroma.Error:               chromaEntry(c.Error),
-			chroma.Comment:             chromaEntry(c.Comment),
-			chroma.CommentPreproc:      chromaEntry(c.CommentPreproc),
-			chroma.Keyword:             chromaEntry(c.Keyword),
-			chroma.KeywordReserved:     chromaEntry(c.KeywordReserved),
-			chroma.KeywordNamespace:    chromaEntry(c.KeywordNamespace),
-			chroma.KeywordType:         chromaEntry(c.KeywordType),
-			chroma.Operator:            chromaEntry(c.Operator),
-			chroma.Punctuation:         chromaEntry(c.Punctuation),
-			chroma.Name:                chromaEntry(c.Name),
-			chroma.NameBuiltin:         chromaEntry(c.NameBuiltin),
-			chroma.NameTag:             chromaEntry(c.NameTag),
-			chroma.NameAttribute:       chromaEntry(c.NameAttribute),
-			chroma.NameClass:           chromaEntry(c.NameClass),
-			chroma.NameConstant:        chromaEntry(c.NameConstant),
-			chroma.NameDecorator:       chromaEntry(c.NameDecorator),
-			chroma.NameException:       chromaEntry(c.NameException),
-			chroma.NameFunction:        chromaEntry(c.NameFunction),
-			chroma.NameOther:           chromaEntry(c.NameOther),
-			chroma.Literal:             chromaEntry(c.Literal),
-			chroma.LiteralNumber:       chromaEntry(c.LiteralNumber),
-			chroma.LiteralDate:         chromaEntry(c.LiteralDate),
-			chroma.LiteralString:       chromaEntry(c.LiteralString),
-			chroma.LiteralStringEscape: chromaEntry(c.LiteralStringEscape),
-			chroma.GenericDeleted:      chromaEntry(c.GenericDeleted),
-			chroma.GenericEmph:         chromaEntry(c.GenericEmph),
-			chroma.GenericInserted:     chromaEntry(c.GenericInserted),
-			chroma.GenericStrong:       chromaEntry(c.GenericStrong),
-			chroma.GenericSubheading:   chromaEntry(c.GenericSubheading),
-			// The background is left to the terminal, as chroma's
-			// terminal formatters leave it.
-		})
+		entries := chroma.StyleEntries{}
+		for t, p := range map[chroma.TokenType]ansi.StylePrimitive{
+			chroma.Text: c.Text, chroma.Error: c.Error, chroma.Comment: c.Comment, chroma.CommentPreproc: c.CommentPreproc,
+			chroma.Keyword: c.Keyword, chroma.KeywordReserved: c.KeywordReserved, chroma.KeywordType: c.KeywordType,
+			chroma.KeywordNamespace: c.KeywordNamespace, chroma.Operator: c.Operator, chroma.Punctuation: c.Punctuation,
+			chroma.Name: c.Name, chroma.NameBuiltin: c.NameBuiltin, chroma.NameTag: c.NameTag, chroma.NameClass: c.NameClass,
+			chroma.NameAttribute: c.NameAttribute, chroma.NameConstant: c.NameConstant, chroma.NameOther: c.NameOther,
+			chroma.NameDecorator: c.NameDecorator, chroma.NameException: c.NameException, chroma.NameFunction: c.NameFunction,
+			chroma.Literal: c.Literal, chroma.LiteralNumber: c.LiteralNumber, chroma.LiteralDate: c.LiteralDate,
+			chroma.LiteralString: c.LiteralString, chroma.LiteralStringEscape: c.LiteralStringEscape,
+			chroma.GenericDeleted: c.GenericDeleted, chroma.GenericEmph: c.GenericEmph, chroma.GenericInserted: c.GenericInserted,
+			chroma.GenericStrong: c.GenericStrong, chroma.GenericSubheading: c.GenericSubheading,
+			// no Background: the terminal's, as chroma's terminal formatters leave it
+		} {
+			entries[t] = chromaEntry(p)
+		}
+		s, err := chroma.NewStyle("runnel", entries)
 		if err != nil {
 			return nil, fmt.Errorf("build chroma style: %w", err)
 		}
@@ -92,7 +74,7 @@ func chromaEntry(p ansi.StylePrimitive) string {
 // closes.
 func (r *Renderer) codeRows(lang string, lines []string, open bool) []string {
 	cb := r.style.CodeBlock
-	pad := strings.Repeat(" ", int(deref(cb.Margin)+deref(cb.Indent)))
+	pad := strings.Repeat(" ", int(val(cb.Margin)+val(cb.Indent)))
 	var rows []string
 	if open {
 		rows = make([]string, 0, len(lines))
@@ -110,11 +92,12 @@ func (r *Renderer) codeRows(lang string, lines []string, open bool) []string {
 	return rows
 }
 
-func deref(u *uint) uint {
-	if u == nil {
-		return 0
+// val is *p, or the zero value for nil.
+func val[T any](p *T) (v T) {
+	if p != nil {
+		v = *p
 	}
-	return *u
+	return v
 }
 
 // highlight returns the rows of code, coloured by the Renderer's chroma

@@ -33,9 +33,8 @@
 // any input: a failure shows the message as plain text and is reported by
 // Stream.Err or Render's error.
 //
-// Differences from glamour, all deliberate: one blank row between
-// top-level blocks; hanging indents in lists; code blocks without a
-// language are not guessed at (they stay plain, so colours don't change as
-// they stream); links in table cells show their text only; HTML shows its
-// text without tags; Format templates support {{.text}} only.
+// Deliberate differences from glamour: one blank row between blocks;
+// hanging indents; code without a language stays plain (no guessing, so
+// colours don't change as it streams); links in table cells show their
+// text only; HTML shows its text; Format supports {{.text}} only.
 package markdown

@@ -10,15 +10,15 @@ import (
 // block, at the left edge, whose new lines are highlighted one by one as
 // they complete, without parsing the tail again.
 //
-// Invariants: src[start:body] is the fence line; rows holds the rows of
-// the complete lines in src[body:next], none of which closes the fence.
+// Invariants: src[start:] begins with the fence line; rows holds the rows
+// of the complete lines after it up to next, none of which closes it.
 type fence struct {
-	start, body, next int
-	ch                byte
-	n                 int // length of the opening run
-	lang              string
-	rows              strings.Builder // rows of complete lines, joined, at the document margin
-	nrows             int
+	start, next int
+	ch          byte
+	n           int // length of the opening run
+	lang        string
+	rows        strings.Builder // rows of complete lines, joined, at the document margin
+	nrows       int
 }
 
 // newFence returns the fast path for an open fenced code block parsed
@@ -35,14 +35,13 @@ func newFence(n *ast.FencedCodeBlock, b []byte, base int) *fence {
 		return nil
 	}
 	ch, k := fenceRun(string(b[p:]))
-	return &fence{start: base + p, body: base + p + nl + 1, next: base + p + nl + 1,
-		ch: ch, n: k, lang: string(n.Language(b))}
+	return &fence{start: base + p, next: base + p + nl + 1, ch: ch, n: k, lang: string(n.Language(b))}
 }
 
-// view highlights the complete lines that arrived and returns the rows
-// of the block: the complete lines' and the last, partial line's (either
-// may be ""); false if the fence has closed.
-func (f *fence) view(r *Renderer, src string) (rows, last string, ok bool) {
+// view highlights the complete lines that arrived and returns the block's
+// render, as join would make it, in pieces to write one after the other
+// (the rows of complete lines are not copied); false if the fence closed.
+func (f *fence) view(r *Renderer, src string) ([]string, bool) {
 	for {
 		j := strings.IndexByte(src[f.next:], '\n')
 		if j < 0 {
@@ -50,38 +49,27 @@ func (f *fence) view(r *Renderer, src string) (rows, last string, ok bool) {
 		}
 		line := src[f.next : f.next+j+1]
 		if closes(line, f.ch, f.n) {
-			return "", "", false
+			return nil, false
 		}
 		for _, row := range r.codeRows(f.lang, []string{line}, true) {
-			if f.nrows > 0 {
+			if f.nrows++; f.nrows > 1 {
 				f.rows.WriteByte('\n')
 			}
 			f.rows.WriteString(r.margined(row))
-			f.nrows++
 		}
 		f.next += j + 1
 	}
-	if rest := src[f.next:]; rest != "" {
-		if closes(rest, f.ch, f.n) {
-			return "", "", false
-		}
-		last = strings.Join(r.codeRows(f.lang, []string{rest}, true), "\n")
-		last = r.margined(last)
+	rows, rest := strings.TrimLeft(f.rows.String(), "\n"), src[f.next:]
+	if rest == "" {
+		return []string{strings.TrimRight(rows, "\n")}, true
+	} else if closes(rest, f.ch, f.n) {
+		return nil, false
 	}
-	return f.rows.String(), last, true
-}
-
-// text is the block's render, as join would make it, without copying the
-// rows: the caller writes the pieces.
-func fenceText(rows, last string) []string {
-	rows = strings.TrimLeft(rows, "\n")
-	if last == "" {
-		return []string{strings.TrimRight(rows, "\n")}
-	}
+	last := r.margined(strings.Join(r.codeRows(f.lang, []string{rest}, true), "\n"))
 	if rows == "" {
-		return []string{strings.Trim(last, "\n")}
+		return []string{strings.Trim(last, "\n")}, true
 	}
-	return []string{rows, "\n", last}
+	return []string{rows, "\n", last}, true
 }
 
 // openFence reports whether n is a fenced code block in b whose closing

@@ -65,8 +65,14 @@ func (in *inline) node(n ast.Node, a attrs, link string) {
 		in.element(st.Code.StylePrimitive, a, link, func(a attrs) {
 			in.add(html.UnescapeString(plainText(n, in.src)), a, link)
 		})
-	case *ast.Link:
-		in.link(string(n.Destination), a, func(a attrs, link string) { in.children(n, a, link) })
+	case *ast.Link: // its text, then a space and the URL (in a table, the text only)
+		dest := string(n.Destination)
+		h := hyperlink(dest)
+		in.children(n, a.with(in.st.LinkText), h)
+		if h != "" && !in.table {
+			in.add(" ", a, "")
+			in.add(dest, a.with(in.st.Link), h)
+		}
 	case *ast.AutoLink:
 		u := string(n.URL(in.src))
 		if n.AutoLinkType == ast.AutoLinkEmail {
@@ -93,17 +99,6 @@ func (in *inline) node(n ast.Node, a attrs, link string) {
 		// shown by the list item
 	default:
 		in.children(n, a, link)
-	}
-}
-
-// link adds a link as glamour shows it: its text, then a space and the
-// URL, both hyperlinked; in a table, the text only.
-func (in *inline) link(dest string, a attrs, text func(a attrs, link string)) {
-	h := hyperlink(dest)
-	text(a.with(in.st.LinkText), h)
-	if h != "" && !in.table {
-		in.add(" ", a, "")
-		in.add(dest, a.with(in.st.Link), h)
 	}
 }
 

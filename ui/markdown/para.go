@@ -7,8 +7,7 @@ import (
 	"github.com/yuin/goldmark/parser"
 )
 
-// paraMin is how long a one-line paragraph tail grows before the fast path
-// keeps its stable prefix.
+// paraMin is the length from which a one-line paragraph tail keeps a prefix.
 const paraMin = 2 << 10
 
 // paraTail is the long-paragraph fast path: a tail that is one paragraph
@@ -16,26 +15,24 @@ const paraMin = 2 << 10
 // stable prefix, and each View parses and wraps only what follows it, so
 // a frame costs the same however long the paragraph grew.
 //
-// A prefix tail[:q] is stable when it ends in spaces, a plain word of
-// letters follows it, and its inline parse left no literal delimiter,
-// bracket or link trigger (stableSplit). Nothing after it can then change
-// how it parses: CommonMark matches a closer with openers to its left
-// only, and every opener in the prefix is matched within it. So the line
-// renders as the prefix, its spaces, then the rest parsed on its own.
+// A prefix tail[:q] is stable when it ends in spaces, a plain word follows,
+// and its parse left no literal delimiter, bracket or link trigger
+// (stableSplit): CommonMark matches closers with openers to their left
+// only, and every opener in it is matched, so the line renders as the
+// prefix, its spaces, then the rest parsed on its own.
 //
 // Invariants: src[start:start+q] is the stable prefix; done holds its
-// complete rows, at the margin, joined; row and pending (as runs), used, pw
+// complete rows, at the margin, joined; row, pending (as runs), used, pw
 // and first are the wrapper's state after it.
 type paraTail struct {
 	start, q     int
-	done         string
+	done         strings.Builder // appended to only: a copy per frame is the caller's
 	row, pending []run
 	used, pw     int
 	first        bool
 }
 
-// newParaTail starts the fast path for the paragraph n of the tail b
-// (which starts at base in the message), if it is long and on one line.
+// newParaTail starts the fast path for the long one-line paragraph n of b.
 func (s *Stream) newParaTail(n ast.Node, b []byte, base int) *paraTail {
 	st := s.r.style.Paragraph
 	if len(b)-nodeStart(n) < s.paraMin || strings.IndexByte(string(b), '\n') >= 0 ||
@@ -57,11 +54,10 @@ func (s *Stream) newParaTail(n ast.Node, b []byte, base int) *paraTail {
 // view renders the paragraph: the kept rows, then the rest wrapped after
 // them. false if the tail is no longer a one-line paragraph.
 func (p *paraTail) view(s *Stream, src string) ([]string, bool) {
-	tail := src[p.start:]
-	if strings.IndexByte(tail, '\n') >= 0 {
+	rest := src[p.start+p.q:]
+	if strings.IndexByte(rest, '\n') >= 0 {
 		return nil, false
 	}
-	rest := tail[p.q:]
 	n, b := s.r.onePara(rest, s.settledRefs())
 	if n == nil {
 		return nil, false
@@ -69,8 +65,8 @@ func (p *paraTail) view(s *Stream, src string) ([]string, bool) {
 	w := p.resume(s.r, s.r.paraRuns(n, b))
 	rows := w.finish()
 	out := make([]string, 0, 2*len(rows)+1)
-	if p.done != "" {
-		out = append(out, p.done)
+	if p.done.Len() > 0 {
+		out = append(out, p.done.String())
 	}
 	for _, row := range rows {
 		if len(out) > 0 {
@@ -117,22 +113,19 @@ func (p *paraTail) advance(s *Stream, w *wrapper, more string) bool {
 	k := len(w.runs)
 	w.runs = append(w.runs, runs...)
 	w.feed(k)
-	var done strings.Builder
-	done.WriteString(p.done)
 	for _, row := range w.out {
-		if done.Len() > 0 {
-			done.WriteByte('\n')
+		if p.done.Len() > 0 {
+			p.done.WriteByte('\n')
 		}
-		done.WriteString(s.r.margined(row))
+		p.done.WriteString(s.r.margined(row))
 	}
-	toRuns := func(ps []piece) []run {
-		out := make([]run, len(ps))
-		for i, pc := range ps {
-			out[i] = run{text: pc.text, a: w.runs[pc.run].a, link: w.runs[pc.run].link}
+	toRuns := func(ps []piece) (out []run) {
+		for _, pc := range ps {
+			out = append(out, run{text: pc.text, a: w.runs[pc.run].a, link: w.runs[pc.run].link})
 		}
 		return out
 	}
-	p.done, p.q = done.String(), p.q+len(more)
+	p.q += len(more)
 	p.row, p.pending = toRuns(w.row), toRuns(w.pending)
 	p.used, p.pw, p.first = w.used, w.pw, w.first
 	return true

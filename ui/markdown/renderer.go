@@ -13,8 +13,7 @@ import (
 	"github.com/yuin/goldmark/text"
 )
 
-// MinWidth is the narrowest wrap width a Renderer accepts; smaller widths
-// are raised to it.
+// MinWidth is the narrowest wrap width; smaller widths are raised to it.
 const MinWidth = 20
 
 // Renderer renders markdown with one glamour style at one wrap width. It
@@ -43,20 +42,16 @@ func NewRenderer(style ansi.StyleConfig, width int) (*Renderer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("markdown renderer: %w", err)
 	}
-	r := &Renderer{style: style, width: width, code: code}
-	r.md = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.DefinitionList))
-	r.base = attrs{}.with(style.Document.StylePrimitive)
-	if m := style.Document.Margin; m != nil {
-		r.margin = int(min(*m, uint(width/2)))
-	}
-	return r, nil
+	return &Renderer{style: style, width: width, code: code,
+		md:     goldmark.New(goldmark.WithExtensions(extension.GFM, extension.DefinitionList)),
+		base:   attrs{}.with(style.Document.StylePrimitive),
+		margin: int(min(val(style.Document.Margin), uint(width/2)))}, nil
 }
 
 // Width returns the wrap width.
 func (r *Renderer) Width() int { return r.width }
 
-// Render renders a whole document: the final render of a finished message,
-// and the reference a Stream's View must match.
+// Render renders a whole document: what a Stream's View must match.
 func (r *Renderer) Render(src string) (out string, err error) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -64,12 +59,16 @@ func (r *Renderer) Render(src string) (out string, err error) {
 		}
 	}()
 	doc, b, _ := r.parse(src, nil)
+	return r.document(doc, b), nil
+}
+
+// document renders a parsed document's blocks, joined.
+func (r *Renderer) document(doc ast.Node, b []byte) string {
 	var outs []string
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
-		open := n.NextSibling() == nil && openFence(n, b)
-		outs = append(outs, r.top(n, b, open))
+		outs = append(outs, r.top(n, b, n.NextSibling() == nil && openFence(n, b)))
 	}
-	return join(outs), nil
+	return join(outs)
 }
 
 // parse parses src with the reference definitions refs known in front of

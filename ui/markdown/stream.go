@@ -25,7 +25,6 @@ import (
 // blocks that mention a changed label are rendered again.
 //
 // Stream is not safe for concurrent use; it belongs to the UI goroutine.
-//
 // Invariants:
 //   - src only grows; blocks cover src[:segStart] in order, without gaps.
 //   - head is join of the blocks' outs.
@@ -80,8 +79,8 @@ func (s *Stream) Renderer() *Renderer { return s.r }
 // plain text.
 func (s *Stream) Err() error { return s.err }
 
-// SetRenderer switches to r (after a resize or a theme change): every
-// settled block is rendered again, once, on the next View.
+// SetRenderer switches to r (after a resize or a theme change) and renders
+// every settled block again.
 func (s *Stream) SetRenderer(r *Renderer) {
 	if r == s.r {
 		return
@@ -93,8 +92,7 @@ func (s *Stream) SetRenderer(r *Renderer) {
 }
 
 // Finish returns the whole-message render to swap in once the message is
-// complete. The streamed view already equals a whole render, so this is
-// the last View; the function is cheap and may run anywhere.
+// complete: the last View, which equals a whole render.
 func (s *Stream) Finish() func() (string, error) {
 	v, err := s.View(), s.err
 	return func() (string, error) { return v, err }
@@ -137,8 +135,8 @@ func (s *Stream) View() (view string) {
 // written one after the other (see fenceText).
 func (s *Stream) renderTail(src string) []string {
 	if s.fence != nil {
-		if rows, last, ok := s.fence.view(s.r, src); ok {
-			return fenceText(rows, last)
+		if out, ok := s.fence.view(s.r, src); ok {
+			return out
 		}
 		s.fence = nil // it closed: parse again
 	}
@@ -171,8 +169,8 @@ func (s *Stream) renderTail(src string) []string {
 		if last && openFence(n, b) {
 			if f := newFence(n.(*ast.FencedCodeBlock), b, s.segStart-from); f != nil && f.start == s.segStart {
 				s.fence = f
-				rows, last, _ := f.view(s.r, src)
-				outs = append(outs, strings.Join(fenceText(rows, last), ""))
+				out, _ := f.view(s.r, src)
+				outs = append(outs, strings.Join(out, ""))
 				continue
 			}
 		}
@@ -219,6 +217,11 @@ func (s *Stream) settle(start, end int, out string) {
 		_, _, blk.refs = s.r.parse(src, nil)
 	}
 	s.blocks = append(s.blocks, blk)
+	s.addHead(out)
+}
+
+// addHead appends a settled block's render to head, as join would.
+func (s *Stream) addHead(out string) {
 	if out = strings.Trim(out, "\n"); out != "" {
 		if s.head.Len() > 0 {
 			s.head.WriteString("\n\n")
@@ -294,18 +297,9 @@ func (s *Stream) rerender(need func(settled) bool) {
 		b := &s.blocks[i]
 		if need(*b) {
 			doc, bs, _ := s.r.parse(src[b.start:b.end], refs)
-			var outs []string
-			for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
-				outs = append(outs, s.r.top(n, bs, false))
-			}
-			b.out = join(outs)
+			b.out = s.r.document(doc, bs) // never an open fence: a block followed it
 		}
-		if out := strings.Trim(b.out, "\n"); out != "" {
-			if s.head.Len() > 0 {
-				s.head.WriteString("\n\n")
-			}
-			s.head.WriteString(out)
-		}
+		s.addHead(b.out)
 	}
 }
 

@@ -25,17 +25,12 @@ func (a attrs) with(p ansi.StylePrimitive) attrs {
 	if p.BackgroundColor != nil {
 		a.bg = *p.BackgroundColor
 	}
-	set := func(dst *bool, v *bool) {
-		if v != nil {
-			*dst = *v
+	for _, f := range [...]struct{ dst, v *bool }{{&a.bold, p.Bold}, {&a.italic, p.Italic},
+		{&a.underline, p.Underline}, {&a.strike, p.CrossedOut}, {&a.inverse, p.Inverse}, {&a.blink, p.Blink}} {
+		if f.v != nil {
+			*f.dst = *f.v
 		}
 	}
-	set(&a.bold, p.Bold)
-	set(&a.italic, p.Italic)
-	set(&a.underline, p.Underline)
-	set(&a.strike, p.CrossedOut)
-	set(&a.inverse, p.Inverse)
-	set(&a.blink, p.Blink)
 	return a
 }
 
@@ -86,9 +81,8 @@ func (c *sgrCache) sgr(a attrs) string {
 
 const reset = "\x1b[m"
 
-// format applies a StylePrimitive's Format ("Image: {{.text}} →") and case
-// rules to a token. Glamour runs Format through text/template; the styles
-// glamour ships use only {{.text}}, which is all this supports.
+// format applies a Format ("Image: {{.text}} →"; glamour's styles use only
+// {{.text}}, all this supports) and the case rules to a token.
 func format(p ansi.StylePrimitive, s string) string {
 	if p.Format != "" {
 		s = strings.ReplaceAll(p.Format, "{{.text}}", s)

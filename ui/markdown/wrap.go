@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	xansi "github.com/charmbracelet/x/ansi"
 )
@@ -20,13 +21,11 @@ type piece struct {
 	text string
 }
 
-// wrap lays runs out in rows of at most width cells, breaking at spaces
-// (a newline counts as a space: glamour joins a paragraph's lines). A word
-// wider than a row (a long URL) starts a row of its own and is broken only
-// where it must be. Spaces where a row breaks are dropped; spaces at the
-// very start and end are kept (an H1's painted margin). Each row opens and
-// closes its own styles, so any row can be shown alone. It makes one pass
-// and keeps only the row being filled: time and memory are linear.
+// wrap lays runs out in rows of at most width cells, breaking at spaces (a
+// newline is one). A word wider than a row (a URL) gets a row of its own
+// and breaks only where it must. Spaces at a break are dropped, at the very
+// start and end kept (an H1's painted margin). Each row opens and closes
+// its own styles. One pass, keeping only the row being filled: linear.
 func wrap(sc *sgrCache, runs []run, width int) []string {
 	w := wrapper{sc: sc, runs: runs, width: max(width, 1), first: true}
 	w.feed(0)
@@ -70,8 +69,7 @@ func (w *wrapper) finish() []string {
 	return w.out
 }
 
-// wrapper is wrap's state: the row being filled, the spaces and the word
-// not yet placed.
+// wrapper is wrap's state: the row being filled, the spaces and word unplaced.
 type wrapper struct {
 	sc      *sgrCache
 	runs    []run
@@ -120,7 +118,7 @@ func (w *wrapper) place() {
 						w.push()
 						continue
 					}
-					_, size := firstRune(p.text)
+					_, size := utf8.DecodeRuneInString(p.text)
 					head = p.text[:size]
 				}
 				w.row = append(w.row, piece{p.run, head})
@@ -130,15 +128,6 @@ func (w *wrapper) place() {
 		}
 	}
 	w.word, w.ww = w.word[:0], 0
-}
-
-func firstRune(s string) (rune, int) {
-	for i, r := range s {
-		if i > 0 {
-			return r, i
-		}
-	}
-	return 0, len(s)
 }
 
 // paint writes a row's pieces, each stretch of one style and link opened
