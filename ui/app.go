@@ -95,11 +95,12 @@ func (d dlg[T]) view(w, h int) string { return d.v.View(w, h) }
 type frameState struct {
 	styles *theme.Styles
 	now    time.Time
+	md     *block.Renderers // markdown renderers, one per styles and width, shared by every entry
 }
 
 // New builds the root model.
 func New(ctx context.Context, o Options) *Model {
-	fs := &frameState{now: time.Now()}
+	fs := &frameState{now: time.Now(), md: block.NewRenderers()}
 	m := &Model{
 		ctx:     ctx,
 		opts:    o,

@@ -287,7 +287,7 @@ func (m *Model) finalRender(e *itemEntry) tea.Cmd {
 		return nil
 	}
 	w := m.width
-	render := f.FinalRender(block.Context{Width: w, Styles: m.frame.styles, Now: m.frame.now})
+	render := f.FinalRender(block.Context{Width: w, Styles: m.frame.styles, Now: m.frame.now, Markdown: m.frame.md})
 	return func() tea.Msg { return finalMsg{e: e, width: w, rendered: render()} }
 }
 

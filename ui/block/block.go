@@ -13,7 +13,7 @@ type Context struct {
 	Width    int           // columns available
 	Styles   *theme.Styles // the look; colours come only from here
 	Now      time.Time     // for spinners, elapsed times and countdowns; Render never reads the clock
-	Markdown *Renderers    // markdown renderers to use; nil: a set shared by the package
+	Markdown *Renderers    // markdown renderers to use; nil: a new renderer per call (tests)
 }
 
 // Block is one transcript entry.

@@ -16,8 +16,8 @@
 //
 // Every string taken from the stream is cleaned (stream.Sanitize or
 // SanitizeLine) before it is styled; the only escape sequences in the output
-// are SGR styling (lipgloss, glamour) and OSC 8 hyperlinks: those runnel
-// writes for cited http(s) sources, and those glamour writes for markdown
+// are SGR styling (lipgloss, ui/markdown) and OSC 8 hyperlinks: those runnel
+// writes for cited http(s) sources, and those ui/markdown writes for markdown
 // links. Colours come only from theme.Styles.
 //
 // It does not run a Bubble Tea program, handle keys, scroll, or read the

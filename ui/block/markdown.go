@@ -16,9 +16,10 @@ import (
 const maxRenderers = 16
 
 // Renderers makes and keeps markdown renderers, one per styles and width.
-// Making a renderer calibrates it against glamour (a few milliseconds), so
-// blocks share them: through Context.Markdown, or, when that is nil, through
-// one set shared by the whole package. It is safe for concurrent use.
+// Making a renderer is cheap (tens of microseconds), but a stream re-renders
+// every block when its renderer changes, so blocks share one renderer per
+// styles and width through Context.Markdown; the UI keeps one Renderers in
+// its frame state, the Printer its own. It is safe for concurrent use.
 //
 // Invariants: byKey holds at most maxRenderers entries (it is emptied when
 // full); a nil entry records a renderer that could not be made, and err
@@ -33,9 +34,6 @@ type rendererKey struct {
 	styles *theme.Styles
 	width  int
 }
-
-// shared serves contexts without their own Renderers.
-var shared = NewRenderers()
 
 // NewRenderers returns an empty set of renderers.
 func NewRenderers() *Renderers {
@@ -75,21 +73,13 @@ func (rs *Renderers) get(st *theme.Styles, width int) *markdown.Renderer {
 	return r
 }
 
-// glamourSlack is how many columns narrower than the space markdown is
-// rendered: glamour's word wrap lets a trailing punctuation mark run one
-// column past its width (14 rows over the real fixtures at 40–100 columns).
-// One column of slack keeps those rows whole; fitter still breaks any row
-// that overflows anyway.
-const glamourSlack = 1
-
 // markdown returns the renderer for the context's styles for rows of at most
 // width columns.
 func (ctx Context) markdown(width int) *markdown.Renderer {
-	rs := ctx.Markdown
-	if rs == nil {
-		rs = shared
+	if ctx.Markdown == nil {
+		return NewRenderers().get(ctx.Styles, width)
 	}
-	return rs.get(ctx.Styles, width-glamourSlack)
+	return ctx.Markdown.get(ctx.Styles, width)
 }
 
 // mdDoc is a markdown document that grows (a message, a reasoning summary,
@@ -138,7 +128,7 @@ func (d *mdDoc) view(r *markdown.Renderer, width int) string {
 }
 
 // fitter fits the rows of a growing render to a width, measuring only the
-// rows from the first one that changed since the last call. Glamour wraps
+// rows from the first one that changed since the last call. ui/markdown wraps
 // prose to its width, but a long code line, a URL or a row with symbols it
 // measures differently (≈ in a list item) can still overflow; such a row is
 // broken in two rather than cut, so no text is lost.

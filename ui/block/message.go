@@ -161,7 +161,9 @@ func (m *message) decorate(md string, width int, lk *look) string {
 
 // FinalRender returns the whole-document render of the message as it is now,
 // to run off the UI goroutine. The renderer is picked here, on the UI
-// goroutine; the function only reads.
+// goroutine; the function only reads. A message streamed with that renderer
+// already has it: the stream's view equals a whole render (ui/markdown's
+// property), so only its fitting is left to do.
 func (m *message) FinalRender(ctx Context) func() string {
 	width := max(ctx.Width, 1)
 	r := ctx.markdown(width)
@@ -170,6 +172,15 @@ func (m *message) FinalRender(ctx Context) func() string {
 		return func() string { return "" } // drawn from its pages: a whole render would cost what paging saves
 	}
 	src := m.src
+	if r != nil && m.doc.st != nil && m.doc.st.Renderer() == r && m.doc.src == src {
+		view := m.doc.view(r, width)
+		if m.doc.st.Err() == nil {
+			return func() string {
+				var f fitter
+				return f.fit(view, width)
+			}
+		}
+	}
 	return func() string { return renderWhole(r, src, width) }
 }
 
@@ -185,7 +196,7 @@ func (m *message) SetFinal(width int, rendered string) {
 }
 
 // renderWhole renders a whole markdown document, fitted to width; plain
-// wrapped text if there is no renderer or glamour fails.
+// wrapped text if there is no renderer or rendering fails.
 func renderWhole(r *markdown.Renderer, src string, width int) string {
 	if r != nil {
 		if out, err := r.Render(src); err == nil {

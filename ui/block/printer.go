@@ -42,7 +42,8 @@ type Printer struct {
 
 // printing is a message being printed block by block.
 type printing struct {
-	done int // bytes of the raw text printed
+	done int        // bytes of the raw text printed
+	cuts cutScanner // finds where the settled blocks after done end
 }
 
 // NewPrinter returns a Printer writing to out at width columns (80 if width
@@ -154,7 +155,7 @@ func (p *Printer) message(it *stream.Item, final bool) {
 	}
 	end := len(text)
 	if !final {
-		end = settledCut(text, pm.done)
+		end = pm.cuts.cut(text, pm.done)
 	}
 	if end > pm.done {
 		r := citations(parts)

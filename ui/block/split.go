@@ -11,47 +11,70 @@ import "strings"
 // starts at column 0, and does not continue a list (a list item, or any
 // indented line, after a list would join that list when rendered whole).
 func settledCut(src string, from int) int {
-	cut := from
-	var fenceCh byte
-	fenceN := 0
-	blank := false  // the previous line was blank
-	inList := false // the current block so far is (or ends in) a list
-	for i := from; i < len(src); {
+	var sc cutScanner
+	return sc.cut(src, from)
+}
+
+// cutScanner is settledCut with its state kept between calls on a text
+// that grows: each call scans only the lines that arrived since the last
+// one (the same from), so printing one long paragraph costs linear time.
+//
+// Invariants: src[from:pos] are whole lines already scanned; fenceCh,
+// fenceN, blank, inList and text describe them; found is the last cut in
+// them (from if none).
+type cutScanner struct {
+	from, pos, found int
+	fenceCh          byte
+	fenceN           int
+	blank            bool // the previous line was blank
+	inList           bool // the current block so far is (or ends in) a list
+	text             bool // src[from:pos] holds something other than blanks
+}
+
+// cut returns settledCut(src, from), where src extends the text of the
+// previous call.
+func (sc *cutScanner) cut(src string, from int) int {
+	if from != sc.from || sc.pos < from || sc.pos > len(src) {
+		*sc = cutScanner{from: from, pos: from, found: from}
+	}
+	i := sc.pos
+	for i < len(src) {
 		j := strings.IndexByte(src[i:], '\n')
 		if j < 0 {
-			// A partial last line: it may start a block after a blank
-			// line, if it has begun with something that decides.
-			if blank && fenceCh == 0 && startsBlock(src[i:], inList) {
-				cut = i
-			}
 			break
 		}
 		line := src[i : i+j]
-		if blank && fenceCh == 0 && startsBlock(line, inList) && strings.TrimSpace(src[from:i]) != "" {
-			cut = i
-			inList = false
+		if sc.blank && sc.fenceCh == 0 && sc.text && startsBlock(line, sc.inList) {
+			sc.found = i
+			sc.inList = false
 		}
 		t := strings.TrimLeft(line, " ")
 		indent := len(line) - len(t)
 		switch {
-		case fenceCh != 0:
-			if n := fenceRun(t); indent <= 3 && n >= fenceN && t[0] == fenceCh && strings.TrimSpace(t[n:]) == "" {
-				fenceCh = 0
+		case sc.fenceCh != 0:
+			if n := fenceRun(t); indent <= 3 && n >= sc.fenceN && t[0] == sc.fenceCh && strings.TrimSpace(t[n:]) == "" {
+				sc.fenceCh = 0
 			}
 		case indent <= 3 && fenceRun(t) >= 3 && (t[0] == '`' || t[0] == '~'):
-			fenceCh, fenceN = t[0], fenceRun(t)
+			sc.fenceCh, sc.fenceN = t[0], fenceRun(t)
 		}
 		if strings.TrimSpace(line) == "" {
-			blank = true
+			sc.blank = true
 		} else {
-			blank = false
+			sc.blank, sc.text = false, true
 			if listItem(line) {
-				inList = true
+				sc.inList = true
 			}
 		}
 		i += j + 1
 	}
-	return cut
+	sc.pos = i
+	// A partial last line may start a block after a blank line, if it has
+	// begun with something that decides.
+	if i < len(src) && sc.blank && sc.fenceCh == 0 && startsBlock(src[i:], sc.inList) {
+		return i
+	}
+	return sc.found
 }
 
 // fenceRun counts the fence characters t starts with.

@@ -10,6 +10,8 @@ import (
 	"charm.land/glamour/v2"
 	"charm.land/glamour/v2/ansi"
 	"charm.land/glamour/v2/styles"
+
+	"runnel/theme"
 )
 
 // benchStyle is the style the benchmarks use: glamour's dark style with the
@@ -35,8 +37,7 @@ const (
 // total against one render of the final document by glamour's TermRenderer
 // (x-glamour, the issue's baseline) and by the Renderer (x-one-render). It
 // also estimates naive per-frame whole re-rendering from every 16th frame
-// (x-naive-est), and reports the source bytes View gave glamour as a
-// multiple of the document (x-doc-rendered, then per render path).
+// (x-naive-est).
 func BenchmarkStreamRender(b *testing.B) {
 	streamBench(b, genAnswer(64<<10), deltasPerFrame)
 }
@@ -63,8 +64,7 @@ func glamourRender(b *testing.B) func(doc string) {
 }
 
 // BenchmarkWholeRender renders the real answers (64 KB) whole with the
-// Renderer, against glamour's TermRenderer on the same text (x-glamour):
-// the own pipeline skips glamour's document pass (docpass.go).
+// Renderer, against glamour's TermRenderer on the same text (x-glamour).
 func BenchmarkWholeRender(b *testing.B) {
 	r := newTestRenderer(b, benchStyle(), benchWidth)
 	doc := realAnswers(b, 64<<10)
@@ -137,18 +137,6 @@ func streamBench(b *testing.B, doc string, perFrame int) {
 	b.ReportMetric(float64(streamed)/float64(b.N)/1e6, "ms-streamed")
 	b.ReportMetric(float64(whole)/float64(b.N)/1e6, "ms-one-render")
 	b.ReportMetric(float64(frames), "frames")
-	total, per := s.renderedBytes()
-	b.ReportMetric(float64(total)/float64(len(doc)), "x-doc-rendered")
-	for p, n := range per {
-		if n > 0 {
-			b.ReportMetric(float64(n)/float64(len(doc)), "x-doc-"+renderPath(p).String())
-		}
-	}
-	var calls int64
-	for _, n := range s.stats.calls {
-		calls += n
-	}
-	b.ReportMetric(float64(calls)/float64(frames), "renders/frame")
 }
 
 // BenchmarkTailCode measures one frame (an ~80-byte Append and a View)
@@ -202,4 +190,53 @@ func genCode(size int) string {
 		}
 	}
 	return b.String()
+}
+
+// BenchmarkNewRenderer measures making a renderer for a new width (every
+// resize), against the 1 ms goal (x-1ms).
+func BenchmarkNewRenderer(b *testing.B) {
+	style := theme.New(theme.Dark()).Glamour()
+	w := 40
+	var total time.Duration
+	for b.Loop() {
+		w = 40 + (w+1)%100
+		t := time.Now()
+		if _, err := NewRenderer(style, w); err != nil {
+			b.Fatal(err)
+		}
+		total += time.Since(t)
+	}
+	b.ReportMetric(float64(total)/float64(b.N)/float64(time.Millisecond), "x-1ms")
+}
+
+// BenchmarkTailParagraph measures one frame (an 80-byte Append and a View)
+// while a one-line paragraph of 200 KB streams, against the same at 2 KB
+// (x-2KB): the long-paragraph fast path keeps the cost flat but for
+// copying the view.
+func BenchmarkTailParagraph(b *testing.B) {
+	r := newTestRenderer(b, benchStyle(), benchWidth)
+	para := strings.Repeat("Words keep coming with **some bold**, `code` and plain text too. ", 4000)
+	const framesPerRun = 24
+	frameCost := func(size int) time.Duration {
+		s := NewStream(r)
+		s.Append(para[:size])
+		_ = s.View()
+		var d time.Duration
+		for f := 0; f < framesPerRun; f++ {
+			at := size + f*80
+			t := time.Now()
+			s.Append(para[at : at+80])
+			_ = s.View()
+			d += time.Since(t)
+		}
+		return d
+	}
+	var big, small time.Duration
+	for b.Loop() {
+		big += frameCost(200 << 10)
+		small += frameCost(2 << 10)
+	}
+	b.ReportMetric(float64(big)/float64(small), "x-2KB")
+	b.ReportMetric(float64(big)/float64(b.N*framesPerRun)/1e3, "us/frame-200KB")
+	b.ReportMetric(float64(small)/float64(b.N*framesPerRun)/1e3, "us/frame-2KB")
 }

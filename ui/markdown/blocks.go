@@ -1,125 +1,231 @@
 package markdown
 
-import "strings"
+import (
+	"strconv"
+	"strings"
 
-// block is a settled part of a message: one or more whole top-level
-// markdown blocks, rendered once.
-type block struct {
-	start, end int      // byte range in the message
-	labels     []string // reference labels the block may use, sorted
-	defsKey    string   // definitions prefixed when out was rendered
-	out        string   // fragment (see Renderer)
-	ok         bool     // out is current for the Stream's renderer and defs
-	pending    bool     // a render of it is put off to the end of the View (lineBatch)
+	"charm.land/glamour/v2/ansi"
+	"github.com/yuin/goldmark/ast"
+	extast "github.com/yuin/goldmark/extension/ast"
+)
+
+// blockCtx renders the blocks of one parsed source.
+type blockCtx struct {
+	r   *Renderer
+	src []byte
 }
 
-// blocks is the settled part of a message and the concatenation of its
-// fragments.
-//
-// Invariants:
-//   - list is in message order, without gaps.
-//   - joinedOut is the concatenation of list[:through] fragments, all ok.
-//   - an entry before through that stops being ok resets through to 0.
-type blocks struct {
-	list      []block
-	joinedOut strings.Builder
-	through   int
-}
-
-// add appends a settled block (rendered or not).
-func (bs *blocks) add(b block) { bs.list = append(bs.list, b) }
-
-// invalidateAll marks every block for rendering again (new renderer).
-func (bs *blocks) invalidateAll() {
-	for i := range bs.list {
-		bs.list[i].ok = false
-	}
-	bs.through = 0
-}
-
-// defsChanged marks the blocks whose definitions changed with labels.
-func (bs *blocks) defsChanged(labels []string, defs *refDefs) {
-	for i := range bs.list {
-		b := &bs.list[i]
-		if b.ok && usesAny(b.labels, labels) && defs.prefix(b.labels) != b.defsKey {
-			b.ok = false
-			if i < bs.through {
-				bs.through = 0
-			}
+// block renders a block node as rows of at most width cells (code rows
+// are not wrapped; the caller fits them).
+func (c *blockCtx) block(n ast.Node, width int) []string {
+	st := &c.r.style
+	width = max(width, 1)
+	switch n := n.(type) {
+	case *ast.Heading:
+		return c.heading(n, width)
+	case *ast.Paragraph, *ast.TextBlock:
+		a := c.r.base.with(st.Paragraph.StylePrimitive)
+		return c.inlineRows(n, st.Paragraph.StylePrimitive, a, width)
+	case *ast.ThematicBreak:
+		hr := oneLine(format(st.HorizontalRule, ""))
+		return []string{c.paint(hr, c.r.base.with(st.HorizontalRule))}
+	case *ast.FencedCodeBlock:
+		return c.r.codeRows(string(n.Language(c.src)), c.lines(n), false)
+	case *ast.CodeBlock:
+		return c.r.codeRows("", c.lines(n), false)
+	case *ast.Blockquote:
+		return c.quote(n, width)
+	case *ast.List:
+		return c.list(n, width)
+	case *ast.HTMLBlock:
+		var b strings.Builder
+		for _, l := range c.lines(n) {
+			b.WriteString(l)
 		}
+		if n.HasClosure() {
+			b.Write(n.ClosureLine.Value(c.src))
+		}
+		txt := strings.TrimSpace(stripTags(b.String()))
+		if txt == "" {
+			return nil
+		}
+		a := c.r.base.with(st.HTMLBlock.StylePrimitive)
+		return wrap(&c.r.sgr, []run{{text: txt, a: a}}, width)
+	case *extast.Table:
+		return c.table(n, width)
+	case *extast.DefinitionList:
+		return c.definitions(n, width)
+	default:
+		return c.blocks(n, width, true)
 	}
 }
 
-// stale returns the indices of blocks that need rendering.
-func (bs *blocks) stale() []int {
-	var out []int
-	for i := range bs.list {
-		if !bs.list[i].ok && !bs.list[i].pending {
-			out = append(out, i)
+// blocks renders n's children, with a blank row between them if loose.
+func (c *blockCtx) blocks(n ast.Node, width int, loose bool) []string {
+	var rows []string
+	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+		b := c.block(ch, width)
+		if len(b) == 0 {
+			continue
 		}
+		if len(rows) > 0 && loose {
+			rows = append(rows, "")
+		}
+		rows = append(rows, b...)
+	}
+	return rows
+}
+
+func (c *blockCtx) lines(n ast.Node) []string {
+	ls := n.Lines()
+	out := make([]string, ls.Len())
+	for i := range out {
+		seg := ls.At(i)
+		out[i] = string(seg.Value(c.src))
 	}
 	return out
 }
 
-// joined returns the concatenated fragments of all blocks; every block
-// must be ok.
-func (bs *blocks) joined() string {
-	if bs.through == 0 {
-		bs.joinedOut.Reset()
+// paint styles a one-row text.
+func (c *blockCtx) paint(s string, a attrs) string {
+	if s == "" {
+		return ""
 	}
-	for ; bs.through < len(bs.list); bs.through++ {
-		bs.joinedOut.WriteString(bs.list[bs.through].out)
+	if sgr := c.r.sgr.sgr(a); sgr != "" {
+		return sgr + s + reset
 	}
-	return bs.joinedOut.String()
+	return s
 }
 
-// renderBlocks renders every stale block and every put-off part
-// (Stream.parts) in one glamour call, with extra (a tail source) as a last
-// part when given, and returns extra's fragment.
-func (s *Stream) renderBlocks(src string, extra *string) (string, bool) {
-	idx := s.blocks.stale()
-	jobs := s.parts
-	s.parts = nil
-	if len(idx) == 0 && len(jobs) == 0 && extra == nil {
-		return "", false
+// inlineRows wraps n's inline content in style p over a: the block
+// prefix and suffix outside the style, the prefix and suffix in it.
+func (c *blockCtx) inlineRows(n ast.Node, p ansi.StylePrimitive, a attrs, width int) []string {
+	in := &inline{st: &c.r.style, src: c.src}
+	in.add(oneLine(p.BlockPrefix), c.r.base, "")
+	in.add(p.Prefix, a, "")
+	in.children(n, a, "")
+	in.add(p.Suffix, a, "")
+	in.add(oneLine(p.BlockSuffix), c.r.base, "")
+	for _, r := range in.runs {
+		if strings.TrimSpace(r.text) != "" {
+			return wrap(&c.r.sgr, in.runs, width)
+		}
 	}
-	parts := make([]string, 0, len(idx)+len(jobs)+1)
-	var labels []string
-	for _, i := range idx {
-		b := &s.blocks.list[i]
-		parts = append(parts, src[b.start:b.end])
-		labels = append(labels, b.labels...)
+	return nil
+}
+
+func (c *blockCtx) heading(n *ast.Heading, width int) []string {
+	st := &c.r.style
+	h := [...]ansi.StyleBlock{st.H1, st.H2, st.H3, st.H4, st.H5, st.H6}[min(max(n.Level, 1), 6)-1].StylePrimitive
+	g := st.Heading.StylePrimitive
+	or := func(a, b string) string {
+		if a != "" {
+			return a
+		}
+		return b
 	}
-	for _, j := range jobs {
-		parts = append(parts, j.part)
-		labels = append(labels, j.labels...)
+	p := ansi.StylePrimitive{BlockPrefix: or(h.BlockPrefix, g.BlockPrefix), BlockSuffix: or(h.BlockSuffix, g.BlockSuffix),
+		Prefix: or(h.Prefix, g.Prefix), Suffix: or(h.Suffix, g.Suffix)}
+	return c.inlineRows(n, p, c.r.base.with(g).with(h), width)
+}
+
+// quote renders a block quote: its blocks behind the indent token.
+func (c *blockCtx) quote(n *ast.Blockquote, width int) []string {
+	st := c.r.style.BlockQuote
+	tok, k := val(st.IndentToken), val(st.Indent)
+	if st.IndentToken == nil {
+		tok = " "
 	}
-	if extra != nil {
-		parts = append(parts, *extra)
-		labels = append(labels, labelsIn(*extra)...)
+	if st.Indent == nil {
+		k = 1
 	}
-	frags, err := s.r.blocks(s.defs.prefix(sortedUnique(labels)), parts...)
-	for k, j := range jobs {
-		if err != nil {
-			j.done("", err)
+	prefix := strings.Repeat(tok, int(k))
+	pw := cells(prefix)
+	rows := c.blocks(n, width-pw, true)
+	a := c.r.base.with(st.StylePrimitive)
+	full, bare := c.paint(prefix, a), c.paint(strings.TrimRight(prefix, " "), a)
+	for i, row := range rows {
+		if row == "" {
+			rows[i] = bare
 		} else {
-			j.done(frags[len(idx)+k], nil)
+			rows[i] = full + row
 		}
 	}
-	if err != nil {
-		s.noteErr(err)
-		frags = make([]string, len(parts))
-		for k, p := range parts {
-			frags[k] = plainFragment(p)
+	return rows
+}
+
+// list renders a list: each item's marker, then its blocks with a hanging
+// indent as wide as the marker.
+func (c *blockCtx) list(n *ast.List, width int) []string {
+	st := &c.r.style
+	var rows []string
+	num := n.Start
+	for it := n.FirstChild(); it != nil; it = it.NextSibling() {
+		var marker string
+		switch {
+		case isTask(it):
+			marker = st.Task.Unticked
+			if it.FirstChild().FirstChild().(*extast.TaskCheckBox).IsChecked {
+				marker = st.Task.Ticked
+			}
+		case n.IsOrdered():
+			marker = strconv.Itoa(num) + st.Enumeration.BlockPrefix
+			num++
+		default:
+			marker = st.Item.BlockPrefix
+		}
+		marker = oneLine(marker)
+		mw := cells(marker)
+		body := c.blocks(it, width-mw, !n.IsTight)
+		if len(body) == 0 {
+			body = []string{""}
+		}
+		pad := strings.Repeat(" ", mw)
+		for i, row := range body {
+			switch {
+			case i == 0:
+				row = strings.TrimRight(c.paint(marker, c.r.base)+row, " ")
+			case row != "":
+				row = pad + row
+			}
+			rows = append(rows, row)
 		}
 	}
-	for k, i := range idx {
-		b := &s.blocks.list[i]
-		b.out, b.ok = frags[k], true
-		b.defsKey = s.defs.prefix(b.labels)
+	return rows
+}
+
+func isTask(item ast.Node) bool {
+	fc := item.FirstChild()
+	if fc == nil || fc.FirstChild() == nil {
+		return false
 	}
-	if extra == nil {
-		return "", false
+	_, ok := fc.FirstChild().(*extast.TaskCheckBox)
+	return ok
+}
+
+// definitions renders a definition list: each term, then each of its
+// descriptions behind the description's block prefix.
+func (c *blockCtx) definitions(n *extast.DefinitionList, width int) []string {
+	st := &c.r.style
+	var rows []string
+	for ch := n.FirstChild(); ch != nil; ch = ch.NextSibling() {
+		switch ch.(type) {
+		case *extast.DefinitionTerm:
+			a := c.r.base.with(st.DefinitionTerm)
+			rows = append(rows, c.inlineRows(ch, ansi.StylePrimitive{}, a, width)...)
+		default:
+			marker := oneLine(st.DefinitionDescription.BlockPrefix)
+			mw := cells(marker)
+			body := c.blocks(ch, width-mw, false)
+			for i, row := range body {
+				if i == 0 {
+					row = marker + row
+				} else if row != "" {
+					row = strings.Repeat(" ", mw) + row
+				}
+				rows = append(rows, row)
+			}
+		}
 	}
-	return frags[len(frags)-1], true
+	return rows
 }

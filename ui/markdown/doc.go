@@ -1,33 +1,40 @@
-// Package markdown renders assistant messages with glamour, incrementally
-// while they stream.
+// Package markdown renders assistant messages as styled terminal text,
+// incrementally while they stream, with glamour's look.
 //
-// A Renderer wraps glamour for one style and width and defines the output
-// contract: glamour's rows without right padding and without blank rows at
-// either end. It drives glamour's own node renderer through goldmark and
-// skips the padding passes that change nothing under that contract
-// (passes.go), which makes a whole render about three times cheaper than
-// glamour's TermRenderer. A Stream holds one growing message: Append stores deltas, View
-// renders only what changed and returns the whole message. Settled blocks
-// are rendered once and cached; the unsettled tail is rendered per View,
-// with fast paths that render only the last line of a code fence, the last
-// item of a list or the last words of a paragraph. Reference definitions
-// that arrive late are shared with the blocks that use them. When the
-// message is complete, the caller runs Finish's function (a whole-document
-// render) off the UI goroutine and swaps its result in; it shows the same
-// text.
+// It parses with goldmark (the extensions glamour enables: GFM tables,
+// strikethrough, autolinks, task lists, and definition lists) and renders
+// the AST itself, styled by a glamour ansi.StyleConfig (built in theme/):
+// headings, emphasis, links with their URLs, lists, quotes, rules and
+// tables look as glamour draws them. Code blocks are highlighted by chroma
+// with a style built from the StyleConfig and kept by the Renderer (never
+// registered in chroma's global registry); tables are lipgloss tables.
+// Text is wrapped in one pass over styled runs (wrap.go): breaks only at
+// spaces where it can (a URL moves to its own row whole), list items hang
+// under their marker, and every row opens and closes its own styles. It
+// skips glamour's margin and padding writers, which cost about half of a
+// glamour render, and uses only public APIs.
 //
-// Main flow: Append → View (scan lines → confirm cuts with a goldmark parse
-// → render new blocks and the tail → join fragments) → Finish.
+// A Renderer is one style at one width; making one costs microseconds.
+// A Stream holds one growing message: Append stores deltas; View parses
+// the unsettled tail, keeps the top-level blocks that no later text can
+// change (rendered once), and renders the last block again. A tail that
+// is an open code fence is not parsed again: its new lines are highlighted
+// one by one (fence.go). A long one-line paragraph keeps the rows of a
+// prefix that no later text can change and parses only the rest (para.go).
+// The streamed view equals Renderer.Render of the same text, styles
+// included; an open fence renders line by line in both.
+//
+// Main flow: Append → View (parse the tail → settle finished blocks →
+// render the last block) → Finish (the last view).
 //
 // The package does not sanitise input (the caller strips control
 // characters first), does not pace frames (the caller coalesces deltas to
 // its frame rate) and does not measure the terminal. It never panics on
-// any input: a glamour failure leaves that block as plain text and is
-// reported by Stream.Err.
+// any input: a failure shows the message as plain text and is reported by
+// Stream.Err or Render's error.
 //
-// Known differences from a whole render of the same text, all deliberate:
-// a reference definition on the unfinished last line is not used until the
-// line is complete, and definitions that span lines are not shared between
-// blocks. Code that streamed line by line may colour a token spanning lines
-// differently until the whole render at Finish; the text is the same.
+// Deliberate differences from glamour: one blank row between blocks;
+// hanging indents; code without a language stays plain (no guessing, so
+// colours don't change as it streams); links in table cells show their
+// text only; HTML shows its text; Format supports {{.text}} only.
 package markdown

@@ -3,7 +3,9 @@ package markdown
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -74,4 +76,50 @@ func outputText(t testing.TB, name string) string {
 	}
 	t.Fatalf("fixture %s has no response.output_text.done event", name)
 	return ""
+}
+
+// allAnswers returns every distinct final answer text
+// (response.output_text.done) in the recorded streams of fixtures/real,
+// real2 and real3, keyed by file and index.
+func allAnswers(t testing.TB) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	seen := map[string]bool{}
+	for _, set := range []string{"real", "real2", "real3"} {
+		root := sharedtest.Path(t, "fixtures", set)
+		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".sse") {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			k := 0
+			for _, line := range strings.Split(string(data), "\n") {
+				payload, ok := strings.CutPrefix(line, "data: ")
+				if !ok {
+					continue
+				}
+				var ev struct {
+					Type string `json:"type"`
+					Text string `json:"text"`
+				}
+				if json.Unmarshal([]byte(payload), &ev) != nil || ev.Type != "response.output_text.done" {
+					continue
+				}
+				if ev.Text != "" && !seen[ev.Text] {
+					seen[ev.Text] = true
+					rel, _ := filepath.Rel(root, path)
+					out[fmt.Sprintf("%s/%s#%d", set, rel, k)] = ev.Text
+				}
+				k++
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("read fixtures: %v", err)
+		}
+	}
+	return out
 }

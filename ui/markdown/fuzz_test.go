@@ -46,6 +46,7 @@ func FuzzStream(f *testing.F) {
 		doc = strings.ToValidUTF8(doc, "\uFFFD")
 		n := int(step%16) + 1
 		s := NewStream(fuzzRenderer)
+		s.paraMin = 16 // exercise the long-paragraph fast path on short input
 		for i := 0; i < len(doc); i += n {
 			s.Append(doc[i:min(i+n, len(doc))])
 			_ = s.View()

@@ -6,7 +6,6 @@ import (
 	"sync"
 	"testing"
 
-	"charm.land/glamour/v2"
 	"charm.land/glamour/v2/styles"
 
 	"runnel/theme"
@@ -15,52 +14,6 @@ import (
 // TestTrimPaddingKeepsVisibleText compares trimmed glamour output with the
 // raw output row by row: same visible text up to trailing spaces, far fewer
 // bytes, and a reset closing every row that used SGR.
-func TestTrimPaddingKeepsVisibleText(t *testing.T) {
-	doc := genAnswer(8 << 10)
-	for name, style := range testStyles() {
-		tr, err := glamour.NewTermRenderer(glamour.WithStyles(style), glamour.WithWordWrap(80),
-			glamour.WithChromaFormatter("terminal16m"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw, err := tr.Render(doc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		trimmed := trimPadding(raw)
-		if d := diffVisible(trimmed, raw); d != "" {
-			t.Errorf("%s: %s", name, d)
-		}
-		if name == "dark" && len(trimmed)*3 > len(raw) {
-			t.Errorf("%s: trimmed %d bytes of %d, expected a third or less", name, len(trimmed), len(raw))
-		}
-		for i, row := range strings.Split(trimmed, "\n") {
-			if strings.Contains(row, "\x1b[") && !strings.HasSuffix(row, "\x1b[m") && !strings.HasSuffix(row, "\x1b[0m") &&
-				!strings.HasSuffix(row, "\a") {
-				t.Errorf("%s: row %d does not end with a reset: %q", name, i, row)
-				break
-			}
-		}
-	}
-}
-
-func TestTrimPaddingKeepsPaintedSpaces(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"ab   ", "ab"},
-		{"\x1b[31mab\x1b[m\x1b[31m \x1b[m\x1b[31m \x1b[m", "\x1b[31mab\x1b[m"},
-		{"\x1b[44m ab \x1b[m   ", "\x1b[44m ab \x1b[m"},                        // a background shows
-		{"\x1b[4mab \x1b[24m  ", "\x1b[4mab \x1b[m"},                           // so does an underline
-		{"\x1b]8;;http://x\aab\x1b]8;;\a  ", "\x1b]8;;http://x\aab\x1b]8;;\a"}, // hyperlink end kept
-		{"ab\x1b]8;;\a\x1b[m   ", "ab\x1b]8;;\a\x1b[m"},
-		{"\x1b[31m   \x1b[m", ""},
-		{"", ""},
-	} {
-		if got := trimPadding(c.in); got != c.want {
-			t.Errorf("trimPadding(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-}
-
 func TestRenderHasNoBlankEdges(t *testing.T) {
 	r := newTestRenderer(t, styles.DarkStyleConfig, 60)
 	for _, src := range []string{"", "a", "```\ncode\n```", "- x\n- y\n\n", "\n\n# H\n\n"} {
@@ -102,7 +55,7 @@ func TestLightAfterDarkKeepsItsCodeColours(t *testing.T) {
 
 // TestRendererIsSafeForConcurrentUse runs whole renders (as the final render
 // does, in a tea.Cmd) beside a stream using the same renderer, while new
-// palettes register their code colours. Run with -race to check.
+// renderers with other code colours are made. Run with -race to check.
 func TestRendererIsSafeForConcurrentUse(t *testing.T) {
 	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 72)
 	doc := genAnswer(2 << 10)
@@ -132,7 +85,7 @@ func TestRendererIsSafeForConcurrentUse(t *testing.T) {
 			}
 		}()
 	}
-	// New palettes register their code colours while those renders run.
+	// Renderers with other code colours are made while those renders run.
 	wg.Add(1)
 	go func() {
 		defer wg.Done()

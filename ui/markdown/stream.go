@@ -1,65 +1,64 @@
 package markdown
 
 import (
+	"fmt"
 	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	extast "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/util"
 )
 
 // Stream renders one growing message incrementally.
 //
-// The message is split into settled blocks, each rendered once (blocks.go),
-// and an unsettled tail rendered again on every View that follows an Append
-// (tail.go). A cut is proposed by a cheap line scanner (scan.go) and
-// confirmed by a goldmark parse (structure.go) before anything settles, so
-// the pieced output matches a whole render. A tail that is a code fence
-// (codetail.go), a list (listtail.go) or a one-line paragraph (paratail.go)
-// has a fast path that renders only its last line, item or words per frame,
-// so a long one costs about the same per frame as a short one.
+// Each View parses the unsettled tail with goldmark. Every top-level block
+// but the last is settled once the last one's first line is complete: no
+// later text can change a block that another block follows (the one
+// exception, a paragraph that becomes a definition term, is held back).
+// A settled block is rendered once from that same parse and kept; the
+// last block is rendered again on every View. A tail that is an open code
+// fence skips the parse: only its new lines are highlighted (fence.go).
 //
-// A glamour call costs about as much as a short paragraph's text, so View
-// gathers its renders (batch.go): the paragraph pieces of the block that
-// settles and of the tail go in one unwrapped call at the end, and blocks
-// that need rendering, a settling list's rest, a bullet list's closed items
-// and a tail without a fast path go in one wrapped call.
+// Reference definitions are shared: the definitions of settled blocks and
+// of the tail are given to every parse, and when they change, the settled
+// blocks that mention a changed label are rendered again.
 //
 // Stream is not safe for concurrent use; it belongs to the UI goroutine.
-// Errors from glamour leave the block as plain source text and are kept in
-// Err.
-//
 // Invariants:
-//   - src only grows; segStart <= sc.pos <= len(src).
-//   - blocks cover src[:segStart] in order, without gaps.
-//   - view is the output for src as it is whenever viewOK.
+//   - src only grows; blocks cover src[:segStart] in order, without gaps.
+//   - head is join of the blocks' outs.
+//   - view is the output for src as it is whenever viewOK, and equals
+//     Renderer.Render(src) (the streamed-equals-whole property).
+//   - fence, when set, is the open code fence that starts at segStart;
+//     para, when set, the one-line paragraph that does. Not both.
 type Stream struct {
 	r   *Renderer
 	src strings.Builder
 
-	sc       scanner
-	bp       blockParser
-	defs     refDefs
+	blocks   []settled
 	segStart int // start of the unsettled tail
-
-	blocks blocks
-	tail   tailCache
-	code   codeTail
-	list   listTail
-	para   paraTail
-
-	// Renders put off within one View (batch.go); empty between Views.
-	lines     lineBatch // unwrapped, done by flushLines
-	parts     []partJob // wrapped, done by the next renderBlocks
-	listLater bool      // the list fast path's fragment comes from renderBlocks
+	head     strings.Builder
+	tailRefs []parser.Reference // definitions in the tail, at the last parse
+	known    map[string]string  // label → definition, as last rendered
+	fence    *fence
+	para     *paraTail // the long-paragraph fast path, when the tail is one
+	paraMin  int       // tail length from which para is used
 
 	view   string
 	viewOK bool
 	err    error // first render error, sticky
+}
 
-	stats renderStats
+// settled is a block that no later text changes, rendered.
+type settled struct {
+	start, end int
+	out        string
+	refs       []parser.Reference // definitions within it
 }
 
 // NewStream starts an empty message rendered with r.
-func NewStream(r *Renderer) *Stream {
-	return &Stream{r: r, sc: newScanner(), bp: newBlockParser()}
-}
+func NewStream(r *Renderer) *Stream { return &Stream{r: r, paraMin: paraMin} }
 
 // Append adds a delta to the message. It does no rendering.
 func (s *Stream) Append(delta string) {
@@ -76,155 +75,232 @@ func (s *Stream) Source() string { return s.src.String() }
 // Renderer returns the renderer in use.
 func (s *Stream) Renderer() *Renderer { return s.r }
 
-// Err returns the first render error, if any. The block that failed is shown
-// as plain text.
+// Err returns the first render error, if any; the message is then shown as
+// plain text.
 func (s *Stream) Err() error { return s.err }
 
-// SetRenderer switches to r (after a resize or a theme change). Every block
-// is rendered again on the next View; the cuts stay, they depend on neither
-// width nor style.
+// SetRenderer switches to r (after a resize or a theme change) and renders
+// every settled block again.
 func (s *Stream) SetRenderer(r *Renderer) {
 	if r == s.r {
 		return
 	}
 	s.r = r
-	s.blocks.invalidateAll()
-	s.tail = tailCache{}
-	s.code.reset()
-	s.list.reset()
-	s.para.reset()
+	s.fence, s.para = nil, nil
+	s.rerender(func(settled) bool { return true })
 	s.viewOK = false
 }
 
-// Finish returns the whole-message render to run once the message is
-// complete, off the UI goroutine (in a tea.Cmd); its result replaces View.
-// The two show the same text.
+// Finish returns the whole-message render to swap in once the message is
+// complete: the last View, which equals a whole render.
 func (s *Stream) Finish() func() (string, error) {
-	r, src := s.r, s.Source()
-	return func() (string, error) { return r.Render(src) }
+	v, err := s.View(), s.err
+	return func() (string, error) { return v, err }
 }
 
 // View renders what changed since the last call and returns the whole
 // message rendered (see Renderer for the output contract).
-func (s *Stream) View() string {
+func (s *Stream) View() (view string) {
 	if s.viewOK {
 		return s.view
 	}
 	src := s.src.String()
-	c := s.r.counter()
-	s.advance(src)
-	c = s.note(pathSettle, c)
-	tail, path := s.renderTail(src)
-	s.flushLines()
-	if path == pathPara {
-		if tail, path = s.para.out, pathPara; s.para.err != nil {
-			s.noteErr(s.para.err)
-			s.para.reset()
-			tail, path = s.renderWhole(src, s.tailSource(src))
+	defer func() {
+		if p := recover(); p != nil {
+			s.noteErr(fmt.Errorf("render markdown: %v", p))
+			view = src
 		}
+		s.view, s.viewOK = view, true
+	}()
+	tail := s.renderTail(src)
+	s.syncRefs()
+	head := s.head.String()
+	n := len(head) + 2
+	for _, t := range tail {
+		n += len(t)
 	}
-	c = s.note(path, c)
-	s.renderBlocks(src, nil) // any the tail render did not take along
-	if s.listLater {
-		s.listLater = false
-		if tail = s.list.out; s.list.err != nil {
-			s.noteErr(s.list.err)
-			s.list.reset()
-			tail, _ = s.renderWhole(src, s.tailSource(src))
-		}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(head)
+	if head != "" && len(tail) > 0 && tail[0] != "" {
+		b.WriteString("\n\n")
 	}
-	if len(s.blocks.stale()) > 0 {
-		s.renderBlocks(src, nil) // blocks whose put-off render failed
+	for _, t := range tail {
+		b.WriteString(t)
 	}
-	s.note(pathBlocks, c)
-	s.view = assemble(s.blocks.joined(), tail)
-	s.viewOK = true
-	return s.view
+	return b.String()
 }
 
-// advance scans new lines, collects definitions and settles every confirmed
-// block (rendering is left to renderTail and renderBlocks).
-func (s *Stream) advance(src string) {
-	s.sc.scan(src, s.segStart)
+// renderTail settles what it can and renders the rest, in pieces to be
+// written one after the other (see fenceText).
+func (s *Stream) renderTail(src string) []string {
+	if s.fence != nil {
+		if out, ok := s.fence.view(s.r, src); ok {
+			return out
+		}
+		s.fence = nil // it closed: parse again
+	}
+	if s.para != nil {
+		if out, ok := s.para.view(s, src); ok {
+			return out
+		}
+		s.para = nil
+	}
+	tail := src[s.segStart:]
+	doc, b, own := s.r.parse(tail, s.settledRefs())
+	s.tailRefs = own
+	var nodes []ast.Node
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		nodes = append(nodes, n)
+	}
+	cut := s.settleable(nodes, b)
+	from := 0
+	var outs []string
+	for i := 0; i < cut; i++ {
+		outs = append(outs, s.r.top(nodes[i], b, false))
+		if end := boundary(b, nodes, i+1); end > from { // else the next block goes with this one
+			s.settle(s.segStart+from, s.segStart+end, join(outs))
+			from, outs = end, outs[:0]
+		}
+	}
+	s.segStart += from
+	for i, n := range nodes[cut:] {
+		last := cut+i == len(nodes)-1
+		if last && openFence(n, b) {
+			if f := newFence(n.(*ast.FencedCodeBlock), b, s.segStart-from); f != nil && f.start == s.segStart {
+				s.fence = f
+				out, _ := f.view(s.r, src)
+				outs = append(outs, strings.Join(out, ""))
+				continue
+			}
+		}
+		outs = append(outs, s.r.top(n, b, last && openFence(n, b)))
+	}
+	if len(nodes) == 1 && cut == 0 {
+		if _, ok := nodes[0].(*ast.Paragraph); ok {
+			s.para = s.newParaTail(nodes[0], b, s.segStart)
+		}
+	}
+	return []string{join(outs)}
+}
+
+// settleable returns how many of the tail's top-level blocks are settled:
+// all but the last, once the last one's first line is complete; not a
+// definition list followed by a paragraph (it may become the next term).
+// The block after the last settled one must have a known start.
+func (s *Stream) settleable(nodes []ast.Node, b []byte) int {
+	k := len(nodes)
+	if k < 2 {
+		return 0
+	}
+	last := lineStart(b, nodes[k-1])
+	if last < 0 || !strings.Contains(string(b[last:]), "\n") {
+		return 0
+	}
+	cut := k - 1
+	if _, dl := nodes[k-2].(*extast.DefinitionList); dl {
+		if _, p := nodes[k-1].(*ast.Paragraph); p {
+			cut--
+		}
+	}
+	for cut > 0 && boundary(b, nodes, cut) < 0 {
+		cut--
+	}
+	return cut
+}
+
+// settle keeps src[start:end] as a block rendered to out.
+func (s *Stream) settle(start, end int, out string) {
+	blk := settled{start: start, end: end, out: out}
+	src := s.src.String()[start:end]
+	if strings.Contains(src, "]:") {
+		_, _, blk.refs = s.r.parse(src, nil)
+	}
+	s.blocks = append(s.blocks, blk)
+	s.addHead(out)
+}
+
+// addHead appends a settled block's render to head, as join would.
+func (s *Stream) addHead(out string) {
+	if out = strings.Trim(out, "\n"); out != "" {
+		if s.head.Len() > 0 {
+			s.head.WriteString("\n\n")
+		}
+		s.head.WriteString(out)
+	}
+}
+
+// settledRefs returns the definitions in settled blocks, in order.
+func (s *Stream) settledRefs() []parser.Reference {
+	var out []parser.Reference
+	for _, b := range s.blocks {
+		out = append(out, b.refs...)
+	}
+	return out
+}
+
+// refs returns every definition known, settled blocks' first (the first
+// definition of a label wins).
+func (s *Stream) refs() []parser.Reference {
+	return append(s.settledRefs(), s.tailRefs...)
+}
+
+// syncRefs renders again the settled blocks that mention a label whose
+// definition changed since they were rendered.
+func (s *Stream) syncRefs() {
+	refs := s.refs()
+	if len(refs) == 0 && len(s.known) == 0 {
+		return
+	}
+	now := map[string]string{}
+	for _, r := range refs {
+		k := util.ToLinkReference(r.Label())
+		if _, ok := now[k]; !ok {
+			now[k] = string(r.Destination()) + "\x00" + string(r.Title())
+		}
+	}
 	var changed []string
-	for _, d := range s.sc.defsFound {
-		if s.defs.add(d) {
-			changed = append(changed, d.label)
+	for k, v := range now {
+		if s.known[k] != v {
+			changed = append(changed, k)
 		}
 	}
-	s.sc.defsFound = s.sc.defsFound[:0]
-	if len(changed) > 0 {
-		s.blocks.defsChanged(changed, &s.defs)
-		s.list.reset() // its items were rendered with the old definitions
-		s.para.reset()
+	for k := range s.known {
+		if _, ok := now[k]; !ok {
+			changed = append(changed, k)
+		}
 	}
-
-	cands := s.sc.cands
-	if p, ok := s.sc.pendingCut(src[s.sc.pos:], s.sc.pos, s.segStart); ok {
-		cands = append(cands[:len(cands):len(cands)], p)
-		s.sc.newCands = true
-	}
-	if !s.sc.newCands || len(cands) == 0 {
+	s.known = now
+	if len(changed) == 0 {
 		return
 	}
-	s.sc.newCands = false
-	cuts := s.bp.cuts(src, s.segStart, cands)
-	if len(cuts) == 0 {
-		return
-	}
-	last := cuts[len(cuts)-1]
-	if len(cuts) > 1 && s.para.holds(s, src, cuts[0]) {
-		// The paragraph has a rendered prefix: settle it on its own so
-		// only its last words are rendered, not the whole of it again.
-		s.settle(src, cuts[0])
-	}
-	s.settle(src, last)
-	s.sc.dropCands(last)
-}
-
-// settle makes src[segStart:cut] a block, reusing a render of it if the
-// tail or list fast path has one.
-func (s *Stream) settle(src string, cut int) {
-	b := block{start: s.segStart, end: cut, labels: labelsIn(src[s.segStart:cut])}
-	b.defsKey = s.defs.prefix(b.labels)
-	if t := &s.tail; t.ok && t.defsKey == b.defsKey && t.src == trimBlankLines(src[b.start:b.end]) {
-		b.out, b.ok = t.out, true
-	} else if out, ok := s.code.compose(s, src, b.start, b.end); ok {
-		b.out, b.ok = out, true
-	} else {
-		i := len(s.blocks.list)
-		done := func(out string, err error) {
-			b := &s.blocks.list[i]
-			b.pending = false
-			if err == nil {
-				b.out, b.ok = out, true
-			} // else it is rendered whole with the other stale blocks
+	s.para = nil
+	src := s.src.String()
+	s.rerender(func(b settled) bool {
+		low := strings.ToLower(src[b.start:b.end])
+		for _, k := range changed {
+			if strings.Contains(low, "["+k) {
+				return true
+			}
 		}
-		if out, ok, later := s.list.compose(s, src, b.start, b.end, done); ok {
-			b.out, b.ok, b.pending = out, !later, later
-		} else {
-			b.pending = s.para.compose(s, src, b.start, b.end, done)
-		}
-	}
-	s.blocks.add(b)
-	s.segStart = cut
-	s.tail = tailCache{}
-	s.code.reset()
-	s.list.reset()
-	s.para.reset()
-}
-
-// partialDef reports whether the unfinished last line is a reference
-// definition. Such a line is left out of the render until it is complete,
-// so links do not flicker through partial URLs. This is the one visible
-// difference from a whole render of the same prefix, which would already
-// resolve links with the partial URL.
-func (s *Stream) partialDef(src string) bool {
-	if s.sc.fence.ch != 0 || !s.sc.defContext() || s.sc.pos >= len(src) {
 		return false
+	})
+}
+
+// rerender renders again the settled blocks that need it, each from its
+// own source with every known definition, and rebuilds head.
+func (s *Stream) rerender(need func(settled) bool) {
+	src := s.src.String()
+	refs := s.refs()
+	s.head.Reset()
+	for i := range s.blocks {
+		b := &s.blocks[i]
+		if need(*b) {
+			doc, bs, _ := s.r.parse(src[b.start:b.end], refs)
+			b.out = s.r.document(doc, bs) // never an open fence: a block followed it
+		}
+		s.addHead(b.out)
 	}
-	_, ok := parseDef(src[s.sc.pos:])
-	return ok
 }
 
 // noteErr keeps the first render error.
@@ -234,33 +310,34 @@ func (s *Stream) noteErr(err error) {
 	}
 }
 
-// assemble joins the settled fragments and the tail's and drops blank rows
-// at both ends.
-func assemble(settled, tail string) string {
-	settled = strings.TrimLeft(settled, "\n")
-	if settled == "" {
-		return strings.Trim(tail, "\n")
+// nodeStart is the offset where a block's text starts, or -1 if unknown:
+// a table is made from a paragraph after parsing and may carry the
+// paragraph's start, which is before lines that stay a paragraph.
+func nodeStart(n ast.Node) int {
+	if _, ok := n.(*extast.Table); ok {
+		return -1
 	}
-	tail = strings.TrimRight(tail, "\n")
-	if tail == "" {
-		return strings.TrimRight(settled, "\n")
-	}
-	return settled + tail
+	return n.Pos()
 }
 
-// trimBlankLines drops trailing blank lines (and the newline before them),
-// which never change the fragment of complete blocks and only add blank rows
-// at the end of an open one (assemble drops those). Trailing spaces on the
-// last line with text stay: "- " is a list item where "-" is not.
-func trimBlankLines(src string) string {
-	for {
-		i := strings.LastIndexByte(src, '\n')
-		if !isBlank(src[i+1:]) {
-			return src
-		}
-		if i < 0 {
-			return ""
-		}
-		src = src[:i]
+// boundary is where the settled text may end before nodes[j]: the start
+// of its line, or -1 if unknown or if nodes[j-1] is a reference
+// definition, which was cut out of the paragraph that nodes[j] continues.
+func boundary(b []byte, nodes []ast.Node, j int) int {
+	if _, def := nodes[j-1].(*ast.LinkReferenceDefinition); def {
+		return -1
 	}
+	return lineStart(b, nodes[j])
+}
+
+// lineStart is the start of the line where n starts, or -1 if unknown.
+func lineStart(b []byte, n ast.Node) int {
+	p := nodeStart(n)
+	if p < 0 || p > len(b) {
+		return -1
+	}
+	for p > 0 && b[p-1] != '\n' {
+		p--
+	}
+	return p
 }

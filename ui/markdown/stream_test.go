@@ -44,10 +44,11 @@ func visible(s string) []string {
 	return lines
 }
 
-// diffVisible describes the first difference between two renders' visible
-// rows, or returns "".
+// diffVisible describes the first difference between two renders' styled
+// rows (styledRows: every cell's text, colours, attributes and hyperlink),
+// or returns "".
 func diffVisible(got, want string) string {
-	g, w := visible(got), visible(want)
+	g, w := styledRows(got), styledRows(want)
 	for i := 0; i < max(len(g), len(w)); i++ {
 		var gl, wl string
 		if i < len(g) {
@@ -129,16 +130,8 @@ func TestStreamMatchesWholeAtEveryPrefix(t *testing.T) {
 	}
 }
 
-// wholeOracle returns the source a whole render must see to match View:
-// the message, minus an unfinished reference definition on its last line
-// (definitions count once complete; see Stream.partialDef).
-func wholeOracle(s *Stream) string {
-	src := s.Source()
-	if s.partialDef(src) {
-		return src[:s.sc.pos]
-	}
-	return src
-}
+// wholeOracle returns the source a whole render must match: the message.
+func wholeOracle(s *Stream) string { return s.Source() }
 
 func tailOf(s string, n int) string {
 	if len(s) <= n {
@@ -148,9 +141,7 @@ func tailOf(s string, n int) string {
 }
 
 // TestByteAtATimeMatchesChunked feeds documents one byte per View and in
-// chunks: the final views show the same text. (Bytes may differ inside code
-// blocks: batches of lines are highlighted apart, so a token spanning lines
-// can be coloured differently until Finish.)
+// chunks: the final views are styled alike.
 func TestByteAtATimeMatchesChunked(t *testing.T) {
 	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 64)
 	for name, doc := range testDocs(t) {
@@ -225,20 +216,19 @@ func TestSetRendererRerenders(t *testing.T) {
 }
 
 // TestLateDefinitionRerendersBlocks checks that a block settled before the
-// definition it uses arrived shows the link resolved afterwards, and that a
-// definition still arriving is not used yet.
+// definition it uses arrived shows the link resolved afterwards.
 func TestLateDefinitionRerendersBlocks(t *testing.T) {
 	r := newTestRenderer(t, styles.NoTTYStyleConfig, 80)
 	s := NewStream(r)
-	s.Append("Read [the guide][g] first.\n\nThen the rest.\n\n[g]: https://exa")
+	s.Append("Read [the guide][g] first.\n\nThen the rest.\n\nMore.\n")
 	v := strings.Join(visible(s.View()), "\n")
-	if len(s.blocks.list) == 0 {
+	if len(s.blocks) == 0 {
 		t.Fatal("nothing settled")
 	}
-	if !strings.Contains(v, "[the guide][g]") || strings.Contains(v, "https://exa") {
-		t.Errorf("partial definition used: %q", v)
+	if !strings.Contains(v, "[the guide][g]") {
+		t.Errorf("undefined reference resolved: %q", v)
 	}
-	s.Append("mple.com/guide\n")
+	s.Append("\n[g]: https://example.com/guide\n")
 	v = strings.Join(visible(s.View()), "\n")
 	if strings.Contains(v, "[the guide][g]") || !strings.Contains(v, "https://example.com/guide") {
 		t.Errorf("definition not applied to the settled block: %q", v)
@@ -255,5 +245,72 @@ func TestViewWithoutAppendIsCached(t *testing.T) {
 	s.Append("")
 	if b := s.View(); a != b || !s.viewOK {
 		t.Errorf("View changed without input: %q vs %q", a, b)
+	}
+}
+
+// TestRealAnswersStreamLikeWhole is the main property on every recorded
+// answer in the shared fixtures, at widths 24, 60 and 99: streamed in
+// deltas of 1 to 7 bytes, the view is styled as a whole render of the
+// message so far, at about 25 points along each answer and at its end.
+func TestRealAnswersStreamLikeWhole(t *testing.T) {
+	answers := allAnswers(t)
+	if len(answers) == 0 {
+		t.Fatal("no answers found in the fixtures")
+	}
+	style := theme.New(theme.Dark()).Glamour()
+	for _, width := range []int{24, 60, 99} {
+		r := newTestRenderer(t, style, width)
+		for name, doc := range answers {
+			ds := chunks(doc)
+			every := max(1, len(ds)/25)
+			s := NewStream(r)
+			for i, d := range ds {
+				s.Append(d)
+				if i%every != 0 && i != len(ds)-1 {
+					continue
+				}
+				want, err := r.Render(s.Source())
+				if err != nil {
+					t.Fatalf("Render: %v", err)
+				}
+				if diff := diffVisible(s.View(), want); diff != "" {
+					t.Fatalf("%s at width %d, after %d bytes (last %q): %s", name, width, len(s.Source()), tailOf(s.Source(), 40), diff)
+				}
+			}
+		}
+	}
+	t.Logf("%d answers", len(answers))
+}
+
+// TestLongParagraphFastPathMatchesWhole streams one-line paragraphs with
+// the fast path taking over after 16 bytes: every view is styled as a
+// whole render, and the fast path was used.
+func TestLongParagraphFastPathMatchesWhole(t *testing.T) {
+	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 30)
+	docs := []string{
+		strings.Repeat("plain words keep coming and going here ", 40),
+		strings.Repeat("some **bold text** and `code span` then a [link](https://x.y/z) and more words ", 12),
+		"Intro.\n\n" + strings.Repeat("an *open emphasis and words with snake_case and 3 * 4 and www.example.com or a@b.c then more ", 8),
+		strings.Repeat("wide 漢字 words and é accents continue ", 20) + "**end**",
+		"   indented start " + strings.Repeat("word ", 100),
+	}
+	used := false
+	for _, doc := range docs {
+		for _, step := range []int{1, 3, 7, 29} {
+			s := NewStream(r)
+			s.paraMin = 16
+			for i := 0; i < len(doc); i += step {
+				s.Append(doc[i:min(i+step, len(doc))])
+				got := s.View()
+				used = used || s.para != nil
+				want, _ := r.Render(s.Source())
+				if diff := diffVisible(got, want); diff != "" {
+					t.Fatalf("step %d, after %q: %s", step, tailOf(s.Source(), 40), diff)
+				}
+			}
+		}
+	}
+	if !used {
+		t.Error("the fast path was never used")
 	}
 }
