@@ -67,6 +67,10 @@ type Model struct {
 	hostedAsk   *itemEntry        // the hosted MCP approval request shown in the dialog
 	mcpAllowed  map[string]bool   // server.tool approved for the rest of the session
 	mcpAnswers  []json.RawMessage // approval responses decided so far, sent together
+	mcpOwed     []json.RawMessage // denials of a stopped approval, for the next message
+	mcpOwedConv *session.Conversation
+	panelList   []*itemEntry // the panels the open panel list shows
+	waitTicking bool         // a waitTickMsg is scheduled
 	hintLine    string
 	statusFor   statusKey // the status line below was made for this
 	statusLine  string
@@ -204,9 +208,32 @@ type finalMsg struct {
 	rendered string
 }
 
-// Update routes a message.
+// waitTickMsg moves the clock while the chat waits for the user's answer
+// to an approval and nothing else animates: the status line's timer runs.
+type waitTickMsg struct{ now time.Time }
+
+// Update routes a message. While an approval waits and no frame tick is
+// scheduled, a slow tick keeps the status line's timer running.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	if m.status.State == AwaitingApproval && !m.live && !m.waitTicking {
+		m.waitTicking = true
+		cmd = tea.Batch(cmd, tea.Tick(spinnerStep, func(t time.Time) tea.Msg { return waitTickMsg{t} }))
+	}
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case waitTickMsg:
+		m.waitTicking = false
+		if !m.live && msg.now.After(m.frame.now) {
+			m.frame.now = msg.now
+		}
+		return m, nil
+	case TogglePanelMsg:
+		m.togglePanel(msg.Index)
+		return m, nil
 	case tea.WindowSizeMsg:
 		return m, m.resize(msg.Width, msg.Height)
 	case resizeMsg:
@@ -223,9 +250,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		if m.dialog != nil {
-			var cmd tea.Cmd
-			m.dialog, cmd = m.dialog.update(msg)
-			return m, cmd
+			return m, m.dialogKey(msg)
 		}
 		return m, m.key(msg)
 	case tea.MouseWheelMsg:
@@ -324,6 +349,8 @@ func (m *Model) View() tea.View {
 	st := m.frame.styles
 	var b strings.Builder
 	switch {
+	case m.dialog != nil && overlays(m.dialog):
+		b.WriteString(m.overlayView())
 	case m.dialog != nil:
 		b.WriteString(fitHeight(m.dialog.view(m.width, m.transcriptHeight()), m.transcriptHeight()))
 	case m.showHelp:
@@ -374,6 +401,35 @@ type hintKey struct {
 	width  int
 	state  State
 	styles *theme.Styles
+}
+
+// overlays reports whether d is drawn below the transcript instead of in
+// its place: an approval (the user must see what led to it) and the panel
+// list (the panels it opens show above it).
+func overlays(d dialog) bool {
+	switch d.(type) {
+	case dlg[Approval], dlg[PanelList]:
+		return true
+	}
+	return false
+}
+
+// overlayView is the transcript area with the dialog in its lower part:
+// the end of the transcript stays visible above a rule, and the dialog takes
+// the lines it needs, up to two thirds of the area.
+func (m *Model) overlayView() string {
+	h := m.transcriptHeight()
+	room := max(h*2/3, min(h, 6))
+	dv := m.dialog.view(m.width, room)
+	n := strings.Count(dv, "\n") + 1
+	above := h - n - 1
+	if above < 1 {
+		return fitHeight(dv, h)
+	}
+	t := m.transcript // a copy: the real one keeps its size and position
+	t.SetSize(m.width, above)
+	rule := theme.DialogOf(m.frame.styles).Sep.Render(strings.Repeat("─", m.width))
+	return t.View() + "\n" + rule + "\n" + dv
 }
 
 // fitHeight pads or cuts s to exactly h lines.

@@ -37,6 +37,7 @@ func (m *Model) submit(text string) tea.Cmd {
 	m.turnEntry = append(m.turnEntry, m.transcript.Len())
 	m.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})
 	owed := m.tools.loop.Begin(time.Now()) // outputs of a stopped round keep the chain valid
+	owed = append(m.takeOwed(), owed...)   // and so do the denials of a stopped approval
 	return m.begin(m.conv.Begin(text, append(owed, stream.UserText(text))...))
 }
 

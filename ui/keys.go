@@ -35,10 +35,13 @@ type KeyMap struct {
 	Quit            key.Binding // ctrl+c, twice when idle
 	CopyLast        key.Binding // ctrl+y
 	ToggleReasoning key.Binding // ctrl+r
-	ExpandTool      key.Binding // ctrl+o
+	AllReasoning    key.Binding // alt+r: every reasoning block at once
+	ExpandTool      key.Binding // ctrl+o: the last panel (the asked one during an approval)
+	Panels          key.Binding // alt+o: the list of panels, to open any of them
 	Sessions        key.Binding // ctrl+s: the session picker
 	Approve         key.Binding // y, only while an approval is pending
 	Deny            key.Binding // n, only while an approval is pending
+	Reopen          key.Binding // a: the approval dialog again, while one is pending
 	Help            key.Binding // ?
 }
 
@@ -63,10 +66,13 @@ func DefaultKeyMap() KeyMap {
 		Quit:            key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c ×2", "quit")),
 		CopyLast:        key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy last answer")),
 		ToggleReasoning: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "reasoning on/off")),
-		ExpandTool:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "expand tool output")),
+		AllReasoning:    key.NewBinding(key.WithKeys("alt+r"), key.WithHelp("alt+r", "all reasoning on/off")),
+		ExpandTool:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open/close the last tool panel")),
+		Panels:          key.NewBinding(key.WithKeys("alt+o"), key.WithHelp("alt+o", "list tool panels: open any")),
 		Sessions:        key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
 		Approve:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "approve")),
 		Deny:            key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "deny")),
+		Reopen:          key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approval dialog again")),
 		Help:            key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")),
 	}
 }
@@ -81,13 +87,30 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.Editor},
-		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.ToggleReasoning, k.ExpandTool},
-		{k.Interrupt, k.CopyLast, k.Approve, k.Deny, k.Sessions, k.Help, k.Quit},
+		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.ToggleReasoning, k.AllReasoning, k.ExpandTool, k.Panels},
+		{k.Interrupt, k.CopyLast, k.Approve, k.Deny, k.Reopen, k.Sessions, k.Help, k.Quit},
+		dialogBindings(),
 	}
 }
 
 // helpGroupTitles name FullHelp's groups in the overlay.
-var helpGroupTitles = []string{"Compose", "Read", "Control"}
+var helpGroupTitles = []string{"Compose", "Read", "Control", "In dialogs"}
+
+// dialogBindings sums up the dialogs' keys for the main "?" overlay; each
+// dialog's own "?" lists its keys in full.
+func dialogBindings() []key.Binding {
+	l, p, a := defaultListKeys(true), DefaultPickerKeys(), DefaultApprovalKeys()
+	return []key.Binding{
+		key.NewBinding(key.WithKeys("up"), key.WithHelp("↑/↓ j/k", "move")),
+		key.NewBinding(key.WithKeys("pgup"), key.WithHelp(l.PageUp.Help().Key+"/"+l.PageDown.Help().Key+" home/end", "page, ends")),
+		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open / apply")),
+		key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "toggle (tools, panels)")),
+		key.NewBinding(key.WithKeys("delete"), key.WithHelp(p.Delete.Help().Key, "delete a session")),
+		key.NewBinding(key.WithKeys("a"), key.WithHelp("a/s/d/n", "approve, for session, deny…")),
+		a.Help,
+		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc ctrl+c", "close (deny an approval)")),
+	}
+}
 
 // HelpView is the "?" overlay for key map k: one block per FullHelp group
 // plus one for the slash commands, packed left to right into rows as width
