@@ -26,8 +26,9 @@ import (
 //   - View never renders markdown for a settled entry: entries re-render only
 //     after Invalidate, which happens on frame ticks.
 type Model struct {
-	ctx  context.Context
-	opts Options
+	ctx   context.Context
+	opts  Options
+	clock func() time.Time // time.Now; tests fix it (golden views)
 
 	width, height int
 	sized         bool
@@ -105,6 +106,7 @@ type frameState struct {
 func New(ctx context.Context, o Options) *Model {
 	fs := &frameState{now: time.Now()}
 	m := &Model{
+		clock:   time.Now,
 		ctx:     ctx,
 		opts:    o,
 		dark:    true,
@@ -141,11 +143,14 @@ func New(ctx context.Context, o Options) *Model {
 	return m
 }
 
+// now is the model's clock.
+func (m *Model) now() time.Time { return m.clock() }
+
 // showMCPServers puts the local MCP servers' tool lists in the transcript
 // and their summary in the status line.
 func (m *Model) showMCPServers(mgr *tools.Manager) {
 	m.status.MCP = mgr.Summary()
-	now := time.Now()
+	now := m.now()
 	for _, raw := range mgr.ListItems() {
 		it, err := stream.ItemFromJSON(raw)
 		if err != nil {
@@ -184,7 +189,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.opts.Replay != nil {
 		m.gen++
 		h := stream.StartReader(m.ctx, m.opts.Replay, m.opts.ReplayPace)
-		t, cmd := startReplay(m.ctx, m.gen, h, time.Now())
+		t, cmd := startReplay(m.ctx, m.gen, h, m.now())
 		m.cur, m.live = t, true
 		m.status.State, m.status.Started = Waiting, t.started
 		cmds = append(cmds, cmd)

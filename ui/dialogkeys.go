@@ -212,7 +212,8 @@ func (k ApprovalKeys) FullHelp() [][]key.Binding {
 		{k.Approve, k.Session, k.Deny, k.DenyReason, k.Dismiss, k.Send, k.NoReason, k.Help},
 		{k.Scroll.Up, k.Scroll.Down, k.Scroll.PageUp, k.Scroll.PageDown,
 			key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "deny and stop")),
-			root.ExpandTool, root.Panels, root.ToggleReasoning},
+			key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open/close the asked call's panel")),
+			root.ToggleReasoning, root.AllReasoning, root.CopyLast},
 	}
 }
 

@@ -36,7 +36,7 @@ func (m *Model) submit(text string) tea.Cmd {
 	m.transcript.Follow() // sending a message shows the end again
 	m.turnEntry = append(m.turnEntry, m.transcript.Len())
 	m.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})
-	owed := m.tools.loop.Begin(time.Now()) // outputs of a stopped round keep the chain valid
+	owed := m.tools.loop.Begin(m.now()) // outputs of a stopped round keep the chain valid
 	owed = append(m.takeOwed(), owed...)   // and so do the denials of a stopped approval
 	return m.begin(m.conv.Begin(text, append(owed, stream.UserText(text))...))
 }
@@ -59,7 +59,7 @@ func (m *Model) beginWith(st *session.Turn, round *session.TurnLog) tea.Cmd {
 	}
 	req.Tools = m.tools.resolved // secrets only in the request sent, never in the turn kept
 	m.gen++
-	t, cmd := startTurn(m.ctx, m.gen, m.opts.Client, st, req, time.Now())
+	t, cmd := startTurn(m.ctx, m.gen, m.opts.Client, st, req, m.now())
 	switch {
 	case m.journal != nil && round != nil:
 		t.log = m.journal.Continue(round, st)
@@ -96,7 +96,7 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	if t == nil || msg.gen != t.gen {
 		return nil
 	}
-	now := time.Now()
+	now := m.now()
 	problems := t.apply(msg.batch)
 	for _, err := range problems {
 		m.notice(block.Warning, stream.SanitizeLine(err.Error()))
@@ -278,7 +278,7 @@ func (m *Model) endTurn(t *turn) tea.Cmd {
 	m.status.SessionUsage = m.usage
 	m.status.TurnUsage = t.usage()
 	m.status.State, m.status.Detail = Idle, ""
-	now := time.Now()
+	now := m.now()
 	failed := false // a failure was reported: a cut-off is part of it, not a second story
 	for _, s := range snaps {
 		for _, it := range s.Items {
@@ -387,7 +387,7 @@ func (m *Model) fallback(t *turn) tea.Cmd {
 func (m *Model) resend(t *turn, req stream.Request) tea.Cmd {
 	req.Tools = t.req.Tools
 	m.gen++
-	nt, cmd := startTurn(m.ctx, m.gen, m.opts.Client, t.sess, req, time.Now())
+	nt, cmd := startTurn(m.ctx, m.gen, m.opts.Client, t.sess, req, m.now())
 	nt.log = t.log
 	m.cur = nt
 	return cmd

@@ -3,7 +3,6 @@ package ui
 import (
 	"encoding/json"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -29,7 +28,7 @@ func (m *Model) askHosted() {
 	e := m.pending[0]
 	m.hostedAsk = e
 	if e.asked.IsZero() {
-		e.asked = time.Now()
+		e.asked = m.now()
 	}
 	m.status.Started = e.asked // the time shown is the wait for the user
 	m.status.State, m.status.Detail = AwaitingApproval, hostedName(e.it)

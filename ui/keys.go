@@ -55,7 +55,7 @@ func DefaultKeyMap() KeyMap {
 		Next:     key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "later prompt")),
 		Editor:   key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "edit in $EDITOR")),
 
-		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up (or the wheel)")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up / wheel")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
 		LineUp:   key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "scroll a line up")),
 		LineDown: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "scroll a line down")),
@@ -66,13 +66,13 @@ func DefaultKeyMap() KeyMap {
 		Quit:            key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c ×2", "quit")),
 		CopyLast:        key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy last answer")),
 		ToggleReasoning: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "reasoning on/off")),
-		AllReasoning:    key.NewBinding(key.WithKeys("alt+r"), key.WithHelp("alt+r", "all reasoning on/off")),
-		ExpandTool:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open/close the last tool panel")),
-		Panels:          key.NewBinding(key.WithKeys("alt+o"), key.WithHelp("alt+o", "list tool panels: open any")),
+		AllReasoning:    key.NewBinding(key.WithKeys("alt+r"), key.WithHelp("alt+r", "all reasoning")),
+		ExpandTool:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open last panel")),
+		Panels:          key.NewBinding(key.WithKeys("alt+o"), key.WithHelp("alt+o", "open any panel")),
 		Sessions:        key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
 		Approve:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "approve")),
 		Deny:            key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "deny")),
-		Reopen:          key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "approval dialog again")),
+		Reopen:          key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "ask again")),
 		Help:            key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")),
 	}
 }
@@ -99,16 +99,17 @@ var helpGroupTitles = []string{"Compose", "Read", "Control", "In dialogs"}
 // dialogBindings sums up the dialogs' keys for the main "?" overlay; each
 // dialog's own "?" lists its keys in full.
 func dialogBindings() []key.Binding {
-	l, p, a := defaultListKeys(true), DefaultPickerKeys(), DefaultApprovalKeys()
+	b := func(k, desc string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc)) }
 	return []key.Binding{
-		key.NewBinding(key.WithKeys("up"), key.WithHelp("↑/↓ j/k", "move")),
-		key.NewBinding(key.WithKeys("pgup"), key.WithHelp(l.PageUp.Help().Key+"/"+l.PageDown.Help().Key+" home/end", "page, ends")),
-		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open / apply")),
-		key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "toggle (tools, panels)")),
-		key.NewBinding(key.WithKeys("delete"), key.WithHelp(p.Delete.Help().Key, "delete a session")),
-		key.NewBinding(key.WithKeys("a"), key.WithHelp("a/s/d/n", "approve, for session, deny…")),
-		a.Help,
-		key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc ctrl+c", "close (deny an approval)")),
+		b("↑↓ jk", "move"),
+		b("pgup pgdn", "page"),
+		b("home end", "first, last"),
+		b("enter", "open / apply"),
+		b("space", "toggle"),
+		b("del", "delete session"),
+		b("a s d n", "approve, deny…"),
+		b("?", "the dialog's keys"),
+		b("esc", "close / deny"),
 	}
 }
 

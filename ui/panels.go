@@ -49,11 +49,23 @@ func NewPanelList(es []*itemEntry, width int, st *theme.Styles) PanelList {
 		if x, ok := e.b.(block.Expander); ok {
 			open = x.Expanded()
 		}
-		l.rows = append(l.rows, panelRow{title: strings.TrimSpace(ansi.Strip(first)), open: open})
+		l.rows = append(l.rows, panelRow{title: panelTitle(first), open: open})
 	}
 	l.cur = newListCursor(len(l.rows))
 	l.cur.End()
 	return l
+}
+
+// panelTitle is a panel's header line as plain text: its frame's corners
+// and rules dropped, its pieces (title, state) joined by " · ".
+func panelTitle(header string) string {
+	var parts []string
+	for _, p := range strings.FieldsFunc(ansi.Strip(header), func(r rune) bool { return strings.ContainsRune("─╭╮┌┐", r) }) {
+		if p = strings.TrimSpace(p); p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, " · ")
 }
 
 // Update handles keys.
