@@ -36,8 +36,8 @@ func (m *Model) submit(text string) tea.Cmd {
 	m.transcript.Follow() // sending a message shows the end again
 	m.turnEntry = append(m.turnEntry, m.transcript.Len())
 	m.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})
-	owed := m.tools.loop.Begin(m.now()) // outputs of a stopped round keep the chain valid
-	owed = append(m.takeOwed(), owed...)   // and so do the denials of a stopped approval
+	owed := m.tools.loop.Begin(m.now())  // outputs of a stopped round keep the chain valid
+	owed = append(m.takeOwed(), owed...) // and so do the denials of a stopped approval
 	return m.begin(m.conv.Begin(text, append(owed, stream.UserText(text))...))
 }
 
