@@ -75,3 +75,42 @@ func TestTmuxPanelListOpensAnyPanel(t *testing.T) {
 		t.Errorf("the opened panel is not in view:\n%s", s)
 	}
 }
+
+// TestTmuxLocalApprovalCtrlC: the same for a local tool's approval: the
+// prompt stays visible above the dialog, the timer counts, ctrl+c denies
+// and stops the round, and the next message carries the call's output.
+func TestTmuxLocalApprovalCtrlC(t *testing.T) {
+	srv := streamtest.New(t)
+	env, _ := slowToolEnv(t, srv)
+	srv.Enqueue(streamtest.Reply{SSE: slowCallStream("resp_call")})
+	p := startPane(t, 100, 30, env, binary(t))
+	p.waitText("Ask anything")
+	p.say("run the slow tool")
+	s := p.waitText("Allow this tool call?")
+	if q := strings.Index(s, "Allow this tool call?"); !strings.Contains(s[:q], "run the slow tool") {
+		t.Errorf("the prompt is not visible above the dialog:\n%s", s)
+	}
+	p.waitFor("the approval timer to count", func(s string) bool {
+		m := awaitingRE.FindStringSubmatch(s)
+		if m == nil {
+			return false
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n >= 1
+	})
+	p.keys("C-c")
+	s = p.waitText("tools stopped")
+	if strings.Contains(s, "Allow this tool call?") {
+		t.Errorf("the dialog is still open after ctrl+c:\n%s", s)
+	}
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_after", "understood")})
+	p.say("never mind")
+	p.waitText("understood")
+	reqs := srv.Requests()
+	if len(reqs) != 2 || reqs[1].PreviousResponseID() != "resp_call" {
+		t.Fatalf("%d requests; the next: %s", len(reqs), reqs[len(reqs)-1].Body)
+	}
+	if _, ok := outputsOf(t, reqs[1])["call_slow"]; !ok {
+		t.Errorf("the next request: %s", reqs[len(reqs)-1].Body)
+	}
+}
