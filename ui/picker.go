@@ -17,13 +17,14 @@ import (
 	"runnel/theme"
 )
 
-// Dialogs (Picker, SearchResults, ToolsMenu, Approval) are value types with
-// the same shape: Update(tea.Msg) returns the new value and a Cmd, and
-// View(width, height) draws at most height lines of at most width cells.
+// Dialogs (Picker, SearchResults, ToolsMenu, PanelList, Approval) are value
+// types with the same shape: Update(tea.Msg) returns the new value and a Cmd,
+// and View(width, height) draws at most height lines of at most width cells.
 // Each reports its outcome as exactly one message — a result (OpenSessionMsg,
-// ToolsChangedMsg, ApprovalDecisionMsg) or DialogClosedMsg — and the root
-// closes the dialog when it gets one. DeleteSessionMsg is the exception: the
-// picker stays open after it.
+// ToolsChangedMsg, TogglePanelMsg, ApprovalDecisionMsg) or DialogClosedMsg —
+// and the root closes the dialog when it gets one. DeleteSessionMsg is the
+// exception: the picker stays open after it. Their lists move a listCursor;
+// their keys are key.Matches bindings (dialogkeys.go) that "?" lists.
 
 // DialogClosedMsg says the user closed a dialog (esc) without a result.
 type DialogClosedMsg struct{}

@@ -17,7 +17,9 @@
 //
 // It does not render, talk to the network, or hold secrets: settings are the
 // caller's JSON with secret-looking values redacted, and no API key is ever
-// passed in. Markdown export is the UI's job (it renders a loaded Session).
+// passed in. Markdown export is package session/export's job (it renders a
+// loaded Session); the JSON export and import of whole sessions (Export,
+// Import) are here.
 // Errors are *Error values that read as one line naming the file; every
 // Open failure matches ErrUnavailable, so the caller can run without history.
 //
