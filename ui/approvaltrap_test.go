@@ -110,7 +110,7 @@ func TestApprovalTimerRuns(t *testing.T) {
 func TestApprovalStatusKeysWork(t *testing.T) {
 	m, _ := hostedAsking(t)
 	hint := ansiStripped(m.hint())
-	for _, k := range []string{"y approve", "n deny", "ctrl+c stop", "ctrl+o details"} {
+	for _, k := range []string{"y approve", "n deny", "ctrl+c stop", "ctrl+o details", "? keys"} {
 		if !strings.Contains(hint, k) {
 			t.Errorf("hint lacks %q: %q", k, hint)
 		}
