@@ -1,55 +1,64 @@
 package main
 
-// This file starts the chat (package ui) and its styled printer for
-// --format ansi.
+// This file starts the chat (package ui).
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
-	"golang.org/x/term"
-
+	"runnel/session/config"
+	"runnel/session/images"
 	"runnel/session/store"
-	"runnel/stream"
-	"runnel/theme"
 	"runnel/ui"
-	"runnel/ui/block"
 )
 
 // chat opens the interactive chat: with the history (unless the store is
 // unavailable: then it runs without, and says so), the tools, and a session
 // to resume for -c / -r.
-func chat(ctx context.Context, o options, cfg Config, s Settings, stdout, stderr io.Writer) int {
-	kit, err := newToolKit(ctx, cfg, o.tools, stderr)
+func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, stdout, stderr io.Writer) int {
+	kit, err := cfg.StartChatTools(ctx, o.tools)
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))
 		return exitUsage
 	}
-	defer kit.close()
+	defer kit.Close()
 	db, histErr := openHistory(o)
 	if db != nil {
+		db.SetSecrets(kit.Secrets) // the provider's are added below, before any write
 		defer db.Close()
 	}
 	resume, code := resumeTarget(o, db, histErr, stderr)
 	if code != exitOK {
 		return code
 	}
-	client, label := newClient(s, o.demo)
-	res, err := ui.Run(ctx, ui.Options{
+	client, label := s.Client(o.demo)
+	kit.Attach(client, s)
+	// Bubble Tea handles SIGINT and SIGTERM itself and quits cleanly; a
+	// cancelled context can leave v2.0.10 waiting on its input reader.
+	res, err := ui.Run(context.WithoutCancel(ctx), ui.Options{
 		Client:     client,
 		Provider:   label,
-		Settings:   sessionSettings(s),
+		Settings:   s.Session(),
 		Theme:      s.Theme,
 		NoColor:    os.Getenv("NO_COLOR") != "",
 		LLMTitle:   s.LLMTitle,
 		DB:         db,
 		HistoryErr: histErr,
 		Resume:     resume,
-		Tools:      &ui.Tools{Config: kit.config, MCP: kit.mcp, Enabled: kit.enabled},
+		Tools:      &ui.Tools{Config: kit.Config, MCP: kit.MCP, Enabled: kit.Enabled, Secrets: kit.Secrets, Reports: kit.Reports},
+		Images:     imageSink(o, true),
 	})
+	if errors.Is(err, ui.ErrInterrupted) || err != nil && ctx.Err() != nil { // saved as on quit
+		if res.SessionID != "" {
+			fmt.Fprintf(stdout, "resume this session with: runnel -r %s\n", res.SessionID)
+		}
+		return exitInterrupt
+	}
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))
 		return exitFailure
@@ -106,6 +115,7 @@ func replayChat(ctx context.Context, o options, r io.Reader, stdout, stderr io.W
 		Replay:     r,
 		ReplayPace: pace,
 		NoColor:    os.Getenv("NO_COLOR") != "",
+		Images:     imageSink(o, o.saveImages),
 	})
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))
@@ -114,37 +124,18 @@ func replayChat(ctx context.Context, o options, r io.Reader, stdout, stderr io.W
 	return exitOK
 }
 
-// ansiPrinter adapts the chat's block printer to an output format.
-type ansiPrinter struct{ p *block.Printer }
-
-func (a ansiPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Item) {
-	a.p.Event(ev, s, it)
-}
-func (a ansiPrinter) response(s *stream.Snapshot) { a.p.Response(s) }
-func (a ansiPrinter) close()                      { a.p.Close() }
-
-// newANSIPrinter is the styled format, drawn by the same blocks as the chat.
-func newANSIPrinter(stdout, stderr io.Writer, width int) printer {
-	dark := true
-	f, isFile := stdout.(*os.File)
-	if isFile && isTerminal(f) {
-		dark = theme.DetectDark(os.Stdin, f)
-		if width == 0 {
-			width = terminalWidth(f)
-		}
+// imageSink is where generated images go: <data-dir>/images where the chat
+// or --save-images asks for them, else nowhere, and the panel says how to ask.
+func imageSink(o options, asked bool) images.Sink {
+	if o.dbPathErr != nil {
+		return images.Off("no data directory (" + errLine(o.dbPathErr) + ")")
 	}
-	if width <= 0 {
-		width = 100
+	dir := filepath.Join(filepath.Dir(o.dbPath), "images")
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs // the panel shows where the file is from anywhere
 	}
-	st := theme.New(theme.Pick(dark, os.Getenv("NO_COLOR") != "", ""))
-	return ansiPrinter{block.NewPrinter(stdout, width, &st)}
-}
-
-// terminalWidth returns the terminal's width, 0 if unknown.
-func terminalWidth(f *os.File) int {
-	w, _, err := term.GetSize(int(f.Fd()))
-	if err != nil {
-		return 0
+	if !asked {
+		return images.Off("run with --save-images to write it to " + dir)
 	}
-	return w
+	return images.NewDir(dir)
 }

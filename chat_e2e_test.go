@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"
 )
 
@@ -109,7 +110,7 @@ func TestChatFailedStreamShowsErrorAndPartial(t *testing.T) {
 }
 
 func TestChatMCPApprovalRoundTrip(t *testing.T) {
-	dir := sharedFixtures(t)
+	dir := sharedtest.RealDir(t)
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.FromFile(filepath.Join(dir, "vercel__ai", "openai-mcp-approval-request.sse")),
 		streamtest.FromFile(filepath.Join(dir, "vercel__ai", "openai-mcp-call-after-approval.sse")))
@@ -165,9 +166,9 @@ func TestChatEscapeInjection(t *testing.T) {
 	p := chatPane(t, srv)
 	title := strings.TrimSpace(p.tmux("display-message", "-p", "-t", "t", "#{pane_title}"))
 	p.say("inject")
-	s := p.waitText("safe start")
+	p.waitText("safe start")
 	p.waitFor("the turn to end", func(s string) bool { return strings.Contains(lastLines(s, 3), "ready") })
-	s = p.screen()
+	s := p.screen()
 	tail := lastLines(s, 3)
 	if strings.Contains(tail, "PWNED") || !strings.Contains(tail, "Ask anything") || !strings.Contains(tail, "enter send") {
 		t.Errorf("the bottom of the screen was overwritten:\n%s", s)

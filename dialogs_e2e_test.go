@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"
 )
 
@@ -56,7 +57,7 @@ func TestTmuxApprovalDialogDoesNotTrap(t *testing.T) {
 // server's tool list panel names its tools, and alt+o lists the panels so
 // that the first one (not only the last) opens with the descriptions.
 func TestTmuxPanelListOpensAnyPanel(t *testing.T) {
-	dir := sharedFixtures(t)
+	dir := sharedtest.RealDir(t)
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.FromFile(filepath.Join(dir, "vercel__ai", "openai-mcp-tool-two-calls.sse")))
 	p := chatPane(t, srv)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"runnel/stream"
+	"runnel/ui/output"
 )
 
 // Exit statuses.
@@ -27,7 +28,7 @@ const (
 
 // drive consumes h until it closes. The caller closes p when all its
 // streams are done.
-func drive(h *stream.Handle, p printer, stderr io.Writer) (*stream.Accumulator, error) {
+func drive(h *stream.Handle, p output.Printer, stderr io.Writer) (*stream.Accumulator, error) {
 	var acc stream.Accumulator
 	var finalErr error
 	ended := map[*stream.Snapshot]bool{}
@@ -43,13 +44,13 @@ func drive(h *stream.Handle, p printer, stderr io.Writer) (*stream.Accumulator, 
 				continue
 			}
 			s := acc.Current()
-			p.event(ev, s, it)
+			p.Event(ev, s, it)
 			// A response ends on its terminal event; one that an earlier
 			// response's successor replaced is reported then too.
 			for _, r := range acc.Responses() {
 				if r.Terminal && !ended[r] {
 					ended[r] = true
-					p.response(r)
+					p.Response(r)
 				}
 			}
 		}
@@ -61,7 +62,7 @@ func drive(h *stream.Handle, p printer, stderr io.Writer) (*stream.Accumulator, 
 	for _, r := range acc.Responses() {
 		if !ended[r] {
 			ended[r] = true
-			p.response(r)
+			p.Response(r)
 		}
 	}
 	return &acc, finalErr
@@ -101,7 +102,7 @@ func report(acc *stream.Accumulator, err error, stderr io.Writer) int {
 	switch {
 	case last.CutOff:
 		if err == nil {
-			warnf(stderr, "the stream ended before the response finished — the output above is partial")
+			warnf(stderr, "%s — the output above is partial", stream.CutOffNote)
 		}
 		return exitCutOff
 	case last.Status == "incomplete":

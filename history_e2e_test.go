@@ -11,13 +11,14 @@ import (
 	"time"
 
 	"runnel/session/store"
+	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"
 )
 
 // TestChatQuitAndContinue: chat, quit, `runnel -c`: the transcript is back
 // with its panels, and the next turn chains from the stored response.
 func TestChatQuitAndContinue(t *testing.T) {
-	dir := sharedFixtures(t)
+	dir := sharedtest.RealDir(t)
 	srv := streamtest.New(t)
 	data := t.TempDir()
 	env := map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": "sk-e2e-secret", "XDG_DATA_HOME": data}
@@ -36,9 +37,9 @@ func TestChatQuitAndContinue(t *testing.T) {
 
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_next", "continued fine")})
 	q := startPane(t, 100, 30, env, binary(t), "-c")
-	s = q.waitText("resumed")
+	q.waitText("resumed")
 	q.keys("Home")
-	s = q.waitFor("the restored transcript", func(s string) bool {
+	q.waitFor("the restored transcript", func(s string) bool {
 		return strings.Contains(s, "what is pydantic-ai about") && strings.Contains(s, "deepwiki")
 	})
 	q.say("and then?")

@@ -3,8 +3,9 @@
 //
 // With no arguments on a terminal it opens the chat (package ui). With -p, or
 // with text piped on stdin, it answers one prompt and exits. `runnel replay`
-// reads a recorded stream. This package only parses flags, loads the config
-// and wires the packages together.
+// reads a recorded stream; `runnel sessions …` manages the history. This
+// package only parses flags, loads the config (package session/config) and
+// wires the packages together.
 package main
 
 import (
@@ -13,14 +14,20 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
+	"syscall"
 
 	"github.com/spf13/cobra"
+
+	"runnel/session/config"
+	"runnel/ui/output"
 )
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
+
+// maxFlagWidth is the widest --width accepted.
+const maxFlagWidth = 1000
 
 // options are the command line.
 type options struct {
@@ -28,7 +35,7 @@ type options struct {
 	configPath, format                           string
 	width                                        int
 	speed                                        float64
-	demo, yes, continueLast                      bool
+	demo, yes, continueLast, saveImages          bool
 	resumeID                                     string
 	dbPath                                       string // the history database (--data-dir)
 	dbPathErr                                    error
@@ -36,113 +43,129 @@ type options struct {
 	tools                                        []string // --tool: exactly these tools are on
 }
 
-// run is main without the process: it returns the exit status.
+// run is main without the process: it returns the exit status. SIGINT
+// stops the command (130). SIGTERM stops it too, lets it save, and makes the
+// status 143 whatever the command returned; the chat is not cancelled by it
+// but quits the way Bubble Tea quits on SIGTERM, saving as on /quit (a
+// cancelled Bubble Tea v2.0.10 program can hang restoring its input).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	chatCtx, stopInt := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stopInt()
+	ctx, stopTerm := signal.NotifyContext(chatCtx, syscall.SIGTERM)
+	defer stopTerm()
+	root := newRoot(ctx, chatCtx, stdin, stdout, stderr)
+	root.SetArgs(args)
+	code := exitStatus(root.ExecuteContext(ctx), stderr)
+	if ctx.Err() != nil && chatCtx.Err() == nil {
+		return exitTerminated
+	}
+	return code
+}
+
+// newRoot builds the command tree. ctx ends on SIGINT and SIGTERM, chatCtx
+// on SIGINT only.
+func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	var o options
-	status := exitOK
 	root := &cobra.Command{
 		Use:   "runnel [-p PROMPT]",
 		Short: "A terminal chat client for the OpenAI Responses API",
 		Long: "runnel streams answers from the OpenAI Responses API (and every server that speaks it)\n" +
 			"with live markdown, tool and MCP panels and reasoning summaries.\n\n" +
-			"With no arguments it opens the chat. With no API key configured it uses a built-in demo.",
+			"With no arguments it opens the chat. With no API key configured the chat uses a built-in demo;\n" +
+			"-p and piped stdin need a key (or --demo).",
+		Version:       version(),
 		Args:          cobra.NoArgs,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		PersistentPreRunE: func(*cobra.Command, []string) error {
+			if o.width < 0 || o.width > maxFlagWidth {
+				return usageErrorf("--width %d: want 1 to %d (0: the terminal's width)", o.width, maxFlagWidth)
+			}
+			return nil
+		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.promptSet = cmd.Flags().Changed("prompt")
 			o.dbPath, o.dbPathErr = dataDir(cmd)
-			status = root(ctx, o, stdin, stdout, stderr)
-			return nil
+			return exitWith(rootCommand(ctx, chatCtx, o, stdin, stdout, stderr))
 		},
 	}
+	root.SetVersionTemplate("runnel {{.Version}}\n")
 	f := root.Flags()
 	f.StringVarP(&o.prompt, "prompt", "p", "", "answer one prompt and exit (stdin, if piped, is context placed before it)")
 	addModelFlags(&o, root)
 	f.BoolVar(&o.demo, "demo", false, "use the built-in demo provider")
-	f.BoolVarP(&o.continueLast, "continue", "c", false, "continue the most recent session")
+	f.BoolVarP(&o.continueLast, "continue", "c", false, "continue the most recent session (with -p too)")
 	f.StringVarP(&o.resumeID, "resume", "r", "", "resume a session by id (a unique prefix works; see runnel sessions)")
 	f.BoolVar(&o.yes, "yes", false, "with -p: run local tools that ask for approval without asking")
 	f.StringArrayVar(&o.tools, "tool", nil, "turn on only this tool for the session (repeatable; names from the config's tools, functions and mcp_servers)")
 	root.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/runnel/config.toml)")
 	root.PersistentFlags().StringVar(&o.format, "format", "", "output format: ansi, markdown, text, json or events (default ansi on a terminal, else markdown)")
-	root.PersistentFlags().IntVar(&o.width, "width", 0, "wrap width for ansi output (default: the terminal's, else 100)")
+	root.PersistentFlags().IntVar(&o.width, "width", 0, fmt.Sprintf("wrap width for ansi output, 1 to %d (default: the terminal's, else 100)", maxFlagWidth))
+	root.PersistentFlags().BoolVar(&o.saveImages, "save-images", false, "with -p and replay: write generated images under the data directory (DIR/images); the chat always does")
 
 	replay := &cobra.Command{
 		Use:   "replay FILE",
 		Short: "Read a recorded Responses SSE stream (a file, or - for stdin) and print the result",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, a []string) error {
-			status = replayCommand(ctx, o, a[0], stdin, stdout, stderr)
-			return nil
+			o.dbPath, o.dbPathErr = dataDir(cmd)
+			return exitWith(replayCommand(ctx, o, a[0], stdin, stdout, stderr))
 		},
 	}
 	replay.Flags().Float64Var(&o.speed, "speed", 1, "playback speed in the chat view (2 = twice as fast)")
 	root.AddCommand(replay)
-	addSessionCommands(ctx, root, stdin, stdout, stderr, &status)
-
-	root.SetArgs(args)
+	addSessionCommands(ctx, root, stdin, stdout, stderr)
+	addCompletions(root, &o)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	if err := root.Execute(); err != nil {
-		fmt.Fprintf(stderr, "runnel: %s (see runnel --help)\n", strings.TrimSpace(err.Error()))
-		return exitUsage
-	}
-	return status
+	return root
 }
 
 func addModelFlags(o *options, cmd *cobra.Command) {
 	f := cmd.Flags()
-	f.StringVar(&o.model, "model", "", "model to use (default from config, else "+DefaultModel+")")
+	f.StringVar(&o.model, "model", "", "model to use (default from config, else "+config.DefaultModel+")")
 	f.StringVar(&o.instructions, "instructions", "", "instructions sent with each request")
 	f.StringVar(&o.effort, "reasoning-effort", "", "reasoning effort: none, minimal, low, medium, high or xhigh")
-	f.StringVar(&o.baseURL, "base-url", "", "API base URL (default $OPENAI_BASE_URL, else "+DefaultBaseURL+")")
+	f.StringVar(&o.baseURL, "base-url", "", "API base URL (default $OPENAI_BASE_URL, else "+config.DefaultBaseURL+")")
 }
 
-// root runs the chat or a one-shot prompt.
-func root(ctx context.Context, o options, stdin io.Reader, stdout, stderr io.Writer) int {
+// rootCommand runs the chat or a one-shot prompt.
+func rootCommand(ctx, chatCtx context.Context, o options, stdin io.Reader, stdout, stderr io.Writer) int {
 	cfg, settings, code := loadSettings(o, stderr)
 	if code != exitOK {
 		return code
 	}
-	if o.format != "" && !validFormat(o.format) {
-		warnf(stderr, "unknown --format %q: use one of %s", o.format, strings.Join(formats, ", "))
-		return exitUsage
+	if o.format != "" && !output.Valid(o.format) {
+		return badFormat(stderr, o.format)
 	}
 	if o.promptSet || !isTerminal(stdin) || !isTerminal(stdout) {
 		return oneShot(ctx, o, cfg, settings, stdin, stdout, stderr)
 	}
-	return chat(ctx, o, cfg, settings, stdout, stderr)
+	return chat(chatCtx, o, cfg, settings, stdout, stderr)
 }
 
-func loadSettings(o options, stderr io.Writer) (Config, Settings, int) {
+// loadConfig reads the config file --config names, else the default one.
+func loadConfig(o options) (config.Config, error) {
 	path, explicit := o.configPath, o.configPath != ""
 	if !explicit {
-		path = DefaultConfigPath()
+		path = config.DefaultConfigPath()
 	}
-	cfg, err := LoadConfig(path, explicit)
-	if err != nil {
-		fmt.Fprintf(stderr, "runnel: %s\n", err)
-		return cfg, Settings{}, exitUsage
-	}
-	s, err := cfg.Resolve(os.Getenv, Overrides{BaseURL: o.baseURL, Model: o.model, Instructions: o.instructions, ReasoningEffort: o.effort})
-	if err != nil {
-		fmt.Fprintf(stderr, "runnel: %s\n", err)
-		return cfg, Settings{}, exitUsage
-	}
-	return cfg, s, exitOK
+	return config.LoadConfig(path, explicit)
 }
 
-func validFormat(f string) bool {
-	for _, x := range formats {
-		if f == x {
-			return true
-		}
+func loadSettings(o options, stderr io.Writer) (config.Config, config.Settings, int) {
+	cfg, err := loadConfig(o)
+	if err != nil {
+		fmt.Fprintf(stderr, "runnel: %s\n", err)
+		return cfg, config.Settings{}, exitUsage
 	}
-	return false
+	s, err := cfg.Resolve(os.Getenv, config.Overrides{BaseURL: o.baseURL, Model: o.model, Instructions: o.instructions, ReasoningEffort: o.effort})
+	if err != nil {
+		fmt.Fprintf(stderr, "runnel: %s\n", err)
+		return cfg, config.Settings{}, exitUsage
+	}
+	return cfg, s, exitOK
 }
 
 // isTerminal reports whether f is a character device (a terminal).

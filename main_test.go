@@ -10,16 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"
 )
-
-func sharedFixtures(t *testing.T) string {
-	dir := filepath.Join("..", "shared", "fixtures", "real")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared fixtures not found at %s (they live beside the repo): %v", dir, err)
-	}
-	return dir
-}
 
 // runnel runs the command in-process.
 func runnel(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
@@ -69,7 +62,7 @@ func outItem(raw json.RawMessage) expItem {
 // TestReplayJSONMatchesSDK: `runnel replay F --format json` on every fixture
 // the SDK accepts gives the same texts, calls, summaries and statuses.
 func TestReplayJSONMatchesSDK(t *testing.T) {
-	dir := sharedFixtures(t)
+	dir := sharedtest.RealDir(t)
 	files, _ := filepath.Glob(filepath.Join(dir, "*", "*.sse"))
 	compared := 0
 	for _, f := range files {

@@ -6,21 +6,22 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
-	"net/http"
 	"os"
 	"strings"
 	"time"
 
 	"runnel/session"
-	"runnel/session/demo"
+	"runnel/session/config"
 	"runnel/session/tools"
 	"runnel/stream"
+	"runnel/ui/output"
 )
 
 const maxStdinPrompt = 16 << 20
 
-func oneShot(ctx context.Context, o options, cfg Config, s Settings, stdin io.Reader, stdout, stderr io.Writer) int {
+func oneShot(ctx context.Context, o options, cfg config.Config, s config.Settings, stdin io.Reader, stdout, stderr io.Writer) int {
 	prompt := o.prompt
 	if !isTerminal(stdin) {
 		data, err := io.ReadAll(io.LimitReader(stdin, maxStdinPrompt+1))
@@ -44,28 +45,53 @@ func oneShot(ctx context.Context, o options, cfg Config, s Settings, stdin io.Re
 		warnf(stderr, "no prompt: give -p PROMPT or pipe text on stdin (run runnel on a terminal for the chat)")
 		return exitUsage
 	}
-	kit, err := newToolKit(ctx, cfg, o.tools, stderr)
+	if s.Demo() && !o.demo {
+		// A script must not take the demo's answer for a real one.
+		warnf(stderr, "no API key: set $%s, or provider.api_key_command in the config (or pass --demo for the built-in demo)", cfg.APIKeyEnv())
+		return exitUsage
+	}
+	conv := &session.Conversation{Settings: s.Session()}
+	var journal *session.Journal
+	if o.continueLast || o.resumeID != "" {
+		db, histErr := openHistory(o)
+		if db != nil {
+			defer db.Close()
+		}
+		sess, code := resumeTarget(o, db, histErr, stderr)
+		if code != exitOK {
+			return code
+		}
+		var probs []error
+		conv, probs = session.FromStore(sess)
+		for _, p := range probs {
+			warnf(stderr, "warning: %s", errLine(p))
+		}
+		conv.Settings = s.Resumed(conv.Settings, config.Overrides{Model: o.model, Instructions: o.instructions, ReasoningEffort: o.effort})
+		journal = session.ResumeJournal(db, sess.Info.ID, conv.Settings)
+		defer closeJournal(journal, stderr)
+	}
+	kit, err := cfg.StartTools(ctx, o.tools,
+		func(err error) { warnf(stderr, "%s", errLine(err)) },
+		func(name string) { warnf(stderr, "starting MCP server %s…", stream.SanitizeLine(name)) })
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))
 		return exitUsage
 	}
-	defer kit.close()
-	client, label := newClient(s, o.demo)
-	if label == "demo" {
-		warnf(stderr, "no API key configured — answering with the built-in demo provider (set OPENAI_API_KEY, or base_url in config)")
-	}
-	hooks := tools.Hooks{}
+	defer kit.Close()
+	client, label := s.Client(o.demo)
+	kit.Attach(client, s)
+	_ = label
+	hooks := tools.Hooks{Secrets: kit.Secrets}
 	if o.yes {
 		hooks.Approve = tools.AutoApprove
 	}
-	runner := tools.NewRunner(kit.config, kit.mcp, hooks)
-	reqTools, err := runner.RequestTools(kit.on, os.Getenv)
+	runner := tools.NewRunner(kit.Config, kit.MCP, hooks)
+	reqTools, err := runner.RequestTools(kit.On, os.Getenv)
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))
 		return exitUsage
 	}
-	conv := &session.Conversation{Settings: sessionSettings(s)}
-	p := newPrinter(o, stdout, stderr)
+	p := output.New(o.format, stdout, stderr, o.width, imageSink(o, o.saveImages), o.saveImages)
 	var last *stream.Accumulator
 	var lastErr error
 	send := func(ctx context.Context, step tools.Step) (*stream.Snapshot, error) {
@@ -77,19 +103,26 @@ func oneShot(ctx context.Context, o options, cfg Config, s Settings, stdin io.Re
 		req := turn.Request
 		req.Tools = reqTools // secrets resolved for this request only
 		turn.Request.Tools = tools.Redact(reqTools)
+		var log *session.TurnLog
+		if journal != nil {
+			log = journal.Begin(turn)
+		}
 		acc, err := drive(stream.Start(ctx, client, req), p, stderr)
-		conv.Finish(turn, acc.Responses(), err, false)
+		conv.Finish(turn, acc.Responses(), err, errors.Is(err, context.Canceled))
+		if log != nil {
+			log.End(time.Now(), turn) // also after SIGINT or SIGTERM: what came is saved
+		}
 		last, lastErr = acc, err
 		return acc.Current(), err
 	}
-	stop, _ := tools.Drive(ctx, tools.NewLoop(kit.config.Rounds()), runner, []json.RawMessage{stream.UserText(prompt)}, send, func(rs []tools.Result) {
+	stop, _ := tools.Drive(ctx, tools.NewLoop(kit.Config.Rounds()), runner, []json.RawMessage{stream.UserText(prompt)}, send, func(rs []tools.Result) {
 		for _, r := range rs {
 			if r.Notice != "" {
 				warnf(stderr, "%s", stream.SanitizeLine(r.Notice))
 			}
 		}
 	})
-	p.close()
+	p.Close()
 	if stop != "" {
 		warnf(stderr, "%s", stream.SanitizeLine(stop))
 	}
@@ -99,10 +132,22 @@ func oneShot(ctx context.Context, o options, cfg Config, s Settings, stdin io.Re
 	return report(last, lastErr, stderr)
 }
 
+// closeJournal writes what is queued and reports failed writes.
+func closeJournal(j *session.Journal, stderr io.Writer) {
+	j.Close()
+	for {
+		select {
+		case err := <-j.Errors():
+			warnf(stderr, "cannot save the turn: %s", errLine(err))
+		default:
+			return
+		}
+	}
+}
+
 func replayCommand(ctx context.Context, o options, file string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if o.format != "" && !validFormat(o.format) {
-		warnf(stderr, "unknown --format %q: use one of %s", o.format, strings.Join(formats, ", "))
-		return exitUsage
+	if o.format != "" && !output.Valid(o.format) {
+		return badFormat(stderr, o.format)
 	}
 	var r io.Reader = stdin
 	if file != "-" {
@@ -121,9 +166,9 @@ func replayCommand(ctx context.Context, o options, file string, stdin io.Reader,
 	if o.format == "" && isTerminal(stdout) {
 		return replayChat(ctx, o, r, stdout, stderr)
 	}
-	p := newPrinter(o, stdout, stderr)
+	p := output.New(o.format, stdout, stderr, o.width, imageSink(o, o.saveImages), o.saveImages)
 	acc, err := drive(stream.StartReader(ctx, r, 0), p, stderr)
-	p.close()
+	p.Close()
 	if err != nil && len(acc.Responses()) == 0 {
 		warnf(stderr, "cannot read %s: %s", file, errLine(err))
 		return exitUsage
@@ -136,77 +181,4 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// newPrinter picks the output format.
-func newPrinter(o options, stdout, stderr io.Writer) printer {
-	format := o.format
-	if format == "" {
-		format = formatMarkdown
-		if isTerminal(stdout) {
-			format = formatANSI
-		}
-	}
-	switch format {
-	case formatJSON:
-		enc := json.NewEncoder(jsonSafeWriter{stdout})
-		enc.SetEscapeHTML(false)
-		return &jsonPrinter{enc: enc}
-	case formatEvents:
-		enc := json.NewEncoder(jsonSafeWriter{stdout})
-		enc.SetEscapeHTML(false)
-		return &eventsPrinter{enc: enc}
-	case formatText:
-		return newTextPrinter(stdout, stderr, true)
-	case formatANSI:
-		return newANSIPrinter(stdout, stderr, o.width)
-	}
-	return newTextPrinter(stdout, stderr, false)
-}
-
-// newClient returns the client for the settings, and "demo" when the built-in
-// demo provider answers.
-func newClient(s Settings, forceDemo bool) (*stream.Client, string) {
-	if forceDemo || s.Demo() {
-		return &stream.Client{
-			BaseURL: demo.BaseURL,
-			HTTP:    &http.Client{Transport: demo.New(demo.Options{Speed: 1})},
-		}, "demo"
-	}
-	return &stream.Client{
-		BaseURL:     s.BaseURL,
-		APIKey:      s.APIKey,
-		Headers:     s.Headers,
-		MaxRetries:  retriesOrNone(s.MaxRetries),
-		IdleTimeout: s.IdleTimeout,
-		HTTP:        connectClient(s.ConnectTimeout),
-	}, s.BaseURL
-}
-
-// retriesOrNone maps the config's "0 = never" onto the client's "negative =
-// none".
-func retriesOrNone(n int) int {
-	if n == 0 {
-		return -1
-	}
-	return n
-}
-
-func connectClient(timeout time.Duration) *http.Client {
-	if timeout <= 0 {
-		return nil
-	}
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.TLSHandshakeTimeout = timeout
-	return &http.Client{Transport: t}
-}
-
-func sessionSettings(s Settings) session.Settings {
-	return session.Settings{
-		Model:            s.Model,
-		Instructions:     s.Instructions,
-		ReasoningEffort:  s.ReasoningEffort,
-		ReasoningSummary: s.ReasoningSummary,
-		Store:            s.Store,
-	}
 }

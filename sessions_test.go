@@ -12,6 +12,8 @@ import (
 
 	"github.com/mattn/go-runewidth"
 	"github.com/spf13/cobra"
+
+	"runnel/ui/sessions"
 )
 
 // historyRun runs args (after --data-dir dir) through a root command built
@@ -20,21 +22,17 @@ import (
 func historyRun(t *testing.T, dir, stdin string, term bool, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	var o, e bytes.Buffer
-	status := exitOK
 	root := &cobra.Command{Use: "runnel", SilenceUsage: true, SilenceErrors: true, Args: cobra.NoArgs, RunE: func(*cobra.Command, []string) error { return nil }}
 	root.PersistentFlags().String("format", "", "output format")
 	root.PersistentFlags().Int("width", 0, "wrap width")
-	h := &historyCmds{ctx: t.Context(), stdin: strings.NewReader(stdin), stdout: &o, stderr: &e, status: &status,
+	h := &historyCmds{ctx: t.Context(), stdin: strings.NewReader(stdin), stdout: &o, stderr: &e,
 		terminal: func(any) bool { return term }, now: time.Now}
 	h.add(root)
 	root.SetArgs(append([]string{"--data-dir", dir}, args...))
 	root.SetIn(h.stdin)
 	root.SetOut(&o)
 	root.SetErr(&e)
-	if err := root.Execute(); err != nil {
-		fmt.Fprintf(&e, "runnel: %s (see runnel --help)\n", err)
-		status = exitUsage
-	}
+	status := exitStatus(root.Execute(), &e)
 	return o.String(), e.String(), status
 }
 
@@ -132,15 +130,15 @@ func TestSessionsListNewestFirst(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("sessions --json: %d", code)
 	}
-	var got []sessionLine
+	var got []sessions.SessionLine
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-		var s sessionLine
+		var s sessions.SessionLine
 		if err := json.Unmarshal([]byte(l), &s); err != nil {
 			t.Fatalf("line %q is not JSON: %v", l, err)
 		}
 		got = append(got, s)
 	}
-	want := []sessionLine{
+	want := []sessions.SessionLine{
 		{ID: "0k3m9xq4cd", Title: "Newest talk", Turns: 3, Model: "gpt-test", Created: "2025-06-03T10:00:00Z", Updated: "2025-06-03T10:00:00Z", Preview: "answer about Newest talk"},
 		{ID: "0k3zzzzzzz", Title: "Middle talk", Turns: 2, Model: "gpt-test", Created: "2025-06-02T10:00:00Z", Updated: "2025-06-02T10:00:00Z", Preview: "answer about Middle talk"},
 	}
@@ -261,7 +259,7 @@ func TestSearchHighlights(t *testing.T) {
 	}
 	n := 0
 	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
-		var hit hitLine
+		var hit sessions.HitLine
 		if err := json.Unmarshal([]byte(l), &hit); err != nil {
 			t.Fatalf("line %q: %v", l, err)
 		}
@@ -415,32 +413,12 @@ func TestSessionsCorruptDatabase(t *testing.T) {
 func TestSessionsDataDir(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", "/xdg")
 	root := &cobra.Command{Use: "runnel"}
-	status := 0
-	addSessionCommands(t.Context(), root, strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{}, &status)
+	addSessionCommands(t.Context(), root, strings.NewReader(""), &bytes.Buffer{}, &bytes.Buffer{})
 	if p, err := dataDir(root); err != nil || p != "/xdg/runnel/runnel.db" {
 		t.Errorf("default: %q %v", p, err)
 	}
 	root.PersistentFlags().Set(dataDirFlag, "/d")
 	if p, err := dataDir(root); err != nil || p != "/d/runnel.db" {
 		t.Errorf("--data-dir /d: %q %v", p, err)
-	}
-}
-
-func TestSessionsAgo(t *testing.T) {
-	now := time.Date(2025, 6, 10, 12, 0, 0, 0, time.UTC)
-	for _, c := range []struct {
-		d    time.Duration
-		want string
-	}{
-		{-time.Hour, "just now"}, {30 * time.Second, "just now"}, {3 * time.Minute, "3m ago"},
-		{5*time.Hour + 59*time.Minute, "5h ago"}, {49 * time.Hour, "2d ago"},
-	} {
-		if got := ago(now.Add(-c.d), now); got != c.want {
-			t.Errorf("ago(%s) = %q, want %q", c.d, got, c.want)
-		}
-	}
-	old := now.Add(-90 * 24 * time.Hour)
-	if got := ago(old, now); got != old.Local().Format("2006-01-02") {
-		t.Errorf("ago(90 days) = %q", got)
 	}
 }

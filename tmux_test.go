@@ -72,7 +72,8 @@ func startPane(t *testing.T, width, height int, env map[string]string, argv ...s
 		cmd.WriteString(" " + shellQuote(a))
 	}
 	// keep the pane after the program exits so its last screen can be read
-	script := cmd.String() + "; echo; echo \"[exited $?]\"; sleep 3600"
+	// ($? is saved first: after the bare echo it would always be 0)
+	script := cmd.String() + "; s=$?; echo; echo \"[exited $s]\"; sleep 3600"
 	p.tmux("new-session", "-d", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-s", "t", "sh", "-c", script)
 	t.Cleanup(func() { exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
 	return p

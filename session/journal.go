@@ -201,7 +201,7 @@ func (l *TurnLog) End(now time.Time, t *Turn) {
 		}
 	}
 	l.save(now)
-	end := store.TurnEnd{Status: turnStatus(t), Error: errText(t.Err)}
+	end := store.TurnEnd{Status: turnStatus(t), Error: endNote(t)}
 	var usage stream.Usage
 	for _, s := range t.Responses {
 		end.ResponseIDs = append(end.ResponseIDs, s.ID)
@@ -209,9 +209,6 @@ func (l *TurnLog) End(now time.Time, t *Turn) {
 			usage.InputTokens += s.Usage.InputTokens
 			usage.OutputTokens += s.Usage.OutputTokens
 			usage.TotalTokens += s.Usage.TotalTokens
-		}
-		if s.Error != nil && end.Error == "" {
-			end.Error = s.Error.Message
 		}
 	}
 	end.Usage, _ = json.Marshal(usage)
@@ -240,6 +237,25 @@ func turnStatus(t *Turn) store.Status {
 	return store.StatusFailed
 }
 
+// endNote is the reason stored with a turn that did not complete: what the
+// chat said of it, so that exports and a resumed chat say the same. A
+// transport error comes first, then the first error the server sent, then a
+// stream cut off before the response finished; "" when there is none.
+func endNote(t *Turn) string {
+	if t.Err != nil {
+		return errText(t.Err)
+	}
+	for _, s := range t.Responses {
+		if s.Error != nil && s.Error.Message != "" {
+			return stream.SanitizeLine(s.Error.Message)
+		}
+	}
+	if n := len(t.Responses); n > 0 && t.Responses[n-1].CutOff && !t.Stopped {
+		return stream.CutOffNote
+	}
+	return ""
+}
+
 func errText(err error) string {
 	if err == nil {
 		return ""
@@ -261,7 +277,9 @@ func (j *Journal) Fork(keep int, title string, s Settings) *Journal {
 	j.enqueue(func() { close(done) }) // copy only after this journal's writes landed
 	nj.enqueue(func() {
 		<-done
-		from := j.ID() // set by j's writer, which may not have run when Fork was called
+		// Read the id only now: the session row may be created by a write
+		// that was still queued when Fork was called.
+		from := j.ID()
 		if from == "" {
 			return
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"runnel/session"
 	"runnel/session/store"
 	"runnel/stream"
+	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"
 )
 
@@ -131,10 +131,7 @@ func TestExpiredPreviousResponseRebuildsInput(t *testing.T) {
 // the whole conversation, no previous_response_id, and asks for encrypted
 // reasoning.
 func TestStoreFalseSendsEverything(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "shared", "fixtures", "real", "charmbracelet__fantasy", "azure-gpt-5-mini-summary-thinking-tool.sse"))
-	if err != nil {
-		t.Skipf("shared fixtures not found: %v", err)
-	}
+	data := sharedtest.ReadReal(t, "charmbracelet__fantasy/azure-gpt-5-mini-summary-thinking-tool.sse")
 	srv := streamtest.New(t)
 	cl := &stream.Client{BaseURL: srv.URL}
 	c := &session.Conversation{Settings: session.Settings{Model: "m", Store: false}}

@@ -19,7 +19,11 @@ func FromStore(s *store.Session) (*Conversation, []error) {
 	for _, st := range s.Turns {
 		t := &Turn{Prompt: st.Prompt, Input: st.Input, Stored: st.Status}
 		t.Request.PreviousResponseID = st.PreviousResponseID
-		if st.Error != "" {
+		// A stream cut off before its response finished is not an error
+		// that ended the turn: it comes back as it was live, the last
+		// response cut off.
+		cutOff := st.Status == store.StatusFailed && st.Error == stream.CutOffNote
+		if st.Error != "" && !cutOff {
 			t.Err = errors.New(st.Error)
 		}
 		t.Stopped = st.Status == store.StatusStopped
@@ -28,8 +32,10 @@ func FromStore(s *store.Session) (*Conversation, []error) {
 			if ri < len(st.ResponseIDs) && snap.ID == "" {
 				snap.ID = st.ResponseIDs[ri]
 			}
-			switch st.Status {
-			case store.StatusCompleted, store.StatusIncomplete, store.StatusFailed:
+			switch {
+			case cutOff && ri == len(st.Responses)-1:
+				snap.CutOff, snap.Status = true, "in_progress"
+			case st.Status == store.StatusCompleted, st.Status == store.StatusIncomplete, st.Status == store.StatusFailed:
 				snap.Terminal = true
 			default:
 				snap.CutOff, snap.Status = true, "in_progress"

@@ -16,7 +16,7 @@ type settingsJSON struct {
 
 // JSON returns the settings as stored with a session.
 func (s Settings) JSON() json.RawMessage {
-	b, _ := json.Marshal(settingsJSON{s.Model, s.Instructions, s.ReasoningEffort, s.ReasoningSummary, s.Store, s.Tools, s.EnabledTools})
+	b, _ := json.Marshal(settingsJSON(s))
 	return b
 }
 
@@ -26,6 +26,5 @@ func SettingsFromJSON(raw json.RawMessage) Settings {
 	var w settingsJSON
 	w.Store = true
 	_ = json.Unmarshal(raw, &w)
-	return Settings{Model: w.Model, Instructions: w.Instructions, ReasoningEffort: w.ReasoningEffort,
-		ReasoningSummary: w.ReasoningSummary, Store: w.Store, Tools: w.Tools, EnabledTools: w.EnabledTools}
+	return Settings(w)
 }

@@ -4,15 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"sort"
 	"testing"
 	"time"
+
+	"runnel/stream/sharedtest"
 )
 
 // largestFixtures returns the biggest real streams (the throughput corpus).
 func largestFixtures(b *testing.B, n int) [][]byte {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(b), "fixtures", "real", "*", "*.sse"))
+	files := sharedtest.RealFiles(b)
 	sort.Slice(files, func(i, j int) bool { return size(files[i]) > size(files[j]) })
 	var out [][]byte
 	for _, f := range files[:n] {

@@ -42,6 +42,50 @@ type Client struct {
 	BaseDelay   time.Duration     // first backoff step, default 500ms
 	MaxDelay    time.Duration     // cap on one backoff wait, default 30s
 	OnRetry     func(RetryInfo)   // optional: called before each wait
+
+	// Secrets, when set, are hidden in everything the server sends (error
+	// bodies, events): see Redactor. The API key, the header values and the
+	// request's hosted MCP authorization and header values are added to it
+	// on each request, so they are hidden even when it is nil.
+	Secrets *Redactor
+}
+
+// redactor is Secrets (a new set when nil) with the client's own secrets
+// and those the request carries added.
+func (c *Client) redactor(req *Request) *Redactor {
+	r := c.Secrets
+	if r == nil {
+		r = NewRedactor()
+	}
+	r.Add(c.APIKey)
+	for _, v := range c.Headers {
+		r.Add(v)
+	}
+	if req != nil {
+		r.Add(ToolSecrets(req.Tools)...)
+	}
+	return r
+}
+
+// ToolSecrets returns the secret values request tools carry: a hosted MCP
+// tool's authorization and header values.
+func ToolSecrets(tools []json.RawMessage) []string {
+	var out []string
+	for _, raw := range tools {
+		var t struct {
+			Type          string            `json:"type"`
+			Authorization string            `json:"authorization"`
+			Headers       map[string]string `json:"headers"`
+		}
+		if json.Unmarshal(raw, &t) != nil || t.Type != "mcp" {
+			continue
+		}
+		out = append(out, t.Authorization)
+		for _, v := range t.Headers {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // DefaultBaseURL is the base URL used when Client.BaseURL is empty.
@@ -140,7 +184,7 @@ func (c *Client) attempt(ctx context.Context, endpoint *url.URL, header http.Hea
 		if errors.Is(err, ErrIdleTimeout) {
 			return nil, err
 		}
-		return nil, parseAPIError(resp, data, model)
+		return nil, parseAPIError(resp, c.redactor(nil).JSON(data), model)
 	}
 	if err := r.prime(); err != nil {
 		r.Close()

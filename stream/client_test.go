@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"runnel/stream"
+	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"
 )
 
@@ -101,10 +101,10 @@ func assertOneSafeLine(t *testing.T, msg string) {
 }
 
 func TestOpenStreamsFixture(t *testing.T) {
-	path := filepath.Join(sharedDirFromHere(t), "fixtures", "real", "charmbracelet__fantasy", "openai-gpt-4o-mini-simple-text.sse")
+	path := sharedtest.Real(t, "charmbracelet__fantasy/openai-gpt-4o-mini-simple-text.sse")
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Skipf("fixture missing: %v", err)
+		t.Fatal(err)
 	}
 	s := streamtest.New(t)
 	s.Enqueue(streamtest.FromFile(path))
@@ -523,16 +523,23 @@ func TestNewClientFromEnv(t *testing.T) {
 	}
 }
 
-// sharedDirFromHere is ../shared beside the repository root.
-func sharedDirFromHere(t *testing.T) string {
-	t.Helper()
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
+// TestOpenUnauthorizedEchoRedacted: a 401 whose body repeats the key gives an
+// error that does not.
+func TestOpenUnauthorizedEchoRedacted(t *testing.T) {
+	srv := streamtest.New(t)
+	const key = "sk-proj-echo-0123456789abcdef"
+	srv.Enqueue(streamtest.UnauthorizedEcho(key))
+	c, _ := testClient(srv)
+	c.APIKey = key
+	_, err := c.Open(context.Background(), stream.Request{Model: "m"})
+	var ae *stream.APIError
+	if !errors.As(err, &ae) || ae.Status != 401 {
+		t.Fatalf("err = %v", err)
 	}
-	dir := filepath.Join(wd, "..", "..", "shared")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared fixtures not found at %s (they live beside the repo)", dir)
+	if strings.Contains(err.Error(), key) || strings.Contains(ae.Message, key) || strings.Contains(ae.BodySummary, key) {
+		t.Errorf("the error repeats the key: %v", err)
 	}
-	return dir
+	if !strings.Contains(err.Error(), stream.Redacted) {
+		t.Errorf("the error does not say a value was hidden: %v", err)
+	}
 }

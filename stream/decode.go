@@ -231,8 +231,14 @@ type Decoder struct {
 	sc         *Scanner
 	ev         Event
 	sawDone    bool
-	lastItemID string // reused by the fast path so a repeated id is not allocated again
+	lastItemID string    // reused by the fast path so a repeated id is not allocated again
+	secrets    *Redactor // applied to every event's JSON before it is decoded
 }
+
+// SetRedactor makes the decoder replace every secret in r in each event's
+// JSON before decoding it, so no decoded field holds one. (A secret split
+// across two deltas is the reader's to catch: see deltaGuard.)
+func (d *Decoder) SetRedactor(r *Redactor) { d.secrets = r }
 
 // NewDecoder returns a Decoder reading SSE from r.
 func NewDecoder(r io.Reader) *Decoder { return &Decoder{sc: NewScanner(r)} }
@@ -247,6 +253,9 @@ func (d *Decoder) Next() bool {
 		return false
 	}
 	f := d.sc.Frame()
+	if d.secrets != nil && f.Err == nil {
+		f.Data = d.secrets.JSON(f.Data)
+	}
 	switch {
 	case f.Err != nil:
 		d.ev = Event{Kind: KindInvalid, Type: f.Name, Err: f.Err}

@@ -12,7 +12,10 @@
 // the UI's panels and the one-shot summaries. Item's typed accessors
 // (Details, ShellCommands, PatchDiff, OutputText, ErrorText…) are the one
 // place an item's kind-specific JSON is read; StoredItem reads an item as
-// stored or sent as input.
+// stored or sent as input; and Redactor, the set of secret values
+// (API key, header values, MCP tokens) that Start hides in everything a
+// server sends (error bodies, every event's JSON, a secret split across
+// deltas) and that the session applies to tool output and the store.
 //
 // It does not know about Bubble Tea, sessions, storage or rendering: it hands
 // out decoded events and snapshots, and the caller decides what to show.

@@ -10,6 +10,9 @@ import (
 // flat delta events — without reflection. It validates what it reads and
 // returns false for anything it is not sure about, and DecodeEvent then takes
 // the general path, so both give the same result (FuzzFastPath checks this).
+// It stays only while it is at least twice as fast as DecodeEvent on the
+// delta events of the real fixtures: BenchmarkFastPath reports general/fast
+// (3.6–3.8 on a 2-core EPYC, 95% of deltas taken by the fast path).
 
 // kindEntry is a type string's Kind and its canonical spelling, so that the
 // fast path need not allocate the type.

@@ -5,25 +5,15 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
-)
 
-// sharedDir returns ../shared beside the repository, or skips the test.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "shared")
-	if _, err := os.Stat(filepath.Join(dir, "fixtures", "real")); err != nil {
-		t.Skipf("shared fixtures not found at %s (they live beside the repo): %v", dir, err)
-	}
-	return dir
-}
+	"runnel/stream/sharedtest"
+)
 
 // fixtures lists the real recorded streams.
 func fixtures(t testing.TB) []string {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(t), "fixtures", "real", "*", "*.sse"))
+	files := sharedtest.RealFiles(t)
 	if len(files) != 39 {
 		t.Fatalf("found %d real fixtures, want 39", len(files))
 	}
@@ -91,7 +81,7 @@ func readExpected(t *testing.T, path string) []expectedResponse {
 func TestRealFixturesMatchSDK(t *testing.T) {
 	checked := 0
 	for _, path := range fixtures(t) {
-		rel, _ := filepath.Rel(filepath.Join(sharedDir(t), "fixtures", "real"), path)
+		rel, _ := filepath.Rel(sharedtest.RealDir(t), path)
 		exp := readExpected(t, filepath.Join(filepath.Dir(path), "..", "expected", strings.TrimSuffix(rel, ".sse")+".jsonl"))
 		if exp == nil {
 			continue

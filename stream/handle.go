@@ -29,8 +29,10 @@ func (h *Handle) Cancel(cause error) { h.cancel(cause) }
 
 // Start opens a streaming request with c and reads it on a goroutine.
 func Start(ctx context.Context, c *Client, req Request) *Handle {
+	secrets := c.redactor(&req)
 	return start(ctx, func(ctx context.Context, retry func(RetryInfo)) (io.ReadCloser, error) {
 		cl := *c
+		cl.Secrets = secrets
 		prev := c.OnRetry
 		cl.OnRetry = func(ri RetryInfo) {
 			if prev != nil {
@@ -39,7 +41,7 @@ func Start(ctx context.Context, c *Client, req Request) *Handle {
 			retry(ri)
 		}
 		return cl.Open(ctx, req)
-	}, 0)
+	}, 0, secrets)
 }
 
 // StartReader reads an already-open SSE stream (a recording, stdin) on a
@@ -47,7 +49,7 @@ func Start(ctx context.Context, c *Client, req Request) *Handle {
 func StartReader(ctx context.Context, r io.Reader, pace time.Duration) *Handle {
 	return start(ctx, func(context.Context, func(RetryInfo)) (io.ReadCloser, error) {
 		return io.NopCloser(r), nil
-	}, pace)
+	}, pace, nil)
 }
 
 type opener func(ctx context.Context, retry func(RetryInfo)) (io.ReadCloser, error)
@@ -60,18 +62,19 @@ type piece struct {
 	err   error
 }
 
-func start(parent context.Context, open opener, pace time.Duration) *Handle {
+func start(parent context.Context, open opener, pace time.Duration, secrets *Redactor) *Handle {
 	ctx, cancel := context.WithCancelCause(parent)
 	out := make(chan Batch)
 	in := make(chan piece, 256)
-	go read(ctx, open, pace, in)
+	go read(ctx, open, pace, secrets, in)
 	go batch(in, out)
 	return &Handle{C: out, cancel: cancel}
 }
 
-// read runs the request and the decoder, passing every event on. It always
-// ends with a final piece.
-func read(ctx context.Context, open opener, pace time.Duration, in chan<- piece) {
+// read runs the request and the decoder, passing every event on, with
+// every secret in secrets replaced (see Redactor). It always ends with a
+// final piece.
+func read(ctx context.Context, open opener, pace time.Duration, secrets *Redactor, in chan<- piece) {
 	defer close(in)
 	send := func(p piece) bool {
 		select {
@@ -88,13 +91,24 @@ func read(ctx context.Context, open opener, pace time.Duration, in chan<- piece)
 	}
 	defer body.Close()
 	d := NewDecoder(body)
+	d.SetRedactor(secrets)
+	guard := &deltaGuard{r: secrets}
 	var tick *time.Ticker
 	if pace > 0 {
 		tick = time.NewTicker(pace)
 		defer tick.Stop()
 	}
-	for d.Next() {
-		if !send(piece{ev: *d.Event()}) {
+	stopped := false
+	for !stopped && d.Next() {
+		ev := d.Event()
+		for _, held := range guard.filter(ev) {
+			if !send(piece{ev: held}) {
+				stopped = true
+				break
+			}
+		}
+		if stopped || !send(piece{ev: *ev}) {
+			stopped = true
 			break
 		}
 		if tick != nil {
@@ -102,6 +116,11 @@ func read(ctx context.Context, open opener, pace time.Duration, in chan<- piece)
 			case <-tick.C:
 			case <-ctx.Done():
 			}
+		}
+	}
+	for _, ev := range guard.flush() {
+		if stopped || !send(piece{ev: ev}) {
+			break
 		}
 	}
 	err = d.Err()

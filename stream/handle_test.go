@@ -5,23 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 
 	"runnel/stream"
+	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"
 )
-
-func fixturePath(t *testing.T, rel string) string {
-	_, file, _, _ := runtime.Caller(0)
-	p := filepath.Join(filepath.Dir(file), "..", "..", "shared", "fixtures", "real", rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared fixtures not found (%v)", err)
-	}
-	return p
-}
 
 // collect drains a handle, applying every event.
 func collect(t *testing.T, h *stream.Handle) (*stream.Accumulator, []stream.Batch) {
@@ -50,7 +40,7 @@ func collect(t *testing.T, h *stream.Handle) (*stream.Accumulator, []stream.Batc
 
 func TestStartThroughFakeServer(t *testing.T) {
 	srv := streamtest.New(t)
-	srv.Enqueue(streamtest.FromFile(fixturePath(t, "vercel__ai/xai-text-reasoning-markdown.sse")))
+	srv.Enqueue(streamtest.FromFile(sharedtest.Real(t, "vercel__ai/xai-text-reasoning-markdown.sse")))
 	c := &stream.Client{BaseURL: srv.URL, APIKey: "sk-test"}
 	h := stream.Start(context.Background(), c, stream.Request{Model: "m", PreviousResponseID: "resp_prev", Input: []json.RawMessage{stream.UserText("hi")}})
 	acc, batches := collect(t, h)
@@ -119,7 +109,7 @@ func TestStartCancelKeepsPartial(t *testing.T) {
 }
 
 func TestStartReaderPaced(t *testing.T) {
-	f, err := os.Open(fixturePath(t, "charmbracelet__fantasy/openai-gpt-4o-mini-simple-text.sse"))
+	f, err := os.Open(sharedtest.Real(t, "charmbracelet__fantasy/openai-gpt-4o-mini-simple-text.sse"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -200,12 +200,6 @@ func absorbParts(dst *[]Part, src []Part) bool {
 	return lost
 }
 
-// visible reports whether the item carries anything a user would have seen.
-func (it *Item) visible() bool {
-	return joinParts(it.Content) != "" || joinParts(it.Summary) != "" ||
-		it.Arguments != "" || it.Input != "" || it.Code != ""
-}
-
 // JSON returns the item as the API defines it: Raw when nothing was streamed
 // on top of it, otherwise Raw (or a skeleton) with the accumulated fields
 // merged in.

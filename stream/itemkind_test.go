@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runnel/stream/sharedtest"
 	"sort"
 	"strings"
 	"testing"
@@ -21,7 +22,7 @@ var deliberatelyGeneric = map[string]string{
 // input item union (ItemParam).
 func specItemTypes(t *testing.T) []string {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(sharedDir(t), "fixtures", "spec", "openresponses-openapi.json"))
+	data, err := os.ReadFile(filepath.Join(sharedtest.Dir(t), "fixtures", "spec", "openresponses-openapi.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +192,7 @@ func TestNewItemKindIsOneEntry(t *testing.T) {
 func TestItemKindsOnRealFixtures(t *testing.T) {
 	var files []string
 	for _, set := range []string{"real", "real2", "real3"} {
-		f, _ := filepath.Glob(filepath.Join(sharedDir(t), "fixtures", set, "*", "*.sse"))
+		f, _ := filepath.Glob(filepath.Join(sharedtest.Dir(t), "fixtures", set, "*", "*.sse"))
 		files = append(files, f...)
 	}
 	if len(files) < 100 {

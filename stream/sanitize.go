@@ -6,7 +6,7 @@ import (
 )
 
 // Sanitize makes untrusted text (model output, tool output, server error
-// bodies) safe to print on a terminal.
+// bodies) safe to print on a terminal and to copy to the clipboard.
 //
 // It removes:
 //   - C0 controls except '\n' and '\t', and DEL (0x7F);
@@ -16,7 +16,36 @@ import (
 //     SOS (ESC X), each ended by ST (ESC \ or U+009C), and short sequences
 //     (ESC, optional intermediates 0x20–0x2F, one final byte);
 //   - the same sequences opened by their 8-bit C1 introducers (U+009B CSI,
-//     U+009D OSC, U+0090 DCS, U+009F APC, U+009E PM, U+0098 SOS).
+//     U+009D OSC, U+0090 DCS, U+009F APC, U+009E PM, U+0098 SOS);
+//   - every Unicode format character (general category Cf), which can
+//     reorder text or hide it and which terminals do not agree on the width
+//     of: the bidi embeddings, overrides and isolates (U+202A–U+202E,
+//     U+2066–U+2069), the marks LRM, RLM and ALM (U+200E, U+200F, U+061C),
+//     zero-width space, word joiner and BOM (U+200B, U+2060, U+FEFF), the
+//     invisible operators, the soft hyphen, the interlinear annotations and
+//     the tag characters (U+E0000–U+E007F), among others. See invisible.
+//
+// Two format characters are kept where writing needs them and cannot harm:
+// ZERO WIDTH NON-JOINER and ZERO WIDTH JOINER (U+200C, U+200D) between two
+// letters of a script that joins or forms conjuncts (Arabic, Syriac, N'Ko,
+// the Indic scripts; see joins). Everywhere else, and in emoji sequences in
+// particular, they go: an emoji ZWJ sequence such as a family shows as its
+// separate emoji, because terminals that do not join it draw it several
+// cells wider than one that does, and no width measure can know which
+// terminal it is.
+//
+// It also removes what terminals and width measures disagree on, which
+// would push a panel's right border out of line: the emoji and text
+// presentation selectors (U+FE0E, U+FE0F: "❤️" is two columns wide by
+// grapheme and one by wcwidth, which Bubble Tea's renderer uses on terminals
+// without grapheme clustering such as tmux) and the skin-tone modifiers
+// (U+1F3FB–U+1F3FF: "👍🏽" is two columns by grapheme, four by wcwidth), and
+// a regional indicator that is not paired into a flag with the one after it
+// (two columns by grapheme, one by wcwidth; a flag is two by both). It
+// removes the variation selectors VS17–VS256 (U+E0100–U+E01EF) too: they are
+// invisible and can carry hidden data after any character.
+//
+// LINE SEPARATOR and PARAGRAPH SEPARATOR (U+2028, U+2029) become '\n'.
 //
 // An unterminated string sequence is removed to the end of the input. "\r\n"
 // becomes "\n" and a lone '\r' is removed (it would let later text overwrite
@@ -57,6 +86,26 @@ func Sanitize(s string) string {
 				continue
 			case r >= 0x80 && r <= 0x9F:
 				// other C1 controls
+			case r == 0x2028 || r == 0x2029:
+				b.WriteByte('\n')
+			case r == zwnj || r == zwj:
+				// Kept between two joining letters: the one written last
+				// and the one that follows in the input, which is written
+				// as it is, so the output passes firstUnsafe's same check.
+				prev, _ := utf8.DecodeLastRuneInString(b.String())
+				next, _ := utf8.DecodeRuneInString(s[i+size:])
+				if joins(prev) && joins(next) {
+					b.WriteString(s[i : i+size])
+				}
+			case isRegional(r):
+				// A flag is a pair; a lone indicator (which terminals and
+				// width measures disagree on) is removed.
+				if next, nsize := utf8.DecodeRuneInString(s[i+size:]); isRegional(next) {
+					b.WriteString(s[i : i+size+nsize])
+					i += nsize
+				}
+			case invisible(r):
+				// format characters: removed
 			default:
 				b.WriteString(s[i : i+size])
 			}
@@ -66,16 +115,70 @@ func Sanitize(s string) string {
 	return b.String()
 }
 
-// SafeLen returns the length of the longest prefix of s that Sanitize leaves
-// as it is. Sanitize(s) == s[:n] + Sanitize(s[n:]) for n = SafeLen(s) and for
-// any shorter n at a rune boundary, so text that grows can be sanitized
-// from where the last call stopped. A rune cut short at the end of s ends
-// the prefix.
+// SafeLen returns the length of a prefix of s that Sanitize leaves as it is:
+// the longest, short of a trailing word of joining letters. Sanitize(s) ==
+// s[:n] + Sanitize(s[n:]) for n = SafeLen(s) and for any shorter n at a rune
+// boundary that is not inside a flag (two regional indicators) nor inside or
+// just after a word of joining letters (see joins), so text that grows can be sanitized from
+// where the last call stopped. A rune cut short at the end of s ends the
+// prefix, and the prefix never ends with a joining letter or a joiner:
+// whether a joiner stays depends on what comes after it.
 func SafeLen(s string) int {
-	if i := firstUnsafe(s); i >= 0 {
-		return i
+	n := firstUnsafe(s)
+	if n < 0 {
+		n = len(s)
 	}
-	return len(s)
+	// A word of joining letters and joiners just before n stays in the rest
+	// whole: a joiner may follow it, now, once s grows, or once what
+	// Sanitize removes is gone, and whether a joiner stays depends on both
+	// of its neighbours.
+	for n > 0 && s[n-1] >= utf8.RuneSelf {
+		last, size := utf8.DecodeLastRuneInString(s[:n])
+		if !joins(last) && last != zwnj && last != zwj {
+			break
+		}
+		n -= size
+	}
+	return n
+}
+
+// SettledLen returns the length of a prefix of s, a text still growing,
+// whose Sanitize does not change with what comes after s: it leaves out a
+// rune cut short at the end, a lone regional indicator at the end (the next
+// may make a flag), and a trailing run of joining letters and joiners (see
+// joins: whether a joiner stays depends on the letters on both sides). Writers that print a growing text in
+// pieces sanitize s[:n], then continue from n; at the end of the text they
+// sanitize the rest whole.
+func SettledLen(s string) int {
+	n := len(s)
+	k := n - 1 // the start of the last rune, if s ends in one cut short
+	for k > 0 && k > n-utf8.UTFMax && !utf8.RuneStart(s[k]) {
+		k--
+	}
+	if k >= 0 && !utf8.FullRuneInString(s[k:]) {
+		n = k
+	}
+	r, size := utf8.DecodeLastRuneInString(s[:n])
+	switch {
+	case isRegional(r):
+		run := 0
+		for k := n; k > 0; k -= size {
+			if r, size = utf8.DecodeLastRuneInString(s[:k]); !isRegional(r) {
+				break
+			}
+			run++
+		}
+		if run%2 == 1 {
+			n -= 4 // regional indicators are four bytes
+		}
+	case r == zwnj || r == zwj || joins(r):
+		// the whole trailing word of joining letters and joiners
+		for r == zwnj || r == zwj || joins(r) {
+			n -= size
+			r, size = utf8.DecodeLastRuneInString(s[:n])
+		}
+	}
+	return n
 }
 
 // SanitizeLine is Sanitize for one-line summaries such as error messages:
@@ -126,7 +229,9 @@ func needsFold(s string) bool {
 }
 
 // firstUnsafe returns the index of the first byte Sanitize would change, or -1
-// if s is already safe: valid UTF-8 with no control other than '\n' and '\t'.
+// if s is already safe: valid UTF-8 with no control other than '\n' and '\t'
+// and no format character other than a joiner between joining letters.
+
 func firstUnsafe(s string) int {
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -138,12 +243,121 @@ func firstUnsafe(s string) int {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && size == 1) || (r >= 0x80 && r <= 0x9F) {
+		if r < 0x10000 {
+			if quietBlocks[r>>10]&(1<<(r>>4&63)) == 0 {
+				i += size // a block of 16 with nothing to check: most text
+				continue
+			}
+		} else if r < 0x110BD || (r > 0x1D17A && r < 0x1F1E6) || (r > 0x1F1FF && r < 0x1F3FB) || (r > 0x1F3FF && r < 0xE0000) {
+			i += size // most emoji and other astral runes
+			continue
+		}
+		switch {
+		case r < 0xA0: // C1 controls, and invalid bytes (RuneError is above)
+			return i
+		case r == utf8.RuneError && size == 1:
+			return i
+		case r == zwnj || r == zwj:
+			prev, _ := utf8.DecodeLastRuneInString(s[:i])
+			next, _ := utf8.DecodeRuneInString(s[i+size:])
+			if !joins(prev) || !joins(next) {
+				return i
+			}
+		case isRegional(r):
+			next, nsize := utf8.DecodeRuneInString(s[i+size:])
+			if !isRegional(next) {
+				return i
+			}
+			size += nsize // a flag: a pair of regional indicators
+		case r == 0x2028 || r == 0x2029 || invisible(r):
 			return i
 		}
 		i += size
 	}
 	return -1
+}
+
+// quietBlocks has a bit clear for each block of 16 code points of the BMP
+// (bit r>>4&63 of word r>>10) that holds no rune firstUnsafe looks at
+// closer: no C1 control, format character, joiner, line separator,
+// presentation selector or U+FFFD.
+var quietBlocks = func() (t [64]uint64) {
+	for _, rg := range [][2]rune{
+		{0x80, 0xAD}, {0x600, 0x605}, {0x61C, 0x61C}, {0x6DD, 0x6DD}, {0x70F, 0x70F},
+		{0x890, 0x891}, {0x8E2, 0x8E2}, {0x180E, 0x180E}, {0x200B, 0x200F},
+		{0x2028, 0x202E}, {0x2060, 0x206F}, {0xFE0E, 0xFE0F}, {0xFEFF, 0xFEFF},
+		{0xFFF9, 0xFFFB}, {utf8.RuneError, utf8.RuneError},
+	} {
+		for r := rg[0]; r <= rg[1]; r++ {
+			t[r>>10] |= 1 << (r >> 4 & 63)
+		}
+	}
+	return t
+}()
+
+// isRegional reports whether r is a regional indicator symbol (U+1F1E6–
+// U+1F1FF), two of which make a flag.
+func isRegional(r rune) bool { return r >= 0x1F1E6 && r <= 0x1F1FF }
+
+const (
+	zwnj = '\u200C' // ZERO WIDTH NON-JOINER
+	zwj  = '\u200D' // ZERO WIDTH JOINER
+)
+
+// invisible reports whether Sanitize removes r as a Unicode format character
+// (category Cf), a presentation or late variation selector or a skin-tone
+// modifier (see Sanitize). The ranges below cover every Cf character of
+// Unicode 15 and the unassigned code points beside them; the test checks
+// them against unicode.Cf. Text in most scripts stays below U+2000 or between
+// U+2070 and U+FE0D, where the check is one or two comparisons.
+func invisible(r rune) bool {
+	switch {
+	case r < 0xAD:
+		return false
+	case r < 0x2000:
+		return r == 0xAD || // SOFT HYPHEN
+			(r >= 0x600 && r <= 0x605) || r == 0x61C || r == 0x6DD || r == 0x70F ||
+			r == 0x890 || r == 0x891 || r == 0x8E2 || r == 0x180E
+	case r <= 0x206F:
+		return (r >= 0x200B && r <= 0x200F) || (r >= 0x202A && r <= 0x202E) || r >= 0x2060
+	case r < 0xFE0E:
+		return false
+	case r < 0x10000:
+		return r == 0xFE0E || r == 0xFE0F || r == 0xFEFF || (r >= 0xFFF9 && r <= 0xFFFB)
+	}
+	return r == 0x110BD || r == 0x110CD ||
+		(r >= 0x1F3FB && r <= 0x1F3FF) || // skin-tone modifiers
+		(r >= 0xE0100 && r <= 0xE01EF) || // VS17–VS256
+		(r >= 0x13430 && r <= 0x1343F) ||
+		(r >= 0x1BCA0 && r <= 0x1BCA3) ||
+		(r >= 0x1D173 && r <= 0x1D17A) ||
+		(r >= 0xE0000 && r <= 0xE007F)
+}
+
+// joins reports whether r belongs to a script whose writing uses ZWNJ and
+// ZWJ between letters to choose joined or separate forms: Arabic (Persian
+// writes ZWNJ in ordinary words), Syriac, N'Ko, Mongolian and the Brahmic
+// scripts of India and Sri Lanka (conjuncts and half forms). Between two such
+// runes the joiners are zero width however a terminal measures, and they can
+// neither reorder nor hide anything.
+func joins(r rune) bool {
+	switch {
+	case invisible(r):
+		return false
+	case r < 0x600:
+		return false
+	case r <= 0x08FF: // Arabic, Syriac, Arabic Supplement, Thaana, N'Ko, …
+		return true
+	case r <= 0x0DFF: // Devanagari … Sinhala
+		return true
+	case r >= 0x1800 && r <= 0x18AF: // Mongolian
+		return true
+	case r >= 0xA8E0 && r <= 0xA8FF: // Devanagari Extended
+		return true
+	case r >= 0xFB50 && r <= 0xFDFF, r >= 0xFE70 && r <= 0xFEFE: // Arabic presentation forms
+		return true
+	}
+	return false
 }
 
 // isC1String reports whether r is the 8-bit introducer of a string sequence:

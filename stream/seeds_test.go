@@ -3,14 +3,18 @@ package stream
 import (
 	"os"
 	"path/filepath"
-	"runtime"
+
+	"runnel/stream/sharedtest"
 )
 
 // fixtureSeeds returns the real fixtures' bytes for seeding fuzz tests; the
 // fuzzers still run (on their built-in seeds) when shared/ is absent.
 func fixtureSeeds() ([][]byte, error) {
-	_, file, _, _ := runtime.Caller(0)
-	files, err := filepath.Glob(filepath.Join(filepath.Dir(file), "..", "..", "shared", "fixtures", "real", "*", "*.sse"))
+	dir, err := sharedtest.Find()
+	if err != nil {
+		return nil, err
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "fixtures", "real", "*", "*.sse"))
 	if err != nil {
 		return nil, err
 	}

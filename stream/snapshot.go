@@ -33,6 +33,11 @@ type Snapshot struct {
 	seen    seqSet
 }
 
+// CutOffNote is how runnel describes a response whose stream ended before a
+// terminal event (Snapshot.CutOff): the chat, one-shot output, the store and
+// both exports say the same words.
+const CutOffNote = "the stream ended before the response finished"
+
 const (
 	maxOutputIndex = 1 << 16 // larger output_index values are rejected as malformed
 	maxPartIndex   = 1 << 12

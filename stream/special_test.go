@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"runnel/stream/sharedtest"
 )
 
 // doneValues collects, from the raw stream, the last text of every
@@ -27,7 +29,7 @@ func streamOracle(t *testing.T, data []byte) (texts map[int]string, deltas map[i
 // TestRealFixturesTheSDKRejects decides the right result for the five streams
 // the official SDK throws on, from the streams themselves.
 func TestRealFixturesTheSDKRejects(t *testing.T) {
-	dir := filepath.Join(sharedDir(t), "fixtures", "real")
+	dir := sharedtest.RealDir(t)
 	load := func(name string) ([]byte, *Accumulator) {
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if err != nil {

@@ -183,9 +183,7 @@ func (m *Model) applyTheme() {
 // Init asks the terminal for its background colour and starts a replay.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startHistory()}
-	if m.opts.Tools != nil && m.opts.Tools.MCP != nil {
-		m.showMCPServers(m.opts.Tools.MCP)
-	}
+	cmds = append(cmds, m.initMCP())
 	if m.opts.Replay != nil {
 		m.gen++
 		h := stream.StartReader(m.ctx, m.opts.Replay, m.opts.ReplayPace)
@@ -302,6 +300,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.transcript.Invalidate(msg.e.idx)
 		}
 		return m, nil
+	case mcpReadyMsg, mcpReportMsg:
+		return m, m.mcpMsg(msg)
 	case NoticeMsg:
 		kind := block.Info
 		if msg.Err {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -14,17 +12,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"runnel/stream"
+	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"
 )
-
-func fixture(t testing.TB, rel string) string {
-	_, file, _, _ := runtime.Caller(0)
-	p := filepath.Join(filepath.Dir(file), "..", "..", "shared", "fixtures", "real", rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared fixtures not found (%v)", err)
-	}
-	return p
-}
 
 // newTestModel is a chat model at 100x30 with no terminal.
 func newTestModel(t testing.TB, o Options) *Model {
@@ -62,7 +52,7 @@ func pump(t testing.TB, m *Model, step func()) {
 func plain(m *Model) string { return ansi.Strip(m.View().Content) }
 
 func replayFile(t testing.TB, rel string) *Model {
-	f, err := os.Open(fixture(t, rel))
+	f, err := os.Open(sharedtest.Real(t, rel))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +110,7 @@ func TestModelReasoningCollapseExpand(t *testing.T) {
 // TestModelReasoningTitleInStatus: while a summary streams, the status line
 // shows the current part's bold title, as codex does.
 func TestModelReasoningTitleInStatus(t *testing.T) {
-	data, err := os.ReadFile(fixture(t, "vercel__ai/openai-reasoning-12-summary-parts.sse"))
+	data, err := os.ReadFile(sharedtest.Real(t, "vercel__ai/openai-reasoning-12-summary-parts.sse"))
 	if err != nil {
 		t.Fatal(err)
 	}

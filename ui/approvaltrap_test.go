@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"runnel/stream"
+	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"
 	"runnel/ui/block"
 )
@@ -24,7 +25,7 @@ var (
 func hostedAsking(t *testing.T) (*Model, *streamtest.Server) {
 	t.Helper()
 	srv := streamtest.New(t)
-	srv.Enqueue(streamtest.FromFile(fixture(t, "vercel__ai/openai-mcp-approval-request.sse")))
+	srv.Enqueue(streamtest.FromFile(sharedtest.Real(t, "vercel__ai/openai-mcp-approval-request.sse")))
 	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL}})
 	m.Init()
 	m.Update(SubmitMsg{Text: "shorten https://ai-sdk.dev/"})

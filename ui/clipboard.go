@@ -4,6 +4,8 @@ import (
 	"strconv"
 
 	tea "charm.land/bubbletea/v2"
+
+	"runnel/stream"
 )
 
 // NoticeMsg is a one-line message for the user from a child or a Cmd:
@@ -23,7 +25,14 @@ func notify(isErr bool, text string) tea.Cmd {
 // Tea's output, so it works over ssh and in tmux with set-clipboard on) and
 // confirms with a NoticeMsg. Terminals without OSC 52 ignore the sequence;
 // there is no way to tell, so the notice says what was sent.
+//
+// The text is cleaned as the screen cleans it (stream.Sanitize): what is
+// pasted later is what was shown, never an escape sequence (ESC[201~ would
+// end a shell's bracketed paste and run the lines that follow), a control
+// other than newline and tab, a lone CR, or a bidi control or zero-width
+// character that shows one text and pastes another.
 func CopyCmd(text string) tea.Cmd {
+	text = stream.Sanitize(text)
 	if text == "" {
 		return notify(false, "nothing to copy")
 	}

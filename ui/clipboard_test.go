@@ -35,3 +35,55 @@ func TestByteSize(t *testing.T) {
 		}
 	}
 }
+
+// clipboardOf checks that msgs hold an OSC 52 request for exactly want.
+func clipboardOf(t *testing.T, msgs []tea.Msg, want string) {
+	t.Helper()
+	for _, m := range msgs {
+		if reflect.TypeOf(m) == reflect.TypeOf(tea.SetClipboard("")()) {
+			if !reflect.DeepEqual(m, tea.SetClipboard(want)()) {
+				t.Errorf("clipboard = %+q; want %+q", reflect.ValueOf(m).String(), want)
+			}
+			return
+		}
+	}
+	t.Errorf("no clipboard request in %#v", msgs)
+}
+
+// hostile holds every kind of sequence a model can send: ESC, BEL, CSI,
+// OSC (clipboard and title), DCS, APC, PM, SOS, 8-bit C1 CSI and OSC, other
+// C1, NUL, BS, lone CR, DEL, form feed, and the bidi and zero-width
+// characters that show one text and paste another.
+const hostile = "echo safe\x1b[201~\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07\x1b]0;title\x1b\\\x07" +
+	"\x1bPq#0\x1b\\\x1b_Gf=1\x1b\\\x1b^pm\x1b\\\x1bXsos\x1b\\\u009b31m\u009d0;x\u009c\u0085" +
+	"\x00b\bc\rEVIL\x7f\f\tend\r\n" +
+	"rm\u202e -rf\u202c\u2066x\u2069\u200b\ufeff\u00ad\U000E0041\n"
+
+// hostileCopied is what the screen shows of hostile, and so what is copied.
+const hostileCopied = "echo safe" + "bcEVIL\tend\n" + "rm -rfx\n"
+
+func TestCopyCmdCleans(t *testing.T) {
+	msgs := run(CopyCmd(hostile))
+	clipboardOf(t, msgs, hostileCopied)
+	if n, ok := msgs[1].(NoticeMsg); !ok || n.Text != "copied 28 B to the clipboard" {
+		t.Errorf("notice = %#v", msgs[1])
+	}
+	if msgs := run(CopyCmd("\x1b[31m\u202e")); len(msgs) != 1 || msgs[0].(NoticeMsg).Text != "nothing to copy" {
+		t.Errorf("CopyCmd of controls only = %#v", msgs)
+	}
+}
+
+// TestCopyAnswerCleans: ctrl+y and /copy N copy the last answer, or its
+// code block, as the screen shows it: a code block that shows two harmless
+// lines cannot end a shell's bracketed paste (ESC[201~) and run them.
+func TestCopyAnswerCleans(t *testing.T) {
+	m := newTestModel(t, Options{})
+	answer := "Run this:\n\n```sh\necho hello\x1b[201~\nrm -rf ~/tmp/x\u202e\n```\n\nand\n\n```\n" + hostile + "```\n"
+	m.answers = append(m.answers, answer)
+	view := "Run this:\n\n```sh\necho hello\nrm -rf ~/tmp/x\n```\n\nand\n\n```\n" + hostileCopied + "```\n"
+
+	_, cmd := m.Update(tea.KeyPressMsg{Code: 'y', Mod: tea.ModCtrl})
+	clipboardOf(t, run(cmd), view)
+	clipboardOf(t, run(m.copyAnswer("1")), "echo hello\nrm -rf ~/tmp/x")
+	clipboardOf(t, run(m.copyAnswer("2")), strings.TrimSuffix(hostileCopied, "\n"))
+}

@@ -21,7 +21,8 @@ func (m *Model) copyAnswer(n string) tea.Cmd {
 		m.notice(block.Info, "nothing to copy yet")
 		return nil
 	}
-	text := m.answers[len(m.answers)-1]
+	// Code blocks are found in the cleaned text, as the screen finds them.
+	text := stream.Sanitize(m.answers[len(m.answers)-1])
 	if n != "" {
 		var i int
 		fmt.Sscan(n, &i)

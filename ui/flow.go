@@ -33,6 +33,11 @@ func (m *Model) submit(text string) tea.Cmd {
 		m.composer.SetValue(text)
 		return nil
 	}
+	if m.mcpStarting() {
+		m.notice(block.Info, "MCP servers are still starting — send again once the status line lists their tools")
+		m.composer.SetValue(text)
+		return nil
+	}
 	m.transcript.Follow() // sending a message shows the end again
 	m.turnEntry = append(m.turnEntry, m.transcript.Len())
 	m.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})
@@ -233,7 +238,7 @@ func (m *Model) refresh(it *stream.Item, now time.Time) tea.Cmd {
 		cmds = append(cmds, m.finalRender(e))
 	}
 	if sv, ok := e.b.(block.ImageSaver); ok {
-		if write := sv.SaveImage(); write != nil {
+		if write := sv.SaveImage(m.opts.Images); write != nil {
 			cmds = append(cmds, func() tea.Msg { return imageMsg{e: e, f: write()} })
 		}
 	}
@@ -323,7 +328,7 @@ func (m *Model) endTurn(t *turn) tea.Cmd {
 	case t.err != nil:
 		m.notice(block.Error, "stream broken: "+stream.SanitizeLine(t.err.Error())+" — the partial answer is kept"+carriedNote(carried))
 	case len(snaps) > 0 && snaps[len(snaps)-1].CutOff:
-		m.notice(block.Warning, "the stream ended before the response finished — the partial answer is kept"+carriedNote(carried))
+		m.notice(block.Warning, stream.CutOffNote+" — the partial answer is kept"+carriedNote(carried))
 	}
 	if t.log != nil {
 		t.log.End(now, t.sess)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -88,7 +89,10 @@ func (m *Model) journalFailed(msg journalErrMsg) tea.Cmd {
 	line := stream.SanitizeLine(msg.err.Error())
 	if line != m.lastSaveErr {
 		m.lastSaveErr = line
-		m.notice(block.Warning, line+" — the chat goes on; what streams now may not be saved")
+		if !errors.Is(msg.err, store.ErrGone) { // that one already says what happens next
+			line += " — the chat goes on; what streams now may not be saved"
+		}
+		m.notice(block.Warning, line)
 	}
 	return m.watchJournal()
 }
@@ -160,6 +164,8 @@ func (m *Model) redraw() {
 			m.notice(block.Info, "stopped"+note)
 		case t.Err != nil:
 			m.notice(block.Error, stream.SanitizeLine(t.Err.Error()))
+		case len(t.Responses) > 0 && t.Responses[len(t.Responses)-1].CutOff:
+			m.notice(block.Warning, stream.CutOffNote+" — the partial answer is kept")
 		}
 	}
 	m.status.SessionUsage = m.usage

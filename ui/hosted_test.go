@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/stream"
+	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"
 )
 
@@ -25,8 +26,8 @@ func runCmd(m *Model, cmd tea.Cmd) {
 // the next request for the same tool without asking; a denial carries its
 // reason.
 func TestHostedApprovalAlwaysAndDenyReason(t *testing.T) {
-	req := fixture(t, "vercel__ai/openai-mcp-approval-request.sse")
-	after := fixture(t, "vercel__ai/openai-mcp-call-after-approval.sse")
+	req := sharedtest.Real(t, "vercel__ai/openai-mcp-approval-request.sse")
+	after := sharedtest.Real(t, "vercel__ai/openai-mcp-call-after-approval.sse")
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.FromFile(req), streamtest.FromFile(after), streamtest.FromFile(req), streamtest.FromFile(after))
 	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL}})

@@ -309,3 +309,23 @@ func TestPickerControlCharsNeverReachOutput(t *testing.T) {
 		t.Errorf("a pasted escape sequence should vanish whole from the filter: %q", q.Filter())
 	}
 }
+
+// TestPickerBidiAndZeroWidth: session titles, models and previews holding
+// bidi and zero-width characters show cleaned, every row as wide as the
+// others by both width measures.
+func TestPickerBidiAndZeroWidth(t *testing.T) {
+	ss := pickerSessions()
+	ss[0].Title = "Fix " + bidiHostile
+	ss[1].Model = "gpt\u202e-5"
+	ss[2].Preview = bidiHostile + " back"
+	v := NewPicker(ss, pickerNow, dlgStyles()).View(80, 30)
+	checkNoFormatChars(t, "picker", v)
+	if !strings.Contains(ansi.Strip(v), "Fix abcdef gh") {
+		t.Errorf("cleaned title missing:\n%s", ansi.Strip(v))
+	}
+	for i, row := range strings.Split(v, "\n") {
+		if gw, wc := ansi.StringWidth(row), ansi.StringWidthWc(row); gw != wc || gw > 80 {
+			t.Errorf("row %d: %d cells, %d per rune: %q", i, gw, wc, ansi.Strip(row))
+		}
+	}
+}

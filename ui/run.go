@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
+	"runnel/session/images"
 	"runnel/session/store"
 	"runnel/session/tools"
 	"runnel/stream"
@@ -33,6 +34,10 @@ type Options struct {
 	// so the chain stays valid).
 	Tools *Tools
 
+	// Images is where generated images are written; nil writes none (the
+	// image panel says so).
+	Images images.Sink
+
 	// Replay, when set, plays a recorded stream instead of chatting.
 	Replay      io.Reader
 	ReplayPace  time.Duration
@@ -47,12 +52,21 @@ type Tools struct {
 	MCP     *tools.Manager
 	Enabled map[string]bool     // tool name → on
 	Env     func(string) string // for secrets read at request time; nil: os.Getenv
+	Secrets *stream.Redactor    // hidden in every tool's output; nil: none
+	// Reports are the MCP manager's problems (a server that failed to
+	// start, that stopped), shown as notices; nil: none. MCP may still be
+	// starting (see tools.NewMCP): the chat says so and waits for it.
+	Reports <-chan error
 }
 
 // Result is what the chat leaves behind.
 type Result struct {
 	SessionID store.SessionID // "" when nothing was saved
 }
+
+// ErrInterrupted is what Run returns when a SIGINT from outside ended the
+// chat (ctrl+c itself arrives as a key). The session is saved as on quit.
+var ErrInterrupted = tea.ErrInterrupted
 
 // Run runs the chat until the user quits.
 func Run(ctx context.Context, o Options) (Result, error) {

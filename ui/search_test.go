@@ -187,3 +187,38 @@ func TestSearchViewFits(t *testing.T) {
 		}
 	}
 }
+
+// TestDialogsBidiAndZeroWidth: search results (titles, snippets) and the
+// approval dialog (tool name, arguments) show no bidi or zero-width
+// character from the stream or the store, and every row measures the same
+// by grapheme and per rune, so the renderer draws it where it was laid out.
+func TestDialogsBidiAndZeroWidth(t *testing.T) {
+	st := dlgStyles()
+	hostileText := "stream " + bidiHostile + " ❤️👍🏽 \U0001F1EB end"
+	views := map[string]func(w int) string{
+		"search": func(w int) string {
+			r := NewSearchResults("stream", []store.Hit{hitFor("s", 1, "title "+bidiHostile, hostileText, "stream")}, st)
+			return r.View(w, 20)
+		},
+		"approval": func(w int) string {
+			req := mcpRequest()
+			req.Tool, req.Command = "fs\u202e", []string{"fs", "read\u2066_file"}
+			req.Call.Arguments = `{"path":"` + hostileText + `"}`
+			return NewApproval(req, st).View(w, 20)
+		},
+		"approval, function": func(w int) string {
+			return NewApproval(shellRequest(`{"cmd":"`+hostileText+`"}`), st).View(w, 20)
+		},
+	}
+	for name, view := range views {
+		for _, w := range []int{50, 100} {
+			v := view(w)
+			checkNoFormatChars(t, name, v)
+			for i, row := range strings.Split(v, "\n") {
+				if gw, wc := ansi.StringWidth(row), ansi.StringWidthWc(row); gw != wc || gw > w {
+					t.Errorf("%s at %d: row %d is %d cells, %d per rune: %q", name, w, i, gw, wc, ansi.Strip(row))
+				}
+			}
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -153,5 +154,41 @@ func TestHint(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// bidiHostile holds bidi overrides and isolates, zero-width and other format
+// characters: text that would reorder what follows it on the line, hide
+// itself, or be measured at another width than a terminal draws.
+const bidiHostile = "ab\u202ecd\u202c\u2066ef\u2069\u200b\u200c\u200d\u200e\u200f\u061c\ufeff\u2060\u00ad\U000E0041\u2028gh"
+
+// checkNoFormatChars fails if s holds a format character or line separator.
+func checkNoFormatChars(t *testing.T, where, s string) {
+	t.Helper()
+	for _, r := range s {
+		if r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r) {
+			t.Errorf("%s: format character %U reached the screen: %+q", where, r, s)
+			return
+		}
+	}
+}
+
+// TestStatusBidiAndZeroWidth: the status line never carries bidi or
+// zero-width characters from the model's title or the model name, and keeps
+// its width.
+func TestStatusBidiAndZeroWidth(t *testing.T) {
+	s := fullStatus()
+	s.Detail = bidiHostile
+	s.Model = "gpt\u202e-5"
+	s.MCP = "mcp\u2067 2"
+	for _, w := range []int{40, 100, 160} {
+		v := s.View(w, statusNow, nil)
+		checkNoFormatChars(t, "status", v)
+		if got, wc := ansi.StringWidth(v), ansi.StringWidthWc(v); got != w || wc != w {
+			t.Errorf("width %d: status is %d cells (%d per rune): %q", w, got, wc, ansi.Strip(v))
+		}
+	}
+	if v := ansi.Strip(s.View(160, statusNow, nil)); !strings.Contains(v, "abcdef gh") || !strings.Contains(v, "gpt-5") {
+		t.Errorf("cleaned text missing: %q", v)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"charm.land/glamour/v2"
 
 	"runnel/stream"
+	"runnel/stream/sharedtest"
 	"runnel/theme"
 	"runnel/ui/markdown"
 )
@@ -30,7 +31,7 @@ func realAnswers(b testing.TB, n int) string {
 			"vercel__ai/openai-mcp-tool-two-calls.sse",
 			"pydantic__pydantic-ai/openai-reasoning-code-interpreter.sse",
 		} {
-			data, err := os.ReadFile(fixture(b, rel))
+			data, err := os.ReadFile(sharedtest.Real(b, rel))
 			if err != nil {
 				b.Fatal(err)
 			}

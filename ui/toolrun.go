@@ -84,7 +84,9 @@ func newToolKit(o *Tools) *toolKit {
 	k := &toolKit{events: make(chan tea.Msg, 256), calls: map[string]*stream.Item{}, output: map[string]*strings.Builder{}, enabled: map[string]bool{},
 		roundOut: map[string]json.RawMessage{}, running: map[string]bool{}}
 	var mcp *tools.Manager
+	var secrets *stream.Redactor
 	if o != nil {
+		secrets = o.Secrets
 		k.cfg, mcp, k.env = o.Config, o.MCP, o.Env
 		for n, on := range o.Enabled {
 			k.enabled[n] = on
@@ -94,6 +96,7 @@ func newToolKit(o *Tools) *toolKit {
 		k.env = os.Getenv
 	}
 	k.runner = tools.NewRunner(k.cfg, mcp, tools.Hooks{
+		Secrets: secrets,
 		Approve: func(ctx context.Context, req tools.ApprovalRequest) tools.Decision {
 			ask := approvalAsk{req: req, reply: make(chan tools.Decision, 1)}
 			select {

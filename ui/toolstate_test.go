@@ -14,6 +14,7 @@ import (
 	"runnel/session/store"
 	"runnel/session/tools"
 	"runnel/stream"
+	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"
 )
 
@@ -245,7 +246,7 @@ func TestResumeAsksPendingApprovalAgain(t *testing.T) {
 // response failed, once, and not also that the stream ended early: as
 // recorded (error, then response.failed) and cut after the error event.
 func TestErrorEventGivesOneNotice(t *testing.T) {
-	data, err := os.ReadFile(fixture(t, "vercel__ai/openai-error-insufficient-quota.sse"))
+	data, err := os.ReadFile(sharedtest.Real(t, "vercel__ai/openai-error-insufficient-quota.sse"))
 	if err != nil {
 		t.Fatal(err)
 	}

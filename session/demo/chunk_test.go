@@ -48,7 +48,7 @@ func TestObfuscationPadsToSixteen(t *testing.T) {
 			t.Errorf("pad(%q) = %q: total %d", d, pad, n)
 		}
 	}
-	if newObfuscator(3).pad("x") != newObfuscator(3).pad("x") {
+	if a, b := newObfuscator(3).pad("x"), newObfuscator(3).pad("x"); a != b {
 		t.Error("same seed, different padding")
 	}
 }

@@ -6,20 +6,16 @@ import (
 	"sort"
 	"strings"
 	"testing"
-)
 
-// realDir is shared/fixtures/real beside the repo.
-var realDir = filepath.Join("..", "..", "..", "shared", "fixtures", "real")
+	"runnel/stream/sharedtest"
+)
 
 // realShapes collects, from the recorded streams in shared/fixtures/real, the
 // key sets each event type (and each item type inside output_item events, and
 // the response object) was seen with.
 func realShapes(t *testing.T) map[string]map[string]bool {
 	t.Helper()
-	files, _ := filepath.Glob(filepath.Join(realDir, "*", "*.sse"))
-	if len(files) == 0 {
-		t.Skipf("no real fixtures under %s (the shared/ folder beside the repo); shape test skipped", realDir)
-	}
+	files := sharedtest.RealFiles(t)
 	shapes := map[string]map[string]bool{}
 	for _, f := range files {
 		raw, err := os.ReadFile(f)
@@ -127,12 +123,7 @@ func TestCheckerAcceptsRealStreams(t *testing.T) {
 		"vercel__ai/openai-mcp-tool-two-calls.sse",
 		"vercel__ai/openai-error-insufficient-quota.sse",
 	} {
-		raw, err := os.ReadFile(filepath.Join(realDir, name))
-		if os.IsNotExist(err) {
-			t.Skipf("no %s (the shared/ folder beside the repo); calibration skipped", name)
-		} else if err != nil {
-			t.Fatal(err)
-		}
+		raw := sharedtest.ReadReal(t, name)
 		t.Run(filepath.Base(name), func(t *testing.T) { checkStream(t, parseLoose(string(raw))) })
 	}
 }

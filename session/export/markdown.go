@@ -206,7 +206,10 @@ func statusNote(t *store.Turn) string {
 		}
 		return "**Incomplete:** " + why + "."
 	case store.StatusFailed:
-		if why == "" {
+		switch why {
+		case stream.CutOffNote:
+			return "**Cut off:** " + why + " — the partial answer is kept above."
+		case "":
 			why = "no reason was recorded"
 		}
 		return "**Failed:** " + why

@@ -26,6 +26,7 @@ var (
 	ErrFull        = errors.New("disk or history file is full")
 	ErrIO          = errors.New("history disk I/O error")
 	ErrClosed      = errors.New("history is closed")
+	ErrGone        = errors.New("history file was removed or replaced")
 	ErrNotFound    = errors.New("no such session")
 	ErrAmbiguous   = errors.New("ambiguous session id")
 	ErrBadInput    = errors.New("invalid argument")

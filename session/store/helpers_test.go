@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"runnel/stream"
+	"runnel/stream/sharedtest"
 )
 
 // TestMain lets the test binary double as the child process of the
@@ -76,24 +76,10 @@ func check(t testing.TB, err error) {
 	}
 }
 
-// sharedDir returns ../shared beside the repository, or skips the test.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared")
-	if _, err := os.Stat(filepath.Join(dir, "fixtures", "real")); err != nil {
-		t.Skipf("shared fixtures not found at %s (they live beside the repo): %v", dir, err)
-	}
-	return dir
-}
-
+// fixture returns the bytes of a recorded stream under ../shared/fixtures/real.
 func fixture(t testing.TB, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(sharedDir(t), "fixtures", "real", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return sharedtest.ReadReal(t, name)
 }
 
 // recorded is what streaming a fixture into the store wrote.

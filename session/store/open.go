@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runnel/stream"
 	"strings"
 	"time"
 
@@ -31,10 +32,19 @@ type DB struct {
 	path  string
 	w, r  *sql.DB
 	busy  time.Duration
+	files files                   // the files opened at path; writes stop when path names others (gone.go)
 	owner string                  // this process, stamped on the turns it streams
 	alive func(owner string) bool // whether the process behind owner may still run
 	now   func() time.Time
+
+	secrets *stream.Redactor // hidden in everything written; set once, before writing
 }
+
+// SetSecrets makes every later write hide the values in r (see
+// stream.Redactor): prompts, input and output items, titles and turn
+// errors. The stream and the tools already hide them; this is the last
+// guard before the disk. Call it before writing, from one goroutine.
+func (db *DB) SetSecrets(r *stream.Redactor) { db.secrets = r }
 
 // options are the knobs tests turn; Open uses the zero value.
 type options struct {
@@ -124,6 +134,10 @@ func open(path string, o options) (*DB, error) {
 		db.w.Close()
 		return fail(err)
 	}
+	if err := db.identify(); err != nil {
+		db.w.Close()
+		return fail(err)
+	}
 	if db.r, err = sql.Open("sqlite", dsn(abs, o.busy, "_pragma=query_only(1)")); err != nil {
 		db.w.Close()
 		return fail(err)
@@ -193,6 +207,7 @@ func (db *DB) Path() string { return db.path }
 
 // Close closes the database. Writes after Close fail with ErrClosed.
 func (db *DB) Close() error {
+	db.forget() // closing deletes the WAL: that is no removal
 	var err error
 	if db.r != nil {
 		err = db.r.Close()

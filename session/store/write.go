@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -33,7 +34,7 @@ type TurnEnd struct {
 
 // CreateSession stores a new session and returns its id.
 func (db *DB) CreateSession(s NewSession) (SessionID, error) {
-	settings, err := redactSettings(s.Settings)
+	settings, err := redactSettings(db.secrets.JSON(s.Settings))
 	if err != nil {
 		return "", db.fail("create session", err)
 	}
@@ -62,12 +63,12 @@ func (db *DB) CreateSession(s NewSession) (SessionID, error) {
 
 // SetTitle renames a session ("" lets the next prompt name it).
 func (db *DB) SetTitle(id SessionID, t string) error {
-	return db.updateSession(id, `UPDATE sessions SET title = ? WHERE id = ?`, title(t), string(id))
+	return db.updateSession(id, `UPDATE sessions SET title = ? WHERE id = ?`, title(db.secrets.String(t)), string(id))
 }
 
 // SetSettings replaces a session's settings (e.g. after a model switch).
 func (db *DB) SetSettings(id SessionID, settings json.RawMessage) error {
-	s, err := redactSettings(settings)
+	s, err := redactSettings(db.secrets.JSON(settings))
 	if err != nil {
 		return db.fail("update session", err)
 	}
@@ -92,6 +93,7 @@ func (db *DB) updateSession(id SessionID, query string, args ...any) error {
 // names the session after prompt if it has no title yet. input is stored
 // byte for byte; each element must be a JSON object.
 func (db *DB) BeginTurn(sid SessionID, prompt string, input []json.RawMessage, previousResponseID string) (TurnID, error) {
+	prompt, input = db.secrets.String(prompt), db.redactAll(input)
 	arr, err := joinObjects("input", input)
 	if err != nil {
 		return 0, db.fail("begin turn", err)
@@ -135,6 +137,18 @@ func (db *DB) BeginTurn(sid SessionID, prompt string, input []json.RawMessage, p
 	return tid, nil
 }
 
+// redactAll hides the secrets in JSON values.
+func (db *DB) redactAll(raws []json.RawMessage) []json.RawMessage {
+	if db.secrets.Len() == 0 {
+		return raws
+	}
+	out := make([]json.RawMessage, len(raws))
+	for i, r := range raws {
+		out[i] = db.secrets.JSON(r)
+	}
+	return out
+}
+
 // SaveItem stores one output item of a turn, replacing what was stored at
 // (responseIdx, outputIdx): a partial item (done false) while it streams, the
 // whole item when it is done. A partial never replaces a done item. raw must
@@ -155,6 +169,12 @@ func (db *DB) SaveItems(tid TurnID, items []ItemWrite) error {
 	}
 	if len(items) == 0 {
 		return nil
+	}
+	if db.secrets.Len() > 0 {
+		items = slices.Clone(items)
+		for i := range items {
+			items[i].Raw = db.secrets.JSON(items[i].Raw)
+		}
 	}
 	now := ms(db.now())
 	return db.write("save item", func(tx *sql.Tx) error {
@@ -211,6 +231,7 @@ func (db *DB) FinishTurn(tid TurnID, f TurnEnd) error {
 		ids = []string{}
 	}
 	idsJSON, _ := json.Marshal(ids)
+	f.Error = db.secrets.String(f.Error)
 	now := ms(db.now())
 	return db.write("finish turn", func(tx *sql.Tx) error {
 		res, err := tx.Exec(`UPDATE turns SET status = ?, response_ids = ?, usage = ?, error = ?, ended = ? WHERE id = ?`,
@@ -282,6 +303,10 @@ func (db *DB) sweep() error {
 
 // write runs fn in one IMMEDIATE transaction and wraps any failure for op.
 func (db *DB) write(op string, fn func(tx *sql.Tx) error) error {
+	if err := db.stillThere(); err != nil {
+		return db.fail(op, err)
+	}
+	defer db.noteSidecars()
 	tx, err := db.w.Begin()
 	if err != nil {
 		return db.fail(op, err)

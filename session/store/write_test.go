@@ -11,12 +11,13 @@ import (
 	"time"
 
 	"runnel/stream"
+	"runnel/stream/sharedtest"
 )
 
 // Every real fixture, streamed through the Recorder into one session, loads
 // back with each item byte for byte as the accumulator last gave it.
 func TestRecordRealFixturesByteForByte(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(t), "fixtures", "real", "*", "*.sse"))
+	files := sharedtest.RealFiles(t)
 	if len(files) != 39 {
 		t.Fatalf("found %d real fixtures, want 39", len(files))
 	}
@@ -24,7 +25,7 @@ func TestRecordRealFixturesByteForByte(t *testing.T) {
 	sid := newSession(t, db, `{"model":"gpt-5"}`)
 	var recs []recorded
 	for _, f := range files {
-		rel, _ := filepath.Rel(filepath.Join(sharedDir(t), "fixtures", "real"), f)
+		rel, _ := filepath.Rel(sharedtest.RealDir(t), f)
 		recs = append(recs, record(t, db, c, sid, "replay "+rel, rel))
 	}
 	s := load(t, db, sid)

@@ -3,8 +3,10 @@ package tools
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"regexp"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -12,9 +14,21 @@ import (
 const (
 	DefaultMaxRounds = 16               // tool rounds per user turn
 	DefaultTimeout   = 30 * time.Second // a function command's run time
-	MaxOutput        = 64 << 10         // bytes of a command's stdout sent to the model
-	MaxParallel      = 4                // calls of one round running at once
-	Separator        = "__"             // between server and tool in an MCP tool's function name
+
+	// DefaultMCPTimeout bounds one MCP tool call. Longer than a function's
+	// 30 s: MCP tools often front remote services (search, fetch, a
+	// database) that answer slowly, and a server that still sends progress
+	// is probably working; but it must end, so a hung server cannot hold
+	// `runnel -p` for ever.
+	DefaultMCPTimeout = 60 * time.Second
+	// DefaultMCPStartupTimeout bounds a server's launch, handshake and tool
+	// listing. A local stdio server answers initialize in well under a
+	// second; 10 s leaves room for `npx`/`uvx` fetching a package from a
+	// warm cache, without a silent server holding the start for long.
+	DefaultMCPStartupTimeout = 10 * time.Second
+	MaxOutput                = 64 << 10 // bytes of a command's stdout sent to the model
+	MaxParallel              = 4        // calls of one round running at once
+	Separator                = "__"     // between server and tool in an MCP tool's function name
 )
 
 // Approval says when a local tool needs the user's yes before it runs.
@@ -54,7 +68,8 @@ func ParseApproval(s string) (Approval, error) {
 // Config is every tool a session may offer the model. It holds no secrets:
 // hosted tools name where theirs come from, and RequestTools reads them.
 //
-// Invariants (as checked by Validate, which the config loader runs):
+// Invariants (checked by the config loader, package session/config, the one
+// place tool config is validated):
 //   - Names are unique across Hosted, Functions and Servers, and match
 //     [a-zA-Z0-9_-]{1,64}.
 //   - Every Function has a Command; with Shell it is one element, the line.
@@ -64,8 +79,63 @@ type Config struct {
 	Hosted    []Hosted
 	Functions []Function
 	Servers   []Server
-	MaxRounds int      // 0 = DefaultMaxRounds
-	SecretEnv []string // variables removed from every tool's environment (the API key's)
+	MaxRounds int // 0 = DefaultMaxRounds
+	// SecretEnv are the variables runnel reads secrets from (the API key's,
+	// hosted MCP tools' authorization_env and headers_env): they are
+	// removed from every local tool's environment, but for the API key's
+	// (APIKeyEnv) with pass_api_key and those a tool names in
+	// env_passthrough.
+	SecretEnv []string
+	APIKeyEnv []string // the API key's variables, a subset of SecretEnv
+}
+
+// hiddenEnv is what to remove from a local tool's environment.
+func (c Config) hiddenEnv(passAPIKey bool, passthrough []string) []string {
+	var out []string
+	for _, v := range c.SecretEnv {
+		if passAPIKey && slices.Contains(c.APIKeyEnv, v) || slices.Contains(passthrough, v) {
+			continue
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// secretName reports whether an environment variable's name says it holds
+// a secret: its value (in an [[mcp_servers]] env table) is then hidden in
+// everything runnel shows or stores.
+func secretName(name string) bool {
+	n := strings.ToUpper(name)
+	for _, w := range []string{"KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "AUTH", "CREDENTIAL", "COOKIE", "SESSION", "PRIVATE"} {
+		if strings.Contains(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// SecretValues are the secrets the config names, read now with env (nil
+// means os.Getenv): the values of SecretEnv, and of each MCP server's env
+// entries whose name says they are secret (TOKEN, KEY, SECRET, …). Add
+// them to the session's stream.Redactor. (A hosted MCP tool's
+// authorization_command is run at request time: Runner.RequestTools adds
+// its token then.)
+func (c Config) SecretValues(env func(string) string) []string {
+	if env == nil {
+		env = os.Getenv
+	}
+	var out []string
+	for _, v := range c.SecretEnv {
+		out = append(out, env(v))
+	}
+	for _, s := range c.Servers {
+		for k, v := range s.Env {
+			if secretName(k) {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
 
 // Hosted is a tool the server runs. Fields go into the request beside
@@ -92,18 +162,39 @@ type Function struct {
 	Timeout     time.Duration // 0 = DefaultTimeout
 	Approval    Approval
 	Dir         string // working directory; "" = runnel's own
-	PassAPIKey  bool   // keep SecretEnv in the command's environment
+	PassAPIKey  bool   // keep the API key's variables (APIKeyEnv) in the command's environment
+	// EnvPassthrough names variables of SecretEnv the command may see.
+	EnvPassthrough []string
 }
 
 // Server is a local MCP server started over stdio.
 type Server struct {
-	Name         string
-	Command      string
-	Args         []string
-	Env          map[string]string // added to the inherited environment
-	AllowedTools []string          // empty = all
-	Approval     Approval
-	PassAPIKey   bool
+	Name           string
+	Command        string
+	Args           []string
+	Env            map[string]string // added to the inherited environment
+	AllowedTools   []string          // empty = all
+	Approval       Approval
+	PassAPIKey     bool
+	EnvPassthrough []string      // variables of SecretEnv the server may see
+	Timeout        time.Duration // one call; 0 = DefaultMCPTimeout
+	StartupTimeout time.Duration // launch, initialize and tools/list; 0 = DefaultMCPStartupTimeout
+}
+
+// callTimeout is the server's call timeout with the default applied.
+func (s Server) callTimeout() time.Duration {
+	if s.Timeout > 0 {
+		return s.Timeout
+	}
+	return DefaultMCPTimeout
+}
+
+// startupTimeout is the server's start-up timeout with the default applied.
+func (s Server) startupTimeout() time.Duration {
+	if s.StartupTimeout > 0 {
+		return s.StartupTimeout
+	}
+	return DefaultMCPStartupTimeout
 }
 
 // Kind is what sort of tool a name stands for.
@@ -181,55 +272,10 @@ func (c Config) Rounds() int {
 
 var validName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 
-// Validate checks the invariants above. Errors name the tool but carry no
-// file position: the config loader checks the same things first, with
-// lines.
-func (c Config) Validate() error {
-	seen := map[string]bool{}
-	name := func(kind, n string) error {
-		if !validName.MatchString(n) {
-			return fmt.Errorf("%s name %q must be 1 to 64 letters, digits, _ or -", kind, n)
-		}
-		if seen[n] {
-			return fmt.Errorf("%s name %q is used twice; tool names must be unique", kind, n)
-		}
-		seen[n] = true
-		return nil
-	}
-	for _, h := range c.Hosted {
-		if err := name("hosted tool", h.Name); err != nil {
-			return err
-		}
-	}
-	for _, f := range c.Functions {
-		if err := name("function", f.Name); err != nil {
-			return err
-		}
-		if len(f.Command) == 0 || f.Command[0] == "" || f.Shell && len(f.Command) != 1 {
-			return fmt.Errorf("function %q: command must be an argv, or one line with shell = true", f.Name)
-		}
-		if f.Timeout < 0 {
-			return fmt.Errorf("function %q: timeout must be positive", f.Name)
-		}
-		if f.Parameters != nil {
-			if _, err := CompileSchema(f.Parameters); err != nil {
-				return fmt.Errorf("function %q: parameters: %w", f.Name, err)
-			}
-		}
-	}
-	for _, s := range c.Servers {
-		if err := name("mcp server", s.Name); err != nil {
-			return err
-		}
-		if s.Command == "" {
-			return fmt.Errorf("mcp server %q: command is empty", s.Name)
-		}
-	}
-	if c.MaxRounds < 0 {
-		return fmt.Errorf("max_tool_rounds %d must be positive", c.MaxRounds)
-	}
-	return nil
-}
+// ValidName reports whether s may name a tool: 1 to 64 letters, digits, _
+// or - (the API's rule for function names). The config loader checks every
+// name with it; Config holds only names that pass.
+func ValidName(s string) bool { return validName.MatchString(s) }
 
 // function returns the function tool named n, or nil.
 func (c Config) function(n string) *Function {

@@ -43,6 +43,17 @@
 // messages.
 //
 // Hosted tool items (web_search_call, mcp_call, …) are never run here: the
-// server runs them. Tool output goes back to the model exactly as received;
-// it is sanitized only for display, by the UI.
+// server runs them. Tool output goes back to the model as received, but for
+// the secret values in Hooks.Secrets, which are hidden in it; it is
+// sanitized only for display, by the UI.
+//
+// # Limits and secrets
+//
+// A function command runs at most its timeout (30 s by default); an MCP
+// call at most its server's timeout (60 s), then ends with one line naming
+// the server and the tool; a server must start (launch, initialize, list
+// its tools) within its startup_timeout (10 s). Local tools and servers get
+// runnel's environment minus Config.SecretEnv (the API key's variables and
+// those hosted MCP tools read their tokens from), but for pass_api_key and
+// env_passthrough.
 package tools

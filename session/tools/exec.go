@@ -103,11 +103,9 @@ func toolEnv(base []string, secrets []string, extra ...string) []string {
 	return append(out, extra...)
 }
 
-// commandEnv is the environment for a function call.
-func commandEnv(f *Function, secrets []string, call Call) []string {
-	if f.PassAPIKey {
-		secrets = nil
-	}
+// commandEnv is the environment for a function call; secrets are the
+// variables to remove (Config.hiddenEnv).
+func commandEnv(secrets []string, call Call) []string {
 	args := call.Arguments
 	if len(args) > maxArgsEnv {
 		args = "" // too big for one variable: read stdin

@@ -21,7 +21,11 @@ func runOne(t *testing.T, f Function, args string, h Hooks) Result {
 	if f.Name == "" {
 		f.Name = "tool"
 	}
-	r := NewRunner(Config{Functions: []Function{f}, SecretEnv: []string{"OPENAI_API_KEY", "RUNNEL_TEST_KEY"}}, nil, h)
+	r := NewRunner(Config{
+		Functions: []Function{f},
+		SecretEnv: []string{"OPENAI_API_KEY", "RUNNEL_TEST_KEY", "RUNNEL_TEST_MCP_TOKEN", "RUNNEL_TEST_MCP_HEADER"},
+		APIKeyEnv: []string{"OPENAI_API_KEY", "RUNNEL_TEST_KEY"},
+	}, nil, h)
 	return r.Run(context.Background(), []Call{{CallID: "call_1", Name: f.Name, Arguments: args}})[0]
 }
 

@@ -99,8 +99,8 @@ func secretFromEnv(env func(string) string, name string) (string, error) {
 	return v, nil
 }
 
-// secretFromCommand runs argv and returns its first line of output. Its
-// output is never put in an error.
+// secretFromCommand runs argv and returns its first line of output. Neither
+// its output nor its text is ever put in an error.
 func secretFromCommand(argv []string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), secretCommandTimeout)
 	defer cancel()
@@ -109,11 +109,9 @@ func secretFromCommand(argv []string) (string, error) {
 	cmd.Stdout = &out
 	cmd.WaitDelay = time.Second
 	err := cmd.Run()
-	line := strings.Join(argv, " ")
-	if len(argv) == 3 && argv[0] == "sh" && argv[1] == "-c" {
-		line = argv[2] // written as one string in the config
-	}
-	name := fmt.Sprintf("authorization_command %q", line)
+	// Named by its key, never by its text: a token may be written inline
+	// in it ("echo ghp_…"). The caller says which tool it belongs to.
+	name := "authorization_command"
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
 		return "", fmt.Errorf("%s did not finish within %s", name, secretCommandTimeout)

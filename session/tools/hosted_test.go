@@ -91,8 +91,13 @@ func TestAuthorizationCommand(t *testing.T) {
 	}
 	c.Hosted[0].AuthorizationCommand = []string{"sh", "-c", "printf 'tok-secret-%s' output; exit 1"}
 	_, err = c.RequestTools(nil, env(nil))
-	if err == nil || strings.Contains(err.Error(), "tok-secret-output") || !strings.Contains(err.Error(), "authorization_command") {
+	if err == nil || strings.Contains(err.Error(), "tok-secret") || !strings.Contains(err.Error(), "tool x: authorization_command failed") {
 		t.Errorf("failing command: %v", err)
+	}
+	// A token written inline in the command is not repeated either.
+	c.Hosted[0].AuthorizationCommand = []string{"sh", "-c", "echo ghp_inline0123456789 >/dev/null; exit 2"}
+	if _, err = c.RequestTools(nil, env(nil)); err == nil || strings.Contains(err.Error(), "ghp_inline") {
+		t.Errorf("failing command with an inline token: %v", err)
 	}
 }
 
@@ -103,13 +108,6 @@ func TestNames(t *testing.T) {
 	}
 	if c.EnabledByDefault("code_interpreter") || !c.EnabledByDefault("files") || c.EnabledByDefault("nope") {
 		t.Error("EnabledByDefault")
-	}
-	if err := c.Validate(); err != nil {
-		t.Errorf("Validate: %v", err)
-	}
-	c.Functions = append(c.Functions, Function{Name: "files", Command: []string{"x"}})
-	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), `"files" is used twice`) {
-		t.Errorf("Validate with a clash: %v", err)
 	}
 }
 
@@ -125,7 +123,7 @@ func TestExposedName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := exposedName(tt.server, tt.tool, used)
-		if got != tt.want || !validName.MatchString(got) {
+		if got != tt.want || !ValidName(got) {
 			t.Errorf("exposedName(%q, %q) = %q, want %q", tt.server, tt.tool, got, tt.want)
 		}
 	}

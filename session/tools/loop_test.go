@@ -3,23 +3,20 @@ package tools
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"runnel/stream"
+	"runnel/stream/sharedtest"
 )
 
 // fixture decodes a real recorded stream from ../shared, or skips.
 func fixture(t *testing.T, name string) *stream.Snapshot {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	path := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "fixtures", "real", name)
-	f, err := os.Open(path)
+	f, err := os.Open(sharedtest.Real(t, name))
 	if err != nil {
-		t.Skipf("shared fixtures not found (they live beside the repo in ../shared): %v", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	var acc stream.Accumulator

@@ -21,23 +21,57 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"runnel/stream"
 )
 
-const (
-	mcpStartTimeout = 30 * time.Second // launch, handshake and tool listing
-	mcpGrace        = 2 * time.Second  // after closing stdin, before SIGTERM, then before SIGKILL
-)
+const mcpGrace = 2 * time.Second // after closing stdin, before SIGTERM, then before SIGKILL
+
+// callTimeoutError is a call that ended at its server's timeout: one line
+// naming the server and the tool.
+type callTimeoutError struct {
+	server, tool string
+	after        time.Duration
+}
+
+func (e *callTimeoutError) Error() string {
+	return fmt.Sprintf("mcp server %s: tool %s did not answer within %s (timeout in [[mcp_servers]])", e.server, e.tool, e.after)
+}
+
+// StartHooks are how StartMCP reaches the user. Every field may be nil.
+type StartHooks struct {
+	// Report gets one error per problem, now and later (a server that
+	// failed to start, that stopped, that offers none of allowed_tools).
+	// It must be safe for concurrent use.
+	Report func(error)
+	// Starting is called with a server's name when it has not finished
+	// starting after SlowAfter (0: as soon as it starts), so a slow or
+	// silent server is visible while runnel waits for it. It is called
+	// at most once per server, concurrently for different servers.
+	Starting  func(server string)
+	SlowAfter time.Duration
+	// Secrets are hidden in every report (a server's stderr may print
+	// its environment).
+	Secrets *stream.Redactor
+}
 
 // Manager owns the session's local MCP servers. A nil *Manager has no
 // servers and no tools.
 //
-// Invariants: servers, tools and byName are set by StartMCP and never
-// change (a restarted server keeps its tools and names); progress holds a
-// callback only while its call runs.
+// Invariants: servers is set by NewMCP; tools and byName are set by Start
+// before it closes ready, are read only after, and never change (a
+// restarted server keeps its tools and names); progress holds a callback
+// only while its call runs.
 type Manager struct {
-	client  *mcp.Client
-	secrets []string
-	report  func(error)
+	client *mcp.Client
+	cfg    Config // for the variables to hide from servers
+	hooks  StartHooks
+	report func(error)
+	ready  chan struct{} // closed when Start has returned
+
+	stopMu    sync.Mutex
+	stopStart context.CancelFunc // ends a Start still running; set by Start
+	closed    bool
 
 	servers []*server
 	tools   []*mcpTool // config order, then the server's order
@@ -62,11 +96,13 @@ type server struct {
 	err       error // why it is not running: a start failure or how it ended
 	restarted bool
 	closed    bool
+	hung      bool // a call ran into its timeout: Close does not wait for a graceful exit
 }
 
 // conn is one running server process and its session.
 type conn struct {
 	cs   *mcp.ClientSession
+	pid  int           // the process (and its group)
 	done chan struct{} // closed when the connection has ended
 }
 
@@ -81,25 +117,87 @@ type mcpTool struct {
 }
 
 // StartMCP launches every server in c concurrently, lists their tools and
-// returns when all have started or failed (each within 30 seconds). report
-// gets one error per problem, now and later (a server that failed to start,
-// that stopped, that offers none of allowed_tools); it may be nil and must
-// be safe for concurrent use. ctx bounds the start only.
+// returns when all have started or failed (each within its
+// startup_timeout). report gets one error per problem, as
+// StartHooks.Report; it may be nil. ctx bounds the start only.
 func StartMCP(ctx context.Context, c Config, report func(error)) *Manager {
+	return StartMCPWith(ctx, c, StartHooks{Report: report})
+}
+
+// StartMCPWith is StartMCP with every hook.
+func StartMCPWith(ctx context.Context, c Config, h StartHooks) *Manager {
+	m := NewMCP(c, h)
+	m.Start(ctx)
+	return m
+}
+
+// NewMCP returns the Manager of c's servers, not started: Start starts
+// them. Until Start has returned, the Manager offers no tools, Summary
+// names the servers starting and Ready is open, so a chat can show itself
+// at once and say what it waits for.
+func NewMCP(c Config, h StartHooks) *Manager {
+	report := h.Report
 	if report == nil {
 		report = func(error) {}
 	}
-	m := &Manager{secrets: c.SecretEnv, report: report, byName: map[string]*mcpTool{}}
+	if h.Secrets != nil {
+		inner := report
+		report = func(err error) { inner(h.Secrets.Error(err)) }
+	}
+	m := &Manager{cfg: c, hooks: h, report: report, byName: map[string]*mcpTool{}, ready: make(chan struct{})}
 	m.client = mcp.NewClient(&mcp.Implementation{Name: "runnel", Version: "1"}, &mcp.ClientOptions{
 		Capabilities:                &mcp.ClientCapabilities{}, // no roots, sampling or elicitation
 		ProgressNotificationHandler: m.onProgress,
 	})
-	listed := make([][]*mcp.Tool, len(c.Servers))
+	for _, cfg := range c.Servers {
+		m.servers = append(m.servers, &server{cfg: cfg, m: m, stderr: &tail{}})
+	}
+	return m
+}
+
+// Ready is closed when Start has returned. A nil Manager is ready.
+func (m *Manager) Ready() <-chan struct{} {
+	if m == nil {
+		return closedChan
+	}
+	return m.ready
+}
+
+var closedChan = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
+
+// started reports whether Start has returned, after which servers, tools
+// and byName no longer change.
+func (m *Manager) started() bool {
+	select {
+	case <-m.ready:
+		return true
+	default:
+		return false
+	}
+}
+
+// Start launches every server concurrently, lists their tools and returns
+// when all have started or failed (each within its startup_timeout). ctx
+// bounds the start only. Call it once.
+func (m *Manager) Start(ctx context.Context) {
+	defer close(m.ready)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	m.stopMu.Lock()
+	if m.closed {
+		cancel()
+	}
+	m.stopStart = cancel
+	m.stopMu.Unlock()
+	h, report := m.hooks, m.report
+	listed := make([][]*mcp.Tool, len(m.servers))
 	var wg sync.WaitGroup
-	for i, cfg := range c.Servers {
-		s := &server{cfg: cfg, m: m, stderr: &tail{}}
-		m.servers = append(m.servers, s)
+	for i, s := range m.servers {
 		wg.Go(func() {
+			if h.Starting != nil {
+				t := time.AfterFunc(h.SlowAfter, func() { h.Starting(s.cfg.Name) })
+				defer t.Stop()
+			}
 			tools, err := s.startAndList(ctx)
 			if err != nil {
 				report(err)
@@ -111,7 +209,7 @@ func StartMCP(ctx context.Context, c Config, report func(error)) *Manager {
 	wg.Wait()
 
 	used := map[string]bool{}
-	for _, f := range c.Functions {
+	for _, f := range m.cfg.Functions {
 		used[f.Name] = true
 	}
 	for i, s := range m.servers {
@@ -129,16 +227,20 @@ func StartMCP(ctx context.Context, c Config, report func(error)) *Manager {
 			m.byName[mt.name] = mt
 		}
 	}
-	return m
 }
 
 // startAndList starts s and returns the tools it offers that allowed_tools
 // lets through.
 func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
-	ctx, cancel := context.WithTimeout(ctx, mcpStartTimeout)
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.startupTimeout())
 	defer cancel()
 	c, err := s.start(ctx)
 	s.mu.Lock()
+	if s.closed && err == nil { // Close came first: this connection is not wanted
+		s.mu.Unlock()
+		_ = c.cs.Close()
+		return nil, fmt.Errorf("mcp server %s is shut down", s.cfg.Name)
+	}
 	s.conn, s.err = c, err
 	s.mu.Unlock()
 	if err != nil {
@@ -147,7 +249,11 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 	var tools []*mcp.Tool
 	for t, err := range c.cs.Tools(ctx, nil) {
 		if err != nil {
-			err = fmt.Errorf("mcp server %s: list tools: %v", s.cfg.Name, err)
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				err = s.startTimedOut("tools/list")
+			} else {
+				err = fmt.Errorf("mcp server %s: list tools: %v", s.cfg.Name, err)
+			}
 			s.mu.Lock()
 			s.conn, s.err = nil, err // not running, as Summary says
 			s.mu.Unlock()
@@ -170,10 +276,7 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 // result.
 func (s *server) start(ctx context.Context) (*conn, error) {
 	cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
-	secrets := s.m.secrets
-	if s.cfg.PassAPIKey {
-		secrets = nil
-	}
+	secrets := s.m.cfg.hiddenEnv(s.cfg.PassAPIKey, s.cfg.EnvPassthrough)
 	extra := make([]string, 0, len(s.cfg.Env))
 	for k, v := range s.cfg.Env {
 		extra = append(extra, k+"="+v)
@@ -188,11 +291,21 @@ func (s *server) start(ctx context.Context) (*conn, error) {
 		if cmd.Process != nil {
 			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		}
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, s.startTimedOut("initialize")
+		}
 		return nil, fmt.Errorf("mcp server %s: start %q: %v%s", s.cfg.Name, s.cfg.Command, err, s.stderr.hint())
 	}
-	c := &conn{cs: cs, done: make(chan struct{})}
+	c := &conn{cs: cs, pid: cmd.Process.Pid, done: make(chan struct{})}
 	go s.watch(c)
 	return c, nil
+}
+
+// startTimedOut is the error for a server that did not answer step (its
+// initialize or tools/list request) within its startup_timeout.
+func (s *server) startTimedOut(step string) error {
+	return fmt.Errorf("mcp server %s did not start: no answer to %s within %s (startup_timeout in [[mcp_servers]])%s",
+		s.cfg.Name, step, s.cfg.startupTimeout(), s.stderr.hint())
 }
 
 // watch waits for a connection to end and reports it if nobody asked.
@@ -239,7 +352,7 @@ func (s *server) ensure(ctx context.Context) (*conn, error) {
 		return nil, fmt.Errorf("%v; it was restarted once already: restart runnel to use it again", s.err)
 	}
 	s.restarted = true
-	ctx, cancel := context.WithTimeout(ctx, mcpStartTimeout)
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.startupTimeout())
 	defer cancel()
 	c, err := s.start(ctx)
 	if err != nil {
@@ -252,7 +365,7 @@ func (s *server) ensure(ctx context.Context) (*conn, error) {
 
 // lookup finds the tool the model calls name.
 func (m *Manager) lookup(name string) (*mcpTool, bool) {
-	if m == nil {
+	if m == nil || !m.started() {
 		return nil, false
 	}
 	t, ok := m.byName[name]
@@ -262,8 +375,13 @@ func (m *Manager) lookup(name string) (*mcpTool, bool) {
 // call runs one tool call. The output is the result's text; isError says
 // the tool reported a failure (the output then starts with "error: "). err
 // is a failure to get a result at all: the server is gone, it answered with
-// a protocol error, or ctx ended.
+// a protocol error, ctx ended, or the server's timeout passed (the error
+// then is a *callTimeoutError, which names the server and the tool).
 func (m *Manager) call(ctx context.Context, t *mcpTool, arguments string, progress func(Progress)) (output string, isError bool, err error) {
+	parent := ctx
+	timeout := t.server.cfg.callTimeout()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	c, err := t.server.ensure(ctx)
 	if err != nil {
 		return "", false, err
@@ -287,8 +405,13 @@ func (m *Manager) call(ctx context.Context, t *mcpTool, arguments string, progre
 			out = "error: " + out
 		}
 		return out, res.IsError, nil
+	case parent.Err() != nil:
+		return "", false, parent.Err()
 	case ctx.Err() != nil:
-		return "", false, ctx.Err()
+		t.server.mu.Lock()
+		t.server.hung = true
+		t.server.mu.Unlock()
+		return "", false, &callTimeoutError{server: t.server.cfg.Name, tool: t.tool, after: timeout}
 	case connectionLost(err):
 		// Let the watcher record how it ended, so the message says why.
 		select {
@@ -335,7 +458,7 @@ func (m *Manager) onProgress(_ context.Context, req *mcp.ProgressNotificationCli
 // FunctionTools returns the tools of the enabled servers (enabled is asked
 // with the server's name) as function tools for a request.
 func (m *Manager) FunctionTools(enabled func(name string) bool) []json.RawMessage {
-	if m == nil {
+	if m == nil || !m.started() {
 		return nil
 	}
 	var out []json.RawMessage
@@ -349,7 +472,7 @@ func (m *Manager) FunctionTools(enabled func(name string) bool) []json.RawMessag
 
 // ToolNames lists the function names of every MCP tool, in order.
 func (m *Manager) ToolNames() []string {
-	if m == nil {
+	if m == nil || !m.started() {
 		return nil
 	}
 	out := make([]string, len(m.tools))
@@ -364,6 +487,20 @@ func (m *Manager) ToolNames() []string {
 func (m *Manager) Summary() string {
 	if m == nil || len(m.servers) == 0 {
 		return ""
+	}
+	if !m.started() { // name the servers not started (or failed) yet
+		var names []string
+		for _, s := range m.servers {
+			s.mu.Lock()
+			if s.conn == nil && s.err == nil {
+				names = append(names, s.cfg.Name)
+			}
+			s.mu.Unlock()
+		}
+		if len(names) == 0 {
+			return "starting MCP servers…" // listing their tools
+		}
+		return "starting MCP server " + strings.Join(names, ", ") + "…"
 	}
 	var failed []string
 	for _, s := range m.servers {
@@ -388,19 +525,31 @@ func plural(n int, noun string) string {
 }
 
 // Close shuts every server down: their stdin is closed, then after a grace
-// period they get SIGTERM, then SIGKILL. It waits for all of them. Calls
+// period they get SIGTERM, then SIGKILL; a server that left a call
+// unanswered past its timeout gets SIGTERM at once. It waits for all of them. Calls
 // still running fail.
 func (m *Manager) Close() error {
 	if m == nil {
 		return nil
 	}
+	m.stopMu.Lock()
+	m.closed = true
+	stop := m.stopStart
+	m.stopMu.Unlock()
+	if stop != nil { // Start was called: end it, and let it finish
+		stop()
+		<-m.ready
+	}
 	var wg sync.WaitGroup
 	for _, s := range m.servers {
 		s.mu.Lock()
-		c := s.conn
+		c, hung := s.conn, s.hung
 		s.closed, s.conn = true, nil
 		s.mu.Unlock()
 		if c != nil {
+			if hung { // it ignored a cancellation: it will not stop because its stdin closes
+				_ = syscall.Kill(-c.pid, syscall.SIGTERM)
+			}
 			wg.Go(func() {
 				_ = c.cs.Close() // its error is only how the process exited
 				<-c.done
@@ -415,7 +564,7 @@ func (m *Manager) Close() error {
 // Responses API shapes a hosted server's listing, so the UI can draw local
 // servers with the same panel ("server: N tools").
 func (m *Manager) ListItems() []json.RawMessage {
-	if m == nil {
+	if m == nil || !m.started() {
 		return nil
 	}
 	type tool struct {
@@ -443,7 +592,7 @@ func (m *Manager) ListItems() []json.RawMessage {
 		}
 		s.mu.Unlock()
 		b, _ := json.Marshal(item)
-		out = append(out, b)
+		out = append(out, m.hooks.Secrets.JSON(b)) // a server's descriptions are its own text
 	}
 	return out
 }

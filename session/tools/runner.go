@@ -7,10 +7,13 @@ package tools
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
 	"time"
+
+	"runnel/stream"
 )
 
 // Hooks are how a Runner reaches the user. Every field may be nil.
@@ -32,6 +35,10 @@ type Hooks struct {
 	// Done gets each call's result as soon as it is known, before Run
 	// returns them all (concurrently, like Output). Nil is fine.
 	Done func(Result)
+	// Secrets are hidden in everything a call produces: the output the
+	// model gets, stderr, notices, live output and progress. RequestTools
+	// adds the hosted MCP tokens it reads. Nil hides nothing.
+	Secrets *stream.Redactor
 }
 
 // Runner runs the client-side calls of one session.
@@ -70,6 +77,7 @@ func (r *Runner) RequestTools(enabled func(name string) bool, env func(string) s
 	if err != nil {
 		return nil, err
 	}
+	r.hooks.Secrets.Add(stream.ToolSecrets(out)...)
 	return append(out, r.mcp.FunctionTools(enabled)...), nil
 }
 
@@ -86,8 +94,7 @@ func (r *Runner) Run(ctx context.Context, calls []Call) []Result {
 	for i, c := range calls {
 		res, run := r.prepare(ctx, c)
 		if run == nil {
-			results[i] = res
-			r.done(res)
+			results[i] = r.done(res)
 			continue
 		}
 		jobs = append(jobs, job{i, run})
@@ -102,25 +109,34 @@ func (r *Runner) Run(ctx context.Context, calls []Call) []Result {
 			case <-ctx.Done():
 			}
 			if ctx.Err() != nil {
-				results[j.i] = cancelled(calls[j.i])
-				r.done(results[j.i])
+				results[j.i] = r.done(cancelled(calls[j.i]))
 				return
 			}
 			if r.hooks.Start != nil {
 				r.hooks.Start(calls[j.i])
 			}
-			results[j.i] = j.run(ctx)
-			r.done(results[j.i])
+			results[j.i] = r.done(j.run(ctx))
 		})
 	}
 	wg.Wait()
 	return results
 }
 
-func (r *Runner) done(res Result) {
+// done hides the secrets in a finished call's result and tells the Done
+// hook; it returns the result to keep.
+func (r *Runner) done(res Result) Result {
+	res = r.redact(res)
 	if r.hooks.Done != nil {
 		r.hooks.Done(res)
 	}
+	return res
+}
+
+// redact hides the secrets in what a call produced.
+func (r *Runner) redact(res Result) Result {
+	sec := r.hooks.Secrets
+	res.Output, res.Stderr, res.Notice = sec.String(res.Output), sec.String(res.Stderr), sec.String(res.Notice)
+	return res
 }
 
 // prepare validates and approves one call. It returns either a finished
@@ -199,10 +215,20 @@ func (r *Runner) runFunction(ctx context.Context, f *Function, c Call) Result {
 	}
 	var live func(string, bool)
 	if r.hooks.Output != nil {
-		live = func(chunk string, stderr bool) { r.hooks.Output(c, chunk, stderr) }
+		// One guard per stream: capture calls live from one goroutine each.
+		guards := [2]*stream.TextGuard{r.hooks.Secrets.Guard(), r.hooks.Secrets.Guard()}
+		live = func(chunk string, stderr bool) {
+			g := guards[0]
+			if stderr {
+				g = guards[1]
+			}
+			if chunk = g.Next(chunk); chunk != "" {
+				r.hooks.Output(c, chunk, stderr)
+			}
+		}
 	}
 	start := time.Now()
-	x := runCommand(ctx, f.argv(), f.Dir, commandEnv(f, r.cfg.SecretEnv, c), args, timeout, live)
+	x := runCommand(ctx, f.argv(), f.Dir, commandEnv(r.cfg.hiddenEnv(f.PassAPIKey, f.EnvPassthrough), c), args, timeout, live)
 	res := Result{
 		Call: c, Output: x.modelOutput(timeout), Stderr: x.Stderr, ExitCode: x.ExitCode,
 		Truncated: x.Truncated(), Duration: time.Since(start),
@@ -221,7 +247,10 @@ func (r *Runner) runFunction(ctx context.Context, f *Function, c Call) Result {
 func (r *Runner) runMCP(ctx context.Context, t *mcpTool, c Call) Result {
 	var progress func(Progress)
 	if r.hooks.Progress != nil {
-		progress = func(p Progress) { r.hooks.Progress(c, p) }
+		progress = func(p Progress) {
+			p.Message = r.hooks.Secrets.String(p.Message)
+			r.hooks.Progress(c, p)
+		}
 	}
 	start := time.Now()
 	out, isError, err := r.mcp.call(ctx, t, c.Arguments, progress)
@@ -229,6 +258,9 @@ func (r *Runner) runMCP(ctx context.Context, t *mcpTool, c Call) Result {
 	switch {
 	case ctx.Err() != nil:
 		res.Status, res.Output = StatusCancelled, CancelledOutput
+	case errors.As(err, new(*callTimeoutError)):
+		// One line naming the server and the tool, for the model and stderr.
+		res.Status, res.Output, res.Notice = StatusTimedOut, "error: "+err.Error(), err.Error()
 	case err != nil:
 		res.Status, res.Output = StatusFailed, "error: "+err.Error()
 	case isError:

@@ -19,6 +19,14 @@ func Unauthorized() Reply {
 		"invalid_request_error", "invalid_api_key")
 }
 
+// UnauthorizedEcho is a 401 whose body repeats the key that was sent, as a
+// careless proxy or server does; runnel must not show or store it.
+func UnauthorizedEcho(key string) Reply {
+	return jsonError(http.StatusUnauthorized,
+		"Incorrect API key provided: "+key+". You can find your API key at https://platform.openai.com/account/api-keys.",
+		"invalid_request_error", "invalid_api_key")
+}
+
 // RateLimited is a 429 asking the client to wait retryAfter: the Retry-After
 // header in whole seconds (rounded up, as the header allows no fraction) and
 // retry-after-ms with the exact milliseconds, as OpenAI sends both.

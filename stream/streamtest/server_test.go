@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"runnel/stream/sharedtest"
 )
 
 // guard is how long any blocking step may take before the test fails: a
@@ -35,7 +37,7 @@ func post(t *testing.T, ctx context.Context, s *Server, body string) *http.Respo
 }
 
 func TestFixtureServedByteIdentical(t *testing.T) {
-	files := sharedFixtures(t)
+	files := sharedtest.RealFiles(t)
 	s := New(t)
 	for _, f := range files {
 		want, err := os.ReadFile(f)
@@ -298,29 +300,4 @@ func TestEvents(t *testing.T) {
 	if got != want {
 		t.Errorf("Events = %q, want %q", got, want)
 	}
-}
-
-// sharedFixtures lists the real recorded streams in ../shared beside the
-// repository, or skips when it is absent.
-func sharedFixtures(t *testing.T) []string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("no go.mod above the test directory; cannot find ../shared")
-		}
-		dir = parent
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "..", "shared", "fixtures", "real", "*", "*.sse"))
-	if len(files) == 0 {
-		t.Skip("shared fixtures not found beside the repository (../shared/fixtures/real)")
-	}
-	return files
 }

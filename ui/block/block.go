@@ -3,6 +3,7 @@ package block
 import (
 	"time"
 
+	"runnel/session/images"
 	"runnel/stream"
 	"runnel/theme"
 )
@@ -87,7 +88,7 @@ type Approver interface {
 // goroutine, or nil when every image it has was already handed out; its
 // result goes back through ImageSaved so the panel shows the path.
 type ImageSaver interface {
-	SaveImage() func() ImageFile
+	SaveImage(dst images.Sink) func() ImageFile
 	ImageSaved(ImageFile)
 }
 

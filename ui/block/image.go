@@ -1,12 +1,11 @@
 package block
 
 import (
-	"encoding/base64"
-	"fmt"
-	"os"
-	"path/filepath"
+	"errors"
 	"strconv"
 	"strings"
+
+	"runnel/session/images"
 )
 
 // ImageFile is the result of one image write: which image (Key: "partial-N"
@@ -27,15 +26,12 @@ type imageState struct {
 	final   ImageFile
 }
 
-// imageDir is where generated images are written.
-func imageDir() string { return filepath.Join(os.TempDir(), "runnel-images") }
-
-// SaveImage returns a function that writes the newest image this panel has
-// not handed out yet: the final result once the item is done, else the
-// latest partial image. It returns nil when there is nothing new. The
-// function does the decoding and the file write; run it off the UI
-// goroutine and pass its result to ImageSaved.
-func (p *panel) SaveImage() func() ImageFile {
+// SaveImage returns a function that hands the newest image this panel has
+// not handed out yet to dst: the final result once the item is done, else
+// the latest partial image. It returns nil when there is nothing new. The
+// function does the decoding and the write; run it off the UI goroutine and
+// pass its result to ImageSaved. A nil dst writes nothing (images.Off).
+func (p *panel) SaveImage(dst images.Sink) func() ImageFile {
 	if p.it.Type != "image_generation_call" {
 		return nil
 	}
@@ -49,12 +45,11 @@ func (p *panel) SaveImage() func() ImageFile {
 		return nil
 	}
 	p.images.handed = key
-	name := fileSafe(p.it.ID)
-	if key != "final" {
-		name += "-" + key
+	if dst == nil {
+		dst = images.Off("images are not saved here")
 	}
-	path := filepath.Join(imageDir(), name+"."+imageExt(p.it.Details().OutputFormat))
-	return func() ImageFile { return writeImage(key, path, data) }
+	name := images.FileName(p.it.ID, key, p.it.Details().OutputFormat)
+	return func() ImageFile { return writeImage(key, name, data, dst) }
 }
 
 // ImageSaved records a write's result; the panel shows the path or the
@@ -68,55 +63,11 @@ func (p *panel) ImageSaved(f ImageFile) {
 	p.rev++
 }
 
-// writeImage decodes base64 data and writes it to path.
-func writeImage(key, path, data string) ImageFile {
-	f := ImageFile{Key: key, Path: path}
-	raw, err := base64.StdEncoding.DecodeString(strings.TrimSpace(data))
-	if err != nil {
-		raw, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(strings.TrimSpace(data), "="))
-	}
-	if err != nil {
-		f.Err = fmt.Errorf("decode image %s: %w", key, err)
-		return f
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		f.Err = fmt.Errorf("save image: %w", err)
-		return f
-	}
-	if err := os.WriteFile(path, raw, 0o600); err != nil {
-		f.Err = fmt.Errorf("save image: %w", err)
-	}
+// writeImage decodes base64 data and hands it to dst.
+func writeImage(key, name, data string, dst images.Sink) ImageFile {
+	f := ImageFile{Key: key}
+	f.Path, f.Err = images.Write(dst, name, data)
 	return f
-}
-
-// fileSafe keeps letters, digits, '-' and '_' of an id, so it can name a file.
-func fileSafe(id string) string {
-	var b strings.Builder
-	for _, r := range id {
-		if b.Len() >= 100 {
-			break
-		}
-		switch {
-		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
-			b.WriteRune(r)
-		default:
-			b.WriteByte('_')
-		}
-	}
-	if b.Len() == 0 {
-		return "image"
-	}
-	return b.String()
-}
-
-func imageExt(format string) string {
-	switch format {
-	case "png", "webp", "jpeg", "gif":
-		return format
-	case "jpg":
-		return "jpeg"
-	}
-	return "png"
 }
 
 func imageBody(p *panel, d *drawer) {
@@ -136,9 +87,16 @@ func imageBody(p *panel, d *drawer) {
 	if prompt := x.RevisedPrompt; prompt != "" {
 		d.text("prompt", prompt, false)
 	}
+	saidOff := false
 	for _, f := range []ImageFile{p.images.partial, p.images.final} {
+		var off images.Off
 		switch {
 		case f.Key == "":
+		case errors.As(f.Err, &off):
+			if !saidOff {
+				d.line(d.lk.muted.Render("image not saved: " + cleanLine(off.Error())))
+			}
+			saidOff = true
 		case f.Err != nil:
 			d.line(d.lk.errorText.Render("image not saved: " + cleanLine(f.Err.Error())))
 		case f.Key == "final":

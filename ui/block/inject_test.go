@@ -6,12 +6,14 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // payloads are the hostile strings the injection stream carries: a clipboard
 // write (OSC 52), a hyperlink the model made up (OSC 8), screen clearing, an
-// SGR with made-up parameters, an 8-bit CSI and a carriage return that would
-// let later text overwrite earlier text.
+// SGR with made-up parameters, an 8-bit CSI, a carriage return that would
+// let later text overwrite earlier text, and bidi and zero-width characters.
 var payloads = []string{
 	"\x1b]52;c;SGVsbG8=\x07",
 	"\x1b]8;;https://evil.example/\x07click\x1b]8;;\x07",
@@ -21,6 +23,10 @@ var payloads = []string{
 	"\u009d8;;https://evil.example/\u009c",
 	"over\rwrite",
 	"\x1bPdcs\x1b\\",
+	// Text that shows one thing and is another, or that terminals and width
+	// measures disagree on: bidi overrides and isolates, zero-width and
+	// other format characters, tag characters, the line separators, DEL.
+	"\u202eevil\u202c \u2067rtl\u2069 \u200b\u200c\u200d\u200e\u200f\u061c\ufeff\u2060\u00ad\U000E0041\u2028\u2029\x7f ❤️👍🏽☺\ufe0e\U000E0100 \U0001F1EB lone",
 }
 
 func hostile(s string) string { return s + strings.Join(payloads, " x ") + " end" }
@@ -111,5 +117,43 @@ func TestInjectionTUI(t *testing.T) {
 	}
 	for _, n := range []Block{NewUser(hostile("prompt")), NewNotice(Error, hostile("err")), NewRetry(hostile("retry"), epoch.Add(3e9))} {
 		checkNoInjection(t, "plain", n.Render(Context{Width: 40, Styles: testStyles, Now: epoch}))
+	}
+}
+
+// TestInjectionBordersAligned: whatever the stream's text holds, every row
+// of a panel is as wide as its top border and ends in the right border, by
+// the grapheme measure the layout uses and by the per-rune measure Bubble
+// Tea's renderer uses on terminals without grapheme clustering, so the two
+// agree on where the border is.
+func TestInjectionBordersAligned(t *testing.T) {
+	r := newReplayer(t, injectionStream(t)).run()
+	panels := 0
+	for _, b := range r.order {
+		if x, ok := b.(Expander); ok {
+			x.SetExpanded(true)
+		}
+		for _, w := range []int{100, 60, 37} {
+			rows := strings.Split(b.Render(r.ctx(w)), "\n")
+			width := -1
+			for i, row := range rows {
+				plain := ansi.Strip(row)
+				if !strings.HasPrefix(plain, "╭") && !strings.HasPrefix(plain, "│") && !strings.HasPrefix(plain, "╰") {
+					continue
+				}
+				if width < 0 {
+					width = ansi.StringWidth(row)
+					panels++
+				}
+				if gw, wc := ansi.StringWidth(row), ansi.StringWidthWc(row); gw != width || wc != width {
+					t.Errorf("%s at %d: row %d is %d columns (%d per rune), the panel %d: %q", b.Item().Type, w, i, gw, wc, width, plain)
+				}
+				if !strings.HasSuffix(plain, "╮") && !strings.HasSuffix(plain, "│") && !strings.HasSuffix(plain, "╯") {
+					t.Errorf("%s at %d: row %d does not end in the border: %q", b.Item().Type, w, i, plain)
+				}
+			}
+		}
+	}
+	if panels < 6 {
+		t.Errorf("only %d bordered panels rendered", panels)
 	}
 }

@@ -2,12 +2,15 @@ package block
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"runnel/session/images"
 	"runnel/stream"
 )
 
@@ -284,14 +287,15 @@ func renders(b Block) int {
 }
 
 // TestImageSave writes the fixture's partial and final images through the
-// functions the caller runs as Cmds.
+// functions the caller runs as Cmds, into the sink given, and the panel
+// shows where each went.
 func TestImageSave(t *testing.T) {
-	t.Setenv("TMPDIR", t.TempDir())
-	r := newReplayer(t, fixture(t, "vercel__ai/openai-image-generation.sse"))
+	dir := images.NewDir(filepath.Join(t.TempDir(), "images"))
+	r := newReplayer(t, fixture(t, "vercel__ai/azure-image-generation-with-text.sse"))
 	var saved []ImageFile
 	for r.next() {
 		for _, b := range r.byType("image_generation_call") {
-			if save := b.(ImageSaver).SaveImage(); save != nil {
+			if save := b.(ImageSaver).SaveImage(dir); save != nil {
 				f := save()
 				b.(ImageSaver).ImageSaved(f)
 				saved = append(saved, f)
@@ -302,17 +306,47 @@ func TestImageSave(t *testing.T) {
 		t.Fatal("no image handed out")
 	}
 	for _, b := range r.byType("image_generation_call") {
-		if b.(ImageSaver).SaveImage() != nil {
+		if b.(ImageSaver).SaveImage(dir) != nil {
 			t.Error("an image was handed out twice")
 		}
-		vis := visible(b.Render(r.ctx(100)))
+		vis := strings.ReplaceAll(visible(b.Render(r.ctx(100))), "│", "") // a long path wraps inside the borders
 		for _, f := range saved {
-			if f.Err == nil && !strings.Contains(strings.Join(strings.Fields(vis), ""), f.Path) {
+			if f.Err != nil || filepath.Dir(f.Path) != dir.Path() {
+				t.Errorf("image %s: %s, %v", f.Key, f.Path, f.Err)
+			}
+			if !strings.Contains(strings.Join(strings.Fields(vis), ""), f.Path) {
 				t.Errorf("saved path %s not shown:\n%s", f.Path, vis)
 			}
 		}
 	}
-	t.Logf("saved: %+v", saved)
+}
+
+// TestImageNotSaved: with an Off sink (replay and -p without
+// --save-images) no image is written and the panel says why, once.
+func TestImageNotSaved(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	r := newReplayer(t, fixture(t, "vercel__ai/openai-image-generation.sse"))
+	off := images.Off("pass --save-images to keep it")
+	for r.next() {
+		for _, b := range r.byType("image_generation_call") {
+			if save := b.(ImageSaver).SaveImage(off); save != nil {
+				f := save()
+				if f.Path != "" {
+					t.Errorf("wrote %s", f.Path)
+				}
+				b.(ImageSaver).ImageSaved(f)
+			}
+		}
+	}
+	for _, b := range r.byType("image_generation_call") {
+		vis := visible(b.Render(r.ctx(100)))
+		if n := strings.Count(vis, "image not saved: pass --save-images to keep it"); n != 1 {
+			t.Errorf("the panel says %d times that the image was not saved:\n%s", n, vis)
+		}
+	}
+	if entries, _ := os.ReadDir(os.TempDir()); len(entries) > 0 {
+		t.Errorf("something was written to TMPDIR: %v", entries)
+	}
 }
 
 // TestNarrowWidths renders every block of a busy stream at widths down to

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"runnel/session/images"
 	"runnel/stream"
 	"runnel/theme"
 )
@@ -29,6 +30,7 @@ type Printer struct {
 	styles *theme.Styles
 	now    func() time.Time // the clock for panel durations; a field so tests can fix it
 	md     *Renderers
+	images images.Sink // where image generation results go; nil writes none
 
 	blocks map[*stream.Item]ItemBlock
 	msgs   map[*stream.Item]*printing
@@ -56,6 +58,10 @@ func NewPrinter(out io.Writer, width int, st *theme.Styles) *Printer {
 		shown:  map[*stream.Item]bool{},
 	}
 }
+
+// SetImages sets where generated images are written (nil: nowhere; the
+// panel says so).
+func (p *Printer) SetImages(s images.Sink) { p.images = s }
 
 // Err returns the first error writing the output, if any.
 func (p *Printer) Err() error { return p.err }
@@ -124,7 +130,7 @@ func (p *Printer) block(it *stream.Item) ItemBlock {
 // panel prints an item's block once, saving its image first if it has one.
 func (p *Printer) panel(it *stream.Item, b ItemBlock) {
 	if s, ok := b.(ImageSaver); ok {
-		if save := s.SaveImage(); save != nil {
+		if save := s.SaveImage(p.images); save != nil {
 			s.ImageSaved(save())
 		}
 	}
@@ -228,7 +234,7 @@ func responseNotices(s *stream.Snapshot) []Block {
 		out = append(out, NewNotice(Warning, "response incomplete: "+reason))
 	}
 	if s.CutOff {
-		out = append(out, NewNotice(Warning, "the stream ended before the response finished"))
+		out = append(out, NewNotice(Warning, stream.CutOffNote))
 	}
 	return out
 }

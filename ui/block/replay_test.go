@@ -1,45 +1,31 @@
 package block
 
 import (
-	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
 	"runnel/stream"
+	"runnel/stream/sharedtest"
 	"runnel/theme"
 )
-
-// sharedDir returns ../shared beside the repository, or skips the test.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared")
-	if _, err := os.Stat(filepath.Join(dir, "fixtures", "real")); err != nil {
-		t.Skipf("shared fixtures not found at %s (they live beside the repo): %v", dir, err)
-	}
-	return dir
-}
 
 // fixture returns the bytes of fixtures/real/<name>.
 func fixture(t testing.TB, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(sharedDir(t), "fixtures", "real", name))
-	if err != nil {
-		t.Fatalf("read fixture: %v", err)
-	}
-	return data
+	return sharedtest.ReadReal(t, name)
 }
 
 // allFixtures lists every real fixture by its name under fixtures/real.
 func allFixtures(t testing.TB) []string {
 	t.Helper()
-	root := filepath.Join(sharedDir(t), "fixtures", "real")
-	files, _ := filepath.Glob(filepath.Join(root, "*", "*.sse"))
+	root := sharedtest.RealDir(t)
+	files := sharedtest.RealFiles(t)
 	var out []string
 	for _, f := range files {
 		rel, _ := filepath.Rel(root, f)
@@ -191,6 +177,15 @@ func checkSafe(t testing.TB, where, out string) {
 		case c == 0xc2 && i+1 < len(out) && out[i+1] >= 0x80 && out[i+1] <= 0x9f:
 			t.Errorf("%s: C1 control at %d", where, i)
 			return
+		case c == 0x7f:
+			t.Errorf("%s: DEL at %d", where, i)
+			return
+		case c >= utf8.RuneSelf:
+			r, _ := utf8.DecodeRuneInString(out[i:])
+			if r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r) {
+				t.Errorf("%s: format character %U at %d: %+q", where, r, i, out[max(0, i-20):min(len(out), i+20)])
+				return
+			}
 		}
 	}
 }

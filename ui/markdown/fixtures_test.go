@@ -4,24 +4,11 @@ import (
 	"bufio"
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// sharedDir returns the shared test data folder beside the repository, or
-// skips the test if it is absent.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "..", "shared"))
-	if err != nil {
-		t.Fatalf("locate shared test data: %v", err)
-	}
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared test data not found at %s (expected beside the repo): %v", dir, err)
-	}
-	return dir
-}
+	"runnel/stream/sharedtest"
+)
 
 // fixtureAnswers are recorded model answers used as markdown inputs.
 var fixtureAnswers = []string{
@@ -58,7 +45,7 @@ func realAnswers(t testing.TB, n int) string {
 // event in a recorded SSE stream.
 func outputText(t testing.TB, name string) string {
 	t.Helper()
-	path := filepath.Join(sharedDir(t), "fixtures", "real", name)
+	path := sharedtest.Real(t, name)
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatalf("open fixture: %v", err)

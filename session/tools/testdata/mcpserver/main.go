@@ -1,7 +1,9 @@
 // Command mcpserver is a small MCP server over stdio for package tools'
 // tests. Its tools exercise what the Manager must handle: plain text,
 // progress notifications, an isError result, a protocol error, non-text
-// content, a call that waits for cancellation, and a crash.
+// content, a call that waits for cancellation, a call that never answers
+// (hang), and a crash. Run with the argument "silent", it reads its stdin
+// and never answers anything, initialize included.
 package main
 
 import (
@@ -9,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"os"
 
@@ -20,6 +23,10 @@ type echoArgs struct {
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "silent" {
+		_, _ = io.Copy(io.Discard, os.Stdin) // until runnel closes stdin
+		return
+	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "testserver", Version: "1"}, nil)
 
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Echo text back"},
@@ -83,6 +90,12 @@ func main() {
 			}
 			<-ctx.Done()
 			return nil, nil, ctx.Err()
+		})
+
+	// hang never answers, not even to a cancellation.
+	mcp.AddTool(s, &mcp.Tool{Name: "hang", Description: "Never answer"},
+		func(context.Context, *mcp.CallToolRequest, struct{}) (*mcp.CallToolResult, any, error) {
+			select {}
 		})
 
 	// crash exits the whole server in the middle of the call.

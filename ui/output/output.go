@@ -1,4 +1,4 @@
-package main
+package output
 
 // This file holds the one-shot and replay output formats. Every format reads
 // the same things: events as they arrive (with the item they changed) and each
@@ -11,6 +11,7 @@ import (
 	"io"
 	"strings"
 
+	"runnel/session/images"
 	"runnel/stream"
 )
 
@@ -63,7 +64,7 @@ func (p *textPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Ite
 		return
 	}
 	if it.Type == "message" {
-		p.flushText(it)
+		p.flushText(it, it.Done)
 		return
 	}
 	if it.Done && !p.summed[it] {
@@ -75,17 +76,26 @@ func (p *textPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Ite
 // flushText writes the part of a message's text not yet written. A .done
 // value that rewrites text already printed cannot unprint it: from then on the
 // item prints nothing more here (the json format has the authoritative text).
-func (p *textPrinter) flushText(it *stream.Item) {
+func (p *textPrinter) flushText(it *stream.Item, final bool) {
 	text, done := it.Text(), p.written[it]
 	if len(text) <= len(done) || !strings.HasPrefix(text, done) {
 		return
 	}
+	// Until the item is done, a tail that text still to come may change the
+	// cleaning of (half a flag, a word with a joiner) waits.
+	pending := text[len(done):]
+	if !final {
+		pending = pending[:stream.SettledLen(pending)]
+		if pending == "" {
+			return
+		}
+	}
 	if p.lastItem != it && !p.endsNL {
 		io.WriteString(p.out, "\n")
 	}
-	chunk := stream.Sanitize(text[len(done):])
+	chunk := stream.Sanitize(pending)
 	io.WriteString(p.out, chunk)
-	p.written[it] = text
+	p.written[it] = text[:len(done)+len(pending)]
 	p.lastItem = it
 	if chunk != "" {
 		p.endsNL = strings.HasSuffix(chunk, "\n")
@@ -108,7 +118,7 @@ func (p *textPrinter) line(s string) {
 func (p *textPrinter) response(s *stream.Snapshot) {
 	for _, it := range s.Items {
 		if it.Type == "message" {
-			p.flushText(it)
+			p.flushText(it, true)
 		} else if !p.summed[it] {
 			p.summed[it] = true
 			p.line(summaryLine(it))
@@ -224,4 +234,30 @@ func normalize(ev *stream.Event) map[string]any {
 		m["problem"] = ev.Err.Error()
 	}
 	return m
+}
+
+// imagePrinter writes the final image of every image generation call when
+// --save-images asks, for the formats that draw no image panel, and says on
+// stderr where it went.
+type imagePrinter struct {
+	printer
+	sink   images.Sink
+	stderr io.Writer
+	saved  map[*stream.Item]bool
+}
+
+func (p *imagePrinter) response(s *stream.Snapshot) {
+	p.printer.response(s)
+	for _, it := range s.Items {
+		name, data, ok := images.Final(it)
+		if !ok || p.saved[it] {
+			continue
+		}
+		p.saved[it] = true
+		if path, err := images.Write(p.sink, name, data); err != nil {
+			fmt.Fprintf(p.stderr, "runnel: image not saved: %s\n", stream.SanitizeLine(err.Error()))
+		} else {
+			fmt.Fprintf(p.stderr, "runnel: image saved: %s\n", stream.SanitizeLine(path))
+		}
+	}
 }

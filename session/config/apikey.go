@@ -1,4 +1,4 @@
-package main
+package config
 
 // This file resolves a Config against the environment and command-line
 // flags into Settings, including where the API key comes from. It does not
@@ -12,9 +12,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -46,7 +49,12 @@ var (
 type Command []string
 
 // UnmarshalText reads the string form: a shell command line.
+// go-toml hands it the text of a number or boolean too: those are
+// refused, as no program is named "5" or "true".
 func (c *Command) UnmarshalText(b []byte) error {
+	if _, err := strconv.ParseFloat(strings.ReplaceAll(string(b), "_", ""), 64); err == nil || string(b) == "true" || string(b) == "false" {
+		return fmt.Errorf("%q is not a command; want a string or an array of strings", b)
+	}
 	if strings.TrimSpace(string(b)) == "" {
 		*c = nil
 		return nil
@@ -62,6 +70,10 @@ func (c Command) String() string {
 	}
 	return strings.Join(c, " ")
 }
+
+// APIKeyEnv is the environment variable the key is read from:
+// provider.api_key_env, else OPENAI_API_KEY.
+func (c Config) APIKeyEnv() string { return first(c.Provider.APIKeyEnv, DefaultAPIKeyEnv) }
 
 // Overrides are the settings given as command-line flags; "" = not given.
 type Overrides struct {
@@ -190,7 +202,7 @@ func resolveKey(p ProviderConfig, env func(string) string) (key, source string, 
 		}
 		return key, "api_key_command", nil
 	}
-	name := first(p.APIKeyEnv, DefaultAPIKeyEnv)
+	name := Config{Provider: p}.APIKeyEnv()
 	key = strings.TrimSpace(env(name))
 	if key == "" {
 		return "", "", nil
@@ -212,7 +224,10 @@ func runKeyCommand(ctx context.Context, cmd Command, timeout time.Duration) (str
 	x.Stdout = &out
 	x.WaitDelay = time.Second // a grandchild holding stdout open must not hang us
 	err := x.Run()
-	name := fmt.Sprintf("api_key_command %q", cmd.String())
+	// The command's text may hold a secret (a key written inline), and so
+	// may its output: messages name the config key, and at most the
+	// program's name when it cannot be started.
+	const name = "provider.api_key_command"
 	var exitErr *exec.ExitError
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
@@ -222,12 +237,14 @@ func runKeyCommand(ctx context.Context, cmd Command, timeout time.Duration) (str
 		if exitErr.ExitCode() < 0 {
 			how = exitErr.ProcessState.String() // e.g. "signal: killed"
 		}
-		return "", fmt.Errorf("%s failed with %s (its output is hidden; run it in a shell to see why)", name, how)
+		return "", fmt.Errorf("%s failed (%s); its output is hidden: run the command in a shell to see why", name, how)
 	case errors.Is(err, exec.ErrWaitDelay):
 		// It exited successfully but left something holding stdout open:
 		// what it printed is complete enough to use.
+	case errors.Is(err, exec.ErrNotFound):
+		return "", fmt.Errorf("%s: program %q not found; check the command's first word", name, filepath.Base(cmd[0]))
 	case err != nil:
-		return "", fmt.Errorf("%s: %w", name, err)
+		return "", fmt.Errorf("%s could not start (%s)", name, startFailure(err))
 	}
 	if out.overflow {
 		return "", fmt.Errorf("%s printed more than %d KiB; it must print only the key", name, keyCommandMaxOut>>10)
@@ -242,6 +259,16 @@ func runKeyCommand(ctx context.Context, cmd Command, timeout time.Duration) (str
 		return "", fmt.Errorf("%s printed spaces or control characters inside the key; it must print only the key", name)
 	}
 	return key, nil
+}
+
+// startFailure says why a program could not start, without its path or
+// arguments.
+func startFailure(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return "cannot run it"
 }
 
 // cappedBuffer keeps the first keyCommandMaxOut bytes written to it and

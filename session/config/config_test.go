@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"encoding/json"
@@ -9,11 +9,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pelletier/go-toml/v2"
+
 	"runnel/session/tools"
 )
 
 // configFile is the path of a test input under testdata/config.
-func configFile(name string) string { return filepath.Join("testdata", "config", name) }
+func configFile(name string) string { return filepath.Join("testdata", name) }
+
+// exampleFile is the documented example config at the repository root.
+const exampleFile = "../../config.example.toml"
 
 func ptr[T any](v T) *T { return &v }
 
@@ -237,23 +242,20 @@ func TestDisplayPathShortensHome(t *testing.T) {
 // The example file parses cleanly, documents every key, and its values are
 // the defaults: loading it changes nothing.
 func TestExampleConfig(t *testing.T) {
-	c, err := LoadConfig("config.example.toml", true)
+	c, err := LoadConfig(exampleFile, true)
 	if err != nil {
 		t.Fatalf("config.example.toml: %v", err)
 	}
-	data, err := os.ReadFile("config.example.toml")
+	data, err := os.ReadFile(exampleFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newDocScan(data)
-	if ok, err := s.run(); !ok || err != nil {
-		t.Fatalf("scan: ok=%t err=%v", ok, err)
-	}
-	for key := range schema {
+	set := docKeys(t, data)
+	for _, key := range knownKeys {
 		if inArrayOfTables(key) {
 			continue // documented by the tool examples (TestExampleToolBlocks)
 		}
-		if _, ok := s.lines[key]; !ok {
+		if !set[key] {
 			t.Errorf("config.example.toml does not set key %q", key)
 		}
 	}
@@ -274,12 +276,43 @@ func TestExampleConfig(t *testing.T) {
 
 // inArrayOfTables reports whether key is an array of tables or inside one.
 func inArrayOfTables(key string) bool {
-	for k, kind := range schema {
-		if kind == kindTableArray && (key == k || strings.HasPrefix(key, k+".")) {
+	for _, k := range []string{"tools", "functions", "mcp_servers"} {
+		if key == k || strings.HasPrefix(key, k+".") {
 			return true
 		}
 	}
 	return false
+}
+
+// docKeys is every dotted key a document sets, with no index for entries
+// of an array of tables ("tools.type").
+func docKeys(t *testing.T, data []byte) map[string]bool {
+	t.Helper()
+	var doc map[string]any
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	set := map[string]bool{}
+	var walk func(v any, key string)
+	walk = func(v any, key string) {
+		if key != "" {
+			set[key] = true
+		}
+		switch v := v.(type) {
+		case map[string]any:
+			for k, sub := range v {
+				walk(sub, strings.TrimPrefix(key+"."+k, "."))
+			}
+		case []any:
+			for _, e := range v {
+				if m, ok := e.(map[string]any); ok {
+					walk(m, key)
+				}
+			}
+		}
+	}
+	walk(doc, "")
+	return set
 }
 
 // fields shows every field of Settings (its String hides some).
@@ -295,7 +328,7 @@ func fields(s Settings) map[string]any {
 // Every provider example in config.example.toml is a valid config once its
 // "#   " prefixes are removed.
 func TestExampleProviderBlocks(t *testing.T) {
-	data, err := os.ReadFile("config.example.toml")
+	data, err := os.ReadFile(exampleFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +390,7 @@ func TestDurationText(t *testing.T) {
 // Bad input never panics, and errors carry no raw control bytes.
 func FuzzParseConfig(f *testing.F) {
 	files, _ := filepath.Glob(configFile("*.toml"))
-	files = append(files, "config.example.toml")
+	files = append(files, exampleFile)
 	for _, name := range files {
 		data, err := os.ReadFile(name)
 		if err != nil {
@@ -382,7 +415,7 @@ func FuzzParseConfig(f *testing.F) {
 // once its "#   " prefixes are removed, and together the examples set every
 // key of [[tools]], [[functions]] and [[mcp_servers]].
 func TestExampleToolBlocks(t *testing.T) {
-	data, err := os.ReadFile("config.example.toml")
+	data, err := os.ReadFile(exampleFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -416,13 +449,11 @@ func TestExampleToolBlocks(t *testing.T) {
 		for _, h := range c.Tools {
 			kinds["type:"+h.Type] = true
 		}
-		s := newDocScan([]byte(b))
-		s.run()
-		for k := range s.lines {
+		for k := range docKeys(t, []byte(b)) {
 			set[k] = true
 		}
 	}
-	for key := range schema {
+	for _, key := range knownKeys {
 		if inArrayOfTables(key) && !set[key] {
 			t.Errorf("no tool example sets key %q", key)
 		}
@@ -447,8 +478,10 @@ func TestLoadToolsConfig(t *testing.T) {
 	if got := tc.Names(); !reflect.DeepEqual(got, wantNames) {
 		t.Errorf("Names = %q, want %q", got, wantNames)
 	}
-	if tc.MaxRounds != 5 || !reflect.DeepEqual(tc.SecretEnv, []string{"OPENAI_API_KEY"}) {
-		t.Errorf("MaxRounds %d, SecretEnv %q", tc.MaxRounds, tc.SecretEnv)
+	// Local tools never see the hosted MCP tool's token and header variables.
+	if tc.MaxRounds != 5 || !reflect.DeepEqual(tc.SecretEnv, []string{"OPENAI_API_KEY", "DEEPWIKI_TOKEN", "DEEPWIKI_KEY"}) ||
+		!reflect.DeepEqual(tc.APIKeyEnv, []string{"OPENAI_API_KEY"}) {
+		t.Errorf("MaxRounds %d, SecretEnv %q, APIKeyEnv %q", tc.MaxRounds, tc.SecretEnv, tc.APIKeyEnv)
 	}
 
 	env := map[string]string{"DEEPWIKI_KEY": "key-1", "DEEPWIKI_TOKEN": "token-2"}
@@ -529,5 +562,36 @@ func TestInlineToolArray(t *testing.T) {
 	_, err = parseConfig([]byte(`functions = [{ name = "a", command = ["true"], timeout = 5 }]`+"\n"), "inline.toml")
 	if err == nil || !strings.Contains(err.Error(), `inline.toml:1: key "functions.timeout"`) {
 		t.Errorf("wrong type in an inline array: %v", err)
+	}
+}
+
+// Every position comes from go-toml: type errors from its DecodeError,
+// unknown keys from StrictMissingError, and keys that fail validation (or
+// that go-toml reports without a position) from the strict decoder's
+// report on a shadow of Config. The second entry of an array of tables
+// points at its own lines, not the first entry's.
+func TestPositionsFromGoToml(t *testing.T) {
+	tests := []struct {
+		name, doc, want string
+	}{
+		{"type error in an entry", "[[functions]]\nname = \"a\"\ncommand = [\"x\"]\n\n[[functions]]\nname = \"b\"\ncommand = [\"y\"]\nshell = \"yes\"\n",
+			`doc.toml:8: key "functions.shell": want true or false, got a string`},
+		{"integer duration in the second entry", "[[functions]]\nname = \"a\"\ncommand = [\"x\"]\ntimeout = \"5s\"\n\n[[functions]]\nname = \"b\"\ncommand = [\"y\"]\ntimeout = 5\n",
+			`doc.toml:9: key "functions.timeout": want a duration string like "30s", got an integer`},
+		{"enum in the second entry", "[[mcp_servers]]\nname = \"a\"\ncommand = \"x\"\napproval = \"never\"\n[[mcp_servers]]\nname = \"b\"\ncommand = \"y\"\n\napproval = \"ask\"\n",
+			`doc.toml:9: key "mcp_servers.approval": "ask" is not an approval policy`},
+		{"missing key: the entry's header", "[[tools]]\ntype = \"web_search\"\n\n[[tools]]\nenabled = false\n",
+			`doc.toml:4: key "tools.type": missing`},
+		{"dotted key", "reasoning.effort = \"loud\"\n", `doc.toml:1: key "reasoning.effort": "loud" is not allowed`},
+		{"nested table", "\n\n[timeouts]\n\nconnect = \"-1s\"\n", `doc.toml:5: key "timeouts.connect": duration "-1s" must be positive`},
+		{"integer command", "[provider]\napi_key_command = 42\n", `doc.toml:2: key "provider.api_key_command": want a string or an array of strings, got an integer`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parseConfig([]byte(tt.doc), "doc.toml")
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("got %v\nwant prefix %s", err, tt.want)
+			}
+		})
 	}
 }

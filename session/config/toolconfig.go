@@ -1,4 +1,4 @@
-package main
+package config
 
 // This file is the tools part of the config file: [[tools]] (hosted tools
 // the server runs), [[functions]] (local commands the model may call),
@@ -65,27 +65,31 @@ type SearchFilters struct {
 // FunctionConfig is one [[functions]] entry: a local command the model may
 // call.
 type FunctionConfig struct {
-	Name        string   `toml:"name"`
-	Description string   `toml:"description"`
-	Parameters  any      `toml:"parameters" kind:"schema"` // a table, or a string holding JSON
-	Command     any      `toml:"command" kind:"command"`   // an argv array; one string with shell = true
-	Timeout     Duration `toml:"timeout"`                  // zero = 30s
-	Approval    string   `toml:"approval"`                 // "" = always
-	Shell       bool     `toml:"shell"`
-	Dir         string   `toml:"dir"`
-	PassAPIKey  bool     `toml:"pass_api_key"`
+	Name           string   `toml:"name"`
+	Description    string   `toml:"description"`
+	Parameters     any      `toml:"parameters" kind:"schema"` // a table, or a string holding JSON
+	Command        any      `toml:"command" kind:"command"`   // an argv array; one string with shell = true
+	Timeout        Duration `toml:"timeout"`                  // zero = 30s
+	Approval       string   `toml:"approval"`                 // "" = always
+	Shell          bool     `toml:"shell"`
+	Dir            string   `toml:"dir"`
+	PassAPIKey     bool     `toml:"pass_api_key"`
+	EnvPassthrough []string `toml:"env_passthrough"` // secret variables (hosted MCP tokens, …) the command may see
 }
 
 // MCPServerConfig is one [[mcp_servers]] entry: a local MCP server started
 // over stdio.
 type MCPServerConfig struct {
-	Name         string            `toml:"name"`
-	Command      string            `toml:"command"`
-	Args         []string          `toml:"args"`
-	Env          map[string]string `toml:"env"`
-	AllowedTools []string          `toml:"allowed_tools"`
-	Approval     string            `toml:"approval"` // "" = always
-	PassAPIKey   bool              `toml:"pass_api_key"`
+	Name           string            `toml:"name"`
+	Command        string            `toml:"command"`
+	Args           []string          `toml:"args"`
+	Env            map[string]string `toml:"env"`
+	AllowedTools   []string          `toml:"allowed_tools"`
+	Approval       string            `toml:"approval"` // "" = always
+	PassAPIKey     bool              `toml:"pass_api_key"`
+	EnvPassthrough []string          `toml:"env_passthrough"` // secret variables (hosted MCP tokens, …) the server may see
+	Timeout        Duration          `toml:"timeout"`         // one call; zero = 60s
+	StartupTimeout Duration          `toml:"startup_timeout"` // launch and handshake; zero = 10s
 }
 
 // hostedKeys lists, per hosted type, the keys besides type and enabled
@@ -101,37 +105,24 @@ var hostedKeys = map[string][]string{
 
 var hostedTypes = []string{"web_search", "file_search", "code_interpreter", "image_generation", "mcp"}
 
-var (
-	toolName  = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
-	imageSize = regexp.MustCompile(`^(auto|[1-9][0-9]{1,4}x[1-9][0-9]{1,4})$`)
-)
+var imageSize = regexp.MustCompile(`^(auto|[1-9][0-9]{1,4}x[1-9][0-9]{1,4})$`)
 
-// place says where a key of an array-of-tables entry is written: the key's
-// own line, else the entry's [[header]], else the file.
+// place says where keys are written, for errors.
 type place struct {
-	name  string
-	lines map[string]int
+	name string
+	pos  *positions
 }
 
-func (p place) at(keys ...string) string {
-	for _, k := range keys {
-		if n, ok := p.lines[k]; ok {
-			return fmt.Sprintf("%s:%d", p.name, n)
-		}
-	}
-	return p.name
-}
+func (p place) at(key string) string { return p.pos.at(p.name, "", 0, key) }
 
 // errorf is an error about key of entry i of array.
 func (p place) errorf(array string, i int, key, format string, args ...any) error {
-	entry := fmt.Sprintf("%s[%d]", array, i)
-	where := p.at(entry+"."+key, entry+"."+strings.SplitN(key, ".", 2)[0], entry, array)
-	return fmt.Errorf("%s: key %q: %s", where, array+"."+key, fmt.Sprintf(format, args...))
+	return fmt.Errorf("%s: key %q: %s", p.pos.at(p.name, array, i, key), array+"."+key, fmt.Sprintf(format, args...))
 }
 
-// validateTools checks the tool sections; lines may be nil.
-func (c *Config) validateTools(name string, lines map[string]int) error {
-	p := place{name, lines}
+// validateTools checks the tool sections.
+func (c *Config) validateTools(name string, pos *positions) error {
+	p := place{name, pos}
 	if n := c.MaxToolRounds; n != nil && *n < 1 {
 		return fmt.Errorf("%s: key \"max_tool_rounds\": %d must be at least 1", p.at("max_tool_rounds"), *n)
 	}
@@ -243,7 +234,7 @@ func (h *HostedToolConfig) validateMCP(bad func(key, format string, args ...any)
 	switch {
 	case h.ServerLabel == "":
 		return bad("server_label", "missing; an mcp tool needs a server_label (letters, digits, _ and -)")
-	case !toolName.MatchString(h.ServerLabel):
+	case !tools.ValidName(h.ServerLabel):
 		return bad("server_label", "%q must be 1 to 64 letters, digits, _ or -", h.ServerLabel)
 	case h.ServerURL == "" && h.ConnectorID == "":
 		return bad("server_url", "missing; an mcp tool needs server_url (or connector_id)")
@@ -311,7 +302,7 @@ func (f *FunctionConfig) validate(p place, i int, claim claimFunc) error {
 	switch {
 	case f.Name == "":
 		return bad("name", "missing; a function needs a name (letters, digits, _ and -)")
-	case !toolName.MatchString(f.Name):
+	case !tools.ValidName(f.Name):
 		return bad("name", "%q must be 1 to 64 letters, digits, _ or - (the API's rule for function names)", f.Name)
 	}
 	if err := claim("functions", i, "name", f.Name); err != nil {
@@ -325,6 +316,16 @@ func (f *FunctionConfig) validate(p place, i int, claim claimFunc) error {
 	}
 	if _, err := f.parameters(); err != nil {
 		return bad("parameters", "%v", err)
+	}
+	return checkPassthrough(f.EnvPassthrough, bad)
+}
+
+// checkPassthrough checks env_passthrough: variable names.
+func checkPassthrough(names []string, bad func(key, format string, args ...any) error) error {
+	for _, n := range names {
+		if !validEnvName(n) {
+			return bad("env_passthrough", "%q is not an environment variable name (letters, digits and _)", n)
+		}
 	}
 	return nil
 }
@@ -384,7 +385,7 @@ func (s *MCPServerConfig) validate(p place, i int, claim claimFunc) error {
 	switch {
 	case s.Name == "":
 		return bad("name", "missing; an MCP server needs a name (letters, digits, _ and -)")
-	case !toolName.MatchString(s.Name):
+	case !tools.ValidName(s.Name):
 		return bad("name", "%q must be 1 to 64 letters, digits, _ or -", s.Name)
 	case strings.TrimSpace(s.Command) == "":
 		return bad("command", "missing; set command to the server's program, and args to its arguments")
@@ -403,16 +404,29 @@ func (s *MCPServerConfig) validate(p place, i int, claim claimFunc) error {
 	if err := nonEmpty(s.AllowedTools); err != nil {
 		return bad("allowed_tools", "%v", err)
 	}
-	return nil
+	return checkPassthrough(s.EnvPassthrough, bad)
 }
 
-// ToolSet turns the tool sections into package tools' Config. Tools never
-// see the API key: OPENAI_API_KEY and provider.api_key_env are removed from
-// their environment unless a function says pass_api_key.
+// ToolSet turns the tool sections into package tools' Config. Local tools
+// never see a variable runnel reads a secret from: OPENAI_API_KEY and
+// provider.api_key_env (unless a tool says pass_api_key), and hosted MCP
+// tools' authorization_env and headers_env variables (unless a tool names
+// them in env_passthrough).
 func (c Config) ToolSet() (tools.Config, error) {
+	if err := c.validateTools("config", nil); err != nil {
+		return tools.Config{}, err // a Config built by hand, not loaded
+	}
 	tc := tools.Config{SecretEnv: []string{DefaultAPIKeyEnv}}
 	if e := c.Provider.APIKeyEnv; e != "" && e != DefaultAPIKeyEnv {
 		tc.SecretEnv = append(tc.SecretEnv, e)
+	}
+	tc.APIKeyEnv = slices.Clone(tc.SecretEnv)
+	for _, h := range c.Tools {
+		for _, v := range append([]string{h.AuthorizationEnv}, slices.Sorted(maps.Values(h.HeadersEnv))...) {
+			if v != "" && !slices.Contains(tc.SecretEnv, v) {
+				tc.SecretEnv = append(tc.SecretEnv, v)
+			}
+		}
 	}
 	if c.MaxToolRounds != nil {
 		tc.MaxRounds = *c.MaxToolRounds
@@ -436,6 +450,7 @@ func (c Config) ToolSet() (tools.Config, error) {
 		tc.Functions = append(tc.Functions, tools.Function{
 			Name: f.Name, Description: f.Description, Parameters: params, Command: argv, Shell: f.Shell,
 			Timeout: f.Timeout.Duration, Approval: approval, Dir: f.Dir, PassAPIKey: f.PassAPIKey,
+			EnvPassthrough: f.EnvPassthrough,
 		})
 	}
 	for _, s := range c.MCPServers {
@@ -446,10 +461,8 @@ func (c Config) ToolSet() (tools.Config, error) {
 		tc.Servers = append(tc.Servers, tools.Server{
 			Name: s.Name, Command: s.Command, Args: s.Args, Env: s.Env,
 			AllowedTools: s.AllowedTools, Approval: approval, PassAPIKey: s.PassAPIKey,
+			Timeout: s.Timeout.Duration, StartupTimeout: s.StartupTimeout.Duration, EnvPassthrough: s.EnvPassthrough,
 		})
-	}
-	if err := tc.Validate(); err != nil {
-		return tools.Config{}, fmt.Errorf("config: %w", err)
 	}
 	return tc, nil
 }

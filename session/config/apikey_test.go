@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"context"
@@ -220,7 +220,9 @@ func TestAPIKeyCommandFailures(t *testing.T) {
 		want []string
 	}{
 		{"exit status", sh(`printf %s "$RUNNEL_TEST_SECRET"; echo "$RUNNEL_TEST_SECRET" >&2; exit 3`),
-			[]string{`api_key_command "printf %s \"$RUNNEL_TEST_SECRET\"`, "exit status 3", "output is hidden"}},
+			[]string{"provider.api_key_command failed (exit status 3)", "output is hidden"}},
+		{"key inline", Command{"sh", "-c", "echo sk-inline-SECRET >&2; exit 1"}, []string{"provider.api_key_command failed (exit status 1)"}},
+		{"not executable", Command{"/dev/null", "sk-inline-SECRET"}, []string{"provider.api_key_command could not start", "permission denied"}},
 		{"no output", sh("true"), []string{"printed nothing"}},
 		{"two lines", sh(`printf '%s\nuser: ada\n' "$RUNNEL_TEST_SECRET"`), []string{"more than one line", "head -n1"}},
 		{"space inside", sh(`printf 'sk-a %s' "$RUNNEL_TEST_SECRET"`), []string{"spaces or control characters"}},
@@ -235,7 +237,7 @@ func TestAPIKeyCommandFailures(t *testing.T) {
 				t.Fatalf("got a key of %d bytes; want an error", len(key))
 			}
 			msg := err.Error()
-			if strings.Contains(msg, secret) || strings.Contains(msg, "\n") {
+			if strings.Contains(msg, secret) || strings.Contains(msg, "\n") || strings.Contains(msg, "sk-inline") || strings.Contains(msg, "RUNNEL_TEST_SECRET") {
 				t.Errorf("error leaks output or spans lines: %q", msg)
 			}
 			for _, w := range tt.want {

@@ -1,4 +1,4 @@
-package main
+package output
 
 import (
 	"encoding/json"

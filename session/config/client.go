@@ -1,0 +1,79 @@
+package config
+
+// This file turns Settings into what the other packages take: the HTTP
+// client of package stream (or the built-in demo's) and a session's
+// settings.
+
+import (
+	"net/http"
+	"time"
+
+	"runnel/session"
+	"runnel/session/demo"
+	"runnel/stream"
+)
+
+// Client returns the client for the settings, and the provider's label:
+// the base URL, or "demo" when the built-in demo provider answers (forced,
+// or nothing points at a real provider).
+func (s Settings) Client(forceDemo bool) (*stream.Client, string) {
+	if forceDemo || s.Demo() {
+		return &stream.Client{
+			BaseURL: demo.BaseURL,
+			HTTP:    &http.Client{Transport: demo.New(demo.Options{Speed: 1})},
+		}, "demo"
+	}
+	return &stream.Client{
+		BaseURL:     s.BaseURL,
+		APIKey:      s.APIKey,
+		Headers:     s.Headers,
+		MaxRetries:  retriesOrNone(s.MaxRetries),
+		IdleTimeout: s.IdleTimeout,
+		HTTP:        connectClient(s.ConnectTimeout),
+	}, s.BaseURL
+}
+
+// retriesOrNone maps the config's "0 = never" onto the client's "negative =
+// none".
+func retriesOrNone(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
+}
+
+func connectClient(timeout time.Duration) *http.Client {
+	if timeout <= 0 {
+		return nil
+	}
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.TLSHandshakeTimeout = timeout
+	return &http.Client{Transport: t}
+}
+
+// Session is what a new session starts with.
+func (s Settings) Session() session.Settings {
+	return session.Settings{
+		Model:            s.Model,
+		Instructions:     s.Instructions,
+		ReasoningEffort:  s.ReasoningEffort,
+		ReasoningSummary: s.ReasoningSummary,
+		Store:            s.Store,
+	}
+}
+
+// Resumed is a stored session's settings for one more turn: what the
+// command line gives now (o) wins, and a session that recorded no model
+// takes today's.
+func (s Settings) Resumed(stored session.Settings, o Overrides) session.Settings {
+	if stored.Model == "" || o.Model != "" {
+		stored.Model = s.Model
+	}
+	if o.Instructions != "" {
+		stored.Instructions = s.Instructions
+	}
+	if o.ReasoningEffort != "" {
+		stored.ReasoningEffort = s.ReasoningEffort
+	}
+	return stored
+}

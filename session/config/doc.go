@@ -1,0 +1,13 @@
+// Package config reads runnel's TOML config file and resolves it, with the
+// command-line flags and the environment, into the Settings a session uses:
+// provider, model, reasoning, timeouts, theme, and the tool sections
+// ([[tools]], [[functions]], [[mcp_servers]]), which ToolSet turns into a
+// tools.Config. It is the one place tool config is validated.
+//
+// Errors are one line each: file:line: key "…": what is wrong and what to
+// do. Positions come from go-toml (DecodeError, StrictMissingError); a key
+// whose type go-toml reports without a position is still named.
+//
+// It makes no HTTP request and starts no tool; the only program it runs is
+// provider.api_key_command, whose text and output never appear in errors.
+package config

@@ -1,0 +1,94 @@
+package ui
+
+// This file follows local MCP servers that start while the chat is already
+// on screen: the status line says "starting MCP server X…" until they have
+// started (or failed, within their startup_timeout); then their tool lists
+// are shown, their tools join the request, and what went wrong is a notice.
+// A message sent before then waits in the composer.
+
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"runnel/session/tools"
+	"runnel/stream"
+	"runnel/ui/block"
+)
+
+type (
+	// mcpReadyMsg says the MCP servers have started or failed.
+	mcpReadyMsg struct{}
+	// mcpReportMsg is one problem the MCP manager reported.
+	mcpReportMsg struct{ err error }
+)
+
+// mcpStarting reports whether local MCP servers are still starting.
+func (m *Model) mcpStarting() bool {
+	mgr := m.mcp()
+	if mgr == nil {
+		return false
+	}
+	select {
+	case <-mgr.Ready():
+		return false
+	default:
+		return true
+	}
+}
+
+func (m *Model) mcp() *tools.Manager {
+	if m.opts.Tools == nil {
+		return nil
+	}
+	return m.opts.Tools.MCP
+}
+
+// initMCP shows the servers now if they have started, else says they are
+// starting and waits for them; and listens for the manager's reports.
+func (m *Model) initMCP() tea.Cmd {
+	mgr := m.mcp()
+	if mgr == nil {
+		return nil
+	}
+	var cmds []tea.Cmd
+	if m.mcpStarting() {
+		m.status.MCP = mgr.Summary()
+		cmds = append(cmds, func() tea.Msg {
+			<-mgr.Ready()
+			return mcpReadyMsg{}
+		})
+	} else {
+		m.showMCPServers(mgr)
+	}
+	return tea.Batch(append(cmds, m.waitMCPReport())...)
+}
+
+// waitMCPReport waits for the manager's next report.
+func (m *Model) waitMCPReport() tea.Cmd {
+	if m.opts.Tools == nil || m.opts.Tools.Reports == nil {
+		return nil
+	}
+	c := m.opts.Tools.Reports
+	return func() tea.Msg {
+		err, ok := <-c
+		if !ok {
+			return nil
+		}
+		return mcpReportMsg{err}
+	}
+}
+
+// mcpMsg handles the messages above.
+func (m *Model) mcpMsg(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case mcpReadyMsg:
+		m.showMCPServers(m.mcp())
+		if _, redacted, err := m.tools.requestTools(); err == nil {
+			m.conv.Settings.Tools = redacted
+			m.settingsChanged()
+		}
+	case mcpReportMsg:
+		m.notice(block.Error, stream.SanitizeLine(msg.err.Error()))
+		return m.waitMCPReport()
+	}
+	return nil
+}

@@ -1,0 +1,9 @@
+// Package sessions runs the history commands of the command line: list,
+// rm, search, export and import (`runnel sessions …`). Each opens the
+// session store, does one thing, prints its result, and closes the store;
+// without the store it cannot go on.
+//
+// It does not parse flags or choose exit statuses: package main wires it
+// to cobra and maps the errors it returns (a *UsageError is the caller's
+// mistake, context.Canceled an interrupt, anything else a failure).
+package sessions
