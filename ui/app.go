@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -42,6 +43,7 @@ type Model struct {
 	composer   Composer
 	status     Status
 	showHelp   bool
+	helpTop    int // first line of the "?" overlay shown, when it is taller than the area
 
 	conv *session.Conversation
 	gen  int
@@ -359,7 +361,7 @@ func (m *Model) View() tea.View {
 	case m.dialog != nil:
 		b.WriteString(fitHeight(m.dialog.view(m.width, m.transcriptHeight()), m.transcriptHeight()))
 	case m.showHelp:
-		b.WriteString(fitHeight(HelpView(m.width, st, m.keys), m.transcriptHeight()))
+		b.WriteString(m.helpView(st))
 	default:
 		b.WriteString(m.transcript.View())
 	}
@@ -406,6 +408,19 @@ type hintKey struct {
 	width  int
 	state  State
 	styles *theme.Styles
+}
+
+// helpView is the "?" overlay in the transcript area: when it is taller,
+// a window of it from helpTop and a last line saying how to scroll.
+func (m *Model) helpView(st *theme.Styles) string {
+	h := m.transcriptHeight()
+	lines := strings.Split(HelpView(m.width, st, m.keys), "\n")
+	if len(lines) <= h || h < 2 {
+		return fitHeight(strings.Join(lines, "\n"), h)
+	}
+	top := min(max(m.helpTop, 0), len(lines)-(h-1))
+	more := theme.DialogOf(st).More.Render(cutLines("↑/↓ pgup/pgdn scroll · lines "+strconv.Itoa(top+1)+"–"+strconv.Itoa(top+h-1)+" of "+strconv.Itoa(len(lines))+" · esc close", m.width))
+	return strings.Join(append(lines[top:top+h-1:top+h-1], more), "\n")
 }
 
 // overlays reports whether d is drawn below the transcript instead of in

@@ -94,3 +94,28 @@ func testApprovalRequest() tools.ApprovalRequest {
 		Command: []string{"go", "test", "./ui/..."},
 	}
 }
+
+// TestHelpScrollsWhenTaller: on a small terminal the "?" overlay scrolls,
+// so every command can be reached, and says how.
+func TestHelpScrollsWhenTaller(t *testing.T) {
+	m := newTestModel(t, Options{})
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.Update(keyPress("?"))
+	v := ansi.Strip(m.View().Content)
+	if !strings.Contains(v, "scroll") {
+		t.Fatalf("no scroll hint at 80x24:\n%s", v)
+	}
+	if n := strings.Count(v, "\n") + 1; n != 24 {
+		t.Errorf("view has %d lines", n)
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
+	v = ansi.Strip(m.View().Content)
+	last := Commands()[len(Commands())-1]
+	if !strings.Contains(v, "/"+last.Name) {
+		t.Errorf("end does not reach /%s:\n%s", last.Name, v)
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	if m.showHelp {
+		t.Error("esc did not close the help")
+	}
+}

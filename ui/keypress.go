@@ -8,6 +8,7 @@ package ui
 // ctrl+y); every other key goes to the dialog.
 
 import (
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -18,6 +19,9 @@ import (
 
 // key handles the keys the root owns and routes the rest.
 func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
+	if m.showHelp && m.helpScroll(k) {
+		return nil
+	}
 	switch {
 	case key.Matches(k, m.keys.Quit):
 		if m.cur != nil && !m.cur.ended {
@@ -72,10 +76,36 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.askHosted() // reopen the approval dialog
 		return nil
 	case m.composer.Value() == "" && key.Matches(k, m.keys.Help):
-		m.showHelp = !m.showHelp
+		m.showHelp, m.helpTop = !m.showHelp, 0
 		return nil
 	}
 	return m.updateComposer(k)
+}
+
+// helpScroll scrolls the "?" overlay when it is taller than the area, and
+// reports whether k was a scrolling key.
+func (m *Model) helpScroll(k tea.KeyPressMsg) bool {
+	h := m.transcriptHeight()
+	page := max(h-2, 1)
+	switch {
+	case key.Matches(k, m.keys.LineUp):
+		m.helpTop--
+	case key.Matches(k, m.keys.LineDown):
+		m.helpTop++
+	case key.Matches(k, m.keys.PageUp):
+		m.helpTop -= page
+	case key.Matches(k, m.keys.PageDown):
+		m.helpTop += page
+	case key.Matches(k, m.keys.Top):
+		m.helpTop = 0
+	case key.Matches(k, m.keys.Bottom):
+		m.helpTop = 1 << 20
+	default:
+		return false
+	}
+	n := strings.Count(HelpView(m.width, m.frame.styles, m.keys), "\n") + 1
+	m.helpTop = min(max(m.helpTop, 0), max(n-(h-1), 0))
+	return true
 }
 
 // panelKey handles the keys that open and close reasoning and tool panels,
