@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -191,4 +192,25 @@ func TestLocalApprovalCtrlCStops(t *testing.T) {
 	if v := plain(m); !strings.Contains(v, "tools stopped") {
 		t.Errorf("no notice:\n%s", v)
 	}
+}
+
+// TestLocalApprovalWaitsWithoutFrames: while a local tool's question waits
+// and nothing else moves, the 30 Hz frame tick stops and the slow wait tick
+// keeps the timer running; answering brings the frames back.
+func TestLocalApprovalWaitsWithoutFrames(t *testing.T) {
+	tl, fifo := blockingTool(t)
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(slowCallEvents("resp_call")...)})
+	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL}, Tools: tl})
+	d := newDriver(t, m)
+	d.run(m.Init())
+	d.send(SubmitMsg{Text: "run the slow tool"})
+	d.until("the approval prompt", func() bool { return m.dialog != nil })
+	d.until("the frames to stop", func() bool { return !m.live && m.waitTicking })
+	before := m.frame.now
+	d.until("the wait tick", func() bool { return m.frame.now.After(before) })
+	d.send(tea.KeyPressMsg{Code: 'a', Text: "a"})
+	d.until("the answer and the frames back", func() bool { return m.dialog == nil && m.live })
+	d.until("the tool running", func() bool { return m.status.State == RunningTool })
+	os.WriteFile(fifo, []byte("done\n"), 0o600)
 }

@@ -214,7 +214,9 @@ func (m *Model) tick(now time.Time) tea.Cmd {
 		m.transcript.Invalidate(e.idx)
 		live = true
 	}
-	if m.cur != nil || live || m.tools.cancel != nil {
+	// a round waiting only for the user's answer needs no frames: the
+	// approval's slow tick (Update) keeps its timer running
+	if m.cur != nil || live || (m.tools.cancel != nil && m.tools.asking == nil) {
 		cmds = append(cmds, frameTick(m.gen))
 	} else {
 		m.live = false

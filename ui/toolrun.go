@@ -372,7 +372,7 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		m.dialog = nil
 		m.nextApproval()
 		m.toolStatus()
-		return nil, true
+		return m.ensureTick(), true // frames again: the calls run
 	case toolStartMsg:
 		k.waiting = false
 		if k.calls[msg.call.CallID] != nil {
