@@ -14,5 +14,6 @@
 // the Request it builds (stream.Start) and hands back the snapshots it got.
 //
 // Main flow: Conversation.Begin(input) → stream.Request → caller streams →
-// Turn.Finish(snapshots) → the next Begin chains from the last good response.
+// Conversation.Finish(turn, snapshots) → the next Begin chains from the last
+// good response.
 package session

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,8 +27,9 @@ import (
 //   - View never renders markdown for a settled entry: entries re-render only
 //     after Invalidate, which happens on frame ticks.
 type Model struct {
-	ctx  context.Context
-	opts Options
+	ctx   context.Context
+	opts  Options
+	clock func() time.Time // time.Now; tests fix it (golden views)
 
 	width, height int
 	sized         bool
@@ -41,6 +43,7 @@ type Model struct {
 	composer   Composer
 	status     Status
 	showHelp   bool
+	helpTop    int // first line of the "?" overlay shown, when it is taller than the area
 
 	conv *session.Conversation
 	gen  int
@@ -67,6 +70,10 @@ type Model struct {
 	hostedAsk   *itemEntry        // the hosted MCP approval request shown in the dialog
 	mcpAllowed  map[string]bool   // server.tool approved for the rest of the session
 	mcpAnswers  []json.RawMessage // approval responses decided so far, sent together
+	mcpOwed     []json.RawMessage // denials of a stopped approval, for the next message
+	mcpOwedConv *session.Conversation
+	panelList   []*itemEntry // the panels the open panel list shows
+	waitTicking bool         // a waitTickMsg is scheduled
 	hintLine    string
 	statusFor   statusKey // the status line below was made for this
 	statusLine  string
@@ -102,6 +109,7 @@ type frameState struct {
 func New(ctx context.Context, o Options) *Model {
 	fs := &frameState{now: time.Now(), md: block.NewRenderers()}
 	m := &Model{
+		clock:   time.Now,
 		ctx:     ctx,
 		opts:    o,
 		dark:    true,
@@ -138,11 +146,14 @@ func New(ctx context.Context, o Options) *Model {
 	return m
 }
 
+// now is the model's clock.
+func (m *Model) now() time.Time { return m.clock() }
+
 // showMCPServers puts the local MCP servers' tool lists in the transcript
 // and their summary in the status line.
 func (m *Model) showMCPServers(mgr *tools.Manager) {
 	m.status.MCP = mgr.Summary()
-	now := time.Now()
+	now := m.now()
 	for _, raw := range mgr.ListItems() {
 		it, err := stream.ItemFromJSON(raw)
 		if err != nil {
@@ -179,7 +190,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.opts.Replay != nil {
 		m.gen++
 		h := stream.StartReader(m.ctx, m.opts.Replay, m.opts.ReplayPace)
-		t, cmd := startReplay(m.ctx, m.gen, h, time.Now(), m.opts.responseLimit())
+		t, cmd := startReplay(m.ctx, m.gen, h, m.now(), m.opts.responseLimit())
 		m.cur, m.live = t, true
 		m.status.State, m.status.Started = Waiting, t.started
 		cmds = append(cmds, cmd)
@@ -203,9 +214,32 @@ type finalMsg struct {
 	rendered string
 }
 
-// Update routes a message.
+// waitTickMsg moves the clock while the chat waits for the user's answer
+// to an approval and nothing else animates: the status line's timer runs.
+type waitTickMsg struct{ now time.Time }
+
+// Update routes a message. While an approval waits and no frame tick is
+// scheduled, a slow tick keeps the status line's timer running.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.update(msg)
+	if m.status.State == AwaitingApproval && !m.live && !m.waitTicking {
+		m.waitTicking = true
+		cmd = tea.Batch(cmd, tea.Tick(spinnerStep, func(t time.Time) tea.Msg { return waitTickMsg{t} }))
+	}
+	return m, cmd
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
+	case waitTickMsg:
+		m.waitTicking = false
+		if !m.live && msg.now.After(m.frame.now) {
+			m.frame.now = msg.now
+		}
+		return m, nil
+	case TogglePanelMsg:
+		m.togglePanel(msg.Index)
+		return m, nil
 	case tea.WindowSizeMsg:
 		return m, m.resize(msg.Width, msg.Height)
 	case resizeMsg:
@@ -222,9 +256,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		if m.dialog != nil {
-			var cmd tea.Cmd
-			m.dialog, cmd = m.dialog.update(msg)
-			return m, cmd
+			return m, m.dialogKey(msg)
 		}
 		return m, m.key(msg)
 	case tea.MouseWheelMsg:
@@ -325,10 +357,12 @@ func (m *Model) View() tea.View {
 	st := m.frame.styles
 	var b strings.Builder
 	switch {
+	case m.dialog != nil && overlays(m.dialog):
+		b.WriteString(m.overlayView())
 	case m.dialog != nil:
 		b.WriteString(fitHeight(m.dialog.view(m.width, m.transcriptHeight()), m.transcriptHeight()))
 	case m.showHelp:
-		b.WriteString(fitHeight(HelpView(m.width, st, m.keys), m.transcriptHeight()))
+		b.WriteString(m.helpView(st))
 	default:
 		b.WriteString(m.transcript.View())
 	}
@@ -375,6 +409,48 @@ type hintKey struct {
 	width  int
 	state  State
 	styles *theme.Styles
+}
+
+// helpView is the "?" overlay in the transcript area: when it is taller,
+// a window of it from helpTop and a last line saying how to scroll.
+func (m *Model) helpView(st *theme.Styles) string {
+	h := m.transcriptHeight()
+	lines := strings.Split(HelpView(m.width, st, m.keys), "\n")
+	if len(lines) <= h || h < 2 {
+		return fitHeight(strings.Join(lines, "\n"), h)
+	}
+	top := min(max(m.helpTop, 0), len(lines)-(h-1))
+	more := theme.DialogOf(st).More.Render(cutLines("↑/↓ pgup/pgdn scroll · lines "+strconv.Itoa(top+1)+"–"+strconv.Itoa(top+h-1)+" of "+strconv.Itoa(len(lines))+" · esc close", m.width))
+	return strings.Join(append(lines[top:top+h-1:top+h-1], more), "\n")
+}
+
+// overlays reports whether d is drawn below the transcript instead of in
+// its place: an approval (the user must see what led to it) and the panel
+// list (the panels it opens show above it).
+func overlays(d dialog) bool {
+	switch d.(type) {
+	case dlg[Approval], dlg[PanelList]:
+		return true
+	}
+	return false
+}
+
+// overlayView is the transcript area with the dialog in its lower part:
+// the end of the transcript stays visible above a rule, and the dialog takes
+// the lines it needs, up to two thirds of the area.
+func (m *Model) overlayView() string {
+	h := m.transcriptHeight()
+	room := max(h*2/3, min(h, 6))
+	dv := m.dialog.view(m.width, room)
+	n := strings.Count(dv, "\n") + 1
+	above := h - n - 1
+	if above < 1 {
+		return fitHeight(dv, h)
+	}
+	t := m.transcript // a copy: the real one keeps its size and position
+	t.SetSize(m.width, above)
+	rule := theme.DialogOf(m.frame.styles).Sep.Render(strings.Repeat("─", m.width))
+	return t.View() + "\n" + rule + "\n" + dv
 }
 
 // fitHeight pads or cuts s to exactly h lines.

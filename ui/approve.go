@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -34,20 +35,23 @@ type ApprovalDecisionMsg struct {
 //
 // Invariants:
 //   - every string held is safe to print (sanitized when built).
-//   - 0 ≤ scroll < len(args) when args is non-empty, else scroll == 0.
+//   - scroll is a listCursor over args: 0 ≤ scroll.Sel() < len(args) when
+//     args is non-empty, else 0.
 //   - the reason input has the keyboard only while denying.
 type Approval struct {
 	styles  *theme.Styles
 	id      string
-	server  bool     // an MCP tool: tool is the server, call the tool
-	once    bool     // the policy is once-per-session: a yes already holds for the session
-	tool    string   // the config's name: the function or the MCP server
-	call    string   // the MCP tool's name; "" for a function
-	command []string // the command line, wrapped; nil when the request has none
-	args    []string // the arguments, pretty-printed and wrapped; nil when empty
-	scroll  int      // first argument line shown
+	server  bool       // an MCP tool: tool is the server, call the tool
+	once    bool       // the policy is once-per-session: a yes already holds for the session
+	tool    string     // the config's name: the function or the MCP server
+	call    string     // the MCP tool's name; "" for a function
+	command []string   // the command line, wrapped; nil when the request has none
+	args    []string   // the arguments, pretty-printed and wrapped; nil when empty
+	scroll  listCursor // its Sel is the first argument line shown
 	denying bool
 	reason  textinput.Model
+	keys    ApprovalKeys
+	help    bool // "?" shows the keys instead of the question
 }
 
 // Approval layout.
@@ -69,7 +73,10 @@ func NewApproval(req tools.ApprovalRequest, st *theme.Styles) Approval {
 		tool:   stream.SanitizeLine(req.Tool),
 		args:   prettyArgs(req.Call.Arguments),
 		reason: newDialogInput(st, "reason: ", "optional — enter sends, esc skips"),
+		keys:   DefaultApprovalKeys(),
 	}
+	a.scroll = newListCursor(len(a.args))
+	a.scroll.SetPage(approvalArgLines)
 	a.reason.CharLimit = approvalReason
 	a.reason.Blur()
 	if a.tool == "" {
@@ -91,10 +98,10 @@ func (a Approval) Update(msg tea.Msg) (Approval, tea.Cmd) {
 	k, isKey := msg.(tea.KeyPressMsg)
 	if a.denying {
 		if isKey {
-			switch k.String() {
-			case "enter":
+			switch {
+			case key.Matches(k, a.keys.Send):
 				return a, a.decide(tools.Deny, stream.SanitizeLine(a.reason.Value()))
-			case "esc":
+			case key.Matches(k, a.keys.NoReason):
 				return a, a.decide(tools.Deny, "")
 			}
 		}
@@ -110,40 +117,32 @@ func (a Approval) Update(msg tea.Msg) (Approval, tea.Cmd) {
 	if !isKey {
 		return a, nil
 	}
-	switch k.String() {
-	case "a", "A", "y", "Y": // y and n as on the hosted MCP panel
+	if a.help {
+		a.help = helpToggle(k, a.keys.Help)
+		return a, nil
+	}
+	switch {
+	case key.Matches(k, a.keys.Approve): // y and n as on the hosted MCP panel
 		return a, a.decide(tools.Allow, "")
-	case "n", "N":
+	case key.Matches(k, a.keys.Deny):
 		return a, a.decide(tools.Deny, "")
-	case "s", "S":
+	case key.Matches(k, a.keys.Session):
 		return a, a.decide(tools.AllowForSession, "")
-	case "d", "D":
+	case key.Matches(k, a.keys.DenyReason):
 		a.denying = true
 		return a, a.reason.Focus()
-	case "esc":
+	case key.Matches(k, a.keys.Dismiss):
 		return a, a.decide(tools.Deny, "")
-	case "up", "k":
-		a.scrollBy(-1)
-	case "down", "j":
-		a.scrollBy(1)
-	case "pgup":
-		a.scrollBy(-approvalArgLines)
-	case "pgdown":
-		a.scrollBy(approvalArgLines)
-	case "home":
-		a.scrollBy(-len(a.args))
-	case "end":
-		a.scrollBy(len(a.args))
+	case key.Matches(k, a.keys.Help):
+		a.help = true
+	default:
+		a.keys.Scroll.Move(k, &a.scroll)
 	}
 	return a, nil
 }
 
 func (a Approval) decide(d tools.Decision, reason string) tea.Cmd {
 	return msgCmd(ApprovalDecisionMsg{ID: a.id, Decision: d, Reason: reason})
-}
-
-func (a *Approval) scrollBy(d int) {
-	a.scroll = min(max(a.scroll+d, 0), max(len(a.args)-1, 0))
 }
 
 // Denying reports whether the reason input is open.
@@ -153,6 +152,9 @@ func (a Approval) Denying() bool { return a.denying }
 // arguments and the choices (or the reason input). The choices always show;
 // the arguments give up lines first when height is short.
 func (a Approval) View(width, height int) string {
+	if a.help {
+		return dialogHelpView(a.styles, "Approval", a.keys.FullHelp(), width, height)
+	}
 	d := theme.DialogOf(a.styles)
 	head := []string{d.Confirm.Render("Allow this tool call?")}
 	if a.server {
@@ -170,7 +172,7 @@ func (a Approval) View(width, height int) string {
 		if a.once {
 			approve = "approve" // the policy keeps a yes for the session anyway
 		}
-		foot = []string{dialogHint(d, width, "a", approve, "d", "deny", "s", "approve for the session", "esc", "deny")}
+		foot = []string{dialogHint(d, width, "a", approve, "d", "deny", "s", "approve for the session", "esc", "deny", "ctrl+c", "stop", "?", "keys")}
 	}
 
 	var body []string
@@ -202,7 +204,7 @@ func (a Approval) argsView(d theme.Dialog, room int) []string {
 	if n < 1 {
 		return []string{d.Label.Render("arguments ") + d.More.Render("("+countNoun(len(a.args), "line", "lines")+": the window is too short)")}
 	}
-	start := min(a.scroll, len(a.args)-n)
+	start := min(a.scroll.Sel(), len(a.args)-n)
 	label := d.Label.Render("arguments")
 	if n < len(a.args) {
 		label += d.Meta.Render(" · lines " + strconv.Itoa(start+1) + "–" + strconv.Itoa(start+n) + " of " + strconv.Itoa(len(a.args)))

@@ -90,7 +90,7 @@ func (m *Model) slash(name, args string) tea.Cmd {
 	case "copy":
 		return m.copyAnswer(args)
 	case "help":
-		m.showHelp = true
+		m.showHelp, m.helpTop = true, 0
 	case "sessions":
 		return m.openPicker()
 	case "search":

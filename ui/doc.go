@@ -13,6 +13,19 @@
 // session) or choose colours (package theme); item rendering lives in ui/block
 // and incremental markdown in ui/markdown.
 //
-// Main flow: key → Composer → SubmitMsg → session.Conversation.Say →
+// Dialogs (the session picker, search results, the /tools menu, the tool
+// panel list and the approval question) are value types that take the keys
+// while open. They share one cursor type (listCursor) and match their keys
+// with key.Matches against KeyMap-style structs (dialogkeys.go), so "?" in a
+// dialog lists exactly the keys it matches; the main "?" overlay lists the
+// root's. The approval question and the panel list are drawn below the end
+// of the transcript, which stays visible; the others take its place. While a
+// dialog is open the root still takes ctrl+c (an approval: deny and stop)
+// and, under an approval, the panel keys the status line offers.
+//
+// Golden views of whole screens live in testdata/golden; regenerate them
+// with `go test ./ui -run TestGolden -update` (see golden_test.go).
+//
+// Main flow: key → Composer → SubmitMsg → session.Conversation.Begin →
 // stream.Start → batchMsg… → accumulator → blocks → frameMsg → View.
 package ui

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"time"
+
 	"runnel/stream"
 	"runnel/ui/block"
 )
@@ -27,10 +29,11 @@ func (e *plainEntry) setIndex(i int) { e.idx = i }
 
 // itemEntry shows one stream item.
 type itemEntry struct {
-	b   block.Block
-	it  *stream.Item
-	fs  *frameState
-	idx int
+	b     block.Block
+	it    *stream.Item
+	fs    *frameState
+	idx   int
+	asked time.Time // when the user was first asked about it (approval requests)
 }
 
 func (e *itemEntry) View(width int) string {

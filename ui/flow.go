@@ -41,7 +41,8 @@ func (m *Model) submit(text string) tea.Cmd {
 	m.transcript.Follow() // sending a message shows the end again
 	m.turnEntry = append(m.turnEntry, m.transcript.Len())
 	m.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})
-	owed := m.tools.loop.Begin(time.Now()) // outputs of a stopped round keep the chain valid
+	owed := m.tools.loop.Begin(m.now())  // outputs of a stopped round keep the chain valid
+	owed = append(m.takeOwed(), owed...) // and so do the denials of a stopped approval
 	return m.begin(m.conv.Begin(text, append(owed, stream.UserText(text))...))
 }
 
@@ -63,7 +64,7 @@ func (m *Model) beginWith(st *session.Turn, round *session.TurnLog) tea.Cmd {
 	}
 	req.Tools = m.tools.resolved // secrets only in the request sent, never in the turn kept
 	m.gen++
-	t, cmd := startTurn(m.ctx, m.gen, m.opts.Client, st, req, time.Now(), m.opts.responseLimit())
+	t, cmd := startTurn(m.ctx, m.gen, m.opts.Client, st, req, m.now(), m.opts.responseLimit())
 	switch {
 	case m.journal != nil && round != nil:
 		t.log = m.journal.Continue(round, st)
@@ -107,7 +108,7 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 		return nil
 	}
 	t.waiting = false
-	now := time.Now()
+	now := m.now()
 	problems := t.apply(msg.batch)
 	for _, err := range problems {
 		m.notice(block.Warning, stream.SanitizeLine(err.Error()))
@@ -233,7 +234,9 @@ func (m *Model) tick(now time.Time) tea.Cmd {
 		m.transcript.Invalidate(e.idx)
 		live = true
 	}
-	if m.cur != nil || live || m.tools.cancel != nil {
+	// a round waiting only for the user's answer needs no frames: the
+	// approval's slow tick (Update) keeps its timer running
+	if m.cur != nil || live || (m.tools.cancel != nil && m.tools.asking == nil) {
 		cmds = append(cmds, frameTick(m.gen))
 	} else {
 		m.live = false
@@ -302,7 +305,7 @@ func (m *Model) endTurn(t *turn) tea.Cmd {
 	m.status.SessionUsage = m.usage
 	m.status.TurnUsage = t.usage()
 	m.status.State, m.status.Detail = Idle, ""
-	now := time.Now()
+	now := m.now()
 	failed := false // a failure was reported: a cut-off is part of it, not a second story
 	for _, s := range snaps {
 		for _, it := range s.Items {
@@ -414,7 +417,7 @@ func (m *Model) fallback(t *turn) tea.Cmd {
 func (m *Model) resend(t *turn, req stream.Request) tea.Cmd {
 	req.Tools = t.req.Tools
 	m.gen++
-	nt, cmd := startTurn(m.ctx, m.gen, m.opts.Client, t.sess, req, time.Now(), m.opts.responseLimit())
+	nt, cmd := startTurn(m.ctx, m.gen, m.opts.Client, t.sess, req, m.now(), m.opts.responseLimit())
 	nt.log = t.log
 	m.cur = nt
 	return cmd

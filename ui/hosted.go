@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -26,6 +27,11 @@ func (m *Model) askHosted() {
 	}
 	e := m.pending[0]
 	m.hostedAsk = e
+	if e.asked.IsZero() {
+		e.asked = m.now()
+	}
+	m.status.Started = e.asked // the time shown is the wait for the user
+	m.status.State, m.status.Detail = AwaitingApproval, hostedName(e.it)
 	req := tools.ApprovalRequest{
 		Call: tools.Call{CallID: e.it.ID, Name: e.it.Name, Arguments: e.it.Arguments},
 		Tool: e.it.ServerLabel, Kind: tools.KindServer, Policy: tools.ApproveAlways,
@@ -76,6 +82,31 @@ func (m *Model) hostedDecision(msg ApprovalDecisionMsg) tea.Cmd {
 		return nil
 	}
 	return m.sendAnswers()
+}
+
+// stopHosted answers ctrl+c (or esc on the status line) while hosted MCP
+// requests wait: every one is denied, nothing is sent now, and the denials
+// go with the next message so that the chain stays answerable.
+func (m *Model) stopHosted() {
+	for _, e := range m.pending {
+		m.answer(e, false, "")
+	}
+	m.pending, m.hostedAsk, m.dialog = nil, nil, nil
+	m.mcpOwed, m.mcpAnswers = append(m.mcpOwed, m.mcpAnswers...), nil
+	m.mcpOwedConv = m.conv
+	m.status.State, m.status.Detail = Idle, ""
+	m.notice(block.Info, "denied and stopped — nothing was sent; the denial goes with your next message")
+}
+
+// takeOwed returns the approval answers a stop kept for the next message
+// of this conversation, and forgets them.
+func (m *Model) takeOwed() []json.RawMessage {
+	owed := m.mcpOwed
+	m.mcpOwed = nil
+	if m.mcpOwedConv != m.conv {
+		return nil
+	}
+	return owed
 }
 
 // answer marks a request decided and keeps its response item.

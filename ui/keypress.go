@@ -1,12 +1,17 @@
 package ui
 
-// This file handles the keys the root model owns: interrupting, quitting,
-// forking, toggling reasoning and panels, copying, scrolling and approvals;
-// the rest go to the composer.
+// This file handles the keys the root owns: interrupting, quitting, forking,
+// toggling reasoning and panels, copying, scrolling and approvals; the rest
+// go to the composer. With a dialog open, the root still takes ctrl+c (an
+// approval: deny and stop; any other dialog: close) and, under an approval,
+// the transcript keys the status line offers (ctrl+o, alt+o, ctrl+r, alt+r,
+// ctrl+y); every other key goes to the dialog.
 
 import (
+	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/ui/block"
@@ -14,13 +19,19 @@ import (
 
 // key handles the keys the root owns and routes the rest.
 func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
-	s := k.String()
+	if m.showHelp && m.helpScroll(k) {
+		return nil
+	}
 	switch {
-	case s == "ctrl+c":
+	case key.Matches(k, m.keys.Quit):
 		if m.cur != nil && !m.cur.ended {
 			return m.interrupt()
 		}
 		if m.stopTools() {
+			return nil
+		}
+		if len(m.pending) > 0 {
+			m.stopHosted()
 			return nil
 		}
 		if !m.quitArmed.IsZero() && time.Since(m.quitArmed) < 2*time.Second {
@@ -29,13 +40,15 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.quitArmed = time.Now()
 		m.notice(block.Info, "press ctrl+c again to quit")
 		return nil
-	case s == "esc":
+	case key.Matches(k, m.keys.Interrupt):
 		switch {
 		case m.showHelp:
 			m.showHelp = false
 		case m.cur != nil && !m.cur.ended:
 			return m.interrupt()
 		case m.stopTools():
+		case len(m.pending) > 0:
+			m.stopHosted()
 		case m.composer.Value() != "":
 			m.composer.Reset()
 		case len(m.conv.Turns) > 0 && !m.escArmed.IsZero() && time.Since(m.escArmed) < time.Second:
@@ -46,40 +59,129 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			m.notice(block.Info, "esc again to fork: edit your last prompt in a new session")
 		}
 		return nil
-	case s == "ctrl+s":
+	case key.Matches(k, m.keys.Sessions):
 		return m.openPicker()
-	case s == "ctrl+r":
-		m.toggleLast(m.reasoning)
+	case m.panelKey(k):
 		return nil
-	case s == "alt+r":
-		m.toggleAll(m.reasoning)
-		return nil
-	case s == "ctrl+o":
-		m.toggleLast(m.panels)
-		return nil
-	case s == "ctrl+y":
+	case key.Matches(k, m.keys.CopyLast):
 		return m.copyAnswer("")
-	case s == "pgup" || s == "pgdown" || s == "home" || s == "end":
+	case key.Matches(k, m.keys.PageUp, m.keys.PageDown, m.keys.Top, m.keys.Bottom):
 		var cmd tea.Cmd
 		m.transcript, cmd = m.transcript.Update(k)
 		return cmd
-	case len(m.pending) > 0 && m.composer.Value() == "" && (s == "y" || s == "n"):
-		return m.decide(s == "y")
-	case len(m.pending) > 0 && m.composer.Value() == "" && s == "a":
+	case len(m.pending) > 0 && m.composer.Value() == "" && key.Matches(k, m.keys.Approve, m.keys.Deny):
+		return m.decide(key.Matches(k, m.keys.Approve))
+	case len(m.pending) > 0 && m.composer.Value() == "" && key.Matches(k, m.keys.Reopen):
 		m.askHosted() // reopen the approval dialog
 		return nil
-	case s == "?" && m.composer.Value() == "":
-		m.showHelp = !m.showHelp
+	case m.composer.Value() == "" && key.Matches(k, m.keys.Help):
+		m.showHelp, m.helpTop = !m.showHelp, 0
 		return nil
 	}
 	return m.updateComposer(k)
 }
 
+// helpScroll scrolls the "?" overlay when it is taller than the area, and
+// reports whether k was a scrolling key.
+func (m *Model) helpScroll(k tea.KeyPressMsg) bool {
+	h := m.transcriptHeight()
+	page := max(h-2, 1)
+	switch {
+	case key.Matches(k, m.keys.LineUp):
+		m.helpTop--
+	case key.Matches(k, m.keys.LineDown):
+		m.helpTop++
+	case key.Matches(k, m.keys.PageUp):
+		m.helpTop -= page
+	case key.Matches(k, m.keys.PageDown):
+		m.helpTop += page
+	case key.Matches(k, m.keys.Top):
+		m.helpTop = 0
+	case key.Matches(k, m.keys.Bottom):
+		m.helpTop = 1 << 20
+	default:
+		return false
+	}
+	n := strings.Count(HelpView(m.width, m.frame.styles, m.keys), "\n") + 1
+	m.helpTop = min(max(m.helpTop, 0), max(n-(h-1), 0))
+	return true
+}
+
+// panelKey handles the keys that open and close reasoning and tool panels,
+// and reports whether k was one.
+func (m *Model) panelKey(k tea.KeyPressMsg) bool {
+	switch {
+	case key.Matches(k, m.keys.ToggleReasoning):
+		m.toggleLast(m.reasoning)
+	case key.Matches(k, m.keys.AllReasoning):
+		m.toggleAll(m.reasoning)
+	case key.Matches(k, m.keys.ExpandTool):
+		if e := m.askedEntry(); e != nil {
+			m.toggle(e) // the details of the call asked about
+		} else {
+			m.toggleLast(m.panels)
+		}
+	case key.Matches(k, m.keys.Panels):
+		m.openPanels()
+	default:
+		return false
+	}
+	return true
+}
+
+// dialogKey routes a key while a dialog is open.
+func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
+	ap, approval := m.dialog.(dlg[Approval])
+	if key.Matches(k, m.keys.Quit) {
+		switch {
+		case !approval:
+			m.dialog = nil
+		case m.tools.asking != nil:
+			m.stopTools() // denies the call asked about and stops the round
+		default:
+			m.stopHosted()
+		}
+		return nil
+	}
+	if approval && !ap.v.Denying() {
+		if key.Matches(k, m.keys.CopyLast) {
+			return m.copyAnswer("")
+		}
+		if !key.Matches(k, m.keys.Panels) && m.panelKey(k) { // alt+o would replace the question
+			return nil
+		}
+	}
+	var cmd tea.Cmd
+	m.dialog, cmd = m.dialog.update(k)
+	return cmd
+}
+
+// askedEntry is the panel of the call an approval dialog asks about; nil
+// when none is asked.
+func (m *Model) askedEntry() *itemEntry {
+	if m.hostedAsk != nil {
+		return m.hostedAsk
+	}
+	if a := m.tools.asking; a != nil {
+		if it := m.tools.calls[a.req.Call.CallID]; it != nil {
+			return m.entries[it]
+		}
+	}
+	return nil
+}
+
+// toggle opens or closes one entry's block.
+func (m *Model) toggle(e *itemEntry) {
+	if x, ok := e.b.(block.Expander); ok {
+		x.SetExpanded(!x.Expanded())
+		m.transcript.Invalidate(e.idx)
+	}
+}
+
 func (m *Model) toggleLast(es []*itemEntry) {
 	for i := len(es) - 1; i >= 0; i-- {
-		if x, ok := es[i].b.(block.Expander); ok {
-			x.SetExpanded(!x.Expanded())
-			m.transcript.Invalidate(es[i].idx)
+		if _, ok := es[i].b.(block.Expander); ok {
+			m.toggle(es[i])
 			return
 		}
 	}

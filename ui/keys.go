@@ -35,10 +35,13 @@ type KeyMap struct {
 	Quit            key.Binding // ctrl+c, twice when idle
 	CopyLast        key.Binding // ctrl+y
 	ToggleReasoning key.Binding // ctrl+r
-	ExpandTool      key.Binding // ctrl+o
+	AllReasoning    key.Binding // alt+r: every reasoning block at once
+	ExpandTool      key.Binding // ctrl+o: the last panel (the asked one during an approval)
+	Panels          key.Binding // alt+o: the list of panels, to open any of them
 	Sessions        key.Binding // ctrl+s: the session picker
 	Approve         key.Binding // y, only while an approval is pending
 	Deny            key.Binding // n, only while an approval is pending
+	Reopen          key.Binding // a: the approval dialog again, while one is pending
 	Help            key.Binding // ?
 }
 
@@ -52,7 +55,7 @@ func DefaultKeyMap() KeyMap {
 		Next:     key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "later prompt")),
 		Editor:   key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "edit in $EDITOR")),
 
-		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up (or the wheel)")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up / wheel")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
 		LineUp:   key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "scroll a line up")),
 		LineDown: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "scroll a line down")),
@@ -63,10 +66,13 @@ func DefaultKeyMap() KeyMap {
 		Quit:            key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c ×2", "quit")),
 		CopyLast:        key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy last answer")),
 		ToggleReasoning: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "reasoning on/off")),
-		ExpandTool:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "expand tool output")),
+		AllReasoning:    key.NewBinding(key.WithKeys("alt+r"), key.WithHelp("alt+r", "all reasoning")),
+		ExpandTool:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open last panel")),
+		Panels:          key.NewBinding(key.WithKeys("alt+o"), key.WithHelp("alt+o", "open any panel")),
 		Sessions:        key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
 		Approve:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "approve")),
 		Deny:            key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "deny")),
+		Reopen:          key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "ask again")),
 		Help:            key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")),
 	}
 }
@@ -81,13 +87,31 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.Editor},
-		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.ToggleReasoning, k.ExpandTool},
-		{k.Interrupt, k.CopyLast, k.Approve, k.Deny, k.Sessions, k.Help, k.Quit},
+		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.ToggleReasoning, k.AllReasoning, k.ExpandTool, k.Panels},
+		{k.Interrupt, k.CopyLast, k.Approve, k.Deny, k.Reopen, k.Sessions, k.Help, k.Quit},
+		dialogBindings(),
 	}
 }
 
 // helpGroupTitles name FullHelp's groups in the overlay.
-var helpGroupTitles = []string{"Compose", "Read", "Control"}
+var helpGroupTitles = []string{"Compose", "Read", "Control", "In dialogs"}
+
+// dialogBindings sums up the dialogs' keys for the main "?" overlay; each
+// dialog's own "?" lists its keys in full.
+func dialogBindings() []key.Binding {
+	b := func(k, desc string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, desc)) }
+	return []key.Binding{
+		b("↑↓ jk", "move"),
+		b("pgup pgdn", "page"),
+		b("home end", "first, last"),
+		b("enter", "open / apply"),
+		b("space", "toggle"),
+		b("del", "delete session"),
+		b("a s d n", "approve, deny…"),
+		b("?", "the dialog's keys"),
+		b("esc", "close / deny"),
+	}
+}
 
 // HelpView is the "?" overlay for key map k: one block per FullHelp group
 // plus one for the slash commands, packed left to right into rows as width

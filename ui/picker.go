@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -16,13 +17,14 @@ import (
 	"runnel/theme"
 )
 
-// Dialogs (Picker, SearchResults, ToolsMenu, Approval) are value types with
-// the same shape: Update(tea.Msg) returns the new value and a Cmd, and
-// View(width, height) draws at most height lines of at most width cells.
+// Dialogs (Picker, SearchResults, ToolsMenu, PanelList, Approval) are value
+// types with the same shape: Update(tea.Msg) returns the new value and a Cmd,
+// and View(width, height) draws at most height lines of at most width cells.
 // Each reports its outcome as exactly one message — a result (OpenSessionMsg,
-// ToolsChangedMsg, ApprovalDecisionMsg) or DialogClosedMsg — and the root
-// closes the dialog when it gets one. DeleteSessionMsg is the exception: the
-// picker stays open after it.
+// ToolsChangedMsg, TogglePanelMsg, ApprovalDecisionMsg) or DialogClosedMsg —
+// and the root closes the dialog when it gets one. DeleteSessionMsg is the
+// exception: the picker stays open after it. Their lists move a listCursor;
+// their keys are key.Matches bindings (dialogkeys.go) that "?" lists.
 
 // DialogClosedMsg says the user closed a dialog (esc) without a result.
 type DialogClosedMsg struct{}
@@ -48,17 +50,19 @@ type DeleteSessionMsg struct{ ID store.SessionID }
 //   - all holds every session not deleted, in the order given (newest
 //     first, as store.List returns them); its text fields are sanitized.
 //   - shown holds the indices into all whose rows match the filter, in
-//     order; 0 ≤ sel < len(shown) when shown is non-empty, else sel == 0.
+//     order; cur is a listCursor over shown (cur.Len() == len(shown)).
 //   - confirm is true only while shown is non-empty: it asks about
-//     shown[sel], and every key but y, n and esc is ignored meanwhile.
+//     shown[cur.Sel()], and every key but y, n and esc is ignored meanwhile.
 type Picker struct {
 	styles  *theme.Styles
 	now     time.Time // ages are measured from it
 	all     []pickerRow
 	shown   []int
-	sel     int
+	cur     listCursor
 	filter  textinput.Model
 	confirm bool
+	keys    PickerKeys
+	help    bool // "?" (with an empty filter) shows the keys
 }
 
 // pickerRow is a session with its text made safe to show, once.
@@ -78,7 +82,7 @@ const (
 // NewPicker lists sessions (as store.List returns them) with ages measured
 // from now.
 func NewPicker(sessions []store.SessionInfo, now time.Time, st *theme.Styles) Picker {
-	p := Picker{styles: st, now: now, filter: newDialogInput(st, "filter: ", "type to filter")}
+	p := Picker{styles: st, now: now, filter: newDialogInput(st, "filter: ", "type to filter · ? keys"), keys: DefaultPickerKeys(), cur: newListCursor(0)}
 	p.filter.CharLimit = pickerFilterMax
 	for _, s := range sessions {
 		r := pickerRow{
@@ -105,12 +109,16 @@ func NewPicker(sessions []store.SessionInfo, now time.Time, st *theme.Styles) Pi
 func (p Picker) Update(msg tea.Msg) (Picker, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
+		if p.help {
+			p.help = helpToggle(msg, p.keys.Help)
+			return p, nil
+		}
 		if p.confirm {
 			return p.confirmKey(msg)
 		}
 		return p.key(msg)
 	case tea.PasteMsg:
-		if p.confirm {
+		if p.confirm || p.help {
 			return p, nil
 		}
 		return p.edit(cleanPaste(msg))
@@ -120,24 +128,19 @@ func (p Picker) Update(msg tea.Msg) (Picker, tea.Cmd) {
 
 // key handles the picker's own keys and gives the rest to the filter.
 func (p Picker) key(k tea.KeyPressMsg) (Picker, tea.Cmd) {
-	switch k.String() {
-	case "esc":
+	switch {
+	case key.Matches(k, p.keys.Close):
 		return p, msgCmd(DialogClosedMsg{})
-	case "enter":
+	case key.Matches(k, p.keys.Open):
 		if len(p.shown) == 0 {
 			return p, nil
 		}
-		return p, msgCmd(OpenSessionMsg{ID: p.all[p.shown[p.sel]].id})
-	case "up", "ctrl+p":
-		p.move(-1)
-	case "down", "ctrl+n":
-		p.move(1)
-	case "pgup":
-		p.move(-pickerPage)
-	case "pgdown":
-		p.move(pickerPage)
-	case "delete", "ctrl+d":
+		return p, msgCmd(OpenSessionMsg{ID: p.all[p.shown[p.cur.Sel()]].id})
+	case key.Matches(k, p.keys.Delete):
 		p.confirm = len(p.shown) > 0
+	case key.Matches(k, p.keys.Help) && (p.filter.Value() == "" || k.String() == "f1"):
+		p.help = true
+	case p.keys.List.Move(k, &p.cur):
 	default:
 		return p.edit(k)
 	}
@@ -155,31 +158,23 @@ func (p Picker) edit(msg tea.Msg) (Picker, tea.Cmd) {
 	return p, cmd
 }
 
-// pickerPage is how far pgup and pgdown move.
-const pickerPage = 5
-
 // confirmKey answers "delete …? y/n".
 func (p Picker) confirmKey(k tea.KeyPressMsg) (Picker, tea.Cmd) {
-	switch k.String() {
-	case "y", "Y":
+	switch {
+	case key.Matches(k, p.keys.Yes):
 		p.confirm = false
-		i := p.shown[p.sel]
+		i := p.shown[p.cur.Sel()]
 		id := p.all[i].id
 		p.all = append(p.all[:i:i], p.all[i+1:]...)
-		sel := p.sel
+		cur := p.cur
 		p.refilter()
-		p.sel = min(sel, max(len(p.shown)-1, 0)) // the next row takes the deleted one's place
+		cur.SetLen(len(p.shown)) // the next row takes the deleted one's place
+		p.cur = cur
 		return p, msgCmd(DeleteSessionMsg{ID: id})
-	case "n", "N", "esc":
+	case key.Matches(k, p.keys.No):
 		p.confirm = false
 	}
 	return p, nil
-}
-
-func (p *Picker) move(d int) {
-	if len(p.shown) > 0 {
-		p.sel = min(max(p.sel+d, 0), len(p.shown)-1)
-	}
 }
 
 // refilter recomputes shown from the filter: a row matches when every word
@@ -192,7 +187,7 @@ func (p *Picker) refilter() {
 			p.shown = append(p.shown, i)
 		}
 	}
-	p.sel = 0
+	p.cur.Reset(len(p.shown))
 }
 
 // Filter is the filter's text.
@@ -204,6 +199,9 @@ func (p Picker) Len() int { return len(p.all) }
 // View draws the title, the filter, two lines per visible session (the
 // selected one kept in view) and a key hint, or the delete question.
 func (p Picker) View(width, height int) string {
+	if p.help {
+		return dialogHelpView(p.styles, "Sessions", p.keys.FullHelp(), width, height)
+	}
 	d := theme.DialogOf(p.styles)
 	lines := []string{d.Title.Render("Sessions") + d.Meta.Render(" "+strconv.Itoa(len(p.shown))+" of "+strconv.Itoa(len(p.all)))}
 	if len(p.all) == 0 {
@@ -217,20 +215,20 @@ func (p Picker) View(width, height int) string {
 	var foot string
 	if p.confirm {
 		q := "delete “”? y/n" // the title is cut so that the question stays whole
-		title := ansi.Truncate(p.all[p.shown[p.sel]].title, max(width-ansi.StringWidth(q), 1), "…")
+		title := ansi.Truncate(p.all[p.shown[p.cur.Sel()]].title, max(width-ansi.StringWidth(q), 1), "…")
 		foot = d.Confirm.Render("delete “" + title + "”? y/n")
 	} else {
-		foot = dialogHint(d, width, "↑/↓", "select", "enter", "open", "del", "delete", "esc", "close")
+		foot = dialogHint(d, width, "↑/↓", "select", "enter", "open", "del", "delete", "esc", "close", "?", "keys")
 	}
 	if len(p.shown) == 0 {
 		lines = append(lines, d.Empty.Render("no sessions match “"+stream.SanitizeLine(p.filter.Value())+"”"))
 		return fitFoot(lines, []string{foot}, width, height)
 	}
 	rows := max((height-len(lines)-1)/2, 1)
-	first := listWindow(p.sel, rows, len(p.shown))
+	first := p.cur.Window(rows)
 	words := strings.Fields(stream.SanitizeLine(p.filter.Value()))
 	for i := first; i < min(first+rows, len(p.shown)); i++ {
-		lines = append(lines, p.row(d, p.all[p.shown[i]], i == p.sel, words, width)...)
+		lines = append(lines, p.row(d, p.all[p.shown[i]], i == p.cur.Sel(), words, width)...)
 	}
 	return fitFoot(lines, []string{foot}, width, height)
 }
@@ -412,12 +410,6 @@ func dialogHint(d theme.Dialog, width int, pairs ...string) string {
 		used += w
 	}
 	return b.String()
-}
-
-// listWindow is the first of rows visible items that keeps sel in view, sel as
-// low as it can go once the list scrolls.
-func listWindow(sel, rows, n int) int {
-	return max(min(sel-rows+1, n-rows), 0)
 }
 
 // fitFoot is fitLines that always keeps foot (a hint or a question) at the

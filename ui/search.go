@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -23,12 +24,14 @@ import (
 //   - hits are in the order given (best first); their text is cut at the
 //     match spans and cleaned piece by piece when the dialog is built, so
 //     View only measures and styles.
-//   - 0 ≤ sel < len(hits) when hits is non-empty, else sel == 0.
+//   - cur is a listCursor over hits (cur.Len() == len(hits)).
 type SearchResults struct {
 	styles *theme.Styles
 	query  string // sanitized
 	hits   []searchHit
-	sel    int
+	cur    listCursor
+	keys   SearchKeys
+	help   bool // "?" shows the keys
 }
 
 // searchHit is a hit made ready to draw.
@@ -47,7 +50,7 @@ type snipPiece struct {
 
 // NewSearchResults shows hits (as store.Search returns them) for query.
 func NewSearchResults(query string, hits []store.Hit, st *theme.Styles) SearchResults {
-	r := SearchResults{styles: st, query: stream.SanitizeLine(query)}
+	r := SearchResults{styles: st, query: stream.SanitizeLine(query), keys: DefaultSearchKeys()}
 	for _, h := range hits {
 		title := stream.SanitizeLine(h.Title)
 		if title == "" {
@@ -55,6 +58,7 @@ func NewSearchResults(query string, hits []store.Hit, st *theme.Styles) SearchRe
 		}
 		r.hits = append(r.hits, searchHit{session: h.Session, turn: h.Turn, title: title, snippet: markedPieces(h.Snippet, h.Marks)})
 	}
+	r.cur = newListCursor(len(r.hits))
 	return r
 }
 
@@ -64,43 +68,36 @@ func (r SearchResults) Update(msg tea.Msg) (SearchResults, tea.Cmd) {
 	if !ok {
 		return r, nil
 	}
-	switch k.String() {
-	case "esc":
+	if r.help {
+		r.help = helpToggle(k, r.keys.Help)
+		return r, nil
+	}
+	switch {
+	case key.Matches(k, r.keys.Close):
 		return r, msgCmd(DialogClosedMsg{})
-	case "enter":
+	case key.Matches(k, r.keys.Open):
 		if len(r.hits) == 0 {
 			return r, nil
 		}
-		h := r.hits[r.sel]
+		h := r.hits[r.cur.Sel()]
 		return r, msgCmd(OpenSessionMsg{ID: h.session, Turn: h.turn})
-	case "up", "k", "ctrl+p":
-		r.move(-1)
-	case "down", "j", "ctrl+n":
-		r.move(1)
-	case "pgup":
-		r.move(-pickerPage)
-	case "pgdown":
-		r.move(pickerPage)
-	case "home":
-		r.move(-len(r.hits))
-	case "end":
-		r.move(len(r.hits))
+	case key.Matches(k, r.keys.Help):
+		r.help = true
+	default:
+		r.keys.List.Move(k, &r.cur)
 	}
 	return r, nil
 }
 
-func (r *SearchResults) move(d int) {
-	if len(r.hits) > 0 {
-		r.sel = min(max(r.sel+d, 0), len(r.hits)-1)
-	}
-}
-
 // Selected is the index of the selected hit.
-func (r SearchResults) Selected() int { return r.sel }
+func (r SearchResults) Selected() int { return r.cur.Sel() }
 
 // View draws the title, two lines per visible hit (the selected one kept in
 // view) and a key hint.
 func (r SearchResults) View(width, height int) string {
+	if r.help {
+		return dialogHelpView(r.styles, "Search", r.keys.FullHelp(), width, height)
+	}
 	d := theme.DialogOf(r.styles)
 	title := d.Title.Render("Search") + d.Meta.Render(" “"+r.query+"”")
 	if len(r.hits) == 0 {
@@ -108,11 +105,11 @@ func (r SearchResults) View(width, height int) string {
 	}
 	lines := []string{title + d.Meta.Render(" · "+countNoun(len(r.hits), "match", "matches"))}
 	rows := max((height-2)/2, 1)
-	first := listWindow(r.sel, rows, len(r.hits))
+	first := r.cur.Window(rows)
 	for i := first; i < min(first+rows, len(r.hits)); i++ {
 		h := r.hits[i]
 		base, mark := d.Item, "  "
-		if i == r.sel {
+		if i == r.cur.Sel() {
 			base, mark = d.Selected, d.Marker.Render("› ")
 		}
 		turn := "turn " + strconv.Itoa(h.turn)
@@ -121,7 +118,7 @@ func (r SearchResults) View(width, height int) string {
 			mark+base.Render(ansi.Truncate(h.title, room, "…"))+d.Meta.Render(" · "+turn),
 			"    "+fitSnippet(h.snippet, max(width-4, 1), d.Preview, d.Match))
 	}
-	return fitFoot(lines, []string{dialogHint(d, width, "↑/↓", "select", "enter", "open", "esc", "close")}, width, height)
+	return fitFoot(lines, []string{dialogHint(d, width, "↑/↓", "select", "enter", "open", "esc", "close", "?", "keys")}, width, height)
 }
 
 // markedPieces cuts s at the byte spans marks (clamped to s, sorted,

@@ -213,7 +213,7 @@ func (m *Model) resumeCalls() tea.Cmd {
 	if len(ask) == 0 || resp == nil {
 		return m.ensureTick() // the panels given their outputs redraw
 	}
-	calls := k.loop.Resume(resp, func(id string) bool { return ask[id] }, time.Now())
+	calls := k.loop.Resume(resp, func(id string) bool { return ask[id] }, m.now())
 	// the resumed round's record starts with the outputs the others have
 	seed := map[string]json.RawMessage{}
 	for _, cc := range ccs {
@@ -241,7 +241,7 @@ func (m *Model) snapshotOf(it *stream.Item) *stream.Snapshot {
 // startCalls runs the client-side calls of the last of snaps.
 func (m *Model) startCalls(snaps []*stream.Snapshot) tea.Cmd {
 	last := snaps[len(snaps)-1]
-	calls, stop := m.tools.loop.Next(last, time.Now())
+	calls, stop := m.tools.loop.Next(last, m.now())
 	if stop != "" {
 		m.notice(block.Warning, stream.SanitizeLine(stop))
 	}
@@ -285,7 +285,7 @@ func (m *Model) runRound(snaps []*stream.Snapshot, respID string, calls []tools.
 	if m.journal != nil {
 		k.round = m.journal.BeginRound(respID)
 		if len(seed) > 0 {
-			k.saveRound(time.Now())
+			k.saveRound(m.now())
 		}
 	}
 	ctx, cancel := context.WithCancel(m.ctx)
@@ -372,13 +372,13 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		m.dialog = nil
 		m.nextApproval()
 		m.toolStatus()
-		return nil, true
+		return m.ensureTick(), true // frames again: the calls run
 	case toolStartMsg:
 		k.waiting = false
 		if k.calls[msg.call.CallID] != nil {
 			k.running[msg.call.CallID] = true
 			k.roundOut[msg.call.CallID] = session.RunningOutput(msg.call.CallID, "")
-			k.saveRound(time.Now())
+			k.saveRound(m.now())
 			m.toolStatus()
 		}
 		return k.wait(), true
@@ -387,7 +387,7 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		if k.calls[msg.res.Call.CallID] != nil {
 			delete(k.running, msg.res.Call.CallID)
 			k.roundOut[msg.res.Call.CallID] = session.OutputItem(msg.res.Call.CallID, msg.res.Output)
-			k.saveRound(time.Now())
+			k.saveRound(m.now())
 			m.toolStatus()
 		}
 		return k.wait(), true
@@ -408,7 +408,7 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 			if k.running[msg.callID] {
 				k.roundOut[msg.callID] = session.RunningOutput(msg.callID, b.String())
 				k.unsaved = true
-				k.flushRound(time.Now())
+				k.flushRound(m.now())
 			}
 		}
 		return tea.Batch(k.wait(), m.ensureTick()), true
@@ -451,7 +451,7 @@ func (m *Model) toolsDone(msg toolDoneMsg) tea.Cmd {
 	}
 	cancelled := k.stopped
 	k.cancel, k.stopped = nil, false
-	now := time.Now()
+	now := m.now()
 	for _, r := range msg.results {
 		if it := k.calls[r.Call.CallID]; it != nil {
 			it.Output, _ = json.Marshal(r.Output)

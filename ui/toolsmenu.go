@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -23,11 +24,13 @@ type ToolsChangedMsg struct{ Enabled map[string]bool }
 // Invariants:
 //   - items are in the order given (config order) and hold each name once;
 //     toggles change only items, so esc leaves the caller's map untouched.
-//   - 0 ≤ sel < len(items) when items is non-empty, else sel == 0.
+//   - cur is a listCursor over items (cur.Len() == len(items)).
 type ToolsMenu struct {
 	styles *theme.Styles
 	items  []toolItem
-	sel    int
+	cur    listCursor
+	keys   ToolsKeys
+	help   bool // "?" shows the keys
 }
 
 // toolItem is one row of the checklist.
@@ -48,7 +51,7 @@ const (
 // NewToolsMenu lists the configured tools; a name's box is ticked per
 // enabled, or per its Info.Enabled default when enabled does not name it.
 func NewToolsMenu(list []tools.Info, enabled map[string]bool, st *theme.Styles) ToolsMenu {
-	m := ToolsMenu{styles: st}
+	m := ToolsMenu{styles: st, keys: DefaultToolsKeys()}
 	seen := map[string]bool{}
 	for _, in := range list {
 		if seen[in.Name] {
@@ -67,6 +70,7 @@ func NewToolsMenu(list []tools.Info, enabled map[string]bool, st *theme.Styles) 
 			on:     on,
 		})
 	}
+	m.cur = newListCursor(len(m.items))
 	return m
 }
 
@@ -94,32 +98,26 @@ func (m ToolsMenu) Update(msg tea.Msg) (ToolsMenu, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	switch k.String() {
-	case "esc":
+	if m.help {
+		m.help = helpToggle(k, m.keys.Help)
+		return m, nil
+	}
+	switch {
+	case key.Matches(k, m.keys.Cancel):
 		return m, msgCmd(DialogClosedMsg{})
-	case "enter":
+	case key.Matches(k, m.keys.Apply):
 		return m, msgCmd(ToolsChangedMsg{Enabled: m.Enabled()})
-	case "space", "x":
+	case key.Matches(k, m.keys.Toggle):
 		if len(m.items) > 0 {
 			m.items = append([]toolItem(nil), m.items...) // earlier copies keep their toggles
-			m.items[m.sel].on = !m.items[m.sel].on
+			m.items[m.cur.Sel()].on = !m.items[m.cur.Sel()].on
 		}
-	case "up", "k", "ctrl+p":
-		m.move(-1)
-	case "down", "j", "ctrl+n":
-		m.move(1)
-	case "home":
-		m.move(-len(m.items))
-	case "end":
-		m.move(len(m.items))
+	case key.Matches(k, m.keys.Help):
+		m.help = true
+	default:
+		m.keys.List.Move(k, &m.cur)
 	}
 	return m, nil
-}
-
-func (m *ToolsMenu) move(d int) {
-	if len(m.items) > 0 {
-		m.sel = min(max(m.sel+d, 0), len(m.items)-1)
-	}
 }
 
 // Enabled is every name with its toggle as shown now.
@@ -134,6 +132,9 @@ func (m ToolsMenu) Enabled() map[string]bool {
 // View draws the title, one row per visible tool ("› [x] name  kind  detail")
 // and a key hint.
 func (m ToolsMenu) View(width, height int) string {
+	if m.help {
+		return dialogHelpView(m.styles, "Tools", m.keys.FullHelp(), width, height)
+	}
 	d := theme.DialogOf(m.styles)
 	if len(m.items) == 0 {
 		lines := []string{d.Title.Render("Tools")}
@@ -156,11 +157,11 @@ func (m ToolsMenu) View(width, height int) string {
 		kindW = max(kindW, ansi.StringWidth(it.kind))
 	}
 	rows := max(height-2, 1)
-	first := listWindow(m.sel, rows, len(m.items))
+	first := m.cur.Window(rows)
 	for i := first; i < min(first+rows, len(m.items)); i++ {
 		it := m.items[i]
 		base, mark := d.Item, "  "
-		if i == m.sel {
+		if i == m.cur.Sel() {
 			base, mark = d.Selected, d.Marker.Render("› ")
 		}
 		box := "[ ] "
@@ -175,5 +176,5 @@ func (m ToolsMenu) View(width, height int) string {
 		}
 		lines = append(lines, line)
 	}
-	return fitFoot(lines, []string{dialogHint(d, width, "space", "toggle", "enter", "apply", "esc", "cancel", "↑/↓", "select")}, width, height)
+	return fitFoot(lines, []string{dialogHint(d, width, "space", "toggle", "enter", "apply", "esc", "cancel", "↑/↓", "select", "?", "keys")}, width, height)
 }

@@ -313,6 +313,8 @@ func TestNewConversationAbandonsToolRound(t *testing.T) {
 	d.run(m.Init())
 	d.send(SubmitMsg{Text: "run the slow tool"})
 	d.until("the approval prompt", func() bool { return m.dialog != nil })
+	// the session row is written on the journal's goroutine
+	waitUntil(t, "the session's id", func() bool { return m.journal.ID() != "" })
 	old := m.journal.ID()
 	d.run(m.slash("new", ""))
 	if m.dialog != nil || m.tools.cancel != nil || m.status.State != Idle {
@@ -335,5 +337,17 @@ func TestNewConversationAbandonsToolRound(t *testing.T) {
 			t.Fatalf("the old round's record did not end: %+v (%v)", s, err)
 		}
 		time.Sleep(20 * time.Millisecond) // polling the file, not timing an assertion
+	}
+}
+
+// waitUntil polls cond (a deadline only guards against a hang).
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond) // polling another goroutine's write, not timing an assertion
 	}
 }

@@ -18,7 +18,9 @@
 // It does not render, talk to the network, or hold secrets: settings are the
 // caller's JSON with secret-looking values redacted, and no API key is ever
 // passed in. With DB.SetSecrets, the session's known secret values are
-// hidden in everything written, as a last guard. Markdown export is the UI's job (it renders a loaded Session).
+// hidden in everything written, as a last guard. Markdown export is package
+// session/export's job (it renders a loaded Session); the JSON export and
+// import of whole sessions (Export, Import) are here.
 // Errors are *Error values that read as one line naming the file; every
 // Open failure matches ErrUnavailable, so the caller can run without history.
 // Before each write the store checks that its path still names the file it

@@ -3,6 +3,8 @@ package block
 // MCP panels: the tools a server offers, a call and its result, and an
 // approval request waiting for the user.
 
+import "github.com/charmbracelet/x/ansi"
+
 func mcpServer(p *panel) string {
 	if s := cleanLine(p.it.ServerLabel); s != "" {
 		return s
@@ -18,15 +20,49 @@ func mcpListTitle(p *panel) string {
 	return mcpServer(p) + ": listing tools"
 }
 
-// mcpListBody lists the tools with their descriptions, when expanded; the
-// title already says how many there are.
+// mcpListBody names the tools: collapsed, their names run on as a list
+// wrapped at the width (the title already says how many there are);
+// expanded, one per line with its description.
 func mcpListBody(p *panel, d *drawer) {
 	if e := p.it.ErrorText(); e != "" {
 		d.add(section{lines: paint(d.lk.errorText.Render, wrap(cleanLine(e), d.width))})
 	}
+	tools := p.it.Details().Tools
 	if p.expanded {
-		d.add(section{lines: toolLines(d, p.it.Details().Tools)})
+		d.add(section{lines: toolLines(d, tools)})
+		return
 	}
+	var names []string
+	for _, t := range tools {
+		if n := cleanLine(t.Name); n != "" {
+			names = append(names, n)
+		}
+	}
+	if len(names) > 0 {
+		d.add(section{lines: paint(d.lk.title.Render, wrapWords(names, " · ", d.width))})
+	}
+}
+
+// wrapWords joins words with sep into lines of at most width cells, never
+// splitting a word (one wider than width is cut).
+func wrapWords(words []string, sep string, width int) []string {
+	var lines []string
+	cur := ""
+	for _, w := range words {
+		switch {
+		case cur == "":
+			cur = w
+		case ansi.StringWidth(cur+sep+w) <= width:
+			cur += sep + w
+		default:
+			lines = append(lines, fit(cur, width))
+			cur = w
+		}
+	}
+	if cur != "" {
+		lines = append(lines, fit(cur, width))
+	}
+	return lines
 }
 
 // mcpToolTitle is "server.tool".

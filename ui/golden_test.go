@@ -1,0 +1,216 @@
+package ui
+
+// Golden view tests: whole screens of the chat at a fixed size (80x24), a
+// fixed theme (dark, full colour: the styled bytes are stored as lipgloss
+// renders them, i.e. the TrueColor profile, before any terminal
+// downsampling) and a fixed clock, compared byte for byte with
+// ui/testdata/golden/*.golden.
+//
+// After an intended change of the look (a new markdown renderer, a theme
+// change), regenerate them all with one command and review the diff:
+//
+//	go test ./ui -run TestGolden -update
+//
+// A mismatch prints both screens with the styling stripped, and the first
+// differing line.
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"runnel/session"
+	"runnel/session/store"
+	"runnel/stream"
+	"runnel/stream/streamtest"
+	"runnel/ui/block"
+)
+
+var update = flag.Bool("update", false, "rewrite ui/testdata/golden/*.golden from the current views")
+
+// fixedNow is the golden tests' clock: it never moves, so every elapsed
+// time and duration on screen is zero.
+var fixedNow = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+const goldenW, goldenH = 80, 24
+
+// goldenModel is a chat at 80x24 with a dark theme and a stopped clock,
+// talking to srv (nil: no server).
+func goldenModel(t *testing.T, srv *streamtest.Server) *Model {
+	t.Helper()
+	o := Options{WindowWidth: goldenW, Settings: session.Settings{Model: "gpt-golden", Store: true}}
+	if srv != nil {
+		o.Client = &stream.Client{BaseURL: srv.URL}
+	}
+	m := New(t.Context(), o)
+	m.clock = func() time.Time { return fixedNow }
+	m.frame.now = fixedNow
+	m.Update(tea.WindowSizeMsg{Width: goldenW, Height: goldenH})
+	// the model starts dark; no BackgroundColorMsg arrives without a terminal
+	return m
+}
+
+// goldenPump delivers the turn's batches with a frame at the fixed time
+// after each, then the finished messages' full renders, so the screen does
+// not depend on how the stream was cut into batches.
+func goldenPump(t *testing.T, m *Model) {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for m.cur != nil {
+		var msg batchMsg
+		select {
+		case b, ok := <-m.cur.handle.C:
+			if !ok {
+				b = stream.Batch{Final: true}
+			}
+			msg = batchMsg{gen: m.cur.gen, batch: b}
+		case <-deadline:
+			t.Fatal("turn did not end")
+		}
+		m.Update(msg)
+		m.Update(frameMsg{gen: m.gen, now: fixedNow})
+	}
+	for _, e := range m.entries {
+		if f, ok := e.b.(block.Finisher); ok && e.it.Done {
+			render := f.FinalRender(block.Context{Width: m.width, Styles: m.frame.styles, Now: fixedNow})
+			m.Update(finalMsg{e: e, width: m.width, rendered: render()})
+		}
+	}
+	m.Update(frameMsg{gen: m.gen, now: fixedNow})
+}
+
+// checkGolden compares the model's screen with testdata/golden/name.golden,
+// or rewrites it under -update.
+func checkGolden(t *testing.T, m *Model, name string) {
+	t.Helper()
+	got := m.View().Content
+	if n := strings.Count(got, "\n") + 1; n != goldenH {
+		t.Errorf("the view has %d lines, want %d", n, goldenH)
+	}
+	for i, l := range strings.Split(got, "\n") {
+		if w := ansi.StringWidth(l); w > goldenW {
+			t.Errorf("line %d is %d cells wide", i, w)
+		}
+	}
+	path := filepath.Join("testdata", "golden", name+".golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (create it with: go test ./ui -run TestGolden -update)", err)
+	}
+	if got == string(want) {
+		return
+	}
+	g, w := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+	line := 0
+	for line < min(len(g), len(w)) && g[line] == w[line] {
+		line++
+	}
+	t.Errorf("%s differs from the golden file at line %d (styling included); if the change is intended, run: go test ./ui -run TestGolden -update\n--- got:\n%s\n--- want:\n%s",
+		name, line+1, ansi.Strip(got), ansi.Strip(string(want)))
+}
+
+// goldenAnswer is an answer with a table and a code fence.
+const goldenAnswer = "Here is **the plan** in brief.\n\n" +
+	"| step | owner |\n|---|---|\n| parse | stream |\n| draw | ui |\n\n" +
+	"```go\nfunc main() {\n\tprintln(\"hello from the fence\")\n}\n```\n\n" +
+	"That is *all* there is.\n"
+
+func TestGoldenStreamedAnswer(t *testing.T) {
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_golden", splitEvery(goldenAnswer, 7)...)})
+	m := goldenModel(t, srv)
+	m.Update(SubmitMsg{Text: "make a plan"})
+	goldenPump(t, m)
+	checkGolden(t, m, "answer")
+}
+
+// mcpEvents is a hosted MCP turn: the server's tool list, a call with its
+// output, and a short answer.
+func mcpEvents(respID string) []byte {
+	return streamtest.Events(
+		`{"type":"response.created","response":{"id":"`+respID+`","status":"in_progress","model":"gpt-golden","output":[]}}`,
+		`{"type":"response.output_item.added","output_index":0,"item":{"type":"mcp_list_tools","id":"mcpl_1","server_label":"docs","tools":[]}}`,
+		`{"type":"response.output_item.done","output_index":0,"item":{"type":"mcp_list_tools","id":"mcpl_1","server_label":"docs","tools":[{"name":"search_docs","description":"Search the documentation.","input_schema":{}},{"name":"read_page","description":"Return one page as markdown.","input_schema":{}}]}}`,
+		`{"type":"response.output_item.added","output_index":1,"item":{"type":"mcp_call","id":"mcp_1","server_label":"docs","name":"search_docs","arguments":"","status":"in_progress"}}`,
+		`{"type":"response.output_item.done","output_index":1,"item":{"type":"mcp_call","id":"mcp_1","server_label":"docs","name":"search_docs","arguments":"{\"query\":\"streaming\"}","output":"2 results:\n1. guide/streaming.md\n2. guide/events.md","status":"completed"}}`,
+		`{"type":"response.output_item.added","output_index":2,"item":{"type":"message","id":"msg_1","role":"assistant","status":"in_progress","content":[]}}`,
+		`{"type":"response.output_text.delta","output_index":2,"item_id":"msg_1","content_index":0,"delta":"The best match is guide/streaming.md."}`,
+		`{"type":"response.output_item.done","output_index":2,"item":{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"output_text","text":"The best match is guide/streaming.md.","annotations":[]}]}}`,
+		`{"type":"response.completed","response":{"id":"`+respID+`","status":"completed","model":"gpt-golden","output":[],"usage":{"input_tokens":20,"output_tokens":9,"total_tokens":29}}}`,
+	)
+}
+
+func TestGoldenToolPanel(t *testing.T) {
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.Reply{SSE: mcpEvents("resp_mcp")})
+	m := goldenModel(t, srv)
+	m.Update(SubmitMsg{Text: "search the docs"})
+	goldenPump(t, m)
+	m.Update(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl}) // the call's panel, expanded
+	checkGolden(t, m, "tool-panel")
+}
+
+// approvalEvents is a turn that stops at a hosted MCP approval request.
+func approvalEvents(respID string) []byte {
+	return streamtest.Events(
+		`{"type":"response.created","response":{"id":"`+respID+`","status":"in_progress","model":"gpt-golden","output":[]}}`,
+		`{"type":"response.output_item.added","output_index":0,"item":{"type":"mcp_list_tools","id":"mcpl_1","server_label":"deploy","tools":[]}}`,
+		`{"type":"response.output_item.done","output_index":0,"item":{"type":"mcp_list_tools","id":"mcpl_1","server_label":"deploy","tools":[{"name":"deploy_preview","description":"Deploy a branch.","input_schema":{}},{"name":"rollback","description":"Roll back.","input_schema":{}}]}}`,
+		`{"type":"response.output_item.added","output_index":1,"item":{"type":"mcp_approval_request","id":"mcpr_1","server_label":"deploy","name":"deploy_preview","arguments":"{\"branch\":\"main\",\"environment\":\"preview\"}"}}`,
+		`{"type":"response.output_item.done","output_index":1,"item":{"type":"mcp_approval_request","id":"mcpr_1","server_label":"deploy","name":"deploy_preview","arguments":"{\"branch\":\"main\",\"environment\":\"preview\"}"}}`,
+		`{"type":"response.completed","response":{"id":"`+respID+`","status":"completed","model":"gpt-golden","output":[],"usage":{"input_tokens":20,"output_tokens":9,"total_tokens":29}}}`,
+	)
+}
+
+func TestGoldenApprovalDialog(t *testing.T) {
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.Reply{SSE: approvalEvents("resp_ask")})
+	m := goldenModel(t, srv)
+	m.Update(SubmitMsg{Text: "deploy main"})
+	goldenPump(t, m)
+	if m.dialog == nil {
+		t.Fatal("no approval dialog")
+	}
+	checkGolden(t, m, "approval")
+}
+
+func TestGoldenPicker(t *testing.T) {
+	m := goldenModel(t, nil)
+	sessions := []store.SessionInfo{
+		{ID: "s1", Title: "Plan the streaming parser", Model: "gpt-5", Preview: "Here is the plan in brief.", Turns: 4, Updated: fixedNow.Add(-3 * time.Minute)},
+		{ID: "s2", Title: "Why does the table wrap?", Model: "gpt-5-mini", Preview: "Tables wrap at the column width.", Turns: 2, Updated: fixedNow.Add(-5 * time.Hour)},
+		{ID: "s3", Title: "Deploy to preview", Model: "gpt-5", Preview: "", Turns: 1, Updated: fixedNow.Add(-49 * time.Hour)},
+	}
+	m.Update(sessionsMsg{list: sessions})
+	if _, ok := m.dialog.(dlg[Picker]); !ok {
+		t.Fatalf("the picker did not open: %T", m.dialog)
+	}
+	m.dialog = dlg[Picker]{NewPicker(sessions, fixedNow, m.frame.styles)} // ages from the fixed clock
+	m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	checkGolden(t, m, "picker")
+}
+
+// splitEvery cuts s into n-byte deltas.
+func splitEvery(s string, n int) []string {
+	var out []string
+	for len(s) > n {
+		out = append(out, s[:n])
+		s = s[n:]
+	}
+	return append(out, s)
+}
