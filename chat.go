@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"runnel/session/config"
@@ -128,18 +127,7 @@ func replayChat(ctx context.Context, o options, r io.Reader, limit int, stdout, 
 	return exitOK
 }
 
-// imageSink is where generated images go: <data-dir>/images where the chat
-// or --save-images asks for them, else nowhere, and the panel says how to ask.
+// imageSink is where generated images go (see images.InDataDir).
 func imageSink(o options, asked bool) images.Sink {
-	if o.dbPathErr != nil {
-		return images.Off("no data directory (" + errLine(o.dbPathErr) + ")")
-	}
-	dir := filepath.Join(filepath.Dir(o.dbPath), "images")
-	if abs, err := filepath.Abs(dir); err == nil {
-		dir = abs // the panel shows where the file is from anywhere
-	}
-	if !asked {
-		return images.Off("run with --save-images to write it to " + dir)
-	}
-	return images.NewDir(dir)
+	return images.InDataDir(o.dbPath, o.dbPathErr, asked)
 }

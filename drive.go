@@ -83,7 +83,7 @@ func report(acc *stream.Accumulator, err error, stderr io.Writer) int {
 	rs := acc.Responses()
 	for _, s := range rs {
 		if s.Error != nil && (s.ErrorEvent || s.Status == "failed") {
-			warnf(stderr, "response failed: %s", errorInfoLine(s.Error))
+			warnf(stderr, "response failed: %s", s.Error.Line())
 		}
 	}
 	if s := acc.Current(); s != nil && s.Status == "incomplete" {
@@ -123,14 +123,6 @@ func report(acc *stream.Accumulator, err error, stderr io.Writer) int {
 		return exitIncomplete
 	}
 	return exitOK
-}
-
-func errorInfoLine(e *stream.ErrorInfo) string {
-	msg := e.Message
-	if e.Code != "" {
-		msg = e.Code + ": " + msg
-	}
-	return stream.SanitizeLine(msg)
 }
 
 func errLine(err error) string {

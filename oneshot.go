@@ -187,16 +187,12 @@ func replayCommand(ctx context.Context, o options, file string, stdin io.Reader,
 // replayLimit is the response limit from the config (max_response_bytes),
 // read without resolving the rest of it: a replay sends nothing.
 func replayLimit(o options, stderr io.Writer) (int, int) {
-	path, explicit := o.configPath, o.configPath != ""
-	if !explicit {
-		path = config.DefaultConfigPath()
-	}
-	cfg, err := config.LoadConfig(path, explicit)
+	n, err := config.ResponseLimitAt(o.configPath)
 	if err != nil {
 		fmt.Fprintf(stderr, "runnel: %s\n", err)
 		return 0, exitUsage
 	}
-	return cfg.ResponseLimit(), exitOK
+	return n, exitOK
 }
 
 func unwrapPath(err error) error {

@@ -15,6 +15,15 @@ type ErrorInfo struct {
 	Param   string `json:"param,omitempty"`
 }
 
+// Line is the error as one sanitized line: "code: message".
+func (e *ErrorInfo) Line() string {
+	msg := e.Message
+	if e.Code != "" {
+		msg = e.Code + ": " + msg
+	}
+	return SanitizeLine(msg)
+}
+
 // Usage is a response's token accounting.
 type Usage struct {
 	InputTokens  int64 `json:"input_tokens"`

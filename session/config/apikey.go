@@ -388,3 +388,17 @@ func first[T comparable](vs ...T) T {
 	}
 	return zero
 }
+
+// ResponseLimitAt is max_response_bytes from the config file at path (""
+// for the default file, which may be missing), without resolving the rest.
+func ResponseLimitAt(path string) (int, error) {
+	explicit := path != ""
+	if !explicit {
+		path = DefaultConfigPath()
+	}
+	cfg, err := LoadConfig(path, explicit)
+	if err != nil {
+		return 0, err
+	}
+	return cfg.ResponseLimit(), nil
+}

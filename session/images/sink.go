@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -116,4 +117,21 @@ func ext(format string) string {
 func numbered(name string, n int) string {
 	base, ext, _ := strings.Cut(name, ".")
 	return base + "-" + strconv.Itoa(n) + "." + ext
+}
+
+// InDataDir is where generated images go for a history database at dbPath:
+// its folder's images/ when asked, else nowhere, with the panel saying how
+// to ask. dbErr is why there is no data directory, if there is none.
+func InDataDir(dbPath string, dbErr error, asked bool) Sink {
+	if dbErr != nil {
+		return Off("no data directory (" + stream.SanitizeLine(dbErr.Error()) + ")")
+	}
+	dir := filepath.Join(filepath.Dir(dbPath), "images")
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs // the panel shows where the file is from anywhere
+	}
+	if !asked {
+		return Off("run with --save-images to write it to " + dir)
+	}
+	return NewDir(dir)
 }
