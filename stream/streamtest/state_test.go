@@ -84,8 +84,8 @@ func TestStatefulCompact(t *testing.T) {
 		t.Fatalf("compact: %d %s", code, body)
 	}
 	var res struct {
-		Object string            `json:"object"`
-		Output []json.RawMessage `json:"output"`
+		Object string                                  `json:"object"`
+		Output []json.RawMessage                       `json:"output"`
 		Usage  struct{ InputTokens, OutputTokens int } `json:"usage"`
 	}
 	if err := json.Unmarshal([]byte(body), &res); err != nil {
