@@ -46,6 +46,7 @@ type Config struct {
 	Reasoning    ReasoningConfig `toml:"reasoning"`
 	Provider     ProviderConfig  `toml:"provider"`
 	Timeouts     TimeoutsConfig  `toml:"timeouts"`
+	Context      ContextConfig   `toml:"context"`
 
 	// Tools (toolconfig.go): hosted tools, local functions, local MCP
 	// servers and the round cap of the agentic loop.
@@ -71,6 +72,22 @@ type ProviderConfig struct {
 	APIKeyCommand Command           `toml:"api_key_command"` // empty = not set
 	Headers       map[string]string `toml:"headers"`
 }
+
+// ContextConfig is the [context] table: how the server keeps a long
+// conversation inside the model's context window.
+type ContextConfig struct {
+	// CompactThreshold > 0 asks the server to compact the context once it
+	// passes this many tokens (context_management); 0 or unset: off.
+	CompactThreshold int64 `toml:"compact_threshold"`
+	// Truncation "auto" is passed through as the request's truncation: the
+	// server drops the oldest items instead of refusing an over-long
+	// conversation. "disabled" or unset (the default, the server's too)
+	// sends nothing.
+	Truncation string `toml:"truncation"`
+}
+
+// truncations are the allowed values of context.truncation.
+var truncations = []string{"auto", "disabled"}
 
 // TimeoutsConfig is the [timeouts] table. Zero durations mean "not set".
 type TimeoutsConfig struct {
@@ -422,6 +439,14 @@ func (c *Config) validate(name string, pos *positions) error {
 	for _, h := range slices.Sorted(maps.Keys(c.Provider.Headers)) {
 		if err := checkHeader(h, c.Provider.Headers[h]); err != nil {
 			return fmt.Errorf("%s: key \"provider.headers\": %w", at("provider.headers."+keyString([]string{h})), err)
+		}
+	}
+	if n := c.Context.CompactThreshold; n < 0 {
+		return fmt.Errorf("%s: key \"context.compact_threshold\": %d must not be negative (0 turns compaction off)", at("context.compact_threshold"), n)
+	}
+	if t := c.Context.Truncation; t != "" {
+		if err := checkEnum(t, truncations); err != nil {
+			return fmt.Errorf("%s: key \"context.truncation\": %w", at("context.truncation"), err)
 		}
 	}
 	if n := c.Timeouts.MaxRetries; n != nil && *n < 0 {
