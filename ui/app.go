@@ -47,6 +47,8 @@ type Model struct {
 	cur  *turn
 	live bool // a frame tick is scheduled
 
+	compacting bool // a /compact call is under way (compact.go)
+
 	entries   map[*stream.Item]*itemEntry
 	reasoning []*itemEntry // in transcript order, for ctrl+r
 	panels    []*itemEntry // expandable tool panels, for ctrl+o
@@ -272,6 +274,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case mcpReadyMsg, mcpReportMsg:
 		return m, m.mcpMsg(msg)
+	case compactMsg:
+		return m, m.compacted(msg)
 	case NoticeMsg:
 		kind := block.Info
 		if msg.Err {
