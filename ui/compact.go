@@ -104,3 +104,27 @@ func compactionItem(window []json.RawMessage) *stream.Item {
 func contextFull(err error, info *stream.ErrorInfo) bool {
 	return stream.ContextLengthExceeded(err, info)
 }
+
+// compactionMarks draws, when a saved session is shown again, the panel and
+// divider of each /compact: a turn whose input holds a compaction item sent
+// a compacted window. A window sent again (its first turn failed) is marked
+// once.
+type compactionMarks struct{ last string }
+
+func (w *compactionMarks) mark(m *Model, input []json.RawMessage, now time.Time) {
+	var it *stream.Item
+	for _, raw := range input {
+		if c := stream.StoredItem(raw); c != nil && c.Type == "compaction" {
+			it = c
+		}
+	}
+	if it == nil || (it.ID != "" && it.ID == w.last) {
+		return
+	}
+	w.last = it.ID
+	e := m.addItem(it, now)
+	if ib, ok := e.b.(block.ItemBlock); ok {
+		ib.End(now)
+	}
+	m.appendEntry(&plainEntry{b: block.NewDivider(compactDivider), fs: m.frame})
+}

@@ -64,6 +64,14 @@ func TestCompactCommand(t *testing.T) {
 	if v := plain(m); !strings.Contains(v, "Answer") {
 		t.Errorf("no answer after compaction:\n%s", v)
 	}
+
+	// shown again (a resumed session): the turn that sent the window is
+	// marked with the panel and the divider, once
+	m.redraw()
+	v = plain(m)
+	if strings.Count(v, "context compacted") != 1 || strings.Count(v, "the model's context starts here") != 1 {
+		t.Errorf("redrawn:\n%s", v)
+	}
 }
 
 // TestCompactUnsupportedServer: a server without /responses/compact gives

@@ -35,8 +35,8 @@ type Stored struct {
 	Status string // the last status its events gave: in_progress, completed, incomplete, failed
 	Store  bool   // the request did not set store: false; only stored responses can be chained to
 	// Context is what a request chaining to this response continues from:
-	// the chain's context, the request's input and the response's output,
-	// starting at the newest compaction item when there is one.
+	// the chain's context, the request's input and the response's output;
+	// from the output's compaction item on when the output has one.
 	Context []json.RawMessage
 	Output  []json.RawMessage // the output items, from the terminal event (else the done items)
 	Events  []StoredEvent     // as served (up to where the stream was dropped or stalled)
@@ -284,8 +284,10 @@ func (s *Server) remember(reply Reply, body requestBody, context []json.RawMessa
 	if r.Output == nil {
 		r.Output = done
 	}
-	ctx := append(append([]json.RawMessage(nil), context...), r.Output...)
-	r.Context = fromLastCompaction(ctx)
+	r.Context = append(append([]json.RawMessage(nil), context...), r.Output...)
+	if out := fromLastCompaction(r.Output); len(out) < len(r.Output) || (len(out) > 0 && itemType(out[0]) == "compaction") {
+		r.Context = out // a compaction in the output stands for everything before it
+	}
 	if r.Status != "completed" && r.Status != "incomplete" {
 		r.Store = false // nothing can chain to a response that did not finish
 	}
