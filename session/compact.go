@@ -79,6 +79,18 @@ func FromLastCompaction(items []json.RawMessage, keep int) []json.RawMessage {
 	return items
 }
 
+// windowLen is how many items a stored turn's input starts with that are a
+// compacted window: up to its last compaction item (only a window sent after
+// /compact puts one in a turn's input); 0 for none.
+func windowLen(input []json.RawMessage) int {
+	for i := len(input) - 1; i >= 0; i-- {
+		if itemType(input[i]) == "compaction" {
+			return i + 1
+		}
+	}
+	return 0
+}
+
 func itemType(raw json.RawMessage) string {
 	var f struct {
 		Type string `json:"type"`

@@ -2,6 +2,7 @@ package session_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -187,4 +188,65 @@ func TestCompactUnsupported(t *testing.T) {
 	if srv.Requests()[2].PreviousResponseID() != chain {
 		t.Error("the session did not go on from its chain")
 	}
+}
+
+// TestCompactionSurvivesTheStore: a compaction item the server sent, and a
+// /compact window a turn sent, are written to the store with the session; a
+// conversation restored from it (store = false) still starts its history at
+// the newest of them.
+func TestCompactionSurvivesTheStore(t *testing.T) {
+	srv := streamtest.New(t).Stateful(streamtest.StateOptions{})
+	cl := &stream.Client{BaseURL: srv.URL}
+	db := openStore(t)
+	c := &session.Conversation{Settings: session.Settings{Model: "m", Store: false, CompactThreshold: 50}}
+	j := session.NewJournal(db, c.Settings)
+	turn := c.Say(strings.Repeat("a long question ", 30)) // compacted in the stream
+	send(t, c, cl, turn, j.Begin(turn))
+	j.Close()
+	stored, _, err := db.Load(j.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _ := session.FromStore(stored)
+	var kept bool
+	for _, it := range back.Turns[0].Responses[0].Items {
+		kept = kept || it.Type == "compaction"
+	}
+	if !kept {
+		t.Fatal("the store lost the compaction item")
+	}
+	if in := back.FullInput(); len(in) != 1 || !strings.Contains(string(in[0]), `"type":"compaction"`) {
+		t.Errorf("restored history: %d items, first %.80s", len(in), in[0])
+	}
+
+	// a /compact window: the restored turn that sent it starts the history
+	// with the whole window (its user messages too)
+	c = &session.Conversation{Settings: session.Settings{Model: "m", Store: false}}
+	j = session.NewJournal(db, c.Settings)
+	turn = c.Say("one")
+	send(t, c, cl, turn, j.Begin(turn))
+	if _, err := compactOnce(t, c, cl); err != nil {
+		t.Fatal(err)
+	}
+	turn = c.Say("two")
+	send(t, c, cl, turn, j.Begin(turn))
+	j.Close()
+	stored, _, _ = db.Load(j.ID())
+	back, _ = session.FromStore(stored)
+	got := back.FullInput(stream.UserText("three"))
+	if ty := typesOf(got); len(ty) != 5 || ty[1] != "compaction" {
+		t.Errorf("restored history after /compact: %v", ty)
+	}
+}
+
+func typesOf(items []json.RawMessage) []string {
+	var out []string
+	for _, raw := range items {
+		var f struct {
+			Type string `json:"type"`
+		}
+		_ = json.Unmarshal(raw, &f)
+		out = append(out, f.Type)
+	}
+	return out
 }
