@@ -47,7 +47,7 @@ type Model struct {
 	cur  *turn
 	live bool // a frame tick is scheduled
 
-	compacting bool // a /compact call is under way (compact.go)
+	compacting context.CancelFunc // non-nil while a /compact call is under way: stops it (compact.go)
 
 	entries   map[*stream.Item]*itemEntry
 	reasoning []*itemEntry // in transcript order, for ctrl+r

@@ -7,6 +7,7 @@ package ui
 // divider mark where the model's context now starts.
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"time"
@@ -42,8 +43,8 @@ func (m *Model) compact() tea.Cmd {
 	case m.tools.cancel != nil:
 		m.notice(block.Info, "tools are still running — esc stops them, then /compact")
 		return nil
-	case m.compacting:
-		m.notice(block.Info, "already compacting — the next message waits for it")
+	case m.compacting != nil:
+		m.notice(block.Info, "already compacting — esc stops it")
 		return nil
 	}
 	req, ok := m.conv.CompactRequest()
@@ -51,21 +52,38 @@ func (m *Model) compact() tea.Cmd {
 		m.notice(block.Info, "nothing to compact yet")
 		return nil
 	}
-	m.compacting = true
+	ctx, stop := context.WithCancelCause(m.ctx)
+	m.compacting = func() { stop(errCompactStopped) }
 	m.status.State, m.status.Started, m.status.Detail = Waiting, time.Now(), "compacting"
-	client, ctx := m.opts.Client, m.ctx
+	client := m.opts.Client
 	return func() tea.Msg {
 		res, err := client.Compact(ctx, req)
+		stop(nil)
 		return compactMsg{res: res, err: err}
 	}
+}
+
+// errCompactStopped is the cause of a /compact stopped with esc.
+var errCompactStopped = errors.New("compaction stopped")
+
+// stopCompact stops a /compact under way (esc); false when there is none.
+func (m *Model) stopCompact() bool {
+	if m.compacting == nil {
+		return false
+	}
+	m.compacting()
+	return true
 }
 
 // compacted takes the answer: the conversation goes on from the window, or
 // from where it was when the call failed.
 func (m *Model) compacted(msg compactMsg) tea.Cmd {
-	m.compacting = false
+	m.compacting = nil
 	m.status.State, m.status.Detail = Idle, ""
 	switch {
+	case errors.Is(msg.err, errCompactStopped):
+		m.notice(block.Info, "compaction stopped — the conversation goes on as before")
+		return nil
 	case errors.Is(msg.err, stream.ErrCompactUnsupported):
 		m.notice(block.Warning, "this server has no /responses/compact — nothing was compacted; the conversation goes on as before")
 		return nil

@@ -2,8 +2,13 @@ package ui
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
 	"runnel/stream"
@@ -29,7 +34,7 @@ func TestCompactCommand(t *testing.T) {
 	}
 
 	cmd := m.slash("compact", "")
-	if !m.compacting || m.status.Detail != "compacting" {
+	if m.compacting == nil || m.status.Detail != "compacting" {
 		t.Error("the status does not say it is compacting")
 	}
 	m.Update(SubmitMsg{Text: "too early"})
@@ -110,6 +115,36 @@ func TestContextFullInStream(t *testing.T) {
 	pump(t, m, nil)
 	v := plain(m)
 	if strings.Count(v, "/compact shrinks it") != 1 || strings.Contains(v, "the response failed") {
+		t.Errorf("screen:\n%s", v)
+	}
+}
+
+// TestEscStopsCompact: esc while /compact waits on the server stops it, in
+// one line, and the conversation goes on from its chain.
+func TestEscStopsCompact(t *testing.T) {
+	release := make(chan struct{})
+	hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	t.Cleanup(func() { close(release); hung.Close() })
+	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: hung.URL + "/v1", MaxRetries: -1}, Settings: session.Settings{Model: "m", Store: true}})
+	m.Init()
+	m.conv.Finish(m.conv.Say("hello"), []*stream.Snapshot{{ID: "resp_1", Status: "completed", Terminal: true}}, nil, false) // a chain to compact
+	cmd := m.slash("compact", "")
+	done := make(chan tea.Msg, 1)
+	go func() { done <- cmd() }()
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	select {
+	case msg := <-done:
+		m.Update(msg)
+	case <-time.After(10 * time.Second):
+		t.Fatal("esc did not stop the compact call")
+	}
+	v := plain(m)
+	if strings.Count(v, "compaction stopped — the conversation goes on as before") != 1 || m.compacting != nil || strings.Contains(v, "context compacted") {
 		t.Errorf("screen:\n%s", v)
 	}
 }

@@ -33,7 +33,7 @@ func (m *Model) submit(text string) tea.Cmd {
 		m.composer.SetValue(text)
 		return nil
 	}
-	if m.compacting {
+	if m.compacting != nil {
 		m.notice(block.Info, "compacting the context — send again once it is done")
 		m.composer.SetValue(text)
 		return nil

@@ -37,6 +37,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		case m.cur != nil && !m.cur.ended:
 			m.interrupt()
 		case m.stopTools():
+		case m.stopCompact():
 		case m.composer.Value() != "":
 			m.composer.Reset()
 		case len(m.conv.Turns) > 0 && !m.escArmed.IsZero() && time.Since(m.escArmed) < time.Second:
