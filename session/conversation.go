@@ -17,6 +17,8 @@ type Settings struct {
 	Store            bool
 	Tools            []json.RawMessage // as stored: redacted; the caller sets the request's real tools
 	EnabledTools     []string          // the tool names switched on (/tools, --tool)
+	CompactThreshold int64             // > 0: context_management compacts past this many tokens
+	Truncation       string            // "auto" is sent as truncation; anything else sends nothing (the server's default)
 }
 
 // Conversation is a chain of turns.
@@ -26,10 +28,16 @@ type Settings struct {
 //     incomplete, "" before the first; failed and cut-off responses never
 //     move it.
 //   - Turns only grow; a Turn is never removed or reordered.
+//   - window, when set, is a compacted window (/compact) no turn has yet
+//     carried to a finished response: chainID is "" and every request
+//     starts with it (see compact.go); windowAt is len(Turns) when it was
+//     made.
 type Conversation struct {
 	Settings Settings
 	Turns    []*Turn
 	chainID  string
+	window   []json.RawMessage
+	windowAt int
 }
 
 // Turn is one exchange: the input the user sent and the responses it produced
@@ -44,6 +52,7 @@ type Turn struct {
 	Stored    store.Status // how a turn loaded from the store ended ("" for live turns)
 	Fallback  bool         // the request was rebuilt from local history after the server lost the chain
 	Repairs   int          // outputs added for calls the server said had none (Repair)
+	Window    int          // Input starts with this many items of a compacted window (/compact)
 }
 
 // ChainID returns the response id the next request will continue from.
@@ -54,13 +63,15 @@ func (c *Conversation) ChainID() string { return c.chainID }
 // last unchained turn's prompt and partial answer, and an output for every
 // call of the chain's response; the turn's Input holds all of it, as sent.
 func (c *Conversation) Begin(prompt string, input ...json.RawMessage) *Turn {
-	input = append(c.carry(input), input...)
+	input = append(c.owed(input), input...)
 	req := stream.Request{
 		Model:              c.Settings.Model,
 		Input:              input,
 		Instructions:       c.Settings.Instructions,
 		PreviousResponseID: c.chainID,
 		Tools:              c.Settings.Tools,
+		ContextManagement:  stream.Compaction(c.Settings.CompactThreshold),
+		Truncation:         truncation(c.Settings.Truncation),
 		Stream:             true,
 	}
 	if c.Settings.ReasoningEffort != "" || c.Settings.ReasoningSummary != "" {
@@ -71,11 +82,13 @@ func (c *Conversation) Begin(prompt string, input ...json.RawMessage) *Turn {
 	if !keep {
 		// nothing is stored on the server: send everything, and ask for the
 		// reasoning so it can be sent back next time
-		req.Input = c.FullInput(input...)
+		if c.window == nil {
+			req.Input = c.FullInput(input...)
+		}
 		req.PreviousResponseID = ""
 		req.Include = []string{"reasoning.encrypted_content"}
 	}
-	t := &Turn{Prompt: prompt, Input: input, Request: req}
+	t := &Turn{Prompt: prompt, Input: input, Request: req, Window: len(c.window)}
 	c.Turns = append(c.Turns, t)
 	return t
 }
@@ -93,6 +106,7 @@ func (c *Conversation) Finish(t *Turn, responses []*stream.Snapshot, err error, 
 		s := responses[i]
 		if s.Terminal && s.ID != "" && (s.Status == "completed" || s.Status == "incomplete") {
 			c.chainID = s.ID
+			c.window = nil // the chain now holds it
 			return
 		}
 	}

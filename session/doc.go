@@ -10,6 +10,12 @@
 // response. A tool round is journaled as it runs (Journal.BeginRound), so a
 // killed process leaves behind which calls ran and what they printed.
 //
+// Compaction (compact.go): Settings.CompactThreshold asks the server to
+// compact past a size; CompactRequest and Compacted run /compact, after
+// which the next request sends the compacted window instead of
+// previous_response_id; local history (FullInput) starts at the newest
+// compaction.
+//
 // It does not render, and it does not talk to the network: the caller sends
 // the Request it builds (stream.Start) and hands back the snapshots it got.
 //

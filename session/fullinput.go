@@ -11,9 +11,20 @@ import (
 // expired): every turn that completed or ended incomplete, its input and its
 // output items as received (encrypted reasoning included when present), tool
 // outputs kept with their calls, and then extra.
+//
+// Compaction shortens it: it starts at the newest turn that sent a
+// compacted window (/compact), and at the newest compaction item after
+// that window, which stands for everything before it.
 func (c *Conversation) FullInput(extra ...json.RawMessage) []json.RawMessage {
+	from, window := 0, 0
+	for i := len(c.Turns) - 1; i >= 0; i-- {
+		if c.Turns[i].Window > 0 {
+			from, window = i, c.Turns[i].Window
+			break
+		}
+	}
 	s := &store.Session{}
-	for _, t := range c.Turns {
+	for _, t := range c.Turns[from:] {
 		st := store.Turn{Input: t.Input, Status: t.status()}
 		for _, r := range t.Responses {
 			resp := store.Response{ID: r.ID}
@@ -29,7 +40,12 @@ func (c *Conversation) FullInput(extra ...json.RawMessage) []json.RawMessage {
 		}
 		s.Turns = append(s.Turns, st)
 	}
-	return append(s.RebuildInput(), extra...)
+	out := s.RebuildInput()
+	if window > 0 && (len(out) < window || len(c.Turns[from].Input) < window) {
+		window = 0 // the window turn was left out (it failed): nothing to keep whole
+	}
+	out = FromLastCompaction(out, window)
+	return append(out, extra...)
 }
 
 // status is the turn's stored status as the chain sees it.

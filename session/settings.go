@@ -12,6 +12,8 @@ type settingsJSON struct {
 	Store            bool              `json:"store"`
 	Tools            []json.RawMessage `json:"tools,omitempty"`
 	EnabledTools     []string          `json:"enabled_tools,omitempty"`
+	CompactThreshold int64             `json:"compact_threshold,omitempty"`
+	Truncation       string            `json:"truncation,omitempty"`
 }
 
 // JSON returns the settings as stored with a session.

@@ -88,6 +88,9 @@ func (e *APIError) explain() (what, hint string) {
 	case e.PreviousResponseNotFound():
 		return "the previous response in this conversation is not on the server",
 			"start a new conversation (the server may not keep stored responses)"
+	case e.contextLengthExceeded():
+		return "the conversation no longer fits the model's context window",
+			"compact it (/compact in the chat) or start a new conversation"
 	case e.modelNotFound():
 		if e.Model != "" {
 			return fmt.Sprintf("model %q does not exist or you lack access", e.Model),

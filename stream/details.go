@@ -32,7 +32,7 @@ type Details struct {
 	Approve bool   // mcp_approval_response
 	Reason  string // mcp_approval_response
 
-	Encrypted bool // reasoning: carries encrypted_content
+	Encrypted bool // reasoning, compaction: carries encrypted_content
 }
 
 // Action is the action of a web search, shell or computer call.

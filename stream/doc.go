@@ -4,8 +4,9 @@
 //
 // It owns the wire types (Request, Event, Item, Response), SSE framing
 // (Scanner), event decoding (Decoder), the accumulator that turns events into
-// snapshots (Accumulator), the HTTP client (Client) and the background reader
-// that feeds a consumer (Start / Handle). It also owns Sanitize, which makes
+// snapshots (Accumulator), the HTTP client (Client, with Compact for the
+// standalone POST /responses/compact) and the background reader that feeds a
+// consumer (Start / Handle). It also owns Sanitize, which makes
 // untrusted text safe to print, and the item kind table (KindFor,
 // ItemKinds): for every item type its title, icon, one-line summary and
 // searchable text, read by the store's search index, the markdown export,

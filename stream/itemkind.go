@@ -120,7 +120,7 @@ func ItemKinds() []ItemKind {
 var kinds = table(
 	ItemKind{Type: "message", Title: "Message", Icon: "›", Class: ClassMessage, summary: messageSummary, text: messageText},
 	ItemKind{Type: "reasoning", Title: "Reasoning", Icon: "∴", Class: ClassReasoning, Quiet: true, summary: reasoningSummary, text: reasoningText},
-	ItemKind{Type: "compaction", Title: "Compaction", Icon: "≡"},
+	ItemKind{Type: "compaction", Title: "Context compacted", Icon: "≡", summary: compactionSummary},
 
 	ItemKind{Type: "function_call", Title: "Function call", Icon: "ƒ", Class: ClassCall, summary: callSummary, text: toolText(name, args)},
 	ItemKind{Type: "custom_tool_call", Title: "Custom tool call", Icon: "ƒ", Class: ClassCall, summary: callSummary, text: toolText(name, input)},
@@ -322,6 +322,12 @@ func approvalResponseSummary(it *Item, status string) string {
 		v = "approved"
 	}
 	return "mcp approval " + v + ": " + clip(it.ApprovalRequestID)
+}
+
+// compactionSummary: the item is opaque (encrypted); what it means is that
+// the model's context now starts from it.
+func compactionSummary(it *Item, status string) string {
+	return "context compacted"
 }
 
 func codeSummary(it *Item, status string) string {

@@ -16,8 +16,27 @@ type Request struct {
 	Tools              []json.RawMessage `json:"tools,omitempty"`
 	Store              *bool             `json:"store,omitempty"`
 	Include            []string          `json:"include,omitempty"`
+	ContextManagement  []ContextManager  `json:"context_management,omitempty"`
+	Truncation         string            `json:"truncation,omitempty"`
 	Stream             bool              `json:"stream"`
 	Extra              map[string]any    `json:"-"`
+}
+
+// ContextManager is one entry of the request's context_management: with
+// Type "compaction", the server compacts the context once it passes
+// CompactThreshold tokens and sends a compaction item in the output.
+type ContextManager struct {
+	Type             string `json:"type"`
+	CompactThreshold int64  `json:"compact_threshold,omitempty"`
+}
+
+// Compaction is the context_management entry that compacts past threshold
+// tokens; nil for a threshold of 0 or less (compaction off).
+func Compaction(threshold int64) []ContextManager {
+	if threshold <= 0 {
+		return nil
+	}
+	return []ContextManager{{Type: "compaction", CompactThreshold: threshold}}
 }
 
 // Reasoning is the request's reasoning block.

@@ -50,6 +50,8 @@ type Model struct {
 	cur  *turn
 	live bool // a frame tick is scheduled
 
+	compacting context.CancelFunc // non-nil while a /compact call is under way: stops it (compact.go)
+
 	entries   map[*stream.Item]*itemEntry
 	reasoning []*itemEntry // in transcript order, for ctrl+r
 	panels    []*itemEntry // expandable tool panels, for ctrl+o
@@ -305,6 +307,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case mcpReadyMsg, mcpReportMsg:
 		return m, m.mcpMsg(msg)
+	case compactMsg:
+		return m, m.compacted(msg)
 	case NoticeMsg:
 		kind := block.Info
 		if msg.Err {

@@ -98,6 +98,8 @@ func (m *Model) slash(name, args string) tea.Cmd {
 	case "fork":
 		n, _ := strconv.Atoi(strings.TrimSpace(args))
 		return m.fork(n)
+	case "compact":
+		return m.compact()
 	case "tools":
 		m.dialog = dlg[ToolsMenu]{NewToolsMenu(m.tools.cfg.List(), m.tools.enabled, m.frame.styles)}
 	case "quit":

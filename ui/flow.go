@@ -33,6 +33,11 @@ func (m *Model) submit(text string) tea.Cmd {
 		m.composer.SetValue(text)
 		return nil
 	}
+	if m.compacting != nil {
+		m.notice(block.Info, "compacting the context — send again once it is done")
+		m.composer.SetValue(text)
+		return nil
+	}
 	if m.mcpStarting() {
 		m.notice(block.Info, "MCP servers are still starting — send again once the status line lists their tools")
 		m.composer.SetValue(text)
@@ -314,6 +319,9 @@ func (m *Model) endTurn(t *turn) tea.Cmd {
 					ib.End(now)
 					t.changed[it] = true
 				}
+				if c, ok := e.b.(block.Compaction); ok && it.Type == "compaction" && s.Usage != nil {
+					c.SetTokens(s.Usage.InputTokens, 0) // the context the server compacted
+				}
 			}
 			if it.Type == "message" && it.Text() != "" {
 				m.answers = append(m.answers, it.Text())
@@ -327,6 +335,9 @@ func (m *Model) endTurn(t *turn) tea.Cmd {
 			}
 		}
 		switch {
+		case (s.Status == "failed" || s.ErrorEvent) && contextFull(nil, s.Error):
+			m.notice(block.Error, contextFullNotice)
+			failed = true
 		case s.Status == "failed" || s.ErrorEvent:
 			msg := "the response failed"
 			if s.Error != nil {
@@ -347,6 +358,8 @@ func (m *Model) endTurn(t *turn) tea.Cmd {
 		m.notice(block.Info, "stopped — the partial answer is kept; your next message sends this prompt and the partial answer to the model with it")
 	case t.stopped:
 		m.notice(block.Info, "stopped — the partial answer is kept; the next message continues from the last complete reply")
+	case t.err != nil && len(snaps) == 0 && contextFull(t.err, nil):
+		m.notice(block.Error, contextFullNotice)
 	case t.err != nil && len(snaps) == 0:
 		m.notice(block.Error, stream.SanitizeLine(t.err.Error()))
 	case failed:

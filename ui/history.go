@@ -130,11 +130,13 @@ func (m *Model) redraw() {
 	m.resetTranscript()
 	now := time.Now()
 	carried := m.conv.Carried()
+	var window compactionMarks
 	for i, t := range m.conv.Turns {
 		note := ""
 		if carried && i == len(m.conv.Turns)-1 {
 			note = "; your next message sends its prompt and partial answer to the model"
 		}
+		window.mark(m, t.Input, now)
 		m.turnEntry = append(m.turnEntry, m.transcript.Len())
 		if t.Prompt != "" {
 			m.appendEntry(&plainEntry{b: block.NewUser(t.Prompt), fs: m.frame})
@@ -163,6 +165,8 @@ func (m *Model) redraw() {
 			m.notice(block.Warning, "interrupted — runnel stopped before this turn finished; its partial content is kept"+note)
 		case t.Stopped:
 			m.notice(block.Info, "stopped"+note)
+		case t.Err != nil && contextFull(t.Err, nil):
+			m.notice(block.Error, contextFullNotice)
 		case t.Err != nil:
 			m.notice(block.Error, stream.SanitizeLine(t.Err.Error()))
 		case len(t.Responses) > 0 && t.Responses[len(t.Responses)-1].CutOff:

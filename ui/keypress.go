@@ -47,6 +47,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		case m.cur != nil && !m.cur.ended:
 			return m.interrupt()
 		case m.stopTools():
+		case m.stopCompact():
 		case len(m.pending) > 0:
 			m.stopHosted()
 		case m.composer.Value() != "":

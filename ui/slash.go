@@ -56,6 +56,7 @@ var slashCommands = []Command{
 	{Name: "sessions", Desc: "open a saved session (ctrl+s)"},
 	{Name: "search", Args: "QUERY", Desc: "search every saved session", check: checkSearch},
 	{Name: "fork", Args: "N", Desc: "start a new session from turn N, editing its prompt", check: checkFork},
+	{Name: "compact", Desc: "compact the model's context; the transcript stays"},
 	{Name: "tools", Desc: "switch tools on or off for this session"},
 	{Name: "help", Desc: "show keys and commands"},
 	{Name: "quit", Desc: "leave runnel"},

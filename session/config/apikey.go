@@ -102,6 +102,8 @@ type Settings struct {
 	Theme            string
 	Headers          map[string]string
 	Store            bool
+	CompactThreshold int64         // [context] compact_threshold: tokens; 0 = off
+	Truncation       string        // [context] truncation: "", "auto" or "disabled"
 	LLMTitle         bool          // titles sessions with one extra request after the first turn
 	IdleTimeout      time.Duration // max silence between stream events
 	ConnectTimeout   time.Duration // dial + TLS + response headers
@@ -151,6 +153,8 @@ func (c Config) Resolve(env func(string) string, o Overrides) (Settings, error) 
 		Theme:            first(c.Theme, "auto"),
 		Headers:          make(map[string]string, len(c.Provider.Headers)),
 		Store:            c.Store == nil || *c.Store,
+		CompactThreshold: c.Context.CompactThreshold,
+		Truncation:       first(c.Context.Truncation, "disabled"),
 		LLMTitle:         c.LLMTitle,
 		IdleTimeout:      first(c.Timeouts.Idle.Duration, DefaultIdleTimeout),
 		ConnectTimeout:   first(c.Timeouts.Connect.Duration, DefaultConnectTimeout),

@@ -59,6 +59,8 @@ func (s Settings) Session() session.Settings {
 		ReasoningEffort:  s.ReasoningEffort,
 		ReasoningSummary: s.ReasoningSummary,
 		Store:            s.Store,
+		CompactThreshold: s.CompactThreshold,
+		Truncation:       s.Truncation,
 	}
 }
 
@@ -75,5 +77,8 @@ func (s Settings) Resumed(stored session.Settings, o Overrides) session.Settings
 	if o.ReasoningEffort != "" {
 		stored.ReasoningEffort = s.ReasoningEffort
 	}
+	// how the server keeps the context short is today's config, not the
+	// session's
+	stored.CompactThreshold, stored.Truncation = s.CompactThreshold, s.Truncation
 	return stored
 }

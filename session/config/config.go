@@ -48,6 +48,7 @@ type Config struct {
 	Reasoning    ReasoningConfig `toml:"reasoning"`
 	Provider     ProviderConfig  `toml:"provider"`
 	Timeouts     TimeoutsConfig  `toml:"timeouts"`
+	Context      ContextConfig   `toml:"context"`
 
 	// MaxResponseBytes bounds the text one response may hold (nil = not
 	// set: session.DefaultResponseLimit); past it runnel stops reading.
@@ -77,6 +78,22 @@ type ProviderConfig struct {
 	APIKeyCommand Command           `toml:"api_key_command"` // empty = not set
 	Headers       map[string]string `toml:"headers"`
 }
+
+// ContextConfig is the [context] table: how the server keeps a long
+// conversation inside the model's context window.
+type ContextConfig struct {
+	// CompactThreshold > 0 asks the server to compact the context once it
+	// passes this many tokens (context_management); 0 or unset: off.
+	CompactThreshold int64 `toml:"compact_threshold"`
+	// Truncation "auto" is passed through as the request's truncation: the
+	// server drops the oldest items instead of refusing an over-long
+	// conversation. "disabled" or unset (the default, the server's too)
+	// sends nothing.
+	Truncation string `toml:"truncation"`
+}
+
+// truncations are the allowed values of context.truncation.
+var truncations = []string{"auto", "disabled"}
 
 // TimeoutsConfig is the [timeouts] table. Zero durations mean "not set".
 type TimeoutsConfig struct {
@@ -432,6 +449,14 @@ func (c *Config) validate(name string, pos *positions) error {
 	}
 	if n := c.MaxResponseBytes; n != nil && *n < minResponseBytes {
 		return fmt.Errorf("%s: key \"max_response_bytes\": %d is too small (at least %d bytes; the default is %d, 32 MiB)", at("max_response_bytes"), *n, minResponseBytes, session.DefaultResponseLimit)
+	}
+	if n := c.Context.CompactThreshold; n < 0 {
+		return fmt.Errorf("%s: key \"context.compact_threshold\": %d must not be negative (0 turns compaction off)", at("context.compact_threshold"), n)
+	}
+	if t := c.Context.Truncation; t != "" {
+		if err := checkEnum(t, truncations); err != nil {
+			return fmt.Errorf("%s: key \"context.truncation\": %w", at("context.truncation"), err)
+		}
 	}
 	if n := c.Timeouts.MaxRetries; n != nil && *n < 0 {
 		return fmt.Errorf("%s: key \"timeouts.max_retries\": %d must not be negative (0 means never retry)", at("timeouts.max_retries"), *n)

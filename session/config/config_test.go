@@ -48,6 +48,7 @@ func TestLoadConfigValid(t *testing.T) {
 				Connect:    Duration{5 * time.Second},
 				MaxRetries: ptr(0),
 			},
+			Context: ContextConfig{CompactThreshold: 150000, Truncation: "auto"},
 		}},
 		{"inline_tables.toml", Config{
 			Reasoning: ReasoningConfig{Effort: "low", Summary: ptr("")},
@@ -99,6 +100,8 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"bad_theme.toml", "2", []string{`"theme"`, `"solarized"`, `"auto", "dark", "light"`}},
 		{"bad_effort.toml", "3", []string{`"reasoning.effort"`, `"extreme"`, `"minimal", "low", "medium", "high"`}},
 		{"bad_summary.toml", "1", []string{`"reasoning.summary"`, `"verbose"`, `"auto", "concise", "detailed"`}},
+		{"bad_truncation.toml", "3", []string{`"context.truncation"`, `"middle"`, `"auto", "disabled"`}},
+		{"bad_threshold.toml", "3", []string{`"context.compact_threshold"`, "-5", "must not be negative"}},
 		{"wrong_type.toml", "2", []string{`"store"`, "want true or false, got a string"}},
 		{"wrong_table.toml", "1", []string{`"provider"`, "want a table, got a string"}},
 		{"scalar_as_table.toml", "1", []string{`"model"`, "want a string, got a table"}},

@@ -82,6 +82,14 @@ func PreviousResponseNotFound(id string) Reply {
 	return r
 }
 
+// ContextLengthExceeded is the 400 OpenAI sends when the input (with the
+// chain it continues) does not fit the model's context window.
+func ContextLengthExceeded() Reply {
+	return jsonErrorParam(http.StatusBadRequest,
+		"Your input exceeds the context window of this model. Please adjust your input and try again.",
+		"invalid_request_error", "context_length_exceeded", "input")
+}
+
 // FromFile is a 200 stream of the .sse file at path, sent event by event.
 func FromFile(path string) Reply { return Reply{File: path} }
 
@@ -108,6 +116,13 @@ func Events(events ...string) []byte {
 // (named events, sequence numbers, the created → deltas → done → completed
 // order, usage on completion). The message item id is "msg_" + respID.
 func Text(respID string, deltas ...string) []byte {
+	return textStream(respID, 10, nil, deltas...)
+}
+
+// textStream is Text with the usage's input tokens given and extra items
+// (whole, such as a compaction item) after the message, each added and done
+// at its own output index.
+func textStream(respID string, inputTokens int, extra []map[string]any, deltas ...string) []byte {
 	full := strings.Join(deltas, "")
 	itemID := "msg_" + respID
 	part := func(text string) map[string]any {
@@ -137,8 +152,17 @@ func Text(respID string, deltas ...string) []byte {
 		map[string]any{"type": "response.output_text.done", "item_id": itemID, "output_index": 0, "content_index": 0, "text": full},
 		map[string]any{"type": "response.content_part.done", "item_id": itemID, "output_index": 0, "content_index": 0, "part": part(full)},
 		map[string]any{"type": "response.output_item.done", "output_index": 0, "item": done},
-		map[string]any{"type": "response.completed", "response": response("completed", []any{done},
-			map[string]any{"input_tokens": 10, "output_tokens": len(deltas), "total_tokens": 10 + len(deltas)})},
+	)
+	output := []any{done}
+	for i, x := range extra {
+		evs = append(evs,
+			map[string]any{"type": "response.output_item.added", "output_index": i + 1, "item": x},
+			map[string]any{"type": "response.output_item.done", "output_index": i + 1, "item": x})
+		output = append(output, x)
+	}
+	evs = append(evs,
+		map[string]any{"type": "response.completed", "response": response("completed", output,
+			map[string]any{"input_tokens": inputTokens, "output_tokens": len(deltas), "total_tokens": inputTokens + len(deltas)})},
 	)
 	var b bytes.Buffer
 	for i, ev := range evs {

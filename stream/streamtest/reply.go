@@ -161,3 +161,13 @@ func SplitEvents(sse []byte) [][]byte {
 	}
 	return events
 }
+
+// readFileOrNil is the file's bytes, nil when it cannot be read (write then
+// answers with the error).
+func readFileOrNil(path string) []byte {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	return data
+}

@@ -8,10 +8,12 @@
 // time through a channel, cut off mid-stream, or stalled, so timeouts,
 // cancellation and partial streams are tested deterministically.
 //
-// It deliberately does not understand requests: it never checks models or
+// By default it does not understand requests: it never checks models or
 // chains, never invents output from input, and serves only what it is given
-// (SetHandler is where a test scripts multi-turn behaviour). It does not
-// import package stream, so stream's own tests can use it.
+// (SetHandler is where a test scripts multi-turn behaviour). Stateful turns
+// on a memory of served responses, as OpenAI keeps them: chaining, store,
+// context limits and /responses/compact (see state.go). It does not import
+// package stream, so stream's own tests can use it.
 //
 // Flow: request → recorded → queue (FIFO) or handler → reply written event by
 // event.
@@ -48,6 +50,7 @@ type Server struct {
 	queue    []Reply              // FIFO, one per POST /v1/responses
 	handler  func(Recorded) Reply // used when queue is empty
 	requests []Recorded
+	state    *state // nil until Stateful
 }
 
 // Recorded is one request the server received.
@@ -133,10 +136,11 @@ const maxRequestBody = 64 << 20
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody))
 	rec := Recorded{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
-	reply, ok := s.record(rec)
+	reply, ok, stateful := s.record(rec)
 	switch {
 	case err != nil:
 		reply = jsonError(http.StatusBadRequest, "streamtest: read request body: "+err.Error(), "invalid_request_error", "")
+	case stateful: // the stateful mode answered
 	case r.URL.Path != "/v1/responses":
 		reply = jsonError(http.StatusNotFound, fmt.Sprintf("streamtest: no route for %s %s", r.Method, r.URL.Path), "invalid_request_error", "unknown_url")
 	case r.Method != http.MethodPost:
@@ -147,27 +151,32 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	s.write(w, r, reply)
 }
 
-// record appends rec to the log and picks the reply for it: the head of the
-// queue, else the handler's answer. ok is false when there is neither. Only a
-// POST to /v1/responses consumes a reply.
-func (s *Server) record(rec Recorded) (reply Reply, ok bool) {
+// record appends rec to the log and picks the reply for it: in stateful
+// mode, the mode's (stateful is then true); else the head of the queue, else
+// the handler's answer. ok is false when there is none. Only a POST to
+// /v1/responses consumes a reply.
+func (s *Server) record(rec Recorded) (reply Reply, ok, stateful bool) {
 	s.mu.Lock()
 	s.requests = append(s.requests, rec)
+	if reply, ok := s.statefulReply(rec); ok {
+		s.mu.Unlock()
+		return reply, true, true
+	}
 	if rec.Method != http.MethodPost || rec.Path != "/v1/responses" {
 		s.mu.Unlock()
-		return Reply{}, false
+		return Reply{}, false, false
 	}
 	if len(s.queue) > 0 {
 		reply = s.queue[0]
 		s.queue[0] = Reply{}
 		s.queue = s.queue[1:]
 		s.mu.Unlock()
-		return reply, true
+		return reply, true, false
 	}
 	h := s.handler
 	s.mu.Unlock()
 	if h == nil {
-		return Reply{}, false
+		return Reply{}, false, false
 	}
-	return h(rec), true
+	return h(rec), true, false
 }

@@ -57,9 +57,10 @@ type panel struct {
 	settled cache
 	renders int // body renders, for tests: a cache hit renders nothing
 
-	code     mdDoc      // code interpreter: highlighted code
-	decision int8       // approval requests: 0 pending, 1 approved, -1 denied
-	images   imageState // image generation: files handed out and saved
+	code     mdDoc       // code interpreter: highlighted code
+	decision int8        // approval requests: 0 pending, 1 approved, -1 denied
+	images   imageState  // image generation: files handed out and saved
+	tokens   tokenCounts // compaction: the context's size before and after
 }
 
 var (

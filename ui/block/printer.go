@@ -83,7 +83,7 @@ func (p *Printer) Event(ev *stream.Event, s *stream.Snapshot, it *stream.Item) {
 	}
 	b := p.block(it)
 	b.Update(p.now())
-	if it.Done {
+	if it.Done && it.Type != "compaction" { // a compaction waits for the usage its panel shows
 		p.panel(it, b)
 	}
 }
@@ -102,6 +102,9 @@ func (p *Printer) Response(s *stream.Snapshot) {
 		b := p.block(it)
 		b.Update(p.now())
 		b.End(p.now())
+		if c, ok := b.(Compaction); ok && s.Usage != nil {
+			c.SetTokens(s.Usage.InputTokens, 0)
+		}
 		p.panel(it, b)
 	}
 	for _, n := range responseNotices(s) {

@@ -27,6 +27,7 @@ var panelSpecs = map[string]*panelSpec{
 	"mcp_list_tools":        {title: mcpListTitle, body: mcpListBody},
 	"mcp_call":              {title: mcpToolTitle, body: mcpCallBody},
 	"mcp_approval_request":  {title: mcpToolTitle, body: approvalBody, state: approvalStatus},
+	"compaction":            {title: kindTitle, body: compactionBody},
 }
 
 // genericToolSpec draws a tool call with no body of its own: whatever
