@@ -17,6 +17,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"runnel/session"
 )
 
 // Defaults for settings that nothing configured.
@@ -36,7 +38,7 @@ const (
 // Allowed values of the enumerated keys. "" means "not sent".
 var (
 	themes    = []string{"auto", "dark", "light"}
-	efforts   = []string{"", "none", "minimal", "low", "medium", "high", "xhigh"}
+	efforts   = append([]string{""}, session.ReasoningEfforts...)
 	summaries = []string{"", "auto", "concise", "detailed"}
 )
 

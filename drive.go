@@ -76,7 +76,7 @@ func report(acc *stream.Accumulator, err error, stderr io.Writer) int {
 		}
 	}
 	if s := acc.Current(); s != nil && s.Status == "incomplete" {
-		warnf(stderr, "response incomplete: %s", stream.SanitizeLine(string(s.IncompleteDetails)))
+		warnf(stderr, "%s", stream.IncompleteText(s.IncompleteDetails))
 	}
 	switch {
 	case errors.Is(err, context.Canceled):

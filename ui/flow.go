@@ -307,7 +307,7 @@ func (m *Model) endTurn(t *turn) tea.Cmd {
 			m.notice(block.Error, msg+" — the partial answer is kept above")
 			failed = true
 		case s.Status == "incomplete":
-			m.notice(block.Warning, "the response is incomplete: "+stream.SanitizeLine(string(s.IncompleteDetails)))
+			m.notice(block.Warning, stream.IncompleteText(s.IncompleteDetails))
 		}
 	}
 	carried := m.conv.Carried()

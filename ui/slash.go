@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"runnel/session"
 )
 
 // Command is one slash command the composer completes and the root runs.
@@ -42,9 +44,8 @@ func (c Command) Validate(args string) error {
 }
 
 // efforts are the reasoning efforts /effort accepts, weakest first: the
-// same set as the --reasoning-effort flag (not every model takes every one;
-// the server says so when it does not).
-var efforts = []string{"none", "minimal", "low", "medium", "high", "xhigh"}
+// same set as the --reasoning-effort flag.
+var efforts = session.ReasoningEfforts
 
 // slashCommands is the registry, in menu order. It is never mutated; callers
 // get copies from Commands and Complete.
