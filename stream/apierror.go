@@ -42,6 +42,22 @@ type APIError struct {
 // Error returns one line: what went wrong, the server's words if any, and
 // what to do.
 func (e *APIError) Error() string {
+	line, hint := e.brief()
+	if hint != "" {
+		line += " — " + hint
+	}
+	return line
+}
+
+// Brief is Error without the advice: what went wrong and the server's words.
+// The chat shows it while it retries on its own, where "wait and try again"
+// would contradict the automatic retry.
+func (e *APIError) Brief() string {
+	line, _ := e.brief()
+	return line
+}
+
+func (e *APIError) brief() (line, hint string) {
 	head := strconv.Itoa(e.Status)
 	if text := http.StatusText(e.Status); text != "" {
 		head += " " + text
@@ -53,7 +69,7 @@ func (e *APIError) Error() string {
 	if e.selfExplained() {
 		said = ""
 	}
-	line := head + ": " + what
+	line = head + ": " + what
 	switch {
 	case what == "":
 		line = head + ": " + said
@@ -63,10 +79,7 @@ func (e *APIError) Error() string {
 	if e.Status == http.StatusTooManyRequests && e.RetryAfter > 0 {
 		line += " (retry after " + e.RetryAfter.String() + ")"
 	}
-	if hint != "" {
-		line += " — " + hint
-	}
-	return line
+	return line, hint
 }
 
 // explain returns what the status means for runnel and what the user can do.

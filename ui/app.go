@@ -53,6 +53,7 @@ type Model struct {
 	pending   []*itemEntry // approval requests awaiting y/n
 	answers   []string     // markdown sources of finished answers, for ctrl+y and /copy
 
+	now       func() time.Time      // the clock: time.Now, a fake one in tests
 	quitArmed time.Time             // ctrl+c pressed once while idle
 	escArmed  time.Time             // esc pressed once with an empty, idle composer
 	usage     Usage                 // the session's usage
@@ -111,6 +112,7 @@ func New(ctx context.Context, o Options) *Model {
 		entries: map[*stream.Item]*itemEntry{},
 		dirty:   map[*stream.Item]bool{},
 		tools:   newToolKit(o.Tools),
+		now:     time.Now,
 	}
 	if o.Resume != nil && o.Resume.Settings != nil {
 		m.conv.Settings = session.SettingsFromJSON(o.Resume.Settings)

@@ -95,15 +95,22 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	if t == nil || msg.gen != t.gen {
 		return nil
 	}
-	now := time.Now()
+	now := m.now()
 	problems := t.apply(msg.batch)
 	for _, err := range problems {
 		m.notice(block.Warning, stream.SanitizeLine(err.Error()))
 	}
-	if msg.batch.Retry != nil {
-		r := msg.batch.Retry
-		text := fmt.Sprintf("%s — retry %d of %d", stream.SanitizeLine(r.Err.Error()), r.Attempt, r.Max)
-		m.appendEntry(&plainEntry{b: block.NewRetry(text, now.Add(r.Wait)), fs: m.frame})
+	if len(msg.batch.Events) > 0 {
+		m.settleRetry(t, "the retry worked")
+	}
+	if r := msg.batch.Retry; r != nil {
+		m.settleRetry(t, "that retry failed too")
+		// the frame clock stands still while the chat is idle: the countdown
+		// is measured from now, not from the last frame
+		m.frame.now = now
+		text := fmt.Sprintf("%s — retry %d of %d", retryReason(r.Err), r.Attempt, r.Max)
+		t.retry = &plainEntry{b: block.NewRetry(text, now.Add(r.Wait)), fs: m.frame}
+		m.appendEntry(t.retry)
 	}
 	m.showNewItems(t)
 	if len(msg.batch.Events) > 0 && m.status.State == Waiting {
@@ -114,6 +121,29 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 		return m.endTurn(t)
 	}
 	return waitBatch(t.gen, t.handle)
+}
+
+// retryReason is what failed, without advice to wait and try again: runnel
+// is retrying on its own.
+func retryReason(err error) string {
+	var apiErr *stream.APIError
+	if errors.As(err, &apiErr) {
+		return stream.SanitizeLine(apiErr.Brief())
+	}
+	return stream.SanitizeLine(err.Error())
+}
+
+// settleRetry replaces the turn's retry countdown, if one shows, with the
+// retry's outcome.
+func (m *Model) settleRetry(t *turn, outcome string) {
+	if t.retry == nil {
+		return
+	}
+	if s, ok := t.retry.b.(block.Settler); ok {
+		s.Settle(outcome)
+	}
+	m.transcript.Invalidate(t.retry.idx)
+	t.retry = nil
 }
 
 // showNewItems gives every item not yet shown its entry.
@@ -190,6 +220,9 @@ func (m *Model) tick(now time.Time) tea.Cmd {
 	m.frame.now = now
 	var cmds []tea.Cmd
 	if t := m.cur; t != nil {
+		if t.retry != nil {
+			m.transcript.Invalidate(t.retry.idx) // the countdown
+		}
 		if t.log != nil {
 			t.log.Note(now, t.snapshots(), func(it *stream.Item) bool { return t.changed[it] })
 		}
@@ -268,6 +301,14 @@ func (m *Model) finalRender(e *itemEntry) tea.Cmd {
 
 // endTurn records how the turn ended and says so when it went badly.
 func (m *Model) endTurn(t *turn) tea.Cmd {
+	switch {
+	case t.stopped:
+		m.settleRetry(t, "stopped")
+	case t.err != nil:
+		m.settleRetry(t, "the retry failed — see below")
+	default:
+		m.settleRetry(t, "the retry worked")
+	}
 	snaps := t.snapshots()
 	if cmd := m.fallback(t); cmd != nil {
 		return cmd

@@ -48,6 +48,7 @@ type turn struct {
 	changed map[*stream.Item]bool // items to re-render on the next frame
 	log     *session.TurnLog      // the turn's record in the history, nil without one
 	req     stream.Request        // the request as sent (tools resolved)
+	retry   *plainEntry           // the retry notice counting down, nil when none is
 }
 
 // waitBatch receives the next batch of h.
