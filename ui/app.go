@@ -135,7 +135,7 @@ func New(ctx context.Context, o Options) *Model {
 	m.transcript = NewTranscript(w, 20)
 	m.transcript.SetStyles(m.frame.styles)
 	m.composer = NewComposer(m.frame.styles)
-	m.status = Status{Model: m.conv.Settings.Model, Provider: o.Provider, State: Idle}
+	m.status = Status{Model: m.conv.Settings.Model, Effort: m.conv.Settings.ReasoningEffort, Provider: o.Provider, State: Idle}
 	return m
 }
 

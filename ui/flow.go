@@ -178,8 +178,8 @@ func (m *Model) updateState(t *turn) {
 	if s == nil {
 		return
 	}
-	if m.status.Model == "" && s.Model != "" {
-		m.status.Model = s.Model // a replay names its model only in the stream
+	if s.Model != "" {
+		m.status.Model = s.Model // the model that answers, as the server reports it
 	}
 	m.status.Detail = ""
 	for i := len(s.Items) - 1; i >= 0; i-- {
