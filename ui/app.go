@@ -69,8 +69,10 @@ type Model struct {
 	mcpAllowed  map[string]bool   // server.tool approved for the rest of the session
 	mcpAnswers  []json.RawMessage // approval responses decided so far, sent together
 	hintLine    string
-	statusFor   statusKey // the status line below was made for this
-	statusLine  string
+	// the prompt history beyond this process, newest first (prompthistory.go)
+	resumedPrompts, storedPrompts []string
+	statusFor                     statusKey // the status line below was made for this
+	statusLine                    string
 }
 
 // dialog is an open dialog: it takes the keys until it closes.
@@ -175,7 +177,7 @@ func (m *Model) applyTheme() {
 
 // Init asks the terminal for its background colour and starts a replay.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startHistory()}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startHistory(), m.loadPrompts()}
 	if m.opts.Tools != nil && m.opts.Tools.MCP != nil {
 		m.showMCPServers(m.opts.Tools.MCP)
 	}
@@ -263,6 +265,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case journalErrMsg, sessionsMsg, loadedMsg, searchMsg, deletedMsg, OpenSessionMsg, DeleteSessionMsg, DialogClosedMsg:
 		cmd, _ := m.historyMsg(msg)
 		return m, cmd
+	case HistoryPickMsg:
+		m.dialog = nil
+		return m, m.updateComposer(setValueMsg{msg.Text})
+	case promptsMsg:
+		m.storedPrompts = msg.list // a failure leaves ↑ with this session's prompts
+		m.composer.SetPast(append(append([]string(nil), m.resumedPrompts...), m.storedPrompts...))
+		return m, nil
 	case titleMsg:
 		if m.journal != nil {
 			m.journal.SetTitle(msg.title)

@@ -44,7 +44,9 @@ type Composer struct {
 	ta      textarea.Model
 	keys    KeyMap
 	styles  *theme.Styles
-	history []string   // sent prompts and commands, oldest first
+	history []string   // what up/down recall, oldest first: past then own, each text once (prompthistory.go)
+	own     []string   // prompts and commands sent from this composer, oldest first
+	past    []string   // prompts sent before this process, newest first (SetPast)
 	recall  int        // history index being shown
 	menu    []Command  // slash completions for the current text
 	sel     int        // selected menu row
@@ -156,6 +158,9 @@ func (c Composer) Update(msg tea.Msg) (Composer, tea.Cmd) {
 		if done, cmd := c.key(msg); done {
 			return c, cmd
 		}
+	case setValueMsg:
+		c.SetValue(msg.text)
+		return c, nil
 	case EditorDoneMsg:
 		if msg.Err != nil {
 			return c, notify(true, msg.Err.Error())
@@ -281,14 +286,15 @@ func (c *Composer) complete() {
 	c.updateMenu()
 }
 
-// remember appends a sent text to the history, skipping a repeat of the last.
+// remember adds a sent text to the history as its newest entry.
 func (c *Composer) remember(text string) {
-	if n := len(c.history); n == 0 || c.history[n-1] != text {
-		c.history = append(c.history, text)
-		if len(c.history) > historyMax {
-			c.history = append(c.history[:0:0], c.history[len(c.history)-historyMax:]...)
+	if n := len(c.own); n == 0 || c.own[n-1] != text {
+		c.own = append(c.own, text)
+		if len(c.own) > historyMax {
+			c.own = append(c.own[:0:0], c.own[len(c.own)-historyMax:]...)
 		}
 	}
+	c.rebuildHistory()
 	c.recall = len(c.history)
 }
 

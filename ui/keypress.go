@@ -7,6 +7,8 @@ package ui
 import (
 	"time"
 
+	"charm.land/bubbles/v2/key"
+
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/ui/block"
@@ -49,6 +51,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case s == "ctrl+s":
 		return m.openPicker()
+	case key.Matches(k, m.keys.HistorySearch):
+		m.dialog = dlg[HistorySearch]{NewHistorySearch(m.composer.Recent(), m.frame.styles)}
+		return nil
 	case s == "ctrl+r":
 		m.toggleLast(m.reasoning)
 		return nil

@@ -1,0 +1,150 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"runnel/stream"
+	"runnel/theme"
+)
+
+// HistoryPickMsg is a prompt chosen in the history search: it goes into the
+// composer for editing, not straight to the model.
+type HistoryPickMsg struct{ Text string }
+
+// HistorySearch is the prompt history search (ctrl+g): a filter line over
+// the prompts of this process, the resumed session and earlier sessions,
+// newest first. Typing filters (every word must appear, in any case),
+// up/down select, enter puts the prompt in the composer, esc closes.
+//
+// Invariants:
+//   - all holds every prompt, newest first, with its one-line label made
+//     safe to print when the dialog is built; shown indexes all, in order.
+//   - 0 ≤ sel < len(shown) when shown is non-empty, else sel == 0.
+type HistorySearch struct {
+	styles *theme.Styles
+	filter textinput.Model
+	all    []historyRow
+	shown  []int
+	sel    int
+}
+
+type historyRow struct {
+	text  string // the prompt as sent
+	label string // one line, sanitized, for the list
+	lower string // label in lower case, for the filter
+}
+
+// NewHistorySearch lists prompts (newest first).
+func NewHistorySearch(prompts []string, st *theme.Styles) HistorySearch {
+	h := HistorySearch{styles: st, filter: newDialogInput(st, "filter: ", "type to filter")}
+	for _, p := range prompts {
+		label := stream.SanitizeLine(strings.Join(strings.Fields(p), " "))
+		h.all = append(h.all, historyRow{text: p, label: label, lower: strings.ToLower(label)})
+	}
+	h.refilter()
+	return h
+}
+
+// refilter recomputes the shown rows from the filter and keeps the
+// selection in range.
+func (h *HistorySearch) refilter() {
+	words := strings.Fields(strings.ToLower(h.filter.Value()))
+	h.shown = h.shown[:0:0]
+	for i, r := range h.all {
+		ok := true
+		for _, w := range words {
+			if !strings.Contains(r.lower, w) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			h.shown = append(h.shown, i)
+		}
+	}
+	h.sel = min(h.sel, max(len(h.shown)-1, 0))
+}
+
+// Update handles keys and pastes into the filter.
+func (h HistorySearch) Update(msg tea.Msg) (HistorySearch, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		switch msg.String() {
+		case "esc", "ctrl+c", "ctrl+g":
+			return h, msgCmd(DialogClosedMsg{})
+		case "enter":
+			if len(h.shown) == 0 {
+				return h, nil
+			}
+			return h, msgCmd(HistoryPickMsg{Text: h.all[h.shown[h.sel]].text})
+		case "up", "ctrl+p":
+			h.move(-1)
+			return h, nil
+		case "down", "ctrl+n":
+			h.move(1)
+			return h, nil
+		case "pgup":
+			h.move(-pickerPage)
+			return h, nil
+		case "pgdown":
+			h.move(pickerPage)
+			return h, nil
+		}
+	case tea.PasteMsg:
+		msg.Content = strings.Join(strings.Fields(stream.Sanitize(msg.Content)), " ")
+		var cmd tea.Cmd
+		h.filter, cmd = h.filter.Update(msg)
+		h.refilter()
+		return h, cmd
+	default:
+		return h, nil
+	}
+	var cmd tea.Cmd
+	h.filter, cmd = h.filter.Update(msg)
+	h.refilter()
+	return h, cmd
+}
+
+func (h *HistorySearch) move(d int) {
+	if len(h.shown) > 0 {
+		h.sel = min(max(h.sel+d, 0), len(h.shown)-1)
+	}
+}
+
+// Selected is the prompt selected, "" when none is shown.
+func (h HistorySearch) Selected() string {
+	if len(h.shown) == 0 {
+		return ""
+	}
+	return h.all[h.shown[h.sel]].text
+}
+
+// View draws the title, the filter, one line per visible prompt (the
+// selected one kept in view) and a key hint.
+func (h HistorySearch) View(width, height int) string {
+	d := theme.DialogOf(h.styles)
+	title := d.Title.Render("Prompt history") + d.Meta.Render(" · "+strconv.Itoa(len(h.shown))+" of "+countNoun(len(h.all), "prompt", "prompts"))
+	lines := []string{title, h.filter.View()}
+	switch {
+	case len(h.all) == 0:
+		lines = append(lines, d.Empty.Render("no prompts yet"))
+	case len(h.shown) == 0:
+		lines = append(lines, d.Empty.Render("no prompt matches"))
+	}
+	rows := max(height-3, 1)
+	first := listWindow(h.sel, rows, len(h.shown))
+	for i := first; i < min(first+rows, len(h.shown)); i++ {
+		base, mark := d.Item, "  "
+		if i == h.sel {
+			base, mark = d.Selected, d.Marker.Render("› ")
+		}
+		lines = append(lines, mark+base.Render(ansi.Truncate(h.all[h.shown[i]].label, max(width-2, 1), "…")))
+	}
+	foot := dialogHint(d, width, "type", "filter", "↑/↓", "select", "enter", "edit it", "esc", "close")
+	return fitFoot(lines, []string{foot}, width, height)
+}
