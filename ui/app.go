@@ -138,6 +138,9 @@ func New(ctx context.Context, o Options) *Model {
 	m.transcript.SetStyles(m.frame.styles)
 	m.composer = NewComposer(m.frame.styles)
 	m.status = Status{Model: m.conv.Settings.Model, Effort: m.conv.Settings.ReasoningEffort, Provider: o.Provider, State: Idle}
+	if o.Resume == nil && o.Replay == nil {
+		m.appendEntry(newWelcome(o, m.conv.Settings.Model, m.frame)) // the first screen says how to start
+	}
 	return m
 }
 

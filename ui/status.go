@@ -120,7 +120,11 @@ func (s Status) View(width int, now time.Time, st *theme.Styles) string {
 	}
 	if p := providerLabel(s.Provider); p == "demo" {
 		// the demo is no model: say so instead of naming one
-		ident = sh.Badge.Render("DEMO") + paint(sh.Muted, " no model")
+		gap := " "
+		if sh.Badge.GetPaddingRight() > 0 {
+			gap = "" // the badge carries its own
+		}
+		ident = sh.Badge.Render("DEMO") + paint(sh.Muted, gap+"no model")
 	} else if p != "" {
 		ident += paint(sh.Muted, " @"+p)
 	}
