@@ -28,7 +28,7 @@ func TestChatRetryCountdown(t *testing.T) {
 	if strings.Contains(s, "wait and try again") {
 		t.Errorf("the notice contradicts the automatic retry:\n%s", s)
 	}
-	s = p.waitText("answer after the retry")
+	p.waitText("answer after the retry")
 	s = p.waitText("the retry worked")
 	if counting.MatchString(s) || strings.Contains(s, "retrying now") {
 		t.Errorf("the countdown stayed after the retry succeeded:\n%s", s)
