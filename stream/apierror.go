@@ -42,44 +42,51 @@ type APIError struct {
 // Error returns one line: what went wrong, the server's words if any, and
 // what to do.
 func (e *APIError) Error() string {
-	line, hint := e.brief()
-	if hint != "" {
+	line := e.head()
+	if e.Status == http.StatusTooManyRequests && e.RetryAfter > 0 {
+		line += " (retry after " + e.RetryAfter.String() + ")"
+	}
+	if hint := e.hint(); hint != "" {
 		line += " — " + hint
 	}
 	return line
 }
 
-// Brief is Error without the advice: what went wrong and the server's words.
-// The chat shows it while it retries on its own, where "wait and try again"
-// would contradict the automatic retry.
+// Brief is Error without the advice and the Retry-After: what went wrong
+// and the server's words. The chat shows it while it retries on its own,
+// with its own countdown, where "wait and try again" would contradict the
+// automatic retry.
 func (e *APIError) Brief() string {
-	line, _ := e.brief()
-	return line
+	return e.head()
 }
 
-func (e *APIError) brief() (line, hint string) {
+// hint is what the user can do.
+func (e *APIError) hint() string {
+	_, hint := e.explain()
+	return hint
+}
+
+// head is what went wrong and the server's words.
+func (e *APIError) head() string {
 	head := strconv.Itoa(e.Status)
 	if text := http.StatusText(e.Status); text != "" {
 		head += " " + text
 	} else {
 		head = "HTTP " + head
 	}
-	what, hint := e.explain()
+	what, _ := e.explain()
 	said := e.said()
 	if e.selfExplained() {
 		said = ""
 	}
-	line = head + ": " + what
+	line := head + ": " + what
 	switch {
 	case what == "":
 		line = head + ": " + said
 	case said != "":
 		line += ": " + said
 	}
-	if e.Status == http.StatusTooManyRequests && e.RetryAfter > 0 {
-		line += " (retry after " + e.RetryAfter.String() + ")"
-	}
-	return line, hint
+	return line
 }
 
 // explain returns what the status means for runnel and what the user can do.

@@ -129,7 +129,9 @@ func (h HistorySearch) Selected() string {
 func (h HistorySearch) View(width, height int) string {
 	d := theme.DialogOf(h.styles)
 	title := d.Title.Render("Prompt history") + d.Meta.Render(" · "+strconv.Itoa(len(h.shown))+" of "+countNoun(len(h.all), "prompt", "prompts"))
-	lines := []string{title, h.filter.View()}
+	f := h.filter // a copy: View stays pure
+	f.SetWidth(max(width-ansi.StringWidth(f.Prompt)-1, 1))
+	lines := []string{title, f.View()}
 	switch {
 	case len(h.all) == 0:
 		lines = append(lines, d.Empty.Render("no prompts yet"))
