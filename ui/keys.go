@@ -56,7 +56,7 @@ func DefaultKeyMap() KeyMap {
 		Next:          key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "later prompt")),
 		Editor:        key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "edit in $EDITOR")),
 		HistorySearch: key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "search prompt history")),
-		ExpandPaste:   key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "expand a [pasted N lines] chip (backspace removes it)")),
+		ExpandPaste:   key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "expand a pasted-lines chip")),
 
 		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up (or the wheel)")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),

@@ -52,7 +52,7 @@ var efforts = session.ReasoningEfforts
 var slashCommands = []Command{
 	{Name: "new", Desc: "start a new conversation"},
 	{Name: "model", Args: "NAME", Desc: "switch the model", check: checkModel},
-	{Name: "effort", Args: "LEVEL", Desc: "set the reasoning effort: none … xhigh", check: checkEffort},
+	{Name: "effort", Args: "LEVEL", Desc: "set the reasoning effort: none … max", check: checkEffort},
 	{Name: "copy", Args: "[N]", Desc: "copy the last answer or its N-th code block", check: checkCopy},
 	{Name: "sessions", Desc: "open a saved session (ctrl+s)"},
 	{Name: "search", Args: "QUERY", Desc: "search every saved session", check: checkSearch},
