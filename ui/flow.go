@@ -5,6 +5,7 @@ package ui
 // approvals, the expired-chain fallback, the agentic loop).
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -181,6 +182,9 @@ func (m *Model) updateState(t *turn) {
 	if s.Model != "" {
 		m.status.Model = s.Model // the model that answers, as the server reports it
 	}
+	if t.effort != "" {
+		m.status.Effort = t.effort
+	}
 	m.status.Detail = ""
 	for i := len(s.Items) - 1; i >= 0; i-- {
 		it := s.Items[i]
@@ -205,6 +209,20 @@ func (m *Model) updateState(t *turn) {
 		break
 	}
 	m.status.TurnUsage = t.usage()
+}
+
+// reportedEffort is the reasoning effort a response object reports, "" when
+// it reports none.
+func reportedEffort(raw json.RawMessage) string {
+	var r struct {
+		Reasoning *struct {
+			Effort string `json:"effort"`
+		} `json:"reasoning"`
+	}
+	if json.Unmarshal(raw, &r) != nil || r.Reasoning == nil {
+		return ""
+	}
+	return stream.SanitizeLine(r.Reasoning.Effort)
 }
 
 // hostedName names a hosted tool call for the status line.

@@ -49,6 +49,7 @@ type turn struct {
 	log     *session.TurnLog      // the turn's record in the history, nil without one
 	req     stream.Request        // the request as sent (tools resolved)
 	retry   *plainEntry           // the retry notice counting down, nil when none is
+	effort  string                // the reasoning effort the server reports, once found
 }
 
 // waitBatch receives the next batch of h.
@@ -85,6 +86,11 @@ func startReplay(ctx context.Context, gen int, h *stream.Handle, now time.Time) 
 func (t *turn) apply(b stream.Batch) (problems []error) {
 	for i := range b.Events {
 		ev := &b.Events[i]
+		if r := ev.Response; r != nil && t.effort == "" && len(r.Raw) <= 64<<10 {
+			// response.created's small object names the effort applied; big
+			// terminal objects are not decoded again for it
+			t.effort = reportedEffort(r.Raw)
+		}
 		it, err := t.acc.Apply(ev)
 		if err != nil {
 			problems = append(problems, err)
