@@ -1,10 +1,12 @@
 package ui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"runnel/session"
+	"runnel/session/store"
 	"runnel/stream"
 	"runnel/stream/streamtest"
 )
@@ -38,4 +40,42 @@ func statusRow(screen string) string {
 		}
 	}
 	return ""
+}
+
+// TestResumeSumKeepsReasoning: after a resume the Σ counter still counts the
+// reasoning tokens of the stored turns.
+func TestResumeSumKeepsReasoning(t *testing.T) {
+	srv := streamtest.New(t)
+	usage := `"usage":{"input_tokens":100,"output_tokens":50,"total_tokens":150,"output_tokens_details":{"reasoning_tokens":30}}`
+	for _, id := range []string{"resp_1", "resp_2"} {
+		srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(
+			`{"type":"response.created","response":{"id":"`+id+`","status":"in_progress","output":[]}}`,
+			`{"type":"response.completed","response":{"id":"`+id+`","status":"completed","output":[],`+usage+`}}`,
+		)})
+	}
+	db, err := store.Open(filepath.Join(t.TempDir(), "runnel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL}, DB: db})
+	d := newDriver(t, m)
+	d.run(m.Init())
+	for _, p := range []string{"one", "two"} {
+		d.send(SubmitMsg{Text: p})
+		d.until("the answer", func() bool { return m.cur == nil && m.status.State == Idle })
+	}
+	before := statusRow(plain(m))
+	id := m.journal.ID()
+	m.shutdown()
+	s, _, err := db.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = newTestModel(t, Options{DB: db, Resume: s})
+	m.Init()
+	after := statusRow(plain(m))
+	if !strings.Contains(before, "Σ ↑200 ↓100 (r60)") || !strings.Contains(after, "Σ ↑200 ↓100 (r60)") {
+		t.Errorf("Σ before the resume %q, after %q; want the reasoning tokens in both", before, after)
+	}
 }
