@@ -104,6 +104,10 @@ func (c *Composer) expandPastes() bool {
 	v := c.pastes.expand(c.ta.Value())
 	c.pastes = nil
 	c.ta.SetValue(v)
+	// show the end, where the cursor is: the textarea scrolls within the
+	// content its last View laid out, so lay it out first
+	_ = c.ta.View()
+	c.ta.MoveToEnd()
 	return true
 }
 
