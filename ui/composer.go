@@ -174,6 +174,9 @@ func (c Composer) Update(msg tea.Msg) (Composer, tea.Cmd) {
 	}
 	var cmd tea.Cmd
 	c.ta, cmd = c.ta.Update(msg)
+	if len(c.pastes) > 0 {
+		c.pastes.prune(c.ta.Value())
+	}
 	c.updateMenu()
 	return c, cmd
 }

@@ -41,12 +41,26 @@ func (p *pastes) chip(text string) string {
 	return label
 }
 
-// expand replaces every chip in s with its text.
+// expand replaces every chip in s with its text, in one pass: a pasted text
+// that happens to contain a chip's label is not expanded again.
 func (p pastes) expand(s string) string {
-	for label, text := range p {
-		s = strings.ReplaceAll(s, label, text)
+	if len(p) == 0 {
+		return s
 	}
-	return s
+	pairs := make([]string, 0, 2*len(p))
+	for label, text := range p {
+		pairs = append(pairs, label, text)
+	}
+	return strings.NewReplacer(pairs...).Replace(s)
+}
+
+// prune forgets the chips no longer in s (edited away).
+func (p pastes) prune(s string) {
+	for label := range p {
+		if !strings.Contains(s, label) {
+			delete(p, label)
+		}
+	}
 }
 
 // before returns the chip that ends exactly at the end of s, if any.

@@ -100,3 +100,26 @@ func TestPasteChipRemoveAndExpand(t *testing.T) {
 		t.Errorf("removed chip left %q", c.Value())
 	}
 }
+
+// TestPasteChipEdgeCases: a pasted text holding another chip's label is sent
+// as pasted; a chip edited away is forgotten.
+func TestPasteChipEdgeCases(t *testing.T) {
+	c := newTestComposer()
+	inner := lines(30, "\n") + "\n[pasted 24 lines]"
+	c, _ = c.Update(tea.PasteMsg{Content: inner})
+	c, _ = c.Update(tea.PasteMsg{Content: lines(24, "\n")})
+	if got := c.Value(); got != "[pasted 31 lines][pasted 24 lines]" {
+		t.Fatalf("chips: %q", got)
+	}
+	if got, want := c.Text(), inner+lines(24, "\n"); got != want {
+		t.Errorf("expanded twice: %q", got)
+	}
+	c, _ = c.Update(tea.KeyPressMsg{Code: tea.KeyLeft})
+	c, _ = c.Update(keyMsg("backspace")) // inside the second chip: a plain character
+	if got := c.Value(); got != "[pasted 31 lines][pasted 24 line]" {
+		t.Fatalf("after backspace inside a chip: %q", got)
+	}
+	if len(c.pastes) != 1 {
+		t.Errorf("the broken chip is still held: %v", len(c.pastes))
+	}
+}
