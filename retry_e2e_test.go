@@ -37,3 +37,18 @@ func TestChatRetryCountdown(t *testing.T) {
 		t.Errorf("%d requests; want the 429 and the retry", n)
 	}
 }
+
+// TestOneShotRetryLine: -p says what failed and that it retries, without
+// "wait and try again", which the automatic retry contradicts.
+func TestOneShotRetryLine(t *testing.T) {
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.RateLimited(50*time.Millisecond), streamtest.Reply{SSE: streamtest.Text("resp_r", "after retry")})
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	out, errOut, code := runnel(t, "", "-p", "hi", "--base-url", srv.URL)
+	if code != exitOK || strings.TrimSpace(out) != "after retry" {
+		t.Fatalf("exit %d out %q err %q", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "429") || !strings.Contains(errOut, "retrying in") || strings.Contains(errOut, "try again —") || strings.Contains(errOut, "wait and try again") {
+		t.Errorf("retry line: %q", errOut)
+	}
+}
