@@ -36,7 +36,7 @@ func drive(h *stream.Handle, acc *stream.Accumulator, p output.Printer, stderr i
 	ended := map[*stream.Snapshot]bool{}
 	for b := range h.C {
 		if b.Retry != nil {
-			warnf(stderr, "%s — retrying in %s (attempt %d of %d)", errLine(b.Retry.Err), b.Retry.Wait.Round(100*time.Millisecond), b.Retry.Attempt, b.Retry.Max)
+			warnf(stderr, "%s — retrying in %s (attempt %d of %d)", retryLine(b.Retry.Err), b.Retry.Wait.Round(100*time.Millisecond), b.Retry.Attempt, b.Retry.Max)
 		}
 		for i := range b.Events {
 			if acc.LimitErr() != nil {
@@ -87,7 +87,7 @@ func report(acc *stream.Accumulator, err error, stderr io.Writer) int {
 		}
 	}
 	if s := acc.Current(); s != nil && s.Status == "incomplete" {
-		warnf(stderr, "response incomplete: %s", stream.SanitizeLine(string(s.IncompleteDetails)))
+		warnf(stderr, "%s", stream.IncompleteText(s.IncompleteDetails))
 	}
 	var limitErr *stream.LimitError
 	switch {
@@ -130,6 +130,16 @@ func errLine(err error) string {
 		return "unknown error"
 	}
 	return stream.SanitizeLine(err.Error())
+}
+
+// retryLine is what failed before a retry, without the advice to wait and
+// try again that the retry itself follows.
+func retryLine(err error) string {
+	var apiErr *stream.APIError
+	if errors.As(err, &apiErr) {
+		return stream.SanitizeLine(apiErr.Brief())
+	}
+	return errLine(err)
 }
 
 func warnf(w io.Writer, format string, args ...any) {

@@ -174,7 +174,7 @@ approval = "always"
 	if b := string(reqs[1].Body); !strings.Contains(b, `{\"x\":41}`) || reqs[1].PreviousResponseID() != "resp_c1" {
 		t.Errorf("approved output: %s", b)
 	}
-	if b := string(reqs[3].Body); strings.Contains(b, `{\"x\":41}`) || !strings.Contains(b, "function_call_output") || !strings.Contains(strings.ToLower(b), "denied") {
-		t.Errorf("denied output: %s", b)
+	if b := string(reqs[3].Body); strings.Contains(b, `{\"x\":41}`) || !strings.Contains(b, "function_call_output") || !strings.Contains(strings.ToLower(b), "denied") || !strings.Contains(b, "not now") {
+		t.Errorf("denied output (with the reason typed): %s", b)
 	}
 }

@@ -15,10 +15,12 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"runnel/session"
 	"runnel/session/config"
 	"runnel/ui/output"
 )
@@ -137,7 +139,7 @@ func addModelFlags(o *options, cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&o.model, "model", "", "model to use (default from config, else "+config.DefaultModel+")")
 	f.StringVar(&o.instructions, "instructions", "", "instructions sent with each request")
-	f.StringVar(&o.effort, "reasoning-effort", "", "reasoning effort: none, minimal, low, medium, high or xhigh")
+	f.StringVar(&o.effort, "reasoning-effort", "", "reasoning effort: "+strings.Join(session.ReasoningEfforts, ", "))
 	f.StringVar(&o.baseURL, "base-url", "", "API base URL (default $OPENAI_BASE_URL, else "+config.DefaultBaseURL+")")
 }
 

@@ -211,11 +211,7 @@ func (l *TurnLog) End(now time.Time, t *Turn) {
 	var usage stream.Usage
 	for _, s := range t.Responses {
 		end.ResponseIDs = append(end.ResponseIDs, s.ID)
-		if s.Usage != nil {
-			usage.InputTokens += s.Usage.InputTokens
-			usage.OutputTokens += s.Usage.OutputTokens
-			usage.TotalTokens += s.Usage.TotalTokens
-		}
+		addUsage(&usage, s.Usage)
 	}
 	end.Usage, _ = json.Marshal(usage)
 	l.j.enqueue(func() {
@@ -223,6 +219,33 @@ func (l *TurnLog) End(now time.Time, t *Turn) {
 			l.j.report(l.j.db.FinishTurn(l.tid, end))
 		}
 	})
+}
+
+// addUsage adds v to u, details included (the reasoning tokens that the
+// status line's Σ shows again after a resume, and the cached input).
+func addUsage(u, v *stream.Usage) {
+	if v == nil {
+		return
+	}
+	u.InputTokens += v.InputTokens
+	u.OutputTokens += v.OutputTokens
+	u.TotalTokens += v.TotalTokens
+	if v.InputDetails != nil {
+		if u.InputDetails == nil {
+			u.InputDetails = &struct {
+				CachedTokens int64 `json:"cached_tokens"`
+			}{}
+		}
+		u.InputDetails.CachedTokens += v.InputDetails.CachedTokens
+	}
+	if v.OutputDetails != nil {
+		if u.OutputDetails == nil {
+			u.OutputDetails = &struct {
+				ReasoningTokens int64 `json:"reasoning_tokens"`
+			}{}
+		}
+		u.OutputDetails.ReasoningTokens += v.OutputDetails.ReasoningTokens
+	}
 }
 
 // turnStatus is how a finished turn is stored.

@@ -30,3 +30,10 @@ func SettingsFromJSON(raw json.RawMessage) Settings {
 	_ = json.Unmarshal(raw, &w)
 	return Settings(w)
 }
+
+// ReasoningEfforts are the reasoning efforts runnel accepts (config,
+// --reasoning-effort, /effort), weakest first: every value of the Open
+// Responses spec's ReasoningEffortEnum and its descriptions (none, minimal,
+// low, medium, high, xhigh), plus max, which the current OpenAI API lists.
+// Not every model takes every one; the server says so when it does not.
+var ReasoningEfforts = []string{"none", "minimal", "low", "medium", "high", "xhigh", "max"}

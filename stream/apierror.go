@@ -42,13 +42,39 @@ type APIError struct {
 // Error returns one line: what went wrong, the server's words if any, and
 // what to do.
 func (e *APIError) Error() string {
+	line := e.head()
+	if e.Status == http.StatusTooManyRequests && e.RetryAfter > 0 {
+		line += " (retry after " + e.RetryAfter.String() + ")"
+	}
+	if hint := e.hint(); hint != "" {
+		line += " — " + hint
+	}
+	return line
+}
+
+// Brief is Error without the advice and the Retry-After: what went wrong
+// and the server's words. The chat shows it while it retries on its own,
+// with its own countdown, where "wait and try again" would contradict the
+// automatic retry.
+func (e *APIError) Brief() string {
+	return e.head()
+}
+
+// hint is what the user can do.
+func (e *APIError) hint() string {
+	_, hint := e.explain()
+	return hint
+}
+
+// head is what went wrong and the server's words.
+func (e *APIError) head() string {
 	head := strconv.Itoa(e.Status)
 	if text := http.StatusText(e.Status); text != "" {
 		head += " " + text
 	} else {
 		head = "HTTP " + head
 	}
-	what, hint := e.explain()
+	what, _ := e.explain()
 	said := e.said()
 	if e.selfExplained() {
 		said = ""
@@ -59,12 +85,6 @@ func (e *APIError) Error() string {
 		line = head + ": " + said
 	case said != "":
 		line += ": " + said
-	}
-	if e.Status == http.StatusTooManyRequests && e.RetryAfter > 0 {
-		line += " (retry after " + e.RetryAfter.String() + ")"
-	}
-	if hint != "" {
-		line += " — " + hint
 	}
 	return line
 }

@@ -188,3 +188,15 @@ func checkErrorLine(t *testing.T, e *APIError) {
 		t.Errorf("Error() is not one clean line: %q", msg)
 	}
 }
+
+// TestAPIErrorBrief: Brief is what went wrong without advice or Retry-After
+// (the chat retries on its own and counts down itself).
+func TestAPIErrorBrief(t *testing.T) {
+	e := &APIError{Status: 429, Message: "Slow down.", RetryAfter: 2e9}
+	if got, want := e.Brief(), "429 Too Many Requests: rate limited: Slow down."; got != want {
+		t.Errorf("Brief = %q, want %q", got, want)
+	}
+	if !strings.Contains(e.Error(), "wait and try again") || !strings.Contains(e.Error(), "retry after 2s") {
+		t.Errorf("Error lost its advice: %q", e.Error())
+	}
+}

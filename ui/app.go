@@ -77,8 +77,10 @@ type Model struct {
 	panelList   []*itemEntry // the panels the open panel list shows
 	waitTicking bool         // a waitTickMsg is scheduled
 	hintLine    string
-	statusFor   statusKey // the status line below was made for this
-	statusLine  string
+	// the prompt history beyond this process, newest first (prompthistory.go)
+	resumedPrompts, storedPrompts []string
+	statusFor                     statusKey // the status line below was made for this
+	statusLine                    string
 }
 
 // dialog is an open dialog: it takes the keys until it closes.
@@ -144,7 +146,10 @@ func New(ctx context.Context, o Options) *Model {
 	m.transcript = NewTranscript(w, 20)
 	m.transcript.SetStyles(m.frame.styles)
 	m.composer = NewComposer(m.frame.styles)
-	m.status = Status{Model: m.conv.Settings.Model, Provider: o.Provider, State: Idle}
+	m.status = Status{Model: m.conv.Settings.Model, Effort: m.conv.Settings.ReasoningEffort, Provider: o.Provider, State: Idle}
+	if o.Resume == nil && o.Replay == nil {
+		m.appendEntry(newWelcome(o, m.conv.Settings.Model, m.frame)) // the first screen says how to start
+	}
 	return m
 }
 
@@ -187,7 +192,7 @@ func (m *Model) applyTheme() {
 
 // Init asks the terminal for its background colour and starts a replay.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startHistory()}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startHistory(), m.loadPrompts()}
 	cmds = append(cmds, m.initMCP())
 	if m.opts.Replay != nil {
 		m.gen++
@@ -294,6 +299,13 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case journalErrMsg, sessionsMsg, loadedMsg, searchMsg, deletedMsg, OpenSessionMsg, DeleteSessionMsg, DialogClosedMsg:
 		cmd, _ := m.historyMsg(msg)
 		return m, cmd
+	case HistoryPickMsg:
+		m.dialog = nil
+		return m, m.updateComposer(setValueMsg{msg.Text})
+	case promptsMsg:
+		m.storedPrompts = msg.list // a failure leaves ↑ with this session's prompts
+		m.composer.SetPast(append(append([]string(nil), m.resumedPrompts...), m.storedPrompts...))
+		return m, nil
 	case titleMsg:
 		if m.journal != nil {
 			m.journal.SetTitle(msg.title)

@@ -85,6 +85,7 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		m.notice(block.Info, "model: "+args)
 	case "effort":
 		m.conv.Settings.ReasoningEffort = args
+		m.status.Effort = args
 		m.settingsChanged()
 		m.notice(block.Info, "reasoning effort: "+args)
 	case "copy":

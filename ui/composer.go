@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -43,11 +44,14 @@ type Composer struct {
 	ta      textarea.Model
 	keys    KeyMap
 	styles  *theme.Styles
-	history []string   // sent prompts and commands, oldest first
+	history []string   // what up/down recall, oldest first: past then own, each text once (prompthistory.go)
+	own     []string   // prompts and commands sent from this composer, oldest first
+	past    []string   // prompts sent before this process, newest first (SetPast)
 	recall  int        // history index being shown
 	menu    []Command  // slash completions for the current text
 	sel     int        // selected menu row
 	empty   *emptyView // View of the empty composer, shared by copies
+	pastes  pastes     // large pastes shown as chips in the text (paste.go)
 }
 
 // emptyView caches what the empty composer draws (the prompt and the
@@ -113,17 +117,23 @@ func (c *Composer) SetStyles(st *theme.Styles) {
 // SetWidth sets the composer's width in cells.
 func (c *Composer) SetWidth(w int) { c.ta.SetWidth(max(w, 4)) }
 
-// Value is the text being composed.
+// Value is the text being composed, as shown (a large paste is its chip).
 func (c Composer) Value() string { return c.ta.Value() }
+
+// Text is the text being composed with every paste chip replaced by what
+// was pasted: what enter sends.
+func (c Composer) Text() string { return c.pastes.expand(c.ta.Value()) }
 
 // SetValue replaces the text and puts the cursor at its end.
 func (c *Composer) SetValue(s string) {
+	c.pastes = nil
 	c.ta.SetValue(s)
 	c.updateMenu()
 }
 
 // Reset clears the text and leaves history recall.
 func (c *Composer) Reset() {
+	c.pastes = nil
 	c.ta.Reset()
 	c.recall = len(c.history)
 	c.updateMenu()
@@ -136,7 +146,7 @@ func (c *Composer) Focus() tea.Cmd { return c.ta.Focus() }
 func (c *Composer) Blur() { c.ta.Blur() }
 
 // Height is the number of rows View takes: the text rows plus the menu.
-func (c Composer) Height() int { return c.ta.Height() + c.menuRows() }
+func (c Composer) Height() int { return c.ta.Height() + c.menuRows() + c.pasteRows() }
 
 // History returns the sent prompts, oldest first.
 func (c Composer) History() []string { return append([]string(nil), c.history...) }
@@ -148,6 +158,9 @@ func (c Composer) Update(msg tea.Msg) (Composer, tea.Cmd) {
 		if done, cmd := c.key(msg); done {
 			return c, cmd
 		}
+	case setValueMsg:
+		c.SetValue(msg.text)
+		return c, nil
 	case EditorDoneMsg:
 		if msg.Err != nil {
 			return c, notify(true, msg.Err.Error())
@@ -155,23 +168,27 @@ func (c Composer) Update(msg tea.Msg) (Composer, tea.Cmd) {
 		c.SetValue(cleanInput(msg.Text))
 		return c, nil
 	case tea.PasteMsg:
-		msg.Content = cleanInput(msg.Content)
-		var cmd tea.Cmd
-		c.ta, cmd = c.ta.Update(msg)
+		cmd := c.paste(msg)
 		c.updateMenu()
 		return c, cmd
 	}
 	var cmd tea.Cmd
 	c.ta, cmd = c.ta.Update(msg)
+	if len(c.pastes) > 0 {
+		c.pastes.prune(c.ta.Value())
+	}
 	c.updateMenu()
 	return c, cmd
 }
 
-// cleanInput makes pasted or edited text plain: CRLF line ends become "\n"
-// and escape sequences are removed whole (the textarea alone would keep their
-// printable tails, like "[31m").
+// cleanInput makes pasted or edited text plain: CRLF and CR line ends (tmux
+// and many terminals send CR between a paste's lines) become "\n", and escape
+// sequences are removed whole (the textarea alone would keep their printable
+// tails, like "[31m").
 func cleanInput(s string) string {
-	return stream.Sanitize(strings.ReplaceAll(s, "\r\n", "\n"))
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	s = strings.ReplaceAll(s, "\r", "\n")
+	return stream.Sanitize(s)
 }
 
 // key handles the keys the composer owns; done is false for keys the
@@ -186,7 +203,17 @@ func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 		}
 		return true, nil // a tab is never text
 	case key.Matches(k, c.keys.Editor):
+		c.expandPastes() // the editor gets the whole text
 		return true, OpenEditor(c.Value())
+	case key.Matches(k, c.keys.ExpandPaste):
+		c.expandPastes()
+		c.updateMenu()
+		return true, nil
+	case k.Code == tea.KeyBackspace && k.Mod == 0:
+		if c.removeChip() {
+			c.updateMenu()
+			return true, nil
+		}
 	case key.Matches(k, c.keys.Prev):
 		switch {
 		case len(c.menu) > 1:
@@ -217,6 +244,12 @@ func (c *Composer) send() tea.Cmd {
 	text := c.Value()
 	if strings.TrimSpace(text) == "" {
 		return nil
+	}
+	if len(c.pastes) > 0 {
+		text = c.Text() // a chip is never a command: send it whole
+		c.remember(text)
+		c.Reset()
+		return func() tea.Msg { return SubmitMsg{Text: text} }
 	}
 	if len(c.menu) > 0 {
 		cmd := c.menu[c.sel]
@@ -256,14 +289,15 @@ func (c *Composer) complete() {
 	c.updateMenu()
 }
 
-// remember appends a sent text to the history, skipping a repeat of the last.
+// remember adds a sent text to the history as its newest entry.
 func (c *Composer) remember(text string) {
-	if n := len(c.history); n == 0 || c.history[n-1] != text {
-		c.history = append(c.history, text)
-		if len(c.history) > historyMax {
-			c.history = append(c.history[:0:0], c.history[len(c.history)-historyMax:]...)
+	if n := len(c.own); n == 0 || c.own[n-1] != text {
+		c.own = append(c.own, text)
+		if len(c.own) > historyMax {
+			c.own = append(c.own[:0:0], c.own[len(c.own)-historyMax:]...)
 		}
 	}
+	c.rebuildHistory()
 	c.recall = len(c.history)
 }
 
@@ -314,6 +348,9 @@ func (c Composer) menuRows() int { return min(len(c.menu), menuMaxItems) }
 // View is the slash menu (if open) above the text rows.
 func (c Composer) View() string {
 	if len(c.menu) == 0 {
+		if c.pasteRows() > 0 {
+			return c.pasteHint() + "\n" + c.ta.View()
+		}
 		if c.ta.Value() != "" || c.empty == nil {
 			return c.ta.View()
 		}
@@ -324,6 +361,28 @@ func (c Composer) View() string {
 		return c.empty.out
 	}
 	return c.menuView() + "\n" + c.ta.View()
+}
+
+// pasteRows is how many rows the paste hint takes: one while a chip shows
+// (and no menu does).
+func (c Composer) pasteRows() int {
+	if len(c.pastes) > 0 && len(c.menu) == 0 {
+		return 1
+	}
+	return 0
+}
+
+// pasteHint is the line above the text while a chip shows: what the chip is
+// and which keys act on it.
+func (c Composer) pasteHint() string {
+	n := 0
+	for _, text := range c.pastes {
+		n += pasteLines(text)
+	}
+	line := fmt.Sprintf("  %s pasted (%d lines, sent whole) · ctrl+x expands · backspace after a chip removes it",
+		plural(len(c.pastes), "chip"), n)
+	width := c.ta.Width() + ansi.StringWidth(composerPrompt)
+	return theme.ShellOf(c.styles).Muted.Render(ansi.Truncate(line, width, "…"))
 }
 
 // menuView draws the visible window of the slash menu, keeping the selected

@@ -5,6 +5,7 @@ package ui
 // approvals, the expired-chain fallback, the agentic loop).
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -118,10 +119,17 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	for _, err := range problems {
 		m.notice(block.Warning, stream.SanitizeLine(err.Error()))
 	}
-	if msg.batch.Retry != nil {
-		r := msg.batch.Retry
-		text := fmt.Sprintf("%s — retry %d of %d", stream.SanitizeLine(r.Err.Error()), r.Attempt, r.Max)
-		m.appendEntry(&plainEntry{b: block.NewRetry(text, now.Add(r.Wait)), fs: m.frame})
+	if len(msg.batch.Events) > 0 {
+		m.settleRetry(t, "the retry worked")
+	}
+	if r := msg.batch.Retry; r != nil {
+		m.settleRetry(t, "that retry failed too")
+		// the frame clock stands still while the chat is idle: the countdown
+		// is measured from now, not from the last frame
+		m.frame.now = now
+		text := fmt.Sprintf("%s — retry %d of %d", retryReason(r.Err), r.Attempt, r.Max)
+		t.retry = &plainEntry{b: block.NewRetry(text, now.Add(r.Wait)), fs: m.frame}
+		m.appendEntry(t.retry)
 	}
 	m.showNewItems(t)
 	if len(msg.batch.Events) > 0 && m.status.State == Waiting {
@@ -144,6 +152,29 @@ func (m *Model) nextBatch(t *turn) tea.Cmd {
 	}
 	t.waiting = true
 	return waitBatch(t.gen, t.handle)
+}
+
+// retryReason is what failed, without advice to wait and try again: runnel
+// is retrying on its own.
+func retryReason(err error) string {
+	var apiErr *stream.APIError
+	if errors.As(err, &apiErr) {
+		return stream.SanitizeLine(apiErr.Brief())
+	}
+	return stream.SanitizeLine(err.Error())
+}
+
+// settleRetry replaces the turn's retry countdown, if one shows, with the
+// retry's outcome.
+func (m *Model) settleRetry(t *turn, outcome string) {
+	if t.retry == nil {
+		return
+	}
+	if s, ok := t.retry.b.(block.Settler); ok {
+		s.Settle(outcome)
+	}
+	m.transcript.Invalidate(t.retry.idx)
+	t.retry = nil
 }
 
 // showNewItems gives every item not yet shown its entry.
@@ -178,8 +209,11 @@ func (m *Model) updateState(t *turn) {
 	if s == nil {
 		return
 	}
-	if m.status.Model == "" && s.Model != "" {
-		m.status.Model = s.Model // a replay names its model only in the stream
+	if s.Model != "" {
+		m.status.Model = s.Model // the model that answers, as the server reports it
+	}
+	if t.effort != "" {
+		m.status.Effort = t.effort
 	}
 	m.status.Detail = ""
 	for i := len(s.Items) - 1; i >= 0; i-- {
@@ -207,6 +241,20 @@ func (m *Model) updateState(t *turn) {
 	m.status.TurnUsage = t.usage()
 }
 
+// reportedEffort is the reasoning effort a response object reports, "" when
+// it reports none.
+func reportedEffort(raw json.RawMessage) string {
+	var r struct {
+		Reasoning *struct {
+			Effort string `json:"effort"`
+		} `json:"reasoning"`
+	}
+	if json.Unmarshal(raw, &r) != nil || r.Reasoning == nil {
+		return ""
+	}
+	return stream.SanitizeLine(r.Reasoning.Effort)
+}
+
 // hostedName names a hosted tool call for the status line.
 func hostedName(it *stream.Item) string {
 	if it.Name != "" {
@@ -221,6 +269,9 @@ func (m *Model) tick(now time.Time) tea.Cmd {
 	var cmds []tea.Cmd
 	if t := m.cur; t != nil {
 		cmds = append(cmds, m.nextBatch(t))
+		if t.retry != nil {
+			m.transcript.Invalidate(t.retry.idx) // the countdown
+		}
 		if t.log != nil {
 			t.log.Note(now, t.snapshots(), func(it *stream.Item) bool { return t.changed[it] })
 		}
@@ -301,6 +352,14 @@ func (m *Model) finalRender(e *itemEntry) tea.Cmd {
 
 // endTurn records how the turn ended and says so when it went badly.
 func (m *Model) endTurn(t *turn) tea.Cmd {
+	switch {
+	case t.stopped:
+		m.settleRetry(t, "stopped")
+	case t.err != nil:
+		m.settleRetry(t, "the retry failed — see below")
+	default:
+		m.settleRetry(t, "the retry worked")
+	}
 	snaps := t.snapshots()
 	if cmd := m.fallback(t); cmd != nil {
 		return cmd
@@ -346,7 +405,7 @@ func (m *Model) endTurn(t *turn) tea.Cmd {
 			m.notice(block.Error, msg+" — the partial answer is kept above")
 			failed = true
 		case s.Status == "incomplete":
-			m.notice(block.Warning, "the response is incomplete: "+stream.SanitizeLine(string(s.IncompleteDetails)))
+			m.notice(block.Warning, stream.IncompleteText(s.IncompleteDetails))
 		}
 	}
 	carried := m.conv.Carried()

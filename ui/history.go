@@ -111,7 +111,9 @@ func (m *Model) showSession(s *store.Session, warns []error, turn int) tea.Cmd {
 	m.closeJournal()
 	m.journal = session.ResumeJournal(m.opts.DB, s.Info.ID, conv.Settings)
 	m.conv = conv
-	m.status.Model = conv.Settings.Model
+	m.status.Model, m.status.Effort = conv.Settings.Model, conv.Settings.ReasoningEffort
+	m.resumedPrompts = promptsOf(conv)
+	m.composer.SetPast(append(append([]string(nil), m.resumedPrompts...), m.storedPrompts...))
 	m.redraw()
 	for _, w := range append(warns, probs...) {
 		m.notice(block.Warning, stream.SanitizeLine(w.Error()))

@@ -62,6 +62,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, m.keys.Sessions):
 		return m.openPicker()
+	case key.Matches(k, m.keys.HistorySearch):
+		m.dialog = dlg[HistorySearch]{NewHistorySearch(m.composer.Recent(), m.frame.styles)}
+		return nil
 	case m.panelKey(k):
 		return nil
 	case key.Matches(k, m.keys.CopyLast):

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"runnel/session"
 )
 
 // Command is one slash command the composer completes and the root runs.
@@ -42,16 +44,15 @@ func (c Command) Validate(args string) error {
 }
 
 // efforts are the reasoning efforts /effort accepts, weakest first: the
-// same set as the --reasoning-effort flag (not every model takes every one;
-// the server says so when it does not).
-var efforts = []string{"none", "minimal", "low", "medium", "high", "xhigh"}
+// same set as the --reasoning-effort flag.
+var efforts = session.ReasoningEfforts
 
 // slashCommands is the registry, in menu order. It is never mutated; callers
 // get copies from Commands and Complete.
 var slashCommands = []Command{
 	{Name: "new", Desc: "start a new conversation"},
 	{Name: "model", Args: "NAME", Desc: "switch the model", check: checkModel},
-	{Name: "effort", Args: "LEVEL", Desc: "set the reasoning effort: none … xhigh", check: checkEffort},
+	{Name: "effort", Args: "LEVEL", Desc: "set the reasoning effort: none … max", check: checkEffort},
 	{Name: "copy", Args: "[N]", Desc: "copy the last answer or its N-th code block", check: checkCopy},
 	{Name: "sessions", Desc: "open a saved session (ctrl+s)"},
 	{Name: "search", Args: "QUERY", Desc: "search every saved session", check: checkSearch},

@@ -39,7 +39,7 @@ func TestValidate(t *testing.T) {
 		{"new", ""}, {"help", ""}, {"quit", ""},
 		{"model", "gpt-5-mini"},
 		{"effort", "none"}, {"effort", "minimal"}, {"effort", "low"}, {"effort", "medium"},
-		{"effort", "high"}, {"effort", "xhigh"},
+		{"effort", "high"}, {"effort", "xhigh"}, {"effort", "max"},
 		{"copy", ""}, {"copy", "1"}, {"copy", "12"},
 	}
 	for _, g := range good {
@@ -51,8 +51,8 @@ func TestValidate(t *testing.T) {
 		name, args string
 		want       []string // substrings of the one-line message
 	}{
-		{"effort", "extreme", []string{"/effort extreme", "none, minimal, low, medium, high, xhigh"}},
-		{"effort", "", []string{"none, minimal, low, medium, high, xhigh"}},
+		{"effort", "extreme", []string{"/effort extreme", "none, minimal, low, medium, high, xhigh, max"}},
+		{"effort", "", []string{"none, minimal, low, medium, high, xhigh, max"}},
 		{"model", "", []string{"/model needs a model name"}},
 		{"model", "gpt 5", []string{"without spaces"}},
 		{"copy", "0", []string{"/copy 0", "from 1"}},

@@ -63,7 +63,8 @@ func (u Usage) String() string {
 // Status is the data of the status line; the root fills it in and View draws
 // it. It holds no behaviour: time comes in as a parameter.
 type Status struct {
-	Model, Provider         string    // Provider "demo" gets a badge
+	Model, Provider         string    // Model as the server reported it (configured until it has); Provider "demo" gets a badge
+	Effort                  string    // the reasoning effort asked for; "" when the server chooses
 	MCP                     string    // "mcp: 2 servers, 14 tools" when local MCP servers run
 	State                   State     // what the chat is doing
 	Detail                  string    // the reasoning title, "retry in 3s", …; untrusted
@@ -114,8 +115,16 @@ func (s Status) View(width int, now time.Time, st *theme.Styles) string {
 		model = "no model"
 	}
 	ident := paint(sh.Model, model)
+	if e := stream.SanitizeLine(s.Effort); e != "" {
+		ident += paint(sh.Muted, " · "+e)
+	}
 	if p := providerLabel(s.Provider); p == "demo" {
-		ident += paint(sh.Bar, " ") + sh.Badge.Render("DEMO")
+		// the demo is no model: say so instead of naming one
+		gap := " "
+		if sh.Badge.GetPaddingRight() > 0 {
+			gap = "" // the badge carries its own
+		}
+		ident = sh.Badge.Render("DEMO") + paint(sh.Muted, gap+"no model")
 	} else if p != "" {
 		ident += paint(sh.Muted, " @"+p)
 	}

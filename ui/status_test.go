@@ -14,7 +14,6 @@ var statusNow = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 func fullStatus() Status {
 	return Status{
 		Model:        "gpt-5-mini",
-		Provider:     "demo",
 		State:        Streaming,
 		Detail:       "Planning the stream reader refactor",
 		Started:      statusNow.Add(-65 * time.Second),
@@ -42,7 +41,7 @@ func TestStatusOneLineAtAnyWidth(t *testing.T) {
 func TestStatusAt100And60(t *testing.T) {
 	s := fullStatus()
 	v100 := ansi.Strip(s.View(100, statusNow, nil))
-	for _, want := range []string{"streaming", "1m05s", "Planning the stream reader refactor", "↑1.2k ↓340 (r120)", "gpt-5-mini", "DEMO"} {
+	for _, want := range []string{"streaming", "1m05s", "Planning the stream reader refactor", "↑1.2k ↓340 (r120)", "gpt-5-mini"} {
 		if !strings.Contains(v100, want) {
 			t.Errorf("at 100 the status lacks %q: %q", want, v100)
 		}
@@ -51,7 +50,7 @@ func TestStatusAt100And60(t *testing.T) {
 		t.Errorf("at 100 the session usage should have made room for the detail: %q", v100)
 	}
 	v60 := ansi.Strip(s.View(60, statusNow, nil))
-	for _, want := range []string{"streaming", "1m05s", "Planning", "…", "gpt-5-mini", "DEMO"} {
+	for _, want := range []string{"streaming", "1m05s", "Planning", "…", "gpt-5-mini"} {
 		if !strings.Contains(v60, want) {
 			t.Errorf("at 60 the status lacks %q: %q", want, v60)
 		}
@@ -86,6 +85,20 @@ func TestStatusIdleAndProvider(t *testing.T) {
 	}
 	if strings.Contains(v, "0s") {
 		t.Errorf("idle status shows an elapsed time: %q", v)
+	}
+}
+
+// TestStatusEffortAndDemo: the reasoning effort shows after the model; the
+// demo shows a DEMO badge and names no model (it is not gpt-5-mini).
+func TestStatusEffortAndDemo(t *testing.T) {
+	s := Status{Model: "gpt-5", Effort: "high"}
+	if v := ansi.Strip(s.View(80, statusNow, nil)); !strings.Contains(v, "gpt-5 · high") {
+		t.Errorf("no effort: %q", v)
+	}
+	s = Status{Model: "gpt-5-mini", Provider: "demo", Effort: "low"}
+	v := ansi.Strip(s.View(80, statusNow, nil))
+	if !strings.Contains(v, "DEMO no model") || strings.Contains(v, "gpt-5-mini") {
+		t.Errorf("demo status = %q", v)
 	}
 }
 

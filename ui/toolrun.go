@@ -59,7 +59,14 @@ type toolKit struct {
 // approvalAsk is a local tool waiting for the user's answer.
 type approvalAsk struct {
 	req   tools.ApprovalRequest
-	reply chan tools.Decision
+	reply chan answer
+}
+
+// answer is the user's decision on a local call, with the reason given for a
+// denial.
+type answer struct {
+	d      tools.Decision
+	reason string
 }
 
 // Messages from the runner's goroutines.
@@ -97,18 +104,18 @@ func newToolKit(o *Tools) *toolKit {
 	}
 	k.runner = tools.NewRunner(k.cfg, mcp, tools.Hooks{
 		Secrets: secrets,
-		Approve: func(ctx context.Context, req tools.ApprovalRequest) tools.Decision {
-			ask := approvalAsk{req: req, reply: make(chan tools.Decision, 1)}
+		AskReason: func(ctx context.Context, req tools.ApprovalRequest) (tools.Decision, string) {
+			ask := approvalAsk{req: req, reply: make(chan answer, 1)}
 			select {
 			case k.events <- toolAskMsg(ask):
 			case <-ctx.Done():
-				return tools.Deny
+				return tools.Deny, ""
 			}
 			select {
-			case d := <-ask.reply:
-				return d
+			case a := <-ask.reply:
+				return a.d, a.reason
 			case <-ctx.Done():
-				return tools.Deny
+				return tools.Deny, ""
 			}
 		},
 		Output: func(c tools.Call, chunk string, _ bool) {
@@ -363,7 +370,7 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return k.wait(), true
 	case ApprovalDecisionMsg:
 		if k.asking != nil {
-			k.asking.reply <- msg.Decision
+			k.asking.reply <- answer{msg.Decision, stream.SanitizeLine(msg.Reason)}
 			if msg.Decision == tools.Deny && msg.Reason != "" {
 				m.notice(block.Info, "denied: "+stream.SanitizeLine(msg.Reason))
 			}
@@ -502,7 +509,7 @@ func (m *Model) stopTools() bool {
 	k.stopped = true
 	k.cancel()
 	if k.asking != nil {
-		k.asking.reply <- tools.Deny
+		k.asking.reply <- answer{d: tools.Deny}
 		k.asking = nil
 		m.dialog = nil
 	}
@@ -520,12 +527,12 @@ func (m *Model) abandonTools() {
 	}
 	k.cancel()
 	if k.asking != nil {
-		k.asking.reply <- tools.Deny
+		k.asking.reply <- answer{d: tools.Deny}
 		k.asking = nil
 		m.dialog = nil
 	}
 	for _, a := range k.queue {
-		a.reply <- tools.Deny
+		a.reply <- answer{d: tools.Deny}
 	}
 	k.queue = nil
 	if k.round != nil {

@@ -52,6 +52,8 @@ type turn struct {
 	changed map[*stream.Item]bool // items to re-render on the next frame
 	log     *session.TurnLog      // the turn's record in the history, nil without one
 	req     stream.Request        // the request as sent (tools resolved)
+	retry   *plainEntry           // the retry notice counting down, nil when none is
+	effort  string                // the reasoning effort the server reports, once found
 }
 
 // waitBatch receives the next batch of h.
@@ -96,6 +98,11 @@ func (t *turn) apply(b stream.Batch) (problems []error) {
 			break
 		}
 		ev := &b.Events[i]
+		if r := ev.Response; r != nil && t.effort == "" && len(r.Raw) <= 64<<10 {
+			// response.created's small object names the effort applied; big
+			// terminal objects are not decoded again for it
+			t.effort = reportedEffort(r.Raw)
+		}
 		it, err := t.acc.Apply(ev)
 		if errors.Is(err, stream.ErrLimit) {
 			t.handle.Cancel(err)

@@ -41,7 +41,7 @@ const (
 // Allowed values of the enumerated keys. "" means "not sent".
 var (
 	themes    = []string{"auto", "dark", "light"}
-	efforts   = []string{"", "none", "minimal", "low", "medium", "high", "xhigh"}
+	efforts   = append([]string{""}, session.ReasoningEfforts...)
 	summaries = []string{"", "auto", "concise", "detailed"}
 )
 

@@ -120,8 +120,11 @@ func TestResolveOtherOverrides(t *testing.T) {
 	if s.Instructions != "flag" || s.ReasoningEffort != "high" {
 		t.Errorf("got Instructions %q ReasoningEffort %q; want the flags' values", s.Instructions, s.ReasoningEffort)
 	}
-	_, err = c.Resolve(envOf(nil), Overrides{ReasoningEffort: "max"})
-	if err == nil || !strings.Contains(err.Error(), `"max"`) || !strings.Contains(err.Error(), `"medium"`) {
+	if s, err := c.Resolve(envOf(nil), Overrides{ReasoningEffort: "max"}); err != nil || s.ReasoningEffort != "max" {
+		t.Errorf("--reasoning-effort max: got %q, %v; want it accepted (the OpenAI API lists max)", s.ReasoningEffort, err)
+	}
+	_, err = c.Resolve(envOf(nil), Overrides{ReasoningEffort: "maximal"})
+	if err == nil || !strings.Contains(err.Error(), `"maximal"`) || !strings.Contains(err.Error(), `"medium"`) {
 		t.Errorf("bad effort flag: got %v; want an error naming the value and the allowed ones", err)
 	}
 }
@@ -293,7 +296,7 @@ func TestSecretsStaySecret(t *testing.T) {
 		{"key with a space", Config{Provider: ProviderConfig{APIKeyEnv: "K"}}, map[string]string{"K": key + " " + key}, Overrides{}},
 		{"bad base URL flag", Config{}, map[string]string{"OPENAI_API_KEY": key}, Overrides{BaseURL: "ftp://x"}},
 		{"bad base URL env", Config{}, map[string]string{"OPENAI_API_KEY": key, "OPENAI_BASE_URL": "::"}, Overrides{}},
-		{"bad effort flag", Config{}, map[string]string{"OPENAI_API_KEY": key}, Overrides{ReasoningEffort: "max"}},
+		{"bad effort flag", Config{}, map[string]string{"OPENAI_API_KEY": key}, Overrides{ReasoningEffort: "maximal"}},
 		{"bad theme", Config{Theme: "neon"}, map[string]string{"OPENAI_API_KEY": key}, Overrides{}},
 	}
 	for _, tt := range bad {

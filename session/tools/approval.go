@@ -7,6 +7,7 @@ package tools
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 )
 
@@ -83,8 +84,14 @@ func (a *approvals) record(name string, policy Approval, d Decision) {
 }
 
 // Outputs and notices for calls that did not run.
-func deniedOutput(name string) string {
-	return fmt.Sprintf("The user denied this call of %s; it was not run.", name)
+// deniedOutput tells the model the user said no, with the user's reason
+// when one was given (the same words a hosted MCP denial sends as reason).
+func deniedOutput(name, reason string) string {
+	out := fmt.Sprintf("The user denied this call of %s; it was not run.", name)
+	if reason = strings.TrimSpace(reason); reason != "" {
+		out += fmt.Sprintf(" The user's reason: %q", reason)
+	}
+	return out
 }
 
 func refusedOutput(name string) string {

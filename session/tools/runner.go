@@ -22,6 +22,10 @@ type Hooks struct {
 	// (one-shot without --yes): calls that need approval are refused, with
 	// an explanation as their output and a Notice for stderr.
 	Approve Approver
+	// AskReason, when set, is used instead of Approve: it also returns the
+	// user's reason for a denial ("" for none), which the model is given
+	// in the call's output.
+	AskReason func(ctx context.Context, req ApprovalRequest) (Decision, string)
 	// Output gets a local command's output as it arrives, for a live
 	// panel. Calls run concurrently, so it must be safe for concurrent
 	// use; it gets raw bytes as text, to be sanitized before display.
@@ -165,18 +169,26 @@ func (r *Runner) prepare(ctx context.Context, c Call) (res Result, run func(cont
 	if !r.approvals.needs(c.Name, req.Policy) {
 		return Result{}, run
 	}
-	if r.hooks.Approve == nil {
+	var (
+		d      Decision
+		reason string
+	)
+	switch {
+	case r.hooks.AskReason != nil:
+		d, reason = r.hooks.AskReason(ctx, req)
+	case r.hooks.Approve != nil:
+		d = r.hooks.Approve(ctx, req)
+	default:
 		res = ended(c, StatusRefused, refusedOutput(c.Name))
 		res.Notice = refusedNotice(c.Name, req.Policy)
 		return res, nil
 	}
-	d := r.hooks.Approve(ctx, req)
 	if ctx.Err() != nil {
 		return cancelled(c), nil
 	}
 	r.approvals.record(c.Name, req.Policy, d)
 	if d == Deny {
-		return ended(c, StatusDenied, deniedOutput(c.Name)), nil
+		return ended(c, StatusDenied, deniedOutput(c.Name, reason)), nil
 	}
 	return Result{}, run
 }

@@ -30,16 +30,28 @@ var noticeGlyphs = [...]string{"·", "!", "✗", "↻"}
 
 // notice is a one-line transcript entry (wrapped if it does not fit).
 //
-// Invariants: text is cleaned to one line; deadline is zero except for
-// retries; counting stays true until a Render at or after the deadline.
+// Invariants: text and outcome are cleaned to one line; deadline is zero
+// except for retries; counting stays true until a Render at or after the
+// deadline or until the retry is settled; a settled retry shows its outcome
+// and no countdown.
 type notice struct {
 	kind     NoticeKind
 	text     string
 	deadline time.Time
 	counting bool
+	outcome  string // how the retry went, once settled
+	settled  int    // bumped by Settle: part of the render key
 	out      cache
 	renders  int // renders, for tests
 }
+
+// Settler is a retry notice: Settle replaces its countdown with how the
+// retry went ("the retry worked", "the retry failed too").
+type Settler interface {
+	Settle(outcome string)
+}
+
+var _ Settler = (*notice)(nil)
 
 var _ Block = (*notice)(nil)
 
@@ -60,10 +72,25 @@ func NewRetry(text string, at time.Time) Block {
 
 func (n *notice) Live() bool { return n.counting }
 
+// Settle ends a retry notice's countdown with its outcome.
+func (n *notice) Settle(outcome string) {
+	if n.kind != Retry {
+		return
+	}
+	n.counting, n.outcome = false, cleanLine(outcome)
+	n.settled++
+}
+
 func (n *notice) Render(ctx Context) string {
 	line := n.text
 	rev := 0
-	if n.counting {
+	switch {
+	case n.settled > 0:
+		if n.outcome != "" {
+			line += " · " + n.outcome
+		}
+		rev = -1 - n.settled
+	case n.counting:
 		left := n.deadline.Sub(ctx.Now)
 		if left > 0 {
 			secs := int(math.Ceil(left.Seconds()))
@@ -73,8 +100,8 @@ func (n *notice) Render(ctx Context) string {
 			n.counting = false
 		}
 	}
-	if !n.deadline.IsZero() && !n.counting {
-		line += " · retrying…"
+	if !n.deadline.IsZero() && !n.counting && n.settled == 0 {
+		line += " · retrying now…"
 		rev = -1
 	}
 	key := renderKey{ctx.Width, ctx.Styles, rev}

@@ -1,7 +1,6 @@
 package block
 
 import (
-	"encoding/json"
 	"io"
 	"strings"
 	"time"
@@ -227,15 +226,7 @@ func responseNotices(s *stream.Snapshot) []Block {
 		out = append(out, NewNotice(Error, "response failed"))
 	}
 	if s.Status == "incomplete" {
-		var details struct {
-			Reason json.RawMessage `json:"reason"`
-		}
-		_ = json.Unmarshal(s.IncompleteDetails, &details)
-		reason := stream.ErrorText(details.Reason)
-		if reason == "" {
-			reason = "no reason given"
-		}
-		out = append(out, NewNotice(Warning, "response incomplete: "+reason))
+		out = append(out, NewNotice(Warning, stream.IncompleteText(s.IncompleteDetails)))
 	}
 	switch {
 	case s.Truncated:

@@ -1,0 +1,38 @@
+package session_test
+
+import (
+	"testing"
+
+	"runnel/session"
+	"runnel/stream"
+	"runnel/stream/streamtest"
+)
+
+// TestResumeKeepsReasoningTokens: a turn's usage is stored with its
+// details, so the reasoning (and cached) tokens are there after a resume.
+func TestResumeKeepsReasoningTokens(t *testing.T) {
+	srv := streamtest.New(t)
+	cl := &stream.Client{BaseURL: srv.URL}
+	db := openStore(t)
+	usage := `"usage":{"input_tokens":100,"output_tokens":50,"total_tokens":150,"input_tokens_details":{"cached_tokens":40},"output_tokens_details":{"reasoning_tokens":30}}`
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(
+		`{"type":"response.created","response":{"id":"resp_u","status":"in_progress","output":[]}}`,
+		`{"type":"response.completed","response":{"id":"resp_u","status":"completed","output":[],`+usage+`}}`,
+	)})
+	c := &session.Conversation{Settings: session.Settings{Model: "m", Store: true}}
+	j := session.NewJournal(db, c.Settings)
+	turn := c.Say("think")
+	send(t, c, cl, turn, j.Begin(turn))
+	j.Close()
+	stored, _, err := db.Load(j.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, _ := session.FromStore(stored)
+	rs := back.Turns[0].Responses
+	u := rs[len(rs)-1].Usage
+	if u == nil || u.OutputTokens != 50 || u.OutputDetails == nil || u.OutputDetails.ReasoningTokens != 30 ||
+		u.InputDetails == nil || u.InputDetails.CachedTokens != 40 {
+		t.Fatalf("usage after resume: %+v", u)
+	}
+}
