@@ -1,0 +1,121 @@
+package attach
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+)
+
+// A text file is sent as one input_text part:
+//
+//	<file path="notes/todo.md">
+//	…the file's text…
+//	</file>
+//
+// The tags say where the file starts and ends and which path it had; the
+// path is the one the user gave.
+
+const (
+	textOpen  = `<file path="`
+	textClose = "\n</file>"
+)
+
+var pathEscaper = strings.NewReplacer(`&`, "&amp;", `"`, "&quot;", "\n", " ", "\r", " ")
+var pathUnescaper = strings.NewReplacer("&quot;", `"`, "&amp;", `&`)
+
+// TextPart is the input_text of a text file.
+func TextPart(path, text string) string {
+	return textOpen + pathEscaper.Replace(path) + "\">\n" + text + textClose
+}
+
+// ParseTextPart splits an input_text made by TextPart into the path and the
+// file's text; ok is false for any other text.
+func ParseTextPart(s string) (path, text string, ok bool) {
+	if !strings.HasPrefix(s, textOpen) || !strings.HasSuffix(s, textClose) {
+		return "", "", false
+	}
+	head, body, found := strings.Cut(s[len(textOpen):len(s)-len(textClose)+1], "\">\n")
+	if !found || strings.Contains(head, "\n") {
+		return "", "", false
+	}
+	return pathUnescaper.Replace(head), strings.TrimSuffix(body, "\n"), true
+}
+
+// Meta is what the transcript shows of an attachment sent.
+type Meta struct {
+	Name string
+	Kind Kind
+	Size int64
+}
+
+// Label is the chip text: name and size.
+func (m Meta) Label() string { return m.Name + " · " + Size(m.Size) }
+
+// Metas is what chips show of checked files.
+func Metas(files []*File) []Meta {
+	out := make([]Meta, 0, len(files))
+	for _, f := range files {
+		out = append(out, Meta{Name: f.Name, Kind: f.Kind, Size: f.Size})
+	}
+	return out
+}
+
+// FromInput returns the attachments of the user messages among input items,
+// in order: what a stored or live turn sent besides its text.
+func FromInput(input []json.RawMessage) []Meta {
+	var out []Meta
+	for _, raw := range input {
+		var m struct {
+			Type    string `json:"type"`
+			Role    string `json:"role"`
+			Content []struct {
+				Type     string `json:"type"`
+				Text     string `json:"text"`
+				ImageURL string `json:"image_url"`
+				FileData string `json:"file_data"`
+				Filename string `json:"filename"`
+			} `json:"content"`
+		}
+		if json.Unmarshal(raw, &m) != nil || m.Role != "user" || (m.Type != "" && m.Type != "message") {
+			continue
+		}
+		for _, p := range m.Content {
+			switch p.Type {
+			case "input_text":
+				if path, text, ok := ParseTextPart(p.Text); ok {
+					out = append(out, Meta{Name: filepath.Base(path), Kind: Text, Size: int64(len(text))})
+				}
+			case "input_image":
+				out = append(out, Meta{Name: imageName(p.ImageURL), Kind: Image, Size: dataSize(p.ImageURL)})
+			case "input_file":
+				name := p.Filename
+				if name == "" {
+					name = "file"
+				}
+				out = append(out, Meta{Name: filepath.Base(name), Kind: PDF, Size: dataSize(p.FileData)})
+			}
+		}
+	}
+	return out
+}
+
+// imageName names an image part: data URLs carry no name, so its type.
+func imageName(url string) string {
+	if mime, _, ok := strings.Cut(strings.TrimPrefix(url, "data:"), ";"); ok && strings.HasPrefix(url, "data:") {
+		return strings.Replace(mime, "/", " ", 1)
+	}
+	return "image"
+}
+
+// dataSize is the decoded size of a base64 data URL (0 for other URLs).
+func dataSize(url string) int64 {
+	if !strings.HasPrefix(url, "data:") {
+		return 0
+	}
+	_, b64, ok := strings.Cut(url, ";base64,")
+	if !ok {
+		return 0
+	}
+	return int64(base64.StdEncoding.DecodedLen(len(b64)) - strings.Count(b64[max(0, len(b64)-2):], "="))
+}
