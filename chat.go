@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"runnel/session/attach"
 	"runnel/session/config"
 	"runnel/session/images"
 	"runnel/session/store"
@@ -38,6 +39,12 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 	}
 	client, label := s.Client(o.demo)
 	kit.Attach(client, s)
+	for _, p := range o.files { // -f: the first message's chips; a bad one stops here
+		if _, err := attach.Check(p, s.Attach); err != nil {
+			warnf(stderr, "%s", errLine(err))
+			return exitUsage
+		}
+	}
 	// Bubble Tea handles SIGINT and SIGTERM itself and quits cleanly; a
 	// cancelled context can leave v2.0.10 waiting on its input reader.
 	res, err := ui.Run(context.WithoutCancel(ctx), ui.Options{
@@ -52,6 +59,8 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 		Resume:     resume,
 		Tools:      &ui.Tools{Config: kit.Config, MCP: kit.MCP, Enabled: kit.Enabled, Secrets: kit.Secrets, Reports: kit.Reports},
 		Images:     imageSink(o, true),
+		Attach:     s.Attach,
+		Files:      o.files,
 	})
 	if errors.Is(err, ui.ErrInterrupted) || err != nil && ctx.Err() != nil { // saved as on quit
 		if res.SessionID != "" {

@@ -133,6 +133,7 @@ func New(ctx context.Context, o Options) *Model {
 	m.transcript = NewTranscript(w, 20)
 	m.transcript.SetStyles(m.frame.styles)
 	m.composer = NewComposer(m.frame.styles)
+	m.initAttachments()
 	m.status = Status{Model: m.conv.Settings.Model, Provider: o.Provider, State: Idle}
 	return m
 }
@@ -231,7 +232,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.transcript, cmd = m.transcript.Update(msg)
 		return m, cmd
 	case SubmitMsg:
-		return m, m.submit(msg.Text)
+		return m, m.submit(msg.Text, msg.Files)
+	case attachReadMsg:
+		return m, m.attachRead(msg)
 	case SlashMsg:
 		return m, m.slash(msg.Name, msg.Args)
 	case batchMsg:

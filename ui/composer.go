@@ -8,12 +8,17 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"runnel/session/attach"
 	"runnel/stream"
 	"runnel/theme"
 )
 
-// SubmitMsg is a prompt the user sent with enter.
-type SubmitMsg struct{ Text string }
+// SubmitMsg is a prompt the user sent with enter, with the files attached
+// to it (checked, not read yet).
+type SubmitMsg struct {
+	Text  string
+	Files []*attach.File
+}
 
 // SlashMsg is a valid slash command the user sent: Name without the slash,
 // Args trimmed.
@@ -48,6 +53,7 @@ type Composer struct {
 	menu    []Command  // slash completions for the current text
 	sel     int        // selected menu row
 	empty   *emptyView // View of the empty composer, shared by copies
+	att     chips      // files attached to the next message (attachments.go)
 }
 
 // emptyView caches what the empty composer draws (the prompt and the
@@ -136,7 +142,7 @@ func (c *Composer) Focus() tea.Cmd { return c.ta.Focus() }
 func (c *Composer) Blur() { c.ta.Blur() }
 
 // Height is the number of rows View takes: the text rows plus the menu.
-func (c Composer) Height() int { return c.ta.Height() + c.menuRows() }
+func (c Composer) Height() int { return c.ta.Height() + c.menuRows() + c.chipsRows() }
 
 // History returns the sent prompts, oldest first.
 func (c Composer) History() []string { return append([]string(nil), c.history...) }
@@ -155,6 +161,9 @@ func (c Composer) Update(msg tea.Msg) (Composer, tea.Cmd) {
 		c.SetValue(cleanInput(msg.Text))
 		return c, nil
 	case tea.PasteMsg:
+		if took, cmd := c.pastedFile(msg.Content); took {
+			return c, cmd
+		}
 		msg.Content = cleanInput(msg.Content)
 		var cmd tea.Cmd
 		c.ta, cmd = c.ta.Update(msg)
@@ -177,14 +186,18 @@ func cleanInput(s string) string {
 // key handles the keys the composer owns; done is false for keys the
 // textarea should get.
 func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
+	if done, cmd := c.attachKey(k); done {
+		return true, cmd
+	}
 	switch {
 	case key.Matches(k, c.keys.Send):
 		return true, c.send()
 	case key.Matches(k, c.keys.Complete):
 		if len(c.menu) > 0 {
 			c.complete()
+			return true, nil
 		}
-		return true, nil // a tab is never text
+		return true, c.completeMention() // a tab is never text
 	case key.Matches(k, c.keys.Editor):
 		return true, OpenEditor(c.Value())
 	case key.Matches(k, c.keys.Prev):
@@ -215,7 +228,7 @@ func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 // and anything else is a prompt.
 func (c *Composer) send() tea.Cmd {
 	text := c.Value()
-	if strings.TrimSpace(text) == "" {
+	if strings.TrimSpace(text) == "" && len(c.att.files) == 0 {
 		return nil
 	}
 	if len(c.menu) > 0 {
@@ -232,9 +245,15 @@ func (c *Composer) send() tea.Cmd {
 		}
 		return c.run(name, args)
 	}
-	c.remember(text)
+	files, err := c.takeFiles(text)
+	if err != nil {
+		return notify(true, err.Error())
+	}
+	if strings.TrimSpace(text) != "" {
+		c.remember(text)
+	}
 	c.Reset()
-	return func() tea.Msg { return SubmitMsg{Text: text} }
+	return func() tea.Msg { return SubmitMsg{Text: text, Files: files} }
 }
 
 // run sends a validated command and clears the composer.
@@ -313,6 +332,14 @@ func (c Composer) menuRows() int { return min(len(c.menu), menuMaxItems) }
 
 // View is the slash menu (if open) above the text rows.
 func (c Composer) View() string {
+	if len(c.att.files) > 0 {
+		return c.chipsView() + "\n" + c.composerView()
+	}
+	return c.composerView()
+}
+
+// composerView is the slash menu (if open) above the text rows.
+func (c Composer) composerView() string {
 	if len(c.menu) == 0 {
 		if c.ta.Value() != "" || c.empty == nil {
 			return c.ta.View()

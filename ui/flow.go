@@ -13,36 +13,45 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
+	"runnel/session/attach"
 	"runnel/stream"
 	"runnel/ui/block"
 )
 
 // submit sends the user's text as a new turn.
-func (m *Model) submit(text string) tea.Cmd {
+// submit sends the user's text, and files (attachments.go), as a new turn.
+// Files not read yet are read first (readFiles), all or none.
+func (m *Model) submit(text string, files []*attach.File) tea.Cmd {
 	text = strings.TrimSpace(text)
-	if text == "" {
+	if text == "" && len(files) == 0 {
 		return nil
 	}
 	if m.cur != nil && !m.cur.ended {
 		m.notice(block.Info, "a reply is still streaming — esc stops it")
-		m.composer.SetValue(text)
+		m.putBack(text, files)
 		return nil
 	}
 	if m.tools.cancel != nil {
 		m.notice(block.Info, "tools are still running — esc stops them")
-		m.composer.SetValue(text)
+		m.putBack(text, files)
 		return nil
 	}
 	if m.mcpStarting() {
 		m.notice(block.Info, "MCP servers are still starting — send again once the status line lists their tools")
-		m.composer.SetValue(text)
+		m.putBack(text, files)
 		return nil
+	}
+	if unread(files) {
+		return m.readFiles(text, files)
 	}
 	m.transcript.Follow() // sending a message shows the end again
 	m.turnEntry = append(m.turnEntry, m.transcript.Len())
-	m.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})
+	if text != "" {
+		m.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})
+	}
+	m.showAttachments(attach.Metas(files))
 	owed := m.tools.loop.Begin(time.Now()) // outputs of a stopped round keep the chain valid
-	return m.begin(m.conv.Begin(text, append(owed, stream.UserText(text))...))
+	return m.begin(m.conv.Begin(text, append(owed, attach.Message(text, files, m.opts.Attach))...))
 }
 
 // begin streams a session turn.

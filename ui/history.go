@@ -138,6 +138,7 @@ func (m *Model) redraw() {
 		if t.Prompt != "" {
 			m.appendEntry(&plainEntry{b: block.NewUser(t.Prompt), fs: m.frame})
 		}
+		m.showAttachments(t.Attachments()) // attachments.go
 		for _, s := range t.Responses {
 			for _, it := range s.Items {
 				e := m.addItem(it, now)

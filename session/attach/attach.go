@@ -42,14 +42,16 @@ type Limits struct {
 	Detail     string // input_image detail: auto, low or high
 }
 
-func (l Limits) maxFile() int64 {
+// FileLimit is the per-file limit in bytes.
+func (l Limits) FileLimit() int64 {
 	if l.MaxFile > 0 {
 		return l.MaxFile
 	}
 	return DefaultMaxFile
 }
 
-func (l Limits) maxMessage() int64 {
+// MessageLimit is the per-message limit in bytes.
+func (l Limits) MessageLimit() int64 {
 	if l.MaxMessage > 0 {
 		return l.MaxMessage
 	}
@@ -103,8 +105,8 @@ func Check(path string, lim Limits) (*File, error) {
 		return nil, fail(path, "is a directory — attach the files in it one by one")
 	case !fi.Mode().IsRegular():
 		return nil, fail(path, "not a regular file")
-	case fi.Size() > lim.maxFile():
-		return nil, fail(path, "too big (%s; the limit is %s per file, [attachments] max_file_mib)", Size(fi.Size()), Size(lim.maxFile()))
+	case fi.Size() > lim.FileLimit():
+		return nil, fail(path, "too big (%s; the limit is %s per file, [attachments] max_file_mib)", Size(fi.Size()), Size(lim.FileLimit()))
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -171,24 +173,35 @@ func isText(b []byte, whole bool) bool {
 // not nil, hides known secrets in text files before they are sent or stored.
 func Load(paths []string, lim Limits, redact func(string) string) ([]*File, error) {
 	var files []*File
-	var total int64
 	for _, p := range paths {
 		f, err := Check(p, lim)
 		if err != nil {
 			return nil, err
 		}
-		total += f.Size
 		files = append(files, f)
 	}
-	if total > lim.maxMessage() {
-		return nil, fmt.Errorf("cannot attach %d files: %s together, over the limit of %s per message ([attachments] max_message_mib) — nothing was sent", len(files), Size(total), Size(lim.maxMessage()))
-	}
+	return Read(files, lim, redact)
+}
+
+// Read reads checked files whole (copies: files are not changed), checking
+// the message total first and each file again: all of them or an error.
+func Read(files []*File, lim Limits, redact func(string) string) ([]*File, error) {
+	var total int64
 	for _, f := range files {
-		if err := f.read(lim, redact); err != nil {
+		total += f.Size
+	}
+	if total > lim.MessageLimit() {
+		return nil, fmt.Errorf("cannot attach %d files: %s together, over the limit of %s per message ([attachments] max_message_mib) — nothing was sent", len(files), Size(total), Size(lim.MessageLimit()))
+	}
+	out := make([]*File, 0, len(files))
+	for _, f := range files {
+		c := *f
+		if err := c.read(lim, redact); err != nil {
 			return nil, err
 		}
+		out = append(out, &c)
 	}
-	return files, nil
+	return out, nil
 }
 
 // read fills Data, checking again what may have changed since Check.
@@ -198,12 +211,12 @@ func (f *File) read(lim Limits, redact func(string) string) error {
 		return fail(f.Path, "unreadable (%s)", reason(err))
 	}
 	defer r.Close()
-	data, err := io.ReadAll(io.LimitReader(r, lim.maxFile()+1))
+	data, err := io.ReadAll(io.LimitReader(r, lim.FileLimit()+1))
 	if err != nil {
 		return fail(f.Path, "unreadable (%s)", reason(err))
 	}
-	if int64(len(data)) > lim.maxFile() {
-		return fail(f.Path, "too big (it grew past %s while being read)", Size(lim.maxFile()))
+	if int64(len(data)) > lim.FileLimit() {
+		return fail(f.Path, "too big (it grew past %s while being read)", Size(lim.FileLimit()))
 	}
 	if k, _ := sniff(data, true); k != f.Kind {
 		return fail(f.Path, "changed while being read — try again")

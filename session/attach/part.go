@@ -1,6 +1,7 @@
 package attach
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"path/filepath"
@@ -61,8 +62,9 @@ func Metas(files []*File) []Meta {
 	return out
 }
 
-// FromInput returns the attachments of the user messages among input items,
-// in order: what a stored or live turn sent besides its text.
+// FromInput returns the attachments of the last user message among input
+// items, in order: what a turn sent besides its text (a stopped turn's
+// message carried before it is not counted).
 func FromInput(input []json.RawMessage) []Meta {
 	var out []Meta
 	for _, raw := range input {
@@ -77,9 +79,10 @@ func FromInput(input []json.RawMessage) []Meta {
 				Filename string `json:"filename"`
 			} `json:"content"`
 		}
-		if json.Unmarshal(raw, &m) != nil || m.Role != "user" || (m.Type != "" && m.Type != "message") {
+		if !bytes.Contains(raw, []byte(`"user"`)) || json.Unmarshal(raw, &m) != nil || m.Role != "user" || (m.Type != "" && m.Type != "message") {
 			continue
 		}
+		out = nil
 		for _, p := range m.Content {
 			switch p.Type {
 			case "input_text":

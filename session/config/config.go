@@ -46,6 +46,7 @@ type Config struct {
 	Reasoning    ReasoningConfig `toml:"reasoning"`
 	Provider     ProviderConfig  `toml:"provider"`
 	Timeouts     TimeoutsConfig  `toml:"timeouts"`
+	Attachments  AttachConfig    `toml:"attachments"`
 
 	// Tools (toolconfig.go): hosted tools, local functions, local MCP
 	// servers and the round cap of the agentic loop.
@@ -71,6 +72,16 @@ type ProviderConfig struct {
 	APIKeyCommand Command           `toml:"api_key_command"` // empty = not set
 	Headers       map[string]string `toml:"headers"`
 }
+
+// AttachConfig is the [attachments] table. Zero values mean "not set".
+type AttachConfig struct {
+	ImageDetail   string `toml:"image_detail"`    // input_image detail: auto (default), low or high
+	MaxFileMiB    int64  `toml:"max_file_mib"`    // per file (default 20)
+	MaxMessageMiB int64  `toml:"max_message_mib"` // all files of one message (default 50)
+}
+
+// imageDetails are the allowed [attachments] image_detail values.
+var imageDetails = []string{"auto", "low", "high"}
 
 // TimeoutsConfig is the [timeouts] table. Zero durations mean "not set".
 type TimeoutsConfig struct {
@@ -426,6 +437,16 @@ func (c *Config) validate(name string, pos *positions) error {
 	}
 	if n := c.Timeouts.MaxRetries; n != nil && *n < 0 {
 		return fmt.Errorf("%s: key \"timeouts.max_retries\": %d must not be negative (0 means never retry)", at("timeouts.max_retries"), *n)
+	}
+	if d := c.Attachments.ImageDetail; d != "" {
+		if err := checkEnum(d, imageDetails); err != nil {
+			return fmt.Errorf("%s: key \"attachments.image_detail\": %w", at("attachments.image_detail"), err)
+		}
+	}
+	for key, n := range map[string]int64{"max_file_mib": c.Attachments.MaxFileMiB, "max_message_mib": c.Attachments.MaxMessageMiB} {
+		if n < 0 || n > 1024 {
+			return fmt.Errorf("%s: key \"attachments.%s\": %d is out of range (1 to 1024 MiB; leave it out for the default)", at("attachments."+key), key, n)
+		}
 	}
 	return c.validateTools(name, pos)
 }
