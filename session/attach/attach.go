@@ -106,7 +106,7 @@ func Check(path string, lim Limits) (*File, error) {
 	case !fi.Mode().IsRegular():
 		return nil, fail(path, "not a regular file")
 	case fi.Size() > lim.FileLimit():
-		return nil, fail(path, "too big (%s; the limit is %s per file, [attachments] max_file_mib)", Size(fi.Size()), Size(lim.FileLimit()))
+		return nil, fail(path, "too big (%s; the limit is %s per file, [attachments] max_file_mib)", sizeOver(fi.Size(), lim.FileLimit()), Size(lim.FileLimit()))
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -191,7 +191,7 @@ func Read(files []*File, lim Limits, redact func(string) string) ([]*File, error
 		total += f.Size
 	}
 	if total > lim.MessageLimit() {
-		return nil, fmt.Errorf("cannot attach %d files: %s together, over the limit of %s per message ([attachments] max_message_mib) — nothing was sent", len(files), Size(total), Size(lim.MessageLimit()))
+		return nil, fmt.Errorf("cannot attach %d files: %s together, over the limit of %s per message ([attachments] max_message_mib) — nothing was sent", len(files), sizeOver(total, lim.MessageLimit()), Size(lim.MessageLimit()))
 	}
 	out := make([]*File, 0, len(files))
 	for _, f := range files {
@@ -239,6 +239,15 @@ func Size(n int64) string {
 		return trim(fmt.Sprintf("%.1f", float64(n)/MiB)) + " MiB"
 	}
 	return trim(fmt.Sprintf("%.1f", float64(n)/(1<<30))) + " GiB"
+}
+
+// sizeOver is n for a message saying it is over limit: in bytes when the
+// rounded sizes would look equal.
+func sizeOver(n, limit int64) string {
+	if Size(n) == Size(limit) {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return Size(n)
 }
 
 func trim(s string) string { return strings.TrimSuffix(s, ".0") }
