@@ -154,11 +154,14 @@ func sniff(head []byte, whole bool) (Kind, string) {
 	return "", http.DetectContentType(head)
 }
 
-// isText: UTF-8 without NUL bytes; a rune cut at the end of a partial head
+// isText: UTF-8 without control bytes other than tab, line and page breaks
+// and escape (logs with colours); a rune cut at the end of a partial head
 // does not count against it.
 func isText(b []byte, whole bool) bool {
-	if bytes.IndexByte(b, 0) >= 0 {
-		return false
+	for _, c := range b {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1b || c == 0x7f {
+			return false
+		}
 	}
 	if !whole {
 		for i := 0; i < utf8.UTFMax && len(b) > 0 && !utf8.Valid(b); i++ {
