@@ -35,10 +35,13 @@ func TestOneShotAttachments(t *testing.T) {
 	}
 	input := reqs[0].JSON()["input"].([]any)
 	content := input[len(input)-1].(map[string]any)["content"].([]any)
-	if len(content) != 3 {
+	if len(content) != 4 {
 		t.Fatalf("content %v", content)
 	}
-	text, img, file := content[0].(map[string]any), content[1].(map[string]any), content[2].(map[string]any)
+	text, label, img, file := content[0].(map[string]any), content[1].(map[string]any), content[2].(map[string]any), content[3].(map[string]any)
+	if label["type"] != "input_text" || label["text"] != `<image path="`+filepath.Join(dir, "cat.bin")+`">` {
+		t.Errorf("the image is not named before it: %v", label)
+	}
 	if text["type"] != "input_text" || text["text"] != "what is this?" {
 		t.Errorf("first part %v", text)
 	}

@@ -104,7 +104,7 @@ func TestAttachmentsSentStoredAndResentInFallback(t *testing.T) {
 	send(t, c, cl, turn, j.Begin(turn))
 	j.Close()
 	checkAttached(t, srv.Requests()[0], data, "low")
-	if got := turn.Attachments(); len(got) != 3 || got[0].Label() != "image gif · 70 B" || got[1].Name != "paper.pdf" || got[2].Label() != "notes.md · 33 B" {
+	if got := turn.Attachments(); len(got) != 3 || got[0].Label() != "shot.png · 70 B" || got[1].Name != "paper.pdf" || got[2].Label() != "notes.md · 33 B" {
 		t.Errorf("turn attachments %+v", got)
 	}
 

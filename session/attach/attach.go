@@ -265,8 +265,9 @@ func Message(text string, files []*File, lim Limits) json.RawMessage {
 	}
 	for _, f := range files {
 		switch f.Kind {
-		case Image:
-			parts = append(parts, part{"type": "input_image", "image_url": dataURL(f.MIME, f.Data), "detail": lim.detail()})
+		case Image: // named first: the model can tell which image the text means
+			parts = append(parts, part{"type": "input_text", "text": ImageLabel(f.Path)},
+				part{"type": "input_image", "image_url": dataURL(f.MIME, f.Data), "detail": lim.detail()})
 		case PDF:
 			parts = append(parts, part{"type": "input_file", "filename": f.Name, "file_data": dataURL(f.MIME, f.Data)})
 		case Text:

@@ -133,14 +133,14 @@ func TestMessageAndFromInput(t *testing.T) {
 	var m struct {
 		Content []map[string]string `json:"content"`
 	}
-	if err := json.Unmarshal(msg, &m); err != nil || len(m.Content) != 4 {
+	if err := json.Unmarshal(msg, &m); err != nil || len(m.Content) != 5 {
 		t.Fatalf("%s", msg)
 	}
-	if m.Content[1]["image_url"] != "data:image/png;base64,MTIzNDU=" || m.Content[1]["detail"] != "auto" {
-		t.Errorf("image part %v", m.Content[1])
+	if m.Content[1]["text"] != `<image path="/tmp/a.png">` || m.Content[2]["image_url"] != "data:image/png;base64,MTIzNDU=" || m.Content[2]["detail"] != "auto" {
+		t.Errorf("image parts %v", m.Content[1:3])
 	}
 	got := FromInput([]json.RawMessage{[]byte(`{"type":"function_call_output","call_id":"c","output":"x"}`), msg})
-	want := []Meta{{"image png", Image, 5}, {"p.pdf", PDF, 4}, {"n.txt", Text, 3}}
+	want := []Meta{{"a.png", Image, 5}, {"p.pdf", PDF, 4}, {"n.txt", Text, 3}}
 	if len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
 		t.Errorf("FromInput = %+v, want %+v", got, want)
 	}

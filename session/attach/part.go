@@ -43,6 +43,21 @@ func ParseTextPart(s string) (path, text string, ok bool) {
 	return pathUnescaper.Replace(head), strings.TrimSuffix(body, "\n"), true
 }
 
+// An image is sent as two parts: an input_text naming it, <image
+// path="shot.png">, then the input_image (data URLs carry no name).
+const imageOpen = `<image path="`
+
+// ImageLabel is the input_text naming the image that follows it.
+func ImageLabel(path string) string { return imageOpen + pathEscaper.Replace(path) + `">` }
+
+// parseImageLabel returns the path an ImageLabel names.
+func parseImageLabel(s string) (string, bool) {
+	if !strings.HasPrefix(s, imageOpen) || !strings.HasSuffix(s, `">`) || strings.Contains(s, "\n") {
+		return "", false
+	}
+	return pathUnescaper.Replace(s[len(imageOpen) : len(s)-2]), true
+}
+
 // Meta is what the transcript shows of an attachment sent.
 type Meta struct {
 	Name string
@@ -83,14 +98,22 @@ func FromInput(input []json.RawMessage) []Meta {
 			continue
 		}
 		out = nil
+		label := ""
 		for _, p := range m.Content {
+			name := label
+			label = ""
 			switch p.Type {
 			case "input_text":
 				if path, text, ok := ParseTextPart(p.Text); ok {
 					out = append(out, Meta{Name: filepath.Base(path), Kind: Text, Size: int64(len(text))})
+				} else if path, ok := parseImageLabel(p.Text); ok {
+					label = filepath.Base(path)
 				}
 			case "input_image":
-				out = append(out, Meta{Name: imageName(p.ImageURL), Kind: Image, Size: dataSize(p.ImageURL)})
+				if name == "" {
+					name = imageName(p.ImageURL)
+				}
+				out = append(out, Meta{Name: name, Kind: Image, Size: dataSize(p.ImageURL)})
 			case "input_file":
 				name := p.Filename
 				if name == "" {
