@@ -51,7 +51,7 @@ func TestComposerAttachmentChips(t *testing.T) {
 	}
 	c, _ = c.Update(tea.PasteMsg{Content: strings.ReplaceAll(dir+"/my shot.png", " ", `\ `)})
 	c, _ = c.Update(tea.PasteMsg{Content: "'" + dir + "/notes.md'"}) // already there: once
-	c, _ = c.Update(tea.PasteMsg{Content: dir + "/prog"})             // a binary stays text
+	c, _ = c.Update(tea.PasteMsg{Content: dir + "/prog"})            // a binary stays text
 	if n := len(c.Attachments()); n != 2 || !strings.HasSuffix(c.Value(), dir+"/prog") {
 		t.Fatalf("after pastes: %d chips, text %q", n, c.Value())
 	}
