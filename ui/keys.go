@@ -47,7 +47,7 @@ func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Send:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
 		Newline:  key.NewBinding(key.WithKeys("shift+enter", "alt+enter", "ctrl+j"), key.WithHelp("ctrl+j", "newline (or shift/alt+enter)")),
-		Complete: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete /command")),
+		Complete: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete /command or @path")),
 		Prev:     key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "earlier prompt")),
 		Next:     key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "later prompt")),
 		Editor:   key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "edit in $EDITOR")),
