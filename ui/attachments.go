@@ -134,10 +134,7 @@ func (c *Composer) completeMention() tea.Cmd {
 	}
 	c.SetValue(text[:start] + full)
 	if len(matches) > 1 {
-		names := make([]string, 0, min(len(matches), 8))
-		for _, m := range matches[:min(len(matches), 8)] {
-			names = append(names, m)
-		}
+		names := matches[:min(len(matches), 8)]
 		more := ""
 		if len(matches) > 8 {
 			more = fmt.Sprintf(" … (%d in all)", len(matches))
