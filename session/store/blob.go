@@ -220,3 +220,33 @@ func attachmentText(input []json.RawMessage) string {
 	}
 	return strings.Join(texts, "\n")
 }
+
+// attachmentNames names the files of a message of files only, for a title:
+// "notes.md, shot.png". It is "" when the message has text of its own.
+func attachmentNames(input []json.RawMessage) string {
+	files := attach.FromInput(input)
+	if len(files) == 0 {
+		return ""
+	}
+	for _, raw := range input {
+		_, parts, ok := userParts(raw)
+		if !ok {
+			continue
+		}
+		for _, p := range parts {
+			if partType(p) != "input_text" {
+				continue
+			}
+			var s string
+			_ = json.Unmarshal(p["text"], &s)
+			if _, _, isFile := attach.ParseTextPart(s); !isFile && !strings.HasPrefix(s, "<image path=") && strings.TrimSpace(s) != "" {
+				return ""
+			}
+		}
+	}
+	names := make([]string, 0, len(files))
+	for _, f := range files {
+		names = append(names, f.Name)
+	}
+	return strings.Join(names, ", ")
+}

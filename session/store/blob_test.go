@@ -158,3 +158,16 @@ func TestAttachedTextSecretFree(t *testing.T) {
 		t.Errorf("loaded text not redacted: %s", s.Turns[0].Input[0])
 	}
 }
+
+// TestFilesOnlyMessageTitle: a session whose first message is files only is
+// titled by their names, not by their contents.
+func TestFilesOnlyMessageTitle(t *testing.T) {
+	db, _ := openTest(t)
+	sid := newSession(t, db, `{}`)
+	in := attach.Message("", []*attach.File{{Path: "/x/notes.md", Name: "notes.md", Kind: attach.Text, Size: 1, Data: []byte("x")},
+		{Path: "/x/a.png", Name: "a.png", Kind: attach.Image, MIME: "image/png", Size: 4, Data: []byte("\x89PNG")}}, attach.Limits{})
+	must[TurnID](t)(db.BeginTurn(sid, "", []json.RawMessage{in}, ""))
+	if s := load(t, db, sid); s.Info.Title != "notes.md, a.png" {
+		t.Errorf("title %q", s.Info.Title)
+	}
+}

@@ -127,6 +127,9 @@ func (db *DB) BeginTurn(sid SessionID, prompt string, input []json.RawMessage, p
 		}
 		name := title(prompt)
 		if name == "" {
+			name = title(attachmentNames(input)) // a message of files only
+		}
+		if name == "" {
 			name = title(extractPrompt(input))
 		}
 		if _, err := tx.Exec(`UPDATE sessions SET updated = ?, title = CASE WHEN title = '' THEN ? ELSE title END WHERE id = ?`,
