@@ -39,11 +39,9 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 	}
 	client, label := s.Client(o.demo)
 	kit.Attach(client, s)
-	for _, p := range o.files { // -f: the first message's chips; a bad one stops here
-		if _, err := attach.Check(p, s.Attach); err != nil {
-			warnf(stderr, "%s", errLine(err))
-			return exitUsage
-		}
+	if err := attach.CheckAll(o.files, s.Attach); err != nil { // -f: the first message's chips
+		warnf(stderr, "%s", errLine(err))
+		return exitUsage
 	}
 	// Bubble Tea handles SIGINT and SIGTERM itself and quits cleanly; a
 	// cancelled context can leave v2.0.10 waiting on its input reader.

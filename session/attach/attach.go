@@ -186,6 +186,23 @@ func Load(paths []string, lim Limits, redact func(string) string) ([]*File, erro
 	return Read(files, lim, redact)
 }
 
+// CheckAll checks every path (see Check) and their total against the
+// per-message limit, reading none of them whole.
+func CheckAll(paths []string, lim Limits) error {
+	var total int64
+	for _, p := range paths {
+		f, err := Check(p, lim)
+		if err != nil {
+			return err
+		}
+		total += f.Size
+	}
+	if total > lim.MessageLimit() {
+		return fmt.Errorf("cannot attach %d files: %s together, over the limit of %s per message ([attachments] max_message_mib)", len(paths), sizeOver(total, lim.MessageLimit()), Size(lim.MessageLimit()))
+	}
+	return nil
+}
+
 // Read reads checked files whole (copies: files are not changed), checking
 // the message total first and each file again: all of them or an error.
 func Read(files []*File, lim Limits, redact func(string) string) ([]*File, error) {
