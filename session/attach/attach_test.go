@@ -70,6 +70,12 @@ func TestLoadAllOrNothing(t *testing.T) {
 	if _, err := Load([]string{a, b}, Limits{MaxFile: 1000}, nil); err == nil || !strings.Contains(err.Error(), "b.txt: too big (2 KiB; the limit is 1000 B") {
 		t.Errorf("over the file limit: %v", err)
 	}
+	if err := CheckAll([]string{a, b}, Limits{MaxMessage: 1000}); err == nil || !strings.Contains(err.Error(), "over the limit of 1000 B per message") {
+		t.Errorf("CheckAll over the message limit: %v", err)
+	}
+	if err := CheckAll([]string{a, dir}, Limits{}); err == nil || !strings.Contains(err.Error(), "is a directory") {
+		t.Errorf("CheckAll of a directory: %v", err)
+	}
 	// a file that changes kind between Check and Read is refused
 	f, _ := Check(a, Limits{})
 	writeFile(t, dir, "a.txt", []byte("%PDF-1.1"))
