@@ -4,7 +4,8 @@ package ui
 // next message, shown as chips above the text. Files join by @path (tab
 // completes the path and turns a file into a chip), /attach PATH, a pasted
 // path to an existing file (what dropping a file on a terminal types), and
-// -f. Backspace in an empty composer removes the last chip. Each file is
+// -f. Backspace in an empty composer removes the last chip (a pasted one
+// goes back to being the text that was pasted). Each file is
 // checked (stat and the first bytes) when it joins; it is read whole only
 // when the message is sent, all files or none.
 //
@@ -29,6 +30,7 @@ import (
 // there twice.
 type chips struct {
 	files  []*attach.File
+	pasted map[string]string // path → the text whose paste made it a chip
 	limits attach.Limits
 }
 
@@ -81,7 +83,7 @@ func (c *Composer) takeFiles(text string) ([]*attach.File, error) {
 		}
 	}
 	files := c.att.files
-	c.att.files = nil
+	c.att.files, c.att.pasted = nil, nil
 	return files, nil
 }
 
@@ -92,6 +94,11 @@ func (c *Composer) attachKey(k tea.KeyPressMsg) (bool, tea.Cmd) {
 	}
 	f := c.att.files[len(c.att.files)-1]
 	c.att.files = c.att.files[:len(c.att.files)-1]
+	if text, ok := c.att.pasted[f.Path]; ok {
+		delete(c.att.pasted, f.Path)
+		c.SetValue(cleanInput(text))
+		return true, notify(false, "removed "+stream.SanitizeLine(f.Name)+" — the pasted path is text again")
+	}
 	return true, notify(false, "removed "+stream.SanitizeLine(f.Name))
 }
 
@@ -152,10 +159,18 @@ func (c *Composer) pastedFile(text string) (bool, tea.Cmd) {
 	if !ok {
 		return false, nil
 	}
+	n := len(c.att.files)
 	if err := c.Attach(path); err != nil {
 		return false, nil
 	}
-	return true, notify(false, "attached "+stream.SanitizeLine(path)+" — backspace in an empty composer removes it")
+	if len(c.att.files) == n {
+		return true, notify(false, stream.SanitizeLine(path)+" is attached already")
+	}
+	if c.att.pasted == nil {
+		c.att.pasted = map[string]string{}
+	}
+	c.att.pasted[c.att.files[n].Path] = text
+	return true, notify(false, "attached "+stream.SanitizeLine(path)+" — backspace in an empty composer makes it text again")
 }
 
 // chipsRows is how many rows the chips take.

@@ -63,6 +63,10 @@ func TestComposerAttachmentChips(t *testing.T) {
 	if n := len(c.Attachments()); n != 1 || !strings.Contains(run(cmd)[0].(NoticeMsg).Text, "removed my shot.png") {
 		t.Fatalf("backspace left %d chips", n)
 	}
+	if want := strings.ReplaceAll(dir+"/my shot.png", " ", `\ `); c.Value() != want {
+		t.Errorf("a pasted chip removed gives back the text pasted: %q, want %q", c.Value(), want)
+	}
+	c.SetValue("")
 	c, cmd = c.Update(keyMsg("enter"))
 	msgs := run(cmd)
 	if len(msgs) != 1 {
