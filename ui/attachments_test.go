@@ -136,4 +136,12 @@ func TestChatAttachmentSentAndShown(t *testing.T) {
 	if m.composer.Value() != "and this?" || !reflect.DeepEqual(m.composer.Attachments(), []*attach.File{f}) {
 		t.Errorf("message not put back: %q %v", m.composer.Value(), m.composer.Attachments())
 	}
+
+	// /fork 1 puts turn 1's prompt and its files back, ready to send
+	m.composer.SetAttachments(nil)
+	m.Update(SlashMsg{Name: "fork", Args: "1"})
+	got := m.composer.Attachments()
+	if m.composer.Value() != "what is it?" || len(got) != 1 || got[0].Name != "my shot.png" || string(got[0].Data) != "\x89PNG\r\n\x1a\nxxxx" {
+		t.Errorf("fork gave back %q with %+v", m.composer.Value(), got)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
+	"runnel/session/attach"
 	"runnel/session/store"
 	"runnel/stream"
 	"runnel/ui/block"
@@ -233,6 +234,7 @@ func (m *Model) fork(n int) tea.Cmd {
 		return nil
 	}
 	prompt := m.conv.Turns[n-1].Prompt
+	files := attach.FilesFromInput(m.conv.Turns[n-1].Input) // its attachments come back as chips
 	f := m.conv.Fork(n - 1)
 	if m.journal != nil {
 		m.journal = m.journal.Fork(n-1, "fork: "+prompt, f.Settings)
@@ -240,6 +242,7 @@ func (m *Model) fork(n int) tea.Cmd {
 	m.conv = f
 	m.redraw()
 	m.composer.SetValue(prompt)
+	m.composer.SetAttachments(files)
 	m.notice(block.Info, fmt.Sprintf("forked at turn %d — edit the prompt and press enter; the original session is unchanged", n))
 	return m.watchJournal()
 }

@@ -150,6 +150,14 @@ func TestMessageAndFromInput(t *testing.T) {
 	if len(got) != 3 || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
 		t.Errorf("FromInput = %+v, want %+v", got, want)
 	}
+	back := FilesFromInput([]json.RawMessage{msg})
+	if len(back) != 3 || string(back[0].Data) != "12345" || back[0].Path != "/tmp/a.png" || back[0].MIME != "image/png" ||
+		string(back[1].Data) != "%PDF" || back[1].Name != "p.pdf" || string(back[2].Data) != "abc" || back[2].Path != "d/n.txt" {
+		t.Errorf("FilesFromInput = %+v", back)
+	}
+	if again := Message("hi", back, Limits{}); string(again) != string(msg) {
+		t.Errorf("files given back do not send the same message:\n%s\n%s", again, msg)
+	}
 	if got := FromInput([]json.RawMessage{msg, Message("plain", nil, Limits{})}); len(got) != 0 {
 		t.Errorf("only the last user message counts: %+v", got)
 	}

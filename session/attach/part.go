@@ -145,3 +145,73 @@ func dataSize(url string) int64 {
 	}
 	return int64(base64.StdEncoding.DecodedLen(len(b64)) - strings.Count(b64[max(0, len(b64)-2):], "="))
 }
+
+// FilesFromInput gives back, read, the files the last user message among
+// input sent: for a prompt edited again (a fork), which keeps its chips.
+// Parts that do not decode are left out.
+func FilesFromInput(input []json.RawMessage) []*File {
+	var out []*File
+	for _, raw := range input {
+		var m struct {
+			Type    string `json:"type"`
+			Role    string `json:"role"`
+			Content []struct {
+				Type     string `json:"type"`
+				Text     string `json:"text"`
+				ImageURL string `json:"image_url"`
+				FileData string `json:"file_data"`
+				Filename string `json:"filename"`
+			} `json:"content"`
+		}
+		if !bytes.Contains(raw, []byte(`"user"`)) || json.Unmarshal(raw, &m) != nil || m.Role != "user" || (m.Type != "" && m.Type != "message") {
+			continue
+		}
+		out = nil
+		label := ""
+		for _, p := range m.Content {
+			path := label
+			label = ""
+			switch p.Type {
+			case "input_text":
+				if fp, text, ok := ParseTextPart(p.Text); ok {
+					out = append(out, &File{Path: fp, Name: filepath.Base(fp), Kind: Text, MIME: "text/plain", Size: int64(len(text)), Data: []byte(text)})
+				} else if fp, ok := parseImageLabel(p.Text); ok {
+					label = fp
+				}
+			case "input_image":
+				if mime, data, ok := decodeDataURL(p.ImageURL); ok {
+					if path == "" {
+						path = imageName(p.ImageURL)
+					}
+					out = append(out, &File{Path: path, Name: filepath.Base(path), Kind: Image, MIME: mime, Size: int64(len(data)), Data: data})
+				}
+			case "input_file":
+				if mime, data, ok := decodeDataURL(p.FileData); ok {
+					name := p.Filename
+					if name == "" {
+						name = "file.pdf"
+					}
+					out = append(out, &File{Path: name, Name: filepath.Base(name), Kind: PDF, MIME: mime, Size: int64(len(data)), Data: data})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// decodeDataURL splits a base64 data URL into its type and bytes.
+func decodeDataURL(url string) (string, []byte, bool) {
+	rest, ok := strings.CutPrefix(url, "data:")
+	if !ok {
+		return "", nil, false
+	}
+	mime, b64, ok := strings.Cut(rest, ";base64,")
+	if !ok {
+		return "", nil, false
+	}
+	data, err := base64.StdEncoding.DecodeString(b64)
+	if err != nil {
+		return "", nil, false
+	}
+	return mime, data, true
+}
