@@ -195,6 +195,12 @@ func TestCompleteAndMentions(t *testing.T) {
 	}
 }
 
+func TestCommonPrefixWholeRunes(t *testing.T) {
+	if got := CommonPrefix([]string{"café.txt", "cafè.txt"}); got != "caf" {
+		t.Errorf("CommonPrefix = %q", got)
+	}
+}
+
 func TestSize(t *testing.T) {
 	for n, want := range map[int64]string{0: "0 B", 1023: "1023 B", 1024: "1 KiB", 1536: "1.5 KiB", 20 << 20: "20 MiB", 3 << 30: "3 GiB"} {
 		if got := Size(n); got != want {

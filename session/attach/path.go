@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Expand turns what a user typed or a terminal pasted into a path: a leading
@@ -150,6 +151,9 @@ func CommonPrefix(ss []string) string {
 		for !strings.HasPrefix(s, p) {
 			p = p[:len(p)-1]
 		}
+	}
+	for len(p) > 0 && !utf8.ValidString(p) { // never half a rune
+		p = p[:len(p)-1]
 	}
 	return p
 }
