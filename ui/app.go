@@ -58,6 +58,7 @@ type Model struct {
 	usage     Usage                 // the session's usage
 	dirty     map[*stream.Item]bool // items changed outside a turn (tool output), for the next frame
 
+	attaching   bool             // a message's files are being read (attachsend.go)
 	journal     *session.Journal // the history; nil without one
 	lastSaveErr string           // the last history failure shown
 	turnEntry   []int            // transcript index of each turn's first entry

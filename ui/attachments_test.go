@@ -113,6 +113,10 @@ func TestChatAttachmentSentAndShown(t *testing.T) {
 	if cmd == nil || len(srv.Requests()) != 0 {
 		t.Fatal("the file should be read in a command before anything is sent")
 	}
+	if _, c2 := m.Update(SubmitMsg{Text: "too soon"}); c2 != nil || m.composer.Value() != "too soon" || !strings.Contains(plain(m), "still being read") {
+		t.Errorf("a message sent while files are read should wait in the composer:\n%s", plain(m))
+	}
+	m.composer.SetValue("")
 	m.Update(cmd())
 	pump(t, m, nil)
 	body := string(srv.Requests()[0].Body)

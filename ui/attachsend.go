@@ -6,6 +6,8 @@ package ui
 // why in one line.
 
 import (
+	"encoding/json"
+
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session/attach"
@@ -13,10 +15,12 @@ import (
 	"runnel/ui/block"
 )
 
-// attachReadMsg carries the files read for a message, or why they could not be.
+// attachReadMsg carries the files read for a message and the message made
+// of them, or why they could not be read.
 type attachReadMsg struct {
 	text  string
 	files []*attach.File // read (Data set) when err is nil; else as checked
+	msg   json.RawMessage
 	err   error
 }
 
@@ -30,41 +34,55 @@ func (m *Model) initAttachments() {
 	}
 }
 
-func unread(files []*attach.File) bool {
-	for _, f := range files {
-		if f.Data == nil {
-			return true
-		}
-	}
-	return false
-}
-
-// readFiles reads the files of a message in a command.
+// readFiles reads the files of a message, and encodes the message, in a
+// command: tens of megabytes are not read or base64-encoded in Update.
+// Files already read (given back by a fork) are not read again.
 func (m *Model) readFiles(text string, files []*attach.File) tea.Cmd {
 	lim := m.opts.Attach
 	var redact func(string) string
 	if m.opts.Tools != nil && m.opts.Tools.Secrets != nil {
 		redact = m.opts.Tools.Secrets.String
 	}
+	m.attaching = true
 	m.status.Detail = "reading attachments…"
 	return func() tea.Msg {
-		read, err := attach.Read(files, lim, redact)
+		var toRead []*attach.File
+		for _, f := range files {
+			if f.Data == nil {
+				toRead = append(toRead, f)
+			}
+		}
+		read, err := attach.Read(toRead, lim, redact)
 		if err != nil {
 			return attachReadMsg{text: text, files: files, err: err}
 		}
-		return attachReadMsg{text: text, files: read}
+		out := make([]*attach.File, 0, len(files))
+		for _, f := range files {
+			if f.Data == nil {
+				f, read = read[0], read[1:]
+			}
+			out = append(out, f)
+		}
+		if err := attach.CheckTotal(out, lim); err != nil {
+			return attachReadMsg{text: text, files: files, err: err}
+		}
+		return attachReadMsg{text: text, files: out, msg: attach.Message(text, out, lim)}
 	}
 }
 
 // attachRead sends the message whose files were read, or puts it back.
 func (m *Model) attachRead(msg attachReadMsg) tea.Cmd {
+	m.attaching = false
 	m.status.Detail = ""
 	if msg.err != nil {
 		m.notice(block.Error, stream.SanitizeLine(msg.err.Error())+" — nothing was sent")
 		m.putBack(msg.text, msg.files)
 		return nil
 	}
-	return m.submit(msg.text, msg.files)
+	if !m.canSend(msg.text, msg.files) {
+		return nil
+	}
+	return m.send(msg.text, msg.files, msg.msg)
 }
 
 // putBack returns a message that was not sent to the composer, unless the

@@ -203,15 +203,23 @@ func CheckAll(paths []string, lim Limits) error {
 	return nil
 }
 
-// Read reads checked files whole (copies: files are not changed), checking
-// the message total first and each file again: all of them or an error.
-func Read(files []*File, lim Limits, redact func(string) string) ([]*File, error) {
+// CheckTotal checks files against the per-message limit.
+func CheckTotal(files []*File, lim Limits) error {
 	var total int64
 	for _, f := range files {
 		total += f.Size
 	}
 	if total > lim.MessageLimit() {
-		return nil, fmt.Errorf("cannot attach %d files: %s together, over the limit of %s per message ([attachments] max_message_mib) — nothing was sent", len(files), sizeOver(total, lim.MessageLimit()), Size(lim.MessageLimit()))
+		return fmt.Errorf("cannot attach %d files: %s together, over the limit of %s per message ([attachments] max_message_mib)", len(files), sizeOver(total, lim.MessageLimit()), Size(lim.MessageLimit()))
+	}
+	return nil
+}
+
+// Read reads checked files whole (copies: files are not changed), checking
+// the message total first and each file again: all of them or an error.
+func Read(files []*File, lim Limits, redact func(string) string) ([]*File, error) {
+	if err := CheckTotal(files, lim); err != nil {
+		return nil, err
 	}
 	out := make([]*File, 0, len(files))
 	for _, f := range files {
