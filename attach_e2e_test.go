@@ -1,7 +1,7 @@
 package main
 
 // End-to-end test, in tmux, of attachments: @path with tab completion makes
-// a chip, the message sends the file, the transcript shows it on the user's
+// a chip, so does a dropped (pasted) path, the message sends the files, the transcript shows it on the user's
 // turn, and resuming the session (runnel -c) shows it again and keeps the
 // file's text in what the session can resend.
 
@@ -34,9 +34,18 @@ func TestChatAttachmentChipSendResume(t *testing.T) {
 	if s := p.screen(); strings.Contains(s, "@~/no") {
 		t.Errorf("the @path stayed in the text after tab made it a chip:\n%s", s)
 	}
+	// a file dropped on the terminal arrives as a bracketed paste of its
+	// quoted path: it becomes a chip too
+	png := filepath.Join(home, "my shot.png")
+	if err := os.WriteFile(png, []byte("\x89PNG\r\n\x1a\n0123"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p.tmux("set-buffer", "'"+png+"'")
+	p.tmux("paste-buffer", "-p", "-t", "t")
+	p.waitText(chip + " [my shot.png · 12 B]")
 	p.keys("Enter")
 	p.waitText("I read your notes.")
-	s := p.waitText("attached: " + chip)
+	s := p.waitText("attached: " + chip + " [my shot.png · 12 B]")
 	if strings.Count(s, chip) != 1 {
 		t.Errorf("the chip should leave the composer once sent and show once on the turn:\n%s", s)
 	}
@@ -45,7 +54,7 @@ func TestChatAttachmentChipSendResume(t *testing.T) {
 		t.Fatalf("%d requests, want 1", len(reqs))
 	}
 	body := string(reqs[0].Body)
-	if !strings.Contains(body, `pamplemousse`) || !strings.Contains(body, `notes.txt\"\u003e`) && !strings.Contains(body, `notes.txt\">`) {
+	if !strings.Contains(body, `"image_url":"data:image/png;base64,`) || !strings.Contains(body, `pamplemousse`) || !strings.Contains(body, `notes.txt\"\u003e`) && !strings.Contains(body, `notes.txt\">`) {
 		t.Errorf("the request does not carry the file headed by its path:\n%s", body)
 	}
 	p.keys("C-c")
@@ -54,7 +63,7 @@ func TestChatAttachmentChipSendResume(t *testing.T) {
 
 	p2 := startPane(t, 100, 30, env, binary(t), "-c")
 	s = p2.waitText("I read your notes.")
-	if !strings.Contains(s, "attached: "+chip) || !strings.Contains(s, "summarise") {
+	if !strings.Contains(s, "attached: "+chip+" [my shot.png · 12 B]") || !strings.Contains(s, "summarise") {
 		t.Errorf("resumed session does not show the attachment on the user's turn:\n%s", s)
 	}
 	t.Logf("resumed screen:\n%s", s)
