@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -89,7 +90,7 @@ func (c *Composer) takeFiles(text string) ([]*attach.File, error) {
 
 // attachKey handles backspace in an empty composer: it removes the last chip.
 func (c *Composer) attachKey(k tea.KeyPressMsg) (bool, tea.Cmd) {
-	if k.String() != "backspace" || c.Value() != "" || len(c.att.files) == 0 {
+	if !key.Matches(k, c.keys.Unattach) || c.Value() != "" || len(c.att.files) == 0 {
 		return false, nil
 	}
 	f := c.att.files[len(c.att.files)-1]

@@ -21,6 +21,7 @@ type KeyMap struct {
 	Prev     key.Binding // up: earlier prompt (empty composer or first line)
 	Next     key.Binding // down: later prompt
 	Editor   key.Binding // ctrl+e: edit in $EDITOR
+	Unattach key.Binding // backspace in an empty composer: remove the last attachment chip
 
 	// Transcript.
 	PageUp   key.Binding
@@ -51,6 +52,7 @@ func DefaultKeyMap() KeyMap {
 		Prev:     key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "earlier prompt")),
 		Next:     key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "later prompt")),
 		Editor:   key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "edit in $EDITOR")),
+		Unattach: key.NewBinding(key.WithKeys("backspace"), key.WithHelp("⌫ (empty)", "remove last attachment")),
 
 		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up (or the wheel)")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
@@ -80,7 +82,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // column: composing, reading, turn control.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.Editor},
+		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.Editor, k.Unattach},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.ToggleReasoning, k.ExpandTool},
 		{k.Interrupt, k.CopyLast, k.Approve, k.Deny, k.Sessions, k.Help, k.Quit},
 	}
