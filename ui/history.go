@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
+	"runnel/session/attach"
 	"runnel/session/store"
 	"runnel/stream"
 	"runnel/ui/block"
@@ -143,6 +144,7 @@ func (m *Model) redraw() {
 		if t.Prompt != "" {
 			m.appendEntry(&plainEntry{b: block.NewUser(t.Prompt), fs: m.frame})
 		}
+		m.showAttachments(t.Attachments()) // attachments.go
 		for _, s := range t.Responses {
 			for _, it := range s.Items {
 				e := m.addItem(it, now)
@@ -239,6 +241,7 @@ func (m *Model) fork(n int) tea.Cmd {
 		return nil
 	}
 	prompt := m.conv.Turns[n-1].Prompt
+	files := attach.FilesFromInput(m.conv.Turns[n-1].Input) // its attachments come back as chips
 	f := m.conv.Fork(n - 1)
 	if m.journal != nil {
 		m.journal = m.journal.Fork(n-1, "fork: "+prompt, f.Settings)
@@ -246,6 +249,7 @@ func (m *Model) fork(n int) tea.Cmd {
 	m.conv = f
 	m.redraw()
 	m.composer.SetValue(prompt)
+	m.composer.SetAttachments(files)
 	m.notice(block.Info, fmt.Sprintf("forked at turn %d — edit the prompt and press enter; the original session is unchanged", n))
 	return m.watchJournal()
 }

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"runnel/session/attach"
 	"runnel/session/store"
 	"runnel/stream"
 )
@@ -131,6 +132,13 @@ func (d *doc) turn(t *store.Turn) {
 	}
 	if strings.TrimSpace(prompt) != "" {
 		d.block(quote(prompt))
+	}
+	if files := attach.FromInput(t.Input); len(files) > 0 { // h-attach: the files sent, by name and size
+		names := make([]string, 0, len(files))
+		for _, f := range files {
+			names = append(names, code(stream.SanitizeLine(f.Name))+" ("+attach.Size(f.Size)+")")
+		}
+		d.block("*Attached:* " + strings.Join(names, ", "))
 	}
 	for _, in := range t.Input {
 		if it := stream.StoredItem(in); it != nil && !isMessage(it) {

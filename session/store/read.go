@@ -230,7 +230,17 @@ func loadTurns(tx *sql.Tx, id SessionID) ([]Turn, []error, error) {
 		}
 		turns = append(turns, t)
 	}
-	return turns, warn, closeRows(rows)
+	if err := closeRows(rows); err != nil {
+		return nil, nil, err
+	}
+	for i := range turns {
+		var w []error
+		turns[i].Input, w = unpackInput(tx, turns[i].Input)
+		for _, e := range w {
+			warn = append(warn, fmt.Errorf("turn %d: %w", turns[i].Seq, e))
+		}
+	}
+	return turns, warn, nil
 }
 
 func loadItems(tx *sql.Tx, id SessionID, byID map[TurnID]*Turn) ([]error, error) {
