@@ -32,7 +32,7 @@ func (a *attachments) Render(ctx Context) string {
 	if out, ok := a.out.get(key); ok {
 		return out
 	}
-	lk := lookOf(ctx.Styles)
+	lk := ctx.look()
 	width := max(ctx.Width, 1)
 	rows := wrap("  attached: "+strings.Join(a.chips, " "), width)
 	for i, r := range rows {

@@ -119,7 +119,7 @@ func (p *panel) Render(ctx Context) string {
 			return out
 		}
 	}
-	lk := lookOf(ctx.Styles)
+	lk := ctx.look()
 	body, ok := p.body.get(key)
 	if !ok {
 		body = p.body.put(key, p.renderBody(ctx, lk))

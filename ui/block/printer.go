@@ -172,7 +172,7 @@ func (p *Printer) message(it *stream.Item, final bool) {
 	}
 	p.shown[it] = true
 	m := &message{it: it, refusal: clean(refusal), refs: citations(parts)}
-	if tail := m.decorate("", p.width, lookOf(p.styles)); tail != "" {
+	if tail := m.decorate("", p.width, p.md.look(p.styles)); tail != "" {
 		p.print(tail)
 	}
 }
@@ -182,7 +182,7 @@ func (p *Printer) markdown(it *stream.Item, src string) string {
 	out := renderWhole(p.md.get(p.styles, p.width), src, p.width)
 	if it.Phase == "commentary" {
 		m := &message{it: it}
-		return m.decorate(out, p.width, lookOf(p.styles))
+		return m.decorate(out, p.width, p.md.look(p.styles))
 	}
 	return out
 }
