@@ -36,7 +36,7 @@ func (s Status) chains() bool { return s == StatusCompleted || s == StatusIncomp
 type SessionInfo struct {
 	ID      SessionID
 	Title   string // one line, sanitized
-	Turns   int
+	Turns   int    // user turns: tool rounds are not counted (see UserTurn)
 	Model   string // from the settings' "model"
 	Created time.Time
 	Updated time.Time

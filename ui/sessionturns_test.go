@@ -1,0 +1,67 @@
+package ui
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"runnel/session/store"
+	"runnel/stream"
+)
+
+// TestResumeCountsUserTurns: a session of two prompts whose first called a
+// tool (its output went back in a round of its own) resumes as "2 turns",
+// and esc esc forks at the last prompt, not at the round.
+func TestResumeCountsUserTurns(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "runnel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	sid, err := db.CreateSession(store.NewSession{Title: "two prompts", Settings: json.RawMessage(`{"model":"gpt-test","store":true}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn := func(prompt string, input json.RawMessage, out string) {
+		t.Helper()
+		tid, err := db.BeginTurn(sid, prompt, []json.RawMessage{input}, "")
+		if err == nil {
+			err = db.SaveItems(tid, []store.ItemWrite{{Done: true, Raw: json.RawMessage(out)}})
+		}
+		if err == nil {
+			err = db.FinishTurn(tid, store.TurnEnd{Status: store.StatusCompleted, ResponseIDs: []string{"resp"}})
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	answer := `{"type":"message","id":"m","role":"assistant","status":"completed","content":[{"type":"output_text","text":"done","annotations":[]}]}`
+	turn("list the files", stream.UserText("list the files"), `{"type":"function_call","id":"fc","call_id":"c1","name":"lookup","arguments":"{}","status":"completed"}`)
+	turn("", json.RawMessage(`{"type":"function_call_output","call_id":"c1","output":"a b c"}`), answer)
+	turn("count them", stream.UserText("count them"), `{"type":"function_call","id":"fc2","call_id":"c2","name":"lookup","arguments":"{}","status":"completed"}`)
+	turn("", json.RawMessage(`{"type":"function_call_output","call_id":"c2","output":"3"}`), answer)
+	s, _, err := db.Load(sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newTestModel(t, Options{DB: db, Resume: s})
+	m.Init()
+	if screen := plain(m); !strings.Contains(screen, `resumed "two prompts" · 2 turns`) {
+		t.Errorf("resume line does not count 2 turns:\n%s", screen)
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	if got := m.composer.Value(); got != "count them" {
+		t.Errorf("esc esc forked with %q in the composer, want the last prompt", got)
+	}
+	if len(m.conv.Turns) != 2 {
+		t.Errorf("the fork kept %d turns, want the 2 before the last prompt", len(m.conv.Turns))
+	}
+	if screen := plain(m); !strings.Contains(screen, "forked at turn 2") {
+		t.Errorf("fork notice:\n%s", screen)
+	}
+	m.shutdown()
+}
