@@ -34,7 +34,8 @@ type SearchResults struct {
 // searchHit is a hit made ready to draw.
 type searchHit struct {
 	session store.SessionID
-	turn    int
+	turn    int         // the stored turn's Seq, to open it at
+	number  int         // the user turn it belongs to, as lists count turns
 	title   string      // sanitized
 	snippet []snipPiece // cleaned pieces, the matches marked
 }
@@ -53,7 +54,11 @@ func NewSearchResults(query string, hits []store.Hit, st *theme.Styles) SearchRe
 		if title == "" {
 			title = "untitled"
 		}
-		r.hits = append(r.hits, searchHit{session: h.Session, turn: h.Turn, title: title, snippet: markedPieces(h.Snippet, h.Marks)})
+		number := h.Prompt
+		if number == 0 {
+			number = h.Turn
+		}
+		r.hits = append(r.hits, searchHit{session: h.Session, turn: h.Turn, number: number, title: title, snippet: markedPieces(h.Snippet, h.Marks)})
 	}
 	return r
 }
@@ -115,7 +120,7 @@ func (r SearchResults) View(width, height int) string {
 		if i == r.sel {
 			base, mark = d.Selected, d.Marker.Render("› ")
 		}
-		turn := "turn " + strconv.Itoa(h.turn)
+		turn := "turn " + strconv.Itoa(h.number)
 		room := max(width-4-ansi.StringWidth(turn), 1)
 		lines = append(lines,
 			mark+base.Render(ansi.Truncate(h.title, room, "…"))+d.Meta.Render(" · "+turn),

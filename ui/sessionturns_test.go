@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"runnel/session/store"
 	"runnel/stream"
@@ -64,4 +65,18 @@ func TestResumeCountsUserTurns(t *testing.T) {
 		t.Errorf("fork notice:\n%s", screen)
 	}
 	m.shutdown()
+}
+
+// TestSearchShowsUserTurn: a hit in a tool round (stored turn 4, the round
+// of the second prompt) reads "turn 2", as the picker counts turns, and
+// enter opens the session at the stored turn.
+func TestSearchShowsUserTurn(t *testing.T) {
+	h := store.Hit{Session: "s1", Turn: 4, Prompt: 2, Title: "files", Snippet: "three files"}
+	r := NewSearchResults("files", []store.Hit{h}, nil)
+	if v := ansi.Strip(r.View(60, 10)); !strings.Contains(v, "files · turn 2") {
+		t.Errorf("view:\n%s", v)
+	}
+	if _, msgs := dlgPress(r, "enter"); len(msgs) != 1 || msgs[0] != (OpenSessionMsg{ID: "s1", Turn: 4}) {
+		t.Errorf("enter emitted %v, want s1 at stored turn 4", msgs)
+	}
 }

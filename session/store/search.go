@@ -14,7 +14,7 @@ type Hit struct {
 	Turn    int    // the turn's Seq (its place in Session.Turns, from 1)
 	Prompt  int    // the number of the user turn it is or continues (see UserTurn), as lists count them
 	TurnID  TurnID
-	Snippet string  // one line around the best match, sanitized, "…" where cut
+	Snippet string  // one line around the best match, plain text (no markdown syntax), sanitized, "…" where cut
 	Marks   []Span  // the matched terms in Snippet, in order
 	Rank    float64 // bm25 with prompt text weighted highest; lower is better
 }
@@ -58,7 +58,7 @@ func (db *DB) Search(query string, limit int) ([]Hit, error) {
 		}
 		seen[TurnID(turn)] = true
 		h := Hit{TurnID: TurnID(turn), Rank: rank}
-		h.Snippet, h.Marks = parseSnippet(snip)
+		h.Snippet, h.Marks = parseSnippet(plainMarkdown(snip))
 		hits = append(hits, h)
 	}
 	if err := closeRows(rows); err != nil {

@@ -40,7 +40,7 @@ type SessionInfo struct {
 	Model   string // from the settings' "model"
 	Created time.Time
 	Updated time.Time
-	Preview string // first line of the newest answer, sanitized; "" before one
+	Preview string // first line of the newest answer as plain text (no markdown syntax), sanitized; "" before one
 }
 
 // Session is a stored conversation, loaded whole.
