@@ -198,7 +198,7 @@ func (m *Model) resumeCalls() tea.Cmd {
 		case session.CallInterrupted:
 			interrupted = append(interrupted, stream.SanitizeLine(it.Name))
 			it.Output, _ = json.Marshal(cc.Output)
-			it.Progress = "interrupted"
+			it.Run = &stream.LocalRun{Phase: stream.RunEnded, Outcome: "interrupted"}
 			m.itemChanged(it)
 		case session.CallAnswered:
 			if it.Output == nil {
@@ -264,7 +264,7 @@ func (m *Model) runRound(snaps []*stream.Snapshot, respID string, calls []tools.
 	}
 	for _, c := range calls {
 		if it := k.calls[c.CallID]; it != nil {
-			it.Progress = "waiting"
+			it.Run = &stream.LocalRun{Phase: stream.RunWaiting}
 			m.itemChanged(it)
 		}
 	}
@@ -375,7 +375,9 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return nil, true
 	case toolStartMsg:
 		k.waiting = false
-		if k.calls[msg.call.CallID] != nil {
+		if it := k.calls[msg.call.CallID]; it != nil {
+			it.Run = &stream.LocalRun{Phase: stream.RunRunning, Started: time.Now()}
+			m.itemChanged(it)
 			k.running[msg.call.CallID] = true
 			k.roundOut[msg.call.CallID] = session.RunningOutput(msg.call.CallID, "")
 			k.saveRound(time.Now())
@@ -403,7 +405,9 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 				b.WriteString(msg.chunk)
 			}
 			it.Output, _ = json.Marshal(b.String())
-			it.Progress = "running"
+			if it.Run == nil || it.Run.Phase != stream.RunRunning { // its start report was late
+				it.Run = &stream.LocalRun{Phase: stream.RunRunning, Started: time.Now()}
+			}
 			m.itemChanged(it)
 			if k.running[msg.callID] {
 				k.roundOut[msg.callID] = session.RunningOutput(msg.callID, b.String())
@@ -419,7 +423,10 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 			if msg.p.Total > 0 {
 				p = fmt.Sprintf("%.0f%% %s", 100*msg.p.Progress/msg.p.Total, p)
 			}
-			it.Progress = "running " + p
+			if it.Run == nil || it.Run.Phase != stream.RunRunning {
+				it.Run = &stream.LocalRun{Phase: stream.RunRunning, Started: time.Now()}
+			}
+			it.Run.Detail = p
 			m.itemChanged(it)
 		}
 		return tea.Batch(k.wait(), m.ensureTick()), true
@@ -455,10 +462,11 @@ func (m *Model) toolsDone(msg toolDoneMsg) tea.Cmd {
 	for _, r := range msg.results {
 		if it := k.calls[r.Call.CallID]; it != nil {
 			it.Output, _ = json.Marshal(r.Output)
-			it.Progress = r.Status.String()
-			if r.Duration > 0 {
-				it.Progress += " · " + Elapsed(r.Duration)
+			run := &stream.LocalRun{Phase: stream.RunEnded, Outcome: r.Status.String(), Took: r.Duration}
+			if it.Run != nil {
+				run.Started = it.Run.Started
 			}
+			it.Run = run
 			m.itemChanged(it)
 		}
 	}

@@ -83,9 +83,21 @@ func (p *panel) End(now time.Time) {
 
 func (p *panel) state() state { return stateOf(p.it, p.ended) }
 
+// running reports whether the panel's work goes on: its item streams, or
+// runnel runs its call.
+func (p *panel) running() bool {
+	if r := p.it.Run; r != nil {
+		return r.Phase == stream.RunRunning
+	}
+	return p.state() == stateRunning
+}
+
 func (p *panel) status() panelStatus {
 	if p.spec.state != nil {
 		return p.spec.state(p)
+	}
+	if r := p.it.Run; r != nil {
+		return runStatus(r)
 	}
 	s := p.state()
 	text := s.String()
@@ -133,6 +145,30 @@ func (p *panel) Render(ctx Context) string {
 	return out
 }
 
+// elapsed is the one duration a panel shows: its call's local run when
+// runnel runs it (none while it waits), else how long its item streamed.
+func (p *panel) elapsed(now time.Time) time.Duration {
+	if r := p.it.Run; r != nil {
+		return r.Elapsed(now)
+	}
+	return p.clock.elapsed(now)
+}
+
+// runStatus is the header of a call runnel runs: its run's state, in the
+// style of how it went.
+func runStatus(r *stream.LocalRun) panelStatus {
+	st := stateInterrupted // stopped, denied, refused, skipped: nobody's error
+	switch {
+	case r.Phase != stream.RunEnded:
+		st = stateRunning
+	case r.Failed():
+		st = stateFailed
+	case r.State() == "completed":
+		st = stateDone
+	}
+	return panelStatus{text: r.State(), state: st, live: r.Phase == stream.RunRunning}
+}
+
 // renderTop draws the top edge: ╭─ icon title ───── status ─╮.
 func (p *panel) renderTop(ctx Context, lk *look, st panelStatus) string {
 	w := ctx.Width
@@ -140,7 +176,7 @@ func (p *panel) renderTop(ctx Context, lk *look, st panelStatus) string {
 	if st.live {
 		status = spinner(p.clock.start, ctx.Now) + " " + status
 	}
-	if d := p.clock.elapsed(ctx.Now); d > 0 && p.spec.state == nil {
+	if d := p.elapsed(ctx.Now); d > 0 && p.spec.state == nil {
 		status += " " + duration(d)
 	}
 	statusStyled := lk.state(st.state).Render(status)
@@ -178,7 +214,7 @@ func (p *panel) renderBody(ctx Context, lk *look) string {
 	}
 	d := &drawer{p: p, ctx: ctx, lk: lk, width: max(inner, 1)}
 	p.spec.body(p, d)
-	rows := d.rows(p.expanded, p.state() == stateRunning)
+	rows := d.rows(p.expanded, p.running())
 	if !framed {
 		for i, r := range rows {
 			rows[i] = fit(r, max(ctx.Width, 1))

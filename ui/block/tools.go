@@ -56,13 +56,16 @@ func nameTitle(p *panel) string {
 	return kindTitle(p)
 }
 
-// functionBody shows a function call's arguments and, when runnel ran the
-// function locally, its state (Progress) and output (Output, as a JSON
-// string) as they arrive.
+// functionBody shows a function call's arguments and, when runnel runs the
+// function locally, its progress message while it runs and its output (Output,
+// as a JSON string) as it arrives. How the run stands and how long it took
+// are the header's (runStatus), never repeated here.
 func functionBody(p *panel, d *drawer) {
 	d.args("", p.it.Arguments)
-	if prog := cleanLine(p.it.Progress); prog != "" {
-		d.line(d.lk.muted.Render("local · " + prog))
+	if r := p.it.Run; r != nil && r.Phase == stream.RunRunning {
+		if prog := cleanLine(r.Detail); prog != "" {
+			d.line(d.lk.muted.Render("local · " + prog))
+		}
 	}
 	if out := p.it.OutputText(); out != "" {
 		d.text("output", out, true)
