@@ -330,7 +330,7 @@ func callNames(calls []tools.Call) string {
 // for approval; otherwise the calls running now are named.
 func (m *Model) toolStatus() {
 	k := m.tools
-	if k.cancel == nil {
+	if k.cancel == nil || k.stopped { // a stopped round says "stopping" until it ends
 		return
 	}
 	if k.asking != nil {
@@ -358,6 +358,10 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
 	case toolAskMsg:
 		k.waiting = false
+		if k.cancel == nil || k.stopped { // asked as the round was stopped
+			msg.reply <- tools.Deny
+			return k.wait(), true
+		}
 		k.queue = append(k.queue, approvalAsk(msg))
 		m.nextApproval()
 		return k.wait(), true
@@ -514,6 +518,13 @@ func (m *Model) stopTools() bool {
 		k.asking = nil
 		m.dialog = nil
 	}
+	for _, a := range k.queue {
+		a.reply <- tools.Deny
+	}
+	k.queue = nil
+	// until the runner reports the calls ended (toolsDone), the status line
+	// says so rather than naming calls that no longer run
+	m.status.State, m.status.Detail = RunningTool, "stopping"
 	return true
 }
 
