@@ -22,7 +22,7 @@ func mcpListTitle(p *panel) string {
 // title already says how many there are.
 func mcpListBody(p *panel, d *drawer) {
 	if e := p.it.ErrorText(); e != "" {
-		d.add(section{lines: paint(d.lk.errorText.Render, wrap(cleanLine(e), d.width))})
+		d.add(section{lines: paint(d.lk.errorText.Render, d.wrap(cleanLine(e)))})
 	}
 	if p.expanded {
 		d.add(section{lines: toolLines(d, p.it.Details().Tools)})
@@ -44,7 +44,7 @@ func mcpCallBody(p *panel, d *drawer) {
 		d.text("output", out, false)
 	}
 	if e := p.it.ErrorText(); e != "" {
-		d.add(section{label: "error", lines: paint(d.lk.errorText.Render, wrap(clean(e), d.width))})
+		d.add(section{label: "error", lines: paint(d.lk.errorText.Render, d.wrap(clean(e)))})
 	}
 }
 

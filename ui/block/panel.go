@@ -191,7 +191,11 @@ func (p *panel) renderTop(ctx Context, lk *look, st panelStatus) string {
 		statusStyled, fixed = "", fixed-ansi.StringWidth(status)-1
 		room = w - fixed - 1
 	}
-	title = ansi.Truncate(title, max(room, 1), "…")
+	if strings.ContainsAny(title, `/\`) {
+		title = fitPath(title, max(room, 1)) // an apply_patch path keeps its file name
+	} else {
+		title = ansi.Truncate(title, max(room, 1), "…")
+	}
 	fill := w - fixed - ansi.StringWidth(title)
 	var b strings.Builder
 	b.WriteString(lk.border.Render("╭─ "))
@@ -256,13 +260,23 @@ func (d *drawer) add(s section) {
 
 // text adds untrusted text, cleaned and wrapped, in the output style.
 func (d *drawer) text(label, s string, tail bool) {
-	d.add(section{label: label, lines: paint(d.lk.output.Render, wrap(clean(s), d.width)), tail: tail})
+	d.add(section{label: label, lines: paint(d.lk.output.Render, d.wrap(clean(s))), tail: tail})
 }
 
 // line adds one styled fact row (cleaned by the caller), never capped.
 func (d *drawer) line(s string) {
-	d.add(section{lines: wrap(s, d.width), whole: true})
+	d.add(section{lines: d.wrap(s), whole: true})
 }
+
+// lineWhole adds one styled fact row that must be read whole (a saved
+// file's path): a path too long for a row is broken, never shortened.
+func (d *drawer) lineWhole(s string) {
+	d.add(section{lines: wrapPanel(s, d.width, false), whole: true})
+}
+
+// wrap breaks panel text into rows (wrapPanel): paths too long for a row
+// are shortened while the panel is collapsed, whole once it is expanded.
+func (d *drawer) wrap(s string) []string { return wrapPanel(s, d.width, !d.p.expanded) }
 
 // args adds arguments: pretty-printed once they are complete JSON, raw while
 // they stream.
@@ -271,7 +285,7 @@ func (d *drawer) args(label, s string) {
 		return
 	}
 	pretty, ok := prettyJSON(s)
-	d.add(section{label: label, lines: paint(d.lk.output.Render, wrap(clean(pretty), d.width)), tail: !ok})
+	d.add(section{label: label, lines: paint(d.lk.output.Render, d.wrap(clean(pretty))), tail: !ok})
 }
 
 // rows lays the sections out, capping each at previewLines unless expanded.

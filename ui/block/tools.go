@@ -3,6 +3,8 @@ package block
 import (
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"runnel/stream"
 )
 
@@ -112,10 +114,13 @@ func fileSearchBody(p *panel, d *drawer) {
 		if name == "" {
 			name = cleanLine(r.FileID)
 		}
+		score := ""
 		if r.Score != "" {
-			name += d.lk.muted.Render(" score " + r.Score)
+			score = " score " + cleanLine(r.Score)
 		}
-		lines = append(lines, name)
+		// the name is a path: shortened in the middle, the score kept
+		name = fitRow(name, max(d.width-ansi.StringWidth(score), d.width/2))
+		lines = append(lines, name+d.lk.muted.Render(score))
 	}
 	d.add(section{label: plural(len(results), "result", "results"), lines: fitAll(lines, d.width)})
 }
@@ -123,7 +128,7 @@ func fileSearchBody(p *panel, d *drawer) {
 func shellBody(p *panel, d *drawer) {
 	var lines []string
 	for _, c := range p.it.ShellCommands() {
-		for i, l := range wrap(clean(c), d.width-2) {
+		for i, l := range wrapPanel(clean(c), d.width-2, !d.p.expanded) {
 			prefix := "  "
 			if i == 0 {
 				prefix = d.lk.muted.Render("$ ")
@@ -149,7 +154,7 @@ func shellOutputBody(p *panel, d *drawer) {
 	}
 	d.text("", out.String(), true)
 	if errs.Len() > 0 {
-		d.add(section{label: "stderr", lines: paint(d.lk.errorText.Render, wrap(clean(errs.String()), d.width)), tail: true})
+		d.add(section{label: "stderr", lines: paint(d.lk.errorText.Render, d.wrap(clean(errs.String()))), tail: true})
 	}
 	if exit != "" {
 		d.line(d.lk.muted.Render(exit))
@@ -180,7 +185,7 @@ func patchBody(p *panel, d *drawer) {
 		case strings.HasPrefix(l, "-"):
 			style = d.lk.diffDel
 		}
-		for _, w := range wrap(l, d.width) {
+		for _, w := range d.wrap(l) {
 			lines = append(lines, style.Render(w))
 		}
 	}
@@ -243,7 +248,7 @@ func genericBody(p *panel, d *drawer) {
 		d.text("output", o, false)
 	}
 	if e := it.ErrorText(); e != "" {
-		d.add(section{lines: paint(d.lk.errorText.Render, wrap(cleanLine(e), d.width))})
+		d.add(section{lines: paint(d.lk.errorText.Render, d.wrap(cleanLine(e)))})
 	}
 }
 
