@@ -1,6 +1,7 @@
 package block
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -72,5 +73,35 @@ func TestHostedCallKeepsItsOwnClock(t *testing.T) {
 	vis := visible(b.Render(Context{Width: 70, Styles: testStyles, Now: epoch.Add(time.Minute)}))
 	if h, _, _ := strings.Cut(vis, "\n"); !strings.Contains(h, "completed") {
 		t.Errorf("header %q", h)
+	}
+}
+
+// TestPrinterHoldsCallsUntilRun: --format ansi prints a function call's
+// panel once runnel ran it, its header saying how the run ended; a call
+// that was never run is printed when the output closes.
+func TestPrinterHoldsCallsUntilRun(t *testing.T) {
+	var out bytes.Buffer
+	p := NewPrinter(&out, 70, testStyles)
+	p.now = func() time.Time { return epoch }
+	s := &stream.Snapshot{ID: "resp_1", Status: "completed", Terminal: true}
+	a := item(t, `{"type":"function_call","id":"fc_1","call_id":"c1","name":"tool_a","arguments":"{}","status":"completed"}`)
+	b := item(t, `{"type":"function_call","id":"fc_2","call_id":"c2","name":"tool_b","arguments":"{}","status":"completed"}`)
+	b.Index = 1
+	s.Items = []*stream.Item{a, b}
+	p.Event(&stream.Event{}, s, a)
+	p.Event(&stream.Event{}, s, b)
+	p.Response(s)
+	if strings.Contains(out.String(), "tool_") {
+		t.Fatalf("printed before the run:\n%s", out.String())
+	}
+	a.Run = &stream.LocalRun{Phase: stream.RunEnded, Outcome: "failed", Took: 2 * time.Second}
+	p.Ran(a)
+	header, _, _ := strings.Cut(strings.TrimLeft(visible(out.String()), "\n"), "\n")
+	if !strings.Contains(header, "tool_a") || !strings.Contains(header, "failed 2.0s") {
+		t.Errorf("panel after the run: %q", header)
+	}
+	p.Close()
+	if v := visible(out.String()); !strings.Contains(v, "tool_b") || strings.Count(v, "tool_a") != 1 {
+		t.Errorf("after close:\n%s", v)
 	}
 }
