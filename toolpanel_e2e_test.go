@@ -52,8 +52,8 @@ approval = "never"
 		return strings.Count(s, "running") >= 2 && strings.Contains(lastLines(s, 2), "running tool")
 	})
 	p.keys("Escape")
-	s := p.waitFor("the round to stop", func(s string) bool { return strings.Contains(s, "tools stopped") })
-	s = p.waitFor("the status line to be ready", func(s string) bool { return strings.Contains(lastLines(s, 2), "ready") })
+	p.waitFor("the round to stop", func(s string) bool { return strings.Contains(s, "tools stopped") })
+	s := p.waitFor("the status line to be ready", func(s string) bool { return strings.Contains(lastLines(s, 2), "ready") })
 	var headers []string
 	for _, l := range strings.Split(s, "\n") {
 		if strings.Contains(l, "╭") && strings.Contains(l, "wait_tool") {
