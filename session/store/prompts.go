@@ -40,13 +40,18 @@ func (s *Session) UserTurns() int {
 	return n
 }
 
-// userTurnSQL is UserTurn over a row of turns aliased t, for queries. An
-// input that is not a JSON array of objects holds no user message (and
-// makes no error).
-const userTurnSQL = `(t.prompt != '' OR EXISTS (
-	SELECT 1 FROM json_each(CASE WHEN json_valid(CAST(t.input AS TEXT)) AND json_type(CAST(t.input AS TEXT)) = 'array'
-		THEN CAST(t.input AS TEXT) ELSE '[]' END) j
-	WHERE CASE WHEN j.type = 'object' THEN json_extract(j.value, '$.role') END = 'user'))`
+// userTurnSQL is UserTurn over a row of turns aliased t, for queries. A
+// round's input (tool outputs, often large) is parsed only when the token
+// "user" occurs in it, which a JSON string value holding the word cannot
+// fake (its quotes are escaped). An input that is not a JSON array of
+// objects holds no user message (and makes no error).
+const userTurnSQL = `(CASE WHEN t.prompt != '' THEN 1
+	WHEN instr(CAST(t.input AS TEXT), '"user"') = 0 THEN 0
+	ELSE EXISTS (
+		SELECT 1 FROM json_each(CASE WHEN json_valid(CAST(t.input AS TEXT)) AND json_type(CAST(t.input AS TEXT)) = 'array'
+			THEN CAST(t.input AS TEXT) ELSE '[]' END) j
+		WHERE CASE WHEN j.type = 'object' THEN json_extract(j.value, '$.role') END = 'user')
+	END)`
 
 // userTurnsSQL counts the user turns of the session row s.
 const userTurnsSQL = `(SELECT count(*) FROM turns t WHERE t.session_id = s.id AND ` + userTurnSQL + `)`
