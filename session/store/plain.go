@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"runnel/stream"
 )
 
 // Previews and snippets are shown as plain, readable text: answers are
@@ -22,10 +24,37 @@ func plainMarkdown(s string) string {
 	if !strings.ContainsAny(s, "#*_`~[]<>|-+=!\\") {
 		return s
 	}
-	lines := strings.Split(s, "\n")
-	out := lines[:0]
+	var out []string
+	eachPlainLine(s, func(line string) bool {
+		out = append(out, line)
+		return true
+	})
+	return strings.Join(out, "\n")
+}
+
+// firstPlainLine is the first line of s that is not blank once plain
+// (plainMarkdown), reading no further than it: a preview of a long answer
+// costs what its first lines cost.
+func firstPlainLine(s string) string {
+	first := ""
+	eachPlainLine(s, func(line string) bool {
+		if stream.SanitizeLine(line) == "" {
+			return true
+		}
+		first = line
+		return false
+	})
+	return first
+}
+
+// eachPlainLine calls yield with each line of s made plain, in order, until
+// it returns false. Lines that were only syntax (a fence, a rule) are left
+// out.
+func eachPlainLine(s string, yield func(string) bool) {
 	fence := "" // the open fence's marker run, "" outside a fenced block
-	for _, line := range lines {
+	for len(s) > 0 {
+		line, rest, _ := strings.Cut(s, "\n")
+		s = rest
 		trim := strings.TrimSpace(line)
 		if f := fenceRun(trim); f != "" && (fence == "" || (f[0] == fence[0] && len(f) >= len(fence) && strings.TrimLeft(trim, f[:1]) == "")) {
 			if fence == "" {
@@ -36,14 +65,15 @@ func plainMarkdown(s string) string {
 			continue
 		}
 		if fence != "" {
-			out = append(out, line) // code, as written
+			if !yield(line) { // code, as written
+				return
+			}
 			continue
 		}
-		if line = plainLine(trim); line != "" || trim == "" {
-			out = append(out, line)
+		if line = plainLine(trim); (line != "" || trim == "") && !yield(line) {
+			return
 		}
 	}
-	return strings.Join(out, "\n")
 }
 
 // fenceRun returns the run of ``` or ~~~ (three or more) a line starts with,
@@ -123,6 +153,13 @@ func headingLevel(line string) int {
 	return n
 }
 
+// maxScan bounds how far inline looks for the end of a code span, link or
+// autolink, so that a line of unmatched openers costs linear time.
+const maxScan = 2048
+
+// within is s[i:] cut to maxScan bytes.
+func within(s string, i int) string { return s[i:min(len(s), i+maxScan)] }
+
 // inline removes emphasis markers, code span backticks, link and image
 // syntax (keeping the text), autolink brackets and backslash escapes.
 func inline(s string) string {
@@ -136,7 +173,7 @@ func inline(s string) string {
 			continue
 		case c == '`':
 			n := run(s, i, '`')
-			if end := strings.Index(s[i+n:], s[i:i+n]); end >= 0 {
+			if end := strings.Index(within(s, i+n), s[i:i+n]); end >= 0 {
 				b.WriteString(strings.TrimSpace(s[i+n : i+n+end]))
 				i += n + end + n
 				continue
@@ -144,19 +181,19 @@ func inline(s string) string {
 			i += n // an unmatched run (a snippet cut inside the span)
 			continue
 		case c == '!' && i+1 < len(s) && s[i+1] == '[':
-			if text, n := link(s[i+1:]); n > 0 {
+			if text, n := link(within(s, i+1)); n > 0 {
 				b.WriteString(inline(text))
 				i += 1 + n
 				continue
 			}
 		case c == '[':
-			if text, n := link(s[i:]); n > 0 {
+			if text, n := link(within(s, i)); n > 0 {
 				b.WriteString(inline(text))
 				i += n
 				continue
 			}
 		case c == '<':
-			if end := strings.IndexByte(s[i:], '>'); end > 1 && isAutolink(s[i+1:i+end]) {
+			if end := strings.IndexByte(within(s, i), '>'); end > 1 && isAutolink(s[i+1:i+end]) {
 				b.WriteString(s[i+1 : i+end])
 				i += end + 1
 				continue

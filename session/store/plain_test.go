@@ -66,3 +66,19 @@ func TestPreviewsAndSnippetsArePlain(t *testing.T) {
 		t.Errorf("stored preview read as %q", list[0].Preview)
 	}
 }
+
+// TestPlainMarkdownLinear: lines of unmatched openers (a hostile answer)
+// are made plain in linear time, and a preview reads only the lines it
+// needs.
+func TestPlainMarkdownLinear(t *testing.T) {
+	for _, c := range []string{"[", "<", "`", "``` `", "![", "*a"} {
+		line := strings.Repeat(c, 400_000/len(c))
+		if got := plainMarkdown(line); len(got) > len(line) {
+			t.Errorf("%q: grew to %d bytes", c, len(got))
+		}
+	}
+	huge := "first line\n" + strings.Repeat("[", 1<<20)
+	if got := previewLine(huge); got != "first line" {
+		t.Errorf("preview %q", got)
+	}
+}

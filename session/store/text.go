@@ -64,12 +64,7 @@ func clip(s string) string {
 // of the text as plain text (plainMarkdown), sanitized, folded and cut to
 // 200 runes.
 func previewLine(text string) string {
-	for _, line := range strings.Split(plainMarkdown(text), "\n") {
-		if line = stream.SanitizeLine(line); line != "" {
-			return cut(line, 200)
-		}
-	}
-	return ""
+	return cut(stream.SanitizeLine(firstPlainLine(text)), 200)
 }
 
 // cut shortens s to at most n runes, ending with "…" when it was longer.
