@@ -78,7 +78,14 @@ func wrapPanelLine(out []string, line string, width int, shorten bool) []string 
 			curW = ww
 			continue
 		}
-		// a word longer than a row, on rows of its own
+		// a word longer than a row: a path shortened to the rest of this
+		// row when that leaves it room ("cwd /home/…/widgets"), else on
+		// rows of its own
+		if room := width - curW - sw; shorten && curW > 0 && room >= max(16, width/2) && isPath(word) {
+			cur.WriteString(spaces + fitPath(word, room))
+			flush()
+			continue
+		}
 		if curW > 0 {
 			flush()
 		}

@@ -19,7 +19,9 @@ func TestWrapPanelKeepsPathsWhole(t *testing.T) {
 		{"cwd: /home/user/projects/my-app/src/components", 42, true, []string{"cwd:", "/home/user/projects/my-app/src/components"}},
 		{"wrote /srv/a-b/c-d/e.txt and /srv/x-y/z.txt ok", 24, true, []string{"wrote /srv/a-b/c-d/e.txt", "and /srv/x-y/z.txt ok"}},
 		// too long for any row: shortened in the middle, its start and file name kept
-		{"open " + long + " now", 40, true, []string{"open", "/home/user/proj…nts/widgets/file_name.go", "now"}},
+		// on the rest of the row when that leaves it room, else on a row of its own
+		{"open " + long + " now", 40, true, []string{"open /home/user/pr…/widgets/file_name.go", "now"}},
+		{"a much longer label, here: " + long, 40, true, []string{"a much longer label, here:", "/home/user/proj…nts/widgets/file_name.go"}},
 		// indentation (pretty-printed JSON) is kept on the first row
 		{`    "path": "/a/b/c-d/e"`, 18, true, []string{`    "path":`, `"/a/b/c-d/e"`}},
 		// a URL or another long word is broken, never shortened
@@ -62,5 +64,17 @@ func TestPanelsShowPathsWhole(t *testing.T) {
 	vis = visible(ForItem(sh, epoch).Render(ctx))
 	if !strings.Contains(vis, "/home/user/projects/my-app/src/components/ui-kit") {
 		t.Errorf("shell command path split:\n%s", vis)
+	}
+	// a local shell call's working directory: whole when it fits, else
+	// shortened in the middle on its row
+	for _, c := range []struct{ dir, want string }{
+		{"/home/user/projects/my-app/src", "│ cwd /home/user/projects/my-app/src "},
+		{"/home/user/projects/a-very-long-project-directory-name/src/components/widgets", "│ cwd /home/user/projects/…ory-name/src/components/widgets │"},
+	} {
+		ls := item(t, `{"type":"local_shell_call","id":"ls","call_id":"c","status":"completed","action":{"type":"exec","command":["ls"],"working_directory":"`+c.dir+`"}}`)
+		vis = visible(ForItem(ls, epoch).Render(ctx))
+		if rows := strings.Split(vis, "\n"); len(rows) < 3 || !strings.Contains(rows[1], c.want) || !strings.Contains(rows[2], "$ ls") {
+			t.Errorf("cwd %s:\n%s", c.dir, vis)
+		}
 	}
 }

@@ -126,6 +126,9 @@ func fileSearchBody(p *panel, d *drawer) {
 }
 
 func shellBody(p *panel, d *drawer) {
+	if cwd := cleanLine(p.it.Details().Action.Value("working_directory")); cwd != "" {
+		d.line(d.lk.muted.Render("cwd ") + cwd) // a local shell call's directory
+	}
 	var lines []string
 	for _, c := range p.it.ShellCommands() {
 		for i, l := range wrapPanel(clean(c), d.width-2, !d.p.expanded) {
