@@ -5,12 +5,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"runnel/session/store"
 	"runnel/stream"
+	"runnel/stream/streamtest"
 )
 
 // TestResumeCountsUserTurns: a session of two prompts whose first called a
@@ -79,4 +81,55 @@ func TestSearchShowsUserTurn(t *testing.T) {
 	if _, msgs := dlgPress(r, "enter"); len(msgs) != 1 || msgs[0] != (OpenSessionMsg{ID: "s1", Turn: 4}) {
 		t.Errorf("enter emitted %v, want s1 at stored turn 4", msgs)
 	}
+}
+
+// TestResumedStoppedCallSaysCancelled: a session whose tool round was
+// stopped (the call's output "cancelled by user" waits for the next
+// message) resumes with the call's header saying cancelled, as its output
+// does, not "completed".
+func TestResumedStoppedCallSaysCancelled(t *testing.T) {
+	db, err := store.Open(filepath.Join(t.TempDir(), "runnel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	sid, err := db.CreateSession(store.NewSession{Title: "stopped", Settings: json.RawMessage(`{"model":"gpt-test","store":true}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tid, err := db.BeginTurn(sid, "run it", []json.RawMessage{stream.UserText("run it")}, "")
+	if err == nil {
+		err = db.SaveItems(tid, []store.ItemWrite{{Done: true, Raw: json.RawMessage(`{"type":"function_call","id":"fc","call_id":"c1","name":"slow_tool","arguments":"{}","status":"completed"}`)}})
+	}
+	if err == nil {
+		err = db.FinishTurn(tid, store.TurnEnd{Status: store.StatusCompleted, ResponseIDs: []string{"resp_1"}})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	rid, err := db.BeginTurn(sid, "", []json.RawMessage{json.RawMessage(`{"type":"function_call_output","call_id":"c1","output":"cancelled by user; its output so far:\nhalf"}`)}, "resp_1")
+	if err == nil {
+		err = db.FinishTurn(rid, store.TurnEnd{Status: store.StatusStopped, ResponseIDs: []string{}})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := db.Load(sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := streamtest.New(t)
+	m := newTestModel(t, Options{DB: db, Resume: s, Client: &stream.Client{BaseURL: srv.URL}})
+	m.Init()
+	m.tick(time.Now()) // a frame: the panels given their outputs redraw
+	var header string
+	for _, l := range strings.Split(plain(m), "\n") {
+		if strings.Contains(l, "╭") && strings.Contains(l, "slow_tool") {
+			header = l
+		}
+	}
+	if !strings.Contains(header, "cancelled") || strings.Contains(header, "completed") {
+		t.Errorf("header %q:\n%s", header, plain(m))
+	}
+	m.shutdown()
 }

@@ -203,6 +203,8 @@ func (m *Model) resumeCalls() tea.Cmd {
 		case session.CallAnswered:
 			if it.Output == nil {
 				it.Output, _ = json.Marshal(cc.Output)
+				// ran in an earlier process: its header says how, as its output does
+				it.Run = &stream.LocalRun{Phase: stream.RunEnded, Outcome: tools.OutcomeOf(cc.Output).String()}
 				m.itemChanged(it)
 			}
 		}
