@@ -54,7 +54,7 @@ func NewSearchResults(query string, hits []store.Hit, st *theme.Styles) SearchRe
 		if title == "" {
 			title = "untitled"
 		}
-		number := h.Prompt
+		number := h.UserTurn
 		if number == 0 {
 			number = h.Turn
 		}

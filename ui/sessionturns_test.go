@@ -73,7 +73,7 @@ func TestResumeCountsUserTurns(t *testing.T) {
 // of the second prompt) reads "turn 2", as the picker counts turns, and
 // enter opens the session at the stored turn.
 func TestSearchShowsUserTurn(t *testing.T) {
-	h := store.Hit{Session: "s1", Turn: 4, Prompt: 2, Title: "files", Snippet: "three files"}
+	h := store.Hit{Session: "s1", Turn: 4, UserTurn: 2, Title: "files", Snippet: "three files"}
 	r := NewSearchResults("files", []store.Hit{h}, nil)
 	if v := ansi.Strip(r.View(60, 10)); !strings.Contains(v, "files · turn 2") {
 		t.Errorf("view:\n%s", v)

@@ -43,7 +43,7 @@ func TestRoundsAreNotTurns(t *testing.T) {
 		t.Errorf("loaded %d turns (UserTurns %d), want 3", s.Info.Turns, s.UserTurns())
 	}
 	hits := must[[]Hit](t)(db.Search("zebra", 0))
-	if len(hits) != 1 || hits[0].Turn != 4 || hits[0].Prompt != 2 {
+	if len(hits) != 1 || hits[0].Turn != 4 || hits[0].UserTurn != 2 {
 		t.Errorf("hits %+v, want seq 4 in user turn 2", hits)
 	}
 }

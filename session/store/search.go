@@ -9,14 +9,14 @@ import (
 
 // Hit is one turn that matches a search.
 type Hit struct {
-	Session SessionID
-	Title   string // the session's, one line, sanitized
-	Turn    int    // the turn's Seq (its place in Session.Turns, from 1)
-	Prompt  int    // the number of the user turn it is or continues (see UserTurn), as lists count them
-	TurnID  TurnID
-	Snippet string  // one line around the best match, plain text (no markdown syntax), sanitized, "…" where cut
-	Marks   []Span  // the matched terms in Snippet, in order
-	Rank    float64 // bm25 with prompt text weighted highest; lower is better
+	Session  SessionID
+	Title    string // the session's, one line, sanitized
+	Turn     int    // the turn's Seq (its place in Session.Turns, from 1)
+	UserTurn int    // the number of the user turn it is or continues (see UserTurn), as lists count them
+	TurnID   TurnID
+	Snippet  string  // one line around the best match, plain text (no markdown syntax), sanitized, "…" where cut
+	Marks    []Span  // the matched terms in Snippet, in order
+	Rank     float64 // bm25 with prompt text weighted highest; lower is better
 }
 
 // Span is a byte range [Start, End) of a Snippet.
@@ -105,7 +105,7 @@ func (db *DB) placeHits(hits []Hit) ([]Hit, error) {
 		if !ok {
 			continue
 		}
-		h.Session, h.Title, h.Turn, h.Prompt = SessionID(p.sid), title(p.stitle), p.seq, max(1, p.prompt)
+		h.Session, h.Title, h.Turn, h.UserTurn = SessionID(p.sid), title(p.stitle), p.seq, max(1, p.prompt)
 		out = append(out, h)
 	}
 	return out, nil

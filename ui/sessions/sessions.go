@@ -320,7 +320,7 @@ func (h Env) Search(query string, asJSON bool, limit int) error {
 		enc.SetEscapeHTML(false)
 		for _, hit := range hits {
 			snippet, marks := cleanSnippet(hit.Snippet, hit.Marks)
-			line := HitLine{ID: string(hit.Session), Title: stream.SanitizeLine(hit.Title), Turn: hit.Prompt, Snippet: snippet, Marks: [][2]int{}}
+			line := HitLine{ID: string(hit.Session), Title: stream.SanitizeLine(hit.Title), Turn: hit.UserTurn, Snippet: snippet, Marks: [][2]int{}}
 			for _, m := range marks {
 				line.Marks = append(line.Marks, [2]int{m.Start, m.End})
 			}
@@ -337,7 +337,7 @@ func (h Env) Search(query string, asJSON bool, limit int) error {
 	mark := h.highlighter()
 	for _, hit := range hits {
 		snippet, marks := cleanSnippet(hit.Snippet, hit.Marks)
-		fmt.Fprintf(h.Stdout, "%s  turn %d  %s\n", hit.Session, hit.Prompt, stream.SanitizeLine(hit.Title))
+		fmt.Fprintf(h.Stdout, "%s  turn %d  %s\n", hit.Session, hit.UserTurn, stream.SanitizeLine(hit.Title))
 		fmt.Fprintf(h.Stdout, "    %s\n", markSpans(snippet, marks, mark))
 	}
 	fmt.Fprintf(h.Stdout, "resume a session with: runnel -r %s\n", hits[0].Session)
