@@ -129,6 +129,7 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 			if r.Notice != "" {
 				warnf(stderr, "%s", stream.SanitizeLine(r.Notice))
 			}
+			p.Ran(last.Current(), r) // the call's summary says how its run ended
 		}
 	})
 	p.Close()
