@@ -227,7 +227,7 @@ func (m *Model) resumeCalls() tea.Cmd {
 	seed := map[string]json.RawMessage{}
 	for _, cc := range ccs {
 		if cc.State != session.CallUnanswered {
-			seed[cc.Item.CallID] = session.OutputItem(cc.Item.CallID, cc.Output)
+			seed[cc.Item.CallID] = stream.OutputItem(cc.Item.CallID, cc.Output)
 		}
 	}
 	return m.runRound([]*stream.Snapshot{resp}, resp.ID, calls, seed)
@@ -401,7 +401,7 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		k.waiting = false
 		if k.calls[msg.res.Call.CallID] != nil {
 			delete(k.running, msg.res.Call.CallID)
-			k.roundOut[msg.res.Call.CallID] = session.OutputItem(msg.res.Call.CallID, msg.res.Output)
+			k.roundOut[msg.res.Call.CallID] = stream.OutputItem(msg.res.Call.CallID, msg.res.Output)
 			k.saveRound(m.now())
 			m.toolStatus()
 		}
