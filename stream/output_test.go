@@ -22,6 +22,8 @@ func TestAnswers(t *testing.T) {
 		{string(OutputItem("call_1", "x")), "call_1", false},
 		{`{"type":"shell_call_output","call_id":"sh_2"}`, "sh_2", false},
 		{`{"type":"apply_patch_call_output","call_id":"p_3"}`, "p_3", false},
+		{`{"type":"computer_call_output","call_id":"cu_5","output":{"type":"computer_screenshot"}}`, "cu_5", false}, // output not a string
+		{`{"type":"function_call_output","call_id":"call_6","output":[{"type":"input_text","text":"hi"}]}`, "call_6", false},
 		{`{"type":"mcp_approval_response","approval_request_id":"mcpr_4","approve":true}`, "mcpr_4", true},
 		{`{"type":"mcp_approval_response"}`, "", true},
 		{`{"type":"function_call","call_id":"call_1"}`, "", false},
