@@ -24,11 +24,7 @@ func TestResumeKeepsReasoningTokens(t *testing.T) {
 	turn := c.Say("think")
 	send(t, c, cl, turn, j.Begin(turn))
 	j.Close()
-	stored, _, err := db.Load(j.ID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, _ := session.FromStore(stored)
+	back, _ := reload(t, db, j.ID())
 	rs := back.Turns[0].Responses
 	u := rs[len(rs)-1].Usage
 	if u == nil || u.OutputTokens != 50 || u.OutputDetails == nil || u.OutputDetails.ReasoningTokens != 30 ||

@@ -3,6 +3,7 @@ package stream
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"time"
 )
@@ -14,6 +15,44 @@ type RetryInfo struct {
 	Max     int           // the most retries Open will make
 	Wait    time.Duration // how long Open waits before it
 	Err     error         // the failure that caused it
+}
+
+// withRetries calls once until it succeeds, fails for good (an error that
+// is not retryable, or MaxRetries retries used up) or ctx is done, waiting
+// retryWait between tries and telling OnRetry before each wait. When ctx
+// ends it, the error is ctx's cause, prefixed "op: " when op is not "".
+// Open and Compact share it.
+func withRetries[T any](ctx context.Context, c *Client, op string, once func() (T, error)) (T, error) {
+	var zero T
+	maxRetries := c.MaxRetries
+	switch {
+	case maxRetries == 0:
+		maxRetries = defaultMaxRetries
+	case maxRetries < 0:
+		maxRetries = 0
+	}
+	for attempt := 0; ; attempt++ {
+		v, err := once()
+		if err == nil {
+			return v, nil
+		}
+		if ctx.Err() != nil {
+			if op != "" {
+				return zero, fmt.Errorf("%s: %w", op, context.Cause(ctx))
+			}
+			return zero, context.Cause(ctx)
+		}
+		if attempt >= maxRetries || !retryable(err) {
+			return zero, err
+		}
+		wait := retryWait(err, attempt, orDefault(c.BaseDelay, defaultBaseDelay), orDefault(c.MaxDelay, defaultMaxDelay), jitter)
+		if c.OnRetry != nil {
+			c.OnRetry(RetryInfo{Attempt: attempt + 1, Max: maxRetries, Wait: wait, Err: err})
+		}
+		if err := sleepCtx(ctx, wait); err != nil {
+			return zero, err
+		}
+	}
 }
 
 // retryAfterCap bounds a server's Retry-After (unless MaxDelay is larger), so

@@ -3,6 +3,8 @@ package store
 import (
 	"encoding/json"
 	"time"
+
+	"runnel/stream"
 )
 
 // Status is where a turn stands.
@@ -160,22 +162,11 @@ func (s *Session) RebuildInput() []json.RawMessage {
 // outputCallID returns what a tool output or approval response input item
 // answers (a call_id, or approvalKey of the request id), "" for other items.
 func outputCallID(raw json.RawMessage) string {
-	var f struct {
-		Type   string `json:"type"`
-		CallID string `json:"call_id"`
-		ReqID  string `json:"approval_request_id"`
+	id, approval := stream.Answers(raw)
+	if approval {
+		return approvalKey(id)
 	}
-	if json.Unmarshal(raw, &f) != nil {
-		return ""
-	}
-	switch f.Type {
-	case "function_call_output", "custom_tool_call_output", "computer_call_output",
-		"local_shell_call_output", "shell_call_output", "apply_patch_call_output":
-		return f.CallID
-	case "mcp_approval_response":
-		return approvalKey(f.ReqID)
-	}
-	return ""
+	return id
 }
 
 func approvalKey(requestID string) string { return "approval " + requestID }

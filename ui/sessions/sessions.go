@@ -68,6 +68,36 @@ func (h Env) open() (*store.DB, error) {
 	return store.Open(h.DB)
 }
 
+// openLimited checks --limit, then opens the history.
+func (h Env) openLimited(limit int) (*store.DB, error) {
+	if limit < 0 {
+		return nil, badLimit(limit)
+	}
+	return h.open()
+}
+
+// openSession opens the history and resolves arg (an id or its prefix) in
+// it. The caller closes db when err is nil.
+func (h Env) openSession(arg string) (*store.DB, store.SessionID, error) {
+	db, err := h.open()
+	if err != nil {
+		return nil, "", err
+	}
+	id, err := db.Resolve(arg)
+	if err != nil {
+		db.Close()
+		return nil, "", fail(err)
+	}
+	return db, id, nil
+}
+
+// jsonLines encodes JSON Lines on stdout, leaving <, > and & as they are.
+func (h Env) jsonLines() *json.Encoder {
+	enc := json.NewEncoder(h.Stdout)
+	enc.SetEscapeHTML(false)
+	return enc
+}
+
 // fail is a store error as returned: a missing or ambiguous id and bad
 // input are the caller's, anything else the store's.
 func fail(err error) error {
@@ -106,10 +136,7 @@ type SessionLine struct {
 // List lists the saved sessions, most recently updated first: a table, or
 // JSON Lines.
 func (h Env) List(asJSON bool, limit int) error {
-	if limit < 0 {
-		return badLimit(limit)
-	}
-	db, err := h.open()
+	db, err := h.openLimited(limit)
 	if err != nil {
 		return err
 	}
@@ -120,8 +147,7 @@ func (h Env) List(asJSON bool, limit int) error {
 	}
 	now := h.Now()
 	if asJSON {
-		enc := json.NewEncoder(h.Stdout)
-		enc.SetEscapeHTML(false)
+		enc := h.jsonLines()
 		for _, s := range infos {
 			enc.Encode(SessionLine{
 				ID: string(s.ID), Title: stream.SanitizeLine(s.Title), Turns: s.Turns,
@@ -220,15 +246,11 @@ func ago(t, now time.Time) string {
 
 // Remove deletes a session, after asking on a terminal unless yes.
 func (h Env) Remove(arg string, yes bool) error {
-	db, err := h.open()
+	db, id, err := h.openSession(arg)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	id, err := db.Resolve(arg)
-	if err != nil {
-		return fail(err)
-	}
 	s, _, err := db.Load(id)
 	if err != nil {
 		return fail(err)
@@ -303,10 +325,7 @@ type HitLine struct {
 
 // Search prints the saved turns that match query, best first.
 func (h Env) Search(query string, asJSON bool, limit int) error {
-	if limit < 0 {
-		return badLimit(limit)
-	}
-	db, err := h.open()
+	db, err := h.openLimited(limit)
 	if err != nil {
 		return err
 	}
@@ -316,8 +335,7 @@ func (h Env) Search(query string, asJSON bool, limit int) error {
 		return fail(err)
 	}
 	if asJSON {
-		enc := json.NewEncoder(h.Stdout)
-		enc.SetEscapeHTML(false)
+		enc := h.jsonLines()
 		for _, hit := range hits {
 			snippet, marks := cleanSnippet(hit.Snippet, hit.Marks)
 			line := HitLine{ID: string(hit.Session), Title: stream.SanitizeLine(hit.Title), Turn: hit.UserTurn, Snippet: snippet, Marks: [][2]int{}}
@@ -404,15 +422,11 @@ func (h Env) Export(arg, format, out string) error {
 	if format != "markdown" && format != "json" {
 		return usagef("unknown --format %q for export: use markdown or json", stream.SanitizeLine(format))
 	}
-	db, err := h.open()
+	db, id, err := h.openSession(arg)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	id, err := db.Resolve(arg)
-	if err != nil {
-		return fail(err)
-	}
 	var data []byte
 	if format == "json" {
 		f, err := db.Export(id)
