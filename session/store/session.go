@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 )
@@ -89,7 +90,7 @@ type Item struct {
 func (s *Session) LastResponseID() string {
 	for i := len(s.Turns) - 1; i >= 0; i-- {
 		t := &s.Turns[i]
-		if !t.Status.chains() {
+		if !t.Status.chains() || i+1 < len(s.Turns) && s.Turns[i+1].Status.chains() && s.Turns[i+1].Retries(t) {
 			continue
 		}
 		for j := len(t.ResponseIDs) - 1; j >= 0; j-- {
@@ -99,6 +100,22 @@ func (s *Session) LastResponseID() string {
 		}
 	}
 	return ""
+}
+
+// Retries reports whether t asked again for prev's answer (/retry): the
+// same prompt and input items, sent from the same previous response. Two
+// identical prompts in a row without stored state (store = false, no
+// previous response) look the same and count as one.
+func (t *Turn) Retries(prev *Turn) bool {
+	if t.Prompt != prev.Prompt || t.PreviousResponseID != prev.PreviousResponseID || len(t.Input) != len(prev.Input) {
+		return false
+	}
+	for i := range t.Input {
+		if !bytes.Equal(t.Input[i], prev.Input[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // RebuildInput returns the whole conversation as input items, for a server
@@ -113,7 +130,9 @@ func (s *Session) LastResponseID() string {
 //   - reasoning items without encrypted_content: a server that forgot the
 //     chain cannot resolve them by id;
 //   - tool outputs and approval responses whose call or request is not in the
-//     result (their turn was left out).
+//     result (their turn was left out);
+//   - an answer replaced by /retry: a turn followed by one that chained
+//     with the same prompt, input and previous response (Retries).
 //
 // A call with no output yet is kept: the caller's next input may answer it.
 func (s *Session) RebuildInput() []json.RawMessage {
@@ -121,7 +140,7 @@ func (s *Session) RebuildInput() []json.RawMessage {
 	calls := map[string]bool{}
 	for i := range s.Turns {
 		t := &s.Turns[i]
-		if !t.Status.chains() {
+		if !t.Status.chains() || i+1 < len(s.Turns) && s.Turns[i+1].Status.chains() && s.Turns[i+1].Retries(t) {
 			continue
 		}
 		for _, in := range t.Input {
