@@ -67,6 +67,7 @@ type Model struct {
 	lastSaveErr string           // the last history failure shown
 	turnEntry   []int            // transcript index of each turn's first entry
 	renamed     bool             // /rename named the session: a model title does not replace it
+	images      inlineImages     // generated images shown in the terminal (inline.go)
 	dialog      dialog           // the open dialog, nil for none
 	tools       *toolKit
 	hintFor     hintKey           // the hint line below was made for this
@@ -316,11 +317,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case imageMsg:
-		if sv, ok := msg.e.b.(block.ImageSaver); ok {
-			sv.ImageSaved(msg.f)
-			m.transcript.Invalidate(msg.e.idx)
-		}
-		return m, nil
+		return m, m.imageWritten(msg)
 	case mcpReadyMsg, mcpReportMsg:
 		return m, m.mcpMsg(msg)
 	case compactMsg:

@@ -13,6 +13,7 @@ import (
 	"runnel/session/store"
 	"runnel/session/tools"
 	"runnel/stream"
+	"runnel/ui/graphics"
 )
 
 // Options configure the chat.
@@ -93,6 +94,8 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	if o.NoColor || os.Getenv("NO_COLOR") != "" {
 		m.noColor = true
+	} else { // the placeholders that draw images are coloured
+		m.images.support = graphics.Detect(os.Getenv, nil)
 	}
 	_, err := tea.NewProgram(m, opts...).Run()
 	m.shutdown()
