@@ -19,6 +19,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"runnel/session"
 	"runnel/session/config"
@@ -69,7 +70,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stopTerm := signal.NotifyContext(chatCtx, syscall.SIGTERM)
 	defer stopTerm()
 	root := newRoot(ctx, chatCtx, stdin, stdout, stderr)
-	root.SetArgs(config.ExpandOverrides(args, func(flag string) bool { return takesValue(root, flag) }))
+	sets := []*pflag.FlagSet{root.Flags()}
+	for _, c := range root.Commands() {
+		sets = append(sets, c.Flags())
+	}
+	root.SetArgs(config.ExpandOverrides(args, sets...))
 	code := exitStatus(root.ExecuteContext(ctx), stderr)
 	if ctx.Err() != nil && chatCtx.Err() == nil {
 		return exitTerminated
@@ -197,20 +202,4 @@ func isTerminal(f any) bool {
 	}
 	st, err := file.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// takesValue reports whether the flag tok names ("-p", "--model") reads the
-// next argument as its value, on the root or a subcommand.
-func takesValue(root *cobra.Command, tok string) bool {
-	name := strings.TrimLeft(tok, "-")
-	for _, c := range append([]*cobra.Command{root}, root.Commands()...) {
-		f := c.Flags().Lookup(name)
-		if !strings.HasPrefix(tok, "--") && name != "" {
-			f = c.Flags().ShorthandLookup(name[len(name)-1:])
-		}
-		if f != nil {
-			return f.NoOptDefVal == ""
-		}
-	}
-	return false
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+	"github.com/spf13/pflag"
 )
 
 // overrideKey is a dotted key of bare TOML keys: what may stand left of
@@ -95,10 +96,10 @@ func isPrintable(s string) bool {
 
 // ExpandOverrides rewrites the command line so that each `-c key=value`
 // (before a lone "--") becomes `--override=key=value`; a `-c` followed by
-// anything else stays "continue the last session". takesValue says whether
-// the flag a token names (as written: "-p", "--model") reads the next
-// argument as its value, so a "-c" that is such a value is left alone.
-func ExpandOverrides(args []string, takesValue func(flag string) bool) []string {
+// anything else stays "continue the last session". A "-c" that is the value
+// of the flag before it (`-p -c`) is left alone: sets are the flags of the
+// command and its subcommands, which say which flags read a value.
+func ExpandOverrides(args []string, sets ...*pflag.FlagSet) []string {
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -109,7 +110,7 @@ func ExpandOverrides(args []string, takesValue func(flag string) bool) []string 
 			out = append(out, "--override="+args[i+1])
 			i++
 			continue
-		case strings.HasPrefix(a, "-") && !strings.Contains(a, "=") && i+1 < len(args) && takesValue(a):
+		case strings.HasPrefix(a, "-") && !strings.Contains(a, "=") && i+1 < len(args) && takesValue(a, sets):
 			out = append(out, a, args[i+1])
 			i++
 			continue
@@ -117,4 +118,20 @@ func ExpandOverrides(args []string, takesValue func(flag string) bool) []string 
 		out = append(out, a)
 	}
 	return out
+}
+
+// takesValue reports whether the flag tok names ("-p", "--model") in one of
+// sets reads the next argument as its value.
+func takesValue(tok string, sets []*pflag.FlagSet) bool {
+	name := strings.TrimLeft(tok, "-")
+	for _, set := range sets {
+		f := set.Lookup(name)
+		if !strings.HasPrefix(tok, "--") && name != "" {
+			f = set.ShorthandLookup(name[len(name)-1:])
+		}
+		if f != nil {
+			return f.NoOptDefVal == ""
+		}
+	}
+	return false
 }

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 )
 
 func TestOverrideAppliesOverTheFile(t *testing.T) {
@@ -59,8 +61,11 @@ func TestOverrideIsOneKey(t *testing.T) {
 }
 
 func TestExpandOverrides(t *testing.T) {
-	values := map[string]bool{"-p": true, "--model": true, "-r": true}
-	takes := func(f string) bool { return values[f] }
+	takes := pflag.NewFlagSet("runnel", pflag.ContinueOnError)
+	takes.StringP("prompt", "p", "", "")
+	takes.StringP("resume", "r", "", "")
+	takes.String("model", "", "")
+	takes.BoolP("continue", "c", false, "")
 	for _, tc := range []struct{ in, want string }{
 		{"-c", "-c"},
 		{"-c -p hi", "-c -p hi"},
@@ -70,6 +75,8 @@ func TestExpandOverrides(t *testing.T) {
 		{"-p a=b -c", "-p a=b -c"},
 		{"-c x=1 -- -c y=2", "--override=x=1 -- -c y=2"},
 		{"-c hello", "-c hello"},
+		{"--model -c -c m=1", "--model -c --override=m=1"},
+		{"-r x=y -c", "-r x=y -c"},
 	} {
 		got := strings.Join(ExpandOverrides(strings.Fields(tc.in), takes), " ")
 		if got != tc.want {
