@@ -1,6 +1,7 @@
 package block
 
 import (
+	"cmp"
 	"errors"
 	"strconv"
 	"strings"
@@ -104,7 +105,7 @@ func imageBody(p *panel, d *drawer) {
 	if shown.Inline != nil {
 		d.add(section{lines: shown.Inline, whole: true})
 	}
-	if note := p.images.final.Note + p.images.partial.Note; note != "" {
+	if note := cmp.Or(p.images.final.Note, p.images.partial.Note); note != "" {
 		d.line(d.lk.muted.Render(cleanLine(note)))
 	}
 	saidOff := false

@@ -72,7 +72,7 @@ const (
 	MaxBytes  = 16 << 20    // decoded data
 	MaxPixels = 4096 * 4096 // width × height
 	MaxCols   = 64          // columns of the placement
-	MaxRows   = 24          // rows of the placement
+	MaxRows   = 16          // rows of the placement
 )
 
 // Image is one image ready to show: Seq transmits it (write it to the
