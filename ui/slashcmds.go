@@ -3,8 +3,11 @@ package ui
 // This file runs /export, /rename, /retry and /theme.
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -36,6 +39,11 @@ func exportArgs(args string) (format, path string) {
 			format = "json"
 		}
 	}
+	if rest, ok := strings.CutPrefix(path, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			path = filepath.Join(home, rest)
+		}
+	}
 	return format, path
 }
 
@@ -60,7 +68,12 @@ func (m *Model) exported(msg exportedMsg) {
 		if msg.res.Path != "" {
 			where = " to " + msg.res.Path
 		}
-		m.notice(block.Error, stream.SanitizeLine(fmt.Sprintf("cannot export%s: %s", where, msg.res.Err)))
+		err := msg.res.Err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		m.notice(block.Error, stream.SanitizeLine(fmt.Sprintf("cannot export%s: %s — give another path: /export [markdown|json] PATH", where, err)))
 		return
 	}
 	m.notice(block.Info, stream.SanitizeLine(fmt.Sprintf("exported the session to %s (%s)", msg.res.Path, msg.format)))

@@ -138,6 +138,10 @@ func TestExportRenameTheme(t *testing.T) {
 	if s := loadOnly(t, m, db); s.Info.Title != "Shipping plan" {
 		t.Errorf("title %q after /rename", s.Info.Title)
 	}
+	runCmd(m, m.slash("export", dir)) // a directory
+	if v := plain(m); !strings.Contains(v, "is a directory — give another path") {
+		t.Errorf("export to a directory:\n%s", v)
+	}
 	m.Update(titleMsg{title: "A model's title"})
 	if s := loadOnly(t, m, db); s.Info.Title != "Shipping plan" {
 		t.Errorf("a model title replaced /rename's: %q", s.Info.Title)
