@@ -86,19 +86,24 @@ func recordReplay(t *testing.T, fixture string, termEnv ...string) string {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	master.Write([]byte("\x03")) // ctrl+c twice quits
-	for !strings.Contains(snapshot(), "again to quit") && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	master.Write([]byte("\x03"))
+	// ctrl+c twice quits once the replay is idle (the first may stop it):
+	// press it until runnel exits
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(10 * time.Second): // a guard against hanging
-		cmd.Process.Kill()
-		<-done
-		t.Fatal("runnel did not quit on ctrl+c")
+	quit := time.NewTicker(300 * time.Millisecond)
+	defer quit.Stop()
+	guard := time.After(20 * time.Second) // a guard against hanging
+	for exited := false; !exited; {
+		select {
+		case <-done:
+			exited = true
+		case <-quit.C:
+			master.Write([]byte("\x03"))
+		case <-guard:
+			cmd.Process.Kill()
+			<-done
+			t.Fatal("runnel did not quit on ctrl+c")
+		}
 	}
 	return snapshot()
 }
