@@ -143,6 +143,9 @@ func TestInlineImageKitty(t *testing.T) {
 	if !strings.Contains(out, "\U0010EEEE") {
 		t.Error("no placeholder draws the image")
 	}
+	if id := strings.TrimPrefix(strings.Split(last[1], ",")[3], "i="); !strings.Contains(out, "\x1b_Ga=d,d=I,i="+id+",q=2\x1b\\") {
+		t.Errorf("image %s not freed on quit", id)
+	}
 
 	for _, env := range [][]string{{"TERM=xterm-256color"}, {"TERM=xterm-kitty", "TMUX=/tmp/none,1,0", "RUNNEL_INLINE_IMAGES=0"}} {
 		out := recordReplay(t, fixture, env...)

@@ -4,6 +4,8 @@ package ui
 // image generation calls, where the terminal can draw them.
 
 import (
+	"io"
+
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/ui/block"
@@ -70,4 +72,15 @@ func (m *Model) imageWritten(msg imageMsg) tea.Cmd {
 		return nil
 	}
 	return tea.Raw(seq)
+}
+
+// freeImages frees the images runnel sent, once the chat has ended.
+func (m *Model) freeImages(w io.Writer) {
+	ids := make([]int, 0, len(m.images.ids))
+	for _, id := range m.images.ids {
+		ids = append(ids, id)
+	}
+	if seq := m.images.support.Delete(ids); seq != "" && len(ids) > 0 {
+		io.WriteString(w, seq)
+	}
 }

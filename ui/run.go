@@ -99,6 +99,11 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	_, err := tea.NewProgram(m, opts...).Run()
 	m.shutdown()
+	var out io.Writer = os.Stdout
+	if o.Output != nil {
+		out = o.Output
+	}
+	m.freeImages(out)
 	res := Result{}
 	if m.journal != nil {
 		res.SessionID = m.journal.ID()

@@ -152,6 +152,19 @@ func (s Support) transmit(id int, pngData []byte, cols, rows int) string {
 	return b.String()
 }
 
+// Delete is the sequence that frees the images with these ids in the
+// terminal (their data, not only their placements); "" when off.
+func (s Support) Delete(ids []int) string {
+	if !s.On() {
+		return ""
+	}
+	var b strings.Builder
+	for _, id := range ids {
+		b.WriteString(s.wrap(fmt.Sprintf("\x1b_Ga=d,d=I,i=%d,q=2\x1b\\", id)))
+	}
+	return b.String()
+}
+
 // wrap passes a sequence through tmux when inside it.
 func (s Support) wrap(seq string) string {
 	if !s.Tmux {
