@@ -90,7 +90,7 @@ type Item struct {
 func (s *Session) LastResponseID() string {
 	for i := len(s.Turns) - 1; i >= 0; i-- {
 		t := &s.Turns[i]
-		if !t.Status.chains() || i+1 < len(s.Turns) && s.Turns[i+1].Status.chains() && s.Turns[i+1].Retries(t) {
+		if !t.Status.chains() || s.retried(i) {
 			continue
 		}
 		for j := len(t.ResponseIDs) - 1; j >= 0; j-- {
@@ -118,6 +118,17 @@ func (t *Turn) Retries(prev *Turn) bool {
 	return true
 }
 
+// retried reports whether a later turn replaced turn i's answer: the
+// turns after it retry it (failed retries included) until one chains.
+func (s *Session) retried(i int) bool {
+	for j := i + 1; j < len(s.Turns) && s.Turns[j].Retries(&s.Turns[i]); j++ {
+		if s.Turns[j].Status.chains() {
+			return true
+		}
+	}
+	return false
+}
+
 // RebuildInput returns the whole conversation as input items, for a server
 // that no longer has the previous_response_id chain: turn 1's input, turn 1's
 // output items, turn 2's input, … in order, each item byte for byte as
@@ -131,8 +142,9 @@ func (t *Turn) Retries(prev *Turn) bool {
 //     chain cannot resolve them by id;
 //   - tool outputs and approval responses whose call or request is not in the
 //     result (their turn was left out);
-//   - an answer replaced by /retry: a turn followed by one that chained
-//     with the same prompt, input and previous response (Retries).
+//   - an answer replaced by /retry: a turn followed by retries of it (the
+//     same prompt, input and previous response; Retries) of which one
+//     chained.
 //
 // A call with no output yet is kept: the caller's next input may answer it.
 func (s *Session) RebuildInput() []json.RawMessage {
@@ -140,7 +152,7 @@ func (s *Session) RebuildInput() []json.RawMessage {
 	calls := map[string]bool{}
 	for i := range s.Turns {
 		t := &s.Turns[i]
-		if !t.Status.chains() || i+1 < len(s.Turns) && s.Turns[i+1].Status.chains() && s.Turns[i+1].Retries(t) {
+		if !t.Status.chains() || s.retried(i) {
 			continue
 		}
 		for _, in := range t.Input {
