@@ -67,6 +67,8 @@ type Model struct {
 	journal     *session.Journal // the history; nil without one
 	lastSaveErr string           // the last history failure shown
 	turnEntry   []int            // transcript index of each turn's first entry
+	renamed     bool             // /rename named the session: a model title does not replace it
+	images      inlineImages     // generated images shown in the terminal (inline.go)
 	dialog      dialog           // the open dialog, nil for none
 	tools       *toolKit
 	hintFor     hintKey           // the hint line below was made for this
@@ -310,17 +312,16 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.storedPrompts = msg.list // a failure leaves ↑ with this session's prompts
 		m.composer.SetPast(append(append([]string(nil), m.resumedPrompts...), m.storedPrompts...))
 		return m, nil
+	case exportedMsg:
+		m.exported(msg)
+		return m, nil
 	case titleMsg:
-		if m.journal != nil {
+		if m.journal != nil && !m.renamed {
 			m.journal.SetTitle(msg.title)
 		}
 		return m, nil
 	case imageMsg:
-		if sv, ok := msg.e.b.(block.ImageSaver); ok {
-			sv.ImageSaved(msg.f)
-			m.transcript.Invalidate(msg.e.idx)
-		}
-		return m, nil
+		return m, m.imageWritten(msg)
 	case mcpReadyMsg, mcpReportMsg:
 		return m, m.mcpMsg(msg)
 	case compactMsg:

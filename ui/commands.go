@@ -101,6 +101,14 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		return m.fork(n)
 	case "compact":
 		return m.compact()
+	case "export":
+		return m.export(args)
+	case "rename":
+		m.rename(args)
+	case "retry":
+		return m.retry()
+	case "theme":
+		m.setTheme(args)
 	case "tools":
 		m.dialog = dlg[ToolsMenu]{NewToolsMenu(m.tools.cfg.List(), m.tools.enabled, m.frame.styles)}
 	case "attach":

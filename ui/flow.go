@@ -337,7 +337,7 @@ func (m *Model) refresh(it *stream.Item, now time.Time) tea.Cmd {
 	}
 	if sv, ok := e.b.(block.ImageSaver); ok {
 		if write := sv.SaveImage(m.opts.Images); write != nil {
-			cmds = append(cmds, func() tea.Msg { return imageMsg{e: e, f: write()} })
+			cmds = append(cmds, m.writeImage(e, write))
 		}
 	}
 	return tea.Batch(cmds...)

@@ -14,6 +14,7 @@ import (
 	"runnel/session/store"
 	"runnel/session/tools"
 	"runnel/stream"
+	"runnel/ui/graphics"
 )
 
 // Options configure the chat.
@@ -99,9 +100,16 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	if o.NoColor || os.Getenv("NO_COLOR") != "" {
 		m.noColor = true
+	} else { // the placeholders that draw images are coloured
+		m.images.support = graphics.Detect(os.Getenv, nil)
 	}
 	_, err := tea.NewProgram(m, opts...).Run()
 	m.shutdown()
+	var out io.Writer = os.Stdout
+	if o.Output != nil {
+		out = o.Output
+	}
+	m.freeImages(out)
 	res := Result{}
 	if m.journal != nil {
 		res.SessionID = m.journal.ID()

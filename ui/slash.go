@@ -58,10 +58,31 @@ var slashCommands = []Command{
 	{Name: "search", Args: "QUERY", Desc: "search every saved session", check: checkSearch},
 	{Name: "fork", Args: "N", Desc: "start a new session from turn N, editing its prompt", check: checkFork},
 	{Name: "compact", Desc: "compact the model's context; the transcript stays"},
+	{Name: "retry", Desc: "ask again for the last answer (both are kept)"},
+	{Name: "rename", Args: "TITLE", Desc: "rename this session", check: checkRename},
+	{Name: "export", Args: "[PATH]", Desc: "write this session to a file (/export json: JSON)", check: func(string) error { return nil }},
+	{Name: "theme", Args: "NAME", Desc: "colours for this run: dark, light or auto", check: checkTheme},
 	{Name: "tools", Desc: "switch tools on or off for this session"},
 	{Name: "attach", Args: "PATH", Desc: "attach a file to the next message (tab completes)", check: checkAttach},
 	{Name: "help", Desc: "show keys and commands"},
 	{Name: "quit", Desc: "leave runnel"},
+}
+
+func checkRename(args string) error {
+	if args == "" {
+		return fmt.Errorf("/rename needs a title, e.g. /rename retry backoff design")
+	}
+	return nil
+}
+
+func checkTheme(args string) error {
+	switch args {
+	case "dark", "light", "auto":
+		return nil
+	case "":
+		return fmt.Errorf("/theme needs one of dark, light, auto")
+	}
+	return fmt.Errorf("/theme %s: unknown theme; use dark, light or auto", clip(args, 20))
 }
 
 func checkSearch(args string) error {

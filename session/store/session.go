@@ -1,6 +1,7 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 
@@ -91,7 +92,7 @@ type Item struct {
 func (s *Session) LastResponseID() string {
 	for i := len(s.Turns) - 1; i >= 0; i-- {
 		t := &s.Turns[i]
-		if !t.Status.chains() {
+		if !t.Status.chains() || s.retried(i) {
 			continue
 		}
 		for j := len(t.ResponseIDs) - 1; j >= 0; j-- {
@@ -101,6 +102,33 @@ func (s *Session) LastResponseID() string {
 		}
 	}
 	return ""
+}
+
+// Retries reports whether t asked again for prev's answer (/retry): the
+// same prompt and input items, sent from the same previous response. Two
+// identical prompts in a row without stored state (store = false, no
+// previous response) look the same and count as one.
+func (t *Turn) Retries(prev *Turn) bool {
+	if t.Prompt != prev.Prompt || t.PreviousResponseID != prev.PreviousResponseID || len(t.Input) != len(prev.Input) {
+		return false
+	}
+	for i := range t.Input {
+		if !bytes.Equal(t.Input[i], prev.Input[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// retried reports whether a later turn replaced turn i's answer: the
+// turns after it retry it (failed retries included) until one chains.
+func (s *Session) retried(i int) bool {
+	for j := i + 1; j < len(s.Turns) && s.Turns[j].Retries(&s.Turns[i]); j++ {
+		if s.Turns[j].Status.chains() {
+			return true
+		}
+	}
+	return false
 }
 
 // RebuildInput returns the whole conversation as input items, for a server
@@ -115,7 +143,10 @@ func (s *Session) LastResponseID() string {
 //   - reasoning items without encrypted_content: a server that forgot the
 //     chain cannot resolve them by id;
 //   - tool outputs and approval responses whose call or request is not in the
-//     result (their turn was left out).
+//     result (their turn was left out);
+//   - an answer replaced by /retry: a turn followed by retries of it (the
+//     same prompt, input and previous response; Retries) of which one
+//     chained.
 //
 // A call with no output yet is kept: the caller's next input may answer it.
 func (s *Session) RebuildInput() []json.RawMessage {
@@ -123,7 +154,7 @@ func (s *Session) RebuildInput() []json.RawMessage {
 	calls := map[string]bool{}
 	for i := range s.Turns {
 		t := &s.Turns[i]
-		if !t.Status.chains() {
+		if !t.Status.chains() || s.retried(i) {
 			continue
 		}
 		for _, in := range t.Input {
