@@ -3,6 +3,7 @@ package markdown
 import (
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -136,4 +137,37 @@ func linkedText(out, url string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestListItemsHang: every row of a list item after its first starts under
+// the item's text (the marker's width further in), at every width, for
+// bullets, numbers up to two digits and nested lists.
+func TestListItemsHang(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, p := range []theme.Palette{theme.Dark(), theme.NoColor()} {
+		for _, width := range []int{24, 40, 77} {
+			r := newTestRenderer(t, theme.New(p).Glamour(), width)
+			var b strings.Builder
+			for i := 1; i <= 11; i++ {
+				fmt.Fprintf(&b, "%d. %s %s\n", i, sentence(rng, 6, 14, false), genURL(rng, 10+rng.IntN(width)))
+			}
+			b.WriteString("\n- " + sentence(rng, 8, 16, false) + "\n  - " + sentence(rng, 8, 16, false) + "\n")
+			out, err := r.Render(b.String())
+			if err != nil {
+				t.Fatal(err)
+			}
+			pad := ""
+			for _, row := range visible(out) {
+				trimmed := strings.TrimLeft(row, " ")
+				lead := row[:len(row)-len(trimmed)]
+				if m := regexp.MustCompile(`^(\d+\. |• )`).FindString(trimmed); m != "" {
+					pad = lead + strings.Repeat(" ", cells(m))
+					continue
+				}
+				if row != "" && !strings.HasPrefix(row, pad) {
+					t.Errorf("%s/%d: row %q does not hang under its item (%d columns)\n%s", p.Name, width, row, len(pad), strings.Join(visible(out), "\n"))
+				}
+			}
+		}
+	}
 }
