@@ -14,7 +14,7 @@ import (
 	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/theme"
-	"runnel/ui/block"
+	"runnel/ui/textwrap"
 )
 
 // ApprovalDecisionMsg is the user's answer to a local tool's approval
@@ -33,7 +33,7 @@ type ApprovalDecisionMsg struct {
 //
 // Text is wrapped when the dialog is built, at approvalWrap cells, so that
 // nothing the user approves is hidden by a cut: View only picks lines. It
-// wraps at spaces (block.WrapWords): an argument of the command or a word
+// wraps at spaces (textwrap.Words): an argument of the command or a word
 // of the arguments that fits a line stays whole, continuation lines hang
 // further in, and only a word wider than a line is broken.
 //
@@ -93,7 +93,7 @@ func NewApproval(req tools.ApprovalRequest, st *theme.Styles) Approval {
 	case a.server:
 		a.call = stream.SanitizeLine(req.Call.Name)
 	case len(req.Command) > 0:
-		a.command = block.WrapWords(shellJoin(req.Command), approvalWrap, approvalHang)
+		a.command = textwrap.Words(shellJoin(req.Command), approvalWrap, approvalHang)
 	}
 	return a
 }
@@ -241,7 +241,7 @@ func prettyArgs(raw string) []string {
 		cut = len(text) - approvalArgBytes
 		text = text[:approvalArgBytes] // a split rune becomes U+FFFD below
 	}
-	lines := block.WrapWords(strings.ReplaceAll(stream.Sanitize(text), "\t", "    "), approvalWrap, 2)
+	lines := textwrap.Words(strings.ReplaceAll(stream.Sanitize(text), "\t", "    "), approvalWrap, 2)
 	if cut > 0 {
 		lines = append(lines, "… "+strconv.Itoa(cut)+" more bytes not shown")
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"runnel/stream"
+	"runnel/ui/textwrap"
 )
 
 // tabWidth is how many spaces a tab becomes. Tabs are expanded before any
@@ -58,10 +59,10 @@ func cleanLine(s string) string { return stream.SanitizeLine(s) }
 
 // wrap breaks plain text (already cleaned) into lines of at most width
 // columns, at spaces where it can and inside words wider than a line
-// where it must (WrapWords: a URL that fits a line is not split).
+// where it must (textwrap.Words: a URL that fits a line is not split).
 func wrap(s string, width int) []string {
 	width = max(width, 1)
-	out := WrapWords(s, width, 0)
+	out := textwrap.Words(s, width, 0)
 	for i, l := range out {
 		out[i] = fit(strings.TrimRight(l, " "), width)
 	}

@@ -7,9 +7,7 @@
 // headings, emphasis, links with their URLs, lists, quotes, rules and
 // tables look as glamour draws them. Code blocks are highlighted by chroma
 // with a style built from the StyleConfig and kept by the Renderer (never
-// registered in chroma's global registry); tables are lipgloss tables,
-// their columns sized here when the table is wider than the width so a
-// URL or word that fits its column is not split (table.go).
+// registered in chroma's global registry); tables are lipgloss tables.
 // Text is wrapped in one pass over styled runs (wrap.go): breaks only at
 // spaces where it can (a URL moves to its own row whole), list items hang
 // under their marker, and every row opens and closes its own styles. It

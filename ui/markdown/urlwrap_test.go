@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"runnel/theme"
+	"runnel/ui/textwrap"
 )
 
 // placedURL is a URL a generated document shows, with the room its
@@ -52,8 +53,8 @@ func genURLDoc(rng *rand.Rand, width int) (string, []placedURL) {
 			fmt.Fprintf(&b, "See [%s](%s) and <%s>.\n", word(rng), url(width), url(width))
 		case 5:
 			// two columns, one rule and two cells' margins apart; the
-			// other column keeps at least minColumn cells
-			fmt.Fprintf(&b, "| %s | link |\n|---|---|\n| %s | %s %s |\n", word(rng), text(3), word(rng), url(width-1-4-minColumn))
+			// other column keeps at least textwrap.MinColumn cells
+			fmt.Fprintf(&b, "| %s | link |\n|---|---|\n| %s | %s %s |\n", word(rng), text(3), word(rng), url(width-1-4-textwrap.MinColumn))
 		}
 		b.WriteString("\n")
 	}

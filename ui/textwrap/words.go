@@ -1,4 +1,4 @@
-package block
+package textwrap
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// WrapWords breaks text into rows of at most width cells at spaces only,
+// Words breaks text into rows of at most width cells at spaces only,
 // so a word (a URL, a path, a command's argument) that fits on a row is
 // never split: it goes whole to the next row. ansi.Wrap would also break
 // at hyphens. A word wider than a row starts a row of its own and is
@@ -21,7 +21,7 @@ import (
 // gives the line back exactly. Trailing spaces are dropped.
 //
 // s is plain text (cleaned); width is raised to 1.
-func WrapWords(s string, width, hang int) []string {
+func Words(s string, width, hang int) []string {
 	width = max(width, 1)
 	s = strings.TrimRight(s, "\n")
 	if s == "" {

@@ -1,4 +1,4 @@
-package block
+package textwrap
 
 import (
 	"math/rand/v2"
@@ -36,17 +36,17 @@ func genWrapText(rng *rand.Rand, width int) string {
 	return b.String()
 }
 
-// TestWrapWordsKeepsWordsWhole is WrapWords' property: every row fits;
+// TestWordsKeepsWordsWhole is Words' property: every row fits;
 // nothing is lost or reordered; every word that fits a continuation row
 // shows whole on one row; continuation rows carry the hanging indent; and
 // when no word had to break (nor a break fall on two spaces), the rows give
 // the line back exactly.
-func TestWrapWordsKeepsWordsWhole(t *testing.T) {
+func TestWordsKeepWordsWhole(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for n := 0; n < 3000; n++ {
 		width, hang := 6+rng.IntN(80), rng.IntN(6)
 		line := genWrapText(rng, width)
-		rows := WrapWords(line, width, hang)
+		rows := Words(line, width, hang)
 		lead := len(line) - len(strings.TrimLeft(line, " "))
 		indent := min(lead+hang, width/2)
 		fail := func(format string, args ...any) {
@@ -97,13 +97,13 @@ func TestWrapWordsKeepsWordsWhole(t *testing.T) {
 	}
 }
 
-func TestWrapWordsURLMovesWhole(t *testing.T) {
+func TestWordsURLMovesWhole(t *testing.T) {
 	url := "https://example.com/some-path-with-hyphens/x"
-	rows := WrapWords("see the "+url+" now", 46, 0)
+	rows := Words("see the "+url+" now", 46, 0)
 	if len(rows) != 3 || rows[1] != url {
 		t.Errorf("rows %q: the URL should have the second row to itself", rows)
 	}
-	if rows := WrapWords("x "+url, 20, 2); rows[0] != "x" || rows[1] != "  https://example.co" {
+	if rows := Words("x "+url, 20, 2); rows[0] != "x" || rows[1] != "  https://example.co" {
 		t.Errorf("a URL wider than the width starts its own row: %q", rows)
 	}
 }
