@@ -50,7 +50,7 @@ type Server struct {
 	queue    []Reply              // FIFO, one per POST /v1/responses
 	handler  func(Recorded) Reply // used when queue is empty
 	requests []Recorded
-	state    *state // nil until Stateful
+	state    *state   // nil until Stateful
 	models   []string // GET /v1/models answers these ids; nil: 404, as a server without the route
 }
 
