@@ -44,14 +44,16 @@ type Composer struct {
 	ta      textarea.Model
 	keys    KeyMap
 	styles  *theme.Styles
-	history []string   // what up/down recall, oldest first: past then own, each text once (prompthistory.go)
-	own     []string   // prompts and commands sent from this composer, oldest first
-	past    []string   // prompts sent before this process, newest first (SetPast)
-	recall  int        // history index being shown
-	menu    []Command  // slash completions for the current text
-	sel     int        // selected menu row
-	empty   *emptyView // View of the empty composer, shared by copies
-	pastes  pastes     // large pastes shown as chips in the text (paste.go)
+	history []string  // what up/down recall, oldest first: past then own, each text once (prompthistory.go)
+	own     []string  // prompts and commands sent from this composer, oldest first
+	past    []string  // prompts sent before this process, newest first (SetPast)
+	recall  int       // history index being shown
+	menu    []Command // slash completions for the current text
+	sel     int       // selected menu row
+	// argChoices are the values a command's argument completes to (SetArgChoices)
+	argChoices map[string][]string
+	empty      *emptyView // View of the empty composer, shared by copies
+	pastes     pastes     // large pastes shown as chips in the text (paste.go)
 }
 
 // emptyView caches what the empty composer draws (the prompt and the
@@ -253,6 +255,9 @@ func (c *Composer) send() tea.Cmd {
 	}
 	if len(c.menu) > 0 {
 		cmd := c.menu[c.sel]
+		if cmd.arg != "" {
+			return c.run(cmd.Name, cmd.arg)
+		}
 		if cmd.Validate("") != nil {
 			c.complete()
 			return nil
@@ -282,7 +287,9 @@ func (c *Composer) run(name, args string) tea.Cmd {
 func (c *Composer) complete() {
 	cmd := c.menu[c.sel]
 	text := "/" + cmd.Name
-	if cmd.check != nil {
+	if cmd.arg != "" {
+		text += " " + cmd.arg
+	} else if cmd.check != nil {
 		text += " "
 	}
 	c.ta.SetValue(text)
@@ -328,7 +335,8 @@ func (c *Composer) updateMenu() {
 		return
 	}
 	if strings.ContainsAny(text, " \t") {
-		return // arguments are being typed: the command is chosen
+		c.menu = c.argMenu(text) // arguments are being typed: complete them, if the command has choices
+		return
 	}
 	word := text
 	if _, _, ok := Parse(text); !ok && word != "/" {

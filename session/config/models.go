@@ -3,9 +3,11 @@ package config
 import (
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 
 	"runnel/session/models"
+	"runnel/stream"
 )
 
 // ModelConfig is one [models."NAME"] table: figures that override or add
@@ -62,4 +64,19 @@ func (c Config) ModelTable() models.Table {
 		src = displayPath(c.Path)
 	}
 	return models.NewTable(over, src)
+}
+
+// ModelLister lists the models of the provider client talks to, caching
+// the list beside the history database (DIR/models/, see models.Lister).
+// The demo (label "demo") has no list; a data dir that could not be found
+// (dbErr) means no cache.
+func ModelLister(client *stream.Client, label, dbPath string, dbErr error) models.Lister {
+	l := models.Lister{Client: client}
+	if label == "demo" {
+		l.Client = nil
+	}
+	if dbErr == nil && dbPath != "" {
+		l.CacheDir = filepath.Dir(dbPath)
+	}
+	return l
 }
