@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -54,5 +56,39 @@ func TestModelsJSON(t *testing.T) {
 	}
 	if !strings.Contains(out, `"id":"gpt-5","configured":true,"listed":false`) {
 		t.Errorf("404: stdout %q", out)
+	}
+}
+
+// costDoc is an export whose turns carry usage: each turn priced as the
+// model its usage names, else the session's.
+func costDoc(id, model string, usages ...string) []byte {
+	var turns []string
+	for i, u := range usages {
+		turns = append(turns, fmt.Sprintf(`{"seq":%d,"prompt":"q","status":"completed","started":"2025-06-01T10:00:00Z","ended":"2025-06-01T10:00:00Z","usage":%s,"items":[]}`, i+1, u))
+	}
+	return []byte(fmt.Sprintf(`{"runnel_export":1,"session":{"id":%q,"title":"t %s","created":"2025-06-01T10:00:00Z","updated":"2025-06-01T10:00:00Z","settings":{"model":%q}},"turns":[%s]}`,
+		id, id, model, strings.Join(turns, ",")))
+}
+
+// TestSessionsCost: `runnel sessions` has a COST column and --json a cost
+// field: gpt-5 turns priced (cached input at the cached price), a model
+// the table lacks gives "-" and null.
+func TestSessionsCost(t *testing.T) {
+	dir := seedHistory(t,
+		costDoc("0k3m9xq4ab", "gpt-5",
+			`{"input_tokens":3727,"input_tokens_details":{"cached_tokens":3200},"output_tokens":347,"output_tokens_details":{"reasoning_tokens":128},"model":"gpt-5-2025-08-07"}`,
+			`{"input_tokens":1000000,"output_tokens":0}`),
+		costDoc("0k3m9xq4cd", "llama3", `{"input_tokens":10,"output_tokens":10}`),
+	)
+	out, errs, code := historyRun(t, dir, "", false, "sessions", "--json")
+	if code != exitOK || errs != "" {
+		t.Fatalf("%d %q", code, errs)
+	}
+	if !strings.Contains(out, `"cost":1.25452875`) || !strings.Contains(out, `"cost":null`) {
+		t.Errorf("--json:\n%s", out)
+	}
+	out, _, _ = historyRun(t, dir, "", false, "sessions")
+	if !strings.Contains(out, " COST ") || !strings.Contains(out, "$1.25") || !regexp.MustCompile(`llama3\s+-\s+t 0k3m9xq4cd`).MatchString(out) {
+		t.Errorf("table:\n%s", out)
 	}
 }
