@@ -7,17 +7,22 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"time"
 
 	"runnel/stream"
 )
 
 // TTL is how long a fetched model list is used before it is asked for
-// again: a day. `runnel models --refresh` and the picker's ctrl+r ask at once.
+// again: a day (TTLText says so in messages). `runnel models --refresh` and the picker's ctrl+r ask at once.
 const TTL = 24 * time.Hour
+
+// TTLText is TTL for messages.
+const TTLText = "24h"
 
 // List is a provider's models as GET {base}/models gave them.
 type List struct {
@@ -147,7 +152,15 @@ func Why(err error, configured string) string {
 	case errors.Is(err, ErrNoProvider):
 		cause = err.Error()
 	case errors.As(err, &api):
-		cause = "GET /models answered " + api.Brief()
+		cause = "GET /models answered " + strconv.Itoa(api.Status)
+		if t := http.StatusText(api.Status); t != "" {
+			cause += " " + t
+		}
+		if said := api.Message; said != "" {
+			cause += ": " + stream.SanitizeLine(said)
+		} else if api.BodySummary != "" {
+			cause += ": " + stream.SanitizeLine(api.BodySummary)
+		}
 	default:
 		cause = stream.SanitizeLine(err.Error())
 	}

@@ -79,7 +79,7 @@ func (e Env) Run(asJSON, refresh bool) error {
 	write(e.Stdout, rows)
 	fmt.Fprintln(e.Stdout, "* configured · prices in US dollars per million tokens; - is unknown (see [models.\"NAME\"] in config.example.toml)")
 	if err == nil && list.Cached {
-		fmt.Fprintf(e.Stdout, "listed %s (cached for %s; --refresh asks again)\n", list.Fetched.Local().Format("2006-01-02 15:04"), models.TTL)
+		fmt.Fprintf(e.Stdout, "listed %s (cached for %s; --refresh asks again)\n", list.Fetched.Local().Format("2006-01-02 15:04"), models.TTLText)
 	}
 	return nil
 }
