@@ -106,6 +106,9 @@ func (m *Model) modelCommand(args string) tea.Cmd {
 	m.status.Model = args
 	m.settingsChanged()
 	m.notice(block.Info, "model: "+args)
+	// the context goes to the new model next: its window, or no fill
+	m.meter.lastModel = args
+	m.meter.lastInfo, m.meter.lastKnown = m.opts.Prices.Lookup(args)
 	m.updateMeter()
 	return nil
 }
@@ -150,6 +153,9 @@ func (c costMeter) fill() string {
 		return ""
 	}
 	if p, ok := c.lastInfo.Fill(c.last); ok {
+		if p == 0 {
+			return "<1%" // something is used: 0% would say nothing is
+		}
 		return strconv.Itoa(p) + "%"
 	}
 	return ""
@@ -176,10 +182,16 @@ func (c costMeter) view() string {
 	return strings.Join(parts, " · ")
 }
 
-// account adds the usage of a turn's responses to the meter.
+// account adds the usage of a turn's responses to the meter. The demo is
+// no model: its tokens are counted, never priced or measured.
 func (m *Model) account(snaps []*stream.Snapshot) {
 	for _, s := range snaps {
 		if s == nil || s.Usage == nil {
+			continue
+		}
+		if m.opts.Provider == "demo" {
+			m.meter.tokens = m.meter.tokens.Add(models.FromWire(s.Usage))
+			m.meter.counted, m.meter.unpriced = true, true
 			continue
 		}
 		name := s.Model
@@ -227,7 +239,10 @@ func (m *Model) statusFacts() {
 	}
 	t := m.meter.tokens
 	fill, cost := m.meter.fill(), m.meter.costText()
-	if fill == "" {
+	switch {
+	case m.opts.Provider == "demo":
+		fill, cost = "— (the demo is no model)", "— (the demo costs nothing)"
+	case fill == "":
 		fill = "— (no context window known for " + na(m.meter.lastModel) + ")"
 		if !m.meter.counted {
 			fill = "— (no response yet)"

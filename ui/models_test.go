@@ -76,6 +76,23 @@ func TestUnknownModelShowsNoFigure(t *testing.T) {
 	if row := statusRow(plain(m2)); !strings.Contains(row, "ctx 50%") || strings.Contains(row, "$") {
 		t.Fatalf("status line %q: want ctx 50%% and no cost", row)
 	}
+	// switching to a model without a window drops the fill: the context goes to it next
+	m2.modelCommand("my-finetune")
+	if row := statusRow(plain(m2)); strings.Contains(row, "ctx") {
+		t.Fatalf("status line %q: a fill for an unknown model", row)
+	}
+	// the demo is no model: no fill, no cost, even for a name the table has
+	m3 := newTestModel(t, Options{Provider: "demo", Settings: session.Settings{Model: "gpt-5"}})
+	m3.account([]*stream.Snapshot{{Model: "gpt-5", Usage: &stream.Usage{InputTokens: 1000, OutputTokens: 10}}})
+	if row := statusRow(plain(m3)); strings.Contains(row, "ctx") || strings.Contains(row, "$") {
+		t.Fatalf("demo status line %q shows a figure", row)
+	}
+	// a tiny fill is "<1%", not 0%
+	m4 := newTestModel(t, Options{Settings: session.Settings{Model: "gpt-5"}})
+	m4.account([]*stream.Snapshot{{Model: "gpt-5", Usage: &stream.Usage{InputTokens: 100, OutputTokens: 10}}})
+	if row := statusRow(plain(m4)); !strings.Contains(row, "ctx <1% · $0.0002") {
+		t.Fatalf("status line %q", row)
+	}
 }
 
 // TestModelList404 is a server whose /models answers 404: /model opens the
