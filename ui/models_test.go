@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"path/filepath"
+	"runnel/session/store"
 	"strings"
 	"testing"
 
@@ -164,5 +166,37 @@ func TestModelPickerAndCompletion(t *testing.T) {
 	d.until("the switch", func() bool { return m.conv.Settings.Model == "gpt-5-mini" })
 	if n := len(srv.Requests()); n != 1 {
 		t.Errorf("%d requests; want one GET /models", n)
+	}
+}
+
+// TestResumeKeepsCost: a resumed session shows the same cost, each turn
+// priced as the model that answered it (stored with the turn's usage),
+// even when the session's model has changed since.
+func TestResumeKeepsCost(t *testing.T) {
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.FromFile(sharedtest.Real(t, "pydantic__pydantic-ai/openai-reasoning-code-interpreter.sse")))
+	db, err := store.Open(filepath.Join(t.TempDir(), "runnel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	o := modelTestOptions(t, srv, "gpt-5")
+	o.DB = db
+	m := newTestModel(t, o)
+	d := newDriver(t, m)
+	d.run(m.Init())
+	d.send(SubmitMsg{Text: "hi"})
+	d.until("the answer", func() bool { return m.cur == nil && m.status.State == Idle })
+	d.send(SlashMsg{Name: "model", Args: "gpt-4.1"}) // the session's model changes; the turn was gpt-5's
+	id := m.journal.ID()
+	m.shutdown()
+	s, _, err := db.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = newTestModel(t, Options{DB: db, Resume: s})
+	m.Init()
+	if row := statusRow(plain(m)); !strings.Contains(row, "$0.0045") {
+		t.Errorf("after the resume %q; want the gpt-5 price, $0.0045", row)
 	}
 }
