@@ -1,7 +1,5 @@
 package main
 
-// This file wires `runnel models` (package ui/modellist).
-
 import (
 	"context"
 	"io"
@@ -12,28 +10,18 @@ import (
 	"runnel/ui/modellist"
 )
 
+// addModelsCommand wires `runnel models` (package ui/modellist).
 func addModelsCommand(ctx context.Context, root *cobra.Command, stdout, stderr io.Writer) {
 	var o options
-	var asJSON, refresh bool
-	cmd := &cobra.Command{
-		Use:   "models",
-		Short: "List the provider's models (GET /models, cached a day) with context windows and prices",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.dbPath, o.dbPathErr = dataDir(cmd)
-			o.configPath, _ = cmd.Flags().GetString("config")
-			cfg, s, code := loadSettings(o, stderr)
-			if code != exitOK {
-				return exitWith(code)
-			}
-			client, label := s.Client(o.demo)
-			e := modellist.Env{Ctx: ctx, Stdout: stdout, Stderr: stderr, Lister: config.ModelLister(client, label, o.dbPath, o.dbPathErr), Table: cfg.ModelTable(), Configured: s.Model}
-			return e.Run(asJSON, refresh)
-		},
-	}
+	cmd := modellist.Command(func(cmd *cobra.Command) (modellist.Env, error) {
+		o.dbPath, o.dbPathErr = dataDir(cmd)
+		o.configPath, _ = cmd.Flags().GetString("config")
+		cfg, s, code := loadSettings(o, stderr)
+		client, label := s.Client(o.demo)
+		e := modellist.Env{Ctx: ctx, Stdout: stdout, Stderr: stderr, Lister: config.ModelLister(client, label, o.dbPath, o.dbPathErr), Table: cfg.ModelTable(), Configured: s.Model}
+		return e, exitWith(code)
+	})
 	addModelFlags(&o, cmd)
 	cmd.Flags().BoolVar(&o.demo, "demo", false, "use the built-in demo provider (it has no list)")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "write JSON Lines: one model per line, with its window and prices (null when unknown)")
-	cmd.Flags().BoolVar(&refresh, "refresh", false, "ask the server even when the cached list is fresh")
 	root.AddCommand(cmd)
 }
