@@ -43,7 +43,11 @@ func (c *Client) Models(ctx context.Context) ([]ModelEntry, error) {
 	}
 	header.Set("Accept", "application/json")
 	header.Del("Content-Type")
-	ctx, cancel := context.WithTimeout(ctx, orDefault(c.IdleTimeout, modelsTimeout))
+	wait := modelsTimeout // a list is small: no need for the stream's idle timeout
+	if c.IdleTimeout > 0 {
+		wait = min(wait, c.IdleTimeout)
+	}
+	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -53,7 +57,7 @@ func (c *Client) Models(ctx context.Context) ([]ModelEntry, error) {
 	resp, err := c.httpClient().Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("GET %s: no answer in %s", modelsPath(&u), orDefault(c.IdleTimeout, modelsTimeout))
+			return nil, fmt.Errorf("GET %s: no answer in %s", modelsPath(&u), wait)
 		}
 		return nil, newConnError(u.Host, err)
 	}
