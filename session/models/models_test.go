@@ -189,3 +189,26 @@ func TestList404(t *testing.T) {
 		t.Fatalf("demo: %q", models.Why(err, "x"))
 	}
 }
+
+// TestListBadAnswers: a body that is not a model list, or an HTML error
+// page, is one line; nothing is cached.
+func TestListBadAnswers(t *testing.T) {
+	for body, want := range map[string]string{
+		`{"object":"list"}`:                       "the answer is not a model list",
+		`<html><title>Bad Gateway</title></html>`: "502 Bad Gateway",
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasPrefix(body, "<") {
+				w.Header().Set("Content-Type", "text/html")
+				w.WriteHeader(http.StatusBadGateway)
+			}
+			w.Write([]byte(body))
+		}))
+		dir := t.TempDir()
+		_, err := models.Lister{Client: &stream.Client{BaseURL: srv.URL}, CacheDir: dir}.List(context.Background(), false)
+		srv.Close()
+		if why := models.Why(err, "gpt-5"); err == nil || !strings.Contains(why, want) || strings.Contains(why, "\n") {
+			t.Errorf("%s: %q", body, why)
+		}
+	}
+}
