@@ -139,6 +139,7 @@ func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Wr
 	replay.Flags().Float64Var(&o.speed, "speed", 1, "playback speed in the chat view (2 = twice as fast)")
 	root.AddCommand(replay)
 	addSessionCommands(ctx, root, stdin, stdout, stderr)
+	addModelsCommand(ctx, root, stdout, stderr)
 	addCompletions(root, &o)
 	root.SetIn(stdin)
 	root.SetOut(stdout)

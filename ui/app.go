@@ -84,6 +84,8 @@ type Model struct {
 	resumedPrompts, storedPrompts []string
 	statusFor                     statusKey // the status line below was made for this
 	statusLine                    string
+	models                        modelList // the provider's models, for /model (models.go)
+	meter                         costMeter // the session's tokens, context fill and cost (models.go)
 }
 
 // dialog is an open dialog: it takes the keys until it closes.
@@ -299,6 +301,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case toolAskMsg, toolOutputMsg, toolProgressMsg, toolDoneMsg, toolStartMsg, toolResultMsg:
 		cmd, _ := m.toolMsg(msg)
 		return m, cmd
+	case modelsMsg:
+		return m, m.modelsArrived(msg)
+	case ModelPickedMsg:
+		m.dialog = nil
+		return m, m.modelCommand(msg.Name)
 	case ToolsChangedMsg:
 		m.dialog = nil
 		return m, m.setTools(msg.Enabled)
@@ -346,7 +353,7 @@ func (m *Model) updateComposer(msg tea.Msg) tea.Cmd {
 	if m.composer.Height() != h {
 		m.transcript.SetSize(m.transcript.Width(), m.transcriptHeight())
 	}
-	return cmd
+	return tea.Batch(cmd, m.watchModelCommand())
 }
 
 // resize lays out at once the first time, then debounces the reflow.

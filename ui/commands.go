@@ -79,10 +79,9 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		m.notice(block.Info, "new conversation")
 		return tea.Batch(stop, m.watchJournal())
 	case "model":
-		m.conv.Settings.Model = args
-		m.status.Model = args
-		m.settingsChanged()
-		m.notice(block.Info, "model: "+args)
+		return m.modelCommand(args)
+	case "status":
+		m.statusFacts()
 	case "effort":
 		m.conv.Settings.ReasoningEffort = args
 		m.status.Effort = args

@@ -60,6 +60,8 @@ type Composer struct {
 	empty    *emptyView     // View of the empty composer, shared by copies
 	pastes   pastes         // large pastes shown as chips in the text (paste.go)
 	att      chips          // files attached to the next message (attachments.go)
+	// argChoices are the values a command's argument completes to (SetArgChoices)
+	argChoices map[string][]string
 }
 
 // emptyView caches what the empty composer draws (the prompt and the
@@ -265,6 +267,9 @@ func (c *Composer) send() tea.Cmd {
 	}
 	if len(c.menu) > 0 {
 		cmd := c.menu[c.sel.Sel()]
+		if cmd.arg != "" {
+			return c.run(cmd.Name, cmd.arg)
+		}
 		if cmd.Validate("") != nil {
 			c.complete()
 			return nil
@@ -300,7 +305,9 @@ func (c *Composer) run(name, args string) tea.Cmd {
 func (c *Composer) complete() {
 	cmd := c.menu[c.sel.Sel()]
 	text := "/" + cmd.Name
-	if cmd.check != nil {
+	if cmd.arg != "" {
+		text += " " + cmd.arg
+	} else if cmd.check != nil {
 		text += " "
 	}
 	c.ta.SetValue(text)
@@ -348,7 +355,8 @@ func (c *Composer) updateMenu() {
 		return
 	}
 	if strings.ContainsAny(text, " \t") {
-		return // arguments are being typed: the command is chosen
+		c.menu = c.argMenu(text) // arguments are being typed: complete them, if the command has choices
+		return
 	}
 	word := text
 	if _, _, ok := Parse(text); !ok && word != "/" {

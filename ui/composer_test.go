@@ -189,7 +189,7 @@ func TestComposerSlashMenu(t *testing.T) {
 	if c.Height() != 1+min(len(Commands()), menuMaxItems) {
 		t.Errorf("height with menu = %d", c.Height())
 	}
-	if v := ansi.Strip(c.View()); !strings.Contains(v, "/model NAME") || !strings.Contains(v, "switch the model") {
+	if v := ansi.Strip(c.View()); !strings.Contains(v, "/model [NAME]") || !strings.Contains(v, "switch the model") {
 		t.Errorf("menu view lacks /model:\n%s", v)
 	}
 	c = typeText(c, "mo")

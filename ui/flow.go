@@ -386,6 +386,7 @@ func (m *Model) endTurn(t *turn) tea.Cmd {
 	}
 	m.conv.Finish(t.sess, snaps, t.err, t.stopped)
 	m.usage = m.usage.Add(t.usage())
+	m.account(snaps)
 	m.status.SessionUsage = m.usage
 	m.status.TurnUsage = t.usage()
 	m.status.State, m.status.Detail = Idle, ""

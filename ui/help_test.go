@@ -14,11 +14,11 @@ import (
 
 // TestHelpListsEveryKey: the main "?" overlay names every root binding
 // (alt+r and alt+o included), the dialogs' keys and every command, and it
-// fits the transcript area of a 100x34 terminal without a cut (a smaller
+// fits the transcript area of a 100x40 terminal without a cut (a smaller
 // one scrolls it: TestHelpScrollsWhenTaller).
 func TestHelpListsEveryKey(t *testing.T) {
 	m := newTestModel(t, Options{})
-	m.Update(tea.WindowSizeMsg{Width: 100, Height: 34})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
 	v := ansi.Strip(HelpView(100, m.frame.styles, DefaultKeyMap()))
 	if n := strings.Count(v, "\n") + 1; n > m.transcriptHeight() {
 		t.Errorf("help takes %d lines, the area has %d:\n%s", n, m.transcriptHeight(), v)

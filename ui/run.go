@@ -11,6 +11,7 @@ import (
 
 	"runnel/session"
 	"runnel/session/images"
+	"runnel/session/models"
 	"runnel/session/store"
 	"runnel/session/tools"
 	"runnel/stream"
@@ -49,6 +50,13 @@ type Options struct {
 	// Images is where generated images are written; nil writes none (the
 	// image panel says so).
 	Images images.Sink
+
+	// Models lists the provider's models for /model (a nil Client: none,
+	// as for the demo); Prices is the table of context windows and prices
+	// behind the status line's "ctx 42% · $0.01" (the zero Table is the
+	// built-in one).
+	Models models.Lister
+	Prices models.Table
 
 	// Replay, when set, plays a recorded stream instead of chatting.
 	Replay      io.Reader

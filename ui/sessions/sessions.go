@@ -19,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"runnel/session/export"
+	"runnel/session/models"
 	"runnel/session/store"
 	"runnel/stream"
 	"runnel/theme"
@@ -35,10 +36,11 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	Terminal       func(any) bool
 	Now            func() time.Time
-	Width          int    // table width; 0: the terminal's, else 100
-	DB             string // the history database
-	DBErr          error  // why there is none
-	DataDirFlag    string // the flag that names its directory, for messages
+	Width          int          // table width; 0: the terminal's, else 100
+	DB             string       // the history database
+	DBErr          error        // why there is none
+	DataDirFlag    string       // the flag that names its directory, for messages
+	Prices         models.Table // prices the COST column; the zero Table is the built-in one
 }
 
 // UsageError is a mistake of the caller's: a bad flag value, an unknown or
@@ -131,6 +133,9 @@ type SessionLine struct {
 	Updated    string `json:"updated"`
 	UpdatedAgo string `json:"updated_ago"`
 	Preview    string `json:"preview"`
+	// Cost is the session's cost in US dollars, each turn priced as the
+	// model that answered it; null when any turn's model has no price.
+	Cost *float64 `json:"cost"`
 }
 
 // List lists the saved sessions, most recently updated first: a table, or
@@ -149,11 +154,15 @@ func (h Env) List(asJSON bool, limit int) error {
 	if asJSON {
 		enc := h.jsonLines()
 		for _, s := range infos {
-			enc.Encode(SessionLine{
+			line := SessionLine{
 				ID: string(s.ID), Title: stream.SanitizeLine(s.Title), Turns: s.Turns,
 				Model: stream.SanitizeLine(s.Model), Created: rfc3339(s.Created), Updated: rfc3339(s.Updated),
 				UpdatedAgo: ago(s.Updated, now), Preview: stream.SanitizeLine(s.Preview),
-			})
+			}
+			if d, ok := sessionCost(db, h.Prices, s); ok {
+				line.Cost = &d
+			}
+			enc.Encode(line)
 		}
 		return nil
 	}
@@ -161,10 +170,10 @@ func (h Env) List(asJSON bool, limit int) error {
 		fmt.Fprintf(h.Stdout, "no sessions yet in %s\n", db.Path())
 		return nil
 	}
-	rows := [][]string{{"ID", "UPDATED", "TURNS", "MODEL", "TITLE"}}
+	rows := [][]string{{"ID", "UPDATED", "TURNS", "MODEL", "COST", "TITLE"}}
 	for _, s := range infos {
 		rows = append(rows, []string{string(s.ID), ago(s.Updated, now), fmt.Sprint(s.Turns),
-			stream.SanitizeLine(s.Model), stream.SanitizeLine(s.Title)})
+			stream.SanitizeLine(s.Model), costCell(sessionCost(db, h.Prices, s)), stream.SanitizeLine(s.Title)})
 	}
 	writeTable(h.Stdout, rows, h.width())
 	return nil
