@@ -1,20 +1,19 @@
 package main
 
-// This file wires the history commands (package ui/sessions) into cobra:
-// `sessions list|rm|search|export|import`, `sessions` alone listing, and the
-// older top-level `search`, `export` and `import` as hidden aliases. It also
-// opens the store for the chat and -c/-r.
+// This file wires the history commands (package ui/sessions) to main's
+// store, config and exit statuses, and opens the store for the chat and
+// -c/-r.
 
 import (
 	"context"
 	"errors"
 	"io"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"runnel/session/models"
 	"runnel/session/store"
 	"runnel/ui/sessions"
 )
@@ -40,142 +39,40 @@ func openHistory(o options) (*store.DB, error) {
 	return store.Open(o.dbPath)
 }
 
-// historyCmds builds the history commands.
-//
-// Invariants: terminal and now are isTerminal and time.Now outside tests.
-type historyCmds struct {
-	ctx            context.Context // cancels a wait on stdin (a prompt, import -)
-	stdin          io.Reader
-	stdout, stderr io.Writer
-	terminal       func(any) bool
-	now            func() time.Time
-}
-
-// addSessionCommands adds the history commands and the persistent --data-dir
-// flag to root.
+// addSessionCommands adds the history commands (ui/sessions) and the
+// persistent --data-dir flag to root.
 func addSessionCommands(ctx context.Context, root *cobra.Command, stdin io.Reader, stdout, stderr io.Writer) {
-	h := &historyCmds{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, terminal: isTerminal, now: time.Now}
-	h.add(root)
+	historyCommands(ctx, stdin, stdout, stderr, isTerminal).Add(root)
 }
 
-func (h *historyCmds) add(root *cobra.Command) {
-	root.PersistentFlags().String(dataDirFlag, "", "directory of the session history (default $XDG_DATA_HOME/runnel)")
-	list := h.listCmd("sessions")
-	list.Short = "List, search, export, import or delete saved sessions (alone: list them)"
-	list.AddCommand(h.listCmd("list"), h.rmCmd(), h.searchCmd(), h.exportCmd(), h.importCmd())
-	root.AddCommand(list)
-	for _, c := range []*cobra.Command{h.searchCmd(), h.exportCmd(), h.importCmd()} {
-		c.Hidden = true
-		root.AddCommand(c)
+// historyCommands are the history commands wired to main's store, config
+// and exit statuses.
+func historyCommands(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, terminal func(any) bool) *sessions.Commands {
+	return &sessions.Commands{
+		Ctx: ctx, Stdin: stdin, Stdout: stdout, Stderr: stderr, Terminal: terminal, Now: time.Now,
+		DataDirFlag: dataDirFlag, DataDir: dataDir, Exit: historyExit,
+		Prices: func(cmd *cobra.Command) models.Table {
+			path, _ := cmd.Flags().GetString("config")
+			cfg, _ := loadConfig(options{configPath: path}) // a bad config leaves the built-in prices
+			return cfg.ModelTable()
+		},
+		IDs: func(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return sessionIDs(cmd), cobra.ShellCompDirectiveNoFileComp
+		},
 	}
 }
 
-// env is what a history command needs, from cmd's flags.
-func (h *historyCmds) env(cmd *cobra.Command) sessions.Env {
-	e := sessions.Env{Ctx: h.ctx, Stdin: h.stdin, Stdout: h.stdout, Stderr: h.stderr, Terminal: h.terminal, Now: h.now, DataDirFlag: dataDirFlag}
-	e.DB, e.DBErr = dataDir(cmd)
-	path, _ := cmd.Flags().GetString("config")
-	cfg, _ := loadConfig(options{configPath: path}) // the COST column's prices; a bad config leaves the built-in ones
-	e.Prices = cfg.ModelTable()
-	e.Width, _ = cmd.Flags().GetInt("width") // 0 when the root has no --width
-	return e
-}
-
-// runE adapts a history command to RunE: its error, mapped to a status.
-func (h *historyCmds) runE(fn func(e sessions.Env, args []string) error) func(*cobra.Command, []string) error {
-	return func(cmd *cobra.Command, args []string) error {
-		err := fn(h.env(cmd), args)
-		var usage *sessions.UsageError
-		var none *sessions.NoMatchError
-		switch {
-		case err == nil:
-			return nil
-		case errors.As(err, &none):
-			return &exitError{code: exitFailure, msg: errLine(err)} // 1, as grep finding nothing
-		case errors.Is(err, context.Canceled):
-			return exitWith(exitInterrupt)
-		case errors.As(err, &usage):
-			return &exitError{code: exitUsage, msg: errLine(err)}
-		}
-		return &exitError{code: exitFailure, msg: errLine(err)}
+// historyExit maps a history command's error to its exit status.
+func historyExit(err error) error {
+	var usage *sessions.UsageError
+	var none *sessions.NoMatchError
+	switch {
+	case errors.As(err, &none):
+		return &exitError{code: exitFailure, msg: errLine(err)} // 1, as grep finding nothing
+	case errors.Is(err, context.Canceled):
+		return exitWith(exitInterrupt)
+	case errors.As(err, &usage):
+		return &exitError{code: exitUsage, msg: errLine(err)}
 	}
-}
-
-func completeSessionIDs(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
-	return sessionIDs(cmd), cobra.ShellCompDirectiveNoFileComp
-}
-
-func (h *historyCmds) listCmd(use string) *cobra.Command {
-	var asJSON bool
-	var limit int
-	list := &cobra.Command{
-		Use:   use,
-		Short: "List saved sessions, most recently updated first",
-		Long: "List saved sessions, most recently updated first: id, when it was last updated, turns, model and title.\n" +
-			"--json prints JSON Lines, one object per session: id, title, turns, model, created, updated (RFC 3339),\n" +
-			"updated_ago and preview. Resume one with: runnel -r ID",
-		Args: cobra.NoArgs,
-		RunE: h.runE(func(e sessions.Env, _ []string) error { return e.List(asJSON, limit) }),
-	}
-	list.Flags().BoolVar(&asJSON, "json", false, "print JSON Lines, one object per session")
-	list.Flags().IntVar(&limit, "limit", 0, "list at most N sessions (0: all)")
-	return list
-}
-
-func (h *historyCmds) rmCmd() *cobra.Command {
-	var yes bool
-	rm := &cobra.Command{
-		Use:               "rm ID",
-		Aliases:           []string{"delete"},
-		Short:             "Delete a session (a unique prefix of its id is enough)",
-		Args:              cobra.ExactArgs(1),
-		RunE:              h.runE(func(e sessions.Env, a []string) error { return e.Remove(a[0], yes) }),
-		ValidArgsFunction: completeSessionIDs,
-	}
-	rm.Flags().BoolVarP(&yes, "yes", "y", false, "delete without asking")
-	return rm
-}
-
-func (h *historyCmds) searchCmd() *cobra.Command {
-	var asJSON bool
-	var limit int
-	search := &cobra.Command{
-		Use:   "search QUERY...",
-		Short: "Search every saved prompt, answer, reasoning summary and tool call",
-		Long: "Search every saved prompt, answer, reasoning summary and tool call for turns holding all the words\n" +
-			"of QUERY (\"streams\" finds \"streaming\"), best first. On a terminal matches are highlighted,\n" +
-			"elsewhere they are marked [like this]. --json prints JSON Lines, one object per hit: id, title, turn,\n" +
-			"snippet and marks (byte ranges of the matches in snippet). Resume a session with: runnel -r ID",
-		Args: cobra.MinimumNArgs(1),
-		RunE: h.runE(func(e sessions.Env, a []string) error { return e.Search(strings.Join(a, " "), asJSON, limit) }),
-	}
-	search.Flags().BoolVar(&asJSON, "json", false, "print JSON Lines, one object per hit")
-	search.Flags().IntVar(&limit, "limit", 20, "show at most N hits (0: 20)")
-	return search
-}
-
-func (h *historyCmds) exportCmd() *cobra.Command {
-	var format, out string
-	exp := &cobra.Command{
-		Use:   "export ID",
-		Short: "Write a session as markdown or JSON (to stdout, or a file with -o)",
-		Long: "Write a session as a readable markdown transcript, or as JSON that `runnel sessions import` reads back.\n" +
-			"The format defaults to json when -o names a .json file, else markdown. Files are written 0600.",
-		Args:              cobra.ExactArgs(1),
-		RunE:              h.runE(func(e sessions.Env, a []string) error { return e.Export(a[0], format, out) }),
-		ValidArgsFunction: completeSessionIDs,
-	}
-	exp.Flags().StringVar(&format, "format", "", "markdown or json (default: json for a .json -o file, else markdown)")
-	exp.Flags().StringVarP(&out, "output", "o", "", "write to FILE instead of stdout")
-	exp.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]cobra.Completion{"markdown", "json"}, cobra.ShellCompDirectiveNoFileComp))
-	return exp
-}
-
-func (h *historyCmds) importCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "import FILE",
-		Short: "Add a session from a JSON export (a file, or - for stdin)",
-		Args:  cobra.ExactArgs(1),
-		RunE:  h.runE(func(e sessions.Env, a []string) error { return e.Import(a[0]) }),
-	}
+	return &exitError{code: exitFailure, msg: errLine(err)}
 }

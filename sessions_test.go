@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mattn/go-runewidth"
 	"github.com/spf13/cobra"
@@ -25,11 +24,10 @@ func historyRun(t *testing.T, dir, stdin string, term bool, args ...string) (std
 	root := &cobra.Command{Use: "runnel", SilenceUsage: true, SilenceErrors: true, Args: cobra.NoArgs, RunE: func(*cobra.Command, []string) error { return nil }}
 	root.PersistentFlags().String("format", "", "output format")
 	root.PersistentFlags().Int("width", 0, "wrap width")
-	h := &historyCmds{ctx: t.Context(), stdin: strings.NewReader(stdin), stdout: &o, stderr: &e,
-		terminal: func(any) bool { return term }, now: time.Now}
-	h.add(root)
+	in := strings.NewReader(stdin)
+	historyCommands(t.Context(), in, &o, &e, func(any) bool { return term }).Add(root)
 	root.SetArgs(append([]string{"--data-dir", dir}, args...))
-	root.SetIn(h.stdin)
+	root.SetIn(in)
 	root.SetOut(&o)
 	root.SetErr(&e)
 	status := exitStatus(root.Execute(), &e)

@@ -1,0 +1,142 @@
+package sessions
+
+// This file is the history commands' cobra wiring: `sessions
+// list|rm|search|export|import`, `sessions` alone listing, and the older
+// top-level `search`, `export` and `import` as hidden aliases.
+
+import (
+	"context"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"runnel/session/models"
+)
+
+// Commands builds the history commands; main fills in how they reach the
+// store, the prices and the exit status.
+//
+// Invariants: Terminal and Now are the real ones outside tests; DataDir,
+// Prices and Exit are set.
+type Commands struct {
+	Ctx            context.Context // cancels a wait on stdin (a prompt, import -)
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Terminal       func(any) bool
+	Now            func() time.Time
+	DataDirFlag    string                                   // the persistent flag naming the history directory
+	DataDir        func(cmd *cobra.Command) (string, error) // the history database cmd's flags name
+	Prices         func(cmd *cobra.Command) models.Table    // the COST column's prices
+	Exit           func(err error) error                    // maps an error to the command's exit status
+	IDs            cobra.CompletionFunc                     // completes session ids
+}
+
+// Add adds the history commands and the persistent data-directory flag to
+// root.
+func (h *Commands) Add(root *cobra.Command) {
+	root.PersistentFlags().String(h.DataDirFlag, "", "directory of the session history (default $XDG_DATA_HOME/runnel)")
+	list := h.listCmd("sessions")
+	list.Short = "List, search, export, import or delete saved sessions (alone: list them)"
+	list.AddCommand(h.listCmd("list"), h.rmCmd(), h.searchCmd(), h.exportCmd(), h.importCmd())
+	root.AddCommand(list)
+	for _, c := range []*cobra.Command{h.searchCmd(), h.exportCmd(), h.importCmd()} {
+		c.Hidden = true
+		root.AddCommand(c)
+	}
+}
+
+// env is what a history command needs, from cmd's flags.
+func (h *Commands) env(cmd *cobra.Command) Env {
+	e := Env{Ctx: h.Ctx, Stdin: h.Stdin, Stdout: h.Stdout, Stderr: h.Stderr, Terminal: h.Terminal, Now: h.Now, DataDirFlag: h.DataDirFlag}
+	e.DB, e.DBErr = h.DataDir(cmd)
+	e.Prices = h.Prices(cmd)
+	e.Width, _ = cmd.Flags().GetInt("width") // 0 when the root has no --width
+	return e
+}
+
+// runE adapts a history command to RunE: its error, mapped to a status.
+func (h *Commands) runE(fn func(e Env, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if err := fn(h.env(cmd), args); err != nil {
+			return h.Exit(err)
+		}
+		return nil
+	}
+}
+
+func (h *Commands) listCmd(use string) *cobra.Command {
+	var asJSON bool
+	var limit int
+	list := &cobra.Command{
+		Use:   use,
+		Short: "List saved sessions, most recently updated first",
+		Long: "List saved sessions, most recently updated first: id, when it was last updated, turns, model and title.\n" +
+			"--json prints JSON Lines, one object per session: id, title, turns, model, created, updated (RFC 3339),\n" +
+			"updated_ago and preview. Resume one with: runnel -r ID",
+		Args: cobra.NoArgs,
+		RunE: h.runE(func(e Env, _ []string) error { return e.List(asJSON, limit) }),
+	}
+	list.Flags().BoolVar(&asJSON, "json", false, "print JSON Lines, one object per session")
+	list.Flags().IntVar(&limit, "limit", 0, "list at most N sessions (0: all)")
+	return list
+}
+
+func (h *Commands) rmCmd() *cobra.Command {
+	var yes bool
+	rm := &cobra.Command{
+		Use:               "rm ID",
+		Aliases:           []string{"delete"},
+		Short:             "Delete a session (a unique prefix of its id is enough)",
+		Args:              cobra.ExactArgs(1),
+		RunE:              h.runE(func(e Env, a []string) error { return e.Remove(a[0], yes) }),
+		ValidArgsFunction: h.IDs,
+	}
+	rm.Flags().BoolVarP(&yes, "yes", "y", false, "delete without asking")
+	return rm
+}
+
+func (h *Commands) searchCmd() *cobra.Command {
+	var asJSON bool
+	var limit int
+	search := &cobra.Command{
+		Use:   "search QUERY...",
+		Short: "Search every saved prompt, answer, reasoning summary and tool call",
+		Long: "Search every saved prompt, answer, reasoning summary and tool call for turns holding all the words\n" +
+			"of QUERY (\"streams\" finds \"streaming\"), best first. On a terminal matches are highlighted,\n" +
+			"elsewhere they are marked [like this]. --json prints JSON Lines, one object per hit: id, title, turn,\n" +
+			"snippet and marks (byte ranges of the matches in snippet). Resume a session with: runnel -r ID",
+		Args: cobra.MinimumNArgs(1),
+		RunE: h.runE(func(e Env, a []string) error { return e.Search(strings.Join(a, " "), asJSON, limit) }),
+	}
+	search.Flags().BoolVar(&asJSON, "json", false, "print JSON Lines, one object per hit")
+	search.Flags().IntVar(&limit, "limit", 20, "show at most N hits (0: 20)")
+	return search
+}
+
+func (h *Commands) exportCmd() *cobra.Command {
+	var format, out string
+	exp := &cobra.Command{
+		Use:   "export ID",
+		Short: "Write a session as markdown or JSON (to stdout, or a file with -o)",
+		Long: "Write a session as a readable markdown transcript, or as JSON that `runnel sessions import` reads back.\n" +
+			"The format defaults to json when -o names a .json file, else markdown. Files are written 0600.",
+		Args:              cobra.ExactArgs(1),
+		RunE:              h.runE(func(e Env, a []string) error { return e.Export(a[0], format, out) }),
+		ValidArgsFunction: h.IDs,
+	}
+	exp.Flags().StringVar(&format, "format", "", "markdown or json (default: json for a .json -o file, else markdown)")
+	exp.Flags().StringVarP(&out, "output", "o", "", "write to FILE instead of stdout")
+	exp.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]cobra.Completion{"markdown", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	return exp
+}
+
+func (h *Commands) importCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "import FILE",
+		Short: "Add a session from a JSON export (a file, or - for stdin)",
+		Args:  cobra.ExactArgs(1),
+		RunE:  h.runE(func(e Env, a []string) error { return e.Import(a[0]) }),
+	}
+}
