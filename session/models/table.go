@@ -27,6 +27,12 @@ const (
 	pricingURL = "https://platform.openai.com/docs/pricing"
 	modelsURL  = "https://platform.openai.com/docs/models/"
 	readOn     = "2025-11"
+
+	// The 2026 models' figures, as copied from OpenAI's pricing page by the
+	// pages named (OpenAI's own pages are out of this build's reach): read
+	// there in 2026-06. Check them against the pricing page.
+	thirdParty2026 = "https://www.morphllm.com/openai-api-pricing (copy of " + pricingURL + ") ; https://nicolalazzari.ai/articles/openai-api-pricing-explained-2026"
+	readOn2026     = "2026-06"
 )
 
 // builtin is the table of current OpenAI models. Every row names its
@@ -34,6 +40,13 @@ const (
 // window) and the month the figures were read; README.md repeats it.
 // Prices change: [models."NAME"] in the config overrides any row.
 var builtin = map[string]Info{
+	"gpt-5.5":           {1_000_000, 5.00, 0.50, 30.00, thirdParty2026, readOn2026},
+	"gpt-5.5-pro":       {1_000_000, 30.00, 0, 180.00, thirdParty2026, readOn2026},
+	"gpt-5.4":           {1_000_000, 2.50, 0.25, 15.00, thirdParty2026, readOn2026},
+	"gpt-5.4-mini":      {1_000_000, 0.75, 0.075, 4.50, thirdParty2026, readOn2026},
+	"gpt-5.4-nano":      {1_000_000, 0.20, 0.02, 1.25, thirdParty2026, readOn2026},
+	"gpt-5.4-pro":       {1_000_000, 30.00, 0, 180.00, thirdParty2026, readOn2026},
+	"gpt-5.2":           {400_000, 1.75, 0.175, 14.00, thirdParty2026 + " ; " + modelsURL + "gpt-5.2", readOn2026},
 	"gpt-5":             {400_000, 1.25, 0.125, 10.00, pricingURL + " ; " + modelsURL + "gpt-5", readOn},
 	"gpt-5-mini":        {400_000, 0.25, 0.025, 2.00, pricingURL + " ; " + modelsURL + "gpt-5-mini", readOn},
 	"gpt-5-nano":        {400_000, 0.05, 0.005, 0.40, pricingURL + " ; " + modelsURL + "gpt-5-nano", readOn},
