@@ -120,6 +120,9 @@ func (c *Client) Open(ctx context.Context, req Request) (io.ReadCloser, error) {
 		return nil, err
 	}
 	req.Stream = true
+	if req.Background {
+		req.Store = new(true)
+	}
 	body, err := json.Marshal(req)
 	if err != nil {
 		return nil, fmt.Errorf("encode request: %w", err)
@@ -132,7 +135,7 @@ func (c *Client) Open(ctx context.Context, req Request) (io.ReadCloser, error) {
 		maxRetries = 0
 	}
 	for attempt := 0; ; attempt++ {
-		rc, err := c.attempt(ctx, endpoint, header, body, req.Model)
+		rc, err := c.attempt(ctx, http.MethodPost, endpoint, header, body, req.Model)
 		if err == nil {
 			return rc, nil
 		}
@@ -154,10 +157,14 @@ func (c *Client) Open(ctx context.Context, req Request) (io.ReadCloser, error) {
 
 // attempt sends the request once. The idle timer covers the wait for the
 // headers and for the first bytes too.
-func (c *Client) attempt(ctx context.Context, endpoint *url.URL, header http.Header, body []byte, model string) (io.ReadCloser, error) {
+func (c *Client) attempt(ctx context.Context, method string, endpoint *url.URL, header http.Header, body []byte, model string) (io.ReadCloser, error) {
 	idle := orDefault(c.IdleTimeout, defaultIdleTimeout)
 	actx, cancel, timer := armIdle(ctx, idle, endpoint.Host)
-	hreq, err := http.NewRequestWithContext(actx, http.MethodPost, endpoint.String(), bytes.NewReader(body))
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	hreq, err := http.NewRequestWithContext(actx, method, endpoint.String(), rd)
 	if err != nil {
 		timer.Stop()
 		cancel(nil)

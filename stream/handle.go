@@ -34,12 +34,22 @@ type Handle struct {
 // closes; the Final batch carries the cancellation cause.
 func (h *Handle) Cancel(cause error) { h.cancel(cause) }
 
-// Start opens a streaming request with c and reads it on a goroutine.
+// Start opens a streaming request with c and reads it on a goroutine. A
+// request with Background set is resumed when its stream drops (see
+// resumer), and sent again without Background, announced by a RetryInfo
+// with Foreground set, when the server refuses background mode.
 func Start(ctx context.Context, c *Client, req Request) *Handle {
 	secrets := c.redactor(&req)
+	cl := *c
+	cl.Secrets = secrets
+	var source sourceFunc
+	if req.Background {
+		source = func(ctx context.Context, body io.ReadCloser, notify func(RetryInfo)) eventSource {
+			return newResumer(ctx, &cl, body, secrets, notify)
+		}
+	}
 	return start(ctx, func(ctx context.Context, retry func(RetryInfo)) (io.ReadCloser, error) {
-		cl := *c
-		cl.Secrets = secrets
+		cl := cl
 		prev := c.OnRetry
 		cl.OnRetry = func(ri RetryInfo) {
 			if prev != nil {
@@ -47,8 +57,14 @@ func Start(ctx context.Context, c *Client, req Request) *Handle {
 			}
 			retry(ri)
 		}
-		return cl.Open(ctx, req)
-	}, 0, secrets)
+		rc, err := cl.Open(ctx, req)
+		if err != nil && req.Background && BackgroundRejected(err) {
+			retry(RetryInfo{Attempt: 1, Max: 1, Err: err, Foreground: true})
+			req.Background, req.Store = false, nil
+			return cl.Open(ctx, req)
+		}
+		return rc, err
+	}, source, 0, secrets)
 }
 
 // StartReader reads an already-open SSE stream (a recording, stdin) on a
@@ -56,10 +72,14 @@ func Start(ctx context.Context, c *Client, req Request) *Handle {
 func StartReader(ctx context.Context, r io.Reader, pace time.Duration) *Handle {
 	return start(ctx, func(context.Context, func(RetryInfo)) (io.ReadCloser, error) {
 		return io.NopCloser(r), nil
-	}, pace, nil)
+	}, nil, pace, nil)
 }
 
 type opener func(ctx context.Context, retry func(RetryInfo)) (io.ReadCloser, error)
+
+// sourceFunc wraps an opened body in the source events are read from; nil
+// reads it with a plain Decoder.
+type sourceFunc func(ctx context.Context, body io.ReadCloser, notify func(RetryInfo)) eventSource
 
 // piece is one thing the reader goroutine passes to the batcher.
 type piece struct {
@@ -77,11 +97,11 @@ const (
 	maxBatchEvents = 512
 )
 
-func start(parent context.Context, open opener, pace time.Duration, secrets *Redactor) *Handle {
+func start(parent context.Context, open opener, source sourceFunc, pace time.Duration, secrets *Redactor) *Handle {
 	ctx, cancel := context.WithCancelCause(parent)
 	out := make(chan Batch)
 	in := make(chan piece, 256)
-	go read(ctx, open, pace, secrets, in)
+	go read(ctx, open, source, pace, secrets, in)
 	go batch(ctx, in, out)
 	return &Handle{C: out, cancel: cancel}
 }
@@ -89,7 +109,7 @@ func start(parent context.Context, open opener, pace time.Duration, secrets *Red
 // read runs the request and the decoder, passing every event on, with
 // every secret in secrets replaced (see Redactor). It always ends with a
 // final piece.
-func read(ctx context.Context, open opener, pace time.Duration, secrets *Redactor, in chan<- piece) {
+func read(ctx context.Context, open opener, source sourceFunc, pace time.Duration, secrets *Redactor, in chan<- piece) {
 	defer close(in)
 	send := func(p piece) bool {
 		if ctx.Err() != nil {
@@ -102,14 +122,24 @@ func read(ctx context.Context, open opener, pace time.Duration, secrets *Redacto
 			return false
 		}
 	}
-	body, err := open(ctx, func(ri RetryInfo) { send(piece{retry: &ri}) })
+	notify := func(ri RetryInfo) { send(piece{retry: &ri}) }
+	body, err := open(ctx, notify)
 	if err != nil {
 		in <- piece{final: true, err: err}
 		return
 	}
 	defer body.Close()
-	d := NewDecoder(body)
-	d.SetRedactor(secrets)
+	var d eventSource
+	if source != nil {
+		d = source(ctx, body, notify)
+		if c, ok := d.(io.Closer); ok {
+			defer c.Close()
+		}
+	} else {
+		dec := NewDecoder(body)
+		dec.SetRedactor(secrets)
+		d = dec
+	}
 	guard := &deltaGuard{r: secrets}
 	var tick *time.Ticker
 	if pace > 0 {

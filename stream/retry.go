@@ -14,6 +14,11 @@ type RetryInfo struct {
 	Max     int           // the most retries Open will make
 	Wait    time.Duration // how long Open waits before it
 	Err     error         // the failure that caused it
+
+	// Set for background responses (Request.Background), at most one of:
+	Resume     bool // reconnecting a dropped or stalled stream (GET … starting_after)
+	Poll       bool // the server cannot resume streams: fetching the response until it ends
+	Foreground bool // the server refused background mode: sent again without it (no wait)
 }
 
 // retryAfterCap bounds a server's Retry-After (unless MaxDelay is larger), so
