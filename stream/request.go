@@ -22,9 +22,9 @@ type Request struct {
 	// dropped stream can be resumed (GET /responses/{id}?stream=true&
 	// starting_after=N) and a killed client can reattach. Open sends it with
 	// store: true, which background mode requires.
-	Background bool `json:"background,omitempty"`
-	Stream             bool              `json:"stream"`
-	Extra              map[string]any    `json:"-"`
+	Background bool           `json:"background,omitempty"`
+	Stream     bool           `json:"stream"`
+	Extra      map[string]any `json:"-"`
 }
 
 // ContextManager is one entry of the request's context_management: with

@@ -126,7 +126,11 @@ func (r *resumer) Next() bool {
 			r.finish(context.Cause(r.ctx))
 			continue
 		}
-		if r.ended || r.id == "" || !dropped(err) {
+		if r.ended {
+			r.finish(nil) // the response ended: a break after it loses nothing
+			continue
+		}
+		if r.id == "" || !dropped(err) {
 			r.finish(err)
 			continue
 		}

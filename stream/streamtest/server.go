@@ -57,6 +57,7 @@ type Server struct {
 type Recorded struct {
 	Method string
 	Path   string
+	Query  string // the raw query, without '?'
 	Header http.Header
 	Body   []byte
 }
@@ -135,7 +136,7 @@ const maxRequestBody = 64 << 20
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody))
-	rec := Recorded{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
+	rec := Recorded{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body}
 	reply, ok, stateful := s.record(rec)
 	switch {
 	case err != nil:

@@ -1,0 +1,343 @@
+package stream
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"runnel/stream/sharedtest"
+	"runnel/stream/streamtest"
+)
+
+// bgClient is a client of srv with backoff short enough for tests.
+func bgClient(srv *streamtest.Server) *Client {
+	return &Client{BaseURL: srv.URL, BaseDelay: time.Millisecond, MaxDelay: 2 * time.Millisecond}
+}
+
+// drain runs h to its end, applying every event, and returns the retry
+// notices it carried and the final error.
+func drain(t *testing.T, h *Handle, acc *Accumulator) (retries []RetryInfo, err error) {
+	t.Helper()
+	for b := range h.C {
+		for i := range b.Events {
+			_, _ = acc.Apply(&b.Events[i])
+		}
+		if b.Retry != nil {
+			retries = append(retries, *b.Retry)
+		}
+		if b.Final {
+			err = b.Err
+		}
+	}
+	acc.Finish()
+	return retries, err
+}
+
+// words is a long answer as deltas.
+func words(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf("word%d ", i)
+	}
+	return out
+}
+
+func answerText(acc *Accumulator) string {
+	var b strings.Builder
+	for _, s := range acc.Responses() {
+		for _, it := range s.Items {
+			b.WriteString(it.Text())
+		}
+	}
+	return b.String()
+}
+
+// A background stream dropped after the event with sequence number 40
+// resumes with starting_after=40, and ends with the very text an undropped
+// stream gives.
+func TestBackgroundResumeAfterDrop(t *testing.T) {
+	sse := streamtest.Text("resp_bg1", words(80)...)
+	var want Accumulator
+	if _, err := drain(t, StartReader(context.Background(), strings.NewReader(string(sse)), 0), &want); err != nil {
+		t.Fatal(err)
+	}
+
+	srv := streamtest.New(t).Stateful(streamtest.StateOptions{})
+	srv.Enqueue(streamtest.Reply{SSE: sse, DropAfter: 41}) // sequence numbers 0…40 arrive
+	var got Accumulator
+	retries, err := drain(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &got)
+	if err != nil {
+		t.Fatalf("stream ended with %v", err)
+	}
+	if len(retries) != 1 || !retries[0].Resume || retries[0].Attempt != 1 || retries[0].Max != MaxReconnects {
+		t.Fatalf("retries = %+v, want one reconnect 1/%d", retries, MaxReconnects)
+	}
+	bg := srv.Background()
+	if len(bg) != 1 || bg[0].Method != http.MethodGet || bg[0].Path != "/v1/responses/resp_bg1" {
+		t.Fatalf("background requests = %+v", bg)
+	}
+	if bg[0].Query != "starting_after=40&stream=true" {
+		t.Errorf("resume query %q, want starting_after=40&stream=true", bg[0].Query)
+	}
+	if a, b := answerText(&got), answerText(&want); a != b {
+		t.Errorf("resumed text differs from the undropped one:\n got %q\nwant %q", a, b)
+	}
+	if s := got.Current(); s == nil || s.Status != "completed" || s.CutOff || len(got.Responses()) != 1 {
+		t.Errorf("snapshot after resume: %+v", s)
+	}
+	// the request went out as background and stored
+	body := srv.Requests()[0].JSON()
+	if body["background"] != true || body["store"] != true {
+		t.Errorf("request background=%v store=%v, want both true", body["background"], body["store"])
+	}
+}
+
+// Events a resumed stream repeats (a server that starts too early) are
+// dropped by sequence number: the text is not doubled.
+func TestBackgroundResumeDropsDuplicates(t *testing.T) {
+	sse := streamtest.Text("resp_bg2", words(60)...)
+	srv := streamtest.New(t).Stateful(streamtest.StateOptions{ResumeRepeat: 10})
+	srv.Enqueue(streamtest.Reply{SSE: sse, DropAfter: 30})
+	var got, want Accumulator
+	_, _ = drain(t, StartReader(context.Background(), strings.NewReader(string(sse)), 0), &want)
+	if _, err := drain(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &got); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := answerText(&got), answerText(&want); a != b {
+		t.Errorf("text after a repeating resume:\n got %q\nwant %q", a, b)
+	}
+}
+
+// A resumed stream that keeps dropping is reopened again, from wherever it
+// got to, and a server that never lets it finish ends the turn after
+// MaxReconnects with the partial kept and marked.
+func TestBackgroundResumeGivesUp(t *testing.T) {
+	sse := streamtest.Text("resp_bg3", words(60)...)
+	srv := streamtest.New(t).Stateful(streamtest.StateOptions{ResumeDropAfter: 5})
+	srv.Enqueue(streamtest.Reply{SSE: sse, DropAfter: 10})
+	var got Accumulator
+	retries, err := drain(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &got)
+	if err != nil {
+		t.Fatalf("a stream that progresses on every reopen must finish, got %v", err)
+	}
+	if len(retries) < 5 || answerText(&got) == "" || got.Current().CutOff {
+		t.Fatalf("retries %d, cut off %v", len(retries), got.Current().CutOff)
+	}
+
+	srv2 := streamtest.New(t).Stateful(streamtest.StateOptions{ResumeDropAfter: -1})
+	srv2.Enqueue(streamtest.Reply{SSE: sse, DropAfter: 10})
+	var cut Accumulator
+	retries, err = drain(t, Start(context.Background(), bgClient(srv2), Request{Model: "m", Background: true}), &cut)
+	if err == nil || len(retries) != MaxReconnects {
+		t.Fatalf("err %v after %d retries, want an error after %d", err, len(retries), MaxReconnects)
+	}
+	if s := cut.Current(); !s.CutOff || answerText(&cut) == "" {
+		t.Errorf("the partial answer must be kept and marked cut off")
+	}
+}
+
+// A server that cannot stream a stored response again is polled until the
+// response ends; its final object completes the answer.
+func TestBackgroundPollsWhenResumeUnsupported(t *testing.T) {
+	sse := streamtest.Text("resp_bg4", words(50)...)
+	srv := streamtest.New(t).Stateful(streamtest.StateOptions{NoResume: true, PollsBeforeDone: 2})
+	srv.Enqueue(streamtest.Reply{SSE: sse, DropAfter: 20})
+	var got, want Accumulator
+	_, _ = drain(t, StartReader(context.Background(), strings.NewReader(string(sse)), 0), &want)
+	retries, err := drain(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	polls := 0
+	for _, r := range retries {
+		if r.Poll {
+			polls++
+		}
+	}
+	if polls != 2 {
+		t.Errorf("poll notices %d, want 2 (the response was running twice)", polls)
+	}
+	if a, b := answerText(&got), answerText(&want); a != b {
+		t.Errorf("polled text:\n got %q\nwant %q", a, b)
+	}
+	if s := got.Current(); s.Status != "completed" || s.CutOff {
+		t.Errorf("status %q cut off %v", s.Status, s.CutOff)
+	}
+}
+
+// A server that refuses background mode gets the request again without it,
+// announced once.
+func TestBackgroundRejectedFallsBackToForeground(t *testing.T) {
+	srv := streamtest.New(t).Stateful(streamtest.StateOptions{RejectBackground: true})
+	var got Accumulator
+	retries, err := drain(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Input: []json.RawMessage{UserText("hi")}, Background: true}), &got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(retries) != 1 || !retries[0].Foreground || !BackgroundRejected(retries[0].Err) {
+		t.Fatalf("retries %+v, want one foreground notice", retries)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 || reqs[1].JSON()["background"] != nil {
+		t.Fatalf("second request must not ask for background: %d requests", len(reqs))
+	}
+	if !strings.Contains(answerText(&got), "hi") {
+		t.Errorf("answer %q", answerText(&got))
+	}
+}
+
+// Without background mode a drop keeps today's behaviour: no reconnect, the
+// partial kept and marked.
+func TestForegroundDropIsNotResumed(t *testing.T) {
+	srv := streamtest.New(t).Stateful(streamtest.StateOptions{})
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_fg", words(50)...), DropAfter: 20})
+	var got Accumulator
+	retries, err := drain(t, Start(context.Background(), bgClient(srv), Request{Model: "m"}), &got)
+	if err == nil || len(retries) != 0 || len(srv.Background()) != 0 {
+		t.Fatalf("err %v retries %v background requests %d", err, retries, len(srv.Background()))
+	}
+	if !got.Current().CutOff {
+		t.Error("partial answer not marked cut off")
+	}
+}
+
+// CancelResponse posts to /responses/{id}/cancel.
+func TestCancelResponse(t *testing.T) {
+	srv := streamtest.New(t).Stateful(streamtest.StateOptions{})
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_bg5", words(50)...), StallAfter: 10})
+	ctx, cancel := context.WithCancel(context.Background())
+	h := Start(ctx, bgClient(srv), Request{Model: "m", Background: true})
+	<-h.C
+	cancel()
+	for range h.C {
+	}
+	if err := bgClient(srv).CancelResponse(context.Background(), "resp_bg5"); err != nil {
+		t.Fatal(err)
+	}
+	bg := srv.Background()
+	if len(bg) != 1 || bg[0].Method != http.MethodPost || bg[0].Path != "/v1/responses/resp_bg5/cancel" {
+		t.Fatalf("background requests %+v", bg)
+	}
+	if r, _ := srv.Response("resp_bg5"); !r.Cancelled {
+		t.Error("server did not record the cancel")
+	}
+}
+
+// Reattach picks a background response up after a sequence number: the rest
+// streams in; from a server that cannot resume, the final object is fetched.
+func TestReattach(t *testing.T) {
+	sse := streamtest.Text("resp_bg6", words(40)...)
+	var want Accumulator
+	_, _ = drain(t, StartReader(context.Background(), strings.NewReader(string(sse)), 0), &want)
+	for _, noResume := range []bool{false, true} {
+		srv := streamtest.New(t).Stateful(streamtest.StateOptions{NoResume: noResume})
+		srv.Enqueue(streamtest.Reply{SSE: sse, DropAfter: 15})
+		var first Accumulator
+		ctx, cancel := context.WithCancel(context.Background())
+		h := Start(ctx, &Client{BaseURL: srv.URL, MaxRetries: -1, BaseDelay: time.Hour}, Request{Model: "m", Background: true})
+		for b := range h.C {
+			for i := range b.Events {
+				_, _ = first.Apply(&b.Events[i])
+			}
+			if b.Retry != nil {
+				cancel() // the client dies instead of reconnecting
+			}
+		}
+		cancel()
+		var got Accumulator
+		retries, err := drain(t, Reattach(context.Background(), bgClient(srv), "resp_bg6", 14), &got)
+		if err != nil || len(retries) != 0 {
+			t.Fatalf("noResume=%v: err %v retries %v", noResume, err, retries)
+		}
+		q := srv.Background()[0]
+		if !noResume && q.Query != "starting_after=14&stream=true" {
+			t.Errorf("reattach query %q", q.Query)
+		}
+		if s := got.Current(); s == nil || s.Status != "completed" {
+			t.Fatalf("noResume=%v: not completed", noResume)
+		}
+		// the whole text is the part before and the rest, or the fetched whole
+		text := answerText(&got)
+		if !noResume {
+			text = answerText(&first) + strings.TrimPrefix(text, answerText(&first))
+		}
+		if text != answerText(&want) {
+			t.Errorf("noResume=%v: reattached text\n got %q\nwant %q", noResume, text, answerText(&want))
+		}
+	}
+}
+
+// The real recorded background streams (fixtures/real3, openai-dotnet)
+// replay whole: the queued ones, and the two resumed with starting_after=1
+// that begin at response.in_progress.
+func TestRealBackgroundStreamsReplay(t *testing.T) {
+	dir := sharedtest.Path(t, "fixtures", "real3", "openai__openai-dotnet")
+	for _, name := range []string{"background-queued-stream", "background-queued-stream-async",
+		"background-resume-starting-after-1", "background-resume-starting-after-1-async"} {
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(dir, name+".sse"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			acc, probs := replay(t, data)
+			if len(probs) > 0 {
+				t.Errorf("problems: %v", probs)
+			}
+			CompareExpected(t, acc.Responses(), readExpected(t, filepath.Join(dir, "..", "expected", "openai__openai-dotnet", name+".jsonl")))
+		})
+	}
+}
+
+// A recorded queued stream cut after its first events (created, queued) and
+// joined, through the resume path, to its recorded continuation
+// (GET …?stream=true&starting_after=1) gives the answer openai-node makes of
+// the whole stream.
+func TestRealBackgroundQueuedJoinsResumed(t *testing.T) {
+	dir := sharedtest.Path(t, "fixtures", "real3", "openai__openai-dotnet")
+	for _, pair := range [][2]string{
+		{"background-queued-stream", "background-resume-starting-after-1"},
+		{"background-queued-stream-async", "background-resume-starting-after-1-async"},
+	} {
+		t.Run(pair[0], func(t *testing.T) {
+			queued, err := os.ReadFile(filepath.Join(dir, pair[0]+".sse"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resumed, err := os.ReadFile(filepath.Join(dir, pair[1]+".sse"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			head := streamtest.SplitEvents(queued)[:2] // sequence numbers 0 and 1
+			var gets []string
+			hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				if r.Method == http.MethodPost {
+					for _, ev := range head {
+						_, _ = w.Write(ev)
+					}
+					w.(http.Flusher).Flush()
+					panic(http.ErrAbortHandler) // the connection drops
+				}
+				gets = append(gets, r.URL.RequestURI())
+				_, _ = w.Write(resumed)
+			}))
+			defer hs.Close()
+			var acc Accumulator
+			c := &Client{BaseURL: hs.URL + "/v1", BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}
+			if _, err := drain(t, Start(context.Background(), c, Request{Model: "m", Background: true}), &acc); err != nil {
+				t.Fatal(err)
+			}
+			if len(gets) != 1 || !strings.Contains(gets[0], "starting_after=1") {
+				t.Fatalf("resume requests %v", gets)
+			}
+			CompareExpected(t, acc.Responses(), readExpected(t, filepath.Join(dir, "..", "expected", "openai__openai-dotnet", pair[0]+".jsonl")))
+		})
+	}
+}
