@@ -19,6 +19,7 @@ type Settings struct {
 	EnabledTools     []string          // the tool names switched on (/tools, --tool)
 	CompactThreshold int64             // > 0: context_management compacts past this many tokens
 	Truncation       string            // "auto" is sent as truncation; anything else sends nothing (the server's default)
+	Background       bool              // requests run in background mode (resumable streams)
 }
 
 // Conversation is a chain of turns.
@@ -72,6 +73,7 @@ func (c *Conversation) Begin(prompt string, input ...json.RawMessage) *Turn {
 		Tools:              c.Settings.Tools,
 		ContextManagement:  stream.Compaction(c.Settings.CompactThreshold),
 		Truncation:         truncation(c.Settings.Truncation),
+		Background:         c.Settings.Background,
 		Stream:             true,
 	}
 	if c.Settings.ReasoningEffort != "" || c.Settings.ReasoningSummary != "" {

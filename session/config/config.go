@@ -40,15 +40,19 @@ import (
 //   - Tools, Functions and MCPServers hold valid entries with unique names
 //     (see validateTools).
 type Config struct {
-	Model        string          `toml:"model"`
-	Instructions string          `toml:"instructions"`
-	Store        *bool           `toml:"store"` // nil = not set; the default is true
-	Theme        string          `toml:"theme"`
-	LLMTitle     bool            `toml:"llm_title"` // ask the model for a session title (one extra request)
-	Reasoning    ReasoningConfig `toml:"reasoning"`
-	Provider     ProviderConfig  `toml:"provider"`
-	Timeouts     TimeoutsConfig  `toml:"timeouts"`
-	Context      ContextConfig   `toml:"context"`
+	Model        string `toml:"model"`
+	Instructions string `toml:"instructions"`
+	Store        *bool  `toml:"store"` // nil = not set; the default is true
+	Theme        string `toml:"theme"`
+	LLMTitle     bool   `toml:"llm_title"` // ask the model for a session title (one extra request)
+	// Background creates responses with background: true (and store: true),
+	// so a dropped or stalled stream resumes where it broke and `runnel -c`
+	// reattaches to an answer a killed runnel left running. Off by default.
+	Background bool            `toml:"background"`
+	Reasoning  ReasoningConfig `toml:"reasoning"`
+	Provider   ProviderConfig  `toml:"provider"`
+	Timeouts   TimeoutsConfig  `toml:"timeouts"`
+	Context    ContextConfig   `toml:"context"`
 
 	// MaxResponseBytes bounds the text one response may hold (nil = not
 	// set: session.DefaultResponseLimit); past it runnel stops reading.

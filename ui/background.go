@@ -1,0 +1,60 @@
+package ui
+
+// This file is the chat's side of background responses (background = true):
+// the reconnect and poll notices, the fallback to foreground mode, and
+// cancelling a stopped response on the server.
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"runnel/stream"
+	"runnel/ui/block"
+)
+
+// cancelTimeout bounds the cancel request esc sends for a background
+// response.
+const cancelTimeout = 10 * time.Second
+
+// retryText is the countdown line of a retry notice: a retry before the
+// first byte, a background stream reconnecting, or a poll of a server that
+// cannot resume streams.
+func retryText(r *stream.RetryInfo) string {
+	switch {
+	case r.Resume:
+		return fmt.Sprintf("%s — reconnecting %d/%d", retryReason(r.Err), r.Attempt, r.Max)
+	case r.Poll:
+		return fmt.Sprintf("%s — checking %d/%d", retryReason(r.Err), r.Attempt, r.Max)
+	}
+	return fmt.Sprintf("%s — retry %d of %d", retryReason(r.Err), r.Attempt, r.Max)
+}
+
+// foreground records that the server refused background mode: one line,
+// and the rest of the session runs in foreground mode.
+func (m *Model) foreground(t *turn, r *stream.RetryInfo) {
+	t.req.Background = false
+	m.conv.Settings.Background = false
+	m.notice(block.Warning, "this server does not take background mode ("+retryReason(r.Err)+"), so runnel goes on in foreground mode for this session: a dropped stream will not resume")
+}
+
+// cancelOnServer asks the server to stop t's response when it runs in
+// background mode (it would go on running otherwise); nil when it does not
+// or its id is not known yet. A failure is not shown: the turn already
+// stopped here.
+func (m *Model) cancelOnServer(t *turn) tea.Cmd {
+	c := m.opts.Client
+	s := t.acc.Current()
+	if c == nil || !t.req.Background || s == nil || s.ID == "" || s.Terminal {
+		return nil
+	}
+	id := s.ID
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), cancelTimeout)
+		defer cancel()
+		_ = c.CancelResponse(ctx, id)
+		return nil
+	}
+}
