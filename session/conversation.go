@@ -54,6 +54,10 @@ type Turn struct {
 	Fallback  bool         // the request was rebuilt from local history after the server lost the chain
 	Repairs   int          // outputs added for calls the server said had none (Repair)
 	Window    int          // Input starts with this many items of a compacted window (/compact)
+	// A stored turn's row, and the background response it was streaming
+	// (see Reattachable).
+	Row        store.TurnID
+	Background store.Background
 }
 
 // ChainID returns the response id the next request will continue from.

@@ -341,3 +341,54 @@ func TestRealBackgroundQueuedJoinsResumed(t *testing.T) {
 		})
 	}
 }
+
+// A response saved part way (its items as JSON, the sequence number they
+// hold) and continued with the events after that number ends with the text
+// of the whole stream.
+func TestAccumulatorContinue(t *testing.T) {
+	sse := streamtest.Text("resp_c", words(30)...)
+	var whole, part Accumulator
+	d := NewDecoder(strings.NewReader(string(sse)))
+	var after int64 = -1
+	var rest []Event
+	for d.Next() {
+		ev := *d.Event()
+		_, _ = whole.Apply(&ev)
+		if ev.Seq <= 17 {
+			_, _ = part.Apply(&ev)
+			after = ev.Seq
+		} else {
+			rest = append(rest, ev)
+		}
+	}
+	// what the store keeps: the items' JSON
+	saved := &Snapshot{ID: "resp_c", CutOff: true}
+	for _, it := range part.Current().Items {
+		loaded, err := ItemFromJSON(it.JSON())
+		if err != nil {
+			t.Fatal(err)
+		}
+		loaded.Index = it.Index
+		saved.Items = append(saved.Items, loaded)
+	}
+	var cont Accumulator
+	cont.Continue([]*Snapshot{saved})
+	for i := range rest {
+		if rest[i].Seq <= after {
+			continue
+		}
+		if rest[i].Kind == KindTextDone && answerText(&cont) != strings.Join(words(30), "") {
+			t.Errorf("deltas after the saved point did not extend the saved text: %q", answerText(&cont))
+		}
+		if _, err := cont.Apply(&rest[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a, b := answerText(&cont), answerText(&whole); a != b {
+		t.Errorf("continued text\n got %q\nwant %q", a, b)
+	}
+	// the items are the loaded ones, updated in place
+	if cont.Current().Items[0] != saved.Items[0] || !cont.Current().Terminal {
+		t.Error("continue must update the loaded items in place and end terminal")
+	}
+}

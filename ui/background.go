@@ -58,3 +58,46 @@ func (m *Model) cancelOnServer(t *turn) tea.Cmd {
 		return nil
 	}
 }
+
+// reattach picks up the background response the stored last turn was
+// streaming when runnel was killed (see session.Conversation.Reattachable):
+// the rest of its stream continues the saved answer in place, or, from a
+// server that cannot resume streams, its final object completes it. The
+// turn's record in the history is continued, not repeated.
+func (m *Model) reattach() tea.Cmd {
+	st := m.conv.Reattachable()
+	c := m.opts.Client
+	if st == nil || c == nil {
+		return nil
+	}
+	st.Stored = "" // live again: no longer an interrupted turn to carry
+	m.gen++
+	h := stream.Reattach(m.ctx, c, st.Background.ID, st.Background.After)
+	req := st.Request
+	req.Background = true // esc cancels it on the server
+	t := &turn{gen: m.gen, sess: st, handle: h, started: m.now(), changed: map[*stream.Item]bool{}, req: req, waiting: true}
+	t.acc.Limit = m.opts.responseLimit()
+	t.acc.Continue(st.Responses)
+	t.bgID, t.bgSeq = st.Background.ID, st.Background.After
+	if m.journal != nil {
+		t.log = m.journal.Reattach(st)
+	}
+	m.cur, m.live = t, true
+	m.status.State, m.status.Started, m.status.Detail = Waiting, t.started, ""
+	m.notice(block.Info, "reattaching to the answer that was still running on the server")
+	return tea.Batch(waitBatch(t.gen, h), frameTick(t.gen))
+}
+
+// noteBackground tracks the background response a batch moved, for the
+// journal: a runnel killed now reattaches after bgSeq.
+func (t *turn) noteBackground(ev *stream.Event) {
+	if !t.req.Background {
+		return
+	}
+	if ev.Response != nil && ev.Response.ID != "" {
+		t.bgID = ev.Response.ID
+	}
+	if ev.HasSeq && ev.Seq > t.bgSeq {
+		t.bgSeq = ev.Seq
+	}
+}

@@ -274,6 +274,9 @@ func (m *Model) tick(now time.Time) tea.Cmd {
 			m.transcript.Invalidate(t.retry.idx) // the countdown
 		}
 		if t.log != nil {
+			if t.bgID != "" {
+				t.log.Background(t.bgID, t.bgSeq)
+			}
 			t.log.Note(now, t.snapshots(), func(it *stream.Item) bool { return t.changed[it] })
 		}
 		for it := range t.changed {

@@ -122,7 +122,7 @@ func (m *Model) showSession(s *store.Session, warns []error, turn int) tea.Cmd {
 	if turn > 0 && turn <= len(m.turnEntry) {
 		m.transcript.ScrollTo(m.turnEntry[turn-1])
 	}
-	return tea.Batch(stop, m.watchJournal(), m.resumeCalls())
+	return tea.Batch(stop, m.watchJournal(), m.resumeCalls(), m.reattach())
 }
 
 // redraw rebuilds the transcript from the conversation: prompts, every item
