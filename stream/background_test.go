@@ -3,6 +3,7 @@ package stream
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -390,5 +391,46 @@ func TestAccumulatorContinue(t *testing.T) {
 	// the items are the loaded ones, updated in place
 	if cont.Current().Items[0] != saved.Items[0] || !cont.Current().Terminal {
 		t.Error("continue must update the loaded items in place and end terminal")
+	}
+}
+
+// A background stream that stalls past the idle timeout is resumed like a
+// dropped one.
+func TestBackgroundResumeAfterStall(t *testing.T) {
+	sse := streamtest.Text("resp_stall", words(50)...)
+	srv := streamtest.New(t).Stateful(streamtest.StateOptions{})
+	srv.Enqueue(streamtest.Reply{SSE: sse, StallAfter: 25})
+	c := bgClient(srv)
+	c.IdleTimeout = 100 * time.Millisecond
+	var got, want Accumulator
+	_, _ = drain(t, StartReader(context.Background(), strings.NewReader(string(sse)), 0), &want)
+	retries, err := drain(t, Start(context.Background(), c, Request{Model: "m", Background: true}), &got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(retries) != 1 || !retries[0].Resume || !errors.Is(retries[0].Err, ErrIdleTimeout) {
+		t.Fatalf("retries %+v, want one reconnect after the idle timeout", retries)
+	}
+	if bg := srv.Background(); len(bg) != 1 || bg[0].Query != "starting_after=24&stream=true" {
+		t.Fatalf("resume requests %+v", bg)
+	}
+	if answerText(&got) != answerText(&want) {
+		t.Errorf("text after a stall differs")
+	}
+}
+
+func TestRetryInfoNext(t *testing.T) {
+	for _, tt := range []struct {
+		r    RetryInfo
+		want string
+	}{
+		{RetryInfo{Attempt: 1, Max: 3, Wait: 1200 * time.Millisecond}, "retrying in 1.2s (attempt 1 of 3)"},
+		{RetryInfo{Attempt: 2, Max: 5, Wait: 400 * time.Millisecond, Resume: true}, "reconnecting in 400ms (attempt 2 of 5)"},
+		{RetryInfo{Attempt: 3, Max: 40, Wait: 2 * time.Second, Poll: true}, "checking again in 2s (3 of 40)"},
+		{RetryInfo{Attempt: 1, Max: 1, Foreground: true}, "going on in foreground mode"},
+	} {
+		if got := tt.r.Next(); got != tt.want {
+			t.Errorf("Next() = %q, want %q", got, tt.want)
+		}
 	}
 }
