@@ -6,6 +6,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -25,7 +26,14 @@ const cancelTimeout = 10 * time.Second
 func retryText(r *stream.RetryInfo) string {
 	switch {
 	case r.Resume:
-		return fmt.Sprintf("%s — reconnecting %d/%d", retryReason(r.Err), r.Attempt, r.Max)
+		why := retryReason(r.Err)
+		switch {
+		case errors.Is(r.Err, stream.ErrIdleTimeout):
+			why = "the stream went quiet"
+		case r.Attempt == 1:
+			why = "the stream dropped"
+		}
+		return fmt.Sprintf("%s — reconnecting %d/%d", why, r.Attempt, r.Max)
 	case r.Poll:
 		return fmt.Sprintf("%s — checking %d/%d", retryReason(r.Err), r.Attempt, r.Max)
 	}
@@ -37,7 +45,7 @@ func retryText(r *stream.RetryInfo) string {
 func (m *Model) foreground(t *turn, r *stream.RetryInfo) {
 	t.req.Background = false
 	m.conv.Settings.Background = false
-	m.notice(block.Warning, "this server does not take background mode ("+retryReason(r.Err)+"), so runnel goes on in foreground mode for this session: a dropped stream will not resume")
+	m.notice(block.Warning, "the server refused background mode ("+retryReason(r.Err)+") — this session goes on in foreground mode")
 }
 
 // cancelOnServer asks the server to stop t's response when it runs in
