@@ -39,10 +39,20 @@ func runnelPID(t *testing.T, p *pane) int {
 }
 
 // A runnel killed with -9 while a background response streams leaves its id
-// and last sequence number in the history; `runnel -c` reattaches with
-// starting_after and the rest of the answer streams in below the saved part.
+// and last sequence number in the history; `runnel -c` reattaches: a
+// response still running streams the rest in after the saved part
+// (starting_after), one that finished meanwhile is fetched whole.
 func TestBackgroundKillThenContinueReattaches(t *testing.T) {
-	srv := streamtest.New(t).Stateful(streamtest.StateOptions{})
+	t.Run("running", func(t *testing.T) {
+		killThenContinue(t, true, "GET /v1/responses/resp_bgkill?", "GET /v1/responses/resp_bgkill?starting_after=29&stream=true")
+	})
+	t.Run("finished", func(t *testing.T) {
+		killThenContinue(t, false, "GET /v1/responses/resp_bgkill?")
+	})
+}
+
+func killThenContinue(t *testing.T, running bool, want ...string) {
+	srv := streamtest.New(t).Stateful(streamtest.StateOptions{RunUntilStreamed: running})
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_bgkill", bgWords(60)...), StallAfter: 30}) // sequence numbers 0…29
 	data := t.TempDir()
 	env := map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": "sk-e2e", "XDG_DATA_HOME": data}
@@ -80,15 +90,15 @@ func TestBackgroundKillThenContinueReattaches(t *testing.T) {
 
 	q := startPane(t, 100, 30, env, binary(t), "-c")
 	s := q.waitText("w59")
-	if !strings.Contains(s, "reattaching") {
+	if !strings.Contains(s, "reattaching to it on the server") || strings.Contains(s, "your next message sends") {
 		t.Errorf("no reattach notice:\n%s", s)
 	}
 	var resume []string
 	for _, r := range srv.Background() {
 		resume = append(resume, r.Method+" "+r.Path+"?"+r.Query)
 	}
-	if len(resume) != 1 || resume[0] != "GET /v1/responses/resp_bgkill?starting_after=29&stream=true" {
-		t.Fatalf("reattach requests %q", resume)
+	if strings.Join(resume, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("reattach requests %q, want %q", resume, want)
 	}
 	// the answer is whole, once: no word is missing or doubled
 	q.keys("Escape") // nothing in flight: harmless

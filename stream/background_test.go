@@ -231,47 +231,62 @@ func TestCancelResponse(t *testing.T) {
 	}
 }
 
-// Reattach picks a background response up after a sequence number: the rest
-// streams in; from a server that cannot resume, the final object is fetched.
+// Reattach picks a background response up after a sequence number: one
+// still running streams the rest in (starting_after); one that finished is
+// fetched whole; from a server that cannot resume, a running one is polled.
 func TestReattach(t *testing.T) {
 	sse := streamtest.Text("resp_bg6", words(40)...)
 	var want Accumulator
 	_, _ = drain(t, StartReader(context.Background(), strings.NewReader(string(sse)), 0), &want)
-	for _, noResume := range []bool{false, true} {
-		srv := streamtest.New(t).Stateful(streamtest.StateOptions{NoResume: noResume})
-		srv.Enqueue(streamtest.Reply{SSE: sse, DropAfter: 15})
-		var first Accumulator
-		ctx, cancel := context.WithCancel(context.Background())
-		h := Start(ctx, &Client{BaseURL: srv.URL, MaxRetries: -1, BaseDelay: time.Hour}, Request{Model: "m", Background: true})
-		for b := range h.C {
-			for i := range b.Events {
-				_, _ = first.Apply(&b.Events[i])
+	for _, tt := range []struct {
+		name string
+		opts streamtest.StateOptions
+		reqs []string
+	}{
+		{"running", streamtest.StateOptions{RunUntilStreamed: true},
+			[]string{"GET /v1/responses/resp_bg6?", "GET /v1/responses/resp_bg6?starting_after=14&stream=true"}},
+		{"finished", streamtest.StateOptions{},
+			[]string{"GET /v1/responses/resp_bg6?"}},
+		{"no resume", streamtest.StateOptions{NoResume: true, PollsBeforeDone: 1},
+			[]string{"GET /v1/responses/resp_bg6?", "GET /v1/responses/resp_bg6?starting_after=14&stream=true", "GET /v1/responses/resp_bg6?"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := streamtest.New(t).Stateful(tt.opts)
+			srv.Enqueue(streamtest.Reply{SSE: sse, DropAfter: 15})
+			var first Accumulator
+			ctx, cancel := context.WithCancel(context.Background())
+			h := Start(ctx, &Client{BaseURL: srv.URL, MaxRetries: -1, BaseDelay: time.Hour}, Request{Model: "m", Background: true})
+			for b := range h.C {
+				for i := range b.Events {
+					_, _ = first.Apply(&b.Events[i])
+				}
+				if b.Retry != nil {
+					cancel() // the client dies instead of reconnecting
+				}
 			}
-			if b.Retry != nil {
-				cancel() // the client dies instead of reconnecting
+			cancel()
+			var got Accumulator
+			retries, err := drain(t, Reattach(context.Background(), bgClient(srv), "resp_bg6", 14), &got)
+			if err != nil || len(retries) != 0 {
+				t.Fatalf("err %v retries %v", err, retries)
 			}
-		}
-		cancel()
-		var got Accumulator
-		retries, err := drain(t, Reattach(context.Background(), bgClient(srv), "resp_bg6", 14), &got)
-		if err != nil || len(retries) != 0 {
-			t.Fatalf("noResume=%v: err %v retries %v", noResume, err, retries)
-		}
-		q := srv.Background()[0]
-		if !noResume && q.Query != "starting_after=14&stream=true" {
-			t.Errorf("reattach query %q", q.Query)
-		}
-		if s := got.Current(); s == nil || s.Status != "completed" {
-			t.Fatalf("noResume=%v: not completed", noResume)
-		}
-		// the whole text is the part before and the rest, or the fetched whole
-		text := answerText(&got)
-		if !noResume {
+			var reqs []string
+			for _, r := range srv.Background() {
+				reqs = append(reqs, r.Method+" "+r.Path+"?"+r.Query)
+			}
+			if strings.Join(reqs, "\n") != strings.Join(tt.reqs, "\n") {
+				t.Errorf("requests:\n%s\nwant:\n%s", strings.Join(reqs, "\n"), strings.Join(tt.reqs, "\n"))
+			}
+			if s := got.Current(); s == nil || s.Status != "completed" {
+				t.Fatal("not completed")
+			}
+			// the whole text: the part before and the rest, or the fetched whole
+			text := answerText(&got)
 			text = answerText(&first) + strings.TrimPrefix(text, answerText(&first))
-		}
-		if text != answerText(&want) {
-			t.Errorf("noResume=%v: reattached text\n got %q\nwant %q", noResume, text, answerText(&want))
-		}
+			if text != answerText(&want) {
+				t.Errorf("reattached text\n got %q\nwant %q", text, answerText(&want))
+			}
+		})
 	}
 }
 

@@ -164,6 +164,18 @@ func (r *resumer) reconnect(cause error) {
 	}
 	if r.attach {
 		r.attach = false
+		// finished meanwhile: its final object is the whole answer
+		if raw, err := r.c.Retrieve(r.ctx, r.id); err == nil {
+			if ev, ok := terminalEvent(raw, r.secrets); ok {
+				r.pending = append(r.pending, ev)
+				r.ended = true
+				r.finish(nil)
+				return
+			}
+		} else if !retryable(err) && r.ctx.Err() == nil {
+			r.finish(err) // gone (expired, another project): the saved part stays
+			return
+		}
 		body, err := r.c.OpenAfter(r.ctx, r.id, r.last)
 		switch {
 		case err == nil:
@@ -296,9 +308,11 @@ func compactJSON(raw json.RawMessage) []byte {
 }
 
 // Reattach follows background response id from after its sequence number
-// after (a client that was killed mid-stream, starting again): the rest of
-// its stream, or, from a server that cannot resume streams, its final
-// object once it has ended. Drops are recovered as for Start.
+// after (a client that was killed mid-stream, starting again). It fetches
+// the response first: one that has ended comes back as its terminal event,
+// the whole answer. One still running streams on from after (or, from a
+// server that cannot resume streams, is polled until it ends). Drops are
+// recovered as for Start.
 func Reattach(ctx context.Context, c *Client, id string, after int64) *Handle {
 	secrets := c.redactor(nil)
 	cl := *c

@@ -12,6 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"runnel/session"
 	"runnel/stream"
 	"runnel/ui/block"
 )
@@ -92,8 +93,12 @@ func (m *Model) reattach() tea.Cmd {
 	}
 	m.cur, m.live = t, true
 	m.status.State, m.status.Started, m.status.Detail = Waiting, t.started, ""
-	m.notice(block.Info, "reattaching to the answer that was still running on the server")
 	return tea.Batch(waitBatch(t.gen, h), frameTick(t.gen))
+}
+
+// reattaching reports whether stored turn t is the one reattach picks up.
+func (m *Model) reattaching(t *session.Turn) bool {
+	return m.opts.Client != nil && m.conv.Reattachable() == t
 }
 
 // noteBackground tracks the background response a batch moved, for the

@@ -163,6 +163,8 @@ func (m *Model) redraw() {
 			if last && !callsOpen(m.conv.ChainCalls()) && len(t.Input) > 0 {
 				m.notice(block.Info, "the tool outputs of this round had not reached the model — they go with your next message")
 			}
+		case t.Interrupted() && m.reattaching(t):
+			m.notice(block.Info, "interrupted while this answer streamed — reattaching to it on the server")
 		case t.Interrupted():
 			m.notice(block.Warning, "interrupted — runnel stopped before this turn finished; its partial content is kept"+note)
 		case t.Stopped:

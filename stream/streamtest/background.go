@@ -65,6 +65,9 @@ func (s *Server) backgroundReply(rec Recorded) Reply {
 			}
 		}
 		from = max(0, from-s.state.opts.ResumeRepeat)
+		if d := s.state.opts.ResumeDropAfter; d == 0 || len(r.All)-from <= d {
+			r.Streamed = true
+		}
 		var b bytes.Buffer
 		for _, ev := range r.All[from:] {
 			b.Write(ev.Raw)
@@ -72,7 +75,8 @@ func (s *Server) backgroundReply(rec Recorded) Reply {
 		return Reply{SSE: b.Bytes(), DropAfter: s.state.opts.ResumeDropAfter}
 	default:
 		r.polls++
-		if r.Background && r.polls <= s.state.opts.PollsBeforeDone {
+		running := s.state.opts.RunUntilStreamed && !r.Streamed
+		if r.Background && (r.polls <= s.state.opts.PollsBeforeDone || running) {
 			return jsonReply(responseObject(r, "in_progress"))
 		}
 		if r.Cancelled {

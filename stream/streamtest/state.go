@@ -33,6 +33,11 @@ type StateOptions struct {
 	// PollsBeforeDone: GET /v1/responses/{id} reports a background response
 	// in_progress this many times before its final object.
 	PollsBeforeDone int
+	// RunUntilStreamed: GET /v1/responses/{id} reports a background response
+	// in_progress until a stream (the POST's or a resumed one) has served
+	// its last event; without it the response finishes at once, whatever
+	// its stream does.
+	RunUntilStreamed bool
 	// ResumeDropAfter > 0 drops each resumed stream after that many events;
 	// < 0 hangs up on every resume before answering.
 	ResumeDropAfter int
@@ -60,7 +65,8 @@ type Stored struct {
 	All        []StoredEvent
 	Final      json.RawMessage
 	Cancelled  bool
-	polls      int // GET /v1/responses/{id} answered so far
+	Streamed   bool // a stream served its last event
+	polls      int  // GET /v1/responses/{id} answered so far
 }
 
 // StoredEvent is one served event.
@@ -319,6 +325,7 @@ func (s *Server) remember(reply Reply, body requestBody, context []json.RawMessa
 	}
 	if r.Background {
 		r.All, r.Events = r.Events, r.Events[:min(served, len(r.Events))]
+		r.Streamed = len(r.Events) == len(r.All)
 	}
 	if r.Output == nil {
 		r.Output = done
