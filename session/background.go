@@ -32,7 +32,7 @@ func (c *Conversation) Reattachable() *Turn {
 		return nil
 	}
 	t := c.Turns[len(c.Turns)-1]
-	if t.Background.ID == "" || !t.Interrupted() || t.Row == 0 {
+	if t.Background.ID == "" || t.Background.After < 0 || !t.Interrupted() || t.Row == 0 {
 		return nil
 	}
 	return t

@@ -19,17 +19,20 @@ import (
 // maxResponseJSON bounds what Retrieve reads of one response object.
 const maxResponseJSON = 64 << 20
 
-// responseURL is {BaseURL}/responses/{id}{suffix}.
+// maxResponseID bounds the length of a response id put in a URL.
+const maxResponseID = 512
+
+// responseURL is {BaseURL}/responses/{id}{suffix}, the id (which the server
+// chose) escaped as one path segment.
 func (c *Client) responseURL(id, suffix string) (*url.URL, error) {
-	if id == "" || strings.ContainsAny(id, "/?#") {
-		return nil, fmt.Errorf("response id %q cannot be resumed", SanitizeLine(id))
+	if id == "" || id == "." || id == ".." || len(id) > maxResponseID || !validHeaderValue(id) {
+		return nil, fmt.Errorf("the server's response id %q cannot be used in a URL", SanitizeLine(truncateRunes(id, 40)))
 	}
 	u, err := c.endpoint()
 	if err != nil {
 		return nil, err
 	}
-	u.Path += "/" + id + suffix
-	return u, nil
+	return url.Parse(u.String() + "/" + url.PathEscape(id) + suffix)
 }
 
 // OpenAfter opens GET {BaseURL}/responses/{id}?stream=true&starting_after=N:

@@ -449,3 +449,51 @@ func TestRetryInfoNext(t *testing.T) {
 		}
 	}
 }
+
+// Resumes that bring nothing new (only repeats) are bounded: after
+// MaxReconnects the partial answer stays, marked, and nothing is doubled.
+func TestBackgroundResumeWithoutProgressGivesUp(t *testing.T) {
+	sse := streamtest.Text("resp_np", words(60)...)
+	srv := streamtest.New(t).Stateful(streamtest.StateOptions{ResumeRepeat: 20, ResumeDropAfter: 10})
+	srv.Enqueue(streamtest.Reply{SSE: sse, DropAfter: 30})
+	var got Accumulator
+	retries, err := drain(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &got)
+	if err == nil || len(retries) != MaxReconnects {
+		t.Fatalf("err %v after %d reconnects, want an error after %d", err, len(retries), MaxReconnects)
+	}
+	if text := answerText(&got); strings.Count(text, "word1 ") != 1 || !got.Current().CutOff {
+		t.Errorf("partial answer %q (cut off %v)", text, got.Current().CutOff)
+	}
+}
+
+// A stream without sequence numbers is not resumed: a reopened one could
+// only repeat what was shown.
+func TestBackgroundWithoutSequenceNumbersIsNotResumed(t *testing.T) {
+	sse := streamtest.Events(
+		`{"type":"response.created","response":{"id":"resp_noseq","status":"in_progress","output":[]}}`,
+		`{"type":"response.output_item.added","output_index":0,"item":{"id":"m1","type":"message","role":"assistant","content":[]}}`,
+		`{"type":"response.output_text.delta","output_index":0,"content_index":0,"delta":"partial"}`,
+	)
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.Reply{SSE: sse, DropAfter: 3})
+	var got Accumulator
+	retries, err := drain(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &got)
+	if err == nil || len(retries) != 0 || len(srv.Requests()) != 1 {
+		t.Fatalf("err %v, %d retries, %d requests", err, len(retries), len(srv.Requests()))
+	}
+}
+
+// The response id comes from the server: it is escaped as one path segment,
+// and one that cannot be is refused without a request.
+func TestResponseURLEscapesTheID(t *testing.T) {
+	c := &Client{BaseURL: "http://h/v1"}
+	u, err := c.responseURL("resp_a/../../x?y#z", "/cancel")
+	if err != nil || u.EscapedPath() != "/v1/responses/resp_a%2F..%2F..%2Fx%3Fy%23z/cancel" || u.RawQuery != "" {
+		t.Fatalf("url %v, err %v", u, err)
+	}
+	for _, id := range []string{"", ".", "..", "a\nb", strings.Repeat("x", 600)} {
+		if _, err := c.responseURL(id, ""); err == nil {
+			t.Errorf("id %q accepted", id)
+		}
+	}
+}

@@ -42,8 +42,11 @@ const (
 //   - last is the highest sequence number delivered (-1 before any);
 //   - after a reopen, an event whose sequence number is at or below floor
 //     (the last one delivered before it) is a duplicate and is dropped;
-//   - fails counts reopen attempts since an event was last delivered and
-//     never passes MaxReconnects;
+//   - fails counts reopen attempts since a new sequence number was last
+//     delivered and never passes MaxReconnects;
+//   - nothing is reopened before an event with a sequence number was
+//     delivered (a reattach starts from its saved one): without one, a
+//     reopened stream could only repeat what was shown;
 //   - once done, Next serves pending and then reports false; err is final.
 type resumer struct {
 	ctx     context.Context
@@ -110,6 +113,7 @@ func (r *resumer) Next() bool {
 			}
 			if ev.HasSeq && ev.Seq > r.last {
 				r.last = ev.Seq
+				r.fails = 0 // progress: the next drop starts counting again
 			}
 			if ev.Response != nil && ev.Response.ID != "" {
 				r.id = ev.Response.ID
@@ -117,7 +121,6 @@ func (r *resumer) Next() bool {
 			if ev.Kind.IsTerminal() {
 				r.ended = true
 			}
-			r.fails = 0
 			r.ev = ev
 			return true
 		}
@@ -130,7 +133,9 @@ func (r *resumer) Next() bool {
 			r.finish(nil) // the response ended: a break after it loses nothing
 			continue
 		}
-		if r.id == "" || !dropped(err) {
+		if r.id == "" || (r.last < 0 && !r.attach) || !dropped(err) {
+			// no id, or no sequence numbers to resume after without
+			// repeating what was shown: a drop as in foreground mode
 			r.finish(err)
 			continue
 		}
