@@ -114,3 +114,23 @@ func (t *turn) noteBackground(ev *stream.Event) {
 		t.bgSeq = ev.Seq
 	}
 }
+
+// resumeOutcome words how a reconnect or poll notice settles; other retry
+// notices keep outcome.
+func resumeOutcome(t *turn, outcome string) string {
+	if !t.resuming {
+		return outcome
+	}
+	switch outcome {
+	case "the retry worked":
+		if t.polling {
+			return "the response ended"
+		}
+		return "reconnected"
+	case "that retry failed too":
+		return "that attempt failed too"
+	case "the retry failed — see below":
+		return "could not reconnect — see below"
+	}
+	return outcome
+}

@@ -41,8 +41,8 @@ func TestBackgroundReconnectAndPollLines(t *testing.T) {
 		opts streamtest.StateOptions
 		want string
 	}{
-		{streamtest.StateOptions{}, "reconnecting 1/5"},
-		{streamtest.StateOptions{NoResume: true, PollsBeforeDone: 1}, "checking 1/40"},
+		{streamtest.StateOptions{}, "the stream dropped — reconnecting 1/5 · reconnected"},
+		{streamtest.StateOptions{NoResume: true, PollsBeforeDone: 1}, "still running — checking 1/40 · the response ended"},
 	} {
 		srv := streamtest.New(t).Stateful(tt.opts)
 		deltas := make([]string, 50)
@@ -55,7 +55,7 @@ func TestBackgroundReconnectAndPollLines(t *testing.T) {
 		m.Init()
 		m.Update(SubmitMsg{Text: "go"})
 		pump(t, m, nil)
-		v := plain(m)
+		v := strings.Join(strings.Fields(plain(m)), " ")
 		if !strings.Contains(v, tt.want) {
 			t.Errorf("screen lacks %q:\n%s", tt.want, v)
 		}

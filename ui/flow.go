@@ -129,6 +129,8 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 		// is measured from now, not from the last frame
 		m.frame.now = now
 		text := retryText(r)
+		t.resuming = r.Resume || r.Poll
+		t.polling = r.Poll
 		t.retry = &plainEntry{b: block.NewRetry(text, now.Add(r.Wait)), fs: m.frame}
 		m.appendEntry(t.retry)
 	}
@@ -172,7 +174,7 @@ func (m *Model) settleRetry(t *turn, outcome string) {
 		return
 	}
 	if s, ok := t.retry.b.(block.Settler); ok {
-		s.Settle(outcome)
+		s.Settle(resumeOutcome(t, outcome))
 	}
 	m.transcript.Invalidate(t.retry.idx)
 	t.retry = nil
