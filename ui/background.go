@@ -118,7 +118,7 @@ func (t *turn) noteBackground(ev *stream.Event) {
 // resumeOutcome words how a reconnect or poll notice settles; other retry
 // notices keep outcome.
 func resumeOutcome(t *turn, outcome string) string {
-	if !t.resuming {
+	if !t.reconn {
 		return outcome
 	}
 	switch outcome {

@@ -129,7 +129,7 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 		// is measured from now, not from the last frame
 		m.frame.now = now
 		text := retryText(r)
-		t.resuming = r.Resume || r.Poll
+		t.reconn = r.Resume || r.Poll
 		t.polling = r.Poll
 		t.retry = &plainEntry{b: block.NewRetry(text, now.Add(r.Wait)), fs: m.frame}
 		m.appendEntry(t.retry)

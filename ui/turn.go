@@ -40,24 +40,24 @@ type frameMsg struct {
 //     most one is, and a new one is asked for on the frame after a batch
 //     came (see Model.tick), so a turn takes at most one batch per frame.
 type turn struct {
-	gen      int
-	sess     *session.Turn
-	handle   *stream.Handle
-	acc      stream.Accumulator
-	started  time.Time
-	stopped  bool                  // the user interrupted it
-	waiting  bool                  // a waitBatch is outstanding
-	ended    bool                  // the final batch arrived
-	err      error                 // why the stream ended, when it did badly
-	changed  map[*stream.Item]bool // items to re-render on the next frame
-	log      *session.TurnLog      // the turn's record in the history, nil without one
-	req      stream.Request        // the request as sent (tools resolved)
-	retry    *plainEntry           // the retry notice counting down, nil when none is
-	effort   string                // the reasoning effort the server reports, once found
-	bgID     string                // background mode: the response id, once known
-	bgSeq    int64                 // background mode: the last sequence number applied
-	resuming bool                  // the retry notice showing is a reconnect or a poll
-	polling  bool                  // … a poll
+	gen     int
+	sess    *session.Turn
+	handle  *stream.Handle
+	acc     stream.Accumulator
+	started time.Time
+	stopped bool                  // the user interrupted it
+	waiting bool                  // a waitBatch is outstanding
+	ended   bool                  // the final batch arrived
+	err     error                 // why the stream ended, when it did badly
+	changed map[*stream.Item]bool // items to re-render on the next frame
+	log     *session.TurnLog      // the turn's record in the history, nil without one
+	req     stream.Request        // the request as sent (tools resolved)
+	retry   *plainEntry           // the retry notice counting down, nil when none is
+	effort  string                // the reasoning effort the server reports, once found
+	bgID    string                // background mode: the response id, once known
+	bgSeq   int64                 // background mode: the last sequence number applied
+	reconn  bool                  // the retry notice showing is a reconnect or a poll
+	polling bool                  // … a poll
 }
 
 // waitBatch receives the next batch of h.
