@@ -10,6 +10,7 @@ import (
 	"os"
 	"time"
 
+	"runnel/session/attach"
 	"runnel/session/config"
 	"runnel/session/images"
 	"runnel/session/store"
@@ -37,6 +38,10 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 	}
 	client, label := s.Client(o.demo)
 	kit.Attach(client, s)
+	if err := attach.CheckAll(o.files, s.Attach); err != nil { // -f: the first message's chips
+		warnf(stderr, "%s", errLine(err))
+		return exitUsage
+	}
 	// Bubble Tea handles SIGINT and SIGTERM itself and quits cleanly; a
 	// cancelled context can leave v2.0.10 waiting on its input reader.
 	res, err := ui.Run(context.WithoutCancel(ctx), ui.Options{
@@ -53,6 +58,8 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 		Images:     imageSink(o, true),
 
 		MaxResponseBytes: s.MaxResponseBytes,
+		Attach:           s.Attach,
+		Files:            o.files,
 	})
 	if errors.Is(err, ui.ErrInterrupted) || err != nil && ctx.Err() != nil { // saved as on quit
 		if res.SessionID != "" {

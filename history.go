@@ -83,9 +83,12 @@ func (h *historyCmds) runE(fn func(e sessions.Env, args []string) error) func(*c
 	return func(cmd *cobra.Command, args []string) error {
 		err := fn(h.env(cmd), args)
 		var usage *sessions.UsageError
+		var none *sessions.NoMatchError
 		switch {
 		case err == nil:
 			return nil
+		case errors.As(err, &none):
+			return &exitError{code: exitFailure, msg: errLine(err)} // 1, as grep finding nothing
 		case errors.Is(err, context.Canceled):
 			return exitWith(exitInterrupt)
 		case errors.As(err, &usage):

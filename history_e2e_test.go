@@ -158,7 +158,7 @@ approval = "always"
 	p.waitText("Allow this tool call?")
 	p.keys("a")
 	s := p.waitText("approved run done")
-	if !strings.Contains(s, "local · ok") || !strings.Contains(s, `{"x":41}`) {
+	if !strings.Contains(panelHeader(s, "echo_args", 0), "completed") || !strings.Contains(s, `{"x":41}`) {
 		t.Errorf("the function's panel does not show its local run and output:\n%s", s)
 	}
 	p.say("again")
@@ -166,7 +166,10 @@ approval = "always"
 	p.keys("d")
 	p.text("not now")
 	p.keys("Enter")
-	p.waitText("denied run done")
+	s = p.waitText("denied run done")
+	if h := panelHeader(s, "echo_args", -1); !strings.Contains(h, "denied") || strings.Contains(h, "completed") {
+		t.Errorf("the denied call's header %q:\n%s", h, s)
+	}
 	reqs := srv.Requests()
 	if len(reqs) != 4 {
 		t.Fatalf("%d requests", len(reqs))
@@ -177,4 +180,22 @@ approval = "always"
 	if b := string(reqs[3].Body); strings.Contains(b, `{\"x\":41}`) || !strings.Contains(b, "function_call_output") || !strings.Contains(strings.ToLower(b), "denied") || !strings.Contains(b, "not now") {
 		t.Errorf("denied output (with the reason typed): %s", b)
 	}
+}
+
+// panelHeader is the top edge of the n-th panel (from 0; -1: the last)
+// titled name on screen s, "" when there is none.
+func panelHeader(s, name string, n int) string {
+	var heads []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, "╭") && strings.Contains(l, name) {
+			heads = append(heads, l)
+		}
+	}
+	if n < 0 {
+		n += len(heads)
+	}
+	if n < 0 || n >= len(heads) {
+		return ""
+	}
+	return heads[n]
 }

@@ -54,6 +54,7 @@ type options struct {
 	dbPathErr                                    error
 	promptSet                                    bool
 	tools                                        []string // --tool: exactly these tools are on
+	files                                        []string // -f: attached to the prompt (or the chat's first message)
 }
 
 // run is main without the process: it returns the exit status. SIGINT
@@ -110,6 +111,7 @@ func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Wr
 	f.BoolVarP(&o.continueLast, "continue", "c", false, "continue the most recent session (with -p too)")
 	f.StringVarP(&o.resumeID, "resume", "r", "", "resume a session by id (a unique prefix works; see runnel sessions)")
 	f.BoolVar(&o.yes, "yes", false, "with -p: run local tools that ask for approval without asking")
+	f.StringArrayVarP(&o.files, "file", "f", nil, "attach a file (image, PDF or text) to the -p prompt or the chat's first message (repeatable)")
 	f.StringArrayVar(&o.tools, "tool", nil, "turn on only this tool for the session (repeatable; names from the config's tools, functions and mcp_servers)")
 	root.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/runnel/config.toml)")
 	root.PersistentFlags().StringVar(&o.format, "format", "", "output format: ansi, markdown, text, json or events (default ansi on a terminal, else markdown)")

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"runnel/session"
+	"runnel/session/attach"
 	"runnel/session/config"
 	"runnel/session/tools"
 	"runnel/stream"
@@ -42,7 +43,7 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 			}
 		}
 	}
-	if strings.TrimSpace(prompt) == "" {
+	if strings.TrimSpace(prompt) == "" && len(o.files) == 0 {
 		warnf(stderr, "no prompt: give -p PROMPT or pipe text on stdin (run runnel on a terminal for the chat)")
 		return exitUsage
 	}
@@ -82,6 +83,11 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 	client, label := s.Client(o.demo)
 	kit.Attach(client, s)
 	_ = label
+	files, err := attach.Load(o.files, s.Attach, kit.Secrets.String) // all or none, before anything is sent
+	if err != nil {
+		warnf(stderr, "%s", errLine(err))
+		return exitUsage
+	}
 	hooks := tools.Hooks{Secrets: kit.Secrets}
 	if o.yes {
 		hooks.Approve = tools.AutoApprove
@@ -118,11 +124,12 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		last, lastErr = acc, err
 		return acc.Current(), err
 	}
-	stop, _ := tools.Drive(ctx, tools.NewLoop(kit.Config.Rounds()), runner, []json.RawMessage{stream.UserText(prompt)}, send, func(rs []tools.Result) {
+	stop, _ := tools.Drive(ctx, tools.NewLoop(kit.Config.Rounds()), runner, []json.RawMessage{attach.Message(prompt, files, s.Attach)}, send, func(rs []tools.Result) {
 		for _, r := range rs {
 			if r.Notice != "" {
 				warnf(stderr, "%s", stream.SanitizeLine(r.Notice))
 			}
+			p.Ran(last.Current(), r) // the call's summary says how its run ended
 		}
 	})
 	p.Close()

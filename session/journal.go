@@ -20,6 +20,8 @@ import (
 //     touches sid and the store.
 //   - the session row is created lazily, with the first turn's prompt as
 //     title, so an empty chat leaves nothing behind.
+//   - a fork (Fork) is titled from the first prompt sent in it, the edited
+//     one, not from the prompt it was forked at.
 type Journal struct {
 	db       *store.DB
 	settings json.RawMessage
@@ -29,6 +31,8 @@ type Journal struct {
 
 	mu  sync.Mutex
 	sid store.SessionID // "" until the first turn is written
+
+	retitle string // a fork's title prefix, "" once its first prompt titled it; the caller's only
 
 	closeMu sync.RWMutex // held for reading while an op is queued, for writing by Close
 	closed  bool         // ops is closed: later writes are dropped
@@ -135,10 +139,18 @@ type itemKey struct{ response, output int }
 func (j *Journal) Begin(t *Turn) *TurnLog {
 	l := &TurnLog{j: j, pending: map[itemKey]*stream.Item{}, resp: map[*stream.Snapshot]int{}}
 	prompt, input, prev := t.Prompt, t.Input, t.Request.PreviousResponseID
+	title := prompt
+	retitle := j.retitle != "" && prompt != ""
+	if retitle {
+		title, j.retitle = j.retitle+prompt, ""
+	}
 	j.enqueue(func() {
 		sid := j.ID()
+		if sid != "" && retitle {
+			j.report(j.db.SetTitle(sid, title))
+		}
 		if sid == "" {
-			id, err := j.db.CreateSession(store.NewSession{Title: prompt, Settings: j.settings})
+			id, err := j.db.CreateSession(store.NewSession{Title: title, Settings: j.settings})
 			if err != nil {
 				j.report(err)
 				return
@@ -306,9 +318,13 @@ func errText(err error) string {
 var ErrNoHistory = errors.New("history is off")
 
 // Fork starts a journal for a new session holding the first keep turns of
-// this one (copied in the store); the original is not touched.
-func (j *Journal) Fork(keep int, title string, s Settings) *Journal {
+// this one (copied in the store); the original is not touched. The copy is
+// titled prefix plus the prompt it was forked at until the first prompt
+// sent in the fork (the edited one) titles it prefix plus that prompt.
+func (j *Journal) Fork(keep int, prefix, at string, s Settings) *Journal {
 	nj := startJournal(j.db, "", s)
+	nj.retitle = prefix
+	title := prefix + at
 	if keep == 0 {
 		return nj
 	}

@@ -152,7 +152,8 @@ func TestStoreFalseSendsEverything(t *testing.T) {
 }
 
 // TestForkCopiesEarlierTurns: a fork holds the turns before N in a new stored
-// session, chains from the last of them, and leaves the original untouched.
+// session, chains from the last of them, leaves the original untouched, and
+// is titled from the edited prompt once it is sent.
 func TestForkCopiesEarlierTurns(t *testing.T) {
 	srv := streamtest.New(t)
 	cl := &stream.Client{BaseURL: srv.URL}
@@ -168,7 +169,7 @@ func TestForkCopiesEarlierTurns(t *testing.T) {
 	if len(f.Turns) != 1 || f.ChainID() != "resp_1" || len(c.Turns) != 3 {
 		t.Fatalf("fork: %d turns, chain %q", len(f.Turns), f.ChainID())
 	}
-	fj := j.Fork(1, "fork of question A", f.Settings)
+	fj := j.Fork(1, "fork: ", "question B", f.Settings)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_4", "edited answer")})
 	turn := f.Say("question B, edited")
 	send(t, f, cl, turn, fj.Begin(turn))
@@ -181,5 +182,32 @@ func TestForkCopiesEarlierTurns(t *testing.T) {
 	forked, _, err := db.Load(fj.ID())
 	if err != nil || fj.ID() == j.ID() || len(orig.Turns) != 3 || len(forked.Turns) != 2 || forked.Turns[1].Prompt != "question B, edited" {
 		t.Fatalf("original %d turns, fork %v (%v)", len(orig.Turns), forked, err)
+	}
+	if forked.Info.Title != "fork: question B, edited" || orig.Info.Title != "question A" {
+		t.Errorf("titles: fork %q, original %q", forked.Info.Title, orig.Info.Title)
+	}
+}
+
+// TestForkAtFirstTurnTitledFromEdit: a fork that keeps no turn is created by
+// its first prompt, titled from it as a fork.
+func TestForkAtFirstTurnTitledFromEdit(t *testing.T) {
+	srv := streamtest.New(t)
+	cl := &stream.Client{BaseURL: srv.URL}
+	db := openStore(t)
+	c := &session.Conversation{Settings: session.Settings{Model: "m", Store: true}}
+	j := session.NewJournal(db, c.Settings)
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "answer")})
+	turn := c.Say("first try")
+	send(t, c, cl, turn, j.Begin(turn))
+	f := c.Fork(0)
+	fj := j.Fork(0, "fork: ", "first try", f.Settings)
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_2", "answer")})
+	turn = f.Say("second try")
+	send(t, f, cl, turn, fj.Begin(turn))
+	j.Close()
+	fj.Close()
+	forked, _, err := db.Load(fj.ID())
+	if err != nil || forked.Info.Title != "fork: second try" {
+		t.Fatalf("fork %+v (%v)", forked, err)
 	}
 }

@@ -52,9 +52,18 @@ type ItemKind struct {
 // Summary returns the item's one-line summary: "• ", what it is, the parts
 // that say which (clipped to 120 runes each) and its status. It is never
 // empty and holds no control sequence.
+//
+// The status is how the call ended, not only how its item streamed: a call
+// runnel ran (Run) says its run's outcome ("failed", "cancelled", "denied",
+// "timed out"…), and an item that carries an error says "failed".
 func (k ItemKind) Summary(it *Item) string {
 	status := it.Status
-	if status == "" {
+	switch {
+	case it.Run != nil && it.Run.Phase == RunEnded:
+		status = it.Run.State()
+	case len(it.Error) > 0 && (status == "" || status == "completed"):
+		status = "failed"
+	case status == "":
 		status = "done"
 	}
 	var s string

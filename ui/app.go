@@ -63,6 +63,7 @@ type Model struct {
 	usage     Usage                 // the session's usage
 	dirty     map[*stream.Item]bool // items changed outside a turn (tool output), for the next frame
 
+	attaching   bool             // a message's files are being read (attachsend.go)
 	journal     *session.Journal // the history; nil without one
 	lastSaveErr string           // the last history failure shown
 	turnEntry   []int            // transcript index of each turn's first entry
@@ -147,6 +148,7 @@ func New(ctx context.Context, o Options) *Model {
 	m.transcript = NewTranscript(w, 20)
 	m.transcript.SetStyles(m.frame.styles)
 	m.composer = NewComposer(m.frame.styles)
+	m.initAttachments()
 	m.status = Status{Model: m.conv.Settings.Model, Effort: m.conv.Settings.ReasoningEffort, Provider: o.Provider, State: Idle}
 	if o.Resume == nil && o.Replay == nil {
 		m.appendEntry(newWelcome(o, m.conv.Settings.Model, m.frame)) // the first screen says how to start
@@ -272,7 +274,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.transcript, cmd = m.transcript.Update(msg)
 		return m, cmd
 	case SubmitMsg:
-		return m, m.submit(msg.Text)
+		return m, m.submit(msg.Text, msg.Files)
+	case attachReadMsg:
+		return m, m.attachRead(msg)
 	case SlashMsg:
 		return m, m.slash(msg.Name, msg.Args)
 	case batchMsg:

@@ -103,6 +103,10 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		return m.compact()
 	case "tools":
 		m.dialog = dlg[ToolsMenu]{NewToolsMenu(m.tools.cfg.List(), m.tools.enabled, m.frame.styles)}
+	case "attach":
+		if err := m.composer.Attach(args); err != nil {
+			m.notice(block.Error, stream.SanitizeLine(err.Error()))
+		}
 	case "quit":
 		return tea.Quit
 	default:

@@ -9,12 +9,17 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"runnel/session/attach"
 	"runnel/stream"
 	"runnel/theme"
 )
 
-// SubmitMsg is a prompt the user sent with enter.
-type SubmitMsg struct{ Text string }
+// SubmitMsg is a prompt the user sent with enter, with the files attached
+// to it (checked, not read yet).
+type SubmitMsg struct {
+	Text  string
+	Files []*attach.File
+}
 
 // SlashMsg is a valid slash command the user sent: Name without the slash,
 // Args trimmed.
@@ -52,6 +57,7 @@ type Composer struct {
 	sel     int        // selected menu row
 	empty   *emptyView // View of the empty composer, shared by copies
 	pastes  pastes     // large pastes shown as chips in the text (paste.go)
+	att     chips      // files attached to the next message (attachments.go)
 }
 
 // emptyView caches what the empty composer draws (the prompt and the
@@ -146,7 +152,9 @@ func (c *Composer) Focus() tea.Cmd { return c.ta.Focus() }
 func (c *Composer) Blur() { c.ta.Blur() }
 
 // Height is the number of rows View takes: the text rows plus the menu.
-func (c Composer) Height() int { return c.ta.Height() + c.menuRows() + c.pasteRows() }
+func (c Composer) Height() int {
+	return c.ta.Height() + c.menuRows() + c.pasteRows() + c.chipsRows()
+}
 
 // History returns the sent prompts, oldest first.
 func (c Composer) History() []string { return append([]string(nil), c.history...) }
@@ -168,6 +176,9 @@ func (c Composer) Update(msg tea.Msg) (Composer, tea.Cmd) {
 		c.SetValue(cleanInput(msg.Text))
 		return c, nil
 	case tea.PasteMsg:
+		if took, cmd := c.pastedFile(msg.Content); took {
+			return c, cmd
+		}
 		cmd := c.paste(msg)
 		c.updateMenu()
 		return c, cmd
@@ -194,14 +205,18 @@ func cleanInput(s string) string {
 // key handles the keys the composer owns; done is false for keys the
 // textarea should get.
 func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
+	if done, cmd := c.attachKey(k); done {
+		return true, cmd
+	}
 	switch {
 	case key.Matches(k, c.keys.Send):
 		return true, c.send()
 	case key.Matches(k, c.keys.Complete):
 		if len(c.menu) > 0 {
 			c.complete()
+			return true, nil
 		}
-		return true, nil // a tab is never text
+		return true, c.completeMention() // a tab is never text
 	case key.Matches(k, c.keys.Editor):
 		c.expandPastes() // the editor gets the whole text
 		return true, OpenEditor(c.Value())
@@ -242,7 +257,7 @@ func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 // and anything else is a prompt.
 func (c *Composer) send() tea.Cmd {
 	text := c.Value()
-	if strings.TrimSpace(text) == "" {
+	if strings.TrimSpace(text) == "" && len(c.att.files) == 0 {
 		return nil
 	}
 	if len(c.pastes) > 0 {
@@ -265,9 +280,15 @@ func (c *Composer) send() tea.Cmd {
 		}
 		return c.run(name, args)
 	}
-	c.remember(text)
+	files, err := c.takeFiles(text)
+	if err != nil {
+		return notify(true, err.Error())
+	}
+	if strings.TrimSpace(text) != "" {
+		c.remember(text)
+	}
 	c.Reset()
-	return func() tea.Msg { return SubmitMsg{Text: text} }
+	return func() tea.Msg { return SubmitMsg{Text: text, Files: files} }
 }
 
 // run sends a validated command and clears the composer.
@@ -347,6 +368,14 @@ func (c Composer) menuRows() int { return min(len(c.menu), menuMaxItems) }
 
 // View is the slash menu (if open) above the text rows.
 func (c Composer) View() string {
+	if len(c.att.files) > 0 {
+		return c.chipsView() + "\n" + c.composerView()
+	}
+	return c.composerView()
+}
+
+// composerView is the slash menu (if open) above the text rows.
+func (c Composer) composerView() string {
 	if len(c.menu) == 0 {
 		if c.pasteRows() > 0 {
 			return c.pasteHint() + "\n" + c.ta.View()

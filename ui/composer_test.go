@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -81,7 +82,7 @@ func TestComposerEnterSends(t *testing.T) {
 	c := typeText(newTestComposer(), "hello there")
 	c, cmd := c.Update(keyMsg("enter"))
 	msgs := run(cmd)
-	if len(msgs) != 1 || msgs[0] != (SubmitMsg{Text: "hello there"}) {
+	if len(msgs) != 1 || !reflect.DeepEqual(msgs[0], SubmitMsg{Text: "hello there"}) {
 		t.Fatalf("enter gave %#v; want SubmitMsg", msgs)
 	}
 	if c.Value() != "" {
@@ -250,7 +251,7 @@ func TestComposerSlashEnter(t *testing.T) {
 		t.Error("a path opened the menu")
 	}
 	_, cmd = c.Update(keyMsg("enter"))
-	if msgs := run(cmd); len(msgs) != 1 || msgs[0] != (SubmitMsg{Text: "/usr/bin/env is missing"}) {
+	if msgs := run(cmd); len(msgs) != 1 || !reflect.DeepEqual(msgs[0], SubmitMsg{Text: "/usr/bin/env is missing"}) {
 		t.Errorf("path prompt gave %#v", msgs)
 	}
 }

@@ -13,42 +13,62 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
+	"runnel/session/attach"
 	"runnel/stream"
 	"runnel/ui/block"
 )
 
-// submit sends the user's text as a new turn.
-func (m *Model) submit(text string) tea.Cmd {
+// submit sends the user's text, and files (attachments.go), as a new turn.
+// With files, the message is made off the update loop first (readFiles:
+// read whole, all or none) and sent by attachRead.
+func (m *Model) submit(text string, files []*attach.File) tea.Cmd {
 	text = strings.TrimSpace(text)
-	if text == "" {
+	if text == "" && len(files) == 0 {
 		return nil
 	}
-	if m.cur != nil && !m.cur.ended {
-		m.notice(block.Info, "a reply is still streaming — esc stops it")
-		m.composer.SetValue(text)
+	if !m.canSend(text, files) {
 		return nil
 	}
-	if m.tools.cancel != nil {
-		m.notice(block.Info, "tools are still running — esc stops them")
-		m.composer.SetValue(text)
-		return nil
+	if len(files) > 0 {
+		return m.readFiles(text, files)
 	}
-	if m.compacting != nil {
-		m.notice(block.Info, "compacting the context — send again once it is done")
-		m.composer.SetValue(text)
-		return nil
+	return m.send(text, nil, attach.Message(text, nil, m.opts.Attach))
+}
+
+// canSend reports whether a new turn may start; if not, it says why and
+// puts the message back in the composer.
+func (m *Model) canSend(text string, files []*attach.File) bool {
+	why := ""
+	switch {
+	case m.cur != nil && !m.cur.ended:
+		why = "a reply is still streaming — esc stops it"
+	case m.tools.cancel != nil:
+		why = "tools are still running — esc stops them"
+	case m.compacting != nil:
+		why = "compacting the context — send again once it is done"
+	case m.mcpStarting():
+		why = "MCP servers are still starting — send again once the status line lists their tools"
+	case m.attaching:
+		why = "the last message's files are still being read — send again in a moment"
 	}
-	if m.mcpStarting() {
-		m.notice(block.Info, "MCP servers are still starting — send again once the status line lists their tools")
-		m.composer.SetValue(text)
-		return nil
+	if why != "" {
+		m.notice(block.Info, why)
+		m.putBack(text, files)
 	}
+	return why == ""
+}
+
+// send starts the turn of a user message: msg, made of text and files.
+func (m *Model) send(text string, files []*attach.File, msg json.RawMessage) tea.Cmd {
 	m.transcript.Follow() // sending a message shows the end again
 	m.turnEntry = append(m.turnEntry, m.transcript.Len())
-	m.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})
+	if text != "" {
+		m.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})
+	}
+	m.showAttachments(attach.Metas(files))
 	owed := m.tools.loop.Begin(m.now())  // outputs of a stopped round keep the chain valid
 	owed = append(m.takeOwed(), owed...) // and so do the denials of a stopped approval
-	return m.begin(m.conv.Begin(text, append(owed, stream.UserText(text))...))
+	return m.begin(m.conv.Begin(text, append(owed, msg)...))
 }
 
 // begin streams a session turn.

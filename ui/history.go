@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
+	"runnel/session/attach"
 	"runnel/session/store"
 	"runnel/stream"
 	"runnel/ui/block"
@@ -118,7 +119,7 @@ func (m *Model) showSession(s *store.Session, warns []error, turn int) tea.Cmd {
 	for _, w := range append(warns, probs...) {
 		m.notice(block.Warning, stream.SanitizeLine(w.Error()))
 	}
-	m.notice(block.Info, fmt.Sprintf("resumed %q · %s", stream.SanitizeLine(s.Info.Title), plural(len(s.Turns), "turn")))
+	m.notice(block.Info, fmt.Sprintf("resumed %q · %s", stream.SanitizeLine(s.Info.Title), plural(s.Info.Turns, "turn")))
 	if turn > 0 && turn <= len(m.turnEntry) {
 		m.transcript.ScrollTo(m.turnEntry[turn-1])
 	}
@@ -143,6 +144,7 @@ func (m *Model) redraw() {
 		if t.Prompt != "" {
 			m.appendEntry(&plainEntry{b: block.NewUser(t.Prompt), fs: m.frame})
 		}
+		m.showAttachments(t.Attachments()) // attachments.go
 		for _, s := range t.Responses {
 			for _, it := range s.Items {
 				e := m.addItem(it, now)
@@ -229,25 +231,39 @@ func (m *Model) closeJournal() {
 	}
 }
 
-// fork starts a new session from turn n: the turns before it are kept, and
-// the composer holds turn n's prompt for editing. The original stays.
+// fork starts a new session from user turn n (numbered as "N turns"
+// counts them: tool rounds belong to the turn before them): the turns before
+// it are kept, and the composer holds its prompt for editing. The original
+// stays; 0 forks at the last user turn.
 func (m *Model) fork(n int) tea.Cmd {
 	if m.cur != nil && !m.cur.ended {
 		m.notice(block.Info, "stop the reply first (esc), then fork")
 		return nil
 	}
-	if n < 1 || n > len(m.conv.Turns) {
-		m.notice(block.Warning, fmt.Sprintf("/fork N: N is a turn from 1 to %d", len(m.conv.Turns)))
+	var at []int // conversation index of each user turn
+	for i, t := range m.conv.Turns {
+		if store.UserTurn(t.Prompt, t.Input) {
+			at = append(at, i)
+		}
+	}
+	if n == 0 {
+		n = len(at)
+	}
+	if n < 1 || n > len(at) {
+		m.notice(block.Warning, fmt.Sprintf("/fork N: N is a turn from 1 to %d", len(at)))
 		return nil
 	}
-	prompt := m.conv.Turns[n-1].Prompt
-	f := m.conv.Fork(n - 1)
+	keep := at[n-1]
+	prompt := m.conv.Turns[keep].Prompt
+	files := attach.FilesFromInput(m.conv.Turns[keep].Input) // its attachments come back as chips
+	f := m.conv.Fork(keep)
 	if m.journal != nil {
-		m.journal = m.journal.Fork(n-1, "fork: "+prompt, f.Settings)
+		m.journal = m.journal.Fork(keep, "fork: ", prompt, f.Settings)
 	}
 	m.conv = f
 	m.redraw()
 	m.composer.SetValue(prompt)
+	m.composer.SetAttachments(files)
 	m.notice(block.Info, fmt.Sprintf("forked at turn %d — edit the prompt and press enter; the original session is unchanged", n))
 	return m.watchJournal()
 }

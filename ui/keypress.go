@@ -54,7 +54,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			m.composer.Reset()
 		case len(m.conv.Turns) > 0 && !m.escArmed.IsZero() && time.Since(m.escArmed) < time.Second:
 			m.escArmed = time.Time{}
-			return m.fork(len(m.conv.Turns))
+			return m.fork(0) // the last user turn
 		case len(m.conv.Turns) > 0:
 			m.escArmed = time.Now()
 			m.notice(block.Info, "esc again to fork: edit your last prompt in a new session")

@@ -25,6 +25,7 @@ type KeyMap struct {
 	ExpandPaste key.Binding
 	// HistorySearch is ctrl+g: search the prompts of every session.
 	HistorySearch key.Binding
+	Unattach      key.Binding // backspace in an empty composer: remove the last attachment chip
 
 	// Transcript.
 	PageUp   key.Binding
@@ -54,12 +55,13 @@ func DefaultKeyMap() KeyMap {
 	return KeyMap{
 		Send:          key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
 		Newline:       key.NewBinding(key.WithKeys("shift+enter", "alt+enter", "ctrl+j"), key.WithHelp("ctrl+j", "newline (or shift/alt+enter)")),
-		Complete:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete /command")),
+		Complete:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete /command or @path")),
 		Prev:          key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "earlier prompt")),
 		Next:          key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "later prompt")),
 		Editor:        key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "edit in $EDITOR")),
 		HistorySearch: key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "search prompt history")),
 		ExpandPaste:   key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "expand a pasted-lines chip")),
+		Unattach:      key.NewBinding(key.WithKeys("backspace"), key.WithHelp("⌫ (empty)", "remove last attachment")),
 
 		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up / wheel")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
@@ -92,7 +94,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // column: composing, reading, turn control.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.Editor, k.ExpandPaste, k.HistorySearch},
+		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.Editor, k.ExpandPaste, k.HistorySearch, k.Unattach},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.ToggleReasoning, k.AllReasoning, k.ExpandTool, k.Panels},
 		{k.Interrupt, k.CopyLast, k.Approve, k.Deny, k.Reopen, k.Sessions, k.Help, k.Quit},
 		dialogBindings(),

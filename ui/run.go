@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"runnel/session/attach"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -38,6 +39,11 @@ type Options struct {
 	// Tools: nil means none configured (function calls are still answered,
 	// so the chain stays valid).
 	Tools *Tools
+
+	// Attach holds the attachment limits and image detail; Files are
+	// attached to the first message (-f).
+	Attach attach.Limits
+	Files  []string
 
 	// Images is where generated images are written; nil writes none (the
 	// image panel says so).

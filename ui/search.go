@@ -37,7 +37,8 @@ type SearchResults struct {
 // searchHit is a hit made ready to draw.
 type searchHit struct {
 	session store.SessionID
-	turn    int
+	turn    int         // the stored turn's Seq, to open it at
+	number  int         // the user turn it belongs to, as lists count turns
 	title   string      // sanitized
 	snippet []snipPiece // cleaned pieces, the matches marked
 }
@@ -56,7 +57,11 @@ func NewSearchResults(query string, hits []store.Hit, st *theme.Styles) SearchRe
 		if title == "" {
 			title = "untitled"
 		}
-		r.hits = append(r.hits, searchHit{session: h.Session, turn: h.Turn, title: title, snippet: markedPieces(h.Snippet, h.Marks)})
+		number := h.UserTurn
+		if number == 0 {
+			number = h.Turn
+		}
+		r.hits = append(r.hits, searchHit{session: h.Session, turn: h.Turn, number: number, title: title, snippet: markedPieces(h.Snippet, h.Marks)})
 	}
 	r.cur = newListCursor(len(r.hits))
 	return r
@@ -112,7 +117,7 @@ func (r SearchResults) View(width, height int) string {
 		if i == r.cur.Sel() {
 			base, mark = d.Selected, d.Marker.Render("› ")
 		}
-		turn := "turn " + strconv.Itoa(h.turn)
+		turn := "turn " + strconv.Itoa(h.number)
 		room := max(width-4-ansi.StringWidth(turn), 1)
 		lines = append(lines,
 			mark+base.Render(ansi.Truncate(h.title, room, "…"))+d.Meta.Render(" · "+turn),

@@ -59,6 +59,7 @@ var slashCommands = []Command{
 	{Name: "fork", Args: "N", Desc: "start a new session from turn N, editing its prompt", check: checkFork},
 	{Name: "compact", Desc: "compact the model's context; the transcript stays"},
 	{Name: "tools", Desc: "switch tools on or off for this session"},
+	{Name: "attach", Args: "PATH", Desc: "attach a file to the next message (tab completes)", check: checkAttach},
 	{Name: "help", Desc: "show keys and commands"},
 	{Name: "quit", Desc: "leave runnel"},
 }
@@ -66,6 +67,13 @@ var slashCommands = []Command{
 func checkSearch(args string) error {
 	if args == "" {
 		return fmt.Errorf("/search needs words to look for, e.g. /search retry backoff")
+	}
+	return nil
+}
+
+func checkAttach(args string) error {
+	if args == "" {
+		return fmt.Errorf("/attach needs a file, e.g. /attach notes.md (or type @notes.md in a message)")
 	}
 	return nil
 }

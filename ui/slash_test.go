@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -89,10 +89,10 @@ func TestComplete(t *testing.T) {
 	if got := names(Complete("/")); len(got) != len(Commands()) {
 		t.Errorf("Complete(/) = %v; want every command", got)
 	}
-	if got, want := names(Complete("/m")), []string{"model"}; !reflect.DeepEqual(got, want) {
+	if got, want := names(Complete("/m")), []string{"model"}; !slices.Equal(got, want) {
 		t.Errorf("Complete(/m) = %v; want %v", got, want)
 	}
-	if got, want := names(Complete("q")), []string{"quit"}; !reflect.DeepEqual(got, want) {
+	if got, want := names(Complete("q")), []string{"quit"}; !slices.Equal(got, want) {
 		t.Errorf("Complete(q) = %v; want %v", got, want)
 	}
 	if got := Complete("/zz"); len(got) != 0 {
@@ -157,7 +157,7 @@ func TestCodeBlocks(t *testing.T) {
 		"print(1)\n  indented",
 		"last line",
 	}
-	if got := CodeBlocks(md); !reflect.DeepEqual(got, want) {
+	if got := CodeBlocks(md); !slices.Equal(got, want) {
 		t.Errorf("CodeBlocks:\n got %q\nwant %q", got, want)
 	}
 }
@@ -173,7 +173,7 @@ func TestCodeBlocksEdges(t *testing.T) {
 		"```\na\n```\n```\nb": {"a", "b"},
 	}
 	for in, want := range cases {
-		if got := CodeBlocks(in); !reflect.DeepEqual(got, want) {
+		if got := CodeBlocks(in); !slices.Equal(got, want) {
 			t.Errorf("CodeBlocks(%q) = %q; want %q", in, got, want)
 		}
 	}

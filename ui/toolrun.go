@@ -205,11 +205,13 @@ func (m *Model) resumeCalls() tea.Cmd {
 		case session.CallInterrupted:
 			interrupted = append(interrupted, stream.SanitizeLine(it.Name))
 			it.Output, _ = json.Marshal(cc.Output)
-			it.Progress = "interrupted"
+			it.Run = &stream.LocalRun{Phase: stream.RunEnded, Outcome: "interrupted"}
 			m.itemChanged(it)
 		case session.CallAnswered:
 			if it.Output == nil {
 				it.Output, _ = json.Marshal(cc.Output)
+				// ran in an earlier process: its header says how, as its output does
+				it.Run = &stream.LocalRun{Phase: stream.RunEnded, Outcome: tools.OutcomeOf(cc.Output).String()}
 				m.itemChanged(it)
 			}
 		}
@@ -271,7 +273,7 @@ func (m *Model) runRound(snaps []*stream.Snapshot, respID string, calls []tools.
 	}
 	for _, c := range calls {
 		if it := k.calls[c.CallID]; it != nil {
-			it.Progress = "waiting"
+			it.Run = &stream.LocalRun{Phase: stream.RunWaiting}
 			m.itemChanged(it)
 		}
 	}
@@ -337,7 +339,7 @@ func callNames(calls []tools.Call) string {
 // for approval; otherwise the calls running now are named.
 func (m *Model) toolStatus() {
 	k := m.tools
-	if k.cancel == nil {
+	if k.cancel == nil || k.stopped { // a stopped round says "stopping" until it ends
 		return
 	}
 	if k.asking != nil {
@@ -365,6 +367,10 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
 	case toolAskMsg:
 		k.waiting = false
+		if k.cancel == nil || k.stopped { // asked as the round was stopped
+			msg.reply <- answer{d: tools.Deny}
+			return k.wait(), true
+		}
 		k.queue = append(k.queue, approvalAsk(msg))
 		m.nextApproval()
 		return k.wait(), true
@@ -382,7 +388,9 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		return m.ensureTick(), true // frames again: the calls run
 	case toolStartMsg:
 		k.waiting = false
-		if k.calls[msg.call.CallID] != nil {
+		if it := k.calls[msg.call.CallID]; it != nil {
+			it.Run = &stream.LocalRun{Phase: stream.RunRunning, Started: time.Now()}
+			m.itemChanged(it)
 			k.running[msg.call.CallID] = true
 			k.roundOut[msg.call.CallID] = session.RunningOutput(msg.call.CallID, "")
 			k.saveRound(m.now())
@@ -410,7 +418,9 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 				b.WriteString(msg.chunk)
 			}
 			it.Output, _ = json.Marshal(b.String())
-			it.Progress = "running"
+			if it.Run == nil || it.Run.Phase != stream.RunRunning { // its start report was late
+				it.Run = &stream.LocalRun{Phase: stream.RunRunning, Started: time.Now()}
+			}
 			m.itemChanged(it)
 			if k.running[msg.callID] {
 				k.roundOut[msg.callID] = session.RunningOutput(msg.callID, b.String())
@@ -426,7 +436,10 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 			if msg.p.Total > 0 {
 				p = fmt.Sprintf("%.0f%% %s", 100*msg.p.Progress/msg.p.Total, p)
 			}
-			it.Progress = "running " + p
+			if it.Run == nil || it.Run.Phase != stream.RunRunning {
+				it.Run = &stream.LocalRun{Phase: stream.RunRunning, Started: time.Now()}
+			}
+			it.Run.Detail = p
 			m.itemChanged(it)
 		}
 		return tea.Batch(k.wait(), m.ensureTick()), true
@@ -462,10 +475,11 @@ func (m *Model) toolsDone(msg toolDoneMsg) tea.Cmd {
 	for _, r := range msg.results {
 		if it := k.calls[r.Call.CallID]; it != nil {
 			it.Output, _ = json.Marshal(r.Output)
-			it.Progress = r.Status.String()
-			if r.Duration > 0 {
-				it.Progress += " · " + Elapsed(r.Duration)
+			run := &stream.LocalRun{Phase: stream.RunEnded, Outcome: r.Status.String(), Took: r.Duration}
+			if it.Run != nil {
+				run.Started = it.Run.Started
 			}
+			it.Run = run
 			m.itemChanged(it)
 		}
 	}
@@ -513,6 +527,13 @@ func (m *Model) stopTools() bool {
 		k.asking = nil
 		m.dialog = nil
 	}
+	for _, a := range k.queue {
+		a.reply <- answer{d: tools.Deny}
+	}
+	k.queue = nil
+	// until the runner reports the calls ended (toolsDone), the status line
+	// says so rather than naming calls that no longer run
+	m.status.State, m.status.Detail = RunningTool, "stopping"
 	return true
 }
 

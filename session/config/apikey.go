@@ -17,6 +17,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runnel/session/attach"
 	"strconv"
 	"strings"
 	"time"
@@ -113,6 +114,7 @@ type Settings struct {
 	MaxResponseBytes int           // the most text one response may hold
 	KeySource        string        // "env OPENAI_API_KEY", "api_key_command" or ""
 	BaseURLSet       bool          // the base URL came from a flag, the file or the environment
+	Attach           attach.Limits // [attachments]: limits and image detail
 }
 
 // Demo reports whether nothing points runnel at a real provider: no API
@@ -163,6 +165,11 @@ func (c Config) Resolve(env func(string) string, o Overrides) (Settings, error) 
 		ConnectTimeout:   first(c.Timeouts.Connect.Duration, DefaultConnectTimeout),
 		MaxRetries:       DefaultMaxRetries,
 		MaxResponseBytes: c.ResponseLimit(),
+		Attach: attach.Limits{
+			MaxFile:    first(c.Attachments.MaxFileMiB*attach.MiB, attach.DefaultMaxFile),
+			MaxMessage: first(c.Attachments.MaxMessageMiB*attach.MiB, attach.DefaultMaxMessage),
+			Detail:     first(c.Attachments.ImageDetail, attach.DefaultDetail),
+		},
 	}
 	if err := checkEnum(o.ReasoningEffort, efforts); err != nil {
 		return Settings{}, fmt.Errorf("reasoning effort on the command line: %w", err)

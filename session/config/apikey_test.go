@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/exec"
 	"reflect"
+	"runnel/session/attach"
 	"strings"
 	"testing"
 	"time"
@@ -32,6 +33,7 @@ func TestResolveDefaults(t *testing.T) {
 		ConnectTimeout:   30 * time.Second,
 		MaxRetries:       3,
 		MaxResponseBytes: 32 << 20,
+		Attach:           attach.Limits{MaxFile: 20 << 20, MaxMessage: 50 << 20, Detail: "auto"},
 	}
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("Resolve of zero config:\n got %v\nwant %v", fields(s), fields(want))
@@ -68,6 +70,7 @@ func TestResolveFullConfig(t *testing.T) {
 		MaxResponseBytes: 1 << 20,
 		KeySource:        "api_key_command",
 		BaseURLSet:       true,
+		Attach:           attach.Limits{MaxFile: attach.DefaultMaxFile, MaxMessage: attach.DefaultMaxMessage, Detail: "auto"},
 	}
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("Resolve(full.toml):\n got %v\nwant %v", fields(s), fields(want))

@@ -40,19 +40,21 @@ import (
 //   - Tools, Functions and MCPServers hold valid entries with unique names
 //     (see validateTools).
 type Config struct {
-	Model        string `toml:"model"`
-	Instructions string `toml:"instructions"`
-	Store        *bool  `toml:"store"` // nil = not set; the default is true
-	Theme        string `toml:"theme"`
-	LLMTitle     bool   `toml:"llm_title"` // ask the model for a session title (one extra request)
+	Model        string          `toml:"model"`
+	Instructions string          `toml:"instructions"`
+	Store        *bool           `toml:"store"` // nil = not set; the default is true
+	Theme        string          `toml:"theme"`
+	LLMTitle     bool            `toml:"llm_title"` // ask the model for a session title (one extra request)
+	Reasoning    ReasoningConfig `toml:"reasoning"`
+	Provider     ProviderConfig  `toml:"provider"`
+	Timeouts     TimeoutsConfig  `toml:"timeouts"`
+	Context      ContextConfig   `toml:"context"`
+	Attachments  AttachConfig    `toml:"attachments"`
+
 	// Background creates responses with background: true (and store: true),
 	// so a dropped or stalled stream resumes where it broke and `runnel -c`
 	// reattaches to an answer a killed runnel left running. Off by default.
-	Background bool            `toml:"background"`
-	Reasoning  ReasoningConfig `toml:"reasoning"`
-	Provider   ProviderConfig  `toml:"provider"`
-	Timeouts   TimeoutsConfig  `toml:"timeouts"`
-	Context    ContextConfig   `toml:"context"`
+	Background bool `toml:"background"`
 
 	// MaxResponseBytes bounds the text one response may hold (nil = not
 	// set: session.DefaultResponseLimit); past it runnel stops reading.
@@ -98,6 +100,16 @@ type ContextConfig struct {
 
 // truncations are the allowed values of context.truncation.
 var truncations = []string{"auto", "disabled"}
+
+// AttachConfig is the [attachments] table. Zero values mean "not set".
+type AttachConfig struct {
+	ImageDetail   string `toml:"image_detail"`    // input_image detail: auto (default), low or high
+	MaxFileMiB    int64  `toml:"max_file_mib"`    // per file (default 20)
+	MaxMessageMiB int64  `toml:"max_message_mib"` // all files of one message (default 50)
+}
+
+// imageDetails are the allowed [attachments] image_detail values.
+var imageDetails = []string{"auto", "low", "high"}
 
 // TimeoutsConfig is the [timeouts] table. Zero durations mean "not set".
 type TimeoutsConfig struct {
@@ -464,6 +476,16 @@ func (c *Config) validate(name string, pos *positions) error {
 	}
 	if n := c.Timeouts.MaxRetries; n != nil && *n < 0 {
 		return fmt.Errorf("%s: key \"timeouts.max_retries\": %d must not be negative (0 means never retry)", at("timeouts.max_retries"), *n)
+	}
+	if d := c.Attachments.ImageDetail; d != "" {
+		if err := checkEnum(d, imageDetails); err != nil {
+			return fmt.Errorf("%s: key \"attachments.image_detail\": %w", at("attachments.image_detail"), err)
+		}
+	}
+	for key, n := range map[string]int64{"max_file_mib": c.Attachments.MaxFileMiB, "max_message_mib": c.Attachments.MaxMessageMiB} {
+		if n < 0 || n > 1024 {
+			return fmt.Errorf("%s: key \"attachments.%s\": %d is out of range (1 to 1024 MiB; leave it out for the default)", at("attachments."+key), key, n)
+		}
 	}
 	return c.validateTools(name, pos)
 }

@@ -1,6 +1,7 @@
 // Package export renders a stored session as a readable markdown transcript:
-// a title, the session's metadata, then per turn the user's prompt as a
-// block quote, reasoning summaries in collapsed <details>, the answer's
+// a title, the session's metadata, then per user turn (a prompt, with the
+// tool rounds that followed it folded in: store.UserTurn) a "You" section
+// with the prompt as a block quote and an "Assistant" section with reasoning summaries in collapsed <details>, the answer's
 // markdown as it was written, every tool and MCP call as a one-line header
 // with fenced arguments and output, and a note on turns that did not finish.
 //
@@ -10,8 +11,9 @@
 // and stored text cannot break the document's structure (fences are longer
 // than any backtick run inside them, an unclosed code block is closed).
 //
-// Main flow: Markdown(w, session) → header → for each turn: prompt, input
-// items, output items (calls paired with their outputs), status note.
+// Main flow: Markdown(w, session) → header → for each user turn: prompt,
+// input items, then per stored turn (the prompt's, then its rounds') output
+// items (calls paired with their outputs) and status note.
 package export
 
 import (
@@ -22,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"runnel/session/attach"
 	"runnel/session/store"
 	"runnel/stream"
 )
@@ -30,8 +33,15 @@ import (
 func Markdown(w io.Writer, s *store.Session) error {
 	d := newDoc(s)
 	d.header(s)
-	for i := range s.Turns {
-		d.turn(&s.Turns[i])
+	n := 0
+	for i := 0; i < len(s.Turns); {
+		j := i + 1
+		for j < len(s.Turns) && !s.Turns[j].UserTurn() {
+			j++
+		}
+		n++
+		d.turn(n, s.Turns[i:j])
+		i = j
 	}
 	_, err := w.Write(append(bytes.TrimRight(d.b.Bytes(), "\n"), '\n'))
 	return err
@@ -110,21 +120,23 @@ func (d *doc) header(s *store.Session) {
 	if !s.Info.Updated.IsZero() {
 		meta = append(meta, "- **Updated:** "+stamp(s.Info.Updated))
 	}
-	meta = append(meta, fmt.Sprintf("- **Turns:** %d", len(s.Turns)))
+	meta = append(meta, fmt.Sprintf("- **Turns:** %d", s.UserTurns()))
 	d.block(strings.Join(meta, "\n"))
 }
 
 // stamp formats a time the same wherever the file is read.
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
 
-func (d *doc) turn(t *store.Turn) {
+// turn writes user turn n: group[0] is the turn that sent the prompt (or,
+// at the start of a session that has none, a round), the rest the tool
+// rounds that continued it. Outputs sent back in a round are written under
+// their calls, so a round adds its answer and whatever else it sent.
+func (d *doc) turn(n int, group []store.Turn) {
+	t := &group[0]
 	d.block("---")
-	d.block(fmt.Sprintf("## Turn %d", t.Seq))
-	// "You" is left out when there is nothing under it: a turn that only
-	// sent tool outputs back, each already written under its call.
-	you := d.b.Len()
+	d.block(fmt.Sprintf("## Turn %d", n))
 	d.block("### You")
-	empty := d.b.Len()
+	you := d.b.Len()
 	prompt := t.Prompt
 	if strings.TrimSpace(prompt) == "" {
 		prompt = userText(t.Input)
@@ -132,29 +144,51 @@ func (d *doc) turn(t *store.Turn) {
 	if strings.TrimSpace(prompt) != "" {
 		d.block(quote(prompt))
 	}
+	if files := attach.FromInput(t.Input); len(files) > 0 { // the files sent, by name and size
+		names := make([]string, 0, len(files))
+		for _, f := range files {
+			names = append(names, code(stream.SanitizeLine(f.Name))+" ("+attach.Size(f.Size)+")")
+		}
+		d.block("*Attached:* " + strings.Join(names, ", "))
+	}
+	d.inputs(t)
+	if d.b.Len() == you {
+		d.block("*(no message: only tool outputs went to the model)*")
+	}
+	d.block("### Assistant")
+	n0 := d.b.Len()
+	noted := false
+	for i := range group {
+		r := &group[i]
+		if i > 0 {
+			d.inputs(r)
+		}
+		for _, resp := range r.Responses {
+			for _, it := range resp.Items {
+				if si := stream.StoredItem(it.Raw); si != nil {
+					d.item(si, it.Done)
+				} else {
+					d.block("*(an item that is not a JSON object was left out)*")
+				}
+			}
+		}
+		if note := statusNote(r); note != "" {
+			d.block(note)
+			noted = true
+		}
+	}
+	if !noted && d.b.Len() == n0 {
+		d.block("*No output.*")
+	}
+}
+
+// inputs writes what a stored turn sent besides messages (an output whose
+// call is in the session is written under the call instead).
+func (d *doc) inputs(t *store.Turn) {
 	for _, in := range t.Input {
 		if it := stream.StoredItem(in); it != nil && !isMessage(it) {
 			d.item(it, true)
 		}
-	}
-	if d.b.Len() == empty {
-		d.b.Truncate(you)
-	}
-	d.block("### Assistant")
-	n := d.b.Len()
-	for _, r := range t.Responses {
-		for _, it := range r.Items {
-			if si := stream.StoredItem(it.Raw); si != nil {
-				d.item(si, it.Done)
-			} else {
-				d.block("*(an item that is not a JSON object was left out)*")
-			}
-		}
-	}
-	if note := statusNote(t); note != "" {
-		d.block(note)
-	} else if d.b.Len() == n {
-		d.block("*No output.*")
 	}
 }
 
@@ -214,6 +248,9 @@ func statusNote(t *store.Turn) string {
 		}
 		return "**Failed:** " + why
 	case store.StatusStopped:
+		if len(t.Responses) == 0 && !t.UserTurn() {
+			return "**Stopped** by the user before the tool outputs were sent back."
+		}
 		return "**Stopped** by the user; the answer above is partial."
 	case store.StatusInterrupted:
 		return "**Interrupted:** runnel exited before the answer finished; the answer above is partial."

@@ -8,7 +8,10 @@
 // process is gone is marked interrupted and keeps its last partial content.
 // Items are kept as the raw JSON received, byte for byte, so a conversation
 // can be rebuilt for a server that has forgotten the previous_response_id
-// chain (Session.RebuildInput).
+// chain (Session.RebuildInput). Attachments in a turn's input (images, PDFs,
+// text files) are kept once each in a blobs table keyed by sha256 and put
+// back on Load (blob.go); exports carry them inline. Search covers the text
+// of attached text files with the prompt.
 //
 // Several runnel processes may share one database (WAL mode, a busy timeout,
 // IMMEDIATE write transactions); each writes its own sessions. A *DB is safe

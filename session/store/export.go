@@ -108,7 +108,8 @@ func (db *DB) insertDoc(doc *exportDoc) (SessionID, error) {
 }
 
 func importTurn(tx *sql.Tx, sid SessionID, seq int, t exportTurn) error {
-	input, err := joinObjects("input", t.input)
+	packed, blobs := packInput(t.input)
+	input, err := joinObjects("input", packed)
 	if err != nil {
 		return err
 	}
@@ -128,6 +129,9 @@ func importTurn(tx *sql.Tx, sid SessionID, seq int, t exportTurn) error {
 	}
 	n, err := res.LastInsertId()
 	if err != nil {
+		return err
+	}
+	if err := saveBlobs(tx, TurnID(n), blobs); err != nil {
 		return err
 	}
 	for _, it := range t.items {

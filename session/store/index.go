@@ -63,6 +63,7 @@ func foldTurn(tx *sql.Tx, tid TurnID) error {
 		return err
 	}
 	in, _ := splitArray(input)
+	in, _ = unpackInput(tx, in)
 	t := inputText(prompt, in)
 	last := ""
 	rows, err := tx.Query(`SELECT raw FROM items WHERE turn_id = ? ORDER BY response_idx, output_idx`, int64(tid))
@@ -116,7 +117,9 @@ func inputText(prompt string, input []json.RawMessage) itemText {
 		t.tool = join(t.tool, x.tool, x.answer, x.reasoning)
 	}
 	if p := clip(prompt); p != "" {
-		t.prompt = p
+		// the prompt stands for the typed text; attached text files
+		// count as part of it
+		t.prompt = join(p, clip(attachmentText(input)))
 	}
 	return t
 }

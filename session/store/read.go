@@ -16,7 +16,7 @@ func (db *DB) List(limit int) ([]SessionInfo, error) {
 	}
 	_ = db.sweep() // best effort: a failure leaves a dead turn "streaming" until the next look
 	rows, err := db.r.Query(`SELECT s.id, s.title, s.model, s.created, s.updated, s.preview,
-			(SELECT count(*) FROM turns t WHERE t.session_id = s.id)
+			`+userTurnsSQL+`
 		FROM sessions s ORDER BY s.updated DESC, s.id DESC LIMIT ?`, limit)
 	if err != nil {
 		return nil, db.fail("list", err)
@@ -152,7 +152,7 @@ func (db *DB) Load(id SessionID) (*Session, []error, error) {
 	var in sessionRow
 	var settings anyValue
 	err = tx.QueryRow(`SELECT s.id, s.title, s.model, s.created, s.updated, s.preview, s.settings,
-			(SELECT count(*) FROM turns t WHERE t.session_id = s.id)
+			`+userTurnsSQL+`
 		FROM sessions s WHERE s.id = ?`, string(id)).
 		Scan(&in.id, &in.title, &in.model, &in.created, &in.updated, &in.preview, &settings, &in.turns)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -230,7 +230,17 @@ func loadTurns(tx *sql.Tx, id SessionID) ([]Turn, []error, error) {
 		}
 		turns = append(turns, t)
 	}
-	return turns, warn, closeRows(rows)
+	if err := closeRows(rows); err != nil {
+		return nil, nil, err
+	}
+	for i := range turns {
+		var w []error
+		turns[i].Input, w = unpackInput(tx, turns[i].Input)
+		for _, e := range w {
+			warn = append(warn, fmt.Errorf("turn %d: %w", turns[i].Seq, e))
+		}
+	}
+	return turns, warn, nil
 }
 
 func loadItems(tx *sql.Tx, id SessionID, byID map[TurnID]*Turn) ([]error, error) {

@@ -7,7 +7,7 @@ import (
 
 // schemaVersion is the schema this binary writes, kept in PRAGMA user_version.
 // Version 0 is an empty file.
-const schemaVersion = 3
+const schemaVersion = 4
 
 // migrations[v] brings a database from version v to v+1. Each runs inside the
 // one IMMEDIATE transaction that sets the new user_version, so a crash or a
@@ -16,7 +16,8 @@ const schemaVersion = 3
 var migrations = [schemaVersion]func(tx *sql.Tx) error{
 	0: createV1,
 	1: addSearchAndOwners,
-	2: addBackground,
+	2: addBlobs,
+	3: addBackground,
 }
 
 // addBackground adds the background response a turn streams (background
@@ -92,6 +93,23 @@ func addSearchAndOwners(tx *sql.Tx) error {
 		return err
 	}
 	return reindexAll(tx)
+}
+
+// addBlobs adds attachment storage (blob.go): each payload once, by sha256,
+// and which turns use it.
+func addBlobs(tx *sql.Tx) error {
+	return execAll(tx,
+		`CREATE TABLE blobs (
+			sha256 TEXT PRIMARY KEY, -- hex of the payload's hash
+			data   BLOB NOT NULL     -- the payload: a data URL or a text part
+		)`,
+		`CREATE TABLE turn_blobs (
+			turn_id INTEGER NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+			sha256  TEXT NOT NULL,
+			PRIMARY KEY (turn_id, sha256)
+		)`,
+		`CREATE INDEX turn_blobs_sha256 ON turn_blobs(sha256)`,
+	)
 }
 
 // reindexAll fills the search index and the answer previews from the stored

@@ -9,13 +9,14 @@ import (
 
 // Hit is one turn that matches a search.
 type Hit struct {
-	Session SessionID
-	Title   string // the session's, one line, sanitized
-	Turn    int    // the turn's Seq
-	TurnID  TurnID
-	Snippet string  // one line around the best match, sanitized, "…" where cut
-	Marks   []Span  // the matched terms in Snippet, in order
-	Rank    float64 // bm25 with prompt text weighted highest; lower is better
+	Session  SessionID
+	Title    string // the session's, one line, sanitized
+	Turn     int    // the turn's Seq (its place in Session.Turns, from 1)
+	UserTurn int    // the number of the user turn it is or continues (see UserTurn), as lists count them
+	TurnID   TurnID
+	Snippet  string  // one line around the best match, plain text (no markdown syntax), sanitized, "…" where cut
+	Marks    []Span  // the matched terms in Snippet, in order
+	Rank     float64 // bm25 with prompt text weighted highest; lower is better
 }
 
 // Span is a byte range [Start, End) of a Snippet.
@@ -57,7 +58,7 @@ func (db *DB) Search(query string, limit int) ([]Hit, error) {
 		}
 		seen[TurnID(turn)] = true
 		h := Hit{TurnID: TurnID(turn), Rank: rank}
-		h.Snippet, h.Marks = parseSnippet(snip)
+		h.Snippet, h.Marks = parseSnippet(plainMarkdown(snip))
 		hits = append(hits, h)
 	}
 	if err := closeRows(rows); err != nil {
@@ -76,20 +77,22 @@ func (db *DB) placeHits(hits []Hit) ([]Hit, error) {
 	for i, h := range hits {
 		args[i] = int64(h.TurnID)
 	}
-	rows, err := db.r.Query(`SELECT t.id, t.seq, s.id, s.title FROM turns t JOIN sessions s ON s.id = t.session_id
-		WHERE t.id IN (?`+strings.Repeat(", ?", len(hits)-1)+`)`, args...)
+	rows, err := db.r.Query(`SELECT u.id, u.seq, s.id, s.title,
+			(SELECT count(*) FROM turns t WHERE t.session_id = u.session_id AND t.seq <= u.seq AND `+userTurnSQL+`)
+		FROM turns u JOIN sessions s ON s.id = u.session_id
+		WHERE u.id IN (?`+strings.Repeat(", ?", len(hits)-1)+`)`, args...)
 	if err != nil {
 		return nil, db.fail("search", err)
 	}
 	type place struct {
-		seq         int
+		seq, prompt int
 		sid, stitle string
 	}
 	at := map[TurnID]place{}
 	for rows.Next() {
 		var tid int64
 		var p place
-		if rows.Scan(&tid, &p.seq, &p.sid, &p.stitle) == nil {
+		if rows.Scan(&tid, &p.seq, &p.sid, &p.stitle, &p.prompt) == nil {
 			at[TurnID(tid)] = p
 		}
 	}
@@ -102,7 +105,7 @@ func (db *DB) placeHits(hits []Hit) ([]Hit, error) {
 		if !ok {
 			continue
 		}
-		h.Session, h.Title, h.Turn = SessionID(p.sid), title(p.stitle), p.seq
+		h.Session, h.Title, h.Turn, h.UserTurn = SessionID(p.sid), title(p.stitle), p.seq, max(1, p.prompt)
 		out = append(out, h)
 	}
 	return out, nil

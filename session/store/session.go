@@ -36,11 +36,11 @@ func (s Status) chains() bool { return s == StatusCompleted || s == StatusIncomp
 type SessionInfo struct {
 	ID      SessionID
 	Title   string // one line, sanitized
-	Turns   int
+	Turns   int    // user turns: tool rounds are not counted (see UserTurn)
 	Model   string // from the settings' "model"
 	Created time.Time
 	Updated time.Time
-	Preview string // first line of the newest answer, sanitized; "" before one
+	Preview string // first line of the newest answer as plain text (no markdown syntax), sanitized; "" before one
 }
 
 // Session is a stored conversation, loaded whole.

@@ -60,15 +60,11 @@ func clip(s string) string {
 	return s
 }
 
-// previewLine is the line of text that lists show: the first non-blank line, sanitized,
-// folded and cut to 200 runes.
+// previewLine is the line of text that lists show: the first non-blank line
+// of the text as plain text (plainMarkdown), sanitized, folded and cut to
+// 200 runes.
 func previewLine(text string) string {
-	for _, line := range strings.Split(text, "\n") {
-		if line = stream.SanitizeLine(line); line != "" {
-			return cut(line, 200)
-		}
-	}
-	return ""
+	return cut(stream.SanitizeLine(firstPlainLine(text)), 200)
 }
 
 // cut shortens s to at most n runes, ending with "…" when it was longer.

@@ -94,7 +94,8 @@ func (db *DB) updateSession(id SessionID, query string, args ...any) error {
 // byte for byte; each element must be a JSON object.
 func (db *DB) BeginTurn(sid SessionID, prompt string, input []json.RawMessage, previousResponseID string) (TurnID, error) {
 	prompt, input = db.secrets.String(prompt), db.redactAll(input)
-	arr, err := joinObjects("input", input)
+	packed, blobs := packInput(input)
+	arr, err := joinObjects("input", packed)
 	if err != nil {
 		return 0, db.fail("begin turn", err)
 	}
@@ -121,7 +122,13 @@ func (db *DB) BeginTurn(sid SessionID, prompt string, input []json.RawMessage, p
 			return err
 		}
 		tid = TurnID(id)
+		if err := saveBlobs(tx, tid, blobs); err != nil {
+			return err
+		}
 		name := title(prompt)
+		if name == "" {
+			name = title(attachmentNames(input)) // a message of files only
+		}
 		if name == "" {
 			name = title(extractPrompt(input))
 		}
@@ -264,7 +271,7 @@ func (db *DB) Delete(id SessionID) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return notFound(id)
 		}
-		return nil
+		return dropUnusedBlobs(tx)
 	})
 }
 
@@ -395,7 +402,9 @@ func fromMS(v int64) time.Time {
 // "in_progress"), so that a process killed mid-round leaves them behind.
 // Each element must be a JSON object.
 func (db *DB) SetInput(tid TurnID, input []json.RawMessage) error {
-	arr, err := joinObjects("input", input)
+	input = db.redactAll(input)
+	packed, blobs := packInput(input)
+	arr, err := joinObjects("input", packed)
 	if err != nil {
 		return db.fail("set input", err)
 	}
@@ -409,6 +418,12 @@ func (db *DB) SetInput(tid TurnID, input []json.RawMessage) error {
 			return err
 		}
 		if _, err := tx.Exec(`UPDATE turns SET input = ? WHERE id = ?`, arr, int64(tid)); err != nil {
+			return err
+		}
+		if err := saveBlobs(tx, tid, blobs); err != nil {
+			return err
+		}
+		if err := dropUnusedBlobs(tx); err != nil {
 			return err
 		}
 		if Status(status) == StatusStreaming {

@@ -91,5 +91,5 @@ func (d *divider) Render(ctx Context) string {
 	} else {
 		text += strings.Repeat("─", w-ansi.StringWidth(text))
 	}
-	return d.out.put(key, lookOf(ctx.Styles).muted.Render(text))
+	return d.out.put(key, ctx.look().muted.Render(text))
 }

@@ -100,9 +100,9 @@ func imageBody(p *panel, d *drawer) {
 		case f.Err != nil:
 			d.line(d.lk.errorText.Render("image not saved: " + cleanLine(f.Err.Error())))
 		case f.Key == "final":
-			d.line(d.lk.muted.Render("image ") + f.Path)
+			d.lineWhole(d.lk.muted.Render("image ") + f.Path)
 		default:
-			d.line(d.lk.muted.Render(strings.Replace(f.Key, "-", " image ", 1)+" ") + f.Path)
+			d.lineWhole(d.lk.muted.Render(strings.Replace(f.Key, "-", " image ", 1)+" ") + f.Path)
 		}
 	}
 }

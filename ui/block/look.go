@@ -1,8 +1,6 @@
 package block
 
 import (
-	"sync"
-
 	"charm.land/lipgloss/v2"
 
 	"runnel/theme"
@@ -32,27 +30,29 @@ type look struct {
 	notices        [len(noticeNames)]lipgloss.Style
 }
 
-// lookOf returns the look for st, made once per Styles (a render asks for
-// it every frame; a look is a few kilobytes of styles).
-func lookOf(st *theme.Styles) *look {
-	looks.mu.Lock()
-	defer looks.mu.Unlock()
-	if lk, ok := looks.by[st]; ok {
+// look returns the look for the context's styles, made once per Styles by
+// its Renderers (a render asks for it every frame; a look is a few kilobytes
+// of styles); without Renderers (tests) a new one.
+func (c Context) look() *look { return c.Markdown.look(c.Styles) }
+
+// look returns the look for st, kept with the renderers; a nil set makes a
+// new one.
+func (rs *Renderers) look(st *theme.Styles) *look {
+	if rs == nil {
+		return newLook(st)
+	}
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if lk, ok := rs.looks[st]; ok {
 		return lk
 	}
-	if len(looks.by) >= 16 { // styles are made per theme change: few
-		clear(looks.by)
+	if len(rs.looks) >= maxRenderers { // styles are made per theme change: few
+		clear(rs.looks)
 	}
 	lk := newLook(st)
-	looks.by[st] = lk
+	rs.looks[st] = lk
 	return lk
 }
-
-// looks caches looks by Styles; nil Styles get the plain look.
-var looks = struct {
-	mu sync.Mutex
-	by map[*theme.Styles]*look
-}{by: map[*theme.Styles]*look{}}
 
 func newLook(st *theme.Styles) *look {
 	if st == nil {

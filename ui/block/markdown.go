@@ -28,6 +28,7 @@ type Renderers struct {
 	mu    sync.Mutex
 	byKey map[rendererKey]*markdown.Renderer
 	err   error
+	looks map[*theme.Styles]*look // the blocks' styles per Styles (look.go)
 }
 
 type rendererKey struct {
@@ -37,7 +38,7 @@ type rendererKey struct {
 
 // NewRenderers returns an empty set of renderers.
 func NewRenderers() *Renderers {
-	return &Renderers{byKey: map[rendererKey]*markdown.Renderer{}}
+	return &Renderers{byKey: map[rendererKey]*markdown.Renderer{}, looks: map[*theme.Styles]*look{}}
 }
 
 // Err returns the first error met making a renderer, if any; blocks then show

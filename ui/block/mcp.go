@@ -25,7 +25,7 @@ func mcpListTitle(p *panel) string {
 // expanded, one per line with its description.
 func mcpListBody(p *panel, d *drawer) {
 	if e := p.it.ErrorText(); e != "" {
-		d.add(section{lines: paint(d.lk.errorText.Render, wrap(cleanLine(e), d.width))})
+		d.add(section{lines: paint(d.lk.errorText.Render, d.wrap(cleanLine(e)))})
 	}
 	tools := p.it.Details().Tools
 	if p.expanded {
@@ -80,7 +80,7 @@ func mcpCallBody(p *panel, d *drawer) {
 		d.text("output", out, false)
 	}
 	if e := p.it.ErrorText(); e != "" {
-		d.add(section{label: "error", lines: paint(d.lk.errorText.Render, wrap(clean(e), d.width))})
+		d.add(section{label: "error", lines: paint(d.lk.errorText.Render, d.wrap(clean(e)))})
 	}
 }
 

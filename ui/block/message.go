@@ -113,7 +113,7 @@ func (m *message) Render(ctx Context) string {
 		}
 	}
 	width := max(ctx.Width, 1)
-	lk := lookOf(ctx.Styles)
+	lk := ctx.look()
 	var md string
 	if f := m.final; f.src == m.src && f.width == ctx.Width && f.styles == ctx.Styles && f.out != "" {
 		md = f.out

@@ -109,7 +109,7 @@ func (n *notice) Render(ctx Context) string {
 		return out
 	}
 	n.renders++
-	lk := lookOf(ctx.Styles)
+	lk := ctx.look()
 	width := max(ctx.Width, 1)
 	rows := wrap(noticeGlyphs[n.kind]+" "+line, width)
 	return n.out.put(key, strings.Join(paint(lk.notice(n.kind).Render, rows), "\n"))

@@ -85,9 +85,21 @@ func (p *panel) End(now time.Time) {
 
 func (p *panel) state() state { return stateOf(p.it, p.ended) }
 
+// running reports whether the panel's work goes on: its item streams, or
+// runnel runs its call.
+func (p *panel) running() bool {
+	if r := p.it.Run; r != nil {
+		return r.Phase == stream.RunRunning
+	}
+	return p.state() == stateRunning
+}
+
 func (p *panel) status() panelStatus {
 	if p.spec.state != nil {
 		return p.spec.state(p)
+	}
+	if r := p.it.Run; r != nil {
+		return runStatus(r)
 	}
 	s := p.state()
 	text := s.String()
@@ -119,7 +131,7 @@ func (p *panel) Render(ctx Context) string {
 			return out
 		}
 	}
-	lk := lookOf(ctx.Styles)
+	lk := ctx.look()
 	body, ok := p.body.get(key)
 	if !ok {
 		body = p.body.put(key, p.renderBody(ctx, lk))
@@ -135,6 +147,30 @@ func (p *panel) Render(ctx Context) string {
 	return out
 }
 
+// elapsed is the one duration a panel shows: its call's local run when
+// runnel runs it (none while it waits), else how long its item streamed.
+func (p *panel) elapsed(now time.Time) time.Duration {
+	if r := p.it.Run; r != nil {
+		return r.Elapsed(now)
+	}
+	return p.clock.elapsed(now)
+}
+
+// runStatus is the header of a call runnel runs: its run's state, in the
+// style of how it went.
+func runStatus(r *stream.LocalRun) panelStatus {
+	st := stateInterrupted // stopped, denied, refused, skipped: nobody's error
+	switch {
+	case r.Phase != stream.RunEnded:
+		st = stateRunning
+	case r.Failed():
+		st = stateFailed
+	case r.State() == "completed":
+		st = stateDone
+	}
+	return panelStatus{text: r.State(), state: st, live: r.Phase == stream.RunRunning}
+}
+
 // renderTop draws the top edge: ╭─ icon title ───── status ─╮.
 func (p *panel) renderTop(ctx Context, lk *look, st panelStatus) string {
 	w := ctx.Width
@@ -142,7 +178,7 @@ func (p *panel) renderTop(ctx Context, lk *look, st panelStatus) string {
 	if st.live {
 		status = spinner(p.clock.start, ctx.Now) + " " + status
 	}
-	if d := p.clock.elapsed(ctx.Now); d > 0 && p.spec.state == nil {
+	if d := p.elapsed(ctx.Now); d > 0 && p.spec.state == nil {
 		status += " " + duration(d)
 	}
 	statusStyled := lk.state(st.state).Render(status)
@@ -157,7 +193,11 @@ func (p *panel) renderTop(ctx Context, lk *look, st panelStatus) string {
 		statusStyled, fixed = "", fixed-ansi.StringWidth(status)-1
 		room = w - fixed - 1
 	}
-	title = ansi.Truncate(title, max(room, 1), "…")
+	if strings.ContainsAny(title, `/\`) {
+		title = fitPath(title, max(room, 1)) // an apply_patch path keeps its file name
+	} else {
+		title = ansi.Truncate(title, max(room, 1), "…")
+	}
 	fill := w - fixed - ansi.StringWidth(title)
 	var b strings.Builder
 	b.WriteString(lk.border.Render("╭─ "))
@@ -180,7 +220,7 @@ func (p *panel) renderBody(ctx Context, lk *look) string {
 	}
 	d := &drawer{p: p, ctx: ctx, lk: lk, width: max(inner, 1)}
 	p.spec.body(p, d)
-	rows := d.rows(p.expanded, p.state() == stateRunning)
+	rows := d.rows(p.expanded, p.running())
 	if !framed {
 		for i, r := range rows {
 			rows[i] = fit(r, max(ctx.Width, 1))
@@ -224,7 +264,7 @@ func (d *drawer) add(s section) {
 // text adds untrusted text, cleaned and wrapped, in the output style.
 func (d *drawer) text(label, s string, tail bool) {
 	s, skipped := tailOf(s)
-	d.add(section{label: label, lines: paint(d.lk.output.Render, wrap(clean(s), d.width)), tail: tail || skipped > 0, note: d.skipped(skipped)})
+	d.add(section{label: label, lines: paint(d.lk.output.Render, d.wrap(clean(s))), tail: tail || skipped > 0, note: d.skipped(skipped)})
 }
 
 // maxPanelText is the most of one panel text (arguments, input, code,
@@ -264,8 +304,18 @@ func (d *drawer) skipped(n int) string {
 
 // line adds one styled fact row (cleaned by the caller), never capped.
 func (d *drawer) line(s string) {
-	d.add(section{lines: wrap(s, d.width), whole: true})
+	d.add(section{lines: d.wrap(s), whole: true})
 }
+
+// lineWhole adds one styled fact row that must be read whole (a saved
+// file's path): a path too long for a row is broken, never shortened.
+func (d *drawer) lineWhole(s string) {
+	d.add(section{lines: wrapPanel(s, d.width, false), whole: true})
+}
+
+// wrap breaks panel text into rows (wrapPanel): paths too long for a row
+// are shortened while the panel is collapsed, whole once it is expanded.
+func (d *drawer) wrap(s string) []string { return wrapPanel(s, d.width, !d.p.expanded) }
 
 // args adds arguments: pretty-printed once they are complete JSON, raw while
 // they stream.
@@ -278,7 +328,7 @@ func (d *drawer) args(label, s string) {
 	if skipped == 0 {
 		pretty, ok = prettyJSON(s)
 	}
-	d.add(section{label: label, lines: paint(d.lk.output.Render, wrap(clean(pretty), d.width)), tail: !ok, note: d.skipped(skipped)})
+	d.add(section{label: label, lines: paint(d.lk.output.Render, d.wrap(clean(pretty))), tail: !ok, note: d.skipped(skipped)})
 }
 
 // rows lays the sections out, capping each at previewLines unless expanded.

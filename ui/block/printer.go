@@ -37,6 +37,12 @@ type Printer struct {
 	shown  map[*stream.Item]bool
 	gap    bool
 	err    error // the first write error; nothing is written after it
+
+	// held are function calls whose panel waits for runnel to run them
+	// (Ran), so that its header says how the run ended; the next response
+	// or Close prints those that were not run.
+	held []*stream.Item
+	resp *stream.Snapshot // the response of the last event
 }
 
 // printing is a message being printed block by block.
@@ -73,6 +79,10 @@ func (p *Printer) ctx() Context {
 // Event takes one event after the accumulator applied it: it is the item ev
 // changed (nil for response-level events) and s its response.
 func (p *Printer) Event(ev *stream.Event, s *stream.Snapshot, it *stream.Item) {
+	if s != p.resp {
+		p.resp = s
+		p.flushHeld()
+	}
 	if it == nil || p.shown[it] {
 		return
 	}
@@ -114,6 +124,7 @@ func (p *Printer) Response(s *stream.Snapshot) {
 // Close prints whatever is still pending: messages of a response that never
 // ended.
 func (p *Printer) Close() {
+	p.flushHeld()
 	for _, it := range p.order {
 		if !p.shown[it] {
 			p.message(it, true)
@@ -130,8 +141,37 @@ func (p *Printer) block(it *stream.Item) ItemBlock {
 	return b
 }
 
+// Ran takes a function call that runnel ran (its Run says how): its panel
+// is printed now, its header saying how the run ended.
+func (p *Printer) Ran(it *stream.Item) {
+	for i, h := range p.held {
+		if h == it {
+			p.held = append(p.held[:i], p.held[i+1:]...)
+			p.print(p.block(it).Render(p.ctx()))
+			delete(p.blocks, it)
+			return
+		}
+	}
+}
+
+// flushHeld prints the held panels of calls that were not run.
+func (p *Printer) flushHeld() {
+	held := p.held
+	p.held = nil
+	for _, it := range held {
+		p.print(p.block(it).Render(p.ctx()))
+		delete(p.blocks, it)
+	}
+}
+
 // panel prints an item's block once, saving its image first if it has one.
+// A function call runnel may run is held until it ran (Ran).
 func (p *Printer) panel(it *stream.Item, b ItemBlock) {
+	if it.Type == "function_call" && it.CallID != "" && it.Run == nil {
+		p.shown[it] = true
+		p.held = append(p.held, it)
+		return
+	}
 	if s, ok := b.(ImageSaver); ok {
 		if save := s.SaveImage(p.images); save != nil {
 			s.ImageSaved(save())
@@ -172,7 +212,7 @@ func (p *Printer) message(it *stream.Item, final bool) {
 	}
 	p.shown[it] = true
 	m := &message{it: it, refusal: clean(refusal), refs: citations(parts)}
-	if tail := m.decorate("", p.width, lookOf(p.styles)); tail != "" {
+	if tail := m.decorate("", p.width, p.md.look(p.styles)); tail != "" {
 		p.print(tail)
 	}
 }
@@ -182,7 +222,7 @@ func (p *Printer) markdown(it *stream.Item, src string) string {
 	out := renderWhole(p.md.get(p.styles, p.width), src, p.width)
 	if it.Phase == "commentary" {
 		m := &message{it: it}
-		return m.decorate(out, p.width, lookOf(p.styles))
+		return m.decorate(out, p.width, p.md.look(p.styles))
 	}
 	return out
 }

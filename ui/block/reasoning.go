@@ -120,7 +120,7 @@ func (r *reasoning) Render(ctx Context) string {
 			return out
 		}
 	}
-	lk := lookOf(ctx.Styles)
+	lk := ctx.look()
 	out := r.header(ctx, lk)
 	if r.expanded {
 		body, ok := r.body.get(key)

@@ -3,6 +3,8 @@ package block
 import (
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"runnel/stream"
 )
 
@@ -57,13 +59,16 @@ func nameTitle(p *panel) string {
 	return kindTitle(p)
 }
 
-// functionBody shows a function call's arguments and, when runnel ran the
-// function locally, its state (Progress) and output (Output, as a JSON
-// string) as they arrive.
+// functionBody shows a function call's arguments and, when runnel runs the
+// function locally, its progress message while it runs and its output (Output,
+// as a JSON string) as it arrives. How the run stands and how long it took
+// are the header's (runStatus), never repeated here.
 func functionBody(p *panel, d *drawer) {
 	d.args("", p.it.Arguments)
-	if prog := cleanLine(p.it.Progress); prog != "" {
-		d.line(d.lk.muted.Render("local · " + prog))
+	if r := p.it.Run; r != nil && r.Phase == stream.RunRunning {
+		if prog := cleanLine(r.Detail); prog != "" {
+			d.line(d.lk.muted.Render("local · " + prog))
+		}
 	}
 	if out := p.it.OutputText(); out != "" {
 		d.text("output", out, true)
@@ -110,18 +115,24 @@ func fileSearchBody(p *panel, d *drawer) {
 		if name == "" {
 			name = cleanLine(r.FileID)
 		}
+		score := ""
 		if r.Score != "" {
-			name += d.lk.muted.Render(" score " + r.Score)
+			score = " score " + cleanLine(r.Score)
 		}
-		lines = append(lines, name)
+		// the name is a path: shortened in the middle, the score kept
+		name = fitRow(name, max(d.width-ansi.StringWidth(score), d.width/2))
+		lines = append(lines, name+d.lk.muted.Render(score))
 	}
 	d.add(section{label: plural(len(results), "result", "results"), lines: fitAll(lines, d.width)})
 }
 
 func shellBody(p *panel, d *drawer) {
+	if cwd := cleanLine(p.it.Details().Action.Value("working_directory")); cwd != "" {
+		d.line(d.lk.muted.Render("cwd ") + cwd) // a local shell call's directory
+	}
 	var lines []string
 	for _, c := range p.it.ShellCommands() {
-		for i, l := range wrap(clean(c), d.width-2) {
+		for i, l := range wrapPanel(clean(c), d.width-2, !d.p.expanded) {
 			prefix := "  "
 			if i == 0 {
 				prefix = d.lk.muted.Render("$ ")
@@ -147,7 +158,7 @@ func shellOutputBody(p *panel, d *drawer) {
 	}
 	d.text("", out.String(), true)
 	if errs.Len() > 0 {
-		d.add(section{label: "stderr", lines: paint(d.lk.errorText.Render, wrap(clean(errs.String()), d.width)), tail: true})
+		d.add(section{label: "stderr", lines: paint(d.lk.errorText.Render, d.wrap(clean(errs.String()))), tail: true})
 	}
 	if exit != "" {
 		d.line(d.lk.muted.Render(exit))
@@ -178,7 +189,7 @@ func patchBody(p *panel, d *drawer) {
 		case strings.HasPrefix(l, "-"):
 			style = d.lk.diffDel
 		}
-		for _, w := range wrap(l, d.width) {
+		for _, w := range d.wrap(l) {
 			lines = append(lines, style.Render(w))
 		}
 	}
@@ -241,7 +252,7 @@ func genericBody(p *panel, d *drawer) {
 		d.text("output", o, false)
 	}
 	if e := it.ErrorText(); e != "" {
-		d.add(section{lines: paint(d.lk.errorText.Render, wrap(cleanLine(e), d.width))})
+		d.add(section{lines: paint(d.lk.errorText.Render, d.wrap(cleanLine(e)))})
 	}
 }
 

@@ -27,7 +27,7 @@ func (u *user) Render(ctx Context) string {
 		return out
 	}
 	u.renders++
-	lk := lookOf(ctx.Styles)
+	lk := ctx.look()
 	width := max(ctx.Width, 1)
 	frame := lk.user.GetHorizontalFrameSize()
 	rows := wrap(u.text, max(width-frame, 1))

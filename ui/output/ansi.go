@@ -24,6 +24,8 @@ func (a ansiPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Item
 func (a ansiPrinter) response(s *stream.Snapshot) { a.p.Response(s) }
 func (a ansiPrinter) close()                      { a.p.Close() }
 
+func (a ansiPrinter) ran(it *stream.Item) { a.p.Ran(it) }
+
 // newANSIPrinter is the styled format, drawn by the same blocks as the chat.
 func newANSIPrinter(stdout io.Writer, width int, sink images.Sink) printer {
 	dark := true

@@ -34,6 +34,8 @@ type printer interface {
 	event(ev *stream.Event, s *stream.Snapshot, it *stream.Item)
 	// response is called once per response, when it ends (terminal or cut off).
 	response(s *stream.Snapshot)
+	// ran is called when runnel ran the call it (its Run says how it ended).
+	ran(it *stream.Item)
 	// close flushes anything pending.
 	close()
 }
@@ -57,6 +59,12 @@ type textPrinter struct {
 	lead     map[*stream.Item]string
 	lastItem *stream.Item
 	endsNL   bool
+	// held are the function calls whose summary waits for runnel to run
+	// them (ran), so that it says how the call ended rather than that the
+	// model finished writing it; the next response or close prints the
+	// ones that were not run.
+	held []*stream.Item
+	resp *stream.Snapshot // the response of the last event
 }
 
 // writtenText is what a textPrinter took of one message: n bytes of its raw
@@ -83,6 +91,10 @@ func newTextPrinter(out, errw io.Writer, inline bool) *textPrinter {
 }
 
 func (p *textPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Item) {
+	if s != p.resp {
+		p.resp = s
+		p.flushHeld()
+	}
 	if it == nil {
 		return
 	}
@@ -99,9 +111,36 @@ func (p *textPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Ite
 		}
 	}
 	if it.Done && !p.summed[it] {
-		p.summed[it] = true
+		p.sum(it)
+	}
+}
+
+// sum prints the summary of it, or holds it when runnel may run the call.
+func (p *textPrinter) sum(it *stream.Item) {
+	p.summed[it] = true
+	if it.Type == "function_call" && it.CallID != "" && it.Run == nil {
+		p.held = append(p.held, it)
+		return
+	}
+	p.line(summaryLine(it, p.lead[it]))
+}
+
+func (p *textPrinter) ran(it *stream.Item) {
+	for i, h := range p.held {
+		if h == it {
+			p.held = append(p.held[:i], p.held[i+1:]...)
+			p.line(summaryLine(it, p.lead[it]))
+			return
+		}
+	}
+}
+
+// flushHeld prints the held summaries of calls that were not run.
+func (p *textPrinter) flushHeld() {
+	for _, it := range p.held {
 		p.line(summaryLine(it, p.lead[it]))
 	}
+	p.held = nil
 }
 
 // writeText writes the next piece of a message's raw text. Until the item
@@ -175,8 +214,7 @@ func (p *textPrinter) response(s *stream.Snapshot) {
 		if it.Type == "message" {
 			p.flushText(it, true)
 		} else if !p.summed[it] {
-			p.summed[it] = true
-			p.line(summaryLine(it, p.lead[it]))
+			p.sum(it)
 		}
 	}
 	if !p.endsNL {
@@ -185,7 +223,7 @@ func (p *textPrinter) response(s *stream.Snapshot) {
 	}
 }
 
-func (p *textPrinter) close() {}
+func (p *textPrinter) close() { p.flushHeld() }
 
 // summaryLine is the item's one-line summary from the item kind table, or
 // "" for an item its kind leaves quiet when it has no text (encrypted
@@ -211,6 +249,7 @@ func summaryLine(it *stream.Item, lead string) string {
 type jsonPrinter struct{ enc *json.Encoder }
 
 func (p *jsonPrinter) event(*stream.Event, *stream.Snapshot, *stream.Item) {}
+func (p *jsonPrinter) ran(*stream.Item)                                    {}
 func (p *jsonPrinter) close()                                              {}
 
 func (p *jsonPrinter) response(s *stream.Snapshot) {
@@ -239,6 +278,7 @@ func (p *jsonPrinter) response(s *stream.Snapshot) {
 type eventsPrinter struct{ enc *json.Encoder }
 
 func (p *eventsPrinter) response(*stream.Snapshot) {}
+func (p *eventsPrinter) ran(*stream.Item)          {}
 func (p *eventsPrinter) close()                    {}
 
 func (p *eventsPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Item) {

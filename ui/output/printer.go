@@ -9,6 +9,7 @@ import (
 	"golang.org/x/term"
 
 	"runnel/session/images"
+	"runnel/session/tools"
 	"runnel/stream"
 )
 
@@ -27,6 +28,23 @@ func (p Printer) Event(ev *stream.Event, s *stream.Snapshot, it *stream.Item) { 
 
 // Response is called once per response, when it ends (terminal or cut off).
 func (p Printer) Response(s *stream.Snapshot) { p.p.response(s) }
+
+// Ran is called when runnel ran a function call of response s: the call's
+// item gets its Run (how the run ended), and the text formats print the
+// call's summary line then, with that outcome ("failed", "cancelled",
+// "denied", "timed out"…) rather than the model's "completed".
+func (p Printer) Ran(s *stream.Snapshot, r tools.Result) {
+	if s == nil {
+		return
+	}
+	for _, it := range s.Items {
+		if it.Type == "function_call" && it.CallID == r.Call.CallID {
+			it.Run = &stream.LocalRun{Phase: stream.RunEnded, Outcome: r.Status.String(), Took: r.Duration}
+			p.p.ran(it)
+			return
+		}
+	}
+}
 
 // Close flushes anything pending.
 func (p Printer) Close() { p.p.close() }

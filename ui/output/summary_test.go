@@ -12,7 +12,7 @@ import (
 func TestSummaryLineFromKindTable(t *testing.T) {
 	for _, c := range []struct{ raw, want string }{
 		{`{"type":"function_call","name":"get_weather","arguments":"{\"city\":\"Paris\"}","status":"completed"}`, `• function get_weather({"city":"Paris"}) completed`},
-		{`{"type":"mcp_call","server_label":"docs","name":"search","arguments":"{}","error":{"code":-32602,"message":"bad \u001b[2Jargs"}}`, `• mcp docs.search({}) done: -32602: bad args`},
+		{`{"type":"mcp_call","server_label":"docs","name":"search","arguments":"{}","error":{"code":-32602,"message":"bad \u001b[2Jargs"}}`, `• mcp docs.search({}) failed: -32602: bad args`},
 		{`{"type":"reasoning","summary":[{"type":"summary_text","text":"**Plan**"}]}`, `• reasoning: **Plan**`},
 		{`{"type":"reasoning","summary":[],"encrypted_content":"gAAA"}`, ``},
 		{`{"type":"apply_patch_call","operation":{"type":"update_file","path":"a.go","diff":"-a\n+b\n"},"status":"completed"}`, `• apply_patch: 2 diff lines completed`},

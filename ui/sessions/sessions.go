@@ -48,6 +48,14 @@ type UsageError struct{ Err error }
 func (e *UsageError) Error() string { return e.Err.Error() }
 func (e *UsageError) Unwrap() error { return e.Err }
 
+// NoMatchError is a search that found nothing: like grep, the command
+// exits 1 with this one line (on stderr), and prints nothing on stdout.
+type NoMatchError struct{ Query string }
+
+func (e *NoMatchError) Error() string {
+	return fmt.Sprintf("no session matches %q", stream.SanitizeLine(e.Query))
+}
+
 func usagef(format string, args ...any) error {
 	return &UsageError{fmt.Errorf(format, args...)}
 }
@@ -230,7 +238,7 @@ func (h Env) Remove(arg string, yes bool) error {
 		if !h.Terminal(h.Stdin) {
 			return usagef("not deleting %s without confirmation: stdin is not a terminal; pass --yes to delete it", id)
 		}
-		fmt.Fprintf(h.Stderr, "delete %q (%d turns)? [y/N] ", title, len(s.Turns))
+		fmt.Fprintf(h.Stderr, "delete %q (%d turns)? [y/N] ", title, s.Info.Turns)
 		answer, err := h.readLine()
 		if err != nil {
 			fmt.Fprintln(h.Stderr)
@@ -288,7 +296,7 @@ func waitRead[T any](ctx context.Context, read func() (T, error)) (T, error) {
 type HitLine struct {
 	ID      string   `json:"id"`
 	Title   string   `json:"title"`
-	Turn    int      `json:"turn"`
+	Turn    int      `json:"turn"` // the user turn, numbered as lists count them (tool rounds are part of theirs)
 	Snippet string   `json:"snippet"`
 	Marks   [][2]int `json:"marks"`
 }
@@ -312,22 +320,24 @@ func (h Env) Search(query string, asJSON bool, limit int) error {
 		enc.SetEscapeHTML(false)
 		for _, hit := range hits {
 			snippet, marks := cleanSnippet(hit.Snippet, hit.Marks)
-			line := HitLine{ID: string(hit.Session), Title: stream.SanitizeLine(hit.Title), Turn: hit.Turn, Snippet: snippet, Marks: [][2]int{}}
+			line := HitLine{ID: string(hit.Session), Title: stream.SanitizeLine(hit.Title), Turn: hit.UserTurn, Snippet: snippet, Marks: [][2]int{}}
 			for _, m := range marks {
 				line.Marks = append(line.Marks, [2]int{m.Start, m.End})
 			}
 			enc.Encode(line)
 		}
+		if len(hits) == 0 {
+			return &NoMatchError{query}
+		}
 		return nil
 	}
 	if len(hits) == 0 {
-		fmt.Fprintf(h.Stdout, "no saved turn matches %q\n", stream.SanitizeLine(query))
-		return nil
+		return &NoMatchError{query}
 	}
 	mark := h.highlighter()
 	for _, hit := range hits {
 		snippet, marks := cleanSnippet(hit.Snippet, hit.Marks)
-		fmt.Fprintf(h.Stdout, "%s  turn %d  %s\n", hit.Session, hit.Turn, stream.SanitizeLine(hit.Title))
+		fmt.Fprintf(h.Stdout, "%s  turn %d  %s\n", hit.Session, hit.UserTurn, stream.SanitizeLine(hit.Title))
 		fmt.Fprintf(h.Stdout, "    %s\n", markSpans(snippet, marks, mark))
 	}
 	fmt.Fprintf(h.Stdout, "resume a session with: runnel -r %s\n", hits[0].Session)

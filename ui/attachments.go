@@ -1,0 +1,194 @@
+package ui
+
+// This file is the composer's attachments: the files waiting to go with the
+// next message, shown as chips above the text. Files join by @path (tab
+// completes the path and turns a file into a chip), /attach PATH, a pasted
+// path to an existing file (what dropping a file on a terminal types), and
+// -f. Backspace in an empty composer removes the last chip (a pasted one
+// goes back to being the text that was pasted). Each file is
+// checked (stat and the first bytes) when it joins; it is read whole only
+// when the message is sent, all files or none.
+//
+// The composer hooks in composer.go are: the att field, attachKey at the top
+// of key, completeMention on tab, pastedFile on paste, and takeFiles in send.
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"runnel/session/attach"
+	"runnel/stream"
+	"runnel/theme"
+)
+
+// chips are the files attached to the message being composed.
+//
+// Invariants: every file passed attach.Check against limits; no path is
+// there twice.
+type chips struct {
+	files  []*attach.File
+	pasted map[string]string // path → the text whose paste made it a chip
+	limits attach.Limits
+}
+
+// completionMax bounds the paths a tab offers.
+const completionMax = 50
+
+// SetAttachLimits sets the limits files are checked against when they join.
+func (c *Composer) SetAttachLimits(l attach.Limits) { c.att.limits = l }
+
+// Attach checks path and adds it as a chip; the error is one line.
+func (c *Composer) Attach(path string) error {
+	f, err := attach.Check(path, c.att.limits)
+	if err != nil {
+		return err
+	}
+	for _, g := range c.att.files {
+		if g.Path == f.Path {
+			return nil
+		}
+	}
+	var total int64
+	for _, g := range c.att.files {
+		total += g.Size
+	}
+	if lim := c.att.limits.MessageLimit(); total+f.Size > lim {
+		return fmt.Errorf("cannot attach %s: the message would carry %s, over the limit of %s per message ([attachments] max_message_mib)",
+			f.Path, attach.Size(total+f.Size), attach.Size(lim))
+	}
+	c.att.files = append(c.att.files, f)
+	return nil
+}
+
+// Attachments are the files waiting to be sent.
+func (c Composer) Attachments() []*attach.File { return append([]*attach.File(nil), c.att.files...) }
+
+// SetAttachments replaces the chips (the files of a message put back).
+func (c *Composer) SetAttachments(files []*attach.File) {
+	c.att.files = append([]*attach.File(nil), files...)
+}
+
+// takeFiles empties the chips and returns their files, with the @paths left
+// in text that name files (typed out whole, never tabbed). A problem with
+// one of those is returned as an error and nothing is taken.
+func (c *Composer) takeFiles(text string) ([]*attach.File, error) {
+	saved := c.att.files
+	for _, m := range attach.Mentions(text) {
+		if err := c.Attach(m.Path); err != nil {
+			c.att.files = saved
+			return nil, err
+		}
+	}
+	files := c.att.files
+	c.att.files, c.att.pasted = nil, nil
+	return files, nil
+}
+
+// attachKey handles backspace in an empty composer: it removes the last chip.
+func (c *Composer) attachKey(k tea.KeyPressMsg) (bool, tea.Cmd) {
+	if !key.Matches(k, c.keys.Unattach) || c.Value() != "" || len(c.att.files) == 0 {
+		return false, nil
+	}
+	f := c.att.files[len(c.att.files)-1]
+	c.att.files = c.att.files[:len(c.att.files)-1]
+	if text, ok := c.att.pasted[f.Path]; ok {
+		delete(c.att.pasted, f.Path)
+		c.SetValue(cleanInput(text))
+		return true, notify(false, "removed "+stream.SanitizeLine(f.Name)+" — the pasted path is text again")
+	}
+	return true, notify(false, "removed "+stream.SanitizeLine(f.Name))
+}
+
+// completeMention completes the @path (or /attach PATH) the text ends with:
+// to the one path that matches, or to what all matches share. A path that
+// names a file becomes a chip and leaves the text.
+func (c *Composer) completeMention() tea.Cmd {
+	text := c.Value()
+	var start int
+	var partial string
+	if rest, ok := strings.CutPrefix(text, "/attach "); ok && !strings.Contains(rest, "\n") {
+		start, partial = len("/attach "), strings.TrimLeft(rest, " ")
+		start = len(text) - len(partial)
+	} else if m, ok := attach.MentionAt(text, len(text)); ok {
+		start, partial = m.Start+1, m.Path
+	} else {
+		return nil
+	}
+	matches := attach.Complete(partial, completionMax)
+	if len(matches) == 0 {
+		return notify(true, "no file matches "+stream.SanitizeLine(partial))
+	}
+	full := matches[0]
+	if len(matches) > 1 {
+		full = attach.CommonPrefix(matches)
+	}
+	if len(matches) == 1 && !strings.HasSuffix(full, "/") {
+		if strings.HasPrefix(text, "/attach ") {
+			c.SetValue(text[:start] + full)
+			return nil // enter attaches it
+		}
+		if err := c.Attach(full); err != nil {
+			return notify(true, err.Error())
+		}
+		c.SetValue(strings.TrimRight(text[:start-1], " \t")) // the @word becomes the chip
+		if c.Value() != "" {
+			c.SetValue(c.Value() + " ")
+		}
+		return nil
+	}
+	c.SetValue(text[:start] + full)
+	if len(matches) > 1 {
+		names := matches[:min(len(matches), 8)]
+		more := ""
+		if len(matches) > 8 {
+			more = fmt.Sprintf(" … (%d in all)", len(matches))
+		}
+		return notify(false, stream.SanitizeLine(strings.Join(names, "  ")+more))
+	}
+	return nil
+}
+
+// pastedFile offers a pasted path to an existing file as an attachment: it
+// becomes a chip instead of text. It reports whether it took the paste; a
+// path that cannot be attached (a binary, too big) stays text.
+func (c *Composer) pastedFile(text string) (bool, tea.Cmd) {
+	path, ok := attach.Pasted(text)
+	if !ok {
+		return false, nil
+	}
+	n := len(c.att.files)
+	if err := c.Attach(path); err != nil {
+		return false, nil
+	}
+	if len(c.att.files) == n {
+		return true, notify(false, stream.SanitizeLine(path)+" is attached already")
+	}
+	if c.att.pasted == nil {
+		c.att.pasted = map[string]string{}
+	}
+	c.att.pasted[c.att.files[n].Path] = text
+	return true, notify(false, "attached "+stream.SanitizeLine(path)+" — backspace in an empty composer makes it text again")
+}
+
+// chipsRows is how many rows the chips take.
+func (c Composer) chipsRows() int {
+	if len(c.att.files) == 0 {
+		return 0
+	}
+	return 1
+}
+
+// chipsView draws the chips on one row, cut to the composer's width.
+func (c Composer) chipsView() string {
+	labels := make([]string, 0, len(c.att.files))
+	for _, f := range c.att.files {
+		labels = append(labels, "["+stream.SanitizeLine(f.Name)+" · "+attach.Size(f.Size)+"]")
+	}
+	line := "  " + strings.Join(labels, " ")
+	width := c.ta.Width() + ansi.StringWidth(composerPrompt)
+	return theme.ShellOf(c.styles).Muted.Render(ansi.Truncate(line, width, "…"))
+}

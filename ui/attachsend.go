@@ -1,0 +1,109 @@
+package ui
+
+// This file sends attachments: files are read whole off the Update loop
+// (attachReadMsg), then the message goes with all of them; a file that
+// cannot be read stops the message, puts it back in the composer and says
+// why in one line.
+
+import (
+	"encoding/json"
+
+	tea "charm.land/bubbletea/v2"
+
+	"runnel/session/attach"
+	"runnel/stream"
+	"runnel/ui/block"
+)
+
+// attachReadMsg carries the files read for a message and the message made
+// of them, or why they could not be read.
+type attachReadMsg struct {
+	text  string
+	files []*attach.File // read (Data set) when err is nil; else as checked
+	msg   json.RawMessage
+	err   error
+}
+
+// initAttachments gives the composer the limits and the -f files.
+func (m *Model) initAttachments() {
+	m.composer.SetAttachLimits(m.opts.Attach)
+	for _, p := range m.opts.Files {
+		if err := m.composer.Attach(p); err != nil {
+			m.notice(block.Error, stream.SanitizeLine(err.Error()))
+		}
+	}
+}
+
+// readFiles reads the files of a message, and encodes the message, in a
+// command: tens of megabytes are not read or base64-encoded in Update.
+// Files already read (given back by a fork) are not read again.
+func (m *Model) readFiles(text string, files []*attach.File) tea.Cmd {
+	lim := m.opts.Attach
+	var redact func(string) string
+	if m.opts.Tools != nil && m.opts.Tools.Secrets != nil {
+		redact = m.opts.Tools.Secrets.String
+	}
+	m.attaching = true
+	m.status.Detail = "reading attachments…"
+	return func() tea.Msg {
+		var toRead []*attach.File
+		for _, f := range files {
+			if f.Data == nil {
+				toRead = append(toRead, f)
+			}
+		}
+		read, err := attach.Read(toRead, lim, redact)
+		if err != nil {
+			return attachReadMsg{text: text, files: files, err: err}
+		}
+		out := make([]*attach.File, 0, len(files))
+		for _, f := range files {
+			if f.Data == nil {
+				f, read = read[0], read[1:]
+			}
+			out = append(out, f)
+		}
+		if err := attach.CheckTotal(out, lim); err != nil {
+			return attachReadMsg{text: text, files: files, err: err}
+		}
+		return attachReadMsg{text: text, files: out, msg: attach.Message(text, out, lim)}
+	}
+}
+
+// attachRead sends the message whose files were read, or puts it back.
+func (m *Model) attachRead(msg attachReadMsg) tea.Cmd {
+	m.attaching = false
+	m.status.Detail = ""
+	if msg.err != nil {
+		m.notice(block.Error, stream.SanitizeLine(msg.err.Error())+" — nothing was sent")
+		m.putBack(msg.text, msg.files)
+		return nil
+	}
+	if !m.canSend(msg.text, msg.files) {
+		return nil
+	}
+	return m.send(msg.text, msg.files, msg.msg)
+}
+
+// putBack returns a message that was not sent to the composer, unless the
+// user has started another.
+func (m *Model) putBack(text string, files []*attach.File) {
+	if m.composer.Value() == "" {
+		m.composer.SetValue(text)
+	}
+	if len(m.composer.Attachments()) == 0 {
+		m.composer.SetAttachments(files)
+	}
+}
+
+// showAttachments lists a prompt's files under it in the transcript.
+func (m *Model) showAttachments(files []attach.Meta) {
+	if len(files) == 0 {
+		return
+	}
+	labels := make([]string, 0, len(files))
+	for _, f := range files {
+		labels = append(labels, f.Label())
+	}
+	m.appendEntry(&plainEntry{b: block.NewAttachments(labels), fs: m.frame})
+}
