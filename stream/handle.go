@@ -36,20 +36,12 @@ func (h *Handle) Cancel(cause error) { h.cancel(cause) }
 
 // Start opens a streaming request with c and reads it on a goroutine. A
 // request with Background set is resumed when its stream drops (see
-// resumer), and sent again without Background, announced by a RetryInfo
-// with Foreground set, when the server refuses background mode.
+// openBackground).
 func Start(ctx context.Context, c *Client, req Request) *Handle {
 	secrets := c.redactor(&req)
-	cl := *c
-	cl.Secrets = secrets
-	var source sourceFunc
-	if req.Background {
-		source = func(ctx context.Context, body io.ReadCloser, notify func(RetryInfo)) eventSource {
-			return newResumer(ctx, &cl, body, secrets, notify)
-		}
-	}
 	return start(ctx, func(ctx context.Context, retry func(RetryInfo)) (io.ReadCloser, error) {
-		cl := cl
+		cl := *c
+		cl.Secrets = secrets
 		prev := c.OnRetry
 		cl.OnRetry = func(ri RetryInfo) {
 			if prev != nil {
@@ -57,14 +49,11 @@ func Start(ctx context.Context, c *Client, req Request) *Handle {
 			}
 			retry(ri)
 		}
-		rc, err := cl.Open(ctx, req)
-		if err != nil && req.Background && BackgroundRejected(err) {
-			retry(RetryInfo{Attempt: 1, Max: 1, Err: err, Foreground: true})
-			req.Background, req.Store = false, nil
-			return cl.Open(ctx, req)
+		if req.Background {
+			return openBackground(ctx, &cl, req, retry)
 		}
-		return rc, err
-	}, source, 0, secrets)
+		return cl.Open(ctx, req)
+	}, 0, secrets)
 }
 
 // StartReader reads an already-open SSE stream (a recording, stdin) on a
@@ -72,14 +61,10 @@ func Start(ctx context.Context, c *Client, req Request) *Handle {
 func StartReader(ctx context.Context, r io.Reader, pace time.Duration) *Handle {
 	return start(ctx, func(context.Context, func(RetryInfo)) (io.ReadCloser, error) {
 		return io.NopCloser(r), nil
-	}, nil, pace, nil)
+	}, pace, nil)
 }
 
 type opener func(ctx context.Context, retry func(RetryInfo)) (io.ReadCloser, error)
-
-// sourceFunc wraps an opened body in the source events are read from; nil
-// reads it with a plain Decoder.
-type sourceFunc func(ctx context.Context, body io.ReadCloser, notify func(RetryInfo)) eventSource
 
 // piece is one thing the reader goroutine passes to the batcher.
 type piece struct {
@@ -97,11 +82,11 @@ const (
 	maxBatchEvents = 512
 )
 
-func start(parent context.Context, open opener, source sourceFunc, pace time.Duration, secrets *Redactor) *Handle {
+func start(parent context.Context, open opener, pace time.Duration, secrets *Redactor) *Handle {
 	ctx, cancel := context.WithCancelCause(parent)
 	out := make(chan Batch)
 	in := make(chan piece, 256)
-	go read(ctx, open, source, pace, secrets, in)
+	go read(ctx, open, pace, secrets, in)
 	go batch(ctx, in, out)
 	return &Handle{C: out, cancel: cancel}
 }
@@ -109,7 +94,7 @@ func start(parent context.Context, open opener, source sourceFunc, pace time.Dur
 // read runs the request and the decoder, passing every event on, with
 // every secret in secrets replaced (see Redactor). It always ends with a
 // final piece.
-func read(ctx context.Context, open opener, source sourceFunc, pace time.Duration, secrets *Redactor, in chan<- piece) {
+func read(ctx context.Context, open opener, pace time.Duration, secrets *Redactor, in chan<- piece) {
 	defer close(in)
 	send := func(p piece) bool {
 		if ctx.Err() != nil {
@@ -122,20 +107,14 @@ func read(ctx context.Context, open opener, source sourceFunc, pace time.Duratio
 			return false
 		}
 	}
-	notify := func(ri RetryInfo) { send(piece{retry: &ri}) }
-	body, err := open(ctx, notify)
+	body, err := open(ctx, func(ri RetryInfo) { send(piece{retry: &ri}) })
 	if err != nil {
 		in <- piece{final: true, err: err}
 		return
 	}
 	defer body.Close()
-	var d eventSource
-	if source != nil {
-		d = source(ctx, body, notify)
-		if c, ok := d.(io.Closer); ok {
-			defer c.Close()
-		}
-	} else {
+	d, ok := body.(eventSource) // a background stream (openBackground)
+	if !ok {
 		dec := NewDecoder(body)
 		dec.SetRedactor(secrets)
 		d = dec

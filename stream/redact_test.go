@@ -117,7 +117,7 @@ func TestStartRedactsEchoedKey(t *testing.T) {
 	c := &Client{APIKey: testKey}
 	h := start(context.Background(), func(context.Context, func(RetryInfo)) (io.ReadCloser, error) {
 		return io.NopCloser(strings.NewReader(sse)), nil
-	}, nil, 0, c.redactor(nil))
+	}, 0, c.redactor(nil))
 	var acc Accumulator
 	for b := range h.C {
 		for i := range b.Events {
@@ -226,7 +226,7 @@ func TestStartLetsGoHeldText(t *testing.T) {
 		"data: {\"type\":\"response.output_text.delta\",\"sequence_number\":4,\"item_id\":\"m\",\"output_index\":0,\"content_index\":1,\"delta\":\"and end sk-\"}\n\n"
 	h := start(context.Background(), func(context.Context, func(RetryInfo)) (io.ReadCloser, error) {
 		return io.NopCloser(strings.NewReader(sse)), nil
-	}, nil, 0, NewRedactor(testKey))
+	}, 0, NewRedactor(testKey))
 	var acc Accumulator
 	var deltas []string
 	for b := range h.C {

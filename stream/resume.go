@@ -14,7 +14,7 @@ import (
 )
 
 // eventSource is what a Handle's reader pulls events from: a Decoder, or a
-// resumer around one.
+// resumer around one (which an opener returns in place of the body).
 type eventSource interface {
 	Next() bool
 	Event() *Event
@@ -70,6 +70,23 @@ type resumer struct {
 	err     error
 }
 
+// openBackground opens req (Background set) with c and returns the
+// resumer that reads it. A server that refuses background mode gets req
+// again without it, announced by a RetryInfo with Foreground set, and the
+// plain body comes back.
+func openBackground(ctx context.Context, c *Client, req Request, notify func(RetryInfo)) (io.ReadCloser, error) {
+	body, err := c.Open(ctx, req)
+	if err != nil && BackgroundRejected(err) {
+		notify(RetryInfo{Attempt: 1, Max: 1, Err: err, Foreground: true})
+		req.Background, req.Store = false, nil
+		return c.Open(ctx, req)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return newResumer(ctx, c, body, c.Secrets, notify), nil
+}
+
 // newResumer reads body, the stream of a background response, recovering
 // drops as the resumer does. The caller closes it.
 func newResumer(ctx context.Context, c *Client, body io.ReadCloser, secrets *Redactor, notify func(RetryInfo)) *resumer {
@@ -91,6 +108,12 @@ func (r *resumer) Close() error {
 	}
 	return r.body.Close()
 }
+
+// Read is not for use: a resumer is an io.ReadCloser only so that an opener
+// can hand it to a Handle's reader, which takes events from it with Next.
+func (r *resumer) Read([]byte) (int, error) { return 0, errResumerRead }
+
+var errResumerRead = errors.New("stream: a resumer is read with Next, not Read")
 
 func (r *resumer) Event() *Event { return r.ev }
 func (r *resumer) Err() error    { return r.err }
@@ -322,11 +345,9 @@ func Reattach(ctx context.Context, c *Client, id string, after int64) *Handle {
 	secrets := c.redactor(nil)
 	cl := *c
 	cl.Secrets = secrets
-	return start(ctx, func(context.Context, func(RetryInfo)) (io.ReadCloser, error) {
-		return io.NopCloser(strings.NewReader("")), nil
-	}, func(ctx context.Context, body io.ReadCloser, notify func(RetryInfo)) eventSource {
-		r := newResumer(ctx, &cl, body, secrets, notify)
+	return start(ctx, func(ctx context.Context, notify func(RetryInfo)) (io.ReadCloser, error) {
+		r := newResumer(ctx, &cl, io.NopCloser(strings.NewReader("")), secrets, notify)
 		r.id, r.last, r.floor, r.attach = id, after, after, true
-		return r
+		return r, nil
 	}, 0, secrets)
 }
