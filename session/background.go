@@ -24,7 +24,7 @@ func (j *Journal) Reattach(t *Turn) *TurnLog {
 		bg: t.Background, bgSaved: t.Background}
 }
 
-// Reattachable returns the last turn when it was interrupted while it
+// Reattachable returns the last turn when its process died while it
 // streamed a background response: a runnel started again picks that
 // response up (stream.Reattach) after t.Background.After.
 func (c *Conversation) Reattachable() *Turn {
@@ -32,7 +32,9 @@ func (c *Conversation) Reattachable() *Turn {
 		return nil
 	}
 	t := c.Turns[len(c.Turns)-1]
-	if t.Background.ID == "" || t.Background.After < 0 || !t.Interrupted() || t.Row == 0 {
+	// interrupted, not streaming: a turn another live runnel still streams
+	// is its own
+	if t.Background.ID == "" || t.Background.After < 0 || t.Stored != store.StatusInterrupted || t.Row == 0 {
 		return nil
 	}
 	return t
