@@ -142,6 +142,9 @@ func TestBackgroundResumeGivesUp(t *testing.T) {
 	if s := cut.Current(); !s.CutOff || answerText(&cut) == "" {
 		t.Errorf("the partial answer must be kept and marked cut off")
 	}
+	if !strings.Contains(err.Error(), "broke off") || strings.Contains(retries[0].Err.Error(), "try again") {
+		t.Errorf("the turn must end with the drop's error (%v), the notice say only what happened (%v)", err, retries[0].Err)
+	}
 }
 
 // A server that cannot stream a stored response again is polled until the

@@ -183,12 +183,33 @@ func dropped(err error) bool {
 // response ended.
 var errEndedEarly = errors.New("the stream ended before the response did")
 
-// reconnect reopens the stream after r.last, with backoff.
+// dropError is how a drop is announced with the first reconnect: what
+// happened, without the advice to try again that ends a turn.
+type dropError struct{ err error }
+
+func (e *dropError) Error() string {
+	switch {
+	case errors.Is(e.err, ErrIdleTimeout):
+		return "the stream went quiet"
+	case e.err == errEndedEarly:
+		return e.err.Error()
+	}
+	return "the stream dropped"
+}
+
+func (e *dropError) Unwrap() error { return e.err }
+
+// reconnect reopens the stream after r.last, with backoff. When every
+// attempt fails, the turn ends with the drop's own error.
 func (r *resumer) reconnect(cause error) {
 	r.Close()
 	r.body = nil
 	if cause == nil {
 		cause = errEndedEarly
+	}
+	drop := cause // what ends the turn if no reopen works
+	if !r.attach {
+		cause = &dropError{err: cause}
 	}
 	if r.attach {
 		r.attach = false
@@ -249,7 +270,7 @@ func (r *resumer) reconnect(cause error) {
 		}
 		cause = err
 	}
-	r.finish(cause)
+	r.finish(drop)
 }
 
 // errStillRunning is the reason a poll waits.
