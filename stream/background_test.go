@@ -500,3 +500,27 @@ func TestResponseURLEscapesTheID(t *testing.T) {
 		}
 	}
 }
+
+// The recorded queued background streams, served by the stateful fake and
+// dropped part way (inside the text, and right after response.queued),
+// resume to the answer openai-node makes of the whole recording.
+func TestRealBackgroundStreamsResumeThroughStreamtest(t *testing.T) {
+	dir := sharedtest.Path(t, "fixtures", "real3", "openai__openai-dotnet")
+	for _, name := range []string{"background-queued-stream", "background-queued-stream-async"} {
+		for _, drop := range []int{2, 100} {
+			t.Run(fmt.Sprintf("%s/drop-after-%d", name, drop), func(t *testing.T) {
+				srv := streamtest.New(t).Stateful(streamtest.StateOptions{})
+				srv.Enqueue(streamtest.Reply{File: filepath.Join(dir, name+".sse"), DropAfter: drop})
+				var acc Accumulator
+				retries, err := drain(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &acc)
+				if err != nil || len(retries) != 1 {
+					t.Fatalf("err %v, retries %v", err, retries)
+				}
+				if q := srv.Background()[0].Query; q != fmt.Sprintf("starting_after=%d&stream=true", drop-1) {
+					t.Errorf("resume query %q", q)
+				}
+				CompareExpected(t, acc.Responses(), readExpected(t, filepath.Join(dir, "..", "expected", "openai__openai-dotnet", name+".jsonl")))
+			})
+		}
+	}
+}
