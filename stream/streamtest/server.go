@@ -12,7 +12,8 @@
 // chains, never invents output from input, and serves only what it is given
 // (SetHandler is where a test scripts multi-turn behaviour). Stateful turns
 // on a memory of served responses, as OpenAI keeps them: chaining, store,
-// context limits and /responses/compact (see state.go). It does not import
+// context limits and /responses/compact (see state.go), and background
+// responses: resumed streams, fetches and cancels (see background.go). It does not import
 // package stream, so stream's own tests can use it.
 //
 // Flow: request → recorded → queue (FIFO) or handler → reply written event by
