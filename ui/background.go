@@ -79,7 +79,6 @@ func (m *Model) reattach() tea.Cmd {
 	if st == nil || c == nil {
 		return nil
 	}
-	st.Stored = "" // live again: no longer an interrupted turn to carry
 	m.gen++
 	h := stream.Reattach(m.ctx, c, st.Background.ID, st.Background.After)
 	req := st.Request
@@ -87,13 +86,23 @@ func (m *Model) reattach() tea.Cmd {
 	t := &turn{gen: m.gen, sess: st, handle: h, started: m.now(), changed: map[*stream.Item]bool{}, req: req, waiting: true}
 	t.acc.Limit = m.opts.responseLimit()
 	t.acc.Continue(st.Responses)
-	t.bgID, t.bgSeq = st.Background.ID, st.Background.After
+	t.bgID, t.bgSeq, t.attach = st.Background.ID, st.Background.After, true
 	if m.journal != nil {
 		t.log = m.journal.Reattach(st)
 	}
 	m.cur, m.live = t, true
 	m.status.State, m.status.Started, m.status.Detail = Waiting, t.started, ""
 	return tea.Batch(waitBatch(t.gen, h), frameTick(t.gen))
+}
+
+// endReattach settles a attach turn when its stream ends: an answer the
+// server finished is no longer an interrupted turn; one that could not be
+// picked up (the response expired, the server is gone) stays interrupted,
+// so the next message still carries its prompt and partial answer.
+func (t *turn) endReattach() {
+	if s := t.acc.Current(); t.attach && s != nil && s.Terminal {
+		t.sess.Stored = ""
+	}
 }
 
 // reattaching reports whether stored turn t is the one reattach picks up.

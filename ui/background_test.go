@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
 
 	"runnel/session"
+	"runnel/session/store"
 	"runnel/stream"
 	"runnel/stream/streamtest"
 )
@@ -64,6 +66,58 @@ func TestBackgroundReconnectAndPollLines(t *testing.T) {
 		}
 		if strings.Contains(v, stream.CutOffNote) {
 			t.Errorf("a resumed answer is not cut off:\n%s", v)
+		}
+	}
+}
+
+// A reattach that finds the response streams the rest into the saved answer
+// and the turn is no longer interrupted; one whose response is gone ends
+// with the server's error, and the turn stays interrupted, so the next
+// message still carries its prompt and partial answer.
+func TestReattachOutcomes(t *testing.T) {
+	deltas := make([]string, 30)
+	for i := range deltas {
+		deltas[i] = "r" + strings.Repeat("y", i%4) + " "
+	}
+	for _, found := range []bool{true, false} {
+		srv := streamtest.New(t).Stateful(streamtest.StateOptions{RunUntilStreamed: true})
+		c := &stream.Client{BaseURL: srv.URL, MaxRetries: -1, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}
+		var partial stream.Accumulator
+		if found { // the response exists on the server, its first 12 events were seen
+			srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_re", deltas...), DropAfter: 12})
+			h := stream.Start(t.Context(), &stream.Client{BaseURL: srv.URL, MaxRetries: -1, BaseDelay: time.Hour}, stream.Request{Model: "m", Background: true})
+			for b := range h.C {
+				for i := range b.Events {
+					_, _ = partial.Apply(&b.Events[i])
+				}
+				if b.Retry != nil {
+					h.Cancel(nil)
+				}
+			}
+		} else {
+			it, _ := stream.ItemFromJSON([]byte(`{"type":"message","id":"m1","role":"assistant","content":[{"type":"output_text","text":"r ry "}]}`))
+			partial.Continue([]*stream.Snapshot{{ID: "resp_re", Items: []*stream.Item{it}}})
+		}
+		m := newTestModel(t, Options{Client: c, Settings: session.Settings{Model: "m", Store: true}})
+		m.Init()
+		st := &session.Turn{Prompt: "tell me", Input: []json.RawMessage{stream.UserText("tell me")}, Stored: store.StatusInterrupted,
+			Row: 1, Background: store.Background{ID: "resp_re", After: 11}, Responses: partial.Responses()}
+		m.conv = &session.Conversation{Settings: m.conv.Settings, Turns: []*session.Turn{st}}
+		m.redraw()
+		if m.reattach() == nil {
+			t.Fatal("nothing reattached")
+		}
+		pump(t, m, nil)
+		v := strings.Join(strings.Fields(plain(m)), " ")
+		if found {
+			if got := st.Responses[0].Items[0].Text(); got != strings.Join(deltas, "") || st.Interrupted() || m.conv.Carried() {
+				t.Errorf("found: text %q, interrupted %v, carried %v", got, st.Interrupted(), m.conv.Carried())
+			}
+			if !strings.Contains(v, "reattaching to it on the server") {
+				t.Errorf("found: screen\n%s", v)
+			}
+		} else if !st.Interrupted() || !m.conv.Carried() || !strings.Contains(v, "No response found") {
+			t.Errorf("gone: interrupted %v, carried %v, screen\n%s", st.Interrupted(), m.conv.Carried(), v)
 		}
 	}
 }

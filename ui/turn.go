@@ -58,6 +58,7 @@ type turn struct {
 	bgSeq   int64                 // background mode: the last sequence number applied
 	reconn  bool                  // the retry notice showing is a reconnect or a poll
 	polling bool                  // … a poll
+	attach  bool                  // picks up a stored turn (reattach)
 }
 
 // waitBatch receives the next batch of h.
@@ -135,6 +136,7 @@ func (t *turn) apply(b stream.Batch) (problems []error) {
 			t.err = le // the cause, even if the stream happened to end by itself
 		}
 		t.acc.Finish()
+		t.endReattach()
 	}
 	return problems
 }
