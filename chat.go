@@ -56,6 +56,8 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 		Resume:     resume,
 		Tools:      &ui.Tools{Config: kit.Config, MCP: kit.MCP, Enabled: kit.Enabled, Secrets: kit.Secrets, Reports: kit.Reports},
 		Images:     imageSink(o, true),
+		Models:     config.ModelLister(client, label, o.dbPath, o.dbPathErr),
+		Prices:     cfg.ModelTable(),
 
 		MaxResponseBytes: s.MaxResponseBytes,
 		Attach:           s.Attach,

@@ -74,6 +74,9 @@ func (h *historyCmds) add(root *cobra.Command) {
 func (h *historyCmds) env(cmd *cobra.Command) sessions.Env {
 	e := sessions.Env{Ctx: h.ctx, Stdin: h.stdin, Stdout: h.stdout, Stderr: h.stderr, Terminal: h.terminal, Now: h.now, DataDirFlag: dataDirFlag}
 	e.DB, e.DBErr = dataDir(cmd)
+	path, _ := cmd.Flags().GetString("config")
+	cfg, _ := loadConfig(options{configPath: path}) // the COST column's prices; a bad config leaves the built-in ones
+	e.Prices = cfg.ModelTable()
 	e.Width, _ = cmd.Flags().GetInt("width") // 0 when the root has no --width
 	return e
 }

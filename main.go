@@ -19,6 +19,7 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"runnel/session"
 	"runnel/session/config"
@@ -55,6 +56,8 @@ type options struct {
 	promptSet                                    bool
 	tools                                        []string // --tool: exactly these tools are on
 	files                                        []string // -f: attached to the prompt (or the chat's first message)
+	overrides                                    []string // -c key=value (--override)
+	noSave                                       bool     // --no-save: -p is not saved
 }
 
 // run is main without the process: it returns the exit status. SIGINT
@@ -68,7 +71,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	ctx, stopTerm := signal.NotifyContext(chatCtx, syscall.SIGTERM)
 	defer stopTerm()
 	root := newRoot(ctx, chatCtx, stdin, stdout, stderr)
-	root.SetArgs(args)
+	sets := []*pflag.FlagSet{root.Flags()}
+	for _, c := range root.Commands() {
+		sets = append(sets, c.Flags())
+	}
+	root.SetArgs(config.ExpandOverrides(args, sets...))
 	code := exitStatus(root.ExecuteContext(ctx), stderr)
 	if ctx.Err() != nil && chatCtx.Err() == nil {
 		return exitTerminated
@@ -108,12 +115,14 @@ func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Wr
 	f.StringVarP(&o.prompt, "prompt", "p", "", "answer one prompt and exit (stdin, if piped, is context placed before it)")
 	addModelFlags(&o, root)
 	f.BoolVar(&o.demo, "demo", false, "use the built-in demo provider")
-	f.BoolVarP(&o.continueLast, "continue", "c", false, "continue the most recent session (with -p too)")
+	f.BoolVarP(&o.continueLast, "continue", "c", false, "continue the most recent session (with -p too); -c key=value overrides a config key instead")
 	f.StringVarP(&o.resumeID, "resume", "r", "", "resume a session by id (a unique prefix works; see runnel sessions)")
 	f.BoolVar(&o.yes, "yes", false, "with -p: run local tools that ask for approval without asking")
 	f.StringArrayVarP(&o.files, "file", "f", nil, "attach a file (image, PDF or text) to the -p prompt or the chat's first message (repeatable)")
 	f.StringArrayVar(&o.tools, "tool", nil, "turn on only this tool for the session (repeatable; names from the config's tools, functions and mcp_servers)")
 	root.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/runnel/config.toml)")
+	root.PersistentFlags().StringArrayVar(&o.overrides, "override", nil, "set a config key for this run, as -c key=value does: -c model=gpt-5 -c reasoning.effort=high (repeatable)")
+	f.BoolVar(&o.noSave, "no-save", false, "with -p: do not save the run as a session")
 	root.PersistentFlags().StringVar(&o.format, "format", "", "output format: ansi, markdown, text, json or events (default ansi on a terminal, else markdown)")
 	root.PersistentFlags().IntVar(&o.width, "width", 0, fmt.Sprintf("wrap width for ansi output, 1 to %d (default: the terminal's, else 100)", maxFlagWidth))
 	root.PersistentFlags().BoolVar(&o.saveImages, "save-images", false, "with -p and replay: write generated images under the data directory (DIR/images); the chat always does")
@@ -130,6 +139,7 @@ func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Wr
 	replay.Flags().Float64Var(&o.speed, "speed", 1, "playback speed in the chat view (2 = twice as fast)")
 	root.AddCommand(replay)
 	addSessionCommands(ctx, root, stdin, stdout, stderr)
+	addModelsCommand(ctx, root, stdout, stderr)
 	addCompletions(root, &o)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -167,7 +177,11 @@ func loadConfig(o options) (config.Config, error) {
 	if !explicit {
 		path = config.DefaultConfigPath()
 	}
-	return config.LoadConfig(path, explicit)
+	cfg, err := config.LoadConfig(path, explicit)
+	if err != nil {
+		return cfg, err
+	}
+	return cfg.Override(o.overrides)
 }
 
 func loadSettings(o options, stderr io.Writer) (config.Config, config.Settings, int) {

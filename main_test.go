@@ -18,6 +18,9 @@ import (
 func runnel(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	if !strings.HasPrefix(os.Getenv("XDG_DATA_HOME"), os.TempDir()) {
+		t.Setenv("XDG_DATA_HOME", t.TempDir()) // -p saves sessions
+	}
 	var o, e bytes.Buffer
 	code = run(args, strings.NewReader(stdin), &o, &e)
 	return o.String(), e.String(), code

@@ -16,6 +16,7 @@ import (
 	"runnel/session"
 	"runnel/session/attach"
 	"runnel/session/config"
+	"runnel/session/store"
 	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/ui/output"
@@ -54,8 +55,10 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 	}
 	conv := &session.Conversation{Settings: s.Session()}
 	var journal *session.Journal
+	var db *store.DB
 	if o.continueLast || o.resumeID != "" {
-		db, histErr := openHistory(o)
+		var histErr error
+		db, histErr = openHistory(o)
 		if db != nil {
 			defer db.Close()
 		}
@@ -71,6 +74,15 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		conv.Settings = s.Resumed(conv.Settings, config.Overrides{Model: o.model, Instructions: o.instructions, ReasoningEffort: o.effort})
 		journal = session.ResumeJournal(db, sess.Info.ID, conv.Settings)
 		defer closeJournal(journal, stderr)
+	} else if !o.noSave { // saved as a new session, which -c and -r continue
+		var err error
+		if db, err = openHistory(o); err != nil {
+			warnf(stderr, "this run is not saved: %s (--no-save skips saving)", errLine(err))
+		} else {
+			defer db.Close()
+			journal = session.NewJournal(db, conv.Settings)
+			defer closeJournal(journal, stderr)
+		}
 	}
 	kit, err := cfg.StartTools(ctx, o.tools,
 		func(err error) { warnf(stderr, "%s", errLine(err)) },
@@ -82,6 +94,9 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 	defer kit.Close()
 	client, label := s.Client(o.demo)
 	kit.Attach(client, s)
+	if db != nil {
+		db.SetSecrets(kit.Secrets) // before the first write
+	}
 	_ = label
 	files, err := attach.Load(o.files, s.Attach, kit.Secrets.String) // all or none, before anything is sent
 	if err != nil {

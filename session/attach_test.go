@@ -1,10 +1,8 @@
 package session_test
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,16 +116,7 @@ func TestAttachmentsSentStoredAndResentInFallback(t *testing.T) {
 	}
 	srv.Enqueue(streamtest.PreviousResponseNotFound("resp_1"), streamtest.Reply{SSE: streamtest.Text("resp_2", "again")})
 	next := back.Say("and now?")
-	var serr error
-	for b := range stream.Start(context.Background(), cl, next.Request).C {
-		if b.Final {
-			serr = b.Err
-		}
-	}
-	var apiErr *stream.APIError
-	if !errors.As(serr, &apiErr) || !apiErr.PreviousResponseNotFound() {
-		t.Fatalf("want previous-response-not-found, got %v", serr)
-	}
+	wantChainLost(t, cl, next.Request)
 	back.Rebuild(next)
 	send(t, back, cl, next, nil)
 	reqs := srv.Requests()

@@ -126,7 +126,7 @@ func (c *Conversation) carry(input []json.RawMessage) []json.RawMessage {
 		for _, it := range resp.Items {
 			if it.Type == "function_call" && ofChain[it.CallID] && !answered[it.CallID] {
 				answered[it.CallID] = true
-				front = append(front, OutputItem(it.CallID, NotRunOutput))
+				front = append(front, stream.OutputItem(it.CallID, NotRunOutput))
 			}
 		}
 	}
@@ -149,7 +149,7 @@ func partialInput(t *Turn, answered map[string]bool) []json.RawMessage {
 				out = append(out, b)
 				if !answered[it.CallID] {
 					answered[it.CallID] = true
-					out = append(out, OutputItem(it.CallID, NotRunOutput))
+					out = append(out, stream.OutputItem(it.CallID, NotRunOutput))
 				}
 			}
 		}
@@ -163,16 +163,6 @@ func AssistantText(text string) json.RawMessage {
 		"type": "message", "role": "assistant",
 		"content": []map[string]any{{"type": "output_text", "text": text, "annotations": []any{}}},
 	})
-	return b
-}
-
-// OutputItem is the function_call_output input item answering callID.
-func OutputItem(callID, output string) json.RawMessage {
-	b, _ := json.Marshal(struct {
-		Type   string `json:"type"`
-		CallID string `json:"call_id"`
-		Output string `json:"output"`
-	}{"function_call_output", callID, output})
 	return b
 }
 
@@ -193,11 +183,10 @@ func InterruptedText(printed string) string {
 	return InterruptedOutput + "; its output so far:\n" + printed
 }
 
-// outputFields are the fields of a tool output or approval response.
+// outputFields are the fields of a function_call_output runnel reads back.
 type outputFields struct {
 	Type   string `json:"type"`
 	CallID string `json:"call_id"`
-	ReqID  string `json:"approval_request_id"`
 	Output string `json:"output"`
 	Status string `json:"status"`
 }
@@ -205,20 +194,11 @@ type outputFields struct {
 // answerKey names what an input item answers: a call id for a tool output,
 // "approval ID" for an approval response, "" for anything else.
 func answerKey(raw json.RawMessage) string {
-	var f outputFields
-	if json.Unmarshal(raw, &f) != nil {
-		return ""
+	id, approval := stream.Answers(raw)
+	if approval && id != "" {
+		return "approval " + id
 	}
-	switch f.Type {
-	case "function_call_output", "custom_tool_call_output", "computer_call_output",
-		"local_shell_call_output", "shell_call_output", "apply_patch_call_output":
-		return f.CallID
-	case "mcp_approval_response":
-		if f.ReqID != "" {
-			return "approval " + f.ReqID
-		}
-	}
-	return ""
+	return id
 }
 
 // finishOutput turns an output recorded while its call ran into the
@@ -228,7 +208,7 @@ func finishOutput(raw json.RawMessage) json.RawMessage {
 	if json.Unmarshal(raw, &f) != nil || f.Type != "function_call_output" || f.Status != OutputStatusRunning {
 		return raw
 	}
-	return OutputItem(f.CallID, InterruptedText(f.Output))
+	return stream.OutputItem(f.CallID, InterruptedText(f.Output))
 }
 
 // CallState is where a client-side call of the chain's response stands.
@@ -330,7 +310,7 @@ func (c *Conversation) Repair(t *Turn, callID string) (req stream.Request, ok bo
 		return t.Request, false
 	}
 	t.Repairs++
-	t.Input = append([]json.RawMessage{OutputItem(callID, InterruptedOutput)}, t.Input...)
+	t.Input = append([]json.RawMessage{stream.OutputItem(callID, InterruptedOutput)}, t.Input...)
 	if t.Request.PreviousResponseID != "" {
 		t.Request.Input = t.Input
 	} else {

@@ -114,11 +114,7 @@ func TestKilledTurnIsCarriedAfterResume(t *testing.T) {
 	l.Note(time.Now().Add(time.Hour), acc.Responses(), func(*stream.Item) bool { return true })
 	// no End: the process died here
 	j.Close()
-	s, _, err := db.Load(j.ID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	rc, probs := session.FromStore(s)
+	rc, probs := reload(t, db, j.ID())
 	if len(probs) > 0 {
 		t.Fatal(probs)
 	}
@@ -153,11 +149,7 @@ func TestKilledToolRound(t *testing.T) {
 			round.SetInput([]json.RawMessage{session.RunningOutput("call_1", "line one\n")})
 		}
 		j.Close()
-		s, _, err := db.Load(j.ID())
-		if err != nil {
-			t.Fatal(err)
-		}
-		rc, _ := session.FromStore(s)
+		rc, _ := reload(t, db, j.ID())
 		calls := rc.ChainCalls()
 		want := session.CallUnanswered
 		if running {

@@ -203,11 +203,7 @@ func TestCompactionSurvivesTheStore(t *testing.T) {
 	turn := c.Say(strings.Repeat("a long question ", 30)) // compacted in the stream
 	send(t, c, cl, turn, j.Begin(turn))
 	j.Close()
-	stored, _, err := db.Load(j.ID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, _ := session.FromStore(stored)
+	back, _ := reload(t, db, j.ID())
 	var kept bool
 	for _, it := range back.Turns[0].Responses[0].Items {
 		kept = kept || it.Type == "compaction"
@@ -231,8 +227,7 @@ func TestCompactionSurvivesTheStore(t *testing.T) {
 	turn = c.Say("two")
 	send(t, c, cl, turn, j.Begin(turn))
 	j.Close()
-	stored, _, _ = db.Load(j.ID())
-	back, _ = session.FromStore(stored)
+	back, _ = reload(t, db, j.ID())
 	got := back.FullInput(stream.UserText("three"))
 	if ty := typesOf(got); len(ty) != 5 || ty[1] != "compaction" {
 		t.Errorf("restored history after /compact: %v", ty)

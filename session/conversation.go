@@ -69,11 +69,19 @@ func (c *Conversation) ChainID() string { return c.chainID }
 // call of the chain's response; the turn's Input holds all of it, as sent.
 func (c *Conversation) Begin(prompt string, input ...json.RawMessage) *Turn {
 	input = append(c.owed(input), input...)
+	t := c.newTurn(prompt, input, c.chainID, c)
+	c.Turns = append(c.Turns, t)
+	return t
+}
+
+// newTurn builds a turn sending input after prev; without stored state
+// (store = false) the request carries the turns of history first.
+func (c *Conversation) newTurn(prompt string, input []json.RawMessage, prev string, history *Conversation) *Turn {
 	req := stream.Request{
 		Model:              c.Settings.Model,
 		Input:              input,
 		Instructions:       c.Settings.Instructions,
-		PreviousResponseID: c.chainID,
+		PreviousResponseID: prev,
 		Tools:              c.Settings.Tools,
 		ContextManagement:  stream.Compaction(c.Settings.CompactThreshold),
 		Truncation:         truncation(c.Settings.Truncation),
@@ -89,14 +97,12 @@ func (c *Conversation) Begin(prompt string, input ...json.RawMessage) *Turn {
 		// nothing is stored on the server: send everything, and ask for the
 		// reasoning so it can be sent back next time
 		if c.window == nil {
-			req.Input = c.FullInput(input...)
+			req.Input = history.FullInput(input...)
 		}
 		req.PreviousResponseID = ""
 		req.Include = []string{"reasoning.encrypted_content"}
 	}
-	t := &Turn{Prompt: prompt, Input: input, Request: req, Window: len(c.window)}
-	c.Turns = append(c.Turns, t)
-	return t
+	return &Turn{Prompt: prompt, Input: input, Request: req, Window: len(c.window)}
 }
 
 // Say starts a turn from plain user text.

@@ -25,7 +25,7 @@ func (c *Conversation) FullInput(extra ...json.RawMessage) []json.RawMessage {
 	}
 	s := &store.Session{}
 	for _, t := range c.Turns[from:] {
-		st := store.Turn{Input: t.Input, Status: t.status()}
+		st := store.Turn{Input: t.Input, Status: t.status(), Prompt: t.Prompt, PreviousResponseID: t.Request.PreviousResponseID}
 		for _, r := range t.Responses {
 			resp := store.Response{ID: r.ID}
 			for _, it := range r.Items {

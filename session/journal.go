@@ -230,10 +230,13 @@ func (l *TurnLog) End(now time.Time, t *Turn) {
 	}
 	l.save(now)
 	end := store.TurnEnd{Status: turnStatus(t), Error: endNote(t)}
-	var usage stream.Usage
+	var usage turnUsage
 	for _, s := range t.Responses {
 		end.ResponseIDs = append(end.ResponseIDs, s.ID)
-		addUsage(&usage, s.Usage)
+		addUsage(&usage.Usage, s.Usage)
+		if s.Model != "" {
+			usage.Model = s.Model
+		}
 	}
 	end.Usage, _ = json.Marshal(usage)
 	l.j.enqueue(func() {
@@ -241,6 +244,14 @@ func (l *TurnLog) End(now time.Time, t *Turn) {
 			l.j.report(l.j.db.FinishTurn(l.tid, end))
 		}
 	})
+}
+
+// turnUsage is a turn's stored usage: the responses' usage summed, and the
+// model the server reported, so that `runnel sessions` prices each turn as
+// the model that answered it (package session/models).
+type turnUsage struct {
+	stream.Usage
+	Model string `json:"model,omitempty"`
 }
 
 // addUsage adds v to u, details included (the reasoning tokens that the

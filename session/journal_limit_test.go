@@ -36,11 +36,7 @@ func TestJournalPutsOffAHugeStreamingItem(t *testing.T) {
 	apply(`{"type":"response.output_text.delta","output_index":0,"content_index":0,"delta":"` + strings.Repeat("x", 5<<20) + `"}`)
 	log.Note(now.Add(2*session.SaveEvery), acc.Responses(), all)
 	j.Close()
-	stored, _, err := db.Load(j.ID())
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, _ := session.FromStore(stored)
+	back, _ := reload(t, db, j.ID())
 	if got := back.Turns[0].Responses[0].Items[0].Text(); got != "small start " {
 		t.Errorf("stored %d bytes while streaming, want the %d written before it grew", len(got), len("small start "))
 	}

@@ -48,6 +48,34 @@ func openStore(t *testing.T) *store.DB {
 	return db
 }
 
+// reload loads session id from db, failing the test when it cannot, and
+// rebuilds its conversation; probs are FromStore's. Load's warnings are not
+// checked.
+func reload(t *testing.T, db *store.DB, id store.SessionID) (c *session.Conversation, probs []error) {
+	t.Helper()
+	s, _, err := db.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return session.FromStore(s)
+}
+
+// wantChainLost sends req and fails the test unless the server answers that
+// its previous response is not found.
+func wantChainLost(t *testing.T, cl *stream.Client, req stream.Request) {
+	t.Helper()
+	var err error
+	for b := range stream.Start(context.Background(), cl, req).C {
+		if b.Final {
+			err = b.Err
+		}
+	}
+	var apiErr *stream.APIError
+	if !errors.As(err, &apiErr) || !apiErr.PreviousResponseNotFound() {
+		t.Fatalf("want previous-response-not-found, got %v", err)
+	}
+}
+
 // TestThreeTurnsChainAndResume: three turns chain with previous_response_id,
 // are written to the store as they stream, and a conversation rebuilt from
 // the store chains from the last response and keeps every item.
@@ -100,16 +128,7 @@ func TestExpiredPreviousResponseRebuildsInput(t *testing.T) {
 
 	srv.Enqueue(streamtest.PreviousResponseNotFound("resp_1"), streamtest.Reply{SSE: streamtest.Text("resp_2", "second answer")})
 	turn := c.Say("second question")
-	var err error
-	for b := range stream.Start(context.Background(), cl, turn.Request).C {
-		if b.Final {
-			err = b.Err
-		}
-	}
-	var apiErr *stream.APIError
-	if !errors.As(err, &apiErr) || !apiErr.PreviousResponseNotFound() {
-		t.Fatalf("want previous-response-not-found, got %v", err)
-	}
+	wantChainLost(t, cl, turn.Request)
 	req := c.Rebuild(turn)
 	send(t, c, cl, turn, nil)
 	body := srv.Requests()[2]

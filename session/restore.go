@@ -55,9 +55,12 @@ func FromStore(s *store.Session) (*Conversation, []error) {
 			t.Responses = append(t.Responses, snap)
 		}
 		if n := len(t.Responses); n > 0 && len(st.Usage) > 0 {
-			var u stream.Usage
+			var u turnUsage
 			if json.Unmarshal(st.Usage, &u) == nil {
-				t.Responses[n-1].Usage = &u // the turn's usage, for the status line
+				t.Responses[n-1].Usage = &u.Usage // the turn's usage, for the status line
+				if t.Responses[n-1].Model == "" {
+					t.Responses[n-1].Model = u.Model // the model that answered, for its price
+				}
 			}
 		}
 		c.Turns = append(c.Turns, t)

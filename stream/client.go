@@ -127,32 +127,9 @@ func (c *Client) Open(ctx context.Context, req Request) (io.ReadCloser, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode request: %w", err)
 	}
-	maxRetries := c.MaxRetries
-	switch {
-	case maxRetries == 0:
-		maxRetries = defaultMaxRetries
-	case maxRetries < 0:
-		maxRetries = 0
-	}
-	for attempt := 0; ; attempt++ {
-		rc, err := c.attempt(ctx, http.MethodPost, endpoint, header, body, req.Model)
-		if err == nil {
-			return rc, nil
-		}
-		if ctx.Err() != nil {
-			return nil, context.Cause(ctx)
-		}
-		if attempt >= maxRetries || !retryable(err) {
-			return nil, err
-		}
-		wait := retryWait(err, attempt, orDefault(c.BaseDelay, defaultBaseDelay), orDefault(c.MaxDelay, defaultMaxDelay), jitter)
-		if c.OnRetry != nil {
-			c.OnRetry(RetryInfo{Attempt: attempt + 1, Max: maxRetries, Wait: wait, Err: err})
-		}
-		if err := sleepCtx(ctx, wait); err != nil {
-			return nil, err
-		}
-	}
+	return withRetries(ctx, c, "", func() (io.ReadCloser, error) {
+		return c.attempt(ctx, http.MethodPost, endpoint, header, body, req.Model)
+	})
 }
 
 // attempt sends the request once. The idle timer covers the wait for the

@@ -69,32 +69,9 @@ func (c *Client) Compact(ctx context.Context, req CompactRequest) (*CompactResul
 	}
 	ctx, cancel := context.WithTimeout(ctx, compactTimeout)
 	defer cancel()
-	maxRetries := c.MaxRetries
-	switch {
-	case maxRetries == 0:
-		maxRetries = defaultMaxRetries
-	case maxRetries < 0:
-		maxRetries = 0
-	}
-	for attempt := 0; ; attempt++ {
-		res, err := c.compactOnce(ctx, endpoint.String(), endpoint.Host, header, body, req.Model)
-		if err == nil {
-			return res, nil
-		}
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("compact: %w", context.Cause(ctx))
-		}
-		if attempt >= maxRetries || !retryable(err) {
-			return nil, err
-		}
-		wait := retryWait(err, attempt, orDefault(c.BaseDelay, defaultBaseDelay), orDefault(c.MaxDelay, defaultMaxDelay), jitter)
-		if c.OnRetry != nil {
-			c.OnRetry(RetryInfo{Attempt: attempt + 1, Max: maxRetries, Wait: wait, Err: err})
-		}
-		if err := sleepCtx(ctx, wait); err != nil {
-			return nil, err
-		}
-	}
+	return withRetries(ctx, c, "compact", func() (*CompactResult, error) {
+		return c.compactOnce(ctx, endpoint.String(), endpoint.Host, header, body, req.Model)
+	})
 }
 
 func (c *Client) compactOnce(ctx context.Context, endpoint, host string, header http.Header, body []byte, model string) (*CompactResult, error) {

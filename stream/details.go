@@ -282,15 +282,8 @@ func (it *Item) ShellChunks() []ShellChunk {
 // " and its refusal, a chunk's stdout and stderr, "[image]", "[file name]",
 // else the element's JSON); any other value as compact JSON.
 func OutputText(raw json.RawMessage) string {
-	raw = bytes.TrimSpace(raw)
-	if isJSONNull(raw) {
-		return ""
-	}
-	if s, ok := stringOf(raw); ok {
-		return s
-	}
 	if !isArray(raw) {
-		return JSONText(raw)
+		return JSONText(raw) // null, a string, any other value
 	}
 	var elems []json.RawMessage
 	_ = json.Unmarshal(raw, &elems)

@@ -22,6 +22,44 @@ type RetryInfo struct {
 	Foreground bool // the server refused background mode: sent again without it (no wait)
 }
 
+// withRetries calls once until it succeeds, fails for good (an error that
+// is not retryable, or MaxRetries retries used up) or ctx is done, waiting
+// retryWait between tries and telling OnRetry before each wait. When ctx
+// ends it, the error is ctx's cause, prefixed "op: " when op is not "".
+// Open and Compact share it.
+func withRetries[T any](ctx context.Context, c *Client, op string, once func() (T, error)) (T, error) {
+	var zero T
+	maxRetries := c.MaxRetries
+	switch {
+	case maxRetries == 0:
+		maxRetries = defaultMaxRetries
+	case maxRetries < 0:
+		maxRetries = 0
+	}
+	for attempt := 0; ; attempt++ {
+		v, err := once()
+		if err == nil {
+			return v, nil
+		}
+		if ctx.Err() != nil {
+			if op != "" {
+				return zero, fmt.Errorf("%s: %w", op, context.Cause(ctx))
+			}
+			return zero, context.Cause(ctx)
+		}
+		if attempt >= maxRetries || !retryable(err) {
+			return zero, err
+		}
+		wait := retryWait(err, attempt, orDefault(c.BaseDelay, defaultBaseDelay), orDefault(c.MaxDelay, defaultMaxDelay), jitter)
+		if c.OnRetry != nil {
+			c.OnRetry(RetryInfo{Attempt: attempt + 1, Max: maxRetries, Wait: wait, Err: err})
+		}
+		if err := sleepCtx(ctx, wait); err != nil {
+			return zero, err
+		}
+	}
+}
+
 // retryAfterCap bounds a server's Retry-After (unless MaxDelay is larger), so
 // a hostile or confused server cannot park the client for hours.
 const retryAfterCap = 60 * time.Second

@@ -6,8 +6,7 @@ import (
 )
 
 // Glamour returns the markdown style matching the palette: glamour's dark or
-// light style with the palette's accents. Under NoColor it is glamour's plain
-// (notty) style: no colour, emphasis shown by its markers.
+// light style with the palette's accents. Under NoColor it is NoColorGlamour.
 //
 // Two deliberate departures from glamour's styles:
 //   - no document margin, so markdown sits flush with the rest of the
@@ -19,9 +18,7 @@ import (
 func (s Styles) Glamour() ansi.StyleConfig {
 	p := s.Palette
 	if p.NoColor {
-		c := styles.NoTTYStyleConfig
-		c.Document.Margin = uintPtr(0)
-		return c
+		return NoColorGlamour()
 	}
 	c := styles.LightStyleConfig
 	if p.Dark {
@@ -40,5 +37,42 @@ func (s Styles) Glamour() ansi.StyleConfig {
 	return c
 }
 
+// NoColorGlamour is the markdown style for NO_COLOR. NO_COLOR forbids
+// colour, not emphasis, so structure is shown by text attributes and
+// layout, never by markdown's own markers: glamour's notty style (its
+// ASCII style) prints "# Title", "**bold**" and "| " quotes, which read as
+// raw markdown.
+//
+//   - headings: the text alone; H1 bold and underlined, H2 bold, H3 to H6
+//     bold and italic;
+//   - emphasis italic, strong bold, strikethrough crossed out;
+//   - inline code in reverse video (where colour has a chip), no
+//     backticks;
+//   - link URLs underlined;
+//   - lists with "• " bullets and "1. " numbers, tasks "[x] " and "[ ] ";
+//   - quotes behind a "│ " bar;
+//   - code blocks indented by two columns, unhighlighted;
+//   - tables and rules drawn with box-drawing lines, as in colour.
+func NoColorGlamour() ansi.StyleConfig {
+	c := styles.ASCIIStyleConfig
+	c.Document.Margin = uintPtr(0)
+	c.BlockQuote.IndentToken = strPtr("│ ")
+	c.Heading = ansi.StyleBlock{StylePrimitive: ansi.StylePrimitive{BlockSuffix: "\n", Bold: boolPtr(true)}}
+	c.H1 = ansi.StyleBlock{StylePrimitive: ansi.StylePrimitive{Underline: boolPtr(true)}}
+	c.H2 = ansi.StyleBlock{}
+	h := ansi.StyleBlock{StylePrimitive: ansi.StylePrimitive{Italic: boolPtr(true)}}
+	c.H3, c.H4, c.H5, c.H6 = h, h, h, h
+	c.Emph = ansi.StylePrimitive{Italic: boolPtr(true)}
+	c.Strong = ansi.StylePrimitive{Bold: boolPtr(true)}
+	c.Strikethrough = ansi.StylePrimitive{CrossedOut: boolPtr(true)}
+	c.Code = ansi.StyleBlock{StylePrimitive: ansi.StylePrimitive{Inverse: boolPtr(true)}}
+	c.Link = ansi.StylePrimitive{Underline: boolPtr(true)}
+	c.Task.Ticked = "[✓] "
+	c.HorizontalRule = ansi.StylePrimitive{Format: "\n────────\n"}
+	c.Table = ansi.StyleTable{} // lipgloss's normal border: │ ─ ┼
+	return c
+}
+
 func uintPtr(u uint) *uint    { return &u }
 func strPtr(s string) *string { return &s }
+func boolPtr(b bool) *bool    { return &b }

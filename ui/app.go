@@ -67,6 +67,8 @@ type Model struct {
 	journal     *session.Journal // the history; nil without one
 	lastSaveErr string           // the last history failure shown
 	turnEntry   []int            // transcript index of each turn's first entry
+	renamed     bool             // /rename named the session: a model title does not replace it
+	images      inlineImages     // generated images shown in the terminal (inline.go)
 	dialog      dialog           // the open dialog, nil for none
 	tools       *toolKit
 	hintFor     hintKey           // the hint line below was made for this
@@ -82,6 +84,8 @@ type Model struct {
 	resumedPrompts, storedPrompts []string
 	statusFor                     statusKey // the status line below was made for this
 	statusLine                    string
+	models                        modelList // the provider's models, for /model (models.go)
+	meter                         costMeter // the session's tokens, context fill and cost (models.go)
 }
 
 // dialog is an open dialog: it takes the keys until it closes.
@@ -298,6 +302,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case toolAskMsg, toolOutputMsg, toolProgressMsg, toolDoneMsg, toolStartMsg, toolResultMsg:
 		cmd, _ := m.toolMsg(msg)
 		return m, cmd
+	case modelsMsg:
+		return m, m.modelsArrived(msg)
+	case ModelPickedMsg:
+		m.dialog = nil
+		return m, m.modelCommand(msg.Name)
 	case ToolsChangedMsg:
 		m.dialog = nil
 		return m, m.setTools(msg.Enabled)
@@ -311,17 +320,16 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.storedPrompts = msg.list // a failure leaves ↑ with this session's prompts
 		m.composer.SetPast(append(append([]string(nil), m.resumedPrompts...), m.storedPrompts...))
 		return m, nil
+	case exportedMsg:
+		m.exported(msg)
+		return m, nil
 	case titleMsg:
-		if m.journal != nil {
+		if m.journal != nil && !m.renamed {
 			m.journal.SetTitle(msg.title)
 		}
 		return m, nil
 	case imageMsg:
-		if sv, ok := msg.e.b.(block.ImageSaver); ok {
-			sv.ImageSaved(msg.f)
-			m.transcript.Invalidate(msg.e.idx)
-		}
-		return m, nil
+		return m, m.imageWritten(msg)
 	case mcpReadyMsg, mcpReportMsg:
 		return m, m.mcpMsg(msg)
 	case compactMsg:
@@ -346,7 +354,7 @@ func (m *Model) updateComposer(msg tea.Msg) tea.Cmd {
 	if m.composer.Height() != h {
 		m.transcript.SetSize(m.transcript.Width(), m.transcriptHeight())
 	}
-	return cmd
+	return tea.Batch(cmd, m.watchModelCommand())
 }
 
 // resize lays out at once the first time, then debounces the reflow.

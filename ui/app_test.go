@@ -25,10 +25,18 @@ func newTestModel(t testing.TB, o Options) *Model {
 }
 
 // pump delivers the current turn's batches one by one, with a frame after
-// each, until the turn ends. step is called after every frame.
+// each (20ms apart), until the turn ends. step is called after every frame.
 func pump(t testing.TB, m *Model, step func()) {
-	deadline := time.After(30 * time.Second)
 	now := time.Unix(1_700_000_000, 0)
+	pumpFrames(t, m, func() time.Time { now = now.Add(20 * time.Millisecond); return now }, step)
+}
+
+// pumpFrames delivers the current turn's batches one by one, each followed
+// by a frame at clock(), until the turn ends. step, when not nil, is called
+// after every frame.
+func pumpFrames(t testing.TB, m *Model, clock func() time.Time, step func()) {
+	t.Helper()
+	deadline := time.After(30 * time.Second)
 	for m.cur != nil {
 		var msg batchMsg
 		select {
@@ -41,8 +49,7 @@ func pump(t testing.TB, m *Model, step func()) {
 			t.Fatal("turn did not end")
 		}
 		m.Update(msg)
-		now = now.Add(20 * time.Millisecond)
-		m.Update(frameMsg{gen: m.gen, now: now})
+		m.Update(frameMsg{gen: m.gen, now: clock()})
 		if step != nil {
 			step()
 		}

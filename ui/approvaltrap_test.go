@@ -169,14 +169,7 @@ func ansiStripped(s string) string { return ansi.Strip(s) }
 // denies the call and stops the round; nothing is sent until the next
 // message, and the transcript stays visible behind the dialog meanwhile.
 func TestLocalApprovalCtrlCStops(t *testing.T) {
-	tl, _ := blockingTool(t)
-	srv := streamtest.New(t)
-	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(slowCallEvents("resp_call")...)})
-	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL}, Tools: tl})
-	d := newDriver(t, m)
-	d.run(m.Init())
-	d.send(SubmitMsg{Text: "run the slow tool"})
-	d.until("the approval prompt", func() bool { return m.dialog != nil })
+	m, d, srv, _ := atSlowToolApproval(t)
 	v := plain(m)
 	if q := strings.Index(v, "Allow this tool call?"); q < 0 || !strings.Contains(v[:q], "run the slow tool") {
 		t.Errorf("the prompt is not visible above the dialog:\n%s", v)
@@ -198,14 +191,7 @@ func TestLocalApprovalCtrlCStops(t *testing.T) {
 // and nothing else moves, the 30 Hz frame tick stops and the slow wait tick
 // keeps the timer running; answering brings the frames back.
 func TestLocalApprovalWaitsWithoutFrames(t *testing.T) {
-	tl, fifo := blockingTool(t)
-	srv := streamtest.New(t)
-	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(slowCallEvents("resp_call")...)})
-	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL}, Tools: tl})
-	d := newDriver(t, m)
-	d.run(m.Init())
-	d.send(SubmitMsg{Text: "run the slow tool"})
-	d.until("the approval prompt", func() bool { return m.dialog != nil })
+	m, d, _, fifo := atSlowToolApproval(t)
 	d.until("the frames to stop", func() bool { return !m.live && m.waitTicking })
 	before := m.frame.now
 	d.until("the wait tick", func() bool { return m.frame.now.After(before) })

@@ -14,6 +14,7 @@ import (
 	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/theme"
+	"runnel/ui/textwrap"
 )
 
 // ApprovalDecisionMsg is the user's answer to a local tool's approval
@@ -31,7 +32,10 @@ type ApprovalDecisionMsg struct {
 // without a reason. up/down scroll long arguments.
 //
 // Text is wrapped when the dialog is built, at approvalWrap cells, so that
-// nothing the user approves is hidden by a cut: View only picks lines.
+// nothing the user approves is hidden by a cut: View only picks lines. It
+// wraps at spaces (textwrap.Words): an argument of the command or a word
+// of the arguments that fits a line stays whole, continuation lines hang
+// further in, and only a word wider than a line is broken.
 //
 // Invariants:
 //   - every string held is safe to print (sanitized when built).
@@ -57,6 +61,7 @@ type Approval struct {
 // Approval layout.
 const (
 	approvalWrap     = 56       // cells per wrapped line: fits a 60-column dialog with its indent
+	approvalHang     = 4        // a wrapped command's continuation rows start this much further in
 	approvalArgLines = 15       // argument lines shown at once
 	approvalCmdLines = 6        // command lines shown, at most
 	approvalArgBytes = 64 << 10 // argument text shown, at most
@@ -88,7 +93,7 @@ func NewApproval(req tools.ApprovalRequest, st *theme.Styles) Approval {
 	case a.server:
 		a.call = stream.SanitizeLine(req.Call.Name)
 	case len(req.Command) > 0:
-		a.command = wrapLines(shellJoin(req.Command), approvalWrap)
+		a.command = textwrap.Words(shellJoin(req.Command), approvalWrap, approvalHang)
 	}
 	return a
 }
@@ -236,20 +241,11 @@ func prettyArgs(raw string) []string {
 		cut = len(text) - approvalArgBytes
 		text = text[:approvalArgBytes] // a split rune becomes U+FFFD below
 	}
-	lines := wrapLines(strings.ReplaceAll(stream.Sanitize(text), "\t", "    "), approvalWrap)
+	lines := textwrap.Words(strings.ReplaceAll(stream.Sanitize(text), "\t", "    "), approvalWrap, 2)
 	if cut > 0 {
 		lines = append(lines, "… "+strconv.Itoa(cut)+" more bytes not shown")
 	}
 	return lines
-}
-
-// wrapLines splits s at newlines and hard-wraps each line at width cells.
-func wrapLines(s string, width int) []string {
-	var out []string
-	for _, l := range strings.Split(s, "\n") {
-		out = append(out, strings.Split(ansi.Hardwrap(l, width, true), "\n")...)
-	}
-	return out
 }
 
 // shellJoin writes an argv as one shell-like line for reading: arguments

@@ -168,3 +168,45 @@ func TestApprovalViewFitsAndIsClean(t *testing.T) {
 		t.Errorf("the command should show quoted, its newline and tab visible:\n%s", v)
 	}
 }
+
+// TestApprovalWrapsCommandAtSpaces checks the command and arguments wrap
+// at spaces with a hanging indent: every argument that fits a line shows
+// whole on one line of the dialog, nothing is lost, and only an argument
+// wider than a line breaks.
+func TestApprovalWrapsCommandAtSpaces(t *testing.T) {
+	argv := []string{"rsync", "--archive", "--delete-after", "--exclude=node_modules", "--exclude=.git",
+		"/home/user/projects/my-long-project-name/src/", "deploy@build.example.com:/srv/www/my-project-name/",
+		"--log-file=/var/log/deploy/" + strings.Repeat("verylong", 9) + ".log"}
+	req := shellRequest(`{"cmd":"rsync --archive --delete-after --exclude=node_modules /home/user/projects/my-long-project-name/src/ deploy@build-server.example.com:/srv/www/"}`)
+	req.Command = argv
+	a := NewApproval(req, dlgStyles())
+	view := ansi.Strip(a.View(60, 40))
+	var cmdRows []string
+	for i, l := range a.command {
+		if ansi.StringWidth(l) > approvalWrap {
+			t.Errorf("command line %d is %d cells", i, ansi.StringWidth(l))
+		}
+		if i > 0 && !strings.HasPrefix(l, strings.Repeat(" ", approvalHang)) {
+			t.Errorf("command line %d has no hanging indent: %q", i, l)
+		}
+		cmdRows = append(cmdRows, strings.Fields(l)...)
+	}
+	for _, arg := range argv[:len(argv)-1] {
+		if !slices.Contains(cmdRows, arg) {
+			t.Errorf("argument %q split across lines:\n%s", arg, strings.Join(a.command, "\n"))
+		}
+	}
+	for _, arg := range argv[:6] { // the dialog shows the command's first lines
+		if !strings.Contains(view, arg) {
+			t.Errorf("argument %q not whole in the dialog:\n%s", arg, view)
+		}
+	}
+	if got, want := strings.Join(strings.Fields(strings.Join(a.command, " ")), ""), strings.Join(argv, ""); got != want {
+		t.Errorf("command text changed:\n%s\n%s", got, want)
+	}
+	for _, word := range []string{"/home/user/projects/my-long-project-name/src/", "deploy@build-server.example.com:/srv/www/\""} {
+		if !strings.Contains(strings.Join(a.args, "\n"), word) {
+			t.Errorf("argument word %q split:\n%s", word, strings.Join(a.args, "\n"))
+		}
+	}
+}

@@ -79,10 +79,9 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		m.notice(block.Info, "new conversation")
 		return tea.Batch(stop, m.watchJournal())
 	case "model":
-		m.conv.Settings.Model = args
-		m.status.Model = args
-		m.settingsChanged()
-		m.notice(block.Info, "model: "+args)
+		return m.modelCommand(args)
+	case "status":
+		m.statusFacts()
 	case "effort":
 		m.conv.Settings.ReasoningEffort = args
 		m.status.Effort = args
@@ -101,6 +100,14 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		return m.fork(n)
 	case "compact":
 		return m.compact()
+	case "export":
+		return m.export(args)
+	case "rename":
+		m.rename(args)
+	case "retry":
+		return m.retry()
+	case "theme":
+		m.setTheme(args)
 	case "tools":
 		m.dialog = dlg[ToolsMenu]{NewToolsMenu(m.tools.cfg.List(), m.tools.enabled, m.frame.styles)}
 	case "attach":

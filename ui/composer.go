@@ -41,23 +41,27 @@ const (
 // Invariants:
 //   - 0 ≤ recall ≤ len(history); recall == len(history) means not recalling.
 //   - menu holds the commands matching the text's first word while the text
-//     is a single line starting with "/"; 0 ≤ sel < len(menu) when it is
-//     non-empty.
+//     is a single line starting with "/"; sel is a listCursor over it (the
+//     dialogs' cursor: it stops at the ends), so 0 ≤ sel.Sel() < len(menu)
+//     when it is non-empty.
 //   - the textarea never sees enter, tab, ctrl+e, or up/down while the menu
 //     is open or a recall step applies: the composer handles those itself.
 type Composer struct {
-	ta      textarea.Model
-	keys    KeyMap
-	styles  *theme.Styles
-	history []string   // what up/down recall, oldest first: past then own, each text once (prompthistory.go)
-	own     []string   // prompts and commands sent from this composer, oldest first
-	past    []string   // prompts sent before this process, newest first (SetPast)
-	recall  int        // history index being shown
-	menu    []Command  // slash completions for the current text
-	sel     int        // selected menu row
-	empty   *emptyView // View of the empty composer, shared by copies
-	pastes  pastes     // large pastes shown as chips in the text (paste.go)
-	att     chips      // files attached to the next message (attachments.go)
+	ta       textarea.Model
+	keys     KeyMap
+	styles   *theme.Styles
+	history  []string       // what up/down recall, oldest first: past then own, each text once (prompthistory.go)
+	own      []string       // prompts and commands sent from this composer, oldest first
+	past     []string       // prompts sent before this process, newest first (SetPast)
+	recall   int            // history index being shown
+	menu     []Command      // slash completions for the current text
+	sel      listCursor     // the selected menu row
+	menuKeys CompletionKeys // the menu's keys (dialogkeys.go)
+	empty    *emptyView     // View of the empty composer, shared by copies
+	pastes   pastes         // large pastes shown as chips in the text (paste.go)
+	att      chips          // files attached to the next message (attachments.go)
+	// argChoices are the values a command's argument completes to (SetArgChoices)
+	argChoices map[string][]string
 }
 
 // emptyView caches what the empty composer draws (the prompt and the
@@ -91,7 +95,7 @@ func NewComposer(st *theme.Styles) Composer {
 		}
 		return strings.Repeat(" ", ansi.StringWidth(composerPrompt))
 	})
-	c := Composer{ta: ta, keys: DefaultKeyMap(), empty: &emptyView{}}
+	c := Composer{ta: ta, keys: DefaultKeyMap(), menuKeys: DefaultCompletionKeys(), empty: &emptyView{}}
 	c.applyKeys()
 	c.SetStyles(st)
 	c.ta.Focus()
@@ -209,13 +213,14 @@ func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 		return true, cmd
 	}
 	switch {
-	case key.Matches(k, c.keys.Send):
+	case len(c.menu) > 1 && c.menuKeys.List.Move(k, &c.sel):
+		return true, nil
+	case len(c.menu) > 0 && key.Matches(k, c.menuKeys.Complete):
+		c.complete()
+		return true, nil
+	case len(c.menu) > 0 && key.Matches(k, c.menuKeys.Run), key.Matches(k, c.keys.Send):
 		return true, c.send()
 	case key.Matches(k, c.keys.Complete):
-		if len(c.menu) > 0 {
-			c.complete()
-			return true, nil
-		}
 		return true, c.completeMention() // a tab is never text
 	case key.Matches(k, c.keys.Editor):
 		c.expandPastes() // the editor gets the whole text
@@ -231,18 +236,12 @@ func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 		}
 	case key.Matches(k, c.keys.Prev):
 		switch {
-		case len(c.menu) > 1:
-			c.sel = (c.sel + len(c.menu) - 1) % len(c.menu)
-			return true, nil
 		case c.recall > 0 && (c.Value() == "" || c.recalling() && c.ta.Line() == 0):
 			c.show(c.recall - 1)
 			return true, nil
 		}
 	case key.Matches(k, c.keys.Next):
 		switch {
-		case len(c.menu) > 1:
-			c.sel = (c.sel + 1) % len(c.menu)
-			return true, nil
 		case c.recalling() && c.ta.Line() == c.ta.LineCount()-1:
 			c.show(c.recall + 1)
 			return true, nil
@@ -267,7 +266,10 @@ func (c *Composer) send() tea.Cmd {
 		return func() tea.Msg { return SubmitMsg{Text: text} }
 	}
 	if len(c.menu) > 0 {
-		cmd := c.menu[c.sel]
+		cmd := c.menu[c.sel.Sel()]
+		if cmd.arg != "" {
+			return c.run(cmd.Name, cmd.arg)
+		}
 		if cmd.Validate("") != nil {
 			c.complete()
 			return nil
@@ -301,9 +303,11 @@ func (c *Composer) run(name, args string) tea.Cmd {
 // complete replaces the typed command name with the selected one, adding a
 // space when it takes arguments.
 func (c *Composer) complete() {
-	cmd := c.menu[c.sel]
+	cmd := c.menu[c.sel.Sel()]
 	text := "/" + cmd.Name
-	if cmd.check != nil {
+	if cmd.arg != "" {
+		text += " " + cmd.arg
+	} else if cmd.check != nil {
 		text += " "
 	}
 	c.ta.SetValue(text)
@@ -341,24 +345,28 @@ func (c *Composer) show(i int) {
 func (c *Composer) updateMenu() {
 	prev := ""
 	if len(c.menu) > 0 {
-		prev = c.menu[c.sel].Name
+		prev = c.menu[c.sel.Sel()].Name
 	}
-	c.menu, c.sel = nil, 0
+	c.menu = nil
+	c.sel = newListCursor(0)
+	c.sel.SetPage(menuMaxItems)
 	text := c.Value()
 	if !strings.HasPrefix(text, "/") || strings.Contains(text, "\n") {
 		return
 	}
 	if strings.ContainsAny(text, " \t") {
-		return // arguments are being typed: the command is chosen
+		c.menu = c.argMenu(text) // arguments are being typed: complete them, if the command has choices
+		return
 	}
 	word := text
 	if _, _, ok := Parse(text); !ok && word != "/" {
 		return
 	}
 	c.menu = Complete(word)
+	c.sel.Reset(len(c.menu))
 	for i, m := range c.menu {
 		if m.Name == prev {
-			c.sel = i
+			c.sel.Move(i)
 		}
 	}
 }
@@ -419,7 +427,7 @@ func (c Composer) pasteHint() string {
 func (c Composer) menuView() string {
 	width := c.ta.Width() + ansi.StringWidth(composerPrompt)
 	rows := c.menuRows()
-	first := min(max(c.sel-rows+1, 0), len(c.menu)-rows)
+	first := c.sel.Window(rows)
 	usageW := 0
 	for _, m := range c.menu {
 		usageW = max(usageW, ansi.StringWidth(m.Usage()))
@@ -434,7 +442,7 @@ func (c Composer) menuView() string {
 		if i > first {
 			b.WriteByte('\n')
 		}
-		if i == c.sel {
+		if i == c.sel.Sel() {
 			b.WriteString(sh.Selection.Render(line))
 		} else {
 			b.WriteString(sh.Muted.Render(line))

@@ -189,7 +189,7 @@ func TestComposerSlashMenu(t *testing.T) {
 	if c.Height() != 1+min(len(Commands()), menuMaxItems) {
 		t.Errorf("height with menu = %d", c.Height())
 	}
-	if v := ansi.Strip(c.View()); !strings.Contains(v, "/model NAME") || !strings.Contains(v, "switch the model") {
+	if v := ansi.Strip(c.View()); !strings.Contains(v, "/model [NAME]") || !strings.Contains(v, "switch the model") {
 		t.Errorf("menu view lacks /model:\n%s", v)
 	}
 	c = typeText(c, "mo")
@@ -260,7 +260,7 @@ func TestComposerMenuSelection(t *testing.T) {
 	c := typeText(newTestComposer(), "/")
 	c, _ = c.Update(keyMsg("down"))
 	c, _ = c.Update(keyMsg("down"))
-	if got := c.menu[c.sel].Name; got != Commands()[2].Name {
+	if got := c.menu[c.sel.Sel()].Name; got != Commands()[2].Name {
 		t.Fatalf("after two downs the selection is %q", got)
 	}
 	c, _ = c.Update(keyMsg("up"))
@@ -268,12 +268,28 @@ func TestComposerMenuSelection(t *testing.T) {
 	if want := "/" + Commands()[1].Name + " "; c.Value() != want {
 		t.Errorf("tab completed to %q; want %q", c.Value(), want)
 	}
-	// Up wraps to the last row.
+	// The menu's cursor is the dialogs' (listCursor): it stops at the ends
+	// instead of wrapping, and the window follows it.
 	c.Reset()
 	c = typeText(c, "/")
 	c, _ = c.Update(keyMsg("up"))
-	if got := c.menu[c.sel].Name; got != Commands()[len(Commands())-1].Name {
+	if got := c.menu[c.sel.Sel()].Name; got != Commands()[0].Name {
 		t.Errorf("up from the first row selected %q", got)
+	}
+	for range len(Commands()) + 3 {
+		c, _ = c.Update(dlgKey("ctrl+n"))
+	}
+	last := Commands()[len(Commands())-1]
+	if got := c.menu[c.sel.Sel()].Name; got != last.Name {
+		t.Errorf("down past the last row selected %q", got)
+	}
+	if v := ansi.Strip(c.View()); !strings.Contains(v, last.Usage()) {
+		t.Errorf("the window does not show the selected last row:\n%s", v)
+	}
+	// pgup/pgdn and home/end are not the menu's: the transcript and the
+	// text keep them.
+	if c2, _ := c.Update(dlgKey("home")); c2.sel.Sel() != c.sel.Sel() {
+		t.Error("home moved the menu")
 	}
 }
 

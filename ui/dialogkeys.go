@@ -175,6 +175,36 @@ func (k PanelKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{k.List.Bindings(), {k.Toggle, k.Close, k.Help}}
 }
 
+// CompletionKeys are the slash-command menu's keys, matched by the
+// composer while the menu is open (with two rows or more for the moves).
+// It pages with no key: pgup/pgdn and home/end stay the transcript's.
+type CompletionKeys struct {
+	List     ListKeys    // up/down, ctrl+p/ctrl+n
+	Complete key.Binding // tab (KeyMap.Complete)
+	Run      key.Binding // enter (KeyMap.Send)
+}
+
+// DefaultCompletionKeys returns the slash menu's bindings.
+func DefaultCompletionKeys() CompletionKeys {
+	list := defaultListKeys(false)
+	for _, b := range []*key.Binding{&list.PageUp, &list.PageDown, &list.Home, &list.End} {
+		b.SetEnabled(false)
+	}
+	list.Up.SetHelp(list.Up.Help().Key, "previous command")
+	list.Down.SetHelp(list.Down.Help().Key, "next command")
+	root := DefaultKeyMap()
+	return CompletionKeys{
+		List:     list,
+		Complete: key.NewBinding(key.WithKeys(root.Complete.Keys()...), key.WithHelp("tab", "complete the command")),
+		Run:      key.NewBinding(key.WithKeys(root.Send.Keys()...), key.WithHelp("enter", "run it, or complete it to add arguments")),
+	}
+}
+
+// Bindings lists the menu's keys, for help.
+func (k CompletionKeys) Bindings() []key.Binding {
+	return append(k.List.Bindings(), k.Complete, k.Run)
+}
+
 // ApprovalKeys are the approval dialog's keys. ctrl+c is not among them:
 // the root takes it (deny and stop) before the dialog sees it.
 type ApprovalKeys struct {

@@ -343,7 +343,7 @@ func (m *Model) refresh(it *stream.Item, now time.Time) tea.Cmd {
 	}
 	if sv, ok := e.b.(block.ImageSaver); ok {
 		if write := sv.SaveImage(m.opts.Images); write != nil {
-			cmds = append(cmds, func() tea.Msg { return imageMsg{e: e, f: write()} })
+			cmds = append(cmds, m.writeImage(e, write))
 		}
 	}
 	return tea.Batch(cmds...)
@@ -392,6 +392,7 @@ func (m *Model) endTurn(t *turn) tea.Cmd {
 	}
 	m.conv.Finish(t.sess, snaps, t.err, t.stopped)
 	m.usage = m.usage.Add(t.usage())
+	m.account(snaps)
 	m.status.SessionUsage = m.usage
 	m.status.TurnUsage = t.usage()
 	m.status.State, m.status.Detail = Idle, ""

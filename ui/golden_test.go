@@ -61,21 +61,7 @@ func goldenModel(t *testing.T, srv *streamtest.Server) *Model {
 // not depend on how the stream was cut into batches.
 func goldenPump(t *testing.T, m *Model) {
 	t.Helper()
-	deadline := time.After(20 * time.Second)
-	for m.cur != nil {
-		var msg batchMsg
-		select {
-		case b, ok := <-m.cur.handle.C:
-			if !ok {
-				b = stream.Batch{Final: true}
-			}
-			msg = batchMsg{gen: m.cur.gen, batch: b}
-		case <-deadline:
-			t.Fatal("turn did not end")
-		}
-		m.Update(msg)
-		m.Update(frameMsg{gen: m.gen, now: fixedNow})
-	}
+	pumpFrames(t, m, func() time.Time { return fixedNow }, nil)
 	for _, e := range m.entries {
 		if f, ok := e.b.(block.Finisher); ok && e.it.Done {
 			render := f.FinalRender(block.Context{Width: m.width, Styles: m.frame.styles, Now: fixedNow})

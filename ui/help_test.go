@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -13,9 +14,11 @@ import (
 
 // TestHelpListsEveryKey: the main "?" overlay names every root binding
 // (alt+r and alt+o included), the dialogs' keys and every command, and it
-// fits the transcript area of a 100x30 terminal without a cut.
+// fits the transcript area of a 100x40 terminal without a cut (a smaller
+// one scrolls it: TestHelpScrollsWhenTaller).
 func TestHelpListsEveryKey(t *testing.T) {
 	m := newTestModel(t, Options{})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
 	v := ansi.Strip(HelpView(100, m.frame.styles, DefaultKeyMap()))
 	if n := strings.Count(v, "\n") + 1; n > m.transcriptHeight() {
 		t.Errorf("help takes %d lines, the area has %d:\n%s", n, m.transcriptHeight(), v)
@@ -117,5 +120,33 @@ func TestHelpScrollsWhenTaller(t *testing.T) {
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
 	if m.showHelp {
 		t.Error("esc did not close the help")
+	}
+}
+
+// TestHelpListsTheSlashMenuKeys: the "?" overlay lists the slash menu's
+// key map, and those keys are the ones the menu matches.
+func TestHelpListsTheSlashMenuKeys(t *testing.T) {
+	m := newTestModel(t, Options{})
+	v := ansi.Strip(HelpView(100, m.frame.styles, DefaultKeyMap()))
+	keys := DefaultCompletionKeys()
+	if !strings.Contains(v, "↑↓ ctrl+p/n") || keys.List.Up.Help().Key != "↑/ctrl+p" || keys.List.Down.Help().Key != "↓/ctrl+n" {
+		t.Errorf("help lacks the menu's moves:\n%s", v)
+	}
+	for _, b := range []key.Binding{keys.Complete, keys.Run} {
+		if !regexp.MustCompile(regexp.QuoteMeta(b.Help().Key) + ` +` + regexp.QuoteMeta(b.Help().Desc)).MatchString(v) {
+			t.Errorf("help lacks %q (%s):\n%s", b.Help().Key, b.Help().Desc, v)
+		}
+	}
+	if !strings.Contains(v, "Slash menu") {
+		t.Errorf("help lacks the slash menu:\n%s", v)
+	}
+	c := typeText(newTestComposer(), "/")
+	for _, b := range keys.List.Bindings() {
+		for _, k := range b.Keys() {
+			c2, _ := c.Update(dlgKey(k))
+			if moved := c2.sel.Sel() != c.sel.Sel(); moved != (b.Enabled() && b.Help().Desc == "next command") {
+				t.Errorf("%s moved the menu: %v", k, moved)
+			}
+		}
 	}
 }

@@ -157,6 +157,7 @@ func (m *Model) redraw() {
 			}
 			m.usage = m.usage.Add(usageOf(s.Usage))
 		}
+		m.account(t.Responses)
 		last := i == len(m.conv.Turns)-1
 		switch {
 		case t.Prompt == "" && len(t.Responses) == 0 && (t.Interrupted() || t.Stopped):
@@ -221,6 +222,7 @@ func (m *Model) resetTranscript() {
 	m.entries = map[*stream.Item]*itemEntry{}
 	m.reasoning, m.panels, m.pending, m.answers, m.turnEntry = nil, nil, nil, nil, nil
 	m.usage, m.status.SessionUsage, m.status.TurnUsage = Usage{}, Usage{}, Usage{}
+	m.meter, m.status.Meter = costMeter{}, ""
 }
 
 // closeJournal lets the current journal finish its writes in the background.

@@ -122,7 +122,7 @@ func dialogBindings() []key.Binding {
 }
 
 // HelpView is the "?" overlay for key map k: one block per FullHelp group
-// plus one for the slash commands, packed left to right into rows as width
+// plus one for the slash menu's keys and the slash commands, packed left to right into rows as width
 // allows. Every line is at most width cells; disabled bindings are left out.
 func HelpView(width int, st *theme.Styles, k KeyMap) string {
 	sh := theme.ShellOf(st)
@@ -148,11 +148,17 @@ func HelpView(width int, st *theme.Styles, k KeyMap) string {
 		}
 		blocks = append(blocks, table(helpGroupTitles[g], rows))
 	}
-	var cmds [][2]string
+	// the slash menu's keys, as the composer matches them (its two moves on
+	// one row), then the commands
+	mk := DefaultCompletionKeys()
+	cmds := [][2]string{{"↑↓ ctrl+p/n", "choose a command"}} // mk.List.Up and Down
+	for _, b := range []key.Binding{mk.Complete, mk.Run} {
+		cmds = append(cmds, [2]string{b.Help().Key, b.Help().Desc})
+	}
 	for _, c := range slashCommands {
 		cmds = append(cmds, [2]string{c.Usage(), c.Desc})
 	}
-	blocks = append(blocks, table("Commands", cmds))
+	blocks = append(blocks, table("Slash menu and commands", cmds))
 	return cutLines(flow(blocks, width, "   "), width)
 }
 

@@ -54,7 +54,7 @@ func TestHelpView(t *testing.T) {
 		for _, w := range []int{30, 60, 100, 160} {
 			v := HelpView(w, st, DefaultKeyMap())
 			plain := ansi.Strip(v)
-			for _, want := range []string{"enter", "send", "ctrl+j", "pgup", "esc", "ctrl+y", "/model NAME", "/effort"} {
+			for _, want := range []string{"enter", "send", "ctrl+j", "pgup", "esc", "ctrl+y", "/model [NAME]", "/effort"} {
 				if !strings.Contains(plain, want) {
 					t.Errorf("width %d: help lacks %q", w, want)
 				}

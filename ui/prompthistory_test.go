@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -38,11 +37,7 @@ func TestComposerPastHistory(t *testing.T) {
 // storeWithPrompts makes a store holding two sessions: an older one with
 // "old one", then "old two"; a newer one with "new one", "new two".
 func storeWithPrompts(t *testing.T) (*store.DB, store.SessionID, store.SessionID) {
-	db, err := store.Open(filepath.Join(t.TempDir(), "runnel.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := tempDB(t)
 	var ids []store.SessionID
 	for _, prompts := range [][]string{{"old one", "old two"}, {"new one", "new two"}} {
 		id, err := db.CreateSession(store.NewSession{Settings: []byte(`{"model":"m"}`)})

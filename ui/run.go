@@ -11,9 +11,11 @@ import (
 
 	"runnel/session"
 	"runnel/session/images"
+	"runnel/session/models"
 	"runnel/session/store"
 	"runnel/session/tools"
 	"runnel/stream"
+	"runnel/ui/graphics"
 )
 
 // Options configure the chat.
@@ -48,6 +50,13 @@ type Options struct {
 	// Images is where generated images are written; nil writes none (the
 	// image panel says so).
 	Images images.Sink
+
+	// Models lists the provider's models for /model (a nil Client: none,
+	// as for the demo); Prices is the table of context windows and prices
+	// behind the status line's "ctx 42% · $0.01" (the zero Table is the
+	// built-in one).
+	Models models.Lister
+	Prices models.Table
 
 	// Replay, when set, plays a recorded stream instead of chatting.
 	Replay      io.Reader
@@ -99,9 +108,16 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	if o.NoColor || os.Getenv("NO_COLOR") != "" {
 		m.noColor = true
+	} else { // the placeholders that draw images are coloured
+		m.images.support = graphics.Detect(os.Getenv, nil)
 	}
 	_, err := tea.NewProgram(m, opts...).Run()
 	m.shutdown()
+	var out io.Writer = os.Stdout
+	if o.Output != nil {
+		out = o.Output
+	}
+	m.freeImages(out)
 	res := Result{}
 	if m.journal != nil {
 		res.SessionID = m.journal.ID()

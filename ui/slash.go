@@ -20,10 +20,14 @@ type Command struct {
 	Desc string // one short phrase for the menu and /help
 
 	check func(args string) error // nil: the command takes no arguments
+	arg   string                  // an argument completion ("/model gpt-5"): the menu row is this argument
 }
 
 // Usage is the command as typed with its argument hint: "/model NAME".
 func (c Command) Usage() string {
+	if c.arg != "" {
+		return "/" + c.Name + " " + c.arg
+	}
 	if c.Args == "" {
 		return "/" + c.Name
 	}
@@ -51,17 +55,39 @@ var efforts = session.ReasoningEfforts
 // get copies from Commands and Complete.
 var slashCommands = []Command{
 	{Name: "new", Desc: "start a new conversation"},
-	{Name: "model", Args: "NAME", Desc: "switch the model", check: checkModel},
+	{Name: "model", Args: "[NAME]", Desc: "switch the model (alone: a list)", check: checkModel},
 	{Name: "effort", Args: "LEVEL", Desc: "set the reasoning effort: none … max", check: checkEffort},
 	{Name: "copy", Args: "[N]", Desc: "copy the last answer or its N-th code block", check: checkCopy},
 	{Name: "sessions", Desc: "open a saved session (ctrl+s)"},
 	{Name: "search", Args: "QUERY", Desc: "search every saved session", check: checkSearch},
 	{Name: "fork", Args: "N", Desc: "start a new session from turn N, editing its prompt", check: checkFork},
 	{Name: "compact", Desc: "compact the model's context; the transcript stays"},
+	{Name: "retry", Desc: "ask again for the last answer (both are kept)"},
+	{Name: "rename", Args: "TITLE", Desc: "rename this session", check: checkRename},
+	{Name: "export", Args: "[PATH]", Desc: "write this session to a file (/export json: JSON)", check: func(string) error { return nil }},
+	{Name: "theme", Args: "NAME", Desc: "colours for this run: dark, light or auto", check: checkTheme},
 	{Name: "tools", Desc: "switch tools on or off for this session"},
 	{Name: "attach", Args: "PATH", Desc: "attach a file to the next message (tab completes)", check: checkAttach},
+	{Name: "status", Desc: "model, usage, cost, tools"},
 	{Name: "help", Desc: "show keys and commands"},
 	{Name: "quit", Desc: "leave runnel"},
+}
+
+func checkRename(args string) error {
+	if args == "" {
+		return fmt.Errorf("/rename needs a title, e.g. /rename retry backoff design")
+	}
+	return nil
+}
+
+func checkTheme(args string) error {
+	switch args {
+	case "dark", "light", "auto":
+		return nil
+	case "":
+		return fmt.Errorf("/theme needs one of dark, light, auto")
+	}
+	return fmt.Errorf("/theme %s: unknown theme; use dark, light or auto", clip(args, 20))
 }
 
 func checkSearch(args string) error {
@@ -89,7 +115,7 @@ func checkFork(args string) error {
 func checkModel(args string) error {
 	switch {
 	case args == "":
-		return fmt.Errorf("/model needs a model name, e.g. /model gpt-5")
+		return nil // the picker
 	case strings.ContainsAny(args, " \t"):
 		return fmt.Errorf("/model takes one model name without spaces, got %q", clip(args, 40))
 	}

@@ -53,7 +53,6 @@ func TestValidate(t *testing.T) {
 	}{
 		{"effort", "extreme", []string{"/effort extreme", "none, minimal, low, medium, high, xhigh, max"}},
 		{"effort", "", []string{"none, minimal, low, medium, high, xhigh, max"}},
-		{"model", "", []string{"/model needs a model name"}},
 		{"model", "gpt 5", []string{"without spaces"}},
 		{"copy", "0", []string{"/copy 0", "from 1"}},
 		{"copy", "two", []string{"/copy two"}},
@@ -108,7 +107,7 @@ func TestComplete(t *testing.T) {
 
 func TestCommandUsage(t *testing.T) {
 	m, _ := Lookup("model")
-	if got := m.Usage(); got != "/model NAME" {
+	if got := m.Usage(); got != "/model [NAME]" {
 		t.Errorf("Usage = %q", got)
 	}
 	n, _ := Lookup("new")

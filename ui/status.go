@@ -70,6 +70,7 @@ type Status struct {
 	Detail                  string    // the reasoning title, "retry in 3s", …; untrusted
 	Started                 time.Time // the turn's start, for the elapsed time
 	TurnUsage, SessionUsage Usage
+	Meter                   string // "ctx 42% · $0.0045" (models.go); "" when unknown
 }
 
 // spinnerFrames animate busy states; the frame is chosen from the clock so
@@ -131,7 +132,10 @@ func (s Status) View(width int, now time.Time, st *theme.Styles) string {
 	if mcp := stream.SanitizeLine(s.MCP); mcp != "" {
 		ident = paint(sh.Muted, mcp) + sep + ident
 	}
-	var turn, session string
+	var turn, session, meter string
+	if s.Meter != "" {
+		meter = paint(sh.Muted, stream.SanitizeLine(s.Meter))
+	}
 	if !s.TurnUsage.IsZero() {
 		turn = paint(sh.Muted, s.TurnUsage.String())
 	}
@@ -153,6 +157,9 @@ func (s Status) View(width int, now time.Time, st *theme.Styles) string {
 		}
 		if session != "" && step < 1 {
 			right = append(right, session)
+		}
+		if meter != "" && step < 4 {
+			right = append(right, meter)
 		}
 		right = append(right, ident)
 		l, r := strings.Join(left, sep), strings.Join(right, sep)

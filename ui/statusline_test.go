@@ -1,12 +1,10 @@
 package ui
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"runnel/session"
-	"runnel/session/store"
 	"runnel/stream"
 	"runnel/stream/streamtest"
 )
@@ -53,11 +51,7 @@ func TestResumeSumKeepsReasoning(t *testing.T) {
 			`{"type":"response.completed","response":{"id":"`+id+`","status":"completed","output":[],`+usage+`}}`,
 		)})
 	}
-	db, err := store.Open(filepath.Join(t.TempDir(), "runnel.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := tempDB(t)
 	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL}, DB: db})
 	d := newDriver(t, m)
 	d.run(m.Init())

@@ -227,7 +227,7 @@ func (m *Model) resumeCalls() tea.Cmd {
 	seed := map[string]json.RawMessage{}
 	for _, cc := range ccs {
 		if cc.State != session.CallUnanswered {
-			seed[cc.Item.CallID] = session.OutputItem(cc.Item.CallID, cc.Output)
+			seed[cc.Item.CallID] = stream.OutputItem(cc.Item.CallID, cc.Output)
 		}
 	}
 	return m.runRound([]*stream.Snapshot{resp}, resp.ID, calls, seed)
@@ -401,7 +401,7 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 		k.waiting = false
 		if k.calls[msg.res.Call.CallID] != nil {
 			delete(k.running, msg.res.Call.CallID)
-			k.roundOut[msg.res.Call.CallID] = session.OutputItem(msg.res.Call.CallID, msg.res.Output)
+			k.roundOut[msg.res.Call.CallID] = stream.OutputItem(msg.res.Call.CallID, msg.res.Output)
 			k.saveRound(m.now())
 			m.toolStatus()
 		}
@@ -522,6 +522,17 @@ func (m *Model) stopTools() bool {
 	}
 	k.stopped = true
 	k.cancel()
+	m.denyWaiting()
+	// until the runner reports the calls ended (toolsDone), the status line
+	// says so rather than naming calls that no longer run
+	m.status.State, m.status.Detail = RunningTool, "stopping"
+	return true
+}
+
+// denyWaiting denies the approval being asked and those queued behind it,
+// closing the dialog: for a round that stops.
+func (m *Model) denyWaiting() {
+	k := m.tools
 	if k.asking != nil {
 		k.asking.reply <- answer{d: tools.Deny}
 		k.asking = nil
@@ -531,10 +542,6 @@ func (m *Model) stopTools() bool {
 		a.reply <- answer{d: tools.Deny}
 	}
 	k.queue = nil
-	// until the runner reports the calls ended (toolsDone), the status line
-	// says so rather than naming calls that no longer run
-	m.status.State, m.status.Detail = RunningTool, "stopping"
-	return true
 }
 
 // abandonTools ends a running round for good when the chat leaves its
@@ -547,15 +554,7 @@ func (m *Model) abandonTools() {
 		return
 	}
 	k.cancel()
-	if k.asking != nil {
-		k.asking.reply <- answer{d: tools.Deny}
-		k.asking = nil
-		m.dialog = nil
-	}
-	for _, a := range k.queue {
-		a.reply <- answer{d: tools.Deny}
-	}
-	k.queue = nil
+	m.denyWaiting()
 	if k.round != nil {
 		k.round.EndRound(session.RoundInput(k.roundIDs, k.roundOut))
 		k.round = nil

@@ -77,6 +77,17 @@ func (d *driver) until(what string, cond func() bool) {
 	}
 }
 
+// tempDB is a new session store in a temporary directory, closed when the
+// test ends.
+func tempDB(t *testing.T) *store.DB {
+	db, err := store.Open(filepath.Join(t.TempDir(), "runnel.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
 // blockingTool is a local function needing approval that prints a line and
 // then waits until the test writes to its FIFO.
 func blockingTool(t *testing.T) (*Tools, string) {
@@ -89,6 +100,21 @@ func blockingTool(t *testing.T) (*Tools, string) {
 		Command: []string{"sh", "-c", "cat >/dev/null; echo printed-before-kill; cat " + fifo},
 	}}}
 	return &Tools{Config: cfg, Enabled: map[string]bool{"slow_tool": true}}, fifo
+}
+
+// atSlowToolApproval starts a chat whose model calls the blocking tool
+// (once: the server has nothing more queued) and waits for the tool's
+// approval prompt. fifo releases the tool once approved.
+func atSlowToolApproval(t *testing.T) (m *Model, d *driver, srv *streamtest.Server, fifo string) {
+	tl, fifo := blockingTool(t)
+	srv = streamtest.New(t)
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(slowCallEvents("resp_call")...)})
+	m = newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL}, Tools: tl})
+	d = newDriver(t, m)
+	d.run(m.Init())
+	d.send(SubmitMsg{Text: "run the slow tool"})
+	d.until("the approval prompt", func() bool { return m.dialog != nil })
+	return m, d, srv, fifo
 }
 
 func slowCallEvents(respID string) []string {
@@ -111,11 +137,7 @@ func TestStatusLineDuringTools(t *testing.T) {
 	gate := make(chan struct{})
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(slowCallEvents("resp_call")...), Gate: gate},
 		streamtest.Reply{SSE: streamtest.Text("resp_after", "done")})
-	db, err := store.Open(filepath.Join(t.TempDir(), "runnel.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := tempDB(t)
 	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL}, Tools: tl, DB: db})
 	d := newDriver(t, m)
 	d.run(m.Init())
@@ -198,11 +220,7 @@ func roundSaved(t *testing.T, db *store.DB, text string) bool {
 // approving sends the call's output chained to the response that made it.
 func TestResumeAsksPendingApprovalAgain(t *testing.T) {
 	srv := streamtest.New(t)
-	db, err := store.Open(filepath.Join(t.TempDir(), "runnel.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := tempDB(t)
 	// the first run: the call arrives and its round starts, then the process dies
 	c := &session.Conversation{Settings: session.Settings{Model: "m", Store: true}}
 	j := session.NewJournal(db, c.Settings)
@@ -303,11 +321,7 @@ func TestNewConversationAbandonsToolRound(t *testing.T) {
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(slowCallEvents("resp_call")...)},
 		streamtest.Reply{SSE: streamtest.Text("resp_new", "fresh start")})
-	db, err := store.Open(filepath.Join(t.TempDir(), "runnel.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := tempDB(t)
 	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL}, Tools: tl, DB: db})
 	d := newDriver(t, m)
 	d.run(m.Init())

@@ -5,9 +5,6 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-
-	"runnel/stream"
-	"runnel/stream/streamtest"
 )
 
 // TestEscStopsToolsStatusAndPanelAgree: esc during a running local tool
@@ -15,14 +12,7 @@ import (
 // status line is ready once the runner reports the round over, and the
 // call's panel header says cancelled, as its body does.
 func TestEscStopsToolsStatusAndPanelAgree(t *testing.T) {
-	tl, _ := blockingTool(t)
-	srv := streamtest.New(t)
-	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(slowCallEvents("resp_call")...)})
-	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL}, Tools: tl})
-	d := newDriver(t, m)
-	d.run(m.Init())
-	d.send(SubmitMsg{Text: "run the slow tool"})
-	d.until("the approval prompt", func() bool { return m.dialog != nil })
+	m, d, _, _ := atSlowToolApproval(t)
 	d.send(tea.KeyPressMsg{Code: 'a', Text: "a"})
 	d.until("the printed line", func() bool {
 		it := m.tools.calls["call_1"]

@@ -77,52 +77,72 @@ func Metas(files []*File) []Meta {
 	return out
 }
 
+// part is one content part of a user message input item, as far as
+// attachments read it.
+type part struct {
+	Type     string `json:"type"`
+	Text     string `json:"text"`
+	ImageURL string `json:"image_url"`
+	FileData string `json:"file_data"`
+	Filename string `json:"filename"`
+}
+
+// eachPart calls f for each part of the last user message among input (a
+// stopped turn's message carried before it is not counted), in order, image
+// labels left out: label is the path the ImageLabel just before the part
+// named, "" when there was none.
+func eachPart(input []json.RawMessage, f func(p part, label string)) {
+	var last []part
+	for _, raw := range input {
+		var m struct {
+			Type    string `json:"type"`
+			Role    string `json:"role"`
+			Content []part `json:"content"`
+		}
+		if !bytes.Contains(raw, []byte(`"user"`)) || json.Unmarshal(raw, &m) != nil || m.Role != "user" || (m.Type != "" && m.Type != "message") {
+			continue
+		}
+		last = m.Content
+	}
+	label := ""
+	for _, p := range last {
+		name := label
+		label = ""
+		if p.Type == "input_text" {
+			if path, ok := parseImageLabel(p.Text); ok {
+				label = path
+				continue
+			}
+		}
+		f(p, name)
+	}
+}
+
 // FromInput returns the attachments of the last user message among input
 // items, in order: what a turn sent besides its text (a stopped turn's
 // message carried before it is not counted).
 func FromInput(input []json.RawMessage) []Meta {
 	var out []Meta
-	for _, raw := range input {
-		var m struct {
-			Type    string `json:"type"`
-			Role    string `json:"role"`
-			Content []struct {
-				Type     string `json:"type"`
-				Text     string `json:"text"`
-				ImageURL string `json:"image_url"`
-				FileData string `json:"file_data"`
-				Filename string `json:"filename"`
-			} `json:"content"`
-		}
-		if !bytes.Contains(raw, []byte(`"user"`)) || json.Unmarshal(raw, &m) != nil || m.Role != "user" || (m.Type != "" && m.Type != "message") {
-			continue
-		}
-		out = nil
-		label := ""
-		for _, p := range m.Content {
-			name := label
-			label = ""
-			switch p.Type {
-			case "input_text":
-				if path, text, ok := ParseTextPart(p.Text); ok {
-					out = append(out, Meta{Name: filepath.Base(path), Kind: Text, Size: int64(len(text))})
-				} else if path, ok := parseImageLabel(p.Text); ok {
-					label = filepath.Base(path)
-				}
-			case "input_image":
-				if name == "" {
-					name = imageName(p.ImageURL)
-				}
-				out = append(out, Meta{Name: name, Kind: Image, Size: dataSize(p.ImageURL)})
-			case "input_file":
-				name := p.Filename
-				if name == "" {
-					name = "file"
-				}
-				out = append(out, Meta{Name: filepath.Base(name), Kind: PDF, Size: dataSize(p.FileData)})
+	eachPart(input, func(p part, label string) {
+		switch p.Type {
+		case "input_text":
+			if path, text, ok := ParseTextPart(p.Text); ok {
+				out = append(out, Meta{Name: filepath.Base(path), Kind: Text, Size: int64(len(text))})
 			}
+		case "input_image":
+			name := imageName(p.ImageURL)
+			if label != "" {
+				name = filepath.Base(label)
+			}
+			out = append(out, Meta{Name: name, Kind: Image, Size: dataSize(p.ImageURL)})
+		case "input_file":
+			name := p.Filename
+			if name == "" {
+				name = "file"
+			}
+			out = append(out, Meta{Name: filepath.Base(name), Kind: PDF, Size: dataSize(p.FileData)})
 		}
-	}
+	})
 	return out
 }
 
@@ -151,51 +171,29 @@ func dataSize(url string) int64 {
 // Parts that do not decode are left out.
 func FilesFromInput(input []json.RawMessage) []*File {
 	var out []*File
-	for _, raw := range input {
-		var m struct {
-			Type    string `json:"type"`
-			Role    string `json:"role"`
-			Content []struct {
-				Type     string `json:"type"`
-				Text     string `json:"text"`
-				ImageURL string `json:"image_url"`
-				FileData string `json:"file_data"`
-				Filename string `json:"filename"`
-			} `json:"content"`
-		}
-		if !bytes.Contains(raw, []byte(`"user"`)) || json.Unmarshal(raw, &m) != nil || m.Role != "user" || (m.Type != "" && m.Type != "message") {
-			continue
-		}
-		out = nil
-		label := ""
-		for _, p := range m.Content {
-			path := label
-			label = ""
-			switch p.Type {
-			case "input_text":
-				if fp, text, ok := ParseTextPart(p.Text); ok {
-					out = append(out, &File{Path: fp, Name: filepath.Base(fp), Kind: Text, MIME: "text/plain", Size: int64(len(text)), Data: []byte(text)})
-				} else if fp, ok := parseImageLabel(p.Text); ok {
-					label = fp
+	eachPart(input, func(p part, path string) {
+		switch p.Type {
+		case "input_text":
+			if fp, text, ok := ParseTextPart(p.Text); ok {
+				out = append(out, &File{Path: fp, Name: filepath.Base(fp), Kind: Text, MIME: "text/plain", Size: int64(len(text)), Data: []byte(text)})
+			}
+		case "input_image":
+			if mime, data, ok := decodeDataURL(p.ImageURL); ok {
+				if path == "" {
+					path = imageName(p.ImageURL)
 				}
-			case "input_image":
-				if mime, data, ok := decodeDataURL(p.ImageURL); ok {
-					if path == "" {
-						path = imageName(p.ImageURL)
-					}
-					out = append(out, &File{Path: path, Name: filepath.Base(path), Kind: Image, MIME: mime, Size: int64(len(data)), Data: data})
+				out = append(out, &File{Path: path, Name: filepath.Base(path), Kind: Image, MIME: mime, Size: int64(len(data)), Data: data})
+			}
+		case "input_file":
+			if mime, data, ok := decodeDataURL(p.FileData); ok {
+				name := p.Filename
+				if name == "" {
+					name = "file.pdf"
 				}
-			case "input_file":
-				if mime, data, ok := decodeDataURL(p.FileData); ok {
-					name := p.Filename
-					if name == "" {
-						name = "file.pdf"
-					}
-					out = append(out, &File{Path: name, Name: filepath.Base(name), Kind: PDF, MIME: mime, Size: int64(len(data)), Data: data})
-				}
+				out = append(out, &File{Path: name, Name: filepath.Base(name), Kind: PDF, MIME: mime, Size: int64(len(data)), Data: data})
 			}
 		}
-	}
+	})
 	return out
 }
 

@@ -67,6 +67,10 @@ type Config struct {
 	Functions     []FunctionConfig   `toml:"functions"`
 	MCPServers    []MCPServerConfig  `toml:"mcp_servers"`
 
+	// Models (models.go): [models."NAME"] overrides or adds context windows
+	// and prices to the built-in table (package session/models).
+	Models map[string]ModelConfig `toml:"models"`
+
 	Path string `toml:"-"` // the file it came from; "" if none
 }
 
@@ -341,8 +345,10 @@ func wantOf(goType string, key toml.Key) string {
 		return "true or false"
 	case goType == "string" || goType == "*string":
 		return "a string"
-	case goType == "int" || goType == "*int" || goType == "int64":
+	case goType == "int" || goType == "*int" || goType == "int64" || goType == "*int64":
 		return "an integer"
+	case goType == "float64" || goType == "*float64":
+		return "a number"
 	case strings.HasSuffix(goType, ".Duration"):
 		return `a duration string like "30s"`
 	case strings.HasSuffix(goType, ".Command"):
@@ -486,6 +492,9 @@ func (c *Config) validate(name string, pos *positions) error {
 		if n < 0 || n > 1024 {
 			return fmt.Errorf("%s: key \"attachments.%s\": %d is out of range (1 to 1024 MiB; leave it out for the default)", at("attachments."+key), key, n)
 		}
+	}
+	if err := c.validateModels(name, pos); err != nil {
+		return err
 	}
 	return c.validateTools(name, pos)
 }

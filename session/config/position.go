@@ -41,6 +41,8 @@ func shadowOf(t reflect.Type, arrays, maps bool) reflect.Type {
 			ft = shadowOf(ft, arrays, maps)
 		case arrays && ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
 			ft = reflect.SliceOf(shadowOf(ft.Elem(), arrays, maps))
+		case maps && ft.Kind() == reflect.Map && ft.Elem().Kind() == reflect.Struct:
+			ft = reflect.MapOf(ft.Key(), shadowOf(ft.Elem(), arrays, maps)) // [models."NAME"]: each entry's keys are reported
 		case maps && ft.Kind() == reflect.Map:
 			ft = reflect.TypeFor[struct{}]() // its keys are reported too
 		default:

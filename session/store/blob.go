@@ -198,10 +198,10 @@ func unpackInput(tx *sql.Tx, input []json.RawMessage) ([]json.RawMessage, []erro
 	return input, warn
 }
 
-// attachmentText is the text of the text files among input, for the search
-// index.
-func attachmentText(input []json.RawMessage) string {
-	var texts []string
+// userTexts is the text of every input_text part of the user messages among
+// input, in order.
+func userTexts(input []json.RawMessage) []string {
+	var out []string
 	for _, raw := range input {
 		_, parts, ok := userParts(raw)
 		if !ok {
@@ -213,9 +213,19 @@ func attachmentText(input []json.RawMessage) string {
 			}
 			var s string
 			_ = json.Unmarshal(p["text"], &s)
-			if path, text, ok := attach.ParseTextPart(s); ok {
-				texts = append(texts, path+"\n"+text)
-			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// attachmentText is the text of the text files among input, for the search
+// index.
+func attachmentText(input []json.RawMessage) string {
+	var texts []string
+	for _, s := range userTexts(input) {
+		if path, text, ok := attach.ParseTextPart(s); ok {
+			texts = append(texts, path+"\n"+text)
 		}
 	}
 	return strings.Join(texts, "\n")
@@ -228,20 +238,9 @@ func attachmentNames(input []json.RawMessage) string {
 	if len(files) == 0 {
 		return ""
 	}
-	for _, raw := range input {
-		_, parts, ok := userParts(raw)
-		if !ok {
-			continue
-		}
-		for _, p := range parts {
-			if partType(p) != "input_text" {
-				continue
-			}
-			var s string
-			_ = json.Unmarshal(p["text"], &s)
-			if _, _, isFile := attach.ParseTextPart(s); !isFile && !strings.HasPrefix(s, "<image path=") && strings.TrimSpace(s) != "" {
-				return ""
-			}
+	for _, s := range userTexts(input) {
+		if _, _, isFile := attach.ParseTextPart(s); !isFile && !strings.HasPrefix(s, "<image path=") && strings.TrimSpace(s) != "" {
+			return ""
 		}
 	}
 	names := make([]string, 0, len(files))

@@ -1,8 +1,11 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
+
+	"runnel/stream"
 )
 
 // Status is where a turn stands.
@@ -99,7 +102,7 @@ type Item struct {
 func (s *Session) LastResponseID() string {
 	for i := len(s.Turns) - 1; i >= 0; i-- {
 		t := &s.Turns[i]
-		if !t.Status.chains() {
+		if !t.Status.chains() || s.retried(i) {
 			continue
 		}
 		for j := len(t.ResponseIDs) - 1; j >= 0; j-- {
@@ -109,6 +112,33 @@ func (s *Session) LastResponseID() string {
 		}
 	}
 	return ""
+}
+
+// Retries reports whether t asked again for prev's answer (/retry): the
+// same prompt and input items, sent from the same previous response. Two
+// identical prompts in a row without stored state (store = false, no
+// previous response) look the same and count as one.
+func (t *Turn) Retries(prev *Turn) bool {
+	if t.Prompt != prev.Prompt || t.PreviousResponseID != prev.PreviousResponseID || len(t.Input) != len(prev.Input) {
+		return false
+	}
+	for i := range t.Input {
+		if !bytes.Equal(t.Input[i], prev.Input[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// retried reports whether a later turn replaced turn i's answer: the
+// turns after it retry it (failed retries included) until one chains.
+func (s *Session) retried(i int) bool {
+	for j := i + 1; j < len(s.Turns) && s.Turns[j].Retries(&s.Turns[i]); j++ {
+		if s.Turns[j].Status.chains() {
+			return true
+		}
+	}
+	return false
 }
 
 // RebuildInput returns the whole conversation as input items, for a server
@@ -123,7 +153,10 @@ func (s *Session) LastResponseID() string {
 //   - reasoning items without encrypted_content: a server that forgot the
 //     chain cannot resolve them by id;
 //   - tool outputs and approval responses whose call or request is not in the
-//     result (their turn was left out).
+//     result (their turn was left out);
+//   - an answer replaced by /retry: a turn followed by retries of it (the
+//     same prompt, input and previous response; Retries) of which one
+//     chained.
 //
 // A call with no output yet is kept: the caller's next input may answer it.
 func (s *Session) RebuildInput() []json.RawMessage {
@@ -131,7 +164,7 @@ func (s *Session) RebuildInput() []json.RawMessage {
 	calls := map[string]bool{}
 	for i := range s.Turns {
 		t := &s.Turns[i]
-		if !t.Status.chains() {
+		if !t.Status.chains() || s.retried(i) {
 			continue
 		}
 		for _, in := range t.Input {
@@ -170,22 +203,11 @@ func (s *Session) RebuildInput() []json.RawMessage {
 // outputCallID returns what a tool output or approval response input item
 // answers (a call_id, or approvalKey of the request id), "" for other items.
 func outputCallID(raw json.RawMessage) string {
-	var f struct {
-		Type   string `json:"type"`
-		CallID string `json:"call_id"`
-		ReqID  string `json:"approval_request_id"`
+	id, approval := stream.Answers(raw)
+	if approval {
+		return approvalKey(id)
 	}
-	if json.Unmarshal(raw, &f) != nil {
-		return ""
-	}
-	switch f.Type {
-	case "function_call_output", "custom_tool_call_output", "computer_call_output",
-		"local_shell_call_output", "shell_call_output", "apply_patch_call_output":
-		return f.CallID
-	case "mcp_approval_response":
-		return approvalKey(f.ReqID)
-	}
-	return ""
+	return id
 }
 
 func approvalKey(requestID string) string { return "approval " + requestID }

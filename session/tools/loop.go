@@ -119,7 +119,7 @@ func (l *Loop) Next(resp *stream.Snapshot, now time.Time) (calls []Call, stop st
 	}
 	if l.round >= l.max {
 		for _, c := range calls {
-			l.owed = append(l.owed, OutputItem(c.CallID, capOutput(l.max)))
+			l.owed = append(l.owed, stream.OutputItem(c.CallID, capOutput(l.max)))
 		}
 		return nil, fmt.Sprintf("stopped after %s in %s (max_tool_rounds = %d); the model's last %s not run — send a message to continue",
 			plural(l.round, "tool round"), now.Sub(l.began).Round(time.Second), l.max, callsWere(len(calls)))
@@ -200,7 +200,7 @@ func (l *Loop) outputs(results []Result) []json.RawMessage {
 		if !ok {
 			r = cancelled(c)
 		}
-		out[i] = OutputItem(c.CallID, r.Output)
+		out[i] = stream.OutputItem(c.CallID, r.Output)
 	}
 	return out
 }

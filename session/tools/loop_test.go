@@ -62,7 +62,7 @@ func TestLoopParallelCallsFromRealStream(t *testing.T) {
 	if prev != resp.ID || len(in) != 2 || l.State() != StateStreaming {
 		t.Fatalf("Finish: prev %q, %d items, state %v", prev, len(in), l.State())
 	}
-	if string(in[0]) != string(OutputItem("call_NnEvpiwdL8XrZ6F3T9VJyVw7", "5")) || string(in[1]) != string(OutputItem("call_TQ8336oa6YnuT2leYzRDBBLz", "6")) {
+	if string(in[0]) != string(stream.OutputItem("call_NnEvpiwdL8XrZ6F3T9VJyVw7", "5")) || string(in[1]) != string(stream.OutputItem("call_TQ8336oa6YnuT2leYzRDBBLz", "6")) {
 		t.Errorf("outputs = %s", in)
 	}
 }
@@ -114,8 +114,8 @@ func TestLoopCancel(t *testing.T) {
 	calls, _ := l.Next(resp, t0)
 	l.Cancel([]Result{{Call: calls[0], Output: "5"}}, t0) // multiply had not finished
 	owed := l.Begin(t0)
-	if len(owed) != 2 || string(owed[0]) != string(OutputItem(calls[0].CallID, "5")) ||
-		string(owed[1]) != string(OutputItem(calls[1].CallID, CancelledOutput)) {
+	if len(owed) != 2 || string(owed[0]) != string(stream.OutputItem(calls[0].CallID, "5")) ||
+		string(owed[1]) != string(stream.OutputItem(calls[1].CallID, CancelledOutput)) {
 		t.Errorf("owed %s", owed)
 	}
 	// Cancelling while those outputs stream keeps them owed.

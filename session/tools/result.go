@@ -82,17 +82,7 @@ type Result struct {
 
 // Item is the function_call_output input item that answers the call.
 func (r Result) Item() json.RawMessage {
-	return OutputItem(r.Call.CallID, r.Output)
-}
-
-// OutputItem is {"type":"function_call_output","call_id":…,"output":…}.
-func OutputItem(callID, output string) json.RawMessage {
-	b, _ := json.Marshal(struct {
-		Type   string `json:"type"`
-		CallID string `json:"call_id"`
-		Output string `json:"output"`
-	}{"function_call_output", callID, output})
-	return b
+	return stream.OutputItem(r.Call.CallID, r.Output)
 }
 
 // Progress is an MCP progress notification for a running call.

@@ -150,14 +150,6 @@ func TestRunCancelledBeforeStart(t *testing.T) {
 	}
 }
 
-func TestOutputItem(t *testing.T) {
-	got := string(OutputItem("call_1", "line\n\x1b[31mred\x1b[0m"))
-	want := `{"type":"function_call_output","call_id":"call_1","output":"line\n\u001b[31mred\u001b[0m"}`
-	if got != want {
-		t.Errorf("OutputItem = %s, want %s (output as received)", got, want)
-	}
-}
-
 // TestRunCapsParallelCalls: of six calls that each block until released,
 // four run at once; the fifth starts only when one of them ends. A call that
 // has not started has not opened its pipe, which a non-blocking open for

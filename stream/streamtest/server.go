@@ -51,7 +51,17 @@ type Server struct {
 	queue    []Reply              // FIFO, one per POST /v1/responses
 	handler  func(Recorded) Reply // used when queue is empty
 	requests []Recorded
-	state    *state // nil until Stateful
+	state    *state   // nil until Stateful
+	models   []string // GET /v1/models answers these ids; nil: 404, as a server without the route
+}
+
+// SetModels makes GET /v1/models answer a model list with these ids (the
+// OpenAI shape: {"object":"list","data":[{"id":…,"object":"model"}]}).
+// Without it the route answers 404, like a server that has none.
+func (s *Server) SetModels(ids ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.models = append([]string{}, ids...)
 }
 
 // Recorded is one request the server received.
@@ -142,6 +152,8 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case err != nil:
 		reply = jsonError(http.StatusBadRequest, "streamtest: read request body: "+err.Error(), "invalid_request_error", "")
+	case r.URL.Path == "/v1/models" && r.Method == http.MethodGet && s.modelList() != nil:
+		reply = Reply{Status: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}}, Body: s.modelList()}
 	case stateful: // the stateful mode answered
 	case r.URL.Path != "/v1/responses":
 		reply = jsonError(http.StatusNotFound, fmt.Sprintf("streamtest: no route for %s %s", r.Method, r.URL.Path), "invalid_request_error", "unknown_url")
@@ -151,6 +163,21 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		reply = jsonError(http.StatusInternalServerError, "streamtest: no reply queued", "server_error", "")
 	}
 	s.write(w, r, reply)
+}
+
+// modelList is the body GET /v1/models answers, nil without SetModels.
+func (s *Server) modelList() []byte {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.models == nil {
+		return nil
+	}
+	data := make([]map[string]string, len(s.models))
+	for i, id := range s.models {
+		data[i] = map[string]string{"id": id, "object": "model", "owned_by": "streamtest"}
+	}
+	b, _ := json.Marshal(map[string]any{"object": "list", "data": data})
+	return b
 }
 
 // record appends rec to the log and picks the reply for it: in stateful

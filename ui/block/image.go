@@ -1,6 +1,7 @@
 package block
 
 import (
+	"cmp"
 	"errors"
 	"strconv"
 	"strings"
@@ -14,6 +15,15 @@ type ImageFile struct {
 	Key  string
 	Path string
 	Err  error
+
+	// Data is the image's base64 data, for the caller to show inline
+	// (ui/graphics); it is dropped once the panel has the result.
+	Data string
+	// Inline are the rows that draw the image in the terminal (kitty
+	// placeholders, ui/graphics), nil when it is not shown inline; Note
+	// says why it is not where one might expect it ("" for none).
+	Inline []string
+	Note   string
 }
 
 // imageState tracks an image generation panel's files.
@@ -55,6 +65,7 @@ func (p *panel) SaveImage(dst images.Sink) func() ImageFile {
 // ImageSaved records a write's result; the panel shows the path or the
 // error.
 func (p *panel) ImageSaved(f ImageFile) {
+	f.Data = ""
 	if f.Key == "final" {
 		p.images.final = f
 	} else {
@@ -65,7 +76,7 @@ func (p *panel) ImageSaved(f ImageFile) {
 
 // writeImage decodes base64 data and hands it to dst.
 func writeImage(key, name, data string, dst images.Sink) ImageFile {
-	f := ImageFile{Key: key}
+	f := ImageFile{Key: key, Data: data}
 	f.Path, f.Err = images.Write(dst, name, data)
 	return f
 }
@@ -86,6 +97,16 @@ func imageBody(p *panel, d *drawer) {
 	}
 	if prompt := x.RevisedPrompt; prompt != "" {
 		d.text("prompt", prompt, false)
+	}
+	shown := p.images.final
+	if shown.Inline == nil {
+		shown = p.images.partial
+	}
+	if shown.Inline != nil {
+		d.add(section{lines: shown.Inline, whole: true})
+	}
+	if note := cmp.Or(p.images.final.Note, p.images.partial.Note); note != "" {
+		d.line(d.lk.muted.Render(cleanLine(note)))
 	}
 	saidOff := false
 	for _, f := range []ImageFile{p.images.partial, p.images.final} {

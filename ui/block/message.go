@@ -209,7 +209,9 @@ func renderWhole(r *markdown.Renderer, src string, width int) string {
 
 // sourceRows lists the sources: "[n] title" as an OSC 8 hyperlink that
 // runnel writes itself (the URL was validated: http or https, no controls),
-// and under it the plain URL, for terminals without hyperlinks.
+// and under it the URL, for terminals without hyperlinks (each row of it
+// hyperlinked too: a URL wider than the row breaks, and every piece opens
+// it).
 func sourceRows(sources []source, width int, lk *look) []string {
 	if len(sources) == 0 {
 		return nil
@@ -241,7 +243,8 @@ func sourceRows(sources []source, width int, lk *look) []string {
 		}
 		if s.url != "" {
 			for _, l := range strings.Split(ansi.Hardwrap(s.url, max(width-len(num), 1), false), "\n") {
-				rows = append(rows, indent+lk.muted.Render(l))
+				// each piece of a URL wider than the row keeps the link
+				rows = append(rows, indent+ansi.SetHyperlink(s.url)+lk.muted.Render(l)+ansi.ResetHyperlink())
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"runnel/stream"
+	"runnel/ui/textwrap"
 )
 
 // tabWidth is how many spaces a tab becomes. Tabs are expanded before any
@@ -57,14 +58,11 @@ func (g *growing) clean(s string) string {
 func cleanLine(s string) string { return stream.SanitizeLine(s) }
 
 // wrap breaks plain text (already cleaned) into lines of at most width
-// columns, at spaces where it can and inside long words where it must.
+// columns, at spaces where it can and inside words wider than a line
+// where it must (textwrap.Words: a URL that fits a line is not split).
 func wrap(s string, width int) []string {
 	width = max(width, 1)
-	s = strings.TrimRight(s, "\n")
-	if s == "" {
-		return nil
-	}
-	out := strings.Split(ansi.Wrap(s, width, ""), "\n")
+	out := textwrap.Words(s, width, 0)
 	for i, l := range out {
 		out[i] = fit(strings.TrimRight(l, " "), width)
 	}

@@ -5,34 +5,38 @@ import (
 
 	"charm.land/lipgloss/v2"
 	lgtable "charm.land/lipgloss/v2/table"
-	"github.com/yuin/goldmark/ast"
 	extast "github.com/yuin/goldmark/extension/ast"
+
+	"runnel/ui/textwrap"
 )
 
 // table renders a GFM table as glamour does: a lipgloss table as wide as
 // the text, rules between columns and under the header, no outer border.
-// Links in cells show their text only (glamour lists their URLs under the
-// table; here they are left out).
+// Links in cells show their text only. A table wider than width keeps its
+// URLs whole where it can (column widths from textwrap.Columns).
 func (c *blockCtx) table(n *extast.Table, width int) []string {
 	st := &c.r.style
-	cellText := func(cell ast.Node) string {
-		in := &inline{st: st, src: c.src, table: true}
-		in.children(cell, c.r.base.with(st.Table.StylePrimitive), "")
-		return strings.Join(wrap(&c.r.sgr, in.runs, 1<<20), "")
-	}
-	var header []string
+	var runs [][][]run // the header's cells, then each row's
 	var rows [][]string
 	for row := n.FirstChild(); row != nil; row = row.NextSibling() {
-		var cells []string
+		runs, rows = append(runs, nil), append(rows, nil)
 		for cell := row.FirstChild(); cell != nil; cell = cell.NextSibling() {
-			cells = append(cells, cellText(cell))
-		}
-		if _, ok := row.(*extast.TableHeader); ok {
-			header = cells
-		} else {
-			rows = append(rows, cells)
+			in := &inline{st: st, src: c.src, table: true}
+			in.children(cell, c.r.base.with(st.Table.StylePrimitive), "")
+			runs[len(runs)-1] = append(runs[len(runs)-1], in.runs)
+			rows[len(rows)-1] = append(rows[len(rows)-1], strings.Join(wrap(&c.r.sgr, in.runs, 1<<20), ""))
 		}
 	}
+	pad := int(val(st.Table.Margin))
+	fixed := textwrap.Columns(rows, width, 2+2*pad)
+	for i := 1; i < len(rows); i++ {
+		for j := range rows[i] {
+			if fixed[j] > 0 {
+				rows[i][j] = strings.Join(wrap(&c.r.sgr, runs[i][j], fixed[j]-2-2*pad), "\n")
+			}
+		}
+	}
+	header, rows := rows[0], rows[1:]
 	border := lipgloss.NormalBorder()
 	if t := st.Table; t.RowSeparator != nil && t.ColumnSeparator != nil && t.CenterSeparator != nil {
 		border = lipgloss.Border{Top: *t.RowSeparator, Bottom: *t.RowSeparator,
@@ -41,10 +45,7 @@ func (c *blockCtx) table(n *extast.Table, width int) []string {
 	tb := lgtable.New().Width(width).Wrap(true).Headers(header...).Rows(rows...).
 		Border(border).BorderTop(false).BorderLeft(false).BorderRight(false).BorderBottom(false).
 		StyleFunc(func(_, col int) lipgloss.Style {
-			s := lipgloss.NewStyle().Inline(false).Margin(0, 1)
-			if m := st.Table.Margin; m != nil {
-				s = s.Padding(0, int(*m))
-			}
+			s := lipgloss.NewStyle().Inline(false).Margin(0, 1).Padding(0, pad).Width(fixed[col])
 			if col < len(n.Alignments) {
 				switch n.Alignments[col] {
 				case extast.AlignLeft:

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/term"
 
 	"runnel/session/export"
+	"runnel/session/models"
 	"runnel/session/store"
 	"runnel/stream"
 	"runnel/theme"
@@ -35,10 +36,11 @@ type Env struct {
 	Stdout, Stderr io.Writer
 	Terminal       func(any) bool
 	Now            func() time.Time
-	Width          int    // table width; 0: the terminal's, else 100
-	DB             string // the history database
-	DBErr          error  // why there is none
-	DataDirFlag    string // the flag that names its directory, for messages
+	Width          int          // table width; 0: the terminal's, else 100
+	DB             string       // the history database
+	DBErr          error        // why there is none
+	DataDirFlag    string       // the flag that names its directory, for messages
+	Prices         models.Table // prices the COST column; the zero Table is the built-in one
 }
 
 // UsageError is a mistake of the caller's: a bad flag value, an unknown or
@@ -66,6 +68,36 @@ func (h Env) open() (*store.DB, error) {
 		return nil, fmt.Errorf("cannot locate the session history: %s; pass --%s DIR", line(h.DBErr), h.DataDirFlag)
 	}
 	return store.Open(h.DB)
+}
+
+// openLimited checks --limit, then opens the history.
+func (h Env) openLimited(limit int) (*store.DB, error) {
+	if limit < 0 {
+		return nil, badLimit(limit)
+	}
+	return h.open()
+}
+
+// openSession opens the history and resolves arg (an id or its prefix) in
+// it. The caller closes db when err is nil.
+func (h Env) openSession(arg string) (*store.DB, store.SessionID, error) {
+	db, err := h.open()
+	if err != nil {
+		return nil, "", err
+	}
+	id, err := db.Resolve(arg)
+	if err != nil {
+		db.Close()
+		return nil, "", fail(err)
+	}
+	return db, id, nil
+}
+
+// jsonLines encodes JSON Lines on stdout, leaving <, > and & as they are.
+func (h Env) jsonLines() *json.Encoder {
+	enc := json.NewEncoder(h.Stdout)
+	enc.SetEscapeHTML(false)
+	return enc
 }
 
 // fail is a store error as returned: a missing or ambiguous id and bad
@@ -101,15 +133,15 @@ type SessionLine struct {
 	Updated    string `json:"updated"`
 	UpdatedAgo string `json:"updated_ago"`
 	Preview    string `json:"preview"`
+	// Cost is the session's cost in US dollars, each turn priced as the
+	// model that answered it; null when any turn's model has no price.
+	Cost *float64 `json:"cost"`
 }
 
 // List lists the saved sessions, most recently updated first: a table, or
 // JSON Lines.
 func (h Env) List(asJSON bool, limit int) error {
-	if limit < 0 {
-		return badLimit(limit)
-	}
-	db, err := h.open()
+	db, err := h.openLimited(limit)
 	if err != nil {
 		return err
 	}
@@ -120,14 +152,17 @@ func (h Env) List(asJSON bool, limit int) error {
 	}
 	now := h.Now()
 	if asJSON {
-		enc := json.NewEncoder(h.Stdout)
-		enc.SetEscapeHTML(false)
+		enc := h.jsonLines()
 		for _, s := range infos {
-			enc.Encode(SessionLine{
+			line := SessionLine{
 				ID: string(s.ID), Title: stream.SanitizeLine(s.Title), Turns: s.Turns,
 				Model: stream.SanitizeLine(s.Model), Created: rfc3339(s.Created), Updated: rfc3339(s.Updated),
 				UpdatedAgo: ago(s.Updated, now), Preview: stream.SanitizeLine(s.Preview),
-			})
+			}
+			if d, ok := sessionCost(db, h.Prices, s); ok {
+				line.Cost = &d
+			}
+			enc.Encode(line)
 		}
 		return nil
 	}
@@ -135,10 +170,10 @@ func (h Env) List(asJSON bool, limit int) error {
 		fmt.Fprintf(h.Stdout, "no sessions yet in %s\n", db.Path())
 		return nil
 	}
-	rows := [][]string{{"ID", "UPDATED", "TURNS", "MODEL", "TITLE"}}
+	rows := [][]string{{"ID", "UPDATED", "TURNS", "MODEL", "COST", "TITLE"}}
 	for _, s := range infos {
 		rows = append(rows, []string{string(s.ID), ago(s.Updated, now), fmt.Sprint(s.Turns),
-			stream.SanitizeLine(s.Model), stream.SanitizeLine(s.Title)})
+			stream.SanitizeLine(s.Model), costCell(sessionCost(db, h.Prices, s)), stream.SanitizeLine(s.Title)})
 	}
 	writeTable(h.Stdout, rows, h.width())
 	return nil
@@ -220,15 +255,11 @@ func ago(t, now time.Time) string {
 
 // Remove deletes a session, after asking on a terminal unless yes.
 func (h Env) Remove(arg string, yes bool) error {
-	db, err := h.open()
+	db, id, err := h.openSession(arg)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	id, err := db.Resolve(arg)
-	if err != nil {
-		return fail(err)
-	}
 	s, _, err := db.Load(id)
 	if err != nil {
 		return fail(err)
@@ -303,10 +334,7 @@ type HitLine struct {
 
 // Search prints the saved turns that match query, best first.
 func (h Env) Search(query string, asJSON bool, limit int) error {
-	if limit < 0 {
-		return badLimit(limit)
-	}
-	db, err := h.open()
+	db, err := h.openLimited(limit)
 	if err != nil {
 		return err
 	}
@@ -316,8 +344,7 @@ func (h Env) Search(query string, asJSON bool, limit int) error {
 		return fail(err)
 	}
 	if asJSON {
-		enc := json.NewEncoder(h.Stdout)
-		enc.SetEscapeHTML(false)
+		enc := h.jsonLines()
 		for _, hit := range hits {
 			snippet, marks := cleanSnippet(hit.Snippet, hit.Marks)
 			line := HitLine{ID: string(hit.Session), Title: stream.SanitizeLine(hit.Title), Turn: hit.UserTurn, Snippet: snippet, Marks: [][2]int{}}
@@ -404,15 +431,11 @@ func (h Env) Export(arg, format, out string) error {
 	if format != "markdown" && format != "json" {
 		return usagef("unknown --format %q for export: use markdown or json", stream.SanitizeLine(format))
 	}
-	db, err := h.open()
+	db, id, err := h.openSession(arg)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	id, err := db.Resolve(arg)
-	if err != nil {
-		return fail(err)
-	}
 	var data []byte
 	if format == "json" {
 		f, err := db.Export(id)

@@ -1,0 +1,5 @@
+// Package modellist is `runnel models`: the provider's models (GET
+// {base}/models, through the cache of package session/models) with what the
+// table of context windows and prices knows of each, as a table or JSON
+// Lines. Package main only wires it.
+package modellist

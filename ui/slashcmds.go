@@ -1,0 +1,132 @@
+package ui
+
+// This file runs /export, /rename, /retry and /theme.
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"runnel/session"
+	"runnel/stream"
+	"runnel/ui/block"
+)
+
+// exportedMsg says where /export wrote, or why it did not.
+type exportedMsg struct {
+	format string
+	res    session.ExportResult
+}
+
+// exportArgs splits /export's arguments: an optional format (markdown, md
+// or json) and an optional path, in that order.
+func exportArgs(args string) (format, path string) {
+	format = "markdown"
+	first, rest, _ := strings.Cut(strings.TrimSpace(args), " ")
+	switch strings.ToLower(first) {
+	case "markdown", "md":
+		path = strings.TrimSpace(rest)
+	case "json":
+		format, path = "json", strings.TrimSpace(rest)
+	default:
+		path = strings.TrimSpace(args)
+		if strings.HasSuffix(strings.ToLower(path), ".json") {
+			format = "json"
+		}
+	}
+	if rest, ok := strings.CutPrefix(path, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			path = filepath.Join(home, rest)
+		}
+	}
+	return format, path
+}
+
+// export writes the session to a file, after the history has it all.
+func (m *Model) export(args string) tea.Cmd {
+	if m.journal == nil {
+		m.notice(block.Info, "no history: there is nothing saved to export (the store is unavailable)")
+		return nil
+	}
+	format, path := exportArgs(args)
+	dir, err := os.Getwd()
+	if err != nil {
+		dir = "."
+	}
+	done := m.journal.Export(format, path, dir)
+	return func() tea.Msg { return exportedMsg{format, <-done} }
+}
+
+func (m *Model) exported(msg exportedMsg) {
+	if msg.res.Err != nil {
+		where := ""
+		if msg.res.Path != "" {
+			where = " to " + msg.res.Path
+		}
+		err := msg.res.Err
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		m.notice(block.Error, stream.SanitizeLine(fmt.Sprintf("cannot export%s: %s — give another path: /export [markdown|json] PATH", where, err)))
+		return
+	}
+	m.notice(block.Info, stream.SanitizeLine(fmt.Sprintf("exported the session to %s (%s)", msg.res.Path, msg.format)))
+}
+
+// rename sets the session's title.
+func (m *Model) rename(title string) {
+	if m.journal == nil || len(m.conv.Turns) == 0 {
+		m.notice(block.Info, "nothing to rename yet: send a message first")
+		return
+	}
+	title = clipRunes(stream.SanitizeLine(title), 80)
+	m.journal.SetTitle(title)
+	m.renamed = true // a model-written title arriving later does not replace it
+	m.notice(block.Info, "renamed the session: "+title)
+}
+
+// setTheme switches the palette for this run.
+func (m *Model) setTheme(name string) {
+	m.opts.Theme = name
+	m.applyTheme()
+	m.composer.SetStyles(m.frame.styles)
+	m.transcript.SetStyles(m.frame.styles)
+	m.transcript.InvalidateAll()
+	m.notice(block.Info, "theme: "+name+" (for this run; set theme in the config to keep it)")
+}
+
+// retry asks again for the last answer, from the same previous response;
+// both answers stay in the session and the new one follows on screen.
+func (m *Model) retry() tea.Cmd {
+	switch {
+	case m.cur != nil && !m.cur.ended:
+		m.notice(block.Info, "a reply is still streaming — esc stops it, then /retry")
+		return nil
+	case m.tools.cancel != nil || m.compacting != nil || m.mcpStarting():
+		m.notice(block.Info, "busy (tools, compaction or MCP servers starting) — /retry once it is done")
+		return nil
+	case m.opts.Client == nil:
+		m.notice(block.Info, "this is a replay: there is no server to send to")
+		return nil
+	}
+	st, err := m.conv.Retry()
+	if err != nil {
+		m.notice(block.Info, err.Error())
+		return nil
+	}
+	m.tools.loop.Begin(m.now()) // outputs owed to the replaced answer's calls go with it
+	m.takeOwed()
+	m.transcript.Follow()
+	m.notice(block.Info, "asking again from the same point: the new answer follows, and the conversation continues from it (both are kept in the session)")
+	m.turnEntry = append(m.turnEntry, m.transcript.Len())
+	if st.Prompt != "" {
+		m.appendEntry(&plainEntry{b: block.NewUser(st.Prompt), fs: m.frame})
+	}
+	return m.begin(st)
+}
