@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	"runnel/session"
 	"runnel/stream"
@@ -36,7 +35,7 @@ func drive(h *stream.Handle, acc *stream.Accumulator, p output.Printer, stderr i
 	ended := map[*stream.Snapshot]bool{}
 	for b := range h.C {
 		if b.Retry != nil {
-			warnf(stderr, "%s — retrying in %s (attempt %d of %d)", retryLine(b.Retry.Err), b.Retry.Wait.Round(100*time.Millisecond), b.Retry.Attempt, b.Retry.Max)
+			warnf(stderr, "%s — %s", retryLine(b.Retry.Err), b.Retry.Next())
 		}
 		for i := range b.Events {
 			if acc.LimitErr() != nil {

@@ -49,7 +49,7 @@ type options struct {
 	configPath, format                           string
 	width                                        int
 	speed                                        float64
-	demo, yes, continueLast, saveImages          bool
+	demo, yes, continueLast, saveImages, bg      bool
 	resumeID                                     string
 	dbPath                                       string // the history database (--data-dir)
 	dbPathErr                                    error
@@ -152,6 +152,7 @@ func addModelFlags(o *options, cmd *cobra.Command) {
 	f.StringVar(&o.model, "model", "", "model to use (default from config, else "+config.DefaultModel+")")
 	f.StringVar(&o.instructions, "instructions", "", "instructions sent with each request")
 	f.StringVar(&o.effort, "reasoning-effort", "", "reasoning effort: "+strings.Join(session.ReasoningEfforts, ", "))
+	f.BoolVar(&o.bg, "background", false, "create responses in background mode, so a dropped stream resumes (config: background)")
 	f.StringVar(&o.baseURL, "base-url", "", "API base URL (default $OPENAI_BASE_URL, else "+config.DefaultBaseURL+")")
 }
 
@@ -189,7 +190,7 @@ func loadSettings(o options, stderr io.Writer) (config.Config, config.Settings, 
 		fmt.Fprintf(stderr, "runnel: %s\n", err)
 		return cfg, config.Settings{}, exitUsage
 	}
-	s, err := cfg.Resolve(os.Getenv, config.Overrides{BaseURL: o.baseURL, Model: o.model, Instructions: o.instructions, ReasoningEffort: o.effort})
+	s, err := cfg.Resolve(os.Getenv, config.Overrides{BaseURL: o.baseURL, Model: o.model, Instructions: o.instructions, ReasoningEffort: o.effort, Background: o.bg})
 	if err != nil {
 		fmt.Fprintf(stderr, "runnel: %s\n", err)
 		return cfg, config.Settings{}, exitUsage

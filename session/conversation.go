@@ -19,6 +19,7 @@ type Settings struct {
 	EnabledTools     []string          // the tool names switched on (/tools, --tool)
 	CompactThreshold int64             // > 0: context_management compacts past this many tokens
 	Truncation       string            // "auto" is sent as truncation; anything else sends nothing (the server's default)
+	Background       bool              // requests run in background mode (resumable streams)
 }
 
 // Conversation is a chain of turns.
@@ -53,6 +54,10 @@ type Turn struct {
 	Fallback  bool         // the request was rebuilt from local history after the server lost the chain
 	Repairs   int          // outputs added for calls the server said had none (Repair)
 	Window    int          // Input starts with this many items of a compacted window (/compact)
+	// A stored turn's row, and the background response it was streaming
+	// (see Reattachable).
+	Row        store.TurnID
+	Background store.Background
 }
 
 // ChainID returns the response id the next request will continue from.
@@ -80,6 +85,7 @@ func (c *Conversation) newTurn(prompt string, input []json.RawMessage, prev stri
 		Tools:              c.Settings.Tools,
 		ContextManagement:  stream.Compaction(c.Settings.CompactThreshold),
 		Truncation:         truncation(c.Settings.Truncation),
+		Background:         c.Settings.Background,
 		Stream:             true,
 	}
 	if c.Settings.ReasoningEffort != "" || c.Settings.ReasoningSummary != "" {

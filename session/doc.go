@@ -16,6 +16,11 @@
 // previous_response_id; local history (FullInput) starts at the newest
 // compaction.
 //
+// Background mode (background.go): Settings.Background sends requests with
+// background: true; the journal saves each such turn's response id and last
+// sequence number with its items, and Conversation.Reattachable finds a turn
+// a killed runnel left streaming, for the chat to pick up (stream.Reattach).
+//
 // It does not render, and it does not talk to the network: the caller sends
 // the Request it builds (stream.Start) and hands back the snapshots it got.
 //

@@ -129,6 +129,8 @@ type TurnLog struct {
 	resp    map[*stream.Snapshot]int
 	last    time.Time
 	ended   bool
+	bg      store.Background // the background response, as of the pending items
+	bgSaved store.Background // as last written
 }
 
 type itemKey struct{ response, output int }
@@ -200,9 +202,17 @@ func (l *TurnLog) save(now time.Time) {
 	}
 	clear(l.pending)
 	l.last = now
+	bg := l.bg
+	if bg == l.bgSaved {
+		bg.ID = ""
+	}
+	l.bgSaved = l.bg
 	l.j.enqueue(func() {
 		if l.tid != 0 {
 			l.j.report(l.j.db.SaveItems(l.tid, batch))
+			if bg.ID != "" {
+				l.j.report(l.j.db.SetBackground(l.tid, bg.ID, bg.After))
+			}
 		}
 	})
 }

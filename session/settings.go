@@ -14,6 +14,7 @@ type settingsJSON struct {
 	EnabledTools     []string          `json:"enabled_tools,omitempty"`
 	CompactThreshold int64             `json:"compact_threshold,omitempty"`
 	Truncation       string            `json:"truncation,omitempty"`
+	Background       bool              `json:"background,omitempty"`
 }
 
 // JSON returns the settings as stored with a session.

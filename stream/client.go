@@ -120,21 +120,28 @@ func (c *Client) Open(ctx context.Context, req Request) (io.ReadCloser, error) {
 		return nil, err
 	}
 	req.Stream = true
+	if req.Background {
+		req.Store = new(true)
+	}
 	body, err := json.Marshal(req)
 	if err != nil {
 		return nil, fmt.Errorf("encode request: %w", err)
 	}
 	return withRetries(ctx, c, "", func() (io.ReadCloser, error) {
-		return c.attempt(ctx, endpoint, header, body, req.Model)
+		return c.attempt(ctx, http.MethodPost, endpoint, header, body, req.Model)
 	})
 }
 
 // attempt sends the request once. The idle timer covers the wait for the
 // headers and for the first bytes too.
-func (c *Client) attempt(ctx context.Context, endpoint *url.URL, header http.Header, body []byte, model string) (io.ReadCloser, error) {
+func (c *Client) attempt(ctx context.Context, method string, endpoint *url.URL, header http.Header, body []byte, model string) (io.ReadCloser, error) {
 	idle := orDefault(c.IdleTimeout, defaultIdleTimeout)
 	actx, cancel, timer := armIdle(ctx, idle, endpoint.Host)
-	hreq, err := http.NewRequestWithContext(actx, http.MethodPost, endpoint.String(), bytes.NewReader(body))
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	hreq, err := http.NewRequestWithContext(actx, method, endpoint.String(), rd)
 	if err != nil {
 		timer.Stop()
 		cancel(nil)

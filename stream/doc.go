@@ -18,6 +18,15 @@
 // server sends (error bodies, every event's JSON, a secret split across
 // deltas) and that the session applies to tool output and the store.
 //
+// Background responses (Request.Background; resume.go, background.go):
+// Start resumes a stream that drops or stalls with GET /responses/{id}
+// ?stream=true&starting_after=N (backoff as for retries, at most
+// MaxReconnects in a row, repeats dropped by sequence number), polls a
+// server that cannot resume (Retrieve) and falls back to foreground when the
+// server refuses background mode; Reattach picks a response up after a
+// saved sequence number and Accumulator.Continue continues saved snapshots
+// with it; CancelResponse stops one on the server.
+//
 // It does not know about Bubble Tea, sessions, storage or rendering: it hands
 // out decoded events and snapshots, and the caller decides what to show.
 //

@@ -34,7 +34,9 @@ type Handle struct {
 // closes; the Final batch carries the cancellation cause.
 func (h *Handle) Cancel(cause error) { h.cancel(cause) }
 
-// Start opens a streaming request with c and reads it on a goroutine.
+// Start opens a streaming request with c and reads it on a goroutine. A
+// request with Background set is resumed when its stream drops (see
+// openBackground).
 func Start(ctx context.Context, c *Client, req Request) *Handle {
 	secrets := c.redactor(&req)
 	return start(ctx, func(ctx context.Context, retry func(RetryInfo)) (io.ReadCloser, error) {
@@ -46,6 +48,9 @@ func Start(ctx context.Context, c *Client, req Request) *Handle {
 				prev(ri)
 			}
 			retry(ri)
+		}
+		if req.Background {
+			return openBackground(ctx, &cl, req, retry)
 		}
 		return cl.Open(ctx, req)
 	}, 0, secrets)
@@ -108,8 +113,12 @@ func read(ctx context.Context, open opener, pace time.Duration, secrets *Redacto
 		return
 	}
 	defer body.Close()
-	d := NewDecoder(body)
-	d.SetRedactor(secrets)
+	d, ok := body.(eventSource) // a background stream (openBackground)
+	if !ok {
+		dec := NewDecoder(body)
+		dec.SetRedactor(secrets)
+		d = dec
+	}
 	guard := &deltaGuard{r: secrets}
 	var tick *time.Ticker
 	if pace > 0 {

@@ -18,8 +18,13 @@ type Request struct {
 	Include            []string          `json:"include,omitempty"`
 	ContextManagement  []ContextManager  `json:"context_management,omitempty"`
 	Truncation         string            `json:"truncation,omitempty"`
-	Stream             bool              `json:"stream"`
-	Extra              map[string]any    `json:"-"`
+	// Background asks the server to run the response on its own, so that a
+	// dropped stream can be resumed (GET /responses/{id}?stream=true&
+	// starting_after=N) and a killed client can reattach. Open sends it with
+	// store: true, which background mode requires.
+	Background bool           `json:"background,omitempty"`
+	Stream     bool           `json:"stream"`
+	Extra      map[string]any `json:"-"`
 }
 
 // ContextManager is one entry of the request's context_management: with

@@ -15,6 +15,11 @@ type RetryInfo struct {
 	Max     int           // the most retries Open will make
 	Wait    time.Duration // how long Open waits before it
 	Err     error         // the failure that caused it
+
+	// Set for background responses (Request.Background), at most one of:
+	Resume     bool // reconnecting a dropped or stalled stream (GET … starting_after)
+	Poll       bool // the server cannot resume streams: fetching the response until it ends
+	Foreground bool // the server refused background mode: sent again without it (no wait)
 }
 
 // withRetries calls once until it succeeds, fails for good (an error that
@@ -108,4 +113,21 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	case <-ctx.Done():
 		return context.Cause(ctx)
 	}
+}
+
+// Next says in words what happens next, for a one-line notice after the
+// failure: "retrying in 1.2s (attempt 1 of 3)", "reconnecting in 0.4s
+// (attempt 1 of 5)", "checking again in 2s (1 of 40)", or, for a refused
+// background mode, "going on in foreground mode".
+func (r RetryInfo) Next() string {
+	wait := r.Wait.Round(100 * time.Millisecond)
+	switch {
+	case r.Foreground:
+		return "going on in foreground mode"
+	case r.Resume:
+		return fmt.Sprintf("reconnecting in %s (attempt %d of %d)", wait, r.Attempt, r.Max)
+	case r.Poll:
+		return fmt.Sprintf("checking again in %s (%d of %d)", wait, r.Attempt, r.Max)
+	}
+	return fmt.Sprintf("retrying in %s (attempt %d of %d)", wait, r.Attempt, r.Max)
 }

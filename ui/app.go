@@ -132,6 +132,7 @@ func New(ctx context.Context, o Options) *Model {
 	}
 	if o.Resume != nil && o.Resume.Settings != nil {
 		m.conv.Settings = session.SettingsFromJSON(o.Resume.Settings)
+		m.conv.Settings.Background = o.Settings.Background // today's config, not the session's
 		if on := m.conv.Settings.EnabledTools; on != nil {
 			for n := range m.tools.enabled { // the session remembers its tool set
 				m.tools.enabled[n] = slices.Contains(on, n)

@@ -7,7 +7,6 @@ package ui
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -112,7 +111,7 @@ func (m *Model) beginWith(st *session.Turn, round *session.TurnLog) tea.Cmd {
 func (m *Model) interrupt() tea.Cmd {
 	m.cur.stopped = true
 	m.cur.handle.Cancel(errStopped)
-	return m.nextBatch(m.cur)
+	return tea.Batch(m.nextBatch(m.cur), m.cancelOnServer(m.cur))
 }
 
 // decide answers the pending approval requests and sends the answers as the
@@ -142,12 +141,16 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	if len(msg.batch.Events) > 0 {
 		m.settleRetry(t, "the retry worked")
 	}
-	if r := msg.batch.Retry; r != nil {
+	if r := msg.batch.Retry; r != nil && r.Foreground {
+		m.foreground(t, r)
+	} else if r != nil {
 		m.settleRetry(t, "that retry failed too")
 		// the frame clock stands still while the chat is idle: the countdown
 		// is measured from now, not from the last frame
 		m.frame.now = now
-		text := fmt.Sprintf("%s — retry %d of %d", retryReason(r.Err), r.Attempt, r.Max)
+		text := retryText(r)
+		t.reconn = r.Resume || r.Poll
+		t.polling = r.Poll
 		t.retry = &plainEntry{b: block.NewRetry(text, now.Add(r.Wait)), fs: m.frame}
 		m.appendEntry(t.retry)
 	}
@@ -191,7 +194,7 @@ func (m *Model) settleRetry(t *turn, outcome string) {
 		return
 	}
 	if s, ok := t.retry.b.(block.Settler); ok {
-		s.Settle(outcome)
+		s.Settle(resumeOutcome(t, outcome))
 	}
 	m.transcript.Invalidate(t.retry.idx)
 	t.retry = nil
@@ -293,6 +296,9 @@ func (m *Model) tick(now time.Time) tea.Cmd {
 			m.transcript.Invalidate(t.retry.idx) // the countdown
 		}
 		if t.log != nil {
+			if t.bgID != "" {
+				t.log.Background(t.bgID, t.bgSeq)
+			}
 			t.log.Note(now, t.snapshots(), func(it *stream.Item) bool { return t.changed[it] })
 		}
 		for it := range t.changed {

@@ -123,7 +123,7 @@ func (m *Model) showSession(s *store.Session, warns []error, turn int) tea.Cmd {
 	if turn > 0 && turn <= len(m.turnEntry) {
 		m.transcript.ScrollTo(m.turnEntry[turn-1])
 	}
-	return tea.Batch(stop, m.watchJournal(), m.resumeCalls())
+	return tea.Batch(stop, m.watchJournal(), m.resumeCalls(), m.reattach())
 }
 
 // redraw rebuilds the transcript from the conversation: prompts, every item
@@ -166,6 +166,8 @@ func (m *Model) redraw() {
 			if last && !callsOpen(m.conv.ChainCalls()) && len(t.Input) > 0 {
 				m.notice(block.Info, "the tool outputs of this round had not reached the model — they go with your next message")
 			}
+		case t.Interrupted() && m.reattaching(t):
+			m.notice(block.Info, "interrupted while this answer streamed — reattaching to it on the server")
 		case t.Interrupted():
 			m.notice(block.Warning, "interrupted — runnel stopped before this turn finished; its partial content is kept"+note)
 		case t.Stopped:

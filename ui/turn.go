@@ -54,6 +54,11 @@ type turn struct {
 	req     stream.Request        // the request as sent (tools resolved)
 	retry   *plainEntry           // the retry notice counting down, nil when none is
 	effort  string                // the reasoning effort the server reports, once found
+	bgID    string                // background mode: the response id, once known
+	bgSeq   int64                 // background mode: the last sequence number applied
+	reconn  bool                  // the retry notice showing is a reconnect or a poll
+	polling bool                  // … a poll
+	attach  bool                  // picks up a stored turn (reattach)
 }
 
 // waitBatch receives the next batch of h.
@@ -76,7 +81,7 @@ func frameTick(gen int) tea.Cmd {
 // (Accumulator.Limit).
 func startTurn(ctx context.Context, gen int, c *stream.Client, st *session.Turn, req stream.Request, now time.Time, limit int) (*turn, tea.Cmd) {
 	h := stream.Start(ctx, c, req)
-	t := &turn{gen: gen, sess: st, handle: h, started: now, changed: map[*stream.Item]bool{}, req: req, waiting: true}
+	t := &turn{gen: gen, sess: st, handle: h, started: now, changed: map[*stream.Item]bool{}, req: req, waiting: true, bgSeq: -1}
 	t.acc.Limit = limit
 	return t, tea.Batch(waitBatch(gen, h), frameTick(gen))
 }
@@ -103,6 +108,7 @@ func (t *turn) apply(b stream.Batch) (problems []error) {
 			// terminal objects are not decoded again for it
 			t.effort = reportedEffort(r.Raw)
 		}
+		t.noteBackground(ev)
 		it, err := t.acc.Apply(ev)
 		if errors.Is(err, stream.ErrLimit) {
 			t.handle.Cancel(err)
@@ -130,6 +136,7 @@ func (t *turn) apply(b stream.Batch) (problems []error) {
 			t.err = le // the cause, even if the stream happened to end by itself
 		}
 		t.acc.Finish()
+		t.endReattach()
 	}
 	return problems
 }

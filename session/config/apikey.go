@@ -81,6 +81,7 @@ func (c Config) APIKeyEnv() string { return first(c.Provider.APIKeyEnv, DefaultA
 // Overrides are the settings given as command-line flags; "" = not given.
 type Overrides struct {
 	BaseURL, Model, Instructions, ReasoningEffort string
+	Background                                    bool // --background
 }
 
 // Settings are the config resolved against flags and environment: every
@@ -106,6 +107,7 @@ type Settings struct {
 	CompactThreshold int64         // [context] compact_threshold: tokens; 0 = off
 	Truncation       string        // [context] truncation: "", "auto" or "disabled"
 	LLMTitle         bool          // titles sessions with one extra request after the first turn
+	Background       bool          // background = true or --background: resumable streams
 	IdleTimeout      time.Duration // max silence between stream events
 	ConnectTimeout   time.Duration // dial + TLS + response headers
 	MaxRetries       int           // retries before the first byte
@@ -158,6 +160,7 @@ func (c Config) Resolve(env func(string) string, o Overrides) (Settings, error) 
 		CompactThreshold: c.Context.CompactThreshold,
 		Truncation:       first(c.Context.Truncation, "disabled"),
 		LLMTitle:         c.LLMTitle,
+		Background:       c.Background || o.Background,
 		IdleTimeout:      first(c.Timeouts.Idle.Duration, DefaultIdleTimeout),
 		ConnectTimeout:   first(c.Timeouts.Connect.Duration, DefaultConnectTimeout),
 		MaxRetries:       DefaultMaxRetries,

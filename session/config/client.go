@@ -61,6 +61,7 @@ func (s Settings) Session() session.Settings {
 		Store:            s.Store,
 		CompactThreshold: s.CompactThreshold,
 		Truncation:       s.Truncation,
+		Background:       s.Background,
 	}
 }
 
@@ -79,6 +80,6 @@ func (s Settings) Resumed(stored session.Settings, o Overrides) session.Settings
 	}
 	// how the server keeps the context short is today's config, not the
 	// session's
-	stored.CompactThreshold, stored.Truncation = s.CompactThreshold, s.Truncation
+	stored.CompactThreshold, stored.Truncation, stored.Background = s.CompactThreshold, s.Truncation, s.Background
 	return stored
 }

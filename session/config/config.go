@@ -51,6 +51,11 @@ type Config struct {
 	Context      ContextConfig   `toml:"context"`
 	Attachments  AttachConfig    `toml:"attachments"`
 
+	// Background creates responses with background: true (and store: true),
+	// so a dropped or stalled stream resumes where it broke and `runnel -c`
+	// reattaches to an answer a killed runnel left running. Off by default.
+	Background bool `toml:"background"`
+
 	// MaxResponseBytes bounds the text one response may hold (nil = not
 	// set: session.DefaultResponseLimit); past it runnel stops reading.
 	MaxResponseBytes *int `toml:"max_response_bytes"`

@@ -186,7 +186,7 @@ func (db *DB) Load(id SessionID) (*Session, []error, error) {
 }
 
 func loadTurns(tx *sql.Tx, id SessionID) ([]Turn, []error, error) {
-	rows, err := tx.Query(`SELECT id, seq, prompt, input, previous_response_id, response_ids, status, usage, error, started, ended
+	rows, err := tx.Query(`SELECT id, seq, prompt, input, previous_response_id, response_ids, status, usage, error, started, ended, background_id, background_seq
 		FROM turns WHERE session_id = ? ORDER BY seq`, string(id))
 	if err != nil {
 		return nil, nil, err
@@ -207,7 +207,7 @@ func loadTurns(tx *sql.Tx, id SessionID) ([]Turn, []error, error) {
 			prompt, prv string
 			errText     string
 		)
-		if err := rows.Scan(&tid, &seq, &prompt, &input, &prv, &ids, &status, &usage, &errText, &started, &ended); err != nil {
+		if err := rows.Scan(&tid, &seq, &prompt, &input, &prv, &ids, &status, &usage, &errText, &started, &ended, &t.Background.ID, &t.Background.After); err != nil {
 			warn = append(warn, fmt.Errorf("turn row %d: %v; skipped", n, err))
 			continue
 		}

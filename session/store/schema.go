@@ -7,7 +7,7 @@ import (
 
 // schemaVersion is the schema this binary writes, kept in PRAGMA user_version.
 // Version 0 is an empty file.
-const schemaVersion = 3
+const schemaVersion = 4
 
 // migrations[v] brings a database from version v to v+1. Each runs inside the
 // one IMMEDIATE transaction that sets the new user_version, so a crash or a
@@ -17,6 +17,17 @@ var migrations = [schemaVersion]func(tx *sql.Tx) error{
 	0: createV1,
 	1: addSearchAndOwners,
 	2: addBlobs,
+	3: addBackground,
+}
+
+// addBackground adds the background response a turn streams (background
+// mode): its id and the last sequence number saved with the items, so that
+// a runnel killed mid-stream can reattach (see Turn.Background).
+func addBackground(tx *sql.Tx) error {
+	return execAll(tx,
+		`ALTER TABLE turns ADD COLUMN background_id TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE turns ADD COLUMN background_seq INTEGER NOT NULL DEFAULT -1`,
+	)
 }
 
 // createV1 is the first layout: sessions, turns and raw items.

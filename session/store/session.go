@@ -70,6 +70,16 @@ type Turn struct {
 	Error              string
 	Started            time.Time
 	Ended              time.Time // zero while streaming
+	Background         Background
+}
+
+// Background is the background response a turn was streaming (background
+// mode): ID is "" when there is none; After is the sequence number of the
+// last event whose effect the stored items hold (-1: none), the point a
+// reattach resumes after.
+type Background struct {
+	ID    string
+	After int64
 }
 
 // Response is one response of a turn.

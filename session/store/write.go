@@ -432,3 +432,12 @@ func (db *DB) SetInput(tid TurnID, input []json.RawMessage) error {
 		return foldTurn(tx, tid)
 	})
 }
+
+// SetBackground records the background response turn tid streams and the
+// last sequence number its stored items hold.
+func (db *DB) SetBackground(tid TurnID, id string, after int64) error {
+	return db.write("save background response", func(tx *sql.Tx) error {
+		_, err := tx.Exec(`UPDATE turns SET background_id = ?, background_seq = ? WHERE id = ?`, id, after, int64(tid))
+		return err
+	})
+}

@@ -12,7 +12,8 @@
 // chains, never invents output from input, and serves only what it is given
 // (SetHandler is where a test scripts multi-turn behaviour). Stateful turns
 // on a memory of served responses, as OpenAI keeps them: chaining, store,
-// context limits and /responses/compact (see state.go). It does not import
+// context limits and /responses/compact (see state.go), and background
+// responses: resumed streams, fetches and cancels (see background.go). It does not import
 // package stream, so stream's own tests can use it.
 //
 // Flow: request → recorded → queue (FIFO) or handler → reply written event by
@@ -67,6 +68,7 @@ func (s *Server) SetModels(ids ...string) {
 type Recorded struct {
 	Method string
 	Path   string
+	Query  string // the raw query, without '?'
 	Header http.Header
 	Body   []byte
 }
@@ -145,7 +147,7 @@ const maxRequestBody = 64 << 20
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody))
-	rec := Recorded{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body}
+	rec := Recorded{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body}
 	reply, ok, stateful := s.record(rec)
 	switch {
 	case err != nil:

@@ -27,6 +27,23 @@ type StateOptions struct {
 	// NoCompact answers POST /v1/responses/compact with the 404 of a
 	// server that does not know it.
 	NoCompact bool
+	// Background options (see background.go).
+	RejectBackground bool // a request with background: true gets a 400 naming the parameter
+	NoResume         bool // GET /v1/responses/{id}?stream=true gets a 405
+	// PollsBeforeDone: GET /v1/responses/{id} reports a background response
+	// in_progress this many times before its final object.
+	PollsBeforeDone int
+	// RunUntilStreamed: GET /v1/responses/{id} reports a background response
+	// in_progress until a stream (the POST's or a resumed one) has served
+	// its last event; without it the response finishes at once, whatever
+	// its stream does.
+	RunUntilStreamed bool
+	// ResumeDropAfter > 0 drops each resumed stream after that many events;
+	// < 0 hangs up on every resume before answering.
+	ResumeDropAfter int
+	// ResumeRepeat > 0 starts each resumed stream that many events before
+	// starting_after: a server that repeats what the client already has.
+	ResumeRepeat int
 }
 
 // Stored is a response the stateful server served.
@@ -40,6 +57,16 @@ type Stored struct {
 	Context []json.RawMessage
 	Output  []json.RawMessage // the output items, from the terminal event (else the done items)
 	Events  []StoredEvent     // as served (up to where the stream was dropped or stalled)
+
+	// Background responses run on the server whatever the stream does: All
+	// is every event of the response (Events is what the POST served),
+	// Final its terminal response object; Cancelled is set by a cancel.
+	Background bool
+	All        []StoredEvent
+	Final      json.RawMessage
+	Cancelled  bool
+	Streamed   bool // a stream served its last event
+	polls      int  // GET /v1/responses/{id} answered so far
 }
 
 // StoredEvent is one served event.
@@ -93,6 +120,7 @@ type requestBody struct {
 	Input              json.RawMessage `json:"input"`
 	PreviousResponseID string          `json:"previous_response_id"`
 	Store              *bool           `json:"store"`
+	Background         bool            `json:"background"`
 	ContextManagement  []struct {
 		Type             string `json:"type"`
 		CompactThreshold int    `json:"compact_threshold"`
@@ -122,7 +150,13 @@ func (b requestBody) items() ([]json.RawMessage, error) {
 // It runs with s.mu held.
 func (s *Server) statefulReply(rec Recorded) (reply Reply, ok bool) {
 	st := s.state
-	if st == nil || rec.Method != http.MethodPost {
+	if st == nil {
+		return Reply{}, false
+	}
+	if strings.HasPrefix(rec.Path, "/v1/responses/") && rec.Path != "/v1/responses/compact" {
+		return s.backgroundReply(rec), true
+	}
+	if rec.Method != http.MethodPost {
 		return Reply{}, false
 	}
 	switch rec.Path {
@@ -139,6 +173,9 @@ func (s *Server) statefulReply(rec Recorded) (reply Reply, ok bool) {
 		return jsonErrorParam(http.StatusBadRequest, "Invalid type for 'input': expected a string or an array of items.", "invalid_request_error", "invalid_type", "input"), true
 	}
 	compact := rec.Path == "/v1/responses/compact"
+	if !compact && body.Background && st.opts.RejectBackground {
+		return jsonErrorParam(http.StatusBadRequest, "Unsupported parameter: 'background' is not supported with this model.", "invalid_request_error", "unsupported_parameter", "background"), true
+	}
 	if compact && st.opts.NoCompact {
 		return jsonError(http.StatusNotFound, "Invalid URL (POST /v1/responses/compact)", "invalid_request_error", ""), true
 	}
@@ -237,10 +274,14 @@ func (s *Server) remember(reply Reply, body requestBody, context []json.RawMessa
 		return
 	}
 	events := SplitEvents(sse)
+	served := len(events)
 	if n := max(reply.DropAfter, reply.StallAfter); n > 0 && n < len(events) {
-		events = events[:n]
+		served = n
 	}
-	r := &Stored{Store: body.Store == nil || *body.Store}
+	if !body.Background {
+		events = events[:served]
+	}
+	r := &Stored{Store: body.Store == nil || *body.Store, Background: body.Background}
 	var done []json.RawMessage
 	for _, ev := range events {
 		data := eventData(ev)
@@ -272,6 +313,7 @@ func (s *Server) remember(reply Reply, body requestBody, context []json.RawMessa
 			}
 			if e.Type == "response.completed" || e.Type == "response.incomplete" || e.Type == "response.failed" {
 				r.Output = e.Response.Output
+				r.Final = terminalObject(data)
 			}
 		}
 		if e.Type == "response.output_item.done" && len(e.Item) > 0 {
@@ -280,6 +322,10 @@ func (s *Server) remember(reply Reply, body requestBody, context []json.RawMessa
 	}
 	if r.ID == "" {
 		return
+	}
+	if r.Background {
+		r.All, r.Events = r.Events, r.Events[:min(served, len(r.Events))]
+		r.Streamed = len(r.Events) == len(r.All)
 	}
 	if r.Output == nil {
 		r.Output = done
