@@ -188,8 +188,9 @@ func TestResumeKeepsCost(t *testing.T) {
 	d.send(SubmitMsg{Text: "hi"})
 	d.until("the answer", func() bool { return m.cur == nil && m.status.State == Idle })
 	d.send(SlashMsg{Name: "model", Args: "gpt-4.1"}) // the session's model changes; the turn was gpt-5's
-	id := m.journal.ID()
-	m.shutdown()
+	j := m.journal
+	m.shutdown() // the journal's writes land first, the session row among them
+	id := j.ID()
 	s, _, err := db.Load(id)
 	if err != nil {
 		t.Fatal(err)

@@ -60,8 +60,9 @@ func TestResumeSumKeepsReasoning(t *testing.T) {
 		d.until("the answer", func() bool { return m.cur == nil && m.status.State == Idle })
 	}
 	before := statusRow(plain(m))
-	id := m.journal.ID()
-	m.shutdown()
+	j := m.journal
+	m.shutdown() // the journal's writes land first, the session row among them
+	id := j.ID()
 	s, _, err := db.Load(id)
 	if err != nil {
 		t.Fatal(err)

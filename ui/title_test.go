@@ -29,8 +29,9 @@ func TestLLMTitle(t *testing.T) {
 		t.Fatalf("title msg %#v", msg)
 	}
 	m.Update(msg)
-	id := m.journal.ID()
-	m.shutdown()
+	j := m.journal
+	m.shutdown() // the journal's writes land first, the session row among them
+	id := j.ID()
 	list, _ := db.List(1)
 	if len(list) != 1 || list[0].ID != id || list[0].Title != "Streaming Markdown Basics" {
 		t.Errorf("sessions %+v", list)

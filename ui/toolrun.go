@@ -472,6 +472,7 @@ func (m *Model) toolsDone(msg toolDoneMsg) tea.Cmd {
 	cancelled := k.stopped
 	k.cancel, k.stopped = nil, false
 	now := m.now()
+	var redraw []tea.Cmd
 	for _, r := range msg.results {
 		if it := k.calls[r.Call.CallID]; it != nil {
 			it.Output, _ = json.Marshal(r.Output)
@@ -480,7 +481,9 @@ func (m *Model) toolsDone(msg toolDoneMsg) tea.Cmd {
 				run.Started = it.Run.Started
 			}
 			it.Run = run
-			m.itemChanged(it)
+			// redrawn now, not on the next frame: the panels end in the
+			// same view as the notice and the status line that say so
+			redraw = append(redraw, m.refresh(it, now))
 		}
 	}
 	// The round is over: a chunk or progress report still queued on
@@ -501,7 +504,7 @@ func (m *Model) toolsDone(msg toolDoneMsg) tea.Cmd {
 		k.loop.Cancel(msg.results, now)
 		m.status.State = Idle
 		m.notice(block.Info, "tools stopped — their outputs (\"cancelled by user\") go with your next message")
-		return nil
+		return tea.Batch(redraw...)
 	}
 	in, _ := k.loop.Finish(msg.results, now)
 	if len(in) == 0 {
@@ -509,9 +512,9 @@ func (m *Model) toolsDone(msg toolDoneMsg) tea.Cmd {
 		if round != nil {
 			round.EndRound(nil)
 		}
-		return nil
+		return tea.Batch(redraw...)
 	}
-	return m.beginWith(m.conv.Begin("", in...), round)
+	return tea.Batch(append(redraw, m.beginWith(m.conv.Begin("", in...), round))...)
 }
 
 // stopTools cancels a running round.
