@@ -21,7 +21,7 @@ func send(t *testing.T, c *session.Conversation, cl *stream.Client, turn *sessio
 	t.Helper()
 	var acc stream.Accumulator
 	var err error
-	for b := range stream.Start(context.Background(), cl, turn.Request).C {
+	for b := range stream.Start(context.Background(), cl, turn.Request).Chan() {
 		for i := range b.Events {
 			acc.Apply(&b.Events[i])
 		}
@@ -101,7 +101,7 @@ func TestExpiredPreviousResponseRebuildsInput(t *testing.T) {
 	srv.Enqueue(streamtest.PreviousResponseNotFound("resp_1"), streamtest.Reply{SSE: streamtest.Text("resp_2", "second answer")})
 	turn := c.Say("second question")
 	var err error
-	for b := range stream.Start(context.Background(), cl, turn.Request).C {
+	for b := range stream.Start(context.Background(), cl, turn.Request).Chan() {
 		if b.Final {
 			err = b.Err
 		}

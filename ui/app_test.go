@@ -32,7 +32,7 @@ func pump(t testing.TB, m *Model, step func()) {
 	for m.cur != nil {
 		var msg batchMsg
 		select {
-		case b, ok := <-m.cur.handle.C:
+		case b, ok := <-m.cur.handle.Chan():
 			if !ok {
 				b = stream.Batch{Final: true}
 			}

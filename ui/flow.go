@@ -81,8 +81,7 @@ func (m *Model) beginWith(st *session.Turn, round *session.TurnLog) tea.Cmd {
 	m.pending = nil
 	m.status.State, m.status.Started, m.status.Detail = Waiting, t.started, ""
 	m.status.TurnUsage = Usage{}
-	m.live = true
-	return cmd
+	return tea.Batch(cmd, m.scheduleFrame(false)) // the spinner until the first batch
 }
 
 // interrupt stops the turn in flight; what arrived stays on screen. No event
@@ -142,7 +141,7 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	if t.stopped {
 		return m.nextBatch(t) // only the final batch is left: end at once
 	}
-	return nil
+	return m.scheduleFrame(true) // draw what came; the frame asks for more
 }
 
 // nextBatch asks for the turn's next batch unless a request is outstanding.
@@ -263,11 +262,16 @@ func hostedName(it *stream.Item) string {
 	return strings.ReplaceAll(strings.TrimSuffix(it.Type, "_call"), "_", " ")
 }
 
-// tick is a frame: entries changed since the last one re-render now.
+// tick is a frame: entries changed since the last one re-render now. The
+// next frame is scheduled only while something changes: soon while a stream
+// brings text, tools run or entries animate; slowly while a turn waits for
+// its stream (the status line's spinner); not at all otherwise.
 func (m *Model) tick(now time.Time) tea.Cmd {
 	m.frame.now = now
 	var cmds []tea.Cmd
+	flowing := false // the turn brought something since the last frame
 	if t := m.cur; t != nil {
+		flowing = len(t.changed) > 0
 		cmds = append(cmds, m.nextBatch(t))
 		if t.retry != nil {
 			m.transcript.Invalidate(t.retry.idx) // the countdown
@@ -292,10 +296,11 @@ func (m *Model) tick(now time.Time) tea.Cmd {
 	}
 	// a round waiting only for the user's answer needs no frames: the
 	// approval's slow tick (Update) keeps its timer running
-	if m.cur != nil || live || (m.tools.cancel != nil && m.tools.asking == nil) {
-		cmds = append(cmds, frameTick(m.gen))
-	} else {
-		m.live = false
+	switch {
+	case flowing || live || (m.tools.cancel != nil && m.tools.asking == nil):
+		cmds = append(cmds, m.scheduleFrame(true))
+	case m.cur != nil:
+		cmds = append(cmds, m.scheduleFrame(false))
 	}
 	return tea.Batch(cmds...)
 }
@@ -492,5 +497,5 @@ func (m *Model) resend(t *turn, req stream.Request) tea.Cmd {
 	nt, cmd := startTurn(m.ctx, m.gen, m.opts.Client, t.sess, req, m.now(), m.opts.responseLimit())
 	nt.log = t.log
 	m.cur = nt
-	return cmd
+	return tea.Batch(cmd, m.scheduleFrame(false))
 }

@@ -65,7 +65,7 @@ func goldenPump(t *testing.T, m *Model) {
 	for m.cur != nil {
 		var msg batchMsg
 		select {
-		case b, ok := <-m.cur.handle.C:
+		case b, ok := <-m.cur.handle.Chan():
 			if !ok {
 				b = stream.Batch{Final: true}
 			}

@@ -24,9 +24,12 @@ type batchMsg struct {
 	batch stream.Batch
 }
 
-// frameMsg is the frame tick: changed entries are re-rendered on it.
+// frameMsg is the frame tick: changed entries are re-rendered on it. seq
+// names the scheduled tick (Model.tickSeq); a tick that was superseded by a
+// sooner one is ignored. 0 is a tick no schedule knows of (tests).
 type frameMsg struct {
 	gen int
+	seq int
 	now time.Time
 }
 
@@ -38,7 +41,8 @@ type frameMsg struct {
 //   - changed holds the items changed since the last frame.
 //   - waiting is true while a waitBatch for the turn is outstanding; at
 //     most one is, and a new one is asked for on the frame after a batch
-//     came (see Model.tick), so a turn takes at most one batch per frame.
+//     came (see Model.tick), so a turn takes at most one batch per frame
+//     and its stream wakes the UI at most once per frame.
 type turn struct {
 	gen     int
 	sess    *session.Turn
@@ -59,7 +63,7 @@ type turn struct {
 // waitBatch receives the next batch of h.
 func waitBatch(gen int, h *stream.Handle) tea.Cmd {
 	return func() tea.Msg {
-		b, ok := <-h.C
+		b, ok := h.Next()
 		if !ok {
 			return batchMsg{gen: gen, batch: stream.Batch{Final: true}}
 		}
@@ -67,9 +71,9 @@ func waitBatch(gen int, h *stream.Handle) tea.Cmd {
 	}
 }
 
-// frameTick schedules the next frame.
-func frameTick(gen int) tea.Cmd {
-	return tea.Tick(frameInterval, func(t time.Time) tea.Msg { return frameMsg{gen: gen, now: t} })
+// frameTick schedules frame seq in d.
+func frameTick(gen, seq int, d time.Duration) tea.Cmd {
+	return tea.Tick(d, func(t time.Time) tea.Msg { return frameMsg{gen: gen, seq: seq, now: t} })
 }
 
 // startTurn begins streaming a request; limit bounds each response's text
@@ -78,14 +82,14 @@ func startTurn(ctx context.Context, gen int, c *stream.Client, st *session.Turn,
 	h := stream.Start(ctx, c, req)
 	t := &turn{gen: gen, sess: st, handle: h, started: now, changed: map[*stream.Item]bool{}, req: req, waiting: true}
 	t.acc.Limit = limit
-	return t, tea.Batch(waitBatch(gen, h), frameTick(gen))
+	return t, waitBatch(gen, h)
 }
 
 // startReplay plays a recording as if it were a turn.
 func startReplay(ctx context.Context, gen int, h *stream.Handle, now time.Time, limit int) (*turn, tea.Cmd) {
 	t := &turn{gen: gen, sess: &session.Turn{}, handle: h, started: now, changed: map[*stream.Item]bool{}, waiting: true}
 	t.acc.Limit = limit
-	return t, tea.Batch(waitBatch(gen, h), frameTick(gen))
+	return t, waitBatch(gen, h)
 }
 
 // apply folds a batch in and returns the problems it reported (malformed
