@@ -35,8 +35,8 @@ type Batch struct {
 // Invariants (under mu):
 //   - pending holds what was decoded since the last Next, in stream order;
 //     size is the payload of its events (pieceSize).
-//   - waiting is true while a consumer is parked in Next; the reader clears
-//     it when it sends the one wake-up token.
+//   - waiting says whether and for what a consumer is parked in NextBy; the
+//     reader clears it when it sends the one wake-up token.
 //   - blocked is true while the reader waits for a full batch to be taken.
 //   - done is true once the Final batch was handed over.
 type Handle struct {
@@ -46,7 +46,7 @@ type Handle struct {
 	mu      sync.Mutex
 	pending Batch
 	size    int
-	waiting bool
+	waiting int // waitNone, waitAny or waitUrgent
 	blocked bool
 	done    bool
 	wake    chan struct{} // cap 1: something arrived for a waiting consumer
@@ -63,11 +63,26 @@ func (h *Handle) Cancel(cause error) { h.cancel(cause) }
 
 // Next returns everything that arrived since the previous call as one
 // batch, waiting for something when nothing has. After the Final batch it
-// returns false. Only one goroutine may call Next at a time (and none may
-// once Chan was called).
-func (h *Handle) Next() (Batch, bool) {
+// returns false. Only one goroutine may call Next (or NextBy) at a time, and
+// none may once Chan was called.
+func (h *Handle) Next() (Batch, bool) { return h.NextBy(time.Time{}) }
+
+// NextBy is Next for a consumer that draws frames: events that arrive before
+// notBefore are held (the reader does not wake the consumer for them) and
+// handed over at notBefore, together with all that came meanwhile. The end
+// of the stream, a retry, or a batch full enough to hold the reader back is
+// handed over at once. So a consumer that asks with notBefore set to its
+// next frame is woken at most once per frame, and the stream's end is not
+// held back.
+func (h *Handle) NextBy(notBefore time.Time) (Batch, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
 	for {
 		if h.done {
 			return Batch{}, false
@@ -75,10 +90,23 @@ func (h *Handle) Next() (Batch, bool) {
 		if len(h.pending.Events) > 0 && h.ctx.Err() != nil {
 			h.pending.Events, h.size = nil, 0 // cancelled: only the end still goes out
 		}
-		if h.pending.Final || h.pending.Retry != nil || len(h.pending.Events) > 0 {
+		if h.pending.Final || h.pending.Retry != nil || h.blocked {
 			break
 		}
-		h.waiting = true
+		var due <-chan time.Time
+		if len(h.pending.Events) > 0 {
+			wait := time.Until(notBefore)
+			if wait <= 0 {
+				break
+			}
+			if timer == nil {
+				timer = time.NewTimer(wait)
+			}
+			due = timer.C
+			h.waiting = waitUrgent
+		} else {
+			h.waiting = waitAny
+		}
 		cancelled := h.ctx.Done()
 		if h.ctx.Err() != nil {
 			cancelled = nil // already dropped: wait for the final piece
@@ -86,10 +114,11 @@ func (h *Handle) Next() (Batch, bool) {
 		h.mu.Unlock()
 		select {
 		case <-h.wake:
+		case <-due:
 		case <-cancelled: // drop what is pending; the final piece follows
 		}
 		h.mu.Lock()
-		h.waiting = false
+		h.waiting = waitNone
 	}
 	b := h.pending
 	h.pending, h.size = Batch{}, 0
@@ -100,6 +129,14 @@ func (h *Handle) Next() (Batch, bool) {
 	}
 	return b, true
 }
+
+// How a consumer waits in NextBy: not at all, for any piece, or only for
+// one that must not wait for the frame (the end, a retry, a full batch).
+const (
+	waitNone = iota
+	waitAny
+	waitUrgent
+)
 
 // Chan returns the batches on a channel, closed after the Final batch, for
 // consumers that want to select or range. It starts a goroutine that calls
@@ -127,11 +164,15 @@ func (h *Handle) Chan() <-chan Batch {
 func (h *Handle) put(p piece) bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	for !p.final && (h.size >= maxBatchBytes || len(h.pending.Events) >= maxBatchEvents || h.pending.Retry != nil) {
+	for !p.final && h.full() {
 		if h.ctx.Err() != nil {
 			return false
 		}
 		h.blocked = true
+		if h.waiting != waitNone {
+			h.waiting = waitNone
+			signal(h.wake) // the consumer must take this batch now
+		}
 		h.mu.Unlock()
 		select {
 		case <-h.space:
@@ -144,11 +185,17 @@ func (h *Handle) put(p piece) bool {
 	}
 	h.pending = add(h.pending, p)
 	h.size += pieceSize(&p)
-	if h.waiting {
-		h.waiting = false
+	if h.waiting == waitAny || (h.waiting == waitUrgent && (p.final || p.retry != nil)) {
+		h.waiting = waitNone
 		signal(h.wake)
 	}
 	return true
+}
+
+// full reports whether the pending batch must be taken before the reader
+// adds to it.
+func (h *Handle) full() bool {
+	return h.size >= maxBatchBytes || len(h.pending.Events) >= maxBatchEvents || h.pending.Retry != nil
 }
 
 // signal leaves a token in a channel of capacity 1 without waiting.
@@ -195,11 +242,15 @@ type piece struct {
 }
 
 // Bounds on one batch: the events' payload bytes (see pieceSize) and their
-// number. They bound the work a consumer gets at once (a chat renders what a
-// batch brought before the next frame) as much as the memory in flight.
+// number. They bound the work a consumer gets at once (a chat applies what a
+// batch brought, then renders once per frame) as much as the memory in
+// flight (an Event is about 350 bytes: 4,096 of them are 1.4 MB). A chat
+// takes one batch per frame, so they also cap its throughput: 4,096 events
+// at 30 frames/s is 120,000 deltas/s, above what any socket brings (with
+// 512, a 40 KB answer in 4-byte deltas took 20 frames after its last byte).
 const (
-	maxBatchBytes  = 16 << 10
-	maxBatchEvents = 512
+	maxBatchBytes  = 256 << 10
+	maxBatchEvents = 4096
 )
 
 func start(parent context.Context, open opener, pace time.Duration, secrets *Redactor) *Handle {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 // newTestHandle is a Handle with no reader: the test puts the pieces.
@@ -66,7 +67,7 @@ func TestNoWakeWithoutWaiter(t *testing.T) {
 		h.mu.Lock()
 		w := h.waiting
 		h.mu.Unlock()
-		if w {
+		if w != waitNone {
 			break
 		}
 	}
@@ -100,8 +101,8 @@ func TestBatchRetryIsSentAlone(t *testing.T) {
 // batches of at most maxBatchBytes (plus the event that filled it), so a slow
 // consumer holds the reader back instead of letting the stream pile up.
 func TestBatchIsBounded(t *testing.T) {
-	delta := strings.Repeat("x", 1<<10)
-	const n = 200 // 200 KiB
+	delta := strings.Repeat("x", 4<<10)
+	const n = 200 // 800 KiB
 	h, _ := newTestHandle(context.Background())
 	go func() {
 		for i := 0; i < n; i++ {
@@ -146,5 +147,34 @@ func TestBatchDropsPendingAfterCancel(t *testing.T) {
 	}
 	if events != 0 {
 		t.Errorf("%d pending events were handed over after the cancel", events)
+	}
+}
+
+// TestNextByHoldsUntilTheFrame: events arriving before notBefore do not wake
+// the consumer; the end of the stream does, at once, with them.
+func TestNextByHoldsUntilTheFrame(t *testing.T) {
+	h, _ := newTestHandle(context.Background())
+	got := make(chan Batch)
+	go func() { b, _ := h.NextBy(time.Now().Add(time.Hour)); got <- b }()
+	h.put(piece{ev: Event{Kind: KindTextDelta, Delta: "a"}}) // may come before or after the consumer parks
+	for {
+		h.mu.Lock()
+		w := h.waiting
+		h.mu.Unlock()
+		if w == waitUrgent {
+			break
+		}
+	}
+	h.put(piece{ev: Event{Kind: KindTextDelta, Delta: "b"}})
+	h.put(piece{final: true})
+	b := <-got
+	if len(b.Events) != 2 || !b.Final {
+		t.Errorf("%d events, final %v: want both deltas with the end", len(b.Events), b.Final)
+	}
+	// a notBefore in the past hands pending events over at once
+	h2, _ := newTestHandle(context.Background())
+	h2.put(piece{ev: Event{Kind: KindTextDelta, Delta: "a"}})
+	if b, _ := h2.NextBy(time.Now().Add(-time.Second)); len(b.Events) != 1 {
+		t.Errorf("%d events", len(b.Events))
 	}
 }

@@ -285,6 +285,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil // superseded by a sooner frame
 		}
 		m.live = false
+		if t := m.cur; t != nil && msg.seq != 0 && !m.tickFast && time.Since(t.drawn) < spinnerStep {
+			return m, m.scheduleFrame(false) // a batch was just drawn: the spinner moved with it
+		}
 		return m, m.tick(msg.now)
 	case finalMsg:
 		if f, ok := msg.e.b.(block.Finisher); ok && msg.width == m.width {

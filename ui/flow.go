@@ -141,7 +141,8 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	if t.stopped {
 		return m.nextBatch(t) // only the final batch is left: end at once
 	}
-	return m.scheduleFrame(true) // draw what came; the frame asks for more
+	t.drawn = time.Now()
+	return m.tick(now) // the batch is the frame: draw it, ask for the next
 }
 
 // nextBatch asks for the turn's next batch unless a request is outstanding.
@@ -150,7 +151,8 @@ func (m *Model) nextBatch(t *turn) tea.Cmd {
 		return nil
 	}
 	t.waiting = true
-	return waitBatch(t.gen, t.handle)
+	// real time: the stream's reader holds what comes until then
+	return waitBatch(t.gen, t.handle, time.Now().Add(streamInterval))
 }
 
 // retryReason is what failed, without advice to wait and try again: runnel
@@ -262,16 +264,15 @@ func hostedName(it *stream.Item) string {
 	return strings.ReplaceAll(strings.TrimSuffix(it.Type, "_call"), "_", " ")
 }
 
-// tick is a frame: entries changed since the last one re-render now. The
-// next frame is scheduled only while something changes: soon while a stream
-// brings text, tools run or entries animate; slowly while a turn waits for
-// its stream (the status line's spinner); not at all otherwise.
+// tick is a frame: entries changed since the last one re-render now. A
+// streaming turn's batches are frames of their own (Model.batch); the next
+// frame tick is scheduled only while something else changes: soon while
+// tools run or entries animate, slowly while a turn is in flight (the
+// status line's spinner, a retry countdown), not at all otherwise.
 func (m *Model) tick(now time.Time) tea.Cmd {
 	m.frame.now = now
 	var cmds []tea.Cmd
-	flowing := false // the turn brought something since the last frame
 	if t := m.cur; t != nil {
-		flowing = len(t.changed) > 0
 		cmds = append(cmds, m.nextBatch(t))
 		if t.retry != nil {
 			m.transcript.Invalidate(t.retry.idx) // the countdown
@@ -297,7 +298,7 @@ func (m *Model) tick(now time.Time) tea.Cmd {
 	// a round waiting only for the user's answer needs no frames: the
 	// approval's slow tick (Update) keeps its timer running
 	switch {
-	case flowing || live || (m.tools.cancel != nil && m.tools.asking == nil):
+	case live || (m.tools.cancel != nil && m.tools.asking == nil):
 		cmds = append(cmds, m.scheduleFrame(true))
 	case m.cur != nil:
 		cmds = append(cmds, m.scheduleFrame(false))

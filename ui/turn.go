@@ -18,6 +18,14 @@ var errStopped = errors.New("stopped by user")
 // second is smooth for text and halves the per-frame cost of 60.
 const frameInterval = time.Second / 30
 
+// streamInterval paces the frames a streaming answer draws: its batches
+// come at most this often (stream.Handle.NextBy), each drawn when it comes.
+// 20 frames a second is about 40 characters a frame at a model's reading
+// pace (200 deltas/s); each frame costs the terminal a redraw, so fewer
+// frames are most of what a paced answer costs. The end of a stream, a
+// retry and a full batch are not held back.
+const streamInterval = time.Second / 20
+
 // batchMsg carries one batch of a turn's stream.
 type batchMsg struct {
 	gen   int
@@ -40,9 +48,12 @@ type frameMsg struct {
 //   - every event of the turn's stream is applied to acc in order.
 //   - changed holds the items changed since the last frame.
 //   - waiting is true while a waitBatch for the turn is outstanding; at
-//     most one is, and a new one is asked for on the frame after a batch
-//     came (see Model.tick), so a turn takes at most one batch per frame
-//     and its stream wakes the UI at most once per frame.
+//     most one is. A batch is drawn when it comes (Model.batch) and the
+//     next is asked for then, not before streamInterval has passed, so a
+//     turn takes at most one batch per frame and its stream wakes the UI
+//     at most once per frame; while it flows no frame timer runs.
+//   - drawn is when the last batch was drawn: a spinner frame within
+//     spinnerStep of it is not needed.
 type turn struct {
 	gen     int
 	sess    *session.Turn
@@ -58,12 +69,14 @@ type turn struct {
 	req     stream.Request        // the request as sent (tools resolved)
 	retry   *plainEntry           // the retry notice counting down, nil when none is
 	effort  string                // the reasoning effort the server reports, once found
+	drawn   time.Time             // when the last batch was drawn (real time)
 }
 
-// waitBatch receives the next batch of h.
-func waitBatch(gen int, h *stream.Handle) tea.Cmd {
+// waitBatch receives the next batch of h, not before notBefore unless it
+// ends the stream (see stream.Handle.NextBy).
+func waitBatch(gen int, h *stream.Handle, notBefore time.Time) tea.Cmd {
 	return func() tea.Msg {
-		b, ok := h.Next()
+		b, ok := h.NextBy(notBefore)
 		if !ok {
 			return batchMsg{gen: gen, batch: stream.Batch{Final: true}}
 		}
@@ -82,14 +95,14 @@ func startTurn(ctx context.Context, gen int, c *stream.Client, st *session.Turn,
 	h := stream.Start(ctx, c, req)
 	t := &turn{gen: gen, sess: st, handle: h, started: now, changed: map[*stream.Item]bool{}, req: req, waiting: true}
 	t.acc.Limit = limit
-	return t, waitBatch(gen, h)
+	return t, waitBatch(gen, h, time.Time{})
 }
 
 // startReplay plays a recording as if it were a turn.
 func startReplay(ctx context.Context, gen int, h *stream.Handle, now time.Time, limit int) (*turn, tea.Cmd) {
 	t := &turn{gen: gen, sess: &session.Turn{}, handle: h, started: now, changed: map[*stream.Item]bool{}, waiting: true}
 	t.acc.Limit = limit
-	return t, waitBatch(gen, h)
+	return t, waitBatch(gen, h, time.Time{})
 }
 
 // apply folds a batch in and returns the problems it reported (malformed
