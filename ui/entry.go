@@ -39,7 +39,7 @@ type itemEntry struct {
 func (e *itemEntry) View(width int) string {
 	return e.b.Render(block.Context{Width: width, Styles: e.fs.styles, Now: e.fs.now, Markdown: e.fs.md})
 }
-func (e *itemEntry) Live() bool     { return e.b.Live() }
+func (e *itemEntry) Live() bool { return e.b.Live() }
 
 // release drops the block's rebuildable renders (block.Releaser).
 func (e *itemEntry) release() {
