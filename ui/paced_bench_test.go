@@ -62,7 +62,7 @@ func chatFrames(tb testing.TB, m *Model, sse []byte, rate int) int {
 }
 
 // BenchmarkChatPaced is a 40 KB answer streamed at 200 deltas a second
-// (10,000 4-byte deltas, 50 s of a fake clock, 1,000 frames): the chat's
+// (10,000 4-byte deltas, 50 s of a fake clock, one frame per streamInterval): the chat's
 // CPU per delta, decoding included, against the same deltas at full speed
 // in the same run (x-unpaced: how much more a paced delta costs, which is
 // what frames cost while a model streams at a reading pace).
