@@ -20,13 +20,11 @@ const frameInterval = time.Second / 30
 
 // streamInterval paces the frames a streaming answer draws: its batches
 // come at most this often (stream.Handle.NextBy), each drawn when it comes.
-// 15 frames a second is about 50 characters a frame at a model's reading
-// pace (200 deltas/s of 4 bytes); each frame costs a markdown render of the
-// open block and a terminal redraw, which are most of what a paced answer
-// costs (the bench's paced 40 KB answer: 2.6 CPU-s at 20 frames/s). The
-// end of a stream, a retry and a full batch are not held back, so this
-// adds nothing to the end lag.
-const streamInterval = time.Second / 15
+// 20 frames a second is about 40 characters a frame at a model's reading
+// pace (200 deltas/s of 4 bytes). (15 frames/s measured no cheaper in the
+// bench: the renders are not what a paced answer costs most.) The end of a
+// stream, a retry and a full batch are not held back.
+const streamInterval = time.Second / 20
 
 // batchMsg carries one batch of a turn's stream.
 type batchMsg struct {
