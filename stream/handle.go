@@ -244,14 +244,14 @@ type piece struct {
 
 // Bounds on one batch: the events' payload bytes (see pieceSize) and their
 // number. They bound the work a consumer gets at once (a chat applies what a
-// batch brought, then renders once per frame) as much as the memory in
-// flight (an Event is about 350 bytes: 4,096 of them are 1.4 MB). A chat
-// takes one batch per frame, so they also cap its throughput: 4,096 events
-// at 30 frames/s is 120,000 deltas/s, above what any socket brings (with
-// 512, a 40 KB answer in 4-byte deltas took 20 frames after its last byte).
+// batch brought, then renders) as much as the memory in flight (an Event is
+// about 350 bytes: 1,024 of them are 350 KB). A full batch is handed over
+// at once (NextBy), so they do not cap a fast stream's throughput at one
+// batch per frame (with 512 a frame, a 40 KB answer in 4-byte deltas took
+// 20 frames after its last byte); 4,096 cost 5 MB more peak RSS.
 const (
-	maxBatchBytes  = 256 << 10
-	maxBatchEvents = 4096
+	maxBatchBytes  = 64 << 10
+	maxBatchEvents = 1024
 )
 
 func start(parent context.Context, open opener, pace time.Duration, secrets *Redactor) *Handle {
