@@ -337,11 +337,13 @@ func add(b Batch, p piece) Batch {
 	return b
 }
 
-// heldReader coalesces a slow stream's deltas: after a short read (the
-// socket had no more), it reads again only once the consumer took what is
-// pending, so what arrives meanwhile waits in the socket and comes in one
-// read: the reader wakes about once per frame, not once per delta. After a
-// full read (the stream is faster than the reader) it reads on at once.
+// heldReader coalesces a slow stream's deltas: after a trickle (a read
+// shorter than asked for and than trickle: the socket had no more), it reads
+// again only once the consumer took what is pending, so what arrives
+// meanwhile waits in the socket and comes in one read: the reader wakes
+// about once per frame, not once per delta. After a bigger read (a stream
+// faster than a trickle) it reads on at once, so a fast stream is never
+// held to one socketful per frame.
 type heldReader struct {
 	h     *Handle
 	r     io.Reader
@@ -353,9 +355,13 @@ func (hr *heldReader) Read(p []byte) (int, error) {
 		hr.h.waitTaken()
 	}
 	n, err := hr.r.Read(p)
-	hr.short = n < len(p)
+	hr.short = n < len(p) && n < trickle
 	return n, err
 }
+
+// trickle is the most a read brings from a stream that comes at a reading
+// pace: a frame of deltas at 200 a second is about 1.5 KB of SSE.
+const trickle = 4 << 10
 
 // waitTaken waits while events are pending and the stream goes on.
 func (h *Handle) waitTaken() {
