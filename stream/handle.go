@@ -22,6 +22,7 @@ type Batch struct {
 	Events []Event
 	Retry  *RetryInfo // a retry is about to wait (before the first byte)
 	Final  bool       // the last batch; Next returns false after it
+	More   bool       // the batch was full and held the reader back: more is already waiting
 	Err    error      // with Final: why the stream ended (nil at a clean end)
 }
 
@@ -122,6 +123,7 @@ func (h *Handle) NextBy(notBefore time.Time) (Batch, bool) {
 		h.waiting = waitNone
 	}
 	b := h.pending
+	b.More = h.blocked
 	h.pending, h.size = Batch{}, 0
 	h.done = b.Final
 	if h.blocked || h.held {

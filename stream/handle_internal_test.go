@@ -111,16 +111,22 @@ func TestBatchIsBounded(t *testing.T) {
 		}
 		h.put(piece{final: true})
 	}()
-	total, batches := 0, 0
+	total, batches, more := 0, 0, 0
 	for _, b := range drain(h) {
 		batches++
 		total += len(b.Events)
+		if b.More {
+			more++
+		}
 		if size := len(b.Events) * len(delta); size > maxBatchBytes+len(delta) {
 			t.Errorf("batch %d holds %d events, %d bytes: over the %d-byte bound", batches, len(b.Events), size, maxBatchBytes)
 		}
 	}
 	if total != n || batches < 3 {
 		t.Errorf("%d events in %d batches, want %d in at least 3", total, batches, n)
+	}
+	if more == 0 {
+		t.Error("no batch said that more was waiting behind it")
 	}
 }
 

@@ -141,6 +141,11 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	if t.stopped {
 		return m.nextBatch(t) // only the final batch is left: end at once
 	}
+	if msg.batch.More {
+		// a stream faster than the frames: take the rest at once, draw on
+		// the next frame (a render per full batch would slow it down)
+		return tea.Batch(m.nextBatch(t), m.scheduleFrame(true))
+	}
 	t.drawn = time.Now()
 	return m.tick(now) // the batch is the frame: draw it, ask for the next
 }
