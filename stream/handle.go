@@ -49,7 +49,6 @@ type Handle struct {
 	size    int
 	waiting int // waitNone, waitAny or waitUrgent
 	blocked bool
-	held    bool // the reader waits for the pending batch to be taken before it reads on
 	done    bool
 	wake    chan struct{} // cap 1: something arrived for a waiting consumer
 	space   chan struct{} // cap 1: the full batch the reader waits on was taken
@@ -126,8 +125,8 @@ func (h *Handle) NextBy(notBefore time.Time) (Batch, bool) {
 	b.More = h.blocked
 	h.pending, h.size = Batch{}, 0
 	h.done = b.Final
-	if h.blocked || h.held {
-		h.blocked, h.held = false, false
+	if h.blocked {
+		h.blocked = false
 		signal(h.space)
 	}
 	return b, true
@@ -274,7 +273,7 @@ func (h *Handle) read(open opener, pace time.Duration, secrets *Redactor) {
 		return
 	}
 	defer body.Close()
-	d := NewDecoder(&heldReader{h: h, r: body})
+	d := NewDecoder(body)
 	d.SetRedactor(secrets)
 	guard := &deltaGuard{r: secrets}
 	var tick *time.Ticker
@@ -337,46 +336,4 @@ func add(b Batch, p piece) Batch {
 		b.Events = append(b.Events, p.ev)
 	}
 	return b
-}
-
-// heldReader coalesces a slow stream's deltas: after a trickle (a read
-// shorter than asked for and than trickle: the socket had no more), it reads
-// again only once the consumer took what is pending, so what arrives
-// meanwhile waits in the socket and comes in one read: the reader wakes
-// about once per frame, not once per delta. After a bigger read (a stream
-// faster than a trickle) it reads on at once, so a fast stream is never
-// held to one socketful per frame.
-type heldReader struct {
-	h     *Handle
-	r     io.Reader
-	short bool
-}
-
-func (hr *heldReader) Read(p []byte) (int, error) {
-	if hr.short {
-		hr.h.waitTaken()
-	}
-	n, err := hr.r.Read(p)
-	hr.short = n < len(p) && n < trickle
-	return n, err
-}
-
-// trickle is the most a read brings from a stream that comes at a reading
-// pace: a frame of deltas at 200 a second is about 1.5 KB of SSE.
-const trickle = 4 << 10
-
-// waitTaken waits while events are pending and the stream goes on.
-func (h *Handle) waitTaken() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for len(h.pending.Events) > 0 && h.ctx.Err() == nil {
-		h.held = true
-		h.mu.Unlock()
-		select {
-		case <-h.space:
-		case <-h.ctx.Done():
-		}
-		h.mu.Lock()
-	}
-	h.held = false
 }

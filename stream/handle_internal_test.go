@@ -3,7 +3,6 @@ package stream
 import (
 	"context"
 	"errors"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -183,55 +182,5 @@ func TestNextByHoldsUntilTheFrame(t *testing.T) {
 	h2.put(piece{ev: Event{Kind: KindTextDelta, Delta: "a"}})
 	if b, _ := h2.NextBy(time.Now().Add(-time.Second)); len(b.Events) != 1 {
 		t.Errorf("%d events", len(b.Events))
-	}
-}
-
-// chanReader returns one chunk per Read (a short read, as from a socket
-// that has no more yet), and EOF once chunks is closed.
-type chanReader struct{ chunks chan []byte }
-
-func (c chanReader) Read(p []byte) (int, error) {
-	b, ok := <-c.chunks
-	if !ok {
-		return 0, io.EOF
-	}
-	return copy(p, b), nil
-}
-
-// TestReaderWaitsForTheTake: after a short read, the reader reads no more
-// until the consumer took what is pending (a slow stream's deltas wait in
-// the socket and come in one read per frame); everything still arrives, in
-// order.
-func TestReaderWaitsForTheTake(t *testing.T) {
-	src := chanReader{make(chan []byte)}
-	h := start(context.Background(), func(context.Context, func(RetryInfo)) (io.ReadCloser, error) {
-		return io.NopCloser(src), nil
-	}, 0, nil)
-	delta := func(s string) []byte {
-		return []byte(`data: {"type":"response.output_text.delta","item_id":"m","output_index":0,"content_index":0,"delta":"` + s + "\"}\n\n")
-	}
-	src.chunks <- delta("a")
-	for {
-		h.mu.Lock()
-		held := h.held
-		h.mu.Unlock()
-		if held {
-			break // read "a", and waits for the take before reading on
-		}
-	}
-	b, _ := h.Next()
-	if len(b.Events) != 1 || b.Events[0].Delta != "a" {
-		t.Fatalf("%+v", b.Events)
-	}
-	src.chunks <- append(delta("b"), delta("c")...)
-	close(src.chunks)
-	var got strings.Builder
-	for _, b := range drain(h) {
-		for _, ev := range b.Events {
-			got.WriteString(ev.Delta)
-		}
-	}
-	if got.String() != "bc" {
-		t.Errorf("%q", got.String())
 	}
 }
