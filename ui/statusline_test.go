@@ -66,8 +66,8 @@ func TestResumeSumKeepsReasoning(t *testing.T) {
 		d.until("the answer", func() bool { return m.cur == nil && m.status.State == Idle })
 	}
 	before := statusRow(plain(m))
+	m.shutdown() // the journal's writer has written the session: it has an id
 	id := m.journal.ID()
-	m.shutdown()
 	s, _, err := db.Load(id)
 	if err != nil {
 		t.Fatal(err)

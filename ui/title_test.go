@@ -29,8 +29,8 @@ func TestLLMTitle(t *testing.T) {
 		t.Fatalf("title msg %#v", msg)
 	}
 	m.Update(msg)
+	m.shutdown() // the journal's writer has written the session: it has an id
 	id := m.journal.ID()
-	m.shutdown()
 	list, _ := db.List(1)
 	if len(list) != 1 || list[0].ID != id || list[0].Title != "Streaming Markdown Basics" {
 		t.Errorf("sessions %+v", list)
