@@ -246,13 +246,13 @@ type piece struct {
 // Bounds on one batch: the events' payload bytes (see pieceSize) and their
 // number. They bound the work a consumer gets at once (a chat applies what a
 // batch brought, then renders) as much as the memory in flight (an Event is
-// about 350 bytes: 1,024 of them are 350 KB). A full batch is handed over
-// at once (NextBy), so they do not cap a fast stream's throughput at one
-// batch per frame (with 512 a frame, a 40 KB answer in 4-byte deltas took
-// 20 frames after its last byte); 4,096 cost 5 MB more peak RSS.
+// about 350 bytes). A full batch is handed over at once, marked More (see
+// NextBy), so they do not cap a fast stream at one batch per frame (they
+// did: a 40 KB answer in 4-byte deltas took 20 frames after its last byte);
+// bigger batches only raised peak RSS (4,096 events: about 3 MB).
 const (
-	maxBatchBytes  = 64 << 10
-	maxBatchEvents = 1024
+	maxBatchBytes  = 32 << 10
+	maxBatchEvents = 512
 )
 
 func start(parent context.Context, open opener, pace time.Duration, secrets *Redactor) *Handle {
