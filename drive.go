@@ -33,7 +33,7 @@ const (
 func drive(h *stream.Handle, acc *stream.Accumulator, p output.Printer, stderr io.Writer) (*stream.Accumulator, error) {
 	var finalErr error
 	ended := map[*stream.Snapshot]bool{}
-	for b := range h.C {
+	for b := range h.Chan() {
 		if b.Retry != nil {
 			warnf(stderr, "%s — %s", retryLine(b.Retry.Err), b.Retry.Next())
 		}

@@ -106,7 +106,7 @@ func TestKilledTurnIsCarriedAfterResume(t *testing.T) {
 	t2 := c.Say("q2")
 	l := j.Begin(t2)
 	var acc stream.Accumulator
-	for b := range stream.Start(t.Context(), cl, t2.Request).C {
+	for b := range stream.Start(t.Context(), cl, t2.Request).Chan() {
 		for i := range b.Events {
 			acc.Apply(&b.Events[i])
 		}

@@ -21,7 +21,7 @@ func send(t *testing.T, c *session.Conversation, cl *stream.Client, turn *sessio
 	t.Helper()
 	var acc stream.Accumulator
 	var err error
-	for b := range stream.Start(context.Background(), cl, turn.Request).C {
+	for b := range stream.Start(context.Background(), cl, turn.Request).Chan() {
 		for i := range b.Events {
 			acc.Apply(&b.Events[i])
 		}
@@ -65,7 +65,7 @@ func reload(t *testing.T, db *store.DB, id store.SessionID) (c *session.Conversa
 func wantChainLost(t *testing.T, cl *stream.Client, req stream.Request) {
 	t.Helper()
 	var err error
-	for b := range stream.Start(context.Background(), cl, req).C {
+	for b := range stream.Start(context.Background(), cl, req).Chan() {
 		if b.Final {
 			err = b.Err
 		}

@@ -24,9 +24,9 @@ func bgClient(srv *streamtest.Server) *Client {
 
 // drain runs h to its end, applying every event, and returns the retry
 // notices it carried and the final error.
-func drain(t *testing.T, h *Handle, acc *Accumulator) (retries []RetryInfo, err error) {
+func drainFold(t *testing.T, h *Handle, acc *Accumulator) (retries []RetryInfo, err error) {
 	t.Helper()
-	for b := range h.C {
+	for b := range h.Chan() {
 		for i := range b.Events {
 			_, _ = acc.Apply(&b.Events[i])
 		}
@@ -66,14 +66,14 @@ func answerText(acc *Accumulator) string {
 func TestBackgroundResumeAfterDrop(t *testing.T) {
 	sse := streamtest.Text("resp_bg1", words(80)...)
 	var want Accumulator
-	if _, err := drain(t, StartReader(context.Background(), strings.NewReader(string(sse)), 0), &want); err != nil {
+	if _, err := drainFold(t, StartReader(context.Background(), strings.NewReader(string(sse)), 0), &want); err != nil {
 		t.Fatal(err)
 	}
 
 	srv := streamtest.New(t).Stateful(streamtest.StateOptions{})
 	srv.Enqueue(streamtest.Reply{SSE: sse, DropAfter: 41}) // sequence numbers 0…40 arrive
 	var got Accumulator
-	retries, err := drain(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &got)
+	retries, err := drainFold(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &got)
 	if err != nil {
 		t.Fatalf("stream ended with %v", err)
 	}
@@ -107,8 +107,8 @@ func TestBackgroundResumeDropsDuplicates(t *testing.T) {
 	srv := streamtest.New(t).Stateful(streamtest.StateOptions{ResumeRepeat: 10})
 	srv.Enqueue(streamtest.Reply{SSE: sse, DropAfter: 30})
 	var got, want Accumulator
-	_, _ = drain(t, StartReader(context.Background(), strings.NewReader(string(sse)), 0), &want)
-	if _, err := drain(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &got); err != nil {
+	_, _ = drainFold(t, StartReader(context.Background(), strings.NewReader(string(sse)), 0), &want)
+	if _, err := drainFold(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &got); err != nil {
 		t.Fatal(err)
 	}
 	if a, b := answerText(&got), answerText(&want); a != b {
@@ -124,7 +124,7 @@ func TestBackgroundResumeGivesUp(t *testing.T) {
 	srv := streamtest.New(t).Stateful(streamtest.StateOptions{ResumeDropAfter: 5})
 	srv.Enqueue(streamtest.Reply{SSE: sse, DropAfter: 10})
 	var got Accumulator
-	retries, err := drain(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &got)
+	retries, err := drainFold(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &got)
 	if err != nil {
 		t.Fatalf("a stream that progresses on every reopen must finish, got %v", err)
 	}
@@ -135,7 +135,7 @@ func TestBackgroundResumeGivesUp(t *testing.T) {
 	srv2 := streamtest.New(t).Stateful(streamtest.StateOptions{ResumeDropAfter: -1})
 	srv2.Enqueue(streamtest.Reply{SSE: sse, DropAfter: 10})
 	var cut Accumulator
-	retries, err = drain(t, Start(context.Background(), bgClient(srv2), Request{Model: "m", Background: true}), &cut)
+	retries, err = drainFold(t, Start(context.Background(), bgClient(srv2), Request{Model: "m", Background: true}), &cut)
 	if err == nil || len(retries) != MaxReconnects {
 		t.Fatalf("err %v after %d retries, want an error after %d", err, len(retries), MaxReconnects)
 	}
@@ -154,8 +154,8 @@ func TestBackgroundPollsWhenResumeUnsupported(t *testing.T) {
 	srv := streamtest.New(t).Stateful(streamtest.StateOptions{NoResume: true, PollsBeforeDone: 2})
 	srv.Enqueue(streamtest.Reply{SSE: sse, DropAfter: 20})
 	var got, want Accumulator
-	_, _ = drain(t, StartReader(context.Background(), strings.NewReader(string(sse)), 0), &want)
-	retries, err := drain(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &got)
+	_, _ = drainFold(t, StartReader(context.Background(), strings.NewReader(string(sse)), 0), &want)
+	retries, err := drainFold(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &got)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestBackgroundPollsWhenResumeUnsupported(t *testing.T) {
 func TestBackgroundRejectedFallsBackToForeground(t *testing.T) {
 	srv := streamtest.New(t).Stateful(streamtest.StateOptions{RejectBackground: true})
 	var got Accumulator
-	retries, err := drain(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Input: []json.RawMessage{UserText("hi")}, Background: true}), &got)
+	retries, err := drainFold(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Input: []json.RawMessage{UserText("hi")}, Background: true}), &got)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,7 +203,7 @@ func TestForegroundDropIsNotResumed(t *testing.T) {
 	srv := streamtest.New(t).Stateful(streamtest.StateOptions{})
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_fg", words(50)...), DropAfter: 20})
 	var got Accumulator
-	retries, err := drain(t, Start(context.Background(), bgClient(srv), Request{Model: "m"}), &got)
+	retries, err := drainFold(t, Start(context.Background(), bgClient(srv), Request{Model: "m"}), &got)
 	if err == nil || len(retries) != 0 || len(srv.Background()) != 0 {
 		t.Fatalf("err %v retries %v background requests %d", err, retries, len(srv.Background()))
 	}
@@ -218,9 +218,9 @@ func TestCancelResponse(t *testing.T) {
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_bg5", words(50)...), StallAfter: 10})
 	ctx, cancel := context.WithCancel(context.Background())
 	h := Start(ctx, bgClient(srv), Request{Model: "m", Background: true})
-	<-h.C
+	<-h.Chan()
 	cancel()
-	for range h.C {
+	for range h.Chan() {
 	}
 	if err := bgClient(srv).CancelResponse(context.Background(), "resp_bg5"); err != nil {
 		t.Fatal(err)
@@ -240,7 +240,7 @@ func TestCancelResponse(t *testing.T) {
 func TestReattach(t *testing.T) {
 	sse := streamtest.Text("resp_bg6", words(40)...)
 	var want Accumulator
-	_, _ = drain(t, StartReader(context.Background(), strings.NewReader(string(sse)), 0), &want)
+	_, _ = drainFold(t, StartReader(context.Background(), strings.NewReader(string(sse)), 0), &want)
 	for _, tt := range []struct {
 		name string
 		opts streamtest.StateOptions
@@ -259,7 +259,7 @@ func TestReattach(t *testing.T) {
 			var first Accumulator
 			ctx, cancel := context.WithCancel(context.Background())
 			h := Start(ctx, &Client{BaseURL: srv.URL, MaxRetries: -1, BaseDelay: time.Hour}, Request{Model: "m", Background: true})
-			for b := range h.C {
+			for b := range h.Chan() {
 				for i := range b.Events {
 					_, _ = first.Apply(&b.Events[i])
 				}
@@ -269,7 +269,7 @@ func TestReattach(t *testing.T) {
 			}
 			cancel()
 			var got Accumulator
-			retries, err := drain(t, Reattach(context.Background(), bgClient(srv), "resp_bg6", 14), &got)
+			retries, err := drainFold(t, Reattach(context.Background(), bgClient(srv), "resp_bg6", 14), &got)
 			if err != nil || len(retries) != 0 {
 				t.Fatalf("err %v retries %v", err, retries)
 			}
@@ -350,7 +350,7 @@ func TestRealBackgroundQueuedJoinsResumed(t *testing.T) {
 			defer hs.Close()
 			var acc Accumulator
 			c := &Client{BaseURL: hs.URL + "/v1", BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}
-			if _, err := drain(t, Start(context.Background(), c, Request{Model: "m", Background: true}), &acc); err != nil {
+			if _, err := drainFold(t, Start(context.Background(), c, Request{Model: "m", Background: true}), &acc); err != nil {
 				t.Fatal(err)
 			}
 			if len(gets) != 1 || !strings.Contains(gets[0], "starting_after=1") {
@@ -421,8 +421,8 @@ func TestBackgroundResumeAfterStall(t *testing.T) {
 	c := bgClient(srv)
 	c.IdleTimeout = 100 * time.Millisecond
 	var got, want Accumulator
-	_, _ = drain(t, StartReader(context.Background(), strings.NewReader(string(sse)), 0), &want)
-	retries, err := drain(t, Start(context.Background(), c, Request{Model: "m", Background: true}), &got)
+	_, _ = drainFold(t, StartReader(context.Background(), strings.NewReader(string(sse)), 0), &want)
+	retries, err := drainFold(t, Start(context.Background(), c, Request{Model: "m", Background: true}), &got)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -460,7 +460,7 @@ func TestBackgroundResumeWithoutProgressGivesUp(t *testing.T) {
 	srv := streamtest.New(t).Stateful(streamtest.StateOptions{ResumeRepeat: 20, ResumeDropAfter: 10})
 	srv.Enqueue(streamtest.Reply{SSE: sse, DropAfter: 30})
 	var got Accumulator
-	retries, err := drain(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &got)
+	retries, err := drainFold(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &got)
 	if err == nil || len(retries) != MaxReconnects {
 		t.Fatalf("err %v after %d reconnects, want an error after %d", err, len(retries), MaxReconnects)
 	}
@@ -480,7 +480,7 @@ func TestBackgroundWithoutSequenceNumbersIsNotResumed(t *testing.T) {
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: sse, DropAfter: 3})
 	var got Accumulator
-	retries, err := drain(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &got)
+	retries, err := drainFold(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &got)
 	if err == nil || len(retries) != 0 || len(srv.Requests()) != 1 {
 		t.Fatalf("err %v, %d retries, %d requests", err, len(retries), len(srv.Requests()))
 	}
@@ -512,7 +512,7 @@ func TestRealBackgroundStreamsResumeThroughStreamtest(t *testing.T) {
 				srv := streamtest.New(t).Stateful(streamtest.StateOptions{})
 				srv.Enqueue(streamtest.Reply{File: filepath.Join(dir, name+".sse"), DropAfter: drop})
 				var acc Accumulator
-				retries, err := drain(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &acc)
+				retries, err := drainFold(t, Start(context.Background(), bgClient(srv), Request{Model: "m", Background: true}), &acc)
 				if err != nil || len(retries) != 1 {
 					t.Fatalf("err %v, retries %v", err, retries)
 				}

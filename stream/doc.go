@@ -33,8 +33,10 @@
 // Main flow:
 //
 //	Client.Open → io.Reader → Scanner (SSE frames) → Decoder (typed Events) →
-//	Accumulator (snapshots), with Start running the first three on a goroutine
-//	and handing batches of events to the consumer.
+//	Accumulator (snapshots), with Start running the first three on one
+//	goroutine that adds events to a pending batch the consumer takes with
+//	Handle.Next / NextBy (no goroutine in between; the consumer is woken at
+//	most once per call).
 //
 // Memory is bounded: Start hands over bounded batches (the reader waits while
 // a full one is not taken) and drops what it had not handed over once

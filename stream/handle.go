@@ -3,6 +3,7 @@ package stream
 import (
 	"context"
 	"io"
+	"sync"
 	"time"
 )
 
@@ -20,19 +21,192 @@ import (
 type Batch struct {
 	Events []Event
 	Retry  *RetryInfo // a retry is about to wait (before the first byte)
-	Final  bool       // the last batch; the channel closes after it
+	Final  bool       // the last batch; Next returns false after it
+	More   bool       // the batch was full and held the reader back: more is already waiting
 	Err    error      // with Final: why the stream ended (nil at a clean end)
 }
 
 // Handle is a stream being read on a background goroutine.
+//
+// There is no goroutine between the reader and the consumer: the reader
+// appends each event to the pending batch under a lock, and wakes the
+// consumer only when it is waiting in Next. A consumer that asks once per
+// frame is woken at most once per frame, however many deltas arrive.
+//
+// Invariants (under mu):
+//   - pending holds what was decoded since the last Next, in stream order;
+//     size is the payload of its events (pieceSize).
+//   - waiting says whether and for what a consumer is parked in NextBy; the
+//     reader clears it when it sends the one wake-up token.
+//   - blocked is true while the reader waits for a full batch to be taken.
+//   - done is true once the Final batch was handed over.
 type Handle struct {
-	C      <-chan Batch // batches, ending with one Final batch, then closed
+	ctx    context.Context
 	cancel context.CancelCauseFunc
+
+	mu      sync.Mutex
+	pending Batch
+	size    int
+	waiting int // waitNone, waitAny or waitUrgent
+	blocked bool
+	done    bool
+	wake    chan struct{} // cap 1: something arrived for a waiting consumer
+	space   chan struct{} // cap 1: the full batch the reader waits on was taken
+
+	once sync.Once
+	c    chan Batch
 }
 
-// Cancel stops the stream. The consumer should keep receiving from C until it
-// closes; the Final batch carries the cancellation cause.
+// Cancel stops the stream. The consumer should keep calling Next (or
+// receiving from Chan) until the end; the Final batch carries the
+// cancellation cause.
 func (h *Handle) Cancel(cause error) { h.cancel(cause) }
+
+// Next returns everything that arrived since the previous call as one
+// batch, waiting for something when nothing has. After the Final batch it
+// returns false. Only one goroutine may call Next (or NextBy) at a time, and
+// none may once Chan was called.
+func (h *Handle) Next() (Batch, bool) { return h.NextBy(time.Time{}) }
+
+// NextBy is Next for a consumer that draws frames: events that arrive before
+// notBefore are held (the reader does not wake the consumer for them) and
+// handed over at notBefore, together with all that came meanwhile. The end
+// of the stream, a retry, or a batch full enough to hold the reader back is
+// handed over at once. So a consumer that asks with notBefore set to its
+// next frame is woken at most once per frame, and the stream's end is not
+// held back.
+func (h *Handle) NextBy(notBefore time.Time) (Batch, bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		if h.done {
+			return Batch{}, false
+		}
+		if len(h.pending.Events) > 0 && h.ctx.Err() != nil {
+			h.pending.Events, h.size = nil, 0 // cancelled: only the end still goes out
+		}
+		if h.pending.Final || h.pending.Retry != nil || h.blocked {
+			break
+		}
+		var due <-chan time.Time
+		if len(h.pending.Events) > 0 {
+			wait := time.Until(notBefore)
+			if wait <= 0 {
+				break
+			}
+			if timer == nil {
+				timer = time.NewTimer(wait)
+			}
+			due = timer.C
+			h.waiting = waitUrgent
+		} else {
+			h.waiting = waitAny
+		}
+		cancelled := h.ctx.Done()
+		if h.ctx.Err() != nil {
+			cancelled = nil // already dropped: wait for the final piece
+		}
+		h.mu.Unlock()
+		select {
+		case <-h.wake:
+		case <-due:
+		case <-cancelled: // drop what is pending; the final piece follows
+		}
+		h.mu.Lock()
+		h.waiting = waitNone
+	}
+	b := h.pending
+	b.More = h.blocked
+	h.pending, h.size = Batch{}, 0
+	h.done = b.Final
+	if h.blocked {
+		h.blocked = false
+		signal(h.space)
+	}
+	return b, true
+}
+
+// How a consumer waits in NextBy: not at all, for any piece, or only for
+// one that must not wait for the frame (the end, a retry, a full batch).
+const (
+	waitNone = iota
+	waitAny
+	waitUrgent
+)
+
+// Chan returns the batches on a channel, closed after the Final batch, for
+// consumers that want to select or range. It starts a goroutine that calls
+// Next; call either Chan or Next, not both.
+func (h *Handle) Chan() <-chan Batch {
+	h.once.Do(func() {
+		h.c = make(chan Batch)
+		go func() {
+			defer close(h.c)
+			for {
+				b, ok := h.Next()
+				if !ok {
+					return
+				}
+				h.c <- b
+			}
+		}()
+	})
+	return h.c
+}
+
+// put adds a piece to the pending batch, waking a waiting consumer. A full
+// batch holds the reader until it is taken; a cancelled stream takes no
+// more events. It reports whether the piece was taken.
+func (h *Handle) put(p piece) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for !p.final && h.full() {
+		if h.ctx.Err() != nil {
+			return false
+		}
+		h.blocked = true
+		if h.waiting != waitNone {
+			h.waiting = waitNone
+			signal(h.wake) // the consumer must take this batch now
+		}
+		h.mu.Unlock()
+		select {
+		case <-h.space:
+		case <-h.ctx.Done():
+		}
+		h.mu.Lock()
+	}
+	if p.retry == nil && !p.final && h.ctx.Err() != nil {
+		return false
+	}
+	h.pending = add(h.pending, p)
+	h.size += pieceSize(&p)
+	if h.waiting == waitAny || (h.waiting == waitUrgent && (p.final || p.retry != nil)) {
+		h.waiting = waitNone
+		signal(h.wake)
+	}
+	return true
+}
+
+// full reports whether the pending batch must be taken before the reader
+// adds to it.
+func (h *Handle) full() bool {
+	return h.size >= maxBatchBytes || len(h.pending.Events) >= maxBatchEvents || h.pending.Retry != nil
+}
+
+// signal leaves a token in a channel of capacity 1 without waiting.
+func signal(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
+}
 
 // Start opens a streaming request with c and reads it on a goroutine. A
 // request with Background set is resumed when its stream drops (see
@@ -66,7 +240,7 @@ func StartReader(ctx context.Context, r io.Reader, pace time.Duration) *Handle {
 
 type opener func(ctx context.Context, retry func(RetryInfo)) (io.ReadCloser, error)
 
-// piece is one thing the reader goroutine passes to the batcher.
+// piece is one thing the reader adds to the pending batch.
 type piece struct {
 	ev    Event
 	retry *RetryInfo
@@ -75,41 +249,32 @@ type piece struct {
 }
 
 // Bounds on one batch: the events' payload bytes (see pieceSize) and their
-// number. They bound the work a consumer gets at once (a chat renders what a
-// batch brought before the next frame) as much as the memory in flight.
+// number. They bound the work a consumer gets at once (a chat applies what a
+// batch brought, then renders) as much as the memory in flight (an Event is
+// about 350 bytes). A full batch is handed over at once, marked More (see
+// NextBy), so they do not cap a fast stream at one batch per frame (they
+// did: a 40 KB answer in 4-byte deltas took 20 frames after its last byte);
+// bigger batches only raised peak RSS (4,096 events: about 3 MB).
 const (
-	maxBatchBytes  = 16 << 10
+	maxBatchBytes  = 32 << 10
 	maxBatchEvents = 512
 )
 
 func start(parent context.Context, open opener, pace time.Duration, secrets *Redactor) *Handle {
 	ctx, cancel := context.WithCancelCause(parent)
-	out := make(chan Batch)
-	in := make(chan piece, 256)
-	go read(ctx, open, pace, secrets, in)
-	go batch(ctx, in, out)
-	return &Handle{C: out, cancel: cancel}
+	h := &Handle{ctx: ctx, cancel: cancel, wake: make(chan struct{}, 1), space: make(chan struct{}, 1)}
+	go h.read(open, pace, secrets)
+	return h
 }
 
-// read runs the request and the decoder, passing every event on, with
-// every secret in secrets replaced (see Redactor). It always ends with a
-// final piece.
-func read(ctx context.Context, open opener, pace time.Duration, secrets *Redactor, in chan<- piece) {
-	defer close(in)
-	send := func(p piece) bool {
-		if ctx.Err() != nil {
-			return false // a select with both ready picks at random
-		}
-		select {
-		case in <- p:
-			return true
-		case <-ctx.Done():
-			return false
-		}
-	}
-	body, err := open(ctx, func(ri RetryInfo) { send(piece{retry: &ri}) })
+// read runs the request and the decoder, adding every event to the pending
+// batch, with every secret in secrets replaced (see Redactor). It always
+// ends with a final piece.
+func (h *Handle) read(open opener, pace time.Duration, secrets *Redactor) {
+	ctx := h.ctx
+	body, err := open(ctx, func(ri RetryInfo) { h.put(piece{retry: &ri}) })
 	if err != nil {
-		in <- piece{final: true, err: err}
+		h.put(piece{final: true, err: err})
 		return
 	}
 	defer body.Close()
@@ -129,12 +294,12 @@ func read(ctx context.Context, open opener, pace time.Duration, secrets *Redacto
 	for !stopped && d.Next() {
 		ev := d.Event()
 		for _, held := range guard.filter(ev) {
-			if !send(piece{ev: held}) {
+			if !h.put(piece{ev: held}) {
 				stopped = true
 				break
 			}
 		}
-		if stopped || !send(piece{ev: *ev}) {
+		if stopped || !h.put(piece{ev: *ev}) {
 			stopped = true
 			break
 		}
@@ -146,7 +311,7 @@ func read(ctx context.Context, open opener, pace time.Duration, secrets *Redacto
 		}
 	}
 	for _, ev := range guard.flush() {
-		if stopped || !send(piece{ev: ev}) {
+		if stopped || !h.put(piece{ev: ev}) {
 			break
 		}
 	}
@@ -154,71 +319,7 @@ func read(ctx context.Context, open opener, pace time.Duration, secrets *Redacto
 	if ctx.Err() != nil {
 		err = context.Cause(ctx)
 	}
-	in <- piece{final: true, err: err}
-}
-
-// batch collects pieces while the consumer is busy and hands them over as
-// soon as it is ready. A full batch stops taking pieces until it is handed
-// over. After ctx is done, pending events are dropped: only the final piece
-// (and a retry notice) still goes out.
-func batch(ctx context.Context, in <-chan piece, out chan<- Batch) {
-	defer close(out)
-	var pending Batch
-	size := 0 // pieceSize of the pending events
-	has := false
-	take := func(p piece) {
-		pending, has = add(pending, p), true
-		size += pieceSize(&p)
-	}
-	for {
-		if len(pending.Events) > 0 && ctx.Err() != nil {
-			pending.Events, size = nil, 0
-			has = pending.Final || pending.Retry != nil
-		}
-		if !has {
-			p, ok := <-in
-			if !ok {
-				return
-			}
-			pending, size = Batch{}, 0
-			take(p)
-			continue
-		}
-		if pending.Final || pending.Retry != nil {
-			out <- pending
-			if pending.Final {
-				for range in { // drain (nothing follows a final piece)
-				}
-				return
-			}
-			pending, has, size = Batch{}, false, 0
-			continue
-		}
-		recv := in
-		if size >= maxBatchBytes || len(pending.Events) >= maxBatchEvents {
-			recv = nil // full: the reader waits until this batch is taken
-		} else if p, ok, ready := tryRecv(in); ready {
-			// Take everything already waiting before offering the batch.
-			if !ok {
-				pending.Final = true
-			} else {
-				take(p)
-			}
-			continue
-		}
-		select {
-		case p, ok := <-recv:
-			if !ok {
-				pending.Final = true
-				continue
-			}
-			take(p)
-		case out <- pending:
-			pending, has, size = Batch{}, false, 0
-		case <-ctx.Done():
-			// dropped at the top of the loop
-		}
-	}
+	h.put(piece{final: true, err: err})
 }
 
 // pieceSize is the payload an event carries: its text and raw JSON.
@@ -232,15 +333,6 @@ func pieceSize(p *piece) int {
 		n += len(ev.Response.Raw)
 	}
 	return n
-}
-
-func tryRecv(in <-chan piece) (p piece, ok, ready bool) {
-	select {
-	case p, ok = <-in:
-		return p, ok, true
-	default:
-		return piece{}, false, false
-	}
 }
 
 func add(b Batch, p piece) Batch {

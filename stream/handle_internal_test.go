@@ -5,24 +5,36 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
-// TestBatchTakesEverythingWaiting: events that arrived while the consumer was
-// busy come out as one batch, complete and in order; a retry and the final
-// piece are delivered on their own terms.
-func TestBatchTakesEverythingWaiting(t *testing.T) {
-	in := make(chan piece, 100)
-	for i := 0; i < 50; i++ {
-		in <- piece{ev: Event{Kind: KindTextDelta, Delta: string(rune('a' + i%26))}}
-	}
-	in <- piece{final: true}
-	close(in)
-	out := make(chan Batch)
-	go batch(context.Background(), in, out)
+// newTestHandle is a Handle with no reader: the test puts the pieces.
+func newTestHandle(ctx context.Context) (*Handle, context.CancelCauseFunc) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	return &Handle{ctx: ctx, cancel: cancel, wake: make(chan struct{}, 1), space: make(chan struct{}, 1)}, cancel
+}
+
+// drain calls Next until the end.
+func drain(h *Handle) []Batch {
 	var got []Batch
-	for b := range out {
+	for {
+		b, ok := h.Next()
+		if !ok {
+			return got
+		}
 		got = append(got, b)
 	}
+}
+
+// TestBatchTakesEverythingWaiting: events that arrived while the consumer was
+// busy come out as one batch, complete and in order.
+func TestBatchTakesEverythingWaiting(t *testing.T) {
+	h, _ := newTestHandle(context.Background())
+	for i := 0; i < 50; i++ {
+		h.put(piece{ev: Event{Kind: KindTextDelta, Delta: string(rune('a' + i%26))}})
+	}
+	h.put(piece{final: true})
+	got := drain(h)
 	if len(got) != 1 || len(got[0].Events) != 50 || !got[0].Final {
 		t.Fatalf("%d batches", len(got))
 	}
@@ -35,20 +47,53 @@ func TestBatchTakesEverythingWaiting(t *testing.T) {
 	}
 }
 
-func TestBatchRetryIsSentAlone(t *testing.T) {
-	in := make(chan piece, 4)
-	in <- piece{retry: &RetryInfo{Attempt: 1}}
-	in <- piece{ev: Event{Kind: KindCreated}}
-	in <- piece{final: true}
-	close(in)
-	out := make(chan Batch)
-	go batch(context.Background(), in, out)
-	b1, b2 := <-out, <-out
-	if b1.Retry == nil || len(b1.Events) != 0 || len(b2.Events) != 1 || !b2.Final {
-		t.Errorf("%+v %+v", b1, b2)
+// TestNoWakeWithoutWaiter: events arriving while no consumer waits in Next
+// wake nobody (no goroutine hand-off per delta); one that arrives while the
+// consumer waits wakes it once.
+func TestNoWakeWithoutWaiter(t *testing.T) {
+	h, _ := newTestHandle(context.Background())
+	for i := 0; i < 100; i++ {
+		h.put(piece{ev: Event{Kind: KindTextDelta, Delta: "x"}})
 	}
-	if _, ok := <-out; ok {
-		t.Error("channel not closed")
+	if len(h.wake) != 0 {
+		t.Fatal("a put with no consumer waiting left a wake-up")
+	}
+	if b, _ := h.Next(); len(b.Events) != 100 {
+		t.Fatalf("%d events", len(b.Events))
+	}
+	done := make(chan Batch)
+	go func() { b, _ := h.Next(); done <- b }()
+	for {
+		h.mu.Lock()
+		w := h.waiting
+		h.mu.Unlock()
+		if w != waitNone {
+			break
+		}
+	}
+	h.put(piece{ev: Event{Kind: KindTextDelta, Delta: "y"}})
+	if b := <-done; len(b.Events) != 1 || b.Events[0].Delta != "y" {
+		t.Errorf("%+v", b)
+	}
+}
+
+func TestBatchRetryIsSentAlone(t *testing.T) {
+	h, _ := newTestHandle(context.Background())
+	h.put(piece{retry: &RetryInfo{Attempt: 1}})
+	go func() {
+		h.put(piece{ev: Event{Kind: KindCreated}}) // waits until the retry is taken
+		h.put(piece{final: true})
+	}()
+	got := drain(h)
+	if len(got) == 0 || got[0].Retry == nil || len(got[0].Events) != 0 {
+		t.Fatalf("%+v", got)
+	}
+	events := 0
+	for _, b := range got[1:] {
+		events += len(b.Events)
+	}
+	if events != 1 || !got[len(got)-1].Final {
+		t.Errorf("%+v", got)
 	}
 }
 
@@ -56,20 +101,22 @@ func TestBatchRetryIsSentAlone(t *testing.T) {
 // batches of at most maxBatchBytes (plus the event that filled it), so a slow
 // consumer holds the reader back instead of letting the stream pile up.
 func TestBatchIsBounded(t *testing.T) {
-	delta := strings.Repeat("x", 1<<10)
-	const n = 200 // 200 KiB waiting
-	in := make(chan piece, n+1)
-	for i := 0; i < n; i++ {
-		in <- piece{ev: Event{Kind: KindTextDelta, Delta: delta}}
-	}
-	in <- piece{final: true}
-	close(in)
-	out := make(chan Batch)
-	go batch(context.Background(), in, out)
-	total, batches := 0, 0
-	for b := range out {
+	delta := strings.Repeat("x", 4<<10)
+	const n = 200 // 800 KiB
+	h, _ := newTestHandle(context.Background())
+	go func() {
+		for i := 0; i < n; i++ {
+			h.put(piece{ev: Event{Kind: KindTextDelta, Delta: delta}})
+		}
+		h.put(piece{final: true})
+	}()
+	total, batches, more := 0, 0, 0
+	for _, b := range drain(h) {
 		batches++
 		total += len(b.Events)
+		if b.More {
+			more++
+		}
 		if size := len(b.Events) * len(delta); size > maxBatchBytes+len(delta) {
 			t.Errorf("batch %d holds %d events, %d bytes: over the %d-byte bound", batches, len(b.Events), size, maxBatchBytes)
 		}
@@ -77,32 +124,63 @@ func TestBatchIsBounded(t *testing.T) {
 	if total != n || batches < 3 {
 		t.Errorf("%d events in %d batches, want %d in at least 3", total, batches, n)
 	}
+	if more == 0 {
+		t.Error("no batch said that more was waiting behind it")
+	}
 }
 
 // TestBatchDropsPendingAfterCancel: once the stream is cancelled, events not
 // yet handed over are dropped and the final batch comes next.
 func TestBatchDropsPendingAfterCancel(t *testing.T) {
-	ctx, cancel := context.WithCancelCause(context.Background())
-	in := make(chan piece, 300)
-	out := make(chan Batch)
-	go batch(ctx, in, out)
+	h, cancel := newTestHandle(context.Background())
 	for i := 0; i < 200; i++ {
-		in <- piece{ev: Event{Kind: KindTextDelta, Delta: "x"}}
+		h.put(piece{ev: Event{Kind: KindTextDelta, Delta: "x"}})
 	}
 	stop := errors.New("stop")
 	cancel(stop)
-	in <- piece{final: true, err: stop}
-	close(in)
+	if h.put(piece{ev: Event{Kind: KindTextDelta, Delta: "x"}}) {
+		t.Error("an event was taken after the cancel")
+	}
+	go h.put(piece{final: true, err: stop})
 	var events int
 	var last Batch
-	for b := range out {
+	for _, b := range drain(h) {
 		events += len(b.Events)
 		last = b
 	}
 	if !last.Final || last.Err != stop {
 		t.Fatalf("last batch %+v", last)
 	}
-	if events == 200 {
-		t.Errorf("all 200 pending events were handed over after the cancel")
+	if events != 0 {
+		t.Errorf("%d pending events were handed over after the cancel", events)
+	}
+}
+
+// TestNextByHoldsUntilTheFrame: events arriving before notBefore do not wake
+// the consumer; the end of the stream does, at once, with them.
+func TestNextByHoldsUntilTheFrame(t *testing.T) {
+	h, _ := newTestHandle(context.Background())
+	got := make(chan Batch)
+	go func() { b, _ := h.NextBy(time.Now().Add(time.Hour)); got <- b }()
+	h.put(piece{ev: Event{Kind: KindTextDelta, Delta: "a"}}) // may come before or after the consumer parks
+	for {
+		h.mu.Lock()
+		w := h.waiting
+		h.mu.Unlock()
+		if w == waitUrgent {
+			break
+		}
+	}
+	h.put(piece{ev: Event{Kind: KindTextDelta, Delta: "b"}})
+	h.put(piece{final: true})
+	b := <-got
+	if len(b.Events) != 2 || !b.Final {
+		t.Errorf("%d events, final %v: want both deltas with the end", len(b.Events), b.Final)
+	}
+	// a notBefore in the past hands pending events over at once
+	h2, _ := newTestHandle(context.Background())
+	h2.put(piece{ev: Event{Kind: KindTextDelta, Delta: "a"}})
+	if b, _ := h2.NextBy(time.Now().Add(-time.Second)); len(b.Events) != 1 {
+		t.Errorf("%d events", len(b.Events))
 	}
 }

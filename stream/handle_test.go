@@ -21,7 +21,7 @@ func collect(t *testing.T, h *stream.Handle) (*stream.Accumulator, []stream.Batc
 	deadline := time.After(30 * time.Second) // a failure guard, not timing
 	for {
 		select {
-		case b, ok := <-h.C:
+		case b, ok := <-h.Chan():
 			if !ok {
 				return &acc, batches
 			}
@@ -91,7 +91,7 @@ func TestStartCancelKeepsPartial(t *testing.T) {
 	}
 	var acc stream.Accumulator
 	cause := errors.New("user pressed esc")
-	for b := range h.C {
+	for b := range h.Chan() {
 		for i := range b.Events {
 			acc.Apply(&b.Events[i])
 		}

@@ -50,7 +50,7 @@ func (e *endless) Read(p []byte) (int, error) {
 // applied, and a *LimitError cancels the stream.
 func consume(t *testing.T, h *stream.Handle, acc *stream.Accumulator) (events int, final error) {
 	t.Helper()
-	for b := range h.C {
+	for b := range h.Chan() {
 		for i := range b.Events {
 			_, err := acc.Apply(&b.Events[i])
 			events++
@@ -113,7 +113,7 @@ func TestDropTextHoldsNothing(t *testing.T) {
 	acc := &stream.Accumulator{Limit: 1 << 20, DropText: true}
 	h := stream.StartReader(context.Background(), src, 0)
 	var seen int
-	for b := range h.C {
+	for b := range h.Chan() {
 		for i := range b.Events {
 			ev := &b.Events[i]
 			if _, err := acc.Apply(ev); errors.Is(err, stream.ErrLimit) {

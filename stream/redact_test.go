@@ -119,7 +119,7 @@ func TestStartRedactsEchoedKey(t *testing.T) {
 		return io.NopCloser(strings.NewReader(sse)), nil
 	}, 0, c.redactor(nil))
 	var acc Accumulator
-	for b := range h.C {
+	for b := range h.Chan() {
 		for i := range b.Events {
 			ev := &b.Events[i]
 			if strings.Contains(ev.Delta, "ABCDE") || ev.Error != nil && strings.Contains(ev.Error.Message, "ABCDE") {
@@ -229,7 +229,7 @@ func TestStartLetsGoHeldText(t *testing.T) {
 	}, 0, NewRedactor(testKey))
 	var acc Accumulator
 	var deltas []string
-	for b := range h.C {
+	for b := range h.Chan() {
 		for i := range b.Events {
 			if b.Events[i].Kind == KindTextDelta {
 				deltas = append(deltas, b.Events[i].Delta)

@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -136,7 +137,17 @@ func (s *Snapshot) takeResponse(r *Response) {
 func (s *Snapshot) mergeTerminal(out []json.RawMessage) error {
 	var firstErr error
 	terms := make([]*Item, 0, len(out))
+	same := map[*Item]bool{}                     // terminal items that are streamed ones, unchanged
+	raws := make([]json.RawMessage, 0, len(out)) // each term's JSON
 	for i, raw := range out {
+		if it := s.unchanged(raw, same); it != nil {
+			// the terminal copy is byte for byte what output_item.done
+			// brought: decoding it again (a long answer's whole text) and
+			// absorbing it would change nothing
+			same[it] = true
+			terms, raws = append(terms, it), append(raws, raw)
+			continue
+		}
 		it, err := decodeItem(raw)
 		if err != nil {
 			if firstErr == nil {
@@ -144,7 +155,7 @@ func (s *Snapshot) mergeTerminal(out []json.RawMessage) error {
 			}
 			continue
 		}
-		terms = append(terms, it)
+		terms, raws = append(terms, it), append(raws, raw)
 	}
 	if len(terms) == 0 {
 		return firstErr
@@ -161,6 +172,24 @@ func (s *Snapshot) mergeTerminal(out []json.RawMessage) error {
 			if !used[j] && it.ID == t.ID {
 				match[ti], used[j] = j, true
 				break
+			}
+		}
+	}
+	for ti, t := range terms {
+		if same[t] && (match[ti] < 0 || st[match[ti]] != t) {
+			// paired with another item (ids repeat in the output): it
+			// must be a copy of its own after all
+			if match[ti] >= 0 {
+				used[match[ti]], match[ti] = false, -1
+			}
+			if it, err := decodeItem(raws[ti]); err == nil {
+				terms[ti] = it
+				for j, x := range st {
+					if !used[j] && x.ID == it.ID {
+						match[ti], used[j] = j, true
+						break
+					}
+				}
 			}
 		}
 	}
@@ -197,7 +226,9 @@ func (s *Snapshot) mergeTerminal(out []json.RawMessage) error {
 				merged, emitted[k] = append(merged, st[k]), true
 			}
 		}
-		st[j].absorb(t)
+		if t != st[j] {
+			st[j].absorb(t)
+		}
 		st[j].Done = true
 		merged, emitted[j] = append(merged, st[j]), true
 	}
@@ -208,4 +239,27 @@ func (s *Snapshot) mergeTerminal(out []json.RawMessage) error {
 	}
 	s.Items = merged
 	return firstErr
+}
+
+// unchanged returns the streamed item whose raw JSON (from its
+// output_item.done) is byte for byte raw, when exactly one item has its id
+// and it is not taken yet (in taken); nil otherwise. Matching by id then
+// pairs the terminal item with that same item, so it can stand for it.
+func (s *Snapshot) unchanged(raw json.RawMessage, taken map[*Item]bool) *Item {
+	var found *Item
+	for _, it := range s.Items {
+		if it.Done && !it.dirty && it.ID != "" && len(it.Raw) == len(raw) && !taken[it] && bytes.Equal(it.Raw, raw) {
+			found = it
+			break
+		}
+	}
+	if found == nil {
+		return nil
+	}
+	for _, it := range s.Items {
+		if it != found && it.ID == found.ID {
+			return nil // ids repeat: leave the pairing to the general path
+		}
+	}
+	return found
 }

@@ -49,6 +49,10 @@ type Model struct {
 	gen  int
 	cur  *turn
 	live bool // a frame tick is scheduled
+	// tickSeq names the frame tick scheduled last (the only one obeyed);
+	// tickFast: it comes within frameInterval, not spinnerStep
+	tickSeq  int
+	tickFast bool
 
 	compacting context.CancelFunc // non-nil while a /compact call is under way: stops it (compact.go)
 
@@ -205,9 +209,9 @@ func (m *Model) Init() tea.Cmd {
 		m.gen++
 		h := stream.StartReader(m.ctx, m.opts.Replay, m.opts.ReplayPace)
 		t, cmd := startReplay(m.ctx, m.gen, h, m.now(), m.opts.responseLimit())
-		m.cur, m.live = t, true
+		m.cur = t
 		m.status.State, m.status.Started = Waiting, t.started
-		cmds = append(cmds, cmd)
+		cmds = append(cmds, cmd, m.scheduleFrame(false))
 	}
 	return tea.Batch(cmds...)
 }
@@ -286,6 +290,13 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case batchMsg:
 		return m, m.batch(msg)
 	case frameMsg:
+		if msg.seq != 0 && msg.seq != m.tickSeq {
+			return m, nil // superseded by a sooner frame
+		}
+		m.live = false
+		if t := m.cur; t != nil && msg.seq != 0 && !m.tickFast && time.Since(t.drawn) < spinnerStep {
+			return m, m.scheduleFrame(false) // a batch was just drawn: the spinner moved with it
+		}
 		return m, m.tick(msg.now)
 	case finalMsg:
 		if f, ok := msg.e.b.(block.Finisher); ok && msg.width == m.width {

@@ -40,7 +40,7 @@ func pumpFrames(t testing.TB, m *Model, clock func() time.Time, step func()) {
 	for m.cur != nil {
 		var msg batchMsg
 		select {
-		case b, ok := <-m.cur.handle.C:
+		case b, ok := <-m.cur.handle.Chan():
 			if !ok {
 				b = stream.Batch{Final: true}
 			}

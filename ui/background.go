@@ -90,9 +90,9 @@ func (m *Model) reattach() tea.Cmd {
 	if m.journal != nil {
 		t.log = m.journal.Reattach(st)
 	}
-	m.cur, m.live = t, true
+	m.cur = t
 	m.status.State, m.status.Started, m.status.Detail = Waiting, t.started, ""
-	return tea.Batch(waitBatch(t.gen, h), frameTick(t.gen))
+	return tea.Batch(waitBatch(t.gen, h, time.Time{}), m.scheduleFrame(false))
 }
 
 // endReattach settles a attach turn when its stream ends: an answer the

@@ -86,7 +86,7 @@ func TestReattachOutcomes(t *testing.T) {
 		if found { // the response exists on the server, its first 12 events were seen
 			srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_re", deltas...), DropAfter: 12})
 			h := stream.Start(t.Context(), &stream.Client{BaseURL: srv.URL, MaxRetries: -1, BaseDelay: time.Hour}, stream.Request{Model: "m", Background: true})
-			for b := range h.C {
+			for b := range h.Chan() {
 				for i := range b.Events {
 					_, _ = partial.Apply(&b.Events[i])
 				}

@@ -27,5 +27,7 @@
 // with `go test ./ui -run TestGolden -update` (see golden_test.go).
 //
 // Main flow: key → Composer → SubmitMsg → session.Conversation.Begin →
-// stream.Start → batchMsg… → accumulator → blocks → frameMsg → View.
+// stream.Start → batchMsg (at most one per streamInterval, each drawn as a
+// frame) → accumulator → blocks → View. frameMsg ticks run only while
+// something else changes (spinner, tools, live panels); none at the prompt.
 package ui

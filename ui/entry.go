@@ -39,5 +39,12 @@ type itemEntry struct {
 func (e *itemEntry) View(width int) string {
 	return e.b.Render(block.Context{Width: width, Styles: e.fs.styles, Now: e.fs.now, Markdown: e.fs.md})
 }
-func (e *itemEntry) Live() bool     { return e.b.Live() }
+func (e *itemEntry) Live() bool { return e.b.Live() }
+
+// release drops the block's rebuildable renders (block.Releaser).
+func (e *itemEntry) release() {
+	if r, ok := e.b.(block.Releaser); ok {
+		r.Release()
+	}
+}
 func (e *itemEntry) setIndex(i int) { e.idx = i }

@@ -100,8 +100,7 @@ func (m *Model) beginWith(st *session.Turn, round *session.TurnLog) tea.Cmd {
 	m.pending = nil
 	m.status.State, m.status.Started, m.status.Detail = Waiting, t.started, ""
 	m.status.TurnUsage = Usage{}
-	m.live = true
-	return cmd
+	return tea.Batch(cmd, m.scheduleFrame(false)) // the spinner until the first batch
 }
 
 // interrupt stops the turn in flight; what arrived stays on screen. No event
@@ -165,7 +164,13 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	if t.stopped {
 		return m.nextBatch(t) // only the final batch is left: end at once
 	}
-	return nil
+	if msg.batch.More {
+		// a stream faster than the frames: take the rest at once, draw on
+		// the next frame (a render per full batch would slow it down)
+		return tea.Batch(m.nextBatch(t), m.scheduleFrame(true))
+	}
+	t.drawn = time.Now()
+	return m.tick(now) // the batch is the frame: draw it, ask for the next
 }
 
 // nextBatch asks for the turn's next batch unless a request is outstanding.
@@ -174,7 +179,8 @@ func (m *Model) nextBatch(t *turn) tea.Cmd {
 		return nil
 	}
 	t.waiting = true
-	return waitBatch(t.gen, t.handle)
+	// real time: the stream's reader holds what comes until then
+	return waitBatch(t.gen, t.handle, time.Now().Add(streamInterval))
 }
 
 // retryReason is what failed, without advice to wait and try again: runnel
@@ -286,7 +292,11 @@ func hostedName(it *stream.Item) string {
 	return strings.ReplaceAll(strings.TrimSuffix(it.Type, "_call"), "_", " ")
 }
 
-// tick is a frame: entries changed since the last one re-render now.
+// tick is a frame: entries changed since the last one re-render now. A
+// streaming turn's batches are frames of their own (Model.batch); the next
+// frame tick is scheduled only while something else changes: soon while
+// tools run or entries animate, slowly while a turn is in flight (the
+// status line's spinner, a retry countdown), not at all otherwise.
 func (m *Model) tick(now time.Time) tea.Cmd {
 	m.frame.now = now
 	var cmds []tea.Cmd
@@ -318,10 +328,11 @@ func (m *Model) tick(now time.Time) tea.Cmd {
 	}
 	// a round waiting only for the user's answer needs no frames: the
 	// approval's slow tick (Update) keeps its timer running
-	if m.cur != nil || live || (m.tools.cancel != nil && m.tools.asking == nil) {
-		cmds = append(cmds, frameTick(m.gen))
-	} else {
-		m.live = false
+	switch {
+	case live || (m.tools.cancel != nil && m.tools.asking == nil):
+		cmds = append(cmds, m.scheduleFrame(true))
+	case m.cur != nil:
+		cmds = append(cmds, m.scheduleFrame(false))
 	}
 	return tea.Batch(cmds...)
 }
@@ -519,5 +530,5 @@ func (m *Model) resend(t *turn, req stream.Request) tea.Cmd {
 	nt, cmd := startTurn(m.ctx, m.gen, m.opts.Client, t.sess, req, m.now(), m.opts.responseLimit())
 	nt.log = t.log
 	m.cur = nt
-	return cmd
+	return tea.Batch(cmd, m.scheduleFrame(false))
 }

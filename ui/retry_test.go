@@ -54,7 +54,7 @@ func TestRetryCountdown(t *testing.T) {
 		t.Fatalf("at the deadline:\n%s", v)
 	}
 	for m.cur != nil {
-		b, ok := <-m.cur.handle.C
+		b, ok := <-m.cur.handle.Chan()
 		if !ok {
 			b = stream.Batch{Final: true}
 		}

@@ -31,7 +31,7 @@ func (m *Model) askTitle(prompt string) tea.Cmd {
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		var acc stream.Accumulator
-		for b := range stream.Start(ctx, c, req).C {
+		for b := range stream.Start(ctx, c, req).Chan() {
 			for i := range b.Events {
 				acc.Apply(&b.Events[i])
 			}

@@ -578,11 +578,23 @@ func (m *Model) itemChanged(it *stream.Item) {
 	}
 }
 
-// ensureTick schedules a frame if none is scheduled.
-func (m *Model) ensureTick() tea.Cmd {
-	if m.live {
+// ensureTick schedules a frame (within frameInterval) if none is scheduled
+// that soon.
+func (m *Model) ensureTick() tea.Cmd { return m.scheduleFrame(true) }
+
+// scheduleFrame schedules the next frame: within frameInterval when fast
+// (something changed and must be drawn), else within spinnerStep (only the
+// spinner or a countdown moves). A scheduled frame at least as soon makes
+// it a no-op; a slow one is superseded by a fast one.
+func (m *Model) scheduleFrame(fast bool) tea.Cmd {
+	if m.live && (m.tickFast || !fast) {
 		return nil
 	}
-	m.live = true
-	return frameTick(m.gen)
+	m.tickSeq++
+	m.live, m.tickFast = true, fast
+	d := spinnerStep
+	if fast {
+		d = frameInterval
+	}
+	return frameTick(m.gen, m.tickSeq, d)
 }

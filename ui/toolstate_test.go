@@ -228,7 +228,7 @@ func TestResumeAsksPendingApprovalAgain(t *testing.T) {
 	l := j.Begin(t1)
 	var acc stream.Accumulator
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(slowCallEvents("resp_call")...)})
-	for b := range stream.Start(t.Context(), &stream.Client{BaseURL: srv.URL}, t1.Request).C {
+	for b := range stream.Start(t.Context(), &stream.Client{BaseURL: srv.URL}, t1.Request).Chan() {
 		for i := range b.Events {
 			acc.Apply(&b.Events[i])
 		}

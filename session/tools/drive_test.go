@@ -75,7 +75,7 @@ func (c *chain) send(ctx context.Context, step Step) (*stream.Snapshot, error) {
 	h := stream.Start(ctx, c.client, req)
 	var acc stream.Accumulator
 	var err error
-	for b := range h.C {
+	for b := range h.Chan() {
 		for i := range b.Events {
 			if _, aerr := acc.Apply(&b.Events[i]); aerr != nil {
 				c.t.Errorf("apply: %v", aerr)

@@ -74,6 +74,14 @@ type Finisher interface {
 	SetFinal(width int, rendered string)
 }
 
+// Releaser is a block that can drop what it keeps only to draw faster (its
+// styled render, a markdown parser's state) while it is far off screen: the
+// next Render builds it again from the source it keeps. A live block keeps
+// everything.
+type Releaser interface {
+	Release()
+}
+
 // Approver is an MCP approval request waiting for the user. The transcript
 // handles the keys and reports the decision; the panel then shows it.
 type Approver interface {

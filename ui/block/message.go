@@ -47,7 +47,23 @@ type message struct {
 var (
 	_ ItemBlock = (*message)(nil)
 	_ Finisher  = (*message)(nil)
+	_ Releaser  = (*message)(nil)
 )
+
+// Release drops the renders and the markdown stream of a finished message;
+// its source stays, and Render builds them again (a whole render of the
+// source, which a streamed view equals).
+func (m *message) Release() {
+	if m.Live() {
+		return
+	}
+	m.settled = cache{}
+	m.final, m.asked = final{}, final{}
+	m.doc.st = nil
+	m.fit = fitter{}
+	m.pages.prev.st, m.pages.cur.st = nil, nil
+	m.rev++
+}
 
 // final is a whole-document render of a message: asked for by FinalRender
 // (out empty), then given by SetFinal.

@@ -3,6 +3,7 @@ package markdown
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"charm.land/glamour/v2/ansi"
 	"github.com/alecthomas/chroma/v2"
@@ -79,7 +80,7 @@ func (r *Renderer) codeRows(lang string, lines []string, open bool) []string {
 	if open {
 		rows = make([]string, 0, len(lines))
 		for _, l := range lines {
-			rows = append(rows, r.highlight(lang, l)...)
+			rows = append(rows, r.lines.get(lang, l, r.highlight)...)
 		}
 	} else {
 		rows = r.highlight(lang, strings.Join(lines, ""))
@@ -165,4 +166,37 @@ func (r *Renderer) tokenSGR(t chroma.TokenType) string {
 	a.italic = e.Italic == chroma.Yes
 	a.underline = e.Underline == chroma.Yes
 	return r.sgr.sgr(a)
+}
+
+// lineCache keeps the highlighted rows of single code lines: an open code
+// block is highlighted line by line on every frame while it streams, and
+// all its lines but the last are the same as on the frame before. It is
+// bounded (cleared when full) and safe for concurrent use (a whole render
+// may run off the UI goroutine with the same Renderer).
+type lineCache struct {
+	mu sync.Mutex
+	m  map[lineKey][]string
+}
+
+type lineKey struct{ lang, line string }
+
+// maxCachedLines bounds lineCache: a few screens of code.
+const maxCachedLines = 1024
+
+func (c *lineCache) get(lang, line string, highlight func(lang, code string) []string) []string {
+	k := lineKey{lang, line}
+	c.mu.Lock()
+	rows, ok := c.m[k]
+	c.mu.Unlock()
+	if ok {
+		return rows
+	}
+	rows = highlight(lang, line)
+	c.mu.Lock()
+	if c.m == nil || len(c.m) >= maxCachedLines {
+		c.m = make(map[lineKey][]string)
+	}
+	c.m[k] = rows
+	c.mu.Unlock()
+	return rows
 }

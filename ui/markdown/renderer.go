@@ -33,6 +33,7 @@ type Renderer struct {
 	base   attrs         // the document's style, under every element
 	margin int           // the document's left margin
 	sgr    sgrCache
+	lines  lineCache // highlighted lines of open code blocks (code.go)
 }
 
 // NewRenderer makes a Renderer for style at the given wrap width.

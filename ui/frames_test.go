@@ -1,0 +1,43 @@
+package ui
+
+import "testing"
+
+// TestIdleSchedulesNoFrames: once a turn has ended and its last frame is
+// drawn, nothing is scheduled: no frame tick, no spinner, no blink (idle at
+// the prompt costs only Bubble Tea's own renderer ticker).
+func TestIdleSchedulesNoFrames(t *testing.T) {
+	m := replayFile(t, "vercel__ai/lmstudio-basic-markdown.sse")
+	pump(t, m, nil)
+	_, cmd := m.Update(frameMsg{gen: m.gen, seq: m.tickSeq, now: m.frame.now.Add(frameInterval)})
+	if m.live || m.waitTicking {
+		t.Errorf("a tick is still scheduled at the prompt (live %v, wait %v)", m.live, m.waitTicking)
+	}
+	if cmd != nil {
+		if msg := cmd(); msg != nil {
+			t.Errorf("the last frame asked for more: %T", msg)
+		}
+	}
+}
+
+// TestBatchesAreFrames: a streaming turn's batch is drawn when it comes and
+// schedules no fast frame tick (only the spinner's slow one); a superseded
+// tick is ignored.
+func TestBatchesAreFrames(t *testing.T) {
+	m := replayFile(t, "vercel__ai/lmstudio-basic-markdown.sse")
+	b, ok := m.cur.handle.Next()
+	if !ok {
+		t.Fatal("no batch")
+	}
+	m.Update(batchMsg{gen: m.cur.gen, batch: b})
+	if m.live && m.tickFast {
+		t.Error("a batch scheduled a fast frame tick: it is drawn when it comes")
+	}
+	if m.cur != nil && !m.cur.waiting {
+		t.Error("the next batch was not asked for")
+	}
+	seq := m.tickSeq
+	m.scheduleFrame(true)
+	if _, cmd := m.Update(frameMsg{gen: m.gen, seq: seq}); cmd != nil || !m.live {
+		t.Error("a superseded tick was obeyed")
+	}
+}
