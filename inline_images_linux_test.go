@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -179,4 +180,53 @@ func finalImage(t *testing.T, fixture string) []byte {
 	}
 	t.Fatal("no image in the fixture")
 	return nil
+}
+
+// iterm1337 finds iTerm2 inline images in terminal output: the cursor move
+// before one, its arguments and its payload.
+var iterm1337 = regexp.MustCompile("\x1b7\x1b\\[(\\d+);(\\d+)H\x1b\\]1337;File=([^:\a\x1b]*):([A-Za-z0-9+/=]*)\a\x1b8")
+
+// TestInlineImageITerm: with TERM_PROGRAM=iTerm.app the generated image of
+// a real stream is drawn with runnel's own OSC 1337 sequence (a PNG runnel
+// encoded) at the blank rows its panel reserves, and never without it.
+func TestInlineImageITerm(t *testing.T) {
+	fixture := sharedtest.Real(t, "vercel__ai/azure-image-generation-with-text.sse")
+	out := recordReplay(t, fixture, "TERM=xterm-256color", "TERM_PROGRAM=iTerm.app")
+	seqs := iterm1337.FindAllStringSubmatch(out, -1)
+	if len(seqs) == 0 {
+		t.Fatalf("no iTerm2 image sequence in the output (%d bytes; OSC 1337 anywhere: %v)", len(out), strings.Contains(out, "\x1b]1337;"))
+	}
+	if n := strings.Count(out, "\x1b]1337;"); n != len(seqs) {
+		t.Errorf("%d OSC 1337 sequences, %d of them placed by runnel", n, len(seqs))
+	}
+	last := seqs[len(seqs)-1]
+	if !strings.HasPrefix(last[3], "inline=1;size=") || !strings.HasSuffix(last[3], ";preserveAspectRatio=1") || !strings.Contains(last[3], ";width=") || !strings.Contains(last[3], ";height=") {
+		t.Errorf("arguments %q", last[3])
+	}
+	if row, _ := strconv.Atoi(last[1]); row < 1 || row > 30 {
+		t.Errorf("drawn at row %s", last[1])
+	}
+	sent, err := base64.StdEncoding.DecodeString(last[4])
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(sent))
+	if err != nil {
+		t.Fatalf("the image drawn is not a PNG: %v", err)
+	}
+	want, _ := png.Decode(bytes.NewReader(finalImage(t, fixture)))
+	var reenc bytes.Buffer
+	png.Encode(&reenc, want)
+	if !bytes.Equal(sent, reenc.Bytes()) {
+		t.Errorf("the image drawn (%v) is not the stream's image re-encoded by runnel", img.Bounds())
+	}
+	if strings.Contains(out, "\x1b_G") || strings.Contains(out, "\U0010EEEE") {
+		t.Error("kitty sequences written to iTerm2")
+	}
+
+	for _, env := range [][]string{{"TERM=xterm-256color"}, {"TERM=xterm-256color", "TERM_PROGRAM=iTerm.app", "RUNNEL_INLINE_IMAGES=0"}, {"TERM=screen", "TERM_PROGRAM=iTerm.app", "TMUX=/tmp/none,1,0"}} {
+		if out := recordReplay(t, fixture, env...); strings.Contains(out, "\x1b]1337;") || strings.Contains(out, "\x1b_G") {
+			t.Errorf("%v: an image sequence was written", env)
+		}
+	}
 }

@@ -239,7 +239,13 @@ type waitTickMsg struct{ now time.Time }
 // Update routes a message. While an approval waits and no frame tick is
 // scheduled, a slow tick keeps the status line's timer running.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if msg, ok := msg.(itermMsg); ok {
+		return m, m.drawImages(msg)
+	}
 	_, cmd := m.update(msg)
+	if place := m.placeImages(); place != nil { // iTerm2 images follow the layout (inline.go)
+		cmd = tea.Batch(cmd, place)
+	}
 	if m.status.State == AwaitingApproval && !m.live && !m.waitTicking {
 		m.waitTicking = true
 		cmd = tea.Batch(cmd, tea.Tick(spinnerStep, func(t time.Time) tea.Msg { return waitTickMsg{t} }))

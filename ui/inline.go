@@ -5,6 +5,8 @@ package ui
 
 import (
 	"io"
+	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -17,10 +19,89 @@ import (
 // Invariants: ids gives each image panel one kitty image id (1 to 255,
 // reused after 255 panels), so a newer partial image, and then the final
 // one, replace the older in place; next is the last id given.
+// With iTerm2 images, iterm holds each id's picture and where it was last
+// drawn on screen (drawn false: not on screen, or moved since), and gen
+// counts layouts that moved one, so only the latest asks for a draw.
 type inlineImages struct {
 	support graphics.Support
 	ids     map[*itemEntry]int
 	next    int
+	iterm   map[int]*itermPlace
+	gen     int
+}
+
+// itermPlace is one iTerm2 image: its draw sequence, its height in rows,
+// and where it was drawn last.
+type itermPlace struct {
+	draw     string
+	rows     int
+	row, col int
+	drawn    bool
+}
+
+// itermMsg asks to draw the iTerm2 images that moved, once the frame of
+// layout gen is on screen.
+type itermMsg struct{ gen int }
+
+// itermSettle is how long after a layout the pictures are drawn: a few
+// frames, so that the frame moving their blank rows is on screen first and
+// does not paint over them.
+const itermSettle = 50 * time.Millisecond
+
+// itermPlaces finds the iTerm2 images' reserved rows on screen; it returns
+// the ids whose place is new (and forgets the place of those off screen).
+func (m *Model) itermPlaces() []int {
+	g := &m.images
+	if len(g.iterm) == 0 {
+		return nil
+	}
+	var lines []string
+	if m.dialog == nil && !m.showHelp { // the transcript is on screen
+		lines = strings.Split(m.transcript.View(), "\n")
+	}
+	var moved []int
+	for id, p := range g.iterm {
+		row, col, ok := graphics.Locate(lines, id, p.rows, m.transcript.Height())
+		switch {
+		case !ok:
+			p.drawn = false
+		case !p.drawn || row != p.row || col != p.col:
+			p.row, p.col, p.drawn = row, col, false
+			moved = append(moved, id)
+		}
+	}
+	return moved
+}
+
+// placeImages runs after every Update: when an iTerm2 image's rows moved
+// or came on screen, it asks for a draw once the frame is shown.
+func (m *Model) placeImages() tea.Cmd {
+	if len(m.itermPlaces()) == 0 {
+		return nil
+	}
+	m.images.gen++
+	gen := m.images.gen
+	return tea.Tick(itermSettle, func(time.Time) tea.Msg { return itermMsg{gen} })
+}
+
+// drawImages draws the iTerm2 images that are on screen and not drawn at
+// their place yet, if no later layout moved them again.
+func (m *Model) drawImages(msg itermMsg) tea.Cmd {
+	if msg.gen != m.images.gen {
+		return nil
+	}
+	m.itermPlaces()
+	var b strings.Builder
+	for _, p := range m.images.iterm {
+		if !p.drawn && p.rows > 0 {
+			b.WriteString(graphics.DrawAt(p.draw, p.row, p.col))
+			p.drawn = true
+		}
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	return tea.Raw(b.String())
 }
 
 // writeImage returns the Cmd that writes an image (write, from
@@ -44,6 +125,8 @@ func (m *Model) writeImage(e *itemEntry, write func() block.ImageFile) tea.Cmd {
 		case support.On() && f.Data != "":
 			if img, err := support.Prepare(id, f.Data, cols); err != nil {
 				f.Note = "not shown inline: " + err.Error()
+			} else if img.Draw != "" {
+				f.Inline, f.Data = img.Rows, img.Draw // Data now carries the iTerm2 picture
 			} else {
 				f.Inline, f.Data = img.Rows, img.Seq // Data now carries the sequence to write
 			}
@@ -70,6 +153,13 @@ func (m *Model) imageWritten(msg imageMsg) tea.Cmd {
 	m.transcript.Invalidate(msg.e.idx)
 	if seq == "" {
 		return nil
+	}
+	if m.images.support.ITerm && !m.images.support.Kitty {
+		if m.images.iterm == nil {
+			m.images.iterm = map[int]*itermPlace{}
+		}
+		m.images.iterm[m.images.ids[msg.e]] = &itermPlace{draw: seq, rows: len(msg.f.Inline)}
+		return nil // drawn by placeImages once its rows are on screen
 	}
 	return tea.Raw(seq)
 }

@@ -3,8 +3,8 @@
 //
 // Detect decides from the environment, never assuming: the kitty graphics
 // protocol when TERM is xterm-kitty or KITTY_WINDOW_ID is set (kitty, and
-// terminals that set them), off elsewhere. Inside tmux (TMUX set) images
-// stay off unless tmux passes them through: `tmux show -gv
+// terminals that set them), else iTerm2 inline images (below), off
+// elsewhere. Inside tmux (TMUX set) images stay off unless tmux passes them through: `tmux show -gv
 // allow-passthrough` answers on or all (RUNNEL_INLINE_IMAGES=0 turns them
 // off everywhere, =1 skips the tmux check).
 //
@@ -18,7 +18,10 @@
 // nothing from the stream reaches the terminal but re-encoded pixels.
 //
 // It does not render panels (ui/block) or write files (session/images).
-// iTerm2's inline images (OSC 1337) draw at the cursor and stay where they
-// were drawn, which a redrawing full-screen view cannot keep in place: they
-// are not used (see README).
+// iTerm2's inline images (OSC 1337; iTerm2 and WezTerm from TERM_PROGRAM,
+// iTerm2 over ssh from LC_TERMINAL) draw at the cursor and stay where they
+// were drawn, so for them Prepare returns blank reserved rows and a
+// sequence the caller writes at the rows' screen place (Locate, DrawAt)
+// each time that place changes (iterm.go); the kitty protocol wins when
+// both are detected.
 package graphics

@@ -20,12 +20,13 @@ import (
 // Support is what the terminal can show. The zero value shows nothing.
 type Support struct {
 	Kitty bool   // the kitty graphics protocol, with Unicode placeholders
+	ITerm bool   // iTerm2 inline images (OSC 1337), drawn at reserved rows (iterm.go)
 	Tmux  bool   // wrap sequences for tmux's passthrough
 	Note  string // why images are off where one might expect them ("" when none)
 }
 
 // On reports whether images are drawn inline.
-func (s Support) On() bool { return s.Kitty }
+func (s Support) On() bool { return s.Kitty || s.ITerm }
 
 // Detect reads the environment (getenv) and, inside tmux, asks tmux
 // whether it passes sequences through (tmuxOption runs `tmux show -gv
@@ -35,22 +36,28 @@ func Detect(getenv func(string) string, tmuxOption func() string) Support {
 	case "0", "off", "false":
 		return Support{}
 	}
-	kitty := getenv("TERM") == "xterm-kitty" || getenv("KITTY_WINDOW_ID") != ""
-	if !kitty {
+	var s Support
+	switch {
+	case getenv("TERM") == "xterm-kitty" || getenv("KITTY_WINDOW_ID") != "":
+		s.Kitty = true
+	case itermProgram(getenv):
+		s.ITerm = true
+	default:
 		return Support{}
 	}
 	if getenv("TMUX") == "" {
-		return Support{Kitty: true}
+		return s
 	}
 	if tmuxOption == nil {
 		tmuxOption = TmuxPassthrough
 	}
+	s.Tmux = true
 	if v := getenv("RUNNEL_INLINE_IMAGES"); v == "1" || v == "on" {
-		return Support{Kitty: true, Tmux: true}
+		return s
 	}
 	switch strings.TrimSpace(tmuxOption()) {
 	case "on", "all":
-		return Support{Kitty: true, Tmux: true}
+		return s
 	}
 	return Support{Note: "inline images are off inside tmux: turn on tmux's allow-passthrough (tmux set -g allow-passthrough on)"}
 }
@@ -77,10 +84,13 @@ const (
 
 // Image is one image ready to show: Seq transmits it (write it to the
 // terminal once; it replaces an image with the same id), Rows are the
-// placeholder lines to draw where it goes.
+// placeholder lines to draw where it goes. With iTerm2 images Seq is "",
+// Rows are blank reserved rows (the first starting with Marker) and Draw
+// is the sequence that draws the picture at the cursor (see DrawAt).
 type Image struct {
 	Seq  string
 	Rows []string
+	Draw string
 }
 
 // Prepare checks and re-encodes base64 image data for id (1 to 255) at most
@@ -115,6 +125,9 @@ func (s Support) Prepare(id int, b64 string, cols int) (Image, error) {
 		return Image{}, err
 	}
 	c, r := fit(cfg.Width, cfg.Height, min(cols, MaxCols))
+	if !s.Kitty {
+		return Image{Rows: reserve(id, c, r), Draw: s.itermImage(out.Bytes(), c, r)}, nil
+	}
 	return Image{Seq: s.transmit(id, out.Bytes(), c, r), Rows: placeholders(id, c, r)}, nil
 }
 
@@ -155,7 +168,7 @@ func (s Support) transmit(id int, pngData []byte, cols, rows int) string {
 // Delete is the sequence that frees the images with these ids in the
 // terminal (their data, not only their placements); "" when off.
 func (s Support) Delete(ids []int) string {
-	if !s.On() {
+	if !s.Kitty {
 		return ""
 	}
 	var b strings.Builder

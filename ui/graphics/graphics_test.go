@@ -28,7 +28,6 @@ func TestDetect(t *testing.T) {
 		note string
 	}{
 		{"plain xterm", env("TERM", "xterm-256color"), never, false, ""},
-		{"iTerm2 is not used", env("TERM_PROGRAM", "iTerm.app"), never, false, ""},
 		{"kitty", env("TERM", "xterm-kitty"), never, true, ""},
 		{"kitty window id", env("TERM", "xterm-256color", "KITTY_WINDOW_ID", "3"), never, true, ""},
 		{"opted out", env("TERM", "xterm-kitty", "RUNNEL_INLINE_IMAGES", "0"), never, false, ""},
