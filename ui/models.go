@@ -230,8 +230,13 @@ func (m *Model) statusFacts() {
 		model += " (the server reports " + r + ")"
 	}
 	effort := s.ReasoningEffort
-	if effort == "" {
+	switch r := m.status.Effort; {
+	case effort == "" && r != "":
+		effort = r + " (the server's default)"
+	case effort == "":
 		effort = "the server's default"
+	case r != "" && r != effort:
+		effort += " (the server reports " + r + ")"
 	}
 	var id string
 	if m.journal != nil {
