@@ -199,6 +199,27 @@ func (e *dropError) Error() string {
 
 func (e *dropError) Unwrap() error { return e.err }
 
+// reopen opens the rest of the stream after r.last once. ended reports
+// that the reconnect is over (resumed, polling, or finished); otherwise err
+// is why this try failed and another may work.
+func (r *resumer) reopen() (ended bool, err error) {
+	body, err := r.c.OpenAfter(r.ctx, r.id, r.last)
+	switch {
+	case err == nil:
+		r.use(body)
+		r.floor = r.last
+	case r.ctx.Err() != nil:
+		r.finish(context.Cause(r.ctx))
+	case NotResumable(err):
+		r.poll()
+	case !retryable(err) && !errors.Is(err, ErrIdleTimeout):
+		r.finish(err)
+	default:
+		return false, err
+	}
+	return true, nil
+}
+
 // reconnect reopens the stream after r.last, with backoff. When every
 // attempt fails, the turn ends with the drop's own error.
 func (r *resumer) reconnect(cause error) {
@@ -225,20 +246,8 @@ func (r *resumer) reconnect(cause error) {
 			r.finish(err) // gone (expired, another project): the saved part stays
 			return
 		}
-		body, err := r.c.OpenAfter(r.ctx, r.id, r.last)
-		switch {
-		case err == nil:
-			r.use(body)
-			r.floor = r.last
-			return
-		case r.ctx.Err() != nil:
-			r.finish(context.Cause(r.ctx))
-			return
-		case NotResumable(err):
-			r.poll()
-			return
-		case !retryable(err) && !errors.Is(err, ErrIdleTimeout):
-			r.finish(err)
+		ended, err := r.reopen()
+		if ended {
 			return
 		}
 		cause = err
@@ -252,20 +261,8 @@ func (r *resumer) reconnect(cause error) {
 			r.finish(err)
 			return
 		}
-		body, err := r.c.OpenAfter(r.ctx, r.id, r.last)
-		switch {
-		case err == nil:
-			r.use(body)
-			r.floor = r.last
-			return
-		case r.ctx.Err() != nil:
-			r.finish(context.Cause(r.ctx))
-			return
-		case NotResumable(err):
-			r.poll()
-			return
-		case !retryable(err) && !errors.Is(err, ErrIdleTimeout):
-			r.finish(err)
+		ended, err := r.reopen()
+		if ended {
 			return
 		}
 		cause = err
