@@ -185,6 +185,19 @@ func (l *TurnLog) Note(now time.Time, responses []*stream.Snapshot, changed func
 	}
 }
 
+// Flush writes every item of responses now, whatever its size: the chat is
+// quitting with the turn still streaming. The turn stays unfinished (a
+// resume shows it interrupted), but nothing that was shown is lost.
+func (l *TurnLog) Flush(now time.Time, responses []*stream.Snapshot) {
+	for ri, s := range responses {
+		l.resp[s] = ri
+		for _, it := range s.Items {
+			l.pending[itemKey{ri, it.Index}] = it
+		}
+	}
+	l.save(now)
+}
+
 // maxStreamingSave is the largest item written while it still streams:
 // writing a huge one every second would cost memory and disk in proportion
 // to it. Past this size an item is written when it is done or the turn ends;

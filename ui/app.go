@@ -187,6 +187,9 @@ func (m *Model) showMCPServers(mgr *tools.Manager) {
 
 // shutdown ends what the chat started: running tools, the history writer.
 func (m *Model) shutdown() {
+	if t := m.cur; t != nil && !t.ended && t.log != nil {
+		t.log.Flush(m.now(), t.snapshots()) // a quit mid-answer keeps all that was shown
+	}
 	if m.tools.cancel != nil {
 		m.tools.cancel()
 	}
