@@ -40,6 +40,8 @@ type Batch struct {
 //     reader clears it when it sends the one wake-up token.
 //   - blocked is true while the reader waits for a full batch to be taken.
 //   - done is true once the Final batch was handed over.
+//   - due is the notBefore of the consumer's latest NextBy: nothing is
+//     taken before it, so the reader may wait for it (pacer).
 type Handle struct {
 	ctx    context.Context
 	cancel context.CancelCauseFunc
@@ -50,11 +52,19 @@ type Handle struct {
 	waiting int // waitNone, waitAny or waitUrgent
 	blocked bool
 	done    bool
+	due     time.Time
 	wake    chan struct{} // cap 1: something arrived for a waiting consumer
 	space   chan struct{} // cap 1: the full batch the reader waits on was taken
 
 	once sync.Once
 	c    chan Batch
+}
+
+// notBefore is when the consumer will next take a batch (see due).
+func (h *Handle) notBefore() time.Time {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.due
 }
 
 // Cancel stops the stream. The consumer should keep calling Next (or
@@ -78,6 +88,7 @@ func (h *Handle) Next() (Batch, bool) { return h.NextBy(time.Time{}) }
 func (h *Handle) NextBy(notBefore time.Time) (Batch, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.due = notBefore
 	var timer *time.Timer
 	defer func() {
 		if timer != nil {
@@ -261,16 +272,21 @@ const (
 )
 
 func start(parent context.Context, open opener, pace time.Duration, secrets *Redactor) *Handle {
+	return startPaused(parent, open, pace, secrets, sleepUntil())
+}
+
+// startPaused is start with the pacer's pause given (tests give a fake).
+func startPaused(parent context.Context, open opener, pace time.Duration, secrets *Redactor, pause func(context.Context, time.Time)) *Handle {
 	ctx, cancel := context.WithCancelCause(parent)
 	h := &Handle{ctx: ctx, cancel: cancel, wake: make(chan struct{}, 1), space: make(chan struct{}, 1)}
-	go h.read(open, pace, secrets)
+	go h.read(open, pace, secrets, pause)
 	return h
 }
 
 // read runs the request and the decoder, adding every event to the pending
 // batch, with every secret in secrets replaced (see Redactor). It always
 // ends with a final piece.
-func (h *Handle) read(open opener, pace time.Duration, secrets *Redactor) {
+func (h *Handle) read(open opener, pace time.Duration, secrets *Redactor, pause func(context.Context, time.Time)) {
 	ctx := h.ctx
 	body, err := open(ctx, func(ri RetryInfo) { h.put(piece{retry: &ri}) })
 	if err != nil {
@@ -280,7 +296,7 @@ func (h *Handle) read(open opener, pace time.Duration, secrets *Redactor) {
 	defer body.Close()
 	d, ok := body.(eventSource) // a background stream (openBackground)
 	if !ok {
-		dec := NewDecoder(body)
+		dec := NewDecoder(&pacer{r: body, h: h, now: time.Now, pause: pause})
 		dec.SetRedactor(secrets)
 		d = dec
 	}

@@ -1,0 +1,77 @@
+package stream
+
+import (
+	"context"
+	"io"
+	"time"
+)
+
+// slowRate is the rate under which a stream is read a frame at a time: a
+// model's deltas come at a few KB/s (200 deltas/s of 4 characters are
+// about 30 KB/s of events); a stream that comes faster is a backlog the
+// reader is behind on, and is read as fast as it comes.
+const slowRate = 256 << 10 // bytes per second
+
+// pacer is a stream body as the decoder reads it. While the server sends
+// slowly, it reads again only when its consumer will take a batch: the
+// notBefore of the consumer's NextBy. Meanwhile the deltas wait in the
+// socket, and the next read takes them all at once, so a model streaming
+// 200 small deltas a second wakes the reader about once a frame instead of
+// once a delta (a wake costs far more than the delta).
+//
+// Nothing is shown later for it: the consumer takes nothing before
+// notBefore anyway (the end of the stream, which it takes at once, may
+// wait for the frame). A fast stream is never paused, and a consumer that
+// asks with no notBefore (Next) is never paced.
+//
+// Invariants:
+//   - at most one pause comes between two reads, and only after a read
+//     whose bytes came at less than slowRate since the read before;
+//   - a pause ends at the consumer's notBefore, or at once when the stream
+//     is cancelled.
+type pacer struct {
+	r     io.Reader
+	h     *Handle
+	now   func() time.Time
+	pause func(ctx context.Context, until time.Time) // see sleepUntil
+	last  time.Time                                  // when the last read returned
+	slow  bool                                       // its bytes came at less than slowRate
+}
+
+func (p *pacer) Read(b []byte) (int, error) {
+	if p.slow {
+		p.slow = false
+		if until := p.h.notBefore(); !until.IsZero() {
+			p.pause(p.h.ctx, until)
+		}
+	}
+	n, err := p.r.Read(b)
+	now := p.now()
+	if !p.last.IsZero() && err == nil {
+		p.slow = float64(n) < slowRate*now.Sub(p.last).Seconds()
+	}
+	p.last = now
+	return n, err
+}
+
+// sleepUntil waits until the time given or until ctx is done. It keeps one
+// timer for the reader's life.
+func sleepUntil() func(ctx context.Context, until time.Time) {
+	var t *time.Timer
+	return func(ctx context.Context, until time.Time) {
+		d := time.Until(until)
+		if d <= 0 {
+			return
+		}
+		if t == nil {
+			t = time.NewTimer(d)
+		} else {
+			t.Reset(d)
+		}
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+		}
+	}
+}
