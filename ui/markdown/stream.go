@@ -185,7 +185,8 @@ func (s *Stream) renderTail(src string) []string {
 }
 
 // settleable returns how many of the tail's top-level blocks are settled:
-// all but the last, once the last one's first line is complete; not a
+// all but the last, once the last one's first line is complete (a closed
+// code fence at once); not a
 // definition list followed by a paragraph (it may become the next term).
 // The block after the last settled one must have a known start.
 func (s *Stream) settleable(nodes []ast.Node, b []byte) int {
@@ -195,7 +196,9 @@ func (s *Stream) settleable(nodes []ast.Node, b []byte) int {
 	}
 	last := lineStart(b, nodes[k-1])
 	if last < 0 || !strings.Contains(string(b[last:]), "\n") {
-		return 0
+		if f, ok := nodes[k-2].(*ast.FencedCodeBlock); !ok || openFence(f, b) {
+			return 0 // that line may still change the block before it
+		} // nothing after a closed fence changes it: highlight it once
 	}
 	cut := k - 1
 	if _, dl := nodes[k-2].(*extast.DefinitionList); dl {

@@ -316,3 +316,26 @@ func TestLongParagraphFastPathMatchesWhole(t *testing.T) {
 		t.Error("the fast path was never used")
 	}
 }
+
+// TestClosedFenceSettlesAtOnce: a code block is settled (highlighted once,
+// kept) as soon as its closing fence line is complete and the next block
+// has begun, without waiting for that block's first line to complete;
+// the view still equals a whole render at every step.
+func TestClosedFenceSettlesAtOnce(t *testing.T) {
+	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 80)
+	src := "```go\nx := 1\n```\n\nA paragraph whose first line is still coming"
+	s := NewStream(r)
+	for i := range len(src) {
+		s.Append(src[i : i+1])
+		want, err := r.Render(src[:i+1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.View(); got != want {
+			t.Fatalf("after %q the view differs from a whole render", src[:i+1])
+		}
+		if strings.HasSuffix(src[:i+1], "\n\nA") && len(s.blocks) != 1 {
+			t.Fatalf("the closed fence is not settled once the next block began (%d blocks)", len(s.blocks))
+		}
+	}
+}
