@@ -134,6 +134,9 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	t.waiting = false
 	now := m.now()
 	problems := t.apply(msg.batch)
+	for i := range msg.batch.Events {
+		t.delta = t.delta || msg.batch.Events[i].Delta != ""
+	}
 	for _, err := range problems {
 		m.notice(block.Warning, stream.SanitizeLine(err.Error()))
 	}
@@ -180,7 +183,7 @@ func (m *Model) nextBatch(t *turn) tea.Cmd {
 	}
 	t.waiting = true
 	// real time: the stream's reader holds what comes until then
-	return waitBatch(t.gen, t.handle, time.Now().Add(streamInterval))
+	return waitBatch(t.gen, t.handle, t.due(time.Now()))
 }
 
 // retryReason is what failed, without advice to wait and try again: runnel

@@ -1,6 +1,9 @@
 package ui
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 // TestIdleSchedulesNoFrames: once a turn has ended and its last frame is
 // drawn, nothing is scheduled: no frame tick, no spinner, no blink (idle at
@@ -39,5 +42,29 @@ func TestBatchesAreFrames(t *testing.T) {
 	m.scheduleFrame(true)
 	if _, cmd := m.Update(frameMsg{gen: m.gen, seq: seq}); cmd != nil || !m.live {
 		t.Error("a superseded tick was obeyed")
+	}
+}
+
+// TestFirstDeltaIsNotHeldForTheFrame: until a delta has been drawn, the
+// turn takes each batch as it comes (the first text shows at once); after
+// it, batches wait a streamInterval (a frame).
+func TestFirstDeltaIsNotHeldForTheFrame(t *testing.T) {
+	m := replayFile(t, "vercel__ai/lmstudio-basic-markdown.sse")
+	now := time.Unix(1_700_000_000, 0)
+	for m.cur != nil && !m.cur.delta {
+		if !m.cur.due(now).IsZero() {
+			t.Fatal("a batch before the first delta waits for the frame")
+		}
+		b, ok := m.cur.handle.Next()
+		if !ok {
+			t.Fatal("the stream ended before its first delta")
+		}
+		m.Update(batchMsg{gen: m.cur.gen, batch: b})
+	}
+	if m.cur == nil {
+		t.Skip("the recording came in one batch")
+	}
+	if got := m.cur.due(now); !got.Equal(now.Add(streamInterval)) {
+		t.Errorf("after the first delta the next batch is due at %v, want a frame later", got.Sub(now))
 	}
 }

@@ -20,11 +20,12 @@ const frameInterval = time.Second / 30
 
 // streamInterval paces the frames a streaming answer draws: its batches
 // come at most this often (stream.Handle.NextBy), each drawn when it comes.
-// 20 frames a second is about 40 characters a frame at a model's reading
-// pace (200 deltas/s of 4 bytes). (15 frames/s measured no cheaper in the
-// bench: the renders are not what a paced answer costs most.) The end of a
-// stream, a retry and a full batch are not held back.
-const streamInterval = time.Second / 20
+// 10 frames a second is about 80 characters a frame, a line, at a model's
+// reading pace (200 deltas/s of 4 bytes). In ../shared/bench a paced 40 KB
+// answer cost 3.0 CPU-s at 20 frames a second and 1.8 at 10: each frame
+// re-renders the tail and Bubble Tea diffs the whole screen. The first
+// delta, the end of a stream, a retry and a full batch are not held back.
+const streamInterval = time.Second / 10
 
 // batchMsg carries one batch of a turn's stream.
 type batchMsg struct {
@@ -75,6 +76,7 @@ type turn struct {
 	polling bool                  // … a poll
 	attach  bool                  // picks up a stored turn (reattach)
 	drawn   time.Time             // when the last batch was drawn (real time)
+	delta   bool                  // a delta has come: later batches wait for the frame
 }
 
 // waitBatch receives the next batch of h, not before notBefore unless it
@@ -87,6 +89,15 @@ func waitBatch(gen int, h *stream.Handle, notBefore time.Time) tea.Cmd {
 		}
 		return batchMsg{gen: gen, batch: b}
 	}
+}
+
+// due is when the turn takes its next batch, asked at now: a frame later,
+// except that the first delta is drawn when it comes.
+func (t *turn) due(now time.Time) time.Time {
+	if !t.delta {
+		return time.Time{}
+	}
+	return now.Add(streamInterval)
 }
 
 // frameTick schedules frame seq in d.
