@@ -167,7 +167,7 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	if t.stopped {
 		return m.nextBatch(t) // only the final batch is left: end at once
 	}
-	if msg.batch.More {
+	if msg.batch.More && time.Since(t.drawn) < burstDraw {
 		// a stream faster than the frames: take the rest at once, draw on
 		// the next frame (a render per full batch would slow it down)
 		return tea.Batch(m.nextBatch(t), m.scheduleFrame(true))

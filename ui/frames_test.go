@@ -1,8 +1,13 @@
 package ui
 
 import (
+	"bytes"
+	"os"
 	"testing"
 	"time"
+
+	"runnel/stream"
+	"runnel/stream/sharedtest"
 )
 
 // TestIdleSchedulesNoFrames: once a turn has ended and its last frame is
@@ -47,24 +52,54 @@ func TestBatchesAreFrames(t *testing.T) {
 
 // TestFirstDeltaIsNotHeldForTheFrame: until a delta has been drawn, the
 // turn takes each batch as it comes (the first text shows at once); after
-// it, batches wait a streamInterval (a frame).
+// it, batches wait a streamInterval (a frame). The recording's events come
+// one batch each.
 func TestFirstDeltaIsNotHeldForTheFrame(t *testing.T) {
 	m := replayFile(t, "vercel__ai/lmstudio-basic-markdown.sse")
+	data, err := os.ReadFile(sharedtest.Real(t, "vercel__ai/lmstudio-basic-markdown.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := stream.NewDecoder(bytes.NewReader(data))
 	now := time.Unix(1_700_000_000, 0)
 	for m.cur != nil && !m.cur.delta {
 		if !m.cur.due(now).IsZero() {
 			t.Fatal("a batch before the first delta waits for the frame")
 		}
-		b, ok := m.cur.handle.Next()
-		if !ok {
-			t.Fatal("the stream ended before its first delta")
+		if !d.Next() {
+			t.Fatal("the recording ended before its first delta")
 		}
-		m.Update(batchMsg{gen: m.cur.gen, batch: b})
+		m.cur.waiting = false
+		m.Update(batchMsg{gen: m.cur.gen, batch: stream.Batch{Events: []stream.Event{*d.Event()}}})
 	}
 	if m.cur == nil {
-		t.Skip("the recording came in one batch")
+		t.Fatal("the turn ended at its first delta")
 	}
 	if got := m.cur.due(now); !got.Equal(now.Add(streamInterval)) {
 		t.Errorf("after the first delta the next batch is due at %v, want a frame later", got.Sub(now))
+	}
+}
+
+// TestBurstIsDrawnEveryBurstDraw: a full batch (a stream faster than the
+// frames) is drawn at once when the last draw is burstDraw old, and waits
+// for the frame when it is newer.
+func TestBurstIsDrawnEveryBurstDraw(t *testing.T) {
+	m := replayFile(t, "vercel__ai/lmstudio-basic-markdown.sse")
+	m.cur.delta = true // past the first delta
+	m.cur.waiting = false
+	full := stream.Batch{More: true, Events: []stream.Event{{Kind: stream.KindTextDelta, Delta: "x"}}}
+
+	recent := time.Now()
+	m.cur.drawn = recent
+	m.Update(batchMsg{gen: m.cur.gen, batch: full})
+	if !m.cur.drawn.Equal(recent) || !m.tickFast {
+		t.Error("a full batch right after a draw was drawn at once, not on the frame")
+	}
+	m.cur.waiting = false
+	old := time.Now().Add(-burstDraw)
+	m.cur.drawn = old
+	m.Update(batchMsg{gen: m.cur.gen, batch: full})
+	if !m.cur.drawn.After(old) {
+		t.Error("a full batch burstDraw after the last draw waited for the frame")
 	}
 }
