@@ -28,7 +28,6 @@ type Snapshot struct {
 	Terminal           bool            // completed, incomplete or failed arrived
 	CutOff             bool            // the stream ended before a terminal event
 	Truncated          bool            // its text reached the accumulator's Limit; no event was applied after that (CutOff is set too, unless it was Terminal)
-	Raw                json.RawMessage // the last response object received
 	Unknown            []json.RawMessage
 
 	started     bool // an event other than response.created was applied
@@ -126,7 +125,6 @@ func (s *Snapshot) takeResponse(r *Response) {
 	if r.IncompleteDetails != nil {
 		s.IncompleteDetails = r.IncompleteDetails
 	}
-	s.Raw = r.Raw
 }
 
 // mergeTerminal folds the terminal response's output into the streamed items.
