@@ -48,6 +48,15 @@ func TestOpenCreatesPrivateFilesInWALMode(t *testing.T) {
 	if v, _ := userVersion(db.w); v != schemaVersion {
 		t.Errorf("user_version %d, want %d", v, schemaVersion)
 	}
+	// every connection's page cache is small: a long session's pages are
+	// not kept in RSS (the writer's and a reader's)
+	for _, q := range []*sql.DB{db.w, db.r} {
+		var cache int
+		check(t, q.QueryRow("PRAGMA cache_size").Scan(&cache))
+		if cache != -256 {
+			t.Errorf("cache_size %d, want -256 (256 KiB)", cache)
+		}
+	}
 	// Reopening a current database works and changes nothing.
 	db2, err := Open(path)
 	check(t, err)
