@@ -109,8 +109,10 @@ func (t *Transcript) Append(e Entry) {
 // rendered lines whatever the view: the last few turns. One that is on
 // screen and released anyway (many short entries) is read again on the
 // next View, once. BenchmarkSessionMemory: 35 KB of heap kept per 10 KB
-// answer with 16, 82 KB without releasing.
-const keepEntries = 16
+// answer with 16, 82 KB without releasing; 6 keeps the last three turns
+// and holds 30 KB (in ../shared/bench, 30 answers: RSS 0.25 MB a turn
+// with 16, 0.09 with 6 and SQLite's smaller page cache).
+const keepEntries = 6
 
 // releaser is an Entry that can drop renders it can build again.
 type releaser interface{ release() }
