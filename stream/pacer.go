@@ -25,8 +25,9 @@ const slowRate = 256 << 10 // bytes per second
 // asks with no notBefore (Next) is never paced.
 //
 // Invariants:
-//   - at most one pause comes between two reads, and only after a read
-//     whose bytes came at less than slowRate since the read before;
+//   - at most one pause comes between two reads, and only after two reads
+//     in a row whose bytes came at less than slowRate since the read
+//     before (a fast stream's last bytes, a lull in it, are not paused);
 //   - a pause ends at the consumer's notBefore, or at once when the stream
 //     is cancelled.
 type pacer struct {
@@ -35,20 +36,23 @@ type pacer struct {
 	now   func() time.Time
 	pause func(ctx context.Context, until time.Time) // see sleepUntil
 	last  time.Time                                  // when the last read returned
-	slow  bool                                       // its bytes came at less than slowRate
+	slow  int                                        // reads in a row whose bytes came at less than slowRate
 }
 
 func (p *pacer) Read(b []byte) (int, error) {
-	if p.slow {
-		p.slow = false
+	if p.slow >= 2 {
 		if until := p.h.notBefore(); !until.IsZero() {
 			p.pause(p.h.ctx, until)
 		}
 	}
 	n, err := p.r.Read(b)
 	now := p.now()
-	if !p.last.IsZero() && err == nil {
-		p.slow = float64(n) < slowRate*now.Sub(p.last).Seconds()
+	switch {
+	case p.last.IsZero() || err != nil:
+	case float64(n) < slowRate*now.Sub(p.last).Seconds():
+		p.slow++
+	default:
+		p.slow = 0
 	}
 	p.last = now
 	return n, err

@@ -99,6 +99,11 @@ func TestPacerReadsASlowStreamOnceAFrame(t *testing.T) {
 	if pauses, _, _ := pacedRead(t, []string{big, big, big, big}, 10*time.Millisecond, nextFrame); len(pauses) != 0 {
 		t.Errorf("a fast stream was paused %d times", len(pauses))
 	}
+	// its last bytes, a small read, are not held for the frame either
+	end := `data: {"type":"response.completed"}` + "\n\n"
+	if pauses, _, _ := pacedRead(t, []string{big, big, end}, 10*time.Millisecond, nextFrame); len(pauses) != 0 {
+		t.Errorf("the end of a fast stream waited for the frame (%d pauses)", len(pauses))
+	}
 }
 
 // TestPacerPauseEndsOnCancel: a stream cancelled while its reader waits for

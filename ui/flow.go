@@ -137,6 +137,7 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	for i := range msg.batch.Events {
 		t.delta = t.delta || msg.batch.Events[i].Delta != ""
 	}
+	t.burst = msg.batch.More
 	for _, err := range problems {
 		m.notice(block.Warning, stream.SanitizeLine(err.Error()))
 	}

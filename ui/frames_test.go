@@ -102,4 +102,14 @@ func TestBurstIsDrawnEveryBurstDraw(t *testing.T) {
 	if !m.cur.drawn.After(old) {
 		t.Error("a full batch burstDraw after the last draw waited for the frame")
 	}
+	// in a burst the rest is asked for at once (the reader must not wait
+	// for a frame with the end of a fast stream); after it, a frame later
+	if !m.cur.due(time.Now()).IsZero() {
+		t.Error("after a full batch the next one waits for the frame")
+	}
+	m.cur.waiting = false
+	m.Update(batchMsg{gen: m.cur.gen, batch: stream.Batch{Events: full.Events}})
+	if now := time.Now(); !m.cur.due(now).Equal(now.Add(streamInterval)) {
+		t.Error("after the burst the next batch does not wait for the frame")
+	}
 }

@@ -84,6 +84,7 @@ type turn struct {
 	attach  bool                  // picks up a stored turn (reattach)
 	drawn   time.Time             // when the last batch was drawn (real time)
 	delta   bool                  // a delta has come: later batches wait for the frame
+	burst   bool                  // the last batch was full (stream.Batch.More)
 }
 
 // waitBatch receives the next batch of h, not before notBefore unless it
@@ -99,9 +100,12 @@ func waitBatch(gen int, h *stream.Handle, notBefore time.Time) tea.Cmd {
 }
 
 // due is when the turn takes its next batch, asked at now: a frame later,
-// except that the first delta is drawn when it comes.
+// except that the first delta is drawn when it comes, and that in a burst
+// (the last batch was full) the rest is taken at once: a stream's reader
+// waits for that time (stream's pacer), and the end of a fast stream must
+// not.
 func (t *turn) due(now time.Time) time.Time {
-	if !t.delta {
+	if !t.delta || t.burst {
 		return time.Time{}
 	}
 	return now.Add(streamInterval)
