@@ -64,31 +64,67 @@ func play(ctx context.Context, w io.Writer, events []event, speed float64) error
 	return nil
 }
 
-// body is a response body produced lazily by a goroutine running play.
+// body is a response body produced lazily by a goroutine running play. It
+// buffers what was written and not yet read, as a socket does: the writer
+// never waits for the reader, so a reader that reads once a frame (stream's
+// pacer) gets every event that came meanwhile, and the pacing stays the
+// server's. The buffer holds at most the response's own events.
 //
 // Invariants: once the request context ends, reads fail with its error
-// (context.Canceled or DeadlineExceeded), even if the writer was blocked in a
-// write; Close stops the writer goroutine.
+// (context.Canceled or DeadlineExceeded), and after Close with
+// io.ErrClosedPipe; frames is closed by the writer after it set err (nil:
+// the end of the stream); Close stops the writer.
 type body struct {
-	*io.PipeReader
-	cancel context.CancelFunc
+	ctx     context.Context
+	cancel  context.CancelCauseFunc
+	frames  chan []byte
+	pending []byte
+	err     error
+}
+
+func (b *body) Read(p []byte) (int, error) {
+	for len(b.pending) == 0 {
+		if b.ctx.Err() != nil {
+			return 0, context.Cause(b.ctx)
+		}
+		select {
+		case f, ok := <-b.frames:
+			if !ok {
+				if b.err != nil {
+					return 0, b.err
+				}
+				return 0, io.EOF
+			}
+			b.pending = f
+		case <-b.ctx.Done():
+			return 0, context.Cause(b.ctx)
+		}
+	}
+	n := copy(p, b.pending)
+	b.pending = b.pending[n:]
+	return n, nil
 }
 
 func (b *body) Close() error {
-	b.cancel()
-	return b.PipeReader.Close()
+	b.cancel(io.ErrClosedPipe)
+	return nil
+}
+
+// frameWriter hands each write to the body as one frame.
+type frameWriter chan<- []byte
+
+func (w frameWriter) Write(p []byte) (int, error) {
+	w <- p
+	return len(p), nil
 }
 
 // paced starts the writer goroutine for events and returns the body it feeds.
 func paced(ctx context.Context, events []event, speed float64) io.ReadCloser {
-	ctx, cancel := context.WithCancel(ctx)
-	pr, pw := io.Pipe()
-	stop := context.AfterFunc(ctx, func() { pw.CloseWithError(ctx.Err()) })
+	ctx, cancel := context.WithCancelCause(ctx)
+	b := &body{ctx: ctx, cancel: cancel, frames: make(chan []byte, len(events))}
 	go func() {
-		defer cancel()
-		err := play(ctx, pw, events, speed)
-		stop()
-		pw.CloseWithError(err) // nil means EOF; an earlier close wins
+		b.err = play(ctx, frameWriter(b.frames), events, speed)
+		close(b.frames)
 	}()
-	return &body{PipeReader: pr, cancel: cancel}
+	return b
 }

@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -302,5 +304,34 @@ func TestCloseEndsBody(t *testing.T) {
 	}
 	if _, err := b.Read(make([]byte, 1)); !errors.Is(err, io.ErrClosedPipe) {
 		t.Errorf("read after Close: %v", err)
+	}
+}
+
+// TestBodyBuffersLikeASocket: the writer never waits for the reader (a
+// reader that reads once a frame gets every event that came meanwhile, and
+// the demo's pacing stays its own): with no pauses, every event is written
+// before the first read, and then read in order.
+func TestBodyBuffersLikeASocket(t *testing.T) {
+	var events []event
+	var want strings.Builder
+	for i := range 50 {
+		e := event{name: "response.output_text.delta", data: []byte(fmt.Sprintf(`{"delta":"%d"}`, i))}
+		events = append(events, e)
+		want.Write(frame(e))
+	}
+	b := paced(context.Background(), events, 0).(*body)
+	defer b.Close()
+	deadline := time.After(10 * time.Second)
+	for len(b.frames) < len(events) {
+		select {
+		case <-deadline:
+			t.Fatalf("the writer waits for the reader: %d of %d events written", len(b.frames), len(events))
+		default:
+			runtime.Gosched()
+		}
+	}
+	got, err := io.ReadAll(b)
+	if err != nil || string(got) != want.String() {
+		t.Errorf("read %q, %v", got, err)
 	}
 }
