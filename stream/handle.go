@@ -272,21 +272,16 @@ const (
 )
 
 func start(parent context.Context, open opener, pace time.Duration, secrets *Redactor) *Handle {
-	return startPaused(parent, open, pace, secrets, sleepUntil())
-}
-
-// startPaused is start with the pacer's pause given (tests give a fake).
-func startPaused(parent context.Context, open opener, pace time.Duration, secrets *Redactor, pause func(context.Context, time.Time)) *Handle {
 	ctx, cancel := context.WithCancelCause(parent)
 	h := &Handle{ctx: ctx, cancel: cancel, wake: make(chan struct{}, 1), space: make(chan struct{}, 1)}
-	go h.read(open, pace, secrets, pause)
+	go h.read(open, pace, secrets)
 	return h
 }
 
 // read runs the request and the decoder, adding every event to the pending
 // batch, with every secret in secrets replaced (see Redactor). It always
 // ends with a final piece.
-func (h *Handle) read(open opener, pace time.Duration, secrets *Redactor, pause func(context.Context, time.Time)) {
+func (h *Handle) read(open opener, pace time.Duration, secrets *Redactor) {
 	ctx := h.ctx
 	body, err := open(ctx, func(ri RetryInfo) { h.put(piece{retry: &ri}) })
 	if err != nil {
@@ -296,7 +291,7 @@ func (h *Handle) read(open opener, pace time.Duration, secrets *Redactor, pause 
 	defer body.Close()
 	d, ok := body.(eventSource) // a background stream (openBackground)
 	if !ok {
-		dec := NewDecoder(&pacer{r: body, h: h, now: time.Now, pause: pause})
+		dec := NewDecoder(&pacer{r: body, h: h, now: time.Now, pause: sleepUntil()})
 		dec.SetRedactor(secrets)
 		d = dec
 	}
