@@ -83,7 +83,7 @@ func (r *Renderer) codeRows(lang string, lines []string, open bool) []string {
 			rows = append(rows, r.lines.get(lang, l, r.highlight)...)
 		}
 	} else {
-		rows = r.highlight(lang, strings.Join(lines, ""))
+		rows = r.lines.block(lang, strings.Join(lines, ""), r.highlight)
 	}
 	for i, row := range rows {
 		if row != "" {
@@ -173,9 +173,14 @@ func (r *Renderer) tokenSGR(t chroma.TokenType) string {
 // all its lines but the last are the same as on the frame before. It is
 // bounded (cleared when full) and safe for concurrent use (a whole render
 // may run off the UI goroutine with the same Renderer).
+//
+// It also keeps the last closed block's rows: a block closed at the end of
+// the text is rendered again when the next block settles it.
 type lineCache struct {
-	mu sync.Mutex
-	m  map[lineKey][]string
+	mu       sync.Mutex
+	m        map[lineKey][]string
+	last     lineKey // the last block: its language and code
+	lastRows []string
 }
 
 type lineKey struct{ lang, line string }
@@ -199,4 +204,20 @@ func (c *lineCache) get(lang, line string, highlight func(lang, code string) []s
 	c.m[k] = rows
 	c.mu.Unlock()
 	return rows
+}
+
+// block returns the rows of a closed block, highlighted whole, and keeps
+// them as the last block's; the caller may change the slice.
+func (c *lineCache) block(lang, code string, highlight func(lang, code string) []string) []string {
+	k := lineKey{lang, code}
+	c.mu.Lock()
+	rows, ok := c.lastRows, c.last == k && c.lastRows != nil
+	c.mu.Unlock()
+	if !ok {
+		rows = highlight(lang, code)
+		c.mu.Lock()
+		c.last, c.lastRows = k, rows
+		c.mu.Unlock()
+	}
+	return append([]string(nil), rows...)
 }

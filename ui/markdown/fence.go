@@ -42,15 +42,19 @@ func newFence(n *ast.FencedCodeBlock, b []byte, base int) *fence {
 // render, as join would make it, in pieces to write one after the other
 // (the rows of complete lines are not copied); false if the fence closed.
 func (f *fence) view(r *Renderer, src string) ([]string, bool) {
+	for rest := src[f.next:]; rest != ""; {
+		line, more, _ := strings.Cut(rest, "\n")
+		if closes(line, f.ch, f.n) {
+			return nil, false // before highlighting lines the whole block's render replaces
+		}
+		rest = more
+	}
 	for {
 		j := strings.IndexByte(src[f.next:], '\n')
 		if j < 0 {
 			break
 		}
 		line := src[f.next : f.next+j+1]
-		if closes(line, f.ch, f.n) {
-			return nil, false
-		}
 		for _, row := range r.codeRows(f.lang, []string{line}, true) {
 			if f.nrows++; f.nrows > 1 {
 				f.rows.WriteByte('\n')
@@ -62,8 +66,6 @@ func (f *fence) view(r *Renderer, src string) ([]string, bool) {
 	rows, rest := strings.TrimLeft(f.rows.String(), "\n"), src[f.next:]
 	if rest == "" {
 		return []string{strings.TrimRight(rows, "\n")}, true
-	} else if closes(rest, f.ch, f.n) {
-		return nil, false
 	}
 	last := r.margined(strings.Join(r.codeRows(f.lang, []string{rest}, true), "\n"))
 	if rows == "" {

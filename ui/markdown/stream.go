@@ -185,24 +185,25 @@ func (s *Stream) renderTail(src string) []string {
 }
 
 // settleable returns how many of the tail's top-level blocks are settled:
-// all but the last, once the last one's first line is complete (a closed
-// code fence at once); not a
-// definition list followed by a paragraph (it may become the next term).
-// The block after the last settled one must have a known start.
+// all but the last; all but the last two while the last one's first line
+// is incomplete, as that line may still change the block before it (not
+// a closed code fence: nothing changes it); not a definition list
+// followed by a paragraph (it may become the next term). The block after
+// the last settled one must have a known start.
 func (s *Stream) settleable(nodes []ast.Node, b []byte) int {
 	k := len(nodes)
 	if k < 2 {
 		return 0
 	}
+	cut := k - 1
 	last := lineStart(b, nodes[k-1])
 	if last < 0 || !strings.Contains(string(b[last:]), "\n") {
 		if f, ok := nodes[k-2].(*ast.FencedCodeBlock); !ok || openFence(f, b) {
-			return 0 // that line may still change the block before it
-		} // nothing after a closed fence changes it: highlight it once
+			cut--
+		}
 	}
-	cut := k - 1
-	if _, dl := nodes[k-2].(*extast.DefinitionList); dl {
-		if _, p := nodes[k-1].(*ast.Paragraph); p {
+	if _, dl := nodes[max(cut-1, 0)].(*extast.DefinitionList); dl && cut > 0 {
+		if _, p := nodes[cut].(*ast.Paragraph); p {
 			cut--
 		}
 	}

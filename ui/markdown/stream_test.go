@@ -339,3 +339,46 @@ func TestClosedFenceSettlesAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestOnlyTheLastTwoBlocksWaitForALine: while the last block's first line is
+// incomplete it may still change the block before it, but no earlier one:
+// those settle, so a long paragraph after a list does not keep the whole
+// tail in every frame's parse. The view equals a whole render at every byte.
+func TestOnlyTheLastTwoBlocksWaitForALine(t *testing.T) {
+	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 80)
+	src := "- one\n- two\n\n# Title\n\nA paragraph whose only line is long and still coming, word after word"
+	first := strings.Index(src, "A paragraph") + 1 // the first frame brings all three blocks
+	s := NewStream(r)
+	s.Append(src[:first-1])
+	for i := first - 1; i < len(src); i++ {
+		s.Append(src[i : i+1])
+		want, err := r.Render(src[:i+1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.View(); got != want {
+			t.Fatalf("after %q the view differs from a whole render", src[:i+1])
+		}
+	}
+	if len(s.blocks) != 1 || s.blocks[0].end != strings.Index(src, "# Title") {
+		t.Fatalf("settled %d blocks, want the list alone while the paragraph's line is incomplete", len(s.blocks))
+	}
+}
+
+// TestClosedBlockIsHighlightedOnce: a closed fence at the end of the text
+// is rendered again when the next block settles it, from the kept rows.
+func TestClosedBlockIsHighlightedOnce(t *testing.T) {
+	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 80)
+	calls := 0
+	highlight := func(lang, code string) []string { calls++; return r.highlight(lang, code) }
+	a := r.lines.block("go", "x := 1\n", highlight)
+	a[0] = "changed by the caller"
+	b := r.lines.block("go", "x := 1\n", highlight)
+	if calls != 1 || b[0] == a[0] {
+		t.Fatalf("highlighted %d times (want 1), kept rows %q", calls, b)
+	}
+	r.lines.block("python", "x = 1\n", highlight)
+	if calls != 2 {
+		t.Fatalf("another block was not highlighted (%d calls)", calls)
+	}
+}
