@@ -14,7 +14,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -27,21 +26,12 @@ import (
 )
 
 func main() {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(softMemoryLimit)
-	}
+	tuneMemory(os.Getenv)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 // maxFlagWidth is the widest --width accepted.
 const maxFlagWidth = 1000
-
-// softMemoryLimit is the Go heap size past which the garbage collector works
-// harder instead of letting the heap double (GOMEMLIMIT overrides it). It is
-// soft: runnel never fails for it. What runnel holds is bounded by the
-// response limit (max_response_bytes) at a few times its size; the rest is
-// garbage that, without this, stays in RSS until the next collection.
-const softMemoryLimit = 128 << 20
 
 // options are the command line.
 type options struct {
