@@ -22,11 +22,12 @@ import (
 
 	"runnel/session"
 	"runnel/session/config"
+	"runnel/ui/memlimit"
 	"runnel/ui/output"
 )
 
 func main() {
-	tuneMemory(os.Getenv)
+	memlimit.Tune(os.Getenv)
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

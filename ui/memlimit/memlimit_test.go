@@ -1,4 +1,4 @@
-package main
+package memlimit
 
 import (
 	"runtime"
@@ -50,11 +50,11 @@ func TestGOMEMLIMITIsLeftAlone(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
 	defer debug.SetMemoryLimit(before)
 	debug.SetMemoryLimit(1 << 40)
-	tuneMemory(func(k string) string { return map[string]string{"GOMEMLIMIT": "1GiB"}[k] })
+	Tune(func(k string) string { return map[string]string{"GOMEMLIMIT": "1GiB"}[k] })
 	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
 		t.Fatalf("GOMEMLIMIT was set, but the limit changed to %d", got)
 	}
-	tuneMemory(func(string) string { return "" })
+	Tune(func(string) string { return "" })
 	if got := debug.SetMemoryLimit(-1); got != floorMemory {
 		t.Fatalf("limit %d, want the floor %d at start", got, floorMemory)
 	}

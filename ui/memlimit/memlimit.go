@@ -1,4 +1,8 @@
-package main
+// Package memlimit keeps runnel's heap small: it sets the garbage
+// collector's memory limit at start and retunes it after every collection.
+// It only tunes the Go runtime; it allocates nothing for the program and
+// never fails.
+package memlimit
 
 import (
 	"runtime"
@@ -33,9 +37,9 @@ func memoryLimit(live, other uint64) int64 {
 	return int64(limit)
 }
 
-// tuneMemory sets the memory limit now and after every collection, unless
-// GOMEMLIMIT set one.
-func tuneMemory(env func(string) string) {
+// Tune sets the memory limit now and after every collection, unless
+// GOMEMLIMIT set one. Call it once, first thing in main.
+func Tune(env func(string) string) {
 	if env("GOMEMLIMIT") != "" {
 		return
 	}
