@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 
@@ -38,14 +39,11 @@ func (c *blockCtx) block(n ast.Node, width int) []string {
 	case *ast.List:
 		return c.list(n, width)
 	case *ast.HTMLBlock:
-		var b strings.Builder
-		for _, l := range c.lines(n) {
-			b.WriteString(l)
-		}
+		txt := strings.Join(c.lines(n), "")
 		if n.HasClosure() {
-			b.Write(n.ClosureLine.Value(c.src))
+			txt += string(n.ClosureLine.Value(c.src))
 		}
-		txt := strings.TrimSpace(stripTags(b.String()))
+		txt = strings.TrimSpace(stripTags(txt))
 		if txt == "" {
 			return nil
 		}
@@ -118,28 +116,15 @@ func (c *blockCtx) heading(n *ast.Heading, width int) []string {
 	st := &c.r.style
 	h := [...]ansi.StyleBlock{st.H1, st.H2, st.H3, st.H4, st.H5, st.H6}[min(max(n.Level, 1), 6)-1].StylePrimitive
 	g := st.Heading.StylePrimitive
-	or := func(a, b string) string {
-		if a != "" {
-			return a
-		}
-		return b
-	}
-	p := ansi.StylePrimitive{BlockPrefix: or(h.BlockPrefix, g.BlockPrefix), BlockSuffix: or(h.BlockSuffix, g.BlockSuffix),
-		Prefix: or(h.Prefix, g.Prefix), Suffix: or(h.Suffix, g.Suffix)}
+	p := ansi.StylePrimitive{BlockPrefix: cmp.Or(h.BlockPrefix, g.BlockPrefix), BlockSuffix: cmp.Or(h.BlockSuffix, g.BlockSuffix),
+		Prefix: cmp.Or(h.Prefix, g.Prefix), Suffix: cmp.Or(h.Suffix, g.Suffix)}
 	return c.inlineRows(n, p, c.r.base.with(g).with(h), width)
 }
 
 // quote renders a block quote: its blocks behind the indent token.
 func (c *blockCtx) quote(n *ast.Blockquote, width int) []string {
 	st := c.r.style.BlockQuote
-	tok, k := val(st.IndentToken), val(st.Indent)
-	if st.IndentToken == nil {
-		tok = " "
-	}
-	if st.Indent == nil {
-		k = 1
-	}
-	prefix := strings.Repeat(tok, int(k))
+	prefix := strings.Repeat(val(st.IndentToken, " "), int(val(st.Indent, 1)))
 	pw := cells(prefix)
 	rows := c.blocks(n, width-pw, true)
 	a := c.r.base.with(st.StylePrimitive)

@@ -55,14 +55,13 @@ func chromaEntry(p ansi.StylePrimitive) string {
 	if p.BackgroundColor != nil {
 		parts = append(parts, "bg:"+*p.BackgroundColor)
 	}
-	if p.Italic != nil && *p.Italic {
-		parts = append(parts, "italic")
-	}
-	if p.Bold != nil && *p.Bold {
-		parts = append(parts, "bold")
-	}
-	if p.Underline != nil && *p.Underline {
-		parts = append(parts, "underline")
+	for _, f := range [...]struct {
+		on   *bool
+		name string
+	}{{p.Italic, "italic"}, {p.Bold, "bold"}, {p.Underline, "underline"}} {
+		if f.on != nil && *f.on {
+			parts = append(parts, f.name)
+		}
 	}
 	return strings.Join(parts, " ")
 }
@@ -75,30 +74,30 @@ func chromaEntry(p ansi.StylePrimitive) string {
 // closes.
 func (r *Renderer) codeRows(lang string, lines []string, open bool) []string {
 	cb := r.style.CodeBlock
-	pad := strings.Repeat(" ", int(val(cb.Margin)+val(cb.Indent)))
+	pad := strings.Repeat(" ", int(val(cb.Margin, 0)+val(cb.Indent, 0)))
 	var rows []string
 	if open {
-		rows = make([]string, 0, len(lines))
 		for _, l := range lines {
 			rows = append(rows, r.lines.get(lang, l, r.highlight)...)
 		}
 	} else {
-		rows = r.lines.block(lang, strings.Join(lines, ""), r.highlight)
+		rows = r.lines.get(lang, strings.Join(lines, ""), r.highlight)
 	}
+	out := make([]string, len(rows))
 	for i, row := range rows {
 		if row != "" {
-			rows[i] = pad + row
+			out[i] = pad + row
 		}
 	}
-	return rows
+	return out
 }
 
-// val is *p, or the zero value for nil.
-func val[T any](p *T) (v T) {
+// val is *p, or def for nil.
+func val[T any](p *T, def T) T {
 	if p != nil {
-		v = *p
+		return *p
 	}
-	return v
+	return def
 }
 
 // highlight returns the rows of code, coloured by the Renderer's chroma
@@ -168,18 +167,17 @@ func (r *Renderer) tokenSGR(t chroma.TokenType) string {
 	return r.sgr.sgr(a)
 }
 
-// lineCache keeps the highlighted rows of single code lines: an open code
+// lineCache keeps highlighted rows: of single code lines (an open code
 // block is highlighted line by line on every frame while it streams, and
-// all its lines but the last are the same as on the frame before. It is
-// bounded (cleared when full) and safe for concurrent use (a whole render
-// may run off the UI goroutine with the same Renderer).
-//
-// It also keeps the last closed block's rows: a block closed at the end of
-// the text is rendered again when the next block settles it.
+// all its lines but the last are the same as on the frame before), and of
+// the last longer block (a block closed at the end of the text is
+// rendered again when the next block settles it). It is bounded (cleared
+// when full) and safe for concurrent use (a whole render may run off the
+// UI goroutine with the same Renderer). Callers must not change the rows.
 type lineCache struct {
 	mu       sync.Mutex
 	m        map[lineKey][]string
-	last     lineKey // the last block: its language and code
+	last     lineKey
 	lastRows []string
 }
 
@@ -188,36 +186,27 @@ type lineKey struct{ lang, line string }
 // maxCachedLines bounds lineCache: a few screens of code.
 const maxCachedLines = 1024
 
-func (c *lineCache) get(lang, line string, highlight func(lang, code string) []string) []string {
-	k := lineKey{lang, line}
+func (c *lineCache) get(lang, code string, highlight func(lang, code string) []string) []string {
+	k := lineKey{lang, code}
 	c.mu.Lock()
 	rows, ok := c.m[k]
+	if c.lastRows != nil && k == c.last {
+		rows, ok = c.lastRows, true
+	}
 	c.mu.Unlock()
 	if ok {
 		return rows
 	}
-	rows = highlight(lang, line)
+	rows = highlight(lang, code)
 	c.mu.Lock()
-	if c.m == nil || len(c.m) >= maxCachedLines {
-		c.m = make(map[lineKey][]string)
+	switch {
+	case strings.Contains(strings.TrimSuffix(code, "\n"), "\n"):
+		c.last, c.lastRows = k, rows
+	case c.m == nil || len(c.m) >= maxCachedLines:
+		c.m = map[lineKey][]string{k: rows}
+	default:
+		c.m[k] = rows
 	}
-	c.m[k] = rows
 	c.mu.Unlock()
 	return rows
-}
-
-// block returns the rows of a closed block, highlighted whole, and keeps
-// them as the last block's; the caller may change the slice.
-func (c *lineCache) block(lang, code string, highlight func(lang, code string) []string) []string {
-	k := lineKey{lang, code}
-	c.mu.Lock()
-	rows, ok := c.lastRows, c.last == k && c.lastRows != nil
-	c.mu.Unlock()
-	if !ok {
-		rows = highlight(lang, code)
-		c.mu.Lock()
-		c.last, c.lastRows = k, rows
-		c.mu.Unlock()
-	}
-	return append([]string(nil), rows...)
 }

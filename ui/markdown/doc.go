@@ -17,15 +17,11 @@
 // A Renderer is one style at one width; making one costs microseconds.
 // A Stream holds one growing message: Append stores deltas; View parses
 // the unsettled tail, keeps the top-level blocks that no later text can
-// change (rendered once), and renders the last block again. A tail that
-// is an open code fence is not parsed again: its new lines are highlighted
-// one by one (fence.go). A long one-line paragraph keeps the rows of a
-// prefix that no later text can change and parses only the rest (para.go).
-// The streamed view equals Renderer.Render of the same text, styles
-// included; an open fence renders line by line in both.
-//
-// Main flow: Append → View (parse the tail → settle finished blocks →
-// render the last block) → Finish (the last view).
+// change (rendered once), and renders the rest again; Finish is the last
+// View. An open code fence's new lines are highlighted one by one without
+// a parse (fence.go); a long one-line paragraph keeps the rows of a stable
+// prefix and parses only the rest (para.go). The streamed view equals
+// Renderer.Render of the same text, styles included.
 //
 // The package does not sanitise input (the caller strips control
 // characters first), does not pace frames (the caller coalesces deltas to

@@ -42,12 +42,8 @@ func newFence(n *ast.FencedCodeBlock, b []byte, base int) *fence {
 // render, as join would make it, in pieces to write one after the other
 // (the rows of complete lines are not copied); false if the fence closed.
 func (f *fence) view(r *Renderer, src string) ([]string, bool) {
-	for rest := src[f.next:]; rest != ""; {
-		line, more, _ := strings.Cut(rest, "\n")
-		if closes(line, f.ch, f.n) {
-			return nil, false // before highlighting lines the whole block's render replaces
-		}
-		rest = more
+	if closedIn(src[f.next:], f.ch, f.n) {
+		return nil, false // before highlighting lines the whole block's render replaces
 	}
 	for {
 		j := strings.IndexByte(src[f.next:], '\n')
@@ -93,12 +89,17 @@ func openFence(n ast.Node, b []byte) bool {
 	if nl < 0 {
 		return true
 	}
-	for _, line := range strings.SplitAfter(s[nl+1:], "\n") {
+	return !closedIn(s[nl+1:], ch, k)
+}
+
+// closedIn reports whether a line of s closes a fence of k characters ch.
+func closedIn(s string, ch byte, k int) bool {
+	for _, line := range strings.SplitAfter(s, "\n") {
 		if closes(line, ch, k) {
-			return false
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 // fenceRun returns the fence character at the start of s and how many

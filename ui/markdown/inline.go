@@ -151,29 +151,13 @@ var escapeReplacer = strings.NewReplacer(
 )
 
 // stripTags drops HTML tags and comments and keeps the text between them,
-// as glamour's strict sanitizer shows raw HTML.
+// with glamour's own strict sanitizer.
 func stripTags(s string) string {
 	if strings.IndexByte(s, '<') < 0 {
 		return s
 	}
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(s, '<')
-		if i < 0 {
-			b.WriteString(s)
-			break
-		}
-		b.WriteString(s[:i])
-		s = s[i:]
-		end := ">"
-		if strings.HasPrefix(s, "<!--") {
-			end = "-->"
-		}
-		j := strings.Index(s, end)
-		if j < 0 {
-			break // an unclosed tag: drop it to the end
-		}
-		s = s[j+len(end):]
-	}
-	return html.UnescapeString(b.String())
+	return htmlStripper.SanitizeHTML(s, false)
 }
+
+// htmlStripper is safe for concurrent use: bluemonday's policy is, once built.
+var htmlStripper = ansi.NewRenderContext(ansi.Options{})

@@ -46,7 +46,7 @@ func NewRenderer(style ansi.StyleConfig, width int) (*Renderer, error) {
 	return &Renderer{style: style, width: width, code: code,
 		md:     goldmark.New(goldmark.WithExtensions(extension.GFM, extension.DefinitionList)),
 		base:   attrs{}.with(style.Document.StylePrimitive),
-		margin: int(min(val(style.Document.Margin), uint(width/2)))}, nil
+		margin: int(min(val(style.Document.Margin, 0), uint(width/2)))}, nil
 }
 
 // Width returns the wrap width.
@@ -99,15 +99,12 @@ func (c *recordRefs) AddReference(ref parser.Reference) {
 // joined. open tells a fenced code block still waiting for its closing
 // fence, which is highlighted line by line as a stream shows it.
 func (r *Renderer) top(n ast.Node, src []byte, open bool) string {
-	w := r.width - r.margin
+	c := &blockCtx{r: r, src: src}
 	var rows []string
-	if open {
-		fc := n.(*ast.FencedCodeBlock)
-		c := &blockCtx{r: r, src: src}
+	if fc, ok := n.(*ast.FencedCodeBlock); ok && open {
 		rows = r.codeRows(string(fc.Language(src)), c.lines(fc), true)
 	} else {
-		c := &blockCtx{r: r, src: src}
-		rows = c.block(n, w)
+		rows = c.block(n, r.width-r.margin)
 	}
 	for i, row := range rows {
 		rows[i] = r.margined(row)

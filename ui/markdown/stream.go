@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -10,16 +11,11 @@ import (
 	"github.com/yuin/goldmark/util"
 )
 
-// Stream renders one growing message incrementally.
+// Stream renders one growing message incrementally (see the package doc).
 //
-// Each View parses the unsettled tail with goldmark. Every top-level block
-// but the last is settled once the last one's first line is complete: no
-// later text can change a block that another block follows (the one
-// exception, a paragraph that becomes a definition term, is held back).
-// A settled block is rendered once from that same parse and kept; the
-// last block is rendered again on every View. A tail that is an open code
-// fence skips the parse: only its new lines are highlighted (fence.go).
-//
+// Each View parses the unsettled tail with goldmark and settles the
+// top-level blocks that no later text can change (settleable), each
+// rendered once from that parse; the last block is rendered on every View.
 // Reference definitions are shared: the definitions of settled blocks and
 // of the tail are given to every parse, and when they change, the settled
 // blocks that mention a changed label are rendered again.
@@ -263,15 +259,12 @@ func (s *Stream) syncRefs() {
 			now[k] = string(r.Destination()) + "\x00" + string(r.Title())
 		}
 	}
-	var changed []string
-	for k, v := range now {
-		if s.known[k] != v {
-			changed = append(changed, k)
-		}
-	}
-	for k := range s.known {
-		if _, ok := now[k]; !ok {
-			changed = append(changed, k)
+	var changed []string // added, changed or gone (a value is never "")
+	for _, m := range [...]map[string]string{now, s.known} {
+		for k := range m {
+			if now[k] != s.known[k] && !slices.Contains(changed, k) {
+				changed = append(changed, k)
+			}
 		}
 	}
 	s.known = now

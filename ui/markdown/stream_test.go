@@ -366,19 +366,23 @@ func TestOnlyTheLastTwoBlocksWaitForALine(t *testing.T) {
 }
 
 // TestClosedBlockIsHighlightedOnce: a closed fence at the end of the text
-// is rendered again when the next block settles it, from the kept rows.
+// is rendered again when the next block settles it, from the kept rows;
+// single lines are kept apart from it.
 func TestClosedBlockIsHighlightedOnce(t *testing.T) {
 	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 80)
 	calls := 0
 	highlight := func(lang, code string) []string { calls++; return r.highlight(lang, code) }
-	a := r.lines.block("go", "x := 1\n", highlight)
-	a[0] = "changed by the caller"
-	b := r.lines.block("go", "x := 1\n", highlight)
-	if calls != 1 || b[0] == a[0] {
-		t.Fatalf("highlighted %d times (want 1), kept rows %q", calls, b)
-	}
-	r.lines.block("python", "x = 1\n", highlight)
+	block := "x := 1\ny := 2\n"
+	r.lines.get("go", block, highlight)
+	r.lines.get("go", "x := 1\n", highlight)
+	r.lines.get("go", block, highlight)
+	r.lines.get("go", "x := 1\n", highlight)
 	if calls != 2 {
-		t.Fatalf("another block was not highlighted (%d calls)", calls)
+		t.Fatalf("highlighted %d times, want 2 (the block once, the line once)", calls)
+	}
+	r.lines.get("python", "x = 1\ny = 2\n", highlight)
+	r.lines.get("go", block, highlight)
+	if calls != 4 {
+		t.Fatalf("%d highlights: only the last block is kept", calls)
 	}
 }

@@ -53,23 +53,14 @@ func (c *sgrCache) sgr(a attrs) string {
 	if a.bg != "" {
 		st = st.BackgroundColor(lipgloss.Color(a.bg))
 	}
-	if a.underline {
-		st = st.Underline(true)
-	}
-	if a.bold {
-		st = st.Bold()
-	}
-	if a.italic {
-		st = st.Italic(true)
-	}
-	if a.strike {
-		st = st.Strikethrough(true)
-	}
-	if a.inverse {
-		st = st.Reverse(true)
-	}
-	if a.blink {
-		st = st.Blink(true)
+	for _, f := range [...]struct {
+		on  bool
+		set func(xansi.Style, bool) xansi.Style
+	}{{a.underline, xansi.Style.Underline}, {a.bold, func(s xansi.Style, _ bool) xansi.Style { return s.Bold() }},
+		{a.italic, xansi.Style.Italic}, {a.strike, xansi.Style.Strikethrough}, {a.inverse, xansi.Style.Reverse}, {a.blink, xansi.Style.Blink}} {
+		if f.on {
+			st = f.set(st, true)
+		}
 	}
 	s := st.String()
 	if s == "\x1b[m" {

@@ -27,7 +27,7 @@ func (c *blockCtx) table(n *extast.Table, width int) []string {
 			rows[len(rows)-1] = append(rows[len(rows)-1], strings.Join(wrap(&c.r.sgr, in.runs, 1<<20), ""))
 		}
 	}
-	pad := int(val(st.Table.Margin))
+	pad := int(val(st.Table.Margin, 0))
 	fixed := textwrap.Columns(rows, width, 2+2*pad)
 	for i := 1; i < len(rows); i++ {
 		for j := range rows[i] {
