@@ -53,6 +53,7 @@ type Handle struct {
 	blocked bool
 	done    bool
 	due     time.Time
+	hint    int           // how many events the last batch held
 	wake    chan struct{} // cap 1: something arrived for a waiting consumer
 	space   chan struct{} // cap 1: the full batch the reader waits on was taken
 
@@ -135,6 +136,7 @@ func (h *Handle) NextBy(notBefore time.Time) (Batch, bool) {
 	b := h.pending
 	b.More = h.blocked
 	h.pending, h.size = Batch{}, 0
+	h.hint = len(b.Events)
 	h.done = b.Final
 	if h.blocked {
 		h.blocked = false
@@ -195,6 +197,11 @@ func (h *Handle) put(p piece) bool {
 	}
 	if p.retry == nil && !p.final && h.ctx.Err() != nil {
 		return false
+	}
+	if h.pending.Events == nil && !p.final && p.retry == nil {
+		// room for as many as the last batch held: growing by doubling to
+		// 512 events of a fast stream made twice its size in garbage
+		h.pending.Events = make([]Event, 0, max(h.hint, 1))
 	}
 	h.pending = add(h.pending, p)
 	h.size += pieceSize(&p)

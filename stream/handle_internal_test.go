@@ -184,3 +184,25 @@ func TestNextByHoldsUntilTheFrame(t *testing.T) {
 		t.Errorf("%d events", len(b.Events))
 	}
 }
+
+// TestBatchIsSizedByTheLastOne: a batch starts with room for as many events
+// as the one before it, so a fast stream's full batches are allocated once
+// instead of growing by doubling, and a slow stream's stay small.
+func TestBatchIsSizedByTheLastOne(t *testing.T) {
+	h, _ := newTestHandle(context.Background())
+	batch := func(n int) Batch {
+		for range n {
+			h.put(piece{ev: Event{Kind: KindTextDelta, Delta: "x"}})
+		}
+		b, _ := h.Next()
+		return b
+	}
+	batch(300)
+	if b := batch(300); cap(b.Events) != 300 {
+		t.Fatalf("a batch of 300 after one of 300 has room for %d", cap(b.Events))
+	}
+	batch(3)
+	if b := batch(2); cap(b.Events) != 3 {
+		t.Fatalf("a batch after one of 3 has room for %d, want 3", cap(b.Events))
+	}
+}
