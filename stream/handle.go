@@ -53,7 +53,7 @@ type Handle struct {
 	blocked bool
 	done    bool
 	due     time.Time
-	hint    int           // how many events the last batch held
+	hint    int           // how many events the last batches held
 	wake    chan struct{} // cap 1: something arrived for a waiting consumer
 	space   chan struct{} // cap 1: the full batch the reader waits on was taken
 
@@ -136,7 +136,7 @@ func (h *Handle) NextBy(notBefore time.Time) (Batch, bool) {
 	b := h.pending
 	b.More = h.blocked
 	h.pending, h.size = Batch{}, 0
-	h.hint = len(b.Events)
+	h.hint = max(len(b.Events), h.hint/2)
 	h.done = b.Final
 	if h.blocked {
 		h.blocked = false
@@ -199,8 +199,8 @@ func (h *Handle) put(p piece) bool {
 		return false
 	}
 	if h.pending.Events == nil && !p.final && p.retry == nil {
-		// room for as many as the last batch held: growing by doubling to
-		// 512 events of a fast stream made twice its size in garbage
+		// room for as many as the last batches held: growing by doubling
+		// to 512 events of a fast stream made twice its size in garbage
 		h.pending.Events = make([]Event, 0, max(h.hint, 1))
 	}
 	h.pending = add(h.pending, p)

@@ -185,10 +185,11 @@ func TestNextByHoldsUntilTheFrame(t *testing.T) {
 	}
 }
 
-// TestBatchIsSizedByTheLastOne: a batch starts with room for as many events
-// as the one before it, so a fast stream's full batches are allocated once
-// instead of growing by doubling, and a slow stream's stay small.
-func TestBatchIsSizedByTheLastOne(t *testing.T) {
+// TestBatchIsSizedByTheLastOnes: a batch starts with room for as many
+// events as the one before it, or half the room of that one, so a fast
+// stream's full batches are allocated once instead of growing by doubling,
+// and a slow stream's shrink to its size.
+func TestBatchIsSizedByTheLastOnes(t *testing.T) {
 	h, _ := newTestHandle(context.Background())
 	batch := func(n int) Batch {
 		for range n {
@@ -201,8 +202,16 @@ func TestBatchIsSizedByTheLastOne(t *testing.T) {
 	if b := batch(300); cap(b.Events) != 300 {
 		t.Fatalf("a batch of 300 after one of 300 has room for %d", cap(b.Events))
 	}
-	batch(3)
+	if b := batch(100); cap(b.Events) != 300 {
+		t.Fatalf("a batch of 100 after one of 300 has room for %d", cap(b.Events))
+	}
+	if b := batch(100); cap(b.Events) != 150 {
+		t.Fatalf("the next batch has room for %d, want half of 300", cap(b.Events))
+	}
+	for range 10 {
+		batch(3)
+	}
 	if b := batch(2); cap(b.Events) != 3 {
-		t.Fatalf("a batch after one of 3 has room for %d, want 3", cap(b.Events))
+		t.Fatalf("after batches of 3 a batch has room for %d, want 3", cap(b.Events))
 	}
 }
