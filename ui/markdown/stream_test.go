@@ -324,18 +324,28 @@ func TestLongParagraphFastPathMatchesWhole(t *testing.T) {
 func TestClosedFenceSettlesAtOnce(t *testing.T) {
 	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 80)
 	src := "```go\nx := 1\n```\n\nA paragraph whose first line is still coming"
-	s := NewStream(r)
-	for i := range len(src) {
+	appendEachByte(t, NewStream(r), src, 0, func(s *Stream, i int) {
+		if strings.HasSuffix(src[:i+1], "\n\nA") && len(s.blocks) != 1 {
+			t.Fatalf("the closed fence is not settled once the next block began (%d blocks)", len(s.blocks))
+		}
+	})
+}
+
+// appendEachByte appends src[from:] to s a byte at a time and checks that
+// each view equals a whole render; then calls check, if not nil.
+func appendEachByte(t *testing.T, s *Stream, src string, from int, check func(s *Stream, i int)) {
+	t.Helper()
+	for i := from; i < len(src); i++ {
 		s.Append(src[i : i+1])
-		want, err := r.Render(src[:i+1])
+		want, err := s.r.Render(src[:i+1])
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := s.View(); got != want {
 			t.Fatalf("after %q the view differs from a whole render", src[:i+1])
 		}
-		if strings.HasSuffix(src[:i+1], "\n\nA") && len(s.blocks) != 1 {
-			t.Fatalf("the closed fence is not settled once the next block began (%d blocks)", len(s.blocks))
+		if check != nil {
+			check(s, i)
 		}
 	}
 }
@@ -350,16 +360,7 @@ func TestOnlyTheLastTwoBlocksWaitForALine(t *testing.T) {
 	first := strings.Index(src, "A paragraph") + 1 // the first frame brings all three blocks
 	s := NewStream(r)
 	s.Append(src[:first-1])
-	for i := first - 1; i < len(src); i++ {
-		s.Append(src[i : i+1])
-		want, err := r.Render(src[:i+1])
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := s.View(); got != want {
-			t.Fatalf("after %q the view differs from a whole render", src[:i+1])
-		}
-	}
+	appendEachByte(t, s, src, first-1, nil)
 	if len(s.blocks) != 1 || s.blocks[0].end != strings.Index(src, "# Title") {
 		t.Fatalf("settled %d blocks, want the list alone while the paragraph's line is incomplete", len(s.blocks))
 	}
