@@ -137,6 +137,7 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	for i := range msg.batch.Events {
 		t.delta = t.delta || msg.batch.Events[i].Delta != ""
 	}
+	burst := t.burst || msg.batch.More // this batch is part of a burst
 	t.burst = msg.batch.More
 	for _, err := range problems {
 		m.notice(block.Warning, stream.SanitizeLine(err.Error()))
@@ -168,9 +169,10 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	if t.stopped {
 		return m.nextBatch(t) // only the final batch is left: end at once
 	}
-	if msg.batch.More && time.Since(t.drawn) < burstDraw {
-		// a stream faster than the frames: take the rest at once, draw on
-		// the next frame (a render per full batch would slow it down)
+	if burst && time.Since(t.drawn) < burstDraw {
+		// a stream faster than the frames: draw on the next frame (a render
+		// per batch would slow it down); after a full batch the rest is
+		// taken at once
 		return tea.Batch(m.nextBatch(t), m.scheduleFrame(true))
 	}
 	t.drawn = time.Now()

@@ -107,8 +107,14 @@ func TestBurstIsDrawnEveryBurstDraw(t *testing.T) {
 	if !m.cur.due(time.Now()).IsZero() {
 		t.Error("after a full batch the next one waits for the frame")
 	}
+	// the reader caught up within the burst: that batch is drawn on the
+	// frame as well, not at once
 	m.cur.waiting = false
+	drawn := m.cur.drawn
 	m.Update(batchMsg{gen: m.cur.gen, batch: stream.Batch{Events: full.Events}})
+	if !m.cur.drawn.Equal(drawn) || !m.tickFast {
+		t.Error("the last batch of a burst, right after a draw, was drawn at once")
+	}
 	if now := time.Now(); !m.cur.due(now).Equal(now.Add(streamInterval)) {
 		t.Error("after the burst the next batch does not wait for the frame")
 	}

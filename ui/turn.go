@@ -27,12 +27,13 @@ const frameInterval = time.Second / 30
 // delta, the end of a stream, a retry and a full batch are not held back.
 const streamInterval = time.Second / 10
 
-// burstDraw is how often a stream faster than the frames is drawn: a full
-// batch (stream.Batch.More) is drawn when the last draw is this old. Drawn
-// only on the 30 Hz frame, a 40 KB answer at full speed left a third of
-// itself to render after its last byte (end lag 40-70 ms in ../shared/bench);
-// drawn this often, what is left is small (22-37 ms).
-const burstDraw = 8 * time.Millisecond
+// burstDraw is how often a stream faster than the frames is drawn: a
+// batch of a burst (a full one, stream.Batch.More, and the one after it) is
+// drawn when the last draw is this old, else on the next frame. Bubble Tea
+// writes the screen 60 times a second, so a draw between two of its frames
+// is never seen; drawn every 8 ms a 40 KB answer at full speed took as many
+// draws as time allowed, each rendering the tail again.
+const burstDraw = 16 * time.Millisecond
 
 // batchMsg carries one batch of a turn's stream.
 type batchMsg struct {
