@@ -304,7 +304,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.live = false
 		if t := m.cur; t != nil && msg.seq != 0 && !m.tickFast && time.Since(t.drawn) < spinnerStep {
-			return m, m.scheduleFrame(false) // a batch was just drawn: the spinner moved with it
+			// a batch was just drawn and moved the spinner: while batches
+			// come, the slow frame is needed only once they stop
+			return m, m.frameIn(stallCheck, false)
 		}
 		return m, m.tick(msg.now)
 	case finalMsg:
@@ -403,25 +405,18 @@ func (m *Model) transcriptHeight() int {
 
 // View draws the screen: transcript, composer, status line, key hint.
 func (m *Model) View() tea.View {
-	st := m.frame.styles
-	var b strings.Builder
+	var top string
 	switch {
 	case m.dialog != nil && overlays(m.dialog):
-		b.WriteString(m.overlayView())
+		top = m.overlayView()
 	case m.dialog != nil:
-		b.WriteString(fitHeight(m.dialog.view(m.width, m.transcriptHeight()), m.transcriptHeight()))
+		top = fitHeight(m.dialog.view(m.width, m.transcriptHeight()), m.transcriptHeight())
 	case m.showHelp:
-		b.WriteString(m.helpView(st))
+		top = m.helpView(m.frame.styles)
 	default:
-		b.WriteString(m.transcript.View())
+		top = m.transcript.View()
 	}
-	b.WriteString("\n")
-	b.WriteString(m.composer.View())
-	b.WriteString("\n")
-	b.WriteString(m.statusView())
-	b.WriteString("\n")
-	b.WriteString(m.hint())
-	v := tea.NewView(b.String())
+	v := tea.NewView(strings.Join([]string{top, m.composer.View(), m.statusView(), m.hint()}, "\n")) // one allocation
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	return v

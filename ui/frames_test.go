@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"runnel/stream"
 	"runnel/stream/sharedtest"
 )
@@ -117,5 +119,28 @@ func TestBurstIsDrawnEveryBurstDraw(t *testing.T) {
 	}
 	if now := time.Now(); !m.cur.due(now).Equal(now.Add(streamInterval)) {
 		t.Error("after the burst the next batch does not wait for the frame")
+	}
+}
+
+// TestFlowingStreamWakesForStallsOnly: while batches draw the spinner, the
+// slow frame tick looks again only after stallCheck (a stream that flows
+// wakes the chat with its batches, not with a timer as well); once the
+// batches stop, the spinner's frame comes every spinnerStep.
+func TestFlowingStreamWakesForStallsOnly(t *testing.T) {
+	var waits []time.Duration
+	defer func(f func(int, int, time.Duration) tea.Cmd) { frameTick = f }(frameTick)
+	frameTick = func(_, _ int, d time.Duration) tea.Cmd { waits = append(waits, d); return nil }
+
+	m := replayFile(t, "vercel__ai/lmstudio-basic-markdown.sse")
+	m.live, m.tickFast, waits = false, false, nil
+	m.cur.drawn = time.Now()
+	m.Update(frameMsg{gen: m.gen, seq: m.tickSeq, now: time.Now()})
+	if len(waits) != 1 || waits[0] != stallCheck {
+		t.Fatalf("after a batch drew the spinner the slow frame comes in %v, want [%v]", waits, stallCheck)
+	}
+	m.cur.drawn = time.Now().Add(-stallCheck)
+	m.Update(frameMsg{gen: m.gen, seq: m.tickSeq, now: time.Now()})
+	if len(waits) != 2 || waits[1] != spinnerStep {
+		t.Fatalf("with no batch drawn lately the spinner's frame comes in %v, want %v", waits[1:], spinnerStep)
 	}
 }

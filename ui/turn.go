@@ -112,8 +112,13 @@ func (t *turn) due(now time.Time) time.Time {
 	return now.Add(streamInterval)
 }
 
-// frameTick schedules frame seq in d.
-func frameTick(gen, seq int, d time.Duration) tea.Cmd {
+// stallCheck is how soon the slow frame looks again when a batch drew the
+// spinner since the last one: a stream that flows draws it 10 times a
+// second, so its slow frame wakes the chat 3 times a second, not 10.
+const stallCheck = 3 * spinnerStep
+
+// frameTick schedules frame seq in d (a variable: tests read d).
+var frameTick = func(gen, seq int, d time.Duration) tea.Cmd {
 	return tea.Tick(d, func(t time.Time) tea.Msg { return frameMsg{gen: gen, seq: seq, now: t} })
 }
 
