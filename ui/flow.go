@@ -134,10 +134,13 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	t.waiting = false
 	now := m.now()
 	problems := t.apply(msg.batch)
+	closing := false // the batch ends a text, an item or the response: its end is complete
 	for i := range msg.batch.Events {
+		k := msg.batch.Events[i].Kind
 		t.delta = t.delta || msg.batch.Events[i].Delta != ""
+		closing = closing || k == stream.KindTextDone || k == stream.KindItemDone || k.IsTerminal()
 	}
-	burst := t.burst || msg.batch.More // this batch is part of a burst
+	burst := (t.burst || msg.batch.More) && !closing // this batch is part of a burst
 	t.burst = msg.batch.More
 	for _, err := range problems {
 		m.notice(block.Warning, stream.SanitizeLine(err.Error()))

@@ -120,6 +120,16 @@ func TestBurstIsDrawnEveryBurstDraw(t *testing.T) {
 	if now := time.Now(); !m.cur.due(now).Equal(now.Add(streamInterval)) {
 		t.Error("after the burst the next batch does not wait for the frame")
 	}
+	// a batch that closes the text is drawn at once, burst or not: the end
+	// of a fast stream shows before its closing events have all been read
+	m.cur.waiting, m.cur.burst = false, true
+	recent = time.Now().Add(-time.Millisecond)
+	m.cur.drawn = recent
+	closing := stream.Batch{More: true, Events: []stream.Event{{Kind: stream.KindTextDone, OutputIndex: 99, HasIndex: true}}}
+	m.Update(batchMsg{gen: m.cur.gen, batch: closing})
+	if m.cur == nil || m.cur.drawn.Equal(recent) {
+		t.Error("the batch that closed the text waited for the frame")
+	}
 }
 
 // TestFlowingStreamWakesForStallsOnly: while batches draw the spinner, the
