@@ -146,30 +146,37 @@ func streamBench(b *testing.B, doc string, perFrame int) {
 // find them in its line cache from an earlier run).
 func BenchmarkTailCode(b *testing.B) {
 	code := genCode(40 << 10)
-	const framesPerRun = 24
-	frameCost := func(size int) time.Duration {
-		s := NewStream(newTestRenderer(b, benchStyle(), benchWidth))
-		s.Append("Here is the implementation:\n\n```go\n")
-		s.Append(code[:size])
-		_ = s.View()
-		var d time.Duration
-		for f := 0; f < framesPerRun; f++ {
-			at := size + f*80
-			t := time.Now()
-			s.Append(code[at : at+80])
-			_ = s.View()
-			d += time.Since(t)
-		}
-		return d
-	}
+	const prefix = "Here is the implementation:\n\n```go\n"
 	var big, small time.Duration
 	for b.Loop() {
-		big += frameCost(20 << 10)
-		small += frameCost(1 << 10)
+		big += tailFrames(newTestRenderer(b, benchStyle(), benchWidth), prefix, code, 20<<10)
+		small += tailFrames(newTestRenderer(b, benchStyle(), benchWidth), prefix, code, 1<<10)
 	}
 	b.ReportMetric(float64(big)/float64(small), "x-1KB")
 	b.ReportMetric(float64(big)/float64(b.N*framesPerRun)/1e3, "us/frame-20KB")
 	b.ReportMetric(float64(small)/float64(b.N*framesPerRun)/1e3, "us/frame-1KB")
+}
+
+// framesPerRun is how many frames tailFrames times.
+const framesPerRun = 24
+
+// tailFrames streams prefix and text[:size] into a new Stream on r, then
+// times framesPerRun frames of an 80-byte Append of what follows in text
+// and a View.
+func tailFrames(r *Renderer, prefix, text string, size int) time.Duration {
+	s := NewStream(r)
+	s.Append(prefix)
+	s.Append(text[:size])
+	_ = s.View()
+	var d time.Duration
+	for f := range framesPerRun {
+		at := size + f*80
+		t := time.Now()
+		s.Append(text[at : at+80])
+		_ = s.View()
+		d += time.Since(t)
+	}
+	return d
 }
 
 // genCode returns at least size bytes of Go-like code lines.
@@ -217,25 +224,10 @@ func BenchmarkNewRenderer(b *testing.B) {
 func BenchmarkTailParagraph(b *testing.B) {
 	r := newTestRenderer(b, benchStyle(), benchWidth)
 	para := strings.Repeat("Words keep coming with **some bold**, `code` and plain text too. ", 4000)
-	const framesPerRun = 24
-	frameCost := func(size int) time.Duration {
-		s := NewStream(r)
-		s.Append(para[:size])
-		_ = s.View()
-		var d time.Duration
-		for f := 0; f < framesPerRun; f++ {
-			at := size + f*80
-			t := time.Now()
-			s.Append(para[at : at+80])
-			_ = s.View()
-			d += time.Since(t)
-		}
-		return d
-	}
 	var big, small time.Duration
 	for b.Loop() {
-		big += frameCost(200 << 10)
-		small += frameCost(2 << 10)
+		big += tailFrames(r, "", para, 200<<10)
+		small += tailFrames(r, "", para, 2<<10)
 	}
 	b.ReportMetric(float64(big)/float64(small), "x-2KB")
 	b.ReportMetric(float64(big)/float64(b.N*framesPerRun)/1e3, "us/frame-200KB")
