@@ -107,7 +107,7 @@ func streamBench(b *testing.B, doc string, perFrame int) {
 		}
 		_ = s.View()
 		frames++
-		if _, err := s.Finish()(); err != nil {
+		if err := s.Err(); err != nil {
 			b.Fatal(err)
 		}
 		streamed += time.Since(t0)

@@ -29,7 +29,7 @@ func (c *blockCtx) block(n ast.Node, width int) []string {
 		return c.inlineRows(n, st.Paragraph.StylePrimitive, a, width)
 	case *ast.ThematicBreak:
 		hr := oneLine(format(st.HorizontalRule, ""))
-		return []string{c.paint(hr, c.r.base.with(st.HorizontalRule))}
+		return []string{c.r.paint(hr, c.r.base.with(st.HorizontalRule))}
 	case *ast.FencedCodeBlock:
 		return c.r.codeRows(string(n.Language(c.src)), c.lines(n), false)
 	case *ast.CodeBlock:
@@ -85,11 +85,8 @@ func (c *blockCtx) lines(n ast.Node) []string {
 }
 
 // paint styles a one-row text.
-func (c *blockCtx) paint(s string, a attrs) string {
-	if s == "" {
-		return ""
-	}
-	if sgr := c.r.sgr.sgr(a); sgr != "" {
+func (r *Renderer) paint(s string, a attrs) string {
+	if sgr := r.sgr.sgr(a); sgr != "" && s != "" {
 		return sgr + s + reset
 	}
 	return s
@@ -128,7 +125,7 @@ func (c *blockCtx) quote(n *ast.Blockquote, width int) []string {
 	pw := cells(prefix)
 	rows := c.blocks(n, width-pw, true)
 	a := c.r.base.with(st.StylePrimitive)
-	full, bare := c.paint(prefix, a), c.paint(strings.TrimRight(prefix, " "), a)
+	full, bare := c.r.paint(prefix, a), c.r.paint(strings.TrimRight(prefix, " "), a)
 	for i, row := range rows {
 		if row == "" {
 			rows[i] = bare
@@ -160,23 +157,25 @@ func (c *blockCtx) list(n *ast.List, width int) []string {
 			marker = st.Item.BlockPrefix
 		}
 		marker = oneLine(marker)
-		mw := cells(marker)
-		body := c.blocks(it, width-mw, !n.IsTight)
-		if len(body) == 0 {
-			body = []string{""}
-		}
-		pad := strings.Repeat(" ", mw)
-		for i, row := range body {
-			switch {
-			case i == 0:
-				row = strings.TrimRight(c.paint(marker, c.r.base)+row, " ")
-			case row != "":
-				row = pad + row
-			}
-			rows = append(rows, row)
-		}
+		body := c.blocks(it, width-cells(marker), !n.IsTight)
+		rows = append(rows, hang(c.r.paint(marker, c.r.base), cells(marker), body)...)
 	}
 	return rows
+}
+
+// hang puts a marker mw cells wide before body's first row and indents
+// the others as much (a hanging indent).
+func hang(marker string, mw int, body []string) []string {
+	if len(body) == 0 {
+		body = []string{""}
+	}
+	body[0] = strings.TrimRight(marker+body[0], " ")
+	for i := 1; i < len(body); i++ {
+		if body[i] != "" {
+			body[i] = strings.Repeat(" ", mw) + body[i]
+		}
+	}
+	return body
 }
 
 func isTask(item ast.Node) bool {
@@ -200,16 +199,7 @@ func (c *blockCtx) definitions(n *extast.DefinitionList, width int) []string {
 			rows = append(rows, c.inlineRows(ch, ansi.StylePrimitive{}, a, width)...)
 		default:
 			marker := oneLine(st.DefinitionDescription.BlockPrefix)
-			mw := cells(marker)
-			body := c.blocks(ch, width-mw, false)
-			for i, row := range body {
-				if i == 0 {
-					row = marker + row
-				} else if row != "" {
-					row = strings.Repeat(" ", mw) + row
-				}
-				rows = append(rows, row)
-			}
+			rows = append(rows, hang(marker, cells(marker), c.blocks(ch, width-cells(marker), false))...)
 		}
 	}
 	return rows

@@ -106,15 +106,9 @@ func val[T any](p *T, def T) T {
 func (r *Renderer) highlight(lang, code string) []string {
 	code = strings.TrimSuffix(code, "\n")
 	if r.code == nil {
-		a := r.base.with(r.style.CodeBlock.StylePrimitive)
-		sgr := r.sgr.sgr(a)
 		rows := strings.Split(code, "\n")
-		if sgr != "" {
-			for i, row := range rows {
-				if row != "" {
-					rows[i] = sgr + row + reset
-				}
-			}
+		for i, row := range rows {
+			rows[i] = r.paint(row, r.base.with(r.style.CodeBlock.StylePrimitive))
 		}
 		return rows
 	}

@@ -17,11 +17,12 @@
 // A Renderer is one style at one width; making one costs microseconds.
 // A Stream holds one growing message: Append stores deltas; View parses
 // the unsettled tail, keeps the top-level blocks that no later text can
-// change (rendered once), and renders the rest again; Finish is the last
-// View. An open code fence's new lines are highlighted one by one without
-// a parse (fence.go); a long one-line paragraph keeps the rows of a stable
-// prefix and parses only the rest (para.go). The streamed view equals
-// Renderer.Render of the same text, styles included.
+// change (rendered once), and renders the rest again; Draft leaves new
+// code uncoloured for a View to colour. An open code fence's new lines
+// are highlighted one by one without a parse (fence.go); a long one-line
+// paragraph keeps the rows of a stable prefix and parses only the rest
+// (para.go). The streamed view equals Renderer.Render of the same text,
+// styles included (drafts: but for code colours).
 //
 // The package does not sanitise input (the caller strips control
 // characters first), does not pace frames (the caller coalesces deltas to

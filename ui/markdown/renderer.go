@@ -49,9 +49,6 @@ func NewRenderer(style ansi.StyleConfig, width int) (*Renderer, error) {
 		margin: int(min(val(style.Document.Margin, 0), uint(width/2)))}, nil
 }
 
-// Width returns the wrap width.
-func (r *Renderer) Width() int { return r.width }
-
 // Render renders a whole document: what a Stream's View must match.
 func (r *Renderer) Render(src string) (out string, err error) {
 	defer func() {

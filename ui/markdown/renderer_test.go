@@ -29,8 +29,8 @@ func TestRenderHasNoBlankEdges(t *testing.T) {
 
 func TestWidthBelowMinimumIsRaised(t *testing.T) {
 	r := newTestRenderer(t, styles.NoTTYStyleConfig, 3)
-	if r.Width() != MinWidth {
-		t.Errorf("Width() = %d, want %d", r.Width(), MinWidth)
+	if r.width != MinWidth {
+		t.Errorf("width %d, want %d", r.width, MinWidth)
 	}
 }
 

@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -25,7 +26,8 @@ import (
 //   - src only grows; blocks cover src[:segStart] in order, without gaps.
 //   - head is join of the blocks' outs.
 //   - view is the output for src as it is whenever viewOK, and equals
-//     Renderer.Render(src) (the streamed-equals-whole property).
+//     Renderer.Render(src) (the streamed-equals-whole property), but for
+//     the code colours of Draft's blocks while drafty.
 //   - fence, when set, is the open code fence that starts at segStart;
 //     para, when set, the one-line paragraph that does. Not both.
 type Stream struct {
@@ -43,6 +45,7 @@ type Stream struct {
 
 	view   string
 	viewOK bool
+	drafty bool  // Draft rendered part of the view, or is rendering
 	err    error // first render error, sticky
 }
 
@@ -51,6 +54,7 @@ type settled struct {
 	start, end int
 	out        string
 	refs       []parser.Reference // definitions within it
+	draft      bool               // rendered by Draft's renderer
 }
 
 // NewStream starts an empty message rendered with r.
@@ -82,28 +86,43 @@ func (s *Stream) SetRenderer(r *Renderer) {
 		return
 	}
 	s.r = r
-	s.fence, s.para = nil, nil
+	s.fence, s.para, s.drafty = nil, nil, false
 	s.rerender(func(settled) bool { return true })
 	s.viewOK = false
 }
 
-// Finish returns the whole-message render to swap in once the message is
-// complete: the last View, which equals a whole render.
-func (s *Stream) Finish() func() (string, error) {
-	v, err := s.View(), s.err
-	return func() (string, error) { return v, err }
-}
-
 // View renders what changed since the last call and returns the whole
 // message rendered (see Renderer for the output contract).
-func (s *Stream) View() (view string) {
+func (s *Stream) View() string {
+	if s.drafty {
+		s.drafty, s.viewOK, s.fence, s.para = false, false, nil, nil
+		s.rerender(func(b settled) bool { return b.draft })
+	}
+	return s.render()
+}
+
+// Draft is View for a frame in a hurry: what it renders anew is rendered by
+// quick, the Stream's renderer without code highlighting, and the next View
+// renders that again. The rows are the same; only code waits for colour.
+func (s *Stream) Draft(quick *Renderer) string {
+	if s.viewOK || quick == nil || quick == s.r {
+		return s.render()
+	}
+	r := s.r
+	s.r, s.drafty = quick, true
+	defer func() { s.r = r }()
+	return s.render()
+}
+
+// render is View, with the renderer in s.r.
+func (s *Stream) render() (view string) {
 	if s.viewOK {
 		return s.view
 	}
 	src := s.src.String()
 	defer func() {
 		if p := recover(); p != nil {
-			s.noteErr(fmt.Errorf("render markdown: %v", p))
+			s.err = cmp.Or(s.err, fmt.Errorf("render markdown: %v", p)) // the first one
 			view = src
 		}
 		s.view, s.viewOK = view, true
@@ -150,13 +169,14 @@ func (s *Stream) renderTail(src string) []string {
 		nodes = append(nodes, n)
 	}
 	cut := s.settleable(nodes, b)
-	from := 0
+	from, draft := 0, false
 	var outs []string
 	for i := 0; i < cut; i++ {
 		outs = append(outs, s.r.top(nodes[i], b, false))
+		draft = draft || s.drafty && hasCode(nodes[i])
 		if end := boundary(b, nodes, i+1); end > from { // else the next block goes with this one
-			s.settle(s.segStart+from, s.segStart+end, join(outs))
-			from, outs = end, outs[:0]
+			s.settle(s.segStart+from, s.segStart+end, join(outs), draft)
+			from, outs, draft = end, outs[:0], false
 		}
 	}
 	s.segStart += from
@@ -172,10 +192,8 @@ func (s *Stream) renderTail(src string) []string {
 		}
 		outs = append(outs, s.r.top(n, b, last && openFence(n, b)))
 	}
-	if len(nodes) == 1 && cut == 0 {
-		if _, ok := nodes[0].(*ast.Paragraph); ok {
-			s.para = s.newParaTail(nodes[0], b, s.segStart)
-		}
+	if len(nodes) == 1 && cut == 0 && nodes[0].Kind() == ast.KindParagraph {
+		s.para = s.newParaTail(nodes[0], b, s.segStart)
 	}
 	return []string{join(outs)}
 }
@@ -209,9 +227,10 @@ func (s *Stream) settleable(nodes []ast.Node, b []byte) int {
 	return cut
 }
 
-// settle keeps src[start:end] as a block rendered to out.
-func (s *Stream) settle(start, end int, out string) {
-	blk := settled{start: start, end: end, out: out}
+// settle keeps src[start:end] as a block rendered to out; draft: out has
+// code Draft left uncoloured.
+func (s *Stream) settle(start, end int, out string, draft bool) {
+	blk := settled{start: start, end: end, out: out, draft: draft}
 	src := s.src.String()[start:end]
 	if strings.Contains(src, "]:") {
 		_, _, blk.refs = s.r.parse(src, nil)
@@ -239,16 +258,10 @@ func (s *Stream) settledRefs() []parser.Reference {
 	return out
 }
 
-// refs returns every definition known, settled blocks' first (the first
-// definition of a label wins).
-func (s *Stream) refs() []parser.Reference {
-	return append(s.settledRefs(), s.tailRefs...)
-}
-
 // syncRefs renders again the settled blocks that mention a label whose
 // definition changed since they were rendered.
 func (s *Stream) syncRefs() {
-	refs := s.refs()
+	refs := append(s.settledRefs(), s.tailRefs...) // the first definition of a label wins
 	if len(refs) == 0 && len(s.known) == 0 {
 		return
 	}
@@ -288,23 +301,26 @@ func (s *Stream) syncRefs() {
 // own source with every known definition, and rebuilds head.
 func (s *Stream) rerender(need func(settled) bool) {
 	src := s.src.String()
-	refs := s.refs()
+	refs := append(s.settledRefs(), s.tailRefs...)
 	s.head.Reset()
 	for i := range s.blocks {
 		b := &s.blocks[i]
 		if need(*b) {
 			doc, bs, _ := s.r.parse(src[b.start:b.end], refs)
 			b.out = s.r.document(doc, bs) // never an open fence: a block followed it
+			b.draft = s.drafty && hasCode(doc)
 		}
 		s.addHead(b.out)
 	}
 }
 
-// noteErr keeps the first render error.
-func (s *Stream) noteErr(err error) {
-	if s.err == nil {
-		s.err = err
+// hasCode reports whether n is or holds a code block.
+func hasCode(n ast.Node) bool {
+	code := n.Kind() == ast.KindFencedCodeBlock || n.Kind() == ast.KindCodeBlock
+	for c := n.FirstChild(); c != nil && !code; c = c.NextSibling() {
+		code = hasCode(c)
 	}
+	return code
 }
 
 // nodeStart is the offset where a block's text starts, or -1 if unknown:
