@@ -116,6 +116,7 @@ type frameState struct {
 	styles *theme.Styles
 	now    time.Time
 	md     *block.Renderers // markdown renderers, one per styles and width, shared by every entry
+	draft  bool             // a stream outruns the frames (draftFor)
 }
 
 // New builds the root model.
@@ -310,7 +311,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.tick(msg.now)
 	case finalMsg:
-		if f, ok := msg.e.b.(block.Finisher); ok && msg.width == m.width {
+		if f, ok := msg.e.b.(block.Finisher); ok { // one for another width waits for it
 			f.SetFinal(msg.width, msg.rendered)
 			m.transcript.Invalidate(msg.e.idx)
 		}

@@ -22,7 +22,7 @@ type plainEntry struct {
 }
 
 func (e *plainEntry) View(width int) string {
-	return e.b.Render(block.Context{Width: width, Styles: e.fs.styles, Now: e.fs.now, Markdown: e.fs.md})
+	return e.b.Render(block.Context{Width: width, Styles: e.fs.styles, Now: e.fs.now, Markdown: e.fs.md, Draft: e.fs.draft})
 }
 func (e *plainEntry) Live() bool     { return e.b.Live() }
 func (e *plainEntry) setIndex(i int) { e.idx = i }
@@ -37,7 +37,7 @@ type itemEntry struct {
 }
 
 func (e *itemEntry) View(width int) string {
-	return e.b.Render(block.Context{Width: width, Styles: e.fs.styles, Now: e.fs.now, Markdown: e.fs.md})
+	return e.b.Render(block.Context{Width: width, Styles: e.fs.styles, Now: e.fs.now, Markdown: e.fs.md, Draft: e.fs.draft})
 }
 func (e *itemEntry) Live() bool { return e.b.Live() }
 

@@ -142,6 +142,9 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	}
 	burst := (t.burst || msg.batch.More) && !closing // this batch is part of a burst
 	t.burst = msg.batch.More
+	if t.burst {
+		t.fullAt = time.Now()
+	}
 	for _, err := range problems {
 		m.notice(block.Warning, stream.SanitizeLine(err.Error()))
 	}
@@ -308,6 +311,7 @@ func hostedName(it *stream.Item) string {
 // status line's spinner, a retry countdown), not at all otherwise.
 func (m *Model) tick(now time.Time) tea.Cmd {
 	m.frame.now = now
+	m.frame.draft = m.cur != nil && time.Since(m.cur.fullAt) < draftFor
 	var cmds []tea.Cmd
 	if t := m.cur; t != nil {
 		cmds = append(cmds, m.nextBatch(t))

@@ -154,3 +154,35 @@ func TestFlowingStreamWakesForStallsOnly(t *testing.T) {
 		t.Fatalf("with no batch drawn lately the spinner's frame comes in %v, want %v", waits[1:], spinnerStep)
 	}
 }
+
+// TestFullBatchesDraftForDraftFor: a full batch (a stream outrunning the
+// frames) makes the frames drafts (block.Context.Draft) until draftFor has
+// passed since the last one; batches that are not full never do (a paced
+// stream keeps its code coloured as it comes).
+func TestFullBatchesDraftForDraftFor(t *testing.T) {
+	m := replayFile(t, "vercel__ai/lmstudio-basic-markdown.sse")
+	m.cur.delta, m.cur.waiting = true, false
+	delta := []stream.Event{{Kind: stream.KindTextDelta, Delta: "x"}}
+	m.Update(batchMsg{gen: m.cur.gen, batch: stream.Batch{Events: delta}})
+	if m.frame.draft {
+		t.Fatal("a batch that was not full made a draft")
+	}
+	m.cur.waiting = false
+	m.cur.drawn = time.Now().Add(-burstDraw) // drawn at once
+	m.Update(batchMsg{gen: m.cur.gen, batch: stream.Batch{More: true, Events: delta}})
+	if !m.frame.draft {
+		t.Fatal("a full batch drew no draft")
+	}
+	m.cur.waiting = false
+	m.cur.drawn = time.Now().Add(-burstDraw)
+	m.Update(batchMsg{gen: m.cur.gen, batch: stream.Batch{Events: delta}})
+	if !m.frame.draft {
+		t.Fatal("the batch after a full one drew no draft")
+	}
+	m.cur.fullAt = time.Now().Add(-draftFor)
+	m.cur.drawn = time.Now().Add(-spinnerStep) // the frame draws
+	m.Update(frameMsg{gen: m.gen, seq: m.tickSeq, now: time.Now()})
+	if m.frame.draft {
+		t.Fatal("still a draft draftFor after the last full batch")
+	}
+}

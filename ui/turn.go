@@ -35,6 +35,13 @@ const streamInterval = time.Second / 10
 // draws as time allowed, each rendering the tail again.
 const burstDraw = 16 * time.Millisecond
 
+// draftFor is how long after a full batch (a stream outrunning the frames)
+// live messages are drawn as drafts, their new code blocks uncoloured
+// (markdown.Stream.Draft): highlighting is most of a frame's cost, so the
+// end of a fast answer shows sooner, and its whole render, made off the UI
+// goroutine, colours it a frame or two later. A paced stream is never full.
+const draftFor = 100 * time.Millisecond
+
 // batchMsg carries one batch of a turn's stream.
 type batchMsg struct {
 	gen   int
@@ -86,6 +93,7 @@ type turn struct {
 	drawn   time.Time             // when the last batch was drawn (real time)
 	delta   bool                  // a delta has come: later batches wait for the frame
 	burst   bool                  // the last batch was full (stream.Batch.More)
+	fullAt  time.Time             // when the last full batch came (real time)
 }
 
 // waitBatch receives the next batch of h, not before notBefore unless it

@@ -14,6 +14,7 @@ type Context struct {
 	Styles   *theme.Styles // the look; colours come only from here
 	Now      time.Time     // for spinners, elapsed times and countdowns; Render never reads the clock
 	Markdown *Renderers    // markdown renderers to use; nil: a new renderer per call (tests)
+	Draft    bool          // a stream outruns the frames: a live message may leave new code uncoloured for now
 }
 
 // Block is one transcript entry.
@@ -67,8 +68,9 @@ type Titled interface {
 // the UI goroutine and returns a pure function to run off it (in a tea.Cmd);
 // its result goes back through SetFinal with the width it was made for. The
 // final rows have the same visible text as the streamed ones, so the swap
-// shows no jump. A result for another width, or for text that changed since
-// FinalRender, is ignored.
+// shows no jump. A result for text that changed since FinalRender, or for a
+// width another FinalRender was asked for since, is ignored; one for
+// another width than the current is used at that width.
 type Finisher interface {
 	FinalRender(ctx Context) func() string
 	SetFinal(width int, rendered string)

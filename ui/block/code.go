@@ -17,7 +17,7 @@ func codeBody(p *panel, d *drawer) {
 		}
 		p.code.set(src)
 		r := d.ctx.markdown(d.width)
-		d.add(section{lines: splitLines(p.code.view(r, d.width)), tail: true, note: d.skipped(skipped)})
+		d.add(section{lines: splitLines(p.code.view(r, nil, d.width)), tail: true, note: d.skipped(skipped)})
 	}
 	for _, o := range p.it.Details().Outputs {
 		switch o.Type {

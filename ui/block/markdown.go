@@ -34,6 +34,7 @@ type Renderers struct {
 type rendererKey struct {
 	styles *theme.Styles
 	width  int
+	quick  bool // code not highlighted (for drafts)
 }
 
 // NewRenderers returns an empty set of renderers.
@@ -49,12 +50,14 @@ func (rs *Renderers) Err() error {
 	return rs.err
 }
 
-// get returns the renderer for st at width, or nil if it cannot be made.
-func (rs *Renderers) get(st *theme.Styles, width int) *markdown.Renderer {
+// get returns the renderer for st at width, or nil if it cannot be made;
+// quick: one that leaves code unhighlighted (markdown.Stream.Draft), the
+// same renderer for a style that highlights none.
+func (rs *Renderers) get(st *theme.Styles, width int, quick bool) *markdown.Renderer {
 	if st == nil {
 		return nil
 	}
-	k := rendererKey{st, max(width, markdown.MinWidth)}
+	k := rendererKey{st, max(width, markdown.MinWidth), quick}
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	if r, ok := rs.byKey[k]; ok {
@@ -63,7 +66,19 @@ func (rs *Renderers) get(st *theme.Styles, width int) *markdown.Renderer {
 	if len(rs.byKey) >= maxRenderers {
 		clear(rs.byKey)
 	}
-	r, err := markdown.NewRenderer(st.Glamour(), k.width)
+	style := st.Glamour()
+	cb := &style.CodeBlock
+	if quick && cb.Chroma == nil && cb.Theme == "" {
+		rs.mu.Unlock()
+		r := rs.get(st, width, false)
+		rs.mu.Lock()
+		rs.byKey[k] = r
+		return r
+	}
+	if quick {
+		cb.Chroma, cb.Theme = nil, ""
+	}
+	r, err := markdown.NewRenderer(style, k.width)
 	if err != nil {
 		if rs.err == nil {
 			rs.err = fmt.Errorf("markdown at width %d: %w", k.width, err)
@@ -77,20 +92,27 @@ func (rs *Renderers) get(st *theme.Styles, width int) *markdown.Renderer {
 // markdown returns the renderer for the context's styles for rows of at most
 // width columns.
 func (ctx Context) markdown(width int) *markdown.Renderer {
+	return ctx.renderer(width, false)
+}
+
+// renderer is markdown, or its quick twin.
+func (ctx Context) renderer(width int, quick bool) *markdown.Renderer {
 	if ctx.Markdown == nil {
-		return NewRenderers().get(ctx.Styles, width)
+		return NewRenderers().get(ctx.Styles, width, quick)
 	}
-	return ctx.Markdown.get(ctx.Styles, width)
+	return ctx.Markdown.get(ctx.Styles, width, quick)
 }
 
 // mdDoc is a markdown document that grows (a message, a reasoning summary,
 // streamed code) rendered incrementally by a markdown.Stream.
 //
 // Invariants: src is the cleaned source given last to set; when st is not
-// nil, st.Source() == src.
+// nil, st.Source() == src; drafted tells that st drew a draft since its
+// last View (code may be uncoloured).
 type mdDoc struct {
-	src string
-	st  *markdown.Stream
+	src     string
+	st      *markdown.Stream
+	drafted bool
 }
 
 // set makes src the document. A source that extends the old one is appended;
@@ -113,8 +135,9 @@ func (d *mdDoc) set(src string) {
 }
 
 // view returns the rendered document with r, or the source wrapped as plain
-// text when r is nil.
-func (d *mdDoc) view(r *markdown.Renderer, width int) string {
+// text when r is nil; a draft (markdown.Stream.Draft) with quick, when
+// not nil.
+func (d *mdDoc) view(r, quick *markdown.Renderer, width int) string {
 	if r == nil {
 		return strings.Join(wrap(d.src, width), "\n")
 	}
@@ -125,6 +148,11 @@ func (d *mdDoc) view(r *markdown.Renderer, width int) string {
 	case d.st.Renderer() != r:
 		d.st.SetRenderer(r)
 	}
+	if quick != nil {
+		d.drafted = true
+		return d.st.Draft(quick)
+	}
+	d.drafted = false
 	return d.st.View()
 }
 

@@ -37,6 +37,7 @@ type message struct {
 	refusal string // cleaned refusal text
 	doc     mdDoc
 	asked   final // what the last FinalRender rendered
+	coming  bool  // that render is being made from the source (SetFinal has not run)
 	final   final // the render in use, when it matches
 
 	fit     fitter
@@ -58,7 +59,7 @@ func (m *message) Release() {
 		return
 	}
 	m.settled = cache{}
-	m.final, m.asked = final{}, final{}
+	m.final, m.asked, m.coming = final{}, final{}, false
 	m.doc.st = nil
 	m.fit = fitter{}
 	m.pages.prev.st, m.pages.cur.st = nil, nil
@@ -136,11 +137,14 @@ func (m *message) Render(ctx Context) string {
 	} else if m.pages.on {
 		md = m.fit.fit(m.pages.view(ctx, width, lk), width)
 	} else if m.src != "" {
-		r := ctx.markdown(width)
-		md = m.fit.fit(m.doc.view(r, width), width)
+		var quick *markdown.Renderer
+		if draft := (live && ctx.Draft) || m.finalComing(ctx); draft {
+			quick = ctx.renderer(width, true)
+		}
+		md = m.fit.fit(m.doc.view(ctx.markdown(width), quick, width), width)
 	}
 	out := m.decorate(md, width, lk)
-	if !live {
+	if !live && !m.doc.drafted {
 		m.renders++
 		m.settled.put(key, out)
 	}
@@ -184,12 +188,15 @@ func (m *message) FinalRender(ctx Context) func() string {
 	width := max(ctx.Width, 1)
 	r := ctx.markdown(width)
 	m.asked = final{width: ctx.Width, styles: ctx.Styles, src: m.src}
-	if m.pages.on {
-		return func() string { return "" } // drawn from its pages: a whole render would cost what paging saves
+	if m.pages.on || m.doc.drafted {
+		// drawn from its pages: a whole render would cost what paging saves;
+		// a draft is drawn until SetFinal, and then the stream's View colours it
+		m.coming = !m.pages.on
+		return func() string { return "" }
 	}
 	src := m.src
 	if r != nil && m.doc.st != nil && m.doc.st.Renderer() == r && m.doc.src == src {
-		view := m.doc.view(r, width)
+		view := m.doc.view(r, nil, width)
 		if m.doc.st.Err() == nil {
 			return func() string {
 				var f fitter
@@ -200,9 +207,18 @@ func (m *message) FinalRender(ctx Context) func() string {
 	return func() string { return renderWhole(r, src, width) }
 }
 
+// finalComing reports whether the message was drafted and FinalRender's
+// answer has not come: until it does, a draft is drawn, so that the end of
+// a fast stream is drawn before its code is coloured.
+func (m *message) finalComing(ctx Context) bool {
+	a := m.asked
+	return m.coming && a.src == m.src && a.width == ctx.Width && a.styles == ctx.Styles
+}
+
 // SetFinal swaps the final render in, unless it was made for another width
 // or the message changed since FinalRender.
 func (m *message) SetFinal(width int, rendered string) {
+	m.coming = false
 	if width != m.asked.width || m.asked.src != m.src {
 		return
 	}

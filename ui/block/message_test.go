@@ -187,3 +187,42 @@ func TestRefusalAndCommentary(t *testing.T) {
 		t.Errorf("fixture phases: %v", phases)
 	}
 }
+
+// TestDraftIsColouredWhenTheFinalComes: a live message drawn in a hurry
+// (Context.Draft) shows the rows of a whole render with its code not yet
+// coloured; once done, it stays a draft until FinalRender's answer comes
+// (so the end of a fast stream is drawn first), and is then the whole
+// render, colours included.
+func TestDraftIsColouredWhenTheFinalComes(t *testing.T) {
+	text := "Some code:\n\n```go\nfunc main() { fmt.Println(\"hi\") }\n```\n\nAnd the end."
+	it := item(t, `{"type":"message","id":"m","role":"assistant","status":"in_progress","content":[{"type":"output_text","text":"","annotations":[]}]}`)
+	it.Done = false // streaming
+	b := ForItem(it, epoch)
+	ctx := Context{Width: 60, Styles: testStyles, Now: epoch, Markdown: NewRenderers()}
+	whole := renderWhole(ctx.markdown(60), text, 60)
+	hurry := ctx
+	hurry.Draft = true
+	for i := range text {
+		it.Content[0].Text = text[:i+1]
+		b.Update(epoch)
+		b.Render(hurry)
+	}
+	check := func(when string, got string, coloured bool) {
+		t.Helper()
+		if visible(got) != visible(whole) {
+			t.Fatalf("%s: the rows differ from a whole render:\n%s\nwant\n%s", when, visible(got), visible(whole))
+		}
+		if (got == whole) != coloured {
+			t.Fatalf("%s: coloured %v, want %v", when, got == whole, coloured)
+		}
+	}
+	check("drafted", b.Render(hurry), false)
+	it.Done = true
+	b.Update(epoch)
+	f := b.(Finisher)
+	render := f.FinalRender(ctx)
+	check("done, before the final", b.Render(ctx), false)
+	f.SetFinal(60, render())
+	check("after the final", b.Render(ctx), true)
+	check("a later frame in a hurry", b.Render(hurry), true)
+}

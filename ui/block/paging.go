@@ -76,10 +76,10 @@ func (p *pager) view(ctx Context, width int, lk *look) string {
 		parts = append(parts, lk.muted.Render(ansi.Wordwrap(line, width, " ")))
 	}
 	if p.prev.src != "" {
-		parts = append(parts, p.prev.view(r, width))
+		parts = append(parts, p.prev.view(r, nil, width))
 	}
 	if p.cur.src != "" {
-		parts = append(parts, p.cur.view(r, width))
+		parts = append(parts, p.cur.view(r, nil, width))
 	}
 	return strings.Join(parts, "\n\n")
 }

@@ -219,7 +219,7 @@ func (p *Printer) message(it *stream.Item, final bool) {
 
 // markdown renders one chunk of a message.
 func (p *Printer) markdown(it *stream.Item, src string) string {
-	out := renderWhole(p.md.get(p.styles, p.width), src, p.width)
+	out := renderWhole(p.md.get(p.styles, p.width, false), src, p.width)
 	if it.Phase == "commentary" {
 		m := &message{it: it}
 		return m.decorate(out, p.width, p.md.look(p.styles))

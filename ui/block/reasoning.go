@@ -184,7 +184,7 @@ func (r *reasoning) renderBody(ctx Context, lk *look) string {
 	}
 	width := max(ctx.Width-2-lk.reasonBody.GetHorizontalFrameSize(), 1)
 	md := ctx.markdown(width)
-	rows := splitLines(r.fit.fit(r.doc.view(md, width), width))
+	rows := splitLines(r.fit.fit(r.doc.view(md, nil, width), width))
 	for i, row := range rows {
 		rows[i] = fit("  "+lk.reasonBody.Render(row), max(ctx.Width, 1))
 	}
