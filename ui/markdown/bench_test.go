@@ -233,3 +233,43 @@ func BenchmarkTailParagraph(b *testing.B) {
 	b.ReportMetric(float64(big)/float64(b.N*framesPerRun)/1e3, "us/frame-200KB")
 	b.ReportMetric(float64(small)/float64(b.N*framesPerRun)/1e3, "us/frame-2KB")
 }
+
+// BenchmarkDraftFrames streams a 40 KB generated answer in 2 KB frames, as
+// the chat draws a stream that outruns its frames, in the same run: once
+// with a Draft per frame and then the View that colours it, and once with
+// a View per frame. x-views is the drafted frames' cost against the viewed
+// ones' (what the end of a fast answer waits for); ms-colour is the View
+// after the drafts. Each pass has renderers of its own (cold line caches).
+func BenchmarkDraftFrames(b *testing.B) {
+	doc := genAnswer(40 << 10)
+	plain := benchStyle()
+	plain.CodeBlock.Chroma, plain.CodeBlock.Theme = nil, ""
+	var drafts, views, colour time.Duration
+	for b.Loop() {
+		for _, draft := range []bool{true, false} {
+			s, quick := NewStream(newTestRenderer(b, benchStyle(), benchWidth)), newTestRenderer(b, plain, benchWidth)
+			t0 := time.Now()
+			for i := 0; i < len(doc); i += 2 << 10 {
+				s.Append(doc[i:min(i+2<<10, len(doc))])
+				if draft {
+					s.Draft(quick)
+				} else {
+					s.View()
+				}
+			}
+			frames := time.Since(t0)
+			if !draft {
+				views += frames
+				continue
+			}
+			drafts += frames
+			t1 := time.Now()
+			s.View()
+			colour += time.Since(t1)
+		}
+	}
+	b.ReportMetric(float64(drafts)/float64(views), "x-views")
+	b.ReportMetric(float64(drafts)/float64(b.N)/1e6, "ms-drafted")
+	b.ReportMetric(float64(views)/float64(b.N)/1e6, "ms-viewed")
+	b.ReportMetric(float64(colour)/float64(b.N)/1e6, "ms-colour")
+}
