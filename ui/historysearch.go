@@ -121,16 +121,12 @@ func (h HistorySearch) Update(msg tea.Msg) (HistorySearch, tea.Cmd) {
 		}
 	case tea.PasteMsg:
 		msg.Content = strings.Join(strings.Fields(stream.Sanitize(msg.Content)), " ")
-		var cmd tea.Cmd
-		h.filter, cmd = h.filter.Update(msg)
-		h.refilter()
+		cmd := editFilter(&h.filter, msg, h.refilter) // before h is read for the return
 		return h, cmd
 	default:
 		return h, nil
 	}
-	var cmd tea.Cmd
-	h.filter, cmd = h.filter.Update(msg)
-	h.refilter()
+	cmd := editFilter(&h.filter, msg, h.refilter)
 	return h, cmd
 }
 

@@ -159,12 +159,7 @@ func (p ModelPicker) Update(msg tea.Msg) (ModelPicker, tea.Cmd) {
 }
 
 func (p ModelPicker) edit(msg tea.Msg) (ModelPicker, tea.Cmd) {
-	before := p.filter.Value()
-	var cmd tea.Cmd
-	p.filter, cmd = p.filter.Update(msg)
-	if p.filter.Value() != before {
-		p.refilter()
-	}
+	cmd := editFilter(&p.filter, msg, p.refilter) // before p is read for the return
 	return p, cmd
 }
 

@@ -149,12 +149,7 @@ func (p Picker) key(k tea.KeyPressMsg) (Picker, tea.Cmd) {
 
 // edit gives a key or a paste to the filter and refilters if it changed.
 func (p Picker) edit(msg tea.Msg) (Picker, tea.Cmd) {
-	before := p.filter.Value()
-	var cmd tea.Cmd
-	p.filter, cmd = p.filter.Update(msg)
-	if p.filter.Value() != before {
-		p.refilter()
-	}
+	cmd := editFilter(&p.filter, msg, p.refilter) // before p is read for the return
 	return p, cmd
 }
 
@@ -388,6 +383,18 @@ func newDialogInput(st *theme.Styles, prompt, placeholder string) textinput.Mode
 	in.SetStyles(s)
 	in.Focus()
 	return in
+}
+
+// editFilter gives a key or a paste to a dialog's filter line and calls
+// refilter if its text changed.
+func editFilter(f *textinput.Model, msg tea.Msg, refilter func()) tea.Cmd {
+	before := f.Value()
+	var cmd tea.Cmd
+	*f, cmd = f.Update(msg)
+	if f.Value() != before {
+		refilter()
+	}
+	return cmd
 }
 
 // dialogHint draws key/description pairs as "key desc · key desc", leaving

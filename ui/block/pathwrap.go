@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"runnel/ui/textwrap"
 )
 
 // Panels show paths: file search results, the file an apply_patch call
@@ -27,15 +29,7 @@ import (
 // broken.
 func wrapPanel(s string, width int, shorten bool) []string {
 	width = max(width, 1)
-	s = strings.TrimRight(s, "\n")
-	if s == "" {
-		return nil
-	}
-	var out []string
-	for _, line := range strings.Split(s, "\n") {
-		out = wrapPanelLine(out, strings.TrimRight(line, " "), width, shorten)
-	}
-	return out
+	return textwrap.ByLine(s, func(out []string, line string) []string { return wrapPanelLine(out, line, width, shorten) })
 }
 
 func wrapPanelLine(out []string, line string, width int, shorten bool) []string {
@@ -49,17 +43,7 @@ func wrapPanelLine(out []string, line string, width int, shorten bool) []string 
 		cur.Reset()
 		curW, cont = 0, true
 	}
-	for i := 0; i < len(line); {
-		j := i // the spaces before the next word
-		for j < len(line) && line[j] == ' ' {
-			j++
-		}
-		k := j // the word
-		for k < len(line) && line[k] != ' ' {
-			k++
-		}
-		spaces, word := line[i:j], line[j:k]
-		i = k
+	for spaces, word := range textwrap.SpacedWords(line) {
 		if word == "" {
 			break // trailing spaces
 		}

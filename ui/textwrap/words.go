@@ -1,6 +1,7 @@
 package textwrap
 
 import (
+	"iter"
 	"strings"
 	"unicode/utf8"
 
@@ -23,15 +24,42 @@ import (
 // s is plain text (cleaned); width is raised to 1.
 func Words(s string, width, hang int) []string {
 	width = max(width, 1)
+	return ByLine(s, func(out []string, line string) []string { return wrapLine(out, line, width, hang) })
+}
+
+// ByLine wraps each line of s, without its trailing spaces, appending its
+// rows to out; trailing newlines of s are dropped (nil for no text).
+func ByLine(s string, wrap func(out []string, line string) []string) []string {
 	s = strings.TrimRight(s, "\n")
 	if s == "" {
 		return nil
 	}
 	var out []string
 	for _, line := range strings.Split(s, "\n") {
-		out = wrapLine(out, strings.TrimRight(line, " "), width, hang)
+		out = wrap(out, strings.TrimRight(line, " "))
 	}
 	return out
+}
+
+// SpacedWords yields the words of s, split at spaces only, each with the
+// spaces before it; spaces after the last word come with an empty word.
+func SpacedWords(s string) iter.Seq2[string, string] {
+	return func(yield func(spaces, word string) bool) {
+		for i := 0; i < len(s); {
+			j := i
+			for j < len(s) && s[j] == ' ' {
+				j++
+			}
+			k := j
+			for k < len(s) && s[k] != ' ' {
+				k++
+			}
+			if !yield(s[i:j], s[j:k]) {
+				return
+			}
+			i = k
+		}
+	}
 }
 
 // wrapLine appends the rows of one line to out.
@@ -51,17 +79,7 @@ func wrapLine(out []string, line string, width, hang int) []string {
 		row.WriteString(strings.Repeat(" ", indent))
 		used, start = indent, indent
 	}
-	for i := 0; i < len(body); {
-		j := i // the spaces before the next word
-		for j < len(body) && body[j] == ' ' {
-			j++
-		}
-		k := j // the word
-		for k < len(body) && body[k] != ' ' {
-			k++
-		}
-		spaces, word := body[i:j], body[j:k]
-		i = k
+	for spaces, word := range SpacedWords(body) {
 		ww := ansi.StringWidth(word)
 		if used > start && used+len(spaces)+ww > width { // the break takes the spaces
 			flush()

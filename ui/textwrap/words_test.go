@@ -107,3 +107,27 @@ func TestWordsURLMovesWhole(t *testing.T) {
 		t.Errorf("a URL wider than the width starts its own row: %q", rows)
 	}
 }
+
+// TestSpacedWordsGiveTheTextBack: the pieces SpacedWords yields join to the
+// text, words hold no space, and every piece but the last has a word.
+func TestSpacedWordsGiveTheTextBack(t *testing.T) {
+	for _, s := range []string{"", "one", "  two  words ", "a  b", "   ", "x/y-z https://a.example/b?c=d  end"} {
+		var b strings.Builder
+		var got [][2]string
+		for spaces, word := range SpacedWords(s) {
+			b.WriteString(spaces + word)
+			got = append(got, [2]string{spaces, word})
+			if strings.Contains(word, " ") || strings.Trim(spaces, " ") != "" {
+				t.Errorf("%q: piece %q %q", s, spaces, word)
+			}
+		}
+		if b.String() != s {
+			t.Errorf("%q: joined to %q", s, b.String())
+		}
+		for i, p := range got {
+			if p[1] == "" && i != len(got)-1 {
+				t.Errorf("%q: an empty word before the end: %q", s, got)
+			}
+		}
+	}
+}
