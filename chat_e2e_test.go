@@ -213,3 +213,40 @@ func TestChatDemo(t *testing.T) {
 	p.waitText("More showcases")
 	p.waitFor("the turn to end", func(s string) bool { return strings.Contains(lastLines(s, 2), "ready") })
 }
+
+// TestChatFastAnswerEndsInColour: an answer of 60 KB sent at once (a stream
+// that outruns the frames, drawn as drafts with code uncoloured) shows its
+// end, and the code block at its end then carries chroma's colours.
+func TestChatFastAnswerEndsInColour(t *testing.T) {
+	var doc strings.Builder
+	for i := 0; doc.Len() < 60<<10; i++ {
+		fmt.Fprintf(&doc, "## Part %d\n\nSome prose about part %d, long enough to wrap once or twice in a pane a hundred columns wide, with `code` in it.\n\n", i, i)
+		fmt.Fprintf(&doc, "```go\nfunc part%d() int {\n\treturn %d // the value\n}\n```\n\n", i, i)
+	}
+	doc.WriteString("```go\nfunc lastBlock() string {\n\treturn \"end\" // coloured at the end\n}\n```\n\nFAST-END-MARKER\n")
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_fast", chunks(doc.String(), 4)...)})
+	p := chatPane(t, srv)
+	p.say("write a lot")
+	p.waitText("FAST-END-MARKER")
+	p.waitFor("the last code block in colour", func(string) bool {
+		styled := p.tmux("capture-pane", "-p", "-e", "-t", "t")
+		for _, row := range strings.Split(styled, "\n") {
+			if strings.Contains(row, "lastBlock") {
+				return colours(row) >= 3
+			}
+		}
+		return false
+	})
+}
+
+// colours counts the distinct foreground colours set in a styled row.
+func colours(row string) int {
+	seen := map[string]bool{}
+	for _, part := range strings.Split(row, "\x1b[")[1:] {
+		if sgr, _, ok := strings.Cut(part, "m"); ok && strings.HasPrefix(sgr, "38;") {
+			seen[sgr] = true
+		}
+	}
+	return len(seen)
+}
