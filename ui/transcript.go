@@ -61,6 +61,7 @@ type Transcript struct {
 type slot struct {
 	e     Entry
 	lines []string // the entry's rendered lines at width, each ≤ width cells
+	raw   []string // the same lines as the entry rendered them (lines[k] is raw[k] fitted)
 	width int      // the width lines were rendered at; 0: never rendered
 	stale bool     // the entry changed since lines were read
 }
@@ -132,7 +133,7 @@ func (t *Transcript) releaseFar() {
 		if (i >= lo && i <= hi) || s.e.Live() {
 			continue // on screen, or still changing: kept
 		}
-		s.lines, s.width, s.stale = nil, 0, false
+		s.lines, s.raw, s.width, s.stale = nil, nil, 0, false
 		if r, ok := s.e.(releaser); ok {
 			r.release()
 		}
@@ -368,33 +369,48 @@ func (t Transcript) line(s *slot, i, k int) string {
 // refresh re-reads slot i at the current width.
 func (t *Transcript) refresh(i int) { t.slots[i].read(t.width) }
 
-// read renders the entry at width and caches its lines, cutting any line
-// wider than width so the view never wraps. Lines unchanged since the last
-// read at the same width are not measured again, so re-reading a streaming
-// entry costs a split and a compare per line.
+// read renders the entry at width and caches its lines, tabs expanded and
+// any line wider than width cut, so the view never wraps. A line the same
+// as at the last read at this width is not fitted again: re-reading a
+// streaming entry costs a compare per line, and the line slices are
+// reused. Lines that need no fitting are the render's own (no copy).
 func (s *slot) read(width int) {
 	out := s.e.View(width)
-	prev := s.lines // rows unchanged since the last read at this width need no width check
 	if s.width != width {
-		prev = nil
+		s.raw, s.lines = s.raw[:0], s.lines[:0]
 	}
 	s.width, s.stale = width, false
-	if out == "" {
-		s.lines = nil
-		return
-	}
-	if strings.IndexByte(out, '\t') >= 0 {
-		out = strings.ReplaceAll(out, "\t", "    ") // a tab's width depends on the column
-	}
-	s.lines = strings.Split(out, "\n")
-	for k, l := range s.lines {
-		if k < len(prev) && l == prev[k] {
-			continue
+	n := 0
+	for rest, more := out, out != ""; more; n++ {
+		var line string
+		line, rest, more = strings.Cut(rest, "\n")
+		fitted := line
+		if n < len(s.raw) && s.raw[n] == line {
+			if s.lines[n] != s.raw[n] {
+				fitted = s.lines[n] // fitted before
+			}
+		} else {
+			fitted = fitLine(line, width)
 		}
-		if len(l) > width && ansi.StringWidth(l) > width { // bytes ≥ cells
-			s.lines[k] = ansi.Truncate(l, width, "")
+		if n < len(s.raw) {
+			s.raw[n], s.lines[n] = line, fitted // line: no old render is kept alive
+		} else {
+			s.raw, s.lines = append(s.raw, line), append(s.lines, fitted)
 		}
 	}
+	s.raw, s.lines = s.raw[:n], s.lines[:n]
+}
+
+// fitLine expands a line's tabs (a tab's width depends on the column) and
+// cuts it to width cells.
+func fitLine(line string, width int) string {
+	if strings.IndexByte(line, '\t') >= 0 {
+		line = strings.ReplaceAll(line, "\t", "    ")
+	}
+	if len(line) > width && ansi.StringWidth(line) > width { // bytes ≥ cells
+		line = ansi.Truncate(line, width, "")
+	}
+	return line
 }
 
 // ScrollTo puts entry i at the top of the view (or follows, when everything

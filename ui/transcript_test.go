@@ -341,3 +341,51 @@ func TestTranscriptHintFitsStyled(t *testing.T) {
 		}
 	}
 }
+
+// textEntry is an Entry that shows a given text.
+type textEntry struct{ text string }
+
+func (e *textEntry) View(int) string { return e.text }
+func (e *textEntry) Live() bool      { return true }
+
+// TestReadFitsEveryLineAsAFreshRead: a slot re-read after its entry changed
+// (lines added, changed and dropped; tabs, wide and wide-character lines)
+// holds the lines a first read of the same text gives, and re-reading a
+// long entry with tabs allocates nothing once it is cached.
+func TestReadFitsEveryLineAsAFreshRead(t *testing.T) {
+	pieces := []string{"plain", "\tindented\twith tabs", strings.Repeat("wide ", 20), "漢字" + strings.Repeat("字", 30), "", "\x1b[1mbold\x1b[m\tthen"}
+	e := &textEntry{}
+	s := &slot{e: e}
+	var lines []string
+	for step := 0; step < 200; step++ {
+		switch k := (step * 7) % 11; {
+		case k < 6 || len(lines) == 0:
+			lines = append(lines, pieces[step%len(pieces)])
+		case k < 9:
+			lines[step%len(lines)] = pieces[(step+1)%len(pieces)] + strconv.Itoa(step)
+		default:
+			lines = lines[:len(lines)/2]
+		}
+		e.text = strings.Join(lines, "\n")
+		width := 40
+		if step%50 == 49 {
+			width = 30 // a width change reads afresh
+		}
+		s.read(width)
+		fresh := &slot{e: e}
+		fresh.read(width)
+		if strings.Join(s.lines, "\n") != strings.Join(fresh.lines, "\n") || len(s.lines) != len(fresh.lines) {
+			t.Fatalf("step %d: re-read lines differ from a fresh read:\n%q\nwant\n%q", step, s.lines, fresh.lines)
+		}
+		for k, l := range s.lines {
+			if strings.Contains(l, "\t") || ansi.StringWidth(l) > width {
+				t.Fatalf("step %d: line %d not fitted: %q", step, k, l)
+			}
+		}
+	}
+	e.text = strings.Repeat("\tfunc f() {}\n"+strings.Repeat("x", 60)+"\n", 1000)
+	s.read(40)
+	if n := testing.AllocsPerRun(10, func() { s.read(40) }); n != 0 {
+		t.Errorf("re-reading an unchanged entry allocated %v times", n)
+	}
+}
