@@ -132,19 +132,19 @@ func (m *message) Render(ctx Context) string {
 	width := max(ctx.Width, 1)
 	lk := ctx.look()
 	var md string
+	var quick *markdown.Renderer // drawing a draft (markdown.Stream.Draft)
+	if (live && ctx.Draft) || m.finalComing(ctx) {
+		quick = ctx.renderer(width, true)
+	}
 	if f := m.final; f.src == m.src && f.width == ctx.Width && f.styles == ctx.Styles && f.out != "" {
 		md = f.out
 	} else if m.pages.on {
-		md = m.fit.fit(m.pages.view(ctx, width, lk), width)
+		md = m.fit.fit(m.pages.view(ctx, width, lk, quick), width)
 	} else if m.src != "" {
-		var quick *markdown.Renderer
-		if draft := (live && ctx.Draft) || m.finalComing(ctx); draft {
-			quick = ctx.renderer(width, true)
-		}
 		md = m.fit.fit(m.doc.view(ctx.markdown(width), quick, width), width)
 	}
 	out := m.decorate(md, width, lk)
-	if !live && !m.doc.drafted {
+	if !live && !m.drafted() {
 		m.renders++
 		m.settled.put(key, out)
 	}
@@ -188,10 +188,10 @@ func (m *message) FinalRender(ctx Context) func() string {
 	width := max(ctx.Width, 1)
 	r := ctx.markdown(width)
 	m.asked = final{width: ctx.Width, styles: ctx.Styles, src: m.src}
-	if m.pages.on || m.doc.drafted {
+	if m.pages.on || m.drafted() {
 		// drawn from its pages: a whole render would cost what paging saves;
-		// a draft is drawn until SetFinal, and then the stream's View colours it
-		m.coming = !m.pages.on
+		// a draft is drawn until SetFinal, and then the streams' View colours it
+		m.coming = m.drafted()
 		return func() string { return "" }
 	}
 	src := m.src
@@ -205,6 +205,15 @@ func (m *message) FinalRender(ctx Context) func() string {
 		}
 	}
 	return func() string { return renderWhole(r, src, width) }
+}
+
+// drafted reports whether the markdown drawn last was a draft (its code
+// may be uncoloured).
+func (m *message) drafted() bool {
+	if m.pages.on {
+		return m.pages.prev.drafted || m.pages.cur.drafted
+	}
+	return m.doc.drafted
 }
 
 // finalComing reports whether the message was drafted and FinalRender's

@@ -189,40 +189,52 @@ func TestRefusalAndCommentary(t *testing.T) {
 }
 
 // TestDraftIsColouredWhenTheFinalComes: a live message drawn in a hurry
-// (Context.Draft) shows the rows of a whole render with its code not yet
-// coloured; once done, it stays a draft until FinalRender's answer comes
-// (so the end of a fast stream is drawn first), and is then the whole
-// render, colours included.
+// (Context.Draft) shows the rows it shows when drawn at leisure, with its
+// code not yet coloured; once done, it stays a draft until FinalRender's
+// answer comes (so the end of a fast stream is drawn first), and is then
+// drawn in colour. A message long enough to be drawn from its pages too.
 func TestDraftIsColouredWhenTheFinalComes(t *testing.T) {
-	text := "Some code:\n\n```go\nfunc main() { fmt.Println(\"hi\") }\n```\n\nAnd the end."
-	it := item(t, `{"type":"message","id":"m","role":"assistant","status":"in_progress","content":[{"type":"output_text","text":"","annotations":[]}]}`)
-	it.Done = false // streaming
-	b := ForItem(it, epoch)
-	ctx := Context{Width: 60, Styles: testStyles, Now: epoch, Markdown: NewRenderers()}
-	whole := renderWhole(ctx.markdown(60), text, 60)
-	hurry := ctx
-	hurry.Draft = true
-	for i := range text {
-		it.Content[0].Text = text[:i+1]
+	short := "Some code:\n\n```go\nfunc main() { fmt.Println(\"hi\") }\n```\n\nAnd the end."
+	var long strings.Builder
+	for long.Len() < pageBytes+pageBytes/2 {
+		long.WriteString("A paragraph of prose before the code.\n\n```go\nfunc f() int { return 42 }\n```\n\n")
+	}
+	long.WriteString(short)
+	for _, text := range []string{short, long.String()} {
+		ctx := Context{Width: 60, Styles: testStyles, Now: epoch, Markdown: NewRenderers()}
+		hurry := ctx
+		hurry.Draft = true
+		it := item(t, `{"type":"message","id":"m","role":"assistant","status":"in_progress","content":[{"type":"output_text","text":"","annotations":[]}]}`)
+		it.Done = false // streaming
+		b := ForItem(it, epoch)
+		step := max(1, len(text)/200)
+		for i := 0; i < len(text); i += step {
+			it.Content[0].Text = text[:min(i+step, len(text))]
+			b.Update(epoch)
+			b.Render(hurry)
+		}
+		it.Done = true
+		leisure := ForItem(it, epoch) // the same message drawn without drafts
+		leisure.Update(epoch)
+		want := leisure.Render(ctx)
+		check := func(when string, got string, coloured bool) {
+			t.Helper()
+			if visible(got) != visible(want) {
+				t.Fatalf("%d bytes, %s: the rows differ from a render at leisure:\n%s\nwant\n%s", len(text), when, visible(got), visible(want))
+			}
+			if (got == want) != coloured {
+				t.Fatalf("%d bytes, %s: coloured %v, want %v", len(text), when, got == want, coloured)
+			}
+		}
+		it.Done = false
+		check("drafted", b.Render(hurry), false)
+		it.Done = true
 		b.Update(epoch)
-		b.Render(hurry)
+		f := b.(Finisher)
+		render := f.FinalRender(ctx)
+		check("done, before the final", b.Render(ctx), false)
+		f.SetFinal(60, render())
+		check("after the final", b.Render(ctx), true)
+		check("a later frame in a hurry", b.Render(hurry), true)
 	}
-	check := func(when string, got string, coloured bool) {
-		t.Helper()
-		if visible(got) != visible(whole) {
-			t.Fatalf("%s: the rows differ from a whole render:\n%s\nwant\n%s", when, visible(got), visible(whole))
-		}
-		if (got == whole) != coloured {
-			t.Fatalf("%s: coloured %v, want %v", when, got == whole, coloured)
-		}
-	}
-	check("drafted", b.Render(hurry), false)
-	it.Done = true
-	b.Update(epoch)
-	f := b.(Finisher)
-	render := f.FinalRender(ctx)
-	check("done, before the final", b.Render(ctx), false)
-	f.SetFinal(60, render())
-	check("after the final", b.Render(ctx), true)
-	check("a later frame in a hurry", b.Render(hurry), true)
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"runnel/stream"
+	"runnel/ui/markdown"
 )
 
 // A message longer than pageBytes is drawn from its last two pages only, so
@@ -67,8 +68,8 @@ func (p *pager) update(raw string) bool {
 func (p *pager) hidden() int { return p.prevStart }
 
 // view draws the pages: a line counting the text before them, the sealed
-// page and the live one.
-func (p *pager) view(ctx Context, width int, lk *look) string {
+// page and the live one; drafts with quick, when not nil (mdDoc.view).
+func (p *pager) view(ctx Context, width int, lk *look, quick *markdown.Renderer) string {
 	r := ctx.markdown(width)
 	var parts []string
 	if n := p.hidden(); n > 0 {
@@ -76,10 +77,10 @@ func (p *pager) view(ctx Context, width int, lk *look) string {
 		parts = append(parts, lk.muted.Render(ansi.Wordwrap(line, width, " ")))
 	}
 	if p.prev.src != "" {
-		parts = append(parts, p.prev.view(r, nil, width))
+		parts = append(parts, p.prev.view(r, quick, width))
 	}
 	if p.cur.src != "" {
-		parts = append(parts, p.cur.view(r, nil, width))
+		parts = append(parts, p.cur.view(r, quick, width))
 	}
 	return strings.Join(parts, "\n\n")
 }
