@@ -38,8 +38,9 @@ const burstDraw = 16 * time.Millisecond
 // draftFor is how long after a full batch (a stream outrunning the frames)
 // live messages are drawn as drafts, their new code blocks uncoloured
 // (markdown.Stream.Draft): highlighting is most of a frame's cost, so the
-// end of a fast answer shows sooner, and its whole render, made off the UI
-// goroutine, colours it a frame or two later. A paced stream is never full.
+// end of a fast answer shows sooner, and the View after FinalRender's
+// answer (block.Finisher) colours it a frame later. A paced stream is
+// never full.
 const draftFor = 100 * time.Millisecond
 
 // batchMsg carries one batch of a turn's stream.
