@@ -57,33 +57,34 @@ func (rs *Renderers) get(st *theme.Styles, width int, quick bool) *markdown.Rend
 	if st == nil {
 		return nil
 	}
-	k := rendererKey{st, max(width, markdown.MinWidth), quick}
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
+	return rs.getLocked(rendererKey{st, max(width, markdown.MinWidth), quick})
+}
+
+// getLocked is get, with rs.mu held.
+func (rs *Renderers) getLocked(k rendererKey) *markdown.Renderer {
 	if r, ok := rs.byKey[k]; ok {
 		return r
 	}
 	if len(rs.byKey) >= maxRenderers {
 		clear(rs.byKey)
 	}
-	style := st.Glamour()
+	style := k.styles.Glamour()
 	cb := &style.CodeBlock
-	if quick && cb.Chroma == nil && cb.Theme == "" {
-		rs.mu.Unlock()
-		r := rs.get(st, width, false)
-		rs.mu.Lock()
-		rs.byKey[k] = r
-		return r
-	}
-	if quick {
-		cb.Chroma, cb.Theme = nil, ""
-	}
-	r, err := markdown.NewRenderer(style, k.width)
-	if err != nil {
-		if rs.err == nil {
+	var r *markdown.Renderer
+	if k.quick && cb.Chroma == nil && cb.Theme == "" {
+		full := k
+		full.quick = false
+		r = rs.getLocked(full) // no highlighting to leave out
+	} else {
+		if k.quick {
+			cb.Chroma, cb.Theme = nil, ""
+		}
+		var err error
+		if r, err = markdown.NewRenderer(style, k.width); err != nil && rs.err == nil {
 			rs.err = fmt.Errorf("markdown at width %d: %w", k.width, err)
 		}
-		r = nil
 	}
 	rs.byKey[k] = r
 	return r

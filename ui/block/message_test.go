@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"runnel/stream"
+	"runnel/theme"
 )
 
 // TestCitationsWebSearch: url_citation annotations become [n] markers in the
@@ -236,5 +237,20 @@ func TestDraftIsColouredWhenTheFinalComes(t *testing.T) {
 		f.SetFinal(60, render())
 		check("after the final", b.Render(ctx), true)
 		check("a later frame in a hurry", b.Render(hurry), true)
+	}
+}
+
+// TestQuickRendererIsATwin: the quick renderer of a style with code
+// highlighting is another renderer, kept like the full one; for a style
+// without highlighting (NO_COLOR) it is the full one itself.
+func TestQuickRendererIsATwin(t *testing.T) {
+	rs := NewRenderers()
+	full, quick := rs.get(testStyles, 60, false), rs.get(testStyles, 60, true)
+	if full == nil || quick == nil || full == quick || rs.get(testStyles, 60, true) != quick {
+		t.Fatalf("full %p, quick %p: want two kept renderers", full, quick)
+	}
+	plain := theme.New(theme.NoColor())
+	if a, b := rs.get(&plain, 60, true), rs.get(&plain, 60, false); a == nil || a != b {
+		t.Fatalf("NO_COLOR: quick %p, full %p: want the same renderer", a, b)
 	}
 }
