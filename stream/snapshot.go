@@ -30,6 +30,14 @@ type Snapshot struct {
 	Truncated          bool            // its text reached the accumulator's Limit; no event was applied after that (CutOff is set too, unless it was Terminal)
 	Unknown            []json.RawMessage
 
+	// What the server echoed of the request's state (session.ChainIgnored):
+	// Echoed once a lifecycle event brought a response object, EchoedPrevious
+	// once one carried previous_response_id (null included), EchoedStore the
+	// last store it gave (nil: none did).
+	Echoed         bool
+	EchoedPrevious bool
+	EchoedStore    *bool
+
 	started     bool // an event other than response.created was applied
 	seen        seqSet
 	held        int // bytes of text held, counted against the accumulator's Limit (limit.go)
@@ -104,6 +112,11 @@ func (s *Snapshot) itemFor(ev *Event, typ string) (*Item, error) {
 
 // takeResponse copies a lifecycle event's response fields in.
 func (s *Snapshot) takeResponse(r *Response) {
+	s.Echoed = true
+	s.EchoedPrevious = s.EchoedPrevious || r.Previous.Set
+	if r.Store != nil {
+		s.EchoedStore = r.Store
+	}
 	if r.ID != "" {
 		s.ID = r.ID
 	}

@@ -92,11 +92,17 @@ type wireItem struct {
 
 // Response is a response object as the API sends it in lifecycle events.
 // Output items are kept raw; the Accumulator decodes them.
+//
+// Previous and Store are what the server echoes of the request's state: a
+// server that keeps none answers previous_response_id null (Ollama), leaves
+// it out (llama.cpp) or says store: false.
 type Response struct {
 	ID                 string            `json:"id"`
 	Status             string            `json:"status"`
 	Model              string            `json:"model"`
-	PreviousResponseID string            `json:"previous_response_id"`
+	PreviousResponseID string            `json:"-"` // Previous.Value
+	Previous           Echo              `json:"previous_response_id"`
+	Store              *bool             `json:"store"` // nil when absent or null
 	Output             []json.RawMessage `json:"output"`
 	Usage              *Usage            `json:"usage"`
 	Error              *ErrorInfo        `json:"error"`
@@ -109,6 +115,7 @@ func decodeResponse(raw json.RawMessage) (*Response, error) {
 	if err := json.Unmarshal(raw, r); err != nil {
 		return nil, err
 	}
+	r.PreviousResponseID = r.Previous.Value
 	if isJSONNull(r.IncompleteDetails) {
 		r.IncompleteDetails = nil
 	}
@@ -117,4 +124,22 @@ func decodeResponse(raw json.RawMessage) (*Response, error) {
 
 func isJSONNull(b json.RawMessage) bool {
 	return len(b) == 0 || bytes.Equal(bytes.TrimSpace(b), []byte("null"))
+}
+
+// Echo is a string field as a server echoed it: absent (Set false), null or
+// not a string (Set, Value ""), or a string.
+type Echo struct {
+	Value string
+	Set   bool
+}
+
+// UnmarshalJSON records that the field was present; a value that is not a
+// string reads as null rather than failing the whole response.
+func (e *Echo) UnmarshalJSON(b []byte) error {
+	e.Set = true
+	var s string
+	if json.Unmarshal(b, &s) == nil {
+		e.Value = s
+	}
+	return nil
 }
