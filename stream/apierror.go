@@ -182,17 +182,56 @@ func (e *APIError) Retryable() bool {
 
 // PreviousResponseNotFound reports whether the server rejected the request's
 // previous_response_id as unknown (expired, never stored, or another
-// project's), so the caller can restart the chain with full history.
+// project's), so the caller can restart the chain with full history. Besides
+// OpenAI's 400 "Previous response with id '…' not found.", it takes vLLM's
+// 404 "Response with id '…' not found." (param response_id), and a server
+// that keeps no state at all (ChainUnsupported).
 func (e *APIError) PreviousResponseNotFound() bool {
 	if e.Status != http.StatusBadRequest && e.Status != http.StatusNotFound {
-		return false
+		return e.ChainUnsupported()
 	}
 	if e.Code == "previous_response_not_found" {
 		return true
 	}
 	m := strings.ToLower(e.Message)
-	return (strings.Contains(m, "previous response") || strings.Contains(m, "previous_response")) &&
-		strings.Contains(m, "not found")
+	if (strings.Contains(m, "previous response") || strings.Contains(m, "previous_response")) &&
+		strings.Contains(m, "not found") {
+		return true
+	}
+	if (e.Param == "response_id" || e.Param == "previous_response_id" || strings.HasPrefix(m, "response with id ")) &&
+		strings.Contains(m, "not found") {
+		return true // vLLM
+	}
+	return e.ChainUnsupported()
+}
+
+// unsupportedWords are how servers say that they do not take a parameter.
+var unsupportedWords = []string{"unsupported", "not supported", "stateless", "not allowed", "not available", "must be null", "not permitted", "disabled"}
+
+// ChainUnsupported reports whether the server refused previous_response_id
+// itself: a 400 (or 422) that names the parameter and says it is not
+// supported, as servers that keep no state answer (Groq: "property
+// 'previous_response_id' is unsupported"; OpenRouter's stateless Responses
+// API rejects a non-null previous_response_id with a 400). The caller sends
+// the history instead, now and from then on.
+func (e *APIError) ChainUnsupported() bool {
+	if e.Status != http.StatusBadRequest && e.Status != http.StatusUnprocessableEntity {
+		return false
+	}
+	m := strings.ToLower(e.Message)
+	names := e.Param == "previous_response_id" || strings.Contains(m, "previous_response_id") || strings.Contains(m, "previous response id")
+	if !names {
+		return false
+	}
+	if e.Code == "unsupported_parameter" || e.Code == "unsupported_value" {
+		return true
+	}
+	for _, w := range unsupportedWords {
+		if strings.Contains(m, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // modelNotFound reports whether the server said the model is unknown.

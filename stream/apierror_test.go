@@ -140,6 +140,44 @@ func TestPreviousResponseNotFound(t *testing.T) {
 	}
 }
 
+// TestChainErrorBodies: the bodies servers answer a previous_response_id
+// they cannot use with, parsed as the client parses them.
+func TestChainErrorBodies(t *testing.T) {
+	tests := []struct {
+		name                string
+		status              int
+		body                string
+		notFound, unsupport bool
+	}{
+		{"openai", 400, `{"error":{"message":"Previous response with id 'resp_x' not found.","type":"invalid_request_error","param":"previous_response_id","code":"previous_response_not_found"}}`, true, false},
+		{"vllm", 404, `{"error":{"message":"Response with id 'resp_x' not found.","type":"invalid_request_error","param":"response_id","code":404}}`, true, false},
+		{"vllm no param", 404, `{"error":{"message":"Response with id 'resp_x' not found.","type":"NotFoundError","param":null,"code":404}}`, true, false},
+		{"groq", 400, `{"error":{"message":"property 'previous_response_id' is unsupported","type":"invalid_request_error"}}`, true, true},
+		{"openrouter", 400, `{"error":{"code":"invalid_prompt","message":"previous_response_id is not supported: this API is stateless, send the full conversation history"},"metadata":null}`, true, true},
+		{"unsupported parameter", 400, `{"error":{"message":"Unsupported parameter: 'previous_response_id'.","type":"invalid_request_error","param":"previous_response_id","code":"unsupported_parameter"}}`, true, true},
+		{"422 validation", 422, `{"error":{"message":"previous_response_id: not supported by this server","type":"invalid_request_error"}}`, true, true},
+		{"bad id is not unsupported", 400, `{"error":{"message":"Invalid 'previous_response_id': 'x y'. Expected an ID that contains letters, numbers, underscores, or dashes.","type":"invalid_request_error","param":"previous_response_id","code":"invalid_value"}}`, false, false},
+		{"ollama unknown model", 404, `{"error":{"message":"model 'nope' not found","type":"not_found_error"}}`, false, false},
+		{"unknown endpoint", 404, `{"error":{"message":"Not Found","type":"invalid_request_error"}}`, false, false},
+		{"store", 400, `{"error":{"message":"store: true is not supported","type":"invalid_request_error","param":"store"}}`, false, false},
+		{"server error", 500, `{"error":{"message":"previous_response_id unsupported","type":"server_error"}}`, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := parseAPIError(apiResponse(tt.status, nil), []byte(tt.body), "m")
+			if got := e.PreviousResponseNotFound(); got != tt.notFound {
+				t.Errorf("PreviousResponseNotFound = %v, want %v (%+v)", got, tt.notFound, e)
+			}
+			if got := e.ChainUnsupported(); got != tt.unsupport {
+				t.Errorf("ChainUnsupported = %v, want %v (%+v)", got, tt.unsupport, e)
+			}
+			if tt.notFound && !strings.Contains(e.Error(), "previous response in this conversation is not on the server") {
+				t.Errorf("Error() = %q", e.Error())
+			}
+		})
+	}
+}
+
 func TestAPIErrorMessages(t *testing.T) {
 	tests := []struct {
 		e    APIError
