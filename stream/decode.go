@@ -83,7 +83,7 @@ func DecodeEvent(name string, data []byte, ev *Event) error {
 		ev.Type = name
 	}
 	if ev.Type == "" {
-		return errors.New("event has no type")
+		return bareResponse(data, ev)
 	}
 	ev.Kind, ev.Status = kindOf(ev.Type)
 	if w.Seq != nil {
@@ -156,6 +156,39 @@ func DecodeEvent(name string, data []byte, ev *Event) error {
 		ev.PartialImage, ev.ImageIndex = w.PartialImage, w.ImageIndex
 	}
 	ev.setDoneText(&w)
+	return nil
+}
+
+// BareResponseNote is the warning for a payload that is a whole Response
+// object with no event type, which some gateways send instead of a stream.
+const BareResponseNote = "the server sent a whole response object instead of events; it is taken as the final response"
+
+// bareResponse reads a payload with no type: a whole Response object
+// (`"object": "response"`), as a gateway in front of vLLM answers
+// `stream: true`, is the final response, with a note; anything else is
+// malformed.
+func bareResponse(data []byte, ev *Event) error {
+	var probe struct {
+		Object string `json:"object"`
+		Status string `json:"status"`
+	}
+	if json.Unmarshal(data, &probe) != nil || probe.Object != "response" {
+		return errors.New("event has no type")
+	}
+	r, err := decodeResponse(append(json.RawMessage(nil), data...))
+	if err != nil {
+		return fmt.Errorf("response: %w", describeJSONError(err))
+	}
+	switch probe.Status {
+	case "failed":
+		ev.Type = "response.failed"
+	case "incomplete":
+		ev.Type = "response.incomplete"
+	default:
+		ev.Type = "response.completed"
+	}
+	ev.Kind, ev.Status = kindOf(ev.Type)
+	ev.Response, ev.Note = r, BareResponseNote
 	return nil
 }
 

@@ -219,6 +219,7 @@ type Event struct {
 	PartialImage string          // base64, KindPartialImage
 	ImageIndex   int             // partial_image_index
 	Raw          json.RawMessage // the whole payload, for unknown and invalid events
+	Note         string          // a warning about how the event was read (BareResponseNote), for the consumer to show once; the event applies as usual
 
 	Num    int   // 1-based event number in the stream
 	Offset int64 // byte offset of the event in the stream

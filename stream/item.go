@@ -177,32 +177,51 @@ func keepText(dst *string, v string) bool {
 	return false
 }
 
+// absorbParts takes a whole item's parts in. They replace the streamed ones
+// (the server's final word stands, even where it numbered the streamed
+// parts differently: vLLM streams a message's only part at content_index 1
+// and reasoning as one part per delta), except that a copy with no text at
+// all never erases text the stream showed, nor does an empty part of a copy
+// numbered as the stream was. A kept part's annotations carry
+// over to the new part with the same text when it has none. It reports
+// whether streamed values were kept over the newer ones.
 func absorbParts(dst *[]Part, src []Part) bool {
-	lost := false
 	old := *dst
-	out := make([]Part, max(len(old), len(src)))
+	if !partsHaveText(src) && partsHaveText(old) {
+		return true // the copy lacks what was shown: keep it
+	}
+	if len(src) == 0 {
+		return len(old) > 0
+	}
+	out := make([]Part, len(src))
+	copy(out, src)
+	lost := false
 	for i := range out {
-		switch {
-		case i < len(src) && i < len(old):
-			p := src[i]
-			if p.Text == "" && old[i].Text != "" {
-				p.Text = old[i].Text
+		if len(old) == len(src) && out[i].Text == "" && old[i].Text != "" {
+			out[i].Text, lost = old[i].Text, true // numbered alike: a part the copy left empty keeps its text
+		}
+		if len(out[i].Annotations) > 0 {
+			continue
+		}
+		for _, o := range old {
+			if len(o.Annotations) > 0 && o.Text == out[i].Text {
+				out[i].Annotations = o.Annotations
 				lost = true
+				break
 			}
-			if len(p.Annotations) == 0 && len(old[i].Annotations) > 0 {
-				p.Annotations = old[i].Annotations
-				lost = true
-			}
-			out[i] = p
-		case i < len(src):
-			out[i] = src[i]
-		default:
-			out[i] = old[i]
-			lost = true
 		}
 	}
 	*dst = out
 	return lost
+}
+
+func partsHaveText(ps []Part) bool {
+	for _, p := range ps {
+		if p.Text != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // JSON returns the item as the API defines it: Raw when nothing was streamed

@@ -12,6 +12,14 @@ import (
 //   - Items hold every item the stream mentioned, in the order the response
 //     defines (output_index while streaming; the terminal response's order
 //     once it arrives, with streamed-only items kept at their place).
+//   - One Item per item the server produced, each text once: an item is
+//     keyed by output_index when the server sends it, else by its id, then
+//     its call_id, then order of appearance (itemFor, mergeTerminal). A
+//     whole copy of it (output_item.done, the terminal response's item)
+//     replaces its fields and parts, never lands beside it, and its ids and
+//     call_id are kept (vLLM expects the terminal's back); only a copy with
+//     no text leaves the streamed text standing. Tested on every recorded
+//     stream (TestEveryFixture…).
 //   - Once an item is in Items it is never removed: its pointer stays valid
 //     for the life of the snapshot, so a consumer may key views on it.
 //   - Terminal and CutOff are never both true.
@@ -77,8 +85,11 @@ func (s *Snapshot) insert(it *Item) {
 }
 
 // itemFor resolves the item an event is about, creating a placeholder when the
-// event arrives before its output_item.added. Items are keyed by output_index;
-// item_id is used only when the event has no output_index.
+// event arrives before its output_item.added. Items are keyed by output_index
+// when the event has one; otherwise by identity (the item's id, then its
+// call_id: see byIdentity), then by order of appearance: an
+// output_item.done that names no known item closes the oldest open item of
+// its type, and any other event the newest open item of its type.
 func (s *Snapshot) itemFor(ev *Event, typ string) (*Item, error) {
 	if ev.HasIndex {
 		if ev.OutputIndex > maxOutputIndex {
@@ -91,10 +102,13 @@ func (s *Snapshot) itemFor(ev *Event, typ string) (*Item, error) {
 		s.insert(it)
 		return it, nil
 	}
-	if ev.ItemID != "" {
-		for i := len(s.Items) - 1; i >= 0; i-- {
-			if s.Items[i].ID == ev.ItemID {
-				return s.Items[i], nil
+	if it := s.byIdentity(ev); it != nil {
+		return it, nil
+	}
+	if ev.Kind == KindItemDone {
+		for _, it := range s.Items {
+			if !it.Done && it.Type == typ {
+				return it, nil
 			}
 		}
 	}
@@ -108,6 +122,46 @@ func (s *Snapshot) itemFor(ev *Event, typ string) (*Item, error) {
 	it := &Item{Index: next, Type: typ, ID: ev.ItemID}
 	s.Items = append(s.Items, it)
 	return it, nil
+}
+
+// byIdentity finds the item an event without output_index names: one whose
+// id or call_id is the event's item_id, or the carried item's id or
+// call_id (llama.cpp streams a call's deltas under item_id = its call_id,
+// and sends the call with no id). An open item is preferred; a repeated
+// output_item.added of a finished item is a new item whose id repeats, while
+// any other event naming a finished item is about that item (a repeated
+// output_item.done replaces it, never adds beside it).
+func (s *Snapshot) byIdentity(ev *Event) *Item {
+	var keys [3]string
+	keys[0] = ev.ItemID
+	if ev.Item != nil {
+		keys[1], keys[2] = ev.Item.ID, ev.Item.CallID
+	}
+	names := func(it *Item) bool {
+		for _, k := range keys {
+			if k != "" && (it.ID == k || it.CallID == k) {
+				return true
+			}
+		}
+		return false
+	}
+	var done *Item
+	for i := len(s.Items) - 1; i >= 0; i-- {
+		it := s.Items[i]
+		if !names(it) {
+			continue
+		}
+		if !it.Done {
+			return it
+		}
+		if done == nil {
+			done = it
+		}
+	}
+	if ev.Kind == KindItemAdded {
+		return nil
+	}
+	return done
 }
 
 // takeResponse copies a lifecycle event's response fields in.
@@ -141,7 +195,8 @@ func (s *Snapshot) takeResponse(r *Response) {
 }
 
 // mergeTerminal folds the terminal response's output into the streamed items.
-// Terminal items are matched to streamed ones by id, else in order by type;
+// Terminal items are matched to streamed ones by id, else by call_id, else
+// in order by type;
 // matched items take the terminal values (keeping streamed text the terminal
 // copy lacks), unmatched terminal items are added, and streamed items the
 // terminal output omits stay where they were.
@@ -201,6 +256,17 @@ func (s *Snapshot) mergeTerminal(out []json.RawMessage) error {
 						break
 					}
 				}
+			}
+		}
+	}
+	for ti, t := range terms {
+		if match[ti] >= 0 || t.CallID == "" {
+			continue
+		}
+		for j, it := range st {
+			if !used[j] && it.Type == t.Type && (it.CallID == t.CallID || it.ID == t.CallID) {
+				match[ti], used[j] = j, true
+				break
 			}
 		}
 	}
