@@ -49,6 +49,9 @@ func drive(h *stream.Handle, acc *stream.Accumulator, p output.Printer, stderr i
 				warnf(stderr, "warning: %s", errLine(err))
 				continue
 			}
+			if ev.Note != "" { // read leniently: applied, and said once
+				warnf(stderr, "warning: %s", stream.SanitizeLine(ev.Note))
+			}
 			s := acc.Current()
 			p.Event(ev, s, it)
 			// A response ends on its terminal event; one that an earlier

@@ -172,6 +172,9 @@ func (t *turn) apply(b stream.Batch) (problems []error) {
 			problems = append(problems, err)
 			continue
 		}
+		if ev.Note != "" { // read leniently: applied, and said once
+			problems = append(problems, errors.New(ev.Note))
+		}
 		if it != nil {
 			t.changed[it] = true
 		}
