@@ -13,8 +13,14 @@
 // (SetHandler is where a test scripts multi-turn behaviour). Stateful turns
 // on a memory of served responses, as OpenAI keeps them: chaining, store,
 // context limits and /responses/compact (see state.go), and background
-// responses: resumed streams, fetches and cancels (see background.go). It does not import
-// package stream, so stream's own tests can use it.
+// responses: resumed streams, fetches and cancels (see background.go). In
+// personality mode (Server.As, personality.go) it plays a real server,
+// OpenAI, Ollama, vLLM, llama.cpp, LM Studio or a gateway: a scripted Model
+// answers from the conversation the server reconstructed, the personality
+// sends it in that server's wire shape and applies its rule for store and
+// previous_response_id, and every request is kept as an Exchange with what
+// the model saw. It does not import package stream, so stream's own tests
+// can use it.
 //
 // Flow: request → recorded → queue (FIFO) or handler → reply written event by
 // event.
@@ -52,6 +58,7 @@ type Server struct {
 	handler  func(Recorded) Reply // used when queue is empty
 	requests []Recorded
 	state    *state   // nil until Stateful
+	persona  *persona // nil until As
 	models   []string // GET /v1/models answers these ids; nil: 404, as a server without the route
 }
 
@@ -187,6 +194,10 @@ func (s *Server) modelList() []byte {
 func (s *Server) record(rec Recorded) (reply Reply, ok, stateful bool) {
 	s.mu.Lock()
 	s.requests = append(s.requests, rec)
+	if reply, ok := s.personaReply(rec); ok {
+		s.mu.Unlock()
+		return reply, true, true
+	}
 	if reply, ok := s.statefulReply(rec); ok {
 		s.mu.Unlock()
 		return reply, true, true
