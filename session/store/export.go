@@ -90,8 +90,8 @@ func (db *DB) insertDoc(doc *exportDoc) (SessionID, error) {
 		if id, err = freeID(tx, doc.id, doc.created); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(`INSERT INTO sessions (id, title, created, updated, settings, model) VALUES (?, ?, ?, ?, ?, ?)`,
-			string(id), title(doc.title), ms(doc.created), ms(doc.updated), string(settings), modelOf(settings)); err != nil {
+		if _, err := tx.Exec(`INSERT INTO sessions (id, title, created, updated, settings, model, provider) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			string(id), title(doc.title), ms(doc.created), ms(doc.updated), string(settings), modelOf(settings), providerOf(settings)); err != nil {
 			return err
 		}
 		for i, t := range doc.turns {

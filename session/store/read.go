@@ -15,7 +15,7 @@ func (db *DB) List(limit int) ([]SessionInfo, error) {
 		limit = -1
 	}
 	_ = db.sweep() // best effort: a failure leaves a dead turn "streaming" until the next look
-	rows, err := db.r.Query(`SELECT s.id, s.title, s.model, s.created, s.updated, s.preview,
+	rows, err := db.r.Query(`SELECT s.id, s.title, s.model, s.provider, s.created, s.updated, s.preview,
 			`+userTurnsSQL+`
 		FROM sessions s ORDER BY s.updated DESC, s.id DESC LIMIT ?`, limit)
 	if err != nil {
@@ -24,7 +24,7 @@ func (db *DB) List(limit int) ([]SessionInfo, error) {
 	var out []SessionInfo
 	for rows.Next() {
 		var in sessionRow
-		if err := rows.Scan(&in.id, &in.title, &in.model, &in.created, &in.updated, &in.preview, &in.turns); err != nil {
+		if err := rows.Scan(&in.id, &in.title, &in.model, &in.provider, &in.created, &in.updated, &in.preview, &in.turns); err != nil {
 			continue // only a row whose id cannot be read: there is nothing to show or open
 		}
 		out = append(out, in.info())
@@ -40,12 +40,13 @@ func (db *DB) List(limit int) ([]SessionInfo, error) {
 type sessionRow struct {
 	id                      string
 	title, model, preview   anyValue
+	provider                anyValue
 	created, updated, turns anyValue
 }
 
 func (r sessionRow) info() SessionInfo {
 	return SessionInfo{
-		ID: SessionID(r.id), Title: title(r.title.text()), Turns: int(r.turns.int()), Model: title(r.model.text()),
+		ID: SessionID(r.id), Title: title(r.title.text()), Turns: int(r.turns.int()), Model: title(r.model.text()), Provider: title(r.provider.text()),
 		Created: fromMS(r.created.int()), Updated: fromMS(r.updated.int()), Preview: previewLine(r.preview.text()),
 	}
 }
@@ -151,10 +152,10 @@ func (db *DB) Load(id SessionID) (*Session, []error, error) {
 
 	var in sessionRow
 	var settings anyValue
-	err = tx.QueryRow(`SELECT s.id, s.title, s.model, s.created, s.updated, s.preview, s.settings,
+	err = tx.QueryRow(`SELECT s.id, s.title, s.model, s.provider, s.created, s.updated, s.preview, s.settings,
 			`+userTurnsSQL+`
 		FROM sessions s WHERE s.id = ?`, string(id)).
-		Scan(&in.id, &in.title, &in.model, &in.created, &in.updated, &in.preview, &settings, &in.turns)
+		Scan(&in.id, &in.title, &in.model, &in.provider, &in.created, &in.updated, &in.preview, &settings, &in.turns)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, notFound(id)
 	}

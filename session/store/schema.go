@@ -7,7 +7,7 @@ import (
 
 // schemaVersion is the schema this binary writes, kept in PRAGMA user_version.
 // Version 0 is an empty file.
-const schemaVersion = 4
+const schemaVersion = 5
 
 // migrations[v] brings a database from version v to v+1. Each runs inside the
 // one IMMEDIATE transaction that sets the new user_version, so a crash or a
@@ -18,6 +18,17 @@ var migrations = [schemaVersion]func(tx *sql.Tx) error{
 	1: addSearchAndOwners,
 	2: addBlobs,
 	3: addBackground,
+	4: addProvider,
+}
+
+// addProvider adds the provider a session talks to (its name in the
+// config, as the settings say), for listing; sessions saved before take it
+// from their settings, which name none: "".
+func addProvider(tx *sql.Tx) error {
+	return execAll(tx,
+		`ALTER TABLE sessions ADD COLUMN provider TEXT NOT NULL DEFAULT ''`,
+		`UPDATE sessions SET provider = coalesce(json_extract(CAST(settings AS TEXT), '$.provider'), '') WHERE json_valid(CAST(settings AS TEXT))`,
+	)
 }
 
 // addBackground adds the background response a turn streams (background

@@ -37,13 +37,14 @@ func (s Status) chains() bool { return s == StatusCompleted || s == StatusIncomp
 
 // SessionInfo is one line of a session list.
 type SessionInfo struct {
-	ID      SessionID
-	Title   string // one line, sanitized
-	Turns   int    // user turns: tool rounds are not counted (see UserTurn)
-	Model   string // from the settings' "model"
-	Created time.Time
-	Updated time.Time
-	Preview string // first line of the newest answer as plain text (no markdown syntax), sanitized; "" before one
+	ID       SessionID
+	Title    string // one line, sanitized
+	Turns    int    // user turns: tool rounds are not counted (see UserTurn)
+	Model    string // from the settings' "model"
+	Provider string // from the settings' "provider": its name in the config; "" when none was saved
+	Created  time.Time
+	Updated  time.Time
+	Preview  string // first line of the newest answer as plain text (no markdown syntax), sanitized; "" before one
 }
 
 // Session is a stored conversation, loaded whole.

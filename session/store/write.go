@@ -43,9 +43,9 @@ func (db *DB) CreateSession(s NewSession) (SessionID, error) {
 	err = db.write("create session", func(tx *sql.Tx) error {
 		for try := 0; try < 32; try++ {
 			id = newSessionID(now)
-			res, err := tx.Exec(`INSERT INTO sessions (id, title, created, updated, settings, model)
-				VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-				string(id), title(s.Title), ms(now), ms(now), string(settings), modelOf(settings))
+			res, err := tx.Exec(`INSERT INTO sessions (id, title, created, updated, settings, model, provider)
+				VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+				string(id), title(s.Title), ms(now), ms(now), string(settings), modelOf(settings), providerOf(settings))
 			if err != nil {
 				return err
 			}
@@ -72,8 +72,8 @@ func (db *DB) SetSettings(id SessionID, settings json.RawMessage) error {
 	if err != nil {
 		return db.fail("update session", err)
 	}
-	return db.updateSession(id, `UPDATE sessions SET settings = ?, model = ?, updated = ? WHERE id = ?`,
-		string(s), modelOf(s), ms(db.now()), string(id))
+	return db.updateSession(id, `UPDATE sessions SET settings = ?, model = ?, provider = ?, updated = ? WHERE id = ?`,
+		string(s), modelOf(s), providerOf(s), ms(db.now()), string(id))
 }
 
 func (db *DB) updateSession(id SessionID, query string, args ...any) error {
@@ -381,6 +381,16 @@ func modelOf(settings json.RawMessage) string {
 	}
 	_ = json.Unmarshal(settings, &s)
 	return title(s.Model)
+}
+
+// providerOf is the settings' "provider": the name of the provider the
+// session talks to, "" when they name none.
+func providerOf(settings json.RawMessage) string {
+	var s struct {
+		Provider string `json:"provider"`
+	}
+	_ = json.Unmarshal(settings, &s)
+	return title(s.Provider)
 }
 
 func ms(t time.Time) int64 {
