@@ -263,11 +263,13 @@ func (c *Conversation) ChainCalls() []ChainCall {
 
 // RoundInput is what a tool round records while it runs: for each call in
 // order, its final output, its running output, or nothing while it waits
-// for approval.
+// for approval; a call listed twice is recorded once.
 func RoundInput(callIDs []string, outputs map[string]json.RawMessage) []json.RawMessage {
 	var in []json.RawMessage
+	done := map[string]bool{}
 	for _, id := range callIDs {
-		if o := outputs[id]; o != nil {
+		if o := outputs[id]; o != nil && !done[id] {
+			done[id] = true
 			in = append(in, o)
 		}
 	}

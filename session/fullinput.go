@@ -10,7 +10,7 @@ import (
 // no stored state to chain from (store = false, or the previous response
 // expired): every turn that completed or ended incomplete, its input and its
 // output items as received (encrypted reasoning included when present), tool
-// outputs kept with their calls, and then extra.
+// outputs kept with their calls, and then extra; each call answered once.
 //
 // Compaction shortens it: it starts at the newest turn that sent a
 // compacted window (/compact), and at the newest compaction item after
@@ -45,7 +45,26 @@ func (c *Conversation) FullInput(extra ...json.RawMessage) []json.RawMessage {
 		window = 0 // the window turn was left out (it failed): nothing to keep whole
 	}
 	out = FromLastCompaction(out, window)
-	return append(out, extra...)
+	return oneAnswerEach(append(out, extra...))
+}
+
+// oneAnswerEach keeps the first tool output (or approval response) for each
+// call and drops the others: a session an older runnel journaled after
+// running a call the stream repeated holds two outputs for one call_id, and
+// a request must answer each call once.
+func oneAnswerEach(items []json.RawMessage) []json.RawMessage {
+	out := make([]json.RawMessage, 0, len(items))
+	seen := map[string]bool{}
+	for _, in := range items {
+		if key := answerKey(in); key != "" {
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+		}
+		out = append(out, in)
+	}
+	return out
 }
 
 // status is the turn's stored status as the chain sees it.
