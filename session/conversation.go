@@ -20,6 +20,7 @@ type Settings struct {
 	CompactThreshold int64             // > 0: context_management compacts past this many tokens
 	Truncation       string            // "auto" is sent as truncation; anything else sends nothing (the server's default)
 	Background       bool              // requests run in background mode (resumable streams)
+	Provider         string            // the provider's name (config), "" when not known
 }
 
 // Conversation is a chain of turns.
@@ -33,12 +34,18 @@ type Settings struct {
 //     carried to a finished response: chainID is "" and every request
 //     starts with it (see compact.go); windowAt is len(Turns) when it was
 //     made.
+//   - with Stateless, no request carries previous_response_id: each sends
+//     the history (FullInput), whatever Settings.Store says.
 type Conversation struct {
 	Settings Settings
 	Turns    []*Turn
-	chainID  string
-	window   []json.RawMessage
-	windowAt int
+	// Stateless: the server keeps no conversation state (it ignored or
+	// refused previous_response_id; see stateless.go), so every request
+	// sends the history, with store as configured.
+	Stateless bool
+	chainID   string
+	window    []json.RawMessage
+	windowAt  int
 }
 
 // Turn is one exchange: the input the user sent and the responses it produced
@@ -75,7 +82,8 @@ func (c *Conversation) Begin(prompt string, input ...json.RawMessage) *Turn {
 }
 
 // newTurn builds a turn sending input after prev; without stored state
-// (store = false) the request carries the turns of history first.
+// (store = false, or a server that keeps none: Stateless) the request
+// carries the turns of history first.
 func (c *Conversation) newTurn(prompt string, input []json.RawMessage, prev string, history *Conversation) *Turn {
 	req := stream.Request{
 		Model:              c.Settings.Model,
@@ -101,6 +109,11 @@ func (c *Conversation) newTurn(prompt string, input []json.RawMessage, prev stri
 		}
 		req.PreviousResponseID = ""
 		req.Include = []string{"reasoning.encrypted_content"}
+	} else if c.Stateless || history.Stateless {
+		if c.window == nil {
+			req.Input = history.FullInput(input...)
+		}
+		req.PreviousResponseID = ""
 	}
 	return &Turn{Prompt: prompt, Input: input, Request: req, Window: len(c.window)}
 }
@@ -167,7 +180,7 @@ func ApprovalResponse(requestID string, approve bool, reason string) json.RawMes
 // the last of their responses that completed or ended incomplete.
 func (c *Conversation) Fork(keep int) *Conversation {
 	keep = max(0, min(keep, len(c.Turns)))
-	f := &Conversation{Settings: c.Settings, Turns: append([]*Turn(nil), c.Turns[:keep]...)}
+	f := &Conversation{Settings: c.Settings, Turns: append([]*Turn(nil), c.Turns[:keep]...), Stateless: c.Stateless}
 	for _, t := range f.Turns {
 		for _, s := range t.Responses {
 			if s.Terminal && s.ID != "" && (s.Status == "completed" || s.Status == "incomplete") {
@@ -176,4 +189,18 @@ func (c *Conversation) Fork(keep int) *Conversation {
 		}
 	}
 	return f
+}
+
+// SwitchProvider moves the conversation to another server, which never saw
+// its chain: the next request sends the whole local history as input, as
+// after /compact, instead of previous_response_id. Once a response to it
+// finishes, the chain goes on from that response on the new server.
+func (c *Conversation) SwitchProvider() {
+	c.chainID = ""
+	if c.window != nil {
+		return // a compacted window already waits: it is local, and goes first
+	}
+	if full := c.FullInput(); len(full) > 0 {
+		c.window, c.windowAt = full, len(c.Turns)
+	}
 }
