@@ -63,9 +63,15 @@ func recordReplay(t *testing.T, fixture string, termEnv ...string) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// the child has the terminal now: with the test's copy of its end
+	// closed, reading the master ends (EIO) once the child has exited and
+	// everything it wrote was read
+	slave.Close()
 	var mu sync.Mutex
 	var out bytes.Buffer
+	drained := make(chan struct{})
 	go func() {
+		defer close(drained)
 		buf := make([]byte, 64<<10)
 		for {
 			n, err := master.Read(buf)
@@ -105,6 +111,13 @@ func recordReplay(t *testing.T, fixture string, termEnv ...string) string {
 			<-done
 			t.Fatal("runnel did not quit on ctrl+c")
 		}
+	}
+	// what runnel wrote last (freeing its images on quit) may still be in
+	// the terminal's buffer: read to the end before looking
+	select {
+	case <-drained:
+	case <-time.After(20 * time.Second): // a guard against hanging
+		t.Fatal("the terminal's output never ended after runnel quit")
 	}
 	return snapshot()
 }

@@ -78,7 +78,7 @@ func TestOneShotEndlessStreamStopsAtTheLimit(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-test")
 	t.Setenv("OPENAI_BASE_URL", url)
 	t.Setenv("HOME", dir)
-	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
+	setDataHome(t, filepath.Join(dir, "data"))
 	out, errOut, code := runnel(t, "", "-p", "go on for ever", "--format", "text", "--config", cfg)
 	if code != exitCutOff {
 		t.Errorf("exit %d, want %d; stderr:\n%s", code, exitCutOff, errOut)

@@ -8,18 +8,38 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"
 )
 
-// runnel runs the command in-process.
+// testDataHomes holds the data directories a test made for runnel (with
+// setDataHome): only those are kept from one call of runnel to the next. A
+// user's own XDG_DATA_HOME is never used, wherever it lies.
+var testDataHomes sync.Map
+
+// setDataHome points XDG_DATA_HOME at dir, a directory of the test's own,
+// for every runnel call of the test.
+func setDataHome(t *testing.T, dir string) {
+	t.Helper()
+	t.Setenv("XDG_DATA_HOME", dir)
+	testDataHomes.Store(dir, true)
+}
+
+// runnel runs the command in-process, with config, data and cache in the
+// test's temp dirs; calls in one test share the data dir (-p then -c).
 func runnel(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	if !strings.HasPrefix(os.Getenv("XDG_DATA_HOME"), os.TempDir()) {
-		t.Setenv("XDG_DATA_HOME", t.TempDir()) // -p saves sessions
+	if _, ours := testDataHomes.Load(os.Getenv("XDG_DATA_HOME")); !ours {
+		setDataHome(t, t.TempDir()) // -p saves sessions
+	}
+	if _, ours := testDataHomes.Load(os.Getenv("XDG_CACHE_HOME")); !ours {
+		dir := t.TempDir()
+		t.Setenv("XDG_CACHE_HOME", dir)
+		testDataHomes.Store(dir, true)
 	}
 	var o, e bytes.Buffer
 	code = run(args, strings.NewReader(stdin), &o, &e)
@@ -249,5 +269,31 @@ func TestOneShotDemo(t *testing.T) {
 	out, errOut, code := runnel(t, "", "-p", "fail please", "--demo", "--format", "text")
 	if code != exitFailed || !strings.Contains(errOut, "demo") || out == "" {
 		t.Errorf("demo failure path: exit %d out %q err %q", code, out, errOut)
+	}
+}
+
+// TestRunnelKeepsOutOfTheUsersDirs: a user whose own XDG_DATA_HOME and
+// XDG_CACHE_HOME lie under the temp dir (as on many CI machines) gets
+// nothing written there by the suite's in-process runs: runnel() gives
+// each test dirs of its own, and keeps only those from call to call.
+func TestRunnelKeepsOutOfTheUsersDirs(t *testing.T) {
+	user := t.TempDir() // stands for the user's own dirs, under os.TempDir()
+	t.Setenv("XDG_DATA_HOME", filepath.Join(user, "data"))
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(user, "cache"))
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "Hi")}, streamtest.Reply{SSE: streamtest.Text("resp_2", "again")})
+	t.Setenv("OPENAI_API_KEY", "sk-test-secret")
+	if _, errOut, code := runnel(t, "", "-p", "hello", "--base-url", srv.URL); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if _, errOut, code := runnel(t, "", "-c", "-p", "and again", "--base-url", srv.URL); code != exitOK {
+		t.Fatalf("-c: exit %d: %s", code, errOut)
+	}
+	if got := srv.Requests(); len(got) != 2 || got[1].PreviousResponseID() != "resp_1" {
+		t.Errorf("the second run did not continue the first in the test's own data dir")
+	}
+	entries, _ := os.ReadDir(user)
+	if len(entries) != 0 {
+		t.Errorf("the user's dirs were written: %v", entries)
 	}
 }

@@ -93,7 +93,7 @@ func TestChatRedactsEchoedKey(t *testing.T) {
 	if holdsKey(readAll(t, data)) {
 		t.Error("the key reached the database files")
 	}
-	t.Setenv("XDG_DATA_HOME", data)
+	setDataHome(t, data)
 	for _, format := range []string{"markdown", "json"} {
 		b, errOut, code := runnel(t, "", "export", m[1], "--format", format)
 		if code != exitOK || b == "" {

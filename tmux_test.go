@@ -21,6 +21,16 @@ var (
 	buildErr  error
 )
 
+// TestMain removes the binary the end-to-end tests built, so a run leaves
+// nothing behind outside its temp dirs.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if builtBin != "" {
+		os.RemoveAll(filepath.Dir(builtBin))
+	}
+	os.Exit(code)
+}
+
 // binary builds runnel once per test run.
 func binary(t *testing.T) string {
 	t.Helper()
@@ -60,6 +70,7 @@ func startPane(t *testing.T, width, height int, env map[string]string, argv ...s
 	home := t.TempDir()
 	base := map[string]string{
 		"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, "config"), "XDG_DATA_HOME": filepath.Join(home, "data"),
+		"XDG_CACHE_HOME": filepath.Join(home, "cache"), "XDG_STATE_HOME": filepath.Join(home, "state"), "TMPDIR": home,
 		"TERM": "xterm-256color", "COLORTERM": "truecolor", "OPENAI_API_KEY": "", "OPENAI_BASE_URL": "", "NO_COLOR": "",
 	}
 	for k, v := range env {
