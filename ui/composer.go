@@ -149,6 +149,19 @@ func (c *Composer) Reset() {
 	c.updateMenu()
 }
 
+// Clear empties the composer into its history (esc): up, and the history
+// search, bring the text back whole, a paste chip's text included, so a
+// draft is never lost. It reports whether there was text to keep.
+func (c *Composer) Clear() bool {
+	text := c.Text()
+	kept := strings.TrimSpace(text) != ""
+	if kept {
+		c.remember(text)
+	}
+	c.Reset()
+	return kept
+}
+
 // Focus gives the composer the keyboard.
 func (c *Composer) Focus() tea.Cmd { return c.ta.Focus() }
 

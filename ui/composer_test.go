@@ -365,3 +365,41 @@ func TestComposerEmptyViewCache(t *testing.T) {
 	c.Reset()
 	check("cleared")
 }
+
+// TestEscKeepsTheDraft: esc with text in the composer clears it, and up
+// brings it back whole, a large paste's text included; the history search
+// lists it too. (esc used to delete the draft for good.)
+func TestEscKeepsTheDraft(t *testing.T) {
+	m := newTestModel(t, Options{})
+	long := strings.Repeat("a long prompt that took a while to write ", 20)
+	paste := strings.Repeat("pasted line\n", 30)
+	m.Update(tea.PasteMsg{Content: paste})
+	for _, r := range long {
+		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	want := m.composer.Text()
+	if !strings.Contains(want, "pasted line") || !strings.Contains(want, "a long prompt") {
+		t.Fatalf("composer holds %q", want)
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	if m.composer.Value() != "" {
+		t.Fatalf("esc left %q", m.composer.Value())
+	}
+	if !strings.Contains(plain(m), "↑ brings it back") {
+		t.Errorf("no word on how to get the draft back:\n%s", plain(m))
+	}
+	if r := m.composer.Recent(); len(r) == 0 || r[0] != want {
+		t.Errorf("the history search does not list the draft first: %q", r)
+	}
+	m.Update(keyMsg("up"))
+	if got := m.composer.Text(); got != want {
+		t.Errorf("up brought back %q, want the draft", got)
+	}
+	// an empty composer: esc says nothing and keeps nothing
+	m.composer.Reset()
+	n := len(m.composer.History())
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	if len(m.composer.History()) != n {
+		t.Error("an empty composer's esc added to the history")
+	}
+}

@@ -51,7 +51,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		case len(m.pending) > 0:
 			m.stopHosted()
 		case m.composer.Value() != "":
-			m.composer.Reset()
+			if m.composer.Clear() {
+				m.notice(block.Info, "cleared — ↑ brings it back")
+			}
 		case len(m.conv.Turns) > 0 && !m.escArmed.IsZero() && time.Since(m.escArmed) < time.Second:
 			m.escArmed = time.Time{}
 			return m.fork(0) // the last user turn
