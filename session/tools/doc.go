@@ -42,6 +42,14 @@
 // that block (the one-shot command); the TUI calls the same methods from its
 // messages.
 //
+// A call runs at most once per call_id in a user turn, whatever the stream
+// repeats: a response that lists a call twice (llama.cpp sends it again in
+// output_item.done and in the terminal response, with no id and no
+// output_index) is one call, a later round that repeats a call_id that ran
+// is not run again and gets no new output, and a resumed round skips what
+// the journal says ran (Loop.Resume). Calls are read from the terminal
+// response, so each output answers the server's final call_id.
+//
 // Hosted tool items (web_search_call, mcp_call, …) are never run here: the
 // server runs them. Tool output goes back to the model as received, but for
 // the secret values in Hooks.Secrets, which are hidden in it; it is

@@ -46,6 +46,11 @@ func (s State) String() string {
 //     cancelled), because the chain then still ends at the calls.
 //   - calls and respID are set exactly in StateRunning.
 //   - round counts the rounds run in this user turn, 0 ≤ round ≤ max.
+//   - ran holds the call_id of every call Next or Resume handed out since
+//     the user turn began; neither hands out a call_id in ran, nor one
+//     call_id twice, so a call runs at most once per user turn whatever
+//     the stream repeats (once.go), and calls holds distinct call_ids.
+//   - Begin hands out at most one output per call_id (the first owed).
 type Loop struct {
 	max      int
 	state    State
@@ -54,7 +59,8 @@ type Loop struct {
 	calls    []Call
 	owed     []json.RawMessage
 	inflight []json.RawMessage
-	began    time.Time // when the user turn began
+	began    time.Time       // when the user turn began
+	ran      map[string]bool // call_ids handed out in this user turn
 }
 
 // NewLoop returns a loop that runs at most maxRounds rounds of calls per
@@ -82,10 +88,10 @@ func (l *Loop) Owed() int { return len(l.owed) }
 // returned outputs (owed by a round that was cancelled or cut short) before
 // the user's message.
 func (l *Loop) Begin(now time.Time) (owed []json.RawMessage) {
-	owed, l.owed = l.owed, nil
+	owed, l.owed = uniqueOutputs(l.owed), nil
 	l.inflight = owed
 	l.state, l.round, l.began = StateStreaming, 0, now
-	l.calls, l.respID = nil, ""
+	l.calls, l.respID, l.ran = nil, "", nil
 	return owed
 }
 
@@ -93,8 +99,12 @@ func (l *Loop) Begin(now time.Time) (owed []json.RawMessage) {
 // back) and says what to do: run calls, or stop. Every function_call item
 // of a completed or incomplete response is a client-side call (hosted tool
 // items are the server's own); a name the Runner does not know is answered
-// as unknown, so the chain stays valid. stop is a notice for the user when
-// the turn ends unusually ("" when the model simply answered).
+// as unknown, so the chain stays valid. Calls are read from resp as it
+// ends, so each answers the call_id of the server's final item. A call_id
+// the response repeats is one call, and one that already ran in this user
+// turn is not run again and gets no new output (once.go). stop is a notice
+// for the user when the turn ends unusually ("" when the model simply
+// answered).
 func (l *Loop) Next(resp *stream.Snapshot, now time.Time) (calls []Call, stop string) {
 	if l.state != StateStreaming {
 		return nil, ""
@@ -109,12 +119,11 @@ func (l *Loop) Next(resp *stream.Snapshot, now time.Time) (calls []Call, stop st
 		return nil, ""
 	}
 	l.inflight = nil
-	for _, it := range resp.Items {
-		if it.Type == "function_call" && it.CallID != "" {
-			calls = append(calls, callFromItem(it, len(calls)))
-		}
-	}
+	calls, repeated := pick(resp.Items, l.ran)
 	if len(calls) == 0 {
+		if len(repeated) > 0 {
+			return nil, repeatedNotice(repeated)
+		}
 		return nil, ""
 	}
 	if l.round >= l.max {
@@ -126,24 +135,29 @@ func (l *Loop) Next(resp *stream.Snapshot, now time.Time) (calls []Call, stop st
 	}
 	l.round++
 	l.state, l.respID, l.calls = StateRunning, resp.ID, calls
+	l.markRan(calls)
 	return calls, ""
 }
 
-// Resume starts a round on calls of resp that a previous run of runnel left
-// unanswered (it was killed while they waited for approval): only those for
-// which run is true. It returns them; Finish then answers exactly them.
-func (l *Loop) Resume(resp *stream.Snapshot, run func(callID string) bool, now time.Time) []Call {
-	var calls []Call
-	for _, it := range resp.Items {
-		if it.Type == "function_call" && it.CallID != "" && run(it.CallID) {
-			calls = append(calls, callFromItem(it, len(calls)))
-		}
+// Resume starts a round on the calls of resp that a previous run of runnel
+// left unanswered (it was killed while they waited for approval). ran lists
+// the call_ids that already ran in this user turn, as the journal recorded
+// them (answered or interrupted calls of resp, and those answered by earlier
+// rounds): they are not run now, nor in a later round of the turn. It
+// returns the calls to run, one per call_id; Finish then answers exactly
+// them.
+func (l *Loop) Resume(resp *stream.Snapshot, ran []string, now time.Time) []Call {
+	l.ran = nil
+	for _, id := range ran {
+		l.markID(id)
 	}
+	calls, _ := pick(resp.Items, l.ran)
 	if len(calls) == 0 {
 		return nil
 	}
 	l.state, l.round, l.began = StateRunning, 1, now
 	l.respID, l.calls, l.inflight = resp.ID, calls, nil
+	l.markRan(calls)
 	return calls
 }
 

@@ -146,20 +146,22 @@ func TestLoopIgnoresOutOfOrderCalls(t *testing.T) {
 }
 
 func TestLoopCapNoticeTimesTheTurn(t *testing.T) {
-	resp := &stream.Snapshot{ID: "r", Terminal: true, Status: "completed", Items: []*stream.Item{
-		{Type: "function_call", CallID: "c1", Name: "f"},
-	}}
+	resp := func(callID string) *stream.Snapshot {
+		return &stream.Snapshot{ID: "r_" + callID, Terminal: true, Status: "completed", Items: []*stream.Item{
+			{Type: "function_call", CallID: callID, Name: "f"},
+		}}
+	}
 	l := NewLoop(1)
 	l.Begin(t0)
-	calls, _ := l.Next(resp, t0)
+	calls, _ := l.Next(resp("c1"), t0)
 	l.Finish([]Result{{Call: calls[0], Output: "x"}}, t0)
-	_, stop := l.Next(resp, t0.Add(75*time.Second))
+	_, stop := l.Next(resp("c2"), t0.Add(75*time.Second))
 	if want := "stopped after 1 tool round in 1m15s (max_tool_rounds = 1); the model's last call was not run — send a message to continue"; stop != want {
 		t.Errorf("stop = %q\nwant %q", stop, want)
 	}
 	var item map[string]string
 	owed := l.Begin(t0)
-	if err := json.Unmarshal(owed[0], &item); err != nil || item["call_id"] != "c1" || !strings.Contains(item["output"], "max_tool_rounds") {
+	if err := json.Unmarshal(owed[0], &item); err != nil || item["call_id"] != "c2" || !strings.Contains(item["output"], "max_tool_rounds") {
 		t.Errorf("owed %s", owed)
 	}
 }
