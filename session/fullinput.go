@@ -2,15 +2,18 @@ package session
 
 import (
 	"encoding/json"
+	"strings"
 
 	"runnel/session/store"
 )
 
 // FullInput is the whole conversation as input items, for a server that has
-// no stored state to chain from (store = false, or the previous response
-// expired): every turn that completed or ended incomplete, its input and its
-// output items as received (encrypted reasoning included when present), tool
-// outputs kept with their calls, and then extra; each call answered once.
+// no stored state to chain from (store = false, a server that keeps none, or
+// the previous response expired): every turn that completed or ended
+// incomplete, its input and its output items as received, tool outputs kept
+// with their calls, and then extra; each call answered once. Reasoning
+// items go as the server needs them (ResendReasoning): with their
+// encrypted_content, else with their content, else not at all.
 //
 // Compaction shortens it: it starts at the newest turn that sent a
 // compacted window (/compact), and at the newest compaction item after
@@ -34,7 +37,13 @@ func (c *Conversation) FullInput(extra ...json.RawMessage) []json.RawMessage {
 					c.Output = nil
 					it = &c
 				}
-				resp.Items = append(resp.Items, store.Item{Raw: it.JSON(), Done: it.Done, OutputIndex: it.Index})
+				raw := it.JSON()
+				if it.Type == "reasoning" {
+					if raw = ResendReasoning(raw); raw == nil {
+						continue
+					}
+				}
+				resp.Items = append(resp.Items, store.Item{Raw: raw, Done: it.Done, OutputIndex: it.Index})
 			}
 			st.Responses = append(st.Responses, resp)
 		}
@@ -73,4 +82,56 @@ func (t *Turn) status() store.Status {
 		return t.Stored
 	}
 	return turnStatus(t)
+}
+
+// ResendReasoning is a reasoning output item as the next request sends it
+// back to a server that keeps no state, or nil when it cannot go:
+//   - with encrypted_content, as received (OpenAI with store = false; Ollama
+//     puts its plain thinking there);
+//   - without it, with its content when the server sent reasoning text
+//     (vLLM, LM Studio, llama.cpp, DeepSeek): a server that produced the
+//     text reads it back;
+//   - never as fragments: content split into several parts (vLLM's deltas
+//     with a growing content_index) goes as one reasoning_text part holding
+//     the whole text, as vLLM reads back only one;
+//   - with neither, not at all: the server cannot resolve it by id.
+func ResendReasoning(raw json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	encrypted := !jsonNull(m["encrypted_content"]) && string(m["encrypted_content"]) != `""`
+	var parts []struct {
+		Type string  `json:"type"`
+		Text *string `json:"text"`
+	}
+	_ = json.Unmarshal(m["content"], &parts)
+	var text strings.Builder
+	texts := 0
+	for _, p := range parts {
+		if p.Text != nil && *p.Text != "" && p.Type != "refusal" {
+			text.WriteString(*p.Text)
+			texts++
+		}
+	}
+	switch {
+	case !encrypted && texts == 0:
+		return nil
+	case len(parts) <= 1 && (texts == 1 || encrypted):
+		return raw // one part, or none beside the encrypted form: as received
+	case texts == 0:
+		delete(m, "content") // only empty parts beside the encrypted form
+	default:
+		m["content"], _ = json.Marshal([]map[string]string{{"type": "reasoning_text", "text": text.String()}})
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// jsonNull reports whether a field is absent or null.
+func jsonNull(b json.RawMessage) bool {
+	return len(b) == 0 || strings.TrimSpace(string(b)) == "null"
 }

@@ -151,8 +151,8 @@ func (s *Session) retried(i int) bool {
 // What it leaves out, so the result is what the server's own chain held:
 //   - turns that did not chain (failed, stopped, interrupted, still
 //     streaming): the next request never built on them;
-//   - reasoning items without encrypted_content: a server that forgot the
-//     chain cannot resolve them by id;
+//   - reasoning items with neither encrypted_content nor content: a server
+//     that forgot the chain cannot resolve them by id;
 //   - tool outputs and approval responses whose call or request is not in the
 //     result (their turn was left out);
 //   - an answer replaced by /retry: a turn followed by retries of it (the
@@ -181,11 +181,13 @@ func (s *Session) RebuildInput() []json.RawMessage {
 					ID        string          `json:"id"`
 					CallID    string          `json:"call_id"`
 					Encrypted json.RawMessage `json:"encrypted_content"`
+					Content   json.RawMessage `json:"content"`
 				}
 				if json.Unmarshal(it.Raw, &f) != nil {
 					continue
 				}
-				if f.Type == "reasoning" && (len(f.Encrypted) == 0 || string(f.Encrypted) == "null") {
+				if f.Type == "reasoning" && (len(f.Encrypted) == 0 || string(f.Encrypted) == "null") &&
+					(len(f.Content) == 0 || string(f.Content) == "null" || string(f.Content) == "[]") {
 					continue
 				}
 				if f.CallID != "" {
