@@ -68,6 +68,7 @@ type Model struct {
 	dirty     map[*stream.Item]bool // items changed outside a turn (tool output), for the next frame
 
 	attaching   bool             // a message's files are being read (attachsend.go)
+	mcpWaiting  *waitingSend     // a message sent while MCP servers start: it goes out once they are up (mcpstart.go)
 	journal     *session.Journal // the history; nil without one
 	lastSaveErr string           // the last history failure shown
 	turnEntry   []int            // transcript index of each turn's first entry

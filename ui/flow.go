@@ -47,7 +47,7 @@ func (m *Model) canSend(text string, files []*attach.File) bool {
 	case m.compacting != nil:
 		why = "compacting the context — send again once it is done"
 	case m.mcpStarting():
-		why = "MCP servers are still starting — send again once the status line lists their tools"
+		return m.waitForMCP(text, files) // sent once they are up (mcpstart.go)
 	case m.attaching:
 		why = "the last message's files are still being read — send again in a moment"
 	}

@@ -48,6 +48,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			return m.interrupt()
 		case m.stopTools():
 		case m.stopCompact():
+		case m.takeBackWaiting():
 		case len(m.pending) > 0:
 			m.stopHosted()
 		case m.composer.Value() != "":

@@ -4,11 +4,13 @@ package ui
 // on screen: the status line says "starting MCP server X…" until they have
 // started (or failed, within their startup_timeout); then their tool lists
 // are shown, their tools join the request, and what went wrong is a notice.
-// A message sent before then waits in the composer.
+// A message sent before then waits, and goes out once they are up (or have
+// failed); esc takes it back into the composer.
 
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"runnel/session/attach"
 	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/ui/block"
@@ -77,6 +79,40 @@ func (m *Model) waitMCPReport() tea.Cmd {
 	}
 }
 
+// waitingSend is a message sent while MCP servers started.
+type waitingSend struct {
+	text  string
+	files []*attach.File
+}
+
+// waitForMCP holds a message sent while MCP servers start, says so, and
+// reports false: it is not sent now.
+func (m *Model) waitForMCP(text string, files []*attach.File) bool {
+	if m.mcpWaiting != nil { // one waits already: this one goes back to the composer
+		m.notice(block.Info, "a message is already waiting for the MCP servers — esc takes it back")
+		m.putBack(text, files)
+		return false
+	}
+	m.mcpWaiting = &waitingSend{text: text, files: files}
+	m.status.MCP = m.mcp().Summary() + " · your message goes out once they are up"
+	m.notice(block.Info, "MCP servers are still starting — your message goes out once they are up (esc takes it back)")
+	return false
+}
+
+// takeBackWaiting puts a message that waits for the MCP servers back in the
+// composer, and reports whether there was one.
+func (m *Model) takeBackWaiting() bool {
+	w := m.mcpWaiting
+	if w == nil {
+		return false
+	}
+	m.mcpWaiting = nil
+	m.status.MCP = m.mcp().Summary()
+	m.putBack(w.text, w.files)
+	m.notice(block.Info, "the waiting message is back in the composer")
+	return true
+}
+
 // mcpMsg handles the messages above.
 func (m *Model) mcpMsg(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
@@ -85,6 +121,10 @@ func (m *Model) mcpMsg(msg tea.Msg) tea.Cmd {
 		if _, redacted, err := m.tools.requestTools(); err == nil {
 			m.conv.Settings.Tools = redacted
 			m.settingsChanged()
+		}
+		if w := m.mcpWaiting; w != nil {
+			m.mcpWaiting = nil
+			return m.submit(w.text, w.files)
 		}
 	case mcpReportMsg:
 		m.notice(block.Error, stream.SanitizeLine(msg.err.Error()))

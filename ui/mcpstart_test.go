@@ -6,7 +6,12 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
+	"runnel/session"
 	"runnel/session/tools"
+	"runnel/stream"
+	"runnel/stream/streamtest"
 )
 
 // TestChatShowsMCPStarting: while a local MCP server starts, the status line
@@ -25,8 +30,12 @@ func TestChatShowsMCPStarting(t *testing.T) {
 		t.Fatalf("no starting line:\n%s", s)
 	}
 	m.Update(SubmitMsg{Text: "hello"})
-	if s := plain(m); !strings.Contains(s, "MCP servers are still starting") || m.composer.Value() != "hello" {
-		t.Errorf("a message sent while starting: composer %q\n%s", m.composer.Value(), s)
+	if s := plain(m); !strings.Contains(s, "your message goes out once they are up") || m.mcpWaiting == nil {
+		t.Errorf("a message sent while starting does not wait: composer %q\n%s", m.composer.Value(), s)
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+	if m.mcpWaiting != nil || m.composer.Value() != "hello" {
+		t.Errorf("esc did not take the waiting message back: composer %q", m.composer.Value())
 	}
 	mgr.Start(context.Background())
 	m.Update(mcpReadyMsg{})
@@ -34,5 +43,40 @@ func TestChatShowsMCPStarting(t *testing.T) {
 	s := plain(m)
 	if !strings.Contains(s, "mcp server mute did not start") || !strings.Contains(s, "not running: mute") || strings.Contains(s, "starting MCP server") {
 		t.Errorf("after the start failed:\n%s", s)
+	}
+}
+
+// TestChatSendsOnceMCPIsUp: a message sent while a local MCP server starts
+// goes out, once, when the servers are up; the user does not press enter
+// again. (It used to be refused with "send again once…".)
+func TestChatSendsOnceMCPIsUp(t *testing.T) {
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "hi there")})
+	mgr := tools.NewMCP(tools.Config{Servers: []tools.Server{
+		{Name: "mute", Command: "sh", Args: []string{"-c", "cat >/dev/null"}, StartupTimeout: 50 * time.Millisecond},
+	}}, tools.StartHooks{Report: func(error) {}})
+	t.Cleanup(func() { mgr.Close() })
+	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL}, Settings: session.Settings{Model: "m", Store: true},
+		Tools: &Tools{MCP: mgr}})
+	m.Init()
+	m.Update(SubmitMsg{Text: "hello"})
+	if m.cur != nil || len(srv.Requests()) != 0 {
+		t.Fatal("sent before the MCP servers were up")
+	}
+	if s := plain(m); !strings.Contains(s, "your message goes out once they are up") {
+		t.Errorf("the status line does not say the message waits:\n%s", s)
+	}
+	mgr.Start(context.Background())
+	<-mgr.Ready()
+	m.Update(mcpReadyMsg{})
+	if m.cur == nil {
+		t.Fatal("the waiting message was not sent once the servers were up")
+	}
+	pump(t, m, nil)
+	if got := srv.Requests(); len(got) != 1 {
+		t.Fatalf("%d requests, want 1", len(got))
+	}
+	if s := plain(m); !strings.Contains(s, "hi there") || strings.Count(s, "hello") != 1 {
+		t.Errorf("after the servers came up:\n%s", s)
 	}
 }
