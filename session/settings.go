@@ -15,6 +15,7 @@ type settingsJSON struct {
 	CompactThreshold int64             `json:"compact_threshold,omitempty"`
 	Truncation       string            `json:"truncation,omitempty"`
 	Background       bool              `json:"background,omitempty"`
+	Provider         string            `json:"provider,omitempty"`
 }
 
 // JSON returns the settings as stored with a session.

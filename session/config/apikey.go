@@ -81,7 +81,8 @@ func (c Config) APIKeyEnv() string { return first(c.Provider.APIKeyEnv, DefaultA
 // Overrides are the settings given as command-line flags; "" = not given.
 type Overrides struct {
 	BaseURL, Model, Instructions, ReasoningEffort string
-	Background                                    bool // --background
+	Provider                                      string // --provider NAME
+	Background                                    bool   // --background
 }
 
 // Settings are the config resolved against flags and environment: every
@@ -92,9 +93,12 @@ type Overrides struct {
 //   - APIKey is "" (send no Authorization header) or one line with no
 //     spaces or control bytes. It never appears in errors or in String.
 //   - KeySource is "" exactly when APIKey is "".
+//   - Provider names a provider of the config; one that is not "default"
+//     has BaseURLSet, and an APIKey unless it takes none.
 //   - Headers is never nil and is not shared with the Config.
 //   - Timeouts are positive; MaxRetries >= 0.
 type Settings struct {
+	Provider         string // the provider's name: "default", a [providers.NAME] table's or a preset's
 	BaseURL          string
 	APIKey           string
 	Model            string
@@ -128,7 +132,7 @@ func (s Settings) String() string {
 	if s.APIKey != "" {
 		key = "set from " + s.KeySource
 	}
-	return fmt.Sprintf("Settings{BaseURL: %q, Model: %q, Key: %s, Store: %t, Theme: %q}", s.BaseURL, s.Model, key, s.Store, s.Theme)
+	return fmt.Sprintf("Settings{Provider: %q, BaseURL: %q, Model: %q, Key: %s, Store: %t, Theme: %q}", s.Provider, s.BaseURL, s.Model, key, s.Store, s.Theme)
 }
 
 // GoString keeps %#v as safe as %v.
@@ -148,21 +152,31 @@ func (c Config) Resolve(env func(string) string, o Overrides) (Settings, error) 
 	if err := c.validate(name, nil); err != nil {
 		return Settings{}, err
 	}
+	pname := first(o.Provider, c.DefaultProviderName())
+	where := name + ": key \"provider\""
+	if o.Provider != "" {
+		where = "--provider " + quoteArg(o.Provider)
+	}
+	p, err := c.Profile(pname)
+	if err != nil {
+		return Settings{}, fmt.Errorf("%s: %w", where, err)
+	}
 	s := Settings{
+		Provider:         pname,
 		BaseURL:          DefaultBaseURL,
-		Model:            first(o.Model, c.Model, DefaultModel),
+		Model:            first(o.Model, p.Model, c.Model, DefaultModel),
 		Instructions:     first(o.Instructions, c.Instructions),
 		ReasoningEffort:  first(o.ReasoningEffort, c.Reasoning.Effort),
 		ReasoningSummary: "auto",
 		Theme:            first(c.Theme, "auto"),
-		Headers:          make(map[string]string, len(c.Provider.Headers)),
-		Store:            c.Store == nil || *c.Store,
+		Headers:          make(map[string]string, len(p.Headers)),
+		Store:            c.StoreFor(p),
 		CompactThreshold: c.Context.CompactThreshold,
 		Truncation:       first(c.Context.Truncation, "disabled"),
 		LLMTitle:         c.LLMTitle,
 		Background:       c.Background || o.Background,
-		IdleTimeout:      first(c.Timeouts.Idle.Duration, DefaultIdleTimeout),
-		ConnectTimeout:   first(c.Timeouts.Connect.Duration, DefaultConnectTimeout),
+		IdleTimeout:      first(p.Timeouts.Idle.Duration, c.Timeouts.Idle.Duration, DefaultIdleTimeout),
+		ConnectTimeout:   first(p.Timeouts.Connect.Duration, c.Timeouts.Connect.Duration, DefaultConnectTimeout),
 		MaxRetries:       DefaultMaxRetries,
 		MaxResponseBytes: c.ResponseLimit(),
 		Attach: attach.Limits{
@@ -180,7 +194,13 @@ func (c Config) Resolve(env func(string) string, o Overrides) (Settings, error) 
 	if c.Timeouts.MaxRetries != nil {
 		s.MaxRetries = *c.Timeouts.MaxRetries
 	}
-	for k, v := range c.Provider.Headers {
+	if p.Timeouts.MaxRetries != nil {
+		s.MaxRetries = *p.Timeouts.MaxRetries
+	}
+	if p.Background != nil {
+		s.Background = *p.Background || o.Background
+	}
+	for k, v := range p.Headers {
 		s.Headers[k] = v
 	}
 
@@ -188,8 +208,12 @@ func (c Config) Resolve(env func(string) string, o Overrides) (Settings, error) 
 	switch {
 	case o.BaseURL != "":
 		raw, from = o.BaseURL, "base URL on the command line"
-	case c.Provider.BaseURL != "":
-		raw, from = c.Provider.BaseURL, name+": key \"provider.base_url\""
+	case p.BaseURL != "" && p.Default:
+		raw, from = p.BaseURL, name+": key \"provider.base_url\""
+	case p.BaseURL != "":
+		raw, from = p.BaseURL, "provider "+strconv.Quote(pname)
+	case !p.Default:
+		return Settings{}, fmt.Errorf("%s: %w", where, needsURL(pname, p.Preset))
 	case strings.TrimSpace(env(baseURLEnv)) != "":
 		raw, from = env(baseURLEnv), "$"+baseURLEnv
 	}
@@ -201,9 +225,13 @@ func (c Config) Resolve(env func(string) string, o Overrides) (Settings, error) 
 		s.BaseURL, s.BaseURLSet = u, true
 	}
 
-	key, source, err := resolveKey(c.Provider, env)
+	key, source, err := resolveKey(p, env)
 	if err != nil {
 		return Settings{}, err
+	}
+	if key == "" && p.NeedsKey() && !p.Default {
+		// a chosen provider never falls back to the demo: say what to set
+		return Settings{}, fmt.Errorf("provider %q: no API key: set $%s (or %s in the config)", pname, p.APIKeyEnv, p.keyName())
 	}
 	s.APIKey, s.KeySource = key, source
 	return s, nil
@@ -220,15 +248,21 @@ func (c Config) ResponseLimit() int {
 // resolveKey finds the API key: the command's output if a command is set,
 // else the environment variable. Errors never include the key or the
 // command's output.
-func resolveKey(p ProviderConfig, env func(string) string) (key, source string, err error) {
+func resolveKey(p Profile, env func(string) string) (key, source string, err error) {
 	if len(p.APIKeyCommand) > 0 {
 		key, err := runKeyCommand(context.Background(), p.APIKeyCommand, keyCommandTimeout)
 		if err != nil {
+			if k := p.keyName(); k != "provider.api_key_command" {
+				err = errors.New(strings.Replace(err.Error(), "provider.api_key_command", k, 1))
+			}
 			return "", "", err
 		}
 		return key, "api_key_command", nil
 	}
-	name := Config{Provider: p}.APIKeyEnv()
+	name := p.APIKeyEnv
+	if name == "" {
+		return "", "", nil // the provider takes no key
+	}
 	key = strings.TrimSpace(env(name))
 	if key == "" {
 		return "", "", nil

@@ -22,6 +22,7 @@ func TestResolveDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Settings{
+		Provider:         DefaultProvider,
 		BaseURL:          DefaultBaseURL,
 		Model:            DefaultModel,
 		ReasoningSummary: "auto",
@@ -53,6 +54,7 @@ func TestResolveFullConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Settings{
+		Provider:         DefaultProvider,
 		BaseURL:          "https://example.test/v1",
 		APIKey:           "sk-from-command",
 		Model:            "gpt-5",

@@ -62,12 +62,14 @@ func (s Settings) Session() session.Settings {
 		CompactThreshold: s.CompactThreshold,
 		Truncation:       s.Truncation,
 		Background:       s.Background,
+		Provider:         s.Provider,
 	}
 }
 
 // Resumed is a stored session's settings for one more turn: what the
 // command line gives now (o) wins, and a session that recorded no model
-// takes today's.
+// takes today's. s is resolved for the provider the turn goes to (the
+// session's, unless --provider named another: see ProviderSwitched).
 func (s Settings) Resumed(stored session.Settings, o Overrides) session.Settings {
 	if stored.Model == "" || o.Model != "" {
 		stored.Model = s.Model
@@ -81,5 +83,18 @@ func (s Settings) Resumed(stored session.Settings, o Overrides) session.Settings
 	// how the server keeps the context short is today's config, not the
 	// session's
 	stored.CompactThreshold, stored.Truncation, stored.Background = s.CompactThreshold, s.Truncation, s.Background
+	if stored.Provider != s.Provider {
+		// another server (--provider, or a session saved before providers
+		// were named): what it keeps is its own
+		stored.Provider, stored.Store = s.Provider, s.Store
+	}
 	return stored
+}
+
+// ProviderSwitched reports whether a stored session continues on another
+// provider than the one it was saved on, so its chain must not be sent: a
+// session saved before providers were named ("") is taken to be on the
+// current one.
+func ProviderSwitched(stored session.Settings, now Settings) bool {
+	return stored.Provider != "" && stored.Provider != now.Provider
 }

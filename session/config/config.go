@@ -37,6 +37,8 @@ import (
 //   - Timeouts hold positive durations; Timeouts.MaxRetries is nil or >= 0.
 //   - Provider.BaseURL is "" or an http(s) URL with a host.
 //   - Provider.Headers have valid names and values free of control bytes.
+//   - Provider.Name is "" or names a provider Profile finds, with a base
+//     URL; Providers hold valid entries (see validateProviders).
 //   - Tools, Functions and MCPServers hold valid entries with unique names
 //     (see validateTools).
 type Config struct {
@@ -46,7 +48,7 @@ type Config struct {
 	Theme        string          `toml:"theme"`
 	LLMTitle     bool            `toml:"llm_title"` // ask the model for a session title (one extra request)
 	Reasoning    ReasoningConfig `toml:"reasoning"`
-	Provider     ProviderConfig  `toml:"provider"`
+	Provider     ProviderConfig  `toml:"provider"` // a [provider] table, or provider = "NAME" (providers.go)
 	Timeouts     TimeoutsConfig  `toml:"timeouts"`
 	Context      ContextConfig   `toml:"context"`
 	Attachments  AttachConfig    `toml:"attachments"`
@@ -71,6 +73,10 @@ type Config struct {
 	// and prices to the built-in table (package session/models).
 	Models map[string]ModelConfig `toml:"models"`
 
+	// Providers (providers.go): [providers.NAME] tables, each a provider
+	// to choose with provider = "NAME", --provider or /provider.
+	Providers map[string]ProfileConfig `toml:"providers"`
+
 	Path string `toml:"-"` // the file it came from; "" if none
 }
 
@@ -81,8 +87,10 @@ type ReasoningConfig struct {
 }
 
 // ProviderConfig is the [provider] table: where requests go and how they
-// are authenticated.
+// are authenticated, for the provider named "default". Written as a string
+// instead (provider = "NAME"), it holds only Name: the provider to use.
 type ProviderConfig struct {
+	Name          string            `toml:"-"` // provider = "NAME"; "" for the table form
 	BaseURL       string            `toml:"base_url"`
 	APIKeyEnv     string            `toml:"api_key_env"`     // "" = OPENAI_API_KEY
 	APIKeyCommand Command           `toml:"api_key_command"` // empty = not set
@@ -253,6 +261,10 @@ func decodeError(name string, data []byte, err error) error {
 			key, want, got := keyString(k), wantOf(m[2], k), gotOf(m[1])
 			switch v := genericAt(data, key).(type) {
 			case []any: // an element of a list has the wrong type
+				if strings.HasSuffix(m[2], ".ProviderConfig") {
+					got = "an array" // not a list at all
+					break
+				}
 				want, got = "a string or an array of strings", "an array holding "+got
 				if m[2] != "string" || !strings.HasSuffix(key, "command") {
 					want = "an array of strings"
@@ -353,6 +365,8 @@ func wantOf(goType string, key toml.Key) string {
 		return `a duration string like "30s"`
 	case strings.HasSuffix(goType, ".Command"):
 		return "a string or an array of strings"
+	case strings.HasSuffix(goType, ".ProviderConfig"):
+		return providerWant
 	case goType == "map[string]string":
 		return "a table of strings"
 	case goType == "[]string":
@@ -366,12 +380,16 @@ func wantOf(goType string, key toml.Key) string {
 // textKeys are the keys whose Go types read text (Duration, Command),
 // with what they accept; findNonString looks there.
 var textKeys = map[string]string{
-	"timeouts.idle":               `a duration string like "30s"`,
-	"timeouts.connect":            `a duration string like "30s"`,
-	"functions.timeout":           `a duration string like "30s"`,
-	"mcp_servers.timeout":         `a duration string like "30s"`,
-	"provider.api_key_command":    "a string or an array of strings",
-	"tools.authorization_command": "a string or an array of strings",
+	"timeouts.idle":                `a duration string like "30s"`,
+	"timeouts.connect":             `a duration string like "30s"`,
+	"functions.timeout":            `a duration string like "30s"`,
+	"mcp_servers.timeout":          `a duration string like "30s"`,
+	"provider.api_key_command":     "a string or an array of strings",
+	"provider":                     providerWant,
+	"providers.*.api_key_command":  "a string or an array of strings",
+	"providers.*.timeouts.idle":    `a duration string like "30s"`,
+	"providers.*.timeouts.connect": `a duration string like "30s"`,
+	"tools.authorization_command":  "a string or an array of strings",
 }
 
 // findNonString returns the first key of textKeys whose value is not a
@@ -388,7 +406,11 @@ func findNonString(data []byte) (key, want, got string) {
 		case map[string]any:
 			for _, sub := range slices.Sorted(maps.Keys(v)) {
 				q := keyString([]string{sub})
-				if walk(v[sub], strings.TrimPrefix(k+"."+q, "."), strings.TrimPrefix(path+"."+q, ".")) {
+				pattern := strings.TrimPrefix(k+"."+q, ".")
+				if k == "providers" {
+					pattern = "providers.*" // one entry of a table of tables
+				}
+				if walk(v[sub], pattern, strings.TrimPrefix(path+"."+q, ".")) {
 					return true
 				}
 			}
@@ -432,10 +454,22 @@ func unknownKeyMessage(key toml.Key, goTomlMessage string) string {
 	msg := fmt.Sprintf("unknown %s %q", what, k)
 	if last := key[len(key)-1]; last == "api_key" || last == "key" {
 		msg += " (the key itself never goes in this file: set provider.api_key_env or provider.api_key_command)"
-	} else if s := suggestKey(k); s != "" {
+	} else if s := suggestKey(profileKey(key)); s != "" {
+		if len(key) >= 3 && key[0] == "providers" {
+			s = strings.Replace(s, "providers.*", "providers."+keyString(key[1:2]), 1)
+		}
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	return msg + " — see config.example.toml"
+}
+
+// profileKey writes a key with the provider's name of a [providers.NAME]
+// key as "*", the way knownKeys lists it.
+func profileKey(key toml.Key) string {
+	if len(key) >= 3 && key[0] == "providers" {
+		return "providers.*." + keyString(key[2:])
+	}
+	return keyString(key)
 }
 
 // validate checks what the TOML types cannot: enumerations, the base URL
@@ -496,12 +530,18 @@ func (c *Config) validate(name string, pos *positions) error {
 	if err := c.validateModels(name, pos); err != nil {
 		return err
 	}
+	if err := c.validateProviders(name, pos); err != nil {
+		return err
+	}
 	return c.validateTools(name, pos)
 }
 
 // knownKeys lists every dotted key of Config, from its struct tags, for
 // suggestions. Keys of an array of tables have no index ("tools.type").
-var knownKeys = appendKeys(nil, reflect.TypeFor[Config](), "")
+var knownKeys = appendKeys(appendKeys(nil, reflect.TypeFor[Config](), ""), reflect.TypeFor[ProfileConfig](), "providers.*.")
+
+// providerWant is what the top-level key "provider" accepts.
+const providerWant = `a provider name like "ollama", or a [provider] table`
 
 // minResponseBytes is the smallest max_response_bytes accepted: less would
 // cut off ordinary answers.

@@ -103,7 +103,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"bad_truncation.toml", "3", []string{`"context.truncation"`, `"middle"`, `"auto", "disabled"`}},
 		{"bad_threshold.toml", "3", []string{`"context.compact_threshold"`, "-5", "must not be negative"}},
 		{"wrong_type.toml", "2", []string{`"store"`, "want true or false, got a string"}},
-		{"wrong_table.toml", "1", []string{`"provider"`, "want a table, got a string"}},
+		{"wrong_table.toml", "1", []string{`"reasoning"`, "want a table, got a string"}},
 		{"scalar_as_table.toml", "1", []string{`"model"`, "want a string, got a table"}},
 		{"command_int.toml", "2", []string{`"provider.api_key_command"`, "got an integer"}},
 		{"command_mixed.toml", "2", []string{`"provider.api_key_command"`, "array holding an integer"}},
@@ -258,6 +258,11 @@ func TestExampleConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	set := docKeys(t, data)
+	for key := range set { // [providers.NAME] documents every profile's keys
+		if parts := strings.SplitN(key, ".", 3); len(parts) == 3 && parts[0] == "providers" {
+			set["providers.*."+parts[2]] = true
+		}
+	}
 	for _, key := range knownKeys {
 		if inArrayOfTables(key) {
 			continue // documented by the tool examples (TestExampleToolBlocks)

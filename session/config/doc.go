@@ -8,6 +8,13 @@
 // do. Positions come from go-toml (DecodeError, StrictMissingError); a key
 // whose type go-toml reports without a position is still named.
 //
+// Providers (providers.go, presets.go): [providers.NAME] tables and the
+// built-in presets (openai, azure, openrouter, xai, groq, ollama, lmstudio,
+// vllm, llamacpp); provider = "NAME" or --provider chooses one, and the
+// older [provider] table is the one named "default". Profile describes one
+// without running anything; Resolve picks one and reads its key.
+//
 // It makes no HTTP request and starts no tool; the only program it runs is
-// provider.api_key_command, whose text and output never appear in errors.
+// the chosen provider's api_key_command, whose text and output never appear
+// in errors.
 package config

@@ -80,3 +80,14 @@ func ModelLister(client *stream.Client, label, dbPath string, dbErr error) model
 	}
 	return l
 }
+
+// ModelLister is the package function for the settings' provider: the
+// list is cached per provider ("default" keeps the cache of a base URL
+// alone, as before providers were named).
+func (s Settings) ModelLister(client *stream.Client, label, dbPath string, dbErr error) models.Lister {
+	l := ModelLister(client, label, dbPath, dbErr)
+	if s.Provider != DefaultProvider && label != "demo" {
+		l.Provider = s.Provider
+	}
+	return l
+}

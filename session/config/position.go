@@ -21,28 +21,37 @@ import (
 // flat leaves tables of strings out too, so that one written inline is
 // reported whole (the strict decoder names an inline table's keys without
 // their parents).
+//
+// The named variants leave the top-level key "provider" out, for a file that
+// does not write it as a table (provider = "NAME", or a value of the wrong
+// type): the strict decoder then reports that line, where it would refuse
+// the value for the table.
 var (
-	shadow  = shadowOf(reflect.TypeFor[Config](), true, true)
-	flat    = shadowOf(reflect.TypeFor[Config](), true, false)
-	headers = shadowOf(reflect.TypeFor[Config](), false, false)
+	shadow  = shadowOf(reflect.TypeFor[Config](), true, true, "")
+	flat    = shadowOf(reflect.TypeFor[Config](), true, false, "")
+	headers = shadowOf(reflect.TypeFor[Config](), false, false, "")
+
+	shadowNamed  = shadowOf(reflect.TypeFor[Config](), true, true, "provider")
+	flatNamed    = shadowOf(reflect.TypeFor[Config](), true, false, "provider")
+	headersNamed = shadowOf(reflect.TypeFor[Config](), false, false, "provider")
 )
 
-func shadowOf(t reflect.Type, arrays, maps bool) reflect.Type {
+func shadowOf(t reflect.Type, arrays, maps bool, omit string) reflect.Type {
 	var fields []reflect.StructField
 	for i := range t.NumField() {
 		f := t.Field(i)
 		tag := f.Tag.Get("toml")
-		if tag == "" || tag == "-" {
+		if tag == "" || tag == "-" || tag == omit {
 			continue
 		}
 		ft := f.Type
 		switch {
 		case ft.Kind() == reflect.Struct && ft != reflect.TypeFor[Duration]():
-			ft = shadowOf(ft, arrays, maps)
+			ft = shadowOf(ft, arrays, maps, "")
 		case arrays && ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
-			ft = reflect.SliceOf(shadowOf(ft.Elem(), arrays, maps))
+			ft = reflect.SliceOf(shadowOf(ft.Elem(), arrays, maps, ""))
 		case maps && ft.Kind() == reflect.Map && ft.Elem().Kind() == reflect.Struct:
-			ft = reflect.MapOf(ft.Key(), shadowOf(ft.Elem(), arrays, maps)) // [models."NAME"]: each entry's keys are reported
+			ft = reflect.MapOf(ft.Key(), shadowOf(ft.Elem(), arrays, maps, "")) // [models."NAME"]: each entry's keys are reported
 		case maps && ft.Kind() == reflect.Map:
 			ft = reflect.TypeFor[struct{}]() // its keys are reported too
 		default:
@@ -94,8 +103,12 @@ func (p *positions) find() {
 		}
 		return out
 	}
-	p.keys, p.entries = append(report(shadow), report(flat)...), map[string][]int{}
-	for _, h := range report(headers) {
+	sh, fl, hd := shadow, flat, headers
+	if _, table := genericAt(data, "provider").(map[string]any); !table {
+		sh, fl, hd = shadowNamed, flatNamed, headersNamed
+	}
+	p.keys, p.entries = append(report(sh), report(fl)...), map[string][]int{}
+	for _, h := range report(hd) {
 		p.entries[h.key] = append(p.entries[h.key], h.line)
 		if !strings.Contains(h.key, ".") {
 			p.keys = append(p.keys, h) // a top-level key: a table, or an array of them

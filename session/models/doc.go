@@ -1,7 +1,7 @@
 // Package models knows what runnel knows about models: the built-in table
 // of context windows and prices (table.go) with the config's overrides, the
 // arithmetic of a session's cost and context fill (cost.go), and the
-// provider's model list from GET {base}/models, cached on disk per base URL
+// provider's model list from GET {base}/models, cached on disk per provider and base URL
 // (list.go).
 //
 // It does not guess: a model the table does not name (after the snapshot

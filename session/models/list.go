@@ -26,10 +26,11 @@ const TTLText = "24h"
 
 // List is a provider's models as GET {base}/models gave them.
 type List struct {
-	BaseURL string              `json:"base_url"`
-	Fetched time.Time           `json:"fetched"`
-	Models  []stream.ModelEntry `json:"models"` // sorted by id
-	Cached  bool                `json:"-"`      // read from the cache, not the network
+	Provider string              `json:"provider,omitempty"` // the provider's name; "" when not named
+	BaseURL  string              `json:"base_url"`
+	Fetched  time.Time           `json:"fetched"`
+	Models   []stream.ModelEntry `json:"models"` // sorted by id
+	Cached   bool                `json:"-"`      // read from the cache, not the network
 }
 
 // IDs are the models' ids, sorted.
@@ -42,11 +43,14 @@ func (l List) IDs() []string {
 }
 
 // Lister fetches a provider's model list and caches it on disk, one file
-// per base URL: DIR/models/<first 16 hex of sha256(base URL)>.json. The
-// file holds the ids only (no key, no headers). A cache that cannot be read
-// or written is skipped silently: the list is then fetched each time.
+// per provider and base URL: DIR/models/<first 16 hex of sha256(provider
+// NUL base URL)>.json, so two providers on one server (one local port, two
+// keys) keep their own lists. The file holds the ids only (no key, no
+// headers). A cache that cannot be read or written is skipped silently:
+// the list is then fetched each time.
 type Lister struct {
 	Client   *stream.Client   // nil: there is no provider to ask (the demo)
+	Provider string           // the provider's name ("" : none, as before providers were named)
 	CacheDir string           // "" : no cache
 	Now      func() time.Time // nil: time.Now
 }
@@ -70,7 +74,7 @@ func (l Lister) List(ctx context.Context, refresh bool) (List, error) {
 	}
 	path := l.cachePath(base)
 	if !refresh && path != "" {
-		if c, err := readCache(path); err == nil && c.BaseURL == base && now().Sub(c.Fetched) < TTL && now().Sub(c.Fetched) >= 0 {
+		if c, err := readCache(path); err == nil && c.BaseURL == base && c.Provider == l.Provider && now().Sub(c.Fetched) < TTL && now().Sub(c.Fetched) >= 0 {
 			c.Cached = true
 			return c, nil
 		}
@@ -80,7 +84,7 @@ func (l Lister) List(ctx context.Context, refresh bool) (List, error) {
 		return List{}, err
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].ID < entries[j].ID })
-	out := List{BaseURL: base, Fetched: now().UTC(), Models: entries}
+	out := List{Provider: l.Provider, BaseURL: base, Fetched: now().UTC(), Models: entries}
 	if path != "" {
 		writeCache(path, out)
 	}
@@ -91,7 +95,11 @@ func (l Lister) cachePath(base string) string {
 	if l.CacheDir == "" {
 		return ""
 	}
-	sum := sha256.Sum256([]byte(base))
+	key := base
+	if l.Provider != "" {
+		key = l.Provider + "\x00" + base
+	}
+	sum := sha256.Sum256([]byte(key))
 	return filepath.Join(l.CacheDir, "models", hex.EncodeToString(sum[:8])+".json")
 }
 

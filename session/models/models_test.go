@@ -212,3 +212,33 @@ func TestListBadAnswers(t *testing.T) {
 		}
 	}
 }
+
+// TestListPerProvider: two providers on one server (one port, two keys)
+// keep their own cached lists; each is asked once.
+func TestListPerProvider(t *testing.T) {
+	hits := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key := r.Header.Get("Authorization")
+		hits[key]++
+		w.Header().Set("Content-Type", "application/json")
+		if key == "Bearer a" {
+			w.Write([]byte(`{"object":"list","data":[{"id":"model-a"}]}`))
+			return
+		}
+		w.Write([]byte(`{"object":"list","data":[{"id":"model-b"}]}`))
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	a := models.Lister{Client: &stream.Client{BaseURL: srv.URL, APIKey: "a"}, Provider: "team-a", CacheDir: dir}
+	b := models.Lister{Client: &stream.Client{BaseURL: srv.URL, APIKey: "b"}, Provider: "team-b", CacheDir: dir}
+	for range 2 {
+		la, errA := a.List(context.Background(), false)
+		lb, errB := b.List(context.Background(), false)
+		if errA != nil || errB != nil || strings.Join(la.IDs(), ",") != "model-a" || strings.Join(lb.IDs(), ",") != "model-b" {
+			t.Fatalf("team-a %v (%v), team-b %v (%v)", la.IDs(), errA, lb.IDs(), errB)
+		}
+	}
+	if hits["Bearer a"] != 1 || hits["Bearer b"] != 1 {
+		t.Errorf("asked %v; want each provider once, then its own cache", hits)
+	}
+}
