@@ -255,32 +255,30 @@ var userAgent = sync.OnceValue(func() string {
 	return "runnel/" + v
 })
 
+// httpClient is HTTP (or the default client) with runnel's redirect policy
+// in place of its own, whoever built it: redirects are followed only within
+// the request's origin (see checkRedirect), so neither the key, the
+// configured headers nor the conversation reach another one.
 func (c *Client) httpClient() *http.Client {
-	if c.HTTP != nil {
-		return c.HTTP
+	base := c.HTTP
+	if base == nil {
+		return defaultHTTPClient()
 	}
-	return defaultHTTPClient()
+	cl := *base // shares the transport, and with it the connections
+	cl.CheckRedirect = checkRedirect
+	return &cl
 }
 
 // defaultHTTPClient has no overall timeout, because a stream may rightly
 // last many minutes; dialing and TLS are bounded, and the idle timer bounds
-// the wait for headers and between bytes. It refuses redirects that would
-// turn the POST into a GET (301/302/303), so a wrong base_url shows as a
-// redirect instead of a confusing 404.
+// the wait for headers and between bytes. Its redirect policy is
+// checkRedirect.
 var defaultHTTPClient = sync.OnceValue(func() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.DialContext = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
 	t.TLSHandshakeTimeout = 15 * time.Second
 	t.ReadBufferSize = 64 << 10 // a fast stream in fewer reads (see pacer)
-	return &http.Client{
-		Transport: t,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if req.Method != http.MethodPost || len(via) >= 5 {
-				return http.ErrUseLastResponse
-			}
-			return nil
-		},
-	}
+	return &http.Client{Transport: t, CheckRedirect: checkRedirect}
 })
 
 func orDefault(d, def time.Duration) time.Duration {
@@ -307,8 +305,12 @@ func (e *connError) Retryable() bool { return e.retry }
 
 // newConnError names the failure in words a user can act on. Mistakes that
 // retrying cannot fix (unknown host, untrusted certificate, TLS to a plain
-// HTTP server) are not retryable.
-func newConnError(host string, err error) *connError {
+// HTTP server) are not retryable. A redirect to another origin that was
+// refused comes back as its *RedirectError (not retryable either).
+func newConnError(host string, err error) error {
+	if re := redirectCause(err); re != nil {
+		return re
+	}
 	e := &connError{host: host, err: err, retry: true, hint: "check base_url / OPENAI_BASE_URL and your network"}
 	var (
 		dnsErr  *net.DNSError
