@@ -10,7 +10,9 @@
 //
 // By default it does not understand requests: it never checks models or
 // chains, never invents output from input, and serves only what it is given
-// (SetHandler is where a test scripts multi-turn behaviour). Stateful turns
+// (SetHandler is where a test scripts multi-turn behaviour), except that the
+// response objects it serves to a chained request echo the request's
+// previous_response_id where they name none, as OpenAI's do (echo.go). Stateful turns
 // on a memory of served responses, as OpenAI keeps them: chaining, store,
 // context limits and /responses/compact (see state.go), and background
 // responses: resumed streams, fetches and cancels (see background.go). In
@@ -156,6 +158,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody))
 	rec := Recorded{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: r.Header.Clone(), Body: body}
 	reply, ok, stateful := s.record(rec)
+	reply = s.echoChain(rec, reply) // as OpenAI's response objects do (echo.go)
 	switch {
 	case err != nil:
 		reply = jsonError(http.StatusBadRequest, "streamtest: read request body: "+err.Error(), "invalid_request_error", "")
