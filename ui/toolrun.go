@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -180,73 +181,6 @@ func (m *Model) afterResponse(t *turn) tea.Cmd {
 	return m.startCalls(snaps)
 }
 
-// resumeCalls takes up the calls a resumed session's chain left open
-// (runnel was killed or its terminal closed during a tool round): a call that
-// waited for approval is asked about again; a call that was running shows
-// the interrupted output with what it had printed, which goes with the next
-// message (see session.Conversation.ChainCalls).
-func (m *Model) resumeCalls() tea.Cmd {
-	k := m.tools
-	ccs := m.conv.ChainCalls()
-	if len(ccs) == 0 || m.opts.Client == nil {
-		return nil
-	}
-	ask := map[string]bool{}
-	var interrupted []string
-	var resp *stream.Snapshot
-	for _, cc := range ccs {
-		it := cc.Item
-		if resp == nil {
-			resp = m.snapshotOf(it)
-		}
-		switch cc.State {
-		case session.CallUnanswered:
-			ask[it.CallID] = true
-		case session.CallInterrupted:
-			interrupted = append(interrupted, stream.SanitizeLine(it.Name))
-			it.Output, _ = json.Marshal(cc.Output)
-			it.Run = &stream.LocalRun{Phase: stream.RunEnded, Outcome: "interrupted"}
-			m.itemChanged(it)
-		case session.CallAnswered:
-			if it.Output == nil {
-				it.Output, _ = json.Marshal(cc.Output)
-				// ran in an earlier process: its header says how, as its output does
-				it.Run = &stream.LocalRun{Phase: stream.RunEnded, Outcome: tools.OutcomeOf(cc.Output).String()}
-				m.itemChanged(it)
-			}
-		}
-	}
-	if len(interrupted) > 0 {
-		m.notice(block.Warning, "interrupted — runnel stopped while "+strings.Join(interrupted, ", ")+" ran; the output it had printed is kept and goes to the model with your next message")
-	}
-	if len(ask) == 0 || resp == nil {
-		return m.ensureTick() // the panels given their outputs redraw
-	}
-	calls := k.loop.Resume(resp, func(id string) bool { return ask[id] }, m.now())
-	// the resumed round's record starts with the outputs the others have
-	seed := map[string]json.RawMessage{}
-	for _, cc := range ccs {
-		if cc.State != session.CallUnanswered {
-			seed[cc.Item.CallID] = stream.OutputItem(cc.Item.CallID, cc.Output)
-		}
-	}
-	return m.runRound([]*stream.Snapshot{resp}, resp.ID, calls, seed)
-}
-
-// snapshotOf finds the response holding it.
-func (m *Model) snapshotOf(it *stream.Item) *stream.Snapshot {
-	for i := len(m.conv.Turns) - 1; i >= 0; i-- {
-		for _, s := range m.conv.Turns[i].Responses {
-			for _, x := range s.Items {
-				if x == it {
-					return s
-				}
-			}
-		}
-	}
-	return nil
-}
-
 // startCalls runs the client-side calls of the last of snaps.
 func (m *Model) startCalls(snaps []*stream.Snapshot) tea.Cmd {
 	last := snaps[len(snaps)-1]
@@ -266,8 +200,8 @@ func (m *Model) runRound(snaps []*stream.Snapshot, respID string, calls []tools.
 	k := m.tools
 	for _, s := range snaps {
 		for _, it := range s.Items {
-			if it.Type == "function_call" {
-				k.calls[it.CallID] = it
+			if it.Type == "function_call" && k.calls[it.CallID] == nil {
+				k.calls[it.CallID] = it // a call the stream repeated has its panel on the first copy
 			}
 		}
 	}
@@ -282,8 +216,8 @@ func (m *Model) runRound(snaps []*stream.Snapshot, respID string, calls []tools.
 	clear(k.running)
 	for _, s := range snaps {
 		for _, it := range s.Items {
-			if it.Type == "function_call" && it.CallID != "" && s.ID == respID {
-				k.roundIDs = append(k.roundIDs, it.CallID)
+			if it.Type == "function_call" && it.CallID != "" && s.ID == respID && !slices.Contains(k.roundIDs, it.CallID) {
+				k.roundIDs = append(k.roundIDs, it.CallID) // one record per call, however often the stream listed it
 				if o := seed[it.CallID]; o != nil {
 					k.roundOut[it.CallID] = o
 				}
