@@ -67,7 +67,7 @@ type Model struct {
 	usage     Usage                 // the session's usage
 	dirty     map[*stream.Item]bool // items changed outside a turn (tool output), for the next frame
 
-	attaching   bool             // a message's files are being read (attachsend.go)
+	attaching   *waitingSend     // the message whose files are being read, nil when none (attachsend.go)
 	mcpWaiting  *waitingSend     // a message sent while MCP servers start: it goes out once they are up (mcpstart.go)
 	journal     *session.Journal // the history; nil without one
 	lastSaveErr string           // the last history failure shown
@@ -159,7 +159,7 @@ func New(ctx context.Context, o Options) *Model {
 	m.transcript.SetStyles(m.frame.styles)
 	m.composer = NewComposer(m.frame.styles)
 	m.initAttachments()
-	m.status = Status{Model: m.conv.Settings.Model, Effort: m.conv.Settings.ReasoningEffort, Provider: o.Provider, State: Idle}
+	m.status = Status{Model: m.conv.Settings.Model, Effort: m.conv.Settings.ReasoningEffort, Provider: o.Provider, ProviderName: o.Settings.Provider, State: Idle}
 	if o.Resume == nil && o.Replay == nil {
 		m.appendEntry(newWelcome(o, m.conv.Settings.Model, m.frame)) // the first screen says how to start
 	}
@@ -328,6 +328,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case modelsMsg:
 		return m, m.modelsArrived(msg)
+	case providerMsg:
+		return m, m.providerConnected(msg)
 	case ModelPickedMsg:
 		m.dialog = nil
 		return m, m.modelCommand(msg.Name)

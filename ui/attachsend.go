@@ -18,6 +18,7 @@ import (
 // attachReadMsg carries the files read for a message and the message made
 // of them, or why they could not be read.
 type attachReadMsg struct {
+	of    *waitingSend // the read it answers: an answer to a read esc stopped is dropped
 	text  string
 	files []*attach.File // read (Data set) when err is nil; else as checked
 	msg   json.RawMessage
@@ -43,36 +44,61 @@ func (m *Model) readFiles(text string, files []*attach.File) tea.Cmd {
 	if m.opts.Tools != nil && m.opts.Tools.Secrets != nil {
 		redact = m.opts.Tools.Secrets.String
 	}
-	m.attaching = true
-	m.status.Detail = "reading attachments…"
+	of := &waitingSend{text: text, files: files}
+	m.attaching = of
+	m.status.Detail = "reading attachments… (esc stops)"
 	return func() tea.Msg {
-		var toRead []*attach.File
-		for _, f := range files {
-			if f.Data == nil {
-				toRead = append(toRead, f)
-			}
-		}
-		read, err := attach.Read(toRead, lim, redact)
-		if err != nil {
-			return attachReadMsg{text: text, files: files, err: err}
-		}
-		out := make([]*attach.File, 0, len(files))
-		for _, f := range files {
-			if f.Data == nil {
-				f, read = read[0], read[1:]
-			}
-			out = append(out, f)
-		}
-		if err := attach.CheckTotal(out, lim); err != nil {
-			return attachReadMsg{text: text, files: files, err: err}
-		}
-		return attachReadMsg{text: text, files: out, msg: attach.Message(text, out, lim)}
+		msg := readMessage(text, files, lim, redact)
+		msg.of = of
+		return msg
 	}
+}
+
+// readMessage reads the files not read yet and makes the message.
+func readMessage(text string, files []*attach.File, lim attach.Limits, redact func(string) string) attachReadMsg {
+	var toRead []*attach.File
+	for _, f := range files {
+		if f.Data == nil {
+			toRead = append(toRead, f)
+		}
+	}
+	read, err := attach.Read(toRead, lim, redact)
+	if err != nil {
+		return attachReadMsg{text: text, files: files, err: err}
+	}
+	out := make([]*attach.File, 0, len(files))
+	for _, f := range files {
+		if f.Data == nil {
+			f, read = read[0], read[1:]
+		}
+		out = append(out, f)
+	}
+	if err := attach.CheckTotal(out, lim); err != nil {
+		return attachReadMsg{text: text, files: files, err: err}
+	}
+	return attachReadMsg{text: text, files: out, msg: attach.Message(text, out, lim)}
+}
+
+// stopReading stops waiting for a message's files (esc) and puts the
+// message back in the composer; it reports whether files were being read.
+func (m *Model) stopReading() bool {
+	w := m.attaching
+	if w == nil {
+		return false
+	}
+	m.attaching = nil
+	m.status.Detail = ""
+	m.putBack(w.text, w.files)
+	m.notice(block.Info, "stopped reading the attachments — the message is back in the composer")
+	return true
 }
 
 // attachRead sends the message whose files were read, or puts it back.
 func (m *Model) attachRead(msg attachReadMsg) tea.Cmd {
-	m.attaching = false
+	if msg.of != m.attaching {
+		return nil // esc stopped that read: the message is in the composer
+	}
+	m.attaching = nil
 	m.status.Detail = ""
 	if msg.err != nil {
 		m.notice(block.Error, stream.SanitizeLine(msg.err.Error())+" — nothing was sent")

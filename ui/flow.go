@@ -48,7 +48,7 @@ func (m *Model) canSend(text string, files []*attach.File) bool {
 		why = "compacting the context — send again once it is done"
 	case m.mcpStarting():
 		return m.waitForMCP(text, files) // sent once they are up (mcpstart.go)
-	case m.attaching:
+	case m.attaching != nil:
 		why = "the last message's files are still being read — send again in a moment"
 	}
 	if why != "" {
@@ -68,6 +68,7 @@ func (m *Model) send(text string, files []*attach.File, msg json.RawMessage) tea
 	m.showAttachments(attach.Metas(files))
 	owed := m.tools.loop.Begin(m.now())  // outputs of a stopped round keep the chain valid
 	owed = append(m.takeOwed(), owed...) // and so do the denials of a stopped approval
+	m.recallStateless()                  // a provider that keeps no state gets the history (stateless.go)
 	return m.begin(m.conv.Begin(text, append(owed, msg)...))
 }
 
@@ -133,7 +134,11 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	}
 	t.waiting = false
 	now := m.now()
+	echoedBefore, itemsBefore := echoState(t)
 	problems := t.apply(msg.batch)
+	if cmd := m.chainIgnored(t, echoedBefore, itemsBefore); cmd != nil {
+		return cmd // the server ignored the chain: sent again with the history (stateless.go)
+	}
 	closing := false // the batch ends a text, an item or the response: its end is complete
 	for i := range msg.batch.Events {
 		k := msg.batch.Events[i].Kind
@@ -506,8 +511,8 @@ func carriedNote(carried bool) string {
 
 // fallback resends a turn with the whole conversation when the server
 // answered that the previous response is not found (expired, another
-// provider, store off), once, with a notice. It returns nil when it does not
-// apply.
+// provider, store off, or a server that keeps no state: then remembered),
+// once, with a notice. It returns nil when it does not apply.
 func (m *Model) fallback(t *turn) tea.Cmd {
 	if len(t.snapshots()) > 0 || t.stopped {
 		return nil
@@ -531,6 +536,9 @@ func (m *Model) fallback(t *turn) tea.Cmd {
 	var apiErr *stream.APIError
 	if !errors.As(t.err, &apiErr) || !apiErr.PreviousResponseNotFound() || t.sess.Fallback {
 		return nil
+	}
+	if cmd := m.statelessFallback(t); cmd != nil {
+		return cmd // the server keeps no state at all (stateless.go)
 	}
 	m.notice(block.Info, "the server no longer has the previous response — resending the conversation from local history")
 	return m.resend(t, m.conv.Rebuild(t.sess))

@@ -49,6 +49,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		case m.stopTools():
 		case m.stopCompact():
 		case m.takeBackWaiting():
+		case m.stopReading():
 		case len(m.pending) > 0:
 			m.stopHosted()
 		case m.composer.Value() != "":

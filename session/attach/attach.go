@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"runnel/session/regfile"
 )
 
 // Kind is how a file is sent.
@@ -108,9 +110,9 @@ func Check(path string, lim Limits) (*File, error) {
 	case fi.Size() > lim.FileLimit():
 		return nil, fail(path, "too big (%s; the limit is %s per file, [attachments] max_file_mib)", sizeOver(fi.Size(), lim.FileLimit()), Size(lim.FileLimit()))
 	}
-	f, err := os.Open(path)
+	f, err := open(path)
 	if err != nil {
-		return nil, fail(path, "unreadable (%s)", reason(err))
+		return nil, err
 	}
 	defer f.Close()
 	head := make([]byte, 4096)
@@ -123,6 +125,20 @@ func Check(path string, lim Limits) (*File, error) {
 		return nil, fail(path, "unsupported type (%s) — images (png, jpeg, webp, gif), PDFs and UTF-8 text can be attached", mime)
 	}
 	return &File{Path: path, Name: filepath.Base(path), Kind: kind, MIME: mime, Size: fi.Size()}, nil
+}
+
+// open opens a file to attach: a regular file only, without waiting on a
+// FIFO that replaced it since it was checked (regfile.Open).
+func open(path string) (*os.File, error) {
+	f, _, err := regfile.Open(path)
+	var nr *regfile.NotRegularError
+	switch {
+	case errors.As(err, &nr):
+		return nil, fail(path, "not a regular file (it is %s now)", regfile.Describe(nr.Mode))
+	case err != nil:
+		return nil, fail(path, "unreadable (%s)", reason(err))
+	}
+	return f, nil
 }
 
 // reason is the short cause of a file error, without the path repeated.
@@ -234,9 +250,9 @@ func Read(files []*File, lim Limits, redact func(string) string) ([]*File, error
 
 // read fills Data, checking again what may have changed since Check.
 func (f *File) read(lim Limits, redact func(string) string) error {
-	r, err := os.Open(f.Path)
+	r, err := open(f.Path)
 	if err != nil {
-		return fail(f.Path, "unreadable (%s)", reason(err))
+		return err
 	}
 	defer r.Close()
 	data, err := io.ReadAll(io.LimitReader(r, lim.FileLimit()+1))
