@@ -26,13 +26,23 @@ const (
 	exitInterrupt  = 130
 )
 
+// errChainIgnored ends a stream whose server ignored previous_response_id
+// (see guard in drive).
+var errChainIgnored = errors.New("the server ignored previous_response_id")
+
 // drive consumes h until it closes, folding it into acc (whose Limit and
 // DropText the caller set). A response that reaches the limit stops the
 // stream: nothing after it is applied or printed, and the error returned is
 // the *stream.LimitError. The caller closes p when all its streams are done.
-func drive(h *stream.Handle, acc *stream.Accumulator, p output.Printer, stderr io.Writer) (*stream.Accumulator, error) {
+//
+// guard, when not nil, is asked once, at the first event that brings a
+// response object, before that event is printed; shown says whether items
+// were printed before it. When it answers true the stream stops there and
+// drive returns errChainIgnored: nothing of the stream was printed.
+func drive(h *stream.Handle, acc *stream.Accumulator, p output.Printer, stderr io.Writer, guard func(s *stream.Snapshot, shown bool) bool) (*stream.Accumulator, error) {
 	var finalErr error
 	ended := map[*stream.Snapshot]bool{}
+	shown := false
 	for b := range h.Chan() {
 		if b.Retry != nil {
 			warnf(stderr, "%s — %s", retryLine(b.Retry.Err), b.Retry.Next())
@@ -53,6 +63,17 @@ func drive(h *stream.Handle, acc *stream.Accumulator, p output.Printer, stderr i
 				warnf(stderr, "warning: %s", stream.SanitizeLine(ev.Note))
 			}
 			s := acc.Current()
+			if guard != nil && s != nil && s.Echoed {
+				stop := guard(s, shown)
+				guard = nil
+				if stop {
+					h.Cancel(errChainIgnored)
+					for range h.Chan() { // the rest is dropped; wait for the end
+					}
+					return acc, errChainIgnored
+				}
+			}
+			shown = shown || it != nil
 			p.Event(ev, s, it)
 			// A response ends on its terminal event; one that an earlier
 			// response's successor replaced is reported then too.

@@ -114,6 +114,7 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		return exitUsage
 	}
 	p := output.New(o.format, stdout, stderr, o.width, imageSink(o, o.saveImages), o.saveImages)
+	chains := newChainWatch(o, client.BaseURL, conv, stderr)
 	var last *stream.Accumulator
 	var lastErr error
 	send := func(ctx context.Context, step tools.Step) (*stream.Snapshot, error) {
@@ -131,7 +132,11 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		}
 		// the answer is kept (bounded by the limit): later rounds may resend
 		// it (store = false), and the turn holds it
-		acc, err := drive(stream.Start(ctx, client, req), &stream.Accumulator{Limit: s.MaxResponseBytes}, p, stderr)
+		acc, err := drive(stream.Start(ctx, client, req), &stream.Accumulator{Limit: s.MaxResponseBytes}, p, stderr, chains.guard(turn))
+		if again, ok := chains.resend(turn, acc, err); ok { // the server lost or ignored the chain: once, with the history
+			again.Tools = reqTools
+			acc, err = drive(stream.Start(ctx, client, again), &stream.Accumulator{Limit: s.MaxResponseBytes}, p, stderr, nil)
+		}
 		conv.Finish(turn, acc.Responses(), err, errors.Is(err, context.Canceled))
 		if log != nil {
 			log.End(time.Now(), turn) // also after SIGINT or SIGTERM: what came is saved
@@ -197,7 +202,7 @@ func replayCommand(ctx context.Context, o options, file string, stdin io.Reader,
 	}
 	p := output.New(o.format, stdout, stderr, o.width, imageSink(o, o.saveImages), o.saveImages)
 	acc := &stream.Accumulator{Limit: limit, DropText: output.StreamsText(o.format)}
-	acc, err := drive(stream.StartReader(ctx, r, 0), acc, p, stderr)
+	acc, err := drive(stream.StartReader(ctx, r, 0), acc, p, stderr, nil)
 	p.Close()
 	if err != nil && len(acc.Responses()) == 0 {
 		warnf(stderr, "cannot read %s: %s", file, errLine(err))
