@@ -88,9 +88,27 @@ func (c *Conversation) ResendStateless(t *Turn) stream.Request {
 	return c.Rebuild(t)
 }
 
-// StatelessNotice is the one line that says a provider keeps no state.
-func StatelessNotice(provider string) string {
-	return stream.SanitizeLine(provider) + " keeps no conversation state (it ignored previous_response_id) — sending the history with each turn from now on"
+// Why a provider is taken for one that keeps no state (StatelessNotice).
+const (
+	WhyIgnored = "it ignored previous_response_id"
+	WhyRefused = "it refused previous_response_id"
+	WhyLost    = "it lost the response it had just given"
+)
+
+// StatelessNotice is the one line that says a provider keeps no state, and
+// why (WhyIgnored…).
+func StatelessNotice(provider, why string) string {
+	return stream.SanitizeLine(provider) + " keeps no conversation state (" + why + ") — sending the history with each turn from now on"
+}
+
+// StatelessWhy is why a lost chain (KeepsNoState) shows that a provider
+// keeps no state.
+func StatelessWhy(err error) string {
+	var apiErr *stream.APIError
+	if errors.As(err, &apiErr) && apiErr.ChainUnsupported() {
+		return WhyRefused
+	}
+	return WhyLost
 }
 
 // ProviderKey is how a provider is known to StatelessMemory: its base URL

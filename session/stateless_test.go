@@ -237,6 +237,9 @@ func TestKeepsNoState(t *testing.T) {
 	if !resumed.KeepsNoState(t2, refused) {
 		t.Error("a refusal of the parameter does")
 	}
+	if StatelessWhy(refused) != WhyRefused || StatelessWhy(notFound) != WhyLost {
+		t.Error("StatelessWhy")
+	}
 }
 
 func TestProviderKey(t *testing.T) {
@@ -253,7 +256,7 @@ func TestProviderKey(t *testing.T) {
 	if got := ProviderName("http://localhost:11434/v1"); got != "localhost:11434" {
 		t.Errorf("ProviderName = %q", got)
 	}
-	if got := StatelessNotice("host\x1b[2J"); strings.Contains(got, "\x1b") || !strings.HasPrefix(got, "host") {
+	if got := StatelessNotice("host\x1b[2J", WhyIgnored); strings.Contains(got, "\x1b") || !strings.HasPrefix(got, "host") {
 		t.Errorf("notice %q", got)
 	}
 }
