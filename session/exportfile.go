@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"runnel/session/export"
+	"runnel/session/regfile"
 )
 
 // ErrNothingToExport is Export's error for a session with no turn written.
@@ -69,8 +70,8 @@ func (j *Journal) export(format, path, dir string) (string, error) {
 		export.Markdown(&b, s) // a strings.Builder does not fail
 		data, title = []byte(b.String()), s.Info.Title
 	}
-	if path != "" {
-		return path, os.WriteFile(path, data, 0o600)
+	if path != "" { // as `runnel sessions export -o` writes it
+		return path, regfile.WritePrivate(path, data)
 	}
 	ext := ".md"
 	if format == "json" {

@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
+	"runnel/session/regfile"
 	"runnel/stream"
 	"runnel/ui/block"
 )
@@ -70,7 +71,11 @@ func (m *Model) exported(msg exportedMsg) {
 		}
 		err := msg.res.Err
 		var pe *fs.PathError
-		if errors.As(err, &pe) {
+		var nr *regfile.NotRegularError
+		switch {
+		case errors.As(err, &nr):
+			err = fmt.Errorf("it is %s, not a regular file", regfile.Describe(nr.Mode))
+		case errors.As(err, &pe):
 			err = pe.Err
 		}
 		m.notice(block.Error, stream.SanitizeLine(fmt.Sprintf("cannot export%s: %s — give another path: /export [markdown|json] PATH", where, err)))

@@ -139,8 +139,17 @@ func TestExportRenameTheme(t *testing.T) {
 		t.Errorf("title %q after /rename", s.Info.Title)
 	}
 	runCmd(m, m.slash("export", dir)) // a directory
-	if v := plain(m); !strings.Contains(v, "is a directory — give another path") {
+	if v := plain(m); !strings.Contains(v, "it is a directory, not a regular file") {
 		t.Errorf("export to a directory:\n%s", v)
+	}
+	null := filepath.Join(dir, "null")
+	os.Symlink("/dev/null", null)
+	runCmd(m, m.slash("export", null)) // a device, as sessions export -o refuses it
+	if v := plain(m); !strings.Contains(v, "it is a character device, not a") {
+		t.Errorf("export to a device:\n%s", v)
+	}
+	if fi, err := os.Stat("/dev/null"); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		t.Error("/dev/null is no longer a device")
 	}
 	m.Update(titleMsg{title: "A model's title"})
 	if s := loadOnly(t, m, db); s.Info.Title != "Shipping plan" {

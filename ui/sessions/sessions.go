@@ -20,6 +20,7 @@ import (
 
 	"runnel/session/export"
 	"runnel/session/models"
+	"runnel/session/regfile"
 	"runnel/session/store"
 	"runnel/stream"
 	"runnel/theme"
@@ -464,33 +465,11 @@ func (h Env) Export(arg, format, out string) error {
 		}
 		return nil
 	}
-	if err := writePrivate(out, data); err != nil {
+	if err := regfile.WritePrivate(out, data); err != nil {
 		return fmt.Errorf("cannot write %s: %s; choose another -o path", out, line(bareErr(err)))
 	}
 	fmt.Fprintf(h.Stdout, "exported %s to %s (%s)\n", id, out, format)
 	return nil
-}
-
-// writePrivate writes data to path, readable by its owner only (0600 even
-// when path existed with wider permissions), through a temporary file in
-// the same directory so a failure leaves the old file whole.
-func writePrivate(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // fails harmlessly after the rename
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o600)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	return err
 }
 
 // bareErr drops the operation and path an *fs.PathError or *os.LinkError adds
