@@ -23,7 +23,11 @@ const MinSecretLen = 8
 const Redacted = "[redacted]"
 
 // Redactor is a set of secret values, and replaces each occurrence of one
-// in a text by Redacted. A nil *Redactor redacts nothing. It is safe for
+// in a text by Redacted: also where what Sanitize removes (a control byte,
+// an escape sequence, a format character such as a zero-width space or a
+// bidi mark) stands inside it, so that no cleaning of a redacted text puts a
+// secret back together (see redacthidden.go). A nil *Redactor redacts
+// nothing. It is safe for
 // concurrent use; values are only ever added.
 //
 // Invariants: every value in secrets is at least MinSecretLen bytes, holds
@@ -43,7 +47,8 @@ func NewRedactor(values ...string) *Redactor {
 }
 
 // Add puts values in the set. Values shorter than MinSecretLen (after
-// trimming space) are ignored.
+// trimming space) are ignored. A value that holds something Sanitize
+// removes is added as Sanitize leaves it too.
 func (r *Redactor) Add(values ...string) {
 	if r == nil {
 		return
@@ -52,15 +57,16 @@ func (r *Redactor) Add(values ...string) {
 	defer r.mu.Unlock()
 	next := r.secrets
 	for _, v := range values {
-		v = strings.TrimSpace(v)
-		if len(v) < MinSecretLen || slices.Contains(next, v) {
-			continue
+		for _, v := range [2]string{strings.TrimSpace(v), strings.TrimSpace(Sanitize(v))} {
+			if len(v) < MinSecretLen || slices.Contains(next, v) {
+				continue
+			}
+			if len(next) == len(r.secrets) { // copy on write: readers may hold the old slice
+				next = slices.Clone(r.secrets)
+			}
+			next = append(next, v)
+			r.quotes = r.quotes || strings.ContainsAny(v, `"\\`)
 		}
-		if len(next) == len(r.secrets) { // copy on write: readers may hold the old slice
-			next = slices.Clone(r.secrets)
-		}
-		next = append(next, v)
-		r.quotes = r.quotes || strings.ContainsAny(v, `"\\`)
 	}
 	if len(next) != len(r.secrets) {
 		slices.SortStableFunc(next, func(a, b string) int { return len(b) - len(a) })
@@ -87,24 +93,30 @@ func (r *Redactor) list() []string {
 	return r.secrets
 }
 
-// escapes are the JSON escapes that may stand for a character of a secret:
-// \u and \/ always, \" and \\ only when a secret holds one. (\n, \t
-// and the like stand for control characters, which no secret holds.)
+// escapes are the JSON escapes that may stand for a character of a secret,
+// or for one Sanitize removes from inside a secret: \u, \/, \r, \b and \f
+// always, \" and \\ only when a secret holds one. (\n and \t stand for
+// characters that no secret holds and Sanitize keeps.)
 func (r *Redactor) escapes() string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if r.quotes {
-		return `u/"\\`
+		return `u/rbf"\\`
 	}
-	return "u/"
+	return "u/rbf"
 }
 
-// String returns s with every secret replaced.
+// String returns s with every secret replaced, also one with what Sanitize
+// removes inside it (the whole stretch goes).
 func (r *Redactor) String(s string) string {
-	for _, v := range r.list() {
+	secrets := r.list()
+	for _, v := range secrets {
 		if strings.Contains(s, v) {
 			s = strings.ReplaceAll(s, v, Redacted)
 		}
+	}
+	if len(secrets) > 0 && firstUnsafe(s) >= 0 {
+		s = redactHidden(s, secrets)
 	}
 	return s
 }
@@ -146,6 +158,13 @@ func (r *Redactor) JSON(data []byte) []byte {
 	for _, v := range secrets {
 		if bytes.Contains(out, []byte(v)) {
 			out, replaced = bytes.ReplaceAll(out, []byte(v), []byte(Redacted)), true
+		}
+	}
+	if hasRemovable(out) {
+		// raw bytes Sanitize removes (a format character in a string; a
+		// control byte or escape in a body that is not JSON)
+		if red := redactHidden(string(out), secrets); red != string(out) {
+			out, replaced = []byte(red), true
 		}
 	}
 	if replaced && !json.Valid(out) && json.Valid(data) {
@@ -209,9 +228,34 @@ func (r *Redactor) literals(data []byte, all bool) []byte {
 	return append(b, data[last:]...)
 }
 
-// heldSuffix is the length of the longest suffix of s that is the start of
-// a secret (not all of it): text that may become a secret with what
-// streams next.
+// maxHiddenHeld bounds what Sanitize removes inside a held text (see
+// split): an escape sequence that never ends must not hold a stream's
+// text back for ever, nor make each delta's check longer than the last.
+const maxHiddenHeld = 4 << 10
+
+// split cuts text, redacted, into what can be passed on now and what is
+// held back: its longest suffix that is the start of a secret (not all of
+// it), text that may become a secret with what streams next. Where text
+// holds something Sanitize removes, that is skipped (see heldHidden):
+// "sk-pr" + ZWSP, or "sk-pr" + an unfinished escape sequence, is held. A
+// held suffix with more than maxHiddenHeld bytes of such things in it is
+// held as Sanitize leaves it (the secret's start alone), which shows the
+// same and matches the same.
+func (r *Redactor) split(text string) (now, held string) {
+	if firstUnsafe(text) >= 0 {
+		n, start := heldHidden(text, r.list())
+		now, held = text[:len(text)-n], text[len(text)-n:]
+		if n-len(start) > maxHiddenHeld {
+			held = start
+		}
+		return now, held
+	}
+	n := r.heldSuffix(text)
+	return text[:len(text)-n], text[len(text)-n:]
+}
+
+// heldSuffix is split's held length for text that Sanitize leaves as it
+// is.
 func (r *Redactor) heldSuffix(s string) int {
 	longest := 0
 	for _, v := range r.list() {
@@ -271,15 +315,13 @@ func (g *deltaGuard) filter(ev *Event) []Event {
 			g.held = map[deltaKey]string{}
 		}
 		k := keyOf(ev)
-		text := g.held[k] + ev.Delta
-		text = g.r.String(text)
-		n := g.r.heldSuffix(text)
+		now, held := g.r.split(g.r.String(g.held[k] + ev.Delta))
 		g.release(k)
-		if n > 0 {
-			g.held[k] = text[len(text)-n:]
+		if held != "" {
+			g.held[k] = held
 			g.keys = append(g.keys, k)
 		}
-		ev.Delta = text[:len(text)-n]
+		ev.Delta = now
 		return nil
 	}
 	var out []Event
@@ -362,10 +404,9 @@ func (g *TextGuard) Next(s string) string {
 	if g.r.Len() == 0 {
 		return s
 	}
-	text := g.r.String(g.held + s)
-	n := g.r.heldSuffix(text)
-	g.held = text[len(text)-n:]
-	return text[:len(text)-n]
+	now, held := g.r.split(g.r.String(g.held + s))
+	g.held = held
+	return now
 }
 
 // Flush returns the text still held: the end of the text came, and it was

@@ -115,6 +115,45 @@ func Sanitize(s string) string {
 	return b.String()
 }
 
+// removable reports whether Sanitize, reading s at i in its ordinary state
+// (not inside an escape sequence) after writing prev (-1: nothing), removes
+// what starts there, and returns the index just after it: a control byte, an
+// escape sequence whole (to the end of s when unterminated), a C1 control
+// or sequence, a format character, a joiner that does not stand between
+// two joining letters, a lone regional indicator. With open, s may go on
+// (a text still arriving): a rune cut short at its end counts as removed,
+// since its rest may make it a format character. It mirrors Sanitize's
+// cases; TestRemovableMirrorsSanitize checks that it does.
+func removable(s string, i int, prev rune, open bool) (end int, ok bool) {
+	c := s[i]
+	switch {
+	case c == '\n' || c == '\t' || (c >= 0x20 && c < 0x7F):
+		return i, false
+	case c == 0x1B:
+		return skipEscape(s, i+1), true
+	case c < 0x80:
+		return i + 1, true // '\r', other C0 controls and DEL
+	}
+	r, size := utf8.DecodeRuneInString(s[i:])
+	switch {
+	case r == utf8.RuneError && size == 1:
+		return len(s), open && !utf8.FullRuneInString(s[i:])
+	case r == 0x9B:
+		return skipCSI(s, i+size), true
+	case isC1String(r):
+		return skipString(s, i+size), true
+	case r >= 0x80 && r <= 0x9F:
+		return i + size, true
+	case r == zwnj || r == zwj:
+		next, _ := utf8.DecodeRuneInString(s[i+size:])
+		return i + size, !joins(prev) || !joins(next)
+	case isRegional(r):
+		next, _ := utf8.DecodeRuneInString(s[i+size:])
+		return i + size, !isRegional(next)
+	}
+	return i + size, invisible(r)
+}
+
 // SafeLen returns the length of a prefix of s that Sanitize leaves as it is:
 // the longest, short of a trailing word of joining letters. Sanitize(s) ==
 // s[:n] + Sanitize(s[n:]) for n = SafeLen(s) and for any shorter n at a rune
