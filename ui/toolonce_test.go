@@ -284,3 +284,28 @@ func TestReconnectRunsACallOnce(t *testing.T) {
 		t.Errorf("%d requests; the round's: %s", len(posts), posts[len(posts)-1].Body)
 	}
 }
+
+// TestResendAnswersACallOnce: the round's request is refused because the
+// server lost the chain, and is sent again from local history: the command
+// ran once, and the resent request answers the call once.
+func TestResendAnswersACallOnce(t *testing.T) {
+	tl, runs := countingTool(t)
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(repeatedCallEvents("resp_call")...)},
+		streamtest.PreviousResponseNotFound("resp_call"),
+		streamtest.Reply{SSE: streamtest.Text("resp_after", "It is sunny.")})
+	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL, MaxRetries: -1}, Tools: tl, Settings: session.Settings{Model: "m", Store: true}})
+	d := newDriver(t, m)
+	d.run(m.Init())
+	d.send(SubmitMsg{Text: "weather?"})
+	d.until("the answer", func() bool {
+		return m.cur == nil && m.tools.cancel == nil && len(srv.Requests()) == 3 && m.status.State == Idle
+	})
+	if n := runs(); n != 1 {
+		t.Errorf("get_weather ran %d times, want 1", n)
+	}
+	r := srv.Requests()[2]
+	if r.PreviousResponseID() != "" || outputsIn(t, r, "call_1") != 1 || !strings.Contains(string(r.Body), "weather?") {
+		t.Errorf("the resent request (previous %q): %s", r.PreviousResponseID(), r.Body)
+	}
+}
