@@ -80,6 +80,8 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		return tea.Batch(stop, m.watchJournal())
 	case "model":
 		return m.modelCommand(args)
+	case "provider":
+		return m.providerCommand(args)
 	case "status":
 		m.statusFacts()
 	case "effort":

@@ -110,8 +110,9 @@ func (m *Model) showSession(s *store.Session, warns []error, turn int) tea.Cmd {
 		conv.Settings.Model = m.conv.Settings.Model
 	}
 	m.closeJournal()
-	m.journal = session.ResumeJournal(m.opts.DB, s.Info.ID, conv.Settings)
 	m.conv = conv
+	moved := m.keepProvider() // providerpicker.go
+	m.journal = session.ResumeJournal(m.opts.DB, s.Info.ID, conv.Settings)
 	m.status.Model, m.status.Effort = conv.Settings.Model, conv.Settings.ReasoningEffort
 	m.resumedPrompts = promptsOf(conv)
 	m.composer.SetPast(append(append([]string(nil), m.resumedPrompts...), m.storedPrompts...))
@@ -120,6 +121,9 @@ func (m *Model) showSession(s *store.Session, warns []error, turn int) tea.Cmd {
 		m.notice(block.Warning, stream.SanitizeLine(w.Error()))
 	}
 	m.notice(block.Info, fmt.Sprintf("resumed %q · %s", stream.SanitizeLine(s.Info.Title), plural(s.Info.Turns, "turn")))
+	if moved != "" {
+		m.notice(block.Info, moved)
+	}
 	if turn > 0 && turn <= len(m.turnEntry) {
 		m.transcript.ScrollTo(m.turnEntry[turn-1])
 	}

@@ -224,6 +224,9 @@ func (m *Model) statusFacts() {
 	}
 	if provider != "demo" && provider != "replay" {
 		provider = providerLabel(provider)
+		if n := m.status.ProviderName; n != "" { // its name, then its host
+			provider = stream.SanitizeLine(n) + " (" + provider + ")"
+		}
 	}
 	model := na(s.Model)
 	if r := m.status.Model; r != "" && r != s.Model {

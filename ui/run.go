@@ -21,9 +21,9 @@ import (
 // Options configure the chat.
 type Options struct {
 	Client   *stream.Client
-	Provider string // "demo" for the built-in provider, else the base URL
-	Settings session.Settings
-	Theme    string // auto, dark or light
+	Provider string           // "demo" for the built-in provider, else the base URL
+	Settings session.Settings // Settings.Provider names the provider (config)
+	Theme    string           // auto, dark or light
 	NoColor  bool
 	LLMTitle bool // ask the model to title a new session after its first turn
 
@@ -57,6 +57,10 @@ type Options struct {
 	// built-in one).
 	Models models.Lister
 	Prices models.Table
+
+	// Providers lets /provider switch provider mid-session
+	// (providerpicker.go); nil: no switch.
+	Providers *Providers
 
 	// Replay, when set, plays a recorded stream instead of chatting.
 	Replay      io.Reader

@@ -56,6 +56,7 @@ var efforts = session.ReasoningEfforts
 var slashCommands = []Command{
 	{Name: "new", Desc: "start a new conversation"},
 	{Name: "model", Args: "[NAME]", Desc: "switch the model (alone: a list)", check: checkModel},
+	{Name: "provider", Args: "[NAME]", Desc: "switch the provider; the conversation goes on (alone: a list)", check: checkProvider},
 	{Name: "effort", Args: "LEVEL", Desc: "set the reasoning effort: none … max", check: checkEffort},
 	{Name: "copy", Args: "[N]", Desc: "copy the last answer or its N-th code block", check: checkCopy},
 	{Name: "sessions", Desc: "open a saved session (ctrl+s)"},
@@ -120,6 +121,13 @@ func checkModel(args string) error {
 		return fmt.Errorf("/model takes one model name without spaces, got %q", clip(args, 40))
 	}
 	return nil
+}
+
+func checkProvider(args string) error {
+	if strings.ContainsAny(args, " \t") {
+		return fmt.Errorf("/provider takes one provider name, got %q", clip(args, 40))
+	}
+	return nil // the root knows the names: an unknown one gets its line there
 }
 
 func checkEffort(args string) error {

@@ -64,6 +64,7 @@ func (u Usage) String() string {
 // it. It holds no behaviour: time comes in as a parameter.
 type Status struct {
 	Model, Provider         string    // Model as the server reported it (configured until it has); Provider "demo" gets a badge
+	ProviderName            string    // the provider's name in the config ("ollama"); "default" and "" show Provider's host
 	Effort                  string    // the reasoning effort asked for; "" when the server chooses
 	MCP                     string    // "mcp: 2 servers, 14 tools" when local MCP servers run
 	State                   State     // what the chat is doing
@@ -126,6 +127,8 @@ func (s Status) View(width int, now time.Time, st *theme.Styles) string {
 			gap = "" // the badge carries its own
 		}
 		ident = sh.Badge.Render("DEMO") + paint(sh.Muted, gap+"no model")
+	} else if n := stream.SanitizeLine(s.ProviderName); n != "" && n != "default" {
+		ident += paint(sh.Muted, " @"+n) // the name is shorter than a host, and is what /provider takes
 	} else if p != "" {
 		ident += paint(sh.Muted, " @"+p)
 	}

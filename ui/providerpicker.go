@@ -1,0 +1,335 @@
+package ui
+
+// This file is /provider: a picker of the providers the config can use, and
+// the switch to one mid-session. The new provider's key is resolved off the
+// update loop (api_key_command may run); a provider that cannot be used
+// (no key, no URL) gets one line and the chat stays where it was. After a
+// switch the conversation goes on on the new server from local history: the
+// next request carries the whole conversation instead of
+// previous_response_id (session.Conversation.SwitchProvider), under a
+// divider that names the switch.
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"runnel/session/models"
+	"runnel/stream"
+	"runnel/theme"
+	"runnel/ui/block"
+)
+
+// Providers lets /provider switch the chat to another provider; nil: the
+// chat has none to offer (a replay, tests).
+type Providers struct {
+	Choices []ProviderChoice
+	// Connect resolves a provider: its client (key, headers), model list
+	// and defaults. It may run a command: the chat calls it in a tea.Cmd.
+	Connect func(ctx context.Context, name string) (Connection, error)
+}
+
+// ProviderChoice is one row of the picker.
+type ProviderChoice struct {
+	Name    string
+	BaseURL string // for display: no credentials
+	About   string // one phrase: "Ollama on this machine (no key, …)"
+}
+
+// Connection is a provider ready to talk to.
+type Connection struct {
+	Name   string         // the provider's name
+	Label  string         // what Options.Provider holds: the base URL
+	Client *stream.Client // with its key and headers
+	Models models.Lister  // its model list (cached per provider)
+	Model  string         // the provider's own model; "" keeps the current one
+	// Store and Background are what the provider wants for them: a
+	// server that keeps no state gets store off.
+	Store, Background bool
+}
+
+// providerMsg is the answer of Connect.
+type providerMsg struct {
+	name string
+	conn Connection
+	err  error
+}
+
+// providerCommand is /provider: alone it opens the picker, with a name it
+// connects (off the update loop).
+func (m *Model) providerCommand(name string) tea.Cmd {
+	m.dialog = nil
+	p := m.opts.Providers
+	current := m.status.ProviderName
+	switch {
+	case p == nil || p.Connect == nil:
+		m.notice(block.Info, "no provider to switch to here (a replay, or a chat started without a config)")
+		return nil
+	case name == "":
+		m.dialog = dlg[ProviderPicker]{NewProviderPicker(p.Choices, current, m.frame.styles)}
+		return nil
+	case name == current:
+		m.notice(block.Info, "already on provider "+stream.SanitizeLine(name))
+		return nil
+	}
+	if why := m.switchBlocked(); why != "" {
+		m.notice(block.Info, why)
+		return nil
+	}
+	known := false
+	var names []string
+	for _, c := range p.Choices {
+		known = known || c.Name == name
+		names = append(names, c.Name)
+	}
+	if !known {
+		m.notice(block.Error, "unknown provider "+strconv.Quote(stream.SanitizeLine(name))+" — use one of "+strings.Join(names, ", ")+" (or add [providers.NAME] to the config)")
+		return nil
+	}
+	connect, ctx := p.Connect, m.ctx
+	return func() tea.Msg {
+		c, err := connect(ctx, name)
+		return providerMsg{name: name, conn: c, err: err}
+	}
+}
+
+// switchBlocked says why the provider cannot change now, "" when it can.
+func (m *Model) switchBlocked() string {
+	switch {
+	case m.cur != nil && !m.cur.ended:
+		return "a reply is still streaming — esc stops it, then /provider"
+	case m.tools.cancel != nil || m.compacting != nil:
+		return "busy (tools or compaction) — /provider once it is done"
+	}
+	return ""
+}
+
+// providerConnected switches to the provider Connect answered with, or says
+// in one line why it cannot.
+func (m *Model) providerConnected(msg providerMsg) tea.Cmd {
+	from := m.status.ProviderName
+	if msg.err != nil {
+		m.notice(block.Error, "cannot switch to provider "+strconv.Quote(stream.SanitizeLine(msg.name))+": "+stream.SanitizeLine(msg.err.Error())+" — still on "+stream.SanitizeLine(from))
+		return nil
+	}
+	if why := m.switchBlocked(); why != "" { // a turn started while the key was read
+		m.notice(block.Info, why)
+		return nil
+	}
+	c := msg.conn
+	m.opts.Client, m.opts.Provider, m.opts.Models = c.Client, c.Label, c.Models
+	m.opts.Settings.Store, m.opts.Settings.Background, m.opts.Settings.Provider = c.Store, c.Background, c.Name
+	m.models = modelList{} // the new provider's list is asked for when /model needs it
+	m.composer.SetArgChoices("model", m.modelChoices())
+	m.conv.SwitchProvider()
+	m.conv.Stateless = false // what the old server kept is no word on the new one
+	s := &m.conv.Settings
+	s.Provider, s.Store, s.Background = c.Name, c.Store, c.Background
+	if c.Model != "" {
+		s.Model = c.Model
+		m.meter.lastModel = c.Model
+		m.meter.lastInfo, m.meter.lastKnown = m.opts.Prices.Lookup(c.Model)
+		m.updateMeter()
+	}
+	m.status.Model, m.status.Provider, m.status.ProviderName = s.Model, c.Label, c.Name
+	m.settingsChanged()
+	name := stream.SanitizeLine(c.Name)
+	m.appendEntry(&plainEntry{b: block.NewDivider("provider: " + stream.SanitizeLine(from) + " → " + name), fs: m.frame})
+	line := "now on " + name + " (" + providerLabel(c.Label) + ") with model " + stream.SanitizeLine(s.Model)
+	if len(m.conv.Turns) > 0 {
+		line += " — your next message sends the conversation so far"
+	}
+	if c.Model == "" {
+		line += " · /model picks another"
+	}
+	m.notice(block.Info, line)
+	m.transcript.Follow()
+	return nil
+}
+
+// keepProvider is a stored session shown in the chat: it goes on on the
+// provider the chat talks to now. One saved on another provider drops its
+// chain (that server is not this one), so the next message sends the
+// history; the returned line says so ("" when nothing changed).
+func (m *Model) keepProvider() string {
+	now := m.status.ProviderName
+	if now == "" {
+		return "" // a chat with no named provider (a replay, tests)
+	}
+	s := &m.conv.Settings
+	stored := s.Provider
+	s.Provider = now
+	if stored == "" || stored == now {
+		return ""
+	}
+	m.conv.SwitchProvider()
+	s.Store, s.Background = m.opts.Settings.Store, m.opts.Settings.Background
+	return "this session was on provider " + strconv.Quote(stream.SanitizeLine(stored)) + "; it goes on on " + strconv.Quote(stream.SanitizeLine(now)) + ", and your next message sends the conversation so far"
+}
+
+// ProviderPickerKeys are the /provider picker's keys.
+type ProviderPickerKeys struct {
+	List  ListKeys
+	Pick  key.Binding // enter
+	Close key.Binding // esc
+	Help  key.Binding // ?
+}
+
+// DefaultProviderPickerKeys returns the provider picker's bindings.
+func DefaultProviderPickerKeys() ProviderPickerKeys {
+	return ProviderPickerKeys{
+		List:  defaultListKeys(false),
+		Pick:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "switch to this provider")),
+		Close: closeKey("close"),
+		Help:  key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("?", "these keys (empty filter)")),
+	}
+}
+
+// FullHelp is the provider picker's keys for its "?" view.
+func (k ProviderPickerKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.List.Bindings(), {k.Pick, k.Close, k.Help,
+		key.NewBinding(key.WithKeys("a"), key.WithHelp("letters", "filter by name, URL or description"))}}
+}
+
+// ProviderPicker is /provider without a name: every provider the config
+// can use, filtered by what is typed, the current one marked.
+//
+// Invariants: all is as given, sanitized; shown indexes all, in order; cur
+// is a listCursor over shown.
+type ProviderPicker struct {
+	styles  *theme.Styles
+	all     []ProviderChoice
+	current string
+	filter  textinput.Model
+	shown   []int
+	cur     listCursor
+	keys    ProviderPickerKeys
+	help    bool
+}
+
+// NewProviderPicker lists choices with current selected.
+func NewProviderPicker(choices []ProviderChoice, current string, st *theme.Styles) ProviderPicker {
+	p := ProviderPicker{styles: st, current: current, keys: DefaultProviderPickerKeys(),
+		filter: newDialogInput(st, "provider: ", "type to filter · ? keys")}
+	p.filter.CharLimit = modelFilterMax
+	for _, c := range choices {
+		p.all = append(p.all, ProviderChoice{Name: stream.SanitizeLine(c.Name), BaseURL: stream.SanitizeLine(c.BaseURL), About: stream.SanitizeLine(c.About)})
+	}
+	p.refilter()
+	for i, j := range p.shown {
+		if p.all[j].Name == current {
+			p.cur.Move(i)
+		}
+	}
+	return p
+}
+
+// refilter keeps the rows holding every word of the filter, ignoring case.
+func (p *ProviderPicker) refilter() {
+	words := strings.Fields(strings.ToLower(stream.SanitizeLine(p.filter.Value())))
+	p.shown = p.shown[:0]
+	for i, c := range p.all {
+		text := strings.ToLower(c.Name + " " + c.BaseURL + " " + c.About)
+		ok := true
+		for _, w := range words {
+			ok = ok && strings.Contains(text, w)
+		}
+		if ok {
+			p.shown = append(p.shown, i)
+		}
+	}
+	if p.cur.page == 0 {
+		p.cur = newListCursor(len(p.shown))
+	} else {
+		p.cur.Reset(len(p.shown))
+	}
+}
+
+// Selected is the provider enter would switch to, "" for none.
+func (p ProviderPicker) Selected() string {
+	if i := p.cur.Sel(); i < len(p.shown) {
+		return p.all[p.shown[i]].Name
+	}
+	return ""
+}
+
+// Update handles keys and pastes. Enter sends /provider NAME, so a pick and
+// a typed command take the same way.
+func (p ProviderPicker) Update(msg tea.Msg) (ProviderPicker, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.KeyPressMsg:
+		if p.help {
+			p.help = helpToggle(msg, p.keys.Help)
+			return p, nil
+		}
+		switch {
+		case key.Matches(msg, p.keys.Close):
+			return p, msgCmd(DialogClosedMsg{})
+		case key.Matches(msg, p.keys.Pick):
+			if name := p.Selected(); name != "" {
+				return p, msgCmd(SlashMsg{Name: "provider", Args: name})
+			}
+			return p, nil
+		case key.Matches(msg, p.keys.Help) && (p.filter.Value() == "" || msg.String() == "f1"):
+			p.help = true
+			return p, nil
+		case p.keys.List.Move(msg, &p.cur):
+			return p, nil
+		}
+		cmd := editFilter(&p.filter, msg, p.refilter)
+		return p, cmd
+	case tea.PasteMsg:
+		if p.help {
+			return p, nil
+		}
+		cmd := editFilter(&p.filter, cleanPaste(msg), p.refilter)
+		return p, cmd
+	}
+	return p, nil
+}
+
+// View draws the title, the filter, one row per visible provider (name,
+// base URL, what it is) and a key hint.
+func (p ProviderPicker) View(width, height int) string {
+	if p.help {
+		return dialogHelpView(p.styles, "Providers", p.keys.FullHelp(), width, height)
+	}
+	d := theme.DialogOf(p.styles)
+	lines := []string{d.Title.Render("Providers") + d.Meta.Render(" "+strconv.Itoa(len(p.shown))+" of "+strconv.Itoa(len(p.all)))}
+	f := p.filter
+	f.SetWidth(max(width-ansi.StringWidth(f.Prompt)-1, 1))
+	lines = append(lines, f.View())
+	foot := []string{dialogHint(d, width, "↑/↓", "select", "enter", "switch", "esc", "close", "?", "keys")}
+	if len(p.shown) == 0 {
+		lines = append(lines, d.Empty.Render("no provider matches — add [providers.NAME] to the config for another"))
+		return fitFoot(lines, foot, width, height)
+	}
+	nameW := 0
+	for _, j := range p.shown {
+		nameW = max(nameW, ansi.StringWidth(p.all[j].Name))
+	}
+	rows := max(height-len(lines)-1, 1)
+	first := p.cur.Window(rows)
+	for i := first; i < min(first+rows, len(p.shown)); i++ {
+		c := p.all[p.shown[i]]
+		base, mark := d.Item, "  "
+		if i == p.cur.Sel() {
+			base, mark = d.Selected, d.Marker.Render("› ")
+		}
+		meta := "  " + c.BaseURL
+		if c.Name == p.current {
+			meta += "  (current)"
+		} else if c.About != "" {
+			meta += "  · " + c.About
+		}
+		name := c.Name + strings.Repeat(" ", nameW-ansi.StringWidth(c.Name))
+		line := mark + base.Render(name) + d.Meta.Render(meta)
+		lines = append(lines, ansi.Truncate(line, max(width, 1), "…"))
+	}
+	return fitFoot(lines, foot, width, height)
+}
