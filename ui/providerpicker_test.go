@@ -155,7 +155,7 @@ func TestProviderPicker(t *testing.T) {
 		t.Fatal("enter did nothing")
 	}
 	_, cmd = m.Update(cmd()) // SlashMsg{provider ollama}
-	runCmd(m, cmd)          // Connect, then the switch
+	runCmd(m, cmd)           // Connect, then the switch
 	if m.dialog != nil || m.status.ProviderName != "ollama" || m.opts.Client.BaseURL != b.URL {
 		t.Fatalf("enter did not switch: dialog %v, provider %q", m.dialog != nil, m.status.ProviderName)
 	}
