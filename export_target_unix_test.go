@@ -48,3 +48,23 @@ func TestExportRefusesSpecialTargets(t *testing.T) {
 		t.Error("nothing was written through the link")
 	}
 }
+
+// TestImportRefusesAFIFO: `sessions import` of a FIFO (or a symlink to
+// /dev/zero) says so in one line at once, instead of waiting for a writer
+// or reading until memory runs out.
+func TestImportRefusesAFIFO(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	zero := filepath.Join(dir, "zero.json")
+	os.Symlink("/dev/zero", zero)
+	for _, p := range []string{fifo, zero} {
+		_, errs, code := historyRun(t, dir, "", false, "import", p)
+		if code != exitUsage {
+			t.Errorf("%s: status %d", p, code)
+		}
+		oneLineError(t, errs, p, "not a regular file")
+	}
+}

@@ -13,6 +13,15 @@ import (
 // Import reads.
 const exportVersion = 1
 
+// Import's bounds: past any of them the document is refused with one line
+// naming the limit, before anything is written.
+const (
+	MaxImportBytes = 256 << 20 // a whole document
+	MaxImportField = 16 << 20  // one text field: a prompt, a title, an error
+	MaxImportItem  = 64 << 20  // one input or output item (attachments travel as data URLs)
+	MaxImportTurns = 10_000
+)
+
 // ExportFile is a session as a versioned JSON document:
 //
 //	{"runnel_export": 1,
@@ -189,6 +198,9 @@ type exportTurn struct {
 }
 
 func decodeExport(data []byte) (*exportDoc, error) {
+	if len(data) > MaxImportBytes {
+		return nil, fmt.Errorf("the document is %.1f MiB; an import holds at most %d MiB", float64(len(data))/(1<<20), MaxImportBytes>>20)
+	}
 	if !json.Valid(data) {
 		var v any
 		err := json.Unmarshal(data, &v)
@@ -236,9 +248,15 @@ func decodeExport(data []byte) (*exportDoc, error) {
 		}
 		doc.settings = s
 	}
+	if err := bounded("session.title", doc.title, MaxImportField); err != nil {
+		return nil, err
+	}
 	turns, err := array("turns", top["turns"])
 	if err != nil {
 		return nil, err
+	}
+	if len(turns) > MaxImportTurns {
+		return nil, fmt.Errorf("turns: %d turns; an import holds at most %d", len(turns), MaxImportTurns)
 	}
 	for i, raw := range turns {
 		t, err := decodeTurn(fmt.Sprintf("turns[%d]", i), raw)
@@ -269,6 +287,11 @@ func decodeTurn(path string, raw json.RawMessage) (exportTurn, error) {
 	if t.responseIDs, err = stringList(at("response_ids"), m["response_ids"]); err != nil {
 		return t, err
 	}
+	for k, v := range map[string]string{"prompt": t.prompt, "error": t.err} {
+		if err := bounded(at(k), v, MaxImportField); err != nil {
+			return t, err
+		}
+	}
 	status, err := text(at("status"), m["status"])
 	if err != nil {
 		return t, err
@@ -297,7 +320,11 @@ func decodeTurn(path string, raw json.RawMessage) (exportTurn, error) {
 		return t, err
 	}
 	for j, in := range input {
-		if _, err := object(fmt.Sprintf("%s[%d]", at("input"), j), in); err != nil {
+		p := fmt.Sprintf("%s[%d]", at("input"), j)
+		if _, err := object(p, in); err != nil {
+			return t, err
+		}
+		if err := bounded(p, string(in), MaxImportItem); err != nil {
 			return t, err
 		}
 	}
@@ -327,6 +354,9 @@ func decodeTurn(path string, raw json.RawMessage) (exportTurn, error) {
 			return t, err
 		}
 		w.Raw = it["item"]
+		if err := bounded(p+".item", string(w.Raw), MaxImportItem); err != nil {
+			return t, err
+		}
 		k := itemKey{w.Response, w.Output}
 		if seen[k] {
 			return t, &shapeError{p, fmt.Sprintf("a second item at response %d, output %d", w.Response, w.Output)}
@@ -335,6 +365,14 @@ func decodeTurn(path string, raw json.RawMessage) (exportTurn, error) {
 		t.items = append(t.items, w)
 	}
 	return t, nil
+}
+
+// bounded refuses a value longer than limit bytes.
+func bounded(path, v string, limit int) error {
+	if len(v) > limit {
+		return &shapeError{path, fmt.Sprintf("%.1f MiB; an import holds at most %d MiB here", float64(len(v))/(1<<20), limit>>20)}
+	}
+	return nil
 }
 
 // encodeExport writes the document by hand so that stored JSON goes in

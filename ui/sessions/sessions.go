@@ -492,9 +492,13 @@ func (h Env) Import(name string) error {
 	var err error
 	if name == "-" {
 		name = "stdin"
-		data, err = waitRead(h.Ctx, func() ([]byte, error) { return io.ReadAll(h.Stdin) })
+		data, err = waitRead(h.Ctx, func() ([]byte, error) { return io.ReadAll(io.LimitReader(h.Stdin, store.MaxImportBytes+1)) })
 	} else {
-		data, err = os.ReadFile(name)
+		data, err = regfile.ReadFile(name, store.MaxImportBytes) // a FIFO or a device is refused, not waited on
+	}
+	var tooLarge *regfile.TooLargeError
+	if errors.As(err, &tooLarge) || len(data) > store.MaxImportBytes {
+		return usagef("cannot import %s: larger than %d MiB, the most one import holds", name, store.MaxImportBytes>>20)
 	}
 	if errors.Is(err, context.Canceled) {
 		return err
