@@ -56,7 +56,7 @@ var efforts = session.ReasoningEfforts
 var slashCommands = []Command{
 	{Name: "new", Desc: "start a new conversation"},
 	{Name: "model", Args: "[NAME]", Desc: "switch the model (alone: a list)", check: checkModel},
-	{Name: "provider", Args: "[NAME]", Desc: "switch the provider; the conversation goes on (alone: a list)", check: checkProvider},
+	{Name: "provider", Args: "[NAME]", Desc: "switch the provider (alone: a list)", check: checkProvider},
 	{Name: "effort", Args: "LEVEL", Desc: "set the reasoning effort: none … max", check: checkEffort},
 	{Name: "copy", Args: "[N]", Desc: "copy the last answer or its N-th code block", check: checkCopy},
 	{Name: "sessions", Desc: "open a saved session (ctrl+s)"},
