@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"time"
 
+	"runnel/session/regfile"
 	"runnel/stream"
 )
 
@@ -106,15 +107,10 @@ func (l Lister) cachePath(base string) string {
 // maxCacheFile bounds what is read back.
 const maxCacheFile = 8 << 20
 
+// readCache reads a cache file: a regular file only, bounded, so a FIFO or
+// a link to /dev/zero put in its place is skipped at once (regfile).
 func readCache(path string) (List, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return List{}, err
-	}
-	if st.Size() > maxCacheFile {
-		return List{}, fmt.Errorf("%s: too big", path)
-	}
-	data, err := os.ReadFile(path)
+	data, err := regfile.ReadFile(path, maxCacheFile)
 	if err != nil {
 		return List{}, err
 	}
