@@ -21,6 +21,16 @@
 // sequence number with its items, and Conversation.Reattachable finds a turn
 // a killed runnel left streaming, for the chat to pick up (stream.Reattach).
 //
+// Servers that keep no state (stateless.go): ChainIgnored reads, from a
+// chained request's first response object, that the server ignored
+// previous_response_id (Ollama echoes null and store false, llama.cpp no
+// field at all); KeepsNoState tells a refused chain (Groq, OpenRouter) or
+// one lost within the run (vLLM without its store) from one response that
+// expired. The caller sends the turn again (ResendStateless) and the
+// conversation turns Stateless: every later request sends the history
+// (FullInput, with reasoning as such a server needs it: ResendReasoning).
+// StatelessMemory remembers such a provider on disk, beside the model lists.
+//
 // It does not render, and it does not talk to the network: the caller sends
 // the Request it builds (stream.Start) and hands back the snapshots it got.
 //

@@ -44,6 +44,10 @@
 // and, for printers that write deltas as they pass, keeps none of it
 // (DropText).
 //
+// A snapshot also records what the server echoed of the request's state
+// (Echoed, EchoedPrevious, EchoedStore: previous_response_id present, null or
+// absent, and store), for the session to tell a server that keeps none.
+//
 // Tolerance is the point: sequence numbers may be missing or duplicated, item
 // ids may change on every event, deltas may precede their item, servers may
 // omit items from the terminal response, and a stream may hold several
