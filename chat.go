@@ -36,6 +36,8 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 	if code != exitOK {
 		return code
 	}
+	// -c / -r go on on the session's provider unless --provider names one
+	s = continueOn(o, cfg, s, resume, func(line string) { warnf(stderr, "%s", line) })
 	client, label := s.Client(o.demo)
 	kit.Attach(client, s)
 	if err := attach.CheckAll(o.files, s.Attach); err != nil { // -f: the first message's chips
@@ -56,7 +58,8 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 		Resume:     resume,
 		Tools:      &ui.Tools{Config: kit.Config, MCP: kit.MCP, Enabled: kit.Enabled, Secrets: kit.Secrets, Reports: kit.Reports},
 		Images:     imageSink(o, true),
-		Models:     config.ModelLister(client, label, o.dbPath, o.dbPathErr),
+		Models:     s.ModelLister(client, label, o.dbPath, o.dbPathErr),
+		Providers:  providerSwitch(o, cfg, kit), // also from the demo: /provider ollama leaves it
 		Prices:     cfg.ModelTable(),
 
 		MaxResponseBytes: s.MaxResponseBytes,

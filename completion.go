@@ -1,8 +1,8 @@
 package main
 
 // This file completes flag values in the shell (runnel completion SHELL):
-// --format, -r/--resume session ids from the store, --tool names and
-// --model from the config. Completion never fails loudly: what cannot be
+// --format, -r/--resume session ids from the store, --tool names, --model
+// and --provider (the config's providers and the built-in ones). Completion never fails loudly: what cannot be
 // read completes nothing.
 
 import (
@@ -34,6 +34,9 @@ func addCompletions(root *cobra.Command, o *options) {
 			out = append(out, cobra.CompletionWithDesc(i.Name, i.Kind.String()))
 		}
 		return out, none
+	})
+	root.RegisterFlagCompletionFunc("provider", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return providerCompletions(*o), none // providers.go
 	})
 	root.RegisterFlagCompletionFunc("model", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		out := []cobra.Completion{config.DefaultModel}

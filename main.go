@@ -37,6 +37,7 @@ const maxFlagWidth = 1000
 // options are the command line.
 type options struct {
 	prompt, model, instructions, effort, baseURL string
+	provider                                     string // --provider NAME
 	configPath, format                           string
 	width                                        int
 	speed                                        float64
@@ -131,6 +132,7 @@ func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Wr
 	root.AddCommand(replay)
 	addSessionCommands(ctx, root, stdin, stdout, stderr)
 	addModelsCommand(ctx, root, stdout, stderr)
+	addProvidersCommand(ctx, root, &o, stdout, stderr)
 	addCompletions(root, &o)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -145,6 +147,7 @@ func addModelFlags(o *options, cmd *cobra.Command) {
 	f.StringVar(&o.effort, "reasoning-effort", "", "reasoning effort: "+strings.Join(session.ReasoningEfforts, ", "))
 	f.BoolVar(&o.bg, "background", false, "create responses in background mode, so a dropped stream resumes (config: background)")
 	f.StringVar(&o.baseURL, "base-url", "", "API base URL (default $OPENAI_BASE_URL, else "+config.DefaultBaseURL+")")
+	f.StringVar(&o.provider, "provider", "", "provider to use: a [providers.NAME] of the config or a built-in (runnel providers lists them)")
 }
 
 // rootCommand runs the chat or a one-shot prompt.
@@ -181,12 +184,17 @@ func loadSettings(o options, stderr io.Writer) (config.Config, config.Settings, 
 		fmt.Fprintf(stderr, "runnel: %s\n", err)
 		return cfg, config.Settings{}, exitUsage
 	}
-	s, err := cfg.Resolve(os.Getenv, config.Overrides{BaseURL: o.baseURL, Model: o.model, Instructions: o.instructions, ReasoningEffort: o.effort, Background: o.bg})
+	s, err := cfg.Resolve(os.Getenv, o.configOverrides())
 	if err != nil {
 		fmt.Fprintf(stderr, "runnel: %s\n", err)
 		return cfg, config.Settings{}, exitUsage
 	}
 	return cfg, s, exitOK
+}
+
+// configOverrides are the flags that override the config.
+func (o options) configOverrides() config.Overrides {
+	return config.Overrides{BaseURL: o.baseURL, Model: o.model, Instructions: o.instructions, ReasoningEffort: o.effort, Background: o.bg, Provider: o.provider}
 }
 
 // isTerminal reports whether f is a character device (a terminal).

@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"runnel/session/config"
 	"runnel/ui/modellist"
 )
 
@@ -18,7 +17,7 @@ func addModelsCommand(ctx context.Context, root *cobra.Command, stdout, stderr i
 		o.configPath, _ = cmd.Flags().GetString("config")
 		cfg, s, code := loadSettings(o, stderr)
 		client, label := s.Client(o.demo)
-		e := modellist.Env{Ctx: ctx, Stdout: stdout, Stderr: stderr, Lister: config.ModelLister(client, label, o.dbPath, o.dbPathErr), Table: cfg.ModelTable(), Configured: s.Model}
+		e := modellist.Env{Ctx: ctx, Stdout: stdout, Stderr: stderr, Lister: s.ModelLister(client, label, o.dbPath, o.dbPathErr), Table: cfg.ModelTable(), Configured: s.Model}
 		return e, exitWith(code)
 	})
 	addModelFlags(&o, cmd)

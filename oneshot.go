@@ -66,10 +66,14 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		if code != exitOK {
 			return code
 		}
+		s = continueOn(o, cfg, s, sess, func(l string) { warnf(stderr, "%s", l) }) // the session's provider (providers.go)
 		var probs []error
 		conv, probs = session.FromStore(sess)
 		for _, p := range probs {
 			warnf(stderr, "warning: %s", errLine(p))
+		}
+		if config.ProviderSwitched(conv.Settings, s) {
+			conv.SwitchProvider() // --provider named another: its chain stays behind
 		}
 		conv.Settings = s.Resumed(conv.Settings, config.Overrides{Model: o.model, Instructions: o.instructions, ReasoningEffort: o.effort})
 		journal = session.ResumeJournal(db, sess.Info.ID, conv.Settings)
