@@ -2,8 +2,8 @@ package main
 
 // This file completes flag values in the shell (runnel completion SHELL):
 // --format, -r/--resume session ids from the store, --tool names, --model
-// and --provider (the config's providers and the built-in ones). Completion never fails loudly: what cannot be
-// read completes nothing.
+// and --provider (the config's providers and the built-in ones). Completion
+// never fails loudly: what cannot be read completes nothing.
 
 import (
 	"github.com/spf13/cobra"
