@@ -158,7 +158,7 @@ func TestBackgroundDropReconnectsOnScreen(t *testing.T) {
 	p.waitText("Ask anything")
 	p.say("go")
 	s := p.waitText("w49")
-	if !strings.Contains(s, "reconnecting 1/5") {
+	if !strings.Contains(s, "reconnecting 1/20") {
 		t.Errorf("no reconnect line:\n%s", s)
 	}
 	if strings.Count(s, "w20 ") != 1 {

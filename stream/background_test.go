@@ -77,8 +77,8 @@ func TestBackgroundResumeAfterDrop(t *testing.T) {
 	if err != nil {
 		t.Fatalf("stream ended with %v", err)
 	}
-	if len(retries) != 1 || !retries[0].Resume || retries[0].Attempt != 1 || retries[0].Max != MaxReconnects {
-		t.Fatalf("retries = %+v, want one reconnect 1/%d", retries, MaxReconnects)
+	if len(retries) != 1 || !retries[0].Resume || retries[0].Attempt != 1 || retries[0].Max != MaxResumes {
+		t.Fatalf("retries = %+v, want one reconnect 1/%d", retries, MaxResumes)
 	}
 	bg := srv.Background()
 	if len(bg) != 1 || bg[0].Method != http.MethodGet || bg[0].Path != "/v1/responses/resp_bg1" {

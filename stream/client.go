@@ -48,6 +48,10 @@ type Client struct {
 	// request's hosted MCP authorization and header values are added to it
 	// on each request, so they are hidden even when it is nil.
 	Secrets *Redactor
+
+	// clock, when set, is the time, waits and jitter a background stream's
+	// resuming and polling use (tests); nil: the real ones.
+	clock *clock
 }
 
 // redactor is Secrets (a new set when nil) with the client's own secrets

@@ -16,16 +16,21 @@
 // stored or sent as input; and Redactor, the set of secret values
 // (API key, header values, MCP tokens) that Start hides in everything a
 // server sends (error bodies, every event's JSON, a secret split across
-// deltas) and that the session applies to tool output and the store.
+// deltas, a secret with what Sanitize removes inside it) and that the
+// session applies to tool output and the store. Every request follows
+// redirects only within its origin (RedirectError).
 //
-// Background responses (Request.Background; resume.go, background.go):
-// Start resumes a stream that drops or stalls with GET /responses/{id}
-// ?stream=true&starting_after=N (backoff as for retries, at most
-// MaxReconnects in a row, repeats dropped by sequence number), polls a
-// server that cannot resume (Retrieve) and falls back to foreground when the
-// server refuses background mode; Reattach picks a response up after a
-// saved sequence number and Accumulator.Continue continues saved snapshots
-// with it; CancelResponse stops one on the server.
+// Background responses (Request.Background; resume.go, poll.go,
+// background.go): Start resumes a stream that drops or stalls with GET
+// /responses/{id}?stream=true&starting_after=N (backoff as for retries, at
+// most MaxReconnects in a row, MaxResumes and ResumeBudget per turn
+// whatever progress each makes, repeats dropped by sequence number; a
+// resumed stream that goes back or carries another response ends the
+// turn), polls a server that cannot resume (Retrieve, within PollWindow)
+// and falls back to foreground when the server refuses background mode;
+// Reattach picks a response up after a saved sequence number and
+// Accumulator.Continue continues saved snapshots with it; CancelResponse
+// stops one on the server.
 //
 // It does not know about Bubble Tea, sessions, storage or rendering: it hands
 // out decoded events and snapshots, and the caller decides what to show.

@@ -4,13 +4,11 @@ package stream
 // that dropped or stalled before the response ended.
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // eventSource is what a Handle's reader pulls events from: a Decoder, or a
@@ -21,29 +19,80 @@ type eventSource interface {
 	Err() error
 }
 
-// Bounds on recovering one background response.
+// Bounds on recovering one background response, whatever progress each
+// reconnect makes.
 const (
 	// MaxReconnects is how many times in a row a dropped background stream
-	// is reopened before the turn ends with the drop's error.
+	// is reopened without bringing a new event before the turn ends with
+	// the drop's error.
 	MaxReconnects = 5
+	// MaxResumes is how many times in all one turn's stream is reopened.
+	MaxResumes = 20
+	// ResumeBudget is how long one turn's stream may go without new events
+	// in all, counted from the last new event before each drop to the
+	// first after it (stalls and backoff included; healthy streaming is
+	// not). No reconnect starts, and no backoff waits, past it.
+	ResumeBudget = 10 * time.Minute
 	// MaxPolls is how many times a response is fetched, with backoff, from
 	// a server that cannot resume streams, before giving up.
 	MaxPolls = 40
+	// PollWindow is how long a server that cannot resume streams is polled
+	// before giving up: no check is made, and no backoff waits, past it.
+	PollWindow = 5 * time.Minute
 )
+
+// clock is what a resumer reads the time from, waits with and draws its
+// backoff jitter from; nil fields are the real ones (Client.clock, for
+// tests that run the bounds without waiting).
+type clock struct {
+	now   func() time.Time
+	sleep func(ctx context.Context, d time.Duration) error
+	rnd   func(n int64) int64
+}
+
+func (c *clock) Now() time.Time {
+	if c == nil || c.now == nil {
+		return time.Now()
+	}
+	return c.now()
+}
+
+func (c *clock) Sleep(ctx context.Context, d time.Duration) error {
+	if c == nil || c.sleep == nil {
+		return sleepCtx(ctx, d)
+	}
+	return c.sleep(ctx, d)
+}
+
+func (c *clock) Jitter(n int64) int64 {
+	if c == nil || c.rnd == nil {
+		return jitter(n)
+	}
+	return c.rnd(n)
+}
 
 // resumer reads a background response's stream. When the stream drops,
 // stalls (the idle timeout) or closes before a terminal event, it reopens it
 // with OpenAfter after the last sequence number delivered, waiting the
 // client's backoff first and announcing each attempt through notify; a
 // server that cannot resume is polled with Retrieve until the response ends,
-// whose final object becomes one terminal event.
+// whose final object becomes one terminal event. A reopened stream must go
+// on where the last one stopped: an event of another response, or one that
+// goes back, ends the turn with a *resumeOrderError.
 //
 // Invariants:
 //   - last is the highest sequence number delivered (-1 before any);
-//   - after a reopen, an event whose sequence number is at or below floor
-//     (the last one delivered before it) is a duplicate and is dropped;
+//   - after a reopen (resumed), an event whose sequence number is at or
+//     below floor (the last one delivered before it) is the server's
+//     repeat and is dropped while none above floor came (moved); once one
+//     did, an event at or below last ends the turn;
 //   - fails counts reopen attempts since a new sequence number was last
-//     delivered and never passes MaxReconnects;
+//     delivered and never passes MaxReconnects; resumes counts them all
+//     and never passes MaxResumes;
+//   - spent is the time without new events of the drops recovered since;
+//     down says a drop is being recovered, since progressAt (the last new
+//     event, or the start); spent plus the current drop's time never
+//     passes ResumeBudget before a reconnect;
 //   - nothing is reopened before an event with a sequence number was
 //     delivered (a reattach starts from its saved one): without one, a
 //     reopened stream could only repeat what was shown;
@@ -53,6 +102,7 @@ type resumer struct {
 	c       *Client
 	secrets *Redactor
 	notify  func(RetryInfo)
+	clock   *clock
 
 	body  io.ReadCloser
 	d     *Decoder
@@ -60,9 +110,14 @@ type resumer struct {
 	last  int64
 	floor int64
 	ended bool // a terminal event was delivered
-	fails int
 	// attach: the first reopen is a reattach (Reattach), made at once
 	attach bool
+
+	resumed, moved bool
+	fails, resumes int
+	down           bool
+	progressAt     time.Time
+	spent          time.Duration
 
 	pending []Event
 	ev      *Event
@@ -90,7 +145,8 @@ func openBackground(ctx context.Context, c *Client, req Request, notify func(Ret
 // newResumer reads body, the stream of a background response, recovering
 // drops as the resumer does. The caller closes it.
 func newResumer(ctx context.Context, c *Client, body io.ReadCloser, secrets *Redactor, notify func(RetryInfo)) *resumer {
-	r := &resumer{ctx: ctx, c: c, secrets: secrets, notify: notify, last: -1, floor: -1}
+	r := &resumer{ctx: ctx, c: c, secrets: secrets, notify: notify, clock: c.clock, last: -1, floor: -1}
+	r.progressAt = r.clock.Now()
 	r.use(body)
 	return r
 }
@@ -131,12 +187,20 @@ func (r *resumer) Next() bool {
 		}
 		if r.d.Next() {
 			ev := r.d.Event()
-			if ev.HasSeq && ev.Seq <= r.floor {
-				continue // seen before the reopen
+			if r.resumed {
+				if err := r.check(ev); err != nil {
+					r.finish(err)
+					continue
+				}
+				if ev.HasSeq && ev.Seq <= r.floor {
+					continue // seen before the reopen
+				}
 			}
 			if ev.HasSeq && ev.Seq > r.last {
 				r.last = ev.Seq
 				r.fails = 0 // progress: the next drop starts counting again
+				r.moved = r.resumed
+				r.progressed()
 			}
 			if ev.Response != nil && ev.Response.ID != "" {
 				r.id = ev.Response.ID
@@ -167,6 +231,39 @@ func (r *resumer) Next() bool {
 }
 
 func (r *resumer) finish(err error) { r.done, r.err = true, err }
+
+// check reports why ev, from a reopened stream, cannot continue the
+// response: it belongs to another response, or it goes back to or below
+// the last event delivered once the stream has moved past its start.
+func (r *resumer) check(ev *Event) error {
+	if ev.Response != nil && ev.Response.ID != "" && ev.Response.ID != r.id {
+		return &resumeOrderError{id: r.id, other: ev.Response.ID}
+	}
+	if ev.HasSeq && r.moved && ev.Seq <= r.last {
+		return &resumeOrderError{id: r.id, last: r.last, seq: ev.Seq}
+	}
+	return nil
+}
+
+// progressed records a new event: the drop being recovered, if any, is
+// over, and its time without events is spent.
+func (r *resumer) progressed() {
+	now := r.clock.Now()
+	if r.down {
+		r.spent += now.Sub(r.progressAt)
+		r.down = false
+	}
+	r.progressAt = now
+}
+
+// outage is the time without new events so far: the drops recovered and
+// the current one.
+func (r *resumer) outage() time.Duration {
+	if !r.down {
+		return r.spent
+	}
+	return r.spent + r.clock.Now().Sub(r.progressAt)
+}
 
 // dropped reports whether a stream that ended with err (nil: closed before
 // the response ended) may be picked up again.
@@ -203,11 +300,12 @@ func (e *dropError) Unwrap() error { return e.err }
 // that the reconnect is over (resumed, polling, or finished); otherwise err
 // is why this try failed and another may work.
 func (r *resumer) reopen() (ended bool, err error) {
+	r.resumes++
 	body, err := r.c.OpenAfter(r.ctx, r.id, r.last)
 	switch {
 	case err == nil:
 		r.use(body)
-		r.floor = r.last
+		r.floor, r.resumed, r.moved = r.last, true, false
 	case r.ctx.Err() != nil:
 		r.finish(context.Cause(r.ctx))
 	case NotResumable(err):
@@ -232,14 +330,17 @@ func (r *resumer) reconnect(cause error) {
 	if !r.attach {
 		cause = &dropError{err: cause}
 	}
+	r.down = true
 	if r.attach {
 		r.attach = false
 		// finished meanwhile: its final object is the whole answer
 		if raw, err := r.c.Retrieve(r.ctx, r.id); err == nil {
-			if ev, ok := terminalEvent(raw, r.secrets); ok {
-				r.pending = append(r.pending, ev)
-				r.ended = true
-				r.finish(nil)
+			if ev, ok, err := r.final(raw); err != nil || ok {
+				if ok {
+					r.pending = append(r.pending, ev)
+					r.ended = true
+				}
+				r.finish(err)
 				return
 			}
 		} else if !retryable(err) && r.ctx.Err() == nil {
@@ -254,10 +355,14 @@ func (r *resumer) reconnect(cause error) {
 	}
 	base, maxDelay := orDefault(r.c.BaseDelay, defaultBaseDelay), orDefault(r.c.MaxDelay, defaultMaxDelay)
 	for r.fails < MaxReconnects {
+		wait := retryWait(cause, r.fails, base, maxDelay, r.clock.Jitter)
+		if r.resumes >= MaxResumes || r.outage()+wait > ResumeBudget {
+			r.finish(&resumeLimitError{id: r.id, resumes: r.resumes, outage: r.outage(), timeUp: r.resumes < MaxResumes, drop: drop})
+			return
+		}
 		r.fails++
-		wait := retryWait(cause, r.fails-1, base, maxDelay, jitter)
-		r.notify(RetryInfo{Attempt: r.fails, Max: MaxReconnects, Wait: wait, Err: cause, Resume: true})
-		if err := sleepCtx(r.ctx, wait); err != nil {
+		r.notify(RetryInfo{Attempt: r.resumes + 1, Max: MaxResumes, Wait: wait, Err: cause, Resume: true})
+		if err := r.clock.Sleep(r.ctx, wait); err != nil {
 			r.finish(err)
 			return
 		}
@@ -268,89 +373,6 @@ func (r *resumer) reconnect(cause error) {
 		cause = err
 	}
 	r.finish(drop)
-}
-
-// errStillRunning is the reason a poll waits.
-var errStillRunning = errors.New("the server cannot resume the stream; the response is still running")
-
-// poll fetches the response until it ends, with backoff, at most MaxPolls
-// times; its final object is queued as one terminal event.
-func (r *resumer) poll() {
-	base, maxDelay := orDefault(r.c.BaseDelay, defaultBaseDelay), orDefault(r.c.MaxDelay, defaultMaxDelay)
-	var cause error = errStillRunning
-	for i := range MaxPolls {
-		raw, err := r.c.Retrieve(r.ctx, r.id)
-		switch {
-		case r.ctx.Err() != nil:
-			r.finish(context.Cause(r.ctx))
-			return
-		case err == nil:
-			if ev, ok := terminalEvent(raw, r.secrets); ok {
-				r.pending = append(r.pending, ev)
-				r.ended = true
-				r.finish(nil)
-				return
-			}
-			cause = errStillRunning
-		case !retryable(err):
-			r.finish(err)
-			return
-		default:
-			cause = err
-		}
-		if i == MaxPolls-1 {
-			break
-		}
-		wait := retryWait(cause, i, base, maxDelay, jitter)
-		r.notify(RetryInfo{Attempt: i + 1, Max: MaxPolls, Wait: wait, Err: cause, Poll: true})
-		if err := sleepCtx(r.ctx, wait); err != nil {
-			r.finish(err)
-			return
-		}
-	}
-	r.finish(fmt.Errorf("response %s did not finish after %d checks, so the reply is incomplete — continue it with runnel -c later", SanitizeLine(r.id), MaxPolls))
-}
-
-// terminalEvent turns a fetched response object that has ended into the
-// terminal event that would have carried it; ok is false while it runs.
-func terminalEvent(raw json.RawMessage, secrets *Redactor) (Event, bool) {
-	var head struct {
-		Status string `json:"status"`
-	}
-	if json.Unmarshal(raw, &head) != nil {
-		return Event{}, false
-	}
-	typ := ""
-	switch head.Status {
-	case "completed":
-		typ = "response.completed"
-	case "incomplete":
-		typ = "response.incomplete"
-	case "failed", "cancelled":
-		typ = "response.failed"
-	default:
-		return Event{}, false
-	}
-	var b strings.Builder
-	b.WriteString("event: " + typ + "\ndata: {\"type\":\"" + typ + "\",\"response\":")
-	b.Write(compactJSON(raw))
-	b.WriteString("}\n\n")
-	d := NewDecoder(strings.NewReader(b.String()))
-	d.SetRedactor(secrets)
-	if !d.Next() {
-		return Event{}, false
-	}
-	return *d.Event(), true
-}
-
-// compactJSON puts a JSON value on one line (an SSE data line cannot hold
-// a newline); raw is valid JSON (Retrieve checked it).
-func compactJSON(raw json.RawMessage) []byte {
-	var buf bytes.Buffer
-	if json.Compact(&buf, raw) != nil {
-		return bytes.ReplaceAll(raw, []byte("\n"), []byte(" "))
-	}
-	return buf.Bytes()
 }
 
 // Reattach follows background response id from after its sequence number

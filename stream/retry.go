@@ -11,8 +11,12 @@ import (
 // RetryInfo describes a retry Open is about to make, for OnRetry (the UI
 // shows it as a countdown).
 type RetryInfo struct {
-	Attempt int           // the retry about to be made, counting from 1
-	Max     int           // the most retries Open will make
+	// Attempt is the retry about to be made, counting from 1, and Max the
+	// most that will be made: Open's retries; with Resume, the turn's
+	// reconnects (MaxResumes), which progress does not reset; with Poll,
+	// the checks (MaxPolls, within PollWindow).
+	Attempt int
+	Max     int
 	Wait    time.Duration // how long Open waits before it
 	Err     error         // the failure that caused it
 
@@ -117,7 +121,7 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 // Next says in words what happens next, for a one-line notice after the
 // failure: "retrying in 1.2s (attempt 1 of 3)", "reconnecting in 0.4s
-// (attempt 1 of 5)", "checking again in 2s (1 of 40)", or, for a refused
+// (attempt 1 of 20)", "checking again in 2s (1 of 40)", or, for a refused
 // background mode, "going on in foreground mode".
 func (r RetryInfo) Next() string {
 	wait := r.Wait.Round(100 * time.Millisecond)

@@ -35,7 +35,7 @@ func TestBackgroundRefusedGoesOnInForeground(t *testing.T) {
 	}
 }
 
-// A background stream that drops shows "reconnecting 1/5" as a countdown,
+// A background stream that drops shows "reconnecting 1/20" as a countdown,
 // then continues the answer in place; a server that cannot resume is
 // polled, saying so.
 func TestBackgroundReconnectAndPollLines(t *testing.T) {
@@ -43,7 +43,7 @@ func TestBackgroundReconnectAndPollLines(t *testing.T) {
 		opts streamtest.StateOptions
 		want string
 	}{
-		{streamtest.StateOptions{}, "the stream dropped — reconnecting 1/5 · reconnected"},
+		{streamtest.StateOptions{}, "the stream dropped — reconnecting 1/20 · reconnected"},
 		{streamtest.StateOptions{NoResume: true, PollsBeforeDone: 1}, "still running — checking 1/40 · the response ended"},
 	} {
 		srv := streamtest.New(t).Stateful(tt.opts)
