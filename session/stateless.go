@@ -15,13 +15,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"runnel/session/regfile"
 	"runnel/stream"
 )
 
@@ -211,26 +211,15 @@ func (m StatelessMemory) Remember(key, reason string, now time.Time) error {
 }
 
 // readMemory reads one memory file: a regular file of at most
-// maxMemoryFile bytes holding a memoryFile.
+// maxMemoryFile bytes holding a memoryFile (regfile: a FIFO or a device in
+// its place is refused at once).
 func readMemory(path string) (memoryFile, error) {
-	st, err := os.Lstat(path)
+	if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
+		return memoryFile{}, fmt.Errorf("%s is not a regular file", path) // runnel writes no links here
+	}
+	data, err := regfile.ReadFile(path, maxMemoryFile)
 	if err != nil {
 		return memoryFile{}, err
-	}
-	if !st.Mode().IsRegular() {
-		return memoryFile{}, fmt.Errorf("%s is not a regular file", path)
-	}
-	fh, err := os.Open(path)
-	if err != nil {
-		return memoryFile{}, err
-	}
-	defer fh.Close()
-	data, err := io.ReadAll(io.LimitReader(fh, maxMemoryFile+1))
-	if err != nil {
-		return memoryFile{}, err
-	}
-	if len(data) > maxMemoryFile {
-		return memoryFile{}, fmt.Errorf("%s is too big", path)
 	}
 	var f memoryFile
 	if err := json.Unmarshal(data, &f); err != nil {
