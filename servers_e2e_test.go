@@ -208,6 +208,13 @@ func TestServersChat(t *testing.T) {
 					t.Errorf("%s shown %d times; screen:\n%s", marker, n, raw)
 				}
 			}
+			if n := strings.Count(screen, "ƒ "+confToolName); n != 1 {
+				t.Errorf("the tool call is drawn %d times, want once; screen:\n%s", n, raw)
+			}
+			notices, warnings := screenNotes(raw)
+			if want := wantChatNotes(p); want >= 0 && (len(notices) != want || (len(warnings) > 0 && p.Name != "gateway")) {
+				t.Errorf("notices %q and warnings %q on the screen; want %d notices and no warning", notices, warnings, want)
+			}
 			if strings.Contains(screen, confForgotten) {
 				t.Errorf("the second turn reached a model that forgot the first; screen:\n%s", raw)
 			}
@@ -217,6 +224,33 @@ func TestServersChat(t *testing.T) {
 			c.check(t)
 		})
 	}
+}
+
+// screenNotes returns the screen's notice rows ("· …") and warning rows
+// ("! …"), their first rows only.
+func screenNotes(screen string) (notices, warnings []string) {
+	for _, l := range strings.Split(screen, "\n") {
+		switch l = strings.TrimSpace(l); {
+		case strings.HasPrefix(l, "· "):
+			notices = append(notices, l)
+		case strings.HasPrefix(l, "! "):
+			warnings = append(warnings, l)
+		}
+	}
+	return notices, warnings
+}
+
+// wantChatNotes is how many notices the chat may show with personality p,
+// -1 for any number: none from a server that keeps state, one when it
+// finds the chain ignored.
+func wantChatNotes(p streamtest.Personality) int {
+	switch {
+	case p.Keeps():
+		return 0
+	case !p.Chains:
+		return 1
+	}
+	return -1
 }
 
 // flat joins the screen's words with single spaces, so a text wrapped
