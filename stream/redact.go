@@ -239,14 +239,13 @@ const maxHiddenHeld = 4 << 10
 // holds something Sanitize removes, that is skipped (see heldHidden):
 // "sk-pr" + ZWSP, or "sk-pr" + an unfinished escape sequence, is held. A
 // held suffix with more than maxHiddenHeld bytes of such things in it is
-// held as Sanitize leaves it (the secret's start alone), which shows the
-// same and matches the same.
+// held short (see collapseHeld), which shows the same and matches the same.
 func (r *Redactor) split(text string) (now, held string) {
 	if firstUnsafe(text) >= 0 {
 		n, start := heldHidden(text, r.list())
 		now, held = text[:len(text)-n], text[len(text)-n:]
 		if n-len(start) > maxHiddenHeld {
-			held = start
+			held = collapseHeld(held, start)
 		}
 		return now, held
 	}

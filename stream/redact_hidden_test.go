@@ -178,8 +178,28 @@ func TestGuardHoldsBoundedHiddenText(t *testing.T) {
 	for _, e := range g.flush() {
 		out.WriteString(e.Delta)
 	}
-	if shows(out.String(), testKey) || !strings.HasSuffix(Sanitize(out.String()), " done") {
-		t.Fatalf("the key shows, or the end is lost: %q", Sanitize(out.String()))
+	if shows(out.String(), testKey) || Sanitize(out.String()) != "see [redacted] done" {
+		t.Fatalf("the key shows, or the title, or the end is lost: %.200q", Sanitize(out.String()))
+	}
+	// the same with a CSI whose parameters never end, and with a run of
+	// zero-width spaces: what is held short shows as the whole would
+	for _, junk := range []string{"\x1b[", "\u200b"} {
+		g, out = &deltaGuard{r: NewRedactor(testKey)}, strings.Builder{}
+		feed("see " + testKey[:6] + junk)
+		fill, end := strings.Repeat("1", 1000), "m" // the CSI's final byte
+		if junk == "\u200b" {
+			fill, end = strings.Repeat("\u200b", 300), ""
+		}
+		for range 200 {
+			feed(fill)
+		}
+		feed(end + testKey[6:] + " done")
+		for _, e := range g.flush() {
+			out.WriteString(e.Delta)
+		}
+		if got := Sanitize(out.String()); got != "see [redacted] done" {
+			t.Errorf("%+q: %.200q", junk, got)
+		}
 	}
 }
 

@@ -95,6 +95,36 @@ func heldHidden(s string, secrets []string) (int, string) {
 	return longest, prefix
 }
 
+// collapseHeld is held, a suffix that heldHidden matched as prefix (the
+// start of a secret) with what Sanitize removes between and after its
+// bytes, made short: prefix alone, and when held ends inside an escape
+// sequence that the text to come continues, that sequence's introducer, so
+// that what comes is read as it would have been. Sanitize shows the two
+// alike.
+func collapseHeld(held, prefix string) string {
+	j, k, last := 0, 0, -1
+	for j < len(held) {
+		if k < len(prefix) && held[j] == prefix[k] {
+			j, k, last = j+1, k+1, -1
+			continue
+		}
+		prev, _ := utf8.DecodeLastRuneInString(prefix[:k])
+		end, _ := removable(held, j, prev, true)
+		last, j = j, max(end, j+1)
+	}
+	if last < 0 {
+		return prefix
+	}
+	tail := held[last:]
+	if !utf8.FullRuneInString(tail) {
+		return prefix + tail // a rune cut short
+	}
+	if end, ok := removable(tail+"x", 0, -1, false); ok && end > len(tail) {
+		return prefix + tail[:min(2, len(tail))] // ESC and its kind, or a C1 introducer
+	}
+	return prefix
+}
+
 // hasRemovable reports whether data may hold something Sanitize removes:
 // a control byte or DEL, or any byte of a multibyte rune (checked closer by
 // firstUnsafe). Plain ASCII text, most JSON, is passed over in one loop.
