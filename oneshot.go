@@ -72,11 +72,15 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		for _, p := range probs {
 			warnf(stderr, "warning: %s", errLine(p))
 		}
-		if config.ProviderSwitched(conv.Settings, s) {
+		moved := config.ProviderSwitched(conv.Settings, s)
+		if moved {
 			conv.SwitchProvider() // --provider named another: its chain stays behind
 		}
 		conv.Settings = s.Resumed(conv.Settings, config.Overrides{Model: o.model, Instructions: o.instructions, ReasoningEffort: o.effort})
 		journal = session.ResumeJournal(db, sess.Info.ID, conv.Settings)
+		if moved {
+			journal.SetSettings(conv.Settings) // the session is on that provider now
+		}
 		defer closeJournal(journal, stderr)
 	} else if !o.noSave { // saved as a new session, which -c and -r continue
 		var err error

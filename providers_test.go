@@ -193,4 +193,15 @@ func TestContinueOnStoredProvider(t *testing.T) {
 	if req.Header.Get("Authorization") != "Bearer sk-default" {
 		t.Errorf("the default provider got Authorization %q", req.Header.Get("Authorization"))
 	}
+	if n := strings.Count(string(req.Body), "first question"); n != 1 {
+		t.Errorf("the history is sent %d times", n)
+	}
+	// the session is now on default: -c chains there, with no history
+	a.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_a2", "fourth answer")})
+	if out, errOut, code := runnel(t, "", "--config", cfg, "-c", "--format", "text", "-p", "fourth question"); code != 0 || !strings.Contains(out, "fourth answer") {
+		t.Fatalf("-c after the move: exit %d\n%s%s", code, out, errOut)
+	}
+	if req := a.Requests()[1]; req.PreviousResponseID() != "resp_a1" || strings.Contains(string(req.Body), "first question") {
+		t.Errorf("-c after the move does not chain on the new provider: %s", req.Body)
+	}
 }

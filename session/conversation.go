@@ -192,15 +192,12 @@ func (c *Conversation) Fork(keep int) *Conversation {
 }
 
 // SwitchProvider moves the conversation to another server, which never saw
-// its chain: the next request sends the whole local history as input, as
-// after /compact, instead of previous_response_id. Once a response to it
-// finishes, the chain goes on from that response on the new server.
+// its chain: from the next request on, each sends the local history as
+// input (FullInput) instead of previous_response_id, as for a server that
+// keeps no state (Stateless), while each turn keeps only its own input, so
+// the history is never stored twice. A conversation loaded again from the
+// store chains on the new server from its last response.
 func (c *Conversation) SwitchProvider() {
 	c.chainID = ""
-	if c.window != nil {
-		return // a compacted window already waits: it is local, and goes first
-	}
-	if full := c.FullInput(); len(full) > 0 {
-		c.window, c.windowAt = full, len(c.Turns)
-	}
+	c.Stateless = true
 }

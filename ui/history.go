@@ -123,6 +123,7 @@ func (m *Model) showSession(s *store.Session, warns []error, turn int) tea.Cmd {
 	m.notice(block.Info, fmt.Sprintf("resumed %q · %s", stream.SanitizeLine(s.Info.Title), plural(s.Info.Turns, "turn")))
 	if moved != "" {
 		m.notice(block.Info, moved)
+		m.settingsChanged() // the session is on this provider now
 	}
 	if turn > 0 && turn <= len(m.turnEntry) {
 		m.transcript.ScrollTo(m.turnEntry[turn-1])

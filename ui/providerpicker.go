@@ -7,7 +7,9 @@ package ui
 // switch the conversation goes on on the new server from local history: the
 // next request carries the whole conversation instead of
 // previous_response_id (session.Conversation.SwitchProvider), under a
-// divider that names the switch.
+// divider that names the switch. Later requests of this run send the
+// history too; a run that continues the session (-c) chains on the new
+// server from its last response.
 
 import (
 	"context"
@@ -126,8 +128,7 @@ func (m *Model) providerConnected(msg providerMsg) tea.Cmd {
 	m.opts.Settings.Store, m.opts.Settings.Background, m.opts.Settings.Provider = c.Store, c.Background, c.Name
 	m.models = modelList{} // the new provider's list is asked for when /model needs it
 	m.composer.SetArgChoices("model", m.modelChoices())
-	m.conv.SwitchProvider()
-	m.conv.Stateless = false // what the old server kept is no word on the new one
+	m.conv.SwitchProvider() // the history goes with each request from now on
 	s := &m.conv.Settings
 	s.Provider, s.Store, s.Background = c.Name, c.Store, c.Background
 	if c.Model != "" {
