@@ -13,6 +13,7 @@ package ui
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -230,19 +231,38 @@ func NewProviderPicker(choices []ProviderChoice, current string, st *theme.Style
 	return p
 }
 
-// refilter keeps the rows holding every word of the filter, ignoring case.
+// refilter keeps the rows holding every word of the filter, ignoring case:
+// first the names that are the filter, then those that start with it, then
+// those that hold it, then the rows that hold it elsewhere (typing "openai"
+// selects openai, not a provider whose description says OpenAI).
 func (p *ProviderPicker) refilter() {
-	words := strings.Fields(strings.ToLower(stream.SanitizeLine(p.filter.Value())))
+	text := strings.ToLower(strings.TrimSpace(stream.SanitizeLine(p.filter.Value())))
+	words := strings.Fields(text)
+	rank := func(name string) int {
+		name = strings.ToLower(name)
+		switch {
+		case name == text:
+			return 0
+		case strings.HasPrefix(name, text):
+			return 1
+		case strings.Contains(name, text):
+			return 2
+		}
+		return 3
+	}
 	p.shown = p.shown[:0]
 	for i, c := range p.all {
-		text := strings.ToLower(c.Name + " " + c.BaseURL + " " + c.About)
+		all := strings.ToLower(c.Name + " " + c.BaseURL + " " + c.About)
 		ok := true
 		for _, w := range words {
-			ok = ok && strings.Contains(text, w)
+			ok = ok && strings.Contains(all, w)
 		}
 		if ok {
 			p.shown = append(p.shown, i)
 		}
+	}
+	if text != "" {
+		slices.SortStableFunc(p.shown, func(a, b int) int { return rank(p.all[a].Name) - rank(p.all[b].Name) })
 	}
 	if p.cur.page == 0 {
 		p.cur = newListCursor(len(p.shown))
@@ -310,9 +330,10 @@ func (p ProviderPicker) View(width, height int) string {
 		lines = append(lines, d.Empty.Render("no provider matches — add [providers.NAME] to the config for another"))
 		return fitFoot(lines, foot, width, height)
 	}
-	nameW := 0
+	nameW, urlW := 0, 0
 	for _, j := range p.shown {
 		nameW = max(nameW, ansi.StringWidth(p.all[j].Name))
+		urlW = max(urlW, ansi.StringWidth(p.all[j].BaseURL))
 	}
 	rows := max(height-len(lines)-1, 1)
 	first := p.cur.Window(rows)
@@ -322,7 +343,7 @@ func (p ProviderPicker) View(width, height int) string {
 		if i == p.cur.Sel() {
 			base, mark = d.Selected, d.Marker.Render("› ")
 		}
-		meta := "  " + c.BaseURL
+		meta := "  " + c.BaseURL + strings.Repeat(" ", urlW-ansi.StringWidth(c.BaseURL))
 		if c.Name == p.current {
 			meta += "  (current)"
 		} else if c.About != "" {

@@ -24,7 +24,7 @@ func twoProviders(t *testing.T) (m *Model, a, b *streamtest.Server, connects map
 	connects = map[string]int{}
 	p := &Providers{
 		Choices: []ProviderChoice{
-			{Name: "lmstudio", BaseURL: a.URL, About: "LM Studio"},
+			{Name: "lmstudio", BaseURL: a.URL, About: "LM Studio, speaks the OpenAI API"},
 			{Name: "ollama", BaseURL: b.URL, About: "Ollama on this machine"},
 			{Name: "openai", BaseURL: "https://api.openai.com/v1", About: "OpenAI"},
 		},
@@ -150,6 +150,15 @@ func TestProviderPicker(t *testing.T) {
 		if !strings.Contains(v, want) {
 			t.Errorf("the picker lacks %q:\n%s", want, v)
 		}
+	}
+	for _, r := range "openai" {
+		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	if d, ok := m.dialog.(dlg[ProviderPicker]); !ok || d.v.Selected() != "openai" {
+		t.Fatalf("typing openai does not select it (LM Studio's row says OpenAI-ish things too):\n%s", plain(m))
+	}
+	for range "openai" {
+		m.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
 	}
 	for _, r := range "oll" {
 		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
