@@ -112,10 +112,11 @@ func (c *confSetup) dbPath() string { return filepath.Join(c.home, "data", "runn
 // time.
 func (c *confSetup) oneShot(t *testing.T, prompt string, more ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	bin := binary(t) // built before the clock starts
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	args := append([]string{"-p", prompt, "--config", c.config, "--format", "text"}, more...)
-	cmd := exec.CommandContext(ctx, binary(t), args...)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
 	for k, v := range c.env() {
 		cmd.Env = append(cmd.Env, k+"="+v)
