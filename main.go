@@ -3,7 +3,8 @@
 //
 // With no arguments on a terminal it opens the chat (package ui). With -p, or
 // with text piped on stdin, it answers one prompt and exits. `runnel replay`
-// reads a recorded stream; `runnel sessions …` manages the history. This
+// reads a recorded stream; `runnel sessions …` manages the history;
+// `runnel providers [check]` lists (and asks) the providers. This
 // package only parses flags, loads the config (package session/config) and
 // wires the packages together.
 package main

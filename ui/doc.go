@@ -13,8 +13,8 @@
 // session) or choose colours (package theme); item rendering lives in ui/block
 // and incremental markdown in ui/markdown.
 //
-// Dialogs (the session picker, search results, the /tools menu, the tool
-// panel list and the approval question) are value types that take the keys
+// Dialogs (the session picker, search results, the /tools menu, the /model
+// and /provider pickers, the tool panel list and the approval question) are value types that take the keys
 // while open. They share one cursor type (listCursor) and match their keys
 // with key.Matches against KeyMap-style structs (dialogkeys.go), so "?" in a
 // dialog lists exactly the keys it matches; the main "?" overlay lists the

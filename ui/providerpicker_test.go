@@ -80,6 +80,11 @@ func TestProviderSwitchCarriesTheHistory(t *testing.T) {
 		t.Fatalf("after the switch: client %s, settings %+v", m.opts.Client.BaseURL, m.conv.Settings)
 	}
 
+	m.Update(SlashMsg{Name: "status"})
+	if v := plain(m); !strings.Contains(v, "ollama ("+strings.TrimSuffix(strings.TrimPrefix(b.URL, "http://"), "/v1")+")") {
+		t.Errorf("/status does not name the provider:\n%s", v)
+	}
+
 	m.Update(SubmitMsg{Text: "second question"})
 	pump(t, m, nil)
 	reqs := b.Requests()

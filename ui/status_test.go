@@ -205,3 +205,23 @@ func TestStatusBidiAndZeroWidth(t *testing.T) {
 		t.Errorf("cleaned text missing: %q", v)
 	}
 }
+
+// TestStatusProviderName: a named provider shows as @NAME, shorter than its
+// host; "default" (the [provider] table) keeps the host; untrusted bytes of
+// a name are cleaned.
+func TestStatusProviderName(t *testing.T) {
+	st := testStyles(t)[0]
+	view := func(s Status) string { return ansi.Strip(s.View(100, statusNow, st)) }
+	s := Status{Model: "qwen3:8b", Provider: "http://127.0.0.1:11434/v1", ProviderName: "ollama"}
+	if v := view(s); !strings.Contains(v, "qwen3:8b @ollama") || strings.Contains(v, "127.0.0.1") {
+		t.Errorf("named provider: %q", v)
+	}
+	s.ProviderName = "default"
+	if v := view(s); !strings.Contains(v, "@127.0.0.1:11434") {
+		t.Errorf("default provider: %q", v)
+	}
+	s.ProviderName = "evil\x1b[31m"
+	if v := s.View(100, statusNow, st); strings.Contains(v, "\x1b[31m") {
+		t.Errorf("an escape in the name reaches the terminal: %q", v)
+	}
+}
