@@ -205,3 +205,20 @@ func TestContinueOnStoredProvider(t *testing.T) {
 		t.Errorf("-c after the move does not chain on the new provider: %s", req.Body)
 	}
 }
+
+// TestProviderCompletion: --provider and `providers check` complete the
+// config's providers and the built-in ones, each described.
+func TestProviderCompletion(t *testing.T) {
+	cfg := providerConfig(t, "[providers.work]\nbase_url = \"https://w.example.test/v1\"\n")
+	for _, args := range [][]string{{"__complete", "--config", cfg, "--provider", ""}, {"__complete", "--config", cfg, "providers", "check", ""}} {
+		out, _, code := runnel(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d", args, code)
+		}
+		for _, want := range []string{"work\tfrom the config", "ollama\tOllama on this machine", "default\t", "azure\t"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%v: no %q in\n%s", args, want, out)
+			}
+		}
+	}
+}
