@@ -55,6 +55,9 @@ func (m *Model) fetchModels(refresh bool) tea.Cmd {
 // modelsArrived records the list and feeds the completion; a failure is
 // said once, in the picker or when /model is completed.
 func (m *Model) modelsArrived(msg modelsMsg) tea.Cmd {
+	if msg.err == nil && msg.list.Provider != m.opts.Models.Provider {
+		return nil // the list of the provider before a /provider switch
+	}
 	m.models.loaded = true
 	if msg.err != nil {
 		m.models.ids, m.models.why = nil, models.Why(msg.err, m.conv.Settings.Model)

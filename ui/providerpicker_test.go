@@ -198,3 +198,18 @@ func TestResumedOnAnotherProvider(t *testing.T) {
 		t.Errorf("a session on the chat's provider: %q", again)
 	}
 }
+
+// TestModelListOfTheOldProvider: a model list asked of the provider before
+// a switch, arriving after it, is dropped; the new provider's is kept.
+func TestModelListOfTheOldProvider(t *testing.T) {
+	m, _, _, _ := twoProviders(t)
+	slashCmd(m, "provider", "ollama")
+	m.Update(modelsMsg{list: models.List{Provider: "lmstudio", Models: []stream.ModelEntry{{ID: "openai/gpt-oss-20b"}}}})
+	if m.models.loaded || len(m.models.ids) != 0 {
+		t.Fatalf("the old provider's list was taken: %v", m.models.ids)
+	}
+	m.Update(modelsMsg{list: models.List{Provider: "ollama", Models: []stream.ModelEntry{{ID: "qwen3:8b"}}}})
+	if strings.Join(m.models.ids, ",") != "qwen3:8b" {
+		t.Errorf("the new provider's list: %v", m.models.ids)
+	}
+}
