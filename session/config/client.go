@@ -84,9 +84,10 @@ func (s Settings) Resumed(stored session.Settings, o Overrides) session.Settings
 	// session's
 	stored.CompactThreshold, stored.Truncation, stored.Background = s.CompactThreshold, s.Truncation, s.Background
 	if stored.Provider != s.Provider {
-		// another server (--provider, or a session saved before providers
-		// were named): what it keeps is its own
-		stored.Provider, stored.Store = s.Provider, s.Store
+		if stored.Provider != "" { // another server (--provider): what it keeps is its own
+			stored.Store = s.Store
+		}
+		stored.Provider = s.Provider // a session saved before providers were named takes today's
 	}
 	return stored
 }
