@@ -219,7 +219,7 @@ func BenchmarkNewRenderer(b *testing.B) {
 
 // BenchmarkTailParagraph measures one frame (an 80-byte Append and a View)
 // while a one-line paragraph of 200 KB streams, against the same at 2 KB
-// (x-2KB): the long-paragraph fast path keeps the cost flat but for
+// (x-2KB): the long-block path (rough.go) keeps the cost flat but for
 // copying the view.
 func BenchmarkTailParagraph(b *testing.B) {
 	r := newTestRenderer(b, benchStyle(), benchWidth)
@@ -272,4 +272,23 @@ func BenchmarkDraftFrames(b *testing.B) {
 	b.ReportMetric(float64(drafts)/float64(b.N)/1e6, "ms-drafted")
 	b.ReportMetric(float64(views)/float64(b.N)/1e6, "ms-viewed")
 	b.ReportMetric(float64(colour)/float64(b.N)/1e6, "ms-colour")
+}
+
+// BenchmarkOpenBlockFrames measures, for each kind of open block
+// (openBlocks: paragraphs of words, of lines, of base64, of CJK, a URL, a
+// list, a quote, a heading, a table, an HTML block...), a frame (an 80-byte
+// Append and a View) with 256 KB of it open against one with 16 KB open,
+// in the same run: x-16KB-KIND, at most 1.5 (issue 19).
+func BenchmarkOpenBlockFrames(b *testing.B) {
+	r := newTestRenderer(b, benchStyle(), benchWidth)
+	big, small := map[string]time.Duration{}, map[string]time.Duration{}
+	for b.Loop() {
+		for name, gen := range openBlocks {
+			small[name] += frameCost(r, gen, 16<<10)
+			big[name] += frameCost(r, gen, 256<<10)
+		}
+	}
+	for name := range openBlocks {
+		b.ReportMetric(float64(big[name])/float64(small[name]), "x-16KB-"+name)
+	}
 }

@@ -19,10 +19,12 @@
 // the unsettled tail, keeps the top-level blocks that no later text can
 // change (rendered once), and renders the rest again; Draft leaves new
 // code uncoloured for a View to colour. An open code fence's new lines
-// are highlighted one by one without a parse (fence.go); a long one-line
-// paragraph keeps the rows of a stable prefix and parses only the rest
-// (para.go). The streamed view equals Renderer.Render of the same text,
-// styles included (drafts: but for code colours).
+// are highlighted one by one without a parse (fence.go); an open block
+// past 32 KB shows its last parse, then plain rows for the rest, until it
+// ends (rough.go). The streamed view equals Renderer.Render of the same
+// text, styles included (but for Draft's code colours and Rough's rows).
+// Markdown nested past 32 deep, which goldmark parses in superlinear time,
+// is parsed as plain text there (ui/mdnest), as Renderer.Note says.
 //
 // The package does not sanitise input (the caller strips control
 // characters first), does not pace frames (the caller coalesces deltas to

@@ -10,6 +10,10 @@ import (
 	extast "github.com/yuin/goldmark/extension/ast"
 )
 
+// maxLink is the longest link target written as a hyperlink: browsers
+// stop near 2 KB, terminals at a few.
+const maxLink = 4 << 10
+
 // inline collects the runs of a block's inline content, styled as
 // glamour styles each element.
 type inline struct {
@@ -103,8 +107,12 @@ func (in *inline) node(n ast.Node, a attrs, link string) {
 }
 
 // hyperlink returns the OSC 8 target for a link destination, or "" for
-// none: glamour skips destinations that are only an anchor or do not parse.
+// none: glamour skips destinations that are only an anchor or do not parse;
+// this also those longer than maxLink (every row of a link repeats its target).
 func hyperlink(dest string) string {
+	if len(dest) > maxLink {
+		return ""
+	}
 	u, err := url.Parse(dest)
 	if dest == "" || err != nil || "#"+u.Fragment == dest {
 		return ""

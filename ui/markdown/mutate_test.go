@@ -38,11 +38,12 @@ func TestMutatedDocsStreamLikeWhole(t *testing.T) {
 		d := strings.ToValidUTF8(string(doc), "\uFFFD")
 		n := 1 + k%16
 		s := NewStream(r)
-		s.paraMin = 16 // exercise the long-paragraph fast path on short input
+		s.roughMin = 64 // exercise the long-block path on short input
 		for i := 0; i < len(d); i += n {
 			s.Append(d[i:min(i+n, len(d))])
 			_ = s.View()
 		}
+		unrough(s)
 		want, _ := r.Render(d)
 		if diff := diffVisible(s.View(), want); diff != "" {
 			t.Errorf("doc %q step %d: %s", d, n, diff)

@@ -3,6 +3,7 @@ package markdown
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"charm.land/glamour/v2/ansi"
 	"github.com/alecthomas/chroma/v2"
@@ -11,15 +12,17 @@ import (
 	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
+
+	"runnel/ui/mdnest"
 )
 
 // MinWidth is the narrowest wrap width; smaller widths are raised to it.
 const MinWidth = 20
 
 // Renderer renders markdown with one glamour style at one wrap width. It
-// is safe for concurrent use: everything but the SGR cache (a sync.Map) is
-// read-only after NewRenderer. Making one costs a few microseconds, so make
-// a new one when the width or style changes.
+// is safe for concurrent use: everything but the caches (SGR, code lines)
+// and the note is read-only after NewRenderer. Making one costs a few
+// microseconds, so make a new one when the width or style changes.
 //
 // Output contract (Render and Stream.View alike): rows without right
 // padding, top-level blocks separated by one blank row, no blank rows at
@@ -34,6 +37,7 @@ type Renderer struct {
 	margin int           // the document's left margin
 	sgr    sgrCache
 	lines  lineCache // highlighted lines of open code blocks (code.go)
+	note   atomic.Pointer[string]
 }
 
 // NewRenderer makes a Renderer for style at the given wrap width.
@@ -73,12 +77,26 @@ func (r *Renderer) document(doc ast.Node, b []byte) string {
 // it, and returns its own definitions.
 func (r *Renderer) parse(src string, refs []parser.Reference) (ast.Node, []byte, []parser.Reference) {
 	b := []byte(src)
+	note := mdnest.Guard(b)
 	ctx := &recordRefs{Context: parser.NewContext()}
 	for _, ref := range refs {
 		ctx.Context.AddReference(ref)
 	}
 	doc := r.md.Parser().Parse(text.NewReader(b), parser.WithContext(ctx))
+	if note != "" {
+		copy(b, src) // the text as it came, parsed as plain
+		r.note.CompareAndSwap(nil, &note)
+	}
 	return doc, b, ctx.own
+}
+
+// Note returns the first note on markdown this renderer showed as plain
+// text because it nests too deep to parse in time (ui/mdnest), or "".
+func (r *Renderer) Note() string {
+	if n := r.note.Load(); n != nil {
+		return *n
+	}
+	return ""
 }
 
 // recordRefs is a parser context that notes the definitions a parse finds.

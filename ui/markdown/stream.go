@@ -29,7 +29,8 @@ import (
 //     Renderer.Render(src) (the streamed-equals-whole property), but for
 //     the code colours of Draft's blocks while drafty.
 //   - fence, when set, is the open code fence that starts at segStart;
-//     para, when set, the one-line paragraph that does. Not both.
+//     rough, when set, draws the tail (rough.go). Not both.
+//   - the view equals Renderer.Render(src) but while rough is set.
 type Stream struct {
 	r   *Renderer
 	src strings.Builder
@@ -40,8 +41,9 @@ type Stream struct {
 	tailRefs []parser.Reference // definitions in the tail, at the last parse
 	known    map[string]string  // label → definition, as last rendered
 	fence    *fence
-	para     *paraTail // the long-paragraph fast path, when the tail is one
-	paraMin  int       // tail length from which para is used
+	rough    *rough // the long-block path, when the tail is long
+	roughMin int    // tail length from which rough is used
+	stubborn int    // the start of a tail that stayed open when it surely ended (rough.go)
 
 	view   string
 	viewOK bool
@@ -58,7 +60,9 @@ type settled struct {
 }
 
 // NewStream starts an empty message rendered with r.
-func NewStream(r *Renderer) *Stream { return &Stream{r: r, paraMin: paraMin} }
+func NewStream(r *Renderer) *Stream {
+	return &Stream{r: r, roughMin: roughMin, stubborn: -1}
+}
 
 // Append adds a delta to the message. It does no rendering.
 func (s *Stream) Append(delta string) {
@@ -75,6 +79,10 @@ func (s *Stream) Source() string { return s.src.String() }
 // Renderer returns the renderer in use.
 func (s *Stream) Renderer() *Renderer { return s.r }
 
+// Rough reports whether the view draws a long open block's end as plain
+// text (rough.go): a whole render draws it properly.
+func (s *Stream) Rough() bool { return s.rough != nil }
+
 // Err returns the first render error, if any; the message is then shown as
 // plain text.
 func (s *Stream) Err() error { return s.err }
@@ -86,7 +94,7 @@ func (s *Stream) SetRenderer(r *Renderer) {
 		return
 	}
 	s.r = r
-	s.fence, s.para, s.drafty = nil, nil, false
+	s.fence, s.rough, s.drafty = nil, nil, false
 	s.rerender(func(settled) bool { return true })
 	s.viewOK = false
 }
@@ -95,7 +103,10 @@ func (s *Stream) SetRenderer(r *Renderer) {
 // message rendered (see Renderer for the output contract).
 func (s *Stream) View() string {
 	if s.drafty {
-		s.drafty, s.viewOK, s.fence, s.para = false, false, nil, nil
+		s.drafty, s.viewOK, s.fence = false, false, nil
+		if s.rough != nil && s.rough.drafted {
+			s.rough = nil
+		}
 		s.rerender(func(b settled) bool { return b.draft })
 	}
 	return s.render()
@@ -155,11 +166,11 @@ func (s *Stream) renderTail(src string) []string {
 		}
 		s.fence = nil // it closed: parse again
 	}
-	if s.para != nil {
-		if out, ok := s.para.view(s, src); ok {
+	if s.rough != nil {
+		if out, ok := s.rough.view(s, src); ok {
 			return out
 		}
-		s.para = nil
+		s.rough = nil
 	}
 	tail := src[s.segStart:]
 	doc, b, own := s.r.parse(tail, s.settledRefs())
@@ -192,10 +203,11 @@ func (s *Stream) renderTail(src string) []string {
 		}
 		outs = append(outs, s.r.top(n, b, last && openFence(n, b)))
 	}
-	if len(nodes) == 1 && cut == 0 && nodes[0].Kind() == ast.KindParagraph {
-		s.para = s.newParaTail(nodes[0], b, s.segStart)
+	out := join(outs)
+	if s.fence == nil && len(nodes) > cut {
+		s.rough = s.newRough(nodes[cut:], b, out, src)
 	}
-	return []string{join(outs)}
+	return []string{out}
 }
 
 // settleable returns how many of the tail's top-level blocks are settled:
@@ -284,7 +296,6 @@ func (s *Stream) syncRefs() {
 	if len(changed) == 0 {
 		return
 	}
-	s.para = nil
 	src := s.src.String()
 	s.rerender(func(b settled) bool {
 		low := strings.ToLower(src[b.start:b.end])

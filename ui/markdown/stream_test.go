@@ -283,39 +283,6 @@ func TestRealAnswersStreamLikeWhole(t *testing.T) {
 	t.Logf("%d answers", len(answers))
 }
 
-// TestLongParagraphFastPathMatchesWhole streams one-line paragraphs with
-// the fast path taking over after 16 bytes: every view is styled as a
-// whole render, and the fast path was used.
-func TestLongParagraphFastPathMatchesWhole(t *testing.T) {
-	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 30)
-	docs := []string{
-		strings.Repeat("plain words keep coming and going here ", 40),
-		strings.Repeat("some **bold text** and `code span` then a [link](https://x.y/z) and more words ", 12),
-		"Intro.\n\n" + strings.Repeat("an *open emphasis and words with snake_case and 3 * 4 and www.example.com or a@b.c then more ", 8),
-		strings.Repeat("wide 漢字 words and é accents continue ", 20) + "**end**",
-		"   indented start " + strings.Repeat("word ", 100),
-	}
-	used := false
-	for _, doc := range docs {
-		for _, step := range []int{1, 3, 7, 29} {
-			s := NewStream(r)
-			s.paraMin = 16
-			for i := 0; i < len(doc); i += step {
-				s.Append(doc[i:min(i+step, len(doc))])
-				got := s.View()
-				used = used || s.para != nil
-				want, _ := r.Render(s.Source())
-				if diff := diffVisible(got, want); diff != "" {
-					t.Fatalf("step %d, after %q: %s", step, tailOf(s.Source(), 40), diff)
-				}
-			}
-		}
-	}
-	if !used {
-		t.Error("the fast path was never used")
-	}
-}
-
 // TestClosedFenceSettlesAtOnce: a code block is settled (highlighted once,
 // kept) as soon as its closing fence line is complete and the next block
 // has begun, without waiting for that block's first line to complete;

@@ -45,10 +45,10 @@ func (w *wrapper) feed(from int) {
 			seg := t[:j]
 			t = t[j:]
 			if !sp {
-				w.word = append(w.word, piece{i, seg})
-				w.ww += cells(seg)
+				w.addWord(piece{i, seg})
 				continue
 			}
+			w.broken = false
 			w.place()
 			if strings.IndexByte(seg, '\n') >= 0 {
 				seg = strings.Repeat(" ", len(seg))
@@ -82,6 +82,21 @@ type wrapper struct {
 	word    []piece
 	ww      int  // cells in word
 	first   bool // nothing placed yet: leading spaces are kept
+	broken  bool // the row ends in a word wider than a row, still coming
+}
+
+// addWord adds a piece of a word; one wider than a row is broken at once,
+// as place would, so a stream keeps its rows (rough.go).
+func (w *wrapper) addWord(p piece) {
+	if w.broken {
+		w.breakPiece(p)
+		return
+	}
+	w.word = append(w.word, p)
+	if w.ww += cells(p.text); w.ww > w.width {
+		w.place()
+		w.broken = true
+	}
 }
 
 func (w *wrapper) push() {
@@ -108,26 +123,41 @@ func (w *wrapper) place() {
 		w.used += w.ww
 	} else {
 		for _, p := range w.word { // break a word wider than the row
-			for p.text != "" {
-				if w.used == w.width {
-					w.push()
-				}
-				head := xansi.Truncate(p.text, w.width-w.used, "")
-				if head == "" { // a wide character that does not fit
-					if w.used > 0 {
-						w.push()
-						continue
-					}
-					_, size := utf8.DecodeRuneInString(p.text)
-					head = p.text[:size]
-				}
-				w.row = append(w.row, piece{p.run, head})
-				w.used += cells(head)
-				p.text = p.text[len(head):]
-			}
+			w.breakPiece(p)
 		}
 	}
 	w.word, w.ww = w.word[:0], 0
+}
+
+// breakPiece lays a piece of a word wider than a row out, filling rows.
+func (w *wrapper) breakPiece(p piece) {
+	for p.text != "" {
+		if w.used == w.width {
+			w.push()
+		}
+		head := truncate(p.text, w.width-w.used)
+		if head == "" { // a wide character that does not fit
+			if w.used > 0 {
+				w.push()
+				continue
+			}
+			_, size := utf8.DecodeRuneInString(p.text)
+			head = p.text[:size]
+		}
+		w.row = append(w.row, piece{p.run, head})
+		w.used += cells(head)
+		p.text = p.text[len(head):]
+	}
+}
+
+// truncate is xansi.Truncate(s, n, "") reading only what it needs of s
+// (Truncate reads all of it: a long word would cost its length per row).
+func truncate(s string, n int) string {
+	k := 8*n + 64
+	for k < len(s) && len(xansi.Truncate(s[:k], n, ""))+64 > k {
+		k *= 2
+	}
+	return xansi.Truncate(s[:min(k, len(s))], n, "")
 }
 
 // paint writes a row's pieces, each stretch of one style and link opened

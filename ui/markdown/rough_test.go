@@ -1,0 +1,171 @@
+package markdown
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	xansi "github.com/charmbracelet/x/ansi"
+
+	"runnel/theme"
+)
+
+// unrough drops a rough tail's plain rows: the next view parses the tail
+// and draws it properly, as a whole render does.
+func unrough(s *Stream) { s.rough, s.viewOK = nil, false }
+
+// repeat returns unit repeated to n bytes, cut at a rune.
+func repeat(unit string, n int) string {
+	return strings.ToValidUTF8(strings.Repeat(unit, n/len(unit)+1)[:n], "")
+}
+
+// openBlocks make an open block of each kind, about n bytes long.
+var openBlocks = map[string]func(n int) string{
+	"words": func(n int) string { return repeat("Words keep coming with **bold**, `code` and plain text too. ", n) },
+	"lines": func(n int) string { return repeat("A line of a paragraph that wraps on\n", n) },
+	"base64": func(n int) string {
+		return repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVphYmNkZWZnaGlqa2xtbm9wcXJzdHV2", n)
+	},
+	"cjk":       func(n int) string { return repeat("漢字かな交じり文の長い段落です", n) },
+	"url":       func(n int) string { return "https://example.com/" + repeat("abcdefghij/", n) },
+	"list":      func(n int) string { return repeat("- an item with *some* words in it\n", n) },
+	"quote":     func(n int) string { return repeat("> a quoted line with some words\n", n) },
+	"heading":   func(n int) string { return "## " + repeat("heading words ", n) },
+	"table":     func(n int) string { return "| a | b |\n|---|---|\n" + repeat("| cell one | cell two |\n", n) },
+	"html":      func(n int) string { return "<div>\n" + repeat("some html text <b>bold</b> here\n", n) },
+	"loose":     func(n int) string { return repeat("1. an item\n\n", n) },
+	"quotelist": func(n int) string { return repeat("> - quoted item\n>   more of it\n", n) },
+}
+
+// TestRoughBlocksEndAsWholeRenders streams each kind of long open block
+// with the long-block path from 1 KB, then a paragraph after it: the path
+// is used, its rows fit the width, and once the paragraph's first line is
+// complete the view is a whole render again.
+func TestRoughBlocksEndAsWholeRenders(t *testing.T) {
+	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 50)
+	for name, gen := range openBlocks {
+		t.Run(name, func(t *testing.T) {
+			doc := gen(6<<10) + "\n\nAfter the block, a paragraph.\n"
+			s := NewStream(r)
+			s.roughMin = 1 << 10
+			used := false
+			for i, d := range chunks(doc) {
+				s.Append(d)
+				view := s.View()
+				used = used || s.Rough()
+				if i%50 != 0 {
+					continue
+				}
+				for _, row := range strings.Split(view, "\n") {
+					if w := xansi.StringWidth(row); w > 50 && !s.Rough() {
+						t.Fatalf("a row %d wide: %q", w, row)
+					}
+				}
+			}
+			if !used {
+				t.Fatal("the long-block path was not used")
+			}
+			if s.Rough() {
+				t.Fatal("the block ended and is still drawn roughly")
+			}
+			want, _ := r.Render(doc)
+			if diff := diffVisible(s.View(), want); diff != "" {
+				t.Fatal(diff)
+			}
+		})
+	}
+}
+
+// frameCost times frames (an 80-byte Append and a View) of gen's block
+// open at size bytes; the least of three runs.
+func frameCost(r *Renderer, gen func(int) string, size int) time.Duration {
+	text := gen(size + framesPerRun*80 + 80)
+	best := time.Duration(1 << 62)
+	for range 3 {
+		best = min(best, tailFrames(r, "", text, size))
+	}
+	return best
+}
+
+// TestFrameCostDoesNotGrowWithTheBlock: for each kind of open block, a
+// frame with 256 KB open costs at most 3 times one with 16 KB open,
+// timed in the same run (BenchmarkOpenBlockFrames asks 1.5 of a quiet
+// machine): a frame that parsed or copied the block per byte would cost
+// it 16 times over.
+func TestFrameCostDoesNotGrowWithTheBlock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing")
+	}
+	r := newTestRenderer(t, benchStyle(), benchWidth)
+	for name, gen := range openBlocks {
+		small, big := frameCost(r, gen, 16<<10), frameCost(r, gen, 256<<10)
+		t.Logf("%-9s 16 KB %8v  256 KB %8v per frame", name, small/framesPerRun, big/framesPerRun)
+		if big > 3*small {
+			t.Errorf("%s: a frame with 256 KB open costs %v, %.1f times one with 16 KB open", name, big/framesPerRun, float64(big)/float64(small))
+		}
+	}
+}
+
+// TestWholeRenderIsLinear: a whole render of 8 times the text costs at
+// most 20 times as much, for the inputs that were quadratic (long words
+// and URLs broken per row, deep nesting), timed in the same run.
+func TestWholeRenderIsLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("timing")
+	}
+	r := newTestRenderer(t, benchStyle(), benchWidth)
+	gens := map[string]func(int) string{
+		"base64": openBlocks["base64"], "cjk": openBlocks["cjk"], "url": openBlocks["url"],
+		"links":    func(n int) string { return repeat("[a](", n) },
+		"brackets": func(n int) string { return strings.Repeat("[", n/2) + strings.Repeat("]", n/2) },
+		"quotes":   func(n int) string { return strings.Repeat(">", n) + " x" },
+		"list": func(n int) string {
+			var b strings.Builder
+			for d := 0; b.Len() < n; d++ {
+				b.WriteString(strings.Repeat("  ", d) + "- x\n")
+			}
+			return b.String()
+		},
+	}
+	cost := func(src string) time.Duration {
+		best := time.Duration(1 << 62)
+		for range 3 {
+			t0 := time.Now()
+			if _, err := r.Render(src); err != nil {
+				t.Fatal(err)
+			}
+			best = min(best, time.Since(t0))
+		}
+		return best
+	}
+	for name, gen := range gens {
+		small, big := cost(gen(32<<10)), cost(gen(256<<10))
+		t.Logf("%-8s 32 KB %8v  256 KB %8v", name, small, big)
+		if big > 20*small {
+			t.Errorf("%s: 256 KB renders in %v, %.0f times 32 KB", name, big, float64(big)/float64(small))
+		}
+	}
+}
+
+// TestDeepNestingIsPlainWithANote: markdown nested past the limit is
+// drawn as the text it is, and the renderer notes it once; the recorded
+// answers nest nothing that deep.
+func TestDeepNestingIsPlainWithANote(t *testing.T) {
+	for _, doc := range allAnswers(t) {
+		r := newTestRenderer(t, benchStyle(), benchWidth)
+		if _, _ = r.Render(doc); r.Note() != "" {
+			t.Fatalf("a recorded answer was guarded: %s", r.Note())
+		}
+	}
+	for _, doc := range []string{strings.Repeat("[a](", 100), strings.Repeat(">", 100) + " x", "x " + strings.Repeat("[", 40) + "y"} {
+		r := newTestRenderer(t, benchStyle(), benchWidth)
+		out, err := r.Render(doc)
+		if err != nil || r.Note() == "" {
+			t.Fatalf("%.20q: no note (err %v)", doc, err)
+		}
+		got := strings.Join(visible(out), "")
+		if want := strings.TrimLeft(doc, ">"); !strings.Contains(strings.ReplaceAll(got, " ", ""), strings.ReplaceAll(tailOf(want, 20), " ", "")) {
+			t.Errorf("%.20q: the text is not shown as it came: %q", doc, got)
+		}
+	}
+}
