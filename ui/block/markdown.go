@@ -28,6 +28,7 @@ type Renderers struct {
 	mu    sync.Mutex
 	byKey map[rendererKey]*markdown.Renderer
 	err   error
+	note  string                  // the first renderer's note found (Note)
 	looks map[*theme.Styles]*look // the blocks' styles per Styles (look.go)
 }
 
@@ -48,6 +49,19 @@ func (rs *Renderers) Err() error {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	return rs.err
+}
+
+// Note returns the first note of a renderer that drew markdown nested too
+// deep as plain text (markdown.Renderer.Note), or "": the UI says it once.
+func (rs *Renderers) Note() string {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for _, r := range rs.byKey {
+		if rs.note == "" && r != nil {
+			rs.note = r.Note()
+		}
+	}
+	return rs.note
 }
 
 // get returns the renderer for st at width, or nil if it cannot be made;

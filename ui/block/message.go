@@ -189,13 +189,17 @@ func (m *message) FinalRender(ctx Context) func() string {
 	r := ctx.markdown(width)
 	m.asked = final{width: ctx.Width, styles: ctx.Styles, src: m.src}
 	if m.pages.on || m.drafted() {
-		// drawn from its pages: a whole render would cost what paging saves;
-		// a draft is drawn until SetFinal, and then the streams' View colours it
+		// drawn from its pages: a whole render would cost what paging saves
+		// (but of a page drawn roughly); a draft is drawn until SetFinal, and
+		// then the streams' View colours it
 		m.coming = m.drafted()
+		if m.pages.on && m.pages.rough() {
+			return m.pages.final(ctx, width, ctx.look())
+		}
 		return func() string { return "" }
 	}
 	src := m.src
-	if r != nil && m.doc.st != nil && m.doc.st.Renderer() == r && m.doc.src == src {
+	if r != nil && m.doc.st != nil && m.doc.st.Renderer() == r && m.doc.src == src && !m.doc.st.Rough() {
 		view := m.doc.view(r, nil, width)
 		if m.doc.st.Err() == nil {
 			return func() string {

@@ -71,11 +71,7 @@ func (p *pager) hidden() int { return p.prevStart }
 // page and the live one; drafts with quick, when not nil (mdDoc.view).
 func (p *pager) view(ctx Context, width int, lk *look, quick *markdown.Renderer) string {
 	r := ctx.markdown(width)
-	var parts []string
-	if n := p.hidden(); n > 0 {
-		line := "⋯ " + stream.FormatBytes(n) + " of this answer above are not drawn: it is too long to show whole (ctrl+y or /copy copies all of it)"
-		parts = append(parts, lk.muted.Render(ansi.Wordwrap(line, width, " ")))
-	}
+	parts := p.above(width, lk)
 	if p.prev.src != "" {
 		parts = append(parts, p.prev.view(r, quick, width))
 	}
@@ -83,6 +79,35 @@ func (p *pager) view(ctx Context, width int, lk *look, quick *markdown.Renderer)
 		parts = append(parts, p.cur.view(r, quick, width))
 	}
 	return strings.Join(parts, "\n\n")
+}
+
+// above is the line counting the text before the pages, if any.
+func (p *pager) above(width int, lk *look) []string {
+	n := p.hidden()
+	if n == 0 {
+		return nil
+	}
+	line := "⋯ " + stream.FormatBytes(n) + " of this answer above are not drawn: it is too long to show whole (ctrl+y or /copy copies all of it)"
+	return []string{lk.muted.Render(ansi.Wordwrap(line, width, " "))}
+}
+
+// rough reports whether a page is drawn roughly (markdown.Stream.Rough).
+func (p *pager) rough() bool {
+	return p.prev.st != nil && p.prev.st.Rough() || p.cur.st != nil && p.cur.st.Rough()
+}
+
+// final returns whole renders of the pages, to make off the UI goroutine
+// (FinalRender): what view draws, each page properly.
+func (p *pager) final(ctx Context, width int, lk *look) func() string {
+	r, parts, prev, cur := ctx.markdown(width), p.above(width, lk), p.prev.src, p.cur.src
+	return func() string {
+		for _, src := range []string{prev, cur} {
+			if src != "" {
+				parts = append(parts, renderWhole(r, src, width))
+			}
+		}
+		return strings.Join(parts, "\n\n")
+	}
 }
 
 // endsParagraph reports whether text ends at a blank line.

@@ -69,6 +69,10 @@ func NewPrinter(out io.Writer, width int, st *theme.Styles) *Printer {
 // panel says so).
 func (p *Printer) SetImages(s images.Sink) { p.images = s }
 
+// Note returns the note of markdown drawn as plain text, if any
+// (Renderers.Note).
+func (p *Printer) Note() string { return p.md.Note() }
+
 // Err returns the first error writing the output, if any.
 func (p *Printer) Err() error { return p.err }
 

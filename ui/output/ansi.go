@@ -4,6 +4,7 @@ package output
 // (package ui/block), printed as the stream goes.
 
 import (
+	"fmt"
 	"io"
 	"os"
 
@@ -16,18 +17,26 @@ import (
 )
 
 // ansiPrinter adapts the chat's block printer to an output format.
-type ansiPrinter struct{ p *block.Printer }
+type ansiPrinter struct {
+	p      *block.Printer
+	stderr io.Writer // where the markdown note goes (block.Printer.Note)
+}
 
 func (a ansiPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Item) {
 	a.p.Event(ev, s, it)
 }
 func (a ansiPrinter) response(s *stream.Snapshot) { a.p.Response(s) }
-func (a ansiPrinter) close()                      { a.p.Close() }
+func (a ansiPrinter) close() {
+	a.p.Close()
+	if n := a.p.Note(); n != "" {
+		fmt.Fprintf(a.stderr, "runnel: %s\n", n)
+	}
+}
 
 func (a ansiPrinter) ran(it *stream.Item) { a.p.Ran(it) }
 
 // newANSIPrinter is the styled format, drawn by the same blocks as the chat.
-func newANSIPrinter(stdout io.Writer, width int, sink images.Sink) printer {
+func newANSIPrinter(stdout, stderr io.Writer, width int, sink images.Sink) printer {
 	dark := true
 	f, isFile := stdout.(*os.File)
 	if isFile && isTerminal(f) {
@@ -44,5 +53,5 @@ func newANSIPrinter(stdout io.Writer, width int, sink images.Sink) printer {
 	st := theme.New(theme.Pick(dark, os.Getenv("NO_COLOR") != "", ""))
 	p := block.NewPrinter(stdout, width, &st)
 	p.SetImages(sink)
-	return ansiPrinter{p}
+	return ansiPrinter{p, stderr}
 }

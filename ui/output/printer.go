@@ -82,7 +82,7 @@ func formatPrinter(format string, stdout, stderr io.Writer, width int, sink imag
 	case formatText:
 		return Printer{newTextPrinter(stdout, stderr, true)}
 	case formatANSI:
-		return Printer{newANSIPrinter(stdout, width, sink)}
+		return Printer{newANSIPrinter(stdout, stderr, width, sink)}
 	}
 	return Printer{newTextPrinter(stdout, stderr, false)}
 }
