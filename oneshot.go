@@ -48,15 +48,23 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		warnf(stderr, "no prompt: give -p PROMPT or pipe text on stdin (run runnel on a terminal for the chat)")
 		return exitUsage
 	}
-	if s.Demo() && !o.demo {
-		// A script must not take the demo's answer for a real one.
-		warnf(stderr, "no API key: set $%s, or provider.api_key_command in the config (or pass --demo for the built-in demo)", cfg.APIKeyEnv())
+	// A script must not take the demo's answer for a real one. A continued
+	// session is on its own provider, which is known once it is read.
+	demoRefused := func(s config.Settings) bool {
+		if s.Demo() && !o.demo {
+			warnf(stderr, "no API key: set $%s, or provider.api_key_command in the config (or pass --demo for the built-in demo)", cfg.APIKeyEnv())
+			return true
+		}
+		return false
+	}
+	resuming := o.continueLast || o.resumeID != ""
+	if !resuming && demoRefused(s) {
 		return exitUsage
 	}
 	conv := &session.Conversation{Settings: s.Session()}
 	var journal *session.Journal
 	var db *store.DB
-	if o.continueLast || o.resumeID != "" {
+	if resuming {
 		var histErr error
 		db, histErr = openHistory(o)
 		if db != nil {
@@ -67,6 +75,9 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 			return code
 		}
 		s = continueOn(o, cfg, s, sess, func(l string) { warnf(stderr, "%s", l) }) // the session's provider (providers.go)
+		if demoRefused(s) {
+			return exitUsage
+		}
 		var probs []error
 		conv, probs = session.FromStore(sess)
 		for _, p := range probs {

@@ -222,3 +222,25 @@ func TestProviderCompletion(t *testing.T) {
 		}
 	}
 }
+
+// TestContinueOnAKeylessProvider: a session saved on a provider that needs
+// no key (ollama) continues there with -c -p, even while the default
+// provider has no key (the demo refusal waits until the session's provider
+// is known); without the session, -p still refuses the demo.
+func TestContinueOnAKeylessProvider(t *testing.T) {
+	srv := streamtest.NewAs(t, streamtest.Ollama(), nil)
+	cfg := providerConfig(t, "[providers.ollama]\nbase_url = \""+srv.URL+"\"\n")
+	t.Setenv("OPENAI_API_KEY", "")
+	t.Setenv("OPENAI_BASE_URL", "")
+	setDataHome(t, t.TempDir())
+	if out, errOut, code := runnel(t, "", "--config", cfg, "--provider", "ollama", "--format", "text", "-p", "first"); code != 0 {
+		t.Fatalf("first: exit %d\n%s%s", code, out, errOut)
+	}
+	out, errOut, code := runnel(t, "", "--config", cfg, "-c", "--format", "text", "-p", "second")
+	if code != 0 || !strings.Contains(out, "You said: second") {
+		t.Fatalf("-c on ollama with no default key: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, errOut, code := runnel(t, "", "--config", cfg, "-p", "a new one"); code != exitUsage || !strings.Contains(errOut, "no API key") {
+		t.Errorf("a new -p on the keyless default: exit %d %s", code, errOut)
+	}
+}
