@@ -46,6 +46,7 @@ type Conversation struct {
 	chainID   string
 	window    []json.RawMessage
 	windowAt  int
+	movedAt   int // turns before this one were answered by another provider (SwitchProvider)
 }
 
 // Turn is one exchange: the input the user sent and the responses it produced
@@ -180,7 +181,7 @@ func ApprovalResponse(requestID string, approve bool, reason string) json.RawMes
 // the last of their responses that completed or ended incomplete.
 func (c *Conversation) Fork(keep int) *Conversation {
 	keep = max(0, min(keep, len(c.Turns)))
-	f := &Conversation{Settings: c.Settings, Turns: append([]*Turn(nil), c.Turns[:keep]...), Stateless: c.Stateless}
+	f := &Conversation{Settings: c.Settings, Turns: append([]*Turn(nil), c.Turns[:keep]...), Stateless: c.Stateless, movedAt: min(c.movedAt, keep)}
 	for _, t := range f.Turns {
 		for _, s := range t.Responses {
 			if s.Terminal && s.ID != "" && (s.Status == "completed" || s.Status == "incomplete") {
@@ -196,8 +197,11 @@ func (c *Conversation) Fork(keep int) *Conversation {
 // input (FullInput) instead of previous_response_id, as for a server that
 // keeps no state (Stateless), while each turn keeps only its own input, so
 // the history is never stored twice. A conversation loaded again from the
-// store chains on the new server from its last response.
+// store chains on the new server from its last response. The earlier turns'
+// reasoning items stay behind: their encrypted_content is the old server's
+// (Ollama's is not even encrypted), and another server refuses it.
 func (c *Conversation) SwitchProvider() {
 	c.chainID = ""
 	c.Stateless = true
+	c.movedAt = len(c.Turns)
 }

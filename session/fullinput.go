@@ -27,7 +27,8 @@ func (c *Conversation) FullInput(extra ...json.RawMessage) []json.RawMessage {
 		}
 	}
 	s := &store.Session{}
-	for _, t := range c.Turns[from:] {
+	for i, t := range c.Turns[from:] {
+		moved := from+i < c.movedAt // answered by the provider before a switch
 		st := store.Turn{Input: t.Input, Status: t.status(), Prompt: t.Prompt, PreviousResponseID: t.Request.PreviousResponseID}
 		for _, r := range t.Responses {
 			resp := store.Response{ID: r.ID}
@@ -39,7 +40,7 @@ func (c *Conversation) FullInput(extra ...json.RawMessage) []json.RawMessage {
 				}
 				raw := it.JSON()
 				if it.Type == "reasoning" {
-					if raw = ResendReasoning(raw); raw == nil {
+					if raw = ResendReasoning(raw); raw == nil || moved {
 						continue
 					}
 				}

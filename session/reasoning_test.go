@@ -232,3 +232,53 @@ func TestReasoningFragmentsAreJoined(t *testing.T) {
 		t.Errorf("reasoning sent: %v", rs)
 	}
 }
+
+// TestSwitchLeavesReasoningBehind: after a provider switch the history sent
+// to the new server holds the earlier turns' messages and calls but not
+// their reasoning (Ollama's "encrypted_content" is its plain thinking; any
+// other server refuses another's); the new server's own reasoning is sent
+// again as usual.
+func TestSwitchLeavesReasoningBehind(t *testing.T) {
+	sse, err := os.ReadFile(sharedtest.Path(t, "fixtures", "servers", "ollama__ollama", "ollama-thinking-toolcall.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Conversation{Settings: Settings{Model: "m", Store: false}}
+	t1 := c.Say("weather?")
+	c.Finish(t1, replay(t, sse), nil, false)
+	c.SwitchProvider()
+	t2 := c.Begin("", stream.OutputItem("call_k3x9", "sunny"))
+	var in []map[string]any
+	for _, raw := range t2.Request.Input {
+		var m map[string]any
+		json.Unmarshal(raw, &m)
+		in = append(in, m)
+	}
+	if rs := reasoningOf(in); len(rs) != 0 {
+		t.Errorf("the old provider's reasoning went to the new one: %v", rs)
+	}
+	calls := 0
+	for _, m := range in {
+		if m["type"] == "function_call" {
+			calls++
+		}
+	}
+	if calls != 1 || t2.Request.PreviousResponseID != "" {
+		t.Errorf("history after the switch: %d calls, previous %q", calls, t2.Request.PreviousResponseID)
+	}
+	// the new provider's reasoning is its own: sent again
+	c.Finish(t2, replay(t, sse), nil, false)
+	t3 := c.Begin("", stream.UserText("and then?"))
+	n := 0
+	for _, raw := range t3.Request.Input {
+		if bytes.Contains(raw, []byte(`"type":"reasoning"`)) {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d reasoning items in the next history, want the new provider's one", n)
+	}
+	if f := c.Fork(1); f.movedAt != 1 {
+		t.Errorf("a fork forgets the switch: movedAt %d", f.movedAt)
+	}
+}
