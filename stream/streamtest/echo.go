@@ -13,7 +13,8 @@ import (
 )
 
 // echoChain returns reply with every response object of its stream that
-// names no previous_response_id given rec's, when rec is a POST
+// names no previous_response_id (none, or null: a recording of a request
+// that did not chain) given rec's, when rec is a POST
 // /v1/responses that chained; any other reply is returned as is. Events
 // that are not JSON objects with a response object keep their bytes.
 func (s *Server) echoChain(rec Recorded, reply Reply) Reply {
@@ -49,7 +50,7 @@ func (s *Server) echoChain(rec Recorded, reply Reply) Reply {
 }
 
 // echoIn rewrites one event whose single data line holds a response object
-// without previous_response_id; ok is false when there is nothing to do.
+// without previous_response_id (or with null); ok is false when there is nothing to do.
 func echoIn(ev []byte, id string) ([]byte, bool) {
 	lines := bytes.SplitAfter(ev, []byte("\n"))
 	at := -1
@@ -75,7 +76,7 @@ func echoIn(ev []byte, id string) ([]byte, bool) {
 	if json.Unmarshal(top["response"], &resp) != nil || resp == nil {
 		return nil, false
 	}
-	if _, ok := resp["previous_response_id"]; ok {
+	if v, ok := resp["previous_response_id"]; ok && string(bytes.TrimSpace(v)) != "null" {
 		return nil, false
 	}
 	resp["previous_response_id"], _ = json.Marshal(id)

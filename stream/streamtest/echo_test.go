@@ -21,7 +21,8 @@ func TestChainedRequestsGetTheirIDEchoed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Enqueue(Reply{File: fixture}, Reply{File: fixture}, Reply{SSE: Text("resp_2", "two")})
+	nulled := sharedtest.Path(t, "fixtures", "real", "vercel__ai", "openai-mcp-call-after-approval.sse") // its response objects say previous_response_id null
+	s.Enqueue(Reply{File: fixture}, Reply{File: fixture}, Reply{File: nulled}, Reply{SSE: Text("resp_2", "two")})
 	read := func(body string) []byte {
 		resp := post(t, context.Background(), s, body)
 		b, err := io.ReadAll(resp.Body)
@@ -37,7 +38,7 @@ func TestChainedRequestsGetTheirIDEchoed(t *testing.T) {
 	if len(SplitEvents(chained)) != len(SplitEvents(want)) {
 		t.Errorf("%d events served, %d queued", len(SplitEvents(chained)), len(SplitEvents(want)))
 	}
-	for _, got := range [][]byte{chained, read(`{"model":"m","previous_response_id":"resp_1"}`)} {
+	for _, got := range [][]byte{chained, read(`{"model":"m","input":"ok","previous_response_id":"resp_1"}`), read(`{"model":"m","previous_response_id":"resp_1"}`)} {
 		events := SplitEvents(got)
 		responses := 0
 		for _, ev := range events {
