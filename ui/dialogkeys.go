@@ -275,3 +275,32 @@ func dialogHelpView(st *theme.Styles, title string, groups [][]key.Binding, widt
 func helpToggle(k tea.KeyPressMsg, help key.Binding) bool {
 	return !(key.Matches(k, help) || k.String() == "esc")
 }
+
+// FilterPickerKeys are the keys of a picker with a filter field (/model,
+// /provider). Plain letters are filter text; "?" shows the keys while the
+// filter is empty.
+type FilterPickerKeys struct {
+	List   ListKeys
+	Pick   key.Binding // enter
+	Close  key.Binding // esc
+	Help   key.Binding // ?
+	letter string      // what typing letters does, for the "?" view
+}
+
+// filterPickerKeys returns a filtered picker's bindings: pick says what
+// enter does, letters what typing does.
+func filterPickerKeys(pick, letters string) FilterPickerKeys {
+	return FilterPickerKeys{
+		List:   defaultListKeys(false),
+		Pick:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", pick)),
+		Close:  closeKey("close"),
+		Help:   key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("?", "these keys (empty filter)")),
+		letter: letters,
+	}
+}
+
+// FullHelp is the picker's keys for its "?" view.
+func (k FilterPickerKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{k.List.Bindings(), {k.Pick, k.Close, k.Help,
+		key.NewBinding(key.WithKeys("a"), key.WithHelp("letters", k.letter))}}
+}

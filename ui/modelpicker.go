@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -16,29 +14,12 @@ import (
 // ModelPickedMsg is the model chosen in the /model picker.
 type ModelPickedMsg struct{ Name string }
 
-// ModelPickerKeys are the /model picker's keys. Plain letters are filter
-// text; "?" shows the keys while the filter is empty.
-type ModelPickerKeys struct {
-	List  ListKeys
-	Pick  key.Binding // enter
-	Close key.Binding // esc
-	Help  key.Binding // ?
-}
+// ModelPickerKeys are the /model picker's keys.
+type ModelPickerKeys = FilterPickerKeys
 
 // DefaultModelPickerKeys returns the model picker's bindings.
 func DefaultModelPickerKeys() ModelPickerKeys {
-	return ModelPickerKeys{
-		List:  defaultListKeys(false),
-		Pick:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "use this model (or the name typed)")),
-		Close: closeKey("close"),
-		Help:  key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("?", "these keys (empty filter)")),
-	}
-}
-
-// FullHelp is the model picker's keys for its "?" view.
-func (k ModelPickerKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.List.Bindings(), {k.Pick, k.Close, k.Help,
-		key.NewBinding(key.WithKeys("a"), key.WithHelp("letters", "filter, or a name the list lacks"))}}
+	return filterPickerKeys("use this model (or the name typed)", "filter, or a name the list lacks")
 }
 
 // ModelPicker is /model without a name: the provider's models, filtered by
@@ -55,12 +36,9 @@ type ModelPicker struct {
 	all     []string
 	current string
 	why     string
-	filter  textinput.Model
 	shown   []int
 	free    string // the free-text row's name; "" for none
-	cur     listCursor
-	keys    ModelPickerKeys
-	help    bool
+	filterList
 }
 
 const modelFilterMax = 200
@@ -68,8 +46,8 @@ const modelFilterMax = 200
 // NewModelPicker lists ids with current selected; why, when not "", is the
 // one line saying why the list is missing.
 func NewModelPicker(ids []string, current, why string, st *theme.Styles) ModelPicker {
-	p := ModelPicker{styles: st, current: current, why: stream.SanitizeLine(why), keys: DefaultModelPickerKeys(),
-		filter: newDialogInput(st, "model: ", "type to filter, or a model name · ? keys")}
+	p := ModelPicker{styles: st, current: current, why: stream.SanitizeLine(why), filterList: filterList{keys: DefaultModelPickerKeys(),
+		filter: newDialogInput(st, "model: ", "type to filter, or a model name · ? keys")}}
 	p.filter.CharLimit = modelFilterMax
 	for _, id := range ids {
 		p.all = append(p.all, stream.SanitizeLine(id))
@@ -128,38 +106,12 @@ func (p ModelPicker) Selected() string {
 
 // Update handles keys and pastes.
 func (p ModelPicker) Update(msg tea.Msg) (ModelPicker, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		if p.help {
-			p.help = helpToggle(msg, p.keys.Help)
-			return p, nil
+	cmd := p.update(msg, func() tea.Msg {
+		if name := p.Selected(); name != "" {
+			return ModelPickedMsg{Name: name}
 		}
-		switch {
-		case key.Matches(msg, p.keys.Close):
-			return p, msgCmd(DialogClosedMsg{})
-		case key.Matches(msg, p.keys.Pick):
-			if name := p.Selected(); name != "" {
-				return p, msgCmd(ModelPickedMsg{Name: name})
-			}
-			return p, nil
-		case key.Matches(msg, p.keys.Help) && (p.filter.Value() == "" || msg.String() == "f1"):
-			p.help = true
-			return p, nil
-		case p.keys.List.Move(msg, &p.cur):
-			return p, nil
-		}
-		return p.edit(msg)
-	case tea.PasteMsg:
-		if p.help {
-			return p, nil
-		}
-		return p.edit(cleanPaste(msg))
-	}
-	return p, nil
-}
-
-func (p ModelPicker) edit(msg tea.Msg) (ModelPicker, tea.Cmd) {
-	cmd := editFilter(&p.filter, msg, p.refilter) // before p is read for the return
+		return nil
+	}, p.refilter) // before p is read for the return
 	return p, cmd
 }
 

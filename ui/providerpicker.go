@@ -17,8 +17,6 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -175,27 +173,11 @@ func (m *Model) keepProvider() string {
 }
 
 // ProviderPickerKeys are the /provider picker's keys.
-type ProviderPickerKeys struct {
-	List  ListKeys
-	Pick  key.Binding // enter
-	Close key.Binding // esc
-	Help  key.Binding // ?
-}
+type ProviderPickerKeys = FilterPickerKeys
 
 // DefaultProviderPickerKeys returns the provider picker's bindings.
 func DefaultProviderPickerKeys() ProviderPickerKeys {
-	return ProviderPickerKeys{
-		List:  defaultListKeys(false),
-		Pick:  key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "switch to this provider")),
-		Close: closeKey("close"),
-		Help:  key.NewBinding(key.WithKeys("?", "f1"), key.WithHelp("?", "these keys (empty filter)")),
-	}
-}
-
-// FullHelp is the provider picker's keys for its "?" view.
-func (k ProviderPickerKeys) FullHelp() [][]key.Binding {
-	return [][]key.Binding{k.List.Bindings(), {k.Pick, k.Close, k.Help,
-		key.NewBinding(key.WithKeys("a"), key.WithHelp("letters", "filter by name, URL or description"))}}
+	return filterPickerKeys("switch to this provider", "filter by name, URL or description")
 }
 
 // ProviderPicker is /provider without a name: every provider the config
@@ -207,17 +189,14 @@ type ProviderPicker struct {
 	styles  *theme.Styles
 	all     []ProviderChoice
 	current string
-	filter  textinput.Model
 	shown   []int
-	cur     listCursor
-	keys    ProviderPickerKeys
-	help    bool
+	filterList
 }
 
 // NewProviderPicker lists choices with current selected.
 func NewProviderPicker(choices []ProviderChoice, current string, st *theme.Styles) ProviderPicker {
-	p := ProviderPicker{styles: st, current: current, keys: DefaultProviderPickerKeys(),
-		filter: newDialogInput(st, "provider: ", "type to filter · ? keys")}
+	p := ProviderPicker{styles: st, current: current, filterList: filterList{keys: DefaultProviderPickerKeys(),
+		filter: newDialogInput(st, "provider: ", "type to filter · ? keys")}}
 	p.filter.CharLimit = modelFilterMax
 	for _, c := range choices {
 		p.all = append(p.all, ProviderChoice{Name: stream.SanitizeLine(c.Name), BaseURL: stream.SanitizeLine(c.BaseURL), About: stream.SanitizeLine(c.About)})
@@ -282,36 +261,13 @@ func (p ProviderPicker) Selected() string {
 // Update handles keys and pastes. Enter sends /provider NAME, so a pick and
 // a typed command take the same way.
 func (p ProviderPicker) Update(msg tea.Msg) (ProviderPicker, tea.Cmd) {
-	switch msg := msg.(type) {
-	case tea.KeyPressMsg:
-		if p.help {
-			p.help = helpToggle(msg, p.keys.Help)
-			return p, nil
+	cmd := p.update(msg, func() tea.Msg {
+		if name := p.Selected(); name != "" {
+			return SlashMsg{Name: "provider", Args: name}
 		}
-		switch {
-		case key.Matches(msg, p.keys.Close):
-			return p, msgCmd(DialogClosedMsg{})
-		case key.Matches(msg, p.keys.Pick):
-			if name := p.Selected(); name != "" {
-				return p, msgCmd(SlashMsg{Name: "provider", Args: name})
-			}
-			return p, nil
-		case key.Matches(msg, p.keys.Help) && (p.filter.Value() == "" || msg.String() == "f1"):
-			p.help = true
-			return p, nil
-		case p.keys.List.Move(msg, &p.cur):
-			return p, nil
-		}
-		cmd := editFilter(&p.filter, msg, p.refilter)
-		return p, cmd
-	case tea.PasteMsg:
-		if p.help {
-			return p, nil
-		}
-		cmd := editFilter(&p.filter, cleanPaste(msg), p.refilter)
-		return p, cmd
-	}
-	return p, nil
+		return nil
+	}, p.refilter) // before p is read for the return
+	return p, cmd
 }
 
 // View draws the title, the filter, one row per visible provider (name,
