@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
+
+	"runnel/ui/mdnest"
 )
 
 // fence is the code-fence fast path: a tail that is one open fenced code
@@ -34,7 +36,7 @@ func newFence(n *ast.FencedCodeBlock, b []byte, base int) *fence {
 	if nl < 0 {
 		return nil
 	}
-	ch, k := fenceRun(string(b[p:]))
+	ch, k := mdnest.FenceRun(string(b[p:]))
 	return &fence{start: base + p, next: base + p + nl + 1, ch: ch, n: k, lang: string(n.Language(b))}
 }
 
@@ -81,7 +83,7 @@ func openFence(n ast.Node, b []byte) bool {
 		return false
 	}
 	s := string(b[p:])
-	ch, k := fenceRun(s)
+	ch, k := mdnest.FenceRun(s)
 	if k < 3 {
 		return false
 	}
@@ -102,19 +104,6 @@ func closedIn(s string, ch byte, k int) bool {
 	return false
 }
 
-// fenceRun returns the fence character at the start of s and how many
-// times it repeats.
-func fenceRun(s string) (byte, int) {
-	if s == "" || (s[0] != '`' && s[0] != '~') {
-		return 0, 0
-	}
-	k := 0
-	for k < len(s) && s[k] == s[0] {
-		k++
-	}
-	return s[0], k
-}
-
 // closes reports whether line closes a fence of k characters ch: up to
 // three spaces, at least k of ch, then only blanks.
 func closes(line string, ch byte, k int) bool {
@@ -123,6 +112,6 @@ func closes(line string, ch byte, k int) bool {
 	for i < 3 && i < len(line) && line[i] == ' ' {
 		i++
 	}
-	c, n := fenceRun(line[i:])
+	c, n := mdnest.FenceRun(line[i:])
 	return c == ch && n >= k && strings.Trim(line[i+n:], " \t") == ""
 }

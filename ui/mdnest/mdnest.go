@@ -31,7 +31,7 @@ func Guard(b []byte) string {
 		end := i + lineLen(b[i:])
 		line := string(b[i:end])
 		ind := strings.TrimLeft(line, " \t")
-		switch ch, k := fenceRun(ind); {
+		switch ch, k := FenceRun(ind); {
 		case fch != 0:
 			if closes(ind, fch, fn) {
 				fch = 0
@@ -136,9 +136,10 @@ func markerLen(s string) int {
 	return n
 }
 
-// fenceRun returns the fence character at the start of s and how many
-// times it repeats.
-func fenceRun(s string) (byte, int) {
+// FenceRun returns the fence character (` or ~) at the start of s and how
+// many times it repeats; 0, 0 when s starts no fence. ui/markdown finds its
+// fences with it too.
+func FenceRun(s string) (byte, int) {
 	if s == "" || (s[0] != '`' && s[0] != '~') {
 		return 0, 0
 	}
@@ -152,6 +153,6 @@ func fenceRun(s string) (byte, int) {
 // closes reports whether line, without its indentation, closes a fence of
 // k characters ch.
 func closes(line string, ch byte, k int) bool {
-	c, n := fenceRun(line)
+	c, n := FenceRun(line)
 	return c == ch && n >= k && strings.TrimSpace(line[n:]) == ""
 }
