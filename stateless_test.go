@@ -2,28 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
 	"runnel/session/store"
 	"runnel/stream/streamtest"
 )
-
-// numbered answers "Answer N (saw K user messages)".
-func numbered() streamtest.Model {
-	n := 0
-	return func(seen []json.RawMessage) streamtest.Output {
-		n++
-		users := 0
-		for _, line := range streamtest.Transcript(seen) {
-			if strings.HasPrefix(line, "user: ") {
-				users++
-			}
-		}
-		return streamtest.Output{Text: fmt.Sprintf("Answer %d (saw %d user messages)", n, users)}
-	}
-}
 
 // onlySession is the one session saved in dir.
 func onlySession(t *testing.T, dir string) *store.Session {
@@ -50,7 +34,7 @@ func TestOneShotSendsHistoryToAServerThatIgnoresTheChain(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-test")
 	for _, p := range []streamtest.Personality{streamtest.Ollama(), streamtest.LlamaCpp()} {
 		t.Run(p.Name, func(t *testing.T) {
-			srv := streamtest.NewAs(t, p, numbered())
+			srv := streamtest.NewAs(t, p, streamtest.CountingModel())
 			dir := t.TempDir()
 			base := []string{"--data-dir", dir, "--base-url", srv.URL, "--format", "text"}
 			if out, errOut, code := runnel(t, "", append(base, "-p", "one")...); code != exitOK || !strings.Contains(out, "Answer 1") {
@@ -103,7 +87,7 @@ func TestOneShotSendsHistoryToAServerThatIgnoresTheChain(t *testing.T) {
 // chains again. (Within one run the chat remembers it: see ui.)
 func TestOneShotFallsBackWhenTheChainIsNotFound(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-test")
-	srv := streamtest.NewAs(t, streamtest.VLLMNoStore(), numbered())
+	srv := streamtest.NewAs(t, streamtest.VLLMNoStore(), streamtest.CountingModel())
 	dir := t.TempDir()
 	base := []string{"--data-dir", dir, "--base-url", srv.URL, "--format", "text"}
 	runnel(t, "", append(base, "-p", "one")...)
@@ -122,7 +106,7 @@ func TestOneShotFallsBackWhenTheChainIsNotFound(t *testing.T) {
 
 	// a stateful server whose stored response expired: sent again, and the
 	// next run chains again
-	stateful := streamtest.NewAs(t, streamtest.OpenAI(), numbered())
+	stateful := streamtest.NewAs(t, streamtest.OpenAI(), streamtest.CountingModel())
 	dir2, _ := seedChained(t, "resp_expired")
 	out, errOut, code = runnel(t, "", "--data-dir", dir2, "--base-url", stateful.URL, "--format", "text", "-c", "-p", "and then?")
 	if code != exitOK || !strings.Contains(out, "Answer 1") || !strings.Contains(errOut, "no longer has the previous response") {

@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -11,22 +9,6 @@ import (
 	"runnel/stream"
 	"runnel/stream/streamtest"
 )
-
-// countingModel answers "Answer N (saw K user messages)": every answer is
-// told apart, and says how much of the conversation reached the model.
-func countingModel() streamtest.Model {
-	n := 0
-	return func(seen []json.RawMessage) streamtest.Output {
-		n++
-		users := 0
-		for _, line := range streamtest.Transcript(seen) {
-			if strings.HasPrefix(line, "user: ") {
-				users++
-			}
-		}
-		return streamtest.Output{Text: fmt.Sprintf("Answer %d (saw %d user messages)", n, users)}
-	}
-}
 
 // statelessChat is a chat with a history database and a memory directory,
 // talking to srv.
@@ -54,7 +36,7 @@ func say(t *testing.T, m *Model, text string) {
 func TestChatNoticesAServerThatIgnoresTheChain(t *testing.T) {
 	for _, p := range []streamtest.Personality{streamtest.Ollama(), streamtest.LlamaCpp()} {
 		t.Run(p.Name, func(t *testing.T) {
-			srv := streamtest.NewAs(t, p, countingModel())
+			srv := streamtest.NewAs(t, p, streamtest.CountingModel())
 			cache := t.TempDir()
 			m := statelessChat(t, srv, cache)
 			say(t, m, "one")
@@ -115,7 +97,7 @@ func TestChatNoticesAServerThatIgnoresTheChain(t *testing.T) {
 // found."; the turn is sent again with the history, the provider
 // remembered, and the next turn sends the history at once.
 func TestChatRemembersAServerThatLosesTheChain(t *testing.T) {
-	srv := streamtest.NewAs(t, streamtest.VLLMNoStore(), countingModel())
+	srv := streamtest.NewAs(t, streamtest.VLLMNoStore(), streamtest.CountingModel())
 	m := statelessChat(t, srv, t.TempDir())
 	say(t, m, "one")
 	say(t, m, "two")
@@ -157,7 +139,7 @@ func TestChatRemembersARefusedChain(t *testing.T) {
 func TestChatKeepsChainingWithAStatefulServer(t *testing.T) {
 	for _, p := range []streamtest.Personality{streamtest.OpenAI(), streamtest.VLLM(), streamtest.LMStudio()} {
 		t.Run(p.Name, func(t *testing.T) {
-			srv := streamtest.NewAs(t, p, countingModel())
+			srv := streamtest.NewAs(t, p, streamtest.CountingModel())
 			m := statelessChat(t, srv, t.TempDir())
 			say(t, m, "one")
 			say(t, m, "two")

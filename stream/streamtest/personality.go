@@ -46,6 +46,22 @@ func EchoModel(seen []json.RawMessage) Output {
 	return Output{Text: "You said: " + lastUserText(seen)}
 }
 
+// CountingModel answers "Answer N (saw K user messages)": every answer is
+// told apart, and says how much of the conversation reached the model.
+func CountingModel() Model {
+	n := 0
+	return func(seen []json.RawMessage) Output {
+		n++
+		users := 0
+		for _, line := range Transcript(seen) {
+			if strings.HasPrefix(line, "user: ") {
+				users++
+			}
+		}
+		return Output{Text: fmt.Sprintf("Answer %d (saw %d user messages)", n, users)}
+	}
+}
+
 // Personality is one server's wire shape and statefulness.
 type Personality struct {
 	Name string
