@@ -152,7 +152,33 @@ func (w *wrapper) breakPiece(p piece) {
 
 // truncate is xansi.Truncate(s, n, "") reading only what it needs of s
 // (Truncate reads all of it: a long word would cost its length per row).
+// Text without escape sequences is walked a cluster at a time, printable
+// ASCII a byte at a time; anything else takes Truncate on a prefix.
 func truncate(s string, n int) string {
+	w, i := 0, 0
+	for i < len(s) {
+		c := s[i]
+		if c == 0x1b {
+			return truncateEsc(s, n)
+		}
+		if c >= 0x20 && c < 0x7f && (i+1 == len(s) || s[i+1] < 0x80) { // one cell, one cluster
+			if w+1 > n {
+				break
+			}
+			w, i = w+1, i+1
+			continue
+		}
+		cl, cw := xansi.FirstGraphemeCluster(s[i:], xansi.GraphemeWidth)
+		if w+cw > n || cl == "" {
+			break
+		}
+		w, i = w+cw, i+len(cl)
+	}
+	return s[:i]
+}
+
+// truncateEsc is truncate for text holding escape sequences.
+func truncateEsc(s string, n int) string {
 	k := 8*n + 64
 	for k < len(s) && len(xansi.Truncate(s[:k], n, ""))+64 > k {
 		k *= 2
