@@ -335,6 +335,9 @@ func (m *Model) tick(now time.Time) tea.Cmd {
 		clear(t.changed)
 	}
 	m.tools.flushRound(now)
+	if n := m.frame.md.NewNote(); n != "" { // a render that fell back to plain text says so, once
+		m.notice(block.Warning, stream.SanitizeLine(n))
+	}
 	for it := range m.dirty {
 		cmds = append(cmds, m.refresh(it, now))
 	}

@@ -29,6 +29,7 @@ type Renderers struct {
 	byKey map[rendererKey]*markdown.Renderer
 	err   error
 	note  string                  // the first renderer's note found (Note)
+	said  bool                    // NewNote has handed the note or the error out
 	looks map[*theme.Styles]*look // the blocks' styles per Styles (look.go)
 }
 
@@ -62,6 +63,26 @@ func (rs *Renderers) Note() string {
 		}
 	}
 	return rs.note
+}
+
+// NewNote returns, once, the one line the chat says when markdown fell
+// back to plain text: the first renderer note (Note), or the error making a
+// renderer (Err); "" before there is one, and ever after.
+func (rs *Renderers) NewNote() string {
+	note, err := rs.Note(), rs.Err()
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	switch {
+	case rs.said:
+		return ""
+	case note != "":
+		rs.said = true
+		return note
+	case err != nil:
+		rs.said = true
+		return "markdown cannot be drawn (" + err.Error() + "): answers are shown as plain text"
+	}
+	return ""
 }
 
 // get returns the renderer for st at width, or nil if it cannot be made;

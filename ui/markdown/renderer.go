@@ -58,6 +58,7 @@ func (r *Renderer) Render(src string) (out string, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			out, err = "", fmt.Errorf("render markdown: %v", p)
+			r.noteOnce(panicNote(p))
 		}
 	}()
 	doc, b, _ := r.parse(src, nil)
@@ -85,13 +86,22 @@ func (r *Renderer) parse(src string, refs []parser.Reference) (ast.Node, []byte,
 	doc := r.md.Parser().Parse(text.NewReader(b), parser.WithContext(ctx))
 	if note != "" {
 		copy(b, src) // the text as it came, parsed as plain
-		r.note.CompareAndSwap(nil, &note)
+		r.noteOnce(note)
 	}
 	return doc, b, ctx.own
 }
 
+// noteOnce keeps n as the renderer's note unless it has one.
+func (r *Renderer) noteOnce(n string) { r.note.CompareAndSwap(nil, &n) }
+
+// panicNote is the note on a render that failed and fell back to plain text.
+func panicNote(p any) string {
+	return fmt.Sprintf("markdown could not be drawn (%v): that answer is shown as plain text", p)
+}
+
 // Note returns the first note on markdown this renderer showed as plain
-// text because it nests too deep to parse in time (ui/mdnest), or "".
+// text: because it nests too deep to parse in time (ui/mdnest), or because
+// rendering it failed; "" when there is none.
 func (r *Renderer) Note() string {
 	if n := r.note.Load(); n != nil {
 		return *n

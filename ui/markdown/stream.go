@@ -134,6 +134,7 @@ func (s *Stream) render() (view string) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.err = cmp.Or(s.err, fmt.Errorf("render markdown: %v", p)) // the first one
+			s.r.noteOnce(panicNote(p))
 			view = src
 		}
 		s.view, s.viewOK = view, true
