@@ -29,6 +29,7 @@ type cutScanner struct {
 	blank            bool // the previous line was blank
 	inList           bool // the current block so far is (or ends in) a list
 	text             bool // src[from:pos] holds something other than blanks
+	clear            int  // src[pos:clear] holds no newline: a partial last line is not searched again
 }
 
 // cut returns settledCut(src, from), where src extends the text of the
@@ -39,10 +40,13 @@ func (sc *cutScanner) cut(src string, from int) int {
 	}
 	i := sc.pos
 	for i < len(src) {
-		j := strings.IndexByte(src[i:], '\n')
+		k := max(i, min(sc.clear, len(src)))
+		j := strings.IndexByte(src[k:], '\n')
 		if j < 0 {
+			sc.clear = len(src)
 			break
 		}
+		j += k - i
 		line := src[i : i+j]
 		if sc.blank && sc.fenceCh == 0 && sc.text && startsBlock(line, sc.inList) {
 			sc.found = i
