@@ -83,7 +83,7 @@ func (m *message) Item() *stream.Item { return m.it }
 func (m *message) Update(time.Time) {
 	text, refusal, parts := splitParts(m.it.Content)
 	m.refs = citations(parts)
-	if m.pages.update(text) {
+	if m.pages.update(text, &m.doc) {
 		m.src = text // drawn from its last pages, without citation markers
 	} else if len(m.refs.marks) == 0 {
 		m.src = m.grow.clean(text)

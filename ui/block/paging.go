@@ -42,12 +42,17 @@ type pager struct {
 // update takes the message's raw text. It reports false, and does nothing,
 // while the text is short enough to draw whole or no longer extends what it
 // has paged (a .done value that rewrote it: the caller draws it whole).
-func (p *pager) update(raw string) bool {
+// When paging starts, the first page takes over whole, the document the
+// message was drawn from (whole), which its stream has parsed already: a
+// new one would parse and render all of it again in one frame (a long
+// table: half a second).
+func (p *pager) update(raw string, whole *mdDoc) bool {
 	if !p.on {
 		if len(raw) <= pageBytes {
 			return false
 		}
 		p.on = true
+		p.cur, *whole = *whole, mdDoc{}
 	}
 	if len(raw) < p.start {
 		*p = pager{}

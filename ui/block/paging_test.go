@@ -60,7 +60,7 @@ func TestPagesNeverCutACodeFence(t *testing.T) {
 		t.Fatal("after the fence, the scan says it is open")
 	}
 	var p pager
-	p.update(strings.Repeat("word ", pageBytes/5) + "\n\n```\n" + strings.Repeat("code line\n\n", 1000))
+	p.update(strings.Repeat("word ", pageBytes/5) + "\n\n```\n" + strings.Repeat("code line\n\n", 1000), &mdDoc{})
 	if p.start != 0 {
 		t.Errorf("the page was cut at %d, inside the fence", p.start)
 	}
@@ -82,5 +82,40 @@ func TestLongPanelTextIsDrawnFromItsEnd(t *testing.T) {
 		if !strings.Contains(visible(out), "above not drawn") || len(out) > 4*maxPanelText {
 			t.Errorf("%s: %d bytes drawn for %d, without the line saying what is not drawn:\n%s", it.Type, len(out), len(long), visible(out))
 		}
+	}
+}
+
+// TestPagingKeepsTheStream: when a message grows past pageBytes, its first
+// page is the document it was drawn from, stream and all: it is not parsed
+// and rendered again from the start in one frame (a long table took half a
+// second), and it draws the same.
+func TestPagingKeepsTheStream(t *testing.T) {
+	it := &stream.Item{Type: "message", Content: []stream.Part{{Type: "output_text"}}}
+	b := ForItem(it, epoch)
+	m := b.(*message)
+	ctx := Context{Width: 80, Styles: testStyles, Now: epoch, Markdown: NewRenderers()}
+	var text strings.Builder
+	text.WriteString("| a | b |\n|---|---|\n")
+	for text.Len() < pageBytes-1000 {
+		text.WriteString("| cell one | cell two |\n")
+	}
+	it.Content[0].Text = text.String()
+	b.Update(epoch)
+	b.Render(ctx)
+	st := m.doc.st
+	if st == nil {
+		t.Fatal("no stream before paging")
+	}
+	for text.Len() <= pageBytes+1000 {
+		text.WriteString("| cell one | cell two |\n")
+	}
+	it.Content[0].Text = text.String()
+	b.Update(epoch)
+	out := visible(b.Render(ctx))
+	if !m.pages.on || m.pages.cur.st != st {
+		t.Fatalf("paging on %v: the first page has another stream", m.pages.on)
+	}
+	if !strings.Contains(out, "cell two") {
+		t.Errorf("the page draws no rows:\n%s", out[:min(len(out), 300)])
 	}
 }

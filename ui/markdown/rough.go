@@ -11,6 +11,12 @@ import (
 // roughMin is the tail length from which it is rough.
 const roughMin = 32 << 10
 
+// roughParseMax is the longest rough tail parsed again when its block ends:
+// past it, or for a table (whose render, not its parse, costs up to 400 ms
+// at 32 KB), the tail stays rough until a whole render (the caller's, off
+// the frame) replaces it, so no frame pays for the whole block.
+const roughParseMax = 256 << 10
+
 // rough is the long-block path: once the unsettled tail (an open block of
 // any kind) has grown past roughMin, a frame draws it as its last parse
 // rendered it, then what came since as plain rows, keeping those complete:
@@ -18,7 +24,9 @@ const roughMin = 32 << 10
 // After a line that surely ends the block (a blank line ending a
 // paragraph, then the next line) the tail is parsed again at once; after
 // one that may (a blank line in a list, a line that may start a block),
-// once the tail has grown by an eighth since, so parsing stays linear.
+// once the tail has grown by an eighth since, so parsing stays linear. A
+// table, or a tail past roughParseMax, is never parsed again in a frame:
+// it stays rough until a whole render.
 //
 // Invariants: src[start:] is the tail; out renders src[start:at]; w holds
 // the rows of src[at:fed], done its complete rows joined; scan is a line
@@ -73,7 +81,7 @@ func (r *rough) view(s *Stream, src string) ([]string, bool) {
 		r.read(src[r.scan : r.scan+nl])
 		r.scan += nl + 1
 	}
-	if r.sure && !r.stubborn || (r.sure || r.due) && 8*(len(src)-r.at) >= len(src)-r.start {
+	if r.parses(s, len(src)-r.start) && (r.sure && !r.stubborn || (r.sure || r.due) && 8*(len(src)-r.at) >= len(src)-r.start) {
 		if r.sure {
 			s.stubborn = r.start
 		}
@@ -121,6 +129,11 @@ func (r *rough) feed(s *Stream, src string) {
 		r.done.WriteString(s.r.margined(row))
 	}
 	r.w.out = r.w.out[:0]
+}
+
+// parses reports whether a tail of n bytes may be parsed again in a frame.
+func (r *rough) parses(s *Stream, n int) bool {
+	return r.kind != extast.KindTable && n <= s.roughParse
 }
 
 // read takes a completed line: may it end the block, or surely?

@@ -40,7 +40,8 @@ var openBlocks = map[string]func(n int) string{
 // TestRoughBlocksEndAsWholeRenders streams each kind of long open block
 // with the long-block path from 1 KB, then a paragraph after it: the path
 // is used, its rows fit the width, and once the paragraph's first line is
-// complete the view is a whole render again.
+// complete the view is a whole render again; but for a table, which stays
+// rough (its render would cost a frame), with the paragraph after it.
 func TestRoughBlocksEndAsWholeRenders(t *testing.T) {
 	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 50)
 	for name, gen := range openBlocks {
@@ -64,6 +65,12 @@ func TestRoughBlocksEndAsWholeRenders(t *testing.T) {
 			}
 			if !used {
 				t.Fatal("the long-block path was not used")
+			}
+			if name == "table" { // never parsed again in a frame (roughParseMax)
+				if !s.Rough() || !strings.Contains(xansi.Strip(s.View()), "After the block, a paragraph.") {
+					t.Fatalf("a long table was parsed again in a frame, or the text after it is lost:\n%s", xansi.Strip(s.View()))
+				}
+				return
 			}
 			if s.Rough() {
 				t.Fatal("the block ended and is still drawn roughly")
@@ -167,5 +174,34 @@ func TestDeepNestingIsPlainWithANote(t *testing.T) {
 		if want := strings.TrimLeft(doc, ">"); !strings.Contains(strings.ReplaceAll(got, " ", ""), strings.ReplaceAll(tailOf(want, 20), " ", "")) {
 			t.Errorf("%.20q: the text is not shown as it came: %q", doc, got)
 		}
+	}
+}
+
+// TestLongTailStaysRough: a rough tail longer than roughParse is not parsed
+// again when its block ends: it stays rough, text after it included, and
+// nothing is lost; a whole render (Render) draws it properly.
+func TestLongTailStaysRough(t *testing.T) {
+	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 50)
+	doc := openBlocks["words"](6<<10) + "\n\n# After\n\nThe end of it.\n"
+	s := NewStream(r)
+	s.roughMin, s.roughParse = 1<<10, 4<<10
+	for _, d := range chunks(doc) {
+		s.Append(d)
+		s.View()
+	}
+	view := xansi.Strip(s.View())
+	if !s.Rough() || !strings.Contains(view, "# After") || !strings.Contains(view, "The end of it.") {
+		t.Fatalf("rough %v:\n%s", s.Rough(), view)
+	}
+	alnum := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+				return r
+			}
+			return -1
+		}, s)
+	}
+	if !strings.Contains(alnum(view), alnum(doc)) {
+		t.Errorf("text was lost:\n%s", view)
 	}
 }

@@ -35,15 +35,16 @@ type Stream struct {
 	r   *Renderer
 	src strings.Builder
 
-	blocks   []settled
-	segStart int // start of the unsettled tail
-	head     strings.Builder
-	tailRefs []parser.Reference // definitions in the tail, at the last parse
-	known    map[string]string  // label → definition, as last rendered
-	fence    *fence
-	rough    *rough // the long-block path, when the tail is long
-	roughMin int    // tail length from which rough is used
-	stubborn int    // the start of a tail that stayed open when it surely ended (rough.go)
+	blocks     []settled
+	segStart   int // start of the unsettled tail
+	head       strings.Builder
+	tailRefs   []parser.Reference // definitions in the tail, at the last parse
+	known      map[string]string  // label → definition, as last rendered
+	fence      *fence
+	rough      *rough // the long-block path, when the tail is long
+	roughMin   int    // tail length from which rough is used
+	roughParse int    // the longest rough tail parsed again (roughParseMax)
+	stubborn   int    // the start of a tail that stayed open when it surely ended (rough.go)
 
 	view   string
 	viewOK bool
@@ -61,7 +62,7 @@ type settled struct {
 
 // NewStream starts an empty message rendered with r.
 func NewStream(r *Renderer) *Stream {
-	return &Stream{r: r, roughMin: roughMin, stubborn: -1}
+	return &Stream{r: r, roughMin: roughMin, roughParse: roughParseMax, stubborn: -1}
 }
 
 // Append adds a delta to the message. It does no rendering.
