@@ -60,7 +60,7 @@ func TestPagesNeverCutACodeFence(t *testing.T) {
 		t.Fatal("after the fence, the scan says it is open")
 	}
 	var p pager
-	p.update(strings.Repeat("word ", pageBytes/5) + "\n\n```\n" + strings.Repeat("code line\n\n", 1000), &mdDoc{})
+	p.update(strings.Repeat("word ", pageBytes/5)+"\n\n```\n"+strings.Repeat("code line\n\n", 1000), &mdDoc{})
 	if p.start != 0 {
 		t.Errorf("the page was cut at %d, inside the fence", p.start)
 	}
