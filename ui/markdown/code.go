@@ -100,12 +100,17 @@ func val[T any](p *T, def T) T {
 	return def
 }
 
+// maxHighlight is the most code highlighted at once: longer code (a
+// megabyte of minified JSON in one block) is drawn in the plain code
+// style, which costs a pass over it; chroma would take seconds.
+const maxHighlight = 256 << 10
+
 // highlight returns the rows of code, coloured by the Renderer's chroma
 // style with the lexer named lang (plain text for none: guessing a lexer
 // from the text would change colours as a block streams).
 func (r *Renderer) highlight(lang, code string) []string {
 	code = strings.TrimSuffix(code, "\n")
-	if r.code == nil {
+	if r.code == nil || len(code) > maxHighlight {
 		rows := strings.Split(code, "\n")
 		for i, row := range rows {
 			rows[i] = r.paint(row, r.base.with(r.style.CodeBlock.StylePrimitive))

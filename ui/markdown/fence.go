@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 
@@ -13,7 +14,8 @@ import (
 // they complete, without parsing the tail again.
 //
 // Invariants: src[start:] begins with the fence line; rows holds the rows
-// of the complete lines after it up to next, none of which closes it.
+// of the complete lines after it up to next (and of longLine pieces of a
+// line longer than that), none of which closes it.
 type fence struct {
 	start, next int
 	ch          byte
@@ -52,14 +54,16 @@ func (f *fence) view(r *Renderer, src string) ([]string, bool) {
 		if j < 0 {
 			break
 		}
-		line := src[f.next : f.next+j+1]
-		for _, row := range r.codeRows(f.lang, []string{line}, true) {
-			if f.nrows++; f.nrows > 1 {
-				f.rows.WriteByte('\n')
-			}
-			f.rows.WriteString(r.margined(row))
-		}
+		f.addRows(r, src[f.next:f.next+j+1])
 		f.next += j + 1
+	}
+	for len(src)-f.next > longLine { // a line that goes on and on (minified JSON): its rows in pieces
+		cut := f.next + longLine
+		for cut > f.next && !utf8.RuneStart(src[cut]) {
+			cut--
+		}
+		f.addRows(r, src[f.next:cut])
+		f.next = cut
 	}
 	rows, rest := strings.TrimLeft(f.rows.String(), "\n"), src[f.next:]
 	if rest == "" {
@@ -70,6 +74,22 @@ func (f *fence) view(r *Renderer, src string) ([]string, bool) {
 		return []string{strings.Trim(last, "\n")}, true
 	}
 	return []string{rows, "\n", last}, true
+}
+
+// longLine is the longest part of an open fence's last line highlighted
+// again each frame: past it, the line is highlighted in pieces of this
+// size, each once, each a row of its own until the whole render.
+const longLine = 16 << 10
+
+// addRows highlights code (a line, or a piece of a long one) and keeps its
+// rows.
+func (f *fence) addRows(r *Renderer, code string) {
+	for _, row := range r.codeRows(f.lang, []string{code}, true) {
+		if f.nrows++; f.nrows > 1 {
+			f.rows.WriteByte('\n')
+		}
+		f.rows.WriteString(r.margined(row))
+	}
 }
 
 // openFence reports whether n is a fenced code block in b whose closing

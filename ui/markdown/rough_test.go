@@ -205,3 +205,28 @@ func TestLongTailStaysRough(t *testing.T) {
 		t.Errorf("text was lost:\n%s", view)
 	}
 }
+
+// TestLongCodeLineIsNotHighlightedEachFrame: a code fence whose one line
+// goes on (a megabyte of minified JSON) highlights each piece of it once:
+// a frame with 200 KB of the line open costs a fifth at most of
+// highlighting those 200 KB once, timed in the same run (it used to cost
+// all of it, every frame).
+func TestLongCodeLineIsNotHighlightedEachFrame(t *testing.T) {
+	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 80)
+	const size = 200 << 10
+	text := "```json\n" + repeat(`{"key":"value","n":12345,"list":[1,2,3]},`, size+framesPerRun*80+80)
+	frame := time.Duration(1 << 62)
+	for range 3 {
+		frame = min(frame, tailFrames(r, "", text, size)/framesPerRun)
+	}
+	whole := time.Duration(1 << 62)
+	for range 3 {
+		t0 := time.Now()
+		r.highlight("json", text[8:size])
+		whole = min(whole, time.Since(t0))
+	}
+	t.Logf("a frame %v, highlighting %d KB once %v", frame, size>>10, whole)
+	if frame > whole/5 {
+		t.Errorf("a frame of a 200 KB code line costs %v, against %v to highlight it once", frame, whole)
+	}
+}
