@@ -216,3 +216,40 @@ func TestBareResponse(t *testing.T) {
 		t.Errorf("problems %v", probs)
 	}
 }
+
+// TestIdentityWithoutIdsOrIndexes: a server that names nothing (no ids, no
+// indexes, no sequence numbers) and sends two messages and two calls, each
+// item added, streamed and done, then a terminal response listing them
+// again: four items, in order, each text once.
+func TestIdentityWithoutIdsOrIndexes(t *testing.T) {
+	msg := func(text string) string {
+		return `{"type":"message","role":"assistant","status":"completed","content":[{"type":"output_text","text":"` + text + `"}]}`
+	}
+	call := func(id, args string) string {
+		return `{"type":"function_call","name":"f","call_id":"` + id + `","arguments":"` + args + `","status":"completed"}`
+	}
+	s, probs := one(t, `{"type":"response.created","response":{"id":"r","status":"in_progress"}}`,
+		`{"type":"response.output_item.added","item":{"type":"message","role":"assistant","content":[]}}`,
+		`{"type":"response.output_text.delta","delta":"one"}`,
+		`{"type":"response.output_item.done","item":`+msg("one")+`}`,
+		`{"type":"response.output_item.added","item":{"type":"function_call","name":"f","call_id":"c1","arguments":""}}`,
+		`{"type":"response.function_call_arguments.delta","item_id":"c1","delta":"{}"}`,
+		`{"type":"response.output_item.added","item":{"type":"function_call","name":"f","call_id":"c2","arguments":""}}`,
+		`{"type":"response.function_call_arguments.delta","item_id":"c2","delta":"[]"}`,
+		`{"type":"response.output_item.done","item":`+call("c1", "{}")+`}`,
+		`{"type":"response.output_item.done","item":`+call("c2", "[]")+`}`,
+		`{"type":"response.output_item.added","item":{"type":"message","role":"assistant","content":[]}}`,
+		`{"type":"response.output_text.delta","delta":"two"}`,
+		`{"type":"response.output_item.done","item":`+msg("two")+`}`,
+		`{"type":"response.completed","response":{"id":"r","status":"completed","output":[`+msg("one")+`,`+call("c1", "{}")+`,`+call("c2", "[]")+`,`+msg("two")+`]}}`)
+	if len(probs) > 0 {
+		t.Errorf("problems: %v", probs)
+	}
+	var got []string
+	for _, it := range s.Items {
+		got = append(got, it.Type+":"+it.Text()+it.CallID+it.Arguments)
+	}
+	if want := "message:one function_call:c1{} function_call:c2[] message:two"; strings.Join(got, " ") != want {
+		t.Errorf("items %q, want %q", strings.Join(got, " "), want)
+	}
+}

@@ -16,7 +16,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -284,12 +283,12 @@ func (s *server) start(ctx context.Context) (*conn, error) {
 	slices.Sort(extra)
 	cmd.Env = toolEnv(os.Environ(), secrets, extra...)
 	cmd.Stderr = s.stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // the terminal's ^C is runnel's to handle
+	ownGroup(cmd) // the terminal's ^C is runnel's to handle
 	cmd.WaitDelay = mcpGrace
 	cs, err := s.m.client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: mcpGrace}, nil)
 	if err != nil {
 		if cmd.Process != nil {
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			_ = killGroup(cmd.Process.Pid, true)
 		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return nil, s.startTimedOut("initialize")
@@ -548,7 +547,7 @@ func (m *Manager) Close() error {
 		s.mu.Unlock()
 		if c != nil {
 			if hung { // it ignored a cancellation: it will not stop because its stdin closes
-				_ = syscall.Kill(-c.pid, syscall.SIGTERM)
+				_ = killGroup(c.pid, false)
 			}
 			wg.Go(func() {
 				_ = c.cs.Close() // its error is only how the process exited

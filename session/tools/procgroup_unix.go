@@ -1,0 +1,22 @@
+//go:build unix
+
+package tools
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// ownGroup starts cmd in a process group of its own: the terminal's ^C is
+// runnel's to handle, and a shell's children can be stopped with it.
+func ownGroup(cmd *exec.Cmd) { cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} }
+
+// killGroup signals the process group led by pid: SIGKILL when hard, else
+// SIGTERM.
+func killGroup(pid int, hard bool) error {
+	sig := syscall.SIGTERM
+	if hard {
+		sig = syscall.SIGKILL
+	}
+	return syscall.Kill(-pid, sig)
+}
