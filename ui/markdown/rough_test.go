@@ -100,8 +100,8 @@ func frameCost(r *Renderer, gen func(int) string, size int) time.Duration {
 // machine): a frame that parsed or copied the block per byte would cost
 // it 16 times over.
 func TestFrameCostDoesNotGrowWithTheBlock(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing")
+	if testing.Short() || raceOn {
+		t.Skip("timing: not under -short or the race detector")
 	}
 	r := newTestRenderer(t, benchStyle(), benchWidth)
 	for name, gen := range openBlocks {
@@ -117,8 +117,8 @@ func TestFrameCostDoesNotGrowWithTheBlock(t *testing.T) {
 // most 20 times as much, for the inputs that were quadratic (long words
 // and URLs broken per row, deep nesting), timed in the same run.
 func TestWholeRenderIsLinear(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing")
+	if testing.Short() || raceOn {
+		t.Skip("timing: not under -short or the race detector")
 	}
 	r := newTestRenderer(t, benchStyle(), benchWidth)
 	gens := map[string]func(int) string{
@@ -212,6 +212,9 @@ func TestLongTailStaysRough(t *testing.T) {
 // highlighting those 200 KB once, timed in the same run (it used to cost
 // all of it, every frame).
 func TestLongCodeLineIsNotHighlightedEachFrame(t *testing.T) {
+	if testing.Short() || raceOn {
+		t.Skip("timing: not under -short or the race detector")
+	}
 	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 80)
 	const size = 200 << 10
 	text := "```json\n" + repeat(`{"key":"value","n":12345,"list":[1,2,3]},`, size+framesPerRun*80+80)
