@@ -10,15 +10,10 @@ import (
 	"math/rand"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-
-	"runnel/session/store"
 )
 
 const floodMarker = "LAST-WORD-MARKER"
@@ -213,19 +208,8 @@ func TestChatSIGTERMDuringALongParagraph(t *testing.T) {
 	case <-time.After(30 * time.Second): // a guard against hanging
 		t.Fatal("the server never sent 128 KB")
 	}
-	panePID := strings.TrimSpace(p.tmux("display-message", "-p", "-t", "t", "#{pane_pid}"))
-	out, err := exec.Command("pgrep", "-P", panePID).Output()
-	if err != nil {
-		t.Skipf("pgrep: %v", err)
-	}
-	pid, err := strconv.Atoi(strings.Fields(string(out))[0])
-	if err != nil {
-		t.Fatal(err)
-	}
 	sent := time.Now()
-	if err := syscall.Kill(pid, syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
+	signalRunnel(t, p, syscall.SIGTERM)
 	at := seen(t, p, "the exit", func(s string) bool { return strings.Contains(s, "[exited") })
 	if s := p.screen(); !strings.Contains(s, "[exited 143]") {
 		t.Fatalf("after SIGTERM:\n%s", s)
@@ -233,17 +217,8 @@ func TestChatSIGTERMDuringALongParagraph(t *testing.T) {
 	if d := at.Sub(sent); d > 2*time.Second {
 		t.Errorf("SIGTERM took %v to end runnel", d)
 	}
-	db, err := store.Open(filepath.Join(data, "runnel", "runnel.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	id, err := db.Latest()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _, err := db.Load(id)
-	if err != nil || len(s.Turns) != 1 || len(s.Turns[0].Responses) == 0 || len(s.Turns[0].Responses[0].Items) == 0 {
-		t.Fatalf("the partial turn was not saved: %v %+v", err, s)
+	s := latestSession(t, data)
+	if len(s.Turns) != 1 || len(s.Turns[0].Responses) == 0 || len(s.Turns[0].Responses[0].Items) == 0 {
+		t.Fatalf("the partial turn was not saved: %+v", s)
 	}
 }

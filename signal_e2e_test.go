@@ -32,6 +32,28 @@ func chatSignal(t *testing.T, sig syscall.Signal, want string) {
 	p.waitText("Ask anything")
 	p.say("tell me more")
 	p.waitText("partial answer")
+	signalRunnel(t, p, sig)
+	if s := p.waitText("[exited"); !strings.Contains(s, want) {
+		t.Fatalf("screen after %s:\n%s", sig, s)
+	}
+	s := latestSession(t, data)
+	if len(s.Turns) != 1 {
+		t.Fatalf("saved session: %+v", s)
+	}
+	items := ""
+	for _, r := range s.Turns[0].Responses {
+		for _, it := range r.Items {
+			items += string(it.Raw)
+		}
+	}
+	if !strings.Contains(items, "partial answer") || s.Turns[0].Status == store.StatusCompleted {
+		t.Errorf("saved turn: status %q, items %s", s.Turns[0].Status, items)
+	}
+}
+
+// signalRunnel sends sig to the runnel running in p's pane.
+func signalRunnel(t *testing.T, p *pane, sig syscall.Signal) {
+	t.Helper()
 	panePID := strings.TrimSpace(p.tmux("display-message", "-p", "-t", "t", "#{pane_pid}"))
 	out, err := exec.Command("pgrep", "-P", panePID).Output()
 	if err != nil {
@@ -44,9 +66,11 @@ func chatSignal(t *testing.T, sig syscall.Signal, want string) {
 	if err := syscall.Kill(pid, sig); err != nil {
 		t.Fatal(err)
 	}
-	if s := p.waitText("[exited"); !strings.Contains(s, want) {
-		t.Fatalf("screen after %s:\n%s", sig, s)
-	}
+}
+
+// latestSession is the newest session saved under the data dir.
+func latestSession(t *testing.T, data string) *store.Session {
+	t.Helper()
 	db, err := store.Open(filepath.Join(data, "runnel", "runnel.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -57,16 +81,8 @@ func chatSignal(t *testing.T, sig syscall.Signal, want string) {
 		t.Fatal(err)
 	}
 	s, _, err := db.Load(id)
-	if err != nil || len(s.Turns) != 1 {
-		t.Fatalf("saved session: %v, %+v", err, s)
+	if err != nil {
+		t.Fatal(err)
 	}
-	items := ""
-	for _, r := range s.Turns[0].Responses {
-		for _, it := range r.Items {
-			items += string(it.Raw)
-		}
-	}
-	if !strings.Contains(items, "partial answer") || s.Turns[0].Status == store.StatusCompleted {
-		t.Errorf("saved turn: status %q, items %s", s.Turns[0].Status, items)
-	}
+	return s
 }
