@@ -69,6 +69,12 @@ func (rs *Renderers) Note() string {
 // back to plain text: the first renderer note (Note), or the error making a
 // renderer (Err); "" before there is one, and ever after.
 func (rs *Renderers) NewNote() string {
+	rs.mu.Lock()
+	said := rs.said
+	rs.mu.Unlock()
+	if said { // every frame asks: once said, nothing is looked at again
+		return ""
+	}
 	note, err := rs.Note(), rs.Err()
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
