@@ -27,70 +27,101 @@ import (
 //   - View never renders markdown for a settled entry: entries re-render only
 //     after Invalidate, which happens on frame ticks.
 type Model struct {
-	ctx   context.Context
-	opts  Options
-	clock func() time.Time // time.Now; tests fix it (golden views)
+	ctx  context.Context
+	opts Options
 
-	width, height int
-	sized         bool
-	resizeSeq     int // debounces transcript reflow
-	noColor       bool
-	dark          bool
-	frame         *frameState // shared with entries: styles and the frame clock
-
-	keys       KeyMap
-	transcript Transcript
+	frame      *frameState // size, styles and the frame clock: every child and entry reads it
+	keyState               // the key map, the help overlay and the armed double presses
+	transcript Transcript  // the scrolling view of the entries
+	items                  // the entries of items, for toggles, refresh and copy
 	composer   Composer
-	status     Status
-	showHelp   bool
-	helpTop    int // first line of the "?" overlay shown, when it is taller than the area
+	statusBar              // the status and hint lines
+	dialog     dialog      // the open dialog, nil for none
+	turns                  // the conversation and the turn in flight
+	tools      *toolKit    // the local tools and their rounds
+	approvals              // hosted approvals and their answers
+	history                // the session's store
+	metering               // tokens, cost and the provider's models
+}
 
+// keyState is the keys' state: the map, the "?" overlay and the presses
+// that arm a second one.
+type keyState struct {
+	keys      KeyMap
+	showHelp  bool
+	helpTop   int       // first line of the "?" overlay shown, when it is taller than the area
+	quitArmed time.Time // ctrl+c pressed once while idle
+	escArmed  time.Time // esc pressed once with an empty, idle composer
+}
+
+// items indexes the transcript's entries by what they show.
+//
+// Invariants: entries maps every item shown to its transcript entry; an
+// item gets exactly one entry, created the first time an event names it.
+type items struct {
+	entries   map[*stream.Item]*itemEntry
+	reasoning []*itemEntry          // in transcript order, for ctrl+r
+	panels    []*itemEntry          // expandable tool panels, for ctrl+o
+	answers   []string              // markdown sources of finished answers, for ctrl+y and /copy
+	turnEntry []int                 // transcript index of each turn's first entry
+	dirty     map[*stream.Item]bool // items changed outside a turn (tool output), for the next frame
+	images    inlineImages          // generated images shown in the terminal (inline.go)
+	panelList []*itemEntry          // the panels the open panel list shows
+}
+
+// statusBar is the status line and the key hint below it, each memoized on
+// what it depends on.
+type statusBar struct {
+	status     Status
+	statusFor  statusKey
+	statusLine string
+	hintFor    hintKey
+	hintLine   string
+}
+
+// turns is the conversation and the turn in flight.
+//
+// Invariants: cur is nil when no stream is being read; at most one turn
+// streams.
+type turns struct {
 	conv *session.Conversation
 	gen  int
 	cur  *turn
 	live bool // a frame tick is scheduled
 	// tickSeq names the frame tick scheduled last (the only one obeyed);
 	// tickFast: it comes within frameInterval, not spinnerStep
-	tickSeq  int
-	tickFast bool
+	tickSeq     int
+	tickFast    bool
+	waitTicking bool               // a waitTickMsg is scheduled
+	compacting  context.CancelFunc // non-nil while a /compact call is under way: stops it (compact.go)
+	attaching   *waitingSend       // the message whose files are being read, nil when none (attachsend.go)
+	mcpWaiting  *waitingSend       // a message sent while MCP servers start: it goes out once they are up (mcpstart.go)
+}
 
-	compacting context.CancelFunc // non-nil while a /compact call is under way: stops it (compact.go)
-
-	entries   map[*stream.Item]*itemEntry
-	reasoning []*itemEntry // in transcript order, for ctrl+r
-	panels    []*itemEntry // expandable tool panels, for ctrl+o
-	pending   []*itemEntry // approval requests awaiting y/n
-	answers   []string     // markdown sources of finished answers, for ctrl+y and /copy
-
-	quitArmed time.Time             // ctrl+c pressed once while idle
-	escArmed  time.Time             // esc pressed once with an empty, idle composer
-	usage     Usage                 // the session's usage
-	dirty     map[*stream.Item]bool // items changed outside a turn (tool output), for the next frame
-
-	attaching   *waitingSend     // the message whose files are being read, nil when none (attachsend.go)
-	mcpWaiting  *waitingSend     // a message sent while MCP servers start: it goes out once they are up (mcpstart.go)
-	journal     *session.Journal // the history; nil without one
-	lastSaveErr string           // the last history failure shown
-	turnEntry   []int            // transcript index of each turn's first entry
-	renamed     bool             // /rename named the session: a model title does not replace it
-	images      inlineImages     // generated images shown in the terminal (inline.go)
-	dialog      dialog           // the open dialog, nil for none
-	tools       *toolKit
-	hintFor     hintKey           // the hint line below was made for this
+// approvals is the hosted MCP approvals: asked, decided and owed.
+type approvals struct {
+	pending     []*itemEntry      // approval requests awaiting y/n
 	hostedAsk   *itemEntry        // the hosted MCP approval request shown in the dialog
 	mcpAllowed  map[string]bool   // server.tool approved for the rest of the session
 	mcpAnswers  []json.RawMessage // approval responses decided so far, sent together
 	mcpOwed     []json.RawMessage // denials of a stopped approval, for the next message
 	mcpOwedConv *session.Conversation
-	panelList   []*itemEntry // the panels the open panel list shows
-	waitTicking bool         // a waitTickMsg is scheduled
-	hintLine    string
+}
+
+// history is the session's record in the store.
+type history struct {
+	journal     *session.Journal // the history; nil without one
+	lastSaveErr string           // the last history failure shown
+	renamed     bool             // /rename named the session: a model title does not replace it
 	// the prompt history beyond this process, newest first (prompthistory.go)
 	resumedPrompts, storedPrompts []string
-	statusFor                     statusKey // the status line below was made for this
-	statusLine                    string
-	models                        modelList // the provider's models, for /model (models.go)
-	meter                         costMeter // the session's tokens, context fill and cost (models.go)
+}
+
+// metering is the session's tokens and cost, and the provider's models.
+type metering struct {
+	usage  Usage     // the session's usage
+	models modelList // the provider's models, for /model (models.go)
+	meter  costMeter // the session's tokens, context fill and cost (models.go)
 }
 
 // dialog is an open dialog: it takes the keys until it closes.
@@ -112,29 +143,46 @@ func (d dlg[T]) update(msg tea.Msg) (dialog, tea.Cmd) {
 
 func (d dlg[T]) view(w, h int) string { return d.v.View(w, h) }
 
-// frameState is what every entry reads when it renders.
+// frameState is what every child and entry reads: the screen's size, the
+// styles, the frame clock and the markdown renderers.
 type frameState struct {
-	styles *theme.Styles
+	width, height int
+	sized         bool
+	resizeSeq     int // debounces transcript reflow
+	noColor       bool
+	dark          bool
+	clock         func() time.Time // time.Now; tests fix it (golden views)
+	styles        *theme.Styles
 	now    time.Time
 	md     *block.Renderers // markdown renderers, one per styles and width, shared by every entry
 	draft  bool             // a stream outruns the frames (draftFor)
+	// outbox holds what children report to the root while a message is
+	// handled (post); Model.Update routes it, in order, before it returns
+	outbox []tea.Msg
+}
+
+// post reports msg to the root: a child reaches the rest of the chat only
+// this way. The root routes it, in order, once the message being handled
+// is done, so a child never sees another child's state half-changed.
+func (f *frameState) post(msg tea.Msg) { f.outbox = append(f.outbox, msg) }
+
+// noticeMsg asks for a one-line notice in the transcript.
+type noticeMsg struct {
+	kind block.NoticeKind
+	text string
 }
 
 // New builds the root model.
 func New(ctx context.Context, o Options) *Model {
-	fs := &frameState{now: time.Now(), md: block.NewRenderers()}
+	fs := &frameState{now: time.Now(), md: block.NewRenderers(), clock: time.Now, dark: true, noColor: o.NoColor}
 	m := &Model{
-		clock:   time.Now,
-		ctx:     ctx,
-		opts:    o,
-		dark:    true,
-		noColor: o.NoColor,
-		frame:   fs,
-		keys:    DefaultKeyMap(),
-		conv:    &session.Conversation{Settings: o.Settings},
-		entries: map[*stream.Item]*itemEntry{},
-		dirty:   map[*stream.Item]bool{},
-		tools:   newToolKit(o.Tools),
+		ctx:      ctx,
+		opts:     o,
+		frame:    fs,
+		keyState: keyState{keys: DefaultKeyMap()},
+		turns:    turns{conv: &session.Conversation{Settings: o.Settings}},
+		items:    items{entries: map[*stream.Item]*itemEntry{}, dirty: map[*stream.Item]bool{}},
+		tools:    newToolKit(o.Tools),
 	}
 	if o.Resume != nil && o.Resume.Settings != nil {
 		m.conv.Settings = session.SettingsFromJSON(o.Resume.Settings)
@@ -154,7 +202,7 @@ func New(ctx context.Context, o Options) *Model {
 	if w == 0 {
 		w = 100
 	}
-	m.width, m.height = w, 30
+	m.frame.width, m.frame.height = w, 30
 	m.transcript = NewTranscript(w, 20)
 	m.transcript.SetStyles(m.frame.styles)
 	m.composer = NewComposer(m.frame.styles)
@@ -167,7 +215,7 @@ func New(ctx context.Context, o Options) *Model {
 }
 
 // now is the model's clock.
-func (m *Model) now() time.Time { return m.clock() }
+func (m *Model) now() time.Time { return m.frame.clock() }
 
 // showMCPServers puts the local MCP servers' tool lists in the transcript
 // and their summary in the status line.
@@ -201,7 +249,7 @@ func (m *Model) shutdown() {
 }
 
 func (m *Model) applyTheme() {
-	p := theme.Pick(m.dark, m.noColor, m.opts.Theme)
+	p := theme.Pick(m.frame.dark, m.frame.noColor, m.opts.Theme)
 	st := theme.New(p)
 	m.frame.styles = &st
 }
@@ -248,6 +296,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.drawImages(msg)
 	}
 	_, cmd := m.update(msg)
+	for len(m.frame.outbox) > 0 { // what the children reported, in order
+		next := m.frame.outbox[0]
+		m.frame.outbox = m.frame.outbox[1:]
+		_, more := m.update(next)
+		cmd = tea.Batch(cmd, more)
+	}
 	if place := m.placeImages(); place != nil { // iTerm2 images follow the layout (inline.go)
 		cmd = tea.Batch(cmd, place)
 	}
@@ -272,12 +326,12 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		return m, m.resize(msg.Width, msg.Height)
 	case resizeMsg:
-		if msg.seq == m.resizeSeq {
+		if msg.seq == m.frame.resizeSeq {
 			m.layout()
 		}
 		return m, nil
 	case tea.BackgroundColorMsg:
-		m.dark = msg.IsDark()
+		m.frame.dark = msg.IsDark()
 		m.applyTheme()
 		m.composer.SetStyles(m.frame.styles)
 		m.transcript.SetStyles(m.frame.styles)
@@ -360,6 +414,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.mcpMsg(msg)
 	case compactMsg:
 		return m, m.compacted(msg)
+	case noticeMsg:
+		m.notice(msg.kind, msg.text)
+		return m, nil
 	case NoticeMsg:
 		kind := block.Info
 		if msg.Err {
@@ -385,26 +442,26 @@ func (m *Model) updateComposer(msg tea.Msg) tea.Cmd {
 
 // resize lays out at once the first time, then debounces the reflow.
 func (m *Model) resize(w, h int) tea.Cmd {
-	m.width, m.height = w, h
-	if !m.sized {
-		m.sized = true
+	m.frame.width, m.frame.height = w, h
+	if !m.frame.sized {
+		m.frame.sized = true
 		m.layout()
 		return nil
 	}
-	m.resizeSeq++
-	seq := m.resizeSeq
+	m.frame.resizeSeq++
+	seq := m.frame.resizeSeq
 	m.composer.SetWidth(w)
 	m.transcript.SetSize(m.transcript.Width(), m.transcriptHeight())
 	return tea.Tick(80*time.Millisecond, func(time.Time) tea.Msg { return resizeMsg{seq} })
 }
 
 func (m *Model) layout() {
-	m.composer.SetWidth(m.width)
-	m.transcript.SetSize(m.width, m.transcriptHeight())
+	m.composer.SetWidth(m.frame.width)
+	m.transcript.SetSize(m.frame.width, m.transcriptHeight())
 }
 
 func (m *Model) transcriptHeight() int {
-	return max(1, m.height-m.composer.Height()-2)
+	return max(1, m.frame.height-m.composer.Height()-2)
 }
 
 // View draws the screen: transcript, composer, status line, key hint.
@@ -414,7 +471,7 @@ func (m *Model) View() tea.View {
 	case m.dialog != nil && overlays(m.dialog):
 		top = m.overlayView()
 	case m.dialog != nil:
-		top = fitHeight(m.dialog.view(m.width, m.transcriptHeight()), m.transcriptHeight())
+		top = fitHeight(m.dialog.view(m.frame.width, m.transcriptHeight()), m.transcriptHeight())
 	case m.showHelp:
 		top = m.helpView(m.frame.styles)
 	default:
@@ -430,9 +487,9 @@ func (m *Model) View() tea.View {
 // matters only through the spinner's frame and the elapsed seconds.
 func (m *Model) statusView() string {
 	d := max(m.frame.now.Sub(m.status.Started), 0)
-	k := statusKey{m.status, m.width, m.frame.styles, int64(d / spinnerStep), int64(d / time.Second)}
+	k := statusKey{m.status, m.frame.width, m.frame.styles, int64(d / spinnerStep), int64(d / time.Second)}
 	if k != m.statusFor || m.statusLine == "" {
-		m.statusFor, m.statusLine = k, m.status.View(m.width, m.frame.now, m.frame.styles)
+		m.statusFor, m.statusLine = k, m.status.View(m.frame.width, m.frame.now, m.frame.styles)
 	}
 	return m.statusLine
 }
@@ -446,9 +503,9 @@ type statusKey struct {
 
 // hint is the key hint line, memoized on what it depends on.
 func (m *Model) hint() string {
-	k := hintKey{m.width, m.status.State, m.frame.styles}
+	k := hintKey{m.frame.width, m.status.State, m.frame.styles}
 	if k != m.hintFor {
-		m.hintFor, m.hintLine = k, Hint(m.width, m.frame.styles, m.status.State)
+		m.hintFor, m.hintLine = k, Hint(m.frame.width, m.frame.styles, m.status.State)
 	}
 	return m.hintLine
 }
@@ -463,12 +520,12 @@ type hintKey struct {
 // a window of it from helpTop and a last line saying how to scroll.
 func (m *Model) helpView(st *theme.Styles) string {
 	h := m.transcriptHeight()
-	lines := strings.Split(HelpView(m.width, st, m.keys), "\n")
+	lines := strings.Split(HelpView(m.frame.width, st, m.keys), "\n")
 	if len(lines) <= h || h < 2 {
 		return fitHeight(strings.Join(lines, "\n"), h)
 	}
 	top := min(max(m.helpTop, 0), len(lines)-(h-1))
-	more := theme.DialogOf(st).More.Render(cutLines("↑/↓ pgup/pgdn scroll · lines "+strconv.Itoa(top+1)+"–"+strconv.Itoa(top+h-1)+" of "+strconv.Itoa(len(lines))+" · esc close", m.width))
+	more := theme.DialogOf(st).More.Render(cutLines("↑/↓ pgup/pgdn scroll · lines "+strconv.Itoa(top+1)+"–"+strconv.Itoa(top+h-1)+" of "+strconv.Itoa(len(lines))+" · esc close", m.frame.width))
 	return strings.Join(append(lines[top:top+h-1:top+h-1], more), "\n")
 }
 
@@ -489,15 +546,15 @@ func overlays(d dialog) bool {
 func (m *Model) overlayView() string {
 	h := m.transcriptHeight()
 	room := max(h*2/3, min(h, 6))
-	dv := m.dialog.view(m.width, room)
+	dv := m.dialog.view(m.frame.width, room)
 	n := strings.Count(dv, "\n") + 1
 	above := h - n - 1
 	if above < 1 {
 		return fitHeight(dv, h)
 	}
 	t := m.transcript // a copy: the real one keeps its size and position
-	t.SetSize(m.width, above)
-	rule := theme.DialogOf(m.frame.styles).Sep.Render(strings.Repeat("─", m.width))
+	t.SetSize(m.frame.width, above)
+	rule := theme.DialogOf(m.frame.styles).Sep.Render(strings.Repeat("─", m.frame.width))
 	return t.View() + "\n" + rule + "\n" + dv
 }
 

@@ -403,7 +403,7 @@ func (m *Model) finalRender(e *itemEntry) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	w := m.width
+	w := m.frame.width
 	render := f.FinalRender(block.Context{Width: w, Styles: m.frame.styles, Now: m.frame.now, Markdown: m.frame.md})
 	return func() tea.Msg { return finalMsg{e: e, width: w, rendered: render()} }
 }

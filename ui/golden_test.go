@@ -49,7 +49,7 @@ func goldenModel(t *testing.T, srv *streamtest.Server) *Model {
 		o.Client = &stream.Client{BaseURL: srv.URL}
 	}
 	m := New(t.Context(), o)
-	m.clock = func() time.Time { return fixedNow }
+	m.frame.clock = func() time.Time { return fixedNow }
 	m.frame.now = fixedNow
 	m.Update(tea.WindowSizeMsg{Width: goldenW, Height: goldenH})
 	// the model starts dark; no BackgroundColorMsg arrives without a terminal
@@ -64,8 +64,8 @@ func goldenPump(t *testing.T, m *Model) {
 	pumpFrames(t, m, func() time.Time { return fixedNow }, nil)
 	for _, e := range m.entries {
 		if f, ok := e.b.(block.Finisher); ok && e.it.Done {
-			render := f.FinalRender(block.Context{Width: m.width, Styles: m.frame.styles, Now: fixedNow})
-			m.Update(finalMsg{e: e, width: m.width, rendered: render()})
+			render := f.FinalRender(block.Context{Width: m.frame.width, Styles: m.frame.styles, Now: fixedNow})
+			m.Update(finalMsg{e: e, width: m.frame.width, rendered: render()})
 		}
 	}
 	m.Update(frameMsg{gen: m.gen, now: fixedNow})

@@ -222,7 +222,7 @@ func (m *Model) collectPending() {
 
 // resetTranscript empties the transcript and everything indexed on it.
 func (m *Model) resetTranscript() {
-	m.transcript = NewTranscript(m.width, m.transcriptHeight())
+	m.transcript = NewTranscript(m.frame.width, m.transcriptHeight())
 	m.transcript.SetStyles(m.frame.styles)
 	m.entries = map[*stream.Item]*itemEntry{}
 	m.reasoning, m.panels, m.pending, m.answers, m.turnEntry = nil, nil, nil, nil, nil

@@ -109,7 +109,7 @@ func (m *Model) drawImages(msg itermMsg) tea.Cmd {
 // e's panel; run off the UI goroutine.
 func (m *Model) writeImage(e *itemEntry, write func() block.ImageFile) tea.Cmd {
 	g := &m.images
-	support, id, cols := g.support, 0, max(1, m.width-8)
+	support, id, cols := g.support, 0, max(1, m.frame.width-8)
 	if support.On() {
 		if g.ids == nil {
 			g.ids = map[*itemEntry]int{}

@@ -76,18 +76,18 @@ func TestITermImageFollowsItsRows(t *testing.T) {
 		t.Error("drawn again in the same place")
 	}
 	// a shorter transcript (as when the composer grows) moves the rows up
-	m.transcript.SetSize(m.width, m.transcript.Height()-4)
+	m.transcript.SetSize(m.frame.width, m.transcript.Height()-4)
 	row2, col2, w2, h2, ok := draw()
 	if !ok || row2 >= row {
 		t.Fatalf("after the move: drawn %v at row %d (was %d)", ok, row2, row)
 	}
 	check(row2, col2, w2, h2)
 	// scrolled so that its last rows are cut off: not drawn
-	m.transcript.SetSize(m.width, row2+h2-1)
+	m.transcript.SetSize(m.frame.width, row2+h2-1)
 	if _, _, _, _, ok := draw(); ok {
 		t.Fatalf("drawn while its rows are cut off:\n%s", plain(m))
 	}
-	m.transcript.SetSize(m.width, m.transcript.Height()+5)
+	m.transcript.SetSize(m.frame.width, m.transcript.Height()+5)
 	if r, _, _, _, ok := draw(); !ok {
 		t.Errorf("back on screen: not drawn")
 	} else if r2, _, _, _, again := draw(); again {

@@ -110,7 +110,7 @@ func (m *Model) helpScroll(k tea.KeyPressMsg) bool {
 	default:
 		return false
 	}
-	n := strings.Count(HelpView(m.width, m.frame.styles, m.keys), "\n") + 1
+	n := strings.Count(HelpView(m.frame.width, m.frame.styles, m.keys), "\n") + 1
 	m.helpTop = min(max(m.helpTop, 0), max(n-(h-1), 0))
 	return true
 }

@@ -127,7 +127,7 @@ func (l PanelList) View(width, height int) string {
 // openPanels opens the panel list (alt+o).
 func (m *Model) openPanels() {
 	m.panelList = append(m.panelList[:0], m.panels...)
-	m.dialog = dlg[PanelList]{NewPanelList(m.panelList, m.width, m.frame.styles)}
+	m.dialog = dlg[PanelList]{NewPanelList(m.panelList, m.frame.width, m.frame.styles)}
 }
 
 // togglePanel opens or closes the panel chosen in the list and shows it.

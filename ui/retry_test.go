@@ -16,7 +16,7 @@ import (
 // was idle for 15s).
 func retryTurn(t *testing.T, sse []byte, t0 time.Time) *Model {
 	m := newTestModel(t, Options{})
-	m.clock = func() time.Time { return t0 }
+	m.frame.clock = func() time.Time { return t0 }
 	m.frame.now = t0.Add(-15 * time.Second)
 	m.gen++
 	h := stream.StartReader(t.Context(), bytes.NewReader(sse), 0)

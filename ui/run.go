@@ -111,7 +111,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		opts = append(opts, tea.WithOutput(o.Output))
 	}
 	if o.NoColor || os.Getenv("NO_COLOR") != "" {
-		m.noColor = true
+		m.frame.noColor = true
 	} else { // the placeholders that draw images are coloured
 		m.images.support = graphics.Detect(os.Getenv, nil)
 	}
