@@ -30,18 +30,17 @@ type Model struct {
 	ctx  context.Context
 	opts Options
 
-	frame      *frameState // size, styles and the frame clock: every child and entry reads it
-	keyState               // the key map, the help overlay and the armed double presses
-	transcript Transcript  // the scrolling view of the entries
-	items                  // the entries of items, for toggles, refresh and copy
-	composer   Composer
-	statusBar              // the status and hint lines
-	dialog     dialog      // the open dialog, nil for none
-	turns                  // the conversation and the turn in flight
-	tools      *toolKit    // the local tools and their rounds
-	approvals              // hosted approvals and their answers
-	history                // the session's store
-	metering               // tokens, cost and the provider's models
+	frame     *frameState // size, styles and the frame clock: every child and entry reads it
+	keyState              // the key map, the help overlay and the armed double presses
+	items                 // the transcript: its entries and the items they show
+	composer  Composer
+	statusBar          // the status and hint lines
+	dialog    dialog   // the open dialog, nil for none
+	turns              // the conversation and the turn in flight
+	tools     *toolKit // the local tools and their rounds
+	approvals          // hosted approvals and their answers
+	history            // the session's store
+	metering           // tokens, cost and the provider's models
 }
 
 // keyState is the keys' state: the map, the "?" overlay and the presses
@@ -52,21 +51,6 @@ type keyState struct {
 	helpTop   int       // first line of the "?" overlay shown, when it is taller than the area
 	quitArmed time.Time // ctrl+c pressed once while idle
 	escArmed  time.Time // esc pressed once with an empty, idle composer
-}
-
-// items indexes the transcript's entries by what they show.
-//
-// Invariants: entries maps every item shown to its transcript entry; an
-// item gets exactly one entry, created the first time an event names it.
-type items struct {
-	entries   map[*stream.Item]*itemEntry
-	reasoning []*itemEntry          // in transcript order, for ctrl+r
-	panels    []*itemEntry          // expandable tool panels, for ctrl+o
-	answers   []string              // markdown sources of finished answers, for ctrl+y and /copy
-	turnEntry []int                 // transcript index of each turn's first entry
-	dirty     map[*stream.Item]bool // items changed outside a turn (tool output), for the next frame
-	images    inlineImages          // generated images shown in the terminal (inline.go)
-	panelList []*itemEntry          // the panels the open panel list shows
 }
 
 // statusBar is the status line and the key hint below it, each memoized on
@@ -153,9 +137,9 @@ type frameState struct {
 	dark          bool
 	clock         func() time.Time // time.Now; tests fix it (golden views)
 	styles        *theme.Styles
-	now    time.Time
-	md     *block.Renderers // markdown renderers, one per styles and width, shared by every entry
-	draft  bool             // a stream outruns the frames (draftFor)
+	now           time.Time
+	md            *block.Renderers // markdown renderers, one per styles and width, shared by every entry
+	draft         bool             // a stream outruns the frames (draftFor)
 	// outbox holds what children report to the root while a message is
 	// handled (post); Model.Update routes it, in order, before it returns
 	outbox []tea.Msg
@@ -181,7 +165,7 @@ func New(ctx context.Context, o Options) *Model {
 		frame:    fs,
 		keyState: keyState{keys: DefaultKeyMap()},
 		turns:    turns{conv: &session.Conversation{Settings: o.Settings}},
-		items:    items{entries: map[*stream.Item]*itemEntry{}, dirty: map[*stream.Item]bool{}},
+		items:    items{fs: fs, imageSink: o.Images, entries: map[*stream.Item]*itemEntry{}, dirty: map[*stream.Item]bool{}},
 		tools:    newToolKit(o.Tools),
 	}
 	if o.Resume != nil && o.Resume.Settings != nil {
@@ -293,7 +277,7 @@ type waitTickMsg struct{ now time.Time }
 // scheduled, a slow tick keeps the status line's timer running.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if msg, ok := msg.(itermMsg); ok {
-		return m, m.drawImages(msg)
+		return m, m.drawImages(msg, m.dialog == nil && !m.showHelp)
 	}
 	_, cmd := m.update(msg)
 	for len(m.frame.outbox) > 0 { // what the children reported, in order
@@ -302,7 +286,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		_, more := m.update(next)
 		cmd = tea.Batch(cmd, more)
 	}
-	if place := m.placeImages(); place != nil { // iTerm2 images follow the layout (inline.go)
+	if place := m.placeImages(m.dialog == nil && !m.showHelp); place != nil { // iTerm2 images follow the layout (inline.go)
 		cmd = tea.Batch(cmd, place)
 	}
 	if m.status.State == AwaitingApproval && !m.live && !m.waitTicking {
@@ -568,14 +552,4 @@ func fitHeight(s string, h int) string {
 		lines = append(lines, "")
 	}
 	return strings.Join(lines, "\n")
-}
-
-// notice adds a one-line notice to the transcript.
-func (m *Model) notice(kind block.NoticeKind, text string) {
-	m.appendEntry(&plainEntry{b: block.NewNotice(kind, text), fs: m.frame})
-}
-
-func (m *Model) appendEntry(e entry) {
-	e.setIndex(m.transcript.Len())
-	m.transcript.Append(e)
 }

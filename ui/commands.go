@@ -4,7 +4,6 @@ package ui
 // an answer, switching tools, recording changed settings.
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -14,27 +13,6 @@ import (
 	"runnel/stream"
 	"runnel/ui/block"
 )
-
-// copyAnswer copies the last answer (or its n-th code block).
-func (m *Model) copyAnswer(n string) tea.Cmd {
-	if len(m.answers) == 0 {
-		m.notice(block.Info, "nothing to copy yet")
-		return nil
-	}
-	// Code blocks are found in the cleaned text, as the screen finds them.
-	text := stream.Sanitize(m.answers[len(m.answers)-1])
-	if n != "" {
-		var i int
-		fmt.Sscan(n, &i)
-		blocks := CodeBlocks(text)
-		if i < 1 || i > len(blocks) {
-			m.notice(block.Info, fmt.Sprintf("the last answer has %d code block(s)", len(blocks)))
-			return nil
-		}
-		text = blocks[i-1]
-	}
-	return CopyCmd(text)
-}
 
 // settingsChanged records the conversation's settings in the history.
 func (m *Model) settingsChanged() {

@@ -234,21 +234,6 @@ func (m *Model) showNewItems(t *turn) {
 	}
 }
 
-// addItem appends an item's entry to the transcript.
-func (m *Model) addItem(it *stream.Item, now time.Time) *itemEntry {
-	e := &itemEntry{b: block.ForItem(it, now), it: it, fs: m.frame}
-	m.entries[it] = e
-	m.appendEntry(e)
-	switch it.Type {
-	case "reasoning":
-		m.reasoning = append(m.reasoning, e)
-	case "message":
-	default:
-		m.panels = append(m.panels, e)
-	}
-	return e
-}
-
 // updateState sets the status line from what is streaming.
 func (m *Model) updateState(t *turn) {
 	s := t.acc.Current()
@@ -356,56 +341,6 @@ func (m *Model) tick(now time.Time) tea.Cmd {
 		cmds = append(cmds, m.scheduleFrame(false))
 	}
 	return tea.Batch(cmds...)
-}
-
-// refresh re-renders a changed item's entry, and starts the slow work a
-// finished item needs (the full markdown render, writing images) as Cmds.
-func (m *Model) refresh(it *stream.Item, now time.Time) tea.Cmd {
-	e := m.entries[it]
-	if e == nil {
-		return nil
-	}
-	if u, ok := e.b.(block.Updater); ok {
-		u.Update(now)
-	}
-	m.transcript.Invalidate(e.idx)
-	var cmds []tea.Cmd
-	if it.Type == "message" && it.Done {
-		cmds = append(cmds, m.finalRender(e))
-	}
-	if sv, ok := e.b.(block.ImageSaver); ok {
-		if write := sv.SaveImage(m.opts.Images); write != nil {
-			cmds = append(cmds, m.writeImage(e, write))
-		}
-	}
-	return tea.Batch(cmds...)
-}
-
-// entriesLive lists entries that animate (spinners, elapsed times).
-func (m *Model) entriesLive() []*itemEntry {
-	var out []*itemEntry
-	for _, e := range m.panels {
-		if e.b.Live() {
-			out = append(out, e)
-		}
-	}
-	for _, e := range m.reasoning {
-		if e.b.Live() {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// finalRender runs a finished message's full render off the UI goroutine.
-func (m *Model) finalRender(e *itemEntry) tea.Cmd {
-	f, ok := e.b.(block.Finisher)
-	if !ok {
-		return nil
-	}
-	w := m.frame.width
-	render := f.FinalRender(block.Context{Width: w, Styles: m.frame.styles, Now: m.frame.now, Markdown: m.frame.md})
-	return func() tea.Msg { return finalMsg{e: e, width: w, rendered: render()} }
 }
 
 // endTurn records how the turn ended and says so when it went badly.

@@ -50,18 +50,18 @@ const itermSettle = 50 * time.Millisecond
 
 // itermPlaces finds the iTerm2 images' reserved rows on screen; it returns
 // the ids whose place is new (and forgets the place of those off screen).
-func (m *Model) itermPlaces() []int {
-	g := &m.images
+func (c *items) itermPlaces(shown bool) []int {
+	g := &c.images
 	if len(g.iterm) == 0 {
 		return nil
 	}
 	var lines []string
-	if m.dialog == nil && !m.showHelp { // the transcript is on screen
-		lines = strings.Split(m.transcript.View(), "\n")
+	if shown { // the transcript is on screen
+		lines = strings.Split(c.transcript.View(), "\n")
 	}
 	var moved []int
 	for id, p := range g.iterm {
-		row, col, ok := graphics.Locate(lines, id, p.rows, m.transcript.Height())
+		row, col, ok := graphics.Locate(lines, id, p.rows, c.transcript.Height())
 		switch {
 		case !ok:
 			p.drawn = false
@@ -75,24 +75,24 @@ func (m *Model) itermPlaces() []int {
 
 // placeImages runs after every Update: when an iTerm2 image's rows moved
 // or came on screen, it asks for a draw once the frame is shown.
-func (m *Model) placeImages() tea.Cmd {
-	if len(m.itermPlaces()) == 0 {
+func (c *items) placeImages(shown bool) tea.Cmd {
+	if len(c.itermPlaces(shown)) == 0 {
 		return nil
 	}
-	m.images.gen++
-	gen := m.images.gen
+	c.images.gen++
+	gen := c.images.gen
 	return tea.Tick(itermSettle, func(time.Time) tea.Msg { return itermMsg{gen} })
 }
 
 // drawImages draws the iTerm2 images that are on screen and not drawn at
 // their place yet, if no later layout moved them again.
-func (m *Model) drawImages(msg itermMsg) tea.Cmd {
-	if msg.gen != m.images.gen {
+func (c *items) drawImages(msg itermMsg, shown bool) tea.Cmd {
+	if msg.gen != c.images.gen {
 		return nil
 	}
-	m.itermPlaces()
+	c.itermPlaces(shown)
 	var b strings.Builder
-	for _, p := range m.images.iterm {
+	for _, p := range c.images.iterm {
 		if !p.drawn && p.rows > 0 {
 			b.WriteString(graphics.DrawAt(p.draw, p.row, p.col))
 			p.drawn = true
@@ -107,9 +107,9 @@ func (m *Model) drawImages(msg itermMsg) tea.Cmd {
 // writeImage returns the Cmd that writes an image (write, from
 // block.ImageSaver) and, when the terminal shows images, prepares it for
 // e's panel; run off the UI goroutine.
-func (m *Model) writeImage(e *itemEntry, write func() block.ImageFile) tea.Cmd {
-	g := &m.images
-	support, id, cols := g.support, 0, max(1, m.frame.width-8)
+func (c *items) writeImage(e *itemEntry, write func() block.ImageFile) tea.Cmd {
+	g := &c.images
+	support, id, cols := g.support, 0, max(1, c.fs.width-8)
 	if support.On() {
 		if g.ids == nil {
 			g.ids = map[*itemEntry]int{}
@@ -140,7 +140,7 @@ func (m *Model) writeImage(e *itemEntry, write func() block.ImageFile) tea.Cmd {
 // imageWritten gives a panel its image and transmits the image to the
 // terminal when it is shown inline: once, before the placeholders that
 // draw it are on screen.
-func (m *Model) imageWritten(msg imageMsg) tea.Cmd {
+func (c *items) imageWritten(msg imageMsg) tea.Cmd {
 	sv, ok := msg.e.b.(block.ImageSaver)
 	if !ok {
 		return nil
@@ -150,27 +150,27 @@ func (m *Model) imageWritten(msg imageMsg) tea.Cmd {
 		seq = msg.f.Data
 	}
 	sv.ImageSaved(msg.f)
-	m.transcript.Invalidate(msg.e.idx)
+	c.transcript.Invalidate(msg.e.idx)
 	if seq == "" {
 		return nil
 	}
-	if m.images.support.ITerm && !m.images.support.Kitty {
-		if m.images.iterm == nil {
-			m.images.iterm = map[int]*itermPlace{}
+	if c.images.support.ITerm && !c.images.support.Kitty {
+		if c.images.iterm == nil {
+			c.images.iterm = map[int]*itermPlace{}
 		}
-		m.images.iterm[m.images.ids[msg.e]] = &itermPlace{draw: seq, rows: len(msg.f.Inline)}
+		c.images.iterm[c.images.ids[msg.e]] = &itermPlace{draw: seq, rows: len(msg.f.Inline)}
 		return nil // drawn by placeImages once its rows are on screen
 	}
 	return tea.Raw(seq)
 }
 
 // freeImages frees the images runnel sent, once the chat has ended.
-func (m *Model) freeImages(w io.Writer) {
-	ids := make([]int, 0, len(m.images.ids))
-	for _, id := range m.images.ids {
+func (c *items) freeImages(w io.Writer) {
+	ids := make([]int, 0, len(c.images.ids))
+	for _, id := range c.images.ids {
 		ids = append(ids, id)
 	}
-	if seq := m.images.support.Delete(ids); seq != "" && len(ids) > 0 {
+	if seq := c.images.support.Delete(ids); seq != "" && len(ids) > 0 {
 		io.WriteString(w, seq)
 	}
 }

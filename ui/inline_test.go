@@ -43,7 +43,7 @@ func TestITermImageFollowsItsRows(t *testing.T) {
 		if cmd == nil {
 			return 0, 0, 0, 0, false
 		}
-		raw := m.drawImages(itermMsg{m.images.gen})
+		raw := m.drawImages(itermMsg{m.images.gen}, true)
 		if raw == nil {
 			return 0, 0, 0, 0, false
 		}

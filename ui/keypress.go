@@ -177,35 +177,3 @@ func (m *Model) askedEntry() *itemEntry {
 	}
 	return nil
 }
-
-// toggle opens or closes one entry's block.
-func (m *Model) toggle(e *itemEntry) {
-	if x, ok := e.b.(block.Expander); ok {
-		x.SetExpanded(!x.Expanded())
-		m.transcript.Invalidate(e.idx)
-	}
-}
-
-func (m *Model) toggleLast(es []*itemEntry) {
-	for i := len(es) - 1; i >= 0; i-- {
-		if _, ok := es[i].b.(block.Expander); ok {
-			m.toggle(es[i])
-			return
-		}
-	}
-}
-
-func (m *Model) toggleAll(es []*itemEntry) {
-	open := false
-	for _, e := range es {
-		if x, ok := e.b.(block.Expander); ok && !x.Expanded() {
-			open = true
-		}
-	}
-	for _, e := range es {
-		if x, ok := e.b.(block.Expander); ok {
-			x.SetExpanded(open)
-			m.transcript.Invalidate(e.idx)
-		}
-	}
-}

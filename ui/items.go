@@ -1,0 +1,163 @@
+package ui
+
+// This file is the transcript child: the entries on screen and the items
+// they show. It adds items and notices, re-renders what changed on a frame,
+// toggles panels and reasoning, and copies answers; it reports to the root
+// only through messages (frameState.post).
+
+import (
+	"fmt"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"runnel/session/images"
+	"runnel/stream"
+	"runnel/ui/block"
+)
+
+// items indexes the transcript's entries by what they show.
+//
+// Invariants: entries maps every item shown to its transcript entry; an
+// item gets exactly one entry, created the first time an event names it.
+type items struct {
+	fs         *frameState
+	transcript Transcript // the scrolling view of the entries
+	imageSink  images.Sink
+	entries    map[*stream.Item]*itemEntry
+	reasoning  []*itemEntry          // in transcript order, for ctrl+r
+	panels     []*itemEntry          // expandable tool panels, for ctrl+o
+	answers    []string              // markdown sources of finished answers, for ctrl+y and /copy
+	turnEntry  []int                 // transcript index of each turn's first entry
+	dirty      map[*stream.Item]bool // items changed outside a turn (tool output), for the next frame
+	images     inlineImages          // generated images shown in the terminal (inline.go)
+	panelList  []*itemEntry          // the panels the open panel list shows
+}
+
+// notice adds a one-line notice to the transcript.
+func (c *items) notice(kind block.NoticeKind, text string) {
+	c.appendEntry(&plainEntry{b: block.NewNotice(kind, text), fs: c.fs})
+}
+
+func (c *items) appendEntry(e entry) {
+	e.setIndex(c.transcript.Len())
+	c.transcript.Append(e)
+}
+
+// addItem appends an item's entry to the transcript.
+func (c *items) addItem(it *stream.Item, now time.Time) *itemEntry {
+	e := &itemEntry{b: block.ForItem(it, now), it: it, fs: c.fs}
+	c.entries[it] = e
+	c.appendEntry(e)
+	switch it.Type {
+	case "reasoning":
+		c.reasoning = append(c.reasoning, e)
+	case "message":
+	default:
+		c.panels = append(c.panels, e)
+	}
+	return e
+}
+
+// refresh re-renders a changed item's entry, and starts the slow work a
+// finished item needs (the full markdown render, writing images) as Cmds.
+func (c *items) refresh(it *stream.Item, now time.Time) tea.Cmd {
+	e := c.entries[it]
+	if e == nil {
+		return nil
+	}
+	if u, ok := e.b.(block.Updater); ok {
+		u.Update(now)
+	}
+	c.transcript.Invalidate(e.idx)
+	var cmds []tea.Cmd
+	if it.Type == "message" && it.Done {
+		cmds = append(cmds, c.finalRender(e))
+	}
+	if sv, ok := e.b.(block.ImageSaver); ok {
+		if write := sv.SaveImage(c.imageSink); write != nil {
+			cmds = append(cmds, c.writeImage(e, write))
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// entriesLive lists entries that animate (spinners, elapsed times).
+func (c *items) entriesLive() []*itemEntry {
+	var out []*itemEntry
+	for _, e := range c.panels {
+		if e.b.Live() {
+			out = append(out, e)
+		}
+	}
+	for _, e := range c.reasoning {
+		if e.b.Live() {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// finalRender runs a finished message's full render off the UI goroutine.
+func (c *items) finalRender(e *itemEntry) tea.Cmd {
+	f, ok := e.b.(block.Finisher)
+	if !ok {
+		return nil
+	}
+	w := c.fs.width
+	render := f.FinalRender(block.Context{Width: w, Styles: c.fs.styles, Now: c.fs.now, Markdown: c.fs.md})
+	return func() tea.Msg { return finalMsg{e: e, width: w, rendered: render()} }
+}
+
+// toggle opens or closes one entry's block.
+func (c *items) toggle(e *itemEntry) {
+	if x, ok := e.b.(block.Expander); ok {
+		x.SetExpanded(!x.Expanded())
+		c.transcript.Invalidate(e.idx)
+	}
+}
+
+func (c *items) toggleLast(es []*itemEntry) {
+	for i := len(es) - 1; i >= 0; i-- {
+		if _, ok := es[i].b.(block.Expander); ok {
+			c.toggle(es[i])
+			return
+		}
+	}
+}
+
+func (c *items) toggleAll(es []*itemEntry) {
+	open := false
+	for _, e := range es {
+		if x, ok := e.b.(block.Expander); ok && !x.Expanded() {
+			open = true
+		}
+	}
+	for _, e := range es {
+		if x, ok := e.b.(block.Expander); ok {
+			x.SetExpanded(open)
+			c.transcript.Invalidate(e.idx)
+		}
+	}
+}
+
+// copyAnswer copies the last answer (or its n-th code block).
+func (c *items) copyAnswer(n string) tea.Cmd {
+	if len(c.answers) == 0 {
+		c.notice(block.Info, "nothing to copy yet")
+		return nil
+	}
+	// Code blocks are found in the cleaned text, as the screen finds them.
+	text := stream.Sanitize(c.answers[len(c.answers)-1])
+	if n != "" {
+		var i int
+		fmt.Sscan(n, &i)
+		blocks := CodeBlocks(text)
+		if i < 1 || i > len(blocks) {
+			c.notice(block.Info, fmt.Sprintf("the last answer has %d code block(s)", len(blocks)))
+			return nil
+		}
+		text = blocks[i-1]
+	}
+	return CopyCmd(text)
+}
