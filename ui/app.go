@@ -63,25 +63,6 @@ type statusBar struct {
 	hintLine   string
 }
 
-// turns is the conversation and the turn in flight.
-//
-// Invariants: cur is nil when no stream is being read; at most one turn
-// streams.
-type turns struct {
-	conv *session.Conversation
-	gen  int
-	cur  *turn
-	live bool // a frame tick is scheduled
-	// tickSeq names the frame tick scheduled last (the only one obeyed);
-	// tickFast: it comes within frameInterval, not spinnerStep
-	tickSeq     int
-	tickFast    bool
-	waitTicking bool               // a waitTickMsg is scheduled
-	compacting  context.CancelFunc // non-nil while a /compact call is under way: stops it (compact.go)
-	attaching   *waitingSend       // the message whose files are being read, nil when none (attachsend.go)
-	mcpWaiting  *waitingSend       // a message sent while MCP servers start: it goes out once they are up (mcpstart.go)
-}
-
 // approvals is the hosted MCP approvals: asked, decided and owed.
 type approvals struct {
 	pending     []*itemEntry      // approval requests awaiting y/n
@@ -164,10 +145,11 @@ func New(ctx context.Context, o Options) *Model {
 		opts:     o,
 		frame:    fs,
 		keyState: keyState{keys: DefaultKeyMap()},
-		turns:    turns{conv: &session.Conversation{Settings: o.Settings}},
+		turns:    turns{fs: fs, ctx: ctx, conv: &session.Conversation{Settings: o.Settings}},
 		items:    items{fs: fs, imageSink: o.Images, entries: map[*stream.Item]*itemEntry{}, dirty: map[*stream.Item]bool{}},
 		tools:    newToolKit(o.Tools),
 	}
+	m.turns.opts = &m.opts
 	if o.Resume != nil && o.Resume.Settings != nil {
 		m.conv.Settings = session.SettingsFromJSON(o.Resume.Settings)
 		m.conv.Settings.Background = o.Settings.Background // today's config, not the session's
@@ -400,6 +382,18 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.compacted(msg)
 	case noticeMsg:
 		m.notice(msg.kind, msg.text)
+		return m, nil
+	case redrawMsg:
+		m.transcript.Invalidate(msg.idx)
+		return m, nil
+	case statusMsg:
+		m.status.Detail = msg.detail
+		if !msg.keep {
+			m.status.State, m.status.Started = msg.state, msg.started
+		}
+		return m, nil
+	case putBackMsg:
+		m.putBack(msg.text, msg.files)
 		return m, nil
 	case NoticeMsg:
 		kind := block.Info

@@ -175,3 +175,9 @@ func TestModelApprovalPendingInReplay(t *testing.T) {
 		t.Errorf("approving in a replay should say there is no server:\n%s", plain(m))
 	}
 }
+
+// slashSent runs /name args as the composer sends it, through Update.
+func slashSent(m *Model, name, args string) tea.Cmd {
+	_, cmd := m.Update(SlashMsg{Name: name, Args: args})
+	return cmd
+}

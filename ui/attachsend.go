@@ -35,25 +35,6 @@ func (m *Model) initAttachments() {
 	}
 }
 
-// readFiles reads the files of a message, and encodes the message, in a
-// command: tens of megabytes are not read or base64-encoded in Update.
-// Files already read (given back by a fork) are not read again.
-func (m *Model) readFiles(text string, files []*attach.File) tea.Cmd {
-	lim := m.opts.Attach
-	var redact func(string) string
-	if m.opts.Tools != nil && m.opts.Tools.Secrets != nil {
-		redact = m.opts.Tools.Secrets.String
-	}
-	of := &waitingSend{text: text, files: files}
-	m.attaching = of
-	m.status.Detail = "reading attachments… (esc stops)"
-	return func() tea.Msg {
-		msg := readMessage(text, files, lim, redact)
-		msg.of = of
-		return msg
-	}
-}
-
 // readMessage reads the files not read yet and makes the message.
 func readMessage(text string, files []*attach.File, lim attach.Limits, redact func(string) string) attachReadMsg {
 	var toRead []*attach.File
@@ -77,20 +58,6 @@ func readMessage(text string, files []*attach.File, lim attach.Limits, redact fu
 		return attachReadMsg{text: text, files: files, err: err}
 	}
 	return attachReadMsg{text: text, files: out, msg: attach.Message(text, out, lim)}
-}
-
-// stopReading stops waiting for a message's files (esc) and puts the
-// message back in the composer; it reports whether files were being read.
-func (m *Model) stopReading() bool {
-	w := m.attaching
-	if w == nil {
-		return false
-	}
-	m.attaching = nil
-	m.status.Detail = ""
-	m.putBack(w.text, w.files)
-	m.notice(block.Info, "stopped reading the attachments — the message is back in the composer")
-	return true
 }
 
 // attachRead sends the message whose files were read, or puts it back.

@@ -104,7 +104,7 @@ func TestReattachOutcomes(t *testing.T) {
 			Row: 1, Background: store.Background{ID: "resp_re", After: 11}, Responses: partial.Responses()}
 		m.conv = &session.Conversation{Settings: m.conv.Settings, Turns: []*session.Turn{st}}
 		m.redraw()
-		if m.reattach() == nil {
+		if m.reattach(m.journal) == nil {
 			t.Fatal("nothing reattached")
 		}
 		pump(t, m, nil)

@@ -79,7 +79,7 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		n, _ := strconv.Atoi(strings.TrimSpace(args))
 		return m.fork(n)
 	case "compact":
-		return m.compact()
+		return m.compact(m.tools.cancel != nil)
 	case "export":
 		return m.export(args)
 	case "rename":

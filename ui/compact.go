@@ -7,7 +7,6 @@ package ui
 // divider mark where the model's context now starts.
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"time"
@@ -31,49 +30,8 @@ const contextFullNotice = "the conversation no longer fits the model's context w
 // compactDivider labels the rule under the compaction panel.
 const compactDivider = "the model's context starts here · earlier turns stay above, searchable"
 
-// compact starts /compact: POST /responses/compact for the conversation.
-func (m *Model) compact() tea.Cmd {
-	switch {
-	case m.opts.Client == nil:
-		m.notice(block.Info, "this is a replay: there is no server to send to")
-		return nil
-	case m.cur != nil && !m.cur.ended:
-		m.notice(block.Info, "a reply is still streaming — esc stops it, then /compact")
-		return nil
-	case m.tools.cancel != nil:
-		m.notice(block.Info, "tools are still running — esc stops them, then /compact")
-		return nil
-	case m.compacting != nil:
-		m.notice(block.Info, "already compacting — esc stops it")
-		return nil
-	}
-	req, ok := m.conv.CompactRequest()
-	if !ok {
-		m.notice(block.Info, "nothing to compact yet")
-		return nil
-	}
-	ctx, stop := context.WithCancelCause(m.ctx)
-	m.compacting = func() { stop(errCompactStopped) }
-	m.status.State, m.status.Started, m.status.Detail = Waiting, time.Now(), "compacting"
-	client := m.opts.Client
-	return func() tea.Msg {
-		res, err := client.Compact(ctx, req)
-		stop(nil)
-		return compactMsg{res: res, err: err}
-	}
-}
-
 // errCompactStopped is the cause of a /compact stopped with esc.
 var errCompactStopped = errors.New("compaction stopped")
-
-// stopCompact stops a /compact under way (esc); false when there is none.
-func (m *Model) stopCompact() bool {
-	if m.compacting == nil {
-		return false
-	}
-	m.compacting()
-	return true
-}
 
 // compacted takes the answer: the conversation goes on from the window, or
 // from where it was when the call failed.

@@ -33,7 +33,7 @@ func TestCompactCommand(t *testing.T) {
 		t.Fatalf("%d offers of /compact:\n%s", n, v)
 	}
 
-	cmd := m.slash("compact", "")
+	cmd := slashSent(m, "compact", "")
 	if m.compacting == nil || m.status.Detail != "compacting" {
 		t.Error("the status does not say it is compacting")
 	}
@@ -88,7 +88,7 @@ func TestCompactUnsupportedServer(t *testing.T) {
 	m.Init()
 	m.Update(SubmitMsg{Text: "hello"})
 	pump(t, m, nil)
-	cmd := m.slash("compact", "")
+	cmd := slashSent(m, "compact", "")
 	runCmd(m, cmd)
 	v := plain(m)
 	if n := strings.Count(v, "this server has no /responses/compact"); n != 1 || strings.Contains(v, "context compacted") {
@@ -133,7 +133,7 @@ func TestEscStopsCompact(t *testing.T) {
 	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: hung.URL + "/v1", MaxRetries: -1}, Settings: session.Settings{Model: "m", Store: true}})
 	m.Init()
 	m.conv.Finish(m.conv.Say("hello"), []*stream.Snapshot{{ID: "resp_1", Status: "completed", Terminal: true}}, nil, false) // a chain to compact
-	cmd := m.slash("compact", "")
+	cmd := slashSent(m, "compact", "")
 	done := make(chan tea.Msg, 1)
 	go func() { done <- cmd() }()
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})

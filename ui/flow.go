@@ -104,16 +104,6 @@ func (m *Model) beginWith(st *session.Turn, round *session.TurnLog) tea.Cmd {
 	return tea.Batch(cmd, m.scheduleFrame(false)) // the spinner until the first batch
 }
 
-// interrupt stops the turn in flight; what arrived stays on screen. No event
-// is applied after it (turn.apply), and the stream drops what it had not
-// handed over, so its final batch is the next one: the turn ends at once,
-// however fast the stream was coming.
-func (m *Model) interrupt() tea.Cmd {
-	m.cur.stopped = true
-	m.cur.handle.Cancel(errStopped)
-	return tea.Batch(m.nextBatch(m.cur), m.cancelOnServer(m.cur))
-}
-
 // decide answers the pending approval requests and sends the answers as the
 // next request, chained to the response that asked.
 func (m *Model) decide(approve bool) tea.Cmd {
@@ -190,16 +180,6 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	return m.tick(now) // the batch is the frame: draw it, ask for the next
 }
 
-// nextBatch asks for the turn's next batch unless a request is outstanding.
-func (m *Model) nextBatch(t *turn) tea.Cmd {
-	if t.waiting || t.ended {
-		return nil
-	}
-	t.waiting = true
-	// real time: the stream's reader holds what comes until then
-	return waitBatch(t.gen, t.handle, t.due(time.Now()))
-}
-
 // retryReason is what failed, without advice to wait and try again: runnel
 // is retrying on its own.
 func retryReason(err error) string {
@@ -208,19 +188,6 @@ func retryReason(err error) string {
 		return stream.SanitizeLine(apiErr.Brief())
 	}
 	return stream.SanitizeLine(err.Error())
-}
-
-// settleRetry replaces the turn's retry countdown, if one shows, with the
-// retry's outcome.
-func (m *Model) settleRetry(t *turn, outcome string) {
-	if t.retry == nil {
-		return
-	}
-	if s, ok := t.retry.b.(block.Settler); ok {
-		s.Settle(resumeOutcome(t, outcome))
-	}
-	m.transcript.Invalidate(t.retry.idx)
-	t.retry = nil
 }
 
 // showNewItems gives every item not yet shown its entry.
@@ -445,49 +412,4 @@ func carriedNote(carried bool) string {
 		return "; your next message sends it to the model with the prompt"
 	}
 	return ""
-}
-
-// fallback resends a turn with the whole conversation when the server
-// answered that the previous response is not found (expired, another
-// provider, store off, or a server that keeps no state: then remembered),
-// once, with a notice. It returns nil when it does not apply.
-func (m *Model) fallback(t *turn) tea.Cmd {
-	if len(t.snapshots()) > 0 || t.stopped {
-		return nil
-	}
-	if id, ok := session.MissingOutput(t.err); ok {
-		// the chain holds a call nothing answered (a session killed during
-		// a tool call, by an older runnel): answer it and send again
-		if req, ok := m.conv.Repair(t.sess, id); ok {
-			m.notice(block.Info, "the server found no output for tool call "+stream.SanitizeLine(id)+" — sending one that says runnel stopped before it finished")
-			if t.log != nil {
-				t.log.SetInput(t.sess.Input)
-			}
-			return m.resend(t, req)
-		}
-		if !t.sess.Fallback {
-			m.notice(block.Info, "the server still finds a tool call without output — resending the conversation from local history")
-			return m.resend(t, m.conv.Rebuild(t.sess))
-		}
-		return nil
-	}
-	var apiErr *stream.APIError
-	if !errors.As(t.err, &apiErr) || !apiErr.PreviousResponseNotFound() || t.sess.Fallback {
-		return nil
-	}
-	if cmd := m.statelessFallback(t); cmd != nil {
-		return cmd // the server keeps no state at all (stateless.go)
-	}
-	m.notice(block.Info, "the server no longer has the previous response — resending the conversation from local history")
-	return m.resend(t, m.conv.Rebuild(t.sess))
-}
-
-// resend sends turn t again with req, recorded in the same history entry.
-func (m *Model) resend(t *turn, req stream.Request) tea.Cmd {
-	req.Tools = t.req.Tools
-	m.gen++
-	nt, cmd := startTurn(m.ctx, m.gen, m.opts.Client, t.sess, req, m.now(), m.opts.responseLimit())
-	nt.log = t.log
-	m.cur = nt
-	return tea.Batch(cmd, m.scheduleFrame(false))
 }

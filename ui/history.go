@@ -128,7 +128,7 @@ func (m *Model) showSession(s *store.Session, warns []error, turn int) tea.Cmd {
 	if turn > 0 && turn <= len(m.turnEntry) {
 		m.transcript.ScrollTo(m.turnEntry[turn-1])
 	}
-	return tea.Batch(stop, m.watchJournal(), m.resumeCalls(), m.reattach())
+	return tea.Batch(stop, m.watchJournal(), m.resumeCalls(), m.reattach(m.journal))
 }
 
 // redraw rebuilds the transcript from the conversation: prompts, every item

@@ -511,28 +511,3 @@ func (m *Model) itemChanged(it *stream.Item) {
 		m.dirty[it] = true
 	}
 }
-
-// ensureTick schedules a frame (within frameInterval) if none is scheduled
-// that soon.
-func (m *Model) ensureTick() tea.Cmd { return m.scheduleFrame(true) }
-
-// scheduleFrame schedules the next frame: within frameInterval when fast
-// (something changed and must be drawn), else within spinnerStep (only the
-// spinner or a countdown moves). A scheduled frame at least as soon makes
-// it a no-op; a slow one is superseded by a fast one.
-func (m *Model) scheduleFrame(fast bool) tea.Cmd {
-	if fast {
-		return m.frameIn(frameInterval, true)
-	}
-	return m.frameIn(spinnerStep, false)
-}
-
-// frameIn schedules the next frame in d (fast: d is frameInterval).
-func (m *Model) frameIn(d time.Duration, fast bool) tea.Cmd {
-	if m.live && (m.tickFast || !fast) {
-		return nil
-	}
-	m.tickSeq++
-	m.live, m.tickFast = true, fast
-	return frameTick(m.gen, m.tickSeq, d)
-}

@@ -1,0 +1,381 @@
+package ui
+
+// This file is the turns child: the conversation and the turn in flight.
+// It starts turns, asks for their batches, resends them when the server
+// lost or ignored the chain, paces the frames, and stops them; it reports
+// to the root only through messages (frameState.post). The root folds the
+// batches into the transcript and the status line (flow.go).
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"runnel/session"
+	"runnel/session/attach"
+	"runnel/stream"
+	"runnel/ui/block"
+)
+
+// turns is the conversation and the turn in flight.
+//
+// Invariants: cur is nil when no stream is being read; at most one turn
+// streams.
+type turns struct {
+	fs   *frameState
+	ctx  context.Context
+	opts *Options // the root's options: the client and limits of the provider in use
+	conv *session.Conversation
+	gen  int
+	cur  *turn
+	live bool // a frame tick is scheduled
+	// tickSeq names the frame tick scheduled last (the only one obeyed);
+	// tickFast: it comes within frameInterval, not spinnerStep
+	tickSeq     int
+	tickFast    bool
+	waitTicking bool               // a waitTickMsg is scheduled
+	compacting  context.CancelFunc // non-nil while a /compact call is under way: stops it (compact.go)
+	attaching   *waitingSend       // the message whose files are being read, nil when none (attachsend.go)
+	mcpWaiting  *waitingSend       // a message sent while MCP servers start: it goes out once they are up (mcpstart.go)
+}
+
+// scheduleFrame schedules the next frame: within frameInterval when fast
+// (something changed and must be drawn), else within spinnerStep (only the
+// spinner or a countdown moves). A scheduled frame at least as soon makes
+// it a no-op; a slow one is superseded by a fast one.
+func (ts *turns) scheduleFrame(fast bool) tea.Cmd {
+	if fast {
+		return ts.frameIn(frameInterval, true)
+	}
+	return ts.frameIn(spinnerStep, false)
+}
+
+// frameIn schedules the next frame in d (fast: d is frameInterval).
+func (ts *turns) frameIn(d time.Duration, fast bool) tea.Cmd {
+	if ts.live && (ts.tickFast || !fast) {
+		return nil
+	}
+	ts.tickSeq++
+	ts.live, ts.tickFast = true, fast
+	return frameTick(ts.gen, ts.tickSeq, d)
+}
+
+// ensureTick schedules a frame (within frameInterval) if none is scheduled
+// that soon.
+func (ts *turns) ensureTick() tea.Cmd { return ts.scheduleFrame(true) }
+
+// nextBatch asks for the turn's next batch unless a request is outstanding.
+func (ts *turns) nextBatch(t *turn) tea.Cmd {
+	if t.waiting || t.ended {
+		return nil
+	}
+	t.waiting = true
+	// real time: the stream's reader holds what comes until then
+	return waitBatch(t.gen, t.handle, t.due(time.Now()))
+}
+
+// resend sends turn t again with req, recorded in the same history entry.
+func (ts *turns) resend(t *turn, req stream.Request) tea.Cmd {
+	req.Tools = t.req.Tools
+	ts.gen++
+	nt, cmd := startTurn(ts.ctx, ts.gen, ts.opts.Client, t.sess, req, ts.now(), ts.opts.responseLimit())
+	nt.log = t.log
+	ts.cur = nt
+	return tea.Batch(cmd, ts.scheduleFrame(false))
+}
+
+// interrupt stops the turn in flight; what arrived stays on screen. No event
+// is applied after it (turn.apply), and the stream drops what it had not
+// handed over, so its final batch is the next one: the turn ends at once,
+// however fast the stream was coming.
+func (ts *turns) interrupt() tea.Cmd {
+	ts.cur.stopped = true
+	ts.cur.handle.Cancel(errStopped)
+	return tea.Batch(ts.nextBatch(ts.cur), ts.cancelOnServer(ts.cur))
+}
+
+// settleRetry replaces the turn's retry countdown, if one shows, with the
+// retry's outcome.
+func (ts *turns) settleRetry(t *turn, outcome string) {
+	if t.retry == nil {
+		return
+	}
+	if s, ok := t.retry.b.(block.Settler); ok {
+		s.Settle(resumeOutcome(t, outcome))
+	}
+	ts.fs.post(redrawMsg{t.retry.idx})
+	t.retry = nil
+}
+
+// fallback resends a turn with the whole conversation when the server
+// answered that the previous response is not found (expired, another
+// provider, store off, or a server that keeps no state: then remembered),
+// once, with a notice. It returns nil when it does not apply.
+func (ts *turns) fallback(t *turn) tea.Cmd {
+	if len(t.snapshots()) > 0 || t.stopped {
+		return nil
+	}
+	if id, ok := session.MissingOutput(t.err); ok {
+		// the chain holds a call nothing answered (a session killed during
+		// a tool call, by an older runnel): answer it and send again
+		if req, ok := ts.conv.Repair(t.sess, id); ok {
+			ts.say(block.Info, "the server found no output for tool call "+stream.SanitizeLine(id)+" — sending one that says runnel stopped before it finished")
+			if t.log != nil {
+				t.log.SetInput(t.sess.Input)
+			}
+			return ts.resend(t, req)
+		}
+		if !t.sess.Fallback {
+			ts.say(block.Info, "the server still finds a tool call without output — resending the conversation from local history")
+			return ts.resend(t, ts.conv.Rebuild(t.sess))
+		}
+		return nil
+	}
+	var apiErr *stream.APIError
+	if !errors.As(t.err, &apiErr) || !apiErr.PreviousResponseNotFound() || t.sess.Fallback {
+		return nil
+	}
+	if cmd := ts.statelessFallback(t); cmd != nil {
+		return cmd // the server keeps no state at all (stateless.go)
+	}
+	ts.say(block.Info, "the server no longer has the previous response — resending the conversation from local history")
+	return ts.resend(t, ts.conv.Rebuild(t.sess))
+}
+
+// chainIgnored checks the batch that brought t's first response object
+// (echoedBefore and itemsBefore are echoState before the batch): when the
+// server ignored the chain, the stream stops and the turn goes again with
+// the history. Nothing of the first attempt was shown or journaled (both
+// happen after the batch). When items came before the response object they
+// are on screen already: the turn stands, and later turns send the history.
+// It returns nil when the turn goes on.
+func (ts *turns) chainIgnored(t *turn, echoedBefore, itemsBefore bool) tea.Cmd {
+	if echoedBefore || t.stopped || t.sess.Fallback {
+		return nil
+	}
+	var first *stream.Snapshot
+	for _, s := range t.snapshots() {
+		if s.Echoed {
+			first = s
+			break
+		}
+	}
+	if first == nil || !session.ChainIgnored(t.req, first) {
+		return nil
+	}
+	ts.rememberStateless(session.WhyIgnored)
+	if itemsBefore {
+		ts.say(block.Warning, "this answer came before the server said so: it may not have seen the earlier turns")
+		return nil
+	}
+	t.handle.Cancel(errChainIgnored)
+	return ts.resend(t, ts.conv.ResendStateless(t.sess))
+}
+
+// statelessFallback resends a turn whose server lost or refused the chain
+// in a way that shows it keeps no state (session.KeepsNoState), remembering
+// it; nil when the loss is of one response only (it expired), which the
+// plain fallback resends.
+func (ts *turns) statelessFallback(t *turn) tea.Cmd {
+	if !ts.conv.KeepsNoState(t.sess, t.err) {
+		return nil
+	}
+	ts.rememberStateless(session.StatelessWhy(t.err))
+	return ts.resend(t, ts.conv.ResendStateless(t.sess))
+}
+
+// providerKey is how the memory knows the provider the chat talks to.
+func (ts *turns) providerKey() string {
+	base := ""
+	if ts.opts.Client != nil {
+		base = ts.opts.Client.BaseURL
+	}
+	return session.ProviderKey(base)
+}
+
+// statelessMemory is kept beside the model lists (Options.Models.CacheDir);
+// without that directory nothing is remembered past this run.
+func (ts *turns) statelessMemory() session.StatelessMemory {
+	return session.StatelessMemory{Dir: ts.opts.Models.CacheDir}
+}
+
+// recallStateless makes the conversation send the history from the start
+// when its provider is remembered as keeping no state.
+func (ts *turns) recallStateless() {
+	if ts.opts.Client == nil || ts.conv.Stateless {
+		return
+	}
+	ts.conv.Stateless = ts.statelessMemory().Known(ts.providerKey(), ts.now())
+}
+
+// rememberStateless marks the conversation stateless, writes the memory and
+// says so in one notice.
+func (ts *turns) rememberStateless(why string) {
+	ts.conv.Stateless = true
+	key := ts.providerKey()
+	ts.say(block.Info, session.StatelessNotice(session.ProviderName(key), why))
+	if err := ts.statelessMemory().Remember(key, why, ts.now()); err != nil {
+		ts.say(block.Warning, "cannot remember it for the next run: "+stream.SanitizeLine(err.Error()))
+	}
+}
+
+// foreground records that the server refused background mode: one line,
+// and the rest of the session runs in foreground mode.
+func (ts *turns) foreground(t *turn, r *stream.RetryInfo) {
+	t.req.Background = false
+	ts.conv.Settings.Background = false
+	ts.say(block.Warning, "the server refused background mode ("+retryReason(r.Err)+") — this session goes on in foreground mode")
+}
+
+// cancelOnServer asks the server to stop t's response when it runs in
+// background mode (it would go on running otherwise); nil when it does not
+// or its id is not known yet. A failure is not shown: the turn already
+// stopped here.
+func (ts *turns) cancelOnServer(t *turn) tea.Cmd {
+	c := ts.opts.Client
+	s := t.acc.Current()
+	if c == nil || !t.req.Background || s == nil || s.ID == "" || s.Terminal {
+		return nil
+	}
+	id := s.ID
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), cancelTimeout)
+		defer cancel()
+		_ = c.CancelResponse(ctx, id)
+		return nil
+	}
+}
+
+// reattach picks up the background response the stored last turn was
+// streaming when runnel was killed (see session.Conversation.Reattachable):
+// the rest of its stream continues the saved answer in place, or, from a
+// server that cannot resume streams, its final object completes it. The
+// turn's record in the history is continued, not repeated.
+func (ts *turns) reattach(j *session.Journal) tea.Cmd {
+	st := ts.conv.Reattachable()
+	c := ts.opts.Client
+	if st == nil || c == nil {
+		return nil
+	}
+	ts.gen++
+	h := stream.Reattach(ts.ctx, c, st.Background.ID, st.Background.After)
+	req := st.Request
+	req.Background = true // esc cancels it on the server
+	t := &turn{gen: ts.gen, sess: st, handle: h, started: ts.now(), changed: map[*stream.Item]bool{}, req: req, waiting: true}
+	t.acc.Limit = ts.opts.responseLimit()
+	t.acc.Continue(st.Responses)
+	t.bgID, t.bgSeq, t.attach = st.Background.ID, st.Background.After, true
+	if j != nil {
+		t.log = j.Reattach(st)
+	}
+	ts.cur = t
+	ts.fs.post(statusMsg{state: Waiting, started: t.started})
+	return tea.Batch(waitBatch(t.gen, h, time.Time{}), ts.scheduleFrame(false))
+}
+
+// reattaching reports whether stored turn t is the one reattach picks up.
+func (ts *turns) reattaching(t *session.Turn) bool {
+	return ts.opts.Client != nil && ts.conv.Reattachable() == t
+}
+
+// compact starts /compact: POST /responses/compact for the conversation.
+func (ts *turns) compact(toolsBusy bool) tea.Cmd {
+	switch {
+	case ts.opts.Client == nil:
+		ts.say(block.Info, "this is a replay: there is no server to send to")
+		return nil
+	case ts.cur != nil && !ts.cur.ended:
+		ts.say(block.Info, "a reply is still streaming — esc stops it, then /compact")
+		return nil
+	case toolsBusy:
+		ts.say(block.Info, "tools are still running — esc stops them, then /compact")
+		return nil
+	case ts.compacting != nil:
+		ts.say(block.Info, "already compacting — esc stops it")
+		return nil
+	}
+	req, ok := ts.conv.CompactRequest()
+	if !ok {
+		ts.say(block.Info, "nothing to compact yet")
+		return nil
+	}
+	ctx, stop := context.WithCancelCause(ts.ctx)
+	ts.compacting = func() { stop(errCompactStopped) }
+	ts.fs.post(statusMsg{state: Waiting, started: ts.now(), detail: "compacting"})
+	client := ts.opts.Client
+	return func() tea.Msg {
+		res, err := client.Compact(ctx, req)
+		stop(nil)
+		return compactMsg{res: res, err: err}
+	}
+}
+
+// stopCompact stops a /compact under way (esc); false when there is none.
+func (ts *turns) stopCompact() bool {
+	if ts.compacting == nil {
+		return false
+	}
+	ts.compacting()
+	return true
+}
+
+// readFiles reads the files of a message, and encodes the message, in a
+// command: tens of megabytes are not read or base64-encoded in Update.
+// Files already read (given back by a fork) are not read again.
+func (ts *turns) readFiles(text string, files []*attach.File) tea.Cmd {
+	lim := ts.opts.Attach
+	var redact func(string) string
+	if ts.opts.Tools != nil && ts.opts.Tools.Secrets != nil {
+		redact = ts.opts.Tools.Secrets.String
+	}
+	of := &waitingSend{text: text, files: files}
+	ts.attaching = of
+	ts.fs.post(statusMsg{detail: "reading attachments… (esc stops)", keep: true})
+	return func() tea.Msg {
+		msg := readMessage(text, files, lim, redact)
+		msg.of = of
+		return msg
+	}
+}
+
+// stopReading stops waiting for a message's files (esc) and puts the
+// message back in the composer; it reports whether files were being read.
+func (ts *turns) stopReading() bool {
+	w := ts.attaching
+	if w == nil {
+		return false
+	}
+	ts.attaching = nil
+	ts.fs.post(statusMsg{keep: true})
+	ts.fs.post(putBackMsg{w.text, w.files})
+	ts.say(block.Info, "stopped reading the attachments — the message is back in the composer")
+	return true
+}
+
+// now is the injected clock.
+func (ts *turns) now() time.Time { return ts.fs.clock() }
+
+// say reports a one-line notice for the transcript.
+func (ts *turns) say(kind block.NoticeKind, text string) {
+	ts.fs.post(noticeMsg{kind, text})
+}
+
+// redrawMsg asks the transcript to draw entry idx again.
+type redrawMsg struct{ idx int }
+
+// statusMsg sets the status line: its state, when the state started and
+// its detail; keep changes the detail only.
+type statusMsg struct {
+	state   State
+	started time.Time
+	detail  string
+	keep    bool
+}
+
+// putBackMsg returns a message that was not sent to the composer.
+type putBackMsg struct {
+	text  string
+	files []*attach.File
+}
