@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -41,26 +40,6 @@ type Model struct {
 	approvals          // hosted approvals and their answers
 	history            // the session's store
 	metering           // tokens, cost and the provider's models
-}
-
-// keyState is the keys' state: the map, the "?" overlay and the presses
-// that arm a second one.
-type keyState struct {
-	keys      KeyMap
-	showHelp  bool
-	helpTop   int       // first line of the "?" overlay shown, when it is taller than the area
-	quitArmed time.Time // ctrl+c pressed once while idle
-	escArmed  time.Time // esc pressed once with an empty, idle composer
-}
-
-// statusBar is the status line and the key hint below it, each memoized on
-// what it depends on.
-type statusBar struct {
-	status     Status
-	statusFor  statusKey
-	statusLine string
-	hintFor    hintKey
-	hintLine   string
 }
 
 // approvals is the hosted MCP approvals: asked, decided and owed.
@@ -163,7 +142,7 @@ func New(ctx context.Context, o Options) *Model {
 		m.conv.Settings.Tools = redacted
 	}
 	m.conv.Settings.EnabledTools = m.tools.on()
-	m.applyTheme()
+	m.frame.applyTheme(m.opts.Theme)
 	w := o.WindowWidth
 	if w == 0 {
 		w = 100
@@ -172,7 +151,12 @@ func New(ctx context.Context, o Options) *Model {
 	m.transcript = NewTranscript(w, 20)
 	m.transcript.SetStyles(m.frame.styles)
 	m.composer = NewComposer(m.frame.styles)
-	m.initAttachments()
+	m.composer.SetAttachLimits(o.Attach)
+	for _, p := range o.Files { // -f
+		if err := m.composer.Attach(p); err != nil {
+			m.notice(block.Error, stream.SanitizeLine(err.Error()))
+		}
+	}
 	m.status = Status{Model: m.conv.Settings.Model, Effort: m.conv.Settings.ReasoningEffort, Provider: o.Provider, ProviderName: o.Settings.Provider, State: Idle}
 	if o.Resume == nil && o.Replay == nil {
 		m.appendEntry(newWelcome(o, m.conv.Settings.Model, m.frame)) // the first screen says how to start
@@ -214,10 +198,12 @@ func (m *Model) shutdown() {
 	}
 }
 
-func (m *Model) applyTheme() {
-	p := theme.Pick(m.frame.dark, m.frame.noColor, m.opts.Theme)
+// applyTheme picks the styles for the terminal's background and the
+// theme named (the config's or /theme's).
+func (f *frameState) applyTheme(name string) {
+	p := theme.Pick(f.dark, f.noColor, name)
 	st := theme.New(p)
-	m.frame.styles = &st
+	f.styles = &st
 }
 
 // Init asks the terminal for its background colour and starts a replay.
@@ -287,6 +273,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case TogglePanelMsg:
+		m.dialog = nil
 		m.togglePanel(msg.Index)
 		return m, nil
 	case tea.WindowSizeMsg:
@@ -298,7 +285,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.BackgroundColorMsg:
 		m.frame.dark = msg.IsDark()
-		m.applyTheme()
+		m.frame.applyTheme(m.opts.Theme)
 		m.composer.SetStyles(m.frame.styles)
 		m.transcript.SetStyles(m.frame.styles)
 		m.transcript.InvalidateAll()
@@ -383,6 +370,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case noticeMsg:
 		m.notice(msg.kind, msg.text)
 		return m, nil
+	case dialogMsg:
+		m.dialog = msg.d
+		return m, nil
 	case redrawMsg:
 		m.transcript.Invalidate(msg.idx)
 		return m, nil
@@ -393,7 +383,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case putBackMsg:
-		m.putBack(msg.text, msg.files)
+		m.composer.putBack(msg.text, msg.files)
 		return m, nil
 	case NoticeMsg:
 		kind := block.Info
@@ -451,60 +441,14 @@ func (m *Model) View() tea.View {
 	case m.dialog != nil:
 		top = fitHeight(m.dialog.view(m.frame.width, m.transcriptHeight()), m.transcriptHeight())
 	case m.showHelp:
-		top = m.helpView(m.frame.styles)
+		top = m.keyState.helpView(m.frame, m.transcriptHeight())
 	default:
 		top = m.transcript.View()
 	}
-	v := tea.NewView(strings.Join([]string{top, m.composer.View(), m.statusView(), m.hint()}, "\n")) // one allocation
+	v := tea.NewView(strings.Join([]string{top, m.composer.View(), m.statusBar.statusView(m.frame), m.statusBar.hint(m.frame)}, "\n")) // one allocation
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	return v
-}
-
-// statusView is the status line, memoized on what it depends on: the time
-// matters only through the spinner's frame and the elapsed seconds.
-func (m *Model) statusView() string {
-	d := max(m.frame.now.Sub(m.status.Started), 0)
-	k := statusKey{m.status, m.frame.width, m.frame.styles, int64(d / spinnerStep), int64(d / time.Second)}
-	if k != m.statusFor || m.statusLine == "" {
-		m.statusFor, m.statusLine = k, m.status.View(m.frame.width, m.frame.now, m.frame.styles)
-	}
-	return m.statusLine
-}
-
-type statusKey struct {
-	s             Status
-	width         int
-	styles        *theme.Styles
-	spin, elapsed int64
-}
-
-// hint is the key hint line, memoized on what it depends on.
-func (m *Model) hint() string {
-	k := hintKey{m.frame.width, m.status.State, m.frame.styles}
-	if k != m.hintFor {
-		m.hintFor, m.hintLine = k, Hint(m.frame.width, m.frame.styles, m.status.State)
-	}
-	return m.hintLine
-}
-
-type hintKey struct {
-	width  int
-	state  State
-	styles *theme.Styles
-}
-
-// helpView is the "?" overlay in the transcript area: when it is taller,
-// a window of it from helpTop and a last line saying how to scroll.
-func (m *Model) helpView(st *theme.Styles) string {
-	h := m.transcriptHeight()
-	lines := strings.Split(HelpView(m.frame.width, st, m.keys), "\n")
-	if len(lines) <= h || h < 2 {
-		return fitHeight(strings.Join(lines, "\n"), h)
-	}
-	top := min(max(m.helpTop, 0), len(lines)-(h-1))
-	more := theme.DialogOf(st).More.Render(cutLines("↑/↓ pgup/pgdn scroll · lines "+strconv.Itoa(top+1)+"–"+strconv.Itoa(top+h-1)+" of "+strconv.Itoa(len(lines))+" · esc close", m.frame.width))
-	return strings.Join(append(lines[top:top+h-1:top+h-1], more), "\n")
 }
 
 // overlays reports whether d is drawn below the transcript instead of in

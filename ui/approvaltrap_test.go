@@ -97,7 +97,7 @@ func TestApprovalTimerRuns(t *testing.T) {
 	}
 	start := m.status.Started
 	m.Update(waitTickMsg{now: start.Add(7 * time.Second)})
-	if s := ansiStripped(m.statusView()); !strings.Contains(s, "awaiting approval") || !strings.Contains(s, "7s") {
+	if s := ansiStripped(m.statusBar.statusView(m.frame)); !strings.Contains(s, "awaiting approval") || !strings.Contains(s, "7s") {
 		t.Errorf("status line: %q", s)
 	}
 	_, cmd := m.Update(waitTickMsg{now: start.Add(8 * time.Second)})
@@ -111,7 +111,7 @@ func TestApprovalTimerRuns(t *testing.T) {
 // asked call's panel, alt+o is not swallowed by the dialog, y approves.
 func TestApprovalStatusKeysWork(t *testing.T) {
 	m, _ := hostedAsking(t)
-	hint := ansiStripped(m.hint())
+	hint := ansiStripped(m.statusBar.hint(m.frame))
 	for _, k := range []string{"y approve", "n deny", "ctrl+c stop", "ctrl+o details", "? keys"} {
 		if !strings.Contains(hint, k) {
 			t.Errorf("hint lacks %q: %q", k, hint)

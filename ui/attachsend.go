@@ -25,16 +25,6 @@ type attachReadMsg struct {
 	err   error
 }
 
-// initAttachments gives the composer the limits and the -f files.
-func (m *Model) initAttachments() {
-	m.composer.SetAttachLimits(m.opts.Attach)
-	for _, p := range m.opts.Files {
-		if err := m.composer.Attach(p); err != nil {
-			m.notice(block.Error, stream.SanitizeLine(err.Error()))
-		}
-	}
-}
-
 // readMessage reads the files not read yet and makes the message.
 func readMessage(text string, files []*attach.File, lim attach.Limits, redact func(string) string) attachReadMsg {
 	var toRead []*attach.File
@@ -69,34 +59,11 @@ func (m *Model) attachRead(msg attachReadMsg) tea.Cmd {
 	m.status.Detail = ""
 	if msg.err != nil {
 		m.notice(block.Error, stream.SanitizeLine(msg.err.Error())+" — nothing was sent")
-		m.putBack(msg.text, msg.files)
+		m.composer.putBack(msg.text, msg.files)
 		return nil
 	}
 	if !m.canSend(msg.text, msg.files) {
 		return nil
 	}
 	return m.send(msg.text, msg.files, msg.msg)
-}
-
-// putBack returns a message that was not sent to the composer, unless the
-// user has started another.
-func (m *Model) putBack(text string, files []*attach.File) {
-	if m.composer.Value() == "" {
-		m.composer.SetValue(text)
-	}
-	if len(m.composer.Attachments()) == 0 {
-		m.composer.SetAttachments(files)
-	}
-}
-
-// showAttachments lists a prompt's files under it in the transcript.
-func (m *Model) showAttachments(files []attach.Meta) {
-	if len(files) == 0 {
-		return
-	}
-	labels := make([]string, 0, len(files))
-	for _, f := range files {
-		labels = append(labels, f.Label())
-	}
-	m.appendEntry(&plainEntry{b: block.NewAttachments(labels), fs: m.frame})
 }

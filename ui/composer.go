@@ -463,3 +463,14 @@ func (c Composer) menuView() string {
 	}
 	return b.String()
 }
+
+// putBack returns a message that was not sent to the composer, unless the
+// user has started another.
+func (c *Composer) putBack(text string, files []*attach.File) {
+	if c.Value() == "" {
+		c.SetValue(text)
+	}
+	if len(c.Attachments()) == 0 {
+		c.SetAttachments(files)
+	}
+}

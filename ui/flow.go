@@ -53,7 +53,7 @@ func (m *Model) canSend(text string, files []*attach.File) bool {
 	}
 	if why != "" {
 		m.notice(block.Info, why)
-		m.putBack(text, files)
+		m.composer.putBack(text, files)
 	}
 	return why == ""
 }
@@ -159,11 +159,11 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 		t.retry = &plainEntry{b: block.NewRetry(text, now.Add(r.Wait)), fs: m.frame}
 		m.appendEntry(t.retry)
 	}
-	m.showNewItems(t)
+	m.showItems(t.snapshots())
 	if len(msg.batch.Events) > 0 && m.status.State == Waiting {
 		m.status.State = Streaming
 	}
-	m.updateState(t)
+	m.statusBar.follow(t, m.items.title)
 	if t.ended {
 		return m.endTurn(t)
 	}
@@ -188,55 +188,6 @@ func retryReason(err error) string {
 		return stream.SanitizeLine(apiErr.Brief())
 	}
 	return stream.SanitizeLine(err.Error())
-}
-
-// showNewItems gives every item not yet shown its entry.
-func (m *Model) showNewItems(t *turn) {
-	for _, s := range t.snapshots() {
-		for _, it := range s.Items {
-			if _, ok := m.entries[it]; !ok {
-				m.addItem(it, m.frame.now)
-			}
-		}
-	}
-}
-
-// updateState sets the status line from what is streaming.
-func (m *Model) updateState(t *turn) {
-	s := t.acc.Current()
-	if s == nil {
-		return
-	}
-	if s.Model != "" {
-		m.status.Model = s.Model // the model that answers, as the server reports it
-	}
-	if t.effort != "" {
-		m.status.Effort = t.effort
-	}
-	m.status.Detail = ""
-	for i := len(s.Items) - 1; i >= 0; i-- {
-		it := s.Items[i]
-		if it.Done {
-			continue
-		}
-		switch it.Type {
-		case "reasoning":
-			if r, ok := m.entries[it].b.(block.Titled); ok {
-				m.status.Detail = r.Title()
-			}
-			m.status.State = Streaming
-		case "message":
-			m.status.State = Streaming
-		case "function_call", "custom_tool_call":
-			// the model is still writing the call: nothing runs yet
-			m.status.State, m.status.Detail = CallingTool, it.Name
-		default:
-			// a hosted tool (web search, code interpreter, MCP…) runs on the server
-			m.status.State, m.status.Detail = RunningTool, hostedName(it)
-		}
-		break
-	}
-	m.status.TurnUsage = t.usage()
 }
 
 // reportedEffort is the reasoning effort a response object reports, "" when
@@ -310,83 +261,24 @@ func (m *Model) tick(now time.Time) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// endTurn records how the turn ended and says so when it went badly.
+// endTurn routes the end of a turn to every child: the conversation
+// records it (or resends it when the server lost the chain), the meter
+// counts it, the transcript settles its entries and says how it ended, and
+// the tools run its calls or the approvals ask.
 func (m *Model) endTurn(t *turn) tea.Cmd {
-	switch {
-	case t.stopped:
-		m.settleRetry(t, "stopped")
-	case t.err != nil:
-		m.settleRetry(t, "the retry failed — see below")
-	default:
-		m.settleRetry(t, "the retry worked")
+	if cmd := m.turns.finish(t); cmd != nil {
+		return cmd // sent again (fallback)
 	}
 	snaps := t.snapshots()
-	if cmd := m.fallback(t); cmd != nil {
-		return cmd
-	}
-	m.conv.Finish(t.sess, snaps, t.err, t.stopped)
 	m.usage = m.usage.Add(t.usage())
 	m.account(snaps)
 	m.status.SessionUsage = m.usage
 	m.status.TurnUsage = t.usage()
 	m.status.State, m.status.Detail = Idle, ""
 	now := m.now()
-	failed := false // a failure was reported: a cut-off is part of it, not a second story
-	for _, s := range snaps {
-		for _, it := range s.Items {
-			if e := m.entries[it]; e != nil {
-				if ib, ok := e.b.(block.ItemBlock); ok {
-					ib.End(now)
-					t.changed[it] = true
-				}
-				if c, ok := e.b.(block.Compaction); ok && it.Type == "compaction" && s.Usage != nil {
-					c.SetTokens(s.Usage.InputTokens, 0) // the context the server compacted
-				}
-			}
-			if it.Type == "message" && it.Text() != "" {
-				m.answers = append(m.answers, it.Text())
-			}
-			if e := m.entries[it]; e != nil {
-				if a, ok := e.b.(block.Approver); ok {
-					if _, pending := a.Approval(); pending {
-						m.pending = append(m.pending, e)
-					}
-				}
-			}
-		}
-		switch {
-		case (s.Status == "failed" || s.ErrorEvent) && contextFull(nil, s.Error):
-			m.notice(block.Error, contextFullNotice)
-			failed = true
-		case s.Status == "failed" || s.ErrorEvent:
-			msg := "the response failed"
-			if s.Error != nil {
-				msg += ": " + stream.SanitizeLine(strings.TrimPrefix(s.Error.Code+": "+s.Error.Message, ": "))
-			}
-			m.notice(block.Error, msg+" — the partial answer is kept above")
-			failed = true
-		case s.Status == "incomplete":
-			m.notice(block.Warning, stream.IncompleteText(s.IncompleteDetails))
-		}
-	}
-	carried := m.conv.Carried()
-	var limitErr *stream.LimitError
-	switch {
-	case errors.As(t.err, &limitErr):
-		m.notice(block.Warning, session.LimitNotice(limitErr)+carriedNote(carried))
-	case t.stopped && carried:
-		m.notice(block.Info, "stopped — the partial answer is kept; your next message sends this prompt and the partial answer to the model with it")
-	case t.stopped:
-		m.notice(block.Info, "stopped — the partial answer is kept; the next message continues from the last complete reply")
-	case t.err != nil && len(snaps) == 0 && contextFull(t.err, nil):
-		m.notice(block.Error, contextFullNotice)
-	case t.err != nil && len(snaps) == 0:
-		m.notice(block.Error, stream.SanitizeLine(t.err.Error()))
-	case failed:
-	case t.err != nil:
-		m.notice(block.Error, "stream broken: "+stream.SanitizeLine(t.err.Error())+" — the partial answer is kept"+carriedNote(carried))
-	case len(snaps) > 0 && snaps[len(snaps)-1].CutOff:
-		m.notice(block.Warning, stream.CutOffNote+" — the partial answer is kept"+carriedNote(carried))
+	m.pending = append(m.pending, m.items.endItems(snaps, now, t.changed)...)
+	for _, n := range endNotices(t, snaps, m.conv.Carried()) {
+		m.notice(n.kind, n.text)
 	}
 	if t.log != nil {
 		t.log.End(now, t.sess)

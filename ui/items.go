@@ -11,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"runnel/session/attach"
 	"runnel/session/images"
 	"runnel/stream"
 	"runnel/ui/block"
@@ -160,4 +161,38 @@ func (c *items) copyAnswer(n string) tea.Cmd {
 		text = blocks[i-1]
 	}
 	return CopyCmd(text)
+}
+
+// showAttachments lists a prompt's files under it in the transcript.
+func (c *items) showAttachments(files []attach.Meta) {
+	if len(files) == 0 {
+		return
+	}
+	labels := make([]string, 0, len(files))
+	for _, f := range files {
+		labels = append(labels, f.Label())
+	}
+	c.appendEntry(&plainEntry{b: block.NewAttachments(labels), fs: c.fs})
+}
+
+// showItems gives every item not yet shown its entry.
+func (c *items) showItems(snaps []*stream.Snapshot) {
+	for _, s := range snaps {
+		for _, it := range s.Items {
+			if _, ok := c.entries[it]; !ok {
+				c.addItem(it, c.fs.now)
+			}
+		}
+	}
+}
+
+// title is the title an item's entry shows now ("" for none): a
+// reasoning summary's heading.
+func (c *items) title(it *stream.Item) string {
+	if e := c.entries[it]; e != nil {
+		if r, ok := e.b.(block.Titled); ok {
+			return r.Title()
+		}
+	}
+	return ""
 }

@@ -8,7 +8,6 @@ package ui
 // ctrl+y); every other key goes to the dialog.
 
 import (
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -19,7 +18,7 @@ import (
 
 // key handles the keys the root owns and routes the rest.
 func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
-	if m.showHelp && m.helpScroll(k) {
+	if m.showHelp && m.keyState.helpScroll(k, m.frame, m.transcriptHeight()) {
 		return nil
 	}
 	switch {
@@ -87,32 +86,6 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	return m.updateComposer(k)
-}
-
-// helpScroll scrolls the "?" overlay when it is taller than the area, and
-// reports whether k was a scrolling key.
-func (m *Model) helpScroll(k tea.KeyPressMsg) bool {
-	h := m.transcriptHeight()
-	page := max(h-2, 1)
-	switch {
-	case key.Matches(k, m.keys.LineUp):
-		m.helpTop--
-	case key.Matches(k, m.keys.LineDown):
-		m.helpTop++
-	case key.Matches(k, m.keys.PageUp):
-		m.helpTop -= page
-	case key.Matches(k, m.keys.PageDown):
-		m.helpTop += page
-	case key.Matches(k, m.keys.Top):
-		m.helpTop = 0
-	case key.Matches(k, m.keys.Bottom):
-		m.helpTop = 1 << 20
-	default:
-		return false
-	}
-	n := strings.Count(HelpView(m.frame.width, m.frame.styles, m.keys), "\n") + 1
-	m.helpTop = min(max(m.helpTop, 0), max(n-(h-1), 0))
-	return true
 }
 
 // panelKey handles the keys that open and close reasoning and tool panels,

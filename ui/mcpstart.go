@@ -90,7 +90,7 @@ type waitingSend struct {
 func (m *Model) waitForMCP(text string, files []*attach.File) bool {
 	if m.mcpWaiting != nil { // one waits already: this one goes back to the composer
 		m.notice(block.Info, "a message is already waiting for the MCP servers — esc takes it back")
-		m.putBack(text, files)
+		m.composer.putBack(text, files)
 		return false
 	}
 	m.mcpWaiting = &waitingSend{text: text, files: files}
@@ -108,7 +108,7 @@ func (m *Model) takeBackWaiting() bool {
 	}
 	m.mcpWaiting = nil
 	m.status.MCP = m.mcp().Summary()
-	m.putBack(w.text, w.files)
+	m.composer.putBack(w.text, w.files)
 	m.notice(block.Info, "the waiting message is back in the composer")
 	return true
 }

@@ -125,18 +125,20 @@ func (l PanelList) View(width, height int) string {
 }
 
 // openPanels opens the panel list (alt+o).
-func (m *Model) openPanels() {
-	m.panelList = append(m.panelList[:0], m.panels...)
-	m.dialog = dlg[PanelList]{NewPanelList(m.panelList, m.frame.width, m.frame.styles)}
+func (c *items) openPanels() {
+	c.panelList = append(c.panelList[:0], c.panels...)
+	c.fs.post(dialogMsg{dlg[PanelList]{NewPanelList(c.panelList, c.fs.width, c.fs.styles)}})
 }
 
 // togglePanel opens or closes the panel chosen in the list and shows it.
-func (m *Model) togglePanel(i int) {
-	m.dialog = nil
-	if i < 0 || i >= len(m.panelList) {
+func (c *items) togglePanel(i int) {
+	if i < 0 || i >= len(c.panelList) {
 		return
 	}
-	e := m.panelList[i]
-	m.toggle(e)
-	m.transcript.ScrollTo(e.idx)
+	e := c.panelList[i]
+	c.toggle(e)
+	c.transcript.ScrollTo(e.idx)
 }
+
+// dialogMsg opens a dialog (nil closes the one open).
+type dialogMsg struct{ d dialog }

@@ -99,7 +99,7 @@ func (m *Model) rename(title string) {
 // setTheme switches the palette for this run.
 func (m *Model) setTheme(name string) {
 	m.opts.Theme = name
-	m.applyTheme()
+	m.frame.applyTheme(m.opts.Theme)
 	m.composer.SetStyles(m.frame.styles)
 	m.transcript.SetStyles(m.frame.styles)
 	m.transcript.InvalidateAll()

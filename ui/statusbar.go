@@ -1,0 +1,90 @@
+package ui
+
+// This file is the status bar child: the status line and the key hint
+// under the composer, each drawn again only when what it shows changed.
+
+import (
+	"time"
+
+	"runnel/stream"
+	"runnel/theme"
+)
+
+// statusBar is the status line and the key hint below it, each memoized on
+// what it depends on.
+type statusBar struct {
+	status     Status
+	statusFor  statusKey
+	statusLine string
+	hintFor    hintKey
+	hintLine   string
+}
+
+// statusView is the status line, memoized on what it depends on: the time
+// matters only through the spinner's frame and the elapsed seconds.
+func (b *statusBar) statusView(f *frameState) string {
+	d := max(f.now.Sub(b.status.Started), 0)
+	k := statusKey{b.status, f.width, f.styles, int64(d / spinnerStep), int64(d / time.Second)}
+	if k != b.statusFor || b.statusLine == "" {
+		b.statusFor, b.statusLine = k, b.status.View(f.width, f.now, f.styles)
+	}
+	return b.statusLine
+}
+
+type statusKey struct {
+	s             Status
+	width         int
+	styles        *theme.Styles
+	spin, elapsed int64
+}
+
+// hint is the key hint line, memoized on what it depends on.
+func (b *statusBar) hint(f *frameState) string {
+	k := hintKey{f.width, b.status.State, f.styles}
+	if k != b.hintFor {
+		b.hintFor, b.hintLine = k, Hint(f.width, f.styles, b.status.State)
+	}
+	return b.hintLine
+}
+
+type hintKey struct {
+	width  int
+	state  State
+	styles *theme.Styles
+}
+
+// follow sets the status line from what is streaming.
+func (b *statusBar) follow(t *turn, titleOf func(*stream.Item) string) {
+	s := t.acc.Current()
+	if s == nil {
+		return
+	}
+	if s.Model != "" {
+		b.status.Model = s.Model // the model that answers, as the server reports it
+	}
+	if t.effort != "" {
+		b.status.Effort = t.effort
+	}
+	b.status.Detail = ""
+	for i := len(s.Items) - 1; i >= 0; i-- {
+		it := s.Items[i]
+		if it.Done {
+			continue
+		}
+		switch it.Type {
+		case "reasoning":
+			b.status.Detail = titleOf(it)
+			b.status.State = Streaming
+		case "message":
+			b.status.State = Streaming
+		case "function_call", "custom_tool_call":
+			// the model is still writing the call: nothing runs yet
+			b.status.State, b.status.Detail = CallingTool, it.Name
+		default:
+			// a hosted tool (web search, code interpreter, MCP…) runs on the server
+			b.status.State, b.status.Detail = RunningTool, hostedName(it)
+		}
+		break
+	}
+	b.status.TurnUsage = t.usage()
+}
