@@ -14,6 +14,7 @@ import (
 	"runnel/stream"
 	"runnel/theme"
 	"runnel/ui/block"
+	"runnel/ui/pace"
 )
 
 // Model is the root of the chat: it routes messages to its children and owns
@@ -118,7 +119,7 @@ type noticeMsg struct {
 
 // New builds the root model.
 func New(ctx context.Context, o Options) *Model {
-	fs := &frameState{now: time.Now(), md: block.NewRenderers(), clock: time.Now, dark: true, noColor: o.NoColor}
+	fs := &frameState{md: block.NewRenderers(), clock: time.Now, dark: true, noColor: o.NoColor}
 	m := &Model{
 		ctx:      ctx,
 		opts:     o,
@@ -129,6 +130,7 @@ func New(ctx context.Context, o Options) *Model {
 		tools:    newToolKit(o.Tools),
 	}
 	m.turns.opts = &m.opts
+	fs.now = fs.clock()
 	if o.Resume != nil && o.Resume.Settings != nil {
 		m.conv.Settings = session.SettingsFromJSON(o.Resume.Settings)
 		m.conv.Settings.Background = o.Settings.Background // today's config, not the session's
@@ -213,10 +215,9 @@ func (m *Model) Init() tea.Cmd {
 	if m.opts.Replay != nil {
 		m.gen++
 		h := stream.StartReader(m.ctx, m.opts.Replay, m.opts.ReplayPace)
-		t, cmd := startReplay(m.ctx, m.gen, h, m.now(), m.opts.responseLimit())
-		m.cur = t
-		m.status.State, m.status.Started = Waiting, t.started
-		cmds = append(cmds, cmd, m.scheduleFrame(false))
+		m.cur = startReplay(h, m.gen, m.now(), m.opts.responseLimit())
+		m.status.State, m.status.Started = Waiting, m.cur.started
+		cmds = append(cmds, m.pace(pace.Facts{Cause: pace.Begin}, m.now()))
 	}
 	return tea.Batch(cmds...)
 }
@@ -257,9 +258,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if place := m.placeImages(m.dialog == nil && !m.showHelp); place != nil { // iTerm2 images follow the layout (inline.go)
 		cmd = tea.Batch(cmd, place)
 	}
-	if m.status.State == AwaitingApproval && !m.live && !m.waitTicking {
-		m.waitTicking = true
-		cmd = tea.Batch(cmd, tea.Tick(spinnerStep, func(t time.Time) tea.Msg { return waitTickMsg{t} }))
+	if m.status.State == AwaitingApproval { // the status line's timer runs
+		cmd = tea.Batch(cmd, m.pace(pace.Facts{Cause: pace.Routed, Approval: true}, m.now()))
 	}
 	return m, cmd
 }
@@ -267,11 +267,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case waitTickMsg:
-		m.waitTicking = false
-		if !m.live && msg.now.After(m.frame.now) {
+		pl, cmd := m.plan(pace.Facts{Cause: pace.WaitTick, Shown: m.frame.now}, msg.now)
+		if pl.Clock {
 			m.frame.now = msg.now
 		}
-		return m, nil
+		return m, cmd
 	case TogglePanelMsg:
 		m.dialog = nil
 		m.togglePanel(msg.Index)
@@ -308,16 +308,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case batchMsg:
 		return m, m.batch(msg)
 	case frameMsg:
-		if msg.seq != 0 && msg.seq != m.tickSeq {
-			return m, nil // superseded by a sooner frame
+		pl, cmd := m.plan(pace.Facts{Cause: pace.Frame, Seq: msg.seq}, msg.now)
+		if pl.Draw == pace.NoDraw {
+			return m, cmd
 		}
-		m.live = false
-		if t := m.cur; t != nil && msg.seq != 0 && !m.tickFast && time.Since(t.drawn) < spinnerStep {
-			// a batch was just drawn and moved the spinner: while batches
-			// come, the slow frame is needed only once they stop
-			return m, m.frameIn(stallCheck, false)
-		}
-		return m, m.tick(msg.now)
+		return m, tea.Batch(cmd, m.tick(msg.now, pl.Draw))
 	case finalMsg:
 		if f, ok := msg.e.b.(block.Finisher); ok { // one for another width waits for it
 			f.SetFinal(msg.width, msg.rendered)

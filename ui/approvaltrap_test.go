@@ -92,7 +92,7 @@ func TestApprovalCtrlCDeniesAndStops(t *testing.T) {
 // clock, so "awaiting approval · Ns" counts up (it froze at 1s).
 func TestApprovalTimerRuns(t *testing.T) {
 	m, _ := hostedAsking(t)
-	if !m.waitTicking && !m.live {
+	if !m.pacer.WaitTicking() && !m.pacer.Scheduled() {
 		t.Fatal("nothing is scheduled to move the timer")
 	}
 	start := m.status.Started
@@ -101,7 +101,7 @@ func TestApprovalTimerRuns(t *testing.T) {
 		t.Errorf("status line: %q", s)
 	}
 	_, cmd := m.Update(waitTickMsg{now: start.Add(8 * time.Second)})
-	if cmd == nil || !m.waitTicking {
+	if cmd == nil || !m.pacer.WaitTicking() {
 		t.Error("the wait tick was not re-armed")
 	}
 }
@@ -192,11 +192,11 @@ func TestLocalApprovalCtrlCStops(t *testing.T) {
 // keeps the timer running; answering brings the frames back.
 func TestLocalApprovalWaitsWithoutFrames(t *testing.T) {
 	m, d, _, fifo := atSlowToolApproval(t)
-	d.until("the frames to stop", func() bool { return !m.live && m.waitTicking })
+	d.until("the frames to stop", func() bool { return !m.pacer.Scheduled() && m.pacer.WaitTicking() })
 	before := m.frame.now
 	d.until("the wait tick", func() bool { return m.frame.now.After(before) })
 	d.send(tea.KeyPressMsg{Code: 'a', Text: "a"})
-	d.until("the answer and the frames back", func() bool { return m.dialog == nil && m.live })
+	d.until("the answer and the frames back", func() bool { return m.dialog == nil && m.pacer.Scheduled() })
 	d.until("the tool running", func() bool { return m.status.State == RunningTool })
 	os.WriteFile(fifo, []byte("done\n"), 0o600)
 }

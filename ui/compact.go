@@ -50,7 +50,7 @@ func (m *Model) compacted(msg compactMsg) tea.Cmd {
 		return nil
 	}
 	m.conv.Compacted(msg.res)
-	now := time.Now()
+	now := m.now()
 	it := compactionItem(msg.res.Output)
 	e := m.addItem(it, now)
 	if ib, ok := e.b.(block.ItemBlock); ok {

@@ -16,6 +16,7 @@ import (
 	"runnel/session/attach"
 	"runnel/stream"
 	"runnel/ui/block"
+	"runnel/ui/pace"
 )
 
 // submit sends the user's text, and files (attachments.go), as a new turn.
@@ -90,7 +91,7 @@ func (m *Model) beginWith(st *session.Turn, round *session.TurnLog) tea.Cmd {
 	}
 	req.Tools = m.tools.resolved // secrets only in the request sent, never in the turn kept
 	m.gen++
-	t, cmd := startTurn(m.ctx, m.gen, m.opts.Client, st, req, m.now(), m.opts.responseLimit())
+	t := startTurn(m.ctx, m.gen, m.opts.Client, st, req, m.now(), m.opts.responseLimit())
 	switch {
 	case m.journal != nil && round != nil:
 		t.log = m.journal.Continue(round, st)
@@ -101,7 +102,7 @@ func (m *Model) beginWith(st *session.Turn, round *session.TurnLog) tea.Cmd {
 	m.pending = nil
 	m.status.State, m.status.Started, m.status.Detail = Waiting, t.started, ""
 	m.status.TurnUsage = Usage{}
-	return tea.Batch(cmd, m.scheduleFrame(false)) // the spinner until the first batch
+	return m.pace(pace.Facts{Cause: pace.Begin}, m.now()) // the first batch, and the spinner until it comes
 }
 
 // decide answers the pending approval requests and sends the answers as the
@@ -122,24 +123,20 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	if t == nil || msg.gen != t.gen {
 		return nil
 	}
-	t.waiting = false
 	now := m.now()
 	echoedBefore, itemsBefore := echoState(t)
 	problems := t.apply(msg.batch)
 	if cmd := m.chainIgnored(t, echoedBefore, itemsBefore); cmd != nil {
 		return cmd // the server ignored the chain: sent again with the history (stateless.go)
 	}
-	closing := false // the batch ends a text, an item or the response: its end is complete
+	facts := pace.Facts{Cause: pace.Batch, Full: msg.batch.More, Ended: t.ended, Stopped: t.stopped}
 	for i := range msg.batch.Events {
 		k := msg.batch.Events[i].Kind
-		t.delta = t.delta || msg.batch.Events[i].Delta != ""
-		closing = closing || k == stream.KindTextDone || k == stream.KindItemDone || k.IsTerminal()
+		facts.Delta = facts.Delta || msg.batch.Events[i].Delta != ""
+		// the batch ends a text, an item or the response: its end is complete
+		facts.Closing = facts.Closing || k == stream.KindTextDone || k == stream.KindItemDone || k.IsTerminal()
 	}
-	burst := (t.burst || msg.batch.More) && !closing // this batch is part of a burst
-	t.burst = msg.batch.More
-	if t.burst {
-		t.fullAt = time.Now()
-	}
+	pl, next := m.plan(facts, now)
 	for _, err := range problems {
 		m.notice(block.Warning, stream.SanitizeLine(err.Error()))
 	}
@@ -164,20 +161,13 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 		m.status.State = Streaming
 	}
 	m.statusBar.follow(t, m.items.title)
-	if t.ended {
-		return m.endTurn(t)
+	switch {
+	case t.ended:
+		return tea.Batch(next, m.endTurn(t, pl.Draw))
+	case pl.Draw == pace.NoDraw:
+		return next // a burst: drawn on the next frame, or a stopped turn's last batch asked for
 	}
-	if t.stopped {
-		return m.nextBatch(t) // only the final batch is left: end at once
-	}
-	if burst && time.Since(t.drawn) < burstDraw {
-		// a stream faster than the frames: draw on the next frame (a render
-		// per batch would slow it down); after a full batch the rest is
-		// taken at once
-		return tea.Batch(m.nextBatch(t), m.scheduleFrame(true))
-	}
-	t.drawn = time.Now()
-	return m.tick(now) // the batch is the frame: draw it, ask for the next
+	return tea.Batch(next, m.tick(now, pl.Draw)) // the batch is the frame
 }
 
 // retryReason is what failed, without advice to wait and try again: runnel
@@ -217,12 +207,11 @@ func hostedName(it *stream.Item) string {
 // frame tick is scheduled only while something else changes: soon while
 // tools run or entries animate, slowly while a turn is in flight (the
 // status line's spinner, a retry countdown), not at all otherwise.
-func (m *Model) tick(now time.Time) tea.Cmd {
+func (m *Model) tick(now time.Time, draw pace.Draw) tea.Cmd {
 	m.frame.now = now
-	m.frame.draft = m.cur != nil && time.Since(m.cur.fullAt) < draftFor
+	m.frame.draft = draw == pace.DrawDraft
 	var cmds []tea.Cmd
 	if t := m.cur; t != nil {
-		cmds = append(cmds, m.nextBatch(t))
 		if t.retry != nil {
 			m.transcript.Invalidate(t.retry.idx) // the countdown
 		}
@@ -252,12 +241,8 @@ func (m *Model) tick(now time.Time) tea.Cmd {
 	}
 	// a round waiting only for the user's answer needs no frames: the
 	// approval's slow tick (Update) keeps its timer running
-	switch {
-	case live || (m.tools.cancel != nil && m.tools.asking == nil):
-		cmds = append(cmds, m.scheduleFrame(true))
-	case m.cur != nil:
-		cmds = append(cmds, m.scheduleFrame(false))
-	}
+	tools := m.tools.cancel != nil && m.tools.asking == nil
+	cmds = append(cmds, m.pace(pace.Facts{Cause: pace.Drew, Animating: live, Tools: tools}, now))
 	return tea.Batch(cmds...)
 }
 
@@ -265,7 +250,7 @@ func (m *Model) tick(now time.Time) tea.Cmd {
 // records it (or resends it when the server lost the chain), the meter
 // counts it, the transcript settles its entries and says how it ended, and
 // the tools run its calls or the approvals ask.
-func (m *Model) endTurn(t *turn) tea.Cmd {
+func (m *Model) endTurn(t *turn, draw pace.Draw) tea.Cmd {
 	if cmd := m.turns.finish(t); cmd != nil {
 		return cmd // sent again (fallback)
 	}
@@ -283,7 +268,7 @@ func (m *Model) endTurn(t *turn) tea.Cmd {
 	if t.log != nil {
 		t.log.End(now, t.sess)
 	}
-	cmd := m.tick(now)
+	cmd := m.tick(now, draw)
 	m.cur = nil
 	if m.opts.LLMTitle && m.journal != nil && len(m.conv.Turns) == 1 && t.sess.Prompt != "" && t.err == nil && !t.stopped {
 		cmd = tea.Batch(cmd, m.askTitle(t.sess.Prompt))

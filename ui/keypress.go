@@ -33,10 +33,10 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			m.stopHosted()
 			return nil
 		}
-		if !m.quitArmed.IsZero() && time.Since(m.quitArmed) < 2*time.Second {
+		if !m.quitArmed.IsZero() && m.now().Sub(m.quitArmed) < 2*time.Second {
 			return tea.Quit
 		}
-		m.quitArmed = time.Now()
+		m.quitArmed = m.now()
 		m.notice(block.Info, "press ctrl+c again to quit")
 		return nil
 	case key.Matches(k, m.keys.Interrupt):
@@ -55,11 +55,11 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			if m.composer.Clear() {
 				m.notice(block.Info, "cleared — ↑ brings it back")
 			}
-		case len(m.conv.Turns) > 0 && !m.escArmed.IsZero() && time.Since(m.escArmed) < time.Second:
+		case len(m.conv.Turns) > 0 && !m.escArmed.IsZero() && m.now().Sub(m.escArmed) < time.Second:
 			m.escArmed = time.Time{}
 			return m.fork(0) // the last user turn
 		case len(m.conv.Turns) > 0:
-			m.escArmed = time.Now()
+			m.escArmed = m.now()
 			m.notice(block.Info, "esc again to fork: edit your last prompt in a new session")
 		}
 		return nil

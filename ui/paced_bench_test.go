@@ -7,6 +7,7 @@ import (
 
 	"runnel/session"
 	"runnel/stream"
+	"runnel/ui/pace"
 )
 
 // chatFrames feeds a chat the events of sse as the chat takes them from its
@@ -24,11 +25,11 @@ func chatFrames(tb testing.TB, m *Model, sse []byte, rate int) int {
 	now := time.Unix(1_700_000_000, 0)
 	perBatch := 4096 // the stream's batch bound: full speed
 	frames, arrived, taken := 0, 0.0, 0
-	nextSpin := now.Add(spinnerStep)
+	nextSpin := now.Add(pace.SpinnerStep)
 	more := true
 	for more {
 		if rate > 0 {
-			arrived += float64(rate) * streamInterval.Seconds()
+			arrived += float64(rate) * pace.StreamInterval.Seconds()
 			perBatch = int(arrived) - taken
 		}
 		var b stream.Batch
@@ -48,11 +49,11 @@ func chatFrames(tb testing.TB, m *Model, sse []byte, rate int) int {
 		if rate == 0 {
 			continue
 		}
-		now = now.Add(streamInterval)
+		now = now.Add(pace.StreamInterval)
 		for !now.Before(nextSpin) && more {
 			m.Update(frameMsg{gen: m.gen, seq: m.tickSeq, now: nextSpin})
 			_ = m.View()
-			nextSpin = nextSpin.Add(spinnerStep)
+			nextSpin = nextSpin.Add(pace.SpinnerStep)
 		}
 	}
 	if m.cur != nil {

@@ -13,6 +13,7 @@ import (
 	"runnel/session/store"
 	"runnel/stream"
 	"runnel/stream/streamtest"
+	"runnel/ui/pace"
 )
 
 // TestResumeCountsUserTurns: a session of two prompts whose first called a
@@ -121,7 +122,7 @@ func TestResumedStoppedCallSaysCancelled(t *testing.T) {
 	srv := streamtest.New(t)
 	m := newTestModel(t, Options{DB: db, Resume: s, Client: &stream.Client{BaseURL: srv.URL}})
 	m.Init()
-	m.tick(time.Now()) // a frame: the panels given their outputs redraw
+	m.tick(time.Now(), pace.DrawFull) // a frame: the panels given their outputs redraw
 	var header string
 	for _, l := range strings.Split(plain(m), "\n") {
 		if strings.Contains(l, "╭") && strings.Contains(l, "slow_tool") {

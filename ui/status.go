@@ -11,6 +11,7 @@ import (
 
 	"runnel/stream"
 	"runnel/theme"
+	"runnel/ui/pace"
 )
 
 // State is what the chat is doing, as the status line and key hint show it.
@@ -78,9 +79,6 @@ type Status struct {
 // View stays pure and the root's frame tick is the only timer.
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
-// spinnerStep is how long each spinner frame shows.
-const spinnerStep = 100 * time.Millisecond
-
 // View draws the status line: what is happening on the left, usage and the
 // model on the right. It is one line of exactly width cells and never wraps:
 // when space runs short it drops, in order, the session usage and the turn
@@ -103,7 +101,7 @@ func (s Status) View(width int, now time.Time, st *theme.Styles) string {
 		stateStyle = sh.Alert
 		fallthrough
 	default:
-		glyph = spinnerFrames[int(max(now.Sub(s.Started), 0)/spinnerStep)%len(spinnerFrames)]
+		glyph = spinnerFrames[int(max(now.Sub(s.Started), 0)/pace.SpinnerStep)%len(spinnerFrames)]
 	}
 	state := paint(stateStyle, glyph+" "+label)
 	var elapsed string

@@ -8,6 +8,7 @@ import (
 
 	"runnel/stream"
 	"runnel/theme"
+	"runnel/ui/pace"
 )
 
 // statusBar is the status line and the key hint below it, each memoized on
@@ -24,7 +25,7 @@ type statusBar struct {
 // matters only through the spinner's frame and the elapsed seconds.
 func (b *statusBar) statusView(f *frameState) string {
 	d := max(f.now.Sub(b.status.Started), 0)
-	k := statusKey{b.status, f.width, f.styles, int64(d / spinnerStep), int64(d / time.Second)}
+	k := statusKey{b.status, f.width, f.styles, int64(d / pace.SpinnerStep), int64(d / time.Second)}
 	if k != b.statusFor || b.statusLine == "" {
 		b.statusFor, b.statusLine = k, b.status.View(f.width, f.now, f.styles)
 	}

@@ -17,6 +17,7 @@ import (
 	"runnel/stream/sharedtest"
 	"runnel/theme"
 	"runnel/ui/markdown"
+	"runnel/ui/pace"
 )
 
 // realAnswers concatenates the final markdown answers of the real fixtures
@@ -126,7 +127,7 @@ func BenchmarkChatStreamRender(b *testing.B) {
 		flush := func(last bool) {
 			m.Update(batchMsg{gen: m.gen, batch: stream.Batch{Events: batch}})
 			batch = nil
-			now = now.Add(frameInterval)
+			now = now.Add(pace.FrameInterval)
 			_, cmd := m.Update(frameMsg{gen: m.gen, now: now})
 			if cmd != nil {
 				final = cmd

@@ -17,6 +17,7 @@ import (
 	"runnel/session/attach"
 	"runnel/stream"
 	"runnel/ui/block"
+	"runnel/ui/pace"
 )
 
 // turns is the conversation and the turn in flight.
@@ -24,66 +25,27 @@ import (
 // Invariants: cur is nil when no stream is being read; at most one turn
 // streams.
 type turns struct {
-	fs   *frameState
-	ctx  context.Context
-	opts *Options // the root's options: the client and limits of the provider in use
-	conv *session.Conversation
-	gen  int
-	cur  *turn
-	live bool // a frame tick is scheduled
-	// tickSeq names the frame tick scheduled last (the only one obeyed);
-	// tickFast: it comes within frameInterval, not spinnerStep
-	tickSeq     int
-	tickFast    bool
-	waitTicking bool               // a waitTickMsg is scheduled
-	compacting  context.CancelFunc // non-nil while a /compact call is under way: stops it (compact.go)
-	attaching   *waitingSend       // the message whose files are being read, nil when none (attachsend.go)
-	mcpWaiting  *waitingSend       // a message sent while MCP servers start: it goes out once they are up (mcpstart.go)
-}
-
-// scheduleFrame schedules the next frame: within frameInterval when fast
-// (something changed and must be drawn), else within spinnerStep (only the
-// spinner or a countdown moves). A scheduled frame at least as soon makes
-// it a no-op; a slow one is superseded by a fast one.
-func (ts *turns) scheduleFrame(fast bool) tea.Cmd {
-	if fast {
-		return ts.frameIn(frameInterval, true)
-	}
-	return ts.frameIn(spinnerStep, false)
-}
-
-// frameIn schedules the next frame in d (fast: d is frameInterval).
-func (ts *turns) frameIn(d time.Duration, fast bool) tea.Cmd {
-	if ts.live && (ts.tickFast || !fast) {
-		return nil
-	}
-	ts.tickSeq++
-	ts.live, ts.tickFast = true, fast
-	return frameTick(ts.gen, ts.tickSeq, d)
-}
-
-// ensureTick schedules a frame (within frameInterval) if none is scheduled
-// that soon.
-func (ts *turns) ensureTick() tea.Cmd { return ts.scheduleFrame(true) }
-
-// nextBatch asks for the turn's next batch unless a request is outstanding.
-func (ts *turns) nextBatch(t *turn) tea.Cmd {
-	if t.waiting || t.ended {
-		return nil
-	}
-	t.waiting = true
-	// real time: the stream's reader holds what comes until then
-	return waitBatch(t.gen, t.handle, t.due(time.Now()))
+	fs         *frameState
+	ctx        context.Context
+	opts       *Options // the root's options: the client and limits of the provider in use
+	conv       *session.Conversation
+	gen        int
+	cur        *turn
+	pacer      pace.Pacer         // when to take a batch, draw and tick (frames.go)
+	tickSeq    int                // the frame tick scheduled last, for tests that obey it
+	compacting context.CancelFunc // non-nil while a /compact call is under way: stops it (compact.go)
+	attaching  *waitingSend       // the message whose files are being read, nil when none (attachsend.go)
+	mcpWaiting *waitingSend       // a message sent while MCP servers start: it goes out once they are up (mcpstart.go)
 }
 
 // resend sends turn t again with req, recorded in the same history entry.
 func (ts *turns) resend(t *turn, req stream.Request) tea.Cmd {
 	req.Tools = t.req.Tools
 	ts.gen++
-	nt, cmd := startTurn(ts.ctx, ts.gen, ts.opts.Client, t.sess, req, ts.now(), ts.opts.responseLimit())
+	nt := startTurn(ts.ctx, ts.gen, ts.opts.Client, t.sess, req, ts.now(), ts.opts.responseLimit())
 	nt.log = t.log
 	ts.cur = nt
-	return tea.Batch(cmd, ts.scheduleFrame(false))
+	return ts.pace(pace.Facts{Cause: pace.Begin}, ts.now())
 }
 
 // interrupt stops the turn in flight; what arrived stays on screen. No event
@@ -93,7 +55,7 @@ func (ts *turns) resend(t *turn, req stream.Request) tea.Cmd {
 func (ts *turns) interrupt() tea.Cmd {
 	ts.cur.stopped = true
 	ts.cur.handle.Cancel(errStopped)
-	return tea.Batch(ts.nextBatch(ts.cur), ts.cancelOnServer(ts.cur))
+	return tea.Batch(ts.pace(pace.Facts{Cause: pace.Stop}, ts.now()), ts.cancelOnServer(ts.cur))
 }
 
 // settleRetry replaces the turn's retry countdown, if one shows, with the
@@ -263,7 +225,7 @@ func (ts *turns) reattach(j *session.Journal) tea.Cmd {
 	h := stream.Reattach(ts.ctx, c, st.Background.ID, st.Background.After)
 	req := st.Request
 	req.Background = true // esc cancels it on the server
-	t := &turn{gen: ts.gen, sess: st, handle: h, started: ts.now(), changed: map[*stream.Item]bool{}, req: req, waiting: true}
+	t := &turn{gen: ts.gen, sess: st, handle: h, started: ts.now(), changed: map[*stream.Item]bool{}, req: req}
 	t.acc.Limit = ts.opts.responseLimit()
 	t.acc.Continue(st.Responses)
 	t.bgID, t.bgSeq, t.attach = st.Background.ID, st.Background.After, true
@@ -272,7 +234,7 @@ func (ts *turns) reattach(j *session.Journal) tea.Cmd {
 	}
 	ts.cur = t
 	ts.fs.post(statusMsg{state: Waiting, started: t.started})
-	return tea.Batch(waitBatch(t.gen, h, time.Time{}), ts.scheduleFrame(false))
+	return ts.pace(pace.Facts{Cause: pace.Begin}, ts.now())
 }
 
 // reattaching reports whether stored turn t is the one reattach picks up.

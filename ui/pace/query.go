@@ -1,0 +1,15 @@
+package pace
+
+// What the pacer has scheduled, for the UI's status and its tests.
+
+// Scheduled reports whether a frame tick is scheduled and not yet obeyed.
+func (p *Pacer) Scheduled() bool { return p.scheduled }
+
+// Fast reports whether the tick scheduled comes within FrameInterval.
+func (p *Pacer) Fast() bool { return p.scheduled && p.fast }
+
+// WaitTicking reports whether the approval's wait tick is scheduled.
+func (p *Pacer) WaitTicking() bool { return p.waitTicking }
+
+// Asked reports whether the turn's next batch is asked for and not come.
+func (p *Pacer) Asked() bool { return p.asked }
