@@ -74,24 +74,24 @@ func TestUnknownModelShowsNoFigure(t *testing.T) {
 	w := int64(2020)
 	m2 := newTestModel(t, modelTestOptions(t, srv, "llama3"))
 	m2.opts.Prices = models.NewTable(map[string]models.Override{"llama3": {ContextWindow: &w}}, "config.toml")
-	m2.account([]*stream.Snapshot{{Model: "llama3", Usage: &stream.Usage{InputTokens: 1000, OutputTokens: 10}}})
+	m2.status.Meter = m2.metering.account([]*stream.Snapshot{{Model: "llama3", Usage: &stream.Usage{InputTokens: 1000, OutputTokens: 10}}}, m2.meterEnv())
 	if row := statusRow(plain(m2)); !strings.Contains(row, "ctx 50%") || strings.Contains(row, "$") {
 		t.Fatalf("status line %q: want ctx 50%% and no cost", row)
 	}
 	// switching to a model without a window drops the fill: the context goes to it next
-	m2.modelCommand("my-finetune")
+	m2.Update(SlashMsg{Name: "model", Args: "my-finetune"})
 	if row := statusRow(plain(m2)); strings.Contains(row, "ctx") {
 		t.Fatalf("status line %q: a fill for an unknown model", row)
 	}
 	// the demo is no model: no fill, no cost, even for a name the table has
 	m3 := newTestModel(t, Options{Provider: "demo", Settings: session.Settings{Model: "gpt-5"}})
-	m3.account([]*stream.Snapshot{{Model: "gpt-5", Usage: &stream.Usage{InputTokens: 1000, OutputTokens: 10}}})
+	m3.status.Meter = m3.metering.account([]*stream.Snapshot{{Model: "gpt-5", Usage: &stream.Usage{InputTokens: 1000, OutputTokens: 10}}}, m3.meterEnv())
 	if row := statusRow(plain(m3)); strings.Contains(row, "ctx") || strings.Contains(row, "$") {
 		t.Fatalf("demo status line %q shows a figure", row)
 	}
 	// a tiny fill is "<1%", not 0%
 	m4 := newTestModel(t, Options{Settings: session.Settings{Model: "gpt-5"}})
-	m4.account([]*stream.Snapshot{{Model: "gpt-5", Usage: &stream.Usage{InputTokens: 100, OutputTokens: 10}}})
+	m4.status.Meter = m4.metering.account([]*stream.Snapshot{{Model: "gpt-5", Usage: &stream.Usage{InputTokens: 100, OutputTokens: 10}}}, m4.meterEnv())
 	if row := statusRow(plain(m4)); !strings.Contains(row, "ctx <1% · $0.0002") {
 		t.Fatalf("status line %q", row)
 	}

@@ -105,7 +105,7 @@ func TestExportRenameTheme(t *testing.T) {
 	db := openDB(t)
 	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL, MaxRetries: -1}, DB: db, Settings: session.Settings{Model: "m", Store: true}})
 	m.Init()
-	m.slash("rename", "too early")
+	slashCmd(m, "rename", "too early")
 	if !strings.Contains(plain(m), "nothing to rename yet") {
 		t.Error("/rename before a turn")
 	}
@@ -124,7 +124,7 @@ func TestExportRenameTheme(t *testing.T) {
 		t.Error(err)
 	}
 
-	m.slash("rename", "Shipping plan")
+	slashCmd(m, "rename", "Shipping plan")
 	if err := Validate("rename", ""); err == nil {
 		t.Error("/rename with no title passed")
 	}
