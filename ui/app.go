@@ -53,22 +53,6 @@ type approvals struct {
 	mcpOwedConv *session.Conversation
 }
 
-// history is the session's record in the store.
-type history struct {
-	journal     *session.Journal // the history; nil without one
-	lastSaveErr string           // the last history failure shown
-	renamed     bool             // /rename named the session: a model title does not replace it
-	// the prompt history beyond this process, newest first (prompthistory.go)
-	resumedPrompts, storedPrompts []string
-}
-
-// metering is the session's tokens and cost, and the provider's models.
-type metering struct {
-	usage  Usage     // the session's usage
-	models modelList // the provider's models, for /model (models.go)
-	meter  costMeter // the session's tokens, context fill and cost (models.go)
-}
-
 // dialog is an open dialog: it takes the keys until it closes.
 type dialog interface {
 	update(tea.Msg) (dialog, tea.Cmd)
@@ -128,6 +112,7 @@ func New(ctx context.Context, o Options) *Model {
 		turns:    turns{fs: fs, ctx: ctx, conv: &session.Conversation{Settings: o.Settings}},
 		items:    items{fs: fs, imageSink: o.Images, entries: map[*stream.Item]*itemEntry{}, dirty: map[*stream.Item]bool{}},
 		tools:    newToolKit(o.Tools),
+		history:  history{db: o.DB},
 	}
 	m.turns.opts = &m.opts
 	fs.now = fs.clock()
@@ -210,7 +195,7 @@ func (f *frameState) applyTheme(name string) {
 
 // Init asks the terminal for its background colour and starts a replay.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startHistory(), m.loadPrompts()}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startHistory(), m.history.loadPrompts()}
 	cmds = append(cmds, m.initMCP())
 	if m.opts.Replay != nil {
 		m.gen++
@@ -328,34 +313,38 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case toolAskMsg, toolOutputMsg, toolProgressMsg, toolDoneMsg, toolStartMsg, toolResultMsg:
 		cmd, _ := m.toolMsg(msg)
 		return m, cmd
-	case modelsMsg:
-		return m, m.modelsArrived(msg)
-	case providerMsg:
-		return m, m.providerConnected(msg)
-	case ModelPickedMsg:
-		m.dialog = nil
-		return m, m.modelCommand(msg.Name)
+	case modelsMsg, providerMsg, ModelPickedMsg:
+		return m, m.metering.Update(msg, m.frame, m.meterEnv())
+	case modelSwitchedMsg:
+		return m, m.modelSwitched(msg)
+	case providerSwitchedMsg:
+		return m, m.providerSwitched(msg)
+	case meterMsg:
+		m.status.Meter = msg.text
+		return m, nil
+	case showMsg:
+		m.appendEntry(&plainEntry{b: msg.b, fs: m.frame})
+		return m, nil
 	case ToolsChangedMsg:
 		m.dialog = nil
 		return m, m.setTools(msg.Enabled)
-	case journalErrMsg, sessionsMsg, loadedMsg, searchMsg, deletedMsg, OpenSessionMsg, DeleteSessionMsg, DialogClosedMsg:
-		cmd, _ := m.historyMsg(msg)
-		return m, cmd
+	case journalErrMsg, sessionsMsg, loadedMsg, searchMsg, deletedMsg, OpenSessionMsg, DeleteSessionMsg, promptsMsg, exportedMsg, titleMsg:
+		return m, m.history.Update(msg, m.frame)
+	case sessionLoadedMsg:
+		return m, m.showSession(msg)
+	case newJournalMsg:
+		return m, m.history.restart(m.conv.Settings)
+	case openDialogMsg:
+		m.dialog = msg.d
+		return m, nil
+	case DialogClosedMsg:
+		m.dialog = nil
+		return m, nil
+	case setPastMsg, argChoicesMsg:
+		return m, m.updateComposer(msg)
 	case HistoryPickMsg:
 		m.dialog = nil
 		return m, m.updateComposer(setValueMsg{msg.Text})
-	case promptsMsg:
-		m.storedPrompts = msg.list // a failure leaves ↑ with this session's prompts
-		m.composer.SetPast(append(append([]string(nil), m.resumedPrompts...), m.storedPrompts...))
-		return m, nil
-	case exportedMsg:
-		m.exported(msg)
-		return m, nil
-	case titleMsg:
-		if m.journal != nil && !m.renamed {
-			m.journal.SetTitle(msg.title)
-		}
-		return m, nil
 	case imageMsg:
 		return m, m.imageWritten(msg)
 	case mcpReadyMsg, mcpReportMsg:
@@ -400,7 +389,7 @@ func (m *Model) updateComposer(msg tea.Msg) tea.Cmd {
 	if m.composer.Height() != h {
 		m.transcript.SetSize(m.transcript.Width(), m.transcriptHeight())
 	}
-	return tea.Batch(cmd, m.watchModelCommand())
+	return tea.Batch(cmd, m.metering.watchModelCommand(m.composer.Value(), m.meterEnv()))
 }
 
 // resize lays out at once the first time, then debounces the reflow.

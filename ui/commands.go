@@ -49,17 +49,14 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		m.abandonTools()
 		m.conv = &session.Conversation{Settings: m.conv.Settings}
 		m.resetTranscript()
-		if m.opts.DB != nil {
-			m.closeJournal()
-			m.journal = session.NewJournal(m.opts.DB, m.conv.Settings)
-		}
+		watch := m.history.restart(m.conv.Settings)
 		m.tools.loop.Reset()
 		m.notice(block.Info, "new conversation")
-		return tea.Batch(stop, m.watchJournal())
+		return tea.Batch(stop, watch)
 	case "model":
-		return m.modelCommand(args)
+		return m.metering.modelCommand(args, m.frame, m.meterEnv())
 	case "provider":
-		return m.providerCommand(args)
+		return m.metering.providerCommand(args, m.frame, m.meterEnv())
 	case "status":
 		m.statusFacts()
 	case "effort":
@@ -72,18 +69,18 @@ func (m *Model) slash(name, args string) tea.Cmd {
 	case "help":
 		m.showHelp, m.helpTop = true, 0
 	case "sessions":
-		return m.openPicker()
+		return m.history.openPicker(m.frame)
 	case "search":
-		return m.search(args)
+		return m.history.search(args, m.frame)
 	case "fork":
 		n, _ := strconv.Atoi(strings.TrimSpace(args))
 		return m.fork(n)
 	case "compact":
 		return m.compact(m.tools.cancel != nil)
 	case "export":
-		return m.export(args)
+		return m.history.export(args, m.frame)
 	case "rename":
-		m.rename(args)
+		m.history.rename(args, len(m.conv.Turns) > 0, m.frame)
 	case "retry":
 		return m.retry()
 	case "theme":

@@ -186,6 +186,12 @@ func (c Composer) Update(msg tea.Msg) (Composer, tea.Cmd) {
 	case setValueMsg:
 		c.SetValue(msg.text)
 		return c, nil
+	case setPastMsg:
+		c.SetPast(msg.past)
+		return c, nil
+	case argChoicesMsg:
+		c.SetArgChoices(msg.name, msg.values)
+		return c, nil
 	case EditorDoneMsg:
 		if msg.Err != nil {
 			return c, notify(true, msg.Err.Error())

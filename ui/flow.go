@@ -256,7 +256,7 @@ func (m *Model) endTurn(t *turn, draw pace.Draw) tea.Cmd {
 	}
 	snaps := t.snapshots()
 	m.usage = m.usage.Add(t.usage())
-	m.account(snaps)
+	m.status.Meter = m.metering.account(snaps, m.meterEnv())
 	m.status.SessionUsage = m.usage
 	m.status.TurnUsage = t.usage()
 	m.status.State, m.status.Detail = Idle, ""
@@ -271,7 +271,7 @@ func (m *Model) endTurn(t *turn, draw pace.Draw) tea.Cmd {
 	cmd := m.tick(now, draw)
 	m.cur = nil
 	if m.opts.LLMTitle && m.journal != nil && len(m.conv.Turns) == 1 && t.sess.Prompt != "" && t.err == nil && !t.stopped {
-		cmd = tea.Batch(cmd, m.askTitle(t.sess.Prompt))
+		cmd = tea.Batch(cmd, askTitle(m.ctx, m.opts.Client, m.conv.Settings.Model, t.sess.Prompt))
 	}
 	if len(m.pending) > 0 {
 		m.status.State = AwaitingApproval

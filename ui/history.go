@@ -3,19 +3,37 @@ package ui
 import (
 	"errors"
 	"fmt"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
-	"runnel/session/attach"
 	"runnel/session/store"
 	"runnel/stream"
 	"runnel/ui/block"
 )
 
-// This file keeps the chat's history: writing turns as they stream, showing
-// a stored session again, forking, and the session picker and search.
+// This file is the history child: the session's record in the store (the
+// journal that writes turns as they stream and says when a write fails),
+// the session picker, search and delete, and loading a stored session. What
+// a loaded session puts on screen is not its job: it posts sessionLoadedMsg
+// and the root shows the session (reports.go). /export, /rename and the
+// model-written title (slashcmds.go, title.go) and the stored prompts
+// (prompthistory.go) are the history's too.
+
+// history is the session's record in the store.
+//
+// Invariants: journal is nil when db is nil; journal is the only journal
+// whose failures are shown (a closed one's are dropped); lastSaveErr is the
+// last failure line shown, so one kind of failure is said once; renamed
+// stays set for the journal /rename named.
+type history struct {
+	db          *store.DB        // the store; nil without one
+	journal     *session.Journal // the history; nil without one
+	lastSaveErr string           // the last history failure shown
+	renamed     bool             // /rename named the session: a model title does not replace it
+	// the prompt history beyond this process, newest first (prompthistory.go)
+	resumedPrompts, storedPrompts []string
+}
 
 // journalErrMsg is a failed write of the history.
 type journalErrMsg struct {
@@ -50,26 +68,118 @@ type deletedMsg struct {
 	err error
 }
 
-// startHistory opens the journal (new or resumed) and shows a resumed
-// session.
-func (m *Model) startHistory() tea.Cmd {
-	o := m.opts
-	if o.DB == nil {
-		if o.HistoryErr != nil {
-			m.notice(block.Warning, stream.SanitizeLine(o.HistoryErr.Error())+" — the chat works, but this session will not be saved")
+// sessionLoadedMsg asks the root to replace the conversation with a stored
+// session and show it: the history has loaded it, warns are what the load
+// found wrong, turn is the turn to scroll to (1-based, 0 for the end).
+type sessionLoadedMsg struct {
+	s     *store.Session
+	warns []error
+	turn  int
+}
+
+// newJournalMsg asks the root for a new journal with the conversation's
+// settings (history.restart): the current session was deleted.
+type newJournalMsg struct{}
+
+// openDialogMsg asks the root to open a dialog.
+type openDialogMsg struct{ d dialog }
+
+// Update handles the history's messages: its I/O results and the dialogs'
+// requests. It returns the I/O to start next.
+func (h *history) Update(msg tea.Msg, f *frameState) tea.Cmd {
+	switch msg := msg.(type) {
+	case journalErrMsg:
+		return h.journalFailed(msg, f)
+	case sessionsMsg:
+		if msg.err != nil {
+			f.post(noticeMsg{block.Error, stream.SanitizeLine(msg.err.Error())})
+			return nil
 		}
+		f.post(openDialogMsg{dlg[Picker]{NewPicker(msg.list, f.clock(), f.styles)}})
+	case loadedMsg:
+		if msg.err != nil {
+			f.post(noticeMsg{block.Error, stream.SanitizeLine(msg.err.Error())})
+			return nil
+		}
+		f.post(sessionLoadedMsg{s: msg.s, warns: msg.warns, turn: msg.turn})
+	case searchMsg:
+		if msg.err != nil {
+			f.post(noticeMsg{block.Error, stream.SanitizeLine(msg.err.Error())})
+			return nil
+		}
+		f.post(openDialogMsg{dlg[SearchResults]{NewSearchResults(msg.query, msg.hits, f.styles)}})
+	case deletedMsg:
+		if msg.err != nil {
+			f.post(noticeMsg{block.Error, stream.SanitizeLine(msg.err.Error())})
+		} else if h.journal != nil && h.journal.ID() == msg.id {
+			h.closeJournal()
+			f.post(newJournalMsg{})
+			f.post(noticeMsg{block.Info, "deleted the current session — new messages start a new one"})
+		}
+	case OpenSessionMsg:
+		f.post(DialogClosedMsg{})
+		return h.openSession(msg.ID, msg.Turn)
+	case DeleteSessionMsg:
+		return h.deleteSession(msg.ID)
+	case promptsMsg:
+		h.storedPrompts = msg.list // a failure leaves ↑ with this session's prompts
+		f.post(setPastMsg{h.past()})
+	case exportedMsg:
+		h.exported(msg, f)
+	case titleMsg:
+		if h.journal != nil && !h.renamed {
+			h.journal.SetTitle(msg.title)
+		}
+	}
+	return nil
+}
+
+// start opens a new session's journal, when there is a store.
+func (h *history) start(s session.Settings) tea.Cmd {
+	if h.db == nil {
 		return nil
 	}
-	if o.Resume != nil {
-		return m.showSession(o.Resume, nil, 0)
+	h.journal = session.NewJournal(h.db, s)
+	return h.watchJournal()
+}
+
+// restart closes the journal and opens a new session's, with settings s
+// (/new, or the current session deleted).
+func (h *history) restart(s session.Settings) tea.Cmd {
+	h.closeJournal()
+	return h.start(s)
+}
+
+// resume closes the journal and continues stored session id, whose
+// conversation now has settings s and prompts (newest first). The
+// composer's past is then h.past().
+func (h *history) resume(id store.SessionID, s session.Settings, prompts []string) tea.Cmd {
+	h.closeJournal()
+	if h.db != nil {
+		h.journal = session.ResumeJournal(h.db, id, s)
 	}
-	m.journal = session.NewJournal(o.DB, m.conv.Settings)
-	return m.watchJournal()
+	h.resumedPrompts = prompts
+	return h.watchJournal()
+}
+
+// forkJournal makes the journal a new session holding the first keep turns
+// of the current one, titled after prompt, with settings s.
+func (h *history) forkJournal(keep int, prompt string, s session.Settings) tea.Cmd {
+	if h.journal != nil {
+		h.journal = h.journal.Fork(keep, "fork: ", prompt, s)
+	}
+	return h.watchJournal()
+}
+
+// past is the prompt history beyond this process, newest first: the
+// resumed session's, then the stored ones.
+func (h *history) past() []string {
+	return append(append([]string(nil), h.resumedPrompts...), h.storedPrompts...)
 }
 
 // watchJournal waits for the journal's next write failure.
-func (m *Model) watchJournal() tea.Cmd {
-	j := m.journal
+func (h *history) watchJournal() tea.Cmd {
+	j := h.journal
 	if j == nil {
 		return nil
 	}
@@ -83,203 +193,34 @@ func (m *Model) watchJournal() tea.Cmd {
 }
 
 // journalFailed shows a write failure once per kind of error.
-func (m *Model) journalFailed(msg journalErrMsg) tea.Cmd {
-	if msg.j != m.journal {
+func (h *history) journalFailed(msg journalErrMsg, f *frameState) tea.Cmd {
+	if msg.j != h.journal {
 		return nil
 	}
 	line := stream.SanitizeLine(msg.err.Error())
-	if line != m.lastSaveErr {
-		m.lastSaveErr = line
+	if line != h.lastSaveErr {
+		h.lastSaveErr = line
 		if !errors.Is(msg.err, store.ErrGone) { // that one already says what happens next
 			line += " — the chat goes on; what streams now may not be saved"
 		}
-		m.notice(block.Warning, line)
+		f.post(noticeMsg{block.Warning, line})
 	}
-	return m.watchJournal()
-}
-
-// showSession replaces the conversation with a stored one and redraws it.
-func (m *Model) showSession(s *store.Session, warns []error, turn int) tea.Cmd {
-	var stop tea.Cmd
-	if m.cur != nil && !m.cur.ended {
-		stop = m.interrupt()
-	}
-	m.abandonTools()
-	conv, probs := session.FromStore(s)
-	if conv.Settings.Model == "" {
-		conv.Settings.Model = m.conv.Settings.Model
-	}
-	m.closeJournal()
-	m.conv = conv
-	moved := m.keepProvider() // providerpicker.go
-	m.journal = session.ResumeJournal(m.opts.DB, s.Info.ID, conv.Settings)
-	m.status.Model, m.status.Effort = conv.Settings.Model, conv.Settings.ReasoningEffort
-	m.resumedPrompts = promptsOf(conv)
-	m.composer.SetPast(append(append([]string(nil), m.resumedPrompts...), m.storedPrompts...))
-	m.redraw()
-	for _, w := range append(warns, probs...) {
-		m.notice(block.Warning, stream.SanitizeLine(w.Error()))
-	}
-	m.notice(block.Info, fmt.Sprintf("resumed %q · %s", stream.SanitizeLine(s.Info.Title), plural(s.Info.Turns, "turn")))
-	if moved != "" {
-		m.notice(block.Info, moved)
-		m.settingsChanged() // the session is on this provider now
-	}
-	if turn > 0 && turn <= len(m.turnEntry) {
-		m.transcript.ScrollTo(m.turnEntry[turn-1])
-	}
-	return tea.Batch(stop, m.watchJournal(), m.resumeCalls(), m.reattach(m.journal))
-}
-
-// redraw rebuilds the transcript from the conversation: prompts, every item
-// with its panel, collapsed reasoning, notices for turns that ended badly,
-// and approvals still waiting.
-func (m *Model) redraw() {
-	m.resetTranscript()
-	now := time.Now()
-	carried := m.conv.Carried()
-	var window compactionMarks
-	for i, t := range m.conv.Turns {
-		note := ""
-		if carried && i == len(m.conv.Turns)-1 {
-			note = "; your next message sends its prompt and partial answer to the model"
-		}
-		window.mark(m, t.Input, now)
-		m.turnEntry = append(m.turnEntry, m.transcript.Len())
-		if t.Prompt != "" {
-			m.appendEntry(&plainEntry{b: block.NewUser(t.Prompt), fs: m.frame})
-		}
-		m.showAttachments(t.Attachments()) // attachments.go
-		for _, s := range t.Responses {
-			for _, it := range s.Items {
-				e := m.addItem(it, now)
-				if ib, ok := e.b.(block.ItemBlock); ok {
-					ib.End(now)
-				}
-				if it.Type == "message" && it.Text() != "" {
-					m.answers = append(m.answers, it.Text())
-				}
-			}
-			m.usage = m.usage.Add(usageOf(s.Usage))
-		}
-		m.account(t.Responses)
-		last := i == len(m.conv.Turns)-1
-		switch {
-		case t.Prompt == "" && len(t.Responses) == 0 && (t.Interrupted() || t.Stopped):
-			// a tool round that sent nothing: resumeCalls speaks for calls
-			// still open; outputs that were ready go with the next message
-			if last && !callsOpen(m.conv.ChainCalls()) && len(t.Input) > 0 {
-				m.notice(block.Info, "the tool outputs of this round had not reached the model — they go with your next message")
-			}
-		case t.Interrupted() && m.reattaching(t):
-			m.notice(block.Info, "interrupted while this answer streamed — reattaching to it on the server")
-		case t.Interrupted():
-			m.notice(block.Warning, "interrupted — runnel stopped before this turn finished; its partial content is kept"+note)
-		case t.Stopped:
-			m.notice(block.Info, "stopped"+note)
-		case t.Err != nil && contextFull(t.Err, nil):
-			m.notice(block.Error, contextFullNotice)
-		case t.Err != nil:
-			m.notice(block.Error, stream.SanitizeLine(t.Err.Error()))
-		case len(t.Responses) > 0 && t.Responses[len(t.Responses)-1].CutOff:
-			m.notice(block.Warning, stream.CutOffNote+" — the partial answer is kept")
-		}
-	}
-	m.status.SessionUsage = m.usage
-	m.collectPending()
-}
-
-// callsOpen reports whether a call of the chain has no final output.
-func callsOpen(ccs []session.ChainCall) bool {
-	for _, cc := range ccs {
-		if cc.State != session.CallAnswered {
-			return true
-		}
-	}
-	return false
-}
-
-// collectPending finds approval requests of the last turn still waiting for
-// an answer, so that the prompt comes back after a resume.
-func (m *Model) collectPending() {
-	m.pending = nil
-	for _, it := range m.conv.PendingApprovals() {
-		if e := m.entries[it]; e != nil {
-			if a, ok := e.b.(block.Approver); ok {
-				if _, pending := a.Approval(); pending {
-					m.pending = append(m.pending, e)
-				}
-			}
-		}
-	}
-	if len(m.pending) > 0 {
-		m.status.State = AwaitingApproval
-		m.askHosted() // the prompt comes back after a resume
-	} else if m.cur == nil {
-		m.status.State = Idle
-	}
-}
-
-// resetTranscript empties the transcript and everything indexed on it.
-func (m *Model) resetTranscript() {
-	m.transcript = NewTranscript(m.frame.width, m.transcriptHeight())
-	m.transcript.SetStyles(m.frame.styles)
-	m.entries = map[*stream.Item]*itemEntry{}
-	m.reasoning, m.panels, m.pending, m.answers, m.turnEntry = nil, nil, nil, nil, nil
-	m.usage, m.status.SessionUsage, m.status.TurnUsage = Usage{}, Usage{}, Usage{}
-	m.meter, m.status.Meter = costMeter{}, ""
+	return h.watchJournal()
 }
 
 // closeJournal lets the current journal finish its writes in the background.
-func (m *Model) closeJournal() {
-	if j := m.journal; j != nil {
+func (h *history) closeJournal() {
+	if j := h.journal; j != nil {
 		go j.Close()
-		m.journal = nil
+		h.journal = nil
 	}
-}
-
-// fork starts a new session from user turn n (numbered as "N turns"
-// counts them: tool rounds belong to the turn before them): the turns before
-// it are kept, and the composer holds its prompt for editing. The original
-// stays; 0 forks at the last user turn.
-func (m *Model) fork(n int) tea.Cmd {
-	if m.cur != nil && !m.cur.ended {
-		m.notice(block.Info, "stop the reply first (esc), then fork")
-		return nil
-	}
-	var at []int // conversation index of each user turn
-	for i, t := range m.conv.Turns {
-		if store.UserTurn(t.Prompt, t.Input) {
-			at = append(at, i)
-		}
-	}
-	if n == 0 {
-		n = len(at)
-	}
-	if n < 1 || n > len(at) {
-		m.notice(block.Warning, fmt.Sprintf("/fork N: N is a turn from 1 to %d", len(at)))
-		return nil
-	}
-	keep := at[n-1]
-	prompt := m.conv.Turns[keep].Prompt
-	files := attach.FilesFromInput(m.conv.Turns[keep].Input) // its attachments come back as chips
-	f := m.conv.Fork(keep)
-	if m.journal != nil {
-		m.journal = m.journal.Fork(keep, "fork: ", prompt, f.Settings)
-	}
-	m.conv = f
-	m.redraw()
-	m.composer.SetValue(prompt)
-	m.composer.SetAttachments(files)
-	m.notice(block.Info, fmt.Sprintf("forked at turn %d — edit the prompt and press enter; the original session is unchanged", n))
-	return m.watchJournal()
 }
 
 // openPicker lists the stored sessions.
-func (m *Model) openPicker() tea.Cmd {
-	db := m.opts.DB
+func (h *history) openPicker(f *frameState) tea.Cmd {
+	db := h.db
 	if db == nil {
-		m.notice(block.Warning, "no history: the session store is unavailable")
+		f.post(noticeMsg{block.Warning, "no history: the session store is unavailable"})
 		return nil
 	}
 	return func() tea.Msg {
@@ -289,8 +230,8 @@ func (m *Model) openPicker() tea.Cmd {
 }
 
 // openSession loads a stored session off the UI goroutine.
-func (m *Model) openSession(id store.SessionID, turn int) tea.Cmd {
-	db := m.opts.DB
+func (h *history) openSession(id store.SessionID, turn int) tea.Cmd {
+	db := h.db
 	if db == nil {
 		return nil
 	}
@@ -301,10 +242,10 @@ func (m *Model) openSession(id store.SessionID, turn int) tea.Cmd {
 }
 
 // search runs a full-text search off the UI goroutine.
-func (m *Model) search(query string) tea.Cmd {
-	db := m.opts.DB
+func (h *history) search(query string, f *frameState) tea.Cmd {
+	db := h.db
 	if db == nil {
-		m.notice(block.Warning, "no history: the session store is unavailable")
+		f.post(noticeMsg{block.Warning, "no history: the session store is unavailable"})
 		return nil
 	}
 	return func() tea.Msg {
@@ -314,56 +255,12 @@ func (m *Model) search(query string) tea.Cmd {
 }
 
 // deleteSession removes a stored session off the UI goroutine.
-func (m *Model) deleteSession(id store.SessionID) tea.Cmd {
-	db := m.opts.DB
-	return func() tea.Msg { return deletedMsg{id: id, err: db.Delete(id)} }
-}
-
-// historyMsg handles the history's messages; ok is false for others.
-func (m *Model) historyMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
-	switch msg := msg.(type) {
-	case journalErrMsg:
-		return m.journalFailed(msg), true
-	case sessionsMsg:
-		if msg.err != nil {
-			m.notice(block.Error, stream.SanitizeLine(msg.err.Error()))
-			return nil, true
-		}
-		m.dialog = dlg[Picker]{NewPicker(msg.list, time.Now(), m.frame.styles)}
-		return nil, true
-	case loadedMsg:
-		if msg.err != nil {
-			m.notice(block.Error, stream.SanitizeLine(msg.err.Error()))
-			return nil, true
-		}
-		return m.showSession(msg.s, msg.warns, msg.turn), true
-	case searchMsg:
-		if msg.err != nil {
-			m.notice(block.Error, stream.SanitizeLine(msg.err.Error()))
-			return nil, true
-		}
-		m.dialog = dlg[SearchResults]{NewSearchResults(msg.query, msg.hits, m.frame.styles)}
-		return nil, true
-	case deletedMsg:
-		if msg.err != nil {
-			m.notice(block.Error, stream.SanitizeLine(msg.err.Error()))
-		} else if m.journal != nil && m.journal.ID() == msg.id {
-			m.closeJournal()
-			m.journal = session.NewJournal(m.opts.DB, m.conv.Settings)
-			m.notice(block.Info, "deleted the current session — new messages start a new one")
-			return m.watchJournal(), true
-		}
-		return nil, true
-	case OpenSessionMsg:
-		m.dialog = nil
-		return m.openSession(msg.ID, msg.Turn), true
-	case DeleteSessionMsg:
-		return m.deleteSession(msg.ID), true
-	case DialogClosedMsg:
-		m.dialog = nil
-		return nil, true
+func (h *history) deleteSession(id store.SessionID) tea.Cmd {
+	db := h.db
+	if db == nil {
+		return nil
 	}
-	return nil, false
+	return func() tea.Msg { return deletedMsg{id: id, err: db.Delete(id)} }
 }
 
 // plural is "1 turn", "3 turns".

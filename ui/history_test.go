@@ -8,9 +8,11 @@ import (
 	"testing"
 	"time"
 
+	"runnel/session"
 	"runnel/session/store"
 	"runnel/stream"
 	"runnel/stream/streamtest"
+	"runnel/ui/block"
 )
 
 // TestNoHistoryStillChats: with the store unavailable the chat says so once
@@ -94,4 +96,62 @@ func TestRemovedDatabaseIsOneNotice(t *testing.T) {
 		}
 	}
 	m.shutdown()
+}
+
+// TestHistoryReportsByMessage: the history child reaches the rest of the
+// chat only through what it posts. A journal failure posts one warning
+// however often it repeats; a replaced journal's failure posts nothing; a
+// loaded session is posted for the root to show, the journal untouched
+// until the root resumes it; opening a session closes the dialog first.
+func TestHistoryReportsByMessage(t *testing.T) {
+	db := openDB(t)
+	h := &history{db: db}
+	f := &frameState{clock: time.Now}
+	if h.start(session.Settings{Model: "m"}) == nil || h.journal == nil {
+		t.Fatal("no journal with a store")
+	}
+	old := h.journal
+	full := errors.New("disk full")
+	for range 3 {
+		if h.Update(journalErrMsg{j: old, err: full}, f) == nil {
+			t.Fatal("the journal is no longer watched")
+		}
+	}
+	if len(f.outbox) != 1 {
+		t.Fatalf("posted %d messages for one failure repeated: %#v", len(f.outbox), f.outbox)
+	}
+	if n, ok := f.outbox[0].(noticeMsg); !ok || n.kind != block.Warning || n.text != "disk full — the chat goes on; what streams now may not be saved" {
+		t.Fatalf("posted %#v", f.outbox[0])
+	}
+
+	f.outbox = nil
+	h.journal = nil
+	old.Close()
+	h.start(session.Settings{Model: "m"})
+	t.Cleanup(func() { h.journal.Close() })
+	if h.Update(journalErrMsg{j: old, err: errors.New("closed")}, f); len(f.outbox) != 0 {
+		t.Fatalf("a replaced journal's failure posted %#v", f.outbox)
+	}
+
+	s := &store.Session{Info: store.SessionInfo{ID: "s1", Title: "t"}}
+	cur := h.journal
+	h.Update(loadedMsg{s: s, turn: 2}, f)
+	if len(f.outbox) != 1 || h.journal != cur {
+		t.Fatalf("a loaded session posted %#v; journal replaced: %v", f.outbox, h.journal != cur)
+	}
+	if l, ok := f.outbox[0].(sessionLoadedMsg); !ok || l.s != s || l.turn != 2 || l.warns != nil {
+		t.Fatalf("a loaded session posted %#v", f.outbox[0])
+	}
+
+	f.outbox = nil
+	load := h.Update(OpenSessionMsg{ID: "nope"}, f)
+	if len(f.outbox) != 1 || f.outbox[0] != any(DialogClosedMsg{}) || load == nil {
+		t.Fatalf("OpenSessionMsg posted %#v, load %v", f.outbox, load != nil)
+	}
+	f.outbox = nil
+	if h.Update(load(), f); len(f.outbox) != 1 {
+		t.Fatalf("a missing session posted %#v", f.outbox)
+	} else if n, ok := f.outbox[0].(noticeMsg); !ok || n.kind != block.Error {
+		t.Fatalf("a missing session posted %#v", f.outbox[0])
+	}
 }

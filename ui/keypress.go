@@ -64,7 +64,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	case key.Matches(k, m.keys.Sessions):
-		return m.openPicker()
+		return m.history.openPicker(m.frame)
 	case key.Matches(k, m.keys.HistorySearch):
 		m.dialog = dlg[HistorySearch]{NewHistorySearch(m.composer.Recent(), m.frame.styles)}
 		return nil

@@ -1,8 +1,13 @@
 package ui
 
-// This file is the chat's side of package session/models: the model list
-// behind /model (its completion and picker), the context fill and cost the
-// status line shows, and the /status facts.
+// This file is the metering child, the chat's side of package
+// session/models: the model list behind /model (its completion and
+// picker), the session's usage, the context fill and cost the status line
+// shows, and the /status facts. The /provider switch is its too
+// (providerpicker.go). What a switch changes elsewhere (the conversation's
+// settings, the status line, the transcript) it posts to the root
+// (modelSwitchedMsg, providerSwitchedMsg, meterMsg, showMsg), which routes
+// them (meteringroot.go).
 
 import (
 	"context"
@@ -12,6 +17,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"runnel/session"
 	"runnel/session/models"
 	"runnel/session/tools"
 	"runnel/stream"
@@ -37,13 +43,69 @@ type modelList struct {
 	pick          bool   // open the picker when the list arrives
 }
 
+// metering is the session's tokens and cost, and the provider's models.
+//
+// Invariants: usage and meter count the same responses (those of the
+// conversation shown); models is the list of the provider the chat talks to
+// now (reset on each switch).
+type metering struct {
+	usage  Usage     // the session's usage
+	models modelList // the provider's models, for /model
+	meter  costMeter // the session's tokens, context fill and cost
+}
+
+// meterEnv is what the metering child reads of the rest of the chat: the
+// root gathers it for each call, since a child does not read the root.
+type meterEnv struct {
+	ctx          context.Context
+	provider     string        // Options.Provider: "demo", "replay", or the base URL
+	providerName string        // the provider's name in the config, "" for none
+	lister       models.Lister // the provider's model list
+	prices       models.Table  // context windows and prices
+	providers    *Providers    // what /provider switches to; nil for nothing
+	model        string        // the conversation's model
+	busy         string        // why the provider cannot change now, "" when it can
+}
+
+// modelSwitchedMsg asks the root to make model the conversation's.
+type modelSwitchedMsg struct{ model string }
+
+// meterMsg is the status line's new meter piece ("ctx 42% · $0.0045").
+type meterMsg struct{ text string }
+
+// argChoicesMsg gives the composer the values a command's argument
+// completes to (Composer.SetArgChoices).
+type argChoicesMsg struct {
+	name   string
+	values []string
+}
+
+// showMsg asks for a block at the end of the transcript (a divider, a table
+// of facts).
+type showMsg struct{ b block.Block }
+
+// Update handles the metering's messages: the model list, the provider's
+// connection and the model picked. It returns the I/O to start next.
+func (mt *metering) Update(msg tea.Msg, f *frameState, env meterEnv) tea.Cmd {
+	switch msg := msg.(type) {
+	case modelsMsg:
+		mt.modelsArrived(msg, f, env)
+	case providerMsg:
+		mt.providerConnected(msg, f, env)
+	case ModelPickedMsg:
+		f.post(DialogClosedMsg{})
+		return mt.modelCommand(msg.Name, f, env)
+	}
+	return nil
+}
+
 // fetchModels starts the one fetch of the model list (cache first).
-func (m *Model) fetchModels(refresh bool) tea.Cmd {
-	if m.models.asked && !refresh {
+func (mt *metering) fetchModels(env meterEnv, refresh bool) tea.Cmd {
+	if mt.models.asked && !refresh {
 		return nil
 	}
-	m.models.asked = true
-	lister, ctx := m.opts.Models, m.ctx
+	mt.models.asked = true
+	lister, ctx := env.lister, env.ctx
 	return func() tea.Msg {
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
@@ -54,70 +116,68 @@ func (m *Model) fetchModels(refresh bool) tea.Cmd {
 
 // modelsArrived records the list and feeds the completion; a failure is
 // said once, in the picker or when /model is completed.
-func (m *Model) modelsArrived(msg modelsMsg) tea.Cmd {
-	if msg.err == nil && msg.list.Provider != m.opts.Models.Provider {
-		return nil // the list of the provider before a /provider switch
+func (mt *metering) modelsArrived(msg modelsMsg, f *frameState, env meterEnv) {
+	if msg.err == nil && msg.list.Provider != env.lister.Provider {
+		return // the list of the provider before a /provider switch
 	}
-	m.models.loaded = true
+	mt.models.loaded = true
 	if msg.err != nil {
-		m.models.ids, m.models.why = nil, models.Why(msg.err, m.conv.Settings.Model)
+		mt.models.ids, mt.models.why = nil, models.Why(msg.err, env.model)
 	} else {
-		m.models.ids, m.models.why = msg.list.IDs(), ""
+		mt.models.ids, mt.models.why = msg.list.IDs(), ""
 	}
-	m.composer.SetArgChoices("model", m.modelChoices())
-	if m.models.pick {
-		m.models.pick = false
-		m.openModelPicker()
+	f.post(argChoicesMsg{"model", mt.modelChoices(env.model)})
+	if mt.models.pick {
+		mt.models.pick = false
+		mt.openModelPicker(f, env.model)
 	}
-	return nil
 }
 
 // modelChoices are the names /model completes: the provider's list, or the
 // configured model alone when there is none (free text is always allowed).
-func (m *Model) modelChoices() []string {
-	if len(m.models.ids) > 0 {
-		return m.models.ids
+func (mt *metering) modelChoices(model string) []string {
+	if len(mt.models.ids) > 0 {
+		return mt.models.ids
 	}
-	if c := m.conv.Settings.Model; c != "" {
-		return []string{c}
+	if model != "" {
+		return []string{model}
 	}
 	return nil
 }
 
 // watchModelCommand starts the fetch the first time the composer holds
-// "/model", so completion has the list by the time a name is typed. A chat
-// that never uses /model never asks the server.
-func (m *Model) watchModelCommand() tea.Cmd {
-	if m.models.asked || !strings.HasPrefix(m.composer.Value(), "/mod") {
+// "/model" (value is its text), so completion has the list by the time a
+// name is typed. A chat that never uses /model never asks the server.
+func (mt *metering) watchModelCommand(value string, env meterEnv) tea.Cmd {
+	if mt.models.asked || !strings.HasPrefix(value, "/mod") {
 		return nil
 	}
-	return m.fetchModels(false)
+	return mt.fetchModels(env, false)
 }
 
 // modelCommand is /model: with a name it switches; without, it opens the
 // picker (once the list has arrived).
-func (m *Model) modelCommand(args string) tea.Cmd {
+func (mt *metering) modelCommand(args string, f *frameState, env meterEnv) tea.Cmd {
 	if args == "" {
-		if !m.models.loaded {
-			m.models.pick = true
-			return m.fetchModels(false)
+		if !mt.models.loaded {
+			mt.models.pick = true
+			return mt.fetchModels(env, false)
 		}
-		m.openModelPicker()
+		mt.openModelPicker(f, env.model)
 		return nil
 	}
-	m.conv.Settings.Model = args
-	m.status.Model = args
-	m.settingsChanged()
-	m.notice(block.Info, "model: "+args)
+	f.post(modelSwitchedMsg{args})
 	// the context goes to the new model next: its window, or no fill
-	m.meter.lastModel = args
-	m.meter.lastInfo, m.meter.lastKnown = m.opts.Prices.Lookup(args)
-	m.updateMeter()
+	mt.meter.lastModel = args
+	mt.meter.lastInfo, mt.meter.lastKnown = env.prices.Lookup(args)
+	f.post(meterMsg{mt.meter.view()})
 	return nil
 }
 
-func (m *Model) openModelPicker() {
-	m.dialog = dlg[ModelPicker]{NewModelPicker(m.modelChoices(), m.conv.Settings.Model, m.models.why, m.frame.styles)}
+// openModelPicker opens the picker of the provider's models, current
+// selected.
+func (mt *metering) openModelPicker(f *frameState, current string) {
+	f.post(openDialogMsg{dlg[ModelPicker]{NewModelPicker(mt.modelChoices(current), current, mt.models.why, f.styles)}})
 }
 
 // costMeter adds up a session's tokens and cost, response by response, each
@@ -185,58 +245,74 @@ func (c costMeter) view() string {
 	return strings.Join(parts, " · ")
 }
 
-// account adds the usage of a turn's responses to the meter. The demo is
-// no model: its tokens are counted, never priced or measured.
-func (m *Model) account(snaps []*stream.Snapshot) {
+// account adds the usage of a turn's responses to the meter and returns
+// the status line's meter piece. The demo is no model: its tokens are
+// counted, never priced or measured.
+func (mt *metering) account(snaps []*stream.Snapshot, env meterEnv) string {
 	for _, s := range snaps {
 		if s == nil || s.Usage == nil {
 			continue
 		}
-		if m.opts.Provider == "demo" {
-			m.meter.tokens = m.meter.tokens.Add(models.FromWire(s.Usage))
-			m.meter.counted, m.meter.unpriced = true, true
+		if env.provider == "demo" {
+			mt.meter.tokens = mt.meter.tokens.Add(models.FromWire(s.Usage))
+			mt.meter.counted, mt.meter.unpriced = true, true
 			continue
 		}
 		name := s.Model
 		if name == "" {
-			name = m.conv.Settings.Model
+			name = env.model
 		}
-		m.meter.add(m.opts.Prices, name, models.FromWire(s.Usage))
+		mt.meter.add(env.prices, name, models.FromWire(s.Usage))
 	}
-	m.updateMeter()
+	return mt.meter.view()
 }
 
-func (m *Model) updateMeter() { m.status.Meter = m.meter.view() }
+// reset forgets the session's usage (another conversation is shown).
+func (mt *metering) reset() {
+	mt.usage, mt.meter = Usage{}, costMeter{}
+}
+
+// statusIn is what /status tells of the rest of the chat; the root gathers
+// it.
+type statusIn struct {
+	client   *stream.Client   // nil: none (the demo, a replay)
+	settings session.Settings // the conversation's
+	status   Status           // what the server reported (model, effort), the MCP summary
+	session  string           // the history's session id, "" for none
+	turns    int
+	tools    []tools.Info // the configured tools
+	on       []string     // the tools switched on
+}
 
 // statusFacts is /status: what the chat is connected to and what the
 // session has used so far.
-func (m *Model) statusFacts() {
+func (mt *metering) statusFacts(in statusIn, f *frameState, env meterEnv) {
 	na := func(s string) string {
 		if s == "" {
 			return "—"
 		}
 		return s
 	}
-	s := m.conv.Settings
-	provider, base := m.opts.Provider, ""
-	if m.opts.Client != nil {
-		base = m.opts.Client.BaseURL
+	s := in.settings
+	provider, base := env.provider, ""
+	if in.client != nil {
+		base = in.client.BaseURL
 		if base == "" {
 			base = stream.DefaultBaseURL()
 		}
 	}
 	if provider != "demo" && provider != "replay" {
 		provider = providerLabel(provider)
-		if n := m.status.ProviderName; n != "" { // its name, then its host
+		if n := in.status.ProviderName; n != "" { // its name, then its host
 			provider = stream.SanitizeLine(n) + " (" + provider + ")"
 		}
 	}
 	model := na(s.Model)
-	if r := m.status.Model; r != "" && r != s.Model {
+	if r := in.status.Model; r != "" && r != s.Model {
 		model += " (the server reports " + r + ")"
 	}
 	effort := s.ReasoningEffort
-	switch r := m.status.Effort; {
+	switch r := in.status.Effort; {
 	case effort == "" && r != "":
 		effort = r + " (the server's default)"
 	case effort == "":
@@ -244,56 +320,52 @@ func (m *Model) statusFacts() {
 	case r != "" && r != effort:
 		effort += " (the server reports " + r + ")"
 	}
-	var id string
-	if m.journal != nil {
-		id = string(m.journal.ID())
-	}
-	t := m.meter.tokens
-	fill, cost := m.meter.fill(), m.meter.costText()
+	t := mt.meter.tokens
+	fill, cost := mt.meter.fill(), mt.meter.costText()
 	switch {
-	case m.opts.Provider == "demo":
+	case env.provider == "demo":
 		fill, cost = "— (the demo is no model)", "— (the demo costs nothing)"
 	case fill == "":
-		fill = "— (no context window known for " + na(m.meter.lastModel) + ")"
-		if !m.meter.counted {
+		fill = "— (no context window known for " + na(mt.meter.lastModel) + ")"
+		if !mt.meter.counted {
 			fill = "— (no response yet)"
 		}
 	}
 	if cost == "" {
 		cost = "— (no price known for every model used)"
-		if !m.meter.counted {
+		if !mt.meter.counted {
 			cost = "— (no response yet)"
 		}
 	}
 	var on, servers []string
 	enabled := map[string]bool{}
-	for _, n := range m.tools.on() {
+	for _, n := range in.on {
 		enabled[n] = true
 	}
-	for _, in := range m.tools.cfg.List() {
-		if in.Kind == tools.KindServer {
-			servers = append(servers, in.Name)
+	for _, it := range in.tools {
+		if it.Kind == tools.KindServer {
+			servers = append(servers, it.Name)
 		}
-		if enabled[in.Name] {
-			on = append(on, in.Name)
+		if enabled[it.Name] {
+			on = append(on, it.Name)
 		}
 	}
 	mcp := strings.Join(servers, ", ")
-	if m.status.MCP != "" {
-		mcp += " (" + m.status.MCP + ")"
+	if in.status.MCP != "" {
+		mcp += " (" + in.status.MCP + ")"
 	}
 	rows := [][2]string{
 		{"provider", na(provider)},
 		{"base URL", na(base)},
 		{"model", model},
 		{"effort", effort},
-		{"session", na(id)},
-		{"turns", strconv.Itoa(len(m.conv.Turns))},
+		{"session", na(in.session)},
+		{"turns", strconv.Itoa(in.turns)},
 		{"tokens", fmt.Sprintf("in %d (cached %d) · out %d (reasoning %d)", t.Input, t.Cached, t.Output, t.Reasoning)},
 		{"context", fill},
 		{"cost", cost},
 		{"tools on", na(strings.Join(on, ", "))},
 		{"mcp servers", na(mcp)},
 	}
-	m.appendEntry(&plainEntry{b: block.NewFacts("status", rows), fs: m.frame})
+	f.post(showMsg{block.NewFacts("status", rows)})
 }

@@ -13,6 +13,7 @@ import (
 	"runnel/stream"
 	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"
+	"runnel/ui/block"
 )
 
 // modelTestOptions is a chat against srv that lists models through it.
@@ -74,24 +75,24 @@ func TestUnknownModelShowsNoFigure(t *testing.T) {
 	w := int64(2020)
 	m2 := newTestModel(t, modelTestOptions(t, srv, "llama3"))
 	m2.opts.Prices = models.NewTable(map[string]models.Override{"llama3": {ContextWindow: &w}}, "config.toml")
-	m2.account([]*stream.Snapshot{{Model: "llama3", Usage: &stream.Usage{InputTokens: 1000, OutputTokens: 10}}})
+	m2.status.Meter = m2.metering.account([]*stream.Snapshot{{Model: "llama3", Usage: &stream.Usage{InputTokens: 1000, OutputTokens: 10}}}, m2.meterEnv())
 	if row := statusRow(plain(m2)); !strings.Contains(row, "ctx 50%") || strings.Contains(row, "$") {
 		t.Fatalf("status line %q: want ctx 50%% and no cost", row)
 	}
 	// switching to a model without a window drops the fill: the context goes to it next
-	m2.modelCommand("my-finetune")
+	m2.Update(SlashMsg{Name: "model", Args: "my-finetune"})
 	if row := statusRow(plain(m2)); strings.Contains(row, "ctx") {
 		t.Fatalf("status line %q: a fill for an unknown model", row)
 	}
 	// the demo is no model: no fill, no cost, even for a name the table has
 	m3 := newTestModel(t, Options{Provider: "demo", Settings: session.Settings{Model: "gpt-5"}})
-	m3.account([]*stream.Snapshot{{Model: "gpt-5", Usage: &stream.Usage{InputTokens: 1000, OutputTokens: 10}}})
+	m3.status.Meter = m3.metering.account([]*stream.Snapshot{{Model: "gpt-5", Usage: &stream.Usage{InputTokens: 1000, OutputTokens: 10}}}, m3.meterEnv())
 	if row := statusRow(plain(m3)); strings.Contains(row, "ctx") || strings.Contains(row, "$") {
 		t.Fatalf("demo status line %q shows a figure", row)
 	}
 	// a tiny fill is "<1%", not 0%
 	m4 := newTestModel(t, Options{Settings: session.Settings{Model: "gpt-5"}})
-	m4.account([]*stream.Snapshot{{Model: "gpt-5", Usage: &stream.Usage{InputTokens: 100, OutputTokens: 10}}})
+	m4.status.Meter = m4.metering.account([]*stream.Snapshot{{Model: "gpt-5", Usage: &stream.Usage{InputTokens: 100, OutputTokens: 10}}}, m4.meterEnv())
 	if row := statusRow(plain(m4)); !strings.Contains(row, "ctx <1% · $0.0002") {
 		t.Fatalf("status line %q", row)
 	}
@@ -199,5 +200,60 @@ func TestResumeKeepsCost(t *testing.T) {
 	m.Init()
 	if row := statusRow(plain(m)); !strings.Contains(row, "$0.0045") {
 		t.Errorf("after the resume %q; want the gpt-5 price, $0.0045", row)
+	}
+}
+
+// TestMeteringReportsByMessage: the metering child changes nothing outside
+// itself. A model picked posts, in order, the dialog's close, the settings
+// change and the new meter, and the root applies them: the conversation's
+// model, the status line, a notice. A provider's answer while a reply
+// streams posts one notice and keeps the models the child had; once it
+// can, the child drops them and posts the switch, with the new provider's
+// model for completion.
+func TestMeteringReportsByMessage(t *testing.T) {
+	var mt metering
+	f := &frameState{}
+	env := meterEnv{model: "gpt-5", lister: models.Lister{Provider: "lmstudio"}}
+	mt.account([]*stream.Snapshot{{Model: "gpt-5", Usage: &stream.Usage{InputTokens: 3727, OutputTokens: 347}}}, env)
+	if cmd := mt.Update(ModelPickedMsg{Name: "my-finetune"}, f, env); cmd != nil {
+		t.Error("a named model needs no I/O")
+	}
+	if len(f.outbox) != 3 || f.outbox[0] != any(DialogClosedMsg{}) || f.outbox[1] != any(modelSwitchedMsg{"my-finetune"}) {
+		t.Fatalf("posted %#v", f.outbox)
+	}
+	if mm, ok := f.outbox[2].(meterMsg); !ok || strings.Contains(mm.text, "ctx") || !strings.Contains(mm.text, "$") {
+		t.Fatalf("meter %#v: want the cost so far and no fill for a model without a window", f.outbox[2])
+	}
+
+	f.outbox = nil
+	mt.models = modelList{asked: true, loaded: true, ids: []string{"openai/gpt-oss-20b"}}
+	busy := meterEnv{model: "gpt-5", providerName: "lmstudio", busy: "a reply is still streaming — esc stops it, then /provider"}
+	mt.Update(providerMsg{name: "ollama", conn: Connection{Name: "ollama", Model: "qwen3:8b"}}, f, busy)
+	if len(f.outbox) != 1 || f.outbox[0] != any(noticeMsg{block.Info, busy.busy}) {
+		t.Fatalf("a blocked switch posted %#v", f.outbox)
+	}
+	if len(mt.models.ids) != 1 {
+		t.Errorf("a blocked switch dropped the models: %v", mt.models.ids)
+	}
+	f.outbox = nil
+	busy.busy = ""
+	mt.Update(providerMsg{name: "ollama", conn: Connection{Name: "ollama", Model: "qwen3:8b"}}, f, busy)
+	if len(f.outbox) != 3 || len(mt.models.ids) != 0 || mt.models.asked {
+		t.Fatalf("a switch posted %#v; models %+v", f.outbox, mt.models)
+	}
+	if a, ok := f.outbox[1].(argChoicesMsg); !ok || a.name != "model" || strings.Join(a.values, ",") != "qwen3:8b" {
+		t.Errorf("completion after the switch: %#v", f.outbox[1])
+	}
+	if p, ok := f.outbox[2].(providerSwitchedMsg); !ok || p.from != "lmstudio" || p.conn.Name != "ollama" {
+		t.Errorf("the switch's report: %#v", f.outbox[2])
+	}
+
+	m := newTestModel(t, Options{Settings: session.Settings{Model: "gpt-5"}})
+	m.Update(ModelPickedMsg{Name: "gpt-5-mini"})
+	if m.conv.Settings.Model != "gpt-5-mini" || m.status.Model != "gpt-5-mini" || len(m.frame.outbox) != 0 {
+		t.Fatalf("model %q, status %q, %d reports left", m.conv.Settings.Model, m.status.Model, len(m.frame.outbox))
+	}
+	if !strings.Contains(plain(m), "model: gpt-5-mini") {
+		t.Errorf("no notice:\n%s", plain(m))
 	}
 }

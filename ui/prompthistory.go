@@ -3,7 +3,8 @@ package ui
 // This file is the composer's prompt history beyond this process: the
 // prompts of the resumed session and of earlier sessions (from the store),
 // recalled with up after this process's own, and searched with the
-// HistorySearch dialog.
+// HistorySearch dialog. The history child (history.go) loads them and
+// posts them to the composer (setPastMsg).
 
 import (
 	tea "charm.land/bubbletea/v2"
@@ -63,9 +64,13 @@ type setValueMsg struct{ text string }
 // promptHistoryMax is how many stored prompts up and the search reach.
 const promptHistoryMax = historyMax
 
+// setPastMsg gives the composer the prompts sent before this process,
+// newest first (Composer.SetPast): the history posts it.
+type setPastMsg struct{ past []string }
+
 // loadPrompts reads the stored prompts off the UI goroutine.
-func (m *Model) loadPrompts() tea.Cmd {
-	db := m.opts.DB
+func (h *history) loadPrompts() tea.Cmd {
+	db := h.db
 	if db == nil {
 		return nil
 	}

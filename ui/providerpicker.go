@@ -20,6 +20,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"runnel/session"
 	"runnel/session/models"
 	"runnel/stream"
 	"runnel/theme"
@@ -61,25 +62,32 @@ type providerMsg struct {
 	err  error
 }
 
+// providerSwitchedMsg asks the root to move the chat to conn: its client,
+// the conversation's settings, the status line; from is the provider left.
+type providerSwitchedMsg struct {
+	from string
+	conn Connection
+}
+
 // providerCommand is /provider: alone it opens the picker, with a name it
 // connects (off the update loop).
-func (m *Model) providerCommand(name string) tea.Cmd {
-	m.dialog = nil
-	p := m.opts.Providers
-	current := m.status.ProviderName
+func (mt *metering) providerCommand(name string, f *frameState, env meterEnv) tea.Cmd {
+	f.post(DialogClosedMsg{})
+	p := env.providers
+	current := env.providerName
 	switch {
 	case p == nil || p.Connect == nil:
-		m.notice(block.Info, "no provider to switch to here (a replay, or a chat started without a config)")
+		f.post(noticeMsg{block.Info, "no provider to switch to here (a replay, or a chat started without a config)"})
 		return nil
 	case name == "":
-		m.dialog = dlg[ProviderPicker]{NewProviderPicker(p.Choices, current, m.frame.styles)}
+		f.post(openDialogMsg{dlg[ProviderPicker]{NewProviderPicker(p.Choices, current, f.styles)}})
 		return nil
 	case name == current:
-		m.notice(block.Info, "already on provider "+stream.SanitizeLine(name))
+		f.post(noticeMsg{block.Info, "already on provider " + stream.SanitizeLine(name)})
 		return nil
 	}
-	if why := m.switchBlocked(); why != "" {
-		m.notice(block.Info, why)
+	if env.busy != "" {
+		f.post(noticeMsg{block.Info, env.busy})
 		return nil
 	}
 	known := false
@@ -89,86 +97,61 @@ func (m *Model) providerCommand(name string) tea.Cmd {
 		names = append(names, c.Name)
 	}
 	if !known {
-		m.notice(block.Error, "unknown provider "+strconv.Quote(stream.SanitizeLine(name))+" — use one of "+strings.Join(names, ", ")+" (or add [providers.NAME] to the config)")
+		f.post(noticeMsg{block.Error, "unknown provider " + strconv.Quote(stream.SanitizeLine(name)) + " — use one of " + strings.Join(names, ", ") + " (or add [providers.NAME] to the config)"})
 		return nil
 	}
-	connect, ctx := p.Connect, m.ctx
+	connect, ctx := p.Connect, env.ctx
 	return func() tea.Msg {
 		c, err := connect(ctx, name)
 		return providerMsg{name: name, conn: c, err: err}
 	}
 }
 
-// switchBlocked says why the provider cannot change now, "" when it can.
-func (m *Model) switchBlocked() string {
-	switch {
-	case m.cur != nil && !m.cur.ended:
-		return "a reply is still streaming — esc stops it, then /provider"
-	case m.tools.cancel != nil || m.compacting != nil:
-		return "busy (tools or compaction) — /provider once it is done"
-	}
-	return ""
-}
-
 // providerConnected switches to the provider Connect answered with, or says
-// in one line why it cannot.
-func (m *Model) providerConnected(msg providerMsg) tea.Cmd {
-	from := m.status.ProviderName
+// in one line why it cannot: the metering starts over on the new
+// provider's models, and the root moves the rest of the chat
+// (providerSwitchedMsg).
+func (mt *metering) providerConnected(msg providerMsg, f *frameState, env meterEnv) {
+	from := env.providerName
 	if msg.err != nil {
-		m.notice(block.Error, "cannot switch to provider "+strconv.Quote(stream.SanitizeLine(msg.name))+": "+stream.SanitizeLine(msg.err.Error())+" — still on "+stream.SanitizeLine(from))
-		return nil
+		f.post(noticeMsg{block.Error, "cannot switch to provider " + strconv.Quote(stream.SanitizeLine(msg.name)) + ": " + stream.SanitizeLine(msg.err.Error()) + " — still on " + stream.SanitizeLine(from)})
+		return
 	}
-	if why := m.switchBlocked(); why != "" { // a turn started while the key was read
-		m.notice(block.Info, why)
-		return nil
+	if env.busy != "" { // a turn started while the key was read
+		f.post(noticeMsg{block.Info, env.busy})
+		return
 	}
 	c := msg.conn
-	m.opts.Client, m.opts.Provider, m.opts.Models = c.Client, c.Label, c.Models
-	m.opts.Settings.Store, m.opts.Settings.Background, m.opts.Settings.Provider = c.Store, c.Background, c.Name
-	m.models = modelList{} // the new provider's list is asked for when /model needs it
-	m.composer.SetArgChoices("model", m.modelChoices())
-	m.conv.SwitchProvider() // the history goes with each request from now on
-	s := &m.conv.Settings
-	s.Provider, s.Store, s.Background = c.Name, c.Store, c.Background
+	mt.models = modelList{} // the new provider's list is asked for when /model needs it
+	model := env.model
 	if c.Model != "" {
-		s.Model = c.Model
-		m.meter.lastModel = c.Model
-		m.meter.lastInfo, m.meter.lastKnown = m.opts.Prices.Lookup(c.Model)
-		m.updateMeter()
+		model = c.Model
+		mt.meter.lastModel = c.Model
+		mt.meter.lastInfo, mt.meter.lastKnown = env.prices.Lookup(c.Model)
+		f.post(meterMsg{mt.meter.view()})
 	}
-	m.status.Model, m.status.Provider, m.status.ProviderName = s.Model, c.Label, c.Name
-	m.settingsChanged()
-	name := stream.SanitizeLine(c.Name)
-	m.appendEntry(&plainEntry{b: block.NewDivider("provider: " + stream.SanitizeLine(from) + " → " + name), fs: m.frame})
-	line := "now on " + name + " (" + providerLabel(c.Label) + ") with model " + stream.SanitizeLine(s.Model)
-	if len(m.conv.Turns) > 0 {
-		line += " — your next message sends the conversation so far"
-	}
-	if c.Model == "" {
-		line += " · /model picks another"
-	}
-	m.notice(block.Info, line)
-	m.transcript.Follow()
-	return nil
+	f.post(argChoicesMsg{"model", mt.modelChoices(model)})
+	f.post(providerSwitchedMsg{from: from, conn: c})
 }
 
-// keepProvider is a stored session shown in the chat: it goes on on the
-// provider the chat talks to now. One saved on another provider drops its
-// chain (that server is not this one), so the next message sends the
-// history; the returned line says so ("" when nothing changed).
-func (m *Model) keepProvider() string {
-	now := m.status.ProviderName
+// keepProvider is a stored session shown in the chat: its conversation
+// conv goes on on provider now, the one the chat talks to. One saved on
+// another provider drops its chain (that server is not this one), so the
+// next message sends the history, with the store and background the
+// chat's settings o ask for; the returned line says so ("" when nothing
+// changed).
+func keepProvider(conv *session.Conversation, now string, o session.Settings) string {
 	if now == "" {
 		return "" // a chat with no named provider (a replay, tests)
 	}
-	s := &m.conv.Settings
+	s := &conv.Settings
 	stored := s.Provider
 	s.Provider = now
 	if stored == "" || stored == now {
 		return ""
 	}
-	m.conv.SwitchProvider()
-	s.Store, s.Background = m.opts.Settings.Store, m.opts.Settings.Background
+	conv.SwitchProvider()
+	s.Store, s.Background = o.Store, o.Background
 	return "this session was on provider " + strconv.Quote(stream.SanitizeLine(stored)) + "; it goes on on " + strconv.Quote(stream.SanitizeLine(now)) + ", and your next message sends the conversation so far"
 }
 

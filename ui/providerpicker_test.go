@@ -187,14 +187,14 @@ func TestProviderPicker(t *testing.T) {
 func TestResumedOnAnotherProvider(t *testing.T) {
 	m, _, _, _ := twoProviders(t)
 	m.conv.Settings.Provider = "ollama" // as FromStore gives a session saved there
-	line := m.keepProvider()
+	line := keepProvider(m.conv, m.status.ProviderName, m.opts.Settings)
 	if m.conv.Settings.Provider != "lmstudio" || !strings.Contains(line, `was on provider "ollama"; it goes on on "lmstudio"`) {
 		t.Errorf("keepProvider: provider %q, line %q", m.conv.Settings.Provider, line)
 	}
 	if m.conv.ChainID() != "" {
 		t.Errorf("the old chain %q stays", m.conv.ChainID())
 	}
-	if again := m.keepProvider(); again != "" {
+	if again := keepProvider(m.conv, m.status.ProviderName, m.opts.Settings); again != "" {
 		t.Errorf("a session on the chat's provider: %q", again)
 	}
 }

@@ -1,6 +1,8 @@
 package ui
 
-// This file runs /export, /rename, /retry and /theme.
+// This file runs /export, /rename, /retry and /theme. /export and /rename
+// are the history child's (history.go): they write through its journal and
+// report with notices.
 
 import (
 	"errors"
@@ -49,9 +51,9 @@ func exportArgs(args string) (format, path string) {
 }
 
 // export writes the session to a file, after the history has it all.
-func (m *Model) export(args string) tea.Cmd {
-	if m.journal == nil {
-		m.notice(block.Info, "no history: there is nothing saved to export (the store is unavailable)")
+func (h *history) export(args string, f *frameState) tea.Cmd {
+	if h.journal == nil {
+		f.post(noticeMsg{block.Info, "no history: there is nothing saved to export (the store is unavailable)"})
 		return nil
 	}
 	format, path := exportArgs(args)
@@ -59,11 +61,12 @@ func (m *Model) export(args string) tea.Cmd {
 	if err != nil {
 		dir = "."
 	}
-	done := m.journal.Export(format, path, dir)
+	done := h.journal.Export(format, path, dir)
 	return func() tea.Msg { return exportedMsg{format, <-done} }
 }
 
-func (m *Model) exported(msg exportedMsg) {
+// exported says where /export wrote, or why it did not.
+func (h *history) exported(msg exportedMsg, f *frameState) {
 	if msg.res.Err != nil {
 		where := ""
 		if msg.res.Path != "" {
@@ -78,22 +81,23 @@ func (m *Model) exported(msg exportedMsg) {
 		case errors.As(err, &pe):
 			err = pe.Err
 		}
-		m.notice(block.Error, stream.SanitizeLine(fmt.Sprintf("cannot export%s: %s — give another path: /export [markdown|json] PATH", where, err)))
+		f.post(noticeMsg{block.Error, stream.SanitizeLine(fmt.Sprintf("cannot export%s: %s — give another path: /export [markdown|json] PATH", where, err))})
 		return
 	}
-	m.notice(block.Info, stream.SanitizeLine(fmt.Sprintf("exported the session to %s (%s)", msg.res.Path, msg.format)))
+	f.post(noticeMsg{block.Info, stream.SanitizeLine(fmt.Sprintf("exported the session to %s (%s)", msg.res.Path, msg.format))})
 }
 
-// rename sets the session's title.
-func (m *Model) rename(title string) {
-	if m.journal == nil || len(m.conv.Turns) == 0 {
-		m.notice(block.Info, "nothing to rename yet: send a message first")
+// rename sets the session's title; started says the conversation has a
+// turn (before it, the session has no row to name).
+func (h *history) rename(title string, started bool, f *frameState) {
+	if h.journal == nil || !started {
+		f.post(noticeMsg{block.Info, "nothing to rename yet: send a message first"})
 		return
 	}
 	title = clipRunes(stream.SanitizeLine(title), 80)
-	m.journal.SetTitle(title)
-	m.renamed = true // a model-written title arriving later does not replace it
-	m.notice(block.Info, "renamed the session: "+title)
+	h.journal.SetTitle(title)
+	h.renamed = true // a model-written title arriving later does not replace it
+	f.post(noticeMsg{block.Info, "renamed the session: " + title})
 }
 
 // setTheme switches the palette for this run.

@@ -52,7 +52,7 @@ func TestRetryChainsFromTheSamePreviousResponse(t *testing.T) {
 	if err := Validate("retry", ""); err != nil {
 		t.Fatal(err)
 	}
-	slashSent(m, "retry", "")
+	m.slash("retry", "")
 	if !strings.Contains(plain(m), "nothing to retry yet") {
 		t.Errorf("/retry before any turn:\n%s", plain(m))
 	}
@@ -60,7 +60,7 @@ func TestRetryChainsFromTheSamePreviousResponse(t *testing.T) {
 		m.Update(SubmitMsg{Text: p})
 		pump(t, m, nil)
 	}
-	runCmd(m, slashSent(m, "retry", ""))
+	runCmd(m, m.slash("retry", ""))
 	pump(t, m, nil)
 	reqs := srv.Requests()
 	if len(reqs) != 3 || reqs[2].PreviousResponseID() != "resp_1" {
@@ -111,7 +111,7 @@ func TestExportRenameTheme(t *testing.T) {
 	}
 	m.Update(SubmitMsg{Text: "What is the plan?"})
 	pump(t, m, nil)
-	runCmd(m, slashSent(m, "export", ""))
+	runCmd(m, m.slash("export", ""))
 	md, err := os.ReadFile(filepath.Join(dir, "what-is-the-plan.md"))
 	if err != nil || !strings.Contains(string(md), "Plan: ship it.") {
 		t.Fatalf("markdown export: %v\n%s\nscreen:\n%s", err, md, plain(m))
@@ -119,7 +119,7 @@ func TestExportRenameTheme(t *testing.T) {
 	if !strings.Contains(plain(m), "exported the session to "+filepath.Join(dir, "what-is-the-plan.md")+" (markdown)") {
 		t.Errorf("no line saying where:\n%s", plain(m))
 	}
-	runCmd(m, slashSent(m, "export", "")) // taken: a new name
+	runCmd(m, m.slash("export", "")) // taken: a new name
 	if _, err := os.Stat(filepath.Join(dir, "what-is-the-plan-2.md")); err != nil {
 		t.Error(err)
 	}
@@ -129,7 +129,7 @@ func TestExportRenameTheme(t *testing.T) {
 		t.Error("/rename with no title passed")
 	}
 	out := filepath.Join(dir, "out.json")
-	runCmd(m, slashSent(m, "export", "json "+out))
+	runCmd(m, m.slash("export", "json "+out))
 	var doc map[string]any
 	data, _ := os.ReadFile(out)
 	if err := json.Unmarshal(data, &doc); err != nil || !strings.Contains(string(data), "Plan: ship it.") || !strings.Contains(string(data), "Shipping plan") {
@@ -138,13 +138,13 @@ func TestExportRenameTheme(t *testing.T) {
 	if s := loadOnly(t, m, db); s.Info.Title != "Shipping plan" {
 		t.Errorf("title %q after /rename", s.Info.Title)
 	}
-	runCmd(m, slashSent(m, "export", dir)) // a directory
+	runCmd(m, m.slash("export", dir)) // a directory
 	if v := plain(m); !strings.Contains(v, "it is a directory, not a regular file") {
 		t.Errorf("export to a directory:\n%s", v)
 	}
 	null := filepath.Join(dir, "null")
 	os.Symlink("/dev/null", null)
-	runCmd(m, slashSent(m, "export", null)) // a device, as sessions export -o refuses it
+	runCmd(m, m.slash("export", null)) // a device, as sessions export -o refuses it
 	if v := plain(m); !strings.Contains(v, "it is a character device, not a") {
 		t.Errorf("export to a device:\n%s", v)
 	}
@@ -157,7 +157,7 @@ func TestExportRenameTheme(t *testing.T) {
 	}
 
 	before := m.frame.styles
-	slashSent(m, "theme", "light")
+	m.slash("theme", "light")
 	if m.opts.Theme != "light" || m.frame.styles == before || !strings.Contains(plain(m), "theme: light") {
 		t.Errorf("/theme light: theme %q", m.opts.Theme)
 	}

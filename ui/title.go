@@ -13,7 +13,8 @@ import (
 
 // This file asks the model for a short session title after the first turn,
 // when the config turns it on (llm_title). It costs one small request; off,
-// the first prompt is the title.
+// the first prompt is the title. The history child takes the answer
+// (titleMsg) unless /rename named the session first.
 
 // titleMsg carries the title the model wrote.
 type titleMsg struct{ title string }
@@ -21,12 +22,11 @@ type titleMsg struct{ title string }
 const titleInstructions = "Write a title of 3 to 6 words for a conversation that starts with the user's message below. " +
 	"Reply with the title only: no quotes, no final punctuation."
 
-// askTitle requests the title off the UI goroutine.
-func (m *Model) askTitle(prompt string) tea.Cmd {
-	c, model := m.opts.Client, m.conv.Settings.Model
+// askTitle asks model, through c, for the title of a session that starts
+// with prompt, off the UI goroutine; the history child takes the titleMsg.
+func askTitle(ctx context.Context, c *stream.Client, model, prompt string) tea.Cmd {
 	store := false
 	req := stream.Request{Model: model, Instructions: titleInstructions, Input: []json.RawMessage{stream.UserText(clipRunes(prompt, 2000))}, Store: &store, Stream: true}
-	ctx := m.ctx
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()

@@ -1,0 +1,203 @@
+package ui
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"runnel/session"
+	"runnel/session/attach"
+	"runnel/session/store"
+	"runnel/stream"
+	"runnel/ui/block"
+)
+
+// This file is the root's side of the history child (history.go): what a
+// stored session, a fork or a new start changes outside the history — the
+// conversation, the transcript rebuilt from it, the status line and the
+// composer. These are the conversation's and the transcript's jobs; they
+// stay here, on Model, until those children take them.
+
+// startHistory opens the journal (new or resumed) and shows a resumed
+// session. It runs from Init, before any Update: what it shows it shows at
+// once.
+func (m *Model) startHistory() tea.Cmd {
+	o := m.opts
+	switch {
+	case o.DB == nil:
+		if o.HistoryErr != nil {
+			m.notice(block.Warning, stream.SanitizeLine(o.HistoryErr.Error())+" — the chat works, but this session will not be saved")
+		}
+		return nil
+	case o.Resume != nil:
+		return m.showSession(sessionLoadedMsg{s: o.Resume})
+	}
+	return m.history.start(m.conv.Settings)
+}
+
+// showSession replaces the conversation with a stored one and redraws it.
+func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
+	s := msg.s
+	var stop tea.Cmd
+	if m.cur != nil && !m.cur.ended {
+		stop = m.interrupt()
+	}
+	m.abandonTools()
+	conv, probs := session.FromStore(s)
+	if conv.Settings.Model == "" {
+		conv.Settings.Model = m.conv.Settings.Model
+	}
+	m.conv = conv
+	moved := keepProvider(conv, m.status.ProviderName, m.opts.Settings) // providerpicker.go
+	watch := m.history.resume(s.Info.ID, conv.Settings, promptsOf(conv))
+	m.status.Model, m.status.Effort = conv.Settings.Model, conv.Settings.ReasoningEffort
+	m.composer.SetPast(m.history.past())
+	m.redraw()
+	for _, w := range append(msg.warns, probs...) {
+		m.notice(block.Warning, stream.SanitizeLine(w.Error()))
+	}
+	m.notice(block.Info, fmt.Sprintf("resumed %q · %s", stream.SanitizeLine(s.Info.Title), plural(s.Info.Turns, "turn")))
+	if moved != "" {
+		m.notice(block.Info, moved)
+		m.settingsChanged() // the session is on this provider now
+	}
+	if msg.turn > 0 && msg.turn <= len(m.turnEntry) {
+		m.transcript.ScrollTo(m.turnEntry[msg.turn-1])
+	}
+	return tea.Batch(stop, watch, m.resumeCalls(), m.reattach(m.journal))
+}
+
+// redraw rebuilds the transcript from the conversation: prompts, every item
+// with its panel, collapsed reasoning, notices for turns that ended badly,
+// and approvals still waiting.
+func (m *Model) redraw() {
+	m.resetTranscript()
+	now := m.now()
+	carried := m.conv.Carried()
+	var window compactionMarks
+	env := m.meterEnv()
+	for i, t := range m.conv.Turns {
+		note := ""
+		if carried && i == len(m.conv.Turns)-1 {
+			note = "; your next message sends its prompt and partial answer to the model"
+		}
+		window.mark(m, t.Input, now)
+		m.turnEntry = append(m.turnEntry, m.transcript.Len())
+		if t.Prompt != "" {
+			m.appendEntry(&plainEntry{b: block.NewUser(t.Prompt), fs: m.frame})
+		}
+		m.showAttachments(t.Attachments()) // attachments.go
+		for _, s := range t.Responses {
+			for _, it := range s.Items {
+				e := m.addItem(it, now)
+				if ib, ok := e.b.(block.ItemBlock); ok {
+					ib.End(now)
+				}
+				if it.Type == "message" && it.Text() != "" {
+					m.answers = append(m.answers, it.Text())
+				}
+			}
+			m.usage = m.usage.Add(usageOf(s.Usage))
+		}
+		m.status.Meter = m.metering.account(t.Responses, env)
+		last := i == len(m.conv.Turns)-1
+		switch {
+		case t.Prompt == "" && len(t.Responses) == 0 && (t.Interrupted() || t.Stopped):
+			// a tool round that sent nothing: resumeCalls speaks for calls
+			// still open; outputs that were ready go with the next message
+			if last && !callsOpen(m.conv.ChainCalls()) && len(t.Input) > 0 {
+				m.notice(block.Info, "the tool outputs of this round had not reached the model — they go with your next message")
+			}
+		case t.Interrupted() && m.reattaching(t):
+			m.notice(block.Info, "interrupted while this answer streamed — reattaching to it on the server")
+		case t.Interrupted():
+			m.notice(block.Warning, "interrupted — runnel stopped before this turn finished; its partial content is kept"+note)
+		case t.Stopped:
+			m.notice(block.Info, "stopped"+note)
+		case t.Err != nil && contextFull(t.Err, nil):
+			m.notice(block.Error, contextFullNotice)
+		case t.Err != nil:
+			m.notice(block.Error, stream.SanitizeLine(t.Err.Error()))
+		case len(t.Responses) > 0 && t.Responses[len(t.Responses)-1].CutOff:
+			m.notice(block.Warning, stream.CutOffNote+" — the partial answer is kept")
+		}
+	}
+	m.status.SessionUsage = m.usage
+	m.collectPending()
+}
+
+// callsOpen reports whether a call of the chain has no final output.
+func callsOpen(ccs []session.ChainCall) bool {
+	for _, cc := range ccs {
+		if cc.State != session.CallAnswered {
+			return true
+		}
+	}
+	return false
+}
+
+// collectPending finds approval requests of the last turn still waiting for
+// an answer, so that the prompt comes back after a resume.
+func (m *Model) collectPending() {
+	m.pending = nil
+	for _, it := range m.conv.PendingApprovals() {
+		if e := m.entries[it]; e != nil {
+			if a, ok := e.b.(block.Approver); ok {
+				if _, pending := a.Approval(); pending {
+					m.pending = append(m.pending, e)
+				}
+			}
+		}
+	}
+	if len(m.pending) > 0 {
+		m.status.State = AwaitingApproval
+		m.askHosted() // the prompt comes back after a resume
+	} else if m.cur == nil {
+		m.status.State = Idle
+	}
+}
+
+// resetTranscript empties the transcript and everything indexed on it.
+func (m *Model) resetTranscript() {
+	m.transcript = NewTranscript(m.frame.width, m.transcriptHeight())
+	m.transcript.SetStyles(m.frame.styles)
+	m.entries = map[*stream.Item]*itemEntry{}
+	m.reasoning, m.panels, m.pending, m.answers, m.turnEntry = nil, nil, nil, nil, nil
+	m.metering.reset()
+	m.status.SessionUsage, m.status.TurnUsage, m.status.Meter = Usage{}, Usage{}, ""
+}
+
+// fork starts a new session from user turn n (numbered as "N turns"
+// counts them: tool rounds belong to the turn before them): the turns before
+// it are kept, and the composer holds its prompt for editing. The original
+// stays; 0 forks at the last user turn.
+func (m *Model) fork(n int) tea.Cmd {
+	if m.cur != nil && !m.cur.ended {
+		m.notice(block.Info, "stop the reply first (esc), then fork")
+		return nil
+	}
+	var at []int // conversation index of each user turn
+	for i, t := range m.conv.Turns {
+		if store.UserTurn(t.Prompt, t.Input) {
+			at = append(at, i)
+		}
+	}
+	if n == 0 {
+		n = len(at)
+	}
+	if n < 1 || n > len(at) {
+		m.notice(block.Warning, fmt.Sprintf("/fork N: N is a turn from 1 to %d", len(at)))
+		return nil
+	}
+	keep := at[n-1]
+	prompt := m.conv.Turns[keep].Prompt
+	files := attach.FilesFromInput(m.conv.Turns[keep].Input) // its attachments come back as chips
+	f := m.conv.Fork(keep)
+	watch := m.history.forkJournal(keep, prompt, f.Settings)
+	m.conv = f
+	m.redraw()
+	m.composer.SetValue(prompt)
+	m.composer.SetAttachments(files)
+	m.notice(block.Info, fmt.Sprintf("forked at turn %d — edit the prompt and press enter; the original session is unchanged", n))
+	return watch
+}
