@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,13 +34,13 @@ type Model struct {
 	transcript Transcript  // the scrolling view of the entries
 	items                  // the entries of items, for toggles, refresh and copy
 	composer   Composer
-	statusBar              // the status and hint lines
-	dialog     dialog      // the open dialog, nil for none
-	turns                  // the conversation and the turn in flight
-	tools      *toolKit    // the local tools and their rounds
-	approvals              // hosted approvals and their answers
-	history                // the session's store
-	metering               // tokens, cost and the provider's models
+	statusBar           // the status and hint lines
+	dialog     dialog   // the open dialog, nil for none
+	turns               // the conversation and the turn in flight
+	tools      *toolKit // the local tools and their rounds
+	approvals           // hosted approvals and their answers
+	history             // the session's store
+	metering            // tokens, cost and the provider's models
 }
 
 // keyState is the keys' state: the map, the "?" overlay and the presses
@@ -95,17 +94,6 @@ type turns struct {
 	waitTicking bool               // a waitTickMsg is scheduled
 	compacting  context.CancelFunc // non-nil while a /compact call is under way: stops it (compact.go)
 	attaching   *waitingSend       // the message whose files are being read, nil when none (attachsend.go)
-	mcpWaiting  *waitingSend       // a message sent while MCP servers start: it goes out once they are up (mcpstart.go)
-}
-
-// approvals is the hosted MCP approvals: asked, decided and owed.
-type approvals struct {
-	pending     []*itemEntry      // approval requests awaiting y/n
-	hostedAsk   *itemEntry        // the hosted MCP approval request shown in the dialog
-	mcpAllowed  map[string]bool   // server.tool approved for the rest of the session
-	mcpAnswers  []json.RawMessage // approval responses decided so far, sent together
-	mcpOwed     []json.RawMessage // denials of a stopped approval, for the next message
-	mcpOwedConv *session.Conversation
 }
 
 // history is the session's record in the store.
@@ -153,9 +141,9 @@ type frameState struct {
 	dark          bool
 	clock         func() time.Time // time.Now; tests fix it (golden views)
 	styles        *theme.Styles
-	now    time.Time
-	md     *block.Renderers // markdown renderers, one per styles and width, shared by every entry
-	draft  bool             // a stream outruns the frames (draftFor)
+	now           time.Time
+	md            *block.Renderers // markdown renderers, one per styles and width, shared by every entry
+	draft         bool             // a stream outruns the frames (draftFor)
 	// outbox holds what children report to the root while a message is
 	// handled (post); Model.Update routes it, in order, before it returns
 	outbox []tea.Msg
@@ -182,7 +170,7 @@ func New(ctx context.Context, o Options) *Model {
 		keyState: keyState{keys: DefaultKeyMap()},
 		turns:    turns{conv: &session.Conversation{Settings: o.Settings}},
 		items:    items{entries: map[*stream.Item]*itemEntry{}, dirty: map[*stream.Item]bool{}},
-		tools:    newToolKit(o.Tools),
+		tools:    newToolKit(ctx, o.Tools),
 	}
 	if o.Resume != nil && o.Resume.Settings != nil {
 		m.conv.Settings = session.SettingsFromJSON(o.Resume.Settings)
@@ -257,7 +245,7 @@ func (m *Model) applyTheme() {
 // Init asks the terminal for its background colour and starts a replay.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startHistory(), m.loadPrompts()}
-	cmds = append(cmds, m.initMCP())
+	cmds = append(cmds, m.tools.initMCP(m.frame))
 	if m.opts.Replay != nil {
 		m.gen++
 		h := stream.StartReader(m.ctx, m.opts.Replay, m.opts.ReplayPace)
@@ -266,7 +254,7 @@ func (m *Model) Init() tea.Cmd {
 		m.status.State, m.status.Started = Waiting, t.started
 		cmds = append(cmds, cmd, m.scheduleFrame(false))
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(append(cmds, m.routePosted())...) // the MCP servers' state, at once
 }
 
 // imageMsg reports an image written to disk for a panel.
@@ -296,12 +284,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.drawImages(msg)
 	}
 	_, cmd := m.update(msg)
-	for len(m.frame.outbox) > 0 { // what the children reported, in order
-		next := m.frame.outbox[0]
-		m.frame.outbox = m.frame.outbox[1:]
-		_, more := m.update(next)
-		cmd = tea.Batch(cmd, more)
-	}
+	cmd = tea.Batch(cmd, m.routePosted())
 	if place := m.placeImages(); place != nil { // iTerm2 images follow the layout (inline.go)
 		cmd = tea.Batch(cmd, place)
 	}
@@ -310,6 +293,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, tea.Tick(spinnerStep, func(t time.Time) tea.Msg { return waitTickMsg{t} }))
 	}
 	return m, cmd
+}
+
+// routePosted routes what the children reported (frameState.post), in
+// order, and what those messages report in turn.
+func (m *Model) routePosted() tea.Cmd {
+	var cmd tea.Cmd
+	for len(m.frame.outbox) > 0 {
+		next := m.frame.outbox[0]
+		m.frame.outbox = m.frame.outbox[1:]
+		_, more := m.update(next)
+		cmd = tea.Batch(cmd, more)
+	}
+	return cmd
 }
 
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -372,14 +368,45 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case ApprovalDecisionMsg:
-		if m.hostedAsk != nil {
-			return m, m.hostedDecision(msg)
+		if m.hostedAsk != nil { // the dialog asked about a hosted request
+			return m, m.approvals.Update(msg, m.frame)
 		}
-		cmd, _ := m.toolMsg(msg)
-		return m, cmd
-	case toolAskMsg, toolOutputMsg, toolProgressMsg, toolDoneMsg, toolStartMsg, toolResultMsg:
-		cmd, _ := m.toolMsg(msg)
-		return m, cmd
+		return m, m.tools.Update(msg, m.frame)
+	case toolAskMsg, toolOutputMsg, toolProgressMsg, toolDoneMsg, toolStartMsg, toolResultMsg, mcpReadyMsg, mcpReportMsg:
+		return m, m.tools.Update(msg, m.frame)
+	case ToolsSettledMsg:
+		return m, m.beginWith(m.conv.Begin("", msg.input...), msg.round)
+	case answersMsg:
+		return m, m.begin(m.conv.Begin("", msg.input...))
+	case panelChangedMsg:
+		m.dirty[msg.it] = true
+		return m, nil
+	case panelEndedMsg:
+		return m, m.refresh(msg.it, msg.now)
+	case entryChangedMsg:
+		m.transcript.Invalidate(msg.e.idx)
+		return m, nil
+	case toolFramesMsg:
+		return m, m.ensureTick()
+	case statusMsg:
+		m.status = msg.applyTo(m.status)
+		return m, nil
+	case mcpStatusMsg:
+		m.status.MCP = msg.summary
+		return m, nil
+	case mcpServersMsg:
+		m.showMCPServers(msg.mgr)
+		return m, nil
+	case dialogMsg:
+		m.dialog = msg.d
+		return m, nil
+	case toolSetMsg:
+		m.conv.Settings = msg.applyTo(m.conv.Settings)
+		m.settingsChanged()
+		return m, nil
+	case putBackMsg:
+		m.putBack(msg.text, msg.files)
+		return m, nil
 	case modelsMsg:
 		return m, m.modelsArrived(msg)
 	case providerMsg:
@@ -389,7 +416,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.modelCommand(msg.Name)
 	case ToolsChangedMsg:
 		m.dialog = nil
-		return m, m.setTools(msg.Enabled)
+		return m, m.tools.Update(msg, m.frame)
 	case journalErrMsg, sessionsMsg, loadedMsg, searchMsg, deletedMsg, OpenSessionMsg, DeleteSessionMsg, DialogClosedMsg:
 		cmd, _ := m.historyMsg(msg)
 		return m, cmd
@@ -410,8 +437,6 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case imageMsg:
 		return m, m.imageWritten(msg)
-	case mcpReadyMsg, mcpReportMsg:
-		return m, m.mcpMsg(msg)
 	case compactMsg:
 		return m, m.compacted(msg)
 	case noticeMsg:

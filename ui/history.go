@@ -104,7 +104,7 @@ func (m *Model) showSession(s *store.Session, warns []error, turn int) tea.Cmd {
 	if m.cur != nil && !m.cur.ended {
 		stop = m.interrupt()
 	}
-	m.abandonTools()
+	m.tools.abandon(m.frame)
 	conv, probs := session.FromStore(s)
 	if conv.Settings.Model == "" {
 		conv.Settings.Model = m.conv.Settings.Model
@@ -128,7 +128,7 @@ func (m *Model) showSession(s *store.Session, warns []error, turn int) tea.Cmd {
 	if turn > 0 && turn <= len(m.turnEntry) {
 		m.transcript.ScrollTo(m.turnEntry[turn-1])
 	}
-	return tea.Batch(stop, m.watchJournal(), m.resumeCalls(), m.reattach())
+	return tea.Batch(stop, m.watchJournal(), m.tools.resumeCalls(m.conv, m.opts.Client != nil, m.journal, m.frame), m.reattach())
 }
 
 // redraw rebuilds the transcript from the conversation: prompts, every item
@@ -214,7 +214,7 @@ func (m *Model) collectPending() {
 	}
 	if len(m.pending) > 0 {
 		m.status.State = AwaitingApproval
-		m.askHosted() // the prompt comes back after a resume
+		m.approvals.askHosted(m.dialog != nil, m.frame) // the prompt comes back after a resume
 	} else if m.cur == nil {
 		m.status.State = Idle
 	}
