@@ -383,12 +383,12 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case panelEndedMsg:
 		return m, m.refresh(msg.it, msg.now)
-	case entryChangedMsg:
-		m.transcript.Invalidate(msg.e.idx)
+	case redrawMsg:
+		m.transcript.Invalidate(msg.idx)
 		return m, nil
 	case toolFramesMsg:
 		return m, m.ensureTick()
-	case statusMsg:
+	case toolStatusMsg:
 		m.status = msg.applyTo(m.status)
 		return m, nil
 	case mcpStatusMsg:

@@ -40,8 +40,9 @@ type (
 	// sends input, chained.
 	answersMsg struct{ input []json.RawMessage }
 
-	// entryChangedMsg says an approval's panel shows its decision now.
-	entryChangedMsg struct{ e *itemEntry }
+	// redrawMsg asks the transcript to draw entry idx again (an approval's
+	// panel shows its decision).
+	redrawMsg struct{ idx int }
 )
 
 // hostedKey names an MCP tool for approve-always.
@@ -67,7 +68,7 @@ func (a *approvals) askHosted(dialogOpen bool, f *frameState) {
 		e.asked = f.clock()
 	}
 	// the time shown is the wait for the user
-	f.post(statusMsg{state: AwaitingApproval, detail: hostedName(e.it), since: e.asked})
+	f.post(toolStatusMsg{state: AwaitingApproval, detail: hostedName(e.it), since: e.asked})
 	req := tools.ApprovalRequest{
 		Call: tools.Call{CallID: e.it.ID, Name: e.it.Name, Arguments: e.it.Arguments},
 		Tool: e.it.ServerLabel, Kind: tools.KindServer, Policy: tools.ApproveAlways,
@@ -144,7 +145,7 @@ func (a *approvals) stopHosted(conv *session.Conversation, f *frameState) {
 	f.post(dialogMsg{nil})
 	a.mcpOwed, a.mcpAnswers = append(a.mcpOwed, a.mcpAnswers...), nil
 	a.mcpOwedConv = conv
-	f.post(statusMsg{state: Idle})
+	f.post(toolStatusMsg{state: Idle})
 	f.post(noticeMsg{block.Info, "denied and stopped — nothing was sent; the denial goes with your next message"})
 }
 
@@ -163,7 +164,7 @@ func (a *approvals) takeOwed(conv *session.Conversation) []json.RawMessage {
 func (a *approvals) answer(e *itemEntry, approve bool, reason string, f *frameState) {
 	if ap, ok := e.b.(block.Approver); ok {
 		ap.SetDecision(approve)
-		f.post(entryChangedMsg{e})
+		f.post(redrawMsg{e.idx})
 	}
 	a.mcpAnswers = append(a.mcpAnswers, session.ApprovalResponse(e.it.ID, approve, reason))
 }

@@ -55,10 +55,10 @@ type (
 	}
 )
 
-// statusMsg asks the status line to say what the tools or the approvals
+// toolStatusMsg asks the status line to say what the tools or the approvals
 // are doing: state and detail, unless kept as shown; since, when set, is
 // the start of the wait the timer shows.
-type statusMsg struct {
+type toolStatusMsg struct {
 	state      State
 	detail     string
 	keepState  bool
@@ -67,7 +67,7 @@ type statusMsg struct {
 }
 
 // applyTo returns s showing what msg asks for.
-func (msg statusMsg) applyTo(s Status) Status {
+func (msg toolStatusMsg) applyTo(s Status) Status {
 	if !msg.keepState {
 		s.State = msg.state
 	}

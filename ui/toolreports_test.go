@@ -107,21 +107,21 @@ func TestApprovalsReportTheirAnswers(t *testing.T) {
 	}
 }
 
-// TestStatusMsgKeepsWhatItIsTold: a report changes only the parts of the
+// TestToolStatusMsgKeepsWhatItIsTold: a report changes only the parts of the
 // status line it names.
-func TestStatusMsgKeepsWhatItIsTold(t *testing.T) {
+func TestToolStatusMsgKeepsWhatItIsTold(t *testing.T) {
 	at := time.Unix(1_700_000_000, 0)
 	was := Status{State: RunningTool, Detail: "echo_args", Started: at, Model: "m"}
 	for _, tt := range []struct {
 		name string
-		msg  statusMsg
+		msg  toolStatusMsg
 		want Status
 	}{
-		{"state and detail", statusMsg{state: AwaitingApproval, detail: "rm"}, Status{State: AwaitingApproval, Detail: "rm", Started: at, Model: "m"}},
-		{"idle clears the detail", statusMsg{state: Idle}, Status{State: Idle, Started: at, Model: "m"}},
-		{"detail kept", statusMsg{state: CallingTool, keepDetail: true}, Status{State: CallingTool, Detail: "echo_args", Started: at, Model: "m"}},
-		{"state kept", statusMsg{keepState: true}, Status{State: RunningTool, Started: at, Model: "m"}},
-		{"a wait's start", statusMsg{state: AwaitingApproval, detail: "x", since: at.Add(time.Minute)}, Status{State: AwaitingApproval, Detail: "x", Started: at.Add(time.Minute), Model: "m"}},
+		{"state and detail", toolStatusMsg{state: AwaitingApproval, detail: "rm"}, Status{State: AwaitingApproval, Detail: "rm", Started: at, Model: "m"}},
+		{"idle clears the detail", toolStatusMsg{state: Idle}, Status{State: Idle, Started: at, Model: "m"}},
+		{"detail kept", toolStatusMsg{state: CallingTool, keepDetail: true}, Status{State: CallingTool, Detail: "echo_args", Started: at, Model: "m"}},
+		{"state kept", toolStatusMsg{keepState: true}, Status{State: RunningTool, Started: at, Model: "m"}},
+		{"a wait's start", toolStatusMsg{state: AwaitingApproval, detail: "x", since: at.Add(time.Minute)}, Status{State: AwaitingApproval, Detail: "x", Started: at.Add(time.Minute), Model: "m"}},
 	} {
 		if got := tt.msg.applyTo(was); got != tt.want {
 			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)

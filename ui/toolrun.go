@@ -279,7 +279,7 @@ func (k *toolKit) runRound(snaps []*stream.Snapshot, respID string, calls []tool
 	}
 	ctx, cancel := context.WithCancel(k.ctx)
 	k.cancel = cancel
-	f.post(statusMsg{state: CallingTool, detail: callNames(calls)}) // RunningTool once one starts (status)
+	f.post(toolStatusMsg{state: CallingTool, detail: callNames(calls)}) // RunningTool once one starts (status)
 	f.post(toolFramesMsg{})
 	gen := k.gen
 	run := func() tea.Msg { return toolDoneMsg{results: k.runner.Run(ctx, calls), gen: gen} }
@@ -323,7 +323,7 @@ func (k *toolKit) status(f *frameState) {
 		return
 	}
 	if k.asking != nil {
-		f.post(statusMsg{state: AwaitingApproval, detail: k.asking.req.Call.Name})
+		f.post(toolStatusMsg{state: AwaitingApproval, detail: k.asking.req.Call.Name})
 		return
 	}
 	var running []tools.Call
@@ -335,10 +335,10 @@ func (k *toolKit) status(f *frameState) {
 		}
 	}
 	if len(running) == 0 { // approved, not started yet
-		f.post(statusMsg{state: CallingTool, keepDetail: true})
+		f.post(toolStatusMsg{state: CallingTool, keepDetail: true})
 		return
 	}
-	f.post(statusMsg{state: RunningTool, detail: callNames(running)})
+	f.post(toolStatusMsg{state: RunningTool, detail: callNames(running)})
 }
 
 // decided passes the user's answer to the call asked about, and asks the
@@ -441,7 +441,7 @@ func (k *toolKit) nextApproval(f *frameState) {
 	k.queue = k.queue[1:]
 	k.asking = &ask
 	f.post(dialogMsg{dlg[Approval]{NewApproval(ask.req, f.styles)}})
-	f.post(statusMsg{state: AwaitingApproval, detail: ask.req.Call.Name})
+	f.post(toolStatusMsg{state: AwaitingApproval, detail: ask.req.Call.Name})
 }
 
 // done ends the round: its outputs go back (ToolsSettledMsg), or are kept
@@ -481,19 +481,19 @@ func (k *toolKit) done(msg toolDoneMsg, f *frameState) {
 			round.EndRound(session.RoundInput(k.roundIDs, k.roundOut))
 		}
 		k.loop.Cancel(msg.results, now)
-		f.post(statusMsg{state: Idle})
+		f.post(toolStatusMsg{state: Idle})
 		f.post(noticeMsg{block.Info, "tools stopped — their outputs (\"cancelled by user\") go with your next message"})
 		return
 	}
 	in, _ := k.loop.Finish(msg.results, now)
 	if len(in) == 0 {
-		f.post(statusMsg{state: Idle})
+		f.post(toolStatusMsg{state: Idle})
 		if round != nil {
 			round.EndRound(nil)
 		}
 		return
 	}
-	f.post(statusMsg{keepState: true})
+	f.post(toolStatusMsg{keepState: true})
 	f.post(ToolsSettledMsg{input: in, round: round})
 }
 
@@ -507,7 +507,7 @@ func (k *toolKit) stop(f *frameState) bool {
 	k.denyWaiting(f)
 	// until the runner reports the calls ended (done), the status line
 	// says so rather than naming calls that no longer run
-	f.post(statusMsg{state: RunningTool, detail: "stopping"})
+	f.post(toolStatusMsg{state: RunningTool, detail: "stopping"})
 	return true
 }
 
@@ -545,7 +545,7 @@ func (k *toolKit) abandon(f *frameState) {
 	clear(k.running)
 	k.loop.Reset()
 	k.gen++ // the round's toolDoneMsg carries the old gen
-	f.post(statusMsg{state: Idle})
+	f.post(toolStatusMsg{state: Idle})
 }
 
 // ensureTick schedules a frame (within frameInterval) if none is scheduled
