@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -41,16 +40,6 @@ type Model struct {
 	approvals          // hosted approvals and their answers
 	history            // the session's store
 	metering           // tokens, cost and the provider's models
-}
-
-// approvals is the hosted MCP approvals: asked, decided and owed.
-type approvals struct {
-	pending     []*itemEntry      // approval requests awaiting y/n
-	hostedAsk   *itemEntry        // the hosted MCP approval request shown in the dialog
-	mcpAllowed  map[string]bool   // server.tool approved for the rest of the session
-	mcpAnswers  []json.RawMessage // approval responses decided so far, sent together
-	mcpOwed     []json.RawMessage // denials of a stopped approval, for the next message
-	mcpOwedConv *session.Conversation
 }
 
 // dialog is an open dialog: it takes the keys until it closes.
@@ -111,7 +100,7 @@ func New(ctx context.Context, o Options) *Model {
 		keyState: keyState{keys: DefaultKeyMap()},
 		turns:    turns{fs: fs, ctx: ctx, conv: &session.Conversation{Settings: o.Settings}},
 		items:    items{fs: fs, imageSink: o.Images, entries: map[*stream.Item]*itemEntry{}, dirty: map[*stream.Item]bool{}},
-		tools:    newToolKit(o.Tools),
+		tools:    newToolKit(ctx, o.Tools),
 		history:  history{db: o.DB},
 	}
 	m.turns.opts = &m.opts
@@ -196,7 +185,7 @@ func (f *frameState) applyTheme(name string) {
 // Init asks the terminal for its background colour and starts a replay.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startHistory(), m.history.loadPrompts()}
-	cmds = append(cmds, m.initMCP())
+	cmds = append(cmds, m.tools.initMCP(m.frame))
 	if m.opts.Replay != nil {
 		m.gen++
 		h := stream.StartReader(m.ctx, m.opts.Replay, m.opts.ReplayPace)
@@ -204,7 +193,7 @@ func (m *Model) Init() tea.Cmd {
 		m.status.State, m.status.Started = Waiting, m.cur.started
 		cmds = append(cmds, m.pace(pace.Facts{Cause: pace.Begin}, m.now()))
 	}
-	return tea.Batch(cmds...)
+	return tea.Batch(append(cmds, m.routePosted())...) // the MCP servers' state, at once
 }
 
 // imageMsg reports an image written to disk for a panel.
@@ -234,12 +223,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.drawImages(msg, m.dialog == nil && !m.showHelp)
 	}
 	_, cmd := m.update(msg)
-	for len(m.frame.outbox) > 0 { // what the children reported, in order
-		next := m.frame.outbox[0]
-		m.frame.outbox = m.frame.outbox[1:]
-		_, more := m.update(next)
-		cmd = tea.Batch(cmd, more)
-	}
+	cmd = tea.Batch(cmd, m.routePosted())
 	if place := m.placeImages(m.dialog == nil && !m.showHelp); place != nil { // iTerm2 images follow the layout (inline.go)
 		cmd = tea.Batch(cmd, place)
 	}
@@ -247,6 +231,19 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, m.pace(pace.Facts{Cause: pace.Routed, Approval: true}, m.now()))
 	}
 	return m, cmd
+}
+
+// routePosted routes what the children reported (frameState.post), in
+// order, and what those messages report in turn.
+func (m *Model) routePosted() tea.Cmd {
+	var cmd tea.Cmd
+	for len(m.frame.outbox) > 0 {
+		next := m.frame.outbox[0]
+		m.frame.outbox = m.frame.outbox[1:]
+		_, more := m.update(next)
+		cmd = tea.Batch(cmd, more)
+	}
+	return cmd
 }
 
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
@@ -305,14 +302,39 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case ApprovalDecisionMsg:
-		if m.hostedAsk != nil {
-			return m, m.hostedDecision(msg)
+		if m.hostedAsk != nil { // the dialog asked about a hosted request
+			return m, m.approvals.Update(msg, m.frame)
 		}
-		cmd, _ := m.toolMsg(msg)
-		return m, cmd
-	case toolAskMsg, toolOutputMsg, toolProgressMsg, toolDoneMsg, toolStartMsg, toolResultMsg:
-		cmd, _ := m.toolMsg(msg)
-		return m, cmd
+		return m, m.tools.Update(msg, m.frame)
+	case toolAskMsg, toolOutputMsg, toolProgressMsg, toolDoneMsg, toolStartMsg, toolResultMsg, mcpReadyMsg, mcpReportMsg:
+		return m, m.tools.Update(msg, m.frame)
+	case ToolsSettledMsg:
+		return m, m.beginWith(m.conv.Begin("", msg.input...), msg.round)
+	case answersMsg:
+		return m, m.begin(m.conv.Begin("", msg.input...))
+	case panelChangedMsg:
+		m.dirty[msg.it] = true
+		return m, nil
+	case panelEndedMsg:
+		return m, m.refresh(msg.it, msg.now)
+	case toolFramesMsg:
+		return m, m.ensureTick()
+	case toolStatusMsg:
+		m.status = msg.applyTo(m.status)
+		return m, nil
+	case mcpStatusMsg:
+		m.status.MCP = msg.summary
+		return m, nil
+	case mcpServersMsg:
+		m.showMCPServers(msg.mgr)
+		return m, nil
+	case toolSetMsg:
+		m.conv.Settings = msg.applyTo(m.conv.Settings)
+		m.settingsChanged()
+		return m, nil
+	case ToolsChangedMsg:
+		m.dialog = nil
+		return m, m.tools.Update(msg, m.frame)
 	case modelsMsg, providerMsg, ModelPickedMsg:
 		return m, m.metering.Update(msg, m.frame, m.meterEnv())
 	case modelSwitchedMsg:
@@ -325,18 +347,12 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case showMsg:
 		m.appendEntry(&plainEntry{b: msg.b, fs: m.frame})
 		return m, nil
-	case ToolsChangedMsg:
-		m.dialog = nil
-		return m, m.setTools(msg.Enabled)
 	case journalErrMsg, sessionsMsg, loadedMsg, searchMsg, deletedMsg, OpenSessionMsg, DeleteSessionMsg, promptsMsg, exportedMsg, titleMsg:
 		return m, m.history.Update(msg, m.frame)
 	case sessionLoadedMsg:
 		return m, m.showSession(msg)
 	case newJournalMsg:
 		return m, m.history.restart(m.conv.Settings)
-	case openDialogMsg:
-		m.dialog = msg.d
-		return m, nil
 	case DialogClosedMsg:
 		m.dialog = nil
 		return m, nil
@@ -347,8 +363,6 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.updateComposer(setValueMsg{msg.Text})
 	case imageMsg:
 		return m, m.imageWritten(msg)
-	case mcpReadyMsg, mcpReportMsg:
-		return m, m.mcpMsg(msg)
 	case compactMsg:
 		return m, m.compacted(msg)
 	case noticeMsg:

@@ -21,23 +21,6 @@ func (m *Model) settingsChanged() {
 	}
 }
 
-// setTools switches tools on or off for the session.
-func (m *Model) setTools(enabled map[string]bool) tea.Cmd {
-	k := m.tools
-	for n, on := range enabled {
-		k.enabled[n] = on
-	}
-	_, redacted, err := k.requestTools()
-	if err != nil {
-		m.notice(block.Error, stream.SanitizeLine(err.Error()))
-		return nil
-	}
-	m.conv.Settings.Tools, m.conv.Settings.EnabledTools = redacted, k.on()
-	m.settingsChanged()
-	m.notice(block.Info, "tools on: "+strings.Join(append([]string{}, k.on()...), ", "))
-	return nil
-}
-
 // slash runs a slash command.
 func (m *Model) slash(name, args string) tea.Cmd {
 	switch name {
@@ -46,7 +29,7 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		if m.cur != nil && !m.cur.ended {
 			stop = m.interrupt()
 		}
-		m.abandonTools()
+		m.tools.abandon(m.frame)
 		m.conv = &session.Conversation{Settings: m.conv.Settings}
 		m.resetTranscript()
 		watch := m.history.restart(m.conv.Settings)

@@ -47,8 +47,8 @@ func (m *Model) canSend(text string, files []*attach.File) bool {
 		why = "tools are still running — esc stops them"
 	case m.compacting != nil:
 		why = "compacting the context — send again once it is done"
-	case m.mcpStarting():
-		return m.waitForMCP(text, files) // sent once they are up (mcpstart.go)
+	case m.tools.mcpStarting():
+		return m.tools.waitForMCP(text, files, m.frame) // sent once they are up (mcpstart.go)
 	case m.attaching != nil:
 		why = "the last message's files are still being read — send again in a moment"
 	}
@@ -67,9 +67,9 @@ func (m *Model) send(text string, files []*attach.File, msg json.RawMessage) tea
 		m.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})
 	}
 	m.showAttachments(attach.Metas(files))
-	owed := m.tools.loop.Begin(m.now())  // outputs of a stopped round keep the chain valid
-	owed = append(m.takeOwed(), owed...) // and so do the denials of a stopped approval
-	m.recallStateless()                  // a provider that keeps no state gets the history (stateless.go)
+	owed := m.tools.loop.Begin(m.now())        // outputs of a stopped round keep the chain valid
+	owed = append(m.takeOwed(m.conv), owed...) // and so do the denials of a stopped approval
+	m.recallStateless()                        // a provider that keeps no state gets the history (stateless.go)
 	return m.begin(m.conv.Begin(text, append(owed, msg)...))
 }
 
@@ -103,16 +103,6 @@ func (m *Model) beginWith(st *session.Turn, round *session.TurnLog) tea.Cmd {
 	m.status.State, m.status.Started, m.status.Detail = Waiting, t.started, ""
 	m.status.TurnUsage = Usage{}
 	return m.pace(pace.Facts{Cause: pace.Begin}, m.now()) // the first batch, and the spinner until it comes
-}
-
-// decide answers the pending approval requests and sends the answers as the
-// next request, chained to the response that asked.
-func (m *Model) decide(approve bool) tea.Cmd {
-	for _, e := range m.pending {
-		m.answer(e, approve, "")
-	}
-	m.pending, m.hostedAsk, m.dialog = nil, nil, nil
-	return m.sendAnswers()
 }
 
 // batch folds a stream batch in; rendering waits for the next frame, and so
@@ -275,12 +265,12 @@ func (m *Model) endTurn(t *turn, draw pace.Draw) tea.Cmd {
 	}
 	if len(m.pending) > 0 {
 		m.status.State = AwaitingApproval
-		if send := m.autoApprove(); send != nil {
-			return tea.Batch(cmd, send)
+		if m.approvals.autoApprove(m.frame) {
+			return cmd
 		}
-		m.askHosted()
+		m.approvals.askHosted(m.dialog != nil, m.frame)
 	}
-	return tea.Batch(cmd, m.afterResponse(t))
+	return tea.Batch(cmd, m.tools.afterResponse(t, m.journal, m.frame))
 }
 
 // carriedNote says that the next message carries an unfinished turn.

@@ -81,9 +81,6 @@ type sessionLoadedMsg struct {
 // settings (history.restart): the current session was deleted.
 type newJournalMsg struct{}
 
-// openDialogMsg asks the root to open a dialog.
-type openDialogMsg struct{ d dialog }
-
 // Update handles the history's messages: its I/O results and the dialogs'
 // requests. It returns the I/O to start next.
 func (h *history) Update(msg tea.Msg, f *frameState) tea.Cmd {
@@ -95,7 +92,7 @@ func (h *history) Update(msg tea.Msg, f *frameState) tea.Cmd {
 			f.post(noticeMsg{block.Error, stream.SanitizeLine(msg.err.Error())})
 			return nil
 		}
-		f.post(openDialogMsg{dlg[Picker]{NewPicker(msg.list, f.clock(), f.styles)}})
+		f.post(dialogMsg{dlg[Picker]{NewPicker(msg.list, f.clock(), f.styles)}})
 	case loadedMsg:
 		if msg.err != nil {
 			f.post(noticeMsg{block.Error, stream.SanitizeLine(msg.err.Error())})
@@ -107,7 +104,7 @@ func (h *history) Update(msg tea.Msg, f *frameState) tea.Cmd {
 			f.post(noticeMsg{block.Error, stream.SanitizeLine(msg.err.Error())})
 			return nil
 		}
-		f.post(openDialogMsg{dlg[SearchResults]{NewSearchResults(msg.query, msg.hits, f.styles)}})
+		f.post(dialogMsg{dlg[SearchResults]{NewSearchResults(msg.query, msg.hits, f.styles)}})
 	case deletedMsg:
 		if msg.err != nil {
 			f.post(noticeMsg{block.Error, stream.SanitizeLine(msg.err.Error())})

@@ -42,7 +42,7 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 	if m.cur != nil && !m.cur.ended {
 		stop = m.interrupt()
 	}
-	m.abandonTools()
+	m.tools.abandon(m.frame)
 	conv, probs := session.FromStore(s)
 	if conv.Settings.Model == "" {
 		conv.Settings.Model = m.conv.Settings.Model
@@ -64,7 +64,7 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 	if msg.turn > 0 && msg.turn <= len(m.turnEntry) {
 		m.transcript.ScrollTo(m.turnEntry[msg.turn-1])
 	}
-	return tea.Batch(stop, watch, m.resumeCalls(), m.reattach(m.journal))
+	return tea.Batch(stop, watch, m.tools.resumeCalls(m.conv, m.opts.Client != nil, m.journal, m.frame), m.reattach(m.journal))
 }
 
 // redraw rebuilds the transcript from the conversation: prompts, every item
@@ -151,7 +151,7 @@ func (m *Model) collectPending() {
 	}
 	if len(m.pending) > 0 {
 		m.status.State = AwaitingApproval
-		m.askHosted() // the prompt comes back after a resume
+		m.approvals.askHosted(m.dialog != nil, m.frame) // the prompt comes back after a resume
 	} else if m.cur == nil {
 		m.status.State = Idle
 	}

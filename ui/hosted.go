@@ -12,124 +12,171 @@ import (
 	"runnel/ui/block"
 )
 
-// This file answers a hosted MCP server's approval requests: the same dialog
-// as local tools (approve once, approve this tool for the session, deny with
-// an optional reason), or y / n straight on the panel. The answers go back
-// together as mcp_approval_response items in the next request, chained.
+// This file is the approvals child: it answers a hosted MCP server's
+// approval requests: the same dialog as local tools (approve once, approve
+// this tool for the session, deny with an optional reason), or y / n
+// straight on the panel. The answers go back together as
+// mcp_approval_response items in the next request, chained (answersMsg).
+// It reaches the rest of the chat only through messages.
+
+// approvals is the hosted MCP approvals: asked, decided and owed.
+//
+// Invariants: hostedAsk is the request the approval dialog asks about, nil
+// when none is asked. mcpAnswers holds the answers of requests no longer
+// pending; they go out together once none is pending, or move to mcpOwed
+// when the user stops, which goes with the next message of mcpOwedConv
+// only.
+type approvals struct {
+	pending     []*itemEntry      // approval requests awaiting y/n
+	hostedAsk   *itemEntry        // the hosted MCP approval request shown in the dialog
+	mcpAllowed  map[string]bool   // server.tool approved for the rest of the session
+	mcpAnswers  []json.RawMessage // approval responses decided so far, sent together
+	mcpOwed     []json.RawMessage // denials of a stopped approval, for the next message
+	mcpOwedConv *session.Conversation
+}
+
+type (
+	// answersMsg says the approval answers are decided: the next turn
+	// sends input, chained.
+	answersMsg struct{ input []json.RawMessage }
+)
 
 // hostedKey names an MCP tool for approve-always.
 func hostedKey(it *stream.Item) string { return it.ServerLabel + "." + it.Name }
 
-// askHosted shows the dialog for the first pending request.
-func (m *Model) askHosted() {
-	if len(m.pending) == 0 || m.dialog != nil {
-		return
-	}
-	e := m.pending[0]
-	m.hostedAsk = e
-	if e.asked.IsZero() {
-		e.asked = m.now()
-	}
-	m.status.Started = e.asked // the time shown is the wait for the user
-	m.status.State, m.status.Detail = AwaitingApproval, hostedName(e.it)
-	req := tools.ApprovalRequest{
-		Call: tools.Call{CallID: e.it.ID, Name: e.it.Name, Arguments: e.it.Arguments},
-		Tool: e.it.ServerLabel, Kind: tools.KindServer, Policy: tools.ApproveAlways,
-	}
-	m.dialog = dlg[Approval]{NewApproval(req, m.frame.styles)}
-}
-
-// autoApprove answers at once the requests for tools approved for the
-// session; it returns the request that sends the answers when none is left
-// to ask about.
-func (m *Model) autoApprove() tea.Cmd {
-	var left []*itemEntry
-	for _, e := range m.pending {
-		if m.mcpAllowed[hostedKey(e.it)] {
-			m.answer(e, true, "")
-			continue
-		}
-		left = append(left, e)
-	}
-	m.pending = left
-	if len(left) == 0 && len(m.mcpAnswers) > 0 {
-		return m.sendAnswers()
+// Update handles the dialog's answer to the request asked about.
+func (a *approvals) Update(msg tea.Msg, f *frameState) tea.Cmd {
+	if msg, ok := msg.(ApprovalDecisionMsg); ok {
+		a.hostedDecision(msg, f)
 	}
 	return nil
 }
 
+// askHosted shows the dialog for the first pending request, unless a
+// dialog is open.
+func (a *approvals) askHosted(dialogOpen bool, f *frameState) {
+	if len(a.pending) == 0 || dialogOpen {
+		return
+	}
+	e := a.pending[0]
+	a.hostedAsk = e
+	if e.asked.IsZero() {
+		e.asked = f.clock()
+	}
+	// the time shown is the wait for the user
+	f.post(toolStatusMsg{state: AwaitingApproval, detail: hostedName(e.it), since: e.asked})
+	req := tools.ApprovalRequest{
+		Call: tools.Call{CallID: e.it.ID, Name: e.it.Name, Arguments: e.it.Arguments},
+		Tool: e.it.ServerLabel, Kind: tools.KindServer, Policy: tools.ApproveAlways,
+	}
+	f.post(dialogMsg{dlg[Approval]{NewApproval(req, f.styles)}})
+}
+
+// autoApprove answers at once the requests for tools approved for the
+// session, and sends the answers when none is left to ask about; it
+// reports whether it sent them.
+func (a *approvals) autoApprove(f *frameState) bool {
+	var left []*itemEntry
+	for _, e := range a.pending {
+		if a.mcpAllowed[hostedKey(e.it)] {
+			a.answer(e, true, "", f)
+			continue
+		}
+		left = append(left, e)
+	}
+	a.pending = left
+	if len(left) == 0 && len(a.mcpAnswers) > 0 {
+		a.sendAnswers(f)
+		return true
+	}
+	return false
+}
+
 // hostedDecision records the dialog's answer and asks about the next
 // request, or sends them all.
-func (m *Model) hostedDecision(msg ApprovalDecisionMsg) tea.Cmd {
-	e := m.hostedAsk
-	m.hostedAsk, m.dialog = nil, nil
-	if len(m.pending) > 0 && m.pending[0] == e {
-		m.pending = m.pending[1:]
+func (a *approvals) hostedDecision(msg ApprovalDecisionMsg, f *frameState) {
+	e := a.hostedAsk
+	a.hostedAsk = nil
+	f.post(dialogMsg{nil})
+	if len(a.pending) > 0 && a.pending[0] == e {
+		a.pending = a.pending[1:]
 	}
 	approve := msg.Decision != tools.Deny
 	if msg.Decision == tools.AllowForSession {
-		if m.mcpAllowed == nil {
-			m.mcpAllowed = map[string]bool{}
+		if a.mcpAllowed == nil {
+			a.mcpAllowed = map[string]bool{}
 		}
-		m.mcpAllowed[hostedKey(e.it)] = true
+		a.mcpAllowed[hostedKey(e.it)] = true
 	}
-	m.answer(e, approve, msg.Reason)
-	if cmd := m.autoApprove(); cmd != nil {
-		return cmd
+	a.answer(e, approve, msg.Reason, f)
+	if a.autoApprove(f) {
+		return
 	}
-	if len(m.pending) > 0 {
-		m.askHosted()
-		return nil
+	if len(a.pending) > 0 {
+		a.askHosted(false, f) // the dialog just closed
+		return
 	}
-	return m.sendAnswers()
+	a.sendAnswers(f)
+}
+
+// decide answers all the pending requests (y / n on the panel) and sends
+// the answers as the next request, chained to the response that asked.
+func (a *approvals) decide(approve bool, f *frameState) {
+	for _, e := range a.pending {
+		a.answer(e, approve, "", f)
+	}
+	a.pending, a.hostedAsk = nil, nil
+	f.post(dialogMsg{nil})
+	a.sendAnswers(f)
 }
 
 // stopHosted answers ctrl+c (or esc on the status line) while hosted MCP
 // requests wait: every one is denied, nothing is sent now, and the denials
-// go with the next message so that the chain stays answerable.
-func (m *Model) stopHosted() {
-	for _, e := range m.pending {
-		m.answer(e, false, "")
+// go with the next message of conv so that the chain stays answerable.
+func (a *approvals) stopHosted(conv *session.Conversation, f *frameState) {
+	for _, e := range a.pending {
+		a.answer(e, false, "", f)
 	}
-	m.pending, m.hostedAsk, m.dialog = nil, nil, nil
-	m.mcpOwed, m.mcpAnswers = append(m.mcpOwed, m.mcpAnswers...), nil
-	m.mcpOwedConv = m.conv
-	m.status.State, m.status.Detail = Idle, ""
-	m.notice(block.Info, "denied and stopped — nothing was sent; the denial goes with your next message")
+	a.pending, a.hostedAsk = nil, nil
+	f.post(dialogMsg{nil})
+	a.mcpOwed, a.mcpAnswers = append(a.mcpOwed, a.mcpAnswers...), nil
+	a.mcpOwedConv = conv
+	f.post(toolStatusMsg{state: Idle})
+	f.post(noticeMsg{block.Info, "denied and stopped — nothing was sent; the denial goes with your next message"})
 }
 
 // takeOwed returns the approval answers a stop kept for the next message
-// of this conversation, and forgets them.
-func (m *Model) takeOwed() []json.RawMessage {
-	owed := m.mcpOwed
-	m.mcpOwed = nil
-	if m.mcpOwedConv != m.conv {
+// of conv, and forgets them.
+func (a *approvals) takeOwed(conv *session.Conversation) []json.RawMessage {
+	owed := a.mcpOwed
+	a.mcpOwed = nil
+	if a.mcpOwedConv != conv {
 		return nil
 	}
 	return owed
 }
 
 // answer marks a request decided and keeps its response item.
-func (m *Model) answer(e *itemEntry, approve bool, reason string) {
-	if a, ok := e.b.(block.Approver); ok {
-		a.SetDecision(approve)
-		m.transcript.Invalidate(e.idx)
+func (a *approvals) answer(e *itemEntry, approve bool, reason string, f *frameState) {
+	if ap, ok := e.b.(block.Approver); ok {
+		ap.SetDecision(approve)
+		f.post(redrawMsg{e.idx})
 	}
-	m.mcpAnswers = append(m.mcpAnswers, session.ApprovalResponse(e.it.ID, approve, reason))
+	a.mcpAnswers = append(a.mcpAnswers, session.ApprovalResponse(e.it.ID, approve, reason))
 }
 
 // sendAnswers sends the collected approval responses, chained.
-func (m *Model) sendAnswers() tea.Cmd {
-	in := m.mcpAnswers
-	m.mcpAnswers = nil
+func (a *approvals) sendAnswers(f *frameState) {
+	in := a.mcpAnswers
+	a.mcpAnswers = nil
 	approved := 0
 	for _, r := range in {
 		if strings.Contains(string(r), `"approve":true`) {
 			approved++
 		}
 	}
-	m.notice(block.Info, approvalSummary(approved, len(in)-approved))
-	return m.begin(m.conv.Begin("", in...))
+	f.post(noticeMsg{block.Info, approvalSummary(approved, len(in)-approved)})
+	f.post(answersMsg{in})
 }
 
 func approvalSummary(approved, denied int) string {

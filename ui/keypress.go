@@ -26,11 +26,11 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		if m.cur != nil && !m.cur.ended {
 			return m.interrupt()
 		}
-		if m.stopTools() {
+		if m.tools.stop(m.frame) {
 			return nil
 		}
 		if len(m.pending) > 0 {
-			m.stopHosted()
+			m.approvals.stopHosted(m.conv, m.frame)
 			return nil
 		}
 		if !m.quitArmed.IsZero() && m.now().Sub(m.quitArmed) < 2*time.Second {
@@ -45,12 +45,12 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			m.showHelp = false
 		case m.cur != nil && !m.cur.ended:
 			return m.interrupt()
-		case m.stopTools():
+		case m.tools.stop(m.frame):
 		case m.stopCompact():
-		case m.takeBackWaiting():
+		case m.tools.takeBackWaiting(m.frame):
 		case m.stopReading():
 		case len(m.pending) > 0:
-			m.stopHosted()
+			m.approvals.stopHosted(m.conv, m.frame)
 		case m.composer.Value() != "":
 			if m.composer.Clear() {
 				m.notice(block.Info, "cleared — ↑ brings it back")
@@ -77,9 +77,10 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.transcript, cmd = m.transcript.Update(k)
 		return cmd
 	case len(m.pending) > 0 && m.composer.Value() == "" && key.Matches(k, m.keys.Approve, m.keys.Deny):
-		return m.decide(key.Matches(k, m.keys.Approve))
+		m.approvals.decide(key.Matches(k, m.keys.Approve), m.frame)
+		return nil
 	case len(m.pending) > 0 && m.composer.Value() == "" && key.Matches(k, m.keys.Reopen):
-		m.askHosted() // reopen the approval dialog
+		m.approvals.askHosted(m.dialog != nil, m.frame) // reopen the approval dialog
 		return nil
 	case m.composer.Value() == "" && key.Matches(k, m.keys.Help):
 		m.showHelp, m.helpTop = !m.showHelp, 0
@@ -118,9 +119,9 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 		case !approval:
 			m.dialog = nil
 		case m.tools.asking != nil:
-			m.stopTools() // denies the call asked about and stops the round
+			m.tools.stop(m.frame) // denies the call asked about and stops the round
 		default:
-			m.stopHosted()
+			m.approvals.stopHosted(m.conv, m.frame)
 		}
 		return nil
 	}

@@ -1,17 +1,17 @@
 package ui
 
-// This file follows local MCP servers that start while the chat is already
-// on screen: the status line says "starting MCP server X…" until they have
-// started (or failed, within their startup_timeout); then their tool lists
-// are shown, their tools join the request, and what went wrong is a notice.
-// A message sent before then waits, and goes out once they are up (or have
-// failed); esc takes it back into the composer.
+// This file is the tools child's MCP part: it follows local MCP servers
+// that start while the chat is already on screen. The status line says
+// "starting MCP server X…" until they have started (or failed, within their
+// startup_timeout); then their tool lists are shown, their tools join the
+// request, and what went wrong is a notice. A message sent before then
+// waits, and goes out once they are up (or have failed); esc takes it back
+// into the composer.
 
 import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session/attach"
-	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/ui/block"
 )
@@ -24,52 +24,44 @@ type (
 )
 
 // mcpStarting reports whether local MCP servers are still starting.
-func (m *Model) mcpStarting() bool {
-	mgr := m.mcp()
-	if mgr == nil {
+func (k *toolKit) mcpStarting() bool {
+	if k.mgr == nil {
 		return false
 	}
 	select {
-	case <-mgr.Ready():
+	case <-k.mgr.Ready():
 		return false
 	default:
 		return true
 	}
 }
 
-func (m *Model) mcp() *tools.Manager {
-	if m.opts.Tools == nil {
-		return nil
-	}
-	return m.opts.Tools.MCP
-}
-
 // initMCP shows the servers now if they have started, else says they are
 // starting and waits for them; and listens for the manager's reports.
-func (m *Model) initMCP() tea.Cmd {
-	mgr := m.mcp()
+func (k *toolKit) initMCP(f *frameState) tea.Cmd {
+	mgr := k.mgr
 	if mgr == nil {
 		return nil
 	}
 	var cmds []tea.Cmd
-	if m.mcpStarting() {
-		m.status.MCP = mgr.Summary()
+	if k.mcpStarting() {
+		f.post(mcpStatusMsg{mgr.Summary()})
 		cmds = append(cmds, func() tea.Msg {
 			<-mgr.Ready()
 			return mcpReadyMsg{}
 		})
 	} else {
-		m.showMCPServers(mgr)
+		f.post(mcpServersMsg{mgr})
 	}
-	return tea.Batch(append(cmds, m.waitMCPReport())...)
+	return tea.Batch(append(cmds, k.waitMCPReport())...)
 }
 
 // waitMCPReport waits for the manager's next report.
-func (m *Model) waitMCPReport() tea.Cmd {
-	if m.opts.Tools == nil || m.opts.Tools.Reports == nil {
+func (k *toolKit) waitMCPReport() tea.Cmd {
+	c := k.reports
+	if c == nil {
 		return nil
 	}
-	c := m.opts.Tools.Reports
 	return func() tea.Msg {
 		err, ok := <-c
 		if !ok {
@@ -87,48 +79,48 @@ type waitingSend struct {
 
 // waitForMCP holds a message sent while MCP servers start, says so, and
 // reports false: it is not sent now.
-func (m *Model) waitForMCP(text string, files []*attach.File) bool {
-	if m.mcpWaiting != nil { // one waits already: this one goes back to the composer
-		m.notice(block.Info, "a message is already waiting for the MCP servers — esc takes it back")
-		m.composer.putBack(text, files)
+func (k *toolKit) waitForMCP(text string, files []*attach.File, f *frameState) bool {
+	if k.mcpWaiting != nil { // one waits already: this one goes back to the composer
+		f.post(noticeMsg{block.Info, "a message is already waiting for the MCP servers — esc takes it back"})
+		f.post(putBackMsg{text, files})
 		return false
 	}
-	m.mcpWaiting = &waitingSend{text: text, files: files}
-	m.status.MCP = m.mcp().Summary() + " · your message goes out once they are up"
-	m.notice(block.Info, "MCP servers are still starting — your message goes out once they are up (esc takes it back)")
+	k.mcpWaiting = &waitingSend{text: text, files: files}
+	f.post(mcpStatusMsg{k.mgr.Summary() + " · your message goes out once they are up"})
+	f.post(noticeMsg{block.Info, "MCP servers are still starting — your message goes out once they are up (esc takes it back)"})
 	return false
 }
 
 // takeBackWaiting puts a message that waits for the MCP servers back in the
 // composer, and reports whether there was one.
-func (m *Model) takeBackWaiting() bool {
-	w := m.mcpWaiting
+func (k *toolKit) takeBackWaiting(f *frameState) bool {
+	w := k.mcpWaiting
 	if w == nil {
 		return false
 	}
-	m.mcpWaiting = nil
-	m.status.MCP = m.mcp().Summary()
-	m.composer.putBack(w.text, w.files)
-	m.notice(block.Info, "the waiting message is back in the composer")
+	k.mcpWaiting = nil
+	f.post(mcpStatusMsg{k.mgr.Summary()})
+	f.post(putBackMsg{w.text, w.files})
+	f.post(noticeMsg{block.Info, "the waiting message is back in the composer"})
 	return true
 }
 
-// mcpMsg handles the messages above.
-func (m *Model) mcpMsg(msg tea.Msg) tea.Cmd {
+// mcpMsg handles the messages above: once the servers are up, their tools
+// join the request and a waiting message is sent (SubmitMsg).
+func (k *toolKit) mcpMsg(msg tea.Msg, f *frameState) tea.Cmd {
 	switch msg := msg.(type) {
 	case mcpReadyMsg:
-		m.showMCPServers(m.mcp())
-		if _, redacted, err := m.tools.requestTools(); err == nil {
-			m.conv.Settings.Tools = redacted
-			m.settingsChanged()
+		f.post(mcpServersMsg{k.mgr})
+		if _, redacted, err := k.requestTools(); err == nil {
+			f.post(toolSetMsg{tools: redacted})
 		}
-		if w := m.mcpWaiting; w != nil {
-			m.mcpWaiting = nil
-			return m.submit(w.text, w.files)
+		if w := k.mcpWaiting; w != nil {
+			k.mcpWaiting = nil
+			f.post(SubmitMsg{Text: w.text, Files: w.files})
 		}
 	case mcpReportMsg:
-		m.notice(block.Error, stream.SanitizeLine(msg.err.Error()))
-		return m.waitMCPReport()
+		f.post(noticeMsg{block.Error, stream.SanitizeLine(msg.err.Error())})
+		return k.waitMCPReport()
 	}
 	return nil
 }

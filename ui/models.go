@@ -177,7 +177,7 @@ func (mt *metering) modelCommand(args string, f *frameState, env meterEnv) tea.C
 // openModelPicker opens the picker of the provider's models, current
 // selected.
 func (mt *metering) openModelPicker(f *frameState, current string) {
-	f.post(openDialogMsg{dlg[ModelPicker]{NewModelPicker(mt.modelChoices(current), current, mt.models.why, f.styles)}})
+	f.post(dialogMsg{dlg[ModelPicker]{NewModelPicker(mt.modelChoices(current), current, mt.models.why, f.styles)}})
 }
 
 // costMeter adds up a session's tokens and cost, response by response, each

@@ -80,7 +80,7 @@ func (mt *metering) providerCommand(name string, f *frameState, env meterEnv) te
 		f.post(noticeMsg{block.Info, "no provider to switch to here (a replay, or a chat started without a config)"})
 		return nil
 	case name == "":
-		f.post(openDialogMsg{dlg[ProviderPicker]{NewProviderPicker(p.Choices, current, f.styles)}})
+		f.post(dialogMsg{dlg[ProviderPicker]{NewProviderPicker(p.Choices, current, f.styles)}})
 		return nil
 	case name == current:
 		f.post(noticeMsg{block.Info, "already on provider " + stream.SanitizeLine(name)})

@@ -117,7 +117,7 @@ func (m *Model) retry() tea.Cmd {
 	case m.cur != nil && !m.cur.ended:
 		m.notice(block.Info, "a reply is still streaming — esc stops it, then /retry")
 		return nil
-	case m.tools.cancel != nil || m.compacting != nil || m.mcpStarting():
+	case m.tools.cancel != nil || m.compacting != nil || m.tools.mcpStarting():
 		m.notice(block.Info, "busy (tools, compaction or MCP servers starting) — /retry once it is done")
 		return nil
 	case m.opts.Client == nil:
@@ -130,7 +130,7 @@ func (m *Model) retry() tea.Cmd {
 		return nil
 	}
 	m.tools.loop.Begin(m.now()) // outputs owed to the replaced answer's calls go with it
-	m.takeOwed()
+	m.takeOwed(m.conv)
 	m.transcript.Follow()
 	m.notice(block.Info, "asking again from the same point: the new answer follows, and the conversation continues from it (both are kept in the session)")
 	m.turnEntry = append(m.turnEntry, m.transcript.Len())

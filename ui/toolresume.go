@@ -12,10 +12,10 @@ import (
 	"runnel/ui/block"
 )
 
-// This file takes up a tool round that a killed runnel left open, from the
-// journal: the record of which calls already ran. A call the journal says
-// ran (answered, interrupted, or answered by an earlier round of the same
-// user turn) never runs again.
+// This file is the tools child's resume: it takes up a tool round that a
+// killed runnel left open, from the journal: the record of which calls
+// already ran. A call the journal says ran (answered, interrupted, or
+// answered by an earlier round of the same user turn) never runs again.
 
 // resumeCalls takes up the calls a resumed session's chain left open
 // (runnel was killed or its terminal closed during a tool round): a call that
@@ -23,11 +23,11 @@ import (
 // the interrupted output with what it had printed, which goes with the next
 // message (see session.Conversation.ChainCalls). A call_id listed twice is
 // one call, and one an earlier round of the user turn answered is not run
-// again.
-func (m *Model) resumeCalls() tea.Cmd {
-	k := m.tools
-	ccs := m.conv.ChainCalls()
-	if len(ccs) == 0 || m.opts.Client == nil {
+// again. conv is the resumed conversation, j its journal (nil: none);
+// canSend is false in a replay, where nothing is taken up.
+func (k *toolKit) resumeCalls(conv *session.Conversation, canSend bool, j *session.Journal, f *frameState) tea.Cmd {
+	ccs := conv.ChainCalls()
+	if len(ccs) == 0 || !canSend {
 		return nil
 	}
 	ask := map[string]bool{}
@@ -37,7 +37,7 @@ func (m *Model) resumeCalls() tea.Cmd {
 	for _, cc := range ccs {
 		it := cc.Item
 		if resp == nil {
-			resp = m.snapshotOf(it)
+			resp = snapshotOf(conv.Turns, it)
 		}
 		if seen[it.CallID] {
 			continue
@@ -50,31 +50,33 @@ func (m *Model) resumeCalls() tea.Cmd {
 			interrupted = append(interrupted, stream.SanitizeLine(it.Name))
 			it.Output, _ = json.Marshal(cc.Output)
 			it.Run = &stream.LocalRun{Phase: stream.RunEnded, Outcome: "interrupted"}
-			m.itemChanged(it)
+			f.post(panelChangedMsg{it})
 		case session.CallAnswered:
 			if it.Output == nil {
 				it.Output, _ = json.Marshal(cc.Output)
 				// ran in an earlier process: its header says how, as its output does
 				it.Run = &stream.LocalRun{Phase: stream.RunEnded, Outcome: tools.OutcomeOf(cc.Output).String()}
-				m.itemChanged(it)
+				f.post(panelChangedMsg{it})
 			}
 		}
 	}
 	if len(interrupted) > 0 {
-		m.notice(block.Warning, "interrupted — runnel stopped while "+strings.Join(interrupted, ", ")+" ran; the output it had printed is kept and goes to the model with your next message")
+		f.post(noticeMsg{block.Warning, "interrupted — runnel stopped while " + strings.Join(interrupted, ", ") + " ran; the output it had printed is kept and goes to the model with your next message"})
 	}
 	if len(ask) == 0 || resp == nil {
-		return m.ensureTick() // the panels given their outputs redraw
+		f.post(toolFramesMsg{}) // the panels given their outputs redraw
+		return nil
 	}
-	ran := m.ranBefore(resp)
+	ran := ranBefore(conv.Turns, resp)
 	for id := range seen {
 		if !ask[id] {
 			ran = append(ran, id)
 		}
 	}
-	calls := k.loop.Resume(resp, ran, m.now())
+	calls := k.loop.Resume(resp, ran, f.clock())
 	if len(calls) == 0 {
-		return m.ensureTick()
+		f.post(toolFramesMsg{})
+		return nil
 	}
 	// the resumed round's record starts with the outputs the others have
 	seed := map[string]json.RawMessage{}
@@ -83,14 +85,13 @@ func (m *Model) resumeCalls() tea.Cmd {
 			seed[cc.Item.CallID] = stream.OutputItem(cc.Item.CallID, cc.Output)
 		}
 	}
-	return m.runRound([]*stream.Snapshot{resp}, resp.ID, calls, seed)
+	return k.runRound([]*stream.Snapshot{resp}, resp.ID, calls, seed, j, f)
 }
 
 // ranBefore lists the call_ids that the rounds of resp's user turn before
 // resp answered, as the journal recorded them: the inputs of the turns
 // after the one the user's message started, up to the turn holding resp.
-func (m *Model) ranBefore(resp *stream.Snapshot) []string {
-	turns := m.conv.Turns
+func ranBefore(turns []*session.Turn, resp *stream.Snapshot) []string {
 	at := -1
 	for i := len(turns) - 1; i >= 0 && at < 0; i-- {
 		for _, s := range turns[i].Responses {
@@ -127,10 +128,10 @@ func startsUserTurn(t *session.Turn) bool {
 	return false
 }
 
-// snapshotOf finds the response holding it.
-func (m *Model) snapshotOf(it *stream.Item) *stream.Snapshot {
-	for i := len(m.conv.Turns) - 1; i >= 0; i-- {
-		for _, s := range m.conv.Turns[i].Responses {
+// snapshotOf finds the response of turns holding it.
+func snapshotOf(turns []*session.Turn, it *stream.Item) *stream.Snapshot {
+	for i := len(turns) - 1; i >= 0; i-- {
+		for _, s := range turns[i].Responses {
 			for _, x := range s.Items {
 				if x == it {
 					return s

@@ -18,18 +18,30 @@ import (
 	"runnel/ui/block"
 )
 
-// This file runs the agentic loop in the chat: after a response whose output
-// holds function calls, the calls run (through approvals) on a goroutine,
-// their panels show the output live, and the outputs go back as the next
-// request, until the model answers without calls.
+// This file is the tools child: it runs the agentic loop in the chat. After
+// a response whose output holds function calls, the calls run (through
+// approvals) on a goroutine, their panels show the output live, and once the
+// round is over the child posts ToolsSettledMsg: the root sends the outputs
+// as the next request, until the model answers without calls. It owns the
+// toolKit, the runner's messages and the local approval questions; it
+// reaches the rest of the chat only through the messages in toolreports.go.
+// The frame pacing at the end of the file (ensureTick, scheduleFrame,
+// frameIn) is the turns child's: it only lives here until that child takes it.
 
 // toolKit is the chat's tools.
 //
 // Invariants: events carries everything the runner's goroutines report;
 // one waiter is armed on it at a time (waiting). cancel is set while a round
-// runs.
+// runs. gen names the round running (or the last): a toolDoneMsg of another
+// is a round abandoned, and ignored. asking is the question shown in the
+// approval dialog, queue those waiting behind it; both are empty between
+// rounds. mcpWaiting is nil unless a message waits for the MCP servers.
 type toolKit struct {
+	ctx     context.Context // the chat's: a round runs under it
+	gen     int
 	cfg     tools.Config
+	mgr     *tools.Manager // the local MCP servers; nil without any
+	reports <-chan error   // the MCP manager's reports; nil without any
 	runner  *tools.Runner
 	loop    *tools.Loop
 	enabled map[string]bool
@@ -55,6 +67,8 @@ type toolKit struct {
 
 	resolved   []json.RawMessage // the request's tools, secrets resolved (for the enabled set)
 	resolveErr error             // why resolving them failed, shown on each turn
+
+	mcpWaiting *waitingSend // a message sent while MCP servers start: it goes out once they are up (mcpstart.go)
 }
 
 // approvalAsk is a local tool waiting for the user's answer.
@@ -88,14 +102,13 @@ type (
 	toolResultMsg struct{ res tools.Result }
 )
 
-func newToolKit(o *Tools) *toolKit {
-	k := &toolKit{events: make(chan tea.Msg, 256), calls: map[string]*stream.Item{}, output: map[string]*strings.Builder{}, enabled: map[string]bool{},
+func newToolKit(ctx context.Context, o *Tools) *toolKit {
+	k := &toolKit{ctx: ctx, events: make(chan tea.Msg, 256), calls: map[string]*stream.Item{}, output: map[string]*strings.Builder{}, enabled: map[string]bool{},
 		roundOut: map[string]json.RawMessage{}, running: map[string]bool{}}
-	var mcp *tools.Manager
 	var secrets *stream.Redactor
 	if o != nil {
 		secrets = o.Secrets
-		k.cfg, mcp, k.env = o.Config, o.MCP, o.Env
+		k.cfg, k.mgr, k.reports, k.env = o.Config, o.MCP, o.Reports, o.Env
 		for n, on := range o.Enabled {
 			k.enabled[n] = on
 		}
@@ -103,7 +116,7 @@ func newToolKit(o *Tools) *toolKit {
 	if k.env == nil {
 		k.env = os.Getenv
 	}
-	k.runner = tools.NewRunner(k.cfg, mcp, tools.Hooks{
+	k.runner = tools.NewRunner(k.cfg, k.mgr, tools.Hooks{
 		Secrets: secrets,
 		AskReason: func(ctx context.Context, req tools.ApprovalRequest) (tools.Decision, string) {
 			ask := approvalAsk{req: req, reply: make(chan answer, 1)}
@@ -172,32 +185,65 @@ func (k *toolKit) wait() tea.Cmd {
 	return func() tea.Msg { return <-k.events }
 }
 
-// afterResponse starts the calls of a turn that just ended, if any.
-func (m *Model) afterResponse(t *turn) tea.Cmd {
+// set switches tools on or off for the session (the /tools menu's choice).
+func (k *toolKit) set(enabled map[string]bool, f *frameState) {
+	for n, on := range enabled {
+		k.enabled[n] = on
+	}
+	_, redacted, err := k.requestTools()
+	if err != nil {
+		f.post(noticeMsg{block.Error, stream.SanitizeLine(err.Error())})
+		return
+	}
+	f.post(toolSetMsg{tools: redacted, enabled: k.on(), setEnabled: true})
+	f.post(noticeMsg{block.Info, "tools on: " + strings.Join(append([]string{}, k.on()...), ", ")})
+}
+
+// Update handles the tools' messages: the runner's reports, the answer to
+// a local approval, the MCP servers' start and reports, the /tools choice.
+func (k *toolKit) Update(msg tea.Msg, f *frameState) tea.Cmd {
+	switch msg := msg.(type) {
+	case mcpReadyMsg, mcpReportMsg:
+		return k.mcpMsg(msg, f)
+	case ToolsChangedMsg:
+		k.set(msg.Enabled, f)
+		return nil
+	case toolDoneMsg:
+		k.done(msg, f)
+		return nil
+	case ApprovalDecisionMsg:
+		k.decided(msg, f)
+		return nil
+	}
+	return k.runnerMsg(msg, f)
+}
+
+// afterResponse starts the calls of a turn that just ended, if any; the
+// round's record goes in j (nil: none).
+func (k *toolKit) afterResponse(t *turn, j *session.Journal, f *frameState) tea.Cmd {
 	snaps := t.snapshots()
 	if t.stopped || t.err != nil || len(snaps) == 0 {
 		return nil
 	}
-	return m.startCalls(snaps)
+	return k.startCalls(snaps, j, f)
 }
 
 // startCalls runs the client-side calls of the last of snaps.
-func (m *Model) startCalls(snaps []*stream.Snapshot) tea.Cmd {
+func (k *toolKit) startCalls(snaps []*stream.Snapshot, j *session.Journal, f *frameState) tea.Cmd {
 	last := snaps[len(snaps)-1]
-	calls, stop := m.tools.loop.Next(last, m.now())
+	calls, stop := k.loop.Next(last, f.clock())
 	if stop != "" {
-		m.notice(block.Warning, stream.SanitizeLine(stop))
+		f.post(noticeMsg{block.Warning, stream.SanitizeLine(stop)})
 	}
 	if len(calls) == 0 {
 		return nil
 	}
-	return m.runRound(snaps, last.ID, calls, nil)
+	return k.runRound(snaps, last.ID, calls, nil, j, f)
 }
 
 // runRound runs calls of response respID (one of snaps) on the runner, and
-// starts the round's record in the history, holding seed's outputs first.
-func (m *Model) runRound(snaps []*stream.Snapshot, respID string, calls []tools.Call, seed map[string]json.RawMessage) tea.Cmd {
-	k := m.tools
+// starts the round's record in j (nil: none), holding seed's outputs first.
+func (k *toolKit) runRound(snaps []*stream.Snapshot, respID string, calls []tools.Call, seed map[string]json.RawMessage, j *session.Journal, f *frameState) tea.Cmd {
 	for _, s := range snaps {
 		for _, it := range s.Items {
 			if it.Type == "function_call" && k.calls[it.CallID] == nil {
@@ -208,7 +254,7 @@ func (m *Model) runRound(snaps []*stream.Snapshot, respID string, calls []tools.
 	for _, c := range calls {
 		if it := k.calls[c.CallID]; it != nil {
 			it.Run = &stream.LocalRun{Phase: stream.RunWaiting}
-			m.itemChanged(it)
+			f.post(panelChangedMsg{it})
 		}
 	}
 	k.roundIDs = k.roundIDs[:0]
@@ -225,18 +271,19 @@ func (m *Model) runRound(snaps []*stream.Snapshot, respID string, calls []tools.
 		}
 	}
 	k.round = nil
-	if m.journal != nil {
-		k.round = m.journal.BeginRound(respID)
+	if j != nil {
+		k.round = j.BeginRound(respID)
 		if len(seed) > 0 {
-			k.saveRound(m.now())
+			k.saveRound(f.clock())
 		}
 	}
-	ctx, cancel := context.WithCancel(m.ctx)
+	ctx, cancel := context.WithCancel(k.ctx)
 	k.cancel = cancel
-	m.status.State, m.status.Detail = CallingTool, callNames(calls) // RunningTool once one starts (toolStatus)
-	gen := m.gen
+	f.post(toolStatusMsg{state: CallingTool, detail: callNames(calls)}) // RunningTool once one starts (status)
+	f.post(toolFramesMsg{})
+	gen := k.gen
 	run := func() tea.Msg { return toolDoneMsg{results: k.runner.Run(ctx, calls), gen: gen} }
-	return tea.Batch(run, k.wait(), m.ensureTick())
+	return tea.Batch(run, k.wait())
 }
 
 // saveRound writes the round's outputs as they stand to its record.
@@ -269,15 +316,14 @@ func callNames(calls []tools.Call) string {
 	return strings.Join(names, ", ")
 }
 
-// toolStatus sets the status line from the round: a question shown waits
-// for approval; otherwise the calls running now are named.
-func (m *Model) toolStatus() {
-	k := m.tools
+// status sets the status line from the round: a question shown waits for
+// approval; otherwise the calls running now are named.
+func (k *toolKit) status(f *frameState) {
 	if k.cancel == nil || k.stopped { // a stopped round says "stopping" until it ends
 		return
 	}
 	if k.asking != nil {
-		m.status.State, m.status.Detail = AwaitingApproval, k.asking.req.Call.Name
+		f.post(toolStatusMsg{state: AwaitingApproval, detail: k.asking.req.Call.Name})
 		return
 	}
 	var running []tools.Call
@@ -289,57 +335,60 @@ func (m *Model) toolStatus() {
 		}
 	}
 	if len(running) == 0 { // approved, not started yet
-		m.status.State = CallingTool
+		f.post(toolStatusMsg{state: CallingTool, keepDetail: true})
 		return
 	}
-	m.status.State, m.status.Detail = RunningTool, callNames(running)
+	f.post(toolStatusMsg{state: RunningTool, detail: callNames(running)})
 }
 
-// toolMsg handles the runner's messages; ok is false for others.
-func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
-	k := m.tools
+// decided passes the user's answer to the call asked about, and asks the
+// next question, if any.
+func (k *toolKit) decided(msg ApprovalDecisionMsg, f *frameState) {
+	if k.asking != nil {
+		k.asking.reply <- answer{msg.Decision, stream.SanitizeLine(msg.Reason)}
+		if msg.Decision == tools.Deny && msg.Reason != "" {
+			f.post(noticeMsg{block.Info, "denied: " + stream.SanitizeLine(msg.Reason)})
+		}
+		k.asking = nil
+	}
+	f.post(dialogMsg{nil})
+	k.nextApproval(f)
+	k.status(f)
+	f.post(toolFramesMsg{}) // frames again: the calls run
+}
+
+// runnerMsg handles what the runner's goroutines report while a round runs.
+func (k *toolKit) runnerMsg(msg tea.Msg, f *frameState) tea.Cmd {
 	switch msg := msg.(type) {
 	case toolAskMsg:
 		k.waiting = false
 		if k.cancel == nil || k.stopped { // asked as the round was stopped
 			msg.reply <- answer{d: tools.Deny}
-			return k.wait(), true
+			return k.wait()
 		}
 		k.queue = append(k.queue, approvalAsk(msg))
-		m.nextApproval()
-		return k.wait(), true
-	case ApprovalDecisionMsg:
-		if k.asking != nil {
-			k.asking.reply <- answer{msg.Decision, stream.SanitizeLine(msg.Reason)}
-			if msg.Decision == tools.Deny && msg.Reason != "" {
-				m.notice(block.Info, "denied: "+stream.SanitizeLine(msg.Reason))
-			}
-			k.asking = nil
-		}
-		m.dialog = nil
-		m.nextApproval()
-		m.toolStatus()
-		return m.ensureTick(), true // frames again: the calls run
+		k.nextApproval(f)
+		return k.wait()
 	case toolStartMsg:
 		k.waiting = false
 		if it := k.calls[msg.call.CallID]; it != nil {
 			it.Run = &stream.LocalRun{Phase: stream.RunRunning, Started: time.Now()}
-			m.itemChanged(it)
+			f.post(panelChangedMsg{it})
 			k.running[msg.call.CallID] = true
 			k.roundOut[msg.call.CallID] = session.RunningOutput(msg.call.CallID, "")
-			k.saveRound(m.now())
-			m.toolStatus()
+			k.saveRound(f.clock())
+			k.status(f)
 		}
-		return k.wait(), true
+		return k.wait()
 	case toolResultMsg:
 		k.waiting = false
 		if k.calls[msg.res.Call.CallID] != nil {
 			delete(k.running, msg.res.Call.CallID)
 			k.roundOut[msg.res.Call.CallID] = stream.OutputItem(msg.res.Call.CallID, msg.res.Output)
-			k.saveRound(m.now())
-			m.toolStatus()
+			k.saveRound(f.clock())
+			k.status(f)
 		}
-		return k.wait(), true
+		return k.wait()
 	case toolOutputMsg:
 		k.waiting = false
 		if it := k.calls[msg.callID]; it != nil {
@@ -355,14 +404,15 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 			if it.Run == nil || it.Run.Phase != stream.RunRunning { // its start report was late
 				it.Run = &stream.LocalRun{Phase: stream.RunRunning, Started: time.Now()}
 			}
-			m.itemChanged(it)
+			f.post(panelChangedMsg{it})
 			if k.running[msg.callID] {
 				k.roundOut[msg.callID] = session.RunningOutput(msg.callID, b.String())
 				k.unsaved = true
-				k.flushRound(m.now())
+				k.flushRound(f.clock())
 			}
 		}
-		return tea.Batch(k.wait(), m.ensureTick()), true
+		f.post(toolFramesMsg{})
+		return k.wait()
 	case toolProgressMsg:
 		k.waiting = false
 		if it := k.calls[msg.callID]; it != nil {
@@ -374,39 +424,35 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 				it.Run = &stream.LocalRun{Phase: stream.RunRunning, Started: time.Now()}
 			}
 			it.Run.Detail = p
-			m.itemChanged(it)
+			f.post(panelChangedMsg{it})
 		}
-		return tea.Batch(k.wait(), m.ensureTick()), true
-	case toolDoneMsg:
-		return m.toolsDone(msg), true
+		f.post(toolFramesMsg{})
+		return k.wait()
 	}
-	return nil, false
+	return nil
 }
 
 // nextApproval shows the next waiting approval request.
-func (m *Model) nextApproval() {
-	k := m.tools
+func (k *toolKit) nextApproval(f *frameState) {
 	if k.asking != nil || len(k.queue) == 0 {
 		return
 	}
 	ask := k.queue[0]
 	k.queue = k.queue[1:]
 	k.asking = &ask
-	m.dialog = dlg[Approval]{NewApproval(ask.req, m.frame.styles)}
-	m.status.State, m.status.Detail = AwaitingApproval, ask.req.Call.Name
+	f.post(dialogMsg{dlg[Approval]{NewApproval(ask.req, f.styles)}})
+	f.post(toolStatusMsg{state: AwaitingApproval, detail: ask.req.Call.Name})
 }
 
-// toolsDone sends the round's outputs back, or keeps them for the next
-// message when the user stopped the round.
-func (m *Model) toolsDone(msg toolDoneMsg) tea.Cmd {
-	k := m.tools
-	if msg.gen != m.gen {
-		return nil
+// done ends the round: its outputs go back (ToolsSettledMsg), or are kept
+// for the next message when the user stopped the round.
+func (k *toolKit) done(msg toolDoneMsg, f *frameState) {
+	if msg.gen != k.gen {
+		return
 	}
 	cancelled := k.stopped
 	k.cancel, k.stopped = nil, false
-	now := m.now()
-	var redraw []tea.Cmd
+	now := f.clock()
 	for _, r := range msg.results {
 		if it := k.calls[r.Call.CallID]; it != nil {
 			it.Output, _ = json.Marshal(r.Output)
@@ -417,7 +463,7 @@ func (m *Model) toolsDone(msg toolDoneMsg) tea.Cmd {
 			it.Run = run
 			// redrawn now, not on the next frame: the panels end in the
 			// same view as the notice and the status line that say so
-			redraw = append(redraw, m.refresh(it, now))
+			f.post(panelEndedMsg{it, now})
 		}
 	}
 	// The round is over: a chunk or progress report still queued on
@@ -427,7 +473,6 @@ func (m *Model) toolsDone(msg toolDoneMsg) tea.Cmd {
 	clear(k.running)
 	round := k.round
 	k.round = nil
-	m.status.Detail = ""
 	if cancelled {
 		for i, o := range k.loop.Outputs(msg.results) {
 			k.roundOut[k.loop.Calls()[i].CallID] = o
@@ -436,44 +481,43 @@ func (m *Model) toolsDone(msg toolDoneMsg) tea.Cmd {
 			round.EndRound(session.RoundInput(k.roundIDs, k.roundOut))
 		}
 		k.loop.Cancel(msg.results, now)
-		m.status.State = Idle
-		m.notice(block.Info, "tools stopped — their outputs (\"cancelled by user\") go with your next message")
-		return tea.Batch(redraw...)
+		f.post(toolStatusMsg{state: Idle})
+		f.post(noticeMsg{block.Info, "tools stopped — their outputs (\"cancelled by user\") go with your next message"})
+		return
 	}
 	in, _ := k.loop.Finish(msg.results, now)
 	if len(in) == 0 {
-		m.status.State = Idle
+		f.post(toolStatusMsg{state: Idle})
 		if round != nil {
 			round.EndRound(nil)
 		}
-		return tea.Batch(redraw...)
+		return
 	}
-	return tea.Batch(append(redraw, m.beginWith(m.conv.Begin("", in...), round))...)
+	f.post(toolStatusMsg{keepState: true})
+	f.post(ToolsSettledMsg{input: in, round: round})
 }
 
-// stopTools cancels a running round.
-func (m *Model) stopTools() bool {
-	k := m.tools
+// stop cancels a running round, and reports whether one ran.
+func (k *toolKit) stop(f *frameState) bool {
 	if k.cancel == nil {
 		return false
 	}
 	k.stopped = true
 	k.cancel()
-	m.denyWaiting()
-	// until the runner reports the calls ended (toolsDone), the status line
+	k.denyWaiting(f)
+	// until the runner reports the calls ended (done), the status line
 	// says so rather than naming calls that no longer run
-	m.status.State, m.status.Detail = RunningTool, "stopping"
+	f.post(toolStatusMsg{state: RunningTool, detail: "stopping"})
 	return true
 }
 
 // denyWaiting denies the approval being asked and those queued behind it,
 // closing the dialog: for a round that stops.
-func (m *Model) denyWaiting() {
-	k := m.tools
+func (k *toolKit) denyWaiting(f *frameState) {
 	if k.asking != nil {
 		k.asking.reply <- answer{d: tools.Deny}
 		k.asking = nil
-		m.dialog = nil
+		f.post(dialogMsg{nil})
 	}
 	for _, a := range k.queue {
 		a.reply <- answer{d: tools.Deny}
@@ -481,17 +525,16 @@ func (m *Model) denyWaiting() {
 	k.queue = nil
 }
 
-// abandonTools ends a running round for good when the chat leaves its
+// abandon ends a running round for good when the chat leaves its
 // conversation (/new, another session): the calls are cancelled, the round's
 // record ends with what it has, and its late result (an older gen) is
 // ignored, so nothing of it reaches the next conversation.
-func (m *Model) abandonTools() {
-	k := m.tools
+func (k *toolKit) abandon(f *frameState) {
 	if k.cancel == nil {
 		return
 	}
 	k.cancel()
-	m.denyWaiting()
+	k.denyWaiting(f)
 	if k.round != nil {
 		k.round.EndRound(session.RoundInput(k.roundIDs, k.roundOut))
 		k.round = nil
@@ -501,13 +544,6 @@ func (m *Model) abandonTools() {
 	clear(k.output)
 	clear(k.running)
 	k.loop.Reset()
-	m.gen++ // the round's toolDoneMsg carries the old gen
-	m.status.State, m.status.Detail = Idle, ""
-}
-
-// itemChanged marks an item for re-rendering on the next frame.
-func (m *Model) itemChanged(it *stream.Item) {
-	if m.entries[it] != nil {
-		m.dirty[it] = true
-	}
+	k.gen++ // the round's toolDoneMsg carries the old gen
+	f.post(toolStatusMsg{state: Idle})
 }

@@ -330,7 +330,7 @@ func TestNewConversationAbandonsToolRound(t *testing.T) {
 	// the session row is written on the journal's goroutine
 	waitUntil(t, "the session's id", func() bool { return m.journal.ID() != "" })
 	old := m.journal.ID()
-	d.run(slashSent(m, "new", ""))
+	d.send(SlashMsg{Name: "new"}) // through Update: the children's reports are routed
 	if m.dialog != nil || m.tools.cancel != nil || m.status.State != Idle {
 		t.Fatalf("after /new: dialog %v, round running %v, state %v", m.dialog != nil, m.tools.cancel != nil, m.status.State)
 	}

@@ -1,0 +1,89 @@
+package ui
+
+// This file holds what the tools and approvals children report to the root
+// (frameState.post): a round's outputs ready to be sent, a panel to redraw,
+// frames wanted, the status line, a dialog, the request's tool set, the MCP
+// servers, a message to put back in the composer. Each has one case in
+// Model.update that hands it to the child owning the effect.
+
+import (
+	"encoding/json"
+	"time"
+
+	"runnel/session"
+	"runnel/session/tools"
+	"runnel/stream"
+)
+
+type (
+	// ToolsSettledMsg says a round's outputs are ready: the next turn sends
+	// input, recorded in round (the round's record; nil without a history).
+	ToolsSettledMsg struct {
+		input []json.RawMessage
+		round *session.TurnLog
+	}
+
+	// panelChangedMsg says a tool's panel changed: it is redrawn on the
+	// next frame.
+	panelChangedMsg struct{ it *stream.Item }
+
+	// panelEndedMsg says a tool's panel ended: it is redrawn at once, in
+	// the same view as the notice and the status line that say so.
+	panelEndedMsg struct {
+		it  *stream.Item
+		now time.Time
+	}
+
+	// toolFramesMsg asks for frames: calls run and their panels move.
+	toolFramesMsg struct{}
+
+	// mcpStatusMsg is the MCP servers' part of the status line.
+	mcpStatusMsg struct{ summary string }
+
+	// mcpServersMsg says the local MCP servers are up: their tool lists
+	// are shown.
+	mcpServersMsg struct{ mgr *tools.Manager }
+)
+
+// toolStatusMsg asks the status line to say what the tools or the approvals
+// are doing: state and detail, unless kept as shown; since, when set, is
+// the start of the wait the timer shows.
+type toolStatusMsg struct {
+	state      State
+	detail     string
+	keepState  bool
+	keepDetail bool
+	since      time.Time
+}
+
+// applyTo returns s showing what msg asks for.
+func (msg toolStatusMsg) applyTo(s Status) Status {
+	if !msg.keepState {
+		s.State = msg.state
+	}
+	if !msg.keepDetail {
+		s.Detail = msg.detail
+	}
+	if !msg.since.IsZero() {
+		s.Started = msg.since
+	}
+	return s
+}
+
+// toolSetMsg says the request's tools changed: the conversation's settings
+// hold them (redacted) from now on, and the names switched on when
+// setEnabled.
+type toolSetMsg struct {
+	tools      []json.RawMessage
+	enabled    []string
+	setEnabled bool
+}
+
+// applyTo returns s holding the tools msg reports.
+func (msg toolSetMsg) applyTo(s session.Settings) session.Settings {
+	s.Tools = msg.tools
+	if msg.setEnabled {
+		s.EnabledTools = msg.enabled
+	}
+	return s
+}
