@@ -9,7 +9,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
-	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/theme"
 	"runnel/ui/block"
@@ -143,24 +142,6 @@ func New(ctx context.Context, o Options) *Model {
 // now is the model's clock.
 func (m *Model) now() time.Time { return m.frame.clock() }
 
-// showMCPServers puts the local MCP servers' tool lists in the transcript
-// and their summary in the status line.
-func (m *Model) showMCPServers(mgr *tools.Manager) {
-	m.status.MCP = mgr.Summary()
-	now := m.now()
-	for _, raw := range mgr.ListItems() {
-		it, err := stream.ItemFromJSON(raw)
-		if err != nil {
-			continue
-		}
-		it.Status = "completed"
-		e := m.addItem(it, now)
-		if ib, ok := e.b.(block.ItemBlock); ok {
-			ib.End(now)
-		}
-	}
-}
-
 // shutdown ends what the chat started: running tools, the history writer.
 func (m *Model) shutdown() {
 	if t := m.cur; t != nil && !t.ended && t.log != nil {
@@ -262,7 +243,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.resize(msg.Width, msg.Height)
 	case resizeMsg:
 		if msg.seq == m.frame.resizeSeq {
-			m.layout()
+			m.transcript.SetSize(m.frame.width, m.transcriptHeight())
 		}
 		return m, nil
 	case tea.BackgroundColorMsg:
@@ -311,7 +292,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case ToolsSettledMsg:
 		return m, m.beginWith(m.conv.Begin("", msg.input...), msg.round)
 	case answersMsg:
-		return m, m.begin(m.conv.Begin("", msg.input...))
+		return m, m.beginWith(m.conv.Begin("", msg.input...), nil)
 	case panelChangedMsg:
 		m.dirty[msg.it] = true
 		return m, nil
@@ -326,11 +307,12 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.status.MCP = msg.summary
 		return m, nil
 	case mcpServersMsg:
-		m.showMCPServers(msg.mgr)
+		m.status.MCP = msg.mgr.Summary()
+		m.showSettled(msg.mgr.ListItems(), m.now()) // the servers' tool lists
 		return m, nil
 	case toolSetMsg:
 		m.conv.Settings = msg.applyTo(m.conv.Settings)
-		m.settingsChanged()
+		m.history.saveSettings(m.conv.Settings)
 		return m, nil
 	case ToolsChangedMsg:
 		m.dialog = nil
@@ -364,7 +346,10 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case imageMsg:
 		return m, m.imageWritten(msg)
 	case compactMsg:
-		return m, m.compacted(msg)
+		if m.turns.compacted(msg) {
+			m.showCompaction(msg.res, m.now())
+		}
+		return m, nil
 	case noticeMsg:
 		m.notice(msg.kind, msg.text)
 		return m, nil
@@ -409,21 +394,16 @@ func (m *Model) updateComposer(msg tea.Msg) tea.Cmd {
 // resize lays out at once the first time, then debounces the reflow.
 func (m *Model) resize(w, h int) tea.Cmd {
 	m.frame.width, m.frame.height = w, h
+	m.composer.SetWidth(w)
 	if !m.frame.sized {
 		m.frame.sized = true
-		m.layout()
+		m.transcript.SetSize(w, m.transcriptHeight())
 		return nil
 	}
 	m.frame.resizeSeq++
 	seq := m.frame.resizeSeq
-	m.composer.SetWidth(w)
 	m.transcript.SetSize(m.transcript.Width(), m.transcriptHeight())
 	return tea.Tick(80*time.Millisecond, func(time.Time) tea.Msg { return resizeMsg{seq} })
-}
-
-func (m *Model) layout() {
-	m.composer.SetWidth(m.frame.width)
-	m.transcript.SetSize(m.frame.width, m.transcriptHeight())
 }
 
 func (m *Model) transcriptHeight() int {

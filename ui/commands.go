@@ -14,13 +14,6 @@ import (
 	"runnel/ui/block"
 )
 
-// settingsChanged records the conversation's settings in the history.
-func (m *Model) settingsChanged() {
-	if m.journal != nil {
-		m.journal.SetSettings(m.conv.Settings)
-	}
-}
-
 // slash runs a slash command.
 func (m *Model) slash(name, args string) tea.Cmd {
 	switch name {
@@ -31,7 +24,10 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		}
 		m.tools.abandon(m.frame)
 		m.conv = &session.Conversation{Settings: m.conv.Settings}
-		m.resetTranscript()
+		m.items.reset(m.transcriptHeight())
+		m.pending = nil
+		m.metering.reset()
+		m.statusBar.resetUsage()
 		watch := m.history.restart(m.conv.Settings)
 		m.tools.loop.Reset()
 		m.notice(block.Info, "new conversation")
@@ -45,7 +41,7 @@ func (m *Model) slash(name, args string) tea.Cmd {
 	case "effort":
 		m.conv.Settings.ReasoningEffort = args
 		m.status.Effort = args
-		m.settingsChanged()
+		m.history.saveSettings(m.conv.Settings)
 		m.notice(block.Info, "reasoning effort: "+args)
 	case "copy":
 		return m.copyAnswer(args)

@@ -11,8 +11,6 @@ import (
 	"errors"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
-
 	"runnel/stream"
 	"runnel/ui/block"
 )
@@ -33,35 +31,39 @@ const compactDivider = "the model's context starts here · earlier turns stay ab
 // errCompactStopped is the cause of a /compact stopped with esc.
 var errCompactStopped = errors.New("compaction stopped")
 
-// compacted takes the answer: the conversation goes on from the window, or
-// from where it was when the call failed.
-func (m *Model) compacted(msg compactMsg) tea.Cmd {
-	m.compacting = nil
-	m.status.State, m.status.Detail = Idle, ""
+// compacted takes the answer of /compact: the conversation goes on from
+// the window (true: the root shows where it starts), or from where it was
+// when the call failed, with one notice.
+func (ts *turns) compacted(msg compactMsg) bool {
+	ts.compacting = nil
+	ts.fs.post(statusMsg{state: Idle})
 	switch {
 	case errors.Is(msg.err, errCompactStopped):
-		m.notice(block.Info, "compaction stopped — the conversation goes on as before")
-		return nil
+		ts.say(block.Info, "compaction stopped — the conversation goes on as before")
+		return false
 	case errors.Is(msg.err, stream.ErrCompactUnsupported):
-		m.notice(block.Warning, "this server has no /responses/compact — nothing was compacted; the conversation goes on as before")
-		return nil
+		ts.say(block.Warning, "this server has no /responses/compact — nothing was compacted; the conversation goes on as before")
+		return false
 	case msg.err != nil:
-		m.notice(block.Error, "compaction failed: "+stream.SanitizeLine(msg.err.Error())+" — the conversation goes on as before")
-		return nil
+		ts.say(block.Error, "compaction failed: "+stream.SanitizeLine(msg.err.Error())+" — the conversation goes on as before")
+		return false
 	}
-	m.conv.Compacted(msg.res)
-	now := m.now()
-	it := compactionItem(msg.res.Output)
-	e := m.addItem(it, now)
+	ts.conv.Compacted(msg.res)
+	return true
+}
+
+// showCompaction shows where the model's context starts after /compact: a
+// panel with the sizes, and a divider.
+func (c *items) showCompaction(res *stream.CompactResult, now time.Time) {
+	e := c.addItem(compactionItem(res.Output), now)
 	if ib, ok := e.b.(block.ItemBlock); ok {
 		ib.End(now)
 	}
-	if c, ok := e.b.(block.Compaction); ok && msg.res.Usage != nil {
-		c.SetTokens(msg.res.Usage.InputTokens, msg.res.Usage.OutputTokens)
+	if cb, ok := e.b.(block.Compaction); ok && res.Usage != nil {
+		cb.SetTokens(res.Usage.InputTokens, res.Usage.OutputTokens)
 	}
-	m.appendEntry(&plainEntry{b: block.NewDivider(compactDivider), fs: m.frame})
-	m.transcript.Follow()
-	return nil
+	c.appendEntry(&plainEntry{b: block.NewDivider(compactDivider), fs: c.fs})
+	c.transcript.Follow()
 }
 
 // compactionItem is the window's newest compaction item, for its panel; a
@@ -87,7 +89,7 @@ func contextFull(err error, info *stream.ErrorInfo) bool {
 // once.
 type compactionMarks struct{ last string }
 
-func (w *compactionMarks) mark(m *Model, input []json.RawMessage, now time.Time) {
+func (w *compactionMarks) mark(c *items, input []json.RawMessage, now time.Time) {
 	var it *stream.Item
 	for _, raw := range input {
 		if c := stream.StoredItem(raw); c != nil && c.Type == "compaction" {
@@ -98,9 +100,9 @@ func (w *compactionMarks) mark(m *Model, input []json.RawMessage, now time.Time)
 		return
 	}
 	w.last = it.ID
-	e := m.addItem(it, now)
+	e := c.addItem(it, now)
 	if ib, ok := e.b.(block.ItemBlock); ok {
 		ib.End(now)
 	}
-	m.appendEntry(&plainEntry{b: block.NewDivider(compactDivider), fs: m.frame})
+	c.appendEntry(&plainEntry{b: block.NewDivider(compactDivider), fs: c.fs})
 }

@@ -70,11 +70,8 @@ func (m *Model) send(text string, files []*attach.File, msg json.RawMessage) tea
 	owed := m.tools.loop.Begin(m.now())        // outputs of a stopped round keep the chain valid
 	owed = append(m.takeOwed(m.conv), owed...) // and so do the denials of a stopped approval
 	m.recallStateless()                        // a provider that keeps no state gets the history (stateless.go)
-	return m.begin(m.conv.Begin(text, append(owed, msg)...))
+	return m.beginWith(m.conv.Begin(text, append(owed, msg)...), nil)
 }
-
-// begin streams a session turn.
-func (m *Model) begin(st *session.Turn) tea.Cmd { return m.beginWith(st, nil) }
 
 // beginWith streams a session turn recorded in round, the record of the tool
 // round whose outputs it sends (nil: a new record).

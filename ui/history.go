@@ -267,3 +267,10 @@ func plural(n int, word string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
+
+// saveSettings records the conversation's settings in the session.
+func (h *history) saveSettings(s session.Settings) {
+	if h.journal != nil {
+		h.journal.SetSettings(s)
+	}
+}

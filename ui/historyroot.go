@@ -59,7 +59,7 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 	m.notice(block.Info, fmt.Sprintf("resumed %q · %s", stream.SanitizeLine(s.Info.Title), plural(s.Info.Turns, "turn")))
 	if moved != "" {
 		m.notice(block.Info, moved)
-		m.settingsChanged() // the session is on this provider now
+		m.history.saveSettings(m.conv.Settings) // the session is on this provider now
 	}
 	if msg.turn > 0 && msg.turn <= len(m.turnEntry) {
 		m.transcript.ScrollTo(m.turnEntry[msg.turn-1])
@@ -71,7 +71,10 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 // with its panel, collapsed reasoning, notices for turns that ended badly,
 // and approvals still waiting.
 func (m *Model) redraw() {
-	m.resetTranscript()
+	m.items.reset(m.transcriptHeight())
+	m.pending = nil
+	m.metering.reset()
+	m.statusBar.resetUsage()
 	now := m.now()
 	carried := m.conv.Carried()
 	var window compactionMarks
@@ -81,7 +84,7 @@ func (m *Model) redraw() {
 		if carried && i == len(m.conv.Turns)-1 {
 			note = "; your next message sends its prompt and partial answer to the model"
 		}
-		window.mark(m, t.Input, now)
+		window.mark(&m.items, t.Input, now)
 		m.turnEntry = append(m.turnEntry, m.transcript.Len())
 		if t.Prompt != "" {
 			m.appendEntry(&plainEntry{b: block.NewUser(t.Prompt), fs: m.frame})
@@ -123,7 +126,13 @@ func (m *Model) redraw() {
 		}
 	}
 	m.status.SessionUsage = m.usage
-	m.collectPending()
+	m.pending = m.waitingApprovals(m.conv.PendingApprovals())
+	if len(m.pending) > 0 {
+		m.status.State = AwaitingApproval
+		m.approvals.askHosted(m.dialog != nil, m.frame) // the prompt comes back after a resume
+	} else if m.cur == nil {
+		m.status.State = Idle
+	}
 }
 
 // callsOpen reports whether a call of the chain has no final output.
@@ -134,37 +143,6 @@ func callsOpen(ccs []session.ChainCall) bool {
 		}
 	}
 	return false
-}
-
-// collectPending finds approval requests of the last turn still waiting for
-// an answer, so that the prompt comes back after a resume.
-func (m *Model) collectPending() {
-	m.pending = nil
-	for _, it := range m.conv.PendingApprovals() {
-		if e := m.entries[it]; e != nil {
-			if a, ok := e.b.(block.Approver); ok {
-				if _, pending := a.Approval(); pending {
-					m.pending = append(m.pending, e)
-				}
-			}
-		}
-	}
-	if len(m.pending) > 0 {
-		m.status.State = AwaitingApproval
-		m.approvals.askHosted(m.dialog != nil, m.frame) // the prompt comes back after a resume
-	} else if m.cur == nil {
-		m.status.State = Idle
-	}
-}
-
-// resetTranscript empties the transcript and everything indexed on it.
-func (m *Model) resetTranscript() {
-	m.transcript = NewTranscript(m.frame.width, m.transcriptHeight())
-	m.transcript.SetStyles(m.frame.styles)
-	m.entries = map[*stream.Item]*itemEntry{}
-	m.reasoning, m.panels, m.pending, m.answers, m.turnEntry = nil, nil, nil, nil, nil
-	m.metering.reset()
-	m.status.SessionUsage, m.status.TurnUsage, m.status.Meter = Usage{}, Usage{}, ""
 }
 
 // fork starts a new session from user turn n (numbered as "N turns"

@@ -6,6 +6,7 @@ package ui
 // only through messages (frameState.post).
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -195,4 +196,44 @@ func (c *items) title(it *stream.Item) string {
 		}
 	}
 	return ""
+}
+
+// showSettled shows items that arrive whole, outside a turn (the MCP
+// servers' tool lists): each completed and settled at now.
+func (c *items) showSettled(raws []json.RawMessage, now time.Time) {
+	for _, raw := range raws {
+		it, err := stream.ItemFromJSON(raw)
+		if err != nil {
+			continue
+		}
+		it.Status = "completed"
+		e := c.addItem(it, now)
+		if ib, ok := e.b.(block.ItemBlock); ok {
+			ib.End(now)
+		}
+	}
+}
+
+// reset empties the transcript, h rows high, and everything indexed on it.
+func (c *items) reset(h int) {
+	c.transcript = NewTranscript(c.fs.width, h)
+	c.transcript.SetStyles(c.fs.styles)
+	c.entries = map[*stream.Item]*itemEntry{}
+	c.reasoning, c.panels, c.answers, c.turnEntry = nil, nil, nil, nil
+}
+
+// waitingApprovals returns the entries of those of its that are approval
+// requests still waiting for an answer.
+func (c *items) waitingApprovals(its []*stream.Item) []*itemEntry {
+	var out []*itemEntry
+	for _, it := range its {
+		if e := c.entries[it]; e != nil {
+			if a, ok := e.b.(block.Approver); ok {
+				if _, waiting := a.Approval(); waiting {
+					out = append(out, e)
+				}
+			}
+		}
+	}
+	return out
 }

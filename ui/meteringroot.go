@@ -48,7 +48,7 @@ func (m *Model) statusFacts() {
 func (m *Model) modelSwitched(msg modelSwitchedMsg) tea.Cmd {
 	m.conv.Settings.Model = msg.model
 	m.status.Model = msg.model
-	m.settingsChanged()
+	m.history.saveSettings(m.conv.Settings)
 	m.notice(block.Info, "model: "+msg.model)
 	return nil
 }
@@ -67,7 +67,7 @@ func (m *Model) providerSwitched(msg providerSwitchedMsg) tea.Cmd {
 		s.Model = c.Model
 	}
 	m.status.Model, m.status.Provider, m.status.ProviderName = s.Model, c.Label, c.Name
-	m.settingsChanged()
+	m.history.saveSettings(m.conv.Settings)
 	name := stream.SanitizeLine(c.Name)
 	m.appendEntry(&plainEntry{b: block.NewDivider("provider: " + stream.SanitizeLine(msg.from) + " → " + name), fs: m.frame})
 	line := "now on " + name + " (" + providerLabel(c.Label) + ") with model " + stream.SanitizeLine(s.Model)

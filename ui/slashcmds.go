@@ -137,5 +137,5 @@ func (m *Model) retry() tea.Cmd {
 	if st.Prompt != "" {
 		m.appendEntry(&plainEntry{b: block.NewUser(st.Prompt), fs: m.frame})
 	}
-	return m.begin(st)
+	return m.beginWith(st, nil)
 }

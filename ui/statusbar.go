@@ -89,3 +89,8 @@ func (b *statusBar) follow(t *turn, titleOf func(*stream.Item) string) {
 	}
 	b.status.TurnUsage = t.usage()
 }
+
+// resetUsage clears the usage and cost shown (a new or resumed session).
+func (b *statusBar) resetUsage() {
+	b.status.SessionUsage, b.status.TurnUsage, b.status.Meter = Usage{}, Usage{}, ""
+}
