@@ -40,8 +40,9 @@
 //	Client.Open → io.Reader → Scanner (SSE frames) → Decoder (typed Events) →
 //	Accumulator (snapshots), with Start running the first three on one
 //	goroutine that adds events to a pending batch the consumer takes with
-//	Handle.Next / NextBy (no goroutine in between; the consumer is woken at
-//	most once per call).
+//	Handle.Next / NextBy / NextWithin (no goroutine in between; the consumer
+//	is woken at most once per call, and a slow stream's reader reads again
+//	only when the consumer will take a batch: pacer.go).
 //
 // Memory is bounded: Start hands over bounded batches (the reader waits while
 // a full one is not taken) and drops what it had not handed over once

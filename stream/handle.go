@@ -79,6 +79,16 @@ func (h *Handle) Cancel(cause error) { h.cancel(cause) }
 // none may once Chan was called.
 func (h *Handle) Next() (Batch, bool) { return h.NextBy(time.Time{}) }
 
+// NextWithin is NextBy with notBefore hold from now, by the wall clock the
+// stream reads (0: at once, as Next). A consumer on a clock of its own (a
+// UI's injected one) says how long, and the stream says when.
+func (h *Handle) NextWithin(hold time.Duration) (Batch, bool) {
+	if hold <= 0 {
+		return h.Next()
+	}
+	return h.NextBy(time.Now().Add(hold))
+}
+
 // NextBy is Next for a consumer that draws frames: events that arrive before
 // notBefore are held (the reader does not wake the consumer for them) and
 // handed over at notBefore, together with all that came meanwhile. The end

@@ -185,6 +185,40 @@ func TestNextByHoldsUntilTheFrame(t *testing.T) {
 	}
 }
 
+// TestNextWithinHoldsFromNow: NextWithin holds what comes for the time
+// given from now (the consumer is parked until the end wakes it, and the
+// reader's pause sees that time), and with none hands it over at once.
+func TestNextWithinHoldsFromNow(t *testing.T) {
+	h, _ := newTestHandle(context.Background())
+	got := make(chan Batch)
+	before := time.Now()
+	go func() { b, _ := h.NextWithin(time.Hour); got <- b }()
+	h.put(piece{ev: Event{Kind: KindTextDelta, Delta: "a"}})
+	for {
+		h.mu.Lock()
+		w := h.waiting
+		h.mu.Unlock()
+		if w == waitUrgent {
+			break
+		}
+	}
+	if due := h.notBefore(); due.Before(before.Add(time.Hour)) || due.After(time.Now().Add(time.Hour)) {
+		t.Errorf("held until %v, want an hour from the call (%v)", due, before.Add(time.Hour))
+	}
+	h.put(piece{final: true})
+	if b := <-got; len(b.Events) != 1 || !b.Final {
+		t.Errorf("%d events, final %v: want the delta with the end", len(b.Events), b.Final)
+	}
+	h2, _ := newTestHandle(context.Background())
+	h2.put(piece{ev: Event{Kind: KindTextDelta, Delta: "a"}})
+	if b, _ := h2.NextWithin(0); len(b.Events) != 1 {
+		t.Errorf("%d events at once, want 1", len(b.Events))
+	}
+	if !h2.notBefore().IsZero() {
+		t.Errorf("no hold, yet the reader would wait until %v", h2.notBefore())
+	}
+}
+
 // TestBatchIsSizedByTheLastOnes: a batch starts with room for as many
 // events as the one before it, or half the room of that one, so a fast
 // stream's full batches are allocated once instead of growing by doubling,

@@ -24,6 +24,12 @@ const slowRate = 256 << 10 // bytes per second
 // wait for the frame). A fast stream is never paused, and a consumer that
 // asks with no notBefore (Next) is never paced.
 //
+// It pays: in ../shared/bench's paced run (a 40 KB answer at 200 deltas/s
+// through the real TUI), 7 runs alternating with a build without the pause
+// cost 21.5 CPU-s against 29.5 without it (1.37×; the pairs 1.04–1.60×,
+// median 1.39×, under a load of 6 to 19). The price is the end: it showed
+// a median 80 ms later (within the frame, as above).
+//
 // Invariants:
 //   - at most one pause comes between two reads, and only after two reads
 //     in a row whose bytes came at less than slowRate since the read

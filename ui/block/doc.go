@@ -20,10 +20,18 @@
 // writes for cited http(s) sources, and those ui/markdown writes for markdown
 // links. Colours come only from theme.Styles.
 //
+// Markdown that cannot be drawn is shown as plain wrapped text, never lost,
+// and said once in one line: Renderers.Note holds the line (a renderer that
+// could not be made, markdown nested too deep to parse in time, a render
+// that failed; cleaned with stream.SanitizeLine), the chat asks NewNote every
+// frame and shows what it returns once, and --format ansi prints
+// Printer.Note on stderr at the end.
+//
 // It does not run a Bubble Tea program, handle keys, scroll, or read the
-// clock: time comes in through Update(now) and Context.Now, and slow work
-// (the final render of a message, writing an image) is handed back as a
-// function for the caller to run off the UI goroutine.
+// clock: time comes in through Update(now) and Context.Now (the Printer's
+// clock is time.Now, a field tests set), and slow work (the final render of
+// a message, writing an image) is handed back as a function for the caller
+// to run off the UI goroutine.
 //
 // Main flow: ForItem(item) → Update(now) after each change → Render(ctx)
 // per frame while Live, cached per width once settled.

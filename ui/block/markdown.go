@@ -11,6 +11,9 @@ import (
 	"runnel/ui/markdown"
 )
 
+// newRenderer makes a markdown renderer (a variable: tests make it fail).
+var newRenderer = markdown.NewRenderer
+
 // maxRenderers bounds how many renderers a Renderers keeps: a resize makes
 // one per width passed through, a theme switch one per width again.
 const maxRenderers = 16
@@ -22,14 +25,16 @@ const maxRenderers = 16
 // its frame state, the Printer its own. It is safe for concurrent use.
 //
 // Invariants: byKey holds at most maxRenderers entries (it is emptied when
-// full); a nil entry records a renderer that could not be made, and err
-// keeps the first such failure (the blocks then show plain text).
+// full, after note keeps the note of any of them); a nil entry records a
+// renderer that could not be made, and err keeps the first such failure
+// (the blocks then show plain text); said is set once NewNote returned a
+// note, and never cleared.
 type Renderers struct {
 	mu    sync.Mutex
 	byKey map[rendererKey]*markdown.Renderer
 	err   error
-	note  string                  // the first renderer's note found (Note)
-	said  bool                    // NewNote has handed the note or the error out
+	note  string                  // the first renderer's note found, cleaned (Note)
+	said  bool                    // NewNote has handed the note out
 	looks map[*theme.Styles]*look // the blocks' styles per Styles (look.go)
 }
 
@@ -52,43 +57,54 @@ func (rs *Renderers) Err() error {
 	return rs.err
 }
 
-// Note returns the first note of a renderer that drew markdown nested too
-// deep as plain text (markdown.Renderer.Note), or "": the UI says it once.
+// Note returns the one line to say when markdown was drawn as plain text,
+// or "" when none was: the first note of a renderer (markdown.Renderer.Note:
+// nesting too deep to parse in time, a render that failed), else the error
+// making a renderer (Err). It is cleaned (stream.SanitizeLine).
 func (rs *Renderers) Note() string {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	for _, r := range rs.byKey {
-		if rs.note == "" && r != nil {
-			rs.note = r.Note()
-		}
+	rs.keepNoteLocked()
+	switch {
+	case rs.note != "":
+		return rs.note
+	case rs.err != nil:
+		return cleanLine("markdown cannot be drawn (" + rs.err.Error() + "): answers are shown as plain text")
 	}
-	return rs.note
+	return ""
 }
 
-// NewNote returns, once, the one line the chat says when markdown fell
-// back to plain text: the first renderer note (Note), or the error making a
-// renderer (Err); "" before there is one, and ever after.
+// keepNoteLocked keeps the first renderer note found, so that emptying
+// byKey loses none. rs.mu is held.
+func (rs *Renderers) keepNoteLocked() {
+	for _, r := range rs.byKey {
+		if rs.note != "" {
+			return
+		}
+		if r != nil {
+			rs.note = cleanLine(r.Note())
+		}
+	}
+}
+
+// NewNote returns Note once, the first time there is one, for the chat to
+// say; "" before, and ever after. Every frame asks: once said, it looks at
+// nothing.
 func (rs *Renderers) NewNote() string {
 	rs.mu.Lock()
 	said := rs.said
 	rs.mu.Unlock()
-	if said { // every frame asks: once said, nothing is looked at again
+	if said {
 		return ""
 	}
-	note, err := rs.Note(), rs.Err()
+	n := rs.Note()
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
-	switch {
-	case rs.said:
+	if rs.said || n == "" {
 		return ""
-	case note != "":
-		rs.said = true
-		return note
-	case err != nil:
-		rs.said = true
-		return "markdown cannot be drawn (" + err.Error() + "): answers are shown as plain text"
 	}
-	return ""
+	rs.said = true
+	return n
 }
 
 // get returns the renderer for st at width, or nil if it cannot be made;
@@ -109,6 +125,7 @@ func (rs *Renderers) getLocked(k rendererKey) *markdown.Renderer {
 		return r
 	}
 	if len(rs.byKey) >= maxRenderers {
+		rs.keepNoteLocked()
 		clear(rs.byKey)
 	}
 	style := k.styles.Glamour()
@@ -123,7 +140,7 @@ func (rs *Renderers) getLocked(k rendererKey) *markdown.Renderer {
 			cb.Chroma, cb.Theme = nil, ""
 		}
 		var err error
-		if r, err = markdown.NewRenderer(style, k.width); err != nil && rs.err == nil {
+		if r, err = newRenderer(style, k.width); err != nil && rs.err == nil {
 			rs.err = fmt.Errorf("markdown at width %d: %w", k.width, err)
 		}
 	}

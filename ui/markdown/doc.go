@@ -30,8 +30,9 @@
 // characters first), does not pace frames (the caller coalesces deltas to
 // its frame rate) and does not measure the terminal. It never panics on
 // any input: a failure shows the message as plain text and is reported by
-// Stream.Err or Render's error, and in one line by Renderer.Note, which
-// the chat shows once (ui/block Renderers.NewNote).
+// Stream.Err or Render's error, and in one line (the panic's words, at most
+// 200 bytes of them) by the Note of the renderer that drew it, which the
+// chat shows once (ui/block Renderers.NewNote).
 //
 // Deliberate differences from glamour: one blank row between blocks;
 // hanging indents; code without a language stays plain (no guessing, so

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync/atomic"
+	"unicode/utf8"
 
 	"charm.land/glamour/v2/ansi"
 	"github.com/alecthomas/chroma/v2"
@@ -94,9 +95,38 @@ func (r *Renderer) parse(src string, refs []parser.Reference) (ast.Node, []byte,
 // noteOnce keeps n as the renderer's note unless it has one.
 func (r *Renderer) noteOnce(n string) { r.note.CompareAndSwap(nil, &n) }
 
-// panicNote is the note on a render that failed and fell back to plain text.
+// panicNote is the note on a render that failed and fell back to plain
+// text: one line, whatever the panic said.
 func panicNote(p any) string {
-	return fmt.Sprintf("markdown could not be drawn (%v): that answer is shown as plain text", p)
+	return "markdown could not be drawn (" + noteCause(fmt.Sprint(p), maxNoteCause) + "): that answer is shown as plain text"
+}
+
+// maxNoteCause bounds the cause a note quotes, in bytes.
+const maxNoteCause = 200
+
+// noteCause is s's words on one line, cut to at most limit bytes (and
+// " …") at a word, or inside a first word longer than that at a rune.
+func noteCause(s string, limit int) string {
+	var b strings.Builder
+	for _, w := range strings.Fields(s) {
+		sep := min(b.Len(), 1)
+		if b.Len()+sep+len(w) > limit {
+			if b.Len() == 0 {
+				n := limit
+				for n > 0 && !utf8.RuneStart(w[n]) {
+					n--
+				}
+				b.WriteString(w[:n])
+			}
+			b.WriteString(" …")
+			break
+		}
+		if sep > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w)
+	}
+	return b.String()
 }
 
 // Note returns the first note on markdown this renderer showed as plain

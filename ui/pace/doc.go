@@ -39,6 +39,23 @@
 //     tick (SpinnerStep) moves the frame clock for the status line's timer
 //     without drawing the transcript.
 //
+// Invariants (TestPacerProperties checks them on random runs):
+//   - every tick scheduled has a new Seq, and only the last one scheduled
+//     is obeyed; while one is scheduled another is only when it is sooner
+//     (a fast one replacing a slow one);
+//   - a batch is asked for once at a time, only while a turn is in flight,
+//     never after its final batch, and held only once deltas flow and not
+//     in a burst;
+//   - the end of a turn is always drawn, and a batch held back always has
+//     a fast tick scheduled to draw it within FrameInterval;
+//   - the batches of a burst are drawn at most once per BurstDraw;
+//   - a draft only while a turn is in flight, within DraftFor of its last
+//     full batch;
+//   - an idle chat (no turn, nothing animating, no tools running) schedules
+//     no tick;
+//   - the approval's wait tick only while an approval waits and no tick of
+//     either kind is scheduled; it moves the frame clock forward only.
+//
 // It does not draw, read streams, or know what a batch holds beyond the
 // Facts; it does not decide how much a batch holds (the stream's bounds do).
 package pace
