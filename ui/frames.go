@@ -20,11 +20,7 @@ func (ts *turns) plan(f pace.Facts, now time.Time) (pace.Plan, tea.Cmd) {
 	pl := ts.pacer.Decide(f, now)
 	var cmds []tea.Cmd
 	if t := ts.cur; pl.Take && t != nil {
-		var notBefore time.Time // the stream's reader holds what comes until then
-		if pl.Hold > 0 {
-			notBefore = now.Add(pl.Hold)
-		}
-		cmds = append(cmds, waitBatch(t.gen, t.handle, notBefore))
+		cmds = append(cmds, waitBatch(t.gen, t.handle, pl.Hold)) // the stream's reader holds what comes meanwhile
 	}
 	if pl.Tick.Seq != 0 {
 		ts.tickSeq = pl.Tick.Seq

@@ -59,11 +59,11 @@ type turn struct {
 	attach  bool                  // picks up a stored turn (reattach)
 }
 
-// waitBatch receives the next batch of h, not before notBefore unless it
-// ends the stream (see stream.Handle.NextBy).
-func waitBatch(gen int, h *stream.Handle, notBefore time.Time) tea.Cmd {
+// waitBatch receives the next batch of h, holding what comes for up to
+// hold unless it ends the stream (see stream.Handle.NextWithin).
+func waitBatch(gen int, h *stream.Handle, hold time.Duration) tea.Cmd {
 	return func() tea.Msg {
-		b, ok := h.NextBy(notBefore)
+		b, ok := h.NextWithin(hold)
 		if !ok {
 			return batchMsg{gen: gen, batch: stream.Batch{Final: true}}
 		}

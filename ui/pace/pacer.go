@@ -192,15 +192,6 @@ func (p *Pacer) Decide(f Facts, now time.Time) Plan {
 	return pl
 }
 
-// Scheduled returns the Seq of the frame tick scheduled and not yet obeyed
-// (0: none), and whether the approval's wait tick is scheduled.
-func (p *Pacer) Scheduled() (seq int, waitTick bool) {
-	if p.scheduled {
-		seq = p.seq
-	}
-	return seq, p.waitTicking
-}
-
 // batch decides on a batch that was just folded in.
 func (p *Pacer) batch(pl *Plan, f Facts, now time.Time) {
 	p.asked = false

@@ -91,7 +91,7 @@ func (s *sim) decide(f Facts) Plan {
 		s.draws++
 		s.shown = s.now
 	}
-	seq, wait := s.p.Scheduled()
+	seq, wait := s.p.Seq(), s.p.WaitTicking()
 	if want := map[bool]int{true: s.lastSeq}[s.pending]; seq != want || wait != s.waitTick {
 		s.fail("Scheduled() = %d, %v; the plans said %d, %v", seq, wait, want, s.waitTick)
 	}

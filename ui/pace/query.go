@@ -5,6 +5,15 @@ package pace
 // Scheduled reports whether a frame tick is scheduled and not yet obeyed.
 func (p *Pacer) Scheduled() bool { return p.scheduled }
 
+// Seq is the Seq of the frame tick scheduled and not yet obeyed, 0 when
+// none is.
+func (p *Pacer) Seq() int {
+	if p.scheduled {
+		return p.seq
+	}
+	return 0
+}
+
 // Fast reports whether the tick scheduled comes within FrameInterval.
 func (p *Pacer) Fast() bool { return p.scheduled && p.fast }
 
