@@ -7,7 +7,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
-	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/ui/block"
 )
@@ -49,13 +48,14 @@ func (m *Model) resumeCalls() tea.Cmd {
 		case session.CallInterrupted:
 			interrupted = append(interrupted, stream.SanitizeLine(it.Name))
 			it.Output, _ = json.Marshal(cc.Output)
-			it.Run = &stream.LocalRun{Phase: stream.RunEnded, Outcome: "interrupted"}
+			m.setRun(it, cc.Run) // interrupted
 			m.itemChanged(it)
 		case session.CallAnswered:
 			if it.Output == nil {
 				it.Output, _ = json.Marshal(cc.Output)
-				// ran in an earlier process: its header says how, as its output does
-				it.Run = &stream.LocalRun{Phase: stream.RunEnded, Outcome: tools.OutcomeOf(cc.Output).String()}
+				// ran in an earlier process: its header says how, as its round
+				// recorded it (unrecorded in a session an older runnel saved)
+				m.setRun(it, cc.Run)
 				m.itemChanged(it)
 			}
 		}
@@ -83,7 +83,15 @@ func (m *Model) resumeCalls() tea.Cmd {
 			seed[cc.Item.CallID] = stream.OutputItem(cc.Item.CallID, cc.Output)
 		}
 	}
-	return m.runRound([]*stream.Snapshot{resp}, resp.ID, calls, seed)
+	cmd := m.runRound([]*stream.Snapshot{resp}, resp.ID, calls, seed)
+	if k.round != nil { // the new record keeps how the seeded calls ended, too
+		for _, cc := range ccs {
+			if cc.State != session.CallUnanswered {
+				k.round.Ran(cc.Item.CallID, cc.Run)
+			}
+		}
+	}
+	return cmd
 }
 
 // ranBefore lists the call_ids that the rounds of resp's user turn before

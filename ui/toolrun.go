@@ -37,6 +37,7 @@ type toolKit struct {
 	events  chan tea.Msg
 	cancel  context.CancelFunc
 	calls   map[string]*stream.Item // call id → its function_call item while its round runs; empty between rounds
+	runs    map[string]tools.Run    // call id → runnel's run of it, as its panel shows it (setRun)
 	output  map[string]*strings.Builder
 	asking  *approvalAsk // the approval request shown now
 	queue   []approvalAsk
@@ -89,7 +90,7 @@ type (
 )
 
 func newToolKit(o *Tools) *toolKit {
-	k := &toolKit{events: make(chan tea.Msg, 256), calls: map[string]*stream.Item{}, output: map[string]*strings.Builder{}, enabled: map[string]bool{},
+	k := &toolKit{events: make(chan tea.Msg, 256), calls: map[string]*stream.Item{}, runs: map[string]tools.Run{}, output: map[string]*strings.Builder{}, enabled: map[string]bool{},
 		roundOut: map[string]json.RawMessage{}, running: map[string]bool{}}
 	var mcp *tools.Manager
 	var secrets *stream.Redactor
@@ -207,7 +208,7 @@ func (m *Model) runRound(snaps []*stream.Snapshot, respID string, calls []tools.
 	}
 	for _, c := range calls {
 		if it := k.calls[c.CallID]; it != nil {
-			it.Run = &stream.LocalRun{Phase: stream.RunWaiting}
+			m.setRun(it, tools.Run{Phase: tools.RunWaiting})
 			m.itemChanged(it)
 		}
 	}
@@ -323,7 +324,7 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 	case toolStartMsg:
 		k.waiting = false
 		if it := k.calls[msg.call.CallID]; it != nil {
-			it.Run = &stream.LocalRun{Phase: stream.RunRunning, Started: time.Now()}
+			m.setRun(it, tools.Run{Phase: tools.RunRunning, Started: time.Now()})
 			m.itemChanged(it)
 			k.running[msg.call.CallID] = true
 			k.roundOut[msg.call.CallID] = session.RunningOutput(msg.call.CallID, "")
@@ -337,6 +338,9 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 			delete(k.running, msg.res.Call.CallID)
 			k.roundOut[msg.res.Call.CallID] = stream.OutputItem(msg.res.Call.CallID, msg.res.Output)
 			k.saveRound(m.now())
+			if k.round != nil {
+				k.round.Ran(msg.res.Call.CallID, tools.Ended(msg.res)) // how it ended, beside its output
+			}
 			m.toolStatus()
 		}
 		return k.wait(), true
@@ -352,8 +356,8 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 				b.WriteString(msg.chunk)
 			}
 			it.Output, _ = json.Marshal(b.String())
-			if it.Run == nil || it.Run.Phase != stream.RunRunning { // its start report was late
-				it.Run = &stream.LocalRun{Phase: stream.RunRunning, Started: time.Now()}
+			if r, ok := k.runs[msg.callID]; !ok || r.Phase != tools.RunRunning { // its start report was late
+				m.setRun(it, tools.Run{Phase: tools.RunRunning, Started: time.Now()})
 			}
 			m.itemChanged(it)
 			if k.running[msg.callID] {
@@ -370,10 +374,12 @@ func (m *Model) toolMsg(msg tea.Msg) (cmd tea.Cmd, ok bool) {
 			if msg.p.Total > 0 {
 				p = fmt.Sprintf("%.0f%% %s", 100*msg.p.Progress/msg.p.Total, p)
 			}
-			if it.Run == nil || it.Run.Phase != stream.RunRunning {
-				it.Run = &stream.LocalRun{Phase: stream.RunRunning, Started: time.Now()}
+			r, ok := k.runs[msg.callID]
+			if !ok || r.Phase != tools.RunRunning {
+				r = tools.Run{Phase: tools.RunRunning, Started: time.Now()}
 			}
-			it.Run.Detail = p
+			r.Detail = p
+			m.setRun(it, r)
 			m.itemChanged(it)
 		}
 		return tea.Batch(k.wait(), m.ensureTick()), true
@@ -410,11 +416,12 @@ func (m *Model) toolsDone(msg toolDoneMsg) tea.Cmd {
 	for _, r := range msg.results {
 		if it := k.calls[r.Call.CallID]; it != nil {
 			it.Output, _ = json.Marshal(r.Output)
-			run := &stream.LocalRun{Phase: stream.RunEnded, Outcome: r.Status.String(), Took: r.Duration}
-			if it.Run != nil {
-				run.Started = it.Run.Started
+			run := tools.Ended(r)
+			run.Started = k.runs[r.Call.CallID].Started
+			m.setRun(it, run)
+			if k.round != nil {
+				k.round.Ran(r.Call.CallID, run)
 			}
-			it.Run = run
 			// redrawn now, not on the next frame: the panels end in the
 			// same view as the notice and the status line that say so
 			redraw = append(redraw, m.refresh(it, now))
@@ -503,6 +510,17 @@ func (m *Model) abandonTools() {
 	k.loop.Reset()
 	m.gen++ // the round's toolDoneMsg carries the old gen
 	m.status.State, m.status.Detail = Idle, ""
+}
+
+// setRun records where runnel's run of the call it stands, and shows it on
+// the call's panel (block.RunHolder).
+func (m *Model) setRun(it *stream.Item, r tools.Run) {
+	m.tools.runs[it.CallID] = r
+	if e := m.entries[it]; e != nil {
+		if h, ok := e.b.(block.RunHolder); ok {
+			h.SetRun(r)
+		}
+	}
 }
 
 // itemChanged marks an item for re-rendering on the next frame.
