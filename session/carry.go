@@ -15,6 +15,7 @@ import (
 	"regexp"
 	"strings"
 
+	"runnel/session/tools"
 	"runnel/stream"
 )
 
@@ -225,18 +226,25 @@ type ChainCall struct {
 	Item   *stream.Item
 	State  CallState
 	Output string // the output recorded (for CallInterrupted, the interrupted text)
+	// Run is how runnel's run of the call ended, for CallInterrupted and
+	// CallAnswered: StatusInterrupted, or the outcome the round recorded,
+	// else StatusUnrecorded (never read from Output).
+	Run tools.Run
 }
 
 // ChainCalls lists the function calls of the chain's newest response and
 // what the turns after it recorded for each: after a resume, the unanswered
-// ones are asked about again, the interrupted ones show their output.
+// ones are asked about again, the interrupted ones show their output, and
+// the answered ones how their run ended.
 func (c *Conversation) ChainCalls() []ChainCall {
 	k, resp := c.chainTurn()
 	if resp == nil {
 		return nil
 	}
 	rec := map[string]outputFields{}
+	var runs map[string]tools.Run
 	if k < len(c.Turns)-1 {
+		runs = c.Turns[len(c.Turns)-1].Runs
 		for _, in := range c.Turns[len(c.Turns)-1].Input {
 			var f outputFields
 			if json.Unmarshal(in, &f) == nil && f.Type == "function_call_output" && f.CallID != "" {
@@ -252,8 +260,13 @@ func (c *Conversation) ChainCalls() []ChainCall {
 		cc := ChainCall{Item: it}
 		if f, ok := rec[it.CallID]; ok {
 			cc.State, cc.Output = CallAnswered, f.Output
+			cc.Run = tools.Run{Phase: tools.RunEnded, Outcome: tools.StatusUnrecorded}
+			if r, ok := runs[it.CallID]; ok {
+				cc.Run = r
+			}
 			if f.Status == OutputStatusRunning {
 				cc.State, cc.Output = CallInterrupted, InterruptedText(f.Output)
+				cc.Run = tools.Run{Phase: tools.RunEnded, Outcome: tools.StatusInterrupted}
 			}
 		}
 		out = append(out, cc)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"runnel/session/store"
+	"runnel/session/tools"
 	"runnel/stream"
 )
 
@@ -66,6 +67,10 @@ type Turn struct {
 	// (see Reattachable).
 	Row        store.TurnID
 	Background store.Background
+	// Runs is how runnel's own runs of a stored round's calls ended, by
+	// call_id, as its record says (nil for live turns and for rounds whose
+	// record has none).
+	Runs map[string]tools.Run
 }
 
 // ChainID returns the response id the next request will continue from.

@@ -8,7 +8,9 @@
 // unchained turn's prompt and partial answer when it was stopped, cut off or
 // interrupted, and an output for every client-side call of the chain's
 // response. A tool round is journaled as it runs (Journal.BeginRound), so a
-// killed process leaves behind which calls ran and what they printed.
+// killed process leaves behind which calls ran and what they printed, and
+// how each run ended (TurnLog.Ran, as session/tools' typed record), which a
+// resume reads back (ChainCalls) instead of reading the outputs' text.
 //
 // Compaction (compact.go): Settings.CompactThreshold asks the server to
 // compact past a size; CompactRequest and Compacted run /compact, after

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"runnel/session/store"
+	"runnel/session/tools"
 	"runnel/stream"
 )
 
@@ -121,10 +122,11 @@ func (j *Journal) SetSettings(s Settings) {
 // TurnLog is one turn's record in the journal.
 //
 // Invariants: tid is written only by the writer goroutine (0 until the turn
-// row exists); pending, last and saved are touched only by the caller.
+// row exists); pending, last, saved and runs are touched only by the caller.
 type TurnLog struct {
 	j       *Journal
 	tid     store.TurnID
+	runs    map[string]tools.Run     // a round's ended runs, by call_id (Ran)
 	pending map[itemKey]*stream.Item // items changed since the last save
 	resp    map[*stream.Snapshot]int
 	last    time.Time
@@ -408,6 +410,29 @@ func (l *TurnLog) SetInput(input []json.RawMessage) {
 	l.j.enqueue(func() {
 		if l.tid != 0 {
 			l.j.report(l.j.db.SetInput(l.tid, input))
+		}
+	})
+}
+
+// Ran records how runnel's run of a round's call ended (a run not ended is
+// ignored), beside the outputs SetInput records: a resumed session reads it
+// back (Turn.Runs, ChainCall.Run). Write it when the call's output is
+// recorded, so a kill leaves the two together.
+func (l *TurnLog) Ran(callID string, r tools.Run) {
+	if r.Phase != tools.RunEnded || callID == "" {
+		return
+	}
+	if l.runs == nil {
+		l.runs = map[string]tools.Run{}
+	}
+	l.runs[callID] = r
+	rec := tools.EncodeRuns(l.runs)
+	if rec == nil {
+		return
+	}
+	l.j.enqueue(func() {
+		if l.tid != 0 {
+			l.j.report(l.j.db.SetRuns(l.tid, rec))
 		}
 	})
 }

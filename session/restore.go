@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"runnel/session/store"
+	"runnel/session/tools"
 	"runnel/stream"
 )
 
@@ -17,7 +18,7 @@ func FromStore(s *store.Session) (*Conversation, []error) {
 	c := &Conversation{Settings: SettingsFromJSON(s.Settings), chainID: s.LastResponseID()}
 	var probs []error
 	for _, st := range s.Turns {
-		t := &Turn{Prompt: st.Prompt, Input: st.Input, Stored: st.Status, Window: windowLen(st.Input), Row: st.ID, Background: st.Background}
+		t := &Turn{Prompt: st.Prompt, Input: st.Input, Stored: st.Status, Window: windowLen(st.Input), Row: st.ID, Background: st.Background, Runs: tools.DecodeRuns(st.Runs)}
 		t.Request.PreviousResponseID = st.PreviousResponseID
 		// A stream cut off before its response finished is not an error
 		// that ended the turn: it comes back as it was live, the last

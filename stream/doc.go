@@ -8,9 +8,12 @@
 // standalone POST /responses/compact) and the background reader that feeds a
 // consumer (Start / Handle). It also owns Sanitize, which makes
 // untrusted text safe to print, and the item kind table (KindFor,
-// ItemKinds): for every item type its title, icon, one-line summary and
-// searchable text, read by the store's search index, the markdown export,
-// the UI's panels and the one-shot summaries. Item's typed accessors
+// ItemKinds), the one place item types are listed: for every type the
+// protocol's facts, its class (a message, reasoning, a call answered by an
+// output with its call_id, …) and its searchable text, read by the store's
+// search index, the markdown export, the UI's panels and the one-shot
+// summaries. How a type is presented (title, icon, one-line summary) is
+// not here but in ui/itemlook, keyed by the same types. Item's typed accessors
 // (Details, ShellCommands, PatchDiff, OutputText, ErrorText…) are the one
 // place an item's kind-specific JSON is read; StoredItem reads an item as
 // stored or sent as input; and Redactor, the set of secret values
@@ -32,8 +35,9 @@
 // Accumulator.Continue continues saved snapshots with it; CancelResponse
 // stops one on the server.
 //
-// It does not know about Bubble Tea, sessions, storage or rendering: it hands
-// out decoded events and snapshots, and the caller decides what to show.
+// It does not know about Bubble Tea, sessions, storage, rendering or
+// runnel's own tool runs (session/tools' Run): it hands out decoded events
+// and snapshots, and the caller decides what to show.
 //
 // Main flow:
 //

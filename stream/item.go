@@ -41,10 +41,9 @@ type Item struct {
 	Output            json.RawMessage   // mcp_call, shell_call_output, … as received
 	Error             json.RawMessage   // mcp_call error, as received
 
-	Progress      string    // last tool progress phase: in_progress, searching, interpreting, generating, completed, failed
-	Run           *LocalRun // runnel's run of the call on this machine, nil for calls it does not run; never sent
-	PartialImages int       // partial images received
-	LastImage     string    // base64 of the newest partial image
+	Progress      string // last tool progress phase: in_progress, searching, interpreting, generating, completed, failed
+	PartialImages int    // partial images received
+	LastImage     string // base64 of the newest partial image
 
 	Added bool // output_item.added seen
 	Done  bool // output_item.done seen

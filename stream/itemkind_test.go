@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"unicode/utf8"
 )
 
 // deliberatelyGeneric are the spec's item types the table leaves to the
@@ -100,25 +99,22 @@ func TestItemKindsCoverSpec(t *testing.T) {
 	}
 }
 
-// TestItemKindTableEntries: every entry names its type, has a plain title
-// and a one-cell icon, and gives a zero item of its type a one-line summary.
+// TestItemKindTableEntries: every entry names its type and is its type's
+// entry. (Its title, icon and summary are the UI's: ui/itemlook's tests hold
+// that table to this one's types.)
 func TestItemKindTableEntries(t *testing.T) {
 	for _, k := range ItemKinds() {
-		if k.Type == "" || k.Generic || k.Title == "" || SanitizeLine(k.Title) != k.Title {
-			t.Errorf("entry %+v: needs a type, a plain title and Generic unset", k)
-		}
-		if utf8.RuneCountInString(k.Icon) != 1 || SanitizeLine(k.Icon) != k.Icon {
-			t.Errorf("%s: icon %q is not one plain glyph", k.Type, k.Icon)
+		if k.Type == "" || k.Generic {
+			t.Errorf("entry %+v: needs a type and Generic unset", k)
 		}
 		if got := KindFor(k.Type); got.Type != k.Type || got.Generic {
 			t.Errorf("KindFor(%q) is not its entry", k.Type)
 		}
-		checkSummary(t, k.Type+" (empty item)", k.Summary(&Item{Type: k.Type}))
 	}
 }
 
-// TestItemKindGenericEntries: a type not in the table still gets a title,
-// an icon, a summary, and searchable text by what it carries.
+// TestItemKindGenericEntries: a type not in the table still gets a class
+// by its name, and searchable text by what it carries.
 func TestItemKindGenericEntries(t *testing.T) {
 	for _, c := range []struct {
 		typ   string
@@ -131,31 +127,30 @@ func TestItemKindGenericEntries(t *testing.T) {
 		{"", ClassOther, ""},
 	} {
 		k := KindFor(c.typ)
-		if !k.Generic || k.Class != c.class || k.Title == "" || k.Icon == "" {
+		if !k.Generic || k.Class != c.class {
 			t.Errorf("KindFor(%q) = %+v", c.typ, k)
 		}
 		it := StoredItem(json.RawMessage(`{"type":"` + c.typ + `","name":"beam","arguments":"{\"to\":\"mars\"}","output":"ok"}`))
 		if got := k.Text(it).Tool; got != c.tool {
 			t.Errorf("%q: tool text %q, want %q", c.typ, got, c.tool)
 		}
-		checkSummary(t, c.typ, k.Summary(it))
 	}
 }
 
 // TestNewItemKindIsOneEntry: adding a kind is one entry in the table; the
-// lookups, the list, the summary and the searchable text all follow it.
-// (The UI and export tests iterate ItemKinds, so they cover a new entry
-// too.)
+// lookups, the list and the searchable text all follow it. (The UI and
+// export tests iterate ItemKinds, so they cover a new entry too: it needs
+// its look in ui/itemlook and its heading in session/export.)
 func TestNewItemKindIsOneEntry(t *testing.T) {
 	const typ = "hologram_call"
 	if !KindFor(typ).Generic {
 		t.Fatalf("%s is already in the table", typ)
 	}
-	kinds[typ] = ItemKind{Type: typ, Title: "Hologram", Icon: "◎", Class: ClassCall} // title, icon and class: the rest follows
+	kinds[typ] = ItemKind{Type: typ, Class: ClassCall} // the class: the rest follows
 	t.Cleanup(func() { delete(kinds, typ) })
 
 	k := KindFor(typ)
-	if k.Generic || k.Title != "Hologram" || k.Icon != "◎" {
+	if k.Generic || k.Class != ClassCall {
 		t.Errorf("KindFor ignores the new entry: %+v", k)
 	}
 	listed := false
@@ -166,28 +161,20 @@ func TestNewItemKindIsOneEntry(t *testing.T) {
 		t.Error("ItemKinds does not list the new entry")
 	}
 	it := StoredItem(json.RawMessage(`{"type":"hologram_call","arguments":"mars","status":"completed"}`))
-	if got := k.Summary(it); got != "• hologram_call completed" {
-		t.Errorf("summary %q", got)
-	}
 	if got := k.Text(it).Tool; got != "mars" {
 		t.Errorf("text %q: a call is searchable by its arguments", got)
 	}
 
-	kinds[typ] = ItemKind{Type: typ, Title: "Hologram", Icon: "◎", Class: ClassCall,
-		summary: func(it *Item, status string) string { return "hologram to " + clip(it.Arguments) + " " + status },
-		text:    func(it *Item) Searchable { return Searchable{Tool: "beam " + it.Arguments} }}
+	kinds[typ] = ItemKind{Type: typ, Class: ClassCall,
+		text: func(it *Item) Searchable { return Searchable{Tool: "beam " + it.Arguments} }}
 	k = KindFor(typ)
-	if got := k.Summary(it); got != "• hologram to mars completed" {
-		t.Errorf("own summary %q", got)
-	}
 	if got := k.Text(it).Tool; got != "beam mars" {
 		t.Errorf("own text %q", got)
 	}
 }
 
 // TestItemKindsOnRealFixtures: every item of every recorded stream (real,
-// real2, real3) gets a non-empty one-line summary free of control
-// sequences, its searchable text is sanitized, and the stored form of the
+// real2, real3) has its searchable text sanitized, and the stored form of the
 // item (its JSON, read back leniently) has the same kind and the same text.
 func TestItemKindsOnRealFixtures(t *testing.T) {
 	var files []string
@@ -211,7 +198,6 @@ func TestItemKindsOnRealFixtures(t *testing.T) {
 				types[it.Type] = true
 				where := filepath.Base(path) + " " + it.Type
 				k := KindFor(it.Type)
-				checkSummary(t, where, k.Summary(it))
 				txt := k.Text(it)
 				for _, col := range []string{txt.Prompt, txt.Answer, txt.Reasoning, txt.Tool} {
 					if Sanitize(col) != col || strings.ContainsAny(col, "\x1b\x07\u009b") {
@@ -237,9 +223,9 @@ func TestItemKindsOnRealFixtures(t *testing.T) {
 	}
 }
 
-// TestItemKindSummaryHostile: names, arguments and errors holding escape
-// sequences and newlines make one clean summary line and sanitized text.
-func TestItemKindSummaryHostile(t *testing.T) {
+// TestItemKindTextHostile: names, arguments and errors holding escape
+// sequences and newlines make sanitized searchable text.
+func TestItemKindTextHostile(t *testing.T) {
 	evil := "\x1b]52;c;cHduZWQ=\x07a\x1b[2J\nb\u202e\x9b31m"
 	q, _ := json.Marshal(evil)
 	for _, k := range append(ItemKinds(), KindFor("hologram_call"), KindFor("x_output"), KindFor("x")) {
@@ -248,23 +234,11 @@ func TestItemKindSummaryHostile(t *testing.T) {
 			`,"output":` + string(q) + `,"error":{"message":` + string(q) + `},"content":[{"type":"output_text","text":` + string(q) + `}]` +
 			`,"summary":[{"type":"summary_text","text":` + string(q) + `}],"action":{"commands":[` + string(q) + `],"query":` + string(q) + `}` +
 			`,"operation":{"path":` + string(q) + `,"diff":` + string(q) + `},"revised_prompt":` + string(q) + `}`
-		it := StoredItem(json.RawMessage(raw))
-		checkSummary(t, k.Type, k.Summary(it))
-		txt := k.Text(it)
+		txt := k.Text(StoredItem(json.RawMessage(raw)))
 		for _, col := range []string{txt.Prompt, txt.Answer, txt.Reasoning, txt.Tool} {
 			if Sanitize(col) != col || strings.Contains(col, "\x1b") {
 				t.Errorf("%s: text %q", k.Type, col)
 			}
 		}
-	}
-}
-
-func checkSummary(t *testing.T, where, s string) {
-	t.Helper()
-	if !strings.HasPrefix(s, "• ") || len(strings.TrimSpace(strings.TrimPrefix(s, "• "))) == 0 {
-		t.Errorf("%s: summary %q is empty", where, s)
-	}
-	if SanitizeLine(s) != s || strings.ContainsAny(s, "\n\r\x1b") {
-		t.Errorf("%s: summary %q is not one clean line", where, s)
 	}
 }

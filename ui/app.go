@@ -293,6 +293,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.beginWith(m.conv.Begin("", msg.input...), msg.round)
 	case answersMsg:
 		return m, m.beginWith(m.conv.Begin("", msg.input...), nil)
+	case runMsg:
+		m.items.setRun(msg.it, msg.run)
+		return m, nil
 	case panelChangedMsg:
 		m.dirty[msg.it] = true
 		return m, nil

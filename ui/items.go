@@ -14,6 +14,7 @@ import (
 
 	"runnel/session/attach"
 	"runnel/session/images"
+	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/ui/block"
 )
@@ -236,4 +237,13 @@ func (c *items) waitingApprovals(its []*stream.Item) []*itemEntry {
 		}
 	}
 	return out
+}
+
+// setRun shows on a call's panel how runnel's run of it stands.
+func (c *items) setRun(it *stream.Item, r tools.Run) {
+	if e := c.entries[it]; e != nil {
+		if h, ok := e.b.(block.RunHolder); ok {
+			h.SetRun(r)
+		}
+	}
 }

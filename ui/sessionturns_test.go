@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"runnel/session/store"
+	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/stream/streamtest"
 	"runnel/ui/pace"
@@ -86,51 +87,67 @@ func TestSearchShowsUserTurn(t *testing.T) {
 
 // TestResumedStoppedCallSaysCancelled: a session whose tool round was
 // stopped (the call's output "cancelled by user" waits for the next
-// message) resumes with the call's header saying cancelled, as its output
-// does, not "completed".
+// message) resumes with the call's header saying how its run ended as the
+// round recorded it (cancelled, and how long it ran), not "completed". A
+// round an older runnel saved recorded no outcome: the header says it is
+// unknown rather than read one out of the output's text.
 func TestResumedStoppedCallSaysCancelled(t *testing.T) {
-	db, err := store.Open(filepath.Join(t.TempDir(), "runnel.db"))
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		name string
+		runs json.RawMessage
+		want string
+	}{
+		{"recorded", tools.EncodeRuns(map[string]tools.Run{"c1": {Phase: tools.RunEnded, Outcome: tools.StatusCancelled, Took: 2 * time.Second}}), "cancelled 2.0s"},
+		{"old database", nil, "outcome unknown"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			db, err := store.Open(filepath.Join(t.TempDir(), "runnel.db"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			sid, err := db.CreateSession(store.NewSession{Title: "stopped", Settings: json.RawMessage(`{"model":"gpt-test","store":true}`)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tid, err := db.BeginTurn(sid, "run it", []json.RawMessage{stream.UserText("run it")}, "")
+			if err == nil {
+				err = db.SaveItems(tid, []store.ItemWrite{{Done: true, Raw: json.RawMessage(`{"type":"function_call","id":"fc","call_id":"c1","name":"slow_tool","arguments":"{}","status":"completed"}`)}})
+			}
+			if err == nil {
+				err = db.FinishTurn(tid, store.TurnEnd{Status: store.StatusCompleted, ResponseIDs: []string{"resp_1"}})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			rid, err := db.BeginTurn(sid, "", []json.RawMessage{json.RawMessage(`{"type":"function_call_output","call_id":"c1","output":"cancelled by user; its output so far:\nhalf"}`)}, "resp_1")
+			if err == nil && c.runs != nil {
+				err = db.SetRuns(rid, c.runs)
+			}
+			if err == nil {
+				err = db.FinishTurn(rid, store.TurnEnd{Status: store.StatusStopped, ResponseIDs: []string{}})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, _, err := db.Load(sid)
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := streamtest.New(t)
+			m := newTestModel(t, Options{DB: db, Resume: s, Client: &stream.Client{BaseURL: srv.URL}})
+			m.Init()
+			m.tick(time.Now(), pace.DrawFull) // a frame: the panels given their outputs redraw
+			var header string
+			for _, l := range strings.Split(plain(m), "\n") {
+				if strings.Contains(l, "╭") && strings.Contains(l, "slow_tool") {
+					header = l
+				}
+			}
+			if !strings.Contains(header, c.want) || strings.Contains(header, "completed") {
+				t.Errorf("header %q, want %q:\n%s", header, c.want, plain(m))
+			}
+			m.shutdown()
+		})
 	}
-	defer db.Close()
-	sid, err := db.CreateSession(store.NewSession{Title: "stopped", Settings: json.RawMessage(`{"model":"gpt-test","store":true}`)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tid, err := db.BeginTurn(sid, "run it", []json.RawMessage{stream.UserText("run it")}, "")
-	if err == nil {
-		err = db.SaveItems(tid, []store.ItemWrite{{Done: true, Raw: json.RawMessage(`{"type":"function_call","id":"fc","call_id":"c1","name":"slow_tool","arguments":"{}","status":"completed"}`)}})
-	}
-	if err == nil {
-		err = db.FinishTurn(tid, store.TurnEnd{Status: store.StatusCompleted, ResponseIDs: []string{"resp_1"}})
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	rid, err := db.BeginTurn(sid, "", []json.RawMessage{json.RawMessage(`{"type":"function_call_output","call_id":"c1","output":"cancelled by user; its output so far:\nhalf"}`)}, "resp_1")
-	if err == nil {
-		err = db.FinishTurn(rid, store.TurnEnd{Status: store.StatusStopped, ResponseIDs: []string{}})
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, _, err := db.Load(sid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := streamtest.New(t)
-	m := newTestModel(t, Options{DB: db, Resume: s, Client: &stream.Client{BaseURL: srv.URL}})
-	m.Init()
-	m.tick(time.Now(), pace.DrawFull) // a frame: the panels given their outputs redraw
-	var header string
-	for _, l := range strings.Split(plain(m), "\n") {
-		if strings.Contains(l, "╭") && strings.Contains(l, "slow_tool") {
-			header = l
-		}
-	}
-	if !strings.Contains(header, "cancelled") || strings.Contains(header, "completed") {
-		t.Errorf("header %q:\n%s", header, plain(m))
-	}
-	m.shutdown()
 }

@@ -87,3 +87,9 @@ func (msg toolSetMsg) applyTo(s session.Settings) session.Settings {
 	}
 	return s
 }
+
+// runMsg says where runnel's run of a call stands, for its panel.
+type runMsg struct {
+	it  *stream.Item
+	run tools.Run
+}

@@ -7,7 +7,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
-	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/ui/block"
 )
@@ -49,13 +48,14 @@ func (k *toolKit) resumeCalls(conv *session.Conversation, canSend bool, j *sessi
 		case session.CallInterrupted:
 			interrupted = append(interrupted, stream.SanitizeLine(it.Name))
 			it.Output, _ = json.Marshal(cc.Output)
-			it.Run = &stream.LocalRun{Phase: stream.RunEnded, Outcome: "interrupted"}
+			k.setRun(it, cc.Run, f) // interrupted
 			f.post(panelChangedMsg{it})
 		case session.CallAnswered:
 			if it.Output == nil {
 				it.Output, _ = json.Marshal(cc.Output)
-				// ran in an earlier process: its header says how, as its output does
-				it.Run = &stream.LocalRun{Phase: stream.RunEnded, Outcome: tools.OutcomeOf(cc.Output).String()}
+				// ran in an earlier process: its header says how, as its round
+				// recorded it (unrecorded in a session an older runnel saved)
+				k.setRun(it, cc.Run, f)
 				f.post(panelChangedMsg{it})
 			}
 		}
@@ -85,7 +85,15 @@ func (k *toolKit) resumeCalls(conv *session.Conversation, canSend bool, j *sessi
 			seed[cc.Item.CallID] = stream.OutputItem(cc.Item.CallID, cc.Output)
 		}
 	}
-	return k.runRound([]*stream.Snapshot{resp}, resp.ID, calls, seed, j, f)
+	cmd := k.runRound([]*stream.Snapshot{resp}, resp.ID, calls, seed, j, f)
+	if k.round != nil { // the new record keeps how the seeded calls ended, too
+		for _, cc := range ccs {
+			if cc.State != session.CallUnanswered {
+				k.round.Ran(cc.Item.CallID, cc.Run)
+			}
+		}
+	}
+	return cmd
 }
 
 // ranBefore lists the call_ids that the rounds of resp's user turn before

@@ -49,6 +49,7 @@ type toolKit struct {
 	events  chan tea.Msg
 	cancel  context.CancelFunc
 	calls   map[string]*stream.Item // call id → its function_call item while its round runs; empty between rounds
+	runs    map[string]tools.Run    // call id → runnel's run of it, as its panel shows it (setRun)
 	output  map[string]*strings.Builder
 	asking  *approvalAsk // the approval request shown now
 	queue   []approvalAsk
@@ -103,7 +104,7 @@ type (
 )
 
 func newToolKit(ctx context.Context, o *Tools) *toolKit {
-	k := &toolKit{ctx: ctx, events: make(chan tea.Msg, 256), calls: map[string]*stream.Item{}, output: map[string]*strings.Builder{}, enabled: map[string]bool{},
+	k := &toolKit{ctx: ctx, events: make(chan tea.Msg, 256), calls: map[string]*stream.Item{}, runs: map[string]tools.Run{}, output: map[string]*strings.Builder{}, enabled: map[string]bool{},
 		roundOut: map[string]json.RawMessage{}, running: map[string]bool{}}
 	var secrets *stream.Redactor
 	if o != nil {
@@ -253,7 +254,7 @@ func (k *toolKit) runRound(snaps []*stream.Snapshot, respID string, calls []tool
 	}
 	for _, c := range calls {
 		if it := k.calls[c.CallID]; it != nil {
-			it.Run = &stream.LocalRun{Phase: stream.RunWaiting}
+			k.setRun(it, tools.Run{Phase: tools.RunWaiting}, f)
 			f.post(panelChangedMsg{it})
 		}
 	}
@@ -372,7 +373,7 @@ func (k *toolKit) runnerMsg(msg tea.Msg, f *frameState) tea.Cmd {
 	case toolStartMsg:
 		k.waiting = false
 		if it := k.calls[msg.call.CallID]; it != nil {
-			it.Run = &stream.LocalRun{Phase: stream.RunRunning, Started: time.Now()}
+			k.setRun(it, tools.Run{Phase: tools.RunRunning, Started: f.clock()}, f)
 			f.post(panelChangedMsg{it})
 			k.running[msg.call.CallID] = true
 			k.roundOut[msg.call.CallID] = session.RunningOutput(msg.call.CallID, "")
@@ -386,6 +387,9 @@ func (k *toolKit) runnerMsg(msg tea.Msg, f *frameState) tea.Cmd {
 			delete(k.running, msg.res.Call.CallID)
 			k.roundOut[msg.res.Call.CallID] = stream.OutputItem(msg.res.Call.CallID, msg.res.Output)
 			k.saveRound(f.clock())
+			if k.round != nil {
+				k.round.Ran(msg.res.Call.CallID, tools.Ended(msg.res)) // how it ended, beside its output
+			}
 			k.status(f)
 		}
 		return k.wait()
@@ -401,8 +405,8 @@ func (k *toolKit) runnerMsg(msg tea.Msg, f *frameState) tea.Cmd {
 				b.WriteString(msg.chunk)
 			}
 			it.Output, _ = json.Marshal(b.String())
-			if it.Run == nil || it.Run.Phase != stream.RunRunning { // its start report was late
-				it.Run = &stream.LocalRun{Phase: stream.RunRunning, Started: time.Now()}
+			if r, ok := k.runs[msg.callID]; !ok || r.Phase != tools.RunRunning { // its start report was late
+				k.setRun(it, tools.Run{Phase: tools.RunRunning, Started: f.clock()}, f)
 			}
 			f.post(panelChangedMsg{it})
 			if k.running[msg.callID] {
@@ -420,10 +424,12 @@ func (k *toolKit) runnerMsg(msg tea.Msg, f *frameState) tea.Cmd {
 			if msg.p.Total > 0 {
 				p = fmt.Sprintf("%.0f%% %s", 100*msg.p.Progress/msg.p.Total, p)
 			}
-			if it.Run == nil || it.Run.Phase != stream.RunRunning {
-				it.Run = &stream.LocalRun{Phase: stream.RunRunning, Started: time.Now()}
+			r, ok := k.runs[msg.callID]
+			if !ok || r.Phase != tools.RunRunning {
+				r = tools.Run{Phase: tools.RunRunning, Started: f.clock()}
 			}
-			it.Run.Detail = p
+			r.Detail = p
+			k.setRun(it, r, f)
 			f.post(panelChangedMsg{it})
 		}
 		f.post(toolFramesMsg{})
@@ -456,11 +462,12 @@ func (k *toolKit) done(msg toolDoneMsg, f *frameState) {
 	for _, r := range msg.results {
 		if it := k.calls[r.Call.CallID]; it != nil {
 			it.Output, _ = json.Marshal(r.Output)
-			run := &stream.LocalRun{Phase: stream.RunEnded, Outcome: r.Status.String(), Took: r.Duration}
-			if it.Run != nil {
-				run.Started = it.Run.Started
+			run := tools.Ended(r)
+			run.Started = k.runs[r.Call.CallID].Started
+			k.setRun(it, run, f)
+			if k.round != nil {
+				k.round.Ran(r.Call.CallID, run)
 			}
-			it.Run = run
 			// redrawn now, not on the next frame: the panels end in the
 			// same view as the notice and the status line that say so
 			f.post(panelEndedMsg{it, now})
@@ -546,4 +553,11 @@ func (k *toolKit) abandon(f *frameState) {
 	k.loop.Reset()
 	k.gen++ // the round's toolDoneMsg carries the old gen
 	f.post(toolStatusMsg{state: Idle})
+}
+
+// setRun records where runnel's run of the call it stands, and reports it
+// for the call's panel (runMsg).
+func (k *toolKit) setRun(it *stream.Item, r tools.Run, f *frameState) {
+	k.runs[it.CallID] = r
+	f.post(runMsg{it, r})
 }

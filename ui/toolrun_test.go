@@ -19,16 +19,16 @@ func TestToolLateChunkKeepsFinalStatus(t *testing.T) {
 	k := m.tools
 	k.calls[it.CallID] = it
 	m.Update(toolOutputMsg{callID: "call_1", chunk: `{"x":`})
-	if it.Run == nil || it.Run.State() != "running" {
-		t.Fatalf("run while running = %+v", it.Run)
+	if r, ok := k.runs[it.CallID]; !ok || r.State() != "running" {
+		t.Fatalf("run while running = %+v", r)
 	}
 	m.Update(toolDoneMsg{gen: m.gen, results: []tools.Result{{Call: tools.Call{CallID: "call_1", Name: "echo_args"}, Status: tools.StatusOK, Output: `{"x":41}`}}})
-	if it.Run.State() != "completed" {
-		t.Fatalf("run when done = %+v", it.Run)
+	if r := k.runs[it.CallID]; r.State() != "completed" {
+		t.Fatalf("run when done = %+v", r)
 	}
 	m.Update(toolOutputMsg{callID: "call_1", chunk: `41}`})
 	m.Update(toolProgressMsg{callID: "call_1", p: tools.Progress{Message: "late"}})
-	if it.Run.State() != "completed" || !strings.Contains(string(it.Output), `{\"x\":41}`) {
-		t.Errorf("after late messages: run %+v, output %s", it.Run, it.Output)
+	if r := k.runs[it.CallID]; r.State() != "completed" || !strings.Contains(string(it.Output), `{\"x\":41}`) {
+		t.Errorf("after late messages: run %+v, output %s", r, it.Output)
 	}
 }

@@ -40,8 +40,8 @@ func TestEscStopsToolsStatusAndPanelAgree(t *testing.T) {
 	if st := statusLine(screen); !strings.Contains(st, "ready") || strings.Contains(st, "slow_tool") || strings.Contains(st, "stopping") {
 		t.Errorf("status after the round ended:\n%s", st)
 	}
-	if it.Run == nil || it.Run.State() != "cancelled" {
-		t.Errorf("run %+v, want cancelled", it.Run)
+	if r, ok := m.tools.runs[it.CallID]; !ok || r.State() != "cancelled" {
+		t.Errorf("run %+v, want cancelled", r)
 	}
 	if h := header(screen); !strings.Contains(h, "cancelled") || strings.Contains(h, "completed") {
 		t.Errorf("panel header %q does not say cancelled:\n%s", h, screen)

@@ -7,14 +7,59 @@ import (
 	"runnel/stream"
 )
 
-// Items are written by kind: each header is titled from the item kind table
-// (stream.KindFor). Tool calls write a one-line header (what, which, status)
-// and their arguments and output as fenced blocks, the output found by call
-// id. The types with a body of their own are in renderers; every other type
-// is written by generic.
+// Items are written by kind: each header is titled from headings, and
+// outputs are found by their class in the item kind table (stream.KindFor).
+// Tool calls write a one-line header (what, which, status) and their
+// arguments and output as fenced blocks, the output found by call id. The
+// types with a body of their own are in renderers; every other type is
+// written by generic.
 
-// renderer writes one item of a kind.
-type renderer func(d *doc, it *stream.Item, k stream.ItemKind)
+// headings title each item type's header, keyed by the types of stream's
+// kind table (a test holds the two to the same types). They are this
+// document's own words: the chat's titles and icons are the UI's
+// (ui/itemlook), which session code does not import.
+var headings = map[string]string{
+	"message":                 "Message",
+	"reasoning":               "Reasoning",
+	"compaction":              "Context compacted",
+	"function_call":           "Function call",
+	"custom_tool_call":        "Custom tool call",
+	"tool_search_call":        "Tool search",
+	"web_search_call":         "Web search",
+	"file_search_call":        "File search",
+	"code_interpreter_call":   "Code interpreter",
+	"image_generation_call":   "Image generation",
+	"shell_call":              "Shell",
+	"local_shell_call":        "Local shell",
+	"apply_patch_call":        "Apply patch",
+	"computer_call":           "Computer",
+	"function_call_output":    "Function output",
+	"custom_tool_call_output": "Custom tool output",
+	"tool_search_output":      "Tool search results",
+	"shell_call_output":       "Shell output",
+	"local_shell_call_output": "Local shell output",
+	"apply_patch_call_output": "Apply patch output",
+	"computer_call_output":    "Computer output",
+	"mcp_list_tools":          "MCP tools listed",
+	"mcp_call":                "MCP call",
+	"mcp_approval_request":    "MCP approval requested",
+	"mcp_approval_response":   "MCP approval",
+}
+
+// heading titles an item type's header: its entry in headings, or for a
+// type not in it the type, underscores as spaces ("item" for none).
+func heading(typ string) string {
+	if h, ok := headings[typ]; ok {
+		return h
+	}
+	if typ == "" {
+		return "item"
+	}
+	return strings.ReplaceAll(typ, "_", " ")
+}
+
+// renderer writes one item of a kind under its title.
+type renderer func(d *doc, it *stream.Item, title string)
 
 // renderers maps an item type to the renderer of its body.
 var renderers = map[string]renderer{
@@ -39,21 +84,21 @@ var renderers = map[string]renderer{
 // item writes one stored item. done is false for an item saved while it
 // still streamed.
 func (d *doc) item(it *stream.Item, done bool) {
-	k := stream.KindFor(it.Type)
+	title := heading(it.Type)
 	switch {
 	case it.Type == "mcp_approval_response" && d.asked[it.ApprovalRequestID]:
 		return // written under its request
-	case k.Class == stream.ClassOutput:
+	case stream.KindFor(it.Type).Class == stream.ClassOutput:
 		if !d.called[it.CallID] {
-			d.outputAlone(it, k)
+			d.outputAlone(it, title)
 		}
 		return // else written under its call
 	}
 	n := d.b.Len()
 	if r := renderers[it.Type]; r != nil {
-		r(d, it, k)
+		r(d, it, title)
 	} else {
-		d.generic(it, k)
+		d.generic(it, title)
 	}
 	if !done && d.b.Len() > n {
 		d.block("*(saved while still streaming)*")
@@ -72,7 +117,7 @@ func (d *doc) head(what, name string, it *stream.Item) {
 	d.block(h)
 }
 
-func (d *doc) message(it *stream.Item, _ stream.ItemKind) {
+func (d *doc) message(it *stream.Item, _ string) {
 	text := content(it)
 	if strings.TrimSpace(text) == "" {
 		return
@@ -85,7 +130,7 @@ func (d *doc) message(it *stream.Item, _ stream.ItemKind) {
 	d.block(closeFences(stream.Sanitize(text)))
 }
 
-func (d *doc) reasoning(it *stream.Item, k stream.ItemKind) {
+func (d *doc) reasoning(it *stream.Item, title string) {
 	var parts []string
 	for _, s := range it.SummaryText() {
 		if t := strings.TrimSpace(s); t != "" {
@@ -100,14 +145,14 @@ func (d *doc) reasoning(it *stream.Item, k stream.ItemKind) {
 	if len(parts) == 0 {
 		return // encrypted or empty: nothing a reader can use
 	}
-	d.block(details(k.Title, strings.Join(parts, "\n\n")))
+	d.block(details(title, strings.Join(parts, "\n\n")))
 }
 
 // call returns the renderer of a tool call whose input is arg, fenced as
 // lang.
 func call(lang string, arg func(*stream.Item) string) renderer {
-	return func(d *doc, it *stream.Item, k stream.ItemKind) {
-		d.head(k.Title, it.Name, it)
+	return func(d *doc, it *stream.Item, title string) {
+		d.head(title, it.Name, it)
 		if a := arg(it); strings.TrimSpace(a) != "" {
 			if lang == "json" {
 				a = indentJSON(a)
@@ -152,8 +197,8 @@ func outputText(out *stream.Item) string {
 }
 
 // outputAlone writes a tool output whose call is not in the session.
-func (d *doc) outputAlone(it *stream.Item, k stream.ItemKind) {
-	d.head(k.Title, "for "+it.CallID, it)
+func (d *doc) outputAlone(it *stream.Item, title string) {
+	d.head(title, "for "+it.CallID, it)
 	d.block(fencedOutput(outputText(it)))
 }
 
@@ -165,8 +210,8 @@ func (d *doc) errorBlock(it *stream.Item) {
 	}
 }
 
-func (d *doc) mcpCall(it *stream.Item, k stream.ItemKind) {
-	d.head(k.Title, label(it), it)
+func (d *doc) mcpCall(it *stream.Item, title string) {
+	d.head(title, label(it), it)
 	if a := it.Arguments; strings.TrimSpace(a) != "" {
 		d.block(fenced("json", indentJSON(a)))
 	}
@@ -188,8 +233,8 @@ func label(it *stream.Item) string {
 	return it.Name
 }
 
-func (d *doc) mcpListTools(it *stream.Item, k stream.ItemKind) {
-	d.head(k.Title, it.ServerLabel, it)
+func (d *doc) mcpListTools(it *stream.Item, title string) {
+	d.head(title, it.ServerLabel, it)
 	var names []string
 	for _, t := range it.Details().Tools {
 		names = append(names, code(t.Name))
@@ -200,8 +245,8 @@ func (d *doc) mcpListTools(it *stream.Item, k stream.ItemKind) {
 	d.errorBlock(it)
 }
 
-func (d *doc) mcpApproval(it *stream.Item, k stream.ItemKind) {
-	d.head(k.Title, label(it), it)
+func (d *doc) mcpApproval(it *stream.Item, title string) {
+	d.head(title, label(it), it)
 	if a := it.Arguments; strings.TrimSpace(a) != "" {
 		d.block(fenced("json", indentJSON(a)))
 	}
@@ -214,7 +259,7 @@ func (d *doc) mcpApproval(it *stream.Item, k stream.ItemKind) {
 
 // approvalAlone writes an approval response whose request is not in the
 // session.
-func (d *doc) approvalAlone(it *stream.Item, _ stream.ItemKind) {
+func (d *doc) approvalAlone(it *stream.Item, _ string) {
 	d.block(verdict(it) + " (request " + code(it.ApprovalRequestID) + ")")
 }
 
@@ -229,7 +274,7 @@ func verdict(r *stream.Item) string {
 	return v
 }
 
-func (d *doc) webSearch(it *stream.Item, k stream.ItemKind) {
+func (d *doc) webSearch(it *stream.Item, title string) {
 	a := it.Details().Action
 	var qs []string
 	if a.Query != "" {
@@ -239,14 +284,14 @@ func (d *doc) webSearch(it *stream.Item, k stream.ItemKind) {
 	if q == "" {
 		q = a.URL
 	}
-	d.head(k.Title, "", it)
+	d.head(title, "", it)
 	if q = stream.SanitizeLine(q); q != "" {
 		d.block(quote(q))
 	}
 }
 
-func (d *doc) fileSearch(it *stream.Item, k stream.ItemKind) {
-	d.head(k.Title, "", it)
+func (d *doc) fileSearch(it *stream.Item, title string) {
+	d.head(title, "", it)
 	if q := it.Details().Queries; len(q) > 0 {
 		d.block(quote(strings.Join(q, "\n")))
 	}
@@ -259,8 +304,8 @@ func (d *doc) fileSearch(it *stream.Item, k stream.ItemKind) {
 	}
 }
 
-func (d *doc) codeInterpreter(it *stream.Item, k stream.ItemKind) {
-	d.head(k.Title, "", it)
+func (d *doc) codeInterpreter(it *stream.Item, title string) {
+	d.head(title, "", it)
 	if c := it.Code; strings.TrimSpace(c) != "" {
 		d.block(fenced("python", c))
 	}
@@ -278,24 +323,24 @@ func (d *doc) codeInterpreter(it *stream.Item, k stream.ItemKind) {
 	}
 }
 
-func (d *doc) imageGeneration(it *stream.Item, k stream.ItemKind) {
-	d.head(k.Title, "", it)
+func (d *doc) imageGeneration(it *stream.Item, title string) {
+	d.head(title, "", it)
 	if p := it.Details().RevisedPrompt; p != "" {
 		d.block(quote(p))
 	}
 	d.block("*(the image is in the JSON export)*")
 }
 
-func (d *doc) shell(it *stream.Item, k stream.ItemKind) {
-	d.head(k.Title, "", it)
+func (d *doc) shell(it *stream.Item, title string) {
+	d.head(title, "", it)
 	if cmds := it.ShellCommands(); len(cmds) > 0 {
 		d.block(fenced("sh", strings.Join(cmds, "\n")))
 	}
 	d.answer(it.CallID)
 }
 
-func (d *doc) applyPatch(it *stream.Item, k stream.ItemKind) {
-	d.head(k.Title, it.Details().Operation.Path, it)
+func (d *doc) applyPatch(it *stream.Item, title string) {
+	d.head(title, it.Details().Operation.Path, it)
 	if diff := it.PatchDiff(); diff != "" {
 		d.block(fenced("diff", diff))
 	}
@@ -305,8 +350,8 @@ func (d *doc) applyPatch(it *stream.Item, k stream.ItemKind) {
 // generic writes an item with no body of its own (a type runnel does not
 // know, or one with nothing to pick out): its title and its JSON, members
 // sorted by name.
-func (d *doc) generic(it *stream.Item, k stream.ItemKind) {
-	d.head(k.Title, it.Name, it)
+func (d *doc) generic(it *stream.Item, title string) {
+	d.head(title, it.Name, it)
 	var members map[string]json.RawMessage
 	raw := []byte(it.Raw)
 	if json.Unmarshal(it.Raw, &members) == nil {

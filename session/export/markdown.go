@@ -4,6 +4,10 @@
 // with the prompt as a block quote and an "Assistant" section with reasoning summaries in collapsed <details>, the answer's
 // markdown as it was written, every tool and MCP call as a one-line header
 // with fenced arguments and output, and a note on turns that did not finish.
+// Headers are titled in the export's own words (headings, keyed by the
+// types of stream's kind table; a test holds the two together): the chat's
+// titles and icons belong to the UI (ui/itemlook), which session code does
+// not import.
 //
 // It does not read the database, print to a terminal, or write a lossless
 // copy: the store's JSON export is the one that round-trips. Every piece of

@@ -10,7 +10,9 @@
 // can be rebuilt for a server that has forgotten the previous_response_id
 // chain (Session.RebuildInput). Attachments in a turn's input (images, PDFs,
 // text files) are kept once each in a blobs table keyed by sha256 and put
-// back on Load (blob.go); exports carry them inline. Search covers the text
+// back on Load (blob.go); exports carry them inline. A tool round's turn
+// also keeps how runnel's own runs of its calls ended (Turn.Runs, SetRuns:
+// the caller's JSON, opaque here), beside the outputs in its input. Search covers the text
 // of attached text files with the prompt.
 //
 // Several runnel processes may share one database (WAL mode, a busy timeout,

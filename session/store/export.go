@@ -28,8 +28,11 @@ const (
 //	 "session": {"id", "title", "created", "updated", "settings": {…}},
 //	 "turns": [{"seq", "prompt", "input": [items…], "previous_response_id",
 //	            "response_ids": […], "status", "usage", "error", "started", "ended",
-//	            "items": [{"response": 0, "output": 0, "done": true, "item": {…}}]}]}
+//	            "items": [{"response": 0, "output": 0, "done": true, "item": {…}}],
+//	            "runs": {…}}]}
 //
+// "runs" (how runnel's own tool runs ended, Turn.Runs) is there only when
+// the turn recorded some; a document without it imports as before.
 // Input and output items appear byte for byte as stored; times are RFC 3339.
 type ExportFile struct {
 	Name     string  // a file name to suggest: runnel-<id>.json
@@ -123,16 +126,19 @@ func importTurn(tx *sql.Tx, sid SessionID, seq int, t exportTurn) error {
 		return err
 	}
 	ids, _ := json.Marshal(t.responseIDs)
-	var usage, ended any
+	var usage, ended, runs any
 	if !isNull(t.usage) {
 		usage = []byte(t.usage)
 	}
 	if !t.ended.IsZero() {
 		ended = ms(t.ended)
 	}
+	if !isNull(t.runs) {
+		runs = []byte(t.runs)
+	}
 	res, err := tx.Exec(`INSERT INTO turns (session_id, seq, prompt, input, previous_response_id, response_ids,
-			status, usage, error, started, ended, owner) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '')`,
-		string(sid), seq, t.prompt, input, t.previous, string(ids), string(t.status), usage, t.err, ms(t.started), ended)
+			status, usage, error, started, ended, owner, runs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?)`,
+		string(sid), seq, t.prompt, input, t.previous, string(ids), string(t.status), usage, t.err, ms(t.started), ended, runs)
 	if err != nil {
 		return err
 	}
@@ -195,6 +201,7 @@ type exportTurn struct {
 	usage                 json.RawMessage
 	started, ended        time.Time
 	items                 []ItemWrite
+	runs                  json.RawMessage // nil when none
 }
 
 func decodeExport(data []byte) (*exportDoc, error) {
@@ -309,6 +316,15 @@ func decodeTurn(path string, raw json.RawMessage) (exportTurn, error) {
 		}
 		t.usage = u
 	}
+	if r := m["runs"]; !isNull(r) {
+		if _, err := object(at("runs"), r); err != nil {
+			return t, err
+		}
+		if err := bounded(at("runs"), string(r), MaxImportField); err != nil {
+			return t, err
+		}
+		t.runs = r
+	}
 	if t.started, err = stamp(at("started"), m["started"]); err != nil {
 		return t, err
 	}
@@ -418,7 +434,12 @@ func encodeExport(s *Session) []byte {
 		if n > 0 {
 			b.WriteString("\n      ")
 		}
-		b.WriteString("]\n    }")
+		b.WriteString("]")
+		if len(t.Runs) > 0 {
+			b.WriteString(",\n      \"runs\": ")
+			b.Write(t.Runs)
+		}
+		b.WriteString("\n    }")
 	}
 	if len(s.Turns) > 0 {
 		b.WriteString("\n  ")

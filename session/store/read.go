@@ -187,7 +187,7 @@ func (db *DB) Load(id SessionID) (*Session, []error, error) {
 }
 
 func loadTurns(tx *sql.Tx, id SessionID) ([]Turn, []error, error) {
-	rows, err := tx.Query(`SELECT id, seq, prompt, input, previous_response_id, response_ids, status, usage, error, started, ended, background_id, background_seq
+	rows, err := tx.Query(`SELECT id, seq, prompt, input, previous_response_id, response_ids, status, usage, error, started, ended, background_id, background_seq, runs
 		FROM turns WHERE session_id = ? ORDER BY seq`, string(id))
 	if err != nil {
 		return nil, nil, err
@@ -201,14 +201,14 @@ func loadTurns(tx *sql.Tx, id SessionID) ([]Turn, []error, error) {
 			t           Turn
 			input, ids  []byte
 			status      string
-			usage       []byte
+			usage, runs []byte
 			ended       sql.NullInt64
 			started     int64
 			tid, seq    int64
 			prompt, prv string
 			errText     string
 		)
-		if err := rows.Scan(&tid, &seq, &prompt, &input, &prv, &ids, &status, &usage, &errText, &started, &ended, &t.Background.ID, &t.Background.After); err != nil {
+		if err := rows.Scan(&tid, &seq, &prompt, &input, &prv, &ids, &status, &usage, &errText, &started, &ended, &t.Background.ID, &t.Background.After, &runs); err != nil {
 			warn = append(warn, fmt.Errorf("turn row %d: %v; skipped", n, err))
 			continue
 		}
@@ -227,6 +227,13 @@ func loadTurns(tx *sql.Tx, id SessionID) ([]Turn, []error, error) {
 				warn = append(warn, fmt.Errorf("turn %d: stored usage is not JSON; usage dropped", seq))
 			} else {
 				t.Usage = usage
+			}
+		}
+		if len(runs) > 0 {
+			if _, err := object("runs", runs); err != nil {
+				warn = append(warn, fmt.Errorf("turn %d: stored tool runs are not a JSON object; their outcomes read as unknown", seq))
+			} else {
+				t.Runs = runs
 			}
 		}
 		turns = append(turns, t)

@@ -7,7 +7,7 @@ import (
 
 // schemaVersion is the schema this binary writes, kept in PRAGMA user_version.
 // Version 0 is an empty file.
-const schemaVersion = 5
+const schemaVersion = 6
 
 // migrations[v] brings a database from version v to v+1. Each runs inside the
 // one IMMEDIATE transaction that sets the new user_version, so a crash or a
@@ -19,6 +19,14 @@ var migrations = [schemaVersion]func(tx *sql.Tx) error{
 	2: addBlobs,
 	3: addBackground,
 	4: addProvider,
+	5: addRuns,
+}
+
+// addRuns adds how runnel's own runs of a tool round's calls ended (the
+// caller's JSON, by call_id; see Turn.Runs). Turns saved before have none
+// (NULL): their calls read as ended, outcome unrecorded.
+func addRuns(tx *sql.Tx) error {
+	return execAll(tx, `ALTER TABLE turns ADD COLUMN runs BLOB`)
 }
 
 // addProvider adds the provider a session talks to (its name in the

@@ -72,6 +72,10 @@ type Turn struct {
 	Started            time.Time
 	Ended              time.Time // zero while streaming
 	Background         Background
+	// Runs is how runnel's own runs of a tool round's calls ended, as the
+	// caller recorded them (SetRuns): its JSON, opaque here; nil when none
+	// was recorded (a turn that ran nothing, or one saved before schema 6).
+	Runs json.RawMessage
 }
 
 // Background is the background response a turn was streaming (background

@@ -443,6 +443,25 @@ func (db *DB) SetInput(tid TurnID, input []json.RawMessage) error {
 	})
 }
 
+// SetRuns records how runnel's own runs of turn tid's calls ended: the
+// caller's JSON object (session/tools' record, by call_id), replacing what
+// was recorded before. It holds codes and durations, no text of the calls.
+func (db *DB) SetRuns(tid TurnID, runs json.RawMessage) error {
+	if _, err := object("runs", runs); err != nil {
+		return db.fail("save tool runs", &Error{Kind: ErrBadInput, Detail: err.Error()})
+	}
+	return db.write("save tool runs", func(tx *sql.Tx) error {
+		res, err := tx.Exec(`UPDATE turns SET runs = ? WHERE id = ?`, []byte(runs), int64(tid))
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return badInput("turn %d does not exist (deleted?)", tid)
+		}
+		return nil
+	})
+}
+
 // SetBackground records the background response turn tid streams and the
 // last sequence number its stored items hold.
 func (db *DB) SetBackground(tid TurnID, id string, after int64) error {

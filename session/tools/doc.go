@@ -50,6 +50,14 @@
 // the journal says ran (Loop.Resume). Calls are read from the terminal
 // response, so each output answers the server's final call_id.
 //
+// Run is where runnel's own run of a call stands and how it ended, as
+// typed data (Status, not text): the UI keeps one per call_id for the
+// call's panel, the status line and the one-shot summary, and the journal
+// records how each ended (EncodeRuns, by stable codes) beside the round's
+// outputs, so that a resumed session reads the outcome back (DecodeRuns);
+// a call whose record is missing (a session an older runnel saved) reads
+// as StatusUnrecorded. The output sent to the model is never parsed for it.
+//
 // Hosted tool items (web_search_call, mcp_call, …) are never run here: the
 // server runs them. Tool output goes back to the model as received, but for
 // the secret values in Hooks.Secrets, which are hidden in it; it is

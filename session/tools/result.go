@@ -38,6 +38,9 @@ const (
 	StatusCancelled               // the user interrupted the round
 	StatusUnknown                 // no such local tool
 	StatusSkipped                 // not run: the round cap was reached
+	// A run's outcome only, never a Result's (see Run):
+	StatusInterrupted // runnel stopped (killed, terminal closed) while it ran
+	StatusUnrecorded  // it ended in an earlier process that did not record how (a session saved by an older runnel)
 )
 
 func (s Status) String() string {
@@ -60,6 +63,10 @@ func (s Status) String() string {
 		return "unknown tool"
 	case StatusSkipped:
 		return "skipped"
+	case StatusInterrupted:
+		return "interrupted"
+	case StatusUnrecorded:
+		return "outcome unknown"
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }

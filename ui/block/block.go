@@ -4,8 +4,10 @@ import (
 	"time"
 
 	"runnel/session/images"
+	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/theme"
+	"runnel/ui/itemlook"
 )
 
 // Context is what every Render gets: the space, the look and the time.
@@ -102,10 +104,19 @@ type ImageSaver interface {
 	ImageSaved(ImageFile)
 }
 
-// ForItem returns the block for an item, by its entry in the item kind
-// table (stream.KindFor): a message, reasoning, or a panel with the kind's
-// icon and title, whose body is the type's own (panelSpecs) or a generic
-// one. now is when the item was first seen.
+// RunHolder is the block of a function call runnel runs on this machine
+// (a panel). SetRun shows where its run stands and how it ended: the
+// header's state and duration and the body's progress line follow the run
+// from then on, not the item's status. The caller keeps the runs (by
+// call_id) and sets each change; a block never given one shows its item.
+type RunHolder interface {
+	SetRun(tools.Run)
+}
+
+// ForItem returns the block for an item, by its class in the item kind
+// table (stream.KindFor): a message, reasoning, or a panel with the icon
+// and title of the type's look (ui/itemlook), whose body is the type's own
+// (panelSpecs) or a generic one. now is when the item was first seen.
 func ForItem(it *stream.Item, now time.Time) ItemBlock {
 	k := stream.KindFor(it.Type)
 	var b ItemBlock
@@ -123,7 +134,7 @@ func ForItem(it *stream.Item, now time.Time) ItemBlock {
 		default:
 			spec = unknownSpec
 		}
-		b = &panel{it: it, kind: k, spec: spec}
+		b = &panel{it: it, kind: k, look: itemlook.For(it.Type), spec: spec}
 	}
 	b.Update(now)
 	return b

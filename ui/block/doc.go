@@ -8,10 +8,16 @@
 // apart), reasoning (a one-line header that expands to the summary), a tool
 // or MCP panel (a rounded border with icon, title, spinner or final state
 // and duration, arguments and an output preview), or a generic panel for
-// item types runnel does not know. ForItem picks the block from the item
-// kind table (stream.KindFor), which also gives every panel its icon and
-// title; panelSpecs holds the panel bodies of the types that have their own. Optional behaviour is offered through small
-// interfaces: Updater, Expander, Titled, Finisher, Approver, ImageSaver.
+// item types runnel does not know. ForItem picks the block by the item's
+// class in the item kind table (stream.KindFor); every panel's icon and
+// title come from the type's look (ui/itemlook), and panelSpecs holds the
+// panel bodies of the types that have their own. A function call runnel
+// runs shows its run (session/tools' Run, set through RunHolder by the
+// caller, who keeps the runs by call_id): waiting, running with its
+// progress, then how it ended ("failed", "cancelled", "denied", "timed
+// out", "outcome unknown"…) and how long it took. Optional behaviour is
+// offered through small interfaces: Updater, Expander, Titled, Finisher,
+// Approver, ImageSaver, RunHolder.
 // Printer writes the same blocks to a plain writer as a stream goes by.
 //
 // Every string taken from the stream is cleaned (stream.Sanitize or

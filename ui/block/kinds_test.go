@@ -7,13 +7,14 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"runnel/stream"
+	"runnel/ui/itemlook"
 )
 
 // TestForItemReadsKindTable: every entry of the item kind table gets its
-// block from the table alone: messages and reasoning their own blocks, every
-// other kind a panel whose header shows the entry's icon and (for the kinds
-// titled by kind) its title. A new entry is covered without touching this
-// package.
+// block from its class: messages and reasoning their own blocks, every
+// other kind a panel whose header shows the icon and (for the kinds titled
+// by kind) the title of the type's look in ui/itemlook. A new entry is
+// covered without touching this package.
 func TestForItemReadsKindTable(t *testing.T) {
 	dynamic := map[string]string{ // kinds whose panel title says which server or tool
 		"mcp_call":             "mcp.tool",
@@ -43,15 +44,16 @@ func TestForItemReadsKindTable(t *testing.T) {
 			continue
 		}
 		header, _, _ := strings.Cut(ansi.Strip(p.Render(Context{Width: 80, Styles: testStyles, Now: epoch})), "\n")
-		title := strings.ToLower(k.Title)
+		look := itemlook.For(k.Type)
+		title := strings.ToLower(look.Title)
 		if k.Generic {
 			title = k.Type
 		}
 		if d, ok := dynamic[k.Type]; ok {
 			title = d
 		}
-		if !strings.Contains(header, " "+k.Icon+" "+title+" ") {
-			t.Errorf("%s: header %q lacks icon %q and title %q", k.Type, header, k.Icon, title)
+		if !strings.Contains(header, " "+look.Icon+" "+title+" ") {
+			t.Errorf("%s: header %q lacks icon %q and title %q", k.Type, header, look.Icon, title)
 		}
 	}
 }

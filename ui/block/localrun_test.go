@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"runnel/session/tools"
 	"runnel/stream"
 )
 
@@ -26,28 +27,33 @@ func TestLocalRunTellsOneStory(t *testing.T) {
 		return header, body
 	}
 
-	it.Run = &stream.LocalRun{Phase: stream.RunWaiting}
+	run := b.(RunHolder)
+	run.SetRun(tools.Run{Phase: tools.RunWaiting})
 	b.Update(epoch.Add(time.Second))
 	if h, _ := render(epoch.Add(2 * time.Second)); !strings.Contains(h, "waiting") || durationRE.MatchString(h) || b.Live() {
 		t.Errorf("waiting: %q (live %v)", h, b.Live())
 	}
 
 	start := epoch.Add(2 * time.Second)
-	it.Run = &stream.LocalRun{Phase: stream.RunRunning, Started: start, Detail: "50% indexing"}
+	run.SetRun(tools.Run{Phase: tools.RunRunning, Started: start, Detail: "50% indexing"})
 	b.Update(start)
 	h, body := render(start.Add(1500 * time.Millisecond))
 	if !strings.Contains(h, "running 1.5s") || !spinnerRE.MatchString(h) || !b.Live() || !strings.Contains(body, "local · 50% indexing") {
 		t.Errorf("running: %q\n%s", h, body)
 	}
 
-	for _, c := range []struct{ outcome, want string }{
-		{"ok", "completed 3.0s"}, {"failed", "failed 3.0s"}, {"cancelled", "cancelled 3.0s"},
-		{"timed out", "timed out 3.0s"}, {"interrupted", "interrupted 3.0s"},
+	for _, c := range []struct {
+		outcome tools.Status
+		want    string
+	}{
+		{tools.StatusOK, "completed 3.0s"}, {tools.StatusFailed, "failed 3.0s"}, {tools.StatusCancelled, "cancelled 3.0s"},
+		{tools.StatusTimedOut, "timed out 3.0s"}, {tools.StatusInterrupted, "interrupted 3.0s"},
+		{tools.StatusUnrecorded, "outcome unknown 3.0s"},
 	} {
-		it.Run = &stream.LocalRun{Phase: stream.RunEnded, Outcome: c.outcome, Started: start, Took: 3 * time.Second}
+		run.SetRun(tools.Run{Phase: tools.RunEnded, Outcome: c.outcome, Started: start, Took: 3 * time.Second})
 		b.Update(start.Add(3 * time.Second))
 		h, body := render(start.Add(time.Minute))
-		if !strings.Contains(h, c.want) || (c.outcome != "ok" && strings.Contains(h, "completed")) || b.Live() {
+		if !strings.Contains(h, c.want) || (c.outcome != tools.StatusOK && strings.Contains(h, "completed")) || b.Live() {
 			t.Errorf("%s: header %q", c.outcome, h)
 		}
 		for _, w := range []string{"completed", "local", "running"} {
@@ -57,7 +63,7 @@ func TestLocalRunTellsOneStory(t *testing.T) {
 		}
 	}
 
-	it.Run = &stream.LocalRun{Phase: stream.RunEnded, Outcome: "denied"}
+	run.SetRun(tools.Run{Phase: tools.RunEnded, Outcome: tools.StatusDenied})
 	b.Update(start)
 	if h, _ := render(start.Add(time.Minute)); !strings.Contains(h, "denied") || durationRE.MatchString(h) {
 		t.Errorf("denied (never ran): %q", h)
@@ -94,8 +100,7 @@ func TestPrinterHoldsCallsUntilRun(t *testing.T) {
 	if strings.Contains(out.String(), "tool_") {
 		t.Fatalf("printed before the run:\n%s", out.String())
 	}
-	a.Run = &stream.LocalRun{Phase: stream.RunEnded, Outcome: "failed", Took: 2 * time.Second}
-	p.Ran(a)
+	p.Ran(a, tools.Run{Phase: tools.RunEnded, Outcome: tools.StatusFailed, Took: 2 * time.Second})
 	header, _, _ := strings.Cut(strings.TrimLeft(visible(out.String()), "\n"), "\n")
 	if !strings.Contains(header, "tool_a") || !strings.Contains(header, "failed 2.0s") {
 		t.Errorf("panel after the run: %q", header)

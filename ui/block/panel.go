@@ -7,7 +7,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"runnel/session/tools"
 	"runnel/stream"
+	"runnel/ui/itemlook"
 )
 
 // previewLines is how many lines a collapsed panel section shows.
@@ -18,7 +20,7 @@ const previewLines = 10
 const minFramed = 16
 
 // panelSpec is how one item type's panel is drawn: an entry of panelSpecs.
-// The icon comes from the item kind table.
+// The icon comes from the type's look (ui/itemlook).
 type panelSpec struct {
 	title func(p *panel) string      // one line, cleaned
 	body  func(p *panel, d *drawer)  // the sections, from the item
@@ -39,7 +41,7 @@ type panelStatus struct {
 //
 // Invariants:
 //   - rev changes whenever anything the body shows may have changed: Update,
-//     End, SetExpanded, SetDecision, ImageSaved.
+//     End, SetExpanded, SetDecision, ImageSaved, SetRun.
 //   - body holds the framed body rows (everything but the top edge) for
 //     body.key; the top edge is redrawn on every Render while the panel is
 //     live, because the spinner and elapsed time move with ctx.Now.
@@ -47,7 +49,9 @@ type panelStatus struct {
 type panel struct {
 	it       *stream.Item
 	kind     stream.ItemKind // the item type's entry in the kind table
+	look     itemlook.Look   // the item type's title and icon
 	spec     *panelSpec
+	run      *tools.Run // runnel's run of the call (SetRun); nil for an item it does not run
 	clock    timing
 	ended    bool // the response is over
 	expanded bool
@@ -68,6 +72,7 @@ var (
 	_ Expander   = (*panel)(nil)
 	_ Approver   = (*panel)(nil)
 	_ ImageSaver = (*panel)(nil)
+	_ RunHolder  = (*panel)(nil)
 )
 
 func (p *panel) Item() *stream.Item { return p.it }
@@ -83,13 +88,18 @@ func (p *panel) End(now time.Time) {
 	p.rev++
 }
 
+func (p *panel) SetRun(r tools.Run) {
+	p.run = &r
+	p.rev++
+}
+
 func (p *panel) state() state { return stateOf(p.it, p.ended) }
 
 // running reports whether the panel's work goes on: its item streams, or
 // runnel runs its call.
 func (p *panel) running() bool {
-	if r := p.it.Run; r != nil {
-		return r.Phase == stream.RunRunning
+	if r := p.run; r != nil {
+		return r.Phase == tools.RunRunning
 	}
 	return p.state() == stateRunning
 }
@@ -98,8 +108,8 @@ func (p *panel) status() panelStatus {
 	if p.spec.state != nil {
 		return p.spec.state(p)
 	}
-	if r := p.it.Run; r != nil {
-		return runStatus(r)
+	if r := p.run; r != nil {
+		return runStatus(*r)
 	}
 	s := p.state()
 	text := s.String()
@@ -150,7 +160,7 @@ func (p *panel) Render(ctx Context) string {
 // elapsed is the one duration a panel shows: its call's local run when
 // runnel runs it (none while it waits), else how long its item streamed.
 func (p *panel) elapsed(now time.Time) time.Duration {
-	if r := p.it.Run; r != nil {
+	if r := p.run; r != nil {
 		return r.Elapsed(now)
 	}
 	return p.clock.elapsed(now)
@@ -158,17 +168,17 @@ func (p *panel) elapsed(now time.Time) time.Duration {
 
 // runStatus is the header of a call runnel runs: its run's state, in the
 // style of how it went.
-func runStatus(r *stream.LocalRun) panelStatus {
-	st := stateInterrupted // stopped, denied, refused, skipped: nobody's error
+func runStatus(r tools.Run) panelStatus {
+	st := stateInterrupted // stopped, denied, refused, skipped, unrecorded: nobody's error
 	switch {
-	case r.Phase != stream.RunEnded:
+	case r.Phase != tools.RunEnded:
 		st = stateRunning
 	case r.Failed():
 		st = stateFailed
-	case r.State() == "completed":
+	case r.Outcome == tools.StatusOK:
 		st = stateDone
 	}
-	return panelStatus{text: r.State(), state: st, live: r.Phase == stream.RunRunning}
+	return panelStatus{text: r.State(), state: st, live: r.Phase == tools.RunRunning}
 }
 
 // renderTop draws the top edge: ╭─ icon title ───── status ─╮.
@@ -182,12 +192,12 @@ func (p *panel) renderTop(ctx Context, lk *look, st panelStatus) string {
 		status += " " + duration(d)
 	}
 	statusStyled := lk.state(st.state).Render(status)
-	icon := lk.icon.Render(p.kind.Icon)
+	icon := lk.icon.Render(p.look.Icon)
 	title := p.spec.title(p)
 	if w < minFramed {
 		return fit(icon+" "+lk.title.Render(title)+" "+statusStyled, max(w, 1))
 	}
-	fixed := 3 + ansi.StringWidth(p.kind.Icon) + 1 + 1 + 1 + ansi.StringWidth(status) + 3
+	fixed := 3 + ansi.StringWidth(p.look.Icon) + 1 + 1 + 1 + ansi.StringWidth(status) + 3
 	room := w - fixed - 1 // at least one ─ of fill
 	if room < 4 {
 		statusStyled, fixed = "", fixed-ansi.StringWidth(status)-1

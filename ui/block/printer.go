@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"runnel/session/images"
+	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/theme"
 )
@@ -42,7 +43,8 @@ type Printer struct {
 	// (Ran), so that its header says how the run ended; the next response
 	// or Close prints those that were not run.
 	held []*stream.Item
-	resp *stream.Snapshot // the response of the last event
+	ran  map[*stream.Item]bool // the calls Ran was given
+	resp *stream.Snapshot      // the response of the last event
 }
 
 // printing is a message being printed block by block.
@@ -62,6 +64,7 @@ func NewPrinter(out io.Writer, width int, st *theme.Styles) *Printer {
 		blocks: map[*stream.Item]ItemBlock{},
 		msgs:   map[*stream.Item]*printing{},
 		shown:  map[*stream.Item]bool{},
+		ran:    map[*stream.Item]bool{},
 	}
 }
 
@@ -145,9 +148,13 @@ func (p *Printer) block(it *stream.Item) ItemBlock {
 	return b
 }
 
-// Ran takes a function call that runnel ran (its Run says how): its panel
-// is printed now, its header saying how the run ended.
-func (p *Printer) Ran(it *stream.Item) {
+// Ran takes a function call that runnel ran, and how its run ended: its
+// panel is printed now, its header saying so.
+func (p *Printer) Ran(it *stream.Item, r tools.Run) {
+	p.ran[it] = true
+	if h, ok := p.block(it).(RunHolder); ok {
+		h.SetRun(r)
+	}
 	for i, h := range p.held {
 		if h == it {
 			p.held = append(p.held[:i], p.held[i+1:]...)
@@ -171,7 +178,7 @@ func (p *Printer) flushHeld() {
 // panel prints an item's block once, saving its image first if it has one.
 // A function call runnel may run is held until it ran (Ran).
 func (p *Printer) panel(it *stream.Item, b ItemBlock) {
-	if it.Type == "function_call" && it.CallID != "" && it.Run == nil {
+	if it.Type == "function_call" && it.CallID != "" && !p.ran[it] {
 		p.shown[it] = true
 		p.held = append(p.held, it)
 		return

@@ -5,13 +5,13 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"runnel/session/tools"
 	"runnel/stream"
 )
 
 // panelSpecs maps the item types whose panel has a body of its own to its
-// spec. Their icon and title come from the item kind table
-// (stream.KindFor); every other type gets genericToolSpec (a tool call) or
-// unknownSpec.
+// spec. Their icon and title come from the type's look (ui/itemlook);
+// every other type gets genericToolSpec (a tool call) or unknownSpec.
 var panelSpecs = map[string]*panelSpec{
 	"function_call":         {title: nameTitle, body: functionBody},
 	"custom_tool_call":      {title: nameTitle, body: customBody},
@@ -39,11 +39,11 @@ var genericToolSpec = &panelSpec{title: kindTitle, body: genericBody, phase: tru
 // unknownSpec draws any other item: its status and id, and what it carries.
 var unknownSpec = &panelSpec{title: kindTitle, body: unknownBody}
 
-// kindTitle is the kind's title in lower case; for a type not in the table,
-// the type as sent.
+// kindTitle is the look's title in lower case; for a type not in the
+// table, the type as sent.
 func kindTitle(p *panel) string {
-	if !p.kind.Generic {
-		return strings.ToLower(p.kind.Title)
+	if !p.look.Generic {
+		return strings.ToLower(p.look.Title)
 	}
 	if t := cleanLine(p.it.Type); t != "" {
 		return t
@@ -65,7 +65,7 @@ func nameTitle(p *panel) string {
 // are the header's (runStatus), never repeated here.
 func functionBody(p *panel, d *drawer) {
 	d.args("", p.it.Arguments)
-	if r := p.it.Run; r != nil && r.Phase == stream.RunRunning {
+	if r := p.run; r != nil && r.Phase == tools.RunRunning {
 		if prog := cleanLine(r.Detail); prog != "" {
 			d.line(d.lk.muted.Render("local · " + prog))
 		}

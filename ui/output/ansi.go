@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"runnel/session/images"
+	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/theme"
 	"runnel/ui/block"
@@ -33,7 +34,7 @@ func (a ansiPrinter) close() {
 	}
 }
 
-func (a ansiPrinter) ran(it *stream.Item) { a.p.Ran(it) }
+func (a ansiPrinter) ran(it *stream.Item, r tools.Run) { a.p.Ran(it, r) }
 
 // newANSIPrinter is the styled format, drawn by the same blocks as the chat.
 func newANSIPrinter(stdout, stderr io.Writer, width int, sink images.Sink) printer {

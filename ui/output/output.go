@@ -13,7 +13,9 @@ import (
 	"strings"
 
 	"runnel/session/images"
+	"runnel/session/tools"
 	"runnel/stream"
+	"runnel/ui/itemlook"
 )
 
 // Formats, as given to --format.
@@ -34,8 +36,8 @@ type printer interface {
 	event(ev *stream.Event, s *stream.Snapshot, it *stream.Item)
 	// response is called once per response, when it ends (terminal or cut off).
 	response(s *stream.Snapshot)
-	// ran is called when runnel ran the call it (its Run says how it ended).
-	ran(it *stream.Item)
+	// ran is called when runnel ran the call it; r says how the run ended.
+	ran(it *stream.Item, r tools.Run)
 	// close flushes anything pending.
 	close()
 }
@@ -64,7 +66,8 @@ type textPrinter struct {
 	// model finished writing it; the next response or close prints the
 	// ones that were not run.
 	held []*stream.Item
-	resp *stream.Snapshot // the response of the last event
+	runs map[*stream.Item]*tools.Run // how runnel's runs of the calls ended (ran)
+	resp *stream.Snapshot            // the response of the last event
 }
 
 // writtenText is what a textPrinter took of one message: n bytes of its raw
@@ -83,7 +86,7 @@ type writtenText struct {
 const maxLead = 512
 
 func newTextPrinter(out, errw io.Writer, inline bool) *textPrinter {
-	p := &textPrinter{out: out, side: errw, inline: inline, written: map[*stream.Item]*writtenText{}, summed: map[*stream.Item]bool{}, lead: map[*stream.Item]string{}, endsNL: true}
+	p := &textPrinter{out: out, side: errw, inline: inline, written: map[*stream.Item]*writtenText{}, summed: map[*stream.Item]bool{}, lead: map[*stream.Item]string{}, runs: map[*stream.Item]*tools.Run{}, endsNL: true}
 	if inline {
 		p.side = out
 	}
@@ -118,18 +121,19 @@ func (p *textPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Ite
 // sum prints the summary of it, or holds it when runnel may run the call.
 func (p *textPrinter) sum(it *stream.Item) {
 	p.summed[it] = true
-	if it.Type == "function_call" && it.CallID != "" && it.Run == nil {
+	if it.Type == "function_call" && it.CallID != "" && p.runs[it] == nil {
 		p.held = append(p.held, it)
 		return
 	}
-	p.line(summaryLine(it, p.lead[it]))
+	p.line(summaryLine(it, p.runs[it], p.lead[it]))
 }
 
-func (p *textPrinter) ran(it *stream.Item) {
+func (p *textPrinter) ran(it *stream.Item, r tools.Run) {
+	p.runs[it] = &r
 	for i, h := range p.held {
 		if h == it {
 			p.held = append(p.held[:i], p.held[i+1:]...)
-			p.line(summaryLine(it, p.lead[it]))
+			p.line(summaryLine(it, &r, p.lead[it]))
 			return
 		}
 	}
@@ -138,7 +142,7 @@ func (p *textPrinter) ran(it *stream.Item) {
 // flushHeld prints the held summaries of calls that were not run.
 func (p *textPrinter) flushHeld() {
 	for _, it := range p.held {
-		p.line(summaryLine(it, p.lead[it]))
+		p.line(summaryLine(it, p.runs[it], p.lead[it]))
 	}
 	p.held = nil
 }
@@ -225,13 +229,14 @@ func (p *textPrinter) response(s *stream.Snapshot) {
 
 func (p *textPrinter) close() { p.flushHeld() }
 
-// summaryLine is the item's one-line summary from the item kind table, or
-// "" for an item its kind leaves quiet when it has no text (encrypted
-// reasoning). lead is the start of its streamed text, for reasoning whose
-// text the accumulator did not keep (DropText).
-func summaryLine(it *stream.Item, lead string) string {
-	k := stream.KindFor(it.Type)
-	empty := k.Text(it).Empty()
+// summaryLine is the item's one-line summary from its type's look
+// (ui/itemlook), or "" for an item its look leaves quiet when it has no
+// text (encrypted reasoning). run is how runnel's run of the call ended,
+// nil for an item it did not run; lead is the start of its streamed text,
+// for reasoning whose text the accumulator did not keep (DropText).
+func summaryLine(it *stream.Item, run *tools.Run, lead string) string {
+	look := itemlook.For(it.Type)
+	empty := stream.KindFor(it.Type).Text(it).Empty()
 	if empty && lead != "" && it.Type == "reasoning" {
 		line := stream.SanitizeLine(lead)
 		if r := []rune(line); len(r) > 120 {
@@ -239,17 +244,17 @@ func summaryLine(it *stream.Item, lead string) string {
 		}
 		return "• reasoning: " + line
 	}
-	if k.Quiet && empty {
+	if look.Quiet && empty {
 		return ""
 	}
-	return k.Summary(it)
+	return look.Summary(it, run)
 }
 
 // jsonPrinter writes one OpenAI-shaped JSON object per response.
 type jsonPrinter struct{ enc *json.Encoder }
 
 func (p *jsonPrinter) event(*stream.Event, *stream.Snapshot, *stream.Item) {}
-func (p *jsonPrinter) ran(*stream.Item)                                    {}
+func (p *jsonPrinter) ran(*stream.Item, tools.Run)                         {}
 func (p *jsonPrinter) close()                                              {}
 
 func (p *jsonPrinter) response(s *stream.Snapshot) {
@@ -277,9 +282,9 @@ func (p *jsonPrinter) response(s *stream.Snapshot) {
 // eventsPrinter writes every normalized event as a JSON line.
 type eventsPrinter struct{ enc *json.Encoder }
 
-func (p *eventsPrinter) response(*stream.Snapshot) {}
-func (p *eventsPrinter) ran(*stream.Item)          {}
-func (p *eventsPrinter) close()                    {}
+func (p *eventsPrinter) response(*stream.Snapshot)   {}
+func (p *eventsPrinter) ran(*stream.Item, tools.Run) {}
+func (p *eventsPrinter) close()                      {}
 
 func (p *eventsPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Item) {
 	p.enc.Encode(normalize(ev))

@@ -60,7 +60,7 @@ func TestSummaryOfAFailedMCPCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := summaryLine(it, ""); got != "• mcp docs.search({}) failed: boom" {
+	if got := summaryLine(it, nil, ""); got != "• mcp docs.search({}) failed: boom" {
 		t.Errorf("summary %q", got)
 	}
 }

@@ -22,7 +22,7 @@ func TestSummaryLineFromKindTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := summaryLine(it, ""); got != c.want {
+		if got := summaryLine(it, nil, ""); got != c.want {
 			t.Errorf("summaryLine(%.50s)\n got %q\nwant %q", c.raw, got, c.want)
 		}
 	}

@@ -1,0 +1,181 @@
+package itemlook
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"runnel/session/tools"
+	"runnel/stream"
+	"runnel/stream/sharedtest"
+)
+
+// TestLooksKeyedByTheKindTable: the presentation table and stream's kind
+// table list the same types, so every type the protocol knows has a title,
+// an icon and a summary here, and this table names no type it does not.
+func TestLooksKeyedByTheKindTable(t *testing.T) {
+	kinds := map[string]bool{}
+	for _, k := range stream.ItemKinds() {
+		kinds[k.Type] = true
+		if l := For(k.Type); l.Generic || l.Type != k.Type {
+			t.Errorf("kind %q has no look: %+v", k.Type, l)
+		}
+	}
+	for _, l := range Looks() {
+		if !kinds[l.Type] {
+			t.Errorf("look %q names a type the kind table does not list", l.Type)
+		}
+	}
+	if len(Looks()) != len(kinds) {
+		t.Errorf("%d looks for %d kinds", len(Looks()), len(kinds))
+	}
+}
+
+// TestLookEntries: every entry has a plain title and a one-cell icon, and
+// gives a zero item of its type a one-line summary.
+func TestLookEntries(t *testing.T) {
+	for _, l := range Looks() {
+		if l.Type == "" || l.Generic || l.Title == "" || stream.SanitizeLine(l.Title) != l.Title {
+			t.Errorf("entry %+v: needs a type, a plain title and Generic unset", l)
+		}
+		if utf8.RuneCountInString(l.Icon) != 1 || stream.SanitizeLine(l.Icon) != l.Icon {
+			t.Errorf("%s: icon %q is not one plain glyph", l.Type, l.Icon)
+		}
+		checkSummary(t, l.Type+" (empty item)", l.Summary(&stream.Item{Type: l.Type}, nil))
+	}
+}
+
+// TestGenericLooks: a type in neither table is titled after the type, with
+// the icon of its class, and still summed up.
+func TestGenericLooks(t *testing.T) {
+	for _, c := range []struct{ typ, title, icon string }{
+		{"hologram_call", "hologram call", "ƒ"},
+		{"hologram_call_output", "hologram call output", "ƒ"},
+		{"hologram", "hologram", "?"},
+		{"", "item", "?"},
+	} {
+		l := For(c.typ)
+		if !l.Generic || l.Title != c.title || l.Icon != c.icon {
+			t.Errorf("For(%q) = %+v", c.typ, l)
+		}
+		it := stream.StoredItem(json.RawMessage(`{"type":"` + c.typ + `","name":"beam","status":"completed"}`))
+		checkSummary(t, c.typ, l.Summary(it, nil))
+	}
+	it := stream.StoredItem(json.RawMessage(`{"type":"hologram_call","arguments":"mars","status":"completed"}`))
+	if got := For("hologram_call").Summary(it, nil); got != "• hologram_call completed" {
+		t.Errorf("generic summary %q", got)
+	}
+}
+
+// TestSummarySaysHowTheRunEnded: a call runnel ran is summed up with its
+// run's outcome, typed, not the item's status; one it did not run (or that
+// has not ended) keeps the item's; an item with an error says failed.
+func TestSummarySaysHowTheRunEnded(t *testing.T) {
+	it := stream.StoredItem(json.RawMessage(`{"type":"function_call","name":"sh","arguments":"{}","status":"completed"}`))
+	l := For("function_call")
+	for _, c := range []struct {
+		run  *tools.Run
+		want string
+	}{
+		{nil, "completed"},
+		{&tools.Run{Phase: tools.RunRunning}, "completed"},
+		{&tools.Run{Phase: tools.RunEnded, Outcome: tools.StatusOK, Took: time.Second}, "completed"},
+		{&tools.Run{Phase: tools.RunEnded, Outcome: tools.StatusTimedOut}, "timed out"},
+		{&tools.Run{Phase: tools.RunEnded, Outcome: tools.StatusDenied}, "denied"},
+		{&tools.Run{Phase: tools.RunEnded, Outcome: tools.StatusUnrecorded}, "outcome unknown"},
+	} {
+		if got := l.Summary(it, c.run); got != "• function sh({}) "+c.want {
+			t.Errorf("run %+v: %q", c.run, got)
+		}
+	}
+	mcp := stream.StoredItem(json.RawMessage(`{"type":"mcp_call","server_label":"docs","name":"search","arguments":"{}","status":"completed","error":"boom"}`))
+	if got := For("mcp_call").Summary(mcp, nil); got != "• mcp docs.search({}) failed: boom" {
+		t.Errorf("failed MCP call %q", got)
+	}
+}
+
+// TestSummariesOnRealFixtures: every item of every recorded stream (real,
+// real2, real3) gets a non-empty one-line summary free of control
+// sequences.
+func TestSummariesOnRealFixtures(t *testing.T) {
+	var files []string
+	for _, set := range []string{"real", "real2", "real3"} {
+		f, _ := filepath.Glob(filepath.Join(sharedtest.Dir(t), "fixtures", set, "*", "*.sse"))
+		files = append(files, f...)
+	}
+	if len(files) < 100 {
+		t.Fatalf("found %d fixtures, want the three sets", len(files))
+	}
+	items, types := 0, map[string]bool{}
+	for _, path := range files {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var acc stream.Accumulator
+		d := stream.NewDecoder(strings.NewReader(string(data)))
+		for d.Next() {
+			_, _ = acc.Apply(d.Event()) // malformed events are the stream tests' business
+		}
+		acc.Finish()
+		for _, s := range acc.Responses() {
+			for _, it := range s.Items {
+				items++
+				types[it.Type] = true
+				checkSummary(t, filepath.Base(path)+" "+it.Type, For(it.Type).Summary(it, nil))
+			}
+		}
+	}
+	if items < 300 || len(types) < 15 {
+		t.Errorf("only %d items of %d types: the fixtures did not replay", items, len(types))
+	}
+}
+
+// TestSummaryOfLenientItems: members of unexpected JSON types never keep
+// an item from a summary line.
+func TestSummaryOfLenientItems(t *testing.T) {
+	for _, raw := range []string{
+		`{"type":"web_search_call","action":"search"}`,
+		`{"type":"web_search_call","action":{"queries":{"a":1},"sources":"x","query":5}}`,
+		`{"type":"file_search_call","queries":3,"results":{"a":1}}`,
+		`{"type":"code_interpreter_call","outputs":[1,"x",{"type":7}]}`,
+		`{"type":"apply_patch_call","operation":[1]}`,
+		`{"type":"mcp_list_tools","tools":[1,{"name":2}]}`,
+		`{"type":"image_generation_call","result":12,"size":1024,"approve":"yes"}`,
+		`{"type":"mcp_call","server_label":"s","name":"n","arguments":{"a":1},"output":[{"type":"text","text":"x"}],"error":{"code":1}}`,
+		`{"type":"shell_call_output","output":[{"stdout":"a","outcome":{"type":"exit","exit_code":0}}]}`,
+		`{"role":"user","content":"hi"}`,
+	} {
+		it := stream.StoredItem(json.RawMessage(raw))
+		checkSummary(t, raw, For(it.Type).Summary(it, nil))
+	}
+}
+
+// TestSummaryHostile: names, arguments and errors holding escape sequences
+// and newlines make one clean summary line.
+func TestSummaryHostile(t *testing.T) {
+	evil := "\x1b]52;c;cHduZWQ=\x07a\x1b[2J\nb\u202e\x9b31m"
+	q, _ := json.Marshal(evil)
+	for _, l := range append(Looks(), For("hologram_call"), For("x_output"), For("x")) {
+		raw := `{"type":"` + l.Type + `","role":"assistant","name":` + string(q) + `,"server_label":` + string(q) +
+			`,"arguments":` + string(q) + `,"input":` + string(q) + `,"code":` + string(q) + `,"status":` + string(q) +
+			`,"output":` + string(q) + `,"error":{"message":` + string(q) + `},"content":[{"type":"output_text","text":` + string(q) + `}]` +
+			`,"summary":[{"type":"summary_text","text":` + string(q) + `}],"action":{"commands":[` + string(q) + `],"query":` + string(q) + `}` +
+			`,"operation":{"path":` + string(q) + `,"diff":` + string(q) + `},"revised_prompt":` + string(q) + `}`
+		checkSummary(t, l.Type, l.Summary(stream.StoredItem(json.RawMessage(raw)), nil))
+	}
+}
+
+func checkSummary(t *testing.T, where, s string) {
+	t.Helper()
+	if !strings.HasPrefix(s, "• ") || len(strings.TrimSpace(strings.TrimPrefix(s, "• "))) == 0 {
+		t.Errorf("%s: summary %q is empty", where, s)
+	}
+	if stream.SanitizeLine(s) != s || strings.ContainsAny(s, "\n\r\x1b") {
+		t.Errorf("%s: summary %q is not one clean line", where, s)
+	}
+}

@@ -1,0 +1,106 @@
+package itemlook
+
+// This file holds the one-line summaries: the text after "• " for each
+// type that has its own, made of clipped, sanitized parts.
+
+import (
+	"fmt"
+	"strings"
+
+	"runnel/stream"
+)
+
+// clip makes s one line of at most 120 runes.
+func clip(s string) string {
+	s = stream.SanitizeLine(s)
+	if r := []rune(s); len(r) > 120 {
+		s = string(r[:119]) + "…"
+	}
+	return s
+}
+
+// Summaries: the line after "• ".
+
+func messageSummary(it *stream.Item, status string) string {
+	who := "message"
+	if it.Role != "" {
+		who = it.Role
+	}
+	if t := strings.TrimSpace(it.Text()); t != "" {
+		return clip(who) + ": " + clip(t)
+	}
+	return clip(who) + " " + status
+}
+
+func reasoningSummary(it *stream.Item, status string) string {
+	sum := strings.Join(it.SummaryText(), " ")
+	if sum == "" {
+		sum = it.Text()
+	}
+	if strings.TrimSpace(sum) == "" {
+		return "reasoning " + status
+	}
+	return "reasoning: " + clip(sum)
+}
+
+// callSummary is "function name(arguments) status".
+func callSummary(it *stream.Item, status string) string {
+	a := it.Arguments
+	if it.Type == "custom_tool_call" {
+		a = it.Input
+	}
+	return fmt.Sprintf("%s %s(%s) %s", strings.TrimSuffix(it.Type, "_call"), clip(it.Name), clip(a), status)
+}
+
+func mcpCallSummary(it *stream.Item, status string) string {
+	line := fmt.Sprintf("mcp %s.%s(%s) %s", clip(it.ServerLabel), clip(it.Name), clip(it.Arguments), status)
+	if e := it.ErrorText(); e != "" {
+		line += ": " + clip(e)
+	}
+	return line
+}
+
+func mcpListSummary(it *stream.Item, status string) string {
+	return fmt.Sprintf("mcp %s: %d tools", clip(it.ServerLabel), len(it.Details().Tools))
+}
+
+func approvalSummary(it *stream.Item, status string) string {
+	return fmt.Sprintf("mcp approval requested: %s.%s(%s)", clip(it.ServerLabel), clip(it.Name), clip(it.Arguments))
+}
+
+func approvalResponseSummary(it *stream.Item, status string) string {
+	v := "denied"
+	if it.Details().Approve {
+		v = "approved"
+	}
+	return "mcp approval " + v + ": " + clip(it.ApprovalRequestID)
+}
+
+// compactionSummary: the item is opaque (encrypted); what it means is that
+// the model's context now starts from it.
+func compactionSummary(it *stream.Item, status string) string {
+	return "context compacted"
+}
+
+func codeSummary(it *stream.Item, status string) string {
+	return fmt.Sprintf("code interpreter: %d lines %s", strings.Count(it.Code, "\n")+1, status)
+}
+
+func shellSummary(it *stream.Item, status string) string {
+	return fmt.Sprintf("shell: %s %s", clip(strings.Join(it.ShellCommands(), " && ")), status)
+}
+
+func patchSummary(it *stream.Item, status string) string {
+	return fmt.Sprintf("apply_patch: %d diff lines %s", strings.Count(it.PatchDiff(), "\n"), status)
+}
+
+func webSearchSummary(it *stream.Item, status string) string {
+	q := strings.Join(it.WebQueries(), "; ")
+	if q == "" {
+		q = it.Details().Action.URL
+	}
+	if q == "" {
+		return "web_search_call " + status
+	}
+	return "web search: " + clip(q) + " " + status
+}
