@@ -1,0 +1,9 @@
+package session
+
+// Sync waits until every write asked of the journal so far has landed, so a
+// test can read the store between writes without sleeping.
+func (j *Journal) Sync() {
+	done := make(chan struct{})
+	j.enqueue(func() { close(done) })
+	<-done
+}
