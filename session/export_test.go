@@ -7,3 +7,6 @@ func (j *Journal) Sync() {
 	j.enqueue(func() { close(done) })
 	<-done
 }
+
+// Compacting reports whether a compacted window waits for the next request.
+func (c *Conversation) Compacting() bool { return c.window != nil }
