@@ -92,3 +92,21 @@ func TestSessionsCost(t *testing.T) {
 		t.Errorf("table:\n%s", out)
 	}
 }
+
+// TestModelsBadConfig: a config `models` cannot use gives one line on
+// stderr naming the file and the key, nothing on stdout, the usage status,
+// and no request to the server.
+func TestModelsBadConfig(t *testing.T) {
+	srv := streamtest.New(t)
+	srv.SetModels("gpt-5")
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	cfg := writeConfig(t, "theme = \"neon\"\n")
+	out, errOut, code := runnel(t, "", "models", "--base-url", srv.URL, "--config", cfg, "--data-dir", t.TempDir())
+	if code != exitUsage || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "runnel: ") ||
+		!strings.Contains(errOut, "theme") || !strings.Contains(errOut, "neon") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("%d requests with a bad config", n)
+	}
+}

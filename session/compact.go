@@ -45,9 +45,6 @@ func (c *Conversation) Compacted(res *stream.CompactResult) {
 	c.chainID = ""
 }
 
-// Compacting reports whether a compacted window waits for the next request.
-func (c *Conversation) Compacting() bool { return c.window != nil }
-
 // owed is what the next request sends before input: the compacted window
 // when one waits (with a turn since it that did not finish carried after
 // it, without repeating the window), else what the chain owes (carry).

@@ -7,10 +7,17 @@
 // and the next request carries what the chain owes (carry.go): the last
 // unchained turn's prompt and partial answer when it was stopped, cut off or
 // interrupted, and an output for every client-side call of the chain's
-// response. A tool round is journaled as it runs (Journal.BeginRound), so a
-// killed process leaves behind which calls ran and what they printed, and
-// how each run ended (TurnLog.Ran, as session/tools' typed record), which a
-// resume reads back (ChainCalls) instead of reading the outputs' text.
+// response.
+//
+// The journal (journal.go) is runnel's one writer of turns into the store:
+// on its own goroutine, in order, it saves a streaming item at most once a
+// second (SaveEvery) and a finished one at once, each batch in one
+// store.DB.SaveItems, so the UI never waits for the disk and a crash loses
+// at most the last second. A tool round is journaled as it runs
+// (Journal.BeginRound), so a killed process leaves behind which calls ran,
+// what they printed and how each run ended (TurnLog.Ran, as session/tools'
+// typed record), which a resume reads back (ChainCalls) instead of reading
+// the outputs' text.
 //
 // Compaction (compact.go): Settings.CompactThreshold asks the server to
 // compact past a size; CompactRequest and Compacted run /compact, after

@@ -2,7 +2,6 @@ package session
 
 import (
 	"encoding/json"
-	"errors"
 	"sync"
 	"time"
 
@@ -339,9 +338,6 @@ func errText(err error) string {
 	}
 	return stream.SanitizeLine(err.Error())
 }
-
-// ErrNoHistory marks a chat running without a store.
-var ErrNoHistory = errors.New("history is off")
 
 // Fork starts a journal for a new session holding the first keep turns of
 // this one (copied in the store); the original is not touched. The copy is

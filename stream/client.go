@@ -12,7 +12,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -94,15 +93,6 @@ func ToolSecrets(tools []json.RawMessage) []string {
 
 // DefaultBaseURL is the base URL used when Client.BaseURL is empty.
 func DefaultBaseURL() string { return defaultBaseURL }
-
-// NewClientFromEnv returns a client configured from OPENAI_API_KEY and
-// OPENAI_BASE_URL.
-func NewClientFromEnv() *Client {
-	return &Client{
-		BaseURL: strings.TrimSpace(os.Getenv("OPENAI_BASE_URL")),
-		APIKey:  strings.TrimSpace(os.Getenv("OPENAI_API_KEY")),
-	}
-}
 
 // Open sends req (with Stream forced on) to POST {BaseURL}/responses and
 // returns the event stream's body once its first bytes have arrived.

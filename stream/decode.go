@@ -263,7 +263,6 @@ func describeJSONError(err error) error {
 type Decoder struct {
 	sc         *Scanner
 	ev         Event
-	sawDone    bool
 	lastItemID string    // reused by the fast path so a repeated id is not allocated again
 	secrets    *Redactor // applied to every event's JSON before it is decoded
 }
@@ -275,9 +274,6 @@ func (d *Decoder) SetRedactor(r *Redactor) { d.secrets = r }
 
 // NewDecoder returns a Decoder reading SSE from r.
 func NewDecoder(r io.Reader) *Decoder { return &Decoder{sc: NewScanner(r)} }
-
-// SetMaxEventSize bounds one event's size (default DefaultMaxEventSize).
-func (d *Decoder) SetMaxEventSize(n int) { d.sc.SetMaxEventSize(n) }
 
 // Next advances to the next event, returning false at the end of the stream
 // or on a read error.
@@ -294,7 +290,6 @@ func (d *Decoder) Next() bool {
 		d.ev = Event{Kind: KindInvalid, Type: f.Name, Err: f.Err}
 	case string(f.Data) == "[DONE]":
 		d.ev = Event{Kind: KindDone, Type: "[DONE]"}
-		d.sawDone = true
 	case fastDecode(f.Data, &d.ev, d.lastItemID):
 		d.lastItemID = d.ev.ItemID
 	default:
@@ -318,12 +313,6 @@ func (d *Decoder) Event() *Event { return &d.ev }
 
 // Err returns the first read error, nil at a clean end of input.
 func (d *Decoder) Err() error { return d.sc.Err() }
-
-// SawDone reports whether the stream sent `data: [DONE]`.
-func (d *Decoder) SawDone() bool { return d.sawDone }
-
-// Offset returns how many bytes were consumed.
-func (d *Decoder) Offset() int64 { return d.sc.Offset() }
 
 // PositionError is a malformed event's problem with where it happened.
 type PositionError struct {

@@ -102,11 +102,6 @@ func (k Kind) IsTerminal() bool {
 	return k == KindCompleted || k == KindIncomplete || k == KindFailed
 }
 
-// IsLifecycle reports whether the kind carries a whole response object.
-func (k Kind) IsLifecycle() bool {
-	return k >= KindCreated && k <= KindFailed
-}
-
 var kindByType = map[string]Kind{
 	"response.created":     KindCreated,
 	"response.queued":      KindQueued,

@@ -108,16 +108,6 @@ func (it *Item) SummaryText() []string {
 	return out
 }
 
-// Refusal reports whether the message is a refusal.
-func (it *Item) Refusal() bool {
-	for _, p := range it.Content {
-		if p.Type == "refusal" {
-			return true
-		}
-	}
-	return false
-}
-
 func joinParts(ps []Part) string {
 	switch len(ps) {
 	case 0:

@@ -125,7 +125,3 @@ func (s *Snapshot) recountAll() {
 // Held returns the bytes of text the item holds, as counted against the
 // accumulator's Limit.
 func (it *Item) Held() int { return it.held }
-
-// Held returns the bytes of text the response holds, as counted against the
-// accumulator's Limit.
-func (s *Snapshot) Held() int { return s.held }

@@ -407,11 +407,3 @@ func (g *TextGuard) Next(s string) string {
 	g.held = held
 	return now
 }
-
-// Flush returns the text still held: the end of the text came, and it was
-// not a secret.
-func (g *TextGuard) Flush() string {
-	s := g.held
-	g.held = ""
-	return s
-}

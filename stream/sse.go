@@ -70,17 +70,11 @@ func NewScanner(r io.Reader) *Scanner {
 	return &Scanner{r: r, buf: make([]byte, 64<<10), max: DefaultMaxEventSize, evStart: -1}
 }
 
-// SetMaxEventSize sets the largest event accepted; call before the first Scan.
-func (s *Scanner) SetMaxEventSize(n int) { s.max = n }
-
 // Frame returns the event found by the last successful Scan.
 func (s *Scanner) Frame() *Frame { return &s.frame }
 
 // Err returns the first non-EOF read error.
 func (s *Scanner) Err() error { return s.err }
-
-// Offset returns how many bytes have been consumed.
-func (s *Scanner) Offset() int64 { return s.pos }
 
 // Scan advances to the next event. It returns false at the end of input or on
 // a read error (see Err). An oversized event is returned with Frame().Err set.

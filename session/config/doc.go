@@ -8,6 +8,11 @@
 // do. Positions come from go-toml (DecodeError, StrictMissingError); a key
 // whose type go-toml reports without a position is still named.
 //
+// Files: config.go reads and validates the file; settings.go resolves it
+// with flags and environment into Settings (Resolve); apikey.go finds the
+// API key; check.go checks single values (enumerations, base URLs, headers,
+// environment variable names).
+//
 // Providers (providers.go, presets.go): [providers.NAME] tables and the
 // built-in presets (openai, azure, openrouter, xai, groq, ollama, lmstudio,
 // vllm, llamacpp); provider = "NAME" or --provider chooses one, and the

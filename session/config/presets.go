@@ -5,8 +5,6 @@ package config
 // line; a [providers.NAME] table with a preset's name changes only the
 // fields it writes.
 
-import "slices"
-
 // Preset is a built-in provider.
 type Preset struct {
 	Name    string
@@ -34,9 +32,6 @@ var presets = []Preset{
 	{Name: "vllm", BaseURL: "http://localhost:8000/v1", About: "vLLM on this machine (no key; store off unless you set it)"},
 	{Name: "llamacpp", BaseURL: "http://localhost:8080/v1", About: "llama.cpp's llama-server on this machine (no key, keeps no state)"},
 }
-
-// Presets returns the built-in providers, in list order.
-func Presets() []Preset { return slices.Clone(presets) }
 
 // LookupPreset finds a built-in provider by name.
 func LookupPreset(name string) (Preset, bool) {

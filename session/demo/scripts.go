@@ -30,15 +30,6 @@ var showcases = []showcase{
 	{"failure", []string{"fail", "error"}, playFailure},
 }
 
-// Scripts returns the showcase names in rotation order, for help text.
-func Scripts() []string {
-	names := make([]string, len(showcases))
-	for i, sc := range showcases {
-		names[i] = sc.name
-	}
-	return names
-}
-
 func playMarkdown(b *builder) {
 	b.reasoning("**Planning a first answer**\n\n" +
 		"No API key is set, so this is the built-in demo. I'll say so, explain how to reach a real server, " +

@@ -1,10 +1,6 @@
 package models
 
-import (
-	"regexp"
-	"sort"
-	"strings"
-)
+import "regexp"
 
 // Info is what runnel knows about one model. A zero field is unknown:
 // ContextWindow 0 gives no context fill, Input or Output 0 gives no cost.
@@ -142,26 +138,4 @@ func (t Table) Lookup(model string) (Info, bool) {
 		}
 	}
 	return Info{}, false
-}
-
-// Row is one entry of the table, for listings.
-type Row struct {
-	Name string
-	Info
-}
-
-// Rows lists the table by name.
-func (t Table) Rows() []Row {
-	var out []Row
-	for k, v := range t.table() {
-		out = append(out, Row{k, v})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
-}
-
-// Known reports whether Lookup finds model; a shorthand for callers.
-func (t Table) Known(model string) bool {
-	_, ok := t.Lookup(strings.TrimSpace(model))
-	return ok
 }

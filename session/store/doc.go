@@ -2,9 +2,11 @@
 // any conversation can be listed, searched, resumed or exported later.
 //
 // The local transcript is authoritative: every turn is written as it streams
-// (the row when the request is sent, partial items at least once a second
-// through a Recorder, each item again when it is done), so a crash or kill -9
-// loses at most the last second. A turn found still "streaming" whose writer
+// (the row when the request is sent, partial items at least once a second,
+// each item again when it is done, all through SaveItems), so a crash or
+// kill -9 loses at most the last second. The pacing and batching are the
+// caller's: session.Journal, on its own writer goroutine, is runnel's one
+// writer of turns. A turn found still "streaming" whose writer
 // process is gone is marked interrupted and keeps its last partial content.
 // Items are kept as the raw JSON received, byte for byte, so a conversation
 // can be rebuilt for a server that has forgotten the previous_response_id
@@ -32,7 +34,7 @@
 // opened: a database removed or replaced under a running chat fails every
 // later write with ErrGone instead of writing into a file nobody will read.
 //
-// Main flow: Open → CreateSession → BeginTurn → Recorder.Item/Flush (SaveItem)
+// Main flow: Open → CreateSession → BeginTurn → SaveItems (a batch at a time)
 // → FinishTurn; later List / Search / Resolve → Load → RebuildInput or
 // LastResponseID to continue.
 package store

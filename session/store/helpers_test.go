@@ -89,14 +89,26 @@ type recorded struct {
 	acc   *stream.Accumulator
 }
 
-// record streams a real fixture into a new turn the way the UI does: every
-// event goes to the accumulator, the touched item to a Recorder (flushed
-// when due, time moving 50 ms per event), and FinishTurn at the end.
+// record streams a real fixture into a new turn the way session.Journal
+// does: every event goes to the accumulator, the touched item is kept
+// pending, and the pending items go to SaveItems in one batch when one of
+// them is done or a second has passed since the last batch (time moving
+// 50 ms per event); at the end every item is saved done, then FinishTurn.
 func record(t testing.TB, db *DB, c *clock, sid SessionID, prompt, name string) recorded {
 	t.Helper()
 	prev := ""
 	tid := must[TurnID](t)(db.BeginTurn(sid, prompt, []json.RawMessage{stream.UserText(prompt)}, prev))
-	rec := db.NewRecorder(tid, time.Second)
+	pending := map[itemKey]ItemWrite{}
+	var last time.Time
+	save := func(now time.Time) {
+		batch := make([]ItemWrite, 0, len(pending))
+		for _, w := range pending {
+			batch = append(batch, w)
+		}
+		clear(pending)
+		last = now
+		check(t, db.SaveItems(tid, batch))
+	}
 	var acc stream.Accumulator
 	d := stream.NewDecoder(strings.NewReader(string(fixture(t, name))))
 	for d.Next() {
@@ -105,8 +117,10 @@ func record(t testing.TB, db *DB, c *clock, sid SessionID, prompt, name string) 
 		if err != nil || it == nil {
 			continue
 		}
-		if rec.Item(c.now(), len(acc.Responses())-1, it.Index, it.JSON(), it.Done) {
-			check(t, rec.Flush(c.now()))
+		ri := len(acc.Responses()) - 1
+		pending[itemKey{ri, it.Index}] = ItemWrite{Response: ri, Output: it.Index, Raw: it.JSON(), Done: it.Done}
+		if now := c.now(); it.Done || now.Sub(last) >= time.Second {
+			save(now)
 		}
 	}
 	acc.Finish()
@@ -115,7 +129,7 @@ func record(t testing.TB, db *DB, c *clock, sid SessionID, prompt, name string) 
 	for ri, s := range acc.Responses() {
 		for _, it := range s.Items {
 			raw := it.JSON()
-			rec.Item(c.now(), ri, it.Index, raw, true)
+			pending[itemKey{ri, it.Index}] = ItemWrite{Response: ri, Output: it.Index, Raw: raw, Done: true}
 			out.items[itemKey{ri, it.Index}] = raw
 		}
 		end.ResponseIDs = append(end.ResponseIDs, s.ID)
@@ -132,9 +146,14 @@ func record(t testing.TB, db *DB, c *clock, sid SessionID, prompt, name string) 
 	if !end.Status.final() {
 		end.Status = StatusFailed
 	}
-	check(t, rec.Flush(c.now()))
+	save(c.now())
 	check(t, db.FinishTurn(tid, end))
 	return out
+}
+
+// SaveItem stores one item: SaveItems for a batch of one.
+func (db *DB) SaveItem(tid TurnID, responseIdx, outputIdx int, raw json.RawMessage, done bool) error {
+	return db.SaveItems(tid, []ItemWrite{{Response: responseIdx, Output: outputIdx, Raw: raw, Done: done}})
 }
 
 func newSession(t testing.TB, db *DB, settings string) SessionID {

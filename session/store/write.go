@@ -24,6 +24,9 @@ type ItemWrite struct {
 	Done     bool            // output_item.done (or the terminal response) delivered it whole
 }
 
+// itemKey names an item within a turn: its response and output indexes.
+type itemKey struct{ response, output int }
+
 // TurnEnd is how a turn ended, for FinishTurn.
 type TurnEnd struct {
 	ResponseIDs []string        // in response order; "" where an id never arrived
@@ -156,15 +159,11 @@ func (db *DB) redactAll(raws []json.RawMessage) []json.RawMessage {
 	return out
 }
 
-// SaveItem stores one output item of a turn, replacing what was stored at
-// (responseIdx, outputIdx): a partial item (done false) while it streams, the
-// whole item when it is done. A partial never replaces a done item. raw must
-// be a JSON object; it is stored byte for byte and indexed for Search.
-func (db *DB) SaveItem(tid TurnID, responseIdx, outputIdx int, raw json.RawMessage, done bool) error {
-	return db.SaveItems(tid, []ItemWrite{{Response: responseIdx, Output: outputIdx, Raw: raw, Done: done}})
-}
-
-// SaveItems is SaveItem for several items in one transaction.
+// SaveItems stores output items of a turn in one transaction, each
+// replacing what was stored at its (Response, Output): a partial item (Done
+// false) while it streams, the whole item when it is done. A partial never
+// replaces a done item. Each Raw must be a JSON object; it is stored byte for
+// byte and indexed for Search. session.Journal calls it for each batch.
 func (db *DB) SaveItems(tid TurnID, items []ItemWrite) error {
 	for i, it := range items {
 		if it.Response < 0 || it.Output < 0 {

@@ -8,13 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"runnel/stream"
 	"runnel/stream/sharedtest"
 )
 
-// Every real fixture, streamed through the Recorder into one session, loads
+// Every real fixture, streamed into one session in SaveItems batches as the
+// journal writes them, loads
 // back with each item byte for byte as the accumulator last gave it.
 func TestRecordRealFixturesByteForByte(t *testing.T) {
 	files := sharedtest.RealFiles(t)
@@ -96,71 +96,31 @@ func TestPartialNeverReplacesDone(t *testing.T) {
 	}
 }
 
-func TestRecorderTiming(t *testing.T) {
+// A batch that fails on a full disk writes nothing, and the same batch
+// saved again once there is room lands whole: the journal's next write of
+// the item loses nothing.
+func TestSaveItemsOnAFullDiskCanBeRetried(t *testing.T) {
 	db, _ := openTest(t)
 	sid := newSession(t, db, `{}`)
 	tid := must[TurnID](t)(db.BeginTurn(sid, "q", nil, ""))
-	rec := db.NewRecorder(tid, time.Second)
-	t0 := time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
-	stored := func() string {
-		s := load(t, db, sid)
-		if len(s.Turns[0].Responses) == 0 {
-			return ""
-		}
-		return string(s.Turns[0].Responses[0].Items[0].Raw)
-	}
-
-	if !rec.Item(t0, 0, 0, msg("m", "a"), false) {
-		t.Fatal("the first partial is not due: a crash before the first second would lose it")
-	}
-	check(t, rec.Flush(t0))
-	for i := 1; i < 10; i++ { // 100 ms apart: not due within the second
-		if rec.Item(t0.Add(time.Duration(i)*100*time.Millisecond), 0, 0, msg("m", strings.Repeat("a", i+1)), false) {
-			t.Fatalf("due after %d00 ms", i)
-		}
-	}
-	if !strings.Contains(stored(), `"text":"a"`) {
-		t.Errorf("stored %s before the interval, want the first partial", stored())
-	}
-	if !rec.Due(t0.Add(time.Second)) || !rec.Item(t0.Add(time.Second), 0, 0, msg("m", "aaaaaaaaaaa"), false) {
-		t.Fatal("not due after a second")
-	}
-	check(t, rec.Flush(t0.Add(time.Second)))
-	if !strings.Contains(stored(), "aaaaaaaaaaa") {
-		t.Errorf("stored %s after the flush", stored())
-	}
-	// A done item is due at once, and a later partial of it is ignored.
-	if !rec.Item(t0.Add(1100*time.Millisecond), 0, 1, msg("m2", "done"), true) {
-		t.Fatal("a done item is not due at once")
-	}
-	rec.Item(t0.Add(1200*time.Millisecond), 0, 1, msg("m2", "stale"), false)
-	check(t, rec.Flush(t0.Add(1200*time.Millisecond)))
-	s := load(t, db, sid)
-	if it := s.Turns[0].Responses[0].Items[1]; !it.Done || !strings.Contains(string(it.Raw), `"done"`) {
-		t.Errorf("item 1: %s done=%v", it.Raw, it.Done)
-	}
-	if rec.Due(t0.Add(time.Hour)) {
-		t.Error("due with nothing pending")
-	}
-}
-
-func TestRecorderKeepsWhatAFailedFlushHeld(t *testing.T) {
-	db, _ := openTest(t)
-	sid := newSession(t, db, `{}`)
-	tid := must[TurnID](t)(db.BeginTurn(sid, "q", nil, ""))
-	rec := db.NewRecorder(tid, time.Second)
 	var pages int
 	check(t, db.w.QueryRow("PRAGMA page_count").Scan(&pages))
 	check(t, execSQL(db.w, "PRAGMA max_page_count = "+itoa(pages)))
-	now := time.Unix(0, 0)
-	rec.Item(now, 0, 0, msg("m", strings.Repeat("big answer ", 3000)), true)
-	if err := rec.Flush(now); !errors.Is(err, ErrFull) {
-		t.Fatalf("flush on a full disk: %v", err)
+	batch := []ItemWrite{
+		{Response: 0, Output: 0, Raw: msg("m", "short"), Done: true},
+		{Response: 0, Output: 1, Raw: msg("m2", strings.Repeat("big answer ", 3000)), Done: true},
+	}
+	if err := db.SaveItems(tid, batch); !errors.Is(err, ErrFull) {
+		t.Fatalf("save on a full disk: %v", err)
+	}
+	if rs := load(t, db, sid).Turns[0].Responses; len(rs) != 0 {
+		t.Fatalf("a failed batch left %d responses behind", len(rs))
 	}
 	check(t, execSQL(db.w, "PRAGMA max_page_count = 1073741823"))
-	check(t, rec.Flush(now))
-	if it := load(t, db, sid).Turns[0].Responses[0].Items[0]; !it.Done || len(it.Raw) < 30000 {
-		t.Errorf("retried item: done=%v, %d bytes", it.Done, len(it.Raw))
+	check(t, db.SaveItems(tid, batch))
+	items := load(t, db, sid).Turns[0].Responses[0].Items
+	if len(items) != 2 || !items[1].Done || len(items[1].Raw) < 30000 {
+		t.Errorf("retried batch: %d items", len(items))
 	}
 }
 
@@ -285,43 +245,5 @@ func TestFinishTurnFields(t *testing.T) {
 	}
 	if !tr.Started.After(start) || !tr.Ended.After(tr.Started) {
 		t.Errorf("started %v ended %v (clock started at %v)", tr.Started, tr.Ended, start)
-	}
-}
-
-// Items noted on one goroutine while another flushes end with the newest
-// bytes stored, whatever the interleaving (run with -race).
-func TestRecorderConcurrentUse(t *testing.T) {
-	db, _ := openTest(t)
-	sid := newSession(t, db, `{}`)
-	tid := must[TurnID](t)(db.BeginTurn(sid, "q", nil, ""))
-	rec := db.NewRecorder(tid, time.Nanosecond)
-	now := time.Unix(0, 0)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for i := 1; i <= 200; i++ {
-			rec.Item(now.Add(time.Duration(i)), 0, 0, msg("m", strings.Repeat("x", i)), false)
-		}
-	}()
-	flushes := make(chan error, 1)
-	go func() {
-		for {
-			select {
-			case <-done:
-				flushes <- nil
-				return
-			default:
-				if err := rec.Flush(now); err != nil {
-					flushes <- err
-					return
-				}
-			}
-		}
-	}()
-	check(t, <-flushes)
-	check(t, rec.Flush(now))
-	raw := load(t, db, sid).Turns[0].Responses[0].Items[0].Raw
-	if !strings.Contains(string(raw), `"`+strings.Repeat("x", 200)+`"`) {
-		t.Errorf("stored %.80s…, want the newest (200 x)", raw)
 	}
 }

@@ -22,18 +22,6 @@ const (
 	StateRunning                // the response's calls are being approved and run
 )
 
-func (s State) String() string {
-	switch s {
-	case StateIdle:
-		return "idle"
-	case StateStreaming:
-		return "streaming"
-	case StateRunning:
-		return "running"
-	}
-	return fmt.Sprintf("State(%d)", int(s))
-}
-
 // Loop steps one conversation through its tool rounds.
 //
 // Invariants:
@@ -72,17 +60,11 @@ func NewLoop(maxRounds int) *Loop {
 	return &Loop{max: maxRounds}
 }
 
-// State is where the turn is.
-func (l *Loop) State() State { return l.state }
-
 // Round is the number of rounds run in this user turn.
 func (l *Loop) Round() int { return l.round }
 
 // Calls are the calls of the running round (nil unless StateRunning).
 func (l *Loop) Calls() []Call { return l.calls }
-
-// Owed reports how many outputs the next user message will carry.
-func (l *Loop) Owed() int { return len(l.owed) }
 
 // Begin starts a user turn: the request about to go out carries the
 // returned outputs (owed by a round that was cancelled or cut short) before

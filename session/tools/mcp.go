@@ -37,7 +37,7 @@ func (e *callTimeoutError) Error() string {
 	return fmt.Sprintf("mcp server %s: tool %s did not answer within %s (timeout in [[mcp_servers]])", e.server, e.tool, e.after)
 }
 
-// StartHooks are how StartMCP reaches the user. Every field may be nil.
+// StartHooks are how StartMCPWith reaches the user. Every field may be nil.
 type StartHooks struct {
 	// Report gets one error per problem, now and later (a server that
 	// failed to start, that stopped, that offers none of allowed_tools).
@@ -115,15 +115,9 @@ type mcpTool struct {
 	schema      *Schema         // nil when the schema does not compile: only JSON is checked
 }
 
-// StartMCP launches every server in c concurrently, lists their tools and
-// returns when all have started or failed (each within its
-// startup_timeout). report gets one error per problem, as
-// StartHooks.Report; it may be nil. ctx bounds the start only.
-func StartMCP(ctx context.Context, c Config, report func(error)) *Manager {
-	return StartMCPWith(ctx, c, StartHooks{Report: report})
-}
-
-// StartMCPWith is StartMCP with every hook.
+// StartMCPWith launches every server in c concurrently, lists their tools
+// and returns when all have started or failed (each within its
+// startup_timeout). h reaches the user; ctx bounds the start only.
 func StartMCPWith(ctx context.Context, c Config, h StartHooks) *Manager {
 	m := NewMCP(c, h)
 	m.Start(ctx)
@@ -465,18 +459,6 @@ func (m *Manager) FunctionTools(enabled func(name string) bool) []json.RawMessag
 		if enabled == nil || enabled(t.server.cfg.Name) {
 			out = append(out, functionTool(t.name, t.description, t.params))
 		}
-	}
-	return out
-}
-
-// ToolNames lists the function names of every MCP tool, in order.
-func (m *Manager) ToolNames() []string {
-	if m == nil || !m.started() {
-		return nil
-	}
-	out := make([]string, len(m.tools))
-	for i, t := range m.tools {
-		out[i] = t.name
 	}
 	return out
 }

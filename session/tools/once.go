@@ -57,10 +57,6 @@ func (l *Loop) markID(callID string) {
 	l.ran[callID] = true
 }
 
-// Ran reports whether the call_id was handed out to run (or answered) in
-// this user turn: Next and Resume never hand it out again.
-func (l *Loop) Ran(callID string) bool { return l.ran[callID] }
-
 // repeatedNotice says that a response held only calls that already ran in
 // this user turn, which the loop did not run again.
 func repeatedNotice(repeated []Call) string {

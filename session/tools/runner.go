@@ -65,15 +65,6 @@ func NewRunner(c Config, m *Manager, h Hooks) *Runner {
 	return &Runner{cfg: c, mcp: m, hooks: h, schemas: map[string]*Schema{}}
 }
 
-// Handles reports whether name is a local function or an MCP tool.
-func (r *Runner) Handles(name string) bool {
-	if r.cfg.function(name) != nil {
-		return true
-	}
-	_, ok := r.mcp.lookup(name)
-	return ok
-}
-
 // RequestTools is Config.RequestTools plus the enabled MCP servers' tools
 // as function tools. It may hold secrets: see Redact.
 func (r *Runner) RequestTools(enabled func(name string) bool, env func(string) string) ([]json.RawMessage, error) {

@@ -76,9 +76,6 @@ func (p *Printer) SetImages(s images.Sink) { p.images = s }
 // (Renderers.Note).
 func (p *Printer) Note() string { return p.md.Note() }
 
-// Err returns the first error writing the output, if any.
-func (p *Printer) Err() error { return p.err }
-
 func (p *Printer) ctx() Context {
 	return Context{Width: p.width, Styles: p.styles, Now: p.now(), Markdown: p.md}
 }

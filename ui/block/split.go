@@ -2,22 +2,18 @@ package block
 
 import "strings"
 
-// settledCut returns the end of the longest run of whole top-level markdown
-// blocks in src[from:], or from when there is none yet. The Printer prints a
-// message block by block with it, so nothing printed is ever re-rendered.
+// cutScanner finds the end of the longest run of whole top-level markdown
+// blocks in src[from:]. The Printer prints a message block by block with it,
+// so nothing printed is ever re-rendered.
 //
 // A cut goes just before a line that starts a new block: the line before it
 // is blank and outside any fenced code block, and the line itself has begun,
 // starts at column 0, and does not continue a list (a list item, or any
 // indented line, after a list would join that list when rendered whole).
-func settledCut(src string, from int) int {
-	var sc cutScanner
-	return sc.cut(src, from)
-}
-
-// cutScanner is settledCut with its state kept between calls on a text
-// that grows: each call scans only the lines that arrived since the last
-// one (the same from), so printing one long paragraph costs linear time.
+//
+// It keeps its state between calls on a text that grows: each call scans
+// only the lines that arrived since the last one (the same from), so
+// printing one long paragraph costs linear time.
 //
 // Invariants: src[from:pos] are whole lines already scanned; fenceCh,
 // fenceN, blank, inList and text describe them; found is the last cut in
@@ -32,8 +28,8 @@ type cutScanner struct {
 	clear            int  // src[pos:clear] holds no newline: a partial last line is not searched again
 }
 
-// cut returns settledCut(src, from), where src extends the text of the
-// previous call.
+// cut returns the end of the longest run of whole blocks in src[from:], or
+// from when there is none yet; src extends the text of the previous call.
 func (sc *cutScanner) cut(src string, from int) int {
 	if from != sc.from || sc.pos < from || sc.pos > len(src) {
 		*sc = cutScanner{from: from, pos: from, found: from}

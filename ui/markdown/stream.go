@@ -74,9 +74,6 @@ func (s *Stream) Append(delta string) {
 	s.viewOK = false
 }
 
-// Source returns the message so far.
-func (s *Stream) Source() string { return s.src.String() }
-
 // Renderer returns the renderer in use.
 func (s *Stream) Renderer() *Renderer { return s.r }
 

@@ -1,5 +1,6 @@
 // Package modellist is `runnel models`: the provider's models (GET
 // {base}/models, through the cache of package session/models) with what the
 // table of context windows and prices knows of each, as a table or JSON
-// Lines. Package main only wires it.
+// Lines. It knows no cobra: package main (models_cmd.go) builds the command
+// and its flags and fills an Env from them.
 package modellist

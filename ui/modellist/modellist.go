@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/mattn/go-runewidth"
-	"github.com/spf13/cobra"
 
 	"runnel/session/models"
 	"runnel/stream"
@@ -146,25 +145,4 @@ func write(w io.Writer, rows [][]string) {
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
 	}
-}
-
-// Command is the `models` command; env builds its Env from the parsed
-// flags (the config, the provider) or fails with the error to return.
-func Command(env func(*cobra.Command) (Env, error)) *cobra.Command {
-	var asJSON, refresh bool
-	cmd := &cobra.Command{
-		Use:   "models",
-		Short: "List the provider's models (GET /models, cached a day) with context windows and prices",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			e, err := env(cmd)
-			if err != nil {
-				return err
-			}
-			return e.Run(asJSON, refresh)
-		},
-	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "write JSON Lines: one model per line, with its window and prices (null when unknown)")
-	cmd.Flags().BoolVar(&refresh, "refresh", false, "ask the server even when the cached list is fresh")
-	return cmd
 }

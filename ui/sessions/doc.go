@@ -3,7 +3,8 @@
 // session store, does one thing, prints its result, and closes the store;
 // without the store it cannot go on.
 //
-// It does not parse flags or choose exit statuses: package main wires it
-// to cobra and maps the errors it returns (a *UsageError is the caller's
-// mistake, context.Canceled an interrupt, anything else a failure).
+// It knows no cobra, parses no flags and chooses no exit statuses: package
+// main (sessions_cmd.go) builds the commands, fills an Env from their flags
+// and maps the errors it returns (a *UsageError is the caller's mistake,
+// context.Canceled an interrupt, anything else a failure).
 package sessions

@@ -1,11 +1,15 @@
-package sessions
+package main
 
-// This file is the history commands' cobra wiring: `sessions
+// This file wires the history commands to cobra: `sessions
 // list|rm|search|export|import`, `sessions` alone listing, and the older
-// top-level `search`, `export` and `import` as hidden aliases.
+// top-level `search`, `export` and `import` as hidden aliases. Each runs one
+// method of sessions.Env (package ui/sessions, which prints); this file
+// builds the commands and their flags, fills the Env from them, and maps
+// the errors to exit statuses.
 
 import (
 	"context"
+	"errors"
 	"io"
 	"strings"
 	"time"
@@ -13,14 +17,53 @@ import (
 	"github.com/spf13/cobra"
 
 	"runnel/session/models"
+	"runnel/ui/sessions"
 )
 
-// Commands builds the history commands; main fills in how they reach the
-// store, the prices and the exit status.
+// addSessionCommands adds the history commands and the persistent
+// --data-dir flag to root.
+func addSessionCommands(ctx context.Context, root *cobra.Command, stdin io.Reader, stdout, stderr io.Writer) {
+	historyCommands(ctx, stdin, stdout, stderr, isTerminal).Add(root)
+}
+
+// historyCommands are the history commands wired to main's store, config
+// and exit statuses.
+func historyCommands(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, terminal func(any) bool) *sessionsCommands {
+	return &sessionsCommands{
+		Ctx: ctx, Stdin: stdin, Stdout: stdout, Stderr: stderr, Terminal: terminal, Now: time.Now,
+		DataDirFlag: dataDirFlag, DataDir: dataDir, Exit: historyExit,
+		Prices: func(cmd *cobra.Command) models.Table {
+			path, _ := cmd.Flags().GetString("config")
+			cfg, _ := loadConfig(options{configPath: path}) // a bad config leaves the built-in prices
+			return cfg.ModelTable()
+		},
+		IDs: func(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			return sessionIDs(cmd), cobra.ShellCompDirectiveNoFileComp
+		},
+	}
+}
+
+// historyExit maps a history command's error to its exit status.
+func historyExit(err error) error {
+	var usage *sessions.UsageError
+	var none *sessions.NoMatchError
+	switch {
+	case errors.As(err, &none):
+		return &exitError{code: exitFailure, msg: errLine(err)} // 1, as grep finding nothing
+	case errors.Is(err, context.Canceled):
+		return exitWith(exitInterrupt)
+	case errors.As(err, &usage):
+		return &exitError{code: exitUsage, msg: errLine(err)}
+	}
+	return &exitError{code: exitFailure, msg: errLine(err)}
+}
+
+// sessionsCommands builds the history commands: how they reach the store,
+// the prices and the exit status.
 //
 // Invariants: Terminal and Now are the real ones outside tests; DataDir,
 // Prices and Exit are set.
-type Commands struct {
+type sessionsCommands struct {
 	Ctx            context.Context // cancels a wait on stdin (a prompt, import -)
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
@@ -35,7 +78,7 @@ type Commands struct {
 
 // Add adds the history commands and the persistent data-directory flag to
 // root.
-func (h *Commands) Add(root *cobra.Command) {
+func (h *sessionsCommands) Add(root *cobra.Command) {
 	root.PersistentFlags().String(h.DataDirFlag, "", "directory of the session history (default $XDG_DATA_HOME/runnel)")
 	list := h.listCmd("sessions")
 	list.Short = "List, search, export, import or delete saved sessions (alone: list them)"
@@ -48,8 +91,8 @@ func (h *Commands) Add(root *cobra.Command) {
 }
 
 // env is what a history command needs, from cmd's flags.
-func (h *Commands) env(cmd *cobra.Command) Env {
-	e := Env{Ctx: h.Ctx, Stdin: h.Stdin, Stdout: h.Stdout, Stderr: h.Stderr, Terminal: h.Terminal, Now: h.Now, DataDirFlag: h.DataDirFlag}
+func (h *sessionsCommands) env(cmd *cobra.Command) sessions.Env {
+	e := sessions.Env{Ctx: h.Ctx, Stdin: h.Stdin, Stdout: h.Stdout, Stderr: h.Stderr, Terminal: h.Terminal, Now: h.Now, DataDirFlag: h.DataDirFlag}
 	e.DB, e.DBErr = h.DataDir(cmd)
 	e.Prices = h.Prices(cmd)
 	e.Width, _ = cmd.Flags().GetInt("width") // 0 when the root has no --width
@@ -57,7 +100,7 @@ func (h *Commands) env(cmd *cobra.Command) Env {
 }
 
 // runE adapts a history command to RunE: its error, mapped to a status.
-func (h *Commands) runE(fn func(e Env, args []string) error) func(*cobra.Command, []string) error {
+func (h *sessionsCommands) runE(fn func(e sessions.Env, args []string) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		if err := fn(h.env(cmd), args); err != nil {
 			return h.Exit(err)
@@ -66,7 +109,7 @@ func (h *Commands) runE(fn func(e Env, args []string) error) func(*cobra.Command
 	}
 }
 
-func (h *Commands) listCmd(use string) *cobra.Command {
+func (h *sessionsCommands) listCmd(use string) *cobra.Command {
 	var asJSON bool
 	var limit int
 	list := &cobra.Command{
@@ -76,28 +119,28 @@ func (h *Commands) listCmd(use string) *cobra.Command {
 			"--json prints JSON Lines, one object per session: id, title, turns, model, created, updated (RFC 3339),\n" +
 			"updated_ago and preview. Resume one with: runnel -r ID",
 		Args: cobra.NoArgs,
-		RunE: h.runE(func(e Env, _ []string) error { return e.List(asJSON, limit) }),
+		RunE: h.runE(func(e sessions.Env, _ []string) error { return e.List(asJSON, limit) }),
 	}
 	list.Flags().BoolVar(&asJSON, "json", false, "print JSON Lines, one object per session")
 	list.Flags().IntVar(&limit, "limit", 0, "list at most N sessions (0: all)")
 	return list
 }
 
-func (h *Commands) rmCmd() *cobra.Command {
+func (h *sessionsCommands) rmCmd() *cobra.Command {
 	var yes bool
 	rm := &cobra.Command{
 		Use:               "rm ID",
 		Aliases:           []string{"delete"},
 		Short:             "Delete a session (a unique prefix of its id is enough)",
 		Args:              cobra.ExactArgs(1),
-		RunE:              h.runE(func(e Env, a []string) error { return e.Remove(a[0], yes) }),
+		RunE:              h.runE(func(e sessions.Env, a []string) error { return e.Remove(a[0], yes) }),
 		ValidArgsFunction: h.IDs,
 	}
 	rm.Flags().BoolVarP(&yes, "yes", "y", false, "delete without asking")
 	return rm
 }
 
-func (h *Commands) searchCmd() *cobra.Command {
+func (h *sessionsCommands) searchCmd() *cobra.Command {
 	var asJSON bool
 	var limit int
 	search := &cobra.Command{
@@ -108,14 +151,14 @@ func (h *Commands) searchCmd() *cobra.Command {
 			"elsewhere they are marked [like this]. --json prints JSON Lines, one object per hit: id, title, turn,\n" +
 			"snippet and marks (byte ranges of the matches in snippet). Resume a session with: runnel -r ID",
 		Args: cobra.MinimumNArgs(1),
-		RunE: h.runE(func(e Env, a []string) error { return e.Search(strings.Join(a, " "), asJSON, limit) }),
+		RunE: h.runE(func(e sessions.Env, a []string) error { return e.Search(strings.Join(a, " "), asJSON, limit) }),
 	}
 	search.Flags().BoolVar(&asJSON, "json", false, "print JSON Lines, one object per hit")
 	search.Flags().IntVar(&limit, "limit", 20, "show at most N hits (0: 20)")
 	return search
 }
 
-func (h *Commands) exportCmd() *cobra.Command {
+func (h *sessionsCommands) exportCmd() *cobra.Command {
 	var format, out string
 	exp := &cobra.Command{
 		Use:   "export ID",
@@ -123,7 +166,7 @@ func (h *Commands) exportCmd() *cobra.Command {
 		Long: "Write a session as a readable markdown transcript, or as JSON that `runnel sessions import` reads back.\n" +
 			"The format defaults to json when -o names a .json file, else markdown. Files are written 0600.",
 		Args:              cobra.ExactArgs(1),
-		RunE:              h.runE(func(e Env, a []string) error { return e.Export(a[0], format, out) }),
+		RunE:              h.runE(func(e sessions.Env, a []string) error { return e.Export(a[0], format, out) }),
 		ValidArgsFunction: h.IDs,
 	}
 	exp.Flags().StringVar(&format, "format", "", "markdown or json (default: json for a .json -o file, else markdown)")
@@ -132,11 +175,11 @@ func (h *Commands) exportCmd() *cobra.Command {
 	return exp
 }
 
-func (h *Commands) importCmd() *cobra.Command {
+func (h *sessionsCommands) importCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "import FILE",
 		Short: "Add a session from a JSON export (a file, or - for stdin)",
 		Args:  cobra.ExactArgs(1),
-		RunE:  h.runE(func(e Env, a []string) error { return e.Import(a[0]) }),
+		RunE:  h.runE(func(e sessions.Env, a []string) error { return e.Import(a[0]) }),
 	}
 }
