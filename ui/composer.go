@@ -162,19 +162,10 @@ func (c *Composer) Clear() bool {
 	return kept
 }
 
-// Focus gives the composer the keyboard.
-func (c *Composer) Focus() tea.Cmd { return c.ta.Focus() }
-
-// Blur takes the keyboard away (while a dialog has it).
-func (c *Composer) Blur() { c.ta.Blur() }
-
 // Height is the number of rows View takes: the text rows plus the menu.
 func (c Composer) Height() int {
 	return c.ta.Height() + c.menuRows() + c.pasteRows() + c.chipsRows()
 }
-
-// History returns the sent prompts, oldest first.
-func (c Composer) History() []string { return append([]string(nil), c.history...) }
 
 // Update handles keys, pastes and editor results.
 func (c Composer) Update(msg tea.Msg) (Composer, tea.Cmd) {

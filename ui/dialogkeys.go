@@ -200,11 +200,6 @@ func DefaultCompletionKeys() CompletionKeys {
 	}
 }
 
-// Bindings lists the menu's keys, for help.
-func (k CompletionKeys) Bindings() []key.Binding {
-	return append(k.List.Bindings(), k.Complete, k.Run)
-}
-
 // ApprovalKeys are the approval dialog's keys. ctrl+c is not among them:
 // the root takes it (deny and stop) before the dialog sees it.
 type ApprovalKeys struct {

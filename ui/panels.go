@@ -93,9 +93,6 @@ func (l PanelList) Update(msg tea.Msg) (PanelList, tea.Cmd) {
 	return l, nil
 }
 
-// Selected is the selected panel's index.
-func (l PanelList) Selected() int { return l.cur.Sel() }
-
 // View draws the title, one row per visible panel and a key hint.
 func (l PanelList) View(width, height int) string {
 	if l.help {

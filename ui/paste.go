@@ -124,6 +124,3 @@ func (c *Composer) expandPastes() bool {
 	c.ta.MoveToEnd()
 	return true
 }
-
-// HasPastes reports whether the composer shows a paste chip.
-func (c Composer) HasPastes() bool { return len(c.pastes) > 0 }

@@ -185,12 +185,6 @@ func (p *Picker) refilter() {
 	p.cur.Reset(len(p.shown))
 }
 
-// Filter is the filter's text.
-func (p Picker) Filter() string { return p.filter.Value() }
-
-// Len is the number of sessions listed (not deleted), matching or not.
-func (p Picker) Len() int { return len(p.all) }
-
 // View draws the title, the filter, two lines per visible session (the
 // selected one kept in view) and a key hint, or the delete question.
 func (p Picker) View(width, height int) string {

@@ -94,9 +94,6 @@ func (r SearchResults) Update(msg tea.Msg) (SearchResults, tea.Cmd) {
 	return r, nil
 }
 
-// Selected is the index of the selected hit.
-func (r SearchResults) Selected() int { return r.cur.Sel() }
-
 // View draws the title, two lines per visible hit (the selected one kept in
 // view) and a key hint.
 func (r SearchResults) View(width, height int) string {

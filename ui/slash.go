@@ -153,11 +153,6 @@ func checkCopy(args string) error {
 	return nil
 }
 
-// Commands returns the registry in menu order.
-func Commands() []Command {
-	return append([]Command(nil), slashCommands...)
-}
-
 // Lookup finds a command by name (without the slash).
 func Lookup(name string) (Command, bool) {
 	for _, c := range slashCommands {

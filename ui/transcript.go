@@ -74,9 +74,6 @@ func NewTranscript(width, height int) Transcript {
 // SetStyles applies the theme (the "↓ N new lines" hint); nil is plain.
 func (t *Transcript) SetStyles(st *theme.Styles) { t.hint = theme.ShellOf(st).NewLines }
 
-// SetKeys replaces the scrolling bindings.
-func (t *Transcript) SetKeys(k KeyMap) { t.keys = k }
-
 // Width is the width entries are rendered at.
 func (t Transcript) Width() int { return t.width }
 
@@ -85,13 +82,6 @@ func (t Transcript) Height() int { return t.height }
 
 // Len is the number of entries.
 func (t *Transcript) Len() int { return len(t.slots) }
-
-// Following reports whether the view is pinned to the end.
-func (t Transcript) Following() bool { return t.follow }
-
-// Unseen is the number of lines added below the view since the user
-// scrolled up; 0 while following.
-func (t Transcript) Unseen() int { return t.unseen }
 
 // Append adds an entry at the end. While following, the view stays pinned to
 // the end; otherwise it does not move and the new lines count as unseen.
