@@ -9,7 +9,6 @@ package ui
 import (
 	"encoding/json"
 	"errors"
-	"time"
 
 	"runnel/stream"
 	"runnel/ui/block"
@@ -52,20 +51,6 @@ func (ts *turns) compacted(msg compactMsg) bool {
 	return true
 }
 
-// showCompaction shows where the model's context starts after /compact: a
-// panel with the sizes, and a divider.
-func (c *items) showCompaction(res *stream.CompactResult, now time.Time) {
-	e := c.addItem(compactionItem(res.Output), now)
-	if ib, ok := e.b.(block.ItemBlock); ok {
-		ib.End(now)
-	}
-	if cb, ok := e.b.(block.Compaction); ok && res.Usage != nil {
-		cb.SetTokens(res.Usage.InputTokens, res.Usage.OutputTokens)
-	}
-	c.appendEntry(&plainEntry{b: block.NewDivider(compactDivider), fs: c.fs})
-	c.transcript.Follow()
-}
-
 // compactionItem is the window's newest compaction item, for its panel; a
 // window without one gets a bare compaction item.
 func compactionItem(window []json.RawMessage) *stream.Item {
@@ -81,28 +66,4 @@ func compactionItem(window []json.RawMessage) *stream.Item {
 // says the context window is full.
 func contextFull(err error, info *stream.ErrorInfo) bool {
 	return stream.ContextLengthExceeded(err, info)
-}
-
-// compactionMarks draws, when a saved session is shown again, the panel and
-// divider of each /compact: a turn whose input holds a compaction item sent
-// a compacted window. A window sent again (its first turn failed) is marked
-// once.
-type compactionMarks struct{ last string }
-
-func (w *compactionMarks) mark(c *items, input []json.RawMessage, now time.Time) {
-	var it *stream.Item
-	for _, raw := range input {
-		if c := stream.StoredItem(raw); c != nil && c.Type == "compaction" {
-			it = c
-		}
-	}
-	if it == nil || (it.ID != "" && it.ID == w.last) {
-		return
-	}
-	w.last = it.ID
-	e := c.addItem(it, now)
-	if ib, ok := e.b.(block.ItemBlock); ok {
-		ib.End(now)
-	}
-	c.appendEntry(&plainEntry{b: block.NewDivider(compactDivider), fs: c.fs})
 }

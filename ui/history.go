@@ -3,10 +3,13 @@ package ui
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
+	"runnel/session/regfile"
 	"runnel/session/store"
 	"runnel/stream"
 	"runnel/ui/block"
@@ -273,4 +276,66 @@ func (h *history) saveSettings(s session.Settings) {
 	if h.journal != nil {
 		h.journal.SetSettings(s)
 	}
+}
+
+// loadPrompts reads the stored prompts off the UI goroutine.
+func (h *history) loadPrompts() tea.Cmd {
+	db := h.db
+	if db == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		list, _ := db.Prompts(promptHistoryMax) // without them, up has this session's prompts
+		return promptsMsg{list: list}
+	}
+}
+
+// export writes the session to a file, after the history has it all.
+func (h *history) export(args string, f *frameState) tea.Cmd {
+	if h.journal == nil {
+		f.post(noticeMsg{block.Info, "no history: there is nothing saved to export (the store is unavailable)"})
+		return nil
+	}
+	format, path := exportArgs(args)
+	dir, err := os.Getwd()
+	if err != nil {
+		dir = "."
+	}
+	done := h.journal.Export(format, path, dir)
+	return func() tea.Msg { return exportedMsg{format, <-done} }
+}
+
+// exported says where /export wrote, or why it did not.
+func (h *history) exported(msg exportedMsg, f *frameState) {
+	if msg.res.Err != nil {
+		where := ""
+		if msg.res.Path != "" {
+			where = " to " + msg.res.Path
+		}
+		err := msg.res.Err
+		var pe *fs.PathError
+		var nr *regfile.NotRegularError
+		switch {
+		case errors.As(err, &nr):
+			err = fmt.Errorf("it is %s, not a regular file", regfile.Describe(nr.Mode))
+		case errors.As(err, &pe):
+			err = pe.Err
+		}
+		f.post(noticeMsg{block.Error, stream.SanitizeLine(fmt.Sprintf("cannot export%s: %s — give another path: /export [markdown|json] PATH", where, err))})
+		return
+	}
+	f.post(noticeMsg{block.Info, stream.SanitizeLine(fmt.Sprintf("exported the session to %s (%s)", msg.res.Path, msg.format))})
+}
+
+// rename sets the session's title; started says the conversation has a
+// turn (before it, the session has no row to name).
+func (h *history) rename(title string, started bool, f *frameState) {
+	if h.journal == nil || !started {
+		f.post(noticeMsg{block.Info, "nothing to rename yet: send a message first"})
+		return
+	}
+	title = clipRunes(stream.SanitizeLine(title), 80)
+	h.journal.SetTitle(title)
+	h.renamed = true // a model-written title arriving later does not replace it
+	f.post(noticeMsg{block.Info, "renamed the session: " + title})
 }

@@ -247,3 +247,85 @@ func (c *items) setRun(it *stream.Item, r tools.Run) {
 		}
 	}
 }
+
+// endItems settles the entries of a turn's items at now (marking them in
+// changed), keeps its answers for copying, and returns the entries of
+// approval requests still waiting for an answer.
+func (c *items) endItems(snaps []*stream.Snapshot, now time.Time, changed map[*stream.Item]bool) (pending []*itemEntry) {
+	for _, s := range snaps {
+		for _, it := range s.Items {
+			if e := c.entries[it]; e != nil {
+				if ib, ok := e.b.(block.ItemBlock); ok {
+					ib.End(now)
+					changed[it] = true
+				}
+				if cb, ok := e.b.(block.Compaction); ok && it.Type == "compaction" && s.Usage != nil {
+					cb.SetTokens(s.Usage.InputTokens, 0) // the context the server compacted
+				}
+				if a, ok := e.b.(block.Approver); ok {
+					if _, waiting := a.Approval(); waiting {
+						pending = append(pending, e)
+					}
+				}
+			}
+			if it.Type == "message" && it.Text() != "" {
+				c.answers = append(c.answers, it.Text())
+			}
+		}
+	}
+	return pending
+}
+
+// showCompaction shows where the model's context starts after /compact: a
+// panel with the sizes, and a divider.
+func (c *items) showCompaction(res *stream.CompactResult, now time.Time) {
+	e := c.addItem(compactionItem(res.Output), now)
+	if ib, ok := e.b.(block.ItemBlock); ok {
+		ib.End(now)
+	}
+	if cb, ok := e.b.(block.Compaction); ok && res.Usage != nil {
+		cb.SetTokens(res.Usage.InputTokens, res.Usage.OutputTokens)
+	}
+	c.appendEntry(&plainEntry{b: block.NewDivider(compactDivider), fs: c.fs})
+	c.transcript.Follow()
+}
+
+// compactionMarks draws, when a saved session is shown again, the panel and
+// divider of each /compact: a turn whose input holds a compaction item sent
+// a compacted window. A window sent again (its first turn failed) is marked
+// once.
+type compactionMarks struct{ last string }
+
+func (w *compactionMarks) mark(c *items, input []json.RawMessage, now time.Time) {
+	var it *stream.Item
+	for _, raw := range input {
+		if c := stream.StoredItem(raw); c != nil && c.Type == "compaction" {
+			it = c
+		}
+	}
+	if it == nil || (it.ID != "" && it.ID == w.last) {
+		return
+	}
+	w.last = it.ID
+	e := c.addItem(it, now)
+	if ib, ok := e.b.(block.ItemBlock); ok {
+		ib.End(now)
+	}
+	c.appendEntry(&plainEntry{b: block.NewDivider(compactDivider), fs: c.fs})
+}
+
+// openPanels opens the panel list (alt+o).
+func (c *items) openPanels() {
+	c.panelList = append(c.panelList[:0], c.panels...)
+	c.fs.post(dialogMsg{dlg[PanelList]{NewPanelList(c.panelList, c.fs.width, c.fs.styles)}})
+}
+
+// togglePanel opens or closes the panel chosen in the list and shows it.
+func (c *items) togglePanel(i int) {
+	if i < 0 || i >= len(c.panelList) {
+		return
+	}
+	e := c.panelList[i]
+	c.toggle(e)
+	c.transcript.ScrollTo(e.idx)
+}

@@ -121,21 +121,5 @@ func (l PanelList) View(width, height int) string {
 	return fitFoot(lines, []string{dialogHint(d, width, "↑/↓", "select", "enter", "open/close", "esc", "close", "?", "keys")}, width, height)
 }
 
-// openPanels opens the panel list (alt+o).
-func (c *items) openPanels() {
-	c.panelList = append(c.panelList[:0], c.panels...)
-	c.fs.post(dialogMsg{dlg[PanelList]{NewPanelList(c.panelList, c.fs.width, c.fs.styles)}})
-}
-
-// togglePanel opens or closes the panel chosen in the list and shows it.
-func (c *items) togglePanel(i int) {
-	if i < 0 || i >= len(c.panelList) {
-		return
-	}
-	e := c.panelList[i]
-	c.toggle(e)
-	c.transcript.ScrollTo(e.idx)
-}
-
 // dialogMsg opens a dialog (nil closes the one open).
 type dialogMsg struct{ d dialog }

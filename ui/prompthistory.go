@@ -7,8 +7,6 @@ package ui
 // posts them to the composer (setPastMsg).
 
 import (
-	tea "charm.land/bubbletea/v2"
-
 	"runnel/session"
 )
 
@@ -67,18 +65,6 @@ const promptHistoryMax = historyMax
 // setPastMsg gives the composer the prompts sent before this process,
 // newest first (Composer.SetPast): the history posts it.
 type setPastMsg struct{ past []string }
-
-// loadPrompts reads the stored prompts off the UI goroutine.
-func (h *history) loadPrompts() tea.Cmd {
-	db := h.db
-	if db == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		list, _ := db.Prompts(promptHistoryMax) // without them, up has this session's prompts
-		return promptsMsg{list: list}
-	}
-}
 
 // promptsOf is a conversation's prompts, newest first.
 func promptsOf(c *session.Conversation) []string {

@@ -7,7 +7,6 @@ package ui
 import (
 	"errors"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -33,34 +32,6 @@ func (ts *turns) finish(t *turn) tea.Cmd {
 	}
 	ts.conv.Finish(t.sess, t.snapshots(), t.err, t.stopped)
 	return nil
-}
-
-// endItems settles the entries of a turn's items at now (marking them in
-// changed), keeps its answers for copying, and returns the entries of
-// approval requests still waiting for an answer.
-func (c *items) endItems(snaps []*stream.Snapshot, now time.Time, changed map[*stream.Item]bool) (pending []*itemEntry) {
-	for _, s := range snaps {
-		for _, it := range s.Items {
-			if e := c.entries[it]; e != nil {
-				if ib, ok := e.b.(block.ItemBlock); ok {
-					ib.End(now)
-					changed[it] = true
-				}
-				if cb, ok := e.b.(block.Compaction); ok && it.Type == "compaction" && s.Usage != nil {
-					cb.SetTokens(s.Usage.InputTokens, 0) // the context the server compacted
-				}
-				if a, ok := e.b.(block.Approver); ok {
-					if _, waiting := a.Approval(); waiting {
-						pending = append(pending, e)
-					}
-				}
-			}
-			if it.Type == "message" && it.Text() != "" {
-				c.answers = append(c.answers, it.Text())
-			}
-		}
-	}
-	return pending
 }
 
 // endNotices says how turn t ended when it went badly: per response, a
