@@ -15,13 +15,13 @@ import (
 	"runnel/ui/pace"
 )
 
-// Model is the root of the chat: it routes messages to its children and owns
-// the turn in flight.
+// Model is the root of the chat: it routes messages to its children (the
+// routing table is update) and draws them. Each child keeps its own
+// invariants (items, turns, toolKit, approvals, history, metering).
 //
 // Invariants:
-//   - cur is nil when no stream is being read; at most one turn streams.
-//   - entries maps every item shown to its transcript entry; an item gets
-//     exactly one entry, created the first time an event names it.
+//   - the outbox is empty when Update returns: whatever a child posted while
+//     a message was handled has been routed, in order.
 //   - View never renders markdown for a settled entry: entries re-render only
 //     after Invalidate, which happens on frame ticks.
 type Model struct {

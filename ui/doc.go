@@ -1,33 +1,46 @@
 // Package ui is runnel's chat: a Bubble Tea v2 program with a scrollable
 // transcript, a multi-line composer, a status line and a key hint.
 //
-// The root Model routes messages to its children (Transcript, Composer,
-// Status) and owns the turn in flight. A turn's stream is read on a goroutine
-// (stream.Start); its batches arrive here through a re-armed channel Cmd,
-// are folded into the accumulator at once (cheap), and are drawn at most once
-// per frame: a frame tick re-renders only the entries that changed since the
-// last one. Settled entries are cached per width, so View costs the same
-// however long the session grows.
+// The root Model routes; its children own their behaviour. Each child holds
+// its state and invariants in its own files, and reaches the rest of the
+// chat only by posting a message (frameState.post): Model.Update routes what
+// was posted, in order, before it returns, so a child never sees another
+// half-changed. The root may read its children and call them; children never
+// read the root or each other. What every child reads — the size, the
+// styles, the frame clock and the markdown renderers — is the frame
+// (frameState). The tour:
+//
+//	app.go        the root: New, Init, Update (the routing table), View
+//	flow.go       the root's side of a turn: send, fold a batch, draw, end
+//	items.go      the transcript child: entries, notices, toggles, copy (transcript.go scrolls, entry.go, inline.go)
+//	turns.go      the turns child: the conversation and the turn in flight (turn.go, turnend.go, background.go, stateless.go, compact.go)
+//	frames.go     the turns' pacing: ui/pace's Pacer decides, on the injected clock, when to take a batch, draw and tick
+//	toolrun.go    the tools child: local calls, approvals of them, rounds (toolresume.go, mcpstart.go; its reports in toolreports.go)
+//	hosted.go     the approvals child: hosted MCP approvals and their answers
+//	history.go    the history child: the session's store, resume, search, export (the root's side in historyroot.go)
+//	models.go     the metering child: tokens, cost, the provider's models and /provider (meteringroot.go, providerpicker.go)
+//	statusbar.go  the status line and key hint; keystate.go the keys and the "?" overlay; composer.go the composer
+//
+// A newcomer who adds a dialog writes one value type with Update and View
+// (picker.go, search.go, toolsmenu.go, modelpicker.go, approve.go,
+// panels.go, historysearch.go share listCursor and dialogkeys.go's key
+// structs, so "?" in a dialog lists exactly the keys it matches) and one
+// case in the routing table that opens it (dialogMsg). A new panel is a
+// block in ui/block; the items child shows it.
+//
+// Main flow: key → Composer → SubmitMsg → session.Conversation.Begin →
+// stream.Start → batchMsg (the pacer takes one batch a frame and draws it,
+// or waits for the frame in a burst) → accumulator → blocks → View. Frame
+// ticks run only while something changes (spinner, tools, live panels);
+// none at the prompt. Settled entries are cached per width, so View costs
+// the same however long the session grows. A markdown render that falls
+// back to plain text says so once, in one line (block.Renderers.NewNote).
 //
 // It does not decode streams (package stream), keep conversations (package
-// session) or choose colours (package theme); item rendering lives in ui/block
-// and incremental markdown in ui/markdown.
-//
-// Dialogs (the session picker, search results, the /tools menu, the /model
-// and /provider pickers, the tool panel list and the approval question) are value types that take the keys
-// while open. They share one cursor type (listCursor) and match their keys
-// with key.Matches against KeyMap-style structs (dialogkeys.go), so "?" in a
-// dialog lists exactly the keys it matches; the main "?" overlay lists the
-// root's. The approval question and the panel list are drawn below the end
-// of the transcript, which stays visible; the others take its place. While a
-// dialog is open the root still takes ctrl+c (an approval: deny and stop)
-// and, under an approval, the panel keys the status line offers.
+// session) or choose colours (package theme); item rendering lives in
+// ui/block, incremental markdown in ui/markdown, item titles and icons in
+// ui/itemlook, and the pacing policy in ui/pace.
 //
 // Golden views of whole screens live in testdata/golden; regenerate them
 // with `go test ./ui -run TestGolden -update` (see golden_test.go).
-//
-// Main flow: key → Composer → SubmitMsg → session.Conversation.Begin →
-// stream.Start → batchMsg (at most one per streamInterval, each drawn as a
-// frame) → accumulator → blocks → View. frameMsg ticks run only while
-// something else changes (spinner, tools, live panels); none at the prompt.
 package ui
