@@ -41,54 +41,6 @@ type Model struct {
 	metering           // tokens, cost and the provider's models
 }
 
-// dialog is an open dialog: it takes the keys until it closes.
-type dialog interface {
-	update(tea.Msg) (dialog, tea.Cmd)
-	view(width, height int) string
-}
-
-// dlg adapts a dialog sub-model to the dialog interface.
-type dlg[T interface {
-	Update(tea.Msg) (T, tea.Cmd)
-	View(width, height int) string
-}] struct{ v T }
-
-func (d dlg[T]) update(msg tea.Msg) (dialog, tea.Cmd) {
-	v, cmd := d.v.Update(msg)
-	return dlg[T]{v}, cmd
-}
-
-func (d dlg[T]) view(w, h int) string { return d.v.View(w, h) }
-
-// frameState is what every child and entry reads: the screen's size, the
-// styles, the frame clock and the markdown renderers.
-type frameState struct {
-	width, height int
-	sized         bool
-	resizeSeq     int // debounces transcript reflow
-	noColor       bool
-	dark          bool
-	clock         func() time.Time // time.Now; tests fix it (golden views)
-	styles        *theme.Styles
-	now           time.Time
-	md            *block.Renderers // markdown renderers, one per styles and width, shared by every entry
-	draft         bool             // a stream outruns the frames (draftFor)
-	// outbox holds what children report to the root while a message is
-	// handled (post); Model.Update routes it, in order, before it returns
-	outbox []tea.Msg
-}
-
-// post reports msg to the root: a child reaches the rest of the chat only
-// this way. The root routes it, in order, once the message being handled
-// is done, so a child never sees another child's state half-changed.
-func (f *frameState) post(msg tea.Msg) { f.outbox = append(f.outbox, msg) }
-
-// noticeMsg asks for a one-line notice in the transcript.
-type noticeMsg struct {
-	kind block.NoticeKind
-	text string
-}
-
 // New builds the root model.
 func New(ctx context.Context, o Options) *Model {
 	fs := &frameState{md: block.NewRenderers(), clock: time.Now, dark: true, noColor: o.NoColor}
@@ -155,14 +107,6 @@ func (m *Model) shutdown() {
 	}
 }
 
-// applyTheme picks the styles for the terminal's background and the
-// theme named (the config's or /theme's).
-func (f *frameState) applyTheme(name string) {
-	p := theme.Pick(f.dark, f.noColor, name)
-	st := theme.New(p)
-	f.styles = &st
-}
-
 // Init asks the terminal for its background colour and starts a replay.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startHistory(), m.history.loadPrompts()}
@@ -177,25 +121,8 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(append(cmds, m.routePosted())...) // the MCP servers' state, at once
 }
 
-// imageMsg reports an image written to disk for a panel.
-type imageMsg struct {
-	e *itemEntry
-	f block.ImageFile
-}
-
 // resizeMsg ends the resize debounce.
 type resizeMsg struct{ seq int }
-
-// finalMsg carries a message's full render, made off the UI goroutine.
-type finalMsg struct {
-	e        *itemEntry
-	width    int
-	rendered string
-}
-
-// waitTickMsg moves the clock while the chat waits for the user's answer
-// to an approval and nothing else animates: the status line's timer runs.
-type waitTickMsg struct{ now time.Time }
 
 // Update routes a message. While an approval waits and no frame tick is
 // scheduled, a slow tick keeps the status line's timer running.

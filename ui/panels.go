@@ -120,6 +120,3 @@ func (l PanelList) View(width, height int) string {
 	}
 	return fitFoot(lines, []string{dialogHint(d, width, "↑/↓", "select", "enter", "open/close", "esc", "close", "?", "keys")}, width, height)
 }
-
-// dialogMsg opens a dialog (nil closes the one open).
-type dialogMsg struct{ d dialog }

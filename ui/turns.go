@@ -323,21 +323,3 @@ func (ts *turns) now() time.Time { return ts.fs.clock() }
 func (ts *turns) say(kind block.NoticeKind, text string) {
 	ts.fs.post(noticeMsg{kind, text})
 }
-
-// redrawMsg asks the transcript to draw entry idx again.
-type redrawMsg struct{ idx int }
-
-// statusMsg sets the status line: its state, when the state started and
-// its detail; keep changes the detail only.
-type statusMsg struct {
-	state   State
-	started time.Time
-	detail  string
-	keep    bool
-}
-
-// putBackMsg returns a message that was not sent to the composer.
-type putBackMsg struct {
-	text  string
-	files []*attach.File
-}

@@ -1,0 +1,109 @@
+package ui
+
+// This file is the frame every child reads (frameState) and the reports a
+// child posts to the root for another child to act on. It is the bottom of
+// the package: children and the root depend on it, it on none of them.
+
+import (
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"runnel/session/attach"
+	"runnel/theme"
+	"runnel/ui/block"
+)
+
+// dialog is an open dialog: it takes the keys until it closes.
+type dialog interface {
+	update(tea.Msg) (dialog, tea.Cmd)
+	view(width, height int) string
+}
+
+// dlg adapts a dialog sub-model to the dialog interface.
+type dlg[T interface {
+	Update(tea.Msg) (T, tea.Cmd)
+	View(width, height int) string
+}] struct{ v T }
+
+func (d dlg[T]) update(msg tea.Msg) (dialog, tea.Cmd) {
+	v, cmd := d.v.Update(msg)
+	return dlg[T]{v}, cmd
+}
+
+func (d dlg[T]) view(w, h int) string { return d.v.View(w, h) }
+
+// frameState is what every child and entry reads: the screen's size, the
+// styles, the frame clock and the markdown renderers.
+type frameState struct {
+	width, height int
+	sized         bool
+	resizeSeq     int // debounces transcript reflow
+	noColor       bool
+	dark          bool
+	clock         func() time.Time // time.Now; tests fix it (golden views)
+	styles        *theme.Styles
+	now           time.Time
+	md            *block.Renderers // markdown renderers, one per styles and width, shared by every entry
+	draft         bool             // a stream outruns the frames (draftFor)
+	// outbox holds what children report to the root while a message is
+	// handled (post); Model.Update routes it, in order, before it returns
+	outbox []tea.Msg
+}
+
+// post reports msg to the root: a child reaches the rest of the chat only
+// this way. The root routes it, in order, once the message being handled
+// is done, so a child never sees another child's state half-changed.
+func (f *frameState) post(msg tea.Msg) { f.outbox = append(f.outbox, msg) }
+
+// noticeMsg asks for a one-line notice in the transcript.
+type noticeMsg struct {
+	kind block.NoticeKind
+	text string
+}
+
+// applyTheme picks the styles for the terminal's background and the
+// theme named (the config's or /theme's).
+func (f *frameState) applyTheme(name string) {
+	p := theme.Pick(f.dark, f.noColor, name)
+	st := theme.New(p)
+	f.styles = &st
+}
+
+// imageMsg reports an image written to disk for a panel.
+type imageMsg struct {
+	e *itemEntry
+	f block.ImageFile
+}
+
+// finalMsg carries a message's full render, made off the UI goroutine.
+type finalMsg struct {
+	e        *itemEntry
+	width    int
+	rendered string
+}
+
+// waitTickMsg moves the clock while the chat waits for the user's answer
+// to an approval and nothing else animates: the status line's timer runs.
+type waitTickMsg struct{ now time.Time }
+
+// dialogMsg opens a dialog (nil closes the one open).
+type dialogMsg struct{ d dialog }
+
+// redrawMsg asks the transcript to draw entry idx again.
+type redrawMsg struct{ idx int }
+
+// statusMsg sets the status line: its state, when the state started and
+// its detail; keep changes the detail only.
+type statusMsg struct {
+	state   State
+	started time.Time
+	detail  string
+	keep    bool
+}
+
+// putBackMsg returns a message that was not sent to the composer.
+type putBackMsg struct {
+	text  string
+	files []*attach.File
+}
