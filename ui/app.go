@@ -208,6 +208,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			f.SetFinal(msg.width, msg.rendered)
 			m.transcript.Invalidate(msg.e.idx)
 		}
+		if n := m.frame.md.NewNote(); n != "" { // the whole render fell back: said now, not on a later frame
+			m.notice(block.Warning, stream.SanitizeLine(n))
+		}
 		return m, nil
 	case ApprovalDecisionMsg:
 		if m.hostedAsk != nil { // the dialog asked about a hosted request
