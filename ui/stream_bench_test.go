@@ -13,6 +13,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/glamour/v2"
 
+	"runnel/session"
 	"runnel/stream"
 	"runnel/stream/sharedtest"
 	"runnel/theme"
@@ -118,7 +119,7 @@ func BenchmarkChatStreamRender(b *testing.B) {
 		m.frame.styles = styles
 		t0 := time.Now()
 		m.gen++
-		t := &turn{gen: m.gen, sess: nil, changed: map[*stream.Item]bool{}}
+		t := &turn{gen: m.gen, sess: &session.Turn{}, changed: map[*stream.Item]bool{}}
 		m.cur = t
 		d := stream.NewDecoder(bytes.NewReader(sse))
 		var batch []stream.Event
