@@ -390,15 +390,3 @@ func (m *Model) overlayView() string {
 	rule := theme.DialogOf(m.frame.styles).Sep.Render(strings.Repeat("─", m.frame.width))
 	return t.View() + "\n" + rule + "\n" + dv
 }
-
-// fitHeight pads or cuts s to exactly h lines.
-func fitHeight(s string, h int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > h {
-		lines = lines[:h]
-	}
-	for len(lines) < h {
-		lines = append(lines, "")
-	}
-	return strings.Join(lines, "\n")
-}

@@ -79,3 +79,13 @@ func resumeOutcome(t *turn, outcome string) string {
 	}
 	return outcome
 }
+
+// retryReason is what failed, without advice to wait and try again: runnel
+// is retrying on its own.
+func retryReason(err error) string {
+	var apiErr *stream.APIError
+	if errors.As(err, &apiErr) {
+		return stream.SanitizeLine(apiErr.Brief())
+	}
+	return stream.SanitizeLine(err.Error())
+}

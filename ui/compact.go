@@ -7,7 +7,6 @@ package ui
 // divider mark where the model's context now starts.
 
 import (
-	"encoding/json"
 	"errors"
 
 	"runnel/stream"
@@ -23,9 +22,6 @@ type compactMsg struct {
 // contextFullNotice is the one line for a conversation that no longer fits
 // the model's context window.
 const contextFullNotice = "the conversation no longer fits the model's context window — /compact shrinks it (the transcript stays here), or /new starts over"
-
-// compactDivider labels the rule under the compaction panel.
-const compactDivider = "the model's context starts here · earlier turns stay above, searchable"
 
 // errCompactStopped is the cause of a /compact stopped with esc.
 var errCompactStopped = errors.New("compaction stopped")
@@ -49,17 +45,6 @@ func (ts *turns) compacted(msg compactMsg) bool {
 	}
 	ts.conv.Compacted(msg.res)
 	return true
-}
-
-// compactionItem is the window's newest compaction item, for its panel; a
-// window without one gets a bare compaction item.
-func compactionItem(window []json.RawMessage) *stream.Item {
-	for i := len(window) - 1; i >= 0; i-- {
-		if it, err := stream.ItemFromJSON(window[i]); err == nil && it.Type == "compaction" {
-			return it
-		}
-	}
-	return stream.StoredItem(json.RawMessage(`{"type":"compaction","status":"completed"}`))
 }
 
 // contextFull reports whether a turn's error or a failed response's error

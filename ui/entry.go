@@ -48,3 +48,15 @@ func (e *itemEntry) release() {
 	}
 }
 func (e *itemEntry) setIndex(i int) { e.idx = i }
+
+// Entry is one thing the transcript shows: a user prompt, an answer, a tool
+// call. The root adapts ui/block blocks to it.
+type Entry interface {
+	// View returns the entry's rendered lines at width, joined by "\n" with
+	// no trailing newline; "" means the entry takes no lines. The entry
+	// caches per width itself: the transcript calls View again only after an
+	// Invalidate or a width change.
+	View(width int) string
+	// Live reports that the entry is still changing (streaming).
+	Live() bool
+}

@@ -6,7 +6,6 @@ package ui
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 	"time"
 
@@ -147,7 +146,7 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	if len(msg.batch.Events) > 0 && m.status.State == Waiting {
 		m.status.State = Streaming
 	}
-	m.statusBar.follow(t, m.items.title)
+	m.statusBar.follow(t.acc.Current(), t.effort, t.usage(), m.items.title)
 	switch {
 	case t.ended:
 		return tea.Batch(next, m.endTurn(t, pl.Draw))
@@ -155,38 +154,6 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 		return next // a burst: drawn on the next frame, or a stopped turn's last batch asked for
 	}
 	return tea.Batch(next, m.tick(now, pl.Draw)) // the batch is the frame
-}
-
-// retryReason is what failed, without advice to wait and try again: runnel
-// is retrying on its own.
-func retryReason(err error) string {
-	var apiErr *stream.APIError
-	if errors.As(err, &apiErr) {
-		return stream.SanitizeLine(apiErr.Brief())
-	}
-	return stream.SanitizeLine(err.Error())
-}
-
-// reportedEffort is the reasoning effort a response object reports, "" when
-// it reports none.
-func reportedEffort(raw json.RawMessage) string {
-	var r struct {
-		Reasoning *struct {
-			Effort string `json:"effort"`
-		} `json:"reasoning"`
-	}
-	if json.Unmarshal(raw, &r) != nil || r.Reasoning == nil {
-		return ""
-	}
-	return stream.SanitizeLine(r.Reasoning.Effort)
-}
-
-// hostedName names a hosted tool call for the status line.
-func hostedName(it *stream.Item) string {
-	if it.Name != "" {
-		return it.Name
-	}
-	return strings.ReplaceAll(strings.TrimSuffix(it.Type, "_call"), "_", " ")
 }
 
 // tick is a frame: entries changed since the last one re-render now. A
@@ -267,13 +234,8 @@ func (m *Model) endTurn(t *turn, draw pace.Draw) tea.Cmd {
 		}
 		m.approvals.askHosted(m.dialog != nil, m.frame)
 	}
-	return tea.Batch(cmd, m.tools.afterResponse(t, m.journal, m.frame))
-}
-
-// carriedNote says that the next message carries an unfinished turn.
-func carriedNote(carried bool) string {
-	if carried {
-		return "; your next message sends it to the model with the prompt"
+	if snaps := t.snapshots(); !t.stopped && t.err == nil && len(snaps) > 0 {
+		cmd = tea.Batch(cmd, m.tools.startCalls(snaps, m.journal, m.frame)) // its calls run
 	}
-	return ""
+	return cmd
 }

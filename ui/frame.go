@@ -5,11 +5,14 @@ package ui
 // the package: children and the root depend on it, it on none of them.
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session/attach"
+	"runnel/stream"
 	"runnel/theme"
 	"runnel/ui/block"
 )
@@ -107,3 +110,51 @@ type putBackMsg struct {
 	text  string
 	files []*attach.File
 }
+
+// fitHeight pads or cuts s to exactly h lines.
+func fitHeight(s string, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// hostedName names a hosted tool call for the status line.
+func hostedName(it *stream.Item) string {
+	if it.Name != "" {
+		return it.Name
+	}
+	return strings.ReplaceAll(strings.TrimSuffix(it.Type, "_call"), "_", " ")
+}
+
+// plural is "1 turn", "3 turns".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// waitingSend is a message sent while MCP servers started.
+type waitingSend struct {
+	text  string
+	files []*attach.File
+}
+
+// argChoicesMsg gives the composer the values a command's argument
+// completes to (Composer.SetArgChoices).
+type argChoicesMsg struct {
+	name   string
+	values []string
+}
+
+// promptsMsg carries the stored prompts of every session, newest first.
+type promptsMsg struct{ list []string }
+
+// setPastMsg gives the composer the prompts sent before this process,
+// newest first (Composer.SetPast): the history posts it.
+type setPastMsg struct{ past []string }

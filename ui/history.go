@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -263,14 +265,6 @@ func (h *history) deleteSession(id store.SessionID) tea.Cmd {
 	return func() tea.Msg { return deletedMsg{id: id, err: db.Delete(id)} }
 }
 
-// plural is "1 turn", "3 turns".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
 // saveSettings records the conversation's settings in the session.
 func (h *history) saveSettings(s session.Settings) {
 	if h.journal != nil {
@@ -338,4 +332,37 @@ func (h *history) rename(title string, started bool, f *frameState) {
 	h.journal.SetTitle(title)
 	h.renamed = true // a model-written title arriving later does not replace it
 	f.post(noticeMsg{block.Info, "renamed the session: " + title})
+}
+
+// promptHistoryMax is how many stored prompts up and the search reach.
+const promptHistoryMax = historyMax
+
+// exportedMsg says where /export wrote, or why it did not.
+type exportedMsg struct {
+	format string
+	res    session.ExportResult
+}
+
+// exportArgs splits /export's arguments: an optional format (markdown, md
+// or json) and an optional path, in that order.
+func exportArgs(args string) (format, path string) {
+	format = "markdown"
+	first, rest, _ := strings.Cut(strings.TrimSpace(args), " ")
+	switch strings.ToLower(first) {
+	case "markdown", "md":
+		path = strings.TrimSpace(rest)
+	case "json":
+		format, path = "json", strings.TrimSpace(rest)
+	default:
+		path = strings.TrimSpace(args)
+		if strings.HasSuffix(strings.ToLower(path), ".json") {
+			format = "json"
+		}
+	}
+	if rest, ok := strings.CutPrefix(path, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			path = filepath.Join(home, rest)
+		}
+	}
+	return format, path
 }

@@ -329,3 +329,17 @@ func (c *items) togglePanel(i int) {
 	c.toggle(e)
 	c.transcript.ScrollTo(e.idx)
 }
+
+// compactDivider labels the rule under the compaction panel.
+const compactDivider = "the model's context starts here · earlier turns stay above, searchable"
+
+// compactionItem is the window's newest compaction item, for its panel; a
+// window without one gets a bare compaction item.
+func compactionItem(window []json.RawMessage) *stream.Item {
+	for i := len(window) - 1; i >= 0; i-- {
+		if it, err := stream.ItemFromJSON(window[i]); err == nil && it.Type == "compaction" {
+			return it
+		}
+	}
+	return stream.StoredItem(json.RawMessage(`{"type":"compaction","status":"completed"}`))
+}

@@ -1,13 +1,16 @@
 package ui
 
 import (
-	"runnel/theme"
 	"strconv"
 	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"runnel/theme"
 )
 
 // This file is the keys child: the key map, the "?" overlay of every key
@@ -59,4 +62,69 @@ func (ks *keyState) helpScroll(k tea.KeyPressMsg, f *frameState, h int) bool {
 	n := strings.Count(HelpView(f.width, f.styles, ks.keys), "\n") + 1
 	ks.helpTop = min(max(ks.helpTop, 0), max(n-(h-1), 0))
 	return true
+}
+
+// HelpView is the "?" overlay for key map k: one block per FullHelp group
+// plus one for the slash menu's keys and the slash commands, packed left to right into rows as width
+// allows. Every line is at most width cells; disabled bindings are left out.
+func HelpView(width int, st *theme.Styles, k KeyMap) string {
+	sh := theme.ShellOf(st)
+	table := func(title string, rows [][2]string) string {
+		keyW := 0
+		for _, r := range rows {
+			keyW = max(keyW, ansi.StringWidth(r[0]))
+		}
+		lines := []string{sh.HelpTitle.Render(title)}
+		for _, r := range rows {
+			pad := strings.Repeat(" ", keyW-ansi.StringWidth(r[0]))
+			lines = append(lines, sh.HelpKey.Render(r[0])+pad+"  "+sh.HelpDesc.Render(r[1]))
+		}
+		return strings.Join(lines, "\n")
+	}
+	var blocks []string
+	for g, group := range k.FullHelp() {
+		var rows [][2]string
+		for _, b := range group {
+			if b.Enabled() {
+				rows = append(rows, [2]string{b.Help().Key, b.Help().Desc})
+			}
+		}
+		blocks = append(blocks, table(helpGroupTitles[g], rows))
+	}
+	// the slash menu's keys, as the composer matches them (its two moves on
+	// one row), then the commands
+	mk := DefaultCompletionKeys()
+	cmds := [][2]string{{"↑↓ ctrl+p/n", "choose a command"}} // mk.List.Up and Down
+	for _, b := range []key.Binding{mk.Complete, mk.Run} {
+		cmds = append(cmds, [2]string{b.Help().Key, b.Help().Desc})
+	}
+	for _, c := range slashCommands {
+		cmds = append(cmds, [2]string{c.Usage(), c.Desc})
+	}
+	blocks = append(blocks, table("Slash menu and commands", cmds))
+	return cutLines(flow(blocks, width, "   "), width)
+}
+
+// flow packs blocks left to right, separated by gap, starting a new row
+// (after a blank line) when the next block would pass width.
+func flow(blocks []string, width int, gap string) string {
+	var rows, row []string
+	rowW := 0
+	for _, b := range blocks {
+		w := lipgloss.Width(b)
+		if len(row) > 0 && rowW+len(gap)+w > width {
+			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+			row, rowW = nil, 0
+		}
+		if len(row) > 0 {
+			row = append(row, gap)
+			rowW += len(gap)
+		}
+		row = append(row, b)
+		rowW += w
+	}
+	if len(row) > 0 {
+		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+	}
+	return strings.Join(rows, "\n\n")
 }

@@ -71,12 +71,6 @@ func (k *toolKit) waitMCPReport() tea.Cmd {
 	}
 }
 
-// waitingSend is a message sent while MCP servers started.
-type waitingSend struct {
-	text  string
-	files []*attach.File
-}
-
 // waitForMCP holds a message sent while MCP servers start, says so, and
 // reports false: it is not sent now.
 func (k *toolKit) waitForMCP(text string, files []*attach.File, f *frameState) bool {

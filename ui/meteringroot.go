@@ -1,10 +1,10 @@
 package ui
 
 import (
+	tea "charm.land/bubbletea/v2"
+
 	"runnel/stream"
 	"runnel/ui/block"
-
-	tea "charm.land/bubbletea/v2"
 )
 
 // This file is the root's side of the metering child (models.go,

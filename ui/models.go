@@ -73,13 +73,6 @@ type modelSwitchedMsg struct{ model string }
 // meterMsg is the status line's new meter piece ("ctx 42% · $0.0045").
 type meterMsg struct{ text string }
 
-// argChoicesMsg gives the composer the values a command's argument
-// completes to (Composer.SetArgChoices).
-type argChoicesMsg struct {
-	name   string
-	values []string
-}
-
 // showMsg asks for a block at the end of the transcript (a divider, a table
 // of facts).
 type showMsg struct{ b block.Block }

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"path/filepath"
-	"runnel/session/store"
 	"strings"
 	"testing"
 
@@ -10,6 +9,7 @@ import (
 
 	"runnel/session"
 	"runnel/session/models"
+	"runnel/session/store"
 	"runnel/stream"
 	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"

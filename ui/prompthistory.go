@@ -52,19 +52,9 @@ func (c Composer) Recent() []string {
 	return out
 }
 
-// promptsMsg carries the stored prompts of every session, newest first.
-type promptsMsg struct{ list []string }
-
 // setValueMsg puts text in the composer (through updateComposer, which
 // re-lays out when its height changes).
 type setValueMsg struct{ text string }
-
-// promptHistoryMax is how many stored prompts up and the search reach.
-const promptHistoryMax = historyMax
-
-// setPastMsg gives the composer the prompts sent before this process,
-// newest first (Composer.SetPast): the history posts it.
-type setPastMsg struct{ past []string }
 
 // promptsOf is a conversation's prompts, newest first.
 func promptsOf(c *session.Conversation) []string {

@@ -12,7 +12,6 @@ package ui
 // server from its last response.
 
 import (
-	"context"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,39 +20,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"runnel/session"
-	"runnel/session/models"
 	"runnel/stream"
 	"runnel/theme"
 	"runnel/ui/block"
 )
-
-// Providers lets /provider switch the chat to another provider; nil: the
-// chat has none to offer (a replay, tests).
-type Providers struct {
-	Choices []ProviderChoice
-	// Connect resolves a provider: its client (key, headers), model list
-	// and defaults. It may run a command: the chat calls it in a tea.Cmd.
-	Connect func(ctx context.Context, name string) (Connection, error)
-}
-
-// ProviderChoice is one row of the picker.
-type ProviderChoice struct {
-	Name    string
-	BaseURL string // for display: no credentials
-	About   string // one phrase: "Ollama on this machine (no key, …)"
-}
-
-// Connection is a provider ready to talk to.
-type Connection struct {
-	Name   string         // the provider's name
-	Label  string         // what Options.Provider holds: the base URL
-	Client *stream.Client // with its key and headers
-	Models models.Lister  // its model list (cached per provider)
-	Model  string         // the provider's own model; "" keeps the current one
-	// Store and Background are what the provider wants for them: a
-	// server that keeps no state gets store off.
-	Store, Background bool
-}
 
 // providerMsg is the answer of Connect.
 type providerMsg struct {

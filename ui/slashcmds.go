@@ -5,45 +5,10 @@ package ui
 // report with notices.
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
-
 	tea "charm.land/bubbletea/v2"
 
-	"runnel/session"
 	"runnel/ui/block"
 )
-
-// exportedMsg says where /export wrote, or why it did not.
-type exportedMsg struct {
-	format string
-	res    session.ExportResult
-}
-
-// exportArgs splits /export's arguments: an optional format (markdown, md
-// or json) and an optional path, in that order.
-func exportArgs(args string) (format, path string) {
-	format = "markdown"
-	first, rest, _ := strings.Cut(strings.TrimSpace(args), " ")
-	switch strings.ToLower(first) {
-	case "markdown", "md":
-		path = strings.TrimSpace(rest)
-	case "json":
-		format, path = "json", strings.TrimSpace(rest)
-	default:
-		path = strings.TrimSpace(args)
-		if strings.HasSuffix(strings.ToLower(path), ".json") {
-			format = "json"
-		}
-	}
-	if rest, ok := strings.CutPrefix(path, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
-			path = filepath.Join(home, rest)
-		}
-	}
-	return format, path
-}
 
 // setTheme switches the palette for this run.
 func (m *Model) setTheme(name string) {

@@ -55,16 +55,15 @@ type hintKey struct {
 }
 
 // follow sets the status line from what is streaming.
-func (b *statusBar) follow(t *turn, titleOf func(*stream.Item) string) {
-	s := t.acc.Current()
+func (b *statusBar) follow(s *stream.Snapshot, effort string, usage Usage, titleOf func(*stream.Item) string) {
 	if s == nil {
 		return
 	}
 	if s.Model != "" {
 		b.status.Model = s.Model // the model that answers, as the server reports it
 	}
-	if t.effort != "" {
-		b.status.Effort = t.effort
+	if effort != "" {
+		b.status.Effort = effort
 	}
 	b.status.Detail = ""
 	for i := len(s.Items) - 1; i >= 0; i-- {
@@ -87,7 +86,7 @@ func (b *statusBar) follow(t *turn, titleOf func(*stream.Item) string) {
 		}
 		break
 	}
-	b.status.TurnUsage = t.usage()
+	b.status.TurnUsage = usage
 }
 
 // resetUsage clears the usage and cost shown (a new or resumed session).

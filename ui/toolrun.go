@@ -219,16 +219,6 @@ func (k *toolKit) Update(msg tea.Msg, f *frameState) tea.Cmd {
 	return k.runnerMsg(msg, f)
 }
 
-// afterResponse starts the calls of a turn that just ended, if any; the
-// round's record goes in j (nil: none).
-func (k *toolKit) afterResponse(t *turn, j *session.Journal, f *frameState) tea.Cmd {
-	snaps := t.snapshots()
-	if t.stopped || t.err != nil || len(snaps) == 0 {
-		return nil
-	}
-	return k.startCalls(snaps, j, f)
-}
-
 // startCalls runs the client-side calls of the last of snaps.
 func (k *toolKit) startCalls(snaps []*stream.Snapshot, j *session.Journal, f *frameState) tea.Cmd {
 	last := snaps[len(snaps)-1]

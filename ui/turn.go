@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -163,4 +164,18 @@ func usageOf(u *stream.Usage) Usage {
 		x.Reasoning = u.OutputDetails.ReasoningTokens
 	}
 	return x
+}
+
+// reportedEffort is the reasoning effort a response object reports, "" when
+// it reports none.
+func reportedEffort(raw json.RawMessage) string {
+	var r struct {
+		Reasoning *struct {
+			Effort string `json:"effort"`
+		} `json:"reasoning"`
+	}
+	if json.Unmarshal(raw, &r) != nil || r.Reasoning == nil {
+		return ""
+	}
+	return stream.SanitizeLine(r.Reasoning.Effort)
 }

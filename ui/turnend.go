@@ -77,3 +77,11 @@ func endNotices(t *turn, snaps []*stream.Snapshot, carried bool) []noticeMsg {
 	}
 	return out
 }
+
+// carriedNote says that the next message carries an unfinished turn.
+func carriedNote(carried bool) string {
+	if carried {
+		return "; your next message sends it to the model with the prompt"
+	}
+	return ""
+}
