@@ -185,10 +185,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.dialogKey(msg)
 		}
 		return m, m.key(msg)
-	case tea.MouseWheelMsg:
-		var cmd tea.Cmd
-		m.transcript, cmd = m.transcript.Update(msg)
-		return m, cmd
+	case tea.MouseWheelMsg, finalMsg, runMsg, panelChangedMsg, panelEndedMsg, showMsg, imageMsg, noticeMsg, NoticeMsg, redrawMsg:
+		return m, m.items.Update(msg)
+	case toolStatusMsg, mcpStatusMsg, meterMsg, statusMsg:
+		m.statusBar.Update(msg)
+		return m, nil
 	case SubmitMsg:
 		return m, m.submit(msg.Text, msg.Files)
 	case attachReadMsg:
@@ -203,15 +204,6 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, cmd
 		}
 		return m, tea.Batch(cmd, m.tick(msg.now, pl.Draw))
-	case finalMsg:
-		if f, ok := msg.e.b.(block.Finisher); ok { // one for another width waits for it
-			f.SetFinal(msg.width, msg.rendered)
-			m.transcript.Invalidate(msg.e.idx)
-		}
-		if n := m.frame.md.NewNote(); n != "" { // the whole render fell back: said now, not on a later frame
-			m.notice(block.Warning, stream.SanitizeLine(n))
-		}
-		return m, nil
 	case ApprovalDecisionMsg:
 		if m.hostedAsk != nil { // the dialog asked about a hosted request
 			return m, m.approvals.Update(msg, m.frame)
@@ -223,22 +215,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.beginWith(m.conv.Begin("", msg.input...), msg.round)
 	case answersMsg:
 		return m, m.beginWith(m.conv.Begin("", msg.input...), nil)
-	case runMsg:
-		m.items.setRun(msg.it, msg.run)
-		return m, nil
-	case panelChangedMsg:
-		m.dirty[msg.it] = true
-		return m, nil
-	case panelEndedMsg:
-		return m, m.refresh(msg.it, msg.now)
 	case toolFramesMsg:
 		return m, m.ensureTick()
-	case toolStatusMsg:
-		m.status = msg.applyTo(m.status)
-		return m, nil
-	case mcpStatusMsg:
-		m.status.MCP = msg.summary
-		return m, nil
 	case mcpServersMsg:
 		m.status.MCP = msg.mgr.Summary()
 		m.showSettled(msg.mgr.ListItems(), m.now()) // the servers' tool lists
@@ -256,12 +234,6 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.modelSwitched(msg)
 	case providerSwitchedMsg:
 		return m, m.providerSwitched(msg)
-	case meterMsg:
-		m.status.Meter = msg.text
-		return m, nil
-	case showMsg:
-		m.appendEntry(&plainEntry{b: msg.b, fs: m.frame})
-		return m, nil
 	case journalErrMsg, sessionsMsg, loadedMsg, searchMsg, deletedMsg, OpenSessionMsg, DeleteSessionMsg, promptsMsg, exportedMsg, titleMsg:
 		return m, m.history.Update(msg, m.frame)
 	case sessionLoadedMsg:
@@ -276,37 +248,16 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case HistoryPickMsg:
 		m.dialog = nil
 		return m, m.updateComposer(setValueMsg{msg.Text})
-	case imageMsg:
-		return m, m.imageWritten(msg)
 	case compactMsg:
 		if m.turns.compacted(msg) {
 			m.showCompaction(msg.res, m.now())
 		}
 		return m, nil
-	case noticeMsg:
-		m.notice(msg.kind, msg.text)
-		return m, nil
 	case dialogMsg:
 		m.dialog = msg.d
 		return m, nil
-	case redrawMsg:
-		m.transcript.Invalidate(msg.idx)
-		return m, nil
-	case statusMsg:
-		m.status.Detail = msg.detail
-		if !msg.keep {
-			m.status.State, m.status.Started = msg.state, msg.started
-		}
-		return m, nil
 	case putBackMsg:
 		m.composer.putBack(msg.text, msg.files)
-		return m, nil
-	case NoticeMsg:
-		kind := block.Info
-		if msg.Err {
-			kind = block.Error
-		}
-		m.notice(kind, msg.Text)
 		return m, nil
 	}
 	return m, m.updateComposer(msg)

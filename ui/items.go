@@ -343,3 +343,43 @@ func compactionItem(window []json.RawMessage) *stream.Item {
 	}
 	return stream.StoredItem(json.RawMessage(`{"type":"compaction","status":"completed"}`))
 }
+
+// Update takes the messages the transcript owns: notices, redraws, the
+// scroll wheel, and what its entries' slow work brings back.
+func (c *items) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		var cmd tea.Cmd
+		c.transcript, cmd = c.transcript.Update(msg)
+		return cmd
+	case finalMsg:
+		if f, ok := msg.e.b.(block.Finisher); ok { // one for another width waits for it
+			f.SetFinal(msg.width, msg.rendered)
+			c.transcript.Invalidate(msg.e.idx)
+		}
+		if n := c.fs.md.NewNote(); n != "" { // the whole render fell back: said now, not on a later frame
+			c.notice(block.Warning, stream.SanitizeLine(n))
+		}
+	case runMsg:
+		c.setRun(msg.it, msg.run)
+	case panelChangedMsg:
+		c.dirty[msg.it] = true // drawn on the next frame
+	case panelEndedMsg:
+		return c.refresh(msg.it, msg.now) // drawn now, with the notice that says so
+	case showMsg:
+		c.appendEntry(&plainEntry{b: msg.b, fs: c.fs})
+	case imageMsg:
+		return c.imageWritten(msg)
+	case noticeMsg:
+		c.notice(msg.kind, msg.text)
+	case NoticeMsg:
+		kind := block.Info
+		if msg.Err {
+			kind = block.Error
+		}
+		c.notice(kind, msg.Text)
+	case redrawMsg:
+		c.transcript.Invalidate(msg.idx)
+	}
+	return nil
+}

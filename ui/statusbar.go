@@ -6,6 +6,8 @@ package ui
 import (
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"runnel/stream"
 	"runnel/theme"
 	"runnel/ui/pace"
@@ -92,4 +94,21 @@ func (b *statusBar) follow(s *stream.Snapshot, effort string, usage Usage, title
 // resetUsage clears the usage and cost shown (a new or resumed session).
 func (b *statusBar) resetUsage() {
 	b.status.SessionUsage, b.status.TurnUsage, b.status.Meter = Usage{}, Usage{}, ""
+}
+
+// Update takes what the other children report for the status line.
+func (b *statusBar) Update(msg tea.Msg) {
+	switch msg := msg.(type) {
+	case toolStatusMsg:
+		b.status = msg.applyTo(b.status)
+	case mcpStatusMsg:
+		b.status.MCP = msg.summary
+	case meterMsg:
+		b.status.Meter = msg.text
+	case statusMsg:
+		b.status.Detail = msg.detail
+		if !msg.keep {
+			b.status.State, b.status.Started = msg.state, msg.started
+		}
+	}
 }
