@@ -177,14 +177,7 @@ func TestNewItemKindIsOneEntry(t *testing.T) {
 // real2, real3) has its searchable text sanitized, and the stored form of the
 // item (its JSON, read back leniently) has the same kind and the same text.
 func TestItemKindsOnRealFixtures(t *testing.T) {
-	var files []string
-	for _, set := range []string{"real", "real2", "real3"} {
-		f, _ := filepath.Glob(filepath.Join(sharedtest.Dir(t), "fixtures", set, "*", "*.sse"))
-		files = append(files, f...)
-	}
-	if len(files) < 100 {
-		t.Fatalf("found %d fixtures, want the three sets", len(files))
-	}
+	files := sharedtest.AllRealFiles(t)
 	items, types := 0, map[string]bool{}
 	for _, path := range files {
 		data, err := os.ReadFile(path)

@@ -118,3 +118,20 @@ func RealFiles(t testing.TB) []string {
 	sort.Strings(files)
 	return files
 }
+
+// AllRealFiles lists every recorded stream of the three OpenAI-shaped sets
+// (fixtures/real, real2 and real3), sorted; it fails when there are fewer
+// than 100 (skips when the fixtures are absent, fails in CI).
+func AllRealFiles(t testing.TB) []string {
+	t.Helper()
+	var files []string
+	for _, set := range []string{"real", "real2", "real3"} {
+		f, _ := filepath.Glob(filepath.Join(Dir(t), "fixtures", set, "*", "*.sse"))
+		files = append(files, f...)
+	}
+	if len(files) < 100 {
+		t.Fatalf("found %d recorded streams, want the three sets", len(files))
+	}
+	sort.Strings(files)
+	return files
+}

@@ -102,14 +102,7 @@ func TestSummarySaysHowTheRunEnded(t *testing.T) {
 // real2, real3) gets a non-empty one-line summary free of control
 // sequences.
 func TestSummariesOnRealFixtures(t *testing.T) {
-	var files []string
-	for _, set := range []string{"real", "real2", "real3"} {
-		f, _ := filepath.Glob(filepath.Join(sharedtest.Dir(t), "fixtures", set, "*", "*.sse"))
-		files = append(files, f...)
-	}
-	if len(files) < 100 {
-		t.Fatalf("found %d fixtures, want the three sets", len(files))
-	}
+	files := sharedtest.AllRealFiles(t)
 	items, types := 0, map[string]bool{}
 	for _, path := range files {
 		data, err := os.ReadFile(path)
