@@ -93,7 +93,7 @@ func (c *clipboard) report(size string) NoticeMsg {
 		return NoticeMsg{Text: "sent " + size + " to the terminal's clipboard through tmux (OSC 52; set-clipboard on keeps it in tmux's paste buffer too)"}
 	}
 	return NoticeMsg{Err: true, Text: "not copied: tmux drops a program's copy (set-clipboard " + mode +
-		") — run tmux set -g set-clipboard on (add set -g set-clipboard on to ~/.tmux.conf to keep it) and copy again"}
+		`); to turn it on, run "tmux set -g set-clipboard on" or add "set -g set-clipboard on" to ~/.tmux.conf`}
 }
 
 // setClipboard is tmux's set-clipboard: "on", "external" or "off".

@@ -114,7 +114,7 @@ func TestCopyInsideTmux(t *testing.T) {
 	for _, mode := range []string{"external", "off"} {
 		n := notice()
 		if !n.Err || !strings.HasPrefix(n.Text, "not copied: ") || !strings.Contains(n.Text, "(set-clipboard "+mode+")") ||
-			!strings.Contains(n.Text, "tmux set -g set-clipboard on") || !strings.Contains(n.Text, "~/.tmux.conf") {
+			!strings.Contains(n.Text, `run "tmux set -g set-clipboard on"`) || !strings.Contains(n.Text, "~/.tmux.conf") {
 			t.Errorf("set-clipboard %s: %+v", mode, n)
 		}
 	}

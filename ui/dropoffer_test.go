@@ -40,8 +40,8 @@ func TestDroppedStreamOffersNextStep(t *testing.T) {
 	pump(t, m, nil)
 	s := screen()
 	for _, want := range []string{
-		"stream broken:", "the partial answer is kept; its tokens and cost are unknown (a response reports them when it finishes)",
-		`enter sends "continue" with the partial answer · ctrl+t asks again (/retry)`, backgroundHint,
+		"stream broken:", "the partial answer is kept; its tokens and cost are unknown",
+		`enter sends "continue" · ctrl+t retries (/retry) · any message you send carries the partial answer`, backgroundHint,
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("after the drop the screen lacks %q:\n%s", want, s)
@@ -96,7 +96,7 @@ func TestUsageNoteOfADrop(t *testing.T) {
 		snaps []*stream.Snapshot
 		want  string
 	}{
-		{[]*stream.Snapshot{cut}, "its tokens and cost are unknown (a response reports them when it finishes)"},
+		{[]*stream.Snapshot{cut}, "its tokens and cost are unknown"},
 		{[]*stream.Snapshot{done, cut}, "its tokens and cost count only the 1 response that finished"},
 	} {
 		if got := usageNote(c.snaps); got != c.want {

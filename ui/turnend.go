@@ -50,9 +50,9 @@ func (ts *turns) endNotices(t *turn, snaps []*stream.Snapshot, carried bool) []n
 		return out
 	}
 	ts.drop.offer = &dropOffer{conv: ts.conv, turn: t.sess, at: -1}
-	offer := `enter sends "continue" · ctrl+t asks again (/retry)`
+	offer := `enter sends "continue" · ctrl+t retries (/retry)`
 	if carried {
-		offer = `enter sends "continue" with the partial answer · ctrl+t asks again (/retry) · a message of your own carries it too`
+		offer += " · any message you send carries the partial answer"
 	}
 	out = append(out, noticeMsg{block.Info, offer})
 	if !t.req.Background && !ts.conv.Stateless && ts.drop.hinted != ts.conv {
@@ -166,7 +166,7 @@ func usageNote(snaps []*stream.Snapshot) string {
 	}
 	switch {
 	case counted == 0:
-		return "its tokens and cost are unknown (a response reports them when it finishes)"
+		return "its tokens and cost are unknown" // a response reports them when it finishes
 	case counted < len(snaps):
 		return fmt.Sprintf("its tokens and cost count only the %s that finished", plural(counted, "response"))
 	}
