@@ -57,6 +57,9 @@ func TestChatAttachmentChipSendResume(t *testing.T) {
 	if !strings.Contains(body, `"image_url":"data:image/png;base64,`) || !strings.Contains(body, `pamplemousse`) || !strings.Contains(body, `notes.txt\"\u003e`) && !strings.Contains(body, `notes.txt\">`) {
 		t.Errorf("the request does not carry the file headed by its path:\n%s", body)
 	}
+	if strings.Contains(body, home) {
+		t.Errorf("a local path went to the server (the files are outside the working directory: base names only):\n%s", body)
+	}
 	p.keys("C-c")
 	p.keys("C-c")
 	p.waitText("[exited 0]")

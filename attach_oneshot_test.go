@@ -39,8 +39,11 @@ func TestOneShotAttachments(t *testing.T) {
 		t.Fatalf("content %v", content)
 	}
 	text, label, img, file := content[0].(map[string]any), content[1].(map[string]any), content[2].(map[string]any), content[3].(map[string]any)
-	if label["type"] != "input_text" || label["text"] != `<image path="`+filepath.Join(dir, "cat.bin")+`">` {
+	if label["type"] != "input_text" || label["text"] != `<image path="cat.bin">` { // outside the working directory: its base name
 		t.Errorf("the image is not named before it: %v", label)
+	}
+	if strings.Contains(string(reqs[0].Body), dir) {
+		t.Errorf("a local path went to the server: %s", reqs[0].Body)
 	}
 	if text["type"] != "input_text" || text["text"] != "what is this?" {
 		t.Errorf("first part %v", text)

@@ -1,7 +1,7 @@
 package main
 
-// End-to-end test of the clipboard: runnel in a tmux pane that takes OSC 52
-// (set-clipboard on), the answer full of control sequences, bidi and
+// End-to-end test of the clipboard: runnel in a tmux pane that drops OSC 52
+// (set-clipboard off), then takes it (on), the answer full of control sequences, bidi and
 // zero-width characters, and what lands in tmux's paste buffer and in the
 // OSC 52 bytes runnel writes to the pty.
 
@@ -39,6 +39,8 @@ var osc52RE = regexp.MustCompile(`\x1b\]52;[a-z]*;([A-Za-z0-9+/=]*)(?:\x07|\x1b\
 
 // TestChatClipboardCleaned: ctrl+y and /copy N put on the clipboard what the
 // screen shows, never a control sequence, as tmux receives it over the pty.
+// With tmux's set-clipboard off the copy says it did not get through; once
+// it is on, the next copy asks again and does.
 // The panel of an MCP call whose output holds the same characters keeps its
 // right border in line.
 func TestChatClipboardCleaned(t *testing.T) {
@@ -54,7 +56,7 @@ func TestChatClipboardCleaned(t *testing.T) {
 		`{"type":"response.completed","response":{"id":"resp_c","status":"completed","output":[]}}`,
 	)})
 	p := chatPane(t, srv)
-	p.tmux("set-option", "-g", "set-clipboard", "on")
+	p.tmux("set-option", "-g", "set-clipboard", "off")
 	raw := filepath.Join(t.TempDir(), "pty.out")
 	p.tmux("pipe-pane", "-o", "-t", "t", "cat >> "+shellQuote(raw))
 
@@ -63,8 +65,12 @@ func TestChatClipboardCleaned(t *testing.T) {
 	s := p.waitFor("the turn to end", func(s string) bool { return strings.Contains(lastLines(s, 3), "ready") })
 	checkScreenAligned(t, s)
 
+	// tmux drops a program's copy: runnel asks tmux and says so
 	p.keys("C-y")
-	p.waitText("copied")
+	p.waitText("(set-clipboard off)")
+	p.tmux("set-option", "-g", "set-clipboard", "on")
+	p.keys("C-y")
+	p.waitText("through tmux")
 	if got := p.tmux("show-buffer"); got != clipShown {
 		t.Errorf("ctrl+y: tmux buffer = %+q\nwant %+q", got, clipShown)
 	}
@@ -88,7 +94,7 @@ func TestChatClipboardCleaned(t *testing.T) {
 		}
 		copied = append(copied, string(b))
 	}
-	if len(copied) != 2 || copied[0] != clipShown || copied[1] != "echo one\necho two owt" {
+	if len(copied) != 3 || copied[0] != clipShown || copied[1] != clipShown || copied[2] != "echo one\necho two owt" {
 		t.Errorf("OSC 52 payloads on the pty: %+q", copied)
 	}
 }

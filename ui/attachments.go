@@ -2,9 +2,10 @@ package ui
 
 // This file is the composer's attachments: the files waiting to go with the
 // next message, shown as chips above the text. Files join by @path (tab
-// completes the path and turns a file into a chip), /attach PATH, a pasted
-// path to an existing file (what dropping a file on a terminal types), and
-// -f. Backspace in an empty composer removes the last chip (a pasted one
+// completes the path, quoted when it holds a space, and turns a file into a
+// chip; an @"quoted path" typed out joins on enter), /attach PATH, a pasted
+// path to an existing file (what dropping a file on a terminal types; one
+// that cannot be attached stays text and the notice says why), and -f. Backspace in an empty composer removes the last chip (a pasted one
 // goes back to being the text that was pasted). Each file is
 // checked (stat and the first bytes) when it joins; it is read whole only
 // when the message is sent, all files or none.
@@ -105,16 +106,19 @@ func (c *Composer) attachKey(k tea.KeyPressMsg) (bool, tea.Cmd) {
 
 // completeMention completes the @path (or /attach PATH) the text ends with:
 // to the one path that matches, or to what all matches share. A path that
-// names a file becomes a chip and leaves the text.
+// names a file becomes a chip and leaves the text. A path with a space is
+// written quoted, @"my dir/", the quote left open while it is a directory,
+// so the next tab goes on from it.
 func (c *Composer) completeMention() tea.Cmd {
 	text := c.Value()
-	var start int
+	var start int // where the completed path is written: after "/attach ", or at the @
 	var partial string
+	mention := false
 	if rest, ok := strings.CutPrefix(text, "/attach "); ok && !strings.Contains(rest, "\n") {
-		start, partial = len("/attach "), strings.TrimLeft(rest, " ")
+		partial = strings.TrimLeft(rest, " ")
 		start = len(text) - len(partial)
 	} else if m, ok := attach.MentionAt(text, len(text)); ok {
-		start, partial = m.Start+1, m.Path
+		start, partial, mention = m.Start, m.Path, true
 	} else {
 		return nil
 	}
@@ -126,23 +130,38 @@ func (c *Composer) completeMention() tea.Cmd {
 	if len(matches) > 1 {
 		full = attach.CommonPrefix(matches)
 	}
-	if len(matches) == 1 && !strings.HasSuffix(full, "/") {
-		if strings.HasPrefix(text, "/attach ") {
-			c.SetValue(text[:start] + full)
+	file := len(matches) == 1 && !strings.HasSuffix(full, "/")
+	written := full
+	if mention {
+		q, ok := attach.QuoteMention(full, !file)
+		if !ok {
+			return notify(true, "cannot complete "+stream.SanitizeLine(full)+" after @: it holds a quote or a line break — use /attach PATH")
+		}
+		written = "@" + q
+	}
+	if file {
+		if !mention {
+			c.SetValue(text[:start] + written)
 			return nil // enter attaches it
 		}
 		if err := c.Attach(full); err != nil {
+			c.SetValue(text[:start] + written) // the name is whole; the reason says why it is no chip
 			return notify(true, err.Error())
 		}
-		c.SetValue(strings.TrimRight(text[:start-1], " \t")) // the @word becomes the chip
+		c.SetValue(strings.TrimRight(text[:start], " \t")) // the @word becomes the chip
 		if c.Value() != "" {
 			c.SetValue(c.Value() + " ")
 		}
 		return nil
 	}
-	c.SetValue(text[:start] + full)
+	c.SetValue(text[:start] + written)
 	if len(matches) > 1 {
 		names := matches[:min(len(matches), 8)]
+		for i, n := range names {
+			if q, ok := attach.QuoteMention(n, false); ok {
+				names[i] = q // "my dir/" reads as one name
+			}
+		}
 		more := ""
 		if len(matches) > 8 {
 			more = fmt.Sprintf(" … (%d in all)", len(matches))
@@ -153,16 +172,17 @@ func (c *Composer) completeMention() tea.Cmd {
 }
 
 // pastedFile offers a pasted path to an existing file as an attachment: it
-// becomes a chip instead of text. It reports whether it took the paste; a
-// path that cannot be attached (a binary, too big) stays text.
+// becomes a chip instead of text. It reports whether it took the paste. A
+// path that cannot be attached (a directory, a binary, too big, unreadable)
+// stays text, and the notice says why in one line, as -f does.
 func (c *Composer) pastedFile(text string) (bool, tea.Cmd) {
-	path, ok := attach.Pasted(text)
+	path, ok := attach.PastedPath(text)
 	if !ok {
 		return false, nil
 	}
 	n := len(c.att.files)
 	if err := c.Attach(path); err != nil {
-		return false, nil
+		return false, notify(true, stream.SanitizeLine(err.Error())+" (the pasted path stays text)")
 	}
 	if len(c.att.files) == n {
 		return true, notify(false, stream.SanitizeLine(path)+" is attached already")

@@ -1,7 +1,17 @@
 package ui
 
+// This file is copying: OSC 52 through the terminal, and the notice that
+// says what a copy did (inside tmux, whether tmux let it through).
+
 import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
 	"strconv"
+	"strings"
+	"sync"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -9,7 +19,7 @@ import (
 )
 
 // NoticeMsg is a one-line message for the user from a child or a Cmd:
-// "copied 1.2 KB to the clipboard", a bad slash command, an editor failure.
+// what a copy did, a bad slash command, an editor failure.
 // The root shows it in one place. Err marks a failure.
 type NoticeMsg struct {
 	Text string
@@ -22,21 +32,107 @@ func notify(isErr bool, text string) tea.Cmd {
 }
 
 // CopyCmd copies text to the system clipboard with OSC 52 (through Bubble
-// Tea's output, so it works over ssh and in tmux with set-clipboard on) and
-// confirms with a NoticeMsg. Terminals without OSC 52 ignore the sequence;
-// there is no way to tell, so the notice says what was sent.
+// Tea's output, so it works over ssh) and says what it did with a
+// NoticeMsg: the sequence was sent to the terminal, which may ignore it
+// (there is no way to tell). Inside tmux it asks tmux whether a program's
+// copy gets through (set-clipboard on) and says so when it does not, with
+// how to turn it on.
 //
 // The text is cleaned as the screen cleans it (stream.Sanitize): what is
 // pasted later is what was shown, never an escape sequence (ESC[201~ would
 // end a shell's bracketed paste and run the lines that follow), a control
 // other than newline and tab, a lone CR, or a bidi control or zero-width
 // character that shows one text and pastes another.
-func CopyCmd(text string) tea.Cmd {
+func CopyCmd(text string) tea.Cmd { return systemClipboard.copy(text) }
+
+// systemClipboard is the terminal runnel runs in: inside tmux when $TMUX
+// was set at start. Tests replace it (main_test.go): they never ask the
+// tmux of the machine they run on.
+var systemClipboard = &clipboard{tmux: os.Getenv("TMUX") != "", query: tmuxSetClipboard}
+
+// tmuxQueryTimeout bounds the one question asked of tmux per copy.
+const tmuxQueryTimeout = time.Second
+
+// clipboard sends copies with OSC 52 and knows, inside tmux, whether tmux
+// lets them through: only set-clipboard on does ("external", tmux's
+// default, sets the terminal's clipboard from tmux's own copy mode but drops
+// a program's; "off" drops both).
+//
+// Invariants: on is set once tmux answered "on" and never unset: tmux is not
+// asked again for the rest of the run. Any other answer is asked again at
+// the next copy, so a user who followed the hint is believed. query runs
+// only in a Cmd, off the Update loop.
+type clipboard struct {
+	tmux  bool
+	query func(ctx context.Context) (string, error) // tmux's set-clipboard: on, external or off
+	mu    sync.Mutex
+	on    bool
+}
+
+// copy is CopyCmd for this clipboard.
+func (c *clipboard) copy(text string) tea.Cmd {
 	text = stream.Sanitize(text)
 	if text == "" {
 		return notify(false, "nothing to copy")
 	}
-	return tea.Batch(tea.SetClipboard(text), notify(false, "copied "+byteSize(len(text))+" to the clipboard"))
+	size := byteSize(len(text))
+	return tea.Batch(tea.SetClipboard(text), func() tea.Msg { return c.report(size) })
+}
+
+// report is the notice of a copy of size bytes.
+func (c *clipboard) report(size string) NoticeMsg {
+	sent := "sent " + size + " to the terminal's clipboard (OSC 52)"
+	if !c.tmux {
+		return NoticeMsg{Text: sent}
+	}
+	mode, err := c.setClipboard()
+	switch {
+	case err != nil:
+		return NoticeMsg{Text: sent + "; inside tmux it gets through only with set-clipboard on (could not ask tmux: " + stream.SanitizeLine(err.Error()) + ")"}
+	case mode == "on":
+		return NoticeMsg{Text: "sent " + size + " to the terminal's clipboard through tmux (OSC 52; set-clipboard on keeps it in tmux's paste buffer too)"}
+	}
+	return NoticeMsg{Err: true, Text: "not copied: tmux drops a program's copy (set-clipboard " + mode +
+		`); to turn it on, run "tmux set -g set-clipboard on" or add "set -g set-clipboard on" to ~/.tmux.conf`}
+}
+
+// setClipboard is tmux's set-clipboard: "on", "external" or "off".
+func (c *clipboard) setClipboard() (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.on {
+		return "on", nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), tmuxQueryTimeout)
+	defer cancel()
+	mode, err := c.query(ctx)
+	if err != nil {
+		return "", err
+	}
+	switch mode = strings.TrimSpace(mode); mode {
+	case "on":
+		c.on = true
+	case "external", "off":
+	default:
+		return "", fmt.Errorf("set-clipboard is %q", stream.SanitizeLine(mode))
+	}
+	return mode, nil
+}
+
+// tmuxSetClipboard asks the tmux server of $TMUX for its global
+// set-clipboard option. The command line is fixed: nothing from the chat
+// reaches it.
+func tmuxSetClipboard(ctx context.Context) (string, error) {
+	cmd := exec.CommandContext(ctx, "tmux", "show-options", "-gv", "set-clipboard")
+	cmd.WaitDelay = tmuxQueryTimeout
+	out, err := cmd.Output()
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("no answer in %s", tmuxQueryTimeout)
+		}
+		return "", err
+	}
+	return string(out), nil
 }
 
 // byteSize formats n bytes: "340 B", "1.2 KB", "12 KB", "3.4 MB".

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -18,7 +20,7 @@ func TestCopyCmd(t *testing.T) {
 	if want := tea.SetClipboard(text)(); msgs[0] != want {
 		t.Errorf("first message = %#v; want tea.SetClipboard's", msgs[0])
 	}
-	if n, ok := msgs[1].(NoticeMsg); !ok || n.Err || n.Text != "copied 1.2 KB to the clipboard" {
+	if n, ok := msgs[1].(NoticeMsg); !ok || n.Err || n.Text != "sent 1.2 KB to the terminal's clipboard (OSC 52)" {
 		t.Errorf("notice = %#v", msgs[1])
 	}
 	msgs = run(CopyCmd(""))
@@ -65,7 +67,7 @@ const hostileCopied = "echo safe" + "bcEVIL\tend\n" + "rm -rfx\n"
 func TestCopyCmdCleans(t *testing.T) {
 	msgs := run(CopyCmd(hostile))
 	clipboardOf(t, msgs, hostileCopied)
-	if n, ok := msgs[1].(NoticeMsg); !ok || n.Text != "copied 28 B to the clipboard" {
+	if n, ok := msgs[1].(NoticeMsg); !ok || n.Text != "sent 28 B to the terminal's clipboard (OSC 52)" {
 		t.Errorf("notice = %#v", msgs[1])
 	}
 	if msgs := run(CopyCmd("\x1b[31m\u202e")); len(msgs) != 1 || msgs[0].(NoticeMsg).Text != "nothing to copy" {
@@ -86,4 +88,56 @@ func TestCopyAnswerCleans(t *testing.T) {
 	clipboardOf(t, run(cmd), view)
 	clipboardOf(t, run(m.copyAnswer("1")), "echo hello\nrm -rf ~/tmp/x")
 	clipboardOf(t, run(m.copyAnswer("2")), strings.TrimSuffix(hostileCopied, "\n"))
+}
+
+// TestCopyInsideTmux: inside tmux a copy asks tmux's set-clipboard (the
+// question injected: never the machine's tmux) and says what happened:
+// external and off drop it, with how to turn it on, and are asked again at
+// the next copy; on gets through and is not asked again; a question that
+// fails says it could not tell.
+func TestCopyInsideTmux(t *testing.T) {
+	answers := []string{"external\n", "off\n", "on\n"}
+	asked := 0
+	c := &clipboard{tmux: true, query: func(ctx context.Context) (string, error) {
+		if _, ok := ctx.Deadline(); !ok {
+			t.Error("tmux is asked without a timeout")
+		}
+		asked++
+		return answers[asked-1], nil
+	}}
+	notice := func() NoticeMsg {
+		t.Helper()
+		msgs := run(c.copy("hello"))
+		clipboardOf(t, msgs, "hello")
+		return msgs[1].(NoticeMsg)
+	}
+	for _, mode := range []string{"external", "off"} {
+		n := notice()
+		if !n.Err || !strings.HasPrefix(n.Text, "not copied: ") || !strings.Contains(n.Text, "(set-clipboard "+mode+")") ||
+			!strings.Contains(n.Text, `run "tmux set -g set-clipboard on"`) || !strings.Contains(n.Text, "~/.tmux.conf") {
+			t.Errorf("set-clipboard %s: %+v", mode, n)
+		}
+	}
+	for range 2 {
+		if n := notice(); n.Err || n.Text != "sent 5 B to the terminal's clipboard through tmux (OSC 52; set-clipboard on keeps it in tmux's paste buffer too)" {
+			t.Errorf("set-clipboard on: %+v", n)
+		}
+	}
+	if asked != 3 {
+		t.Errorf("tmux was asked %d times, want 3 (not again once it said on)", asked)
+	}
+
+	c = &clipboard{tmux: true, query: func(context.Context) (string, error) { return "", errors.New("no server running\x1b[2J") }}
+	if n := notice(); n.Err || !strings.HasPrefix(n.Text, "sent 5 B to the terminal's clipboard (OSC 52); inside tmux it gets through only with set-clipboard on") ||
+		!strings.Contains(n.Text, "could not ask tmux: no server running)") {
+		t.Errorf("a failed question: %+q", n.Text)
+	}
+	c = &clipboard{tmux: true, query: func(context.Context) (string, error) { return "maybe\x1b]0;x\x07", nil }}
+	if n := notice(); strings.ContainsRune(n.Text, 0x1b) || !strings.Contains(n.Text, `could not ask tmux: set-clipboard is "maybe`) {
+		t.Errorf("an odd answer: %+q", n.Text)
+	}
+	c = &clipboard{query: func(context.Context) (string, error) { t.Error("tmux asked outside tmux"); return "", nil }}
+	if n := notice(); n.Text != "sent 5 B to the terminal's clipboard (OSC 52)" {
+		t.Errorf("outside tmux: %+v", n)
+	}
 }

@@ -190,12 +190,13 @@ func (c Composer) Update(msg tea.Msg) (Composer, tea.Cmd) {
 		c.SetValue(cleanInput(msg.Text))
 		return c, nil
 	case tea.PasteMsg:
-		if took, cmd := c.pastedFile(msg.Content); took {
-			return c, cmd
+		took, note := c.pastedFile(msg.Content)
+		if took {
+			return c, note
 		}
 		cmd := c.paste(msg)
 		c.updateMenu()
-		return c, cmd
+		return c, tea.Batch(note, cmd)
 	}
 	var cmd tea.Cmd
 	c.ta, cmd = c.ta.Update(msg)

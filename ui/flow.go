@@ -216,9 +216,10 @@ func (m *Model) endTurn(t *turn, draw pace.Draw) tea.Cmd {
 	m.status.State, m.status.Detail = Idle, ""
 	now := m.now()
 	m.pending = append(m.pending, m.items.endItems(snaps, now, t.changed)...)
-	for _, n := range endNotices(t, snaps, m.conv.Carried()) {
+	for _, n := range m.turns.endNotices(t, snaps, m.conv.Carried()) {
 		m.notice(n.kind, n.text)
 	}
+	m.turns.offerShown(m.transcript.Len()) // a dropped stream's keys hold while its notices are the last thing
 	if t.log != nil {
 		t.log.End(now, t.sess)
 	}

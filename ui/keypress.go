@@ -1,8 +1,8 @@
 package ui
 
 // This file handles the keys the root owns: interrupting, quitting, forking,
-// toggling reasoning and panels, copying, scrolling and approvals; the rest
-// go to the composer. With a dialog open, the root still takes ctrl+c (an
+// toggling reasoning and panels, copying, scrolling, approvals, and
+// continuing or retrying a dropped stream; the rest go to the composer. With a dialog open, the root still takes ctrl+c (an
 // approval: deny and stop; any other dialog: close) and, under an approval,
 // the transcript keys the status line offers (ctrl+o, alt+o, ctrl+r, alt+r,
 // ctrl+y); every other key goes to the dialog.
@@ -82,6 +82,10 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	case len(m.pending) > 0 && m.composer.Value() == "" && key.Matches(k, m.keys.Reopen):
 		m.approvals.askHosted(m.dialog != nil, m.frame) // reopen the approval dialog
 		return nil
+	case m.turns.offered(m.transcript.Len()) && m.composer.Value() == "" && len(m.composer.Attachments()) == 0 && key.Matches(k, m.keys.Continue):
+		return m.submit(continuePrompt, nil) // the partial answer goes with it (session's carry)
+	case m.turns.offered(m.transcript.Len()) && m.composer.Value() == "" && key.Matches(k, m.keys.Retry):
+		return m.retry()
 	case m.composer.Value() == "" && key.Matches(k, m.keys.Help):
 		m.showHelp, m.helpTop = !m.showHelp, 0
 		return nil

@@ -23,6 +23,11 @@ type KeyMap struct {
 	// HistorySearch is ctrl+g: search the prompts of every session.
 	HistorySearch key.Binding
 	Unattach      key.Binding // backspace in an empty composer: remove the last attachment chip
+	// Continue and Retry act after a dropped stream, while its notices are
+	// the last thing shown and the composer is empty: enter sends
+	// "continue" (the partial answer carried), ctrl+t asks again (/retry).
+	Continue key.Binding
+	Retry    key.Binding
 
 	// Transcript.
 	PageUp   key.Binding
@@ -59,6 +64,8 @@ func DefaultKeyMap() KeyMap {
 		HistorySearch: key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "search prompt history")),
 		ExpandPaste:   key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "expand a pasted-lines chip")),
 		Unattach:      key.NewBinding(key.WithKeys("backspace"), key.WithHelp("⌫ (empty)", "remove last attachment")),
+		Continue:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "continue a dropped answer")),
+		Retry:         key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "retry a dropped answer")),
 
 		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up / wheel")),
 		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
@@ -91,7 +98,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // column: composing, reading, turn control.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.Editor, k.ExpandPaste, k.HistorySearch, k.Unattach},
+		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.Editor, k.ExpandPaste, k.HistorySearch, k.Unattach, k.Continue, k.Retry},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.ToggleReasoning, k.AllReasoning, k.ExpandTool, k.Panels},
 		{k.Interrupt, k.CopyLast, k.Approve, k.Deny, k.Reopen, k.Sessions, k.Help, k.Quit},
 		dialogBindings(),

@@ -2,10 +2,13 @@ package ui
 
 // This file is what each child does when a turn ends (Model.endTurn
 // routes it): the conversation records it, the transcript settles its
-// entries, and one notice says how it ended when it went badly.
+// entries, and one notice says how it ended when it went badly. A dropped
+// stream offers its next step (keys to continue and to ask again) while
+// its notices are the last thing shown.
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -34,12 +37,82 @@ func (ts *turns) finish(t *turn) tea.Cmd {
 	return nil
 }
 
+// endNotices says how turn t ended when it went badly (see the function
+// endNotices). A dropped stream — the connection broke, or the stream
+// ended, before the answer finished — also offers its next step: a line
+// with the keys that continue it and ask again, and, once per
+// conversation, that background mode would have resumed it. The offer
+// holds until something else is shown (offerShown, offered).
+func (ts *turns) endNotices(t *turn, snaps []*stream.Snapshot, carried bool) []noticeMsg {
+	out, dropped := endNotices(t, snaps, carried)
+	ts.drop.offer = nil
+	if !dropped {
+		return out
+	}
+	ts.drop.offer = &dropOffer{conv: ts.conv, turn: t.sess, at: -1}
+	offer := `enter sends "continue" · ctrl+t retries (/retry)`
+	if carried {
+		offer += " · any message you send carries the partial answer"
+	}
+	out = append(out, noticeMsg{block.Info, offer})
+	if !t.req.Background && !ts.conv.Stateless && ts.drop.hinted != ts.conv {
+		ts.drop.hinted = ts.conv
+		out = append(out, noticeMsg{block.Info, backgroundHint})
+	}
+	return out
+}
+
+// backgroundHint says, once per conversation, what would have kept a
+// dropped stream.
+const backgroundHint = "background = true in the config (or --background) would have resumed this stream where it broke"
+
+// continuePrompt is what the Continue key sends after a dropped stream.
+const continuePrompt = "continue"
+
+// dropState is what the turns child keeps of dropped streams.
+//
+// Invariants: offer is nil, or names the conversation's last turn as it
+// ended; hinted is the conversation told about background mode (nil: none
+// yet), also set when the server refused background mode.
+type dropState struct {
+	offer  *dropOffer
+	hinted *session.Conversation
+}
+
+// dropOffer is the next step a dropped stream offers: the Continue and
+// Retry keys, while its notices are the last thing in the transcript.
+type dropOffer struct {
+	conv *session.Conversation
+	turn *session.Turn // the turn that dropped
+	at   int           // the transcript's length once its notices were shown; -1 before
+}
+
+// offerShown records the transcript's length once the end notices of a
+// turn are shown.
+func (ts *turns) offerShown(n int) {
+	if o := ts.drop.offer; o != nil && o.at < 0 {
+		o.at = n
+	}
+}
+
+// offered reports whether a dropped stream's keys apply: its notices are
+// the last thing in the transcript (of length n), no turn runs, and its turn
+// is still the conversation's last.
+func (ts *turns) offered(n int) bool {
+	o := ts.drop.offer
+	return o != nil && o.at == n && ts.cur == nil && o.conv == ts.conv &&
+		len(ts.conv.Turns) > 0 && ts.conv.Turns[len(ts.conv.Turns)-1] == o.turn
+}
+
 // endNotices says how turn t ended when it went badly: per response, a
 // failure or an incomplete answer; then one line for the turn (stopped,
 // broken, over a limit, cut off). carried: the next message carries the
-// unfinished turn.
-func endNotices(t *turn, snaps []*stream.Snapshot, carried bool) []noticeMsg {
-	var out []noticeMsg
+// unfinished turn. dropped: the stream broke or ended before the answer
+// finished (not stopped, failed or over a limit), so continuing or asking
+// again may help; its line says the turn's tokens and cost are unknown, or
+// count only the responses that finished (a response reports its usage at
+// its end).
+func endNotices(t *turn, snaps []*stream.Snapshot, carried bool) (out []noticeMsg, dropped bool) {
 	failed := false // a failure was reported: a cut-off is part of it, not a second story
 	for _, s := range snaps {
 		switch {
@@ -71,11 +144,33 @@ func endNotices(t *turn, snaps []*stream.Snapshot, carried bool) []noticeMsg {
 		out = append(out, noticeMsg{block.Error, stream.SanitizeLine(t.err.Error())})
 	case failed:
 	case t.err != nil:
-		out = append(out, noticeMsg{block.Error, "stream broken: " + stream.SanitizeLine(t.err.Error()) + " — the partial answer is kept" + carriedNote(carried)})
+		// the offer that follows says how to try again
+		why := strings.TrimSuffix(stream.SanitizeLine(t.err.Error()), " — try again")
+		out = append(out, noticeMsg{block.Error, "stream broken: " + why + " — the partial answer is kept; " + usageNote(snaps)})
+		dropped = true
 	case len(snaps) > 0 && snaps[len(snaps)-1].CutOff:
-		out = append(out, noticeMsg{block.Warning, stream.CutOffNote + " — the partial answer is kept" + carriedNote(carried)})
+		out = append(out, noticeMsg{block.Warning, stream.CutOffNote + " — the partial answer is kept; " + usageNote(snaps)})
+		dropped = true
 	}
-	return out
+	return out, dropped
+}
+
+// usageNote says what is known of a dropped turn's tokens and cost: a
+// response reports its usage only when it finishes.
+func usageNote(snaps []*stream.Snapshot) string {
+	counted := 0
+	for _, s := range snaps {
+		if s.Usage != nil {
+			counted++
+		}
+	}
+	switch {
+	case counted == 0:
+		return "its tokens and cost are unknown" // a response reports them when it finishes
+	case counted < len(snaps):
+		return fmt.Sprintf("its tokens and cost count only the %s that finished", plural(counted, "response"))
+	}
+	return "its tokens and cost are counted"
 }
 
 // carriedNote says that the next message carries an unfinished turn.

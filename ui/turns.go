@@ -37,6 +37,7 @@ type turns struct {
 	compacting context.CancelFunc // non-nil while a /compact call is under way: stops it (compact.go)
 	attaching  *waitingSend       // the message whose files are being read, nil when none (attachsend.go)
 	mcpWaiting *waitingSend       // a message sent while MCP servers start: it goes out once they are up (mcpstart.go)
+	drop       dropState          // what a dropped stream offers (turnend.go)
 }
 
 // resend sends turn t again with req, recorded in the same history entry.
@@ -189,6 +190,7 @@ func (ts *turns) rememberStateless(why string) {
 func (ts *turns) foreground(t *turn, r *stream.RetryInfo) {
 	t.req.Background = false
 	ts.conv.Settings.Background = false
+	ts.drop.hinted = ts.conv // background mode is no remedy here
 	ts.say(block.Warning, "the server refused background mode ("+retryReason(r.Err)+") — this session goes on in foreground mode")
 }
 

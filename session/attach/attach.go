@@ -72,8 +72,9 @@ func (l Limits) detail() string {
 // Invariants: Size ≤ the per-file limit it was checked against; Kind and MIME
 // come from the file's content; after Load, len(Data) == Size.
 type File struct {
-	Path string // as the user gave it (cleaned), shown and sent as the header
+	Path string // as the user gave it (cleaned), shown, and read
 	Name string // base name, for chips
+	Sent string // the name the model sees (SentName): never a local path outside the working directory
 	Kind Kind
 	MIME string
 	Size int64
@@ -124,7 +125,42 @@ func Check(path string, lim Limits) (*File, error) {
 	if kind == "" {
 		return nil, fail(path, "unsupported type (%s) — images (png, jpeg, webp, gif), PDFs and UTF-8 text can be attached", mime)
 	}
-	return &File{Path: path, Name: filepath.Base(path), Kind: kind, MIME: mime, Size: fi.Size()}, nil
+	wd, _ := os.Getwd()
+	return &File{Path: path, Name: filepath.Base(path), Sent: SentName(path, wd), Kind: kind, MIME: mime, Size: fi.Size()}, nil
+}
+
+// SentName is the name a file goes to the model under: its path relative
+// to dir (the working directory) when it lies inside it, else its base
+// name. No local path outside dir leaves the machine: a dropped
+// /home/me/shots/a.png goes as "a.png", an @src/main.go as "src/main.go".
+// With dir "" a relative path that stays below "." is kept.
+func SentName(path, dir string) string {
+	path = filepath.Clean(path)
+	base := filepath.Base(path)
+	if dir != "" {
+		abs := path
+		if !filepath.IsAbs(abs) {
+			abs = filepath.Join(dir, abs)
+		}
+		rel, err := filepath.Rel(filepath.Clean(dir), abs)
+		if err != nil || !filepath.IsLocal(rel) {
+			return base
+		}
+		return filepath.ToSlash(rel)
+	}
+	if !filepath.IsLocal(path) {
+		return base
+	}
+	return filepath.ToSlash(path)
+}
+
+// sentName is f's name for the model: Sent, or, for a file made elsewhere
+// (given back from a stored message), what SentName keeps of its path.
+func (f *File) sentName() string {
+	if f.Sent != "" {
+		return f.Sent
+	}
+	return SentName(f.Path, "")
 }
 
 // open opens a file to attach: a regular file only, without waiting on a
@@ -307,12 +343,12 @@ func Message(text string, files []*File, lim Limits) json.RawMessage {
 	for _, f := range files {
 		switch f.Kind {
 		case Image: // named first: the model can tell which image the text means
-			parts = append(parts, part{"type": "input_text", "text": ImageLabel(f.Path)},
+			parts = append(parts, part{"type": "input_text", "text": ImageLabel(f.sentName())},
 				part{"type": "input_image", "image_url": dataURL(f.MIME, f.Data), "detail": lim.detail()})
 		case PDF:
 			parts = append(parts, part{"type": "input_file", "filename": f.Name, "file_data": dataURL(f.MIME, f.Data)})
 		case Text:
-			parts = append(parts, part{"type": "input_text", "text": TextPart(f.Path, string(f.Data))})
+			parts = append(parts, part{"type": "input_text", "text": TextPart(f.sentName(), string(f.Data))})
 		}
 	}
 	b, _ := json.Marshal(map[string]any{"type": "message", "role": "user", "content": parts})

@@ -142,7 +142,7 @@ func TestMessageAndFromInput(t *testing.T) {
 	if err := json.Unmarshal(msg, &m); err != nil || len(m.Content) != 5 {
 		t.Fatalf("%s", msg)
 	}
-	if m.Content[1]["text"] != `<image path="/tmp/a.png">` || m.Content[2]["image_url"] != "data:image/png;base64,MTIzNDU=" || m.Content[2]["detail"] != "auto" {
+	if m.Content[1]["text"] != `<image path="a.png">` || m.Content[2]["image_url"] != "data:image/png;base64,MTIzNDU=" || m.Content[2]["detail"] != "auto" {
 		t.Errorf("image parts %v", m.Content[1:3])
 	}
 	got := FromInput([]json.RawMessage{[]byte(`{"type":"function_call_output","call_id":"c","output":"x"}`), msg})
@@ -151,7 +151,7 @@ func TestMessageAndFromInput(t *testing.T) {
 		t.Errorf("FromInput = %+v, want %+v", got, want)
 	}
 	back := FilesFromInput([]json.RawMessage{msg})
-	if len(back) != 3 || string(back[0].Data) != "12345" || back[0].Path != "/tmp/a.png" || back[0].MIME != "image/png" ||
+	if len(back) != 3 || string(back[0].Data) != "12345" || back[0].Path != "a.png" || back[0].MIME != "image/png" ||
 		string(back[1].Data) != "%PDF" || back[1].Name != "p.pdf" || string(back[2].Data) != "abc" || back[2].Path != "d/n.txt" {
 		t.Errorf("FilesFromInput = %+v", back)
 	}

@@ -14,8 +14,9 @@ import (
 //	…the file's text…
 //	</file>
 //
-// The tags say where the file starts and ends and which path it had; the
-// path is the one the user gave.
+// The tags say where the file starts and ends and which name it had: its
+// path relative to the working directory, or its base name when it lies
+// outside (File.Sent, SentName), never a local absolute path.
 
 const (
 	textOpen  = `<file path="`
@@ -43,8 +44,9 @@ func ParseTextPart(s string) (path, text string, ok bool) {
 	return pathUnescaper.Replace(head), strings.TrimSuffix(body, "\n"), true
 }
 
-// An image is sent as two parts: an input_text naming it, <image
-// path="shot.png">, then the input_image (data URLs carry no name).
+// An image is sent as two parts: an input_text naming it (as a text file is
+// named), <image path="shot.png">, then the input_image (data URLs carry no
+// name).
 const imageOpen = `<image path="`
 
 // ImageLabel is the input_text naming the image that follows it.

@@ -1,11 +1,14 @@
 package attach
 
 import (
+	"errors"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -53,6 +56,22 @@ func unescape(s string) string {
 // (what dropping a file on a terminal sends): one line, after Expand. It
 // returns the path to attach.
 func Pasted(text string) (string, bool) {
+	p, ok := PastedPath(text)
+	if !ok {
+		return "", false
+	}
+	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	return p, true
+}
+
+// PastedPath reports whether pasted text is shaped like a dropped path (one
+// line, absolute, ~/, ./ or a file:// URL, after Expand) naming something
+// that exists, or that cannot be looked at: a directory, a device or an
+// unreadable file counts, so that Check can say why it cannot be attached.
+// A bare word ("main.go") or a path to nothing is text.
+func PastedPath(text string) (string, bool) {
 	t := strings.TrimSpace(text)
 	if t == "" || strings.ContainsAny(t, "\n\r") || len(t) > 4096 {
 		return "", false
@@ -62,24 +81,30 @@ func Pasted(text string) (string, bool) {
 		// a bare word like "main.go" pasted is text; drops are absolute
 		return "", false
 	}
-	fi, err := os.Stat(p)
-	if err != nil || !fi.Mode().IsRegular() {
+	if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 		return "", false
 	}
 	return p, true
 }
 
-// Mention is an @path in a text: its byte span (including the @) and path.
+// Mention is an @path in a text: its byte span (including the @ and any
+// quotes) and path. A path with a space is written quoted: @"my dir/a.txt".
 type Mention struct {
 	Start, End int
 	Path       string
+	Quoted     bool // written @"…"; while being typed the closing quote may be missing
 }
 
 // MentionAt returns the @word ending at byte offset end of text (the cursor),
-// if the word starts with @ after a space or the start of the text.
+// if the word starts with @ after a space or the start of the text. An open
+// quoted mention (@"my dir/fi, no closing quote yet) counts whole, spaces
+// and all.
 func MentionAt(text string, end int) (Mention, bool) {
 	if end > len(text) || end < 1 {
 		return Mention{}, false
+	}
+	if at := strings.LastIndex(text[:end], `@"`); at >= 0 && startsWord(text, at) && !strings.ContainsAny(text[at+2:end], "\"\n") {
+		return Mention{Start: at, End: end, Path: text[at+2 : end], Quoted: true}, true
 	}
 	start := strings.LastIndexAny(text[:end], " \t\n") + 1
 	if start >= end || text[start] != '@' {
@@ -88,21 +113,68 @@ func MentionAt(text string, end int) (Mention, bool) {
 	return Mention{Start: start, End: end, Path: text[start+1 : end]}, true
 }
 
-// Mentions returns every @word of text that names an existing regular file.
+// startsWord reports whether byte i of text starts a word.
+func startsWord(text string, i int) bool {
+	return i == 0 || strings.ContainsRune(" \t\n", rune(text[i-1]))
+}
+
+// Mentions returns every @word of text that names an existing regular file:
+// @path, or @"path with spaces" (its closing quote followed by a space, the
+// end of the text or punctuation).
 func Mentions(text string) []Mention {
 	var out []Mention
-	i := 0
-	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' }) {
-		at := strings.Index(text[i:], w) + i
-		i = at + len(w)
-		if len(w) < 2 || w[0] != '@' {
+	for i := 0; i < len(text); i++ {
+		if text[i] != '@' || !startsWord(text, i) {
 			continue
 		}
-		if fi, err := os.Stat(Expand(w[1:])); err == nil && fi.Mode().IsRegular() {
-			out = append(out, Mention{Start: at, End: at + len(w), Path: w[1:]})
+		m, ok := mentionFrom(text, i)
+		if !ok {
+			continue
+		}
+		i = m.End - 1
+		if fi, err := os.Stat(Expand(m.Path)); err == nil && fi.Mode().IsRegular() && m.Path != "" {
+			out = append(out, m)
 		}
 	}
 	return out
+}
+
+// mentionFrom reads the mention whose @ is at byte i of text.
+func mentionFrom(text string, i int) (Mention, bool) {
+	rest := text[i+1:]
+	if q, ok := strings.CutPrefix(rest, `"`); ok {
+		closing := strings.IndexAny(q, "\"\n")
+		if closing < 0 || q[closing] != '"' {
+			return Mention{}, false
+		}
+		end := i + 2 + closing + 1
+		if end < len(text) && !strings.ContainsRune(" \t\n.,;:!?)]}'", rune(text[end])) {
+			return Mention{}, false
+		}
+		return Mention{Start: i, End: end, Path: q[:closing], Quoted: true}, true
+	}
+	n := strings.IndexAny(rest, " \t\n")
+	if n < 0 {
+		n = len(rest)
+	}
+	return Mention{Start: i, End: i + 1 + n, Path: rest[:n]}, n > 0
+}
+
+// QuoteMention is how path is written after an @: as is, or quoted when it
+// holds a space (open leaves the closing quote off, for a directory being
+// completed further). ok is false for a path no mention can hold: one with
+// a double quote or a line break.
+func QuoteMention(path string, open bool) (string, bool) {
+	if strings.ContainsAny(path, "\"\n\r") {
+		return "", false
+	}
+	if !strings.ContainsAny(path, " \t") {
+		return path, true
+	}
+	if open {
+		return `"` + path, true
+	}
+	return `"` + path + `"`, true
 }
 
 // Complete returns the paths that partial may complete to, sorted, at most
