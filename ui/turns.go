@@ -36,7 +36,6 @@ type turns struct {
 	tickSeq    int                // the frame tick scheduled last, for tests that obey it
 	compacting context.CancelFunc // non-nil while a /compact call is under way: stops it (compact.go)
 	attaching  *waitingSend       // the message whose files are being read, nil when none (attachsend.go)
-	mcpWaiting *waitingSend       // a message sent while MCP servers start: it goes out once they are up (mcpstart.go)
 	drop       dropState          // what a dropped stream offers (turnend.go)
 }
 
