@@ -87,7 +87,7 @@ func TestModelEscStopsAFloodWithinAFrame(t *testing.T) {
 	m := newTestModel(t, Options{Replay: newFlood()})
 	m.Init()
 	for range 5 { // a few frames of streaming
-		b := <-m.cur.handle.Chan()
+		b, _ := m.cur.handle.Next()
 		m.Update(batchMsg{gen: m.cur.gen, batch: b})
 		m.Update(frameMsg{gen: m.gen})
 	}
@@ -105,7 +105,7 @@ func TestModelEscStopsAFloodWithinAFrame(t *testing.T) {
 		if n == 2 { // the batch being offered when esc came, then the final one
 			t.Fatalf("the turn still runs %d batches after esc", n)
 		}
-		b, ok := <-t0.handle.Chan()
+		b, ok := t0.handle.Next() // as the chat asks (waitBatch): no reader ahead of it
 		if !ok {
 			b = stream.Batch{Final: true}
 		}
@@ -114,8 +114,8 @@ func TestModelEscStopsAFloodWithinAFrame(t *testing.T) {
 	if got := len(it.Text()); got != kept {
 		t.Errorf("%d bytes were applied after esc", got-kept)
 	}
-	if _, ok := <-t0.handle.Chan(); ok {
-		t.Error("the stream's channel is still open after its final batch")
+	if _, ok := t0.handle.Next(); ok {
+		t.Error("the stream hands over batches after its final one")
 	}
 	if s := screenWords(m); !strings.Contains(s, "stopped") {
 		t.Errorf("no stopped notice:\n%s", plain(m))
