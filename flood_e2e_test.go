@@ -137,6 +137,7 @@ var floodKinds = []string{"words", "base64", "cjk"}
 // streamed flat out shows its last word within a second of the last byte,
 // the chat stays live, and the answer is drawn once.
 func TestChatLongParagraphEndsInTime(t *testing.T) {
+	// not parallel: it times the chat's latency, which a pane beside it would slow
 	for _, kind := range floodKinds {
 		t.Run(kind, func(t *testing.T) {
 			srv := newParagraphServer(t, kind, paragraph(kind, 256<<10)+" "+floodMarker, 0, false)
@@ -167,6 +168,7 @@ func TestChatLongParagraphEndsInTime(t *testing.T) {
 // the stream stands still (the harness's own latency, measured in the same
 // run: tmux, the terminal, the polling).
 func TestChatEscStopsALongParagraph(t *testing.T) {
+	// not parallel: it times the chat's latency, which a pane beside it would slow
 	escAfter := func(t *testing.T, kind string, stall bool) time.Duration {
 		srv := newParagraphServerStall(t, kind, paragraph(kind, 256<<10), 128<<10, true, stall)
 		p, _ := paragraphPane(t, srv.URL)
@@ -200,6 +202,7 @@ func TestChatEscStopsALongParagraph(t *testing.T) {
 // paragraph streamed flat out exits 143 at once, with the partial answer
 // saved.
 func TestChatSIGTERMDuringALongParagraph(t *testing.T) {
+	// not parallel: it times the chat's latency, which a pane beside it would slow
 	srv := newParagraphServer(t, "cjk", paragraph("cjk", 256<<10), 128<<10, true)
 	p, data := paragraphPane(t, srv.URL)
 	p.say("go")

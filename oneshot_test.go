@@ -70,6 +70,9 @@ func TestOneShotWithoutKeyIsAnError(t *testing.T) {
 			}
 		})
 	}
+	if testing.Short() {
+		t.Skip("-short: the --demo answer streams at a reader's pace (6 s)")
+	}
 	out, errOut, code := runnel(t, "", "-p", "hi", "--demo", "--format", "text")
 	if code != exitOK || out == "" {
 		t.Errorf("--demo: exit %d out %q err %q", code, out, errOut)
@@ -273,6 +276,7 @@ func TestFlagCompletion(t *testing.T) {
 // SIGTERM during -p -c: the partial answer is saved into the session, and
 // runnel exits 143.
 func TestOneShotSIGTERMSavesAndFails(t *testing.T) {
+	t.Parallel()
 	bin := binary(t)
 	dir, sid := seedChained(t, "resp_first")
 	srv := streamtest.New(t)
