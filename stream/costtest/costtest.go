@@ -7,12 +7,23 @@ import (
 	"time"
 )
 
-// MinSample is how long a sample runs at least: the work is repeated until
-// its measured time reaches it, and a sample's cost is the time per run.
-const MinSample = 5 * time.Millisecond
+// MinSample and MaxSample bound how long a sample runs: the work is
+// repeated until its measured time reaches the span (see Measure), and a
+// sample's cost is the time per run.
+const (
+	MinSample = 5 * time.Millisecond
+	MaxSample = 25 * time.Millisecond
+)
 
-// Rounds is how many samples of each side Measure takes.
-const Rounds = 3
+// MinRounds and MaxRounds bound how many samples of each side Measure
+// takes: as many as take RoundsBudget in all, within the bounds. On a busy
+// machine most samples are interrupted, and more of them make a clean one
+// likelier; cheap work gets more.
+const (
+	MinRounds    = 3
+	MaxRounds    = 15
+	RoundsBudget = 300 * time.Millisecond
+)
 
 // maxRuns bounds the runs in one sample, for work that measures nothing.
 const maxRuns = 1 << 20
@@ -32,7 +43,7 @@ func Func(f func()) Work {
 }
 
 // Cost is what one run of the baseline and of the work cost: the least of
-// Rounds samples each.
+// their samples.
 type Cost struct{ Base, Work time.Duration }
 
 // Ratio is the work's cost in baselines.
@@ -42,25 +53,37 @@ func (c Cost) String() string {
 	return fmt.Sprintf("baseline %v, work %v: %.2f×", c.Base, c.Work, c.Ratio())
 }
 
-// Measure times base and work in turns, Rounds samples of each, and returns
-// the least time per run of each. Every sample starts after a garbage
-// collection and repeats its work until it has taken MinSample.
+// Measure times base and work in turns, rounds of a sample of each (see
+// MinRounds), and returns the least time per run of each. A first run of each (not counted: it
+// warms caches) sets the span, the longer run between MinSample and
+// MaxSample; every sample then starts after a garbage collection and
+// repeats its work until it has taken the span. Samples of the same
+// length meet the same interruptions: on a busy machine a short one could
+// fall between two and look cheaper than it is.
 func Measure(base, work Work) Cost {
+	longest := max(base(), work())
+	span := min(max(MinSample, longest), MaxSample)
 	c := Cost{Base: time.Duration(1<<63 - 1), Work: time.Duration(1<<63 - 1)}
-	for range Rounds {
-		c.Base = min(c.Base, sample(base))
-		c.Work = min(c.Work, sample(work))
+	for range rounds(max(span, longest)) {
+		c.Base = min(c.Base, sample(base, span))
+		c.Work = min(c.Work, sample(work, span))
 	}
 	return c
 }
 
+// rounds is how many samples of each side fit in RoundsBudget when one
+// takes d, within MinRounds and MaxRounds.
+func rounds(d time.Duration) int {
+	return min(max(MinRounds, int(RoundsBudget/(2*max(d, 1)))), MaxRounds)
+}
+
 // sample runs w after a garbage collection until its measured time reaches
-// MinSample, and returns the time per run.
-func sample(w Work) time.Duration {
+// span, and returns the time per run.
+func sample(w Work, span time.Duration) time.Duration {
 	runtime.GC()
 	var total time.Duration
 	runs := 0
-	for total < MinSample && runs < maxRuns {
+	for total < span && runs < maxRuns {
 		total += w()
 		runs++
 	}

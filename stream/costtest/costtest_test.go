@@ -12,43 +12,75 @@ func fixed(d time.Duration, runs *int) Work {
 	return func() time.Duration { *runs++; return d }
 }
 
-// TestSampleRepeatsUntilMinSample: cheap work is run until a sample has
-// taken MinSample and costs its time per run; work dearer than MinSample
+// TestSampleRepeatsUntilTheSpan: cheap work is run until a sample has
+// taken the span and costs its time per run; work dearer than the span
 // runs once.
-func TestSampleRepeatsUntilMinSample(t *testing.T) {
+func TestSampleRepeatsUntilTheSpan(t *testing.T) {
 	runs := 0
-	if got := sample(fixed(time.Millisecond, &runs)); got != time.Millisecond || runs != int(MinSample/time.Millisecond) {
+	if got := sample(fixed(time.Millisecond, &runs), 5*time.Millisecond); got != time.Millisecond || runs != 5 {
 		t.Errorf("1 ms work: %v per run after %d runs", got, runs)
 	}
 	runs = 0
-	if got := sample(fixed(3*MinSample, &runs)); got != 3*MinSample || runs != 1 {
+	if got := sample(fixed(30*time.Millisecond, &runs), 10*time.Millisecond); got != 30*time.Millisecond || runs != 1 {
 		t.Errorf("long work: %v per run after %d runs", got, runs)
 	}
 	runs = 0
-	if got := sample(fixed(0, &runs)); got != 0 || runs != maxRuns {
+	if got := sample(fixed(0, &runs), MinSample); got != 0 || runs != maxRuns {
 		t.Errorf("work that measures nothing: %v after %d runs", got, runs)
 	}
 }
 
+// TestRoundsFitTheBudget: cheap work gets MaxRounds samples, dear work
+// MinRounds, and between them as many as fit in RoundsBudget.
+func TestRoundsFitTheBudget(t *testing.T) {
+	for d, want := range map[time.Duration]int{0: MaxRounds, time.Microsecond: MaxRounds, 20 * time.Millisecond: 7, 50 * time.Millisecond: 3, time.Second: MinRounds} {
+		if got := rounds(d); got != want {
+			t.Errorf("rounds(%v) = %d, want %d", d, got, want)
+		}
+	}
+}
+
+// TestMeasureSamplesForTheSameSpan: after a first run of each side, every
+// sample of both lasts as long as one run of the dearer side, but at least
+// MinSample and at most MaxSample, in rounds(the dearer run) rounds.
+func TestMeasureSamplesForTheSameSpan(t *testing.T) {
+	for _, c := range []struct {
+		base, work         time.Duration
+		baseRuns, workRuns int
+	}{
+		{time.Millisecond, 20 * time.Millisecond, 1 + 7*20, 1 + 7},
+		{time.Millisecond, time.Second, 1 + 3*int(MaxSample/time.Millisecond), 1 + 3},
+		{time.Millisecond, 2 * time.Millisecond, 1 + 15*int(MinSample/time.Millisecond), 1 + 15*int(MinSample/(2*time.Millisecond)+1)},
+		{20 * time.Millisecond, time.Millisecond, 1 + 7, 1 + 7*20},
+	} {
+		var b, w int
+		got := Measure(fixed(c.base, &b), fixed(c.work, &w))
+		if b != c.baseRuns || w != c.workRuns || got.Base != c.base || got.Work != c.work {
+			t.Errorf("%v against %v: %d and %d runs (want %d and %d), %v", c.work, c.base, b, w, c.baseRuns, c.workRuns, got)
+		}
+	}
+}
+
 // TestMeasureTakesTurnsAndKeepsTheLeast: the baseline's and the work's
-// samples alternate, Rounds of each, and each side's cost is its least
-// sample, so one slow sample (a pause) changes nothing.
+// samples alternate, MinRounds of each (dear work) after a first run of each, and each
+// side's cost is its least sample, so one slow sample (a pause) changes
+// nothing.
 func TestMeasureTakesTurnsAndKeepsTheLeast(t *testing.T) {
 	var order strings.Builder
-	baseTimes := []time.Duration{9, 30, 7} // ms, each over MinSample: one run a sample
-	workTimes := []time.Duration{80, 500, 70}
+	baseTimes := []time.Duration{200, 150, 300, 140} // ms, each over MaxSample: one run a sample
+	workTimes := []time.Duration{900, 800, 5000, 700}
 	b, w := 0, 0
 	base := func() time.Duration { order.WriteByte('b'); b++; return baseTimes[b-1] * time.Millisecond }
 	work := func() time.Duration { order.WriteByte('w'); w++; return workTimes[w-1] * time.Millisecond }
 	c := Measure(base, work)
-	if c.Base != 7*time.Millisecond || c.Work != 70*time.Millisecond {
+	if c.Base != 140*time.Millisecond || c.Work != 700*time.Millisecond {
 		t.Errorf("least samples: %v", c)
 	}
-	if got := order.String(); got != strings.Repeat("bw", Rounds) {
+	if got := order.String(); got != strings.Repeat("bw", 1+MinRounds) {
 		t.Errorf("order of runs %s: want the baseline's and the work's samples in turns", got)
 	}
-	if r := c.Ratio(); r != 10 {
-		t.Errorf("ratio %v, want 10", r)
+	if r := c.Ratio(); r != 5 {
+		t.Errorf("ratio %v, want 5", r)
 	}
 }
 
@@ -69,9 +101,9 @@ func (r *recorder) Errorf(f string, args ...any) { r.errs = append(r.errs, fmt.S
 func TestAtMostMeasuresAgainOnce(t *testing.T) {
 	var runs int
 	base := fixed(10*time.Millisecond, new(int))
-	slowFirst := func() time.Duration { // 40 ms for a whole measurement, then 10 ms
+	slowFirst := func() time.Duration { // 40 ms for a whole measurement (MinRounds rounds), then 10 ms
 		runs++
-		if runs <= Rounds {
+		if runs <= 1+MinRounds {
 			return 40 * time.Millisecond
 		}
 		return 10 * time.Millisecond
@@ -120,10 +152,14 @@ func TestAQuadraticFails(t *testing.T) {
 			}
 		})
 	}
-	if c := Measure(linear(250), linear(2000)); c.Ratio() > 20 || c.Ratio() < 4 {
+	c := Measure(linear(250), linear(2000))
+	t.Logf("linear: %v", c)
+	if c.Ratio() > 20 || c.Ratio() < 4 {
 		t.Errorf("linear: %v", c)
 	}
-	if c := Measure(quadratic(250), quadratic(2000)); c.Ratio() < 20 {
+	c = Measure(quadratic(250), quadratic(2000))
+	t.Logf("quadratic: %v", c)
+	if c.Ratio() < 20 {
 		t.Errorf("quadratic: %v", c)
 	}
 	_ = sink
