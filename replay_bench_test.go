@@ -64,6 +64,9 @@ func BenchmarkReplayANSILinear(b *testing.B) {
 // this guards against, a search for the line end from the start of the
 // open line on every delta, was 16×), timed in the same run.
 func TestReplayANSIIsLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: a cost guard of 5 s (replays of 1.25 MB in four kinds, three rounds)")
+	}
 	costtest.SkipIfRace(t)
 	replay := func(data []byte) costtest.Work {
 		return costtest.Func(func() {

@@ -91,6 +91,9 @@ func TestRoughBlocksEndAsWholeRenders(t *testing.T) {
 // machine): a frame that parsed or copied the block per byte would cost
 // it 16 times over.
 func TestFrameCostDoesNotGrowWithTheBlock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: a cost guard of 20 s (12 kinds of block; a 16 KB table costs 70 ms a frame)")
+	}
 	costtest.SkipIfRace(t)
 	r := newTestRenderer(t, benchStyle(), benchWidth)
 	for name, gen := range openBlocks {
@@ -192,6 +195,9 @@ func TestLongTailStaysRough(t *testing.T) {
 // highlighting those 200 KB once, timed in the same run (it used to cost
 // all of it, every frame).
 func TestLongCodeLineIsNotHighlightedEachFrame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: a cost guard of 4 s (highlighting 200 KB of JSON)")
+	}
 	costtest.SkipIfRace(t)
 	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 80)
 	const size = 200 << 10
