@@ -105,6 +105,28 @@ func TestFrameCostDoesNotGrowWithTheBlock(t *testing.T) {
 	}
 }
 
+// TestCodeFrameCostDoesNotGrowWithTheBlock guards what BenchmarkTailCode
+// measures: a frame while a 20 KB code block streams costs at most 5 times
+// one while a 1 KB block streams (the benchmark's goal is 2, and a loaded
+// machine measures 1.8 to 2.5 here; a frame that highlighted the whole
+// block would cost 20 times), timed in the same run. Each run has
+// a renderer of its own, so new lines are highlighted for the first time,
+// as in a stream.
+func TestCodeFrameCostDoesNotGrowWithTheBlock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: a cost guard of 3 s (a fresh renderer highlights each run)")
+	}
+	costtest.SkipIfRace(t)
+	code := genCode(40 << 10)
+	const prefix = "Here is the implementation:\n\n```go\n"
+	frames := func(size int) costtest.Work {
+		return func() time.Duration {
+			return tailFrames(newTestRenderer(t, benchStyle(), benchWidth), prefix, code, size)
+		}
+	}
+	costtest.AtMost(t, "frames of a 20 KB code block, against 1 KB", frames(1<<10), frames(20<<10), 5)
+}
+
 // TestWholeRenderIsLinear: a whole render of 8 times the text costs at
 // most 20 times as much (linear is 8, quadratic 64), for the inputs that
 // were quadratic (long words and URLs broken per row, deep nesting), timed
