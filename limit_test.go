@@ -99,8 +99,7 @@ func TestOneShotEndlessStreamStopsAtTheLimit(t *testing.T) {
 func replayPeak(t *testing.T, format string, textBytes int64) (peakKiB int64, outBytes int64, stderr string, code int) {
 	t.Helper()
 	cmd := exec.Command(binary(t), "replay", "--format", format, "-")
-	home := t.TempDir()
-	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"), "XDG_DATA_HOME="+filepath.Join(home, "data"))
+	cmd.Env = childEnviron(t, nil)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -282,7 +282,7 @@ func TestOneShotSIGTERMSavesAndFails(t *testing.T) {
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_second", "partial ", "answer ", "never finished"), StallAfter: 6})
 	cmd := exec.Command(bin, "--data-dir", dir, "--base-url", srv.URL, "--format", "text", "-p", "go on", "-c")
-	cmd.Env = append(os.Environ(), "OPENAI_API_KEY=sk-test", "XDG_CONFIG_HOME="+t.TempDir())
+	cmd.Env = childEnviron(t, map[string]string{"OPENAI_API_KEY": "sk-test"})
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -132,6 +132,16 @@ func childEnv(t *testing.T, env map[string]string) map[string]string {
 	return base
 }
 
+// childEnviron is childEnv(env) as a process's environment, with PATH.
+func childEnviron(t *testing.T, env map[string]string) []string {
+	t.Helper()
+	out := []string{"PATH=" + os.Getenv("PATH")}
+	for k, v := range childEnv(t, env) {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
 // runBinary runs the built binary with args as a process, in childEnv(env)
 // with stdin, bounded in time, and returns what it printed and its exit
 // code.
@@ -141,10 +151,7 @@ func runBinary(t *testing.T, env map[string]string, stdin string, args ...string
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
-	for k, v := range childEnv(t, env) {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
+	cmd.Env = childEnviron(t, env)
 	var o, e strings.Builder
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(stdin), &o, &e
 	err := cmd.Run()
