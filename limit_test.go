@@ -223,7 +223,8 @@ func floodPane(t *testing.T, config string) *pane {
 // streams for ever: the chat stops at max_response_bytes, keeps the answer
 // on screen, says so in one line, and its peak RSS stays under 300 MB.
 func TestChatEndlessStreamStopsAtTheLimit(t *testing.T) {
-	t.Parallel()
+	// not parallel: it streams 4 MiB through the chat, which takes most of a
+	// core, within the harness's 20 s wait
 	p := floodPane(t, "max_response_bytes = 4_194_304\n")
 	p.say("go on for ever")
 	s := p.waitText("max_response_bytes")
