@@ -15,6 +15,7 @@ import (
 )
 
 func TestChatAttachmentChipSendResume(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "I read your notes.")},
 		streamtest.Reply{SSE: streamtest.Text("resp_2", "still here")})

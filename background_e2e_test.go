@@ -43,6 +43,7 @@ func runnelPID(t *testing.T, p *pane) int {
 // response still running streams the rest in after the saved part
 // (starting_after), one that finished meanwhile is fetched whole.
 func TestBackgroundKillThenContinueReattaches(t *testing.T) {
+	t.Parallel()
 	t.Run("running", func(t *testing.T) {
 		killThenContinue(t, true, "GET /v1/responses/resp_bgkill?", "GET /v1/responses/resp_bgkill?starting_after=29&stream=true")
 	})
@@ -130,6 +131,7 @@ func killThenContinue(t *testing.T, running bool, want ...string) {
 
 // esc on a background response cancels it on the server too.
 func TestBackgroundEscCancelsOnServer(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t).Stateful(streamtest.StateOptions{})
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_bgesc", bgWords(40)...), StallAfter: 10})
 	p := startPane(t, 100, 30, map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": "sk-e2e"}, binary(t), "--background")
@@ -152,6 +154,7 @@ func TestBackgroundEscCancelsOnServer(t *testing.T) {
 
 // A dropped background stream reconnects in place, saying so.
 func TestBackgroundDropReconnectsOnScreen(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t).Stateful(streamtest.StateOptions{})
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_bgdrop", bgWords(50)...), DropAfter: 41})
 	p := startPane(t, 100, 30, map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": "sk-e2e"}, binary(t), "--background")

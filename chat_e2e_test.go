@@ -45,6 +45,7 @@ const answerMarkdown = "Here is **the plan** in brief.\n\n" +
 	"That is *all* there is.\n"
 
 func TestChatMarkdownAnswerAndChaining(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_first", chunks(answerMarkdown, 5)...)},
 		streamtest.Reply{SSE: streamtest.Text("resp_second", "second answer")})
@@ -73,6 +74,7 @@ func TestChatMarkdownAnswerAndChaining(t *testing.T) {
 }
 
 func TestChatEscStopsAndKeepsPartial(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	gate := make(chan struct{})
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_slow", "partial words ", "arrive ", "slowly ", "NEVER-SHOWN"), Gate: gate})
@@ -93,6 +95,7 @@ func TestChatEscStopsAndKeepsPartial(t *testing.T) {
 }
 
 func TestChatFailedStreamShowsErrorAndPartial(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(
 		`{"type":"response.created","response":{"id":"resp_f","status":"in_progress","output":[]}}`,
@@ -110,6 +113,7 @@ func TestChatFailedStreamShowsErrorAndPartial(t *testing.T) {
 }
 
 func TestChatMCPApprovalRoundTrip(t *testing.T) {
+	t.Parallel()
 	dir := sharedtest.RealDir(t)
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.FromFile(filepath.Join(dir, "vercel__ai", "openai-mcp-approval-request.sse")),
@@ -133,6 +137,7 @@ func TestChatMCPApprovalRoundTrip(t *testing.T) {
 }
 
 func TestChatResizeReflows(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	long := strings.Repeat("reflowing words fill the line ", 12) + "END."
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_r", chunks(long, 7)...)})
@@ -152,6 +157,7 @@ func TestChatResizeReflows(t *testing.T) {
 // cannot clear the screen, move the cursor, set the title or the clipboard:
 // the status line and hint are intact and the title unchanged.
 func TestChatEscapeInjection(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	evil := "safe start \x1b[2J\x1b[H\x1b[30;1HPWNED-STATUS \x1b]0;pwned-title\x07 \x1b]52;c;cm0gLXJmIH4=\x07 \x1b]8;;http://evil.example\x1b\\click\x1b]8;;\x1b\\ \u009b31m c1 \x1bP1;2|dcs\x1b\\ done\rEVIL"
 	delta, _ := json.Marshal(evil)
@@ -203,6 +209,7 @@ func maxWidth(s string) int {
 // TestChatDemo: with no key configured, the chat starts the labelled demo
 // provider and answers.
 func TestChatDemo(t *testing.T) {
+	t.Parallel()
 	p := startPane(t, 100, 30, nil, binary(t))
 	s := p.waitText("Ask anything")
 	if !strings.Contains(lastLines(s, 2), "DEMO") {
@@ -218,6 +225,7 @@ func TestChatDemo(t *testing.T) {
 // that outruns the frames, drawn as drafts with code uncoloured) shows its
 // end, and the code block at its end then carries chroma's colours.
 func TestChatFastAnswerEndsInColour(t *testing.T) {
+	t.Parallel()
 	var doc strings.Builder
 	for i := 0; doc.Len() < 60<<10; i++ {
 		fmt.Fprintf(&doc, "## Part %d\n\nSome prose about part %d, long enough to wrap once or twice in a pane a hundred columns wide, with `code` in it.\n\n", i, i)

@@ -44,6 +44,7 @@ var osc52RE = regexp.MustCompile(`\x1b\]52;[a-z]*;([A-Za-z0-9+/=]*)(?:\x07|\x1b\
 // The panel of an MCP call whose output holds the same characters keeps its
 // right border in line.
 func TestChatClipboardCleaned(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
 	mcpOut := "out\u202eput\u00ad \u200bhidden\u2067 x\u2069 \ufeffwide\u00ad\u00ad\u00ad\u00ad heart ❤️ thumbs 👍🏽 lone \U0001F1EB row end"

@@ -12,6 +12,7 @@ import (
 // the panel and the divider under the transcript, which stays; the prompt
 // sent again goes through, from the compacted window.
 func TestChatCompactEndToEnd(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t).Stateful(streamtest.StateOptions{ContextWindow: 300})
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_long", "the long first answer, "+strings.Repeat("and more ", 100))})
 	p := chatPane(t, srv)

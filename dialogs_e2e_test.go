@@ -20,6 +20,7 @@ var awaitingRE = regexp.MustCompile(`awaiting approval · (\d+)s`)
 // transcript stays visible above the dialog, the timer counts, and ctrl+c
 // denies and stops; the next message is answered.
 func TestTmuxApprovalDialogDoesNotTrap(t *testing.T) {
+	t.Parallel()
 	p := startPane(t, 100, 30, nil, binary(t), "--demo")
 	p.waitText("Ask anything")
 	p.say("please deploy")
@@ -57,6 +58,7 @@ func TestTmuxApprovalDialogDoesNotTrap(t *testing.T) {
 // server's tool list panel names its tools, and alt+o lists the panels so
 // that the first one (not only the last) opens with the descriptions.
 func TestTmuxPanelListOpensAnyPanel(t *testing.T) {
+	t.Parallel()
 	dir := sharedtest.RealDir(t)
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.FromFile(filepath.Join(dir, "vercel__ai", "openai-mcp-tool-two-calls.sse")))
@@ -81,6 +83,7 @@ func TestTmuxPanelListOpensAnyPanel(t *testing.T) {
 // prompt stays visible above the dialog, the timer counts, ctrl+c denies
 // and stops the round, and the next message carries the call's output.
 func TestTmuxLocalApprovalCtrlC(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	env, _ := slowToolEnv(t, srv)
 	srv.Enqueue(streamtest.Reply{SSE: slowCallStream("resp_call")})

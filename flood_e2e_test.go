@@ -135,28 +135,39 @@ var floodKinds = []string{"words", "base64", "cjk"}
 
 // TestChatLongParagraphEndsInTime: a 256 KB paragraph (words, base64, CJK)
 // streamed flat out shows its last word within a second of the last byte,
-// the chat stays live, and the answer is drawn once.
+// the chat stays live, and the answer is drawn once. A lag over the second
+// is measured again once before it fails (a pause of a loaded machine).
 func TestChatLongParagraphEndsInTime(t *testing.T) {
+	// not parallel: it times the chat's latency, which a pane beside it would slow
+	lagOf := func(t *testing.T, kind string) time.Duration {
+		srv := newParagraphServer(t, kind, paragraph(kind, 256<<10)+" "+floodMarker, 0, false)
+		p, _ := paragraphPane(t, srv.URL)
+		p.say("go")
+		var last time.Time
+		select {
+		case last = <-srv.end:
+		case <-time.After(30 * time.Second): // a guard against hanging
+			t.Fatal("the server never sent the last byte")
+		}
+		at := seen(t, p, "the last word", func(s string) bool { return strings.Contains(s, floodMarker) })
+		s := p.waitText("ready")
+		if strings.Count(s, floodMarker) != 1 {
+			t.Errorf("the end is drawn %d times:\n%s", strings.Count(s, floodMarker), s)
+		}
+		return at.Sub(last)
+	}
 	for _, kind := range floodKinds {
 		t.Run(kind, func(t *testing.T) {
-			srv := newParagraphServer(t, kind, paragraph(kind, 256<<10)+" "+floodMarker, 0, false)
-			p, _ := paragraphPane(t, srv.URL)
-			p.say("go")
-			var last time.Time
-			select {
-			case last = <-srv.end:
-			case <-time.After(30 * time.Second): // a guard against hanging
-				t.Fatal("the server never sent the last byte")
-			}
-			at := seen(t, p, "the last word", func(s string) bool { return strings.Contains(s, floodMarker) })
-			lag := at.Sub(last)
-			t.Logf("%s: the last word showed %v after the last byte", kind, lag)
-			if lag > time.Second {
-				t.Errorf("the last word showed %v after the last byte, want within 1s", lag)
-			}
-			s := p.waitText("ready")
-			if strings.Count(s, floodMarker) != 1 {
-				t.Errorf("the end is drawn %d times:\n%s", strings.Count(s, floodMarker), s)
+			for try := 1; ; try++ {
+				lag := lagOf(t, kind)
+				t.Logf("%s: the last word showed %v after the last byte", kind, lag)
+				if lag <= time.Second {
+					return
+				}
+				if try == 2 {
+					t.Errorf("the last word showed %v after the last byte, twice over 1s", lag)
+					return
+				}
 			}
 		})
 	}
@@ -165,8 +176,10 @@ func TestChatLongParagraphEndsInTime(t *testing.T) {
 // TestChatEscStopsALongParagraph: esc in the middle of a long paragraph
 // streamed flat out shows "stopped" within 200 ms of what it takes when
 // the stream stands still (the harness's own latency, measured in the same
-// run: tmux, the terminal, the polling).
+// run: tmux, the terminal, the polling). Over it, both are measured again
+// once before the test fails (a pause of a loaded machine).
 func TestChatEscStopsALongParagraph(t *testing.T) {
+	// not parallel: it times the chat's latency, which a pane beside it would slow
 	escAfter := func(t *testing.T, kind string, stall bool) time.Duration {
 		srv := newParagraphServerStall(t, kind, paragraph(kind, 256<<10), 128<<10, true, stall)
 		p, _ := paragraphPane(t, srv.URL)
@@ -187,38 +200,56 @@ func TestChatEscStopsALongParagraph(t *testing.T) {
 	t.Logf("esc on a stream standing still: stopped after %v", base)
 	for _, kind := range floodKinds {
 		t.Run(kind, func(t *testing.T) {
-			d := escAfter(t, kind, false)
-			t.Logf("%s: stopped %v after esc", kind, d)
-			if d > base+200*time.Millisecond {
-				t.Errorf("esc showed stopped after %v, want within 200ms of %v", d, base)
+			for try := 1; ; try++ {
+				d := escAfter(t, kind, false)
+				t.Logf("%s: stopped %v after esc", kind, d)
+				if d <= base+200*time.Millisecond {
+					return
+				}
+				if try == 2 {
+					t.Errorf("esc showed stopped after %v, want within 200ms of %v (measured twice)", d, base)
+					return
+				}
+				base = escAfter(t, "words", true)
+				t.Logf("esc on a stream standing still, measured again: stopped after %v", base)
 			}
 		})
 	}
 }
 
 // TestChatSIGTERMDuringALongParagraph: SIGTERM in the middle of a long
-// paragraph streamed flat out exits 143 at once, with the partial answer
+// paragraph streamed flat out exits 143 at once (within 2 s; over it, it is
+// measured again once before the test fails), with the partial answer
 // saved.
 func TestChatSIGTERMDuringALongParagraph(t *testing.T) {
-	srv := newParagraphServer(t, "cjk", paragraph("cjk", 256<<10), 128<<10, true)
-	p, data := paragraphPane(t, srv.URL)
-	p.say("go")
-	select {
-	case <-srv.mark:
-	case <-time.After(30 * time.Second): // a guard against hanging
-		t.Fatal("the server never sent 128 KB")
-	}
-	sent := time.Now()
-	signalRunnel(t, p, syscall.SIGTERM)
-	at := seen(t, p, "the exit", func(s string) bool { return strings.Contains(s, "[exited") })
-	if s := p.screen(); !strings.Contains(s, "[exited 143]") {
-		t.Fatalf("after SIGTERM:\n%s", s)
-	}
-	if d := at.Sub(sent); d > 2*time.Second {
-		t.Errorf("SIGTERM took %v to end runnel", d)
-	}
-	s := latestSession(t, data)
-	if len(s.Turns) != 1 || len(s.Turns[0].Responses) == 0 || len(s.Turns[0].Responses[0].Items) == 0 {
-		t.Fatalf("the partial turn was not saved: %+v", s)
+	// not parallel: it times the chat's latency, which a pane beside it would slow
+	for try := 1; ; try++ {
+		srv := newParagraphServer(t, "cjk", paragraph("cjk", 256<<10), 128<<10, true)
+		p, data := paragraphPane(t, srv.URL)
+		p.say("go")
+		select {
+		case <-srv.mark:
+		case <-time.After(30 * time.Second): // a guard against hanging
+			t.Fatal("the server never sent 128 KB")
+		}
+		sent := time.Now()
+		signalRunnel(t, p, syscall.SIGTERM)
+		at := seen(t, p, "the exit", func(s string) bool { return strings.Contains(s, "[exited") })
+		if s := p.screen(); !strings.Contains(s, "[exited 143]") {
+			t.Fatalf("after SIGTERM:\n%s", s)
+		}
+		s := latestSession(t, data)
+		if len(s.Turns) != 1 || len(s.Turns[0].Responses) == 0 || len(s.Turns[0].Responses[0].Items) == 0 {
+			t.Fatalf("the partial turn was not saved: %+v", s)
+		}
+		d := at.Sub(sent)
+		t.Logf("SIGTERM ended runnel in %v", d)
+		if d <= 2*time.Second {
+			return
+		}
+		if try == 2 {
+			t.Errorf("SIGTERM took %v to end runnel, twice over 2 s", d)
+			return
+		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 // TestChatQuitAndContinue: chat, quit, `runnel -c`: the transcript is back
 // with its panels, and the next turn chains from the stored response.
 func TestChatQuitAndContinue(t *testing.T) {
+	t.Parallel()
 	dir := sharedtest.RealDir(t)
 	srv := streamtest.New(t)
 	data := t.TempDir()
@@ -69,6 +70,7 @@ func readAll(t *testing.T, dir string) string {
 // streams; on the next start the turn shows as interrupted with its partial
 // text.
 func TestKill9MidStreamThenResume(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	data := t.TempDir()
 	env := map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": "sk-e2e", "XDG_DATA_HOME": data}
@@ -139,6 +141,7 @@ func partialSaved(t *testing.T, path, text string) bool {
 // first call is approved and runs, the second is denied, and both outputs
 // go back to the model.
 func TestChatLocalToolApproveAndDeny(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	cfgDir := t.TempDir()
 	os.MkdirAll(filepath.Join(cfgDir, "runnel"), 0o700)

@@ -130,6 +130,7 @@ var kittySeq = regexp.MustCompile("\x1b_G([^;\x1b]*);([A-Za-z0-9+/=]*)\x1b\\\\")
 // encoded, not the stream's bytes) and drawn with placeholders; with a
 // terminal that cannot show images, no graphics sequence is written.
 func TestInlineImageKitty(t *testing.T) {
+	t.Parallel()
 	fixture := sharedtest.Real(t, "vercel__ai/azure-image-generation-with-text.sse")
 	out := recordReplay(t, fixture, "TERM=xterm-kitty")
 	seqs := kittySeq.FindAllStringSubmatch(out, -1)
@@ -203,6 +204,7 @@ var iterm1337 = regexp.MustCompile("\x1b7\x1b\\[(\\d+);(\\d+)H\x1b\\]1337;File=(
 // a real stream is drawn with runnel's own OSC 1337 sequence (a PNG runnel
 // encoded) at the blank rows its panel reserves, and never without it.
 func TestInlineImageITerm(t *testing.T) {
+	t.Parallel()
 	fixture := sharedtest.Real(t, "vercel__ai/azure-image-generation-with-text.sse")
 	out := recordReplay(t, fixture, "TERM=xterm-256color", "TERM_PROGRAM=iTerm.app")
 	seqs := iterm1337.FindAllStringSubmatch(out, -1)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,14 +9,10 @@ import (
 	"runnel/stream/streamtest"
 )
 
-// testMCPServer builds session/tools' test MCP server.
+// testMCPServer builds session/tools' test MCP server, once per run.
 func testMCPServer(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "mcpserver")
-	if out, err := exec.Command("go", "build", "-o", bin, "./session/tools/testdata/mcpserver").CombinedOutput(); err != nil {
-		t.Fatalf("build the test MCP server: %v\n%s", err, out)
-	}
-	return bin
+	return build(t, "./session/tools/testdata/mcpserver")
 }
 
 // TestOneShotMCPCallTimeout: `runnel -p --yes` with an MCP tool that never
@@ -54,6 +49,7 @@ timeout = "200ms"
 // status line while runnel waits for it, and its failure to start is a
 // notice once startup_timeout has passed; the chat is usable meanwhile.
 func TestChatMCPStartingShown(t *testing.T) {
+	t.Parallel()
 	cfgDir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(cfgDir, "runnel"), 0o700); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 // a real gpt-5 answer puts "ctx 1% · $0.0045" in the status line, /model
 // opens the picker, typing filters, enter switches, /status lists it all.
 func TestTmuxModelsAndCost(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.SetModels("gpt-5", "gpt-5-mini", "o3")
 	srv.Enqueue(streamtest.FromFile(sharedtest.Real(t, "pydantic__pydantic-ai/openai-reasoning-code-interpreter.sse")))

@@ -70,6 +70,9 @@ func TestOneShotWithoutKeyIsAnError(t *testing.T) {
 			}
 		})
 	}
+	if testing.Short() {
+		t.Skip("-short: the --demo answer streams at a reader's pace (6 s)")
+	}
 	out, errOut, code := runnel(t, "", "-p", "hi", "--demo", "--format", "text")
 	if code != exitOK || out == "" {
 		t.Errorf("--demo: exit %d out %q err %q", code, out, errOut)
@@ -273,12 +276,13 @@ func TestFlagCompletion(t *testing.T) {
 // SIGTERM during -p -c: the partial answer is saved into the session, and
 // runnel exits 143.
 func TestOneShotSIGTERMSavesAndFails(t *testing.T) {
+	t.Parallel()
 	bin := binary(t)
 	dir, sid := seedChained(t, "resp_first")
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_second", "partial ", "answer ", "never finished"), StallAfter: 6})
 	cmd := exec.Command(bin, "--data-dir", dir, "--base-url", srv.URL, "--format", "text", "-p", "go on", "-c")
-	cmd.Env = append(os.Environ(), "OPENAI_API_KEY=sk-test", "XDG_CONFIG_HOME="+t.TempDir())
+	cmd.Env = childEnviron(t, map[string]string{"OPENAI_API_KEY": "sk-test"})
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 // CR between lines. A 300-line paste shows as a chip, is sent whole with
 // every line break, and a short paste keeps its lines.
 func TestChatBracketedPaste(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "got it")},
 		streamtest.Reply{SSE: streamtest.Text("resp_2", "short one")})

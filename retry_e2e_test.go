@@ -12,6 +12,7 @@ import (
 // TestChatRetryCountdown: a 429 with Retry-After 2 shows the real wait,
 // counts down, and is replaced by the outcome once the retry answers.
 func TestChatRetryCountdown(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.RateLimited(2*time.Second), streamtest.Reply{SSE: streamtest.Text("resp_ok", "answer after the retry")})
 	p := chatPane(t, srv)

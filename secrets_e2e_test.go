@@ -66,6 +66,7 @@ func TestOneShotRedactsEchoedKey(t *testing.T) {
 // and never the key; the database files and both export formats hold no
 // part of it either.
 func TestChatRedactsEchoedKey(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	data := t.TempDir()
 	env := map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": echoKey, "XDG_DATA_HOME": data}
@@ -93,9 +94,8 @@ func TestChatRedactsEchoedKey(t *testing.T) {
 	if holdsKey(readAll(t, data)) {
 		t.Error("the key reached the database files")
 	}
-	setDataHome(t, data)
 	for _, format := range []string{"markdown", "json"} {
-		b, errOut, code := runnel(t, "", "export", m[1], "--format", format)
+		b, errOut, code := runBinary(t, map[string]string{"XDG_DATA_HOME": data}, "", "export", m[1], "--format", format)
 		if code != exitOK || b == "" {
 			t.Fatalf("export %s: exit %d %s", format, code, errOut)
 		}

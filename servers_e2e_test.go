@@ -184,6 +184,7 @@ func wantStderrLines(p streamtest.Personality, run int) int {
 // TestServersChat: for each personality, the chat in tmux holds two turns
 // and a tool round.
 func TestServersChat(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed: end-to-end terminal tests need it (apt-get install tmux)")
 	}

@@ -16,6 +16,7 @@ import (
 // is saved (as interrupted), runnel does not hang, and it exits 143 (130),
 // not 0.
 func TestChatSignalSavesAndExitsNonZero(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		sig  syscall.Signal
 		want string

@@ -20,6 +20,7 @@ import (
 // chat makes the next turn say, once and in one notice, that the session is
 // no longer being saved and what to do; the chat goes on.
 func TestChatRemovedDatabase(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "first answer")},
 		streamtest.Reply{SSE: streamtest.Text("resp_2", "second answer")},
@@ -53,6 +54,7 @@ func TestChatRemovedDatabase(t *testing.T) {
 // finishes is reported in the chat, and `runnel export` of the session says
 // the same, in markdown and in JSON, and so does the chat resuming it.
 func TestChatCutOffTurnExport(t *testing.T) {
+	t.Parallel()
 	evs := streamtest.SplitEvents(sharedtest.ReadReal(t, "vercel__ai/lmstudio-basic-markdown.sse"))
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: bytes.Join(evs[:len(evs)/2], nil)})
@@ -76,11 +78,11 @@ func TestChatCutOffTurnExport(t *testing.T) {
 		t.Fatal(err)
 	}
 	id := string(sid)
-	md, stderr, code := runnel(t, "", "export", id, "--format", "markdown", "--data-dir", dir)
+	md, stderr, code := runBinary(t, nil, "", "export", id, "--format", "markdown", "--data-dir", dir)
 	if code != exitOK || !strings.Contains(md, "**Cut off:** "+stream.CutOffNote) || strings.Contains(md, "no reason") {
 		t.Errorf("markdown export (%d, %s):\n%s", code, stderr, md)
 	}
-	js, _, _ := runnel(t, "", "export", id, "--format", "json", "--data-dir", dir)
+	js, _, _ := runBinary(t, nil, "", "export", id, "--format", "json", "--data-dir", dir)
 	if !strings.Contains(js, `"error": "`+stream.CutOffNote+`"`) {
 		t.Errorf("json export:\n%s", js)
 	}

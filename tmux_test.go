@@ -5,52 +5,82 @@ package main
 // tmux skip when it is missing.
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
 
 var (
-	buildOnce sync.Once
-	builtBin  string
-	buildErr  error
+	buildMu  sync.Mutex
+	buildDir string               // where the run's builds go; TestMain removes it
+	builds   = map[string]built{} // by package path
 )
 
-// TestMain removes the binary the end-to-end tests built, so a run leaves
+// built is one package built for the run.
+type built struct {
+	path string
+	err  error
+}
+
+// TestMain removes the binaries the end-to-end tests built, so a run leaves
 // nothing behind outside its temp dirs.
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if builtBin != "" {
-		os.RemoveAll(filepath.Dir(builtBin))
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
 	}
 	os.Exit(code)
 }
 
-// binary builds runnel once per test run.
+// build builds the package (a path from the module root) once per test run
+// and returns the program. Under -short it skips the test: the end-to-end
+// suite builds and runs programs, and takes minutes.
+func build(t *testing.T, pkg string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: end-to-end suite (builds and runs the binary)")
+	}
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	b, ok := builds[pkg]
+	if !ok {
+		if buildDir == "" {
+			buildDir, b.err = os.MkdirTemp("", "runnel-e2e-")
+		}
+		if b.err == nil {
+			name := filepath.Base(pkg)
+			if pkg == "." {
+				name = "runnel"
+			}
+			b.path = filepath.Join(buildDir, name)
+			if out, err := exec.Command("go", "build", "-o", b.path, pkg).CombinedOutput(); err != nil {
+				b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+			}
+		}
+		builds[pkg] = b
+	}
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.path
+}
+
+// binary builds runnel once per test run (build).
 func binary(t *testing.T) string {
 	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "runnel-e2e-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		builtBin = filepath.Join(dir, "runnel")
-		out, err := exec.Command("go", "build", "-o", builtBin, ".").CombinedOutput()
-		if err != nil {
-			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if buildErr != nil {
-		t.Fatal(buildErr)
-	}
-	return builtBin
+	return build(t, ".")
 }
+
+// panes counts the panes of the run: each has a tmux server (socket) of its
+// own, so tests that drive panes run in parallel.
+var panes atomic.Int64
 
 // pane is one tmux session on its own server socket.
 type pane struct {
@@ -61,22 +91,16 @@ type pane struct {
 // startPane runs the command in a detached tmux session of the given size.
 func startPane(t *testing.T, width, height int, env map[string]string, argv ...string) *pane {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: tmux end-to-end suite")
+	}
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux is not installed: end-to-end terminal tests need it (apt-get install tmux)")
 	}
-	p := &pane{t: t, socket: fmt.Sprintf("runnel-test-%d-%d", os.Getpid(), time.Now().UnixNano())}
+	p := &pane{t: t, socket: fmt.Sprintf("runnel-test-%d-%d-%d", os.Getpid(), time.Now().UnixNano(), panes.Add(1))}
 	var cmd strings.Builder
 	cmd.WriteString("env")
-	home := t.TempDir()
-	base := map[string]string{
-		"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, "config"), "XDG_DATA_HOME": filepath.Join(home, "data"),
-		"XDG_CACHE_HOME": filepath.Join(home, "cache"), "XDG_STATE_HOME": filepath.Join(home, "state"), "TMPDIR": home,
-		"TERM": "xterm-256color", "COLORTERM": "truecolor", "OPENAI_API_KEY": "", "OPENAI_BASE_URL": "", "NO_COLOR": "",
-	}
-	for k, v := range env {
-		base[k] = v
-	}
-	for k, v := range base {
+	for k, v := range childEnv(t, env) {
 		fmt.Fprintf(&cmd, " %s=%s", k, shellQuote(v))
 	}
 	for _, a := range argv {
@@ -88,6 +112,57 @@ func startPane(t *testing.T, width, height int, env map[string]string, argv ...s
 	p.tmux("new-session", "-d", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-s", "t", "sh", "-c", script)
 	t.Cleanup(func() { exec.Command("tmux", "-L", p.socket, "kill-server").Run() })
 	return p
+}
+
+// childEnv is the environment of a runnel the test starts: home, config,
+// data, cache, state and temp dirs in a temp dir of the test's own, no key,
+// a colour terminal; env on top. A test passes its settings to the child
+// this way, never with t.Setenv, so that it can run in parallel.
+func childEnv(t *testing.T, env map[string]string) map[string]string {
+	t.Helper()
+	home := t.TempDir()
+	base := map[string]string{
+		"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, "config"), "XDG_DATA_HOME": filepath.Join(home, "data"),
+		"XDG_CACHE_HOME": filepath.Join(home, "cache"), "XDG_STATE_HOME": filepath.Join(home, "state"), "TMPDIR": home,
+		"TERM": "xterm-256color", "COLORTERM": "truecolor", "OPENAI_API_KEY": "", "OPENAI_BASE_URL": "", "NO_COLOR": "",
+	}
+	for k, v := range env {
+		base[k] = v
+	}
+	return base
+}
+
+// childEnviron is childEnv(env) as a process's environment, with PATH.
+func childEnviron(t *testing.T, env map[string]string) []string {
+	t.Helper()
+	out := []string{"PATH=" + os.Getenv("PATH")}
+	for k, v := range childEnv(t, env) {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
+// runBinary runs the built binary with args as a process, in childEnv(env)
+// with stdin, bounded in time, and returns what it printed and its exit
+// code.
+func runBinary(t *testing.T, env map[string]string, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	bin := binary(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	cmd.Env = childEnviron(t, env)
+	var o, e strings.Builder
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(stdin), &o, &e
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("runnel %q did not end within 30 s; stderr:\n%s", args, e.String())
+	}
+	code = cmd.ProcessState.ExitCode()
+	if err != nil && code < 0 {
+		t.Fatalf("runnel %q: %v", args, err)
+	}
+	return o.String(), e.String(), code
 }
 
 func shellQuote(s string) string {
@@ -140,6 +215,7 @@ func (p *pane) waitText(sub string) string {
 
 // TestTmuxOneShot checks the harness on the simplest path: -p in a pane.
 func TestTmuxOneShot(t *testing.T) {
+	t.Parallel()
 	p := startPane(t, 100, 30, nil, binary(t), "-p", "hello", "--demo", "--format", "text")
 	s := p.waitText("[exited")
 	if !strings.Contains(s, "[exited 0]") || !strings.Contains(s, "More showcases") {

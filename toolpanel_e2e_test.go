@@ -17,6 +17,7 @@ import (
 // stops them. Each panel's header then says cancelled, never completed,
 // and the status line no longer names the tools or counts them.
 func TestEscStopsRunningToolsOneStory(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	cfgDir, data := t.TempDir(), t.TempDir()
 	fifo := filepath.Join(t.TempDir(), "release")

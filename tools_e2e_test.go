@@ -135,6 +135,7 @@ func outputsOf(t *testing.T, r streamtest.Recorded) map[string]string {
 // approval prompt is open; `runnel -c` shows the prompt again, and
 // approving runs the tool and sends its output chained to the call.
 func TestKill9DuringApprovalThenResume(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	env, fifo := slowToolEnv(t, srv)
 	bin := binary(t)
@@ -178,6 +179,7 @@ func TestKill9DuringApprovalThenResume(t *testing.T) {
 // printed, and the next message sends the interrupted output (chained to
 // the call), which the server accepts.
 func TestKill9DuringToolRunThenResume(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	env, _ := slowToolEnv(t, srv)
 	bin := binary(t)
@@ -226,6 +228,7 @@ func TestKill9DuringToolRunThenResume(t *testing.T) {
 // reached the server's chain; the notice says the next message carries it,
 // and the next request holds the stopped prompt and its partial answer.
 func TestEscThenNextMessageCarriesTheTurn(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	gate := make(chan struct{})
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "first answer")},

@@ -25,6 +25,7 @@ const noColorAnswer = "# Release notes\n\nThis is **important** and *subtle*, se
 // without markdown's markers and without colour (bold and underline stay),
 // and a URL that fits a row is never split, in a list item or a table.
 func TestChatNoColorMarkdown(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_nc", chunks(noColorAnswer, 9)...)})
 	p := startPane(t, 100, 30, map[string]string{"OPENAI_BASE_URL": srv.URL, "OPENAI_API_KEY": "sk-e2e", "NO_COLOR": "1"}, binary(t))
@@ -60,6 +61,7 @@ func TestChatNoColorMarkdown(t *testing.T) {
 // TestChatApprovalWrapsCommand: the approval dialog wraps a long command
 // at spaces, each argument whole, continuation rows further in.
 func TestChatApprovalWrapsCommand(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	cfgDir := t.TempDir()
 	os.MkdirAll(filepath.Join(cfgDir, "runnel"), 0o700)

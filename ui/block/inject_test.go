@@ -116,7 +116,7 @@ func TestInjectionTUI(t *testing.T) {
 		}
 	}
 	for _, n := range []Block{NewUser(hostile("prompt")), NewNotice(Error, hostile("err")), NewRetry(hostile("retry"), epoch.Add(3e9))} {
-		checkNoInjection(t, "plain", n.Render(Context{Width: 40, Styles: testStyles, Now: epoch}))
+		checkNoInjection(t, "plain", n.Render(testCtx(40, epoch)))
 	}
 }
 

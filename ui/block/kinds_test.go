@@ -43,7 +43,7 @@ func TestForItemReadsKindTable(t *testing.T) {
 			t.Errorf("%s: %T, want a panel", k.Type, b)
 			continue
 		}
-		header, _, _ := strings.Cut(ansi.Strip(p.Render(Context{Width: 80, Styles: testStyles, Now: epoch})), "\n")
+		header, _, _ := strings.Cut(ansi.Strip(p.Render(testCtx(80, epoch))), "\n")
 		look := itemlook.For(k.Type)
 		title := strings.ToLower(look.Title)
 		if k.Generic {

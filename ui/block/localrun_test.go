@@ -19,7 +19,7 @@ func TestLocalRunTellsOneStory(t *testing.T) {
 	b := ForItem(it, epoch)
 	b.Update(epoch.Add(400 * time.Millisecond)) // the model took 0.4s to write the call
 	render := func(now time.Time) (header, body string) {
-		vis := visible(b.Render(Context{Width: 70, Styles: testStyles, Now: now}))
+		vis := visible(b.Render(testCtx(70, now)))
 		header, body, _ = strings.Cut(vis, "\n")
 		if n := len(durationRE.FindAllString(vis, -1)); n > 1 {
 			t.Errorf("%d durations in one panel:\n%s", n, vis)
@@ -76,7 +76,7 @@ func TestHostedCallKeepsItsOwnClock(t *testing.T) {
 	it := item(t, `{"type":"function_call","id":"fc_1","call_id":"c1","name":"remote","arguments":"{}","status":"completed"}`)
 	b := ForItem(it, epoch)
 	b.Update(epoch.Add(700 * time.Millisecond))
-	vis := visible(b.Render(Context{Width: 70, Styles: testStyles, Now: epoch.Add(time.Minute)}))
+	vis := visible(b.Render(testCtx(70, epoch.Add(time.Minute))))
 	if h, _, _ := strings.Cut(vis, "\n"); !strings.Contains(h, "completed") {
 		t.Errorf("header %q", h)
 	}

@@ -149,7 +149,7 @@ func TestSetFinalIgnoresStale(t *testing.T) {
 	it := item(t, `{"type":"message","id":"m","role":"assistant","status":"completed","content":[{"type":"output_text","text":"one","annotations":[]}]}`)
 	b := ForItem(it, epoch)
 	f := b.(Finisher)
-	ctx := Context{Width: 60, Styles: testStyles, Now: epoch}
+	ctx := testCtx(60, epoch)
 	render := f.FinalRender(ctx)
 	f.SetFinal(80, render()) // another width
 	if b.(*message).final.out != "" {
@@ -169,7 +169,7 @@ func TestSetFinalIgnoresStale(t *testing.T) {
 
 func TestRefusalAndCommentary(t *testing.T) {
 	it := item(t, `{"type":"message","id":"m","role":"assistant","status":"completed","content":[{"type":"refusal","refusal":"I can't help with that."}]}`)
-	vis := visible(ForItem(it, epoch).Render(Context{Width: 60, Styles: testStyles, Now: epoch}))
+	vis := visible(ForItem(it, epoch).Render(testCtx(60, epoch)))
 	if !strings.Contains(vis, "⊘ I can't help with that.") {
 		t.Errorf("refusal: %q", vis)
 	}

@@ -15,7 +15,7 @@ import (
 func TestLongMessageDrawsItsLastPages(t *testing.T) {
 	it := &stream.Item{Type: "message", Content: []stream.Part{{Type: "output_text"}}}
 	b := ForItem(it, epoch)
-	ctx := Context{Width: 80, Styles: testStyles, Now: epoch}
+	ctx := testCtx(80, epoch)
 	var text strings.Builder
 	maxOut := 0
 	for i := 0; text.Len() < 8*pageBytes; i++ {
@@ -78,7 +78,7 @@ func TestLongPanelTextIsDrawnFromItsEnd(t *testing.T) {
 	} {
 		b := ForItem(it, epoch)
 		b.Update(epoch)
-		out := b.Render(Context{Width: 80, Styles: testStyles, Now: epoch})
+		out := b.Render(testCtx(80, epoch))
 		if !strings.Contains(visible(out), "above not drawn") || len(out) > 4*maxPanelText {
 			t.Errorf("%s: %d bytes drawn for %d, without the line saying what is not drawn:\n%s", it.Type, len(out), len(long), visible(out))
 		}

@@ -166,14 +166,14 @@ func TestMCPCallFailedShowsError(t *testing.T) {
 	it := item(t, `{"type":"mcp_call","id":"mcp_1","status":"failed","server_label":"deepwiki","name":"ask_question",
 		"arguments":"{\"q\":\"x\"}","error":{"type":"mcp_protocol_error","message":"Session terminated"}}`)
 	b := ForItem(it, epoch)
-	vis := visible(b.Render(Context{Width: 60, Styles: testStyles, Now: epoch}))
+	vis := visible(b.Render(testCtx(60, epoch)))
 	for _, want := range []string{"deepwiki.ask_question", "failed", "Session terminated"} {
 		if !strings.Contains(vis, want) {
 			t.Errorf("missing %q in:\n%s", want, vis)
 		}
 	}
 	it2 := item(t, `{"type":"mcp_call","id":"mcp_2","server_label":"s","name":"t","error":"plain failure text"}`)
-	vis = visible(ForItem(it2, epoch).Render(Context{Width: 60, Styles: testStyles, Now: epoch}))
+	vis = visible(ForItem(it2, epoch).Render(testCtx(60, epoch)))
 	if !strings.Contains(vis, "plain failure text") || !strings.Contains(vis, "failed") {
 		t.Errorf("string error not shown as a failure:\n%s", vis)
 	}
@@ -183,7 +183,7 @@ func TestApprovalDecision(t *testing.T) {
 	it := item(t, `{"type":"mcp_approval_request","id":"mcpr_9","server_label":"zip1","name":"create_short_url","arguments":"{\"url\":\"https://ai-sdk.dev/\"}"}`)
 	b := ForItem(it, epoch)
 	a := b.(Approver)
-	ctx := Context{Width: 60, Styles: testStyles, Now: epoch}
+	ctx := testCtx(60, epoch)
 	if id, pending := a.Approval(); id != "mcpr_9" || !pending {
 		t.Fatalf("Approval() = %q, %v", id, pending)
 	}
@@ -213,14 +213,14 @@ func TestApprovalDecision(t *testing.T) {
 func TestUnknownItemType(t *testing.T) {
 	it := item(t, `{"type":"hologram_projection","id":"hp_1","status":"completed"}`)
 	b := ForItem(it, epoch)
-	vis := visible(b.Render(Context{Width: 60, Styles: testStyles, Now: epoch}))
+	vis := visible(b.Render(testCtx(60, epoch)))
 	for _, want := range []string{"hologram_projection", "completed", "hp_1"} {
 		if !strings.Contains(vis, want) {
 			t.Errorf("missing %q in:\n%s", want, vis)
 		}
 	}
 	call := item(t, `{"type":"teleport_call","id":"tp_1","status":"in_progress","arguments":"{\"to\":\"mars\"}"}`)
-	vis = visible(ForItem(call, epoch).Render(Context{Width: 60, Styles: testStyles, Now: epoch}))
+	vis = visible(ForItem(call, epoch).Render(testCtx(60, epoch)))
 	for _, want := range []string{"teleport_call", `"to": "mars"`} {
 		if !strings.Contains(vis, want) {
 			t.Errorf("missing %q in:\n%s", want, vis)
@@ -236,7 +236,7 @@ func TestPanelPreviewAndExpand(t *testing.T) {
 	out, _ := json.Marshal(strings.Join(lines, "\n"))
 	it := item(t, `{"type":"mcp_call","id":"m","status":"completed","server_label":"s","name":"t","output":`+string(out)+`}`)
 	b := ForItem(it, epoch)
-	ctx := Context{Width: 60, Styles: testStyles, Now: epoch}
+	ctx := testCtx(60, epoch)
 	vis := visible(b.Render(ctx))
 	if !strings.Contains(vis, "line 9") || strings.Contains(vis, "line 10") || !strings.Contains(vis, "20 more lines") {
 		t.Errorf("collapsed panel should preview 10 lines:\n%s", vis)

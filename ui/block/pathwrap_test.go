@@ -49,7 +49,7 @@ func TestWrapPanelKeepsPathsWhole(t *testing.T) {
 // path too long for it; a file search result is shortened in the middle
 // with its score kept; a shell command's path is not split at a hyphen.
 func TestPanelsShowPathsWhole(t *testing.T) {
-	ctx := Context{Width: 60, Styles: testStyles, Now: epoch}
+	ctx := testCtx(60, epoch)
 	patch := item(t, `{"type":"apply_patch_call","id":"ap","call_id":"c","status":"completed","operation":{"type":"update_file","path":"src/internal/some-long-package-name/handlers/user_profile_handler.go","diff":"-a\n+b\n"}}`)
 	header, _, _ := strings.Cut(visible(ForItem(patch, epoch).Render(ctx)), "\n")
 	if !strings.Contains(header, "…") || !strings.Contains(header, "handler.go") || !strings.HasPrefix(strings.SplitN(header, "apply patch ", 2)[1], "src") {

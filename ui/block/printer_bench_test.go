@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"runnel/stream"
+	"runnel/stream/costtest"
 	"runnel/stream/streamtest"
 )
 
@@ -67,4 +68,16 @@ func BenchmarkPrintLongParagraph(b *testing.B) {
 	b.ReportMetric(float64(tb)/float64(ts), "x-8MB-vs-2MB")
 	b.ReportMetric(float64(ts)/float64(b.N)/1e6, "ms-2MB")
 	b.ReportMetric(float64(tb)/float64(b.N)/1e6, "ms-8MB")
+}
+
+// TestPrintLongParagraphIsLinear guards what BenchmarkPrintLongParagraph
+// measures: printing a 1 MB paragraph costs at most 20 times a 128 KB one
+// (linear is 8, the quadratic it was 64), timed in the same run.
+func TestPrintLongParagraphIsLinear(t *testing.T) {
+	costtest.SkipIfRace(t)
+	printed := func(size int) costtest.Work {
+		data := longParagraph(size)
+		return costtest.Func(func() { printAll(t, data) })
+	}
+	costtest.AtMost(t, "printing a 1 MB paragraph, against 128 KB", printed(128<<10), printed(1<<20), 20)
 }

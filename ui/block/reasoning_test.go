@@ -94,7 +94,7 @@ func TestReasoningRawAndEncrypted(t *testing.T) {
 
 	enc := item(t, `{"type":"reasoning","id":"rs_1","summary":[],"encrypted_content":"gAAAAB..."}`)
 	b := ForItem(enc, epoch)
-	if vis := visible(b.Render(Context{Width: 60, Styles: testStyles, Now: epoch})); !strings.Contains(vis, "reasoning (encrypted)") {
+	if vis := visible(b.Render(testCtx(60, epoch))); !strings.Contains(vis, "reasoning (encrypted)") {
 		t.Errorf("encrypted reasoning header: %q", vis)
 	}
 }

@@ -47,6 +47,18 @@ func newTestStyles() *theme.Styles {
 	return &st
 }
 
+// testRenderers are the markdown renderers every test context shares, as
+// the chat shares one set: a Context without them makes a renderer per
+// Render, and a message then renders its whole text again every frame
+// (TestLongMessageDrawsItsLastPages took 40 s so). A test that checks the
+// renderers' notes makes a set of its own.
+var testRenderers = NewRenderers()
+
+// testCtx is a Context in testStyles at width and now, on testRenderers.
+func testCtx(width int, now time.Time) Context {
+	return Context{Width: width, Styles: testStyles, Now: now, Markdown: testRenderers}
+}
+
 // replayer drives blocks from a stream the way the transcript does: one
 // block per item, Update after every event that changed it (every item after
 // a terminal event), End when the stream is over.
@@ -132,7 +144,7 @@ func (r *replayer) run() *replayer {
 }
 
 func (r *replayer) ctx(width int) Context {
-	return Context{Width: width, Styles: testStyles, Now: r.now}
+	return testCtx(width, r.now)
 }
 
 // byType returns the blocks whose item has the type.

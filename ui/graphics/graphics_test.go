@@ -3,6 +3,8 @@ package graphics
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
+	"hash/crc32"
 	"image"
 	"image/color"
 	"image/png"
@@ -52,6 +54,26 @@ func pngOf(t *testing.T, w, h int) string {
 	return base64.StdEncoding.EncodeToString(b.Bytes())
 }
 
+// tooBigPNG is a PNG that says it is 5000×5000 pixels, over MaxPixels: a
+// 1×1 one with the size in its header changed (and the header's checksum
+// made again). Prepare reads the header before any pixel, so it needs no
+// more; encoding a real one took seconds.
+func tooBigPNG(t *testing.T) string {
+	t.Helper()
+	raw, err := base64.StdEncoding.DecodeString(pngOf(t, 1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// signature (8), IHDR length (4), "IHDR" at 12, width at 16, height at 20, CRC at 29
+	binary.BigEndian.PutUint32(raw[16:], 5000)
+	binary.BigEndian.PutUint32(raw[20:], 5000)
+	binary.BigEndian.PutUint32(raw[29:], crc32.ChecksumIEEE(raw[12:29]))
+	if cfg, err := png.DecodeConfig(bytes.NewReader(raw)); err != nil || cfg.Width != 5000 || cfg.Height != 5000 {
+		t.Fatalf("the made-up header reads as %+v, %v", cfg, err)
+	}
+	return base64.StdEncoding.EncodeToString(raw)
+}
+
 func TestPrepare(t *testing.T) {
 	s := Support{Kitty: true}
 	img, err := s.Prepare(7, pngOf(t, 200, 100), 40)
@@ -69,10 +91,13 @@ func TestPrepare(t *testing.T) {
 	if !strings.HasPrefix(img.Seq, "\x1bPtmux;\x1b\x1b_G") {
 		t.Errorf("tmux wrapping %q", img.Seq[:20])
 	}
-	for _, bad := range []string{"not base64!", base64.StdEncoding.EncodeToString([]byte("\x1b]52;c;evil\x07")), pngOf(t, 5000, 5000)} {
+	for _, bad := range []string{"not base64!", base64.StdEncoding.EncodeToString([]byte("\x1b]52;c;evil\x07")), tooBigPNG(t)} {
 		if img, err := s.Prepare(1, bad, 40); err == nil || img.Seq != "" {
 			t.Errorf("bad image accepted: %v", err)
 		}
+	}
+	if _, err := s.Prepare(1, tooBigPNG(t), 40); err == nil || !strings.Contains(err.Error(), "5000×5000 pixels: too big") {
+		t.Errorf("a 5000×5000 image: %v", err)
 	}
 	if _, err := (Support{}).Prepare(1, pngOf(t, 2, 2), 40); err == nil {
 		t.Error("prepared with support off")

@@ -274,6 +274,17 @@ func BenchmarkDraftFrames(b *testing.B) {
 	b.ReportMetric(float64(colour)/float64(b.N)/1e6, "ms-colour")
 }
 
+// frameCost times frames (an 80-byte Append and a View) of gen's block
+// open at size bytes; the least of three runs.
+func frameCost(r *Renderer, gen func(int) string, size int) time.Duration {
+	text := gen(size + framesPerRun*80 + 80)
+	best := time.Duration(1 << 62)
+	for range 3 {
+		best = min(best, tailFrames(r, "", text, size))
+	}
+	return best
+}
+
 // BenchmarkOpenBlockFrames measures, for each kind of open block
 // (openBlocks: paragraphs of words, of lines, of base64, of CJK, a URL, a
 // list, a quote, a heading, a table, an HTML block...), a frame (an 80-byte

@@ -22,6 +22,9 @@ func quickRenderer(t testing.TB, width int) (full, quick *Renderer) {
 // render (the same text in the same places), and the next View equals a
 // whole render, styles included. Drafts do leave code uncoloured.
 func TestDraftsKeepTheRowsAndViewColoursThem(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: long property run (every recorded answer)")
+	}
 	docs := allAnswers(t)
 	for name, doc := range testDocs(t) {
 		docs[name] = doc

@@ -14,6 +14,9 @@ import (
 // or cut out) in steps of 1 to 16 bytes: the final view is styled as a
 // whole render of the message.
 func TestMutatedDocsStreamLikeWhole(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: long fuzz-like run (400 mutated documents)")
+	}
 	r, _ := NewRenderer(theme.New(theme.Dark()).Glamour(), 40)
 	edge, _ := os.ReadFile("testdata/edge.md")
 	seeds := []string{string(edge), genAnswer(1 << 10), "- a\n\n  b\n\n- c", "<!--\n\n-->", "[a]: /u\n\n[a]", "| a |\n|---|\n\n", "Term\n\n: def", "\t\t- x\n\n\t\t```\n", "[x][y]\n\n[y]: <>"}

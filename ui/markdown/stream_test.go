@@ -104,6 +104,9 @@ func chunks(doc string) []string {
 // delta, the streamed View shows the same text as a whole-document render of
 // the message so far.
 func TestStreamMatchesWholeAtEveryPrefix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: long property run (a whole render after every delta of 14 documents in 4 styles)")
+	}
 	docs := testDocs(t)
 	for sname, style := range testStyles() {
 		r := newTestRenderer(t, style, 72)
@@ -254,6 +257,9 @@ func TestViewWithoutAppendIsCached(t *testing.T) {
 // deltas of 1 to 7 bytes, the view is styled as a whole render of the
 // message so far, at about 25 points along each answer and at its end.
 func TestRealAnswersStreamLikeWhole(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: long property run (every recorded answer at three widths)")
+	}
 	answers := allAnswers(t)
 	if len(answers) == 0 {
 		t.Fatal("no answers found in the fixtures")

@@ -1,0 +1,6 @@
+//go:build race
+
+package costtest
+
+// Race is whether the race detector is on.
+const Race = true
