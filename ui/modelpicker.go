@@ -31,6 +31,7 @@ type ModelChoices struct {
 	Current string       // the model in use
 	Why     string       // the one line saying why there is no list; "" when there is one
 	Prices  models.Table // the context windows and prices the rows show
+	Demo    bool         // the demo answers whatever is picked: no window or price applies, none shows
 }
 
 // ModelPicker is /model without a name: the provider's chat models,
@@ -70,7 +71,7 @@ func NewModelPicker(c ModelChoices, st *theme.Styles) ModelPicker {
 		p.all = append(p.all, stream.SanitizeLine(id))
 	}
 	p.figs = modellist.Columns(c.Prices, p.all)
-	p.known = modellist.Known(p.figs)
+	p.known = modellist.Known(p.figs) && !c.Demo
 	p.refilter()
 	for i, j := range p.shown {
 		if p.all[j] == c.Current {

@@ -183,7 +183,7 @@ func (mt *metering) modelCommand(args string, f *frameState, env meterEnv) tea.C
 // openModelPicker opens the picker of the provider's chat models, the
 // current one selected, with their windows and prices.
 func (mt *metering) openModelPicker(f *frameState, env meterEnv) {
-	c := ModelChoices{IDs: mt.modelChoices(env.model), Hidden: mt.models.hidden, Current: env.model, Why: mt.models.why, Prices: env.prices}
+	c := ModelChoices{IDs: mt.modelChoices(env.model), Hidden: mt.models.hidden, Current: env.model, Why: mt.models.why, Prices: env.prices, Demo: env.provider == "demo"}
 	f.post(dialogMsg{dlg[ModelPicker]{NewModelPicker(c, f.styles)}})
 }
 

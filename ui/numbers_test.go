@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"runnel/session"
@@ -38,7 +39,7 @@ func statusValue(t *testing.T, screen, row string) string {
 // TestDemoNumbersAgree drives the real demo provider through the chat: a
 // prompt whose function call goes back in a tool round, then a plain one.
 // The status line and /status name the same model, the demo's, marked as
-// the demo; /status counts 2 turns as the session picker, the store's list
+// the demo (and the /model picker shows no price for it); /status counts 2 turns as the session picker, the store's list
 // (`runnel sessions list`) and the resume notice do; the status line's
 // session tokens are /status's, reasoning said in the same words.
 func TestDemoNumbersAgree(t *testing.T) {
@@ -87,6 +88,14 @@ func TestDemoNumbersAgree(t *testing.T) {
 	if regexp.MustCompile(`\(r\d`).MatchString(row) {
 		t.Errorf("status line %q still abbreviates reasoning", row)
 	}
+
+	// the /model picker prices nothing for the demo: no model answers
+	d.send(SlashMsg{Name: "model"})
+	d.until("the picker", func() bool { return m.dialog != nil })
+	if v := plain(m); !strings.Contains(v, "the demo has no model list") || strings.Contains(v, "CONTEXT") || strings.Contains(v, "0.25") {
+		t.Errorf("the demo's /model picker:\n%s", v)
+	}
+	d.send(tea.KeyPressMsg{Code: tea.KeyEscape})
 
 	// the store's list (the picker and `runnel sessions list`) and the resume notice
 	j := m.journal
