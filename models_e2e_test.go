@@ -27,7 +27,7 @@ func TestTmuxModelsAndCost(t *testing.T) {
 	p.waitText("model: gpt-5-mini")
 	p.say("/status")
 	s := p.waitText("mcp servers")
-	for _, want := range []string{"base URL", "in 3727 (cached 3200) · out 347 (reasoning 128)", "$0.0045"} {
+	for _, want := range []string{"base URL", "↑ in 3727 (3200 cached) · ↓ out 347 (128 reasoning)", "$0.0045"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("/status lacks %q:\n%s", want, s)
 		}

@@ -30,7 +30,7 @@ const (
 	composerMaxLines = 8   // the composer grows to this many rows, then scrolls
 	menuMaxItems     = 6   // slash menu rows shown at once
 	historyMax       = 500 // prompts kept for up/down recall
-	placeholder      = "Ask anything · / for commands · ? for keys"
+	placeholder      = "Ask anything"
 	composerPrompt   = "› " // before the first row; later rows are indented to match
 )
 

@@ -3,6 +3,8 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"runnel/session"
+	"runnel/session/store"
 	"runnel/stream"
 	"runnel/ui/block"
 )
@@ -40,8 +42,21 @@ func (m *Model) statusFacts() {
 		id = string(m.journal.ID())
 	}
 	in := statusIn{client: m.opts.Client, settings: m.conv.Settings, status: m.status, session: id,
-		turns: len(m.conv.Turns), tools: m.tools.cfg.List(), on: m.tools.on()}
+		turns: userTurns(m.conv.Turns), tools: m.tools.cfg.List(), on: m.tools.on()}
 	m.metering.statusFacts(in, m.frame, m.meterEnv())
+}
+
+// userTurns counts the user turns of turns as the session picker, `runnel
+// sessions list` and the resume notice do: a tool round belongs to the
+// turn before it (store.UserTurn).
+func userTurns(turns []*session.Turn) int {
+	n := 0
+	for _, t := range turns {
+		if store.UserTurn(t.Prompt, t.Input) {
+			n++
+		}
+	}
+	return n
 }
 
 // modelSwitched makes msg.model the conversation's (modelSwitchedMsg).

@@ -18,6 +18,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
+	"runnel/session/demo"
 	"runnel/session/models"
 	"runnel/session/tools"
 	"runnel/stream"
@@ -34,11 +35,14 @@ type modelsMsg struct {
 //
 // Invariants: asked is set once a fetch has started and stays set (one
 // fetch per chat, unless the picker refreshes); ids is nil until a list
-// arrived; why is "" unless the fetch failed; pick is set only while asked
-// and nothing has arrived.
+// arrived; ids holds the listed chat models and hidden counts the others
+// (models.SplitChat), which neither the picker nor the completion offers;
+// why is "" unless the fetch failed; pick is set only while asked and
+// nothing has arrived.
 type modelList struct {
 	asked, loaded bool
 	ids           []string
+	hidden        int
 	why           string // the one line saying why there is no list
 	pick          bool   // open the picker when the list arrives
 }
@@ -115,19 +119,21 @@ func (mt *metering) modelsArrived(msg modelsMsg, f *frameState, env meterEnv) {
 	}
 	mt.models.loaded = true
 	if msg.err != nil {
-		mt.models.ids, mt.models.why = nil, models.Why(msg.err, env.model)
+		mt.models.ids, mt.models.hidden, mt.models.why = nil, 0, models.Why(msg.err, env.model)
 	} else {
-		mt.models.ids, mt.models.why = msg.list.IDs(), ""
+		chat, other := models.SplitChat(msg.list.IDs(), env.model)
+		mt.models.ids, mt.models.hidden, mt.models.why = chat, len(other), ""
 	}
 	f.post(argChoicesMsg{"model", mt.modelChoices(env.model)})
 	if mt.models.pick {
 		mt.models.pick = false
-		mt.openModelPicker(f, env.model)
+		mt.openModelPicker(f, env)
 	}
 }
 
-// modelChoices are the names /model completes: the provider's list, or the
-// configured model alone when there is none (free text is always allowed).
+// modelChoices are the names /model completes: the provider's chat models,
+// or the configured model alone when there is no list (free text is always
+// allowed).
 func (mt *metering) modelChoices(model string) []string {
 	if len(mt.models.ids) > 0 {
 		return mt.models.ids
@@ -156,7 +162,7 @@ func (mt *metering) modelCommand(args string, f *frameState, env meterEnv) tea.C
 			mt.models.pick = true
 			return mt.fetchModels(env, false)
 		}
-		mt.openModelPicker(f, env.model)
+		mt.openModelPicker(f, env)
 		return nil
 	}
 	f.post(modelSwitchedMsg{args})
@@ -167,10 +173,11 @@ func (mt *metering) modelCommand(args string, f *frameState, env meterEnv) tea.C
 	return nil
 }
 
-// openModelPicker opens the picker of the provider's models, current
-// selected.
-func (mt *metering) openModelPicker(f *frameState, current string) {
-	f.post(dialogMsg{dlg[ModelPicker]{NewModelPicker(mt.modelChoices(current), current, mt.models.why, f.styles)}})
+// openModelPicker opens the picker of the provider's chat models, the
+// current one selected, with their windows and prices.
+func (mt *metering) openModelPicker(f *frameState, env meterEnv) {
+	c := ModelChoices{IDs: mt.modelChoices(env.model), Hidden: mt.models.hidden, Current: env.model, Why: mt.models.why, Prices: env.prices, Demo: env.provider == "demo"}
+	f.post(dialogMsg{dlg[ModelPicker]{NewModelPicker(c, f.styles)}})
 }
 
 // costMeter adds up a session's tokens and cost, response by response, each
@@ -265,6 +272,12 @@ func (mt *metering) reset() {
 	mt.usage, mt.meter = Usage{}, costMeter{}
 }
 
+// tokensText is /status's tokens row, in the status line's words: "↑ in
+// 3727 (3200 cached) · ↓ out 347 (128 reasoning)".
+func tokensText(t models.Usage) string {
+	return fmt.Sprintf("↑ in %d (%d cached) · ↓ out %d (%d reasoning)", t.Input, t.Cached, t.Output, t.Reasoning)
+}
+
 // statusIn is what /status tells of the rest of the chat; the root gathers
 // it.
 type statusIn struct {
@@ -272,9 +285,9 @@ type statusIn struct {
 	settings session.Settings // the conversation's
 	status   Status           // what the server reported (model, effort), the MCP summary
 	session  string           // the history's session id, "" for none
-	turns    int
-	tools    []tools.Info // the configured tools
-	on       []string     // the tools switched on
+	turns    int              // user turns, as every list counts them (store.UserTurn)
+	tools    []tools.Info     // the configured tools
+	on       []string         // the tools switched on
 }
 
 // statusFacts is /status: what the chat is connected to and what the
@@ -301,7 +314,10 @@ func (mt *metering) statusFacts(in statusIn, f *frameState, env meterEnv) {
 		}
 	}
 	model := na(s.Model)
-	if r := in.status.Model; r != "" && r != s.Model {
+	r := in.status.Model
+	if env.provider == "demo" {
+		model = demo.Model + " (the demo: a built-in script answers, no model)"
+	} else if r != "" && r != s.Model {
 		model += " (the server reports " + r + ")"
 	}
 	effort := s.ReasoningEffort
@@ -354,7 +370,7 @@ func (mt *metering) statusFacts(in statusIn, f *frameState, env meterEnv) {
 		{"effort", effort},
 		{"session", na(in.session)},
 		{"turns", strconv.Itoa(in.turns)},
-		{"tokens", fmt.Sprintf("in %d (cached %d) · out %d (reasoning %d)", t.Input, t.Cached, t.Output, t.Reasoning)},
+		{"tokens", tokensText(t)},
 		{"context", fill},
 		{"cost", cost},
 		{"tools on", na(strings.Join(on, ", "))},

@@ -45,7 +45,7 @@ func TestStatusLineMeterOnFixture(t *testing.T) {
 	d.send(SlashMsg{Name: "status"})
 	v := plain(m)
 	for _, want := range []string{"provider", "127.0.0.1", "base URL", "model", "gpt-5 (the server reports gpt-5-2025-08-07)",
-		"effort", "session", "turns", "in 3727 (cached 3200) · out 347 (reasoning 128)", "context", "1%", "cost", "$0.0045", "tools on", "mcp servers"} {
+		"effort", "session", "turns", "↑ in 3727 (3200 cached) · ↓ out 347 (128 reasoning)", "context", "1%", "cost", "$0.0045", "tools on", "mcp servers"} {
 		if !strings.Contains(v, want) {
 			t.Errorf("/status lacks %q:\n%s", want, v)
 		}

@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"runnel/session/demo"
 	"runnel/stream"
 	"runnel/theme"
 	"runnel/ui/pace"
@@ -51,12 +52,13 @@ func (u Usage) Add(v Usage) Usage {
 // IsZero reports whether no tokens were counted.
 func (u Usage) IsZero() bool { return u == Usage{} }
 
-// String is the compact form: "↑1.2k ↓340", with "(r120)" when reasoning
-// tokens were counted.
+// String is the status line's form: "↑1.2k ↓340" (tokens in and out),
+// with "(120 reasoning)" after the output when some of it was reasoning,
+// as /status words it.
 func (u Usage) String() string {
 	s := "↑" + compactCount(u.Input) + " ↓" + compactCount(u.Output)
 	if u.Reasoning > 0 {
-		s += " (r" + compactCount(u.Reasoning) + ")"
+		s += " (" + compactCount(u.Reasoning) + " reasoning)"
 	}
 	return s
 }
@@ -119,12 +121,13 @@ func (s Status) View(width int, now time.Time, st *theme.Styles) string {
 		ident += paint(sh.Muted, " · "+e)
 	}
 	if p := providerLabel(s.Provider); p == "demo" {
-		// the demo is no model: say so instead of naming one
+		// the demo is no model: its badge, and the name its answers
+		// carry (as /status says), not the configured model's
 		gap := " "
 		if sh.Badge.GetPaddingRight() > 0 {
 			gap = "" // the badge carries its own
 		}
-		ident = sh.Badge.Render("DEMO") + paint(sh.Muted, gap+"no model")
+		ident = sh.Badge.Render("DEMO") + paint(sh.Muted, gap+demo.Model)
 	} else if n := stream.SanitizeLine(s.ProviderName); n != "" && n != "default" {
 		ident += paint(sh.Muted, " @"+n) // the name is shorter than a host, and is what /provider takes
 	} else if p != "" {

@@ -41,7 +41,7 @@ func TestStatusOneLineAtAnyWidth(t *testing.T) {
 func TestStatusAt100And60(t *testing.T) {
 	s := fullStatus()
 	v100 := ansi.Strip(s.View(100, statusNow, nil))
-	for _, want := range []string{"streaming", "1m05s", "Planning the stream reader refactor", "↑1.2k ↓340 (r120)", "gpt-5-mini"} {
+	for _, want := range []string{"streaming", "1m05s", "Planning the stream reader refactor", "↑1.2k ↓340 (120 reasoning)", "gpt-5-mini"} {
 		if !strings.Contains(v100, want) {
 			t.Errorf("at 100 the status lacks %q: %q", want, v100)
 		}
@@ -89,7 +89,8 @@ func TestStatusIdleAndProvider(t *testing.T) {
 }
 
 // TestStatusEffortAndDemo: the reasoning effort shows after the model; the
-// demo shows a DEMO badge and names no model (it is not gpt-5-mini).
+// demo shows a DEMO badge and the name its answers carry, runnel-demo (it
+// is not gpt-5-mini), as /status does (TestDemoModelAgrees).
 func TestStatusEffortAndDemo(t *testing.T) {
 	s := Status{Model: "gpt-5", Effort: "high"}
 	if v := ansi.Strip(s.View(80, statusNow, nil)); !strings.Contains(v, "gpt-5 · high") {
@@ -97,7 +98,7 @@ func TestStatusEffortAndDemo(t *testing.T) {
 	}
 	s = Status{Model: "gpt-5-mini", Provider: "demo", Effort: "low"}
 	v := ansi.Strip(s.View(80, statusNow, nil))
-	if !strings.Contains(v, "DEMO no model") || strings.Contains(v, "gpt-5-mini") {
+	if !strings.Contains(v, "DEMO runnel-demo") || strings.Contains(v, "gpt-5-mini") {
 		t.Errorf("demo status = %q", v)
 	}
 }
@@ -133,7 +134,7 @@ func TestUsageString(t *testing.T) {
 		{Input: 999, Output: 1000}:       "↑999 ↓1k",
 		{Input: 1234, Output: 340}:       "↑1.2k ↓340",
 		{Input: 12_345, Output: 999_999}: "↑12k ↓999k",
-		{Input: 1_250_000, Output: 12_000_000, Reasoning: 5}: "↑1.2M ↓12M (r5)",
+		{Input: 1_250_000, Output: 12_000_000, Reasoning: 5}: "↑1.2M ↓12M (5 reasoning)",
 	}
 	for u, want := range cases {
 		if got := u.String(); got != want {

@@ -70,7 +70,7 @@ func TestResumeSumKeepsReasoning(t *testing.T) {
 	m = newTestModel(t, Options{DB: db, Resume: s})
 	m.Init()
 	after := statusRow(plain(m))
-	if !strings.Contains(before, "Σ ↑200 ↓100 (r60)") || !strings.Contains(after, "Σ ↑200 ↓100 (r60)") {
+	if !strings.Contains(before, "Σ ↑200 ↓100 (60 reasoning)") || !strings.Contains(after, "Σ ↑200 ↓100 (60 reasoning)") {
 		t.Errorf("Σ before the resume %q, after %q; want the reasoning tokens in both", before, after)
 	}
 }

@@ -3,8 +3,10 @@ package ui
 import (
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
+	"runnel/session/demo"
 	"runnel/stream"
 	"runnel/theme"
 )
@@ -38,10 +40,10 @@ type welcomeRow struct {
 }
 
 func (e *welcomeEntry) rows() []welcomeRow {
-	keys := welcomeRow{pairs: []string{"enter", "send", "ctrl+j", "new line", "/", "commands", "?", "every key", "ctrl+c ×2", "quit"}}
+	keys := welcomeKeys()
 	if e.demo {
 		return []welcomeRow{
-			{head: "runnel demo", text: " — no API key is set, so the answers come from a built-in script, not a model."},
+			{head: "runnel demo", text: " — no API key is set, so the answers come from a built-in script (" + demo.Model + "), not a model."},
 			{text: "Ask anything for a tour, or name a showcase: markdown · weather (tool calls, web search) · mcp · deploy (approvals) · fail (errors)."},
 			{text: "To talk to a model, set OPENAI_API_KEY (or api_key_env / api_key_command in the config) and start runnel again."},
 			keys,
@@ -58,8 +60,20 @@ func (e *welcomeEntry) rows() []welcomeRow {
 	return []welcomeRow{
 		{head: "runnel", text: " — a terminal chat with " + model + where + ". Type a message and press enter."},
 		keys,
-		{pairs: []string{"↑", "earlier prompts", "ctrl+g", "search them", "ctrl+s", "saved sessions", "runnel -c", "continue the last one"}},
 	}
+}
+
+// welcomeKeys is the welcome's row of keys: only those the key hint under
+// the status line does not show (it shows the keys of the moment, and
+// says it in its own words, so the welcome does not repeat it), with the
+// words "?" uses for them.
+func welcomeKeys() welcomeRow {
+	k := DefaultKeyMap()
+	var pairs []string
+	for _, b := range []key.Binding{k.HistorySearch, k.Sessions, k.Quit} {
+		pairs = append(pairs, b.Help().Key, b.Help().Desc)
+	}
+	return welcomeRow{pairs: append(pairs, "runnel -c", "continue the last session")}
 }
 
 func (e *welcomeEntry) View(width int) string {
@@ -77,16 +91,47 @@ func (e *welcomeEntry) View(width int) string {
 		if r.text != "" {
 			b.WriteString(sh.HelpDesc.Render(r.text))
 		}
-		for i := 0; i+1 < len(r.pairs); i += 2 {
-			if i > 0 {
-				b.WriteString(sh.Muted.Render(" · "))
-			}
-			b.WriteString(sh.HelpKey.Render(r.pairs[i]) + " " + sh.Muted.Render(r.pairs[i+1]))
+		if r.head != "" || r.text != "" {
+			lines = append(lines, strings.Split(ansi.Wrap(b.String(), max(width, 1), " "), "\n")...)
 		}
-		lines = append(lines, strings.Split(ansi.Wrap(b.String(), max(width, 1), " "), "\n")...)
+		lines = append(lines, pairRows(sh, r.pairs, max(width, 1))...)
 	}
 	e.width, e.styles, e.out = width, st, strings.Join(lines, "\n")
 	return e.out
+}
+
+// pairRows lays out pairs of key and what it does in rows of at most width
+// cells, breaking only between pairs, so no key is parted from what it
+// does and no row starts with a separator; a pair wider than a row alone
+// is wrapped.
+func pairRows(sh theme.Shell, pairs []string, width int) []string {
+	var rows []string
+	var b strings.Builder
+	used := 0
+	sep := sh.Muted.Render(" · ")
+	for i := 0; i+1 < len(pairs); i += 2 {
+		piece := sh.HelpKey.Render(pairs[i]) + " " + sh.Muted.Render(pairs[i+1])
+		w := ansi.StringWidth(piece)
+		if used > 0 && used+3+w > width {
+			rows = append(rows, b.String())
+			b.Reset()
+			used = 0
+		}
+		if used > 0 {
+			b.WriteString(sep)
+			used += 3
+		}
+		b.WriteString(piece)
+		used += w
+	}
+	if used > 0 {
+		rows = append(rows, b.String())
+	}
+	var out []string
+	for _, r := range rows {
+		out = append(out, strings.Split(ansi.Wrap(r, width, " "), "\n")...)
+	}
+	return out
 }
 
 func (e *welcomeEntry) Live() bool     { return false }

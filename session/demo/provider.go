@@ -12,7 +12,8 @@
 //
 // It deliberately does not open sockets, call any model, remember
 // conversations beyond a rotation counter, or validate requests the way a
-// real server would: any well-formed JSON body gets an answer.
+// real server would: any well-formed JSON body gets an answer. Its responses
+// name the model Model, whatever the request asked for.
 //
 // Main flow: RoundTrip → readTurn (what was asked) → pick (which script) →
 // builder (events) → paced (pipe) → http.Response.
@@ -37,6 +38,11 @@ import (
 // transport. The .invalid domain can never resolve, so a misrouted request
 // fails instead of leaving the machine.
 const BaseURL = "http://demo.invalid/v1"
+
+// Model is the name the demo answers under: every response reports it,
+// whatever model the request named, since no model answers. The chat's
+// status line and /status show it, marked as the demo.
+const Model = "runnel-demo"
 
 // maxBody caps the request body the demo reads (long conversations resend
 // their history; this is far above any of them).
@@ -154,11 +160,8 @@ func baseResponse(r stream.Request, n int, now time.Time) response {
 	resp := response{
 		ID: fmt.Sprintf("resp_demo_%d", n), Object: "response", CreatedAt: now.Unix(),
 		FrequencyPenalty: "0.0", PresencePenalty: "0.0", Temperature: "1.0", TopP: "1.0",
-		Model: r.Model, ParallelToolCalls: true, ServiceTier: "default", Store: true,
+		Model: Model, ParallelToolCalls: true, ServiceTier: "default", Store: true,
 		ToolChoice: "auto", Tools: []json.RawMessage{}, Truncation: "disabled",
-	}
-	if resp.Model == "" {
-		resp.Model = "runnel-demo"
 	}
 	if r.Instructions != "" {
 		resp.Instructions = &r.Instructions

@@ -335,3 +335,22 @@ func TestBodyBuffersLikeASocket(t *testing.T) {
 		t.Errorf("read %q, %v", got, err)
 	}
 }
+
+// TestResponsesNameTheDemo: every response object the demo sends names its
+// own model, Model, not the one the request asked for (gpt-5): no model
+// answers, and the chat shows the demo under that name.
+func TestResponsesNameTheDemo(t *testing.T) {
+	evs := ask(t, newTestProvider(), "markdown")
+	n := 0
+	for _, e := range evs {
+		if r := e.obj("response"); r != nil {
+			n++
+			if r["model"] != Model {
+				t.Errorf("%s names the model %v", e.name, r["model"])
+			}
+		}
+	}
+	if n < 2 {
+		t.Fatalf("%d response objects", n)
+	}
+}

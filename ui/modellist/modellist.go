@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/mattn/go-runewidth"
@@ -31,6 +30,7 @@ type Line struct {
 	OwnedBy          string   `json:"owned_by,omitempty"`
 	Configured       bool     `json:"configured"`
 	Listed           bool     `json:"listed"` // false: the server gave no list, this is the configured model
+	Chat             bool     `json:"chat"`   // false: not a chat model by its name (models.Chat); /model leaves it out
 	ContextWindow    *int64   `json:"context_window"`
 	InputPrice       *float64 `json:"input_price"`
 	CachedInputPrice *float64 `json:"cached_input_price"`
@@ -38,9 +38,13 @@ type Line struct {
 	Source           string   `json:"source,omitempty"` // where the figures came from
 }
 
-// Run lists the models. Without a list (a server without /models, an error,
-// the demo) it writes one line to Stderr saying why and lists the
-// configured model alone: the exit status is still 0, and Listed says so.
+// OtherHead heads the group of models that are not for chat in the table.
+const OtherHead = "not for chat (embeddings, speech, images, moderation…): /model leaves these out"
+
+// Run lists the models: the chat models, then (in a group of their own) the
+// others. Without a list (a server without /models, an error, the demo) it
+// writes one line to Stderr saying why and lists the configured model
+// alone: the exit status is still 0, and Listed says so.
 func (e Env) Run(asJSON, refresh bool) error {
 	list, err := e.Lister.List(e.Ctx, refresh)
 	var lines []Line
@@ -50,9 +54,15 @@ func (e Env) Run(asJSON, refresh bool) error {
 			lines = append(lines, e.line(stream.ModelEntry{ID: e.Configured}, false))
 		}
 	} else {
+		var others []Line
 		for _, m := range list.Models {
-			lines = append(lines, e.line(m, true))
+			if l := e.line(m, true); l.Chat || l.Configured {
+				lines = append(lines, l)
+			} else {
+				others = append(others, l)
+			}
 		}
+		lines = append(lines, others...)
 	}
 	if asJSON {
 		enc := json.NewEncoder(e.Stdout)
@@ -68,15 +78,7 @@ func (e Env) Run(asJSON, refresh bool) error {
 		fmt.Fprintln(e.Stdout, "the server lists no models")
 		return nil
 	}
-	rows := [][]string{{"MODEL", "CONTEXT", "INPUT $/M", "CACHED $/M", "OUTPUT $/M"}}
-	for _, l := range lines {
-		id := l.ID
-		if l.Configured {
-			id += " *"
-		}
-		rows = append(rows, []string{id, window(l.ContextWindow), price(l.InputPrice), price(l.CachedInputPrice), price(l.OutputPrice)})
-	}
-	write(e.Stdout, rows)
+	writeTable(e.Stdout, lines)
 	fmt.Fprintln(e.Stdout, "* configured · prices in US dollars per million tokens; - is unknown (see [models.\"NAME\"] in config.example.toml)")
 	if err == nil && list.Cached {
 		fmt.Fprintf(e.Stdout, "listed %s (cached for %s; --refresh asks again)\n", list.Fetched.Local().Format("2006-01-02 15:04"), models.TTLText)
@@ -85,64 +87,47 @@ func (e Env) Run(asJSON, refresh bool) error {
 }
 
 func (e Env) line(m stream.ModelEntry, listed bool) Line {
-	l := Line{ID: stream.SanitizeLine(m.ID), OwnedBy: stream.SanitizeLine(m.OwnedBy), Configured: m.ID == e.Configured, Listed: listed}
-	info, ok := e.Table.Lookup(m.ID)
-	if !ok {
-		return l
-	}
-	l.Source = info.Source
-	if info.ContextWindow > 0 {
-		l.ContextWindow = &info.ContextWindow
-	}
-	if info.Priced() {
-		l.InputPrice, l.OutputPrice = &info.Input, &info.Output
-		cached := info.CachedInput
-		if cached <= 0 {
-			cached = info.Input // priced as input, as the cost is
-		}
-		l.CachedInputPrice = &cached
-	}
+	l := lineOf(e.Table, stream.SanitizeLine(m.ID))
+	l.OwnedBy, l.Configured, l.Listed = stream.SanitizeLine(m.OwnedBy), m.ID == e.Configured, listed
+	l.Chat = l.Chat || l.Configured
 	return l
 }
 
-func window(n *int64) string {
-	if n == nil {
-		return "-"
+// writeTable writes lines as a table under MODEL and Heads, the chat models
+// first and the others (lines ends with them) under OtherHead, every
+// column aligned across both groups.
+func writeTable(w io.Writer, lines []Line) {
+	ids := make([]string, len(lines))
+	idW := runewidth.StringWidth("MODEL")
+	for i, l := range lines {
+		ids[i] = l.ID
+		if l.Configured {
+			ids[i] += " *"
+		}
+		idW = max(idW, runewidth.StringWidth(ids[i]))
 	}
-	switch v := *n; {
-	case v >= 1_000_000 && v%1_000_000 == 0:
-		return strconv.FormatInt(v/1_000_000, 10) + "M"
-	case v >= 1000:
-		return strconv.FormatInt(v/1000, 10) + "k"
-	default:
-		return strconv.FormatInt(v, 10)
+	row := func(id, figures string) {
+		fmt.Fprintln(w, strings.TrimRight(runewidth.FillRight(id, idW)+"  "+figures, " "))
+	}
+	cols := columns(lines)
+	row("MODEL", Join(HeadCells(cols)))
+	for i, cells := range cols {
+		if !lines[i].Chat && (i == 0 || lines[i-1].Chat) {
+			fmt.Fprintln(w, "\n"+OtherHead)
+		}
+		row(ids[i], Join(cells))
 	}
 }
 
-func price(p *float64) string {
-	if p == nil {
-		return "-"
-	}
-	return strconv.FormatFloat(*p, 'f', -1, 64)
-}
-
-// write writes rows as columns two spaces apart, numbers right-aligned.
-func write(w io.Writer, rows [][]string) {
-	widths := make([]int, len(rows[0]))
-	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], runewidth.StringWidth(c))
+// HeadCells are Heads right-aligned over the cells of cols (Columns).
+func HeadCells(cols [][]string) []string {
+	out := make([]string, len(Heads))
+	for j, h := range Heads {
+		w := len(h)
+		if len(cols) > 0 {
+			w = runewidth.StringWidth(cols[0][j])
 		}
+		out[j] = runewidth.FillLeft(h, w)
 	}
-	for _, r := range rows {
-		var b strings.Builder
-		for i, c := range r {
-			if i == 0 {
-				b.WriteString(runewidth.FillRight(c, widths[i]))
-			} else {
-				b.WriteString("  " + runewidth.FillLeft(c, widths[i]))
-			}
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
-	}
+	return out
 }
