@@ -291,7 +291,14 @@ type connError struct {
 }
 
 func (e *connError) Error() string {
-	return "connect to " + e.host + ": " + e.reason + " — " + e.hint
+	return e.Brief() + " — " + e.hint
+}
+
+// Brief is Error without the hint: what failed and where. The chat shows
+// it while it retries; the hint comes with the failure, if the retries run
+// out.
+func (e *connError) Brief() string {
+	return "connect to " + e.host + ": " + e.reason
 }
 
 func (e *connError) Unwrap() error   { return e.err }

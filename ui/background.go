@@ -72,10 +72,8 @@ func resumeOutcome(t *turn, outcome string) string {
 			return "the response ended"
 		}
 		return "reconnected"
-	case "that retry failed too":
-		return "that attempt failed too"
-	case "the retry failed — see below":
-		return "could not reconnect — see below"
+	case "failed":
+		return "could not reconnect"
 	}
 	return outcome
 }
