@@ -321,7 +321,7 @@ func newConnError(host string, err error) error {
 	)
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
-		e.reason, e.hint = "connection refused", "is the server running? check base_url / OPENAI_BASE_URL"
+		e.reason, e.hint = "connection refused", "is it running? check base_url" // short: the chat shows it in one line
 	case errors.As(err, &dnsErr) && dnsErr.IsNotFound:
 		e.reason, e.hint, e.retry = "no such host", "check base_url / OPENAI_BASE_URL", false
 	case errors.As(err, &dnsErr):

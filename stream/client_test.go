@@ -484,7 +484,7 @@ func TestOpenConnectionRefused(t *testing.T) {
 		BaseDelay: time.Millisecond, MaxDelay: time.Millisecond, OnRetry: log.add,
 	}
 	err = openErr(t, c, textRequest())
-	want := "connect to " + addr + ": connection refused — is the server running? check base_url / OPENAI_BASE_URL"
+	want := "connect to " + addr + ": connection refused — is it running? check base_url"
 	if err.Error() != want {
 		t.Errorf("got  %s\nwant %s", err, want)
 	}

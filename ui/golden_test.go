@@ -209,7 +209,7 @@ func refusingClient() *stream.Client {
 // TestGoldenFailedConnection: a server that refuses every connection
 // (issue 21 item 4: the same two-line error four times) shows, after the
 // prompt, one retry line that the retries updated in place and one
-// failure line.
+// failure line: two rows at 80 columns.
 func TestGoldenFailedConnection(t *testing.T) {
 	o := Options{WindowWidth: goldenW, Settings: session.Settings{Model: "gpt-golden", Store: true}, Client: refusingClient()}
 	m := New(t.Context(), o)
@@ -231,8 +231,8 @@ func TestGoldenFailedConnection(t *testing.T) {
 	if strings.Count(flat, "↻") != 1 || strings.Count(flat, "✗") != 1 || !strings.HasPrefix(flat, "↻ connect to 127.0.0.1:9: connection refused — retry 3 of 3 · failed ✗ ") {
 		t.Errorf("after the prompt, want the retry line and the failure:\n%s", v)
 	}
-	if strings.Count(flat, "is the server running?") != 1 {
-		t.Errorf("what to do is not said once:\n%s", v)
+	if strings.Count(flat, "is it running? check base_url") != 1 || len(rows) != 2 {
+		t.Errorf("want two rows at 80 columns, what to do said once:\n%s", v)
 	}
 	checkGolden(t, m, "failed-connection")
 }
@@ -252,7 +252,7 @@ func TestFailedConnectionOnAClosedPort(t *testing.T) {
 	v := ansi.Strip(m.View().Content)
 	_, after, _ := strings.Cut(v, "┃ hello")
 	if strings.Count(after, "↻ connect to "+addr+": connection refused — retry 3 of 3 · failed") != 1 ||
-		strings.Count(after, "✗ connect to "+addr+": connection refused — is the server running?") != 1 || strings.Count(after, "connection refused") != 2 {
+		strings.Count(after, "✗ connect to "+addr+": connection refused — is it running? check base_url") != 1 || strings.Count(after, "connection refused") != 2 {
 		t.Errorf("want one retry line and one failure after the prompt:\n%s", v)
 	}
 }
