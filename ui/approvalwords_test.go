@@ -128,3 +128,25 @@ func TestHostedDenialShowsTheReason(t *testing.T) {
 		t.Errorf("the denial sent: %s", last.Body)
 	}
 }
+
+// TestApprovalDialogScrollsTheTranscript: the arguments are in the panel
+// above the dialog, so pgup and home scroll the transcript while it is
+// open (the dialog stays), and end follows again. (The transcript scrolls
+// at its own height: one that fits the whole area but not the room above
+// the dialog does not scroll.)
+func TestApprovalDialogScrollsTheTranscript(t *testing.T) {
+	m, _ := hostedAsking(t)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 16})
+	m.Update(resizeMsg{seq: m.frame.resizeSeq})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyHome})
+	if m.transcript.follow || m.dialog == nil {
+		t.Fatalf("home: following %v, dialog open %v", m.transcript.follow, m.dialog != nil)
+	}
+	if v := plain(m); !strings.Contains(v, "shorten https://ai-sdk.dev/") || !strings.Contains(v, "Allow this tool call?") {
+		t.Errorf("home does not show the top above the dialog:\n%s", v)
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
+	if !m.transcript.follow || m.dialog == nil {
+		t.Errorf("end: following %v, dialog open %v", m.transcript.follow, m.dialog != nil)
+	}
+}
