@@ -291,7 +291,14 @@ type connError struct {
 }
 
 func (e *connError) Error() string {
-	return "connect to " + e.host + ": " + e.reason + " — " + e.hint
+	return e.Brief() + " — " + e.hint
+}
+
+// Brief is Error without the hint: what failed and where. The chat shows
+// it while it retries; the hint comes with the failure, if the retries run
+// out.
+func (e *connError) Brief() string {
+	return "connect to " + e.host + ": " + e.reason
 }
 
 func (e *connError) Unwrap() error   { return e.err }
@@ -314,7 +321,7 @@ func newConnError(host string, err error) error {
 	)
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
-		e.reason, e.hint = "connection refused", "is the server running? check base_url / OPENAI_BASE_URL"
+		e.reason, e.hint = "connection refused", "is it running? check base_url" // short: the chat shows it in one line
 	case errors.As(err, &dnsErr) && dnsErr.IsNotFound:
 		e.reason, e.hint, e.retry = "no such host", "check base_url / OPENAI_BASE_URL", false
 	case errors.As(err, &dnsErr):

@@ -484,7 +484,7 @@ func TestOpenConnectionRefused(t *testing.T) {
 		BaseDelay: time.Millisecond, MaxDelay: time.Millisecond, OnRetry: log.add,
 	}
 	err = openErr(t, c, textRequest())
-	want := "connect to " + addr + ": connection refused — is the server running? check base_url / OPENAI_BASE_URL"
+	want := "connect to " + addr + ": connection refused — is it running? check base_url"
 	if err.Error() != want {
 		t.Errorf("got  %s\nwant %s", err, want)
 	}
@@ -493,6 +493,15 @@ func TestOpenConnectionRefused(t *testing.T) {
 	}
 	if n := len(log.all()); n != 2 {
 		t.Errorf("%d retries, want 2", n)
+	}
+	// what the chat shows while it retries: what failed and where, the
+	// hint saved for the failure
+	var brief interface{ Brief() string }
+	if !errors.As(err, &brief) || brief.Brief() != "connect to "+addr+": connection refused" {
+		t.Errorf("the error has no Brief without the hint: %v", err)
+	}
+	if r := log.all(); len(r) > 0 && (!errors.As(r[0].Err, &brief) || strings.Contains(brief.Brief(), "check base_url")) {
+		t.Errorf("a retry's error has no brief form: %v", r[0].Err)
 	}
 }
 

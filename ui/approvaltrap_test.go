@@ -112,7 +112,7 @@ func TestApprovalTimerRuns(t *testing.T) {
 func TestApprovalStatusKeysWork(t *testing.T) {
 	m, _ := hostedAsking(t)
 	hint := ansiStripped(m.statusBar.hint(m.frame))
-	for _, k := range []string{"y approve", "n deny", "ctrl+c stop", "ctrl+o details", "? keys"} {
+	for _, k := range []string{"a/y approve once", "s approve for the session", "d/n deny", "ctrl+c stop", "ctrl+o details", "? keys"} {
 		if !strings.Contains(hint, k) {
 			t.Errorf("hint lacks %q: %q", k, hint)
 		}

@@ -1,9 +1,6 @@
 package ui
 
 import (
-	"bytes"
-	"encoding/json"
-	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -26,32 +23,31 @@ type ApprovalDecisionMsg struct {
 }
 
 // Approval asks whether a local function tool or a stdio MCP tool may run.
-// It shows the tool, the command it will run and its arguments, and takes
-// a (approve once), s (approve this tool for the session) or d (deny, then
-// an optional one-line reason: enter sends it, esc sends none). Esc denies
-// without a reason. up/down scroll long arguments.
+// It names the tool and shows the command it will run; the arguments are
+// in the call's panel above it, drawn whole while the call waits (ui/block),
+// so they are printed once. It takes the approval vocabulary
+// (ApprovalKeys): a or y approve once, s approve this tool for the
+// session, d or n deny, then an optional one-line reason (enter sends it,
+// esc sends none). Esc denies without asking for a reason.
 //
-// Text is wrapped when the dialog is built, at approvalWrap cells, so that
-// nothing the user approves is hidden by a cut: View only picks lines. It
-// wraps at spaces (textwrap.Words): an argument of the command or a word
-// of the arguments that fits a line stays whole, continuation lines hang
-// further in, and only a word wider than a line is broken.
+// The command is wrapped when the dialog is built, at approvalWrap cells,
+// so that nothing the user approves is hidden by a cut: View only picks
+// lines. It wraps at spaces (textwrap.Words): an argument that fits a line
+// stays whole, continuation lines hang further in, and only a word wider
+// than a line is broken.
 //
 // Invariants:
 //   - every string held is safe to print (sanitized when built).
-//   - scroll is a listCursor over args: 0 ≤ scroll.Sel() < len(args) when
-//     args is non-empty, else 0.
 //   - the reason input has the keyboard only while denying.
 type Approval struct {
 	styles  *theme.Styles
 	id      string
-	server  bool       // an MCP tool: tool is the server, call the tool
-	once    bool       // the policy is once-per-session: a yes already holds for the session
-	tool    string     // the config's name: the function or the MCP server
-	call    string     // the MCP tool's name; "" for a function
-	command []string   // the command line, wrapped; nil when the request has none
-	args    []string   // the arguments, pretty-printed and wrapped; nil when empty
-	scroll  listCursor // its Sel is the first argument line shown
+	server  bool     // an MCP tool: tool is the server, call the tool
+	once    bool     // the policy is once-per-session: a yes already holds for the session
+	tool    string   // the config's name: the function or the MCP server
+	call    string   // the MCP tool's name; "" for a function
+	command []string // the command line, wrapped; nil when the request has none
+	noArgs  bool     // the call has no arguments: there are none to point at
 	denying bool
 	reason  textinput.Model
 	keys    ApprovalKeys
@@ -60,28 +56,25 @@ type Approval struct {
 
 // Approval layout.
 const (
-	approvalWrap     = 56       // cells per wrapped line: fits a 60-column dialog with its indent
-	approvalHang     = 4        // a wrapped command's continuation rows start this much further in
-	approvalArgLines = 15       // argument lines shown at once
-	approvalCmdLines = 6        // command lines shown, at most
-	approvalArgBytes = 64 << 10 // argument text shown, at most
-	approvalReason   = 300      // runes in a reason
+	approvalWrap     = 56  // cells per wrapped line: fits a 60-column dialog with its indent
+	approvalHang     = 4   // a wrapped command's continuation rows start this much further in
+	approvalCmdLines = 6   // command lines shown, at most
+	approvalReason   = 300 // runes in a reason
 )
 
 // NewApproval builds the question for req.
 func NewApproval(req tools.ApprovalRequest, st *theme.Styles) Approval {
+	args := strings.TrimSpace(req.Call.Arguments)
 	a := Approval{
 		styles: st,
 		id:     req.Call.CallID,
 		server: req.Kind == tools.KindServer,
 		once:   req.Policy == tools.ApproveOnce,
 		tool:   stream.SanitizeLine(req.Tool),
-		args:   prettyArgs(req.Call.Arguments),
-		reason: newDialogInput(st, "reason: ", "optional — enter sends, esc skips"),
+		noArgs: args == "" || args == "{}",
+		reason: newDialogInput(st, "reason: ", "optional — enter denies, esc denies without one"),
 		keys:   DefaultApprovalKeys(),
 	}
-	a.scroll = newListCursor(len(a.args))
-	a.scroll.SetPage(approvalArgLines)
 	a.reason.CharLimit = approvalReason
 	a.reason.Blur()
 	if a.tool == "" {
@@ -127,21 +120,17 @@ func (a Approval) Update(msg tea.Msg) (Approval, tea.Cmd) {
 		return a, nil
 	}
 	switch {
-	case key.Matches(k, a.keys.Approve): // y and n as on the hosted MCP panel
+	case key.Matches(k, a.keys.Approve):
 		return a, a.decide(tools.Allow, "")
-	case key.Matches(k, a.keys.Deny):
-		return a, a.decide(tools.Deny, "")
 	case key.Matches(k, a.keys.Session):
 		return a, a.decide(tools.AllowForSession, "")
-	case key.Matches(k, a.keys.DenyReason):
+	case key.Matches(k, a.keys.Deny):
 		a.denying = true
 		return a, a.reason.Focus()
 	case key.Matches(k, a.keys.Dismiss):
 		return a, a.decide(tools.Deny, "")
 	case key.Matches(k, a.keys.Help):
 		a.help = true
-	default:
-		a.keys.Scroll.Move(k, &a.scroll)
 	}
 	return a, nil
 }
@@ -153,9 +142,9 @@ func (a Approval) decide(d tools.Decision, reason string) tea.Cmd {
 // Denying reports whether the reason input is open.
 func (a Approval) Denying() bool { return a.denying }
 
-// View draws the question, the tool, the command, a window of the
-// arguments and the choices (or the reason input). The choices always show;
-// the arguments give up lines first when height is short.
+// View draws the question, the tool, the command, where the arguments are
+// and the choices (or the reason input). The choices always show; the
+// command gives up lines first when height is short.
 func (a Approval) View(width, height int) string {
 	if a.help {
 		return dialogHelpView(a.styles, "Approval", a.keys.FullHelp(), width, height)
@@ -171,13 +160,9 @@ func (a Approval) View(width, height int) string {
 	if a.denying {
 		in := a.reason
 		in.SetWidth(max(width-ansi.StringWidth(in.Prompt)-1, 1))
-		foot = []string{in.View(), dialogHint(d, width, "enter", "deny", "esc", "deny without a reason")}
+		foot = []string{in.View(), bindingHint(d, width, a.keys.Send, a.keys.NoReason)}
 	} else {
-		approve := "approve once"
-		if a.once {
-			approve = "approve" // the policy keeps a yes for the session anyway
-		}
-		foot = []string{dialogHint(d, width, "a", approve, "d", "deny", "s", "approve for the session", "esc", "deny", "ctrl+c", "stop", "?", "keys")}
+		foot = []string{bindingHint(d, width, a.choices()...)}
 	}
 
 	var body []string
@@ -191,61 +176,32 @@ func (a Approval) View(width, height int) string {
 			body = append(body, "  "+d.Code.Render(l))
 		}
 	}
-	body = append(body, a.argsView(d, height-len(head)-len(body)-len(foot))...)
-
+	if a.noArgs {
+		body = append(body, d.Label.Render("arguments ")+d.More.Render("(none)"))
+	} else {
+		body = append(body, d.Label.Render("arguments ")+d.More.Render("in its panel above, whole · pgup/pgdn scroll"))
+	}
 	return fitFoot(append(head, body...), foot, width, height)
 }
 
-// argsView is the arguments section in at most room lines: a label, a
-// window of lines from scroll and "… N more lines" when some are below.
-func (a Approval) argsView(d theme.Dialog, room int) []string {
-	if len(a.args) == 0 {
-		return []string{d.Label.Render("arguments ") + d.More.Render("(none)")}
+// choices are the keys the dialog offers in its foot: the approval
+// vocabulary, then the root's ctrl+c and "?". A once-per-session tool's
+// yes holds for the session anyway, so its a is "approve", not "once".
+func (a Approval) choices() []key.Binding {
+	c := a.keys.approvalChoices()
+	if a.once {
+		c[0] = key.NewBinding(key.WithKeys(a.keys.Approve.Keys()...), key.WithHelp(a.keys.Approve.Help().Key, "approve"))
 	}
-	n := min(room-1, approvalArgLines, len(a.args)) // the label takes a line
-	if n < len(a.args) {
-		n = min(room-2, approvalArgLines) // and so does "… N more"
-	}
-	if n < 1 {
-		return []string{d.Label.Render("arguments ") + d.More.Render("("+countNoun(len(a.args), "line", "lines")+": the window is too short)")}
-	}
-	start := min(a.scroll.Sel(), len(a.args)-n)
-	label := d.Label.Render("arguments")
-	if n < len(a.args) {
-		label += d.Meta.Render(" · lines " + strconv.Itoa(start+1) + "–" + strconv.Itoa(start+n) + " of " + strconv.Itoa(len(a.args)))
-	}
-	out := []string{label}
-	for _, l := range a.args[start : start+n] {
-		out = append(out, "  "+d.Code.Render(l))
-	}
-	if below := len(a.args) - start - n; below > 0 {
-		out = append(out, "  "+d.More.Render("… "+countNoun(below, "more line", "more lines")+" · ↑/↓ scroll"))
-	}
-	return out
+	return append(c, key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "stop")), key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")))
 }
 
-// prettyArgs is a call's arguments for display: indented when they are
-// JSON, as sent when not, sanitized, cut at approvalArgBytes and wrapped.
-// Empty arguments ("", "{}") give nil.
-func prettyArgs(raw string) []string {
-	text := strings.TrimSpace(raw)
-	var buf bytes.Buffer
-	if json.Indent(&buf, []byte(text), "", "  ") == nil {
-		text = buf.String()
+// bindingHint is dialogHint for bindings: each one's help key and words.
+func bindingHint(d theme.Dialog, width int, bs ...key.Binding) string {
+	pairs := make([]string, 0, 2*len(bs))
+	for _, b := range bs {
+		pairs = append(pairs, b.Help().Key, b.Help().Desc)
 	}
-	if text == "" || text == "{}" {
-		return nil
-	}
-	cut := 0
-	if len(text) > approvalArgBytes {
-		cut = len(text) - approvalArgBytes
-		text = text[:approvalArgBytes] // a split rune becomes U+FFFD below
-	}
-	lines := textwrap.Words(strings.ReplaceAll(stream.Sanitize(text), "\t", "    "), approvalWrap, 2)
-	if cut > 0 {
-		lines = append(lines, "… "+strconv.Itoa(cut)+" more bytes not shown")
-	}
-	return lines
+	return dialogHint(d, width, pairs...)
 }
 
 // shellJoin writes an argv as one shell-like line for reading: arguments

@@ -72,20 +72,19 @@ func resumeOutcome(t *turn, outcome string) string {
 			return "the response ended"
 		}
 		return "reconnected"
-	case "that retry failed too":
-		return "that attempt failed too"
-	case "the retry failed — see below":
-		return "could not reconnect — see below"
+	case "failed":
+		return "could not reconnect"
 	}
 	return outcome
 }
 
-// retryReason is what failed, without advice to wait and try again: runnel
-// is retrying on its own.
+// retryReason is what failed, without advice to wait and try again (runnel
+// is retrying on its own) or what to check (the failure says it, if the
+// retries run out): an error's Brief when it has one.
 func retryReason(err error) string {
-	var apiErr *stream.APIError
-	if errors.As(err, &apiErr) {
-		return stream.SanitizeLine(apiErr.Brief())
+	var brief interface{ Brief() string }
+	if errors.As(err, &brief) {
+		return stream.SanitizeLine(brief.Brief())
 	}
 	return stream.SanitizeLine(err.Error())
 }

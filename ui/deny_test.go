@@ -12,8 +12,9 @@ import (
 )
 
 // TestDenyReasonReachesModel: denying a local call with d and a typed
-// reason shows the reason and sends it to the model in the call's
-// function_call_output, as a hosted MCP denial does.
+// reason shows "denied: <reason>" once, on the call's panel, and sends the
+// reason to the model in the call's function_call_output, as a hosted MCP
+// denial does.
 func TestDenyReasonReachesModel(t *testing.T) {
 	srv := streamtest.New(t)
 	tl, _ := blockingTool(t)
@@ -29,8 +30,17 @@ func TestDenyReasonReachesModel(t *testing.T) {
 	}
 	d.send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	d.until("the answer", func() bool { return len(srv.Requests()) == 2 && m.cur == nil && m.status.State == Idle })
-	if v := plain(m); !strings.Contains(v, "denied: no thanks") {
-		t.Errorf("the reason is not shown:\n%s", v)
+	v := plain(m)
+	if strings.Count(v, "denied: no thanks") != 1 {
+		t.Errorf("the reason is not shown once:\n%s", v)
+	}
+	for l := range strings.Lines(v) {
+		if strings.Contains(l, "denied: no thanks") && !strings.HasPrefix(l, "│") {
+			t.Errorf("the reason is shown outside the call's panel: %q\n%s", l, v)
+		}
+	}
+	if strings.Contains(v, "The user denied") {
+		t.Errorf("the panel shows the words meant for the model:\n%s", v)
 	}
 	var body struct {
 		Input []struct {

@@ -200,33 +200,38 @@ func DefaultCompletionKeys() CompletionKeys {
 	}
 }
 
-// ApprovalKeys are the approval dialog's keys. ctrl+c is not among them:
-// the root takes it (deny and stop) before the dialog sees it.
+// ApprovalKeys are the approval dialog's keys: the approval vocabulary.
+// The root's key map and the status line's hint take the choices from
+// here (approvalChoices), so the dialog, the hint and "?" name each key
+// with the same word. ctrl+c is not among them: the root takes it (deny and
+// stop) before the dialog sees it.
 type ApprovalKeys struct {
-	Approve    key.Binding // a, y: once
-	Session    key.Binding // s: for the session
-	Deny       key.Binding // n: deny
-	DenyReason key.Binding // d: deny with a reason
-	Dismiss    key.Binding // esc: deny
-	Send       key.Binding // enter, while typing the reason
-	NoReason   key.Binding // esc, while typing the reason
-	Scroll     ListKeys    // the arguments
-	Help       key.Binding
+	Approve  key.Binding // a, y: once
+	Session  key.Binding // s: for the session
+	Deny     key.Binding // d, n: deny, then an optional reason
+	Dismiss  key.Binding // esc: deny at once
+	Send     key.Binding // enter, while typing the reason
+	NoReason key.Binding // esc, while typing the reason
+	Help     key.Binding
 }
 
 // DefaultApprovalKeys returns the approval dialog's bindings.
 func DefaultApprovalKeys() ApprovalKeys {
 	return ApprovalKeys{
-		Approve:    key.NewBinding(key.WithKeys("a", "A", "y", "Y"), key.WithHelp("a/y", "approve once")),
-		Session:    key.NewBinding(key.WithKeys("s", "S"), key.WithHelp("s", "approve for the session")),
-		Deny:       key.NewBinding(key.WithKeys("n", "N"), key.WithHelp("n", "deny")),
-		DenyReason: key.NewBinding(key.WithKeys("d", "D"), key.WithHelp("d", "deny, with a reason")),
-		Dismiss:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "deny")),
-		Send:       key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "deny with the reason typed")),
-		NoReason:   key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "deny without a reason")),
-		Scroll:     defaultListKeys(true),
-		Help:       helpKey(),
+		Approve:  key.NewBinding(key.WithKeys("a", "A", "y", "Y"), key.WithHelp("a/y", "approve once")),
+		Session:  key.NewBinding(key.WithKeys("s", "S"), key.WithHelp("s", "approve for the session")),
+		Deny:     key.NewBinding(key.WithKeys("d", "D", "n", "N"), key.WithHelp("d/n", "deny")),
+		Dismiss:  key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "deny without asking why")),
+		Send:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "deny with the reason typed")),
+		NoReason: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "deny without a reason")),
+		Help:     helpKey(),
 	}
+}
+
+// approvalChoices are the three answers, as every place that offers them
+// shows them: the dialog's foot, the status line's hint and "?".
+func (k ApprovalKeys) approvalChoices() []key.Binding {
+	return []key.Binding{k.Approve, k.Session, k.Deny}
 }
 
 // FullHelp is the approval dialog's keys for its "?" view, with the root's
@@ -234,8 +239,8 @@ func DefaultApprovalKeys() ApprovalKeys {
 func (k ApprovalKeys) FullHelp() [][]key.Binding {
 	root := DefaultKeyMap()
 	return [][]key.Binding{
-		{k.Approve, k.Session, k.Deny, k.DenyReason, k.Dismiss, k.Send, k.NoReason, k.Help},
-		{k.Scroll.Up, k.Scroll.Down, k.Scroll.PageUp, k.Scroll.PageDown,
+		{k.Approve, k.Session, k.Deny, k.Dismiss, k.Send, k.NoReason, k.Help},
+		{root.PageUp, root.PageDown, root.Top, root.Bottom,
 			key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "deny and stop")),
 			key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open/close the asked call's panel")),
 			root.ToggleReasoning, root.AllReasoning, root.CopyLast},

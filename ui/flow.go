@@ -132,15 +132,16 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	if r := msg.batch.Retry; r != nil && r.Foreground {
 		m.foreground(t, r)
 	} else if r != nil {
-		m.settleRetry(t, "that retry failed too")
 		// the frame clock stands still while the chat is idle: the countdown
 		// is measured from now, not from the last frame
 		m.frame.now = now
 		text := retryText(r)
 		t.reconn = r.Resume || r.Poll
 		t.polling = r.Poll
-		t.retry = &plainEntry{b: block.NewRetry(text, now.Add(r.Wait)), fs: m.frame}
-		m.appendEntry(t.retry)
+		if !m.retryAgain(t, text, now.Add(r.Wait)) { // else the retry before failed too: its line goes on
+			t.retry = &plainEntry{b: block.NewRetry(text, now.Add(r.Wait)), fs: m.frame}
+			m.appendEntry(t.retry)
+		}
 	}
 	m.showItems(t.snapshots())
 	if len(msg.batch.Events) > 0 && m.status.State == Waiting {

@@ -15,10 +15,14 @@ package ui
 // differing line.
 
 import (
+	"context"
 	"flag"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -189,6 +193,98 @@ func TestGoldenPicker(t *testing.T) {
 	m.dialog = dlg[Picker]{NewPicker(sessions, fixedNow, m.frame.styles)} // ages from the fixed clock
 	m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
 	checkGolden(t, m, "picker")
+}
+
+// refusingClient is a client whose every connection is refused at once,
+// as by a closed port, at a fixed address (the golden screen names it),
+// with retries that barely wait.
+func refusingClient() *stream.Client {
+	refuse := func(context.Context, string, string) (net.Conn, error) {
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
+	}
+	return &stream.Client{BaseURL: "http://127.0.0.1:9/v1", HTTP: &http.Client{Transport: &http.Transport{DialContext: refuse}},
+		BaseDelay: time.Microsecond, MaxDelay: time.Microsecond}
+}
+
+// TestGoldenFailedConnection: a server that refuses every connection
+// (issue 21 item 4: the same two-line error four times) shows, after the
+// prompt, one retry line that the retries updated in place and one
+// failure line: two rows at 80 columns.
+func TestGoldenFailedConnection(t *testing.T) {
+	o := Options{WindowWidth: goldenW, Settings: session.Settings{Model: "gpt-golden", Store: true}, Client: refusingClient()}
+	m := New(t.Context(), o)
+	m.frame.clock = func() time.Time { return fixedNow }
+	m.frame.now = fixedNow
+	m.Update(tea.WindowSizeMsg{Width: goldenW, Height: goldenH})
+	m.Update(SubmitMsg{Text: "hello"})
+	goldenPump(t, m)
+	v := ansi.Strip(m.View().Content)
+	_, after, _ := strings.Cut(v, "┃ hello")
+	after, _, _ = strings.Cut(after, "› ")
+	var rows []string
+	for l := range strings.Lines(after) {
+		if l = strings.TrimSpace(l); l != "" {
+			rows = append(rows, l)
+		}
+	}
+	flat := strings.Join(rows, " ")
+	if strings.Count(flat, "↻") != 1 || strings.Count(flat, "✗") != 1 || !strings.HasPrefix(flat, "↻ connect to 127.0.0.1:9: connection refused — retry 3 of 3 · failed ✗ ") {
+		t.Errorf("after the prompt, want the retry line and the failure:\n%s", v)
+	}
+	if strings.Count(flat, "is it running? check base_url") != 1 || len(rows) != 2 {
+		t.Errorf("want two rows at 80 columns, what to do said once:\n%s", v)
+	}
+	checkGolden(t, m, "failed-connection")
+}
+
+// TestFailedConnectionOnAClosedPort: the same against a real closed port:
+// after the prompt, one retry line and one failure, each one notice.
+func TestFailedConnectionOnAClosedPort(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Skip(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: "http://" + addr + "/v1", BaseDelay: time.Microsecond, MaxDelay: time.Microsecond}})
+	m.Update(SubmitMsg{Text: "hello"})
+	pump(t, m, nil)
+	v := ansi.Strip(m.View().Content)
+	_, after, _ := strings.Cut(v, "┃ hello")
+	if strings.Count(after, "↻ connect to "+addr+": connection refused — retry 3 of 3 · failed") != 1 ||
+		strings.Count(after, "✗ connect to "+addr+": connection refused — is it running? check base_url") != 1 || strings.Count(after, "connection refused") != 2 {
+		t.Errorf("want one retry line and one failure after the prompt:\n%s", v)
+	}
+}
+
+// TestGoldenApprovalArgumentsOnce: an approval of a call with more
+// arguments than a panel's preview shows them once, whole, in the panel;
+// the dialog points there.
+func TestGoldenApprovalArgumentsOnce(t *testing.T) {
+	args := `{\"branch\":\"main\",\"environment\":\"preview\",\"region\":\"eu-west-1\",\"replicas\":2,\"notify\":[\"ops@example.com\",\"dev@example.com\"],\"dry_run\":false}`
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(
+		`{"type":"response.created","response":{"id":"resp_ask","status":"in_progress","model":"gpt-golden","output":[]}}`,
+		`{"type":"response.output_item.added","output_index":0,"item":{"type":"mcp_approval_request","id":"mcpr_1","server_label":"deploy","name":"deploy_preview","arguments":"`+args+`"}}`,
+		`{"type":"response.output_item.done","output_index":0,"item":{"type":"mcp_approval_request","id":"mcpr_1","server_label":"deploy","name":"deploy_preview","arguments":"`+args+`"}}`,
+		`{"type":"response.completed","response":{"id":"resp_ask","status":"completed","model":"gpt-golden","output":[],"usage":{"input_tokens":20,"output_tokens":9,"total_tokens":29}}}`,
+	)})
+	m := goldenModel(t, srv)
+	m.Update(SubmitMsg{Text: "deploy main to preview"})
+	goldenPump(t, m)
+	if m.dialog == nil {
+		t.Fatal("no approval dialog")
+	}
+	v := ansi.Strip(m.View().Content)
+	for _, arg := range []string{`"branch": "main"`, `"region": "eu-west-1"`, `"ops@example.com"`, `"dry_run": false`} {
+		if n := strings.Count(v, arg); n != 1 {
+			t.Errorf("%s shows %d times, want once:\n%s", arg, n, v)
+		}
+	}
+	if strings.Contains(v, "more line") || !strings.Contains(v, "arguments in its panel above") {
+		t.Errorf("the arguments are not whole in the panel, or the dialog does not point at it:\n%s", v)
+	}
+	checkGolden(t, m, "approval-arguments-once")
 }
 
 // splitEvery cuts s into n-byte deltas.

@@ -25,7 +25,7 @@ func TestHelpListsEveryKey(t *testing.T) {
 	}
 	k := DefaultKeyMap()
 	for _, b := range []key.Binding{k.Send, k.Newline, k.Complete, k.Editor, k.PageUp, k.Top, k.Bottom,
-		k.ToggleReasoning, k.AllReasoning, k.ExpandTool, k.Panels, k.Interrupt, k.CopyLast, k.Sessions, k.Quit, k.Reopen} {
+		k.ToggleReasoning, k.AllReasoning, k.ExpandTool, k.Panels, k.Interrupt, k.CopyLast, k.Sessions, k.Quit, k.Approve, k.ApproveSession, k.Deny} {
 		if !strings.Contains(v, b.Help().Key) {
 			t.Errorf("help lacks %q", b.Help().Key)
 		}

@@ -92,6 +92,10 @@ func (m *Model) redraw() {
 		m.showAttachments(t.Attachments()) // attachments.go
 		for _, s := range t.Responses {
 			for _, it := range s.Items {
+				if m.lists.skip(it) { // a server's tool list sent again: shown once (toollists.go)
+					continue
+				}
+				m.lists.note(it)
 				e := m.addItem(it, now)
 				if ib, ok := e.b.(block.ItemBlock); ok {
 					ib.End(now)

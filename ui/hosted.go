@@ -13,11 +13,13 @@ import (
 )
 
 // This file is the approvals child: it answers a hosted MCP server's
-// approval requests: the same dialog as local tools (approve once, approve
-// this tool for the session, deny with an optional reason), or y / n
-// straight on the panel. The answers go back together as
-// mcp_approval_response items in the next request, chained (answersMsg).
-// It reaches the rest of the chat only through messages.
+// approval requests with the same dialog and keys as local tools (a or y
+// approve once, s approve this tool for the session, d or n deny with an
+// optional reason); with no dialog open (the request came while another
+// was), the same keys open it on the first request and answer it. The
+// answers go back together as mcp_approval_response items in the next
+// request, chained (answersMsg). It reaches the rest of the chat only
+// through messages.
 
 // approvals is the hosted MCP approvals: asked, decided and owed.
 //
@@ -27,7 +29,7 @@ import (
 // when the user stops, which goes with the next message of mcpOwedConv
 // only.
 type approvals struct {
-	pending     []*itemEntry      // approval requests awaiting y/n
+	pending     []*itemEntry      // approval requests awaiting an answer
 	hostedAsk   *itemEntry        // the hosted MCP approval request shown in the dialog
 	mcpAllowed  map[string]bool   // server.tool approved for the rest of the session
 	mcpAnswers  []json.RawMessage // approval responses decided so far, sent together
@@ -119,15 +121,13 @@ func (a *approvals) hostedDecision(msg ApprovalDecisionMsg, f *frameState) {
 	a.sendAnswers(f)
 }
 
-// decide answers all the pending requests (y / n on the panel) and sends
-// the answers as the next request, chained to the response that asked.
-func (a *approvals) decide(approve bool, f *frameState) {
-	for _, e := range a.pending {
-		a.answer(e, approve, "", f)
-	}
-	a.pending, a.hostedAsk = nil, nil
-	f.post(dialogMsg{nil})
-	a.sendAnswers(f)
+// answerKey answers an approval key pressed with no dialog open (the
+// request came while another dialog was): the dialog opens on the first
+// pending request and takes the key, so a key means the same with the
+// dialog or without it.
+func (a *approvals) answerKey(k tea.KeyPressMsg, f *frameState) {
+	a.askHosted(false, f)
+	f.post(k)
 }
 
 // stopHosted answers ctrl+c (or esc on the status line) while hosted MCP
@@ -159,7 +159,7 @@ func (a *approvals) takeOwed(conv *session.Conversation) []json.RawMessage {
 // answer marks a request decided and keeps its response item.
 func (a *approvals) answer(e *itemEntry, approve bool, reason string, f *frameState) {
 	if ap, ok := e.b.(block.Approver); ok {
-		ap.SetDecision(approve)
+		ap.SetDecision(approve, reason) // a denial's reason shows on the panel
 		f.post(redrawMsg{e.idx})
 	}
 	a.mcpAnswers = append(a.mcpAnswers, session.ApprovalResponse(e.it.ID, approve, reason))

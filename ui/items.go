@@ -22,7 +22,9 @@ import (
 // items indexes the transcript's entries by what they show.
 //
 // Invariants: entries maps every item shown to its transcript entry; an
-// item gets exactly one entry, created the first time an event names it.
+// item gets exactly one entry, created the first time an event names it,
+// except a server's tool list sent again (lists.skip): none while it may
+// be, or is, the same as the one shown.
 type items struct {
 	fs         *frameState
 	transcript Transcript // the scrolling view of the entries
@@ -35,6 +37,7 @@ type items struct {
 	dirty      map[*stream.Item]bool // items changed outside a turn (tool output), for the next frame
 	images     inlineImages          // generated images shown in the terminal (inline.go)
 	panelList  []*itemEntry          // the panels the open panel list shows
+	lists      toolLists             // the hosted MCP tool lists shown (toollists.go)
 }
 
 // notice adds a one-line notice to the transcript.
@@ -182,8 +185,12 @@ func (c *items) showItems(snaps []*stream.Snapshot) {
 	for _, s := range snaps {
 		for _, it := range s.Items {
 			if _, ok := c.entries[it]; !ok {
+				if c.lists.skip(it) {
+					continue
+				}
 				c.addItem(it, c.fs.now)
 			}
+			c.lists.note(it)
 		}
 	}
 }
@@ -221,6 +228,7 @@ func (c *items) reset(h int) {
 	c.transcript.SetStyles(c.fs.styles)
 	c.entries = map[*stream.Item]*itemEntry{}
 	c.reasoning, c.panels, c.answers, c.turnEntry = nil, nil, nil, nil
+	c.lists = toolLists{}
 }
 
 // waitingApprovals returns the entries of those of its that are approval

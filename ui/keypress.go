@@ -4,8 +4,9 @@ package ui
 // toggling reasoning and panels, copying, scrolling, approvals, and
 // continuing or retrying a dropped stream; the rest go to the composer. With a dialog open, the root still takes ctrl+c (an
 // approval: deny and stop; any other dialog: close) and, under an approval,
-// the transcript keys the status line offers (ctrl+o, alt+o, ctrl+r, alt+r,
-// ctrl+y); every other key goes to the dialog.
+// the transcript keys the status line offers (ctrl+o, ctrl+r, alt+r,
+// ctrl+y) and the transcript's scrolling (pgup, pgdn, home, end: the
+// arguments are in the asked panel); every other key goes to the dialog.
 
 import (
 	"time"
@@ -76,11 +77,8 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		var cmd tea.Cmd
 		m.transcript, cmd = m.transcript.Update(k)
 		return cmd
-	case len(m.pending) > 0 && m.composer.Value() == "" && key.Matches(k, m.keys.Approve, m.keys.Deny):
-		m.approvals.decide(key.Matches(k, m.keys.Approve), m.frame)
-		return nil
-	case len(m.pending) > 0 && m.composer.Value() == "" && key.Matches(k, m.keys.Reopen):
-		m.approvals.askHosted(m.dialog != nil, m.frame) // reopen the approval dialog
+	case len(m.pending) > 0 && m.composer.Value() == "" && key.Matches(k, m.keys.Approve, m.keys.ApproveSession, m.keys.Deny):
+		m.approvals.answerKey(k, m.frame) // the dialog opens on the first request and takes the key
 		return nil
 	case m.turns.offered(m.transcript.Len()) && m.composer.Value() == "" && len(m.composer.Attachments()) == 0 && key.Matches(k, m.keys.Continue):
 		return m.submit(continuePrompt, nil) // the partial answer goes with it (session's carry)
@@ -135,6 +133,11 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 		}
 		if !key.Matches(k, m.keys.Panels) && m.panelKey(k) { // alt+o would replace the question
 			return nil
+		}
+		if key.Matches(k, m.keys.PageUp, m.keys.PageDown, m.keys.Top, m.keys.Bottom) { // the asked panel, above
+			var cmd tea.Cmd
+			m.transcript, cmd = m.transcript.Update(k)
+			return cmd
 		}
 	}
 	var cmd tea.Cmd

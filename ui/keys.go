@@ -46,14 +46,19 @@ type KeyMap struct {
 	ExpandTool      key.Binding // ctrl+o: the last panel (the asked one during an approval)
 	Panels          key.Binding // alt+o: the list of panels, to open any of them
 	Sessions        key.Binding // ctrl+s: the session picker
-	Approve         key.Binding // y, only while an approval is pending
-	Deny            key.Binding // n, only while an approval is pending
-	Reopen          key.Binding // a: the approval dialog again, while one is pending
-	Help            key.Binding // ?
+	// Approve, ApproveSession and Deny answer a pending approval (a or y,
+	// s, d or n): the approval dialog's choices (ApprovalKeys), with the
+	// same words. With no dialog open, one of them opens the dialog on the
+	// first pending request and answers it.
+	Approve        key.Binding
+	ApproveSession key.Binding
+	Deny           key.Binding
+	Help           key.Binding // ?
 }
 
 // DefaultKeyMap returns runnel's bindings.
 func DefaultKeyMap() KeyMap {
+	ask := DefaultApprovalKeys()
 	return KeyMap{
 		Send:          key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
 		Newline:       key.NewBinding(key.WithKeys("shift+enter", "alt+enter", "ctrl+j"), key.WithHelp("ctrl+j", "newline (or shift/alt+enter)")),
@@ -82,9 +87,9 @@ func DefaultKeyMap() KeyMap {
 		ExpandTool:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open last panel")),
 		Panels:          key.NewBinding(key.WithKeys("alt+o"), key.WithHelp("alt+o", "open any panel")),
 		Sessions:        key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
-		Approve:         key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "approve")),
-		Deny:            key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "deny")),
-		Reopen:          key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "ask again")),
+		Approve:         ask.Approve,
+		ApproveSession:  ask.Session,
+		Deny:            ask.Deny,
 		Help:            key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")),
 	}
 }
@@ -100,13 +105,30 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.Editor, k.ExpandPaste, k.HistorySearch, k.Unattach, k.Continue, k.Retry},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.ToggleReasoning, k.AllReasoning, k.ExpandTool, k.Panels},
-		{k.Interrupt, k.CopyLast, k.Approve, k.Deny, k.Reopen, k.Sessions, k.Help, k.Quit},
+		{k.Interrupt, k.CopyLast, k.Sessions, k.Help, k.Quit},
 		dialogBindings(),
+		{k.Approve, k.ApproveSession, k.Deny},
 	}
 }
 
 // helpGroupTitles name FullHelp's groups in the overlay.
-var helpGroupTitles = []string{"Compose", "Read", "Control", "In dialogs"}
+var helpGroupTitles = []string{"Compose", "Read", "Control", "In dialogs", "Approvals"}
+
+// helpStacked is the index of the first FullHelp group the overlay stacks
+// under the one before it (the approvals under the dialogs' keys, then
+// mouseHelp), in the room the slash commands' taller block leaves.
+const helpStacked = 4
+
+// mouseHelp says in "?" how to select text: runnel takes the mouse for the
+// wheel, which keeps a plain drag from selecting in most terminals; a
+// modifier key hands the drag back to the terminal. Wrapped to stay as
+// narrow as the dialogs' keys above it.
+var mouseHelp = []string{
+	"The wheel scrolls. To select",
+	"text, drag with shift held",
+	"(option or alt in some",
+	"terminals).",
+}
 
 // dialogBindings sums up the dialogs' keys for the main "?" overlay; each
 // dialog's own "?" lists its keys in full.
@@ -119,7 +141,6 @@ func dialogBindings() []key.Binding {
 		b("enter", "open / apply"),
 		b("space", "toggle"),
 		b("del", "delete session"),
-		b("a s d n", "approve, deny…"),
 		b("?", "the dialog's keys"),
 		b("esc", "close / deny"),
 	}

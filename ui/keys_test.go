@@ -35,8 +35,9 @@ func TestKeyMapBindings(t *testing.T) {
 		{"editor", []string{"ctrl+e"}, k.Editor.Keys()},
 		{"reasoning", []string{"ctrl+r"}, k.ToggleReasoning.Keys()},
 		{"tool", []string{"ctrl+o"}, k.ExpandTool.Keys()},
-		{"approve", []string{"y"}, k.Approve.Keys()},
-		{"deny", []string{"n"}, k.Deny.Keys()},
+		{"approve", []string{"a", "A", "y", "Y"}, k.Approve.Keys()},
+		{"approve for the session", []string{"s", "S"}, k.ApproveSession.Keys()},
+		{"deny", []string{"d", "D", "n", "N"}, k.Deny.Keys()},
 		{"help", []string{"?"}, k.Help.Keys()},
 	}
 	for _, c := range cases {

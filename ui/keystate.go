@@ -65,8 +65,10 @@ func (ks *keyState) helpScroll(k tea.KeyPressMsg, f *frameState, h int) bool {
 }
 
 // HelpView is the "?" overlay for key map k: one block per FullHelp group
-// plus one for the slash menu's keys and the slash commands, packed left to right into rows as width
-// allows. Every line is at most width cells; disabled bindings are left out.
+// (the approvals stacked under the dialogs' keys, then how to select text
+// with the mouse) plus one for the slash menu's keys and the slash
+// commands, packed left to right into rows as width allows. Every line is
+// at most width cells; disabled bindings are left out.
 func HelpView(width int, st *theme.Styles, k KeyMap) string {
 	sh := theme.ShellOf(st)
 	table := func(title string, rows [][2]string) string {
@@ -89,8 +91,17 @@ func HelpView(width int, st *theme.Styles, k KeyMap) string {
 				rows = append(rows, [2]string{b.Help().Key, b.Help().Desc})
 			}
 		}
+		if g >= helpStacked {
+			blocks[len(blocks)-1] += "\n\n" + table(helpGroupTitles[g], rows)
+			continue
+		}
 		blocks = append(blocks, table(helpGroupTitles[g], rows))
 	}
+	mouse := []string{sh.HelpTitle.Render("Mouse")}
+	for _, l := range mouseHelp {
+		mouse = append(mouse, sh.HelpDesc.Render(l))
+	}
+	blocks[len(blocks)-1] += "\n\n" + strings.Join(mouse, "\n")
 	// the slash menu's keys, as the composer matches them (its two moves on
 	// one row), then the commands
 	mk := DefaultCompletionKeys()

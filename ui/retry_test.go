@@ -70,23 +70,24 @@ func TestRetryCountdown(t *testing.T) {
 	}
 }
 
-// TestRetryFailedOutcome: a retry that fails again settles the countdown
-// with that outcome and a new countdown follows; a final failure settles it
-// too, and the error has its own notice.
+// TestRetryFailedOutcome: a retry that fails again is shown in the same
+// line, with a new countdown, not in a line below; a final failure settles
+// that line, and the error has its own notice, once.
 func TestRetryFailedOutcome(t *testing.T) {
 	t0 := time.Unix(1_700_000_000, 0)
 	m := retryTurn(t, nil, t0)
 	m.Update(batchMsg{gen: m.gen, batch: stream.Batch{Retry: rateLimited(2 * time.Second)}})
+	n := m.transcript.Len()
 	second := rateLimited(4 * time.Second)
 	second.Attempt = 2
 	m.Update(batchMsg{gen: m.gen, batch: stream.Batch{Retry: second}})
 	v := plain(m)
-	if !strings.Contains(v, "retry 1 of 3 · that retry failed too") || !strings.Contains(v, "retry 2 of 3 · retrying in 4s") {
-		t.Fatalf("second retry:\n%s", v)
+	if m.transcript.Len() != n || strings.Contains(v, "retry 1 of 3") || !strings.Contains(v, "retry 2 of 3 · retrying in 4s") {
+		t.Fatalf("the second retry is not in the first one's place (%d entries, then %d):\n%s", n, m.transcript.Len(), v)
 	}
 	m.Update(batchMsg{gen: m.gen, batch: stream.Batch{Final: true, Err: errors.New("429 Too Many Requests: rate limited")}})
 	v = plain(m)
-	if strings.Contains(v, "retrying in") || !strings.Contains(v, "retry 2 of 3 · the retry failed") {
+	if strings.Contains(v, "retrying in") || !strings.Contains(v, "retry 2 of 3 · failed") || strings.Count(v, "✗ 429") != 1 {
 		t.Errorf("after the final failure:\n%s", v)
 	}
 }

@@ -219,7 +219,10 @@ func (k KeyMap) Hint(width int, st *theme.Styles, state State) string {
 	case Idle:
 		items = []item{h(k.Send, "send"), h(k.Newline, "newline"), {"/", "commands"}, h(k.Prev, "history"), h(k.Help, "keys")}
 	case AwaitingApproval:
-		items = []item{h(k.Approve, "approve"), h(k.Deny, "deny"), {"ctrl+c", "stop"}, h(k.ExpandTool, "details"), h(k.Help, "keys")}
+		for _, b := range []key.Binding{k.Approve, k.ApproveSession, k.Deny} { // the dialog's words
+			items = append(items, h(b, b.Help().Desc))
+		}
+		items = append(items, item{"ctrl+c", "stop"}, h(k.ExpandTool, "details"), h(k.Help, "keys"))
 	default:
 		items = []item{h(k.Interrupt, "stop"), {"pgup/pgdn", "scroll"}, h(k.ToggleReasoning, "reasoning"), h(k.Help, "keys")}
 	}

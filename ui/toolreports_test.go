@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"
@@ -71,7 +72,7 @@ func TestRoundEndIsReportedToTheRoot(t *testing.T) {
 	}
 }
 
-// TestApprovalsReportTheirAnswers: y on a hosted approval request makes the
+// TestApprovalsReportTheirAnswers: approving a hosted request makes the
 // approvals child post its notice and the answers (answersMsg); the root
 // starts the chained turn only when it routes them.
 func TestApprovalsReportTheirAnswers(t *testing.T) {
@@ -85,7 +86,7 @@ func TestApprovalsReportTheirAnswers(t *testing.T) {
 	if len(m.pending) == 0 {
 		t.Fatal("no approval request pending")
 	}
-	m.approvals.decide(true, m.frame)
+	m.approvals.Update(ApprovalDecisionMsg{ID: m.pending[0].it.ID, Decision: tools.Allow}, m.frame)
 	posted := m.frame.outbox
 	m.frame.outbox = nil
 	answers, ok := posted[len(posted)-1].(answersMsg)

@@ -53,6 +53,7 @@ type toolKit struct {
 	output  map[string]*strings.Builder
 	asking  *approvalAsk // the approval request shown now
 	queue   []approvalAsk
+	reasons map[string]string // call id → the reason the user denied it with, for its panel; empty between rounds
 	waiting bool
 	stopped bool // the user stopped the running round
 
@@ -336,9 +337,13 @@ func (k *toolKit) status(f *frameState) {
 // next question, if any.
 func (k *toolKit) decided(msg ApprovalDecisionMsg, f *frameState) {
 	if k.asking != nil {
-		k.asking.reply <- answer{msg.Decision, stream.SanitizeLine(msg.Reason)}
-		if msg.Decision == tools.Deny && msg.Reason != "" {
-			f.post(noticeMsg{block.Info, "denied: " + stream.SanitizeLine(msg.Reason)})
+		reason := stream.SanitizeLine(msg.Reason)
+		k.asking.reply <- answer{msg.Decision, reason}
+		if msg.Decision == tools.Deny && reason != "" { // the panel says "denied: <reason>" once the call ends
+			if k.reasons == nil {
+				k.reasons = map[string]string{}
+			}
+			k.reasons[k.asking.req.Call.CallID] = reason
 		}
 		k.asking = nil
 	}
@@ -454,6 +459,9 @@ func (k *toolKit) done(msg toolDoneMsg, f *frameState) {
 			it.Output, _ = json.Marshal(r.Output)
 			run := tools.Ended(r)
 			run.Started = k.runs[r.Call.CallID].Started
+			if r.Status == tools.StatusDenied {
+				run.Detail = k.reasons[r.Call.CallID]
+			}
 			k.setRun(it, run, f)
 			if k.round != nil {
 				k.round.Ran(r.Call.CallID, run)
@@ -468,6 +476,7 @@ func (k *toolKit) done(msg toolDoneMsg, f *frameState) {
 	clear(k.calls)
 	clear(k.output)
 	clear(k.running)
+	clear(k.reasons)
 	round := k.round
 	k.round = nil
 	if cancelled {
@@ -540,6 +549,7 @@ func (k *toolKit) abandon(f *frameState) {
 	clear(k.calls)
 	clear(k.output)
 	clear(k.running)
+	clear(k.reasons)
 	k.loop.Reset()
 	k.gen++ // the round's toolDoneMsg carries the old gen
 	f.post(toolStatusMsg{state: Idle})

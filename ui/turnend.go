@@ -26,7 +26,7 @@ func (ts *turns) finish(t *turn) tea.Cmd {
 	case t.stopped:
 		ts.settleRetry(t, "stopped")
 	case t.err != nil:
-		ts.settleRetry(t, "the retry failed — see below")
+		ts.settleRetry(t, "failed") // the failure follows, with what to do
 	default:
 		ts.settleRetry(t, "the retry worked")
 	}

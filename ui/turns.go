@@ -65,11 +65,26 @@ func (ts *turns) settleRetry(t *turn, outcome string) {
 	if t.retry == nil {
 		return
 	}
-	if s, ok := t.retry.b.(block.Settler); ok {
+	if s, ok := t.retry.b.(block.Retrier); ok {
 		s.Settle(resumeOutcome(t, outcome))
 	}
 	ts.fs.post(redrawMsg{t.retry.idx})
 	t.retry = nil
+}
+
+// retryAgain shows turn t's next retry in the place of its countdown, when
+// one shows (the retry before failed too), so that all the retries of a
+// request are one line; it reports whether one showed. The caller adds
+// the notice when none did.
+func (ts *turns) retryAgain(t *turn, text string, at time.Time) bool {
+	if t.retry == nil {
+		return false
+	}
+	if r, ok := t.retry.b.(block.Retrier); ok {
+		r.Again(text, at)
+	}
+	ts.fs.post(redrawMsg{t.retry.idx})
+	return true
 }
 
 // fallback resends a turn with the whole conversation when the server

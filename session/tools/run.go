@@ -24,7 +24,7 @@ import (
 type Run struct {
 	Phase   RunPhase
 	Outcome Status        // when ended
-	Detail  string        // a progress message while running; untrusted
+	Detail  string        // a progress message while running; once denied, the user's reason (the chat's, not recorded); untrusted
 	Started time.Time     // when it started running
 	Took    time.Duration // how long it ran, when it ended (0: it never ran, or unknown)
 }

@@ -92,7 +92,9 @@ type Approver interface {
 	// Approval returns the approval request's id, and whether it still
 	// waits for a decision.
 	Approval() (id string, pending bool)
-	SetDecision(approved bool)
+	// SetDecision records the answer, with the reason of a denial ("" for
+	// none), which the panel shows as "denied: <reason>".
+	SetDecision(approved bool, reason string)
 }
 
 // ImageSaver is a block with image data to write to disk (image generation

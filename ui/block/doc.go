@@ -2,7 +2,8 @@
 // response looks, in the chat TUI and in the one-shot --format ansi output.
 //
 // Each entry is a Block: a user prompt (NewUser), a notice (NewNotice,
-// NewRetry), or the block of one stream item (ForItem): an assistant message
+// NewRetry: one line for all the retries of a request, Retrier), or the
+// block of one stream item (ForItem): an assistant message
 // (markdown, streamed incrementally through ui/markdown, citations as
 // numbered markers with a Sources list, refusals and commentary styled
 // apart), reasoning (a one-line header that expands to the summary), a tool

@@ -19,7 +19,6 @@ type look struct {
 	diffAdd        lipgloss.Style
 	diffDel        lipgloss.Style
 	diffHunk       lipgloss.Style
-	keys           lipgloss.Style // "approve: y · deny: n"
 	user           lipgloss.Style // a block style (border, padding), applied per row
 	refusal        lipgloss.Style
 	commentary     lipgloss.Style
@@ -73,7 +72,6 @@ func newLook(st *theme.Styles) *look {
 		diffAdd:        st.DiffAdd,
 		diffDel:        st.DiffDel,
 		diffHunk:       st.Accent2,
-		keys:           st.HintKey,
 		user:           st.User,
 		refusal:        st.Refusal,
 		commentary:     st.Commentary,

@@ -84,15 +84,35 @@ func mcpCallBody(p *panel, d *drawer) {
 	}
 }
 
+// approvalBody shows the arguments of the call asked about, whole while it
+// waits (the approval dialog points here instead of repeating them), then
+// the answer once given: "approved", "denied", or "denied: " and the
+// user's reason. The keys to answer are the dialog's and the status
+// line's, never drawn here: a panel printed by --format ansi takes none.
 func approvalBody(p *panel, d *drawer) {
-	d.args("arguments", p.it.Arguments)
 	switch p.decision {
 	case 0:
-		d.line(d.lk.keys.Render("approve: y") + d.lk.muted.Render(" · ") + d.lk.keys.Render("deny: n"))
+		askedArgs(d, "arguments", p.it.Arguments)
 	case 1:
+		d.args("arguments", p.it.Arguments)
 		d.line(d.lk.state(stateDone).Render("approved"))
 	default:
-		d.line(d.lk.state(stateFailed).Render("denied"))
+		d.args("arguments", p.it.Arguments)
+		denied := "denied"
+		if p.reason != "" {
+			denied += ": " + p.reason
+		}
+		d.add(section{lines: paint(d.lk.state(stateFailed).Render, d.wrap(denied)), whole: true})
+	}
+}
+
+// askedArgs draws the arguments of a call that waits for the user's
+// approval, never shortened: what the user approves is all on screen.
+func askedArgs(d *drawer, label, args string) {
+	n := len(d.secs)
+	d.args(label, args)
+	for i := n; i < len(d.secs); i++ {
+		d.secs[i].whole = true
 	}
 }
 
@@ -117,14 +137,15 @@ func (p *panel) Approval() (id string, pending bool) {
 	return p.it.ID, p.decision == 0
 }
 
-// SetDecision records the user's answer; the panel then shows it.
-func (p *panel) SetDecision(approved bool) {
+// SetDecision records the user's answer and, for a denial, the reason
+// given ("" for none; cleaned to one line here); the panel then shows it.
+func (p *panel) SetDecision(approved bool, reason string) {
 	d := int8(-1)
 	if approved {
-		d = 1
+		d, reason = 1, ""
 	}
-	if p.decision != d {
-		p.decision = d
+	if reason = cleanLine(reason); p.decision != d || p.reason != reason {
+		p.decision, p.reason = d, reason
 		p.rev++
 	}
 }

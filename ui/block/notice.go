@@ -32,26 +32,31 @@ var noticeGlyphs = [...]string{"·", "!", "✗", "↻"}
 //
 // Invariants: text and outcome are cleaned to one line; deadline is zero
 // except for retries; counting stays true until a Render at or after the
-// deadline or until the retry is settled; a settled retry shows its outcome
-// and no countdown.
+// deadline or until the retry is settled or retried again; a settled retry
+// shows its outcome and no countdown; gen changes with every Again and
+// Settle (part of the render key).
 type notice struct {
 	kind     NoticeKind
 	text     string
 	deadline time.Time
 	counting bool
+	settled  bool
 	outcome  string // how the retry went, once settled
-	settled  int    // bumped by Settle: part of the render key
+	gen      int
 	out      cache
 	renders  int // renders, for tests
 }
 
-// Settler is a retry notice: Settle replaces its countdown with how the
-// retry went ("the retry worked", "the retry failed too").
-type Settler interface {
+// Retrier is a retry notice, one line for all the retries of one request:
+// Again shows the next retry in its place (the one before failed too), and
+// Settle replaces the countdown with how the retries went ("the retry
+// worked", "failed").
+type Retrier interface {
+	Again(text string, at time.Time)
 	Settle(outcome string)
 }
 
-var _ Settler = (*notice)(nil)
+var _ Retrier = (*notice)(nil)
 
 var _ Block = (*notice)(nil)
 
@@ -72,39 +77,29 @@ func NewRetry(text string, at time.Time) Block {
 
 func (n *notice) Live() bool { return n.counting }
 
+// Again turns a retry notice into the next retry's: text, counting down
+// to at.
+func (n *notice) Again(text string, at time.Time) {
+	if n.kind != Retry {
+		return
+	}
+	n.text, n.deadline, n.counting = cleanLine(text), at, !at.IsZero()
+	n.settled, n.outcome = false, ""
+	n.gen++
+}
+
 // Settle ends a retry notice's countdown with its outcome.
 func (n *notice) Settle(outcome string) {
 	if n.kind != Retry {
 		return
 	}
-	n.counting, n.outcome = false, cleanLine(outcome)
-	n.settled++
+	n.counting, n.settled, n.outcome = false, true, cleanLine(outcome)
+	n.gen++
 }
 
 func (n *notice) Render(ctx Context) string {
-	line := n.text
-	rev := 0
-	switch {
-	case n.settled > 0:
-		if n.outcome != "" {
-			line += " · " + n.outcome
-		}
-		rev = -1 - n.settled
-	case n.counting:
-		left := n.deadline.Sub(ctx.Now)
-		if left > 0 {
-			secs := int(math.Ceil(left.Seconds()))
-			line += " · retrying in " + strconv.Itoa(secs) + "s"
-			rev = secs
-		} else {
-			n.counting = false
-		}
-	}
-	if !n.deadline.IsZero() && !n.counting && n.settled == 0 {
-		line += " · retrying now…"
-		rev = -1
-	}
-	key := renderKey{ctx.Width, ctx.Styles, rev}
+	line, secs := n.line(ctx.Now)
+	key := renderKey{ctx.Width, ctx.Styles, n.gen<<16 | secs}
 	if out, ok := n.out.get(key); ok {
 		return out
 	}
@@ -113,4 +108,26 @@ func (n *notice) Render(ctx Context) string {
 	width := max(ctx.Width, 1)
 	rows := wrap(noticeGlyphs[n.kind]+" "+line, width)
 	return n.out.put(key, strings.Join(paint(lk.notice(n.kind).Render, rows), "\n"))
+}
+
+// line is the notice's text at now, and the seconds its countdown shows
+// (0 when it shows none): while a retry counts down, "· retrying in Ns";
+// at its deadline, "· retrying now…"; settled, its outcome.
+func (n *notice) line(now time.Time) (string, int) {
+	switch {
+	case n.settled && n.outcome != "":
+		return n.text + " · " + n.outcome, 0
+	case n.settled:
+		return n.text, 0
+	case n.counting:
+		if left := n.deadline.Sub(now); left > 0 {
+			secs := min(int(math.Ceil(left.Seconds())), 1<<15)
+			return n.text + " · retrying in " + strconv.Itoa(secs) + "s", secs
+		}
+		n.counting = false
+	}
+	if !n.deadline.IsZero() {
+		return n.text + " · retrying now…", 0
+	}
+	return n.text, 0
 }

@@ -63,6 +63,7 @@ type panel struct {
 
 	code     mdDoc       // code interpreter: highlighted code
 	decision int8        // approval requests: 0 pending, 1 approved, -1 denied
+	reason   string      // approval requests: why the user denied, cleaned; "" for none
 	images   imageState  // image generation: files handed out and saved
 	tokens   tokenCounts // compaction: the context's size before and after
 }

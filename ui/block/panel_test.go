@@ -2,6 +2,7 @@ package block
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -112,7 +113,13 @@ func checkPanel(t *testing.T, where string, p *panel, vis string, end bool) {
 		want("tool", it.Name)
 		want("server", it.ServerLabel)
 		if it.Type == "mcp_approval_request" {
-			want("keys", "approve: y · deny: n")
+			args := it.Arguments
+			if pretty, ok := prettyJSON(args); ok {
+				args = pretty
+			}
+			for l := range strings.Lines(args) { // whole while it waits: the dialog points here
+				want("argument line", l)
+			}
 		}
 		if e := it.ErrorText(); e != "" {
 			want("error", e)
@@ -188,25 +195,55 @@ func TestApprovalDecision(t *testing.T) {
 		t.Fatalf("Approval() = %q, %v", id, pending)
 	}
 	vis := visible(b.Render(ctx))
-	for _, want := range []string{"zip1.create_short_url", "awaiting approval", `"url": "https://ai-sdk.dev/"`, "approve: y · deny: n"} {
+	for _, want := range []string{"zip1.create_short_url", "awaiting approval", `"url": "https://ai-sdk.dev/"`} {
 		if !strings.Contains(vis, want) {
 			t.Errorf("missing %q in:\n%s", want, vis)
+		}
+	}
+	for _, never := range []string{"approve:", "deny"} { // the keys are the dialog's and the status line's
+		if strings.Contains(vis, never) {
+			t.Errorf("a pending request names keys (%q):\n%s", never, vis)
 		}
 	}
 	if b.Live() {
 		t.Error("a pending approval is not live: it waits, nothing moves")
 	}
-	a.SetDecision(false)
+	a.SetDecision(false, "not on a \x1b[31mfriday\x07")
 	if _, pending := a.Approval(); pending {
 		t.Error("still pending after SetDecision")
 	}
 	vis = visible(b.Render(ctx))
-	if !strings.Contains(vis, "denied") || strings.Contains(vis, "approve: y") {
-		t.Errorf("decision not shown:\n%s", vis)
+	if !strings.Contains(vis, "denied: not on a friday") || strings.Contains(vis, "\x1b[31m") {
+		t.Errorf("the denial and its reason (cleaned) not shown:\n%s", vis)
 	}
-	a.SetDecision(true)
-	if vis = visible(b.Render(ctx)); !strings.Contains(vis, "approved") {
+	a.SetDecision(false, "")
+	if vis = visible(b.Render(ctx)); !strings.Contains(vis, "denied") || strings.Contains(vis, "denied:") {
+		t.Errorf("a denial without a reason:\n%s", vis)
+	}
+	a.SetDecision(true, "ignored")
+	if vis = visible(b.Render(ctx)); !strings.Contains(vis, "approved") || strings.Contains(vis, "ignored") {
 		t.Errorf("approval not shown:\n%s", vis)
+	}
+}
+
+// TestApprovalArgumentsWhileAsked: a request's arguments are drawn whole
+// while it waits (the dialog points at the panel and no longer repeats
+// them), and shortened like any panel's once it is answered.
+func TestApprovalArgumentsWhileAsked(t *testing.T) {
+	var fields []string
+	for i := range 30 {
+		fields = append(fields, fmt.Sprintf(`\"k%02d\":%d`, i, i))
+	}
+	it := item(t, `{"type":"mcp_approval_request","id":"mcpr_9","server_label":"deploy","name":"deploy_preview","arguments":"{`+strings.Join(fields, ",")+`}"}`)
+	b := ForItem(it, epoch)
+	ctx := Context{Width: 60, Styles: testStyles, Now: epoch}
+	vis := visible(b.Render(ctx))
+	if !strings.Contains(vis, `"k00": 0`) || !strings.Contains(vis, `"k29": 29`) || strings.Contains(vis, "more lines") {
+		t.Errorf("the asked arguments are not whole:\n%s", vis)
+	}
+	b.(Approver).SetDecision(true, "")
+	if vis = visible(b.Render(ctx)); strings.Contains(vis, `"k29": 29`) || !strings.Contains(vis, "more lines") {
+		t.Errorf("answered, the arguments should be a preview again:\n%s", vis)
 	}
 }
 

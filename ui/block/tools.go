@@ -59,16 +59,28 @@ func nameTitle(p *panel) string {
 	return kindTitle(p)
 }
 
-// functionBody shows a function call's arguments and, when runnel runs the
-// function locally, its progress message while it runs and its output (Output,
-// as a JSON string) as it arrives. How the run stands and how long it took
-// are the header's (runStatus), never repeated here.
+// functionBody shows a function call's arguments (whole while the call
+// waits, for its approval or its turn) and, when runnel runs the function
+// locally, its progress message while it runs and its output (Output, as a
+// JSON string) as it arrives; a call the user denied with a reason shows
+// "denied: <reason>" instead of the output that tells the model so. How the
+// run stands and how long it took are the header's (runStatus), never
+// repeated here.
 func functionBody(p *panel, d *drawer) {
-	d.args("", p.it.Arguments)
-	if r := p.run; r != nil && r.Phase == tools.RunRunning {
+	r := p.run
+	if r != nil && r.Phase == tools.RunWaiting {
+		askedArgs(d, "", p.it.Arguments) // whole: the approval dialog points here
+	} else {
+		d.args("", p.it.Arguments)
+	}
+	if r != nil && r.Phase == tools.RunRunning {
 		if prog := cleanLine(r.Detail); prog != "" {
 			d.line(d.lk.muted.Render("local · " + prog))
 		}
+	}
+	if r != nil && r.Phase == tools.RunEnded && r.Outcome == tools.StatusDenied && cleanLine(r.Detail) != "" {
+		d.add(section{lines: paint(d.lk.state(stateInterrupted).Render, d.wrap("denied: "+cleanLine(r.Detail))), whole: true})
+		return // the output only says so to the model
 	}
 	if out := p.it.OutputText(); out != "" {
 		d.text("output", out, true)
