@@ -13,7 +13,8 @@ import (
 
 // Printer writes a stream as styled text to a plain writer (--format ansi):
 // no cursor movement, so the output scrolls and pipes. Each message is
-// printed progressively, one settled markdown block at a time (a block is
+// printed progressively, one settled markdown block at a time, one event
+// after the text that settled it, so that its citations are in (a block is
 // never re-rendered once printed); every other item prints its panel once,
 // when it is done; a response that ends prints what is left and a notice if
 // it failed, stopped early or was cut off.
@@ -50,6 +51,7 @@ type Printer struct {
 // printing is a message being printed block by block.
 type printing struct {
 	done int        // bytes of the raw text printed
+	seen int        // bytes of the raw text at the previous event: what may be printed now
 	cuts cutScanner // finds where the settled blocks after done end
 }
 
@@ -203,9 +205,13 @@ func (p *Printer) message(it *stream.Item, final bool) {
 	if pm.done > len(text) {
 		pm.done = len(text) // a .done value rewrote printed text: print what follows it
 	}
+	// A block is printed one event after the text that ended it came: the
+	// annotations of a delta (its citations) follow it.
+	seen := min(pm.seen, len(text))
+	pm.seen = len(text)
 	end := len(text)
 	if !final {
-		end = pm.cuts.cut(text, pm.done)
+		end = pm.cuts.cut(text[:seen], pm.done)
 	}
 	if end > pm.done {
 		r := citations(parts)
@@ -236,12 +242,17 @@ func (p *Printer) markdown(it *stream.Item, src string) string {
 }
 
 // chunkRefs keeps the markers of r that fall in the raw text [from, to)
-// (to included for the last chunk), shifted to the chunk.
+// (to included for the last chunk), shifted to the chunk. A marker whose
+// span began in a chunk already printed is inserted, not replacing.
 func chunkRefs(r refs, from, to int, last bool) refs {
 	var out refs
 	for _, m := range r.marks {
 		if m.at >= from && (m.at < to || (last && m.at == to)) {
-			out.marks = append(out.marks, mark{at: m.at - from, n: m.n})
+			c := mark{from: m.at - from, at: m.at - from, n: m.n, url: m.url}
+			if m.from >= from {
+				c.from = m.from - from
+			}
+			out.marks = append(out.marks, c)
 		}
 	}
 	return out
