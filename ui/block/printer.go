@@ -12,12 +12,16 @@ import (
 )
 
 // Printer writes a stream as styled text to a plain writer (--format ansi):
+// one turn.
 // no cursor movement, so the output scrolls and pipes. Each message is
 // printed progressively, one settled markdown block at a time, one event
 // after the text that settled it, so that its citations are in (a block is
 // never re-rendered once printed); every other item prints its panel once,
-// when it is done; a response that ends prints what is left and a notice if
-// it failed, stopped early or was cut off.
+// when it is done, but for the hosted searches (Grouped), which print as one
+// line (Hosted) before the next thing printed, and reasoning with nothing to
+// show, whose time the Thinking line gives once; a response that ends
+// prints what is left and a notice if it failed, stopped early or was cut
+// off.
 //
 // Invariants:
 //   - msgs[it].done is the length of it's raw text already printed; text is
@@ -46,6 +50,15 @@ type Printer struct {
 	held []*stream.Item
 	ran  map[*stream.Item]bool // the calls Ran was given
 	resp *stream.Snapshot      // the response of the last event
+
+	// thinking counts the reasoning with nothing to show; its line is
+	// printed once (thought), before the first thing printed after it
+	// that is not its own reasoning.
+	thinking *Thinking
+	thought  bool
+	// hosted holds the hosted searches done since the last thing printed
+	// (Grouped): they print as one line before the next thing.
+	hosted *Hosted
 }
 
 // printing is a message being printed block by block.
@@ -67,6 +80,8 @@ func NewPrinter(out io.Writer, width int, st *theme.Styles) *Printer {
 		msgs:   map[*stream.Item]*printing{},
 		shown:  map[*stream.Item]bool{},
 		ran:    map[*stream.Item]bool{},
+
+		thinking: NewThinking(),
 	}
 }
 
@@ -125,6 +140,7 @@ func (p *Printer) Response(s *stream.Snapshot) {
 	for _, n := range responseNotices(s) {
 		p.print(n.Render(p.ctx()))
 	}
+	p.flush()
 }
 
 // Close prints whatever is still pending: messages of a response that never
@@ -136,6 +152,7 @@ func (p *Printer) Close() {
 			p.message(it, true)
 		}
 	}
+	p.flush()
 }
 
 func (p *Printer) block(it *stream.Item) ItemBlock {
@@ -143,6 +160,7 @@ func (p *Printer) block(it *stream.Item) ItemBlock {
 	if !ok {
 		b = ForItem(it, p.now())
 		p.blocks[it] = b
+		p.thinking.Join(b)
 	}
 	return b
 }
@@ -180,6 +198,14 @@ func (p *Printer) panel(it *stream.Item, b ItemBlock) {
 	if it.Type == "function_call" && it.CallID != "" && !p.ran[it] {
 		p.shown[it] = true
 		p.held = append(p.held, it)
+		return
+	}
+	if Grouped(it) {
+		if p.hosted == nil {
+			p.hosted = NewHosted()
+		}
+		p.hosted.Add(b)
+		p.shown[it] = true
 		return
 	}
 	if s, ok := b.(ImageSaver); ok {
@@ -259,9 +285,34 @@ func chunkRefs(r refs, from, to int, last bool) refs {
 }
 
 // print writes one block, with a blank line before it if something came
-// before.
+// before, and first, once, the line of the reasoning before it that had
+// nothing to show (Thinking), when that reasoning is over.
 func (p *Printer) print(s string) {
 	if p.err != nil || s == "" {
+		return
+	}
+	p.flush()
+	p.write(s)
+}
+
+// flush prints what waits for the next thing printed: the Thinking line
+// (once, when no reasoning it counts runs) and the line of the hosted
+// searches since the last thing printed.
+func (p *Printer) flush() {
+	if !p.thought && !p.thinking.Live() {
+		if line := p.thinking.Render(p.ctx()); line != "" {
+			p.thought = true
+			p.write(line)
+		}
+	}
+	if h := p.hosted; h != nil {
+		p.hosted = nil
+		p.write(h.Render(p.ctx()))
+	}
+}
+
+func (p *Printer) write(s string) {
+	if p.err != nil {
 		return
 	}
 	if p.gap {
