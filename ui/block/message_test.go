@@ -337,3 +337,40 @@ func TestURLRows(t *testing.T) {
 		}
 	}
 }
+
+// TestCitationURLUntrusted: a cited URL carrying controls, escapes, angle
+// brackets, quotes or backslashes never reaches the terminal as anything but
+// a percent-encoded OSC 8 target; one that cannot be made safe gives a plain
+// [n] and no hyperlink.
+func TestCitationURLUntrusted(t *testing.T) {
+	js := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	for _, c := range []struct{ url, want string }{
+		{"https://a.example/p?q=<x>\"\\&utm_source=z", "https://a.example/p?q=%3Cx%3E%22%5C"},
+		{"https://a.example/p\x1b]8;;https://evil.example/\x07", "https://a.example/p"}, // the sequence is stripped whole
+		{"https://a.example/ p", ""},
+		{"javascript:alert(1)", ""},
+	} {
+		text := "Done. ([a](" + c.url + ")) next"
+		it := item(t, `{"type":"message","id":"m","role":"assistant","status":"completed","content":[{"type":"output_text","text":`+js(text)+
+			`,"annotations":[{"type":"url_citation","start_index":6,"end_index":`+fmtN(6+len([]rune("([a]("+c.url+"))")))+`,"url":`+js(c.url)+`,"title":"T"}]}]}`)
+		b := ForItem(it, epoch)
+		b.Update(epoch)
+		b.End(epoch)
+		out := b.Render(Context{Width: 80, Styles: testStyles, Now: epoch})
+		checkSafe(t, c.url, out)
+		m := b.(*message)
+		if got := m.refs.sources[0].url; got != c.want {
+			t.Errorf("%q: source URL %q, want %q", c.url, got, c.want)
+		}
+		linked := regexp.MustCompile(`\x1b\]8;;[^\x07\x1b]+(\x07|\x1b\\)(\x1b\[[0-9;]*m)*\[1\]`)
+		if c.want == "" && linked.MatchString(out) {
+			t.Errorf("%q: unsafe URL hyperlinked:\n%q", c.url, out)
+		}
+		if c.want != "" && !strings.Contains(out, "\x1b]8;;"+c.want) {
+			t.Errorf("%q: marker not linked to %q:\n%q", c.url, c.want, out)
+		}
+		if !strings.Contains(visible(out), "[1]") {
+			t.Errorf("%q: no marker:\n%s", c.url, visible(out))
+		}
+	}
+}
