@@ -48,7 +48,7 @@ func TestApprovalDialogShowsTheTranscript(t *testing.T) {
 		t.Fatalf("no question:\n%s", v)
 	}
 	above := v[:q]
-	for _, want := range []string{"zip1.create_short_url", "Thought"} {
+	for _, want := range []string{"zip1.create_short_url", "awaiting approval"} { // the reasoning before the panels has nothing to show: it draws nothing
 		if !strings.Contains(above, want) {
 			t.Errorf("%q is not visible above the dialog:\n%s", want, v)
 		}

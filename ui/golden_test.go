@@ -32,6 +32,7 @@ import (
 	"runnel/session"
 	"runnel/session/store"
 	"runnel/stream"
+	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"
 	"runnel/ui/block"
 )
@@ -285,6 +286,33 @@ func TestGoldenApprovalArgumentsOnce(t *testing.T) {
 		t.Errorf("the arguments are not whole in the panel, or the dialog does not point at it:\n%s", v)
 	}
 	checkGolden(t, m, "approval-arguments-once")
+}
+
+// TestGoldenSearchAnswer: the six-search answer (real fixture) from its
+// prompt: the searches are one line, the reasoning without a summary draws
+// nothing, citations are [n] markers, so the answer's first words are within
+// the first 10 rows after the prompt.
+func TestGoldenSearchAnswer(t *testing.T) {
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.Reply{SSE: sharedtest.ReadReal(t, "vercel__ai/openai-web-search-6-calls.sse")})
+	m := goldenModel(t, srv)
+	m.Update(SubmitMsg{Text: "tech news today: anything about vercel?"})
+	goldenPump(t, m)
+	m.Update(tea.KeyPressMsg{Code: tea.KeyHome}) // the top of the turn
+	rows := strings.Split(ansi.Strip(m.View().Content), "\n")
+	prompt, first := -1, -1
+	for i, r := range rows {
+		if prompt < 0 && strings.Contains(r, "anything about vercel?") {
+			prompt = i
+		}
+		if first < 0 && strings.Contains(r, "I checked today’s tech headlines") {
+			first = i
+		}
+	}
+	if prompt < 0 || first < 0 || first-prompt > 10 {
+		t.Errorf("the prompt is on row %d and the answer begins on row %d, want within 10 rows:\n%s", prompt, first, strings.Join(rows, "\n"))
+	}
+	checkGolden(t, m, "search-answer")
 }
 
 // splitEvery cuts s into n-byte deltas.

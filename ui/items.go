@@ -1,8 +1,10 @@
 package ui
 
 // This file is the transcript child: the entries on screen and the items
-// they show. It adds items and notices, re-renders what changed on a frame,
-// toggles panels and reasoning, and copies answers; it reports to the root
+// they show. It adds items and notices (a turn's reasoning with nothing to
+// show as one Thinking line, consecutive hosted searches as one line),
+// re-renders what changed on a frame, toggles panels and reasoning, and
+// copies answers; it reports to the root
 // only through messages (frameState.post).
 
 import (
@@ -24,7 +26,9 @@ import (
 // Invariants: entries maps every item shown to its transcript entry; an
 // item gets exactly one entry, created the first time an event names it,
 // except a server's tool list sent again (lists.skip): none while it may
-// be, or is, the same as the one shown.
+// be, or is, the same as the one shown; consecutive hosted searches share
+// one (hostedLine); think and hosted are of the turn len(turnEntry)
+// numbered, or older.
 type items struct {
 	fs         *frameState
 	transcript Transcript // the scrolling view of the entries
@@ -38,6 +42,58 @@ type items struct {
 	images     inlineImages          // generated images shown in the terminal (inline.go)
 	panelList  []*itemEntry          // the panels the open panel list shows
 	lists      toolLists             // the hosted MCP tool lists shown (toollists.go)
+	think      thinkingLine          // the current turn's line for reasoning with nothing to show
+	hosted     hostedLine            // the line the last hosted searches joined
+}
+
+// hostedLine is the entry of a block.Hosted: the one line that consecutive
+// hosted searches of a turn draw. A search joins the last one when it is of
+// the same turn and nothing drawn came after it (reasoning with nothing to
+// show draws nothing); otherwise it starts a new one.
+type hostedLine struct {
+	e    *itemEntry // e.it is the first member's item
+	b    *block.Hosted
+	turn int
+}
+
+// hostedFor returns the Hosted line a Grouped item joins, and whether it is
+// new (to be appended as an entry).
+func (c *items) hostedFor(it *stream.Item) (*itemEntry, bool) {
+	if h := c.hosted; h.e != nil && h.turn == len(c.turnEntry) && c.blankAfter(h.e.idx) {
+		return h.e, false
+	}
+	b := block.NewHosted()
+	c.hosted = hostedLine{e: &itemEntry{b: b, it: it, fs: c.fs}, b: b, turn: len(c.turnEntry)}
+	return c.hosted.e, true
+}
+
+// blankAfter reports whether every entry after entry i draws nothing now.
+func (c *items) blankAfter(i int) bool {
+	for j := i + 1; j < c.transcript.Len(); j++ {
+		if c.transcript.slots[j].e.View(c.transcript.Width()) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// thinkingLine is a turn's block.Thinking entry, placed before the turn's
+// first reasoning item: the reasoning with nothing to show draws nothing,
+// and this one line says how long it took.
+type thinkingLine struct {
+	e    *itemEntry // nil until the turn's first reasoning item; e.it is nil
+	b    *block.Thinking
+	turn int // len(turnEntry) when it was made
+}
+
+// thinking returns the current turn's Thinking line, appending it first.
+func (c *items) thinking() *block.Thinking {
+	if c.think.e == nil || c.think.turn != len(c.turnEntry) {
+		b := block.NewThinking()
+		c.think = thinkingLine{e: &itemEntry{b: b, fs: c.fs}, b: b, turn: len(c.turnEntry)}
+		c.appendEntry(c.think.e)
+	}
+	return c.think.b
 }
 
 // notice adds a one-line notice to the transcript.
@@ -50,9 +106,25 @@ func (c *items) appendEntry(e entry) {
 	c.transcript.Append(e)
 }
 
-// addItem appends an item's entry to the transcript.
+// addItem appends an item's entry to the transcript; a hosted search
+// joins the line of the searches just before it (hostedFor).
 func (c *items) addItem(it *stream.Item, now time.Time) *itemEntry {
+	if block.Grouped(it) {
+		e, fresh := c.hostedFor(it)
+		c.hosted.b.Add(block.ForItem(it, now))
+		c.entries[it] = e
+		if fresh {
+			c.appendEntry(e)
+			c.panels = append(c.panels, e)
+		} else {
+			c.transcript.Invalidate(e.idx)
+		}
+		return e
+	}
 	e := &itemEntry{b: block.ForItem(it, now), it: it, fs: c.fs}
+	if it.Type == "reasoning" {
+		c.thinking().Join(e.b)
+	}
 	c.entries[it] = e
 	c.appendEntry(e)
 	switch it.Type {
@@ -76,6 +148,9 @@ func (c *items) refresh(it *stream.Item, now time.Time) tea.Cmd {
 		u.Update(now)
 	}
 	c.transcript.Invalidate(e.idx)
+	if it.Type == "reasoning" && c.think.e != nil {
+		c.transcript.Invalidate(c.think.e.idx) // its line sums the turn's reasoning
+	}
 	var cmds []tea.Cmd
 	if it.Type == "message" && it.Done {
 		cmds = append(cmds, c.finalRender(e))
@@ -101,7 +176,17 @@ func (c *items) entriesLive() []*itemEntry {
 			out = append(out, e)
 		}
 	}
+	if e := c.think.e; e != nil && e.b.Live() {
+		out = append(out, e)
+	}
 	return out
+}
+
+// hidden reports whether e's block draws nothing now (block.Hider): the
+// keys that open blocks pass over it.
+func hidden(e *itemEntry) bool {
+	h, ok := e.b.(block.Hider)
+	return ok && h.Hidden()
 }
 
 // finalRender runs a finished message's full render off the UI goroutine.
@@ -125,7 +210,7 @@ func (c *items) toggle(e *itemEntry) {
 
 func (c *items) toggleLast(es []*itemEntry) {
 	for i := len(es) - 1; i >= 0; i-- {
-		if _, ok := es[i].b.(block.Expander); ok {
+		if _, ok := es[i].b.(block.Expander); ok && !hidden(es[i]) {
 			c.toggle(es[i])
 			return
 		}
@@ -135,7 +220,7 @@ func (c *items) toggleLast(es []*itemEntry) {
 func (c *items) toggleAll(es []*itemEntry) {
 	open := false
 	for _, e := range es {
-		if x, ok := e.b.(block.Expander); ok && !x.Expanded() {
+		if x, ok := e.b.(block.Expander); ok && !x.Expanded() && !hidden(e) {
 			open = true
 		}
 	}
@@ -229,6 +314,8 @@ func (c *items) reset(h int) {
 	c.entries = map[*stream.Item]*itemEntry{}
 	c.reasoning, c.panels, c.answers, c.turnEntry = nil, nil, nil, nil
 	c.lists = toolLists{}
+	c.think = thinkingLine{}
+	c.hosted = hostedLine{}
 }
 
 // waitingApprovals returns the entries of those of its that are approval

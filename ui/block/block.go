@@ -59,6 +59,13 @@ type Expander interface {
 	Expanded() bool
 }
 
+// Hider is a block that may draw nothing at all: reasoning with nothing to
+// show. Hidden reports whether it does now; the keys that open blocks pass
+// over it.
+type Hider interface {
+	Hidden() bool
+}
+
 // Titled is a block with a short title for the status line: reasoning's
 // current **Title**.
 type Titled interface {

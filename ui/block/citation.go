@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"runnel/stream"
+	"runnel/ui/markdown"
 )
 
 // source is one numbered reference of a message: a cited URL or file.
@@ -21,10 +22,14 @@ type source struct {
 	note  string // "file", "container file", or an unknown annotation type
 }
 
-// mark is a reference marker to insert into a message's text.
+// mark is a reference marker to put into a message's text: text[from:at]
+// (byte offsets in the message's joined raw text) is replaced by the
+// marker; from == at inserts it.
 type mark struct {
-	at int // byte offset in the message's joined raw text
-	n  int // source number
+	from int // where the cited span starts, when the marker replaces it
+	at   int // where the marker goes (the end of the span it replaces)
+	n    int // source number
+	url  string
 }
 
 // refs are the references of one message: its sources in number order and
@@ -62,13 +67,18 @@ func citations(parts []stream.Part) refs {
 				src.n = n
 				r.sources = append(r.sources, src)
 			}
-			if at, ok := annotationPos(a, p.Text); ok {
-				r.marks = append(r.marks, mark{at: base + at, n: n})
+			if from, at, ok := annotationPos(a, p.Text, r.sources[n-1].url); ok {
+				r.marks = append(r.marks, mark{from: base + from, at: base + at, n: n, url: r.sources[n-1].url})
 			}
 		}
 		base += len(p.Text)
 	}
-	sort.SliceStable(r.marks, func(i, j int) bool { return r.marks[i].at < r.marks[j].at })
+	sort.SliceStable(r.marks, func(i, j int) bool {
+		if r.marks[i].at != r.marks[j].at {
+			return r.marks[i].at < r.marks[j].at
+		}
+		return r.marks[i].from > r.marks[j].from // an insertion before a replacement ending there
+	})
 	return r
 }
 
@@ -108,25 +118,51 @@ func annotationSource(a map[string]json.RawMessage) (source, string) {
 	return s, ""
 }
 
-// annotationPos returns the byte offset in text where an annotation's marker
-// goes: after end_index (or index), both counted in code points as the API
-// counts them, clamped to the text. A position inside code, inside a link's
-// target or in the middle of a word is moved to the end of its paragraph.
-func annotationPos(a map[string]json.RawMessage, text string) (int, bool) {
+// annotationPos returns where in text an annotation's marker goes, as byte
+// offsets: the marker replaces text[from:at] when the cited span
+// (start_index to end_index, counted in code points as the API counts them)
+// is only a markdown link to the cited URL, "([site](url))" as OpenAI's web
+// search writes it, which would otherwise show the URL twice; else it goes
+// after end_index (or index), clamped to the text, and from == at. A
+// position inside code, inside a link's target or in the middle of a word
+// is moved to the end of its paragraph.
+func annotationPos(a map[string]json.RawMessage, text, url string) (from, at int, ok bool) {
 	idx, ok := intField(a["end_index"])
 	if !ok {
 		if idx, ok = intField(a["index"]); !ok {
-			return 0, false
+			return 0, 0, false
 		}
 	}
-	if start, _ := intField(a["start_index"]); idx <= 0 && start <= 0 {
-		return 0, false // no position (an attached file)
+	start, _ := intField(a["start_index"])
+	if idx <= 0 && start <= 0 {
+		return 0, 0, false // no position (an attached file)
 	}
-	at := runeOffset(text, idx)
+	at = runeOffset(text, idx)
+	if from := runeOffset(text, start); url != "" && from < at && linkTo(text[from:at], url) && goodMarkSpot(text, from) {
+		return from, at, true
+	}
 	if !goodMarkSpot(text, at) {
 		at = paragraphEnd(text, at)
 	}
-	return at, true
+	return at, at, true
+}
+
+// linkTo reports whether span is one markdown link to url (tracking
+// parameters aside), in parentheses or not: "([site](url))", "[site](url)".
+func linkTo(span, url string) bool {
+	s := strings.TrimSpace(span)
+	if strings.HasPrefix(s, "(") && strings.HasSuffix(s, ")") && strings.HasPrefix(s[1:], "[") {
+		s = s[1 : len(s)-1]
+	}
+	if !strings.HasPrefix(s, "[") || !strings.HasSuffix(s, ")") || strings.ContainsAny(s, "\n`") {
+		return false
+	}
+	label, dest, ok := strings.Cut(s[1:len(s)-1], "](")
+	if !ok || strings.ContainsAny(label, "[]") {
+		return false
+	}
+	u, ok := safeURL(strings.Trim(dest, "<>"))
+	return ok && u == url
 }
 
 func intField(v json.RawMessage) (int, bool) {
@@ -223,8 +259,8 @@ func paragraphEnd(text string, at int) int {
 	return len(strings.TrimRight(text, "\n"))
 }
 
-// marked returns text with the markers of r inserted (as escaped "\[n\]",
-// which markdown shows as "[n]" and never takes for a link).
+// marked returns text with the markers of r put in (markerText). A span
+// that overlaps one already replaced gets its marker inserted instead.
 func (r refs) marked(text string) string {
 	if len(r.marks) == 0 {
 		return text
@@ -234,19 +270,35 @@ func (r refs) marked(text string) string {
 	last := 0
 	for _, m := range r.marks {
 		at := min(max(m.at, last), len(text))
-		b.WriteString(text[last:at])
-		b.WriteString(markerText(m.n))
+		from := at
+		if m.from >= last && m.from < at {
+			from = m.from
+		}
+		b.WriteString(text[last:from])
+		b.WriteString(markerText(m.n, m.url))
 		last = at
 	}
 	b.WriteString(text[last:])
 	return b.String()
 }
 
-func markerText(n int) string { return `\[` + strconv.Itoa(n) + `\]` }
+// markerText is the markdown of a marker: "[n]" (escaped, so markdown never
+// takes it for a link), and for a cited URL a link that ui/markdown draws as
+// that text alone, hyperlinked (markdown.CiteTitle). The URL is safeURL's:
+// no spaces, controls, angle brackets or backslashes.
+func markerText(n int, url string) string {
+	text := `\[` + strconv.Itoa(n) + `\]`
+	if url == "" {
+		return text
+	}
+	return "[" + text + "](<" + url + "> \"" + markdown.CiteTitle + "\")"
+}
 
-// safeURL returns a URL that is safe to print and to put in a hyperlink:
-// http or https with a host, no controls and no spaces. ok is false for
-// anything else.
+// safeURL returns a URL that is safe to print, to put in a hyperlink and in
+// a markdown link: http or https with a host, its tracking parameters
+// (utm_*) dropped, and no controls, spaces, angle brackets or backslashes
+// (percent-encoded when the parser left them). ok is false for anything
+// else.
 func safeURL(raw string) (string, bool) {
 	s := cleanLine(raw)
 	if s == "" || strings.ContainsAny(s, " \x7f") {
@@ -256,11 +308,30 @@ func safeURL(raw string) (string, bool) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", false
 	}
-	out := u.String()
+	u.RawQuery = dropTracking(u.RawQuery)
+	u.ForceQuery = false
+	out := urlEscaper.Replace(u.String())
 	for i := 0; i < len(out); i++ {
-		if out[i] < 0x20 || out[i] == 0x7f {
+		if out[i] <= 0x20 || out[i] == 0x7f {
 			return "", false
 		}
 	}
 	return out, true
+}
+
+var urlEscaper = strings.NewReplacer("<", "%3C", ">", "%3E", `\`, "%5C", "\"", "%22")
+
+// dropTracking removes the utm_* parameters from a raw query, keeping the
+// others as they were written, in their order.
+func dropTracking(q string) string {
+	if !strings.Contains(strings.ToLower(q), "utm_") {
+		return q
+	}
+	var kept []string
+	for p := range strings.SplitSeq(q, "&") {
+		if p != "" && !strings.HasPrefix(strings.ToLower(p), "utm_") {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, "&")
 }

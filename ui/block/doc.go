@@ -3,13 +3,19 @@
 //
 // Each entry is a Block: a user prompt (NewUser), a notice (NewNotice,
 // NewRetry: one line for all the retries of a request, Retrier), or the
-// block of one stream item (ForItem): an assistant message
-// (markdown, streamed incrementally through ui/markdown, citations as
-// numbered markers with a Sources list, refusals and commentary styled
-// apart), reasoning (a one-line header that expands to the summary), a tool
+// block of one stream item (ForItem): an assistant message (markdown,
+// streamed incrementally through ui/markdown; citations as numbered markers
+// [n], hyperlinked, that replace the "([site](url))" a citation covers,
+// with one Sources list, tracking parameters dropped; refusals and
+// commentary styled apart), reasoning (a one-line header that expands to
+// the summary; nothing at all without a summary or text), a tool
 // or MCP panel (a rounded border with icon, title, spinner or final state
 // and duration, arguments and an output preview), or a generic panel for
-// item types runnel does not know. ForItem picks the block by the item's
+// item types runnel does not know. Two blocks stand for several items: a
+// turn's Thinking line ("Thought for 12.0s", the time of its reasoning that
+// has nothing to show) and a Hosted line, the one row consecutive hosted
+// searches draw ("⌕ 2 searches · 21 sources · 1 page opened"), which
+// expands to their panels. ForItem picks the block by the item's
 // class in the item kind table (stream.KindFor); every panel's icon and
 // title come from the type's look (ui/itemlook), and panelSpecs holds the
 // panel bodies of the types that have their own. A function call runnel
@@ -17,9 +23,10 @@
 // caller, who keeps the runs by call_id): waiting, running with its
 // progress, then how it ended ("failed", "cancelled", "denied", "timed
 // out", "outcome unknown"…) and how long it took. Optional behaviour is
-// offered through small interfaces: Updater, Expander, Titled, Finisher,
-// Approver, ImageSaver, RunHolder.
-// Printer writes the same blocks to a plain writer as a stream goes by.
+// offered through small interfaces: Updater, Expander, Titled, Hider,
+// Finisher, Approver, ImageSaver, RunHolder.
+// Printer writes the same blocks to a plain writer as a stream goes by
+// (the hosted searches as their one line, the Thinking line at most once).
 //
 // Every string taken from the stream is cleaned (stream.Sanitize or
 // SanitizeLine) before it is styled; the only escape sequences in the output

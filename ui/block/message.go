@@ -255,8 +255,8 @@ func renderWhole(r *markdown.Renderer, src string, width int) string {
 // sourceRows lists the sources: "[n] title" as an OSC 8 hyperlink that
 // runnel writes itself (the URL was validated: http or https, no controls),
 // and under it the URL, for terminals without hyperlinks (each row of it
-// hyperlinked too: a URL wider than the row breaks, and every piece opens
-// it).
+// hyperlinked too: a URL wider than the row breaks after a separator, never
+// inside a word, and every piece opens it).
 func sourceRows(sources []source, width int, lk *look) []string {
 	if len(sources) == 0 {
 		return nil
@@ -287,11 +287,30 @@ func sourceRows(sources []source, width int, lk *look) []string {
 			rows = append(rows, prefix+styled)
 		}
 		if s.url != "" {
-			for _, l := range strings.Split(ansi.Hardwrap(s.url, max(width-len(num), 1), false), "\n") {
+			for _, l := range urlRows(s.url, max(width-len(num), 1)) {
 				// each piece of a URL wider than the row keeps the link
 				rows = append(rows, indent+ansi.SetHyperlink(s.url)+lk.muted.Render(l)+ansi.ResetHyperlink())
 			}
 		}
 	}
 	return fitAll(rows, width) // only narrower than the numbers needs it
+}
+
+// urlRows breaks a URL (plain, one cell a byte: safeURL's output is ASCII
+// or percent-encoded) into rows of at most width: each row ends after the
+// last separator ("/", "-", "?", "&", "=", ".", "_", "#", "+", ",", ";",
+// ":") that fits, so no word is cut; only a run with no separator wider
+// than the row is broken where the row ends.
+func urlRows(u string, width int) []string {
+	width = max(width, 1)
+	var rows []string
+	for ansi.StringWidth(u) > width {
+		cut := ansi.Truncate(u, width, "")
+		if i := strings.LastIndexAny(cut, "/-?&=._#+,;:"); i > 0 {
+			cut = cut[:i+1]
+		}
+		rows = append(rows, cut)
+		u = u[len(cut):]
+	}
+	return append(rows, u)
 }

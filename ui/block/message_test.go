@@ -2,6 +2,8 @@ package block
 
 import (
 	"encoding/json"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -65,18 +67,26 @@ func TestCitationsFiles(t *testing.T) {
 
 func TestMarkerPlacement(t *testing.T) {
 	ann := func(js string) json.RawMessage { return json.RawMessage(js) }
+	a := markerText(1, "https://a.example/")
 	cases := []struct {
 		text string
 		ann  string
 		want string
 	}{
-		{"Paris is the capital.", `{"type":"url_citation","start_index":0,"end_index":20,"url":"https://a.example/","title":"A"}`, `Paris is the capital\[1\].`},
-		{"héllo wörld. Next", `{"type":"url_citation","start_index":0,"end_index":12,"url":"https://a.example/"}`, `héllo wörld.\[1\] Next`},
-		{"short", `{"type":"url_citation","start_index":0,"end_index":999,"url":"https://a.example/"}`, `short\[1\]`},
-		{"in the middle of a word.\n\nNext para", `{"type":"url_citation","start_index":0,"end_index":10,"url":"https://a.example/"}`, "in the middle of a word.\\[1\\]\n\nNext para"},
+		{"Paris is the capital.", `{"type":"url_citation","start_index":0,"end_index":20,"url":"https://a.example/","title":"A"}`, "Paris is the capital" + a + "."},
+		{"héllo wörld. Next", `{"type":"url_citation","start_index":0,"end_index":12,"url":"https://a.example/"}`, "héllo wörld." + a + " Next"},
+		{"short", `{"type":"url_citation","start_index":0,"end_index":999,"url":"https://a.example/"}`, "short" + a},
+		{"in the middle of a word.\n\nNext para", `{"type":"url_citation","start_index":0,"end_index":10,"url":"https://a.example/"}`, "in the middle of a word." + a + "\n\nNext para"},
 		{"```\ncode here\n```\n\nAfter", `{"type":"file_citation","index":8,"file_id":"f1","filename":"x.txt"}`, "```\ncode here\n```\n\nAfter\\[1\\]"},
-		{"see [site](https://x.example/page) ok", `{"type":"url_citation","start_index":0,"end_index":20,"url":"https://x.example/page"}`, `see [site](https://x.example/page) ok\[1\]`},
+		{"see [site](https://x.example/page) ok", `{"type":"url_citation","start_index":0,"end_index":20,"url":"https://x.example/page"}`, "see [site](https://x.example/page) ok" + markerText(1, "https://x.example/page")},
 		{"no position", `{"type":"url_citation","url":"https://a.example/"}`, `no position`},
+		// the span is a link to the cited URL: the marker replaces it, and
+		// the tracking parameters go
+		{"Done. ([a.example](https://a.example/?utm_source=openai))  \n- next", `{"type":"url_citation","start_index":6,"end_index":57,"url":"https://a.example/?utm_source=openai"}`, "Done. " + a + "  \n- next"},
+		{"Done [a.example](https://a.example/?x=1&utm_medium=m). Next", `{"type":"url_citation","start_index":5,"end_index":53,"url":"https://a.example/?utm_source=s&x=1"}`, "Done " + markerText(1, "https://a.example/?x=1") + ". Next"},
+		// a link to another URL, or prose, is kept and the marker follows it
+		{"See ([b](https://b.example/)) now", `{"type":"url_citation","start_index":4,"end_index":29,"url":"https://a.example/"}`, "See ([b](https://b.example/))" + a + " now"},
+		{"Plain words here. More", `{"type":"url_citation","start_index":0,"end_index":17,"url":"https://a.example/"}`, "Plain words here." + a + " More"},
 	}
 	for _, c := range cases {
 		parts := []stream.Part{{Type: "output_text", Text: c.text, Annotations: []json.RawMessage{ann(c.ann)}}}
@@ -95,7 +105,8 @@ func TestMarkerPlacement(t *testing.T) {
 		ann(`{"type":"url_citation","start_index":6,"end_index":8,"url":"https://same.example/"}`),
 	}}}
 	r := citations(parts)
-	if got, want := r.marked("a. b. c."), `a.\[1\] b.\[2\] c.\[1\]`; got != want {
+	same := markerText(1, "https://same.example/")
+	if got, want := r.marked("a. b. c."), "a."+same+" b.\\[2\\] c."+same; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	if r.sources[1].url != "" {
@@ -252,5 +263,114 @@ func TestQuickRendererIsATwin(t *testing.T) {
 	plain := theme.New(theme.NoColor())
 	if a, b := rs.get(&plain, 60, true), rs.get(&plain, 60, false); a == nil || a != b {
 		t.Fatalf("NO_COLOR: quick %p, full %p: want the same renderer", a, b)
+	}
+}
+
+// TestCitationsReplaceInlineLinks: on the six-search fixture, in the chat's
+// block and in --format ansi, the "([site](url?utm_source=openai))" each
+// citation covers draws as a marker [n] that is a hyperlink (OSC 8) to the
+// source, with no URL and no tracking parameter left in the answer; the
+// Sources list shows each URL once, without utm_*, its rows broken only
+// after a separator.
+func TestCitationsReplaceInlineLinks(t *testing.T) {
+	name := "vercel__ai/openai-web-search-6-calls.sse"
+	data := fixture(t, name)
+	r := newReplayer(t, data).run()
+	m := r.byType("message")[0].(*message)
+	if len(m.refs.sources) != 7 {
+		t.Fatalf("%d sources, want 7", len(m.refs.sources))
+	}
+	for where, out := range map[string]string{"chat": m.Render(r.ctx(80)), "ansi": printFixture(t, data, 80)} {
+		checkSafe(t, where, out)
+		vis := visible(out)
+		i := strings.LastIndex(vis, "\nSources\n")
+		if i < 0 {
+			t.Fatalf("%s: no Sources list:\n%s", where, vis)
+		}
+		body, list := vis[strings.Index(vis, "I checked today"):i], vis[i:] // the answer (ansi prints the panels first)
+		if strings.Contains(body, "http") || strings.Contains(vis, "utm_") {
+			t.Errorf("%s: a URL or a tracking parameter is left in the answer:\n%s", where, vis)
+		}
+		for _, s := range m.refs.sources {
+			if strings.Contains(s.url, "utm_") {
+				t.Errorf("source %d keeps its tracking parameter: %s", s.n, s.url)
+			}
+			marker := regexp.MustCompile(`\x1b\]8;;` + regexp.QuoteMeta(s.url) + `(\x07|\x1b\\)(\x1b\[[0-9;]*m)*\[` + fmtN(s.n) + `\]`)
+			if !marker.MatchString(out) {
+				t.Errorf("%s: marker [%d] is not a hyperlink to %s", where, s.n, s.url)
+			}
+			if !strings.Contains(body, "["+fmtN(s.n)+"]") {
+				t.Errorf("%s: marker [%d] missing from the answer", where, s.n)
+			}
+			// the URL's rows, joined, are the URL; each row but the last
+			// ends with a separator
+			rows := urlRows(s.url, 76)
+			if strings.Join(rows, "") != s.url {
+				t.Errorf("urlRows(%s) = %q", s.url, rows)
+			}
+			for _, row := range rows[:len(rows)-1] {
+				if !strings.ContainsAny(row[len(row)-1:], "/-?&=._#+,;:") {
+					t.Errorf("%s broken inside a word: %q", s.url, rows)
+				}
+				if !strings.Contains(list, "    "+row+"\n") {
+					t.Errorf("%s: row %q of %s not in the Sources list:\n%s", where, row, s.url, list)
+				}
+			}
+		}
+	}
+}
+
+func TestURLRows(t *testing.T) {
+	cases := []struct {
+		url   string
+		width int
+		want  []string
+	}{
+		{"https://a.example/short", 40, []string{"https://a.example/short"}},
+		{"https://a.example/one-two-three", 20, []string{"https://a.example/", "one-two-three"}},
+		{"https://a.example/abcdefghijklmnopqrstuvwxyz", 20, []string{"https://a.example/", "abcdefghijklmnopqrst", "uvwxyz"}},
+		{"https://x", 1, []string{"h", "t", "t", "p", "s", ":", "/", "/", "x"}},
+	}
+	for _, c := range cases {
+		if got := urlRows(c.url, c.width); !slices.Equal(got, c.want) {
+			t.Errorf("urlRows(%q, %d) = %q, want %q", c.url, c.width, got, c.want)
+		}
+	}
+}
+
+// TestCitationURLUntrusted: a cited URL carrying controls, escapes, angle
+// brackets, quotes or backslashes never reaches the terminal as anything but
+// a percent-encoded OSC 8 target; one that cannot be made safe gives a plain
+// [n] and no hyperlink.
+func TestCitationURLUntrusted(t *testing.T) {
+	js := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	for _, c := range []struct{ url, want string }{
+		{"https://a.example/p?q=<x>\"\\&utm_source=z", "https://a.example/p?q=%3Cx%3E%22%5C"},
+		{"https://a.example/p\x1b]8;;https://evil.example/\x07", "https://a.example/p"}, // the sequence is stripped whole
+		{"https://a.example/ p", ""},
+		{"javascript:alert(1)", ""},
+	} {
+		text := "Done. ([a](" + c.url + ")) next"
+		it := item(t, `{"type":"message","id":"m","role":"assistant","status":"completed","content":[{"type":"output_text","text":`+js(text)+
+			`,"annotations":[{"type":"url_citation","start_index":6,"end_index":`+fmtN(6+len([]rune("([a]("+c.url+"))")))+`,"url":`+js(c.url)+`,"title":"T"}]}]}`)
+		b := ForItem(it, epoch)
+		b.Update(epoch)
+		b.End(epoch)
+		out := b.Render(Context{Width: 80, Styles: testStyles, Now: epoch})
+		checkSafe(t, c.url, out)
+		m := b.(*message)
+		if got := m.refs.sources[0].url; got != c.want {
+			t.Errorf("%q: source URL %q, want %q", c.url, got, c.want)
+		}
+		linked := regexp.MustCompile(`\x1b\]8;;[^\x07\x1b]+(\x07|\x1b\\)(\x1b\[[0-9;]*m)*\[1\]`)
+		if c.want == "" && linked.MatchString(out) {
+			t.Errorf("%q: unsafe URL hyperlinked:\n%q", c.url, out)
+		}
+		if c.want != "" && !strings.Contains(out, "\x1b]8;;"+c.want) {
+			t.Errorf("%q: marker not linked to %q:\n%q", c.url, c.want, out)
+		}
+		if !strings.Contains(visible(out), "[1]") {
+			t.Errorf("%q: no marker:\n%s", c.url, visible(out))
+		}
 	}
 }

@@ -18,9 +18,9 @@ import (
 // paths. An expanded panel (ctrl+o) shows every character: there a path too
 // long for a line is broken where the line ends, as is a saved image's path
 // (lineWhole), which the user needs whole. Other words longer than a line
-// (base64, a URL) are always broken where the line ends: cutting them would
-// hide what is in the middle of them, and a URL cut is no more clickable
-// than one wrapped.
+// (base64, a URL) are always broken, a URL after a separator (urlRows), the
+// rest where the line ends: cutting them would hide what is in the middle
+// of them, and a URL cut is no more clickable than one wrapped.
 
 // wrapPanel breaks text (cleaned; it may be styled) into rows of at most
 // width columns at spaces only: a word goes whole to the next row when it
@@ -79,7 +79,15 @@ func wrapPanelLine(out []string, line string, width int, shorten bool) []string 
 			flush()
 			continue
 		}
-		pieces := strings.Split(ansi.Hardwrap(word, width, false), "\n")
+		var pieces []string
+		if plain := ansi.Strip(word); strings.Contains(plain, "://") && strings.HasSuffix(word, plain) {
+			// a URL (after a style's reset, perhaps): broken after a
+			// separator, never inside a word
+			pieces = urlRows(plain, width)
+			pieces[0] = word[:len(word)-len(plain)] + pieces[0]
+		} else {
+			pieces = strings.Split(ansi.Hardwrap(word, width, false), "\n")
+		}
 		out, cont = append(out, pieces[:len(pieces)-1]...), true
 		last := pieces[len(pieces)-1]
 		cur.WriteString(last)

@@ -78,3 +78,26 @@ func TestPanelsShowPathsWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestPanelURLBreaksAfterSeparator: the page a find_in_page call searched
+// (six-search fixture), too long for the row, is broken after a separator,
+// not inside a word.
+func TestPanelURLBreaksAfterSeparator(t *testing.T) {
+	r := newReplayer(t, fixture(t, "vercel__ai/openai-web-search-6-calls.sse")).run()
+	url := "https://techcrunch.com/2025/12/05/petco-confirms-security-lapse-exposed-customers-personal-data/"
+	seen := false
+	for _, b := range r.byType("web_search_call") {
+		if b.Item().Details().Action.Type != "find_in_page" || b.Item().Details().Action.URL != url {
+			continue
+		}
+		seen = true
+		vis := visible(b.Render(r.ctx(80)))
+		if !strings.Contains(vis, "│ https://techcrunch.com/2025/12/05/petco-confirms-security-lapse-exposed-") ||
+			!strings.Contains(vis, "│ customers-personal-data/") {
+			t.Errorf("URL broken inside a word:\n%s", vis)
+		}
+	}
+	if !seen {
+		t.Fatal("no find_in_page call on the Petco page")
+	}
+}

@@ -12,11 +12,16 @@ import (
 )
 
 // Printer writes a stream as styled text to a plain writer (--format ansi):
+// one turn.
 // no cursor movement, so the output scrolls and pipes. Each message is
-// printed progressively, one settled markdown block at a time (a block is
+// printed progressively, one settled markdown block at a time, one event
+// after the text that settled it, so that its citations are in (a block is
 // never re-rendered once printed); every other item prints its panel once,
-// when it is done; a response that ends prints what is left and a notice if
-// it failed, stopped early or was cut off.
+// when it is done, but for the hosted searches (Grouped), which print as one
+// line (Hosted) before the next thing printed, and reasoning with nothing to
+// show, whose time the Thinking line gives once; a response that ends
+// prints what is left and a notice if it failed, stopped early or was cut
+// off.
 //
 // Invariants:
 //   - msgs[it].done is the length of it's raw text already printed; text is
@@ -45,11 +50,21 @@ type Printer struct {
 	held []*stream.Item
 	ran  map[*stream.Item]bool // the calls Ran was given
 	resp *stream.Snapshot      // the response of the last event
+
+	// thinking counts the reasoning with nothing to show; its line is
+	// printed once (thought), before the first thing printed after it
+	// that is not its own reasoning.
+	thinking *Thinking
+	thought  bool
+	// hosted holds the hosted searches done since the last thing printed
+	// (Grouped): they print as one line before the next thing.
+	hosted *Hosted
 }
 
 // printing is a message being printed block by block.
 type printing struct {
 	done int        // bytes of the raw text printed
+	seen int        // bytes of the raw text at the previous event: what may be printed now
 	cuts cutScanner // finds where the settled blocks after done end
 }
 
@@ -65,6 +80,8 @@ func NewPrinter(out io.Writer, width int, st *theme.Styles) *Printer {
 		msgs:   map[*stream.Item]*printing{},
 		shown:  map[*stream.Item]bool{},
 		ran:    map[*stream.Item]bool{},
+
+		thinking: NewThinking(),
 	}
 }
 
@@ -123,6 +140,7 @@ func (p *Printer) Response(s *stream.Snapshot) {
 	for _, n := range responseNotices(s) {
 		p.print(n.Render(p.ctx()))
 	}
+	p.flush()
 }
 
 // Close prints whatever is still pending: messages of a response that never
@@ -134,6 +152,7 @@ func (p *Printer) Close() {
 			p.message(it, true)
 		}
 	}
+	p.flush()
 }
 
 func (p *Printer) block(it *stream.Item) ItemBlock {
@@ -141,6 +160,7 @@ func (p *Printer) block(it *stream.Item) ItemBlock {
 	if !ok {
 		b = ForItem(it, p.now())
 		p.blocks[it] = b
+		p.thinking.Join(b)
 	}
 	return b
 }
@@ -180,6 +200,14 @@ func (p *Printer) panel(it *stream.Item, b ItemBlock) {
 		p.held = append(p.held, it)
 		return
 	}
+	if Grouped(it) {
+		if p.hosted == nil {
+			p.hosted = NewHosted()
+		}
+		p.hosted.Add(b)
+		p.shown[it] = true
+		return
+	}
 	if s, ok := b.(ImageSaver); ok {
 		if save := s.SaveImage(p.images); save != nil {
 			s.ImageSaved(save())
@@ -203,9 +231,13 @@ func (p *Printer) message(it *stream.Item, final bool) {
 	if pm.done > len(text) {
 		pm.done = len(text) // a .done value rewrote printed text: print what follows it
 	}
+	// A block is printed one event after the text that ended it came: the
+	// annotations of a delta (its citations) follow it.
+	seen := min(pm.seen, len(text))
+	pm.seen = len(text)
 	end := len(text)
 	if !final {
-		end = pm.cuts.cut(text, pm.done)
+		end = pm.cuts.cut(text[:seen], pm.done)
 	}
 	if end > pm.done {
 		r := citations(parts)
@@ -236,21 +268,51 @@ func (p *Printer) markdown(it *stream.Item, src string) string {
 }
 
 // chunkRefs keeps the markers of r that fall in the raw text [from, to)
-// (to included for the last chunk), shifted to the chunk.
+// (to included for the last chunk), shifted to the chunk. A marker whose
+// span began in a chunk already printed is inserted, not replacing.
 func chunkRefs(r refs, from, to int, last bool) refs {
 	var out refs
 	for _, m := range r.marks {
 		if m.at >= from && (m.at < to || (last && m.at == to)) {
-			out.marks = append(out.marks, mark{at: m.at - from, n: m.n})
+			c := mark{from: m.at - from, at: m.at - from, n: m.n, url: m.url}
+			if m.from >= from {
+				c.from = m.from - from
+			}
+			out.marks = append(out.marks, c)
 		}
 	}
 	return out
 }
 
 // print writes one block, with a blank line before it if something came
-// before.
+// before, and first, once, the line of the reasoning before it that had
+// nothing to show (Thinking), when that reasoning is over.
 func (p *Printer) print(s string) {
 	if p.err != nil || s == "" {
+		return
+	}
+	p.flush()
+	p.write(s)
+}
+
+// flush prints what waits for the next thing printed: the Thinking line
+// (once, when no reasoning it counts runs) and the line of the hosted
+// searches since the last thing printed.
+func (p *Printer) flush() {
+	if !p.thought && !p.thinking.Live() {
+		if line := p.thinking.Render(p.ctx()); line != "" {
+			p.thought = true
+			p.write(line)
+		}
+	}
+	if h := p.hosted; h != nil {
+		p.hosted = nil
+		p.write(h.Render(p.ctx()))
+	}
+}
+
+func (p *Printer) write(s string) {
+	if p.err != nil {
 		return
 	}
 	if p.gap {

@@ -13,6 +13,12 @@ import (
 // command does, with a fixed clock.
 func printFixture(t *testing.T, data []byte, width int) string {
 	t.Helper()
+	return printFixtureEvery(t, data, width, tick)
+}
+
+// printFixtureEvery is printFixture with the clock moving step per event.
+func printFixtureEvery(t *testing.T, data []byte, width int, step time.Duration) string {
+	t.Helper()
 	var out bytes.Buffer
 	p := NewPrinter(&out, width, testStyles)
 	now := epoch
@@ -21,7 +27,7 @@ func printFixture(t *testing.T, data []byte, width int) string {
 	d := stream.NewDecoder(bytes.NewReader(data))
 	var last *stream.Snapshot
 	for d.Next() {
-		now = now.Add(tick)
+		now = now.Add(step)
 		ev := d.Event()
 		it, _ := acc.Apply(ev)
 		s := acc.Current()
@@ -55,7 +61,7 @@ func TestPrinterFixtures(t *testing.T) {
 		panels map[string]int // header text → how many times it must appear
 		text   []string       // answer text that must appear
 	}{
-		{"vercel__ai/openai-web-search-6-calls.sse", map[string]int{"web search": 6}, []string{"Sources"}},
+		{"vercel__ai/openai-web-search-6-calls.sse", map[string]int{"web search": 0}, []string{"⌕ 2 searches · 21 sources · 1 page opened · 3 finds in pages", "Sources"}},
 		{"vercel__ai/openai-mcp-tool-two-calls.sse", map[string]int{"dmcp: 2 tools": 1, "dmcp.web_search_exa": 2}, nil},
 		{"vercel__ai/openai-code-interpreter-3-calls.sse", map[string]int{"code interpreter": 3}, nil},
 		{"vercel__ai/openai-apply-patch-diff.sse", map[string]int{"apply patch shopping-checklist.md": 1}, []string{"+## Shopping Checklist"}},

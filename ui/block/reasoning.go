@@ -11,7 +11,8 @@ import (
 // collapsed (the default), and the summary parts rendered as markdown when
 // expanded. Without a summary it shows the raw reasoning text (LM Studio,
 // DeepSeek, OpenRouter send the chain of thought as reasoning_text); with
-// neither, only that the reasoning is encrypted.
+// neither it draws nothing (Hidden): a turn's Thinking line says how long
+// such reasoning took.
 //
 // Invariants:
 //   - rev changes on Update, End and SetExpanded.
@@ -36,6 +37,7 @@ var (
 	_ ItemBlock = (*reasoning)(nil)
 	_ Expander  = (*reasoning)(nil)
 	_ Titled    = (*reasoning)(nil)
+	_ Hider     = (*reasoning)(nil)
 )
 
 func newReasoning(it *stream.Item) ItemBlock { return &reasoning{it: it} }
@@ -110,7 +112,9 @@ func (r *reasoning) source() string {
 	return clean(strings.Join(parts, "\n\n"))
 }
 
-func (r *reasoning) encrypted() bool { return r.it.Details().Encrypted }
+// Hidden reports that the reasoning has nothing to show (no summary, no
+// text; perhaps encrypted): it draws nothing, expanded or not.
+func (r *reasoning) Hidden() bool { return r.doc.src == "" }
 
 func (r *reasoning) Render(ctx Context) string {
 	key := renderKey{ctx.Width, ctx.Styles, r.rev}
@@ -119,6 +123,9 @@ func (r *reasoning) Render(ctx Context) string {
 		if out, ok := r.settled.get(key); ok {
 			return out
 		}
+	}
+	if r.Hidden() {
+		return ""
 	}
 	lk := ctx.look()
 	out := r.header(ctx, lk)
@@ -144,14 +151,9 @@ func (r *reasoning) header(ctx Context, lk *look) string {
 	if r.expanded {
 		arrow = "▾ "
 	}
-	var label string
-	switch {
-	case r.running():
+	label := "Thought"
+	if r.running() {
 		label = spinner(r.clock.start, ctx.Now) + " Thinking"
-	case r.doc.src == "" && r.encrypted():
-		label = "reasoning (encrypted)"
-	default:
-		label = "Thought"
 	}
 	if t := r.Title(); t != "" {
 		label += ": " + t
@@ -176,12 +178,6 @@ func (r *reasoning) header(ctx Context, lk *look) string {
 // the header.
 func (r *reasoning) renderBody(ctx Context, lk *look) string {
 	r.renders++
-	if r.doc.src == "" {
-		if r.encrypted() {
-			return lk.muted.Render(fit("  encrypted by the provider; nothing to show", max(ctx.Width, 1)))
-		}
-		return ""
-	}
 	width := max(ctx.Width-2-lk.reasonBody.GetHorizontalFrameSize(), 1)
 	md := ctx.markdown(width)
 	rows := splitLines(r.fit.fit(r.doc.view(md, nil, width), width))

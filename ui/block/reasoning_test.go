@@ -23,6 +23,12 @@ func TestReasoningLiveHeader(t *testing.T) {
 			continue
 		}
 		out := rb.Render(r.ctx(100))
+		if rb.Hidden() { // no summary yet: the turn's Thinking line speaks for it
+			if out != "" {
+				t.Fatalf("reasoning with nothing to show drew %q", out)
+			}
+			continue
+		}
 		if strings.Contains(out, "\n") {
 			t.Fatalf("collapsed reasoning is more than one line:\n%s", out)
 		}
@@ -77,7 +83,8 @@ func TestReasoningLiveHeader(t *testing.T) {
 }
 
 // TestReasoningRawAndEncrypted covers reasoning without a summary: raw
-// reasoning_text is shown instead, and encrypted-only reasoning says so.
+// reasoning_text is shown instead, and encrypted-only reasoning draws
+// nothing.
 func TestReasoningRawAndEncrypted(t *testing.T) {
 	r := newReplayer(t, fixture(t, "vercel__ai/lmstudio-tool-call-reasoning-text.sse")).run()
 	bs := r.byType("reasoning")
@@ -92,10 +99,16 @@ func TestReasoningRawAndEncrypted(t *testing.T) {
 		t.Errorf("raw reasoning not shown:\n%s", full)
 	}
 
+	// encrypted only: nothing to show, expanded or not
 	enc := item(t, `{"type":"reasoning","id":"rs_1","summary":[],"encrypted_content":"gAAAAB..."}`)
 	b := ForItem(enc, epoch)
-	if vis := visible(b.Render(testCtx(60, epoch))); !strings.Contains(vis, "reasoning (encrypted)") {
-		t.Errorf("encrypted reasoning header: %q", vis)
+	b.Update(epoch)
+	b.End(epoch)
+	for _, open := range []bool{false, true} {
+		b.(Expander).SetExpanded(open)
+		if out := b.Render(testCtx(60, epoch)); out != "" || !b.(Hider).Hidden() {
+			t.Errorf("encrypted reasoning (expanded %v) drew %q", open, out)
+		}
 	}
 }
 

@@ -67,6 +67,7 @@ type replayer struct {
 	acc    stream.Accumulator
 	dec    *stream.Decoder
 	now    time.Time
+	step   time.Duration // how far the clock moves per event
 	blocks map[*stream.Item]ItemBlock
 	order  []ItemBlock
 	events int
@@ -75,7 +76,7 @@ type replayer struct {
 func newReplayer(t testing.TB, data []byte) *replayer {
 	return &replayer{
 		t: t, dec: stream.NewDecoder(strings.NewReader(string(data))),
-		now: epoch, blocks: map[*stream.Item]ItemBlock{},
+		now: epoch, step: tick, blocks: map[*stream.Item]ItemBlock{},
 	}
 }
 
@@ -92,7 +93,7 @@ func (r *replayer) next() bool {
 		return false
 	}
 	ev := r.dec.Event()
-	r.now = r.now.Add(tick)
+	r.now = r.now.Add(r.step)
 	r.events++
 	it, _ := r.acc.Apply(ev)
 	s := r.acc.Current()

@@ -15,7 +15,7 @@ import (
 var panelSpecs = map[string]*panelSpec{
 	"function_call":         {title: nameTitle, body: functionBody},
 	"custom_tool_call":      {title: nameTitle, body: customBody},
-	"web_search_call":       {title: kindTitle, body: webSearchBody, phase: true},
+	"web_search_call":       {title: webSearchTitle, body: webSearchBody, phase: true},
 	"file_search_call":      {title: kindTitle, body: fileSearchBody, phase: true},
 	"code_interpreter_call": {title: kindTitle, body: codeBody, phase: true},
 	"image_generation_call": {title: kindTitle, body: imageBody, phase: true},
@@ -89,6 +89,18 @@ func functionBody(p *panel, d *drawer) {
 
 func customBody(p *panel, d *drawer) {
 	d.args("", p.it.Input)
+}
+
+// webSearchTitle names what the call did: a search, or an action on a
+// page (open_page, find_in_page), which is not a search.
+func webSearchTitle(p *panel) string {
+	switch p.it.Details().Action.Type {
+	case "open_page":
+		return "open page"
+	case "find_in_page":
+		return "find in page"
+	}
+	return kindTitle(p)
 }
 
 func webSearchBody(p *panel, d *drawer) {

@@ -2,6 +2,7 @@ package itemlook
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,5 +171,33 @@ func checkSummary(t *testing.T, where, s string) {
 	}
 	if stream.SanitizeLine(s) != s || strings.ContainsAny(s, "\n\r\x1b") {
 		t.Errorf("%s: summary %q is not one clean line", where, s)
+	}
+}
+
+// TestWebSearchActions: on the six-search fixture, a page opened or searched
+// in is summed up as what it is, not as a search.
+func TestWebSearchActions(t *testing.T) {
+	data, err := os.ReadFile(sharedtest.Real(t, "vercel__ai/openai-web-search-6-calls.sse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var acc stream.Accumulator
+	d := stream.NewDecoder(strings.NewReader(string(data)))
+	for d.Next() {
+		acc.Apply(d.Event())
+	}
+	acc.Finish()
+	got := map[string]int{}
+	for _, it := range acc.Responses()[0].Items {
+		if it.Type != "web_search_call" {
+			continue
+		}
+		s := For(it.Type).Summary(it, nil)
+		checkSummary(t, it.ID, s)
+		kind, _, _ := strings.Cut(strings.TrimPrefix(s, "• "), ":")
+		got[kind]++
+	}
+	if want := map[string]int{"web search": 2, "open page": 1, "find in page": 3}; !maps.Equal(got, want) {
+		t.Errorf("summaries %v, want %v", got, want)
 	}
 }

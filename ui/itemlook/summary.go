@@ -94,10 +94,20 @@ func patchSummary(it *stream.Item, status string) string {
 	return fmt.Sprintf("apply_patch: %d diff lines %s", strings.Count(it.PatchDiff(), "\n"), status)
 }
 
+// webSearchSummary says what the call did: a search for its queries, or an
+// action on a page, which is not a search ("open page: URL", "find in page:
+// “pattern” in URL").
 func webSearchSummary(it *stream.Item, status string) string {
+	a := it.Details().Action
+	switch a.Type {
+	case "open_page":
+		return "open page: " + clip(a.URL) + " " + status
+	case "find_in_page":
+		return "find in page: “" + clip(a.Pattern) + "” in " + clip(a.URL) + " " + status
+	}
 	q := strings.Join(it.WebQueries(), "; ")
 	if q == "" {
-		q = it.Details().Action.URL
+		q = a.URL
 	}
 	if q == "" {
 		return "web_search_call " + status

@@ -36,6 +36,6 @@
 //
 // Deliberate differences from glamour: one blank row between blocks;
 // hanging indents; code without a language stays plain (no guessing, so
-// colours don't change as it streams); links in table cells show their
-// text only; HTML shows its text; Format supports {{.text}} only.
+// colours don't change as it streams); links in table cells, and citation
+// markers (a link titled CiteTitle), show their text only, hyperlinked; HTML shows its text; Format supports {{.text}} only.
 package markdown

@@ -14,6 +14,12 @@ import (
 // stop near 2 KB, terminals at a few.
 const maxLink = 4 << 10
 
+// CiteTitle is the link title that marks a citation marker: a link with it
+// shows its text alone ("[1]"), hyperlinked to its destination, never the
+// URL after it. The caller lists where the markers point (ui/block's
+// Sources list).
+const CiteTitle = "runnel:cite"
+
 // inline collects the runs of a block's inline content, styled as
 // glamour styles each element.
 type inline struct {
@@ -69,11 +75,11 @@ func (in *inline) node(n ast.Node, a attrs, link string) {
 		in.element(st.Code.StylePrimitive, a, link, func(a attrs) {
 			in.add(html.UnescapeString(plainText(n, in.src)), a, link)
 		})
-	case *ast.Link: // its text, then a space and the URL (in a table, the text only)
+	case *ast.Link: // its text, then a space and the URL (in a table or a citation marker, the text only)
 		dest := string(n.Destination)
 		h := hyperlink(dest)
 		in.children(n, a.with(in.st.LinkText), h)
-		if h != "" && !in.table {
+		if h != "" && !in.table && string(n.Title) != CiteTitle {
 			in.add(" ", a, "")
 			in.add(dest, a.with(in.st.Link), h)
 		}
