@@ -420,8 +420,12 @@ func TestSessionsDataDir(t *testing.T) {
 	if p, err := dataDir(root); err != nil || p != "/xdg/runnel/runnel.db" {
 		t.Errorf("default: %q %v", p, err)
 	}
-	root.PersistentFlags().Set(dataDirFlag, "/d")
-	if p, err := dataDir(root); err != nil || p != "/d/runnel.db" {
+	list, _, _ := root.Find([]string{"sessions", "list"})
+	if p, err := dataDir(list); err != nil || p != "/xdg/runnel/runnel.db" {
+		t.Errorf("default: %q %v", p, err)
+	}
+	list.Flags().Set(dataDirFlag, "/d")
+	if p, err := dataDir(list); err != nil || p != "/d/runnel.db" {
 		t.Errorf("--data-dir /d: %q %v", p, err)
 	}
 }
