@@ -40,7 +40,7 @@ func TestFlagsApplyWhereTheyMeanSomething(t *testing.T) {
 		return out
 	}
 	for _, c := range []struct {
-		args      []string
+		args       []string
 		has, lacks []string
 	}{
 		{[]string{"sessions"}, []string{"--json", "--data-dir", "--width", "--config"}, []string{"--format", "--model", "--save-images", "--prompt"}},
