@@ -52,14 +52,16 @@ func (db *DB) Export(id SessionID) (ExportFile, error) {
 // Import stores the session in an export document and returns its id: the
 // exported id when it is free in this database, a new one otherwise (so
 // importing the same file twice gives two sessions). Turns, items and
-// timestamps are kept; a turn exported while streaming comes back
-// interrupted. A document of the wrong shape is refused with the JSON path of
+// their timestamps are kept, and so is the session's created time; its
+// updated time is the import's, so List shows what was just imported
+// first. A turn exported while streaming comes back interrupted. A document of the wrong shape is refused with the JSON path of
 // the first problem, and nothing is written.
 func (db *DB) Import(data []byte) (SessionID, error) {
 	doc, err := decodeExport(data)
 	if err != nil {
 		return "", db.fail("import", &Error{Kind: ErrBadInput, Detail: err.Error()})
 	}
+	doc.updated = db.now() // it sorts where the user will look for it
 	return db.insertDoc(doc)
 }
 
