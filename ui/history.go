@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -275,6 +276,13 @@ func plural(n int, word string) string {
 func (h *history) saveSettings(s session.Settings) {
 	if h.journal != nil {
 		h.journal.SetSettings(s)
+	}
+}
+
+// saveCompacted records the window /compact answered with in the session.
+func (h *history) saveCompacted(window []json.RawMessage) {
+	if h.journal != nil {
+		h.journal.Compacted(window)
 	}
 }
 

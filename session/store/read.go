@@ -152,10 +152,11 @@ func (db *DB) Load(id SessionID) (*Session, []error, error) {
 
 	var in sessionRow
 	var settings anyValue
-	err = tx.QueryRow(`SELECT s.id, s.title, s.model, s.provider, s.created, s.updated, s.preview, s.settings,
+	var compacted []byte
+	err = tx.QueryRow(`SELECT s.id, s.title, s.model, s.provider, s.created, s.updated, s.preview, s.settings, s.compacted,
 			`+userTurnsSQL+`
 		FROM sessions s WHERE s.id = ?`, string(id)).
-		Scan(&in.id, &in.title, &in.model, &in.provider, &in.created, &in.updated, &in.preview, &settings, &in.turns)
+		Scan(&in.id, &in.title, &in.model, &in.provider, &in.created, &in.updated, &in.preview, &settings, &compacted, &in.turns)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, notFound(id)
 	}
@@ -166,6 +167,12 @@ func (db *DB) Load(id SessionID) (*Session, []error, error) {
 	if !json.Valid(s.Settings) {
 		warn = append(warn, errors.New("settings are not valid JSON; ignored"))
 		s.Settings = json.RawMessage("{}")
+	}
+	if len(compacted) > 0 {
+		if s.Compacted, err = splitArray(compacted); err != nil {
+			warn = append(warn, errors.New("the compacted window is not a JSON array; ignored"))
+			s.Compacted = nil
+		}
 	}
 
 	turns, w, err := loadTurns(tx, id)
