@@ -191,7 +191,7 @@ func (h *sessionsCommands) exportCmd() *cobra.Command {
 func (h *sessionsCommands) importCmd() *cobra.Command {
 	return h.withDataDir(&cobra.Command{
 		Use:   "import FILE",
-		Short: "Add a session from a JSON export (a file, or - for stdin); it lists as updated when imported",
+		Short: "Add a session from a JSON export (a file, or - for stdin), listed first",
 		Args:  cobra.ExactArgs(1),
 		RunE:  h.runE(func(e sessions.Env, a []string) error { return e.Import(a[0]) }),
 	})

@@ -86,5 +86,6 @@ func (m *Model) retry() tea.Cmd {
 	if st.Prompt != "" {
 		m.appendEntry(&plainEntry{b: block.NewUser(st.Prompt), fs: m.frame})
 	}
+	m.showAttachments(st.Attachments()) // sent again with it, as a resume shows them
 	return m.beginWith(st, nil)
 }
