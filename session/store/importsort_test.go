@@ -5,8 +5,8 @@ import (
 	"time"
 )
 
-// TestImportListsFirst: a session imported from an old export lists first,
-// as updated when it was imported, and keeps the day it was created.
+// TestImportListsFirst: a session imported from an old export lists first
+// (and is the one -c continues), with its own created and updated times.
 func TestImportListsFirst(t *testing.T) {
 	old, c := openTest(t)
 	sid := newSession(t, old, `{"model":"gpt-5"}`)
@@ -24,7 +24,15 @@ func TestImportListsFirst(t *testing.T) {
 	if len(list) != 2 || list[0].ID != id {
 		t.Fatalf("list %+v; want the import first", list)
 	}
-	if !list[0].Created.Equal(orig.Created) || !list[0].Updated.After(list[1].Updated) {
-		t.Errorf("imported: created %v (want %v), updated %v (want after %v)", list[0].Created, orig.Created, list[0].Updated, list[1].Updated)
+	if !list[0].Created.Equal(orig.Created) || !list[0].Updated.Equal(orig.Updated) {
+		t.Errorf("imported: created %v updated %v; want the original %v %v", list[0].Created, list[0].Updated, orig.Created, orig.Updated)
+	}
+	if latest := must[SessionID](t)(db.Latest()); latest != id {
+		t.Errorf("Latest is %s; want the import %s", latest, id)
+	}
+	// a turn in the other session since puts it first again
+	record(t, db, dc, recent, "one more", "charmbracelet__fantasy/openai-gpt-4o-parallel-function-calls.sse")
+	if list := must[[]SessionInfo](t)(db.List(0)); list[0].ID != recent {
+		t.Errorf("after a new turn the list starts with %s", list[0].ID)
 	}
 }

@@ -20,14 +20,19 @@ var migrations = [schemaVersion]func(tx *sql.Tx) error{
 	3: addBackground,
 	4: addProvider,
 	5: addRuns,
-	6: addCompacted,
+	6: addCompactedAndImported,
 }
 
-// addCompacted adds a session's compacted window (/compact) that its
-// conversation sends next instead of the chain (JSON array of input items;
-// NULL for none), so a session compacted and then closed resumes compacted.
-func addCompacted(tx *sql.Tx) error {
-	return execAll(tx, `ALTER TABLE sessions ADD COLUMN compacted BLOB`)
+// addCompactedAndImported adds a session's compacted window (/compact) that
+// its conversation sends next instead of the chain (JSON array of input
+// items; NULL for none), so a session compacted and then closed resumes
+// compacted; and when it was imported (unix milliseconds; 0: it was not),
+// which List sorts by when it is later than its last update.
+func addCompactedAndImported(tx *sql.Tx) error {
+	return execAll(tx,
+		`ALTER TABLE sessions ADD COLUMN compacted BLOB`,
+		`ALTER TABLE sessions ADD COLUMN imported INTEGER NOT NULL DEFAULT 0`,
+	)
 }
 
 // addRuns adds how runnel's own runs of a tool round's calls ended (the
