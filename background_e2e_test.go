@@ -84,7 +84,7 @@ func killThenContinue(t *testing.T, running bool, want ...string) {
 		}
 		time.Sleep(50 * time.Millisecond) // polling interval, not an assertion delay
 	}
-	if err := syscall.Kill(runnelPID(t, p), syscall.SIGKILL); err != nil {
+	if err := sendSignal(runnelPID(t, p), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	p.waitText("exited 137") // the bracket may wrap after the killed line

@@ -1,22 +1,27 @@
 package main
 
 // This file completes flag values in the shell (runnel completion SHELL):
-// --format, -r/--resume session ids from the store, --tool names, --model
-// and --provider (the config's providers and the built-in ones). Completion
+// -r/--resume session ids from the store, --tool names, --provider (the
+// config's providers and the built-in ones), --reasoning-effort, and
+// --model: the configured model and the provider's model list as
+// `runnel models` or the chat's picker last cached it (never fetched
+// here). --format is completed where it is added (flags.go). Completion
 // never fails loudly: what cannot be read completes nothing.
 
 import (
+	"path/filepath"
+
 	"github.com/spf13/cobra"
 
+	"runnel/session"
 	"runnel/session/config"
+	"runnel/session/models"
 	"runnel/session/store"
 	"runnel/stream"
-	"runnel/ui/output"
 )
 
 func addCompletions(root *cobra.Command, o *options) {
 	none := cobra.ShellCompDirectiveNoFileComp
-	root.RegisterFlagCompletionFunc("format", cobra.FixedCompletions(output.Formats, none))
 	root.RegisterFlagCompletionFunc("resume", func(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return sessionIDs(cmd), none
 	})
@@ -35,16 +40,55 @@ func addCompletions(root *cobra.Command, o *options) {
 		}
 		return out, none
 	})
-	root.RegisterFlagCompletionFunc("provider", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
+}
+
+// completeModelFlags completes the flags addModelFlags adds to cmd.
+func completeModelFlags(cmd *cobra.Command, o *options) {
+	none := cobra.ShellCompDirectiveNoFileComp
+	cmd.RegisterFlagCompletionFunc("provider", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return providerCompletions(*o), none // providers.go
 	})
-	root.RegisterFlagCompletionFunc("model", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		out := []cobra.Completion{config.DefaultModel}
-		if cfg, err := loadConfig(*o); err == nil && cfg.Model != "" && cfg.Model != config.DefaultModel {
-			out = append([]cobra.Completion{cobra.CompletionWithDesc(cfg.Model, "from the config")}, out...)
-		}
-		return out, none
+	cmd.RegisterFlagCompletionFunc("reasoning-effort", cobra.FixedCompletions(session.ReasoningEfforts, none))
+	cmd.RegisterFlagCompletionFunc("model", func(c *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return modelCompletions(c, *o), none
 	})
+}
+
+// modelCompletions are the configured model, then the models cached for
+// the provider --provider (else the config) names, then the built-in
+// default; each once.
+func modelCompletions(cmd *cobra.Command, o options) []cobra.Completion {
+	cfg, err := loadConfig(o)
+	if err != nil {
+		cfg = config.Config{}
+	}
+	provider := o.provider
+	if provider == "" {
+		provider = cfg.DefaultProviderName()
+	}
+	seen := map[string]bool{}
+	var out []cobra.Completion
+	add := func(id, desc string) {
+		if id != "" && !seen[id] {
+			seen[id] = true
+			out = append(out, cobra.CompletionWithDesc(stream.SanitizeLine(id), desc))
+		}
+	}
+	add(cfg.Model, "from the config")
+	if p, err := cfg.Profile(provider); err == nil {
+		add(p.Model, "the provider's model in the config")
+	}
+	if path, err := dataDir(cmd); err == nil {
+		cached := provider
+		if cached == config.DefaultProvider {
+			cached = "" // the cache names no provider for the default one
+		}
+		for _, id := range models.Cached(filepath.Dir(path), cached) {
+			add(id, provider+"'s list")
+		}
+	}
+	add(config.DefaultModel, "the built-in default")
+	return out
 }
 
 // sessionIDs lists the saved sessions as completions, their titles as

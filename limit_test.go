@@ -15,7 +15,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -126,11 +125,11 @@ func replayPeak(t *testing.T, format string, textBytes int64) (peakKiB int64, ou
 	if err != nil && code < 0 {
 		t.Fatalf("replay: %v", err)
 	}
-	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	peak, ok := peakRSS(cmd.ProcessState)
 	if !ok {
 		t.Skip("no rusage on this system")
 	}
-	return ru.Maxrss, outBytes, errBuf.String(), code
+	return peak, outBytes, errBuf.String(), code
 }
 
 // TestReplayLargeStreamBoundedMemory replays a generated answer in each

@@ -87,16 +87,11 @@ func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Wr
 			"with live markdown, tool and MCP panels and reasoning summaries.\n\n" +
 			"With no arguments it opens the chat. With no API key configured the chat uses a built-in demo;\n" +
 			"-p and piped stdin need a key (or --demo).",
-		Version:       version(),
-		Args:          cobra.NoArgs,
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		PersistentPreRunE: func(*cobra.Command, []string) error {
-			if o.width < 0 || o.width > maxFlagWidth {
-				return usageErrorf("--width %d: want 1 to %d (0: the terminal's width)", o.width, maxFlagWidth)
-			}
-			return nil
-		},
+		Version:           version(),
+		Args:              cobra.NoArgs,
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		PersistentPreRunE: checkWidth,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.promptSet = cmd.Flags().Changed("prompt")
 			o.dbPath, o.dbPathErr = dataDir(cmd)
@@ -105,7 +100,7 @@ func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Wr
 	}
 	root.SetVersionTemplate("runnel {{.Version}}\n")
 	f := root.Flags()
-	f.StringVarP(&o.prompt, "prompt", "p", "", "answer one prompt and exit (stdin, if piped, is context placed before it)")
+	f.StringVarP(&o.prompt, "prompt", "p", "", "answer one prompt and exit (stdin, if piped, goes with it as a text file named stdin)")
 	addModelFlags(&o, root)
 	f.BoolVar(&o.demo, "demo", false, "use the built-in demo provider")
 	f.BoolVarP(&o.continueLast, "continue", "c", false, "continue the most recent session (with -p too); -c key=value overrides a config key instead")
@@ -113,12 +108,11 @@ func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Wr
 	f.BoolVar(&o.yes, "yes", false, "with -p: run local tools that ask for approval without asking")
 	f.StringArrayVarP(&o.files, "file", "f", nil, "attach a file (image, PDF or text) to the -p prompt or the chat's first message (repeatable)")
 	f.StringArrayVar(&o.tools, "tool", nil, "turn on only this tool for the session (repeatable; names from the config's tools, functions and mcp_servers)")
-	root.PersistentFlags().StringVar(&o.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/runnel/config.toml)")
-	root.PersistentFlags().StringArrayVar(&o.overrides, "override", nil, "set a config key for this run, as -c key=value does: -c model=gpt-5 -c reasoning.effort=high (repeatable)")
 	f.BoolVar(&o.noSave, "no-save", false, "with -p: do not save the run as a session")
-	root.PersistentFlags().StringVar(&o.format, "format", "", "output format: ansi, markdown, text, json or events (default ansi on a terminal, else markdown)")
-	root.PersistentFlags().IntVar(&o.width, "width", 0, fmt.Sprintf("wrap width for ansi output, 1 to %d (default: the terminal's, else 100)", maxFlagWidth))
-	root.PersistentFlags().BoolVar(&o.saveImages, "save-images", false, "with -p and replay: write generated images under the data directory (DIR/images); the chat always does")
+	configFlags(root, &o)
+	outputFlags(root, &o)
+	dataDirFlags(root)
+	root.SetFlagErrorFunc(flagError)
 
 	replay := &cobra.Command{
 		Use:   "replay FILE",
@@ -130,6 +124,9 @@ func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Wr
 		},
 	}
 	replay.Flags().Float64Var(&o.speed, "speed", 1, "playback speed in the chat view (2 = twice as fast)")
+	outputFlags(replay, &o)
+	configPathFlag(replay, &o) // max_response_bytes
+	dataDirFlags(replay)       // --save-images writes there
 	root.AddCommand(replay)
 	addSessionCommands(ctx, root, stdin, stdout, stderr)
 	addModelsCommand(ctx, root, stdout, stderr)
@@ -149,6 +146,7 @@ func addModelFlags(o *options, cmd *cobra.Command) {
 	f.BoolVar(&o.bg, "background", false, "create responses in background mode, so a dropped stream resumes (config: background)")
 	f.StringVar(&o.baseURL, "base-url", "", "API base URL (default $OPENAI_BASE_URL, else "+config.DefaultBaseURL+")")
 	f.StringVar(&o.provider, "provider", "", "provider to use: a [providers.NAME] of the config or a built-in (runnel providers lists them)")
+	completeModelFlags(cmd, o) // completion.go
 }
 
 // rootCommand runs the chat or a one-shot prompt.

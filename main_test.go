@@ -231,7 +231,7 @@ func TestReplayExitStatus(t *testing.T) {
 }
 
 // TestOneShotAgainstFakeServer: -p sends one request with the model, the
-// instructions and stdin as context before the prompt, and streams the answer.
+// instructions, the prompt and stdin as a text file, and streams the answer.
 func TestOneShotAgainstFakeServer(t *testing.T) {
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_9", "Hello", ", world")})
@@ -242,7 +242,7 @@ func TestOneShotAgainstFakeServer(t *testing.T) {
 	}
 	req := srv.Requests()[0].JSON()
 	input, _ := json.Marshal(req["input"])
-	if req["model"] != "gpt-test" || req["instructions"] != "be brief" || req["stream"] != true || !strings.Contains(string(input), `some context\n\nsummarize`) {
+	if req["model"] != "gpt-test" || req["instructions"] != "be brief" || req["stream"] != true || !strings.Contains(string(input), `"summarize"`) || !strings.Contains(string(input), `\u003cfile path=\"stdin\"\u003e\nsome context\n\u003c/file\u003e`) {
 		t.Errorf("request %v", req)
 	}
 	if got := srv.Requests()[0].Header.Get("Authorization"); got != "Bearer sk-test-secret" {

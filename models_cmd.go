@@ -22,7 +22,6 @@ func addModelsCommand(ctx context.Context, root *cobra.Command, stdout, stderr i
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.dbPath, o.dbPathErr = dataDir(cmd)
-			o.configPath, _ = cmd.Flags().GetString("config")
 			cfg, s, code := loadSettings(o, stderr)
 			if err := exitWith(code); err != nil {
 				return err
@@ -35,6 +34,8 @@ func addModelsCommand(ctx context.Context, root *cobra.Command, stdout, stderr i
 	cmd.Flags().BoolVar(&asJSON, "json", false, "write JSON Lines: one model per line, with its window and prices (null when unknown)")
 	cmd.Flags().BoolVar(&refresh, "refresh", false, "ask the server even when the cached list is fresh")
 	addModelFlags(&o, cmd)
+	configFlags(cmd, &o)
+	dataDirFlags(cmd) // the cached lists are kept there
 	cmd.Flags().BoolVar(&o.demo, "demo", false, "use the built-in demo provider (it has no list)")
 	root.AddCommand(cmd)
 }

@@ -26,6 +26,7 @@ const maxStdinPrompt = 16 << 20
 
 func oneShot(ctx context.Context, o options, cfg config.Config, s config.Settings, stdin io.Reader, stdout, stderr io.Writer) int {
 	prompt := o.prompt
+	var piped *attach.File // stdin: sent as a text file, never the prompt (title, history)
 	if !isTerminal(stdin) {
 		data, err := io.ReadAll(io.LimitReader(stdin, maxStdinPrompt+1))
 		if err != nil {
@@ -36,15 +37,11 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 			warnf(stderr, "stdin is larger than %d MiB — pass a smaller input", maxStdinPrompt>>20)
 			return exitUsage
 		}
-		if ctxText := strings.TrimRight(string(data), "\n"); ctxText != "" {
-			if prompt == "" {
-				prompt = ctxText
-			} else {
-				prompt = ctxText + "\n\n" + prompt
-			}
+		if text := strings.TrimRight(string(data), "\n"); strings.TrimSpace(text) != "" {
+			piped = stdinFile(text)
 		}
 	}
-	if strings.TrimSpace(prompt) == "" && len(o.files) == 0 {
+	if strings.TrimSpace(prompt) == "" && len(o.files) == 0 && piped == nil {
 		warnf(stderr, "no prompt: give -p PROMPT or pipe text on stdin (run runnel on a terminal for the chat)")
 		return exitUsage
 	}
@@ -122,6 +119,10 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		warnf(stderr, "%s", errLine(err))
 		return exitUsage
 	}
+	if piped != nil {
+		piped.Data = []byte(kit.Secrets.String(string(piped.Data))) // as a file's text is
+		files = append([]*attach.File{piped}, files...)
+	}
 	hooks := tools.Hooks{Secrets: kit.Secrets}
 	if o.yes {
 		hooks.Approve = tools.AutoApprove
@@ -179,6 +180,17 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		last = &stream.Accumulator{}
 	}
 	return report(last, lastErr, stderr)
+}
+
+// stdinName is the name piped stdin is sent and shown under: a text
+// file the prompt refers to, as -f's are.
+const stdinName = "stdin"
+
+// stdinFile is piped stdin as a text attachment: sent in the prompt's
+// message like an -f file, shown as a chip on resume, and kept out of the
+// session's title and the prompt history, which come from the prompt.
+func stdinFile(text string) *attach.File {
+	return &attach.File{Path: stdinName, Name: stdinName, Kind: attach.Text, MIME: "text/plain", Size: int64(len(text)), Data: []byte(text)}
 }
 
 // closeJournal writes what is queued and reports failed writes.

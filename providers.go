@@ -67,6 +67,8 @@ func addProvidersCommand(ctx context.Context, root *cobra.Command, o *options, s
 	check.ValidArgsFunction = func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return providerCompletions(*o), cobra.ShellCompDirectiveNoFileComp
 	}
+	configFlags(list, o)
+	configFlags(check, o)
 	list.AddCommand(check)
 	root.AddCommand(list)
 }

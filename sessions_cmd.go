@@ -20,8 +20,7 @@ import (
 	"runnel/ui/sessions"
 )
 
-// addSessionCommands adds the history commands and the persistent
-// --data-dir flag to root.
+// addSessionCommands adds the history commands to root.
 func addSessionCommands(ctx context.Context, root *cobra.Command, stdin io.Reader, stdout, stderr io.Writer) {
 	historyCommands(ctx, stdin, stdout, stderr, isTerminal).Add(root)
 }
@@ -33,10 +32,13 @@ func historyCommands(ctx context.Context, stdin io.Reader, stdout, stderr io.Wri
 		Ctx: ctx, Stdin: stdin, Stdout: stdout, Stderr: stderr, Terminal: terminal, Now: time.Now,
 		DataDirFlag: dataDirFlag, DataDir: dataDir, Exit: historyExit,
 		Prices: func(cmd *cobra.Command) models.Table {
-			path, _ := cmd.Flags().GetString("config")
-			cfg, _ := loadConfig(options{configPath: path}) // a bad config leaves the built-in prices
+			var o options
+			o.configPath, _ = cmd.Flags().GetString("config")
+			o.overrides, _ = cmd.Flags().GetStringArray("override")
+			cfg, _ := loadConfig(o) // a bad config leaves the built-in prices
 			return cfg.ModelTable()
 		},
+		ConfigFlags: func(cmd *cobra.Command) { configFlags(cmd, &options{}) },
 		IDs: func(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			return sessionIDs(cmd), cobra.ShellCompDirectiveNoFileComp
 		},
@@ -69,17 +71,17 @@ type sessionsCommands struct {
 	Stdout, Stderr io.Writer
 	Terminal       func(any) bool
 	Now            func() time.Time
-	DataDirFlag    string                                   // the persistent flag naming the history directory
+	DataDirFlag    string                                   // the flag naming the history directory, on every history command
+	ConfigFlags    func(cmd *cobra.Command)                 // adds the flags Prices reads (list only)
 	DataDir        func(cmd *cobra.Command) (string, error) // the history database cmd's flags name
 	Prices         func(cmd *cobra.Command) models.Table    // the COST column's prices
 	Exit           func(err error) error                    // maps an error to the command's exit status
 	IDs            cobra.CompletionFunc                     // completes session ids
 }
 
-// Add adds the history commands and the persistent data-directory flag to
-// root.
+// Add adds the history commands to root, each with the data-directory
+// flag.
 func (h *sessionsCommands) Add(root *cobra.Command) {
-	root.PersistentFlags().String(h.DataDirFlag, "", "directory of the session history (default $XDG_DATA_HOME/runnel)")
 	list := h.listCmd("sessions")
 	list.Short = "List, search, export, import or delete saved sessions (alone: list them)"
 	list.AddCommand(h.listCmd("list"), h.rmCmd(), h.searchCmd(), h.exportCmd(), h.importCmd())
@@ -90,12 +92,18 @@ func (h *sessionsCommands) Add(root *cobra.Command) {
 	}
 }
 
+// withDataDir adds the data-directory flag to cmd and returns it.
+func (h *sessionsCommands) withDataDir(cmd *cobra.Command) *cobra.Command {
+	cmd.Flags().String(h.DataDirFlag, "", "directory of the session history (default $XDG_DATA_HOME/runnel)")
+	return cmd
+}
+
 // env is what a history command needs, from cmd's flags.
 func (h *sessionsCommands) env(cmd *cobra.Command) sessions.Env {
 	e := sessions.Env{Ctx: h.Ctx, Stdin: h.Stdin, Stdout: h.Stdout, Stderr: h.Stderr, Terminal: h.Terminal, Now: h.Now, DataDirFlag: h.DataDirFlag}
 	e.DB, e.DBErr = h.DataDir(cmd)
 	e.Prices = h.Prices(cmd)
-	e.Width, _ = cmd.Flags().GetInt("width") // 0 when the root has no --width
+	e.Width, _ = cmd.Flags().GetInt("width") // 0 for the commands without --width
 	return e
 }
 
@@ -123,7 +131,12 @@ func (h *sessionsCommands) listCmd(use string) *cobra.Command {
 	}
 	list.Flags().BoolVar(&asJSON, "json", false, "print JSON Lines, one object per session")
 	list.Flags().IntVar(&limit, "limit", 0, "list at most N sessions (0: all)")
-	return list
+	var width int
+	widthFlag(list.Flags(), &width, "table width")
+	if h.ConfigFlags != nil {
+		h.ConfigFlags(list) // the COST column's prices
+	}
+	return h.withDataDir(list)
 }
 
 func (h *sessionsCommands) rmCmd() *cobra.Command {
@@ -137,7 +150,7 @@ func (h *sessionsCommands) rmCmd() *cobra.Command {
 		ValidArgsFunction: h.IDs,
 	}
 	rm.Flags().BoolVarP(&yes, "yes", "y", false, "delete without asking")
-	return rm
+	return h.withDataDir(rm)
 }
 
 func (h *sessionsCommands) searchCmd() *cobra.Command {
@@ -155,7 +168,7 @@ func (h *sessionsCommands) searchCmd() *cobra.Command {
 	}
 	search.Flags().BoolVar(&asJSON, "json", false, "print JSON Lines, one object per hit")
 	search.Flags().IntVar(&limit, "limit", 20, "show at most N hits (0: 20)")
-	return search
+	return h.withDataDir(search)
 }
 
 func (h *sessionsCommands) exportCmd() *cobra.Command {
@@ -172,14 +185,14 @@ func (h *sessionsCommands) exportCmd() *cobra.Command {
 	exp.Flags().StringVar(&format, "format", "", "markdown or json (default: json for a .json -o file, else markdown)")
 	exp.Flags().StringVarP(&out, "output", "o", "", "write to FILE instead of stdout")
 	exp.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]cobra.Completion{"markdown", "json"}, cobra.ShellCompDirectiveNoFileComp))
-	return exp
+	return h.withDataDir(exp)
 }
 
 func (h *sessionsCommands) importCmd() *cobra.Command {
-	return &cobra.Command{
+	return h.withDataDir(&cobra.Command{
 		Use:   "import FILE",
-		Short: "Add a session from a JSON export (a file, or - for stdin)",
+		Short: "Add a session from a JSON export (a file, or - for stdin), listed first",
 		Args:  cobra.ExactArgs(1),
 		RunE:  h.runE(func(e sessions.Env, a []string) error { return e.Import(a[0]) }),
-	}
+	})
 }

@@ -90,9 +90,10 @@ func sessionFixture(t *testing.T, name string) []byte {
 
 func threeSessions(t *testing.T) string {
 	return seedHistory(t,
+		// imported oldest first: a later import lists before an earlier one
 		sessionDoc("0k3m9xq4ab", "Oldest talk", "2025-06-01T10:00:00Z", 1),
-		sessionDoc("0k3m9xq4cd", "Newest talk", "2025-06-03T10:00:00Z", 3),
 		sessionDoc("0k3zzzzzzz", "Middle talk", "2025-06-02T10:00:00Z", 2),
+		sessionDoc("0k3m9xq4cd", "Newest talk", "2025-06-03T10:00:00Z", 3),
 	)
 }
 
@@ -420,8 +421,12 @@ func TestSessionsDataDir(t *testing.T) {
 	if p, err := dataDir(root); err != nil || p != "/xdg/runnel/runnel.db" {
 		t.Errorf("default: %q %v", p, err)
 	}
-	root.PersistentFlags().Set(dataDirFlag, "/d")
-	if p, err := dataDir(root); err != nil || p != "/d/runnel.db" {
+	list, _, _ := root.Find([]string{"sessions", "list"})
+	if p, err := dataDir(list); err != nil || p != "/xdg/runnel/runnel.db" {
+		t.Errorf("default: %q %v", p, err)
+	}
+	list.Flags().Set(dataDirFlag, "/d")
+	if p, err := dataDir(list); err != nil || p != "/d/runnel.db" {
 		t.Errorf("--data-dir /d: %q %v", p, err)
 	}
 }

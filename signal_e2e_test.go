@@ -64,7 +64,7 @@ func signalRunnel(t *testing.T, p *pane, sig syscall.Signal) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Kill(pid, sig); err != nil {
+	if err := sendSignal(pid, sig); err != nil {
 		t.Fatal(err)
 	}
 }

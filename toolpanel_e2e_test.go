@@ -21,7 +21,7 @@ func TestEscStopsRunningToolsOneStory(t *testing.T) {
 	srv := streamtest.New(t)
 	cfgDir, data := t.TempDir(), t.TempDir()
 	fifo := filepath.Join(t.TempDir(), "release")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+	if err := mkfifo(fifo); err != nil {
 		t.Skipf("no FIFO: %v", err)
 	}
 	t.Cleanup(func() {

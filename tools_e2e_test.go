@@ -22,7 +22,7 @@ import (
 func slowToolEnv(t *testing.T, srv *streamtest.Server) (map[string]string, string) {
 	cfgDir, data := t.TempDir(), t.TempDir()
 	fifo := filepath.Join(t.TempDir(), "release")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+	if err := mkfifo(fifo); err != nil {
 		t.Skipf("no FIFO: %v", err)
 	}
 	// an orphaned tool (its runnel was killed) is released when the test ends

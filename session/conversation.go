@@ -63,6 +63,7 @@ type Turn struct {
 	Fallback  bool         // the request was rebuilt from local history after the server lost the chain
 	Repairs   int          // outputs added for calls the server said had none (Repair)
 	Window    int          // Input starts with this many items of a compacted window (/compact)
+	Retry     bool         // it asks again for the answer of the turn before it (/retry)
 	// A stored turn's row, and the background response it was streaming
 	// (see Reattachable).
 	Row        store.TurnID

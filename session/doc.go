@@ -23,7 +23,9 @@
 // compact past a size; CompactRequest and Compacted run /compact, after
 // which the next request sends the compacted window instead of
 // previous_response_id; local history (FullInput) starts at the newest
-// compaction.
+// compaction. The journal saves the window with the session (Compacted),
+// and FromStore makes it the start of the context again when no completed
+// turn has sent it.
 //
 // Background mode (background.go): Settings.Background sends requests with
 // background: true; the journal saves each such turn's response id and last

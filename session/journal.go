@@ -118,6 +118,17 @@ func (j *Journal) SetSettings(s Settings) {
 	})
 }
 
+// Compacted records the compacted window /compact answered with, so that
+// a session closed before its next turn resumes compacted (FromStore).
+func (j *Journal) Compacted(window []json.RawMessage) {
+	window = append([]json.RawMessage(nil), window...)
+	j.enqueue(func() {
+		if sid := j.ID(); sid != "" {
+			j.report(j.db.SetCompacted(sid, window))
+		}
+	})
+}
+
 // TurnLog is one turn's record in the journal.
 //
 // Invariants: tid is written only by the writer goroutine (0 until the turn

@@ -1,9 +1,11 @@
 package session
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"runnel/session/store"
 	"runnel/session/tools"
@@ -17,8 +19,9 @@ import (
 func FromStore(s *store.Session) (*Conversation, []error) {
 	c := &Conversation{Settings: SettingsFromJSON(s.Settings), chainID: s.LastResponseID()}
 	var probs []error
-	for _, st := range s.Turns {
+	for i, st := range s.Turns {
 		t := &Turn{Prompt: st.Prompt, Input: st.Input, Stored: st.Status, Window: windowLen(st.Input), Row: st.ID, Background: st.Background, Runs: tools.DecodeRuns(st.Runs)}
+		t.Retry = i > 0 && st.Retries(&s.Turns[i-1])
 		t.Request.PreviousResponseID = st.PreviousResponseID
 		// A stream cut off before its response finished is not an error
 		// that ended the turn: it comes back as it was live, the last
@@ -66,8 +69,35 @@ func FromStore(s *store.Session) (*Conversation, []error) {
 		}
 		c.Turns = append(c.Turns, t)
 	}
+	c.restoreWindow(s.Compacted)
 	return c, probs
 }
+
+// restoreWindow makes a stored compacted window the start of the model's
+// context again, as Compacted did, unless a turn that sent it has since
+// chained (a response to it finished): the turns at the end that sent it
+// are the ones since the compaction.
+func (c *Conversation) restoreWindow(window []json.RawMessage) {
+	if windowLen(window) == 0 {
+		return
+	}
+	last := window[windowLen(window)-1] // its newest compaction item
+	at := len(c.Turns)
+	for at > 0 && slices.ContainsFunc(c.Turns[at-1].Input[:c.Turns[at-1].Window], func(raw json.RawMessage) bool { return bytes.Equal(raw, last) }) {
+		at--
+	}
+	for _, t := range c.Turns[at:] {
+		if t.Stored == store.StatusCompleted || t.Stored == store.StatusIncomplete {
+			return // the chain holds it now
+		}
+	}
+	c.window = append([]json.RawMessage(nil), window...)
+	c.windowAt, c.chainID = at, ""
+}
+
+// Window is the compacted window the next request sends instead of the
+// chain, nil when there is none.
+func (c *Conversation) Window() []json.RawMessage { return c.window }
 
 // Interrupted reports whether a stored turn was cut short by the process
 // dying (it shows as "interrupted").

@@ -21,7 +21,7 @@ func (c *Conversation) Retry() (*Turn, error) {
 	last := c.Turns[len(c.Turns)-1]
 	earlier := &Conversation{Turns: c.Turns[:len(c.Turns)-1]}
 	t := c.newTurn(last.Prompt, last.Input, last.Request.PreviousResponseID, earlier)
-	t.Window = last.Window
+	t.Window, t.Retry = last.Window, true
 	c.Turns = append(c.Turns, t)
 	return t, nil
 }

@@ -251,6 +251,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case compactMsg:
 		if m.turns.compacted(msg) {
 			m.showCompaction(msg.res, m.now())
+			m.history.saveCompacted(msg.res.Output) // a resume starts from it too
 		}
 		return m, nil
 	case dialogMsg:

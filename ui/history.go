@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -269,6 +270,13 @@ func (h *history) deleteSession(id store.SessionID) tea.Cmd {
 func (h *history) saveSettings(s session.Settings) {
 	if h.journal != nil {
 		h.journal.SetSettings(s)
+	}
+}
+
+// saveCompacted records the window /compact answered with in the session.
+func (h *history) saveCompacted(window []json.RawMessage) {
+	if h.journal != nil {
+		h.journal.Compacted(window)
 	}
 }
 

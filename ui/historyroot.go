@@ -85,6 +85,9 @@ func (m *Model) redraw() {
 			note = "; your next message sends its prompt and partial answer to the model"
 		}
 		window.mark(&m.items, t.Input, now)
+		if t.Retry {
+			m.notice(block.Info, retryMark+" asked again from the same point")
+		}
 		m.turnEntry = append(m.turnEntry, m.transcript.Len())
 		if t.Prompt != "" {
 			m.appendEntry(&plainEntry{b: block.NewUser(t.Prompt), fs: m.frame})
@@ -129,6 +132,7 @@ func (m *Model) redraw() {
 			m.notice(block.Warning, stream.CutOffNote+" — the partial answer is kept")
 		}
 	}
+	window.mark(&m.items, m.conv.Window(), now) // compacted, and not sent yet
 	m.status.SessionUsage = m.usage
 	m.pending = m.waitingApprovals(m.conv.PendingApprovals())
 	if len(m.pending) > 0 {

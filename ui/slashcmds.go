@@ -20,6 +20,10 @@ func (m *Model) setTheme(name string) {
 	m.notice(block.Info, "theme: "+name+" (for this run; set theme in the config to keep it)")
 }
 
+// retryMark starts the line above a prompt sent again by /retry, live and
+// when the session is shown again.
+const retryMark = "↻ retry —"
+
 // retry asks again for the last answer, from the same previous response;
 // both answers stay in the session and the new one follows on screen.
 func (m *Model) retry() tea.Cmd {
@@ -42,10 +46,11 @@ func (m *Model) retry() tea.Cmd {
 	m.tools.loop.Begin(m.now()) // outputs owed to the replaced answer's calls go with it
 	m.takeOwed(m.conv)
 	m.transcript.Follow()
-	m.notice(block.Info, "asking again from the same point: the new answer follows, and the conversation continues from it (both are kept in the session)")
+	m.notice(block.Info, retryMark+" asking again from the same point: the new answer follows, and the conversation continues from it (both are kept in the session)")
 	m.turnEntry = append(m.turnEntry, m.transcript.Len())
 	if st.Prompt != "" {
 		m.appendEntry(&plainEntry{b: block.NewUser(st.Prompt), fs: m.frame})
 	}
+	m.showAttachments(st.Attachments()) // sent again with it, as a resume shows them
 	return m.beginWith(st, nil)
 }

@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -92,7 +91,7 @@ func tempDB(t *testing.T) *store.DB {
 // then waits until the test writes to its FIFO.
 func blockingTool(t *testing.T) (*Tools, string) {
 	fifo := filepath.Join(t.TempDir(), "release")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+	if err := mkfifo(fifo); err != nil {
 		t.Skipf("no FIFO: %v", err)
 	}
 	cfg := tools.Config{Functions: []tools.Function{{

@@ -170,3 +170,31 @@ func Why(err error, configured string) string {
 	}
 	return fmt.Sprintf("no model list (%s) — type a model name; configured: %s", cause, stream.SanitizeLine(configured))
 }
+
+// Cached returns the ids of every model cached in dir for the provider
+// named provider ("" : the one before providers were named), whatever
+// their age and base URL, sorted and each once, without asking any
+// server: what shell completion offers. A file that cannot be read is
+// skipped.
+func Cached(dir, provider string) []string {
+	if dir == "" {
+		return nil
+	}
+	paths, _ := filepath.Glob(filepath.Join(dir, "models", "*.json"))
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range paths {
+		c, err := readCache(p)
+		if err != nil || c.Provider != provider {
+			continue
+		}
+		for _, id := range c.IDs() {
+			if id != "" && !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -27,7 +27,10 @@
 // passed in. With DB.SetSecrets, the session's known secret values are
 // hidden in everything written, as a last guard. Markdown export is package
 // session/export's job (it renders a loaded Session); the JSON export and
-// import of whole sessions (Export, Import) are here.
+// import of whole sessions (Export, Import) are here: an import keeps its
+// dates and lists first by when it was imported. A session also keeps the
+// last compacted window /compact gave it (SetCompacted), so it can resume
+// compacted.
 // Errors are *Error values that read as one line naming the file; every
 // Open failure matches ErrUnavailable, so the caller can run without history.
 // Before each write the store checks that its path still names the file it

@@ -52,14 +52,17 @@ func (db *DB) Export(id SessionID) (ExportFile, error) {
 // Import stores the session in an export document and returns its id: the
 // exported id when it is free in this database, a new one otherwise (so
 // importing the same file twice gives two sessions). Turns, items and
-// timestamps are kept; a turn exported while streaming comes back
-// interrupted. A document of the wrong shape is refused with the JSON path of
+// timestamps are kept (an export of the import is the same document); the
+// time of the import is kept beside them, and List sorts by it when it is
+// later, so what was just imported lists first with its own dates. A turn
+// exported while streaming comes back interrupted. A document of the wrong shape is refused with the JSON path of
 // the first problem, and nothing is written.
 func (db *DB) Import(data []byte) (SessionID, error) {
 	doc, err := decodeExport(data)
 	if err != nil {
 		return "", db.fail("import", &Error{Kind: ErrBadInput, Detail: err.Error()})
 	}
+	doc.imported = db.now() // it sorts where the user will look for it
 	return db.insertDoc(doc)
 }
 
@@ -102,8 +105,12 @@ func (db *DB) insertDoc(doc *exportDoc) (SessionID, error) {
 		if id, err = freeID(tx, doc.id, doc.created); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(`INSERT INTO sessions (id, title, created, updated, settings, model, provider) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			string(id), title(doc.title), ms(doc.created), ms(doc.updated), string(settings), modelOf(settings), providerOf(settings)); err != nil {
+		var imported int64
+		if !doc.imported.IsZero() {
+			imported = ms(doc.imported)
+		}
+		if _, err := tx.Exec(`INSERT INTO sessions (id, title, created, updated, imported, settings, model, provider) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			string(id), title(doc.title), ms(doc.created), ms(doc.updated), imported, string(settings), modelOf(settings), providerOf(settings)); err != nil {
 			return err
 		}
 		for i, t := range doc.turns {
@@ -189,6 +196,7 @@ func freeID(tx *sql.Tx, want string, created time.Time) (SessionID, error) {
 type exportDoc struct {
 	id, title        string
 	created, updated time.Time
+	imported         time.Time // when Import stored it (zero: a copy)
 	settings         json.RawMessage
 	turns            []exportTurn
 }

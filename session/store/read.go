@@ -9,7 +9,7 @@ import (
 )
 
 // List returns up to limit sessions (all when limit <= 0), most recently
-// updated first. Sessions with no turns are listed too: nothing is hidden.
+// updated (or imported: Import) first. Sessions with no turns are listed too: nothing is hidden.
 func (db *DB) List(limit int) ([]SessionInfo, error) {
 	if limit <= 0 {
 		limit = -1
@@ -17,7 +17,7 @@ func (db *DB) List(limit int) ([]SessionInfo, error) {
 	_ = db.sweep() // best effort: a failure leaves a dead turn "streaming" until the next look
 	rows, err := db.r.Query(`SELECT s.id, s.title, s.model, s.provider, s.created, s.updated, s.preview,
 			`+userTurnsSQL+`
-		FROM sessions s ORDER BY s.updated DESC, s.id DESC LIMIT ?`, limit)
+		FROM sessions s ORDER BY max(s.updated, s.imported) DESC, s.id DESC LIMIT ?`, limit)
 	if err != nil {
 		return nil, db.fail("list", err)
 	}
@@ -76,11 +76,11 @@ func (l anyValue) int() int64 {
 	return 0
 }
 
-// Latest returns the most recently updated session, ErrNotFound when there
-// is none.
+// Latest returns the most recently updated (or imported) session, the
+// first List gives; ErrNotFound when there is none.
 func (db *DB) Latest() (SessionID, error) {
 	var id string
-	err := db.r.QueryRow(`SELECT id FROM sessions ORDER BY updated DESC, id DESC LIMIT 1`).Scan(&id)
+	err := db.r.QueryRow(`SELECT id FROM sessions ORDER BY max(updated, imported) DESC, id DESC LIMIT 1`).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", &Error{Kind: ErrNotFound, Detail: "no saved sessions yet"}
 	}
@@ -152,10 +152,11 @@ func (db *DB) Load(id SessionID) (*Session, []error, error) {
 
 	var in sessionRow
 	var settings anyValue
-	err = tx.QueryRow(`SELECT s.id, s.title, s.model, s.provider, s.created, s.updated, s.preview, s.settings,
+	var compacted []byte
+	err = tx.QueryRow(`SELECT s.id, s.title, s.model, s.provider, s.created, s.updated, s.preview, s.settings, s.compacted,
 			`+userTurnsSQL+`
 		FROM sessions s WHERE s.id = ?`, string(id)).
-		Scan(&in.id, &in.title, &in.model, &in.provider, &in.created, &in.updated, &in.preview, &settings, &in.turns)
+		Scan(&in.id, &in.title, &in.model, &in.provider, &in.created, &in.updated, &in.preview, &settings, &compacted, &in.turns)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, notFound(id)
 	}
@@ -166,6 +167,12 @@ func (db *DB) Load(id SessionID) (*Session, []error, error) {
 	if !json.Valid(s.Settings) {
 		warn = append(warn, errors.New("settings are not valid JSON; ignored"))
 		s.Settings = json.RawMessage("{}")
+	}
+	if len(compacted) > 0 {
+		if s.Compacted, err = splitArray(compacted); err != nil {
+			warn = append(warn, errors.New("the compacted window is not a JSON array; ignored"))
+			s.Compacted = nil
+		}
 	}
 
 	turns, w, err := loadTurns(tx, id)

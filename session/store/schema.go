@@ -7,7 +7,7 @@ import (
 
 // schemaVersion is the schema this binary writes, kept in PRAGMA user_version.
 // Version 0 is an empty file.
-const schemaVersion = 6
+const schemaVersion = 7
 
 // migrations[v] brings a database from version v to v+1. Each runs inside the
 // one IMMEDIATE transaction that sets the new user_version, so a crash or a
@@ -20,6 +20,19 @@ var migrations = [schemaVersion]func(tx *sql.Tx) error{
 	3: addBackground,
 	4: addProvider,
 	5: addRuns,
+	6: addCompactedAndImported,
+}
+
+// addCompactedAndImported adds a session's compacted window (/compact) that
+// its conversation sends next instead of the chain (JSON array of input
+// items; NULL for none), so a session compacted and then closed resumes
+// compacted; and when it was imported (unix milliseconds; 0: it was not),
+// which List sorts by when it is later than its last update.
+func addCompactedAndImported(tx *sql.Tx) error {
+	return execAll(tx,
+		`ALTER TABLE sessions ADD COLUMN compacted BLOB`,
+		`ALTER TABLE sessions ADD COLUMN imported INTEGER NOT NULL DEFAULT 0`,
+	)
 }
 
 // addRuns adds how runnel's own runs of a tool round's calls ended (the

@@ -55,6 +55,9 @@ type Session struct {
 	Info     SessionInfo
 	Settings json.RawMessage // the caller's JSON, secrets redacted
 	Turns    []Turn
+	// Compacted is the last compacted window /compact answered with
+	// (SetCompacted), nil for none; turns may have sent it since.
+	Compacted []json.RawMessage
 }
 
 // Turn is one exchange as stored.

@@ -79,6 +79,21 @@ func (db *DB) SetSettings(id SessionID, settings json.RawMessage) error {
 		string(s), modelOf(s), providerOf(s), ms(db.now()), string(id))
 }
 
+// SetCompacted records the compacted window /compact answered with for
+// session id, which its next request sends instead of the chain; nil
+// clears it. Secrets are redacted as in a turn's input.
+func (db *DB) SetCompacted(id SessionID, window []json.RawMessage) error {
+	var arg any
+	if len(window) > 0 {
+		arr, err := joinObjects("compacted", db.redactAll(window))
+		if err != nil {
+			return db.fail("update session", err)
+		}
+		arg = arr
+	}
+	return db.updateSession(id, `UPDATE sessions SET compacted = ?, updated = ? WHERE id = ?`, arg, ms(db.now()), string(id))
+}
+
 func (db *DB) updateSession(id SessionID, query string, args ...any) error {
 	return db.write("update session", func(tx *sql.Tx) error {
 		res, err := tx.Exec(query, args...)

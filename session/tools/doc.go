@@ -36,7 +36,8 @@
 //	… repeat until a response has no client-side calls, or max_tool_rounds.
 //
 // Esc at any point: cancel the context (running commands are killed, their
-// whole process group) and call Loop.Cancel, which gives each unfinished call
+// whole process group; on Windows their job object, procgroup_windows.go)
+// and call Loop.Cancel, which gives each unfinished call
 // the output "cancelled by user"; Loop.Begin hands those outputs to the next
 // user message so the chain stays valid. Drive runs this loop for callers
 // that block (the one-shot command); the TUI calls the same methods from its

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -165,7 +164,7 @@ func TestDriveRoundTrip(t *testing.T) {
 // they would time out. Both outputs go back in one request, in call order.
 func TestDriveParallelCalls(t *testing.T) {
 	fifo := filepath.Join(t.TempDir(), "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+	if err := mkfifo(fifo); err != nil {
 		t.Fatal(err)
 	}
 	srv := streamtest.New(t)

@@ -61,7 +61,12 @@ func runCommand(ctx context.Context, argv []string, dir string, env []string, st
 	errOut := &capture{max: maxStderr, live: live, stderr: true}
 	cmd.Stdout, cmd.Stderr = out, errOut
 
-	err := cmd.Run()
+	err := cmd.Start()
+	if err == nil {
+		joinGroup(cmd.Process.Pid) // Windows: its job, which killGroup ends whole
+		err = cmd.Wait()
+		releaseGroup(cmd.Process.Pid)
+	}
 	r := execResult{ExitCode: -1}
 	r.Stdout, r.Total = out.result()
 	r.Stderr, _ = errOut.result()

@@ -279,10 +279,11 @@ func (s *server) start(ctx context.Context) (*conn, error) {
 	cmd.Stderr = s.stderr
 	ownGroup(cmd) // the terminal's ^C is runnel's to handle
 	cmd.WaitDelay = mcpGrace
-	cs, err := s.m.client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: mcpGrace}, nil)
+	cs, err := s.m.client.Connect(ctx, groupTransport{&mcp.CommandTransport{Command: cmd, TerminateDuration: mcpGrace}}, nil)
 	if err != nil {
 		if cmd.Process != nil {
 			_ = killGroup(cmd.Process.Pid, true)
+			releaseGroup(cmd.Process.Pid)
 		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return nil, s.startTimedOut("initialize")
@@ -292,6 +293,19 @@ func (s *server) start(ctx context.Context) (*conn, error) {
 	c := &conn{cs: cs, pid: cmd.Process.Pid, done: make(chan struct{})}
 	go s.watch(c)
 	return c, nil
+}
+
+// groupTransport starts a server's command as mcp.CommandTransport does,
+// then puts the process in its group (joinGroup: on Windows a job object,
+// so stopping the server ends what it started) before anything is spoken.
+type groupTransport struct{ *mcp.CommandTransport }
+
+func (t groupTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := t.CommandTransport.Connect(ctx)
+	if err == nil {
+		joinGroup(t.Command.Process.Pid)
+	}
+	return c, err
 }
 
 // startTimedOut is the error for a server that did not answer step (its
@@ -304,6 +318,7 @@ func (s *server) startTimedOut(step string) error {
 // watch waits for a connection to end and reports it if nobody asked.
 func (s *server) watch(c *conn) {
 	err := c.cs.Wait()
+	releaseGroup(c.pid) // Windows: what the server left running ends with its job
 	s.mu.Lock()
 	close(c.done)
 	unexpected := !s.closed && s.conn == c

@@ -161,7 +161,7 @@ func TestRunCapsParallelCalls(t *testing.T) {
 	var cs []Call
 	fifo := func(i int) string { return filepath.Join(dir, "p"+strconv.Itoa(i)) }
 	for i := range n {
-		if err := syscall.Mkfifo(fifo(i), 0o600); err != nil {
+		if err := mkfifo(fifo(i)); err != nil {
 			t.Fatal(err)
 		}
 		name := "block" + strconv.Itoa(i)

@@ -1,0 +1,23 @@
+package tools
+
+import (
+	"os"
+	"os/exec"
+	"testing"
+)
+
+// TestVetsForWindows: the Windows job-object code (procgroup_windows.go)
+// and its Windows-only test type-check and pass go vet, for amd64 and
+// arm64; nothing here can run them.
+func TestVetsForWindows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: not vetting for Windows")
+	}
+	for _, arch := range []string{"amd64", "arm64"} {
+		cmd := exec.Command("go", "vet", ".")
+		cmd.Env = append(os.Environ(), "GOOS=windows", "GOARCH="+arch, "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("GOOS=windows GOARCH=%s go vet: %v\n%s", arch, err, out)
+		}
+	}
+}
