@@ -9,7 +9,6 @@ import (
 
 	"charm.land/glamour/v2/ansi"
 
-	"runnel/stream"
 	"runnel/ui/markdown"
 )
 
@@ -116,19 +115,7 @@ func TestPrinterSaysNoRenderer(t *testing.T) {
 	var out bytes.Buffer
 	p := NewPrinter(&out, 80, testStyles)
 	p.now = func() time.Time { return epoch }
-	var acc stream.Accumulator
-	d := stream.NewDecoder(bytes.NewReader(fixture(t, fallbackFixture)))
-	for d.Next() {
-		ev := d.Event()
-		it, _ := acc.Apply(ev)
-		if s := acc.Current(); s != nil {
-			p.Event(ev, s, it)
-			if ev.Kind.IsTerminal() {
-				p.Response(s)
-			}
-		}
-	}
-	p.Close()
+	feed(p, fixture(t, fallbackFixture))
 	if !strings.Contains(out.String(), "**") {
 		t.Fatalf("the answer is not printed as its plain source:\n%s", out.String())
 	}

@@ -33,19 +33,7 @@ func longParagraph(size int) []byte {
 // `replay --format ansi` does.
 func printAll(tb testing.TB, data []byte) {
 	p := NewPrinter(io.Discard, 100, testStyles)
-	var acc stream.Accumulator
-	d := stream.NewDecoder(bytes.NewReader(data))
-	for d.Next() {
-		ev := d.Event()
-		it, _ := acc.Apply(ev)
-		if s := acc.Current(); s != nil {
-			p.Event(ev, s, it)
-			if ev.Kind.IsTerminal() {
-				p.Response(s)
-			}
-		}
-	}
-	p.Close()
+	feed(p, data)
 	if err := p.Err(); err != nil {
 		tb.Fatal(err)
 	}
@@ -80,4 +68,22 @@ func TestPrintLongParagraphIsLinear(t *testing.T) {
 		return costtest.Func(func() { printAll(t, data) })
 	}
 	costtest.AtMost(t, "printing a 1 MB paragraph, against 128 KB", printed(128<<10), printed(1<<20), 20)
+}
+
+// feed replays a recorded stream through p, event by event, as the
+// one-shot output does, and closes it.
+func feed(p *Printer, data []byte) {
+	var acc stream.Accumulator
+	d := stream.NewDecoder(bytes.NewReader(data))
+	for d.Next() {
+		ev := d.Event()
+		it, _ := acc.Apply(ev)
+		if s := acc.Current(); s != nil {
+			p.Event(ev, s, it)
+			if ev.Kind.IsTerminal() {
+				p.Response(s)
+			}
+		}
+	}
+	p.Close()
 }
