@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// TestVetsForWindows: the Windows job-object code (procgroup_windows.go)
-// and its Windows-only test type-check and pass go vet, for amd64 and
-// arm64; nothing here can run them.
+// TestVetsForWindows: the tools, which start process groups (job objects
+// on Windows, procgroup_*.go), build for Windows: the package and its
+// Windows-only test type-check and pass go vet, for amd64 and arm64;
+// nothing here can run them.
 func TestVetsForWindows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: not vetting for Windows")
