@@ -23,7 +23,6 @@ func (ts *turns) plan(f pace.Facts, now time.Time) (pace.Plan, tea.Cmd) {
 		cmds = append(cmds, waitBatch(t.gen, t.handle, pl.Hold)) // the stream's reader holds what comes meanwhile
 	}
 	if pl.Tick.Seq != 0 {
-		ts.tickSeq = pl.Tick.Seq
 		cmds = append(cmds, frameTick(ts.gen, pl.Tick.Seq, pl.Tick.In))
 	}
 	if pl.WaitTick > 0 {

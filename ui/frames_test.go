@@ -16,7 +16,7 @@ import (
 func TestIdleSchedulesNoFrames(t *testing.T) {
 	m := replayFile(t, "vercel__ai/lmstudio-basic-markdown.sse")
 	pump(t, m, nil)
-	_, cmd := m.Update(frameMsg{gen: m.gen, seq: m.tickSeq, now: m.frame.now.Add(pace.FrameInterval)})
+	_, cmd := m.Update(frameMsg{gen: m.gen, seq: m.pacer.Last(), now: m.frame.now.Add(pace.FrameInterval)})
 	if m.pacer.Scheduled() || m.pacer.WaitTicking() {
 		t.Errorf("a tick is still scheduled at the prompt (live %v, wait %v)", m.pacer.Scheduled(), m.pacer.WaitTicking())
 	}
@@ -43,7 +43,7 @@ func TestBatchesAreFrames(t *testing.T) {
 	if m.cur != nil && !m.pacer.Asked() {
 		t.Error("the next batch was not asked for")
 	}
-	seq := m.tickSeq
+	seq := m.pacer.Last()
 	m.ensureTick()
 	if _, cmd := m.Update(frameMsg{gen: m.gen, seq: seq}); cmd != nil || !m.pacer.Scheduled() {
 		t.Error("a superseded tick was obeyed")
@@ -72,7 +72,7 @@ func TestPacingFollowsTheInjectedClock(t *testing.T) {
 		t.Fatal("a full batch right after a draw was drawn at once, not on the fast frame")
 	}
 	now = t0.Add(pace.FrameInterval)
-	m.Update(frameMsg{gen: m.gen, seq: m.tickSeq, now: now})
+	m.Update(frameMsg{gen: m.gen, seq: m.pacer.Last(), now: now})
 	if !m.frame.now.Equal(now) || !m.frame.draft {
 		t.Fatal("the frame after a full batch drew no draft")
 	}
@@ -97,11 +97,11 @@ func TestFlowingStreamWakesForStallsOnly(t *testing.T) {
 	m.frame.clock = func() time.Time { return t0 }
 	m.Update(batchMsg{gen: m.cur.gen, batch: stream.Batch{Events: []stream.Event{{Kind: stream.KindTextDelta, Delta: "x"}}}})
 	waits = nil
-	m.Update(frameMsg{gen: m.gen, seq: m.tickSeq, now: t0.Add(pace.SpinnerStep / 2)})
+	m.Update(frameMsg{gen: m.gen, seq: m.pacer.Last(), now: t0.Add(pace.SpinnerStep / 2)})
 	if len(waits) != 1 || waits[0] != pace.StallCheck {
 		t.Fatalf("after a batch drew the spinner the slow frame comes in %v, want [%v]", waits, pace.StallCheck)
 	}
-	m.Update(frameMsg{gen: m.gen, seq: m.tickSeq, now: t0.Add(pace.StallCheck)})
+	m.Update(frameMsg{gen: m.gen, seq: m.pacer.Last(), now: t0.Add(pace.StallCheck)})
 	if len(waits) != 2 || waits[1] != pace.SpinnerStep {
 		t.Fatalf("with no batch drawn lately the spinner's frame comes in %v, want %v", waits[1:], pace.SpinnerStep)
 	}

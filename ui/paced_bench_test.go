@@ -51,7 +51,7 @@ func chatFrames(tb testing.TB, m *Model, sse []byte, rate int) int {
 		}
 		now = now.Add(pace.StreamInterval)
 		for !now.Before(nextSpin) && more {
-			m.Update(frameMsg{gen: m.gen, seq: m.tickSeq, now: nextSpin})
+			m.Update(frameMsg{gen: m.gen, seq: m.pacer.Last(), now: nextSpin})
 			_ = m.View()
 			nextSpin = nextSpin.Add(pace.SpinnerStep)
 		}

@@ -33,7 +33,6 @@ type turns struct {
 	gen        int
 	cur        *turn
 	pacer      pace.Pacer         // when to take a batch, draw and tick (frames.go)
-	tickSeq    int                // the frame tick scheduled last, for tests that obey it
 	compacting context.CancelFunc // non-nil while a /compact call is under way: stops it (compact.go)
 	attaching  *waitingSend       // the message whose files are being read, nil when none (attachsend.go)
 	drop       dropState          // what a dropped stream offers (turnend.go)

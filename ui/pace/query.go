@@ -22,3 +22,7 @@ func (p *Pacer) WaitTicking() bool { return p.waitTicking }
 
 // Asked reports whether the turn's next batch is asked for and not come.
 func (p *Pacer) Asked() bool { return p.asked }
+
+// Last is the Seq of the frame tick scheduled last, obeyed or not (0
+// before any): a tick with it is the one the pacer obeys.
+func (p *Pacer) Last() int { return p.seq }
