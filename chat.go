@@ -37,7 +37,7 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 		return code
 	}
 	// -c / -r go on on the session's provider unless --provider names one
-	s = continueOn(o, cfg, s, resume, func(line string) { warnf(stderr, "%s", line) })
+	s = continueOn(o, cfg, s, resume, func(line string) { warnf(stderr, "%s", line) }).WithDemo(o.demo)
 	client, label := s.Client(o.demo)
 	kit.Attach(client, s)
 	if err := attach.CheckAll(o.files, s.Attach); err != nil { // -f: the first message's chips

@@ -58,6 +58,9 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 	if !resuming && demoRefused(s) {
 		return exitUsage
 	}
+	if !resuming {
+		s = s.WithDemo(o.demo)
+	}
 	conv := &session.Conversation{Settings: s.Session()}
 	var journal *session.Journal
 	var db *store.DB
@@ -71,7 +74,7 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		if code != exitOK {
 			return code
 		}
-		s = continueOn(o, cfg, s, sess, func(l string) { warnf(stderr, "%s", l) }) // the session's provider (providers.go)
+		s = continueOn(o, cfg, s, sess, func(l string) { warnf(stderr, "%s", l) }).WithDemo(o.demo) // the session's provider (providers.go)
 		if demoRefused(s) {
 			return exitUsage
 		}

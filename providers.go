@@ -276,8 +276,8 @@ func continueOn(o options, cfg config.Config, s config.Settings, sess *store.Ses
 		return s
 	}
 	stored := session.SettingsFromJSON(sess.Settings).Provider
-	if stored == "" || stored == s.Provider {
-		return s
+	if stored == "" || stored == s.Provider || stored == config.DemoProvider {
+		return s // a demo session goes on on what the config names
 	}
 	flags := o.configOverrides()
 	flags.Provider = stored

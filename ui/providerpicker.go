@@ -122,6 +122,9 @@ func keepProvider(conv *session.Conversation, now string, o session.Settings) st
 	}
 	conv.SwitchProvider()
 	s.Store, s.Background = o.Store, o.Background
+	if stored == "demo" || now == "demo" {
+		s.Model = o.Model // the demo's model means nothing elsewhere, and a real one nothing to it
+	}
 	return "this session was on provider " + strconv.Quote(stream.SanitizeLine(stored)) + "; it goes on on " + strconv.Quote(stream.SanitizeLine(now)) + ", and your next message sends the conversation so far"
 }
 

@@ -199,6 +199,23 @@ func TestResumedOnAnotherProvider(t *testing.T) {
 	}
 }
 
+// TestResumedDemoSession: a session the demo answered goes on on a real
+// provider with the chat's model, and a real session shown in the demo
+// takes the demo's, never a model name of the other side.
+func TestResumedDemoSession(t *testing.T) {
+	m, _, _, _ := twoProviders(t)
+	m.conv.Settings.Provider, m.conv.Settings.Model = "demo", "runnel-demo"
+	keepProvider(m.conv, m.status.ProviderName, m.opts.Settings)
+	if m.conv.Settings.Model != m.opts.Settings.Model || m.conv.Settings.Provider != "lmstudio" {
+		t.Errorf("a demo session on lmstudio: provider %q model %q; want the chat's model %q", m.conv.Settings.Provider, m.conv.Settings.Model, m.opts.Settings.Model)
+	}
+	m.conv.Settings.Provider, m.conv.Settings.Model = "lmstudio", "qwen3"
+	keepProvider(m.conv, "demo", session.Settings{Model: "runnel-demo"})
+	if m.conv.Settings.Model != "runnel-demo" {
+		t.Errorf("a real session in the demo keeps model %q", m.conv.Settings.Model)
+	}
+}
+
 // TestModelListOfTheOldProvider: a model list asked of the provider before
 // a switch, arriving after it, is dropped; the new provider's is kept.
 func TestModelListOfTheOldProvider(t *testing.T) {

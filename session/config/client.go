@@ -17,7 +17,7 @@ import (
 // the base URL, or "demo" when the built-in demo provider answers (forced,
 // or nothing points at a real provider).
 func (s Settings) Client(forceDemo bool) (*stream.Client, string) {
-	if forceDemo || s.Demo() {
+	if forceDemo || s.Demo() || s.Provider == DemoProvider {
 		return &stream.Client{
 			BaseURL: demo.BaseURL,
 			HTTP:    &http.Client{Transport: demo.New(demo.Options{Speed: 1})},
@@ -71,7 +71,7 @@ func (s Settings) Session() session.Settings {
 // takes today's. s is resolved for the provider the turn goes to (the
 // session's, unless --provider named another: see ProviderSwitched).
 func (s Settings) Resumed(stored session.Settings, o Overrides) session.Settings {
-	if stored.Model == "" || o.Model != "" {
+	if stored.Model == "" || o.Model != "" || demoSwitch(stored.Provider, s.Provider) {
 		stored.Model = s.Model
 	}
 	if o.Instructions != "" {
@@ -98,4 +98,25 @@ func (s Settings) Resumed(stored session.Settings, o Overrides) session.Settings
 // current one.
 func ProviderSwitched(stored session.Settings, now Settings) bool {
 	return stored.Provider != "" && stored.Provider != now.Provider
+}
+
+// DemoProvider is the provider a session answered by the built-in demo
+// records: not a name in the config.
+const DemoProvider = "demo"
+
+// WithDemo is s as the chat and -p use it: when the built-in demo answers
+// (forced by --demo, or nothing points at a real provider), the provider is
+// DemoProvider and the model the demo's, so that what a session records,
+// lists and shows is what answered it.
+func (s Settings) WithDemo(force bool) Settings {
+	if force || s.Demo() {
+		s.Provider, s.Model = DemoProvider, demo.Model
+	}
+	return s
+}
+
+// demoSwitch reports whether a session moves between the demo and a real
+// provider, whose models mean nothing to each other.
+func demoSwitch(stored, now string) bool {
+	return stored != now && (stored == DemoProvider || now == DemoProvider)
 }
