@@ -107,7 +107,7 @@ func (m *Model) redraw() {
 					m.answers = append(m.answers, it.Text())
 				}
 			}
-			m.usage = m.usage.Add(usageOf(s.Usage))
+			m.usage = m.usage.Add(usageOf(s))
 		}
 		m.status.Meter = m.metering.account(t.Responses, env)
 		last := i == len(m.conv.Turns)-1

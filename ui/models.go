@@ -191,6 +191,7 @@ type costMeter struct {
 	tokens    models.Usage
 	cost      float64
 	counted   bool // a response with usage was seen
+	unknown   int  // responses whose usage never came (their stream ended first)
 	unpriced  bool
 	last      models.Usage
 	lastModel string
@@ -233,13 +234,16 @@ func (c costMeter) costText() string {
 }
 
 // view is the status line's piece: "ctx 42% · $0.0045", either half alone,
-// or "".
+// or ""; "≥ $0.0045" when a response's usage is unknown.
 func (c costMeter) view() string {
 	var parts []string
 	if f := c.fill(); f != "" {
 		parts = append(parts, "ctx "+f)
 	}
 	if s := c.costText(); s != "" {
+		if c.unknown > 0 {
+			s = "≥ " + s // a response's cost never came
+		}
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, " · ")
@@ -250,6 +254,9 @@ func (c costMeter) view() string {
 // counted, never priced or measured.
 func (mt *metering) account(snaps []*stream.Snapshot, env meterEnv) string {
 	for _, s := range snaps {
+		if usageUnknown(s) {
+			mt.meter.unknown++
+		}
 		if s == nil || s.Usage == nil {
 			continue
 		}
@@ -346,6 +353,14 @@ func (mt *metering) statusFacts(in statusIn, f *frameState, env meterEnv) {
 			cost = "— (no response yet)"
 		}
 	}
+	tokens := tokensText(t)
+	if n := mt.meter.unknown; n > 0 {
+		unknown := fmt.Sprintf(" + %s unknown (stream ended first)", plural(n, "response"))
+		tokens += unknown
+		if mt.meter.costText() != "" && env.provider != "demo" {
+			cost = "≥ " + cost + unknown
+		}
+	}
 	var on, servers []string
 	enabled := map[string]bool{}
 	for _, n := range in.on {
@@ -370,7 +385,7 @@ func (mt *metering) statusFacts(in statusIn, f *frameState, env meterEnv) {
 		{"effort", effort},
 		{"session", na(in.session)},
 		{"turns", strconv.Itoa(in.turns)},
-		{"tokens", tokensText(t)},
+		{"tokens", tokens},
 		{"context", fill},
 		{"cost", cost},
 		{"tools on", na(strings.Join(on, ", "))},

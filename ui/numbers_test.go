@@ -22,6 +22,7 @@ import (
 	"runnel/session/demo"
 	"runnel/session/models"
 	"runnel/stream"
+	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"
 	"runnel/ui/modellist"
 )
@@ -248,5 +249,38 @@ func TestModelPickerFiguresAndColumns(t *testing.T) {
 		if r := strings.Fields(rows["my-local"]); len(r) == 0 || strings.Trim(strings.Join(r, ""), "-") != "" {
 			t.Errorf("at %d a model the table lacks shows figures %q", width, rows["my-local"])
 		}
+	}
+}
+
+// TestDroppedUsageIsUnknown: a turn whose stream broke before its usage
+// came shows its tokens as unknown on the status line ("↑? ↓?"), not as
+// nothing; after a turn that finished, the session's Σ is a floor ("≥"),
+// and /status says how many responses' usage is unknown, in its tokens
+// and cost rows, as the drop's notice does.
+func TestDroppedUsageIsUnknown(t *testing.T) {
+	srv := streamtest.New(t)
+	fixture := sharedtest.Path(t, "fixtures", "real", "vercel__ai", "xai-text-reasoning-markdown.sse")
+	srv.Enqueue(streamtest.Reply{File: fixture, DropAfter: 120}, // after the answer's first words
+		streamtest.Reply{SSE: streamtest.Text("resp_2", "A whole answer.")})
+	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL, MaxRetries: -1}, Settings: session.Settings{Model: "gpt-5-mini", Store: true}})
+	m.Update(tea.WindowSizeMsg{Width: 140, Height: 200})
+	m.Update(SubmitMsg{Text: "first"})
+	pump(t, m, nil)
+	if !strings.Contains(plain(m), "its tokens and cost are unknown") {
+		t.Fatalf("the first stream did not drop:\n%s", plain(m))
+	}
+	if row := statusRow(plain(m)); !strings.Contains(row, "↑? ↓?") {
+		t.Errorf("status line after the drop %q: want the turn's usage shown unknown", row)
+	}
+	m.Update(SubmitMsg{Text: "second"})
+	pump(t, m, nil)
+	row := statusRow(plain(m))
+	if !strings.Contains(row, "Σ ≥ ↑") {
+		t.Errorf("status line after a whole turn %q: want the session's Σ marked a floor", row)
+	}
+	slashSent(m, "status", "")
+	screen := plain(m)
+	if got := statusValue(t, screen, "tokens"); !strings.HasSuffix(got, "+ 1 response unknown (stream ended first)") {
+		t.Errorf("/status tokens %q", got)
 	}
 }

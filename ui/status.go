@@ -42,25 +42,48 @@ func (s State) Busy() bool { return s != Idle }
 // Usage is token accounting for a turn or a session.
 type Usage struct {
 	Input, Output, Reasoning int64 // Reasoning is part of Output
+	Unknown                  int   // responses whose usage never came: their stream ended first
 }
 
 // Add returns the sum of u and v.
 func (u Usage) Add(v Usage) Usage {
-	return Usage{Input: u.Input + v.Input, Output: u.Output + v.Output, Reasoning: u.Reasoning + v.Reasoning}
+	return Usage{Input: u.Input + v.Input, Output: u.Output + v.Output, Reasoning: u.Reasoning + v.Reasoning, Unknown: u.Unknown + v.Unknown}
 }
 
-// IsZero reports whether no tokens were counted.
+// IsZero reports whether nothing was counted, known or not.
 func (u Usage) IsZero() bool { return u == Usage{} }
 
 // String is the status line's form: "↑1.2k ↓340" (tokens in and out),
 // with "(120 reasoning)" after the output when some of it was reasoning,
-// as /status words it.
+// as /status words it. A response whose usage is unknown (its stream
+// broke first) makes the counts a floor, "≥ ↑1.2k ↓340", or "↑? ↓?" when
+// nothing is known.
 func (u Usage) String() string {
+	if u.Unknown > 0 && u.Input == 0 && u.Output == 0 {
+		return "↑? ↓?"
+	}
 	s := "↑" + compactCount(u.Input) + " ↓" + compactCount(u.Output)
 	if u.Reasoning > 0 {
 		s += " (" + compactCount(u.Reasoning) + " reasoning)"
 	}
+	if u.Unknown > 0 {
+		s = "≥ " + s
+	}
 	return s
+}
+
+// usageUnknown reports whether a response's usage never came: a response
+// reports it at its end, and this one's stream ended (broke, was cut off
+// or stopped) before that.
+func usageUnknown(s *stream.Snapshot) bool {
+	if s == nil || s.Usage != nil || s.Terminal {
+		return false
+	}
+	switch s.Status {
+	case "completed", "incomplete", "failed", "cancelled":
+		return false
+	}
+	return true
 }
 
 // Status is the data of the status line; the root fills it in and View draws

@@ -135,13 +135,15 @@ func TestUsageString(t *testing.T) {
 		{Input: 1234, Output: 340}:       "↑1.2k ↓340",
 		{Input: 12_345, Output: 999_999}: "↑12k ↓999k",
 		{Input: 1_250_000, Output: 12_000_000, Reasoning: 5}: "↑1.2M ↓12M (5 reasoning)",
+		{Unknown: 1}:                           "↑? ↓?",
+		{Input: 1234, Output: 340, Unknown: 2}: "≥ ↑1.2k ↓340",
 	}
 	for u, want := range cases {
 		if got := u.String(); got != want {
 			t.Errorf("%+v.String() = %q; want %q", u, got, want)
 		}
 	}
-	if got := (Usage{1, 2, 3}).Add(Usage{10, 20, 30}); got != (Usage{11, 22, 33}) {
+	if got := (Usage{1, 2, 3, 1}).Add(Usage{10, 20, 30, 2}); got != (Usage{11, 22, 33, 3}) {
 		t.Errorf("Add = %+v", got)
 	}
 }

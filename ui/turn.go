@@ -146,16 +146,25 @@ func (t *turn) apply(b stream.Batch) (problems []error) {
 // snapshots returns the turn's responses so far.
 func (t *turn) snapshots() []*stream.Snapshot { return t.acc.Responses() }
 
-// usage sums the turn's token usage.
+// usage sums the turn's token usage; once it has ended, a response whose
+// usage never came counts as Unknown (while it streams, it is yet to come).
 func (t *turn) usage() Usage {
 	var u Usage
 	for _, s := range t.acc.Responses() {
-		u = u.Add(usageOf(s.Usage))
+		if !t.ended && usageUnknown(s) {
+			continue
+		}
+		u = u.Add(usageOf(s))
 	}
 	return u
 }
 
-func usageOf(u *stream.Usage) Usage {
+// usageOf is a response's usage; Unknown when it never came.
+func usageOf(s *stream.Snapshot) Usage {
+	if usageUnknown(s) {
+		return Usage{Unknown: 1}
+	}
+	u := s.Usage
 	if u == nil {
 		return Usage{}
 	}
