@@ -18,6 +18,7 @@ import (
 	"runnel/session/config"
 	"runnel/session/prompts"
 	"runnel/stream"
+	"runnel/ui"
 )
 
 // promptLibrary reads the prompt files for o: the config directory's
@@ -101,16 +102,19 @@ type promptRow struct {
 	Allowed     bool   `json:"allowed"`
 	Model       string `json:"model,omitempty"`
 	Effort      string `json:"effort,omitempty"`
+	Shadowed    bool   `json:"shadowed,omitempty"` // a built-in command has its name: the chat does not offer it
 }
 
 // listPrompts writes the usable prompts, then the project's waiting ones.
 func listPrompts(lib prompts.Library, asJSON bool, w io.Writer) error {
 	var rows []promptRow
 	for _, p := range lib.Prompts {
-		rows = append(rows, promptRow{p.Name, p.Path, p.Description, p.Project, true, p.Model, p.Effort})
+		_, builtin := ui.Lookup(p.Name)
+		rows = append(rows, promptRow{p.Name, p.Path, p.Description, p.Project, true, p.Model, p.Effort, builtin})
 	}
 	for _, p := range lib.Waiting {
-		rows = append(rows, promptRow{p.Name, p.Path, p.Description, true, false, p.Model, p.Effort})
+		_, builtin := ui.Lookup(p.Name)
+		rows = append(rows, promptRow{p.Name, p.Path, p.Description, true, false, p.Model, p.Effort, builtin})
 	}
 	if asJSON {
 		enc := json.NewEncoder(w)
@@ -131,6 +135,9 @@ func listPrompts(lib prompts.Library, asJSON bool, w io.Writer) error {
 		desc := stream.SanitizeLine(r.Description)
 		if !r.Allowed {
 			desc = "(not allowed yet: runnel prompts allow) " + desc
+		}
+		if r.Shadowed {
+			desc = "(not in the chat: /" + r.Name + " is a built-in command) " + desc
 		}
 		fmt.Fprintf(tw, "/%s\t%s\t%s\n", stream.SanitizeLine(r.Name), stream.SanitizeLine(r.Source), desc)
 	}

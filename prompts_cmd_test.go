@@ -26,6 +26,7 @@ func promptDirs(t *testing.T) (cfg, data string) {
 	}
 	write(t, filepath.Join(home, "prompts", "review.md"), []byte("+++\ndescription = \"Review code for bugs\"\ninstructions = \"You review code.\"\nmodel = \"gpt-5-mini\"\neffort = \"low\"\n+++\nReview @main.go for {{input}}\n"))
 	write(t, filepath.Join(home, "prompts", "bad.md"), []byte("+++\nmodle = \"x\"\n+++\nhi\n"))
+	write(t, filepath.Join(home, "prompts", "help.md"), []byte("a built-in's name"))
 	write(t, filepath.Join(wd, ".runnel", "prompts", "deploy.md"), []byte("+++\ninstructions = \"You write deploy notes.\"\n+++\nDeploy notes for {{input}}\n"))
 	write(t, filepath.Join(wd, "main.go"), []byte("package main // reviewed"))
 	t.Chdir(wd)
@@ -42,9 +43,9 @@ func TestPromptsCommandLists(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 3 || !strings.HasPrefix(lines[0], "NAME") ||
-		!strings.Contains(lines[1], "/review") || !strings.Contains(lines[1], filepath.Join(filepath.Dir(cfg), "prompts", "review.md")) || !strings.Contains(lines[1], "Review code for bugs") ||
-		!strings.Contains(lines[2], "/deploy") || !strings.Contains(lines[2], "(not allowed yet: runnel prompts allow) You write deploy notes.") {
+	if len(lines) != 4 || !strings.HasPrefix(lines[0], "NAME") || !strings.Contains(lines[1], "/help") || !strings.Contains(lines[1], "(not in the chat: /help is a built-in command)") ||
+		!strings.Contains(lines[2], "/review") || !strings.Contains(lines[2], filepath.Join(filepath.Dir(cfg), "prompts", "review.md")) || !strings.Contains(lines[2], "Review code for bugs") ||
+		!strings.Contains(lines[3], "/deploy") || !strings.Contains(lines[3], "(not allowed yet: runnel prompts allow) You write deploy notes.") {
 		t.Errorf("list:\n%s", out)
 	}
 	if strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "bad.md:2: unknown key \"modle\"") {
@@ -60,7 +61,7 @@ func TestPromptsCommandLists(t *testing.T) {
 		}
 		rows = append(rows, r)
 	}
-	if code != exitOK || len(rows) != 2 || rows[0].Name != "review" || rows[0].Model != "gpt-5-mini" || !rows[0].Allowed || rows[1].Name != "deploy" || !rows[1].Project || rows[1].Allowed {
+	if code != exitOK || len(rows) != 3 || !rows[0].Shadowed || rows[1].Name != "review" || rows[1].Model != "gpt-5-mini" || !rows[1].Allowed || rows[1].Shadowed || rows[2].Name != "deploy" || !rows[2].Project || rows[2].Allowed {
 		t.Errorf("json rows %+v", rows)
 	}
 	if _, errOut, code := runnel(t, "", "prompts", "--format", "yaml"); code != exitUsage || strings.Count(errOut, "\n") != 1 {
