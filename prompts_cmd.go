@@ -37,6 +37,12 @@ func promptLibrary(o options) (prompts.Library, prompts.Trust) {
 	return prompts.Open(prompts.GlobalDir(path), prompts.ProjectDir(wd), trust), trust
 }
 
+// chatPrompts are the prompt files the chat offers as /NAME.
+func chatPrompts(o options) *ui.Prompts {
+	lib, trust := promptLibrary(o)
+	return &ui.Prompts{Library: lib, Trust: trust}
+}
+
 // addPromptsCommand adds `runnel prompts` and `runnel prompts allow`.
 func addPromptsCommand(root *cobra.Command, stdout, stderr io.Writer) {
 	var o options

@@ -26,8 +26,9 @@ type Prompts struct {
 // promptsAllowedMsg reports the library once the user allowed the
 // project's prompts (or why that failed).
 type promptsAllowedMsg struct {
-	lib prompts.Library
-	err error
+	lib   prompts.Library
+	known int // lib.Problems already said at start
+	err   error
 }
 
 // SetPrompts makes ps the composer's /NAME commands, leaving out those a
@@ -101,13 +102,17 @@ func (c *Composer) promptsAllowed(msg promptsAllowedMsg) tea.Cmd {
 		return notify(true, "project prompts not allowed: "+stream.SanitizeLine(msg.err.Error()))
 	}
 	cmds := []tea.Cmd{notify(false, "project prompts allowed: "+strings.Join(names(msg.lib.Prompts, true), ", ")+" (asked again when a file in "+stream.SanitizeLine(msg.lib.Project)+" changes)")}
-	if l := c.SetPrompts(msg.lib.Prompts); l != "" {
-		cmds = append(cmds, notify(true, stream.SanitizeLine(l)))
+	line := c.SetPrompts(msg.lib.Prompts)
+	for _, p := range msg.lib.Prompts { // said at start unless a project prompt clashes too
+		if _, builtin := Lookup(p.Name); builtin && p.Project {
+			cmds = append(cmds, notify(true, stream.SanitizeLine(line)))
+			break
+		}
 	}
-	for _, e := range msg.lib.Problems {
+	for _, e := range msg.lib.Problems[min(msg.known, len(msg.lib.Problems)):] {
 		cmds = append(cmds, notify(true, stream.SanitizeLine(e.Error())))
 	}
-	return tea.Sequence(cmds...)
+	return tea.Batch(cmds...)
 }
 
 // names are the /NAMEs of ps (only the project's, with project).

@@ -121,9 +121,12 @@ func TestProjectPromptsAskOnce(t *testing.T) {
 	proj := prompts.ProjectDir(wd)
 	os.MkdirAll(proj, 0o755)
 	os.WriteFile(filepath.Join(proj, "deploy.md"), []byte("+++\ndescription = \"Deploy notes\"\n+++\nwrite deploy notes for {{input}}"), 0o644)
+	global := filepath.Join(data, "prompts")
+	os.MkdirAll(global, 0o755)
+	os.WriteFile(filepath.Join(global, "bad.md"), []byte("+++\nbogus = 1\n+++\nx"), 0o644)
 	trust := prompts.Trust{Path: filepath.Join(data, prompts.TrustFile)}
 	open := func() *Model {
-		return newTestModel(t, Options{Prompts: &Prompts{Library: prompts.Open("", proj, trust), Trust: trust}})
+		return newTestModel(t, Options{Prompts: &Prompts{Library: prompts.Open(global, proj, trust), Trust: trust}})
 	}
 
 	m := open()
@@ -149,10 +152,16 @@ func TestProjectPromptsAskOnce(t *testing.T) {
 	m.Update(askPromptTrust(m.opts.Prompts, m.frame)())
 	_, cmd = m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
 	for _, msg := range run(cmd) {
-		m.Update(msg)
+		_, said := m.Update(msg)
+		for _, n := range run(said) {
+			m.Update(n)
+		}
 	}
 	if _, ok := m.composer.prompt("deploy"); !ok || m.dialog != nil {
 		t.Fatal("y did not offer the project's prompts")
+	}
+	if s := plain(m); !strings.Contains(s, "project prompts allowed: /deploy") || strings.Count(s, "bad.md") != 1 {
+		t.Errorf("after y (a problem said at start is not said again):\n%s", s)
 	}
 	if fi, err := os.Stat(trust.Path); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Fatalf("trust file: %v %v", fi, err)

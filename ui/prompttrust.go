@@ -69,7 +69,7 @@ func (p PromptTrust) Update(msg tea.Msg) (PromptTrust, tea.Cmd) {
 		lib.Prompts = slices.Clone(lib.Prompts) // Allow writes into it, off the update loop
 		return p, tea.Batch(msgCmd(DialogClosedMsg{}), func() tea.Msg {
 			err := lib.Allow(trust) // writes the trust file: off the update loop
-			return promptsAllowedMsg{lib: lib, err: err}
+			return promptsAllowedMsg{lib: lib, known: len(p.lib.Problems), err: err}
 		})
 	case key.Matches(k, p.keys.Later):
 		return p, tea.Batch(msgCmd(DialogClosedMsg{}), notify(false, "project prompts not used — runnel asks again next time; `runnel prompts allow` allows them"))
