@@ -89,7 +89,7 @@ func New(ctx context.Context, o Options) *Model {
 		m.appendEntry(newWelcome(o, m.conv.Settings.Model, m.frame)) // the first screen says how to start
 	}
 	if o.Prompts != nil { // prompt files: /NAME (promptcmds.go)
-		if l := m.composer.SetPrompts(o.Prompts.Library.Prompts); l != "" {
+		if l := m.composer.SetPrompts(o.Prompts.Library); l != "" {
 			m.notice(block.Warning, stream.SanitizeLine(l))
 		}
 		for _, e := range o.Prompts.Library.Problems {

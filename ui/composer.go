@@ -68,8 +68,10 @@ type Composer struct {
 	// argChoices are the values a command's argument completes to (SetArgChoices)
 	argChoices map[string][]string
 	// prompts are the prompt files offered as /NAME after the built-in
-	// commands, none of them named as one (SetPrompts, promptcmds.go)
+	// commands, none of them named as one (SetPrompts, promptcmds.go);
+	// waiting are the project's not allowed yet
 	prompts []prompts.Prompt
+	waiting []prompts.Prompt
 }
 
 // emptyView caches what the empty composer draws (the prompt and the
@@ -300,6 +302,9 @@ func (c *Composer) send() tea.Cmd {
 	if name, args, ok := Parse(text); ok {
 		if _, isPrompt := c.prompt(name); !isPrompt {
 			if err := Validate(name, args); err != nil {
+				if line, waits := c.notAllowed(name); waits {
+					return notify(true, line)
+				}
 				return notify(true, err.Error())
 			}
 		}

@@ -31,13 +31,14 @@ type promptsAllowedMsg struct {
 	err   error
 }
 
-// SetPrompts makes ps the composer's /NAME commands, leaving out those a
-// built-in command's name takes; it returns the one line that says so, or
-// "".
-func (c *Composer) SetPrompts(ps []prompts.Prompt) string {
-	c.prompts = nil
+// SetPrompts makes lib's usable prompts the composer's /NAME commands,
+// leaving out those a built-in command's name takes; it returns the one
+// line that says so, or "". A project prompt not allowed yet is named when
+// typed, with how to allow it.
+func (c *Composer) SetPrompts(lib prompts.Library) string {
+	c.prompts, c.waiting = nil, lib.Waiting
 	var clash []string
-	for _, p := range ps {
+	for _, p := range lib.Prompts {
 		if _, builtin := Lookup(p.Name); builtin {
 			clash = append(clash, p.Name)
 			continue
@@ -63,6 +64,16 @@ func (c Composer) prompt(name string) (prompts.Prompt, bool) {
 		}
 	}
 	return prompts.Prompt{}, false
+}
+
+// notAllowed is the line for /NAME of a project prompt not allowed yet.
+func (c Composer) notAllowed(name string) (string, bool) {
+	for _, p := range c.waiting {
+		if p.Name == name {
+			return "/" + name + " is a project prompt (" + stream.SanitizeLine(p.Path) + ") you have not allowed — start runnel here again to be asked, or run `runnel prompts allow`", true
+		}
+	}
+	return "", false
 }
 
 // promptMenu is the prompts whose names start with prefix, as menu rows
@@ -102,7 +113,7 @@ func (c *Composer) promptsAllowed(msg promptsAllowedMsg) tea.Cmd {
 		return notify(true, "project prompts not allowed: "+stream.SanitizeLine(msg.err.Error()))
 	}
 	cmds := []tea.Cmd{notify(false, "project prompts allowed: "+strings.Join(names(msg.lib.Prompts, true), ", ")+" (asked again when a file in "+stream.SanitizeLine(msg.lib.Project)+" changes)")}
-	line := c.SetPrompts(msg.lib.Prompts)
+	line := c.SetPrompts(msg.lib)
 	for _, p := range msg.lib.Prompts { // said at start unless a project prompt clashes too
 		if _, builtin := Lookup(p.Name); builtin && p.Project {
 			cmds = append(cmds, notify(true, stream.SanitizeLine(line)))

@@ -83,7 +83,7 @@ func TestPromptCommandSendsItsTurn(t *testing.T) {
 // the menu, with their descriptions; a built-in's name is not offered twice.
 func TestPromptCommandsComplete(t *testing.T) {
 	c := newTestComposer()
-	if line := c.SetPrompts(promptLib(t).Prompts); !strings.Contains(line, "/new is a built-in command") {
+	if line := c.SetPrompts(promptLib(t)); !strings.Contains(line, "/new is a built-in command") {
 		t.Errorf("clash line %q", line)
 	}
 	c = typeText(c, "/re")
@@ -133,11 +133,17 @@ func TestProjectPromptsAskOnce(t *testing.T) {
 	if _, ok := m.composer.prompt("deploy"); ok {
 		t.Fatal("a project prompt was offered before it was allowed")
 	}
+	m.composer.SetValue("/deploy v2")
+	_, cmd := m.Update(keyMsg("enter"))
+	if msgs := run(cmd); len(msgs) != 1 || !strings.Contains(msgs[0].(NoticeMsg).Text, "/deploy is a project prompt") || !strings.Contains(msgs[0].(NoticeMsg).Text, "runnel prompts allow") {
+		t.Fatalf("/deploy before allowing gave %v", msgs)
+	}
+	m.composer.SetValue("")
 	m.Update(askPromptTrust(m.opts.Prompts, m.frame)())
 	if m.dialog == nil || !strings.Contains(plain(m), "Use this project's prompt files?") || !strings.Contains(plain(m), "/deploy Deploy notes") {
 		t.Fatalf("no question:\n%s", plain(m))
 	}
-	_, cmd := m.Update(tea.KeyPressMsg{Code: 'n', Text: "n"})
+	_, cmd = m.Update(tea.KeyPressMsg{Code: 'n', Text: "n"})
 	for _, msg := range run(cmd) {
 		m.Update(msg)
 	}
