@@ -51,6 +51,7 @@ type options struct {
 	files                                        []string // -f: attached to the prompt (or the chat's first message)
 	overrides                                    []string // -c key=value (--override)
 	noSave                                       bool     // --no-save: -p is not saved
+	template                                     string   // -t NAME: the -p prompt goes through that prompt file (prompts_cmd.go)
 }
 
 // run is main without the process: it returns the exit status. SIGINT
@@ -93,7 +94,7 @@ func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Wr
 		SilenceErrors:     true,
 		PersistentPreRunE: checkWidth,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.promptSet = cmd.Flags().Changed("prompt")
+			o.promptSet = cmd.Flags().Changed("prompt") || o.template != "" // -t alone runs the prompt file's template
 			o.dbPath, o.dbPathErr = dataDir(cmd)
 			return exitWith(rootCommand(ctx, chatCtx, o, stdin, stdout, stderr))
 		},
@@ -109,6 +110,7 @@ func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Wr
 	f.StringArrayVarP(&o.files, "file", "f", nil, "attach a file (image, PDF or text) to the -p prompt or the chat's first message (repeatable)")
 	f.StringArrayVar(&o.tools, "tool", nil, "turn on only this tool for the session (repeatable; names from the config's tools, functions and mcp_servers)")
 	f.BoolVar(&o.noSave, "no-save", false, "with -p: do not save the run as a session")
+	f.StringVarP(&o.template, "template", "t", "", "send -p through the prompt file NAME: its template, instructions, model and effort (runnel prompts lists them)")
 	configFlags(root, &o)
 	outputFlags(root, &o)
 	dataDirFlags(root)
@@ -131,6 +133,7 @@ func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Wr
 	addSessionCommands(ctx, root, stdin, stdout, stderr)
 	addModelsCommand(ctx, root, stdout, stderr)
 	addProvidersCommand(ctx, root, &o, stdout, stderr)
+	addPromptsCommand(root, stdout, stderr)
 	addCompletions(root, &o)
 	root.SetIn(stdin)
 	root.SetOut(stdout)

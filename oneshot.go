@@ -25,7 +25,11 @@ import (
 const maxStdinPrompt = 16 << 20
 
 func oneShot(ctx context.Context, o options, cfg config.Config, s config.Settings, stdin io.Reader, stdout, stderr io.Writer) int {
-	prompt := o.prompt
+	prompt, tmplFiles, override, code := templatePrompt(o, stderr) // -t NAME (prompts_cmd.go)
+	if code != exitOK {
+		return code
+	}
+	o.files = append(tmplFiles, o.files...)
 	var piped *attach.File // stdin: sent as a text file, never the prompt (title, history)
 	if !isTerminal(stdin) {
 		data, err := io.ReadAll(io.LimitReader(stdin, maxStdinPrompt+1))
@@ -126,6 +130,7 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		piped.Data = []byte(kit.Secrets.String(string(piped.Data))) // as a file's text is
 		files = append([]*attach.File{piped}, files...)
 	}
+	conv.Override = override // -t: the prompt file's instructions, model, effort and tools
 	hooks := tools.Hooks{Secrets: kit.Secrets}
 	if o.yes {
 		hooks.Approve = tools.AutoApprove
@@ -147,8 +152,8 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		}
 		turn := conv.Begin(text, step.Input...)
 		req := turn.Request
-		req.Tools = reqTools // secrets resolved for this request only
-		turn.Request.Tools = tools.Redact(reqTools)
+		req.Tools = override.FilterTools(reqTools) // secrets resolved for this request only
+		turn.Request.Tools = tools.Redact(req.Tools)
 		var log *session.TurnLog
 		if journal != nil {
 			log = journal.Begin(turn)
@@ -157,7 +162,7 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		// it (store = false), and the turn holds it
 		acc, err := drive(stream.Start(ctx, client, req), &stream.Accumulator{Limit: s.MaxResponseBytes}, p, stderr, chains.guard(turn))
 		if again, ok := chains.resend(turn, acc, err); ok { // the server lost or ignored the chain: once, with the history
-			again.Tools = reqTools
+			again.Tools = req.Tools
 			acc, err = drive(stream.Start(ctx, client, again), &stream.Accumulator{Limit: s.MaxResponseBytes}, p, stderr, nil)
 		}
 		conv.Finish(turn, acc.Responses(), err, errors.Is(err, context.Canceled))

@@ -48,6 +48,11 @@ type Conversation struct {
 	window    []json.RawMessage
 	windowAt  int
 	movedAt   int // turns before this one were answered by another provider (SwitchProvider)
+
+	// Override, when set, changes every request Begin builds (a prompt
+	// file's /NAME turn and its tool rounds) until the caller replaces it
+	// (override.go); Settings stay as they are.
+	Override *Override
 }
 
 // Turn is one exchange: the input the user sent and the responses it produced
@@ -92,19 +97,20 @@ func (c *Conversation) Begin(prompt string, input ...json.RawMessage) *Turn {
 // (store = false, or a server that keeps none: Stateless) the request
 // carries the turns of history first.
 func (c *Conversation) newTurn(prompt string, input []json.RawMessage, prev string, history *Conversation) *Turn {
+	s := c.Override.apply(c.Settings)
 	req := stream.Request{
-		Model:              c.Settings.Model,
+		Model:              s.Model,
 		Input:              input,
-		Instructions:       c.Settings.Instructions,
+		Instructions:       s.Instructions,
 		PreviousResponseID: prev,
-		Tools:              c.Settings.Tools,
+		Tools:              s.Tools,
 		ContextManagement:  stream.Compaction(c.Settings.CompactThreshold),
 		Truncation:         truncation(c.Settings.Truncation),
 		Background:         c.Settings.Background,
 		Stream:             true,
 	}
-	if c.Settings.ReasoningEffort != "" || c.Settings.ReasoningSummary != "" {
-		req.Reasoning = &stream.Reasoning{Effort: c.Settings.ReasoningEffort, Summary: c.Settings.ReasoningSummary}
+	if s.ReasoningEffort != "" || s.ReasoningSummary != "" {
+		req.Reasoning = &stream.Reasoning{Effort: s.ReasoningEffort, Summary: s.ReasoningSummary}
 	}
 	keep := c.Settings.Store
 	req.Store = &keep

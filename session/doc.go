@@ -42,6 +42,11 @@
 // (FullInput, with reasoning as such a server needs it: ResendReasoning).
 // StatelessMemory remembers such a provider on disk, beside the model lists.
 //
+// Prompt files (override.go): Conversation.Override, set by the caller for
+// a prompt file's turn (session/prompts), changes the instructions, model,
+// effort and tools of every request Begin builds until it is replaced;
+// Settings stay as they are.
+//
 // It does not render, and it does not talk to the network: the caller sends
 // the Request it builds (stream.Start) and hands back the snapshots it got.
 //

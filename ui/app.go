@@ -88,6 +88,14 @@ func New(ctx context.Context, o Options) *Model {
 	if o.Resume == nil && o.Replay == nil {
 		m.appendEntry(newWelcome(o, m.conv.Settings.Model, m.frame)) // the first screen says how to start
 	}
+	if o.Prompts != nil { // prompt files: /NAME (promptcmds.go)
+		if l := m.composer.SetPrompts(o.Prompts.Library); l != "" {
+			m.notice(block.Warning, stream.SanitizeLine(l))
+		}
+		for _, e := range o.Prompts.Library.Problems {
+			m.notice(block.Warning, stream.SanitizeLine(e.Error()))
+		}
+	}
 	return m
 }
 
@@ -110,7 +118,7 @@ func (m *Model) shutdown() {
 // Init asks the terminal for its background colour and starts a replay.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startHistory(), m.history.loadPrompts()}
-	cmds = append(cmds, m.tools.initMCP(m.frame))
+	cmds = append(cmds, m.tools.initMCP(m.frame), askPromptTrust(m.opts.Prompts, m.frame))
 	if m.opts.Replay != nil {
 		m.gen++
 		h := stream.StartReader(m.ctx, m.opts.Replay, m.opts.ReplayPace)
@@ -191,6 +199,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.statusBar.Update(msg)
 		return m, nil
 	case SubmitMsg:
+		m.conv.Override = msg.Prompt // a prompt file's turn, or nil: the session's settings
 		return m, m.submit(msg.Text, msg.Files)
 	case attachReadMsg:
 		return m, m.attachRead(msg)

@@ -9,7 +9,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"runnel/session"
 	"runnel/session/attach"
+	"runnel/session/prompts"
 	"runnel/stream"
 	"runnel/theme"
 )
@@ -19,6 +21,9 @@ import (
 type SubmitMsg struct {
 	Text  string
 	Files []*attach.File
+	// Prompt is the override of a prompt file's /NAME (promptcmds.go):
+	// the turn's instructions, model, effort and tools; nil for a message.
+	Prompt *session.Override
 }
 
 // SlashMsg is a valid slash command the user sent: Name without the slash,
@@ -62,6 +67,11 @@ type Composer struct {
 	att      chips          // files attached to the next message (attachments.go)
 	// argChoices are the values a command's argument completes to (SetArgChoices)
 	argChoices map[string][]string
+	// prompts are the prompt files offered as /NAME after the built-in
+	// commands, none of them named as one (SetPrompts, promptcmds.go);
+	// waiting are the project's not allowed yet
+	prompts []prompts.Prompt
+	waiting []prompts.Prompt
 }
 
 // emptyView caches what the empty composer draws (the prompt and the
@@ -183,6 +193,8 @@ func (c Composer) Update(msg tea.Msg) (Composer, tea.Cmd) {
 	case argChoicesMsg:
 		c.SetArgChoices(msg.name, msg.values)
 		return c, nil
+	case promptsAllowedMsg:
+		return c, c.promptsAllowed(msg)
 	case EditorDoneMsg:
 		if msg.Err != nil {
 			return c, notify(true, msg.Err.Error())
@@ -288,8 +300,13 @@ func (c *Composer) send() tea.Cmd {
 		return c.run(cmd.Name, "")
 	}
 	if name, args, ok := Parse(text); ok {
-		if err := Validate(name, args); err != nil {
-			return notify(true, err.Error())
+		if _, isPrompt := c.prompt(name); !isPrompt {
+			if err := Validate(name, args); err != nil {
+				if line, waits := c.notAllowed(name); waits {
+					return notify(true, line)
+				}
+				return notify(true, err.Error())
+			}
 		}
 		return c.run(name, args)
 	}
@@ -306,6 +323,9 @@ func (c *Composer) send() tea.Cmd {
 
 // run sends a validated command and clears the composer.
 func (c *Composer) run(name, args string) tea.Cmd {
+	if p, ok := c.prompt(name); ok {
+		return c.usePrompt(p, args)
+	}
 	c.remember(strings.TrimSpace("/" + name + " " + args))
 	c.Reset()
 	return func() tea.Msg { return SlashMsg{Name: name, Args: args} }
@@ -373,7 +393,7 @@ func (c *Composer) updateMenu() {
 	if _, _, ok := Parse(text); !ok && word != "/" {
 		return
 	}
-	c.menu = Complete(word)
+	c.menu = append(Complete(word), c.promptMenu(word)...)
 	c.sel.Reset(len(c.menu))
 	for i, m := range c.menu {
 		if m.Name == prev {

@@ -47,7 +47,7 @@ func (m *Model) canSend(text string, files []*attach.File) bool {
 	case m.compacting != nil:
 		why = "compacting the context — send again once it is done"
 	case m.tools.mcpStarting():
-		return m.tools.waitForMCP(text, files, m.frame) // sent once they are up (mcpstart.go)
+		return m.tools.waitForMCP(text, files, m.conv.Override, m.frame) // sent once they are up (mcpstart.go)
 	case m.attaching != nil:
 		why = "the last message's files are still being read — send again in a moment"
 	}
@@ -61,6 +61,9 @@ func (m *Model) canSend(text string, files []*attach.File) bool {
 // send starts the turn of a user message: msg, made of text and files.
 func (m *Model) send(text string, files []*attach.File, msg json.RawMessage) tea.Cmd {
 	m.transcript.Follow() // sending a message shows the end again
+	if o := m.conv.Override; o != nil {
+		m.notice(block.Info, promptHeader(o)) // a prompt file's turn (promptcmds.go)
+	}
 	m.turnEntry = append(m.turnEntry, m.transcript.Len())
 	if text != "" {
 		m.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})

@@ -11,6 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"runnel/session"
 	"runnel/session/attach"
 	"runnel/stream"
 	"runnel/theme"
@@ -141,8 +142,9 @@ func plural(n int, word string) string {
 
 // waitingSend is a message sent while MCP servers started.
 type waitingSend struct {
-	text  string
-	files []*attach.File
+	text   string
+	files  []*attach.File
+	prompt *session.Override // a prompt file's turn (promptcmds.go), nil for a message
 }
 
 // argChoicesMsg gives the composer the values a command's argument

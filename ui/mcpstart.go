@@ -11,6 +11,7 @@ package ui
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"runnel/session"
 	"runnel/session/attach"
 	"runnel/stream"
 	"runnel/ui/block"
@@ -73,13 +74,13 @@ func (k *toolKit) waitMCPReport() tea.Cmd {
 
 // waitForMCP holds a message sent while MCP servers start, says so, and
 // reports false: it is not sent now.
-func (k *toolKit) waitForMCP(text string, files []*attach.File, f *frameState) bool {
+func (k *toolKit) waitForMCP(text string, files []*attach.File, prompt *session.Override, f *frameState) bool {
 	if k.mcpWaiting != nil { // one waits already: this one goes back to the composer
 		f.post(noticeMsg{block.Info, "a message is already waiting for the MCP servers — esc takes it back"})
 		f.post(putBackMsg{text, files})
 		return false
 	}
-	k.mcpWaiting = &waitingSend{text: text, files: files}
+	k.mcpWaiting = &waitingSend{text: text, files: files, prompt: prompt}
 	f.post(mcpStatusMsg{k.mgr.Summary() + " · your message goes out once they are up"})
 	f.post(noticeMsg{block.Info, "MCP servers are still starting — your message goes out once they are up (esc takes it back)"})
 	return false
@@ -110,7 +111,7 @@ func (k *toolKit) mcpMsg(msg tea.Msg, f *frameState) tea.Cmd {
 		}
 		if w := k.mcpWaiting; w != nil {
 			k.mcpWaiting = nil
-			f.post(SubmitMsg{Text: w.text, Files: w.files})
+			f.post(SubmitMsg{Text: w.text, Files: w.files, Prompt: w.prompt})
 		}
 	case mcpReportMsg:
 		f.post(noticeMsg{block.Error, stream.SanitizeLine(msg.err.Error())})

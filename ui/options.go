@@ -60,6 +60,10 @@ type Options struct {
 	// (providerpicker.go); nil: no switch.
 	Providers *Providers
 
+	// Prompts are the prompt files offered as /NAME (promptcmds.go); nil:
+	// none.
+	Prompts *Prompts
+
 	// Replay, when set, plays a recorded stream instead of chatting.
 	Replay      io.Reader
 	ReplayPace  time.Duration

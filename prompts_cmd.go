@@ -1,0 +1,176 @@
+package main
+
+// This file is `runnel prompts` (list the prompt files), `runnel prompts
+// allow` (allow the working directory's project prompts) and -t NAME, which
+// runs a prompt file with -p. Package session/prompts reads the files.
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"runnel/session"
+	"runnel/session/config"
+	"runnel/session/prompts"
+	"runnel/stream"
+	"runnel/ui"
+)
+
+// promptLibrary reads the prompt files for o: the config directory's
+// prompts/, and the working directory's .runnel/prompts/ as the trust file
+// in the data directory allows.
+func promptLibrary(o options) (prompts.Library, prompts.Trust) {
+	path := o.configPath
+	if path == "" {
+		path = config.DefaultConfigPath()
+	}
+	var trust prompts.Trust
+	if o.dbPathErr == nil && o.dbPath != "" {
+		trust.Path = filepath.Join(filepath.Dir(o.dbPath), prompts.TrustFile)
+	}
+	wd, _ := os.Getwd()
+	return prompts.Open(prompts.GlobalDir(path), prompts.ProjectDir(wd), trust), trust
+}
+
+// chatPrompts are the prompt files the chat offers as /NAME.
+func chatPrompts(o options) *ui.Prompts {
+	lib, trust := promptLibrary(o)
+	return &ui.Prompts{Library: lib, Trust: trust}
+}
+
+// addPromptsCommand adds `runnel prompts` and `runnel prompts allow`.
+func addPromptsCommand(root *cobra.Command, stdout, stderr io.Writer) {
+	var o options
+	cmd := &cobra.Command{
+		Use:   "prompts",
+		Short: "List the prompt files (/NAME in the chat, -t NAME with -p): the config directory's prompts/ and the project's .runnel/prompts/",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.dbPath, o.dbPathErr = dataDir(cmd)
+			if o.format != "" && o.format != "text" && o.format != "json" {
+				return usageErrorf("--format %s: runnel prompts writes text or json", stream.SanitizeLine(o.format))
+			}
+			lib, _ := promptLibrary(o)
+			for _, e := range lib.Problems {
+				warnf(stderr, "warning: %s", errLine(e))
+			}
+			return listPrompts(lib, o.format == "json", stdout)
+		},
+	}
+	cmd.Flags().StringVar(&o.format, "format", "", "text (the default) or json (JSON Lines, one prompt a line)")
+	configPathFlag(cmd, &o)
+	dataDirFlags(cmd)
+	allow := &cobra.Command{
+		Use:   "allow",
+		Short: "Use the prompt files of this directory's .runnel/prompts/ (asked again when one changes)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.dbPath, o.dbPathErr = dataDir(cmd)
+			lib, trust := promptLibrary(o)
+			if lib.Project == "" {
+				wd, _ := os.Getwd()
+				return usageErrorf("no project prompts here: %s has no prompt files", stream.SanitizeLine(prompts.ProjectDir(wd)))
+			}
+			if err := lib.Allow(trust); err != nil {
+				warnf(stderr, "cannot allow %s: %s", stream.SanitizeLine(lib.Project), errLine(err))
+				return exitWith(exitFailure)
+			}
+			for _, e := range lib.Problems {
+				warnf(stderr, "warning: %s", errLine(e))
+			}
+			n := 0
+			for _, p := range lib.Prompts {
+				if p.Project {
+					n++
+				}
+			}
+			fmt.Fprintf(stdout, "allowed %d prompt file(s) in %s (runnel asks again when one changes)\n", n, stream.SanitizeLine(lib.Project))
+			return nil
+		},
+	}
+	configPathFlag(allow, &o)
+	dataDirFlags(allow)
+	cmd.AddCommand(allow)
+	root.AddCommand(cmd)
+}
+
+// promptRow is one prompt as `runnel prompts --format json` writes it.
+type promptRow struct {
+	Name        string `json:"name"`
+	Source      string `json:"source"`
+	Description string `json:"description"`
+	Project     bool   `json:"project"`
+	Allowed     bool   `json:"allowed"`
+	Model       string `json:"model,omitempty"`
+	Effort      string `json:"effort,omitempty"`
+	Shadowed    bool   `json:"shadowed,omitempty"` // a built-in command has its name: the chat does not offer it
+}
+
+// listPrompts writes the usable prompts, then the project's waiting ones.
+func listPrompts(lib prompts.Library, asJSON bool, w io.Writer) error {
+	var rows []promptRow
+	for _, p := range lib.Prompts {
+		_, builtin := ui.Lookup(p.Name)
+		rows = append(rows, promptRow{p.Name, p.Path, p.Description, p.Project, true, p.Model, p.Effort, builtin})
+	}
+	for _, p := range lib.Waiting {
+		_, builtin := ui.Lookup(p.Name)
+		rows = append(rows, promptRow{p.Name, p.Path, p.Description, true, false, p.Model, p.Effort, builtin})
+	}
+	if asJSON {
+		enc := json.NewEncoder(w)
+		for _, r := range rows {
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(rows) == 0 {
+		_, err := fmt.Fprintln(w, "no prompt files: write NAME.md in the config directory's prompts/ (see config.example.toml)")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tSOURCE\tDESCRIPTION")
+	for _, r := range rows {
+		desc := stream.SanitizeLine(r.Description)
+		if !r.Allowed {
+			desc = "(not allowed yet: runnel prompts allow) " + desc
+		}
+		if r.Shadowed {
+			desc = "(not in the chat: /" + r.Name + " is a built-in command) " + desc
+		}
+		fmt.Fprintf(tw, "/%s\t%s\t%s\n", stream.SanitizeLine(r.Name), stream.SanitizeLine(r.Source), desc)
+	}
+	return tw.Flush()
+}
+
+// templatePrompt applies -t NAME to a one-shot: the prompt's text (its
+// template filled in with -p's), the files its @paths name, and the
+// override its turn is sent with. A missing or not yet allowed prompt is
+// one line and exitUsage.
+func templatePrompt(o options, stderr io.Writer) (string, []string, *session.Override, int) {
+	if o.template == "" {
+		return o.prompt, nil, nil, exitOK
+	}
+	lib, _ := promptLibrary(o)
+	p, ok := lib.Find(o.template)
+	if !ok {
+		if w, waits := lib.Waits(o.template); waits {
+			warnf(stderr, "-t %s: %s is a project prompt you have not allowed — read it, then run `runnel prompts allow` in %s", stream.SanitizeLine(o.template), stream.SanitizeLine(w.Path), stream.SanitizeLine(filepath.Dir(filepath.Dir(lib.Project))))
+			return "", nil, nil, exitUsage
+		}
+		for _, e := range lib.Problems {
+			warnf(stderr, "warning: %s", errLine(e))
+		}
+		warnf(stderr, "-t %s: no such prompt file — `runnel prompts` lists them", stream.SanitizeLine(o.template))
+		return "", nil, nil, exitUsage
+	}
+	text, files := p.Expand(o.prompt)
+	return text, files, p.Override(), exitOK
+}

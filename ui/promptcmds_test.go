@@ -1,0 +1,182 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"runnel/session"
+	"runnel/session/prompts"
+	"runnel/stream"
+	"runnel/stream/streamtest"
+)
+
+// promptLib is a library with /review (instructions, model, effort, a file
+// and the input in its template) and /new, which the built-in /new takes.
+func promptLib(t *testing.T) prompts.Library {
+	t.Helper()
+	dir := t.TempDir()
+	t.Chdir(dir) // @paths resolve relative to the working directory
+	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main // the code"), 0o644)
+	pdir := filepath.Join(dir, "prompts")
+	os.MkdirAll(pdir, 0o755)
+	os.WriteFile(filepath.Join(pdir, "review.md"), []byte("+++\ndescription = \"Review code\"\ninstructions = \"You review code.\"\nmodel = \"gpt-5-mini\"\neffort = \"low\"\n+++\nReview @main.go for {{input}}\n"), 0o644)
+	os.WriteFile(filepath.Join(pdir, "new.md"), []byte("shadowed"), 0o644)
+	lib := prompts.Open(pdir, "", prompts.Trust{})
+	if len(lib.Prompts) != 2 {
+		t.Fatalf("library: %+v", lib)
+	}
+	return lib
+}
+
+// TestPromptCommandSendsItsTurn: /review races sends the filled-in template
+// with its file, under the prompt's instructions, model and effort, with a
+// line naming it above the turn; the next message is the session's again.
+func TestPromptCommandSendsItsTurn(t *testing.T) {
+	lib := promptLib(t)
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "reviewed")})
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_2", "plain")})
+	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL}, Prompts: &Prompts{Library: lib},
+		Settings: session.Settings{Model: "gpt-5", Instructions: "be terse", ReasoningEffort: "high", Store: true}})
+	if !strings.Contains(plain(m), "prompt files not used: /new is a built-in command") {
+		t.Errorf("the clash is not said:\n%s", plain(m))
+	}
+	m.composer.SetValue("/review races")
+	_, cmd := m.Update(keyMsg("enter"))
+	msgs := run(cmd)
+	if len(msgs) != 1 {
+		t.Fatalf("enter gave %v", msgs)
+	}
+	sub, ok := msgs[0].(SubmitMsg)
+	if !ok || sub.Prompt == nil || sub.Text != "Review @main.go for races" || len(sub.Files) != 1 {
+		t.Fatalf("enter gave %+v", msgs[0])
+	}
+	_, cmd = m.Update(sub)
+	m.Update(cmd()) // the file is read off the update loop
+	pump(t, m, nil)
+	body := string(srv.Requests()[0].Body)
+	for _, want := range []string{`"instructions":"You review code."`, `"model":"gpt-5-mini"`, `"effort":"low"`, `Review @main.go for races`, `package main // the code`} {
+		if !strings.Contains(body, want) {
+			t.Errorf("request lacks %s: %s", want, body)
+		}
+	}
+	if s := plain(m); !strings.Contains(s, "▸ /review — its instructions, model gpt-5-mini, effort low, for this turn") {
+		t.Errorf("no prompt line above the turn:\n%s", s)
+	}
+	if m.conv.Settings.Model != "gpt-5" || m.conv.Settings.Instructions != "be terse" {
+		t.Errorf("the session's settings changed: %+v", m.conv.Settings)
+	}
+
+	m.Update(SubmitMsg{Text: "and now?"})
+	pump(t, m, nil)
+	body = string(srv.Requests()[1].Body)
+	if !strings.Contains(body, `"instructions":"be terse"`) || !strings.Contains(body, `"model":"gpt-5"`) || !strings.Contains(body, `"effort":"high"`) {
+		t.Errorf("the next turn kept the prompt's settings: %s", body)
+	}
+}
+
+// TestPromptCommandsComplete: the prompts follow the built-in commands in
+// the menu, with their descriptions; a built-in's name is not offered twice.
+func TestPromptCommandsComplete(t *testing.T) {
+	c := newTestComposer()
+	if line := c.SetPrompts(promptLib(t)); !strings.Contains(line, "/new is a built-in command") {
+		t.Errorf("clash line %q", line)
+	}
+	c = typeText(c, "/re")
+	var got []string
+	for _, m := range c.menu {
+		got = append(got, m.Name)
+	}
+	if strings.Join(got, " ") != "retry rename review" {
+		t.Fatalf("menu %q", got)
+	}
+	if c.menu[2].Desc != "prompt: Review code" || c.menu[2].Usage() != "/review [INPUT]" {
+		t.Errorf("row %+v", c.menu[2])
+	}
+	c.SetValue("/n")
+	c.updateMenu()
+	for _, m := range c.menu {
+		if m.Name == "new" && m.Desc != "start a new conversation" {
+			t.Errorf("the prompt file /new is offered: %+v", m)
+		}
+	}
+	// tab completes the name with a space for its input
+	c.SetValue("/rev")
+	c.updateMenu()
+	c, _ = c.Update(keyMsg("tab"))
+	if c.Value() != "/review " {
+		t.Errorf("tab gave %q", c.Value())
+	}
+}
+
+// TestProjectPromptsAskOnce: a project's prompts open the question at
+// start; y remembers the directory (0600) and offers its prompts; a chat
+// started again does not ask; n leaves them unused.
+func TestProjectPromptsAskOnce(t *testing.T) {
+	wd, data := t.TempDir(), t.TempDir()
+	proj := prompts.ProjectDir(wd)
+	os.MkdirAll(proj, 0o755)
+	os.WriteFile(filepath.Join(proj, "deploy.md"), []byte("+++\ndescription = \"Deploy notes\"\n+++\nwrite deploy notes for {{input}}"), 0o644)
+	global := filepath.Join(data, "prompts")
+	os.MkdirAll(global, 0o755)
+	os.WriteFile(filepath.Join(global, "bad.md"), []byte("+++\nbogus = 1\n+++\nx"), 0o644)
+	trust := prompts.Trust{Path: filepath.Join(data, prompts.TrustFile)}
+	open := func() *Model {
+		return newTestModel(t, Options{Prompts: &Prompts{Library: prompts.Open(global, proj, trust), Trust: trust}})
+	}
+
+	m := open()
+	if _, ok := m.composer.prompt("deploy"); ok {
+		t.Fatal("a project prompt was offered before it was allowed")
+	}
+	m.composer.SetValue("/deploy v2")
+	_, cmd := m.Update(keyMsg("enter"))
+	if msgs := run(cmd); len(msgs) != 1 || !strings.Contains(msgs[0].(NoticeMsg).Text, "/deploy is a project prompt") || !strings.Contains(msgs[0].(NoticeMsg).Text, "runnel prompts allow") {
+		t.Fatalf("/deploy before allowing gave %v", msgs)
+	}
+	m.composer.SetValue("")
+	m.Update(askPromptTrust(m.opts.Prompts, m.frame)())
+	if m.dialog == nil || !strings.Contains(plain(m), "Use this project's prompt files?") || !strings.Contains(plain(m), "/deploy Deploy notes") {
+		t.Fatalf("no question:\n%s", plain(m))
+	}
+	_, cmd = m.Update(tea.KeyPressMsg{Code: 'n', Text: "n"})
+	for _, msg := range run(cmd) {
+		m.Update(msg)
+	}
+	if m.dialog != nil || !strings.Contains(plain(m), "project prompts not used") {
+		t.Fatalf("n:\n%s", plain(m))
+	}
+	if _, err := os.Stat(trust.Path); err == nil {
+		t.Fatal("n remembered the directory")
+	}
+
+	m = open()
+	m.Update(askPromptTrust(m.opts.Prompts, m.frame)())
+	_, cmd = m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
+	for _, msg := range run(cmd) {
+		_, said := m.Update(msg)
+		for _, n := range run(said) {
+			m.Update(n)
+		}
+	}
+	if _, ok := m.composer.prompt("deploy"); !ok || m.dialog != nil {
+		t.Fatal("y did not offer the project's prompts")
+	}
+	if s := plain(m); !strings.Contains(s, "project prompts allowed: /deploy") || strings.Count(s, "bad.md") != 1 {
+		t.Errorf("after y (a problem said at start is not said again):\n%s", s)
+	}
+	if fi, err := os.Stat(trust.Path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("trust file: %v %v", fi, err)
+	}
+	m = open()
+	if askPromptTrust(m.opts.Prompts, m.frame) != nil {
+		t.Error("asked again with nothing changed")
+	}
+	if _, ok := m.composer.prompt("deploy"); !ok {
+		t.Error("an allowed project prompt is not offered")
+	}
+}
