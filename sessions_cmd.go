@@ -175,16 +175,17 @@ func (h *sessionsCommands) exportCmd() *cobra.Command {
 	var format, out string
 	exp := &cobra.Command{
 		Use:   "export ID",
-		Short: "Write a session as markdown or JSON (to stdout, or a file with -o)",
-		Long: "Write a session as a readable markdown transcript, or as JSON that `runnel sessions import` reads back.\n" +
-			"The format defaults to json when -o names a .json file, else markdown. Files are written 0600.",
+		Short: "Write a session as markdown, JSON or HTML (to stdout, or a file with -o)",
+		Long: "Write a session as a readable markdown transcript, as JSON that `runnel sessions import` reads back,\n" +
+			"or as a self-contained HTML page (no script, nothing loaded; tool calls and reasoning fold).\n" +
+			"The format defaults to json when -o names a .json file, html for .html, else markdown. Files are written 0600.",
 		Args:              cobra.ExactArgs(1),
 		RunE:              h.runE(func(e sessions.Env, a []string) error { return e.Export(a[0], format, out) }),
 		ValidArgsFunction: h.IDs,
 	}
-	exp.Flags().StringVar(&format, "format", "", "markdown or json (default: json for a .json -o file, else markdown)")
+	exp.Flags().StringVar(&format, "format", "", "markdown, json or html (default: json for a .json -o file, html for .html, else markdown)")
 	exp.Flags().StringVarP(&out, "output", "o", "", "write to FILE instead of stdout")
-	exp.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]cobra.Completion{"markdown", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	exp.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]cobra.Completion{"markdown", "json", "html"}, cobra.ShellCompDirectiveNoFileComp))
 	return h.withDataDir(exp)
 }
 

@@ -418,19 +418,23 @@ func markSpans(s string, marks []store.Span, mark func(string) string) string {
 	return b.String()
 }
 
-// Export writes a session as markdown or JSON, to stdout or (0600) to out.
+// Export writes a session as markdown, JSON or an HTML page, to stdout or
+// (0600) to out.
 func (h Env) Export(arg, format, out string) error {
 	if format == "" {
 		format = "markdown"
-		if strings.EqualFold(filepath.Ext(out), ".json") {
+		switch strings.ToLower(filepath.Ext(out)) {
+		case ".json":
 			format = "json"
+		case ".html", ".htm":
+			format = "html"
 		}
 	}
 	if format == "md" {
 		format = "markdown"
 	}
-	if format != "markdown" && format != "json" {
-		return usagef("unknown --format %q for export: use markdown or json", stream.SanitizeLine(format))
+	if format != "markdown" && format != "json" && format != "html" {
+		return usagef("unknown --format %q for export: use markdown, json or html", stream.SanitizeLine(format))
 	}
 	db, id, err := h.openSession(arg)
 	if err != nil {
@@ -452,7 +456,11 @@ func (h Env) Export(arg, format, out string) error {
 		}
 		h.warn(warnings)
 		var b strings.Builder
-		export.Markdown(&b, s) // a strings.Builder does not fail
+		if format == "html" {
+			export.HTML(&b, s, export.Style(theme.HTML(theme.Light()))) // a strings.Builder does not fail; a page is read in a browser: the light look
+		} else {
+			export.Markdown(&b, s)
+		}
 		data = []byte(b.String())
 	}
 	if out == "" || out == "-" {
