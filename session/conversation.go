@@ -22,6 +22,11 @@ type Settings struct {
 	Truncation       string            // "auto" is sent as truncation; anything else sends nothing (the server's default)
 	Background       bool              // requests run in background mode (resumable streams)
 	Provider         string            // the provider's name (config), "" when not known
+	// State "conversation" creates a server-side conversation for a
+	// session that has no server state yet (serverconv.go); Conversation
+	// is its id, sent instead of previous_response_id once there is one.
+	State        string
+	Conversation string
 }
 
 // Conversation is a chain of turns.
@@ -121,6 +126,8 @@ func (c *Conversation) newTurn(prompt string, input []json.RawMessage, prev stri
 			req.Input = history.FullInput(input...)
 		}
 		req.PreviousResponseID = ""
+	} else {
+		c.inConversation(&req, history, input)
 	}
 	return &Turn{Prompt: prompt, Input: input, Request: req, Window: len(c.window)}
 }

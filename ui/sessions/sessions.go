@@ -18,6 +18,7 @@ import (
 	"github.com/mattn/go-runewidth"
 	"golang.org/x/term"
 
+	"runnel/session"
 	"runnel/session/export"
 	"runnel/session/models"
 	"runnel/session/regfile"
@@ -42,6 +43,9 @@ type Env struct {
 	DBErr          error        // why there is none
 	DataDirFlag    string       // the flag that names its directory, for messages
 	Prices         models.Table // prices the COST column; the zero Table is the built-in one
+	// Remote is the configured provider's client and a new session's
+	// settings (import --conversation); nil where the command has none.
+	Remote func() (*stream.Client, session.Settings, error)
 }
 
 // UsageError is a mistake of the caller's: a bad flag value, an unknown or
@@ -527,5 +531,40 @@ func (h Env) Import(name string) error {
 		return fail(err)
 	}
 	fmt.Fprintf(h.Stdout, "imported %s\nresume with: runnel -r %s\n", id, id)
+	return nil
+}
+
+// ImportConversation pulls server-side conversation conv (every item, page
+// by page) from the configured provider into a new session, which
+// continues that conversation when resumed.
+func (h Env) ImportConversation(conv string) error {
+	if h.Remote == nil {
+		return usagef("no provider to import conversation %s from", stream.SanitizeLine(conv))
+	}
+	client, settings, err := h.Remote()
+	if err != nil {
+		return usagef("%s", line(err))
+	}
+	items, err := client.ConversationItems(h.Ctx, conv)
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	if err != nil {
+		return fmt.Errorf("cannot import conversation %s: %s", stream.SanitizeLine(conv), line(err))
+	}
+	data, err := session.ConversationDoc(conv, items, settings, h.Now())
+	if err != nil {
+		return fmt.Errorf("cannot import: %s", line(err))
+	}
+	db, err := h.open()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	id, err := db.Import(data)
+	if err != nil {
+		return fmt.Errorf("cannot import conversation %s: %s", stream.SanitizeLine(conv), strings.TrimPrefix(line(err), "import: "))
+	}
+	fmt.Fprintf(h.Stdout, "imported conversation %s (%d items) as %s\nresume with: runnel -r %s\n", stream.SanitizeLine(conv), len(items), id, id)
 	return nil
 }
