@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -548,6 +549,11 @@ func (h Env) ImportConversation(conv string) error {
 	items, err := client.ConversationItems(h.Ctx, conv)
 	if errors.Is(err, context.Canceled) {
 		return err
+	}
+	var apiErr *stream.APIError
+	if errors.As(err, &apiErr) && apiErr.Status == http.StatusNotFound && apiErr.Message != "" {
+		// the endpoint answered: it is the conversation that is missing
+		return fmt.Errorf("cannot import conversation %s: %s (is it this provider's? -c provider=NAME or base_url picks another)", stream.SanitizeLine(conv), apiErr.Message)
 	}
 	if err != nil {
 		return fmt.Errorf("cannot import conversation %s: %s", stream.SanitizeLine(conv), line(err))
