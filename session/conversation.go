@@ -191,10 +191,14 @@ func ApprovalResponse(requestID string, approve bool, reason string) json.RawMes
 }
 
 // Fork returns a new conversation holding the first keep turns, chained to
-// the last of their responses that completed or ended incomplete.
+// the last of their responses that completed or ended incomplete (not in
+// the server-side conversation, which holds the turns after them too).
 func (c *Conversation) Fork(keep int) *Conversation {
 	keep = max(0, min(keep, len(c.Turns)))
 	f := &Conversation{Settings: c.Settings, Turns: append([]*Turn(nil), c.Turns[:keep]...), Stateless: c.Stateless, movedAt: min(c.movedAt, keep)}
+	// the server-side conversation holds every turn, not only the kept
+	// ones: the fork chains from its own last response instead
+	f.Settings.Conversation = ""
 	for _, t := range f.Turns {
 		for _, s := range t.Responses {
 			if s.Terminal && s.ID != "" && (s.Status == "completed" || s.Status == "incomplete") {

@@ -20,7 +20,8 @@ func completed(id string) []*stream.Snapshot {
 // TestConversationRequests: in conversations mode the first request asks
 // for a conversation (with the history to send without one) and carries no
 // previous_response_id; once it has an id, every request sends conversation
-// and never previous_response_id, and the id is kept in the stored settings.
+// and never previous_response_id, and the id is kept in the stored settings;
+// a fork chains from its own last response instead.
 // Outside it, requests chain as before.
 func TestConversationRequests(t *testing.T) {
 	c := &session.Conversation{Settings: session.Settings{Model: "m", Store: true, State: session.StateConversation}}
@@ -39,6 +40,11 @@ func TestConversationRequests(t *testing.T) {
 	}
 	if got := session.SettingsFromJSON(c.Settings.JSON()); got.Conversation != "conv_1" || got.State != session.StateConversation {
 		t.Errorf("stored settings lose the conversation: %+v", got)
+	}
+
+	fork := c.Fork(1)
+	if r := fork.Say("branch").Request; r.Conversation != "" || r.NewConversation != nil || r.PreviousResponseID != "resp_1" {
+		t.Errorf("a fork stays in the conversation that holds the later turns: %+v", r)
 	}
 
 	chained := &session.Conversation{Settings: session.Settings{Model: "m", Store: true}}
