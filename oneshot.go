@@ -150,6 +150,10 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		if step.Round == 0 {
 			text = prompt
 		}
+		if err := startConversation(ctx, client, conv, journal, stderr); err != nil { // state = "conversation" (conversation.go)
+			lastErr = err
+			return nil, err
+		}
 		turn := conv.Begin(text, step.Input...)
 		req := turn.Request
 		req.Tools = override.FilterTools(reqTools) // secrets resolved for this request only

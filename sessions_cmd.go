@@ -11,12 +11,15 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"runnel/session"
 	"runnel/session/models"
+	"runnel/stream"
 	"runnel/ui/sessions"
 )
 
@@ -39,6 +42,7 @@ func historyCommands(ctx context.Context, stdin io.Reader, stdout, stderr io.Wri
 			return cfg.ModelTable()
 		},
 		ConfigFlags: func(cmd *cobra.Command) { configFlags(cmd, &options{}) },
+		Remote:      remote,
 		IDs: func(cmd *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 			return sessionIDs(cmd), cobra.ShellCompDirectiveNoFileComp
 		},
@@ -77,6 +81,9 @@ type sessionsCommands struct {
 	Prices         func(cmd *cobra.Command) models.Table    // the COST column's prices
 	Exit           func(err error) error                    // maps an error to the command's exit status
 	IDs            cobra.CompletionFunc                     // completes session ids
+	// Remote is the client and new-session settings of the provider cmd's
+	// config flags name (import --conversation); nil: none.
+	Remote func(cmd *cobra.Command) (*stream.Client, session.Settings, error)
 }
 
 // Add adds the history commands to root, each with the data-directory
@@ -104,6 +111,9 @@ func (h *sessionsCommands) env(cmd *cobra.Command) sessions.Env {
 	e.DB, e.DBErr = h.DataDir(cmd)
 	e.Prices = h.Prices(cmd)
 	e.Width, _ = cmd.Flags().GetInt("width") // 0 for the commands without --width
+	if h.Remote != nil {
+		e.Remote = func() (*stream.Client, session.Settings, error) { return h.Remote(cmd) }
+	}
 	return e
 }
 
@@ -175,24 +185,65 @@ func (h *sessionsCommands) exportCmd() *cobra.Command {
 	var format, out string
 	exp := &cobra.Command{
 		Use:   "export ID",
-		Short: "Write a session as markdown or JSON (to stdout, or a file with -o)",
-		Long: "Write a session as a readable markdown transcript, or as JSON that `runnel sessions import` reads back.\n" +
-			"The format defaults to json when -o names a .json file, else markdown. Files are written 0600.",
+		Short: "Write a session as markdown, JSON or HTML (to stdout, or a file with -o)",
+		Long: "Write a session as a readable markdown transcript, as JSON that `runnel sessions import` reads back,\n" +
+			"or as a self-contained HTML page (no script, nothing loaded; tool calls and reasoning fold).\n" +
+			"The format defaults to json when -o names a .json file, html for .html, else markdown. Files are written 0600.",
 		Args:              cobra.ExactArgs(1),
 		RunE:              h.runE(func(e sessions.Env, a []string) error { return e.Export(a[0], format, out) }),
 		ValidArgsFunction: h.IDs,
 	}
-	exp.Flags().StringVar(&format, "format", "", "markdown or json (default: json for a .json -o file, else markdown)")
+	exp.Flags().StringVar(&format, "format", "", "markdown, json or html (default: json for a .json -o file, html for .html, else markdown)")
 	exp.Flags().StringVarP(&out, "output", "o", "", "write to FILE instead of stdout")
-	exp.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]cobra.Completion{"markdown", "json"}, cobra.ShellCompDirectiveNoFileComp))
+	exp.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]cobra.Completion{"markdown", "json", "html"}, cobra.ShellCompDirectiveNoFileComp))
 	return h.withDataDir(exp)
 }
 
 func (h *sessionsCommands) importCmd() *cobra.Command {
-	return h.withDataDir(&cobra.Command{
-		Use:   "import FILE",
-		Short: "Add a session from a JSON export (a file, or - for stdin), listed first",
-		Args:  cobra.ExactArgs(1),
-		RunE:  h.runE(func(e sessions.Env, a []string) error { return e.Import(a[0]) }),
-	})
+	var conv string
+	cmd := &cobra.Command{
+		Use:   "import FILE | --conversation ID",
+		Short: "Add a session from a JSON export (a file, or - for stdin) or a server-side conversation, listed first",
+		Long: "Add a session from a JSON export (a file, or - for stdin), listed first.\n" +
+			"With --conversation ID, pull that server-side conversation (GET /conversations/ID/items) from the\n" +
+			"configured provider into a new session; resumed, it continues the same conversation.",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if conv != "" {
+				return cobra.NoArgs(cmd, args)
+			}
+			return cobra.ExactArgs(1)(cmd, args)
+		},
+		RunE: h.runE(func(e sessions.Env, a []string) error {
+			if conv != "" {
+				return e.ImportConversation(conv)
+			}
+			return e.Import(a[0])
+		}),
+	}
+	cmd.Flags().StringVar(&conv, "conversation", "", "pull this server-side conversation (conv_…) into a new session that continues it")
+	if h.ConfigFlags != nil {
+		h.ConfigFlags(cmd) // the provider to pull it from
+	}
+	return h.withDataDir(cmd)
+}
+
+// remote is the client of the provider cmd's --config and -c name, and the
+// settings a new session starts with there (sessions import --conversation).
+func remote(cmd *cobra.Command) (*stream.Client, session.Settings, error) {
+	var o options
+	o.configPath, _ = cmd.Flags().GetString("config")
+	o.overrides, _ = cmd.Flags().GetStringArray("override")
+	cfg, err := loadConfig(o)
+	if err != nil {
+		return nil, session.Settings{}, err
+	}
+	s, err := cfg.Resolve(os.Getenv, o.configOverrides())
+	if err != nil {
+		return nil, session.Settings{}, err
+	}
+	if s.Demo() {
+		return nil, session.Settings{}, errors.New("no provider is configured (the demo keeps no conversations): set OPENAI_API_KEY, or base_url in the config")
+	}
+	client, _ := s.Client(false)
+	return client, s.Session(), nil
 }

@@ -325,7 +325,7 @@ func TestExportMarkdownCommand(t *testing.T) {
 	if code != exitUsage {
 		t.Errorf("--format pdf: status %d", code)
 	}
-	oneLineError(t, errs, "pdf", "markdown or json")
+	oneLineError(t, errs, "pdf", "markdown, json or html")
 	_, errs, code = historyRun(t, dir, "", false, "export", "0k3m9xq4ab", "-o", filepath.Join(t.TempDir(), "no", "such", "dir.md"))
 	if code != exitFailure {
 		t.Errorf("unwritable -o: status %d", code)

@@ -22,6 +22,11 @@ type Settings struct {
 	Truncation       string            // "auto" is sent as truncation; anything else sends nothing (the server's default)
 	Background       bool              // requests run in background mode (resumable streams)
 	Provider         string            // the provider's name (config), "" when not known
+	// State "conversation" creates a server-side conversation for a
+	// session that has no server state yet (serverconv.go); Conversation
+	// is its id, sent instead of previous_response_id once there is one.
+	State        string
+	Conversation string
 }
 
 // Conversation is a chain of turns.
@@ -127,6 +132,8 @@ func (c *Conversation) newTurn(prompt string, input []json.RawMessage, prev stri
 			req.Input = history.FullInput(input...)
 		}
 		req.PreviousResponseID = ""
+	} else {
+		c.inConversation(&req, history, input)
 	}
 	return &Turn{Prompt: prompt, Input: input, Request: req, Window: len(c.window)}
 }
@@ -190,10 +197,14 @@ func ApprovalResponse(requestID string, approve bool, reason string) json.RawMes
 }
 
 // Fork returns a new conversation holding the first keep turns, chained to
-// the last of their responses that completed or ended incomplete.
+// the last of their responses that completed or ended incomplete (not in
+// the server-side conversation, which holds the turns after them too).
 func (c *Conversation) Fork(keep int) *Conversation {
 	keep = max(0, min(keep, len(c.Turns)))
 	f := &Conversation{Settings: c.Settings, Turns: append([]*Turn(nil), c.Turns[:keep]...), Stateless: c.Stateless, movedAt: min(c.movedAt, keep)}
+	// the server-side conversation holds every turn, not only the kept
+	// ones: the fork chains from its own last response instead
+	f.Settings.Conversation = ""
 	for _, t := range f.Turns {
 		for _, s := range t.Responses {
 			if s.Terminal && s.ID != "" && (s.Status == "completed" || s.Status == "incomplete") {

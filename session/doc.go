@@ -47,6 +47,15 @@
 // effort and tools of every request Begin builds until it is replaced;
 // Settings stay as they are.
 //
+// Conversations mode (serverconv.go): Settings.State "conversation" makes
+// the first request of a session without server state ask stream.Start to
+// create a server-side conversation (stream.NewConversation, with the
+// history to send instead on a server without one); ConversationStarted
+// records its id in Settings.Conversation (saved with the session), after
+// which requests send conversation instead of previous_response_id, or
+// turns the conversation Stateless. ConversationDoc makes an importable
+// session of a conversation's items.
+//
 // It does not render, and it does not talk to the network: the caller sends
 // the Request it builds (stream.Start) and hands back the snapshots it got.
 //

@@ -17,13 +17,13 @@ import (
 // ErrNothingToExport is Export's error for a session with no turn written.
 var ErrNothingToExport = errors.New("nothing to export yet: send a message first")
 
-// Export writes the session as markdown or json (the format of `runnel
-// sessions export`) to path, or, when path is "", to a new file in dir named
-// from the session's title ("fix-the-retry-loop.md"; "-2", "-3", … when
-// taken). It runs after the writes queued before it and sends the path
+// Export writes the session as markdown, json or html (the formats of
+// `runnel sessions export`; html in the look st) to path, or, when path is
+// "", to a new file in dir named from the session's title
+// ("fix-the-retry-loop.md"; "-2", "-3", … when taken). It runs after the writes queued before it and sends the path
 // written, or the error, on the channel it returns. The file is private
 // (0600); what the store holds is already free of secrets.
-func (j *Journal) Export(format, path, dir string) <-chan ExportResult {
+func (j *Journal) Export(format, path, dir string, st export.Style) <-chan ExportResult {
 	done := make(chan ExportResult, 1)
 	j.closeMu.RLock()
 	closed := j.closed
@@ -33,7 +33,7 @@ func (j *Journal) Export(format, path, dir string) <-chan ExportResult {
 		return done
 	}
 	j.enqueue(func() {
-		p, err := j.export(format, path, dir)
+		p, err := j.export(format, path, dir, st)
 		done <- ExportResult{Path: p, Err: err}
 	})
 	return done
@@ -45,7 +45,7 @@ type ExportResult struct {
 	Err  error
 }
 
-func (j *Journal) export(format, path, dir string) (string, error) {
+func (j *Journal) export(format, path, dir string, st export.Style) (string, error) {
 	sid := j.ID()
 	if sid == "" {
 		return "", ErrNothingToExport
@@ -67,15 +67,22 @@ func (j *Journal) export(format, path, dir string) (string, error) {
 			return "", err
 		}
 		var b strings.Builder
-		export.Markdown(&b, s) // a strings.Builder does not fail
+		if format == "html" {
+			export.HTML(&b, s, st) // a strings.Builder does not fail
+		} else {
+			export.Markdown(&b, s)
+		}
 		data, title = []byte(b.String()), s.Info.Title
 	}
 	if path != "" { // as `runnel sessions export -o` writes it
 		return path, regfile.WritePrivate(path, data)
 	}
 	ext := ".md"
-	if format == "json" {
+	switch format {
+	case "json":
 		ext = ".json"
+	case "html":
+		ext = ".html"
 	}
 	base := filepath.Join(dir, FileName(title, string(sid)))
 	for n := 1; n < 1000; n++ {

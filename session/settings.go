@@ -16,6 +16,8 @@ type settingsJSON struct {
 	Truncation       string            `json:"truncation,omitempty"`
 	Background       bool              `json:"background,omitempty"`
 	Provider         string            `json:"provider,omitempty"`
+	State            string            `json:"state,omitempty"`
+	Conversation     string            `json:"conversation,omitempty"`
 }
 
 // JSON returns the settings as stored with a session.

@@ -78,6 +78,17 @@ func (c *Client) call(ctx context.Context, method, id, suffix string) (json.RawM
 	if err != nil {
 		return nil, err
 	}
+	var body io.Reader
+	if method == http.MethodPost {
+		body = strings.NewReader("{}")
+	}
+	return c.callURL(ctx, method, u, body, "response "+SanitizeLine(id))
+}
+
+// callURL sends a JSON request to u (body nil for none) and returns the
+// JSON it answered, secrets redacted: a non-2xx status is an *APIError,
+// what is neither JSON nor under maxResponseJSON says so, naming what.
+func (c *Client) callURL(ctx context.Context, method string, u *url.URL, body io.Reader, what string) (json.RawMessage, error) {
 	header, err := c.header()
 	if err != nil {
 		return nil, err
@@ -87,10 +98,6 @@ func (c *Client) call(ctx context.Context, method, id, suffix string) (json.RawM
 	actx, cancel, timer := armIdle(ctx, idle, u.Host)
 	defer cancel(nil)
 	defer timer.Stop()
-	var body io.Reader
-	if method == http.MethodPost {
-		body = strings.NewReader("{}")
-	}
 	hreq, err := http.NewRequestWithContext(actx, method, u.String(), body)
 	if err != nil {
 		return nil, fmt.Errorf("build request: %w", err)
@@ -115,10 +122,10 @@ func (c *Client) call(ctx context.Context, method, id, suffix string) (json.RawM
 		return nil, parseAPIError(resp, c.redactor(nil).JSON(data[:min(len(data), maxErrorBody)]), "")
 	}
 	if len(data) > maxResponseJSON {
-		return nil, fmt.Errorf("response %s from %s is larger than %d MiB", SanitizeLine(id), u.Host, maxResponseJSON>>20)
+		return nil, fmt.Errorf("%s from %s is larger than %d MiB", what, u.Host, maxResponseJSON>>20)
 	}
 	if !json.Valid(data) {
-		return nil, fmt.Errorf("response %s from %s is not JSON", SanitizeLine(id), u.Host)
+		return nil, fmt.Errorf("%s from %s is not JSON", what, u.Host)
 	}
 	return c.redactor(nil).JSON(data), nil
 }

@@ -35,6 +35,13 @@
 // Accumulator.Continue continues saved snapshots with it; CancelResponse
 // stops one on the server.
 //
+// Server-side conversations (conversation.go): a Request names one with
+// Conversation instead of previous_response_id; NewConversation makes
+// Start create one first (POST /conversations) and report its id in the
+// first batch, or, on a server without the endpoint (NoConversations),
+// send the local history instead and report that. ConversationItems lists
+// a conversation's items, page by page.
+//
 // It does not know about Bubble Tea, sessions, storage, rendering or
 // runnel's own tool runs (session/tools' Run): it hands out decoded events
 // and snapshots, and the caller decides what to show.

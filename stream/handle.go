@@ -21,9 +21,12 @@ import (
 type Batch struct {
 	Events []Event
 	Retry  *RetryInfo // a retry is about to wait (before the first byte)
-	Final  bool       // the last batch; Next returns false after it
-	More   bool       // the batch was full and held the reader back: more is already waiting
-	Err    error      // with Final: why the stream ended (nil at a clean end)
+	// Conversation is what Start did about the request's NewConversation
+	// (in the first batch, before any event).
+	Conversation *ConversationStart
+	Final        bool  // the last batch; Next returns false after it
+	More         bool  // the batch was full and held the reader back: more is already waiting
+	Err          error // with Final: why the stream ended (nil at a clean end)
 }
 
 // Handle is a stream being read on a background goroutine.
@@ -113,7 +116,7 @@ func (h *Handle) NextBy(notBefore time.Time) (Batch, bool) {
 		if len(h.pending.Events) > 0 && h.ctx.Err() != nil {
 			h.pending.Events, h.size = nil, 0 // cancelled: only the end still goes out
 		}
-		if h.pending.Final || h.pending.Retry != nil || h.blocked {
+		if h.pending.Final || h.pending.Retry != nil || h.pending.Conversation != nil || h.blocked {
 			break
 		}
 		var due <-chan time.Time
@@ -205,17 +208,17 @@ func (h *Handle) put(p piece) bool {
 		}
 		h.mu.Lock()
 	}
-	if p.retry == nil && !p.final && h.ctx.Err() != nil {
+	if p.retry == nil && p.conv == nil && !p.final && h.ctx.Err() != nil {
 		return false
 	}
-	if h.pending.Events == nil && !p.final && p.retry == nil {
+	if h.pending.Events == nil && !p.final && p.retry == nil && p.conv == nil {
 		// room for as many as the last batches held: growing by doubling
 		// to 512 events of a fast stream made twice its size in garbage
 		h.pending.Events = make([]Event, 0, max(h.hint, 1))
 	}
 	h.pending = add(h.pending, p)
 	h.size += pieceSize(&p)
-	if h.waiting == waitAny || (h.waiting == waitUrgent && (p.final || p.retry != nil)) {
+	if h.waiting == waitAny || (h.waiting == waitUrgent && (p.final || p.retry != nil || p.conv != nil)) {
 		h.waiting = waitNone
 		signal(h.wake)
 	}
@@ -241,7 +244,22 @@ func signal(c chan struct{}) {
 // openBackground).
 func Start(ctx context.Context, c *Client, req Request) *Handle {
 	secrets := c.redactor(&req)
-	return start(ctx, func(ctx context.Context, retry func(RetryInfo)) (io.ReadCloser, error) {
+	return start(ctx, func(ctx context.Context, retry func(RetryInfo), conv func(ConversationStart)) (io.ReadCloser, error) {
+		if nc := req.NewConversation; nc != nil && req.Conversation == "" {
+			id, err := c.CreateConversation(ctx, nc.Metadata)
+			switch {
+			case err == nil:
+				req.Conversation, req.PreviousResponseID = id, ""
+				conv(ConversationStart{ID: id})
+			case NoConversations(err):
+				if nc.History != nil {
+					req.Input = nc.History
+				}
+				conv(ConversationStart{Err: err})
+			default:
+				return nil, err
+			}
+		}
 		cl := *c
 		cl.Secrets = secrets
 		prev := c.OnRetry
@@ -261,16 +279,19 @@ func Start(ctx context.Context, c *Client, req Request) *Handle {
 // StartReader reads an already-open SSE stream (a recording, stdin) on a
 // goroutine, waiting pace between events (0 for full speed).
 func StartReader(ctx context.Context, r io.Reader, pace time.Duration) *Handle {
-	return start(ctx, func(context.Context, func(RetryInfo)) (io.ReadCloser, error) {
+	return start(ctx, func(context.Context, func(RetryInfo), func(ConversationStart)) (io.ReadCloser, error) {
 		return io.NopCloser(r), nil
 	}, pace, nil)
 }
 
-type opener func(ctx context.Context, retry func(RetryInfo)) (io.ReadCloser, error)
+// opener opens the stream; it reports a retry's wait and what it did about
+// a NewConversation, each as a piece of the next batch.
+type opener func(ctx context.Context, retry func(RetryInfo), conv func(ConversationStart)) (io.ReadCloser, error)
 
 // piece is one thing the reader adds to the pending batch.
 type piece struct {
 	ev    Event
+	conv  *ConversationStart
 	retry *RetryInfo
 	final bool
 	err   error
@@ -300,7 +321,7 @@ func start(parent context.Context, open opener, pace time.Duration, secrets *Red
 // ends with a final piece.
 func (h *Handle) read(open opener, pace time.Duration, secrets *Redactor) {
 	ctx := h.ctx
-	body, err := open(ctx, func(ri RetryInfo) { h.put(piece{retry: &ri}) })
+	body, err := open(ctx, func(ri RetryInfo) { h.put(piece{retry: &ri}) }, func(cs ConversationStart) { h.put(piece{conv: &cs}) })
 	if err != nil {
 		h.put(piece{final: true, err: err})
 		return
@@ -369,6 +390,8 @@ func add(b Batch, p piece) Batch {
 		b.Final, b.Err = true, p.err
 	case p.retry != nil:
 		b.Retry = p.retry
+	case p.conv != nil:
+		b.Conversation = p.conv
 	default:
 		b.Events = append(b.Events, p.ev)
 	}

@@ -115,7 +115,7 @@ func TestStartRedactsEchoedKey(t *testing.T) {
 		"data: {\"type\":\"response.output_text.delta\",\"output_index\":0,\"content_index\":0,\"delta\":\"" + testKey[half:] + "!\"}\n\n" +
 		"data: {\"type\":\"error\",\"message\":\"bad key " + testKey + "\"}\n\n"
 	c := &Client{APIKey: testKey}
-	h := start(context.Background(), func(context.Context, func(RetryInfo)) (io.ReadCloser, error) {
+	h := start(context.Background(), func(context.Context, func(RetryInfo), func(ConversationStart)) (io.ReadCloser, error) {
 		return io.NopCloser(strings.NewReader(sse)), nil
 	}, 0, c.redactor(nil))
 	var acc Accumulator
@@ -224,7 +224,7 @@ func TestStartLetsGoHeldText(t *testing.T) {
 		"data: {\"type\":\"response.output_text.delta\",\"sequence_number\":2,\"item_id\":\"m\",\"output_index\":0,\"content_index\":0,\"delta\":\"keys start with sk-pro\"}\n\n" +
 		"data: {\"type\":\"response.output_text.done\",\"sequence_number\":3,\"item_id\":\"m\",\"output_index\":0,\"content_index\":0}\n\n" +
 		"data: {\"type\":\"response.output_text.delta\",\"sequence_number\":4,\"item_id\":\"m\",\"output_index\":0,\"content_index\":1,\"delta\":\"and end sk-\"}\n\n"
-	h := start(context.Background(), func(context.Context, func(RetryInfo)) (io.ReadCloser, error) {
+	h := start(context.Background(), func(context.Context, func(RetryInfo), func(ConversationStart)) (io.ReadCloser, error) {
 		return io.NopCloser(strings.NewReader(sse)), nil
 	}, 0, NewRedactor(testKey))
 	var acc Accumulator

@@ -12,12 +12,17 @@ type Request struct {
 	Input              []json.RawMessage `json:"input,omitempty"`
 	Instructions       string            `json:"instructions,omitempty"`
 	PreviousResponseID string            `json:"previous_response_id,omitempty"`
-	Reasoning          *Reasoning        `json:"reasoning,omitempty"`
-	Tools              []json.RawMessage `json:"tools,omitempty"`
-	Store              *bool             `json:"store,omitempty"`
-	Include            []string          `json:"include,omitempty"`
-	ContextManagement  []ContextManager  `json:"context_management,omitempty"`
-	Truncation         string            `json:"truncation,omitempty"`
+	// Conversation is the server-side conversation the request belongs to
+	// (sent instead of previous_response_id); NewConversation asks Start to
+	// create one first (conversation.go).
+	Conversation      string            `json:"conversation,omitempty"`
+	NewConversation   *NewConversation  `json:"-"`
+	Reasoning         *Reasoning        `json:"reasoning,omitempty"`
+	Tools             []json.RawMessage `json:"tools,omitempty"`
+	Store             *bool             `json:"store,omitempty"`
+	Include           []string          `json:"include,omitempty"`
+	ContextManagement []ContextManager  `json:"context_management,omitempty"`
+	Truncation        string            `json:"truncation,omitempty"`
 	// Background asks the server to run the response on its own, so that a
 	// dropped stream can be resumed (GET /responses/{id}?stream=true&
 	// starting_after=N) and a killed client can reattach. Open sends it with

@@ -385,7 +385,7 @@ func Reattach(ctx context.Context, c *Client, id string, after int64) *Handle {
 	secrets := c.redactor(nil)
 	cl := *c
 	cl.Secrets = secrets
-	return start(ctx, func(ctx context.Context, notify func(RetryInfo)) (io.ReadCloser, error) {
+	return start(ctx, func(ctx context.Context, notify func(RetryInfo), _ func(ConversationStart)) (io.ReadCloser, error) {
 		r := newResumer(ctx, &cl, io.NopCloser(strings.NewReader("")), secrets, notify)
 		r.id, r.last, r.floor, r.attach = id, after, after, true
 		return r, nil

@@ -154,3 +154,25 @@ func TestPanelBorderFits60Columns(t *testing.T) {
 		}
 	}
 }
+
+// TestHTMLPage: the export page's look comes from the palette (its
+// colours in the sheet, a chroma style for code), NO_COLOR gives the light
+// one, and the sheet loads nothing.
+func TestHTMLPage(t *testing.T) {
+	for _, p := range []Palette{Dark(), Light(), NoColor()} {
+		h := HTML(p)
+		want := p
+		if p.NoColor {
+			want = Light()
+		}
+		if h.Code == nil || !strings.Contains(h.CSS, want.hex["link"]) || !strings.Contains(h.CSS, want.hex["fg"]) {
+			t.Errorf("%s: code style %v, sheet:\n%s", p.Name, h.Code, h.CSS)
+		}
+		if strings.Contains(h.CSS, "$") || strings.Contains(h.CSS, "url(") || strings.Contains(h.CSS, "@import") || strings.Contains(h.CSS, "</") {
+			t.Errorf("%s: the sheet has an unreplaced token or loads something:\n%s", p.Name, h.CSS)
+		}
+	}
+	if HTML(Dark()).Code.Name == HTML(Light()).Code.Name {
+		t.Error("dark and light pages share a code style")
+	}
+}

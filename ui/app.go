@@ -234,6 +234,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.conv.Settings = msg.applyTo(m.conv.Settings)
 		m.history.saveSettings(m.conv.Settings)
 		return m, nil
+	case conversationMsg:
+		m.history.saveSettings(msg.settings)
+		return m, nil
 	case ToolsChangedMsg:
 		m.dialog = nil
 		return m, m.tools.Update(msg, m.frame)

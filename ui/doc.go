@@ -13,7 +13,7 @@
 //	app.go        the root: New, Init, Update (the routing table), View
 //	flow.go       the root's side of a turn: send, fold a batch, draw, end
 //	items.go      the transcript child: entries, notices, toggles, copy (transcript.go scrolls, entry.go, inline.go, toollists.go)
-//	turns.go      the turns child: the conversation and the turn in flight (turn.go, turnend.go, background.go, stateless.go, compact.go)
+//	turns.go      the turns child: the conversation and the turn in flight (turn.go, turnend.go, background.go, stateless.go, compact.go, serverconv.go)
 //	frames.go     the turns' pacing: ui/pace's Pacer decides, on the injected clock, when to take a batch, draw and tick
 //	toolrun.go    the tools child: local calls, approvals of them, rounds (toolresume.go, mcpstart.go; its reports in toolreports.go)
 //	hosted.go     the approvals child: hosted MCP approvals and their answers

@@ -113,6 +113,9 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 		return nil
 	}
 	now := m.now()
+	if cs := msg.batch.Conversation; cs != nil {
+		m.conversationStarted(*cs) // conversations mode (serverconv.go)
+	}
 	echoedBefore, itemsBefore := echoState(t)
 	problems := t.apply(msg.batch)
 	if cmd := m.chainIgnored(t, echoedBefore, itemsBefore); cmd != nil {

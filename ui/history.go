@@ -12,9 +12,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
+	"runnel/session/export"
 	"runnel/session/regfile"
 	"runnel/session/store"
 	"runnel/stream"
+	"runnel/theme"
 	"runnel/ui/block"
 )
 
@@ -303,7 +305,7 @@ func (h *history) export(args string, f *frameState) tea.Cmd {
 	if err != nil {
 		dir = "."
 	}
-	done := h.journal.Export(format, path, dir)
+	done := h.journal.Export(format, path, dir, export.Style(theme.HTML(theme.Light()))) // a page is read in a browser: the light look
 	return func() tea.Msg { return exportedMsg{format, <-done} }
 }
 
@@ -323,7 +325,7 @@ func (h *history) exported(msg exportedMsg, f *frameState) {
 		case errors.As(err, &pe):
 			err = pe.Err
 		}
-		f.post(noticeMsg{block.Error, stream.SanitizeLine(fmt.Sprintf("cannot export%s: %s — give another path: /export [markdown|json] PATH", where, err))})
+		f.post(noticeMsg{block.Error, stream.SanitizeLine(fmt.Sprintf("cannot export%s: %s — give another path: /export [markdown|json|html] PATH", where, err))})
 		return
 	}
 	f.post(noticeMsg{block.Info, stream.SanitizeLine(fmt.Sprintf("exported the session to %s (%s)", msg.res.Path, msg.format))})
@@ -361,10 +363,15 @@ func exportArgs(args string) (format, path string) {
 		path = strings.TrimSpace(rest)
 	case "json":
 		format, path = "json", strings.TrimSpace(rest)
+	case "html":
+		format, path = "html", strings.TrimSpace(rest)
 	default:
 		path = strings.TrimSpace(args)
-		if strings.HasSuffix(strings.ToLower(path), ".json") {
+		switch low := strings.ToLower(path); {
+		case strings.HasSuffix(low, ".json"):
 			format = "json"
+		case strings.HasSuffix(low, ".html"), strings.HasSuffix(low, ".htm"):
+			format = "html"
 		}
 	}
 	if rest, ok := strings.CutPrefix(path, "~/"); ok {

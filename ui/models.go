@@ -12,6 +12,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -288,13 +289,14 @@ func tokensText(t models.Usage) string {
 // statusIn is what /status tells of the rest of the chat; the root gathers
 // it.
 type statusIn struct {
-	client   *stream.Client   // nil: none (the demo, a replay)
-	settings session.Settings // the conversation's
-	status   Status           // what the server reported (model, effort), the MCP summary
-	session  string           // the history's session id, "" for none
-	turns    int              // user turns, as every list counts them (store.UserTurn)
-	tools    []tools.Info     // the configured tools
-	on       []string         // the tools switched on
+	client    *stream.Client   // nil: none (the demo, a replay)
+	settings  session.Settings // the conversation's
+	status    Status           // what the server reported (model, effort), the MCP summary
+	session   string           // the history's session id, "" for none
+	turns     int              // user turns, as every list counts them (store.UserTurn)
+	tools     []tools.Info     // the configured tools
+	on        []string         // the tools switched on
+	stateless bool             // the conversation sends its history (the server keeps no state)
 }
 
 // statusFacts is /status: what the chat is connected to and what the
@@ -391,5 +393,22 @@ func (mt *metering) statusFacts(in statusIn, f *frameState, env meterEnv) {
 		{"tools on", na(strings.Join(on, ", "))},
 		{"mcp servers", na(mcp)},
 	}
+	if c := conversationFact(s, in.stateless); c != "" {
+		rows = slices.Insert(rows, 5, [2]string{"conversation", c}) // after the session
+	}
 	f.post(showMsg{block.NewFacts("status", rows)})
+}
+
+// conversationFact is /status's conversation line: the server-side
+// conversation's id, or what stands for it; "" outside conversations mode.
+func conversationFact(s session.Settings, stateless bool) string {
+	switch {
+	case s.Conversation != "":
+		return stream.SanitizeLine(s.Conversation)
+	case s.State != session.StateConversation:
+		return ""
+	case stateless:
+		return "— (the server keeps none: the local history is sent)"
+	}
+	return "— (made with the next turn)"
 }

@@ -65,7 +65,7 @@ var slashCommands = []Command{
 	{Name: "compact", Desc: "compact the model's context; the transcript stays"},
 	{Name: "retry", Desc: "ask again for the last answer (both are kept)"},
 	{Name: "rename", Args: "TITLE", Desc: "rename this session", check: checkRename},
-	{Name: "export", Args: "[PATH]", Desc: "write this session to a file (/export json: JSON)", check: func(string) error { return nil }},
+	{Name: "export", Args: "[PATH]", Desc: "write this session to a file (/export json or html)", check: func(string) error { return nil }},
 	{Name: "theme", Args: "NAME", Desc: "colours for this run: dark, light or auto", check: checkTheme},
 	{Name: "tools", Desc: "switch tools on or off for this session"},
 	{Name: "attach", Args: "PATH", Desc: "attach a file to the next message (tab completes)", check: checkAttach},

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"runnel/session"
+	"runnel/session/export"
 	"runnel/session/store"
 	"runnel/stream"
 	"runnel/stream/streamtest"
@@ -26,7 +27,7 @@ func openDB(t *testing.T) *store.DB {
 // loadOnly reads the one session of db, after the journal wrote it all.
 func loadOnly(t *testing.T, m *Model, db *store.DB) *store.Session {
 	t.Helper()
-	if r := <-m.journal.Export("json", filepath.Join(t.TempDir(), "sync.json"), ""); r.Err != nil {
+	if r := <-m.journal.Export("json", filepath.Join(t.TempDir(), "sync.json"), "", export.Style{}); r.Err != nil {
 		t.Fatal(r.Err) // Export runs after every queued write: a barrier
 	}
 	s, _, err := db.Load(m.journal.ID())
@@ -123,6 +124,14 @@ func TestExportRenameTheme(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "what-is-the-plan-2.md")); err != nil {
 		t.Error(err)
 	}
+	runCmd(m, m.slash("export", "html")) // a page, named .html
+	page, err := os.ReadFile(filepath.Join(dir, "what-is-the-plan.html"))
+	if err != nil || !strings.HasPrefix(string(page), "<!DOCTYPE html>") || !strings.Contains(string(page), "<p>Plan: ship it.</p>") || strings.Contains(string(page), "<script") {
+		t.Fatalf("html export: %v\n%s", err, page)
+	}
+	if !strings.Contains(plain(m), "what-is-the-plan.html (html)") {
+		t.Errorf("no line saying where the page went:\n%s", plain(m))
+	}
 
 	slashSent(m, "rename", "Shipping plan")
 	if err := Validate("rename", ""); err == nil {
@@ -184,6 +193,9 @@ func TestExportArgs(t *testing.T) {
 		{"json out/a b.json", "json", "out/a b.json"},
 		{"talk.json", "json", "talk.json"},
 		{"talk.txt", "markdown", "talk.txt"},
+		{"html", "html", ""},
+		{"html out/page", "html", "out/page"},
+		{"Talk.HTML", "html", "Talk.HTML"},
 	} {
 		if f, p := exportArgs(tc.in); f != tc.format || p != tc.path {
 			t.Errorf("%q: %q %q", tc.in, f, p)

@@ -63,6 +63,7 @@ func (s Settings) Session() session.Settings {
 		Truncation:       s.Truncation,
 		Background:       s.Background,
 		Provider:         s.Provider,
+		State:            s.State,
 	}
 }
 
@@ -83,9 +84,13 @@ func (s Settings) Resumed(stored session.Settings, o Overrides) session.Settings
 	// how the server keeps the context short is today's config, not the
 	// session's
 	stored.CompactThreshold, stored.Truncation, stored.Background = s.CompactThreshold, s.Truncation, s.Background
+	// a session keeps its server-side conversation (which resume continues);
+	// state decides only whether a session without server state makes one
+	stored.State = s.State
 	if stored.Provider != s.Provider {
 		if stored.Provider != "" { // another server (--provider): what it keeps is its own
 			stored.Store = s.Store
+			stored.Conversation = "" // the old server's
 		}
 		stored.Provider = s.Provider // a session saved before providers were named takes today's
 	}

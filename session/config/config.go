@@ -58,6 +58,11 @@ type Config struct {
 	// reattaches to an answer a killed runnel left running. Off by default.
 	Background bool `toml:"background"`
 
+	// State is how the server keeps a session's context: "chain" (the
+	// default: previous_response_id) or "conversation" (one server-side
+	// conversation per session, sent as conversation).
+	State string `toml:"state"`
+
 	// MaxResponseBytes bounds the text one response may hold (nil = not
 	// set: session.DefaultResponseLimit); past it runnel stops reading.
 	MaxResponseBytes *int `toml:"max_response_bytes"`
@@ -109,6 +114,9 @@ type ContextConfig struct {
 	// sends nothing.
 	Truncation string `toml:"truncation"`
 }
+
+// states are the allowed values of state.
+var states = []string{"chain", "conversation"}
 
 // truncations are the allowed values of context.truncation.
 var truncations = []string{"auto", "disabled"}
@@ -508,6 +516,11 @@ func (c *Config) validate(name string, pos *positions) error {
 	}
 	if n := c.Context.CompactThreshold; n < 0 {
 		return fmt.Errorf("%s: key \"context.compact_threshold\": %d must not be negative (0 turns compaction off)", at("context.compact_threshold"), n)
+	}
+	if st := c.State; st != "" {
+		if err := checkEnum(st, states); err != nil {
+			return fmt.Errorf("%s: key \"state\": %w", at("state"), err)
+		}
 	}
 	if t := c.Context.Truncation; t != "" {
 		if err := checkEnum(t, truncations); err != nil {

@@ -70,6 +70,7 @@ type Settings struct {
 	Truncation       string        // [context] truncation: "", "auto" or "disabled"
 	LLMTitle         bool          // titles sessions with one extra request after the first turn
 	Background       bool          // background = true or --background: resumable streams
+	State            string        // state: "", "chain" (the same) or "conversation"
 	IdleTimeout      time.Duration // max silence between stream events
 	ConnectTimeout   time.Duration // dial + TLS + response headers
 	MaxRetries       int           // retries before the first byte
@@ -145,6 +146,9 @@ func (c Config) Resolve(env func(string) string, o Overrides) (Settings, error) 
 	}
 	if err := checkEnum(o.ReasoningEffort, efforts); err != nil {
 		return Settings{}, fmt.Errorf("reasoning effort on the command line: %w", err)
+	}
+	if c.State == session.StateConversation { // "chain" is the default: ""
+		s.State = c.State
 	}
 	if c.Reasoning.Summary != nil {
 		s.ReasoningSummary = *c.Reasoning.Summary

@@ -94,6 +94,10 @@ func (d *doc) item(it *stream.Item, done bool) {
 		}
 		return // else written under its call
 	}
+	if d.html != nil {
+		d.flush()
+		d.html.summary = ""
+	}
 	n := d.b.Len()
 	if r := renderers[it.Type]; r != nil {
 		r(d, it, title)
@@ -103,6 +107,9 @@ func (d *doc) item(it *stream.Item, done bool) {
 	if !done && d.b.Len() > n {
 		d.block("*(saved while still streaming)*")
 	}
+	if d.html != nil {
+		d.panel(it.Type, title)
+	}
 }
 
 // head writes a tool header: "**Function call** `name` · completed".
@@ -111,8 +118,17 @@ func (d *doc) head(what, name string, it *stream.Item) {
 	if name = stream.SanitizeLine(name); name != "" {
 		h += " " + code(name)
 	}
+	sum := what // the HTML panel's summary: the same words, plain
+	if name != "" {
+		sum += " " + name
+	}
 	if st := stream.SanitizeLine(it.Status); st != "" {
 		h += " · " + st
+		sum += " · " + st
+	}
+	if d.html != nil {
+		d.html.summary = sum
+		return
 	}
 	d.block(h)
 }
@@ -144,6 +160,10 @@ func (d *doc) reasoning(it *stream.Item, title string) {
 	}
 	if len(parts) == 0 {
 		return // encrypted or empty: nothing a reader can use
+	}
+	if d.html != nil { // the panel is the <details>
+		d.block(closeFences(stream.Sanitize(strings.Join(parts, "\n\n"))))
+		return
 	}
 	d.block(details(title, strings.Join(parts, "\n\n")))
 }

@@ -15,6 +15,12 @@
 // and stored text cannot break the document's structure (fences are longer
 // than any backtick run inside them, an unclosed code block is closed).
 //
+// HTML (html.go) walks the same way and writes a self-contained page: each
+// piece of markdown rendered by goldmark (raw HTML escaped, images as
+// links, only http(s) and mailto links, code highlighted by chroma with
+// inline styles), every item but a message in a collapsible <details>, in
+// the look (Style) the caller takes from theme/.
+//
 // Main flow: Markdown(w, session) → header → for each user turn: prompt,
 // input items, then per stored turn (the prompt's, then its rounds') output
 // items (calls paired with their outputs) and status note.
@@ -64,6 +70,7 @@ type doc struct {
 	approvals map[string]*stream.Item // approval_request_id → the approval response
 	called    map[string]bool         // call_ids of the calls in the session
 	asked     map[string]bool         // ids of the approval requests in the session
+	html      *page                   // nil: markdown; else the HTML page (html.go) b is rendered into
 }
 
 func newDoc(s *store.Session) *doc {

@@ -14,8 +14,9 @@
 // response objects it serves to a chained request echo the request's
 // previous_response_id where they name none, as OpenAI's do (echo.go). Stateful turns
 // on a memory of served responses, as OpenAI keeps them: chaining, store,
-// context limits and /responses/compact (see state.go), and background
-// responses: resumed streams, fetches and cancels (see background.go). In
+// context limits and /responses/compact (see state.go), background
+// responses: resumed streams, fetches and cancels (see background.go), and
+// server-side conversations (/conversations, conversations.go). In
 // personality mode (Server.As, personality.go) it plays a real server,
 // OpenAI, Ollama, vLLM, llama.cpp, LM Studio or a gateway: a scripted Model
 // answers from the conversation the server reconstructed, the personality

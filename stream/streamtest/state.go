@@ -44,6 +44,9 @@ type StateOptions struct {
 	// ResumeRepeat > 0 starts each resumed stream that many events before
 	// starting_after: a server that repeats what the client already has.
 	ResumeRepeat int
+	// NoConversations answers /v1/conversations with the 404 of a server
+	// that does not know it (conversations.go).
+	NoConversations bool
 }
 
 // Stored is a response the stateful server served.
@@ -80,7 +83,8 @@ type StoredEvent struct {
 type state struct {
 	opts      StateOptions
 	responses map[string]*Stored
-	next      int // for generated ids
+	convs     map[string]*Conversation // server-side conversations, by id (conversations.go)
+	next      int                      // for generated ids
 }
 
 // Stateful switches the server to stateful mode: POST /v1/responses checks
@@ -96,7 +100,7 @@ type state struct {
 func (s *Server) Stateful(opts StateOptions) *Server {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.state = &state{opts: opts, responses: map[string]*Stored{}}
+	s.state = &state{opts: opts, responses: map[string]*Stored{}, convs: map[string]*Conversation{}}
 	return s
 }
 
@@ -119,6 +123,7 @@ type requestBody struct {
 	Model              string          `json:"model"`
 	Input              json.RawMessage `json:"input"`
 	PreviousResponseID string          `json:"previous_response_id"`
+	Conversation       json.RawMessage `json:"conversation"` // an id, or {"id": …}
 	Store              *bool           `json:"store"`
 	Background         bool            `json:"background"`
 	ContextManagement  []struct {
@@ -156,6 +161,9 @@ func (s *Server) statefulReply(rec Recorded) (reply Reply, ok bool) {
 	if strings.HasPrefix(rec.Path, "/v1/responses/") && rec.Path != "/v1/responses/compact" {
 		return s.backgroundReply(rec), true
 	}
+	if rec.Path == "/v1/conversations" || strings.HasPrefix(rec.Path, "/v1/conversations/") {
+		return s.conversationReply(rec), true
+	}
 	if rec.Method != http.MethodPost {
 		return Reply{}, false
 	}
@@ -183,6 +191,13 @@ func (s *Server) statefulReply(rec Recorded) (reply Reply, ok bool) {
 		return jsonErrorParam(http.StatusBadRequest, "Missing required parameter: 'model'.", "invalid_request_error", "missing_required_parameter", "model"), true
 	}
 	var context []json.RawMessage
+	conv, bad, named := s.requestConversation(body)
+	if named && bad != nil {
+		return *bad, true
+	}
+	if conv != nil {
+		context = append(context, conv.Items...)
+	}
 	if id := body.PreviousResponseID; id != "" {
 		prev, found := st.responses[id]
 		if !found || !prev.Store {
@@ -211,7 +226,9 @@ func (s *Server) statefulReply(rec Recorded) (reply Reply, ok bool) {
 	} else {
 		reply = s.generate(body, context, tokens)
 	}
-	s.remember(reply, body, context)
+	if r := s.remember(reply, body, context); r != nil && conv != nil {
+		conv.add(input, r.Output)
+	}
 	return reply, true
 }
 
@@ -264,14 +281,15 @@ func (s *Server) compactReply(context []json.RawMessage, tokens int) Reply {
 }
 
 // remember stores the response reply serves, read from its events: those
-// sent before a drop or stall count.
-func (s *Server) remember(reply Reply, body requestBody, context []json.RawMessage) {
+// sent before a drop or stall count. It returns what it stored, nil for
+// nothing (no response id, an error reply).
+func (s *Server) remember(reply Reply, body requestBody, context []json.RawMessage) *Stored {
 	sse := reply.SSE
 	if reply.File != "" {
 		sse = readFileOrNil(reply.File)
 	}
 	if sse == nil || (reply.Status != 0 && reply.Status != http.StatusOK) {
-		return
+		return nil
 	}
 	events := SplitEvents(sse)
 	served := len(events)
@@ -321,7 +339,7 @@ func (s *Server) remember(reply Reply, body requestBody, context []json.RawMessa
 		}
 	}
 	if r.ID == "" {
-		return
+		return nil
 	}
 	if r.Background {
 		r.All, r.Events = r.Events, r.Events[:min(served, len(r.Events))]
@@ -338,6 +356,7 @@ func (s *Server) remember(reply Reply, body requestBody, context []json.RawMessa
 		r.Store = false // nothing can chain to a response that did not finish
 	}
 	s.state.responses[r.ID] = r
+	return r
 }
 
 // eventData joins an event's data lines.

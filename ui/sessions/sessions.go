@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/mattn/go-runewidth"
 	"golang.org/x/term"
 
+	"runnel/session"
 	"runnel/session/export"
 	"runnel/session/models"
 	"runnel/session/regfile"
@@ -42,6 +44,9 @@ type Env struct {
 	DBErr          error        // why there is none
 	DataDirFlag    string       // the flag that names its directory, for messages
 	Prices         models.Table // prices the COST column; the zero Table is the built-in one
+	// Remote is the configured provider's client and a new session's
+	// settings (import --conversation); nil where the command has none.
+	Remote func() (*stream.Client, session.Settings, error)
 }
 
 // UsageError is a mistake of the caller's: a bad flag value, an unknown or
@@ -418,19 +423,23 @@ func markSpans(s string, marks []store.Span, mark func(string) string) string {
 	return b.String()
 }
 
-// Export writes a session as markdown or JSON, to stdout or (0600) to out.
+// Export writes a session as markdown, JSON or an HTML page, to stdout or
+// (0600) to out.
 func (h Env) Export(arg, format, out string) error {
 	if format == "" {
 		format = "markdown"
-		if strings.EqualFold(filepath.Ext(out), ".json") {
+		switch strings.ToLower(filepath.Ext(out)) {
+		case ".json":
 			format = "json"
+		case ".html", ".htm":
+			format = "html"
 		}
 	}
 	if format == "md" {
 		format = "markdown"
 	}
-	if format != "markdown" && format != "json" {
-		return usagef("unknown --format %q for export: use markdown or json", stream.SanitizeLine(format))
+	if format != "markdown" && format != "json" && format != "html" {
+		return usagef("unknown --format %q for export: use markdown, json or html", stream.SanitizeLine(format))
 	}
 	db, id, err := h.openSession(arg)
 	if err != nil {
@@ -452,7 +461,11 @@ func (h Env) Export(arg, format, out string) error {
 		}
 		h.warn(warnings)
 		var b strings.Builder
-		export.Markdown(&b, s) // a strings.Builder does not fail
+		if format == "html" {
+			export.HTML(&b, s, export.Style(theme.HTML(theme.Light()))) // a strings.Builder does not fail; a page is read in a browser: the light look
+		} else {
+			export.Markdown(&b, s)
+		}
 		data = []byte(b.String())
 	}
 	if out == "" || out == "-" {
@@ -519,5 +532,45 @@ func (h Env) Import(name string) error {
 		return fail(err)
 	}
 	fmt.Fprintf(h.Stdout, "imported %s\nresume with: runnel -r %s\n", id, id)
+	return nil
+}
+
+// ImportConversation pulls server-side conversation conv (every item, page
+// by page) from the configured provider into a new session, which
+// continues that conversation when resumed.
+func (h Env) ImportConversation(conv string) error {
+	if h.Remote == nil {
+		return usagef("no provider to import conversation %s from", stream.SanitizeLine(conv))
+	}
+	client, settings, err := h.Remote()
+	if err != nil {
+		return usagef("%s", line(err))
+	}
+	items, err := client.ConversationItems(h.Ctx, conv)
+	if errors.Is(err, context.Canceled) {
+		return err
+	}
+	var apiErr *stream.APIError
+	if errors.As(err, &apiErr) && apiErr.Status == http.StatusNotFound && apiErr.Message != "" {
+		// the endpoint answered: it is the conversation that is missing
+		return fmt.Errorf("cannot import conversation %s: %s (is it this provider's? -c provider=NAME or base_url picks another)", stream.SanitizeLine(conv), apiErr.Message)
+	}
+	if err != nil {
+		return fmt.Errorf("cannot import conversation %s: %s", stream.SanitizeLine(conv), line(err))
+	}
+	data, err := session.ConversationDoc(conv, items, settings, h.Now())
+	if err != nil {
+		return fmt.Errorf("cannot import: %s", line(err))
+	}
+	db, err := h.open()
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	id, err := db.Import(data)
+	if err != nil {
+		return fmt.Errorf("cannot import conversation %s: %s", stream.SanitizeLine(conv), strings.TrimPrefix(line(err), "import: "))
+	}
+	fmt.Fprintf(h.Stdout, "imported conversation %s (%d items) as %s\nresume with: runnel -r %s\n", stream.SanitizeLine(conv), len(items), id, id)
 	return nil
 }
