@@ -128,3 +128,17 @@ func (s *Session) Tip() int {
 	}
 	return s.Turns[len(s.Turns)-1].Seq
 }
+
+// TurnIDs returns the ids of the session's turns on its path (Load's
+// Turns), in order.
+func (db *DB) TurnIDs(sid SessionID) ([]TurnID, error) {
+	s, _, err := db.Load(sid)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]TurnID, len(s.Turns))
+	for i, t := range s.Turns {
+		ids[i] = t.ID
+	}
+	return ids, nil
+}
