@@ -34,7 +34,7 @@ type Journal struct {
 
 	retitle string // a fork's title prefix, "" once its first prompt titled it; the caller's only
 
-	logs map[*Turn]*TurnLog    // each turn begun here, for SetTip; the caller's only
+	logs map[*Turn]*TurnLog     // each turn begun here, for SetTip; the caller's only
 	rows map[*Turn]store.TurnID // a fork's copied turns, by the turn they copy; the writer's only
 
 	closeMu sync.RWMutex // held for reading while an op is queued, for writing by Close
