@@ -88,6 +88,9 @@ func (m *Model) redraw() {
 		if t.Retry {
 			m.notice(block.Info, retryMark+" asked again from the same point")
 		}
+		if pos, n := m.conv.Siblings(i); n > 1 {
+			m.notice(block.Info, branchLine(pos, n)) // branch.go
+		}
 		m.turnEntry = append(m.turnEntry, m.transcript.Len())
 		if t.Prompt != "" {
 			m.appendEntry(&plainEntry{b: block.NewUser(t.Prompt), fs: m.frame})
@@ -179,7 +182,7 @@ func (m *Model) fork(n int) tea.Cmd {
 	prompt := m.conv.Turns[keep].Prompt
 	files := attach.FilesFromInput(m.conv.Turns[keep].Input) // its attachments come back as chips
 	f := m.conv.Fork(keep)
-	watch := m.history.forkJournal(keep, prompt, f.Settings)
+	watch := m.history.forkJournal(keep, prompt, f.Settings, f.Turns)
 	m.conv = f
 	m.redraw()
 	m.composer.SetValue(prompt)
