@@ -176,6 +176,29 @@ func orderOf(t *Turn) int {
 	return t.order
 }
 
+// Stored is the turn loaded from the store as seq (FromStore), nil when
+// there is none.
+func (c *Conversation) Stored(seq int) *Turn {
+	for _, t := range c.All() {
+		if t.Row != 0 && t.order == seq {
+			return t
+		}
+	}
+	return nil
+}
+
+// Reveal shows the branch that holds t, to its newest turn, when t is not
+// on the path shown; it returns t's path index, -1 for a nil t.
+func (c *Conversation) Reveal(t *Turn) int {
+	if t == nil {
+		return -1
+	}
+	if !slices.Contains(c.Turns, t) {
+		c.Show(c.Newest(t))
+	}
+	return slices.Index(c.Turns, t)
+}
+
 // LastUserTurn is the path index of the newest user turn, -1 when there is
 // none: /undo cuts there.
 func (c *Conversation) LastUserTurn() int {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -49,7 +50,13 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 	}
 	m.conv = conv
 	moved := keepProvider(conv, m.status.ProviderName, m.opts.Settings) // providerpicker.go
+	hit := conv.Stored(msg.turn)
+	other := hit != nil && !slices.Contains(conv.Turns, hit)
+	at := conv.Reveal(hit) // a search hit on another branch shows that branch (branch.go)
 	watch := m.history.resume(s.Info.ID, conv.Settings, promptsOf(conv))
+	if other {
+		m.history.setTip(conv) // and the session continues it
+	}
 	m.status.Model, m.status.Effort = conv.Settings.Model, conv.Settings.ReasoningEffort
 	m.composer.SetPast(m.history.past())
 	m.redraw()
@@ -61,8 +68,8 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 		m.notice(block.Info, moved)
 		m.history.saveSettings(m.conv.Settings) // the session is on this provider now
 	}
-	if msg.turn > 0 && msg.turn <= len(m.turnEntry) {
-		m.transcript.ScrollTo(m.turnEntry[msg.turn-1])
+	if at >= 0 && at < len(m.turnEntry) {
+		m.transcript.ScrollTo(m.turnEntry[at])
 	}
 	return tea.Batch(stop, watch, m.tools.resumeCalls(m.conv, m.opts.Client != nil, m.journal, m.frame), m.reattach(m.journal))
 }

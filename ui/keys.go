@@ -88,7 +88,7 @@ func DefaultKeyMap() KeyMap {
 		ExpandTool:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open last panel")),
 		Panels:          key.NewBinding(key.WithKeys("alt+o"), key.WithHelp("alt+o", "open any panel")),
 		Sessions:        key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
-		Branch:          key.NewBinding(key.WithKeys("ctrl+left", "ctrl+right"), key.WithHelp("ctrl+←/→", "switch branch (/edit)")),
+		Branch:          key.NewBinding(key.WithKeys("ctrl+left", "ctrl+right"), key.WithHelp("ctrl+←/→", "other branch")),
 		Approve:         ask.Approve,
 		ApproveSession:  ask.Session,
 		Deny:            ask.Deny,
