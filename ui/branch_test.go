@@ -193,3 +193,35 @@ func TestGoldenBranchedTurn(t *testing.T) {
 	m.Update(SlashMsg{Name: "tree"})
 	checkGolden(t, m, "tree")
 }
+
+// TestSearchHitOpensItsBranch: a search hit in a turn of another branch
+// opens the session on that branch, and the session continues it.
+func TestSearchHitOpensItsBranch(t *testing.T) {
+	m, srv, db := branchChat(t)
+	editTurn2(t, m, srv)
+	sid := m.journal.ID()
+	m.journal.Close()
+	hits, err := db.Search("question C", 5)
+	if err != nil || len(hits) == 0 {
+		t.Fatalf("search: %v %v", hits, err)
+	}
+	s, _, err := db.Load(sid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newTestModel(t, Options{DB: db, Resume: s})
+	r.Init()
+	t.Cleanup(r.shutdown)
+	if strings.Contains(plain(r), "answer C") {
+		t.Fatalf("resume shows the first branch, not the edit last shown:\n%s", plain(r))
+	}
+	r.Update(sessionLoadedMsg{s: s, turn: hits[0].Turn})
+	if v := plain(r); !strings.Contains(v, "answer C") || !strings.Contains(v, "◀ 1/2 ▶") {
+		t.Errorf("the hit's branch is not shown:\n%s", v)
+	}
+	r.journal.Close()
+	back, _, err := db.Load(sid)
+	if err != nil || len(back.Turns) != 3 || back.Turns[2].Prompt != "question C" {
+		t.Errorf("the session does not continue the hit's branch: %d turns (%v)", len(back.Turns), err)
+	}
+}
