@@ -129,8 +129,9 @@ func (ts *turns) switchBranch(dir int, toolsBusy bool) {
 			continue
 		}
 		sib := c.Children(c.Turns[i].Parent)
-		next := sib[((pos-1+dir)%n+n)%n]
-		ts.fs.post(branchMsg{tip: c.Newest(next), note: branchLine(((pos-1+dir)%n+n)%n+1, n)})
+		j := ((pos-1+dir)%n + n) % n // wrapping
+		turn := len(userTurnsAt(&session.Conversation{Turns: c.Turns[:i+1]}))
+		ts.fs.post(branchMsg{tip: c.Newest(sib[j]), note: fmt.Sprintf("showing branch %d of %d at turn %d — your next message continues it", j+1, n, turn)})
 		return
 	}
 	if c.Branched() {

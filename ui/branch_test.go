@@ -100,7 +100,8 @@ func TestEditSendsABranch(t *testing.T) {
 	r := newTestModel(t, Options{DB: db, Resume: s})
 	r.Init()
 	t.Cleanup(r.shutdown)
-	if v := plain(r); !strings.Contains(v, "◀ 2/2 ▶") || !strings.Contains(v, "answer B2") || strings.Contains(v, "answer D") {
+	if v := plain(r); !strings.Contains(v, "◀ 2/2 ▶") || !strings.Contains(v, "answer B2") || strings.Contains(v, "answer D") ||
+		!strings.Contains(v, "2 turns shown · 2 branches") {
 		t.Errorf("resume does not show the branch last shown:\n%s", v)
 	}
 }

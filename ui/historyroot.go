@@ -63,7 +63,11 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 	for _, w := range append(msg.warns, probs...) {
 		m.notice(block.Warning, stream.SanitizeLine(w.Error()))
 	}
-	m.notice(block.Info, fmt.Sprintf("resumed %q · %s", stream.SanitizeLine(s.Info.Title), plural(s.Info.Turns, "turn")))
+	turns := plural(s.Info.Turns, "turn")
+	if m.conv.Branched() { // the turns shown, of the branch last continued (branch.go)
+		turns = fmt.Sprintf("%s shown · %d branches", plural(len(userTurnsAt(m.conv)), "turn"), len(m.conv.Branches()))
+	}
+	m.notice(block.Info, fmt.Sprintf("resumed %q · %s", stream.SanitizeLine(s.Info.Title), turns))
 	if moved != "" {
 		m.notice(block.Info, moved)
 		m.history.saveSettings(m.conv.Settings) // the session is on this provider now
