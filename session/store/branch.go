@@ -142,3 +142,25 @@ func (db *DB) TurnIDs(sid SessionID) ([]TurnID, error) {
 	}
 	return ids, nil
 }
+
+// branchUserTurn is the number of the user turn that turn seq is or
+// continues, counted along its branch (the turns it follows), when session
+// sid branched; ok is false when it did not (a count by seq is right) or
+// the count failed.
+func (db *DB) branchUserTurn(sid SessionID, seq int) (n int, ok bool) {
+	var branched bool
+	if db.r.QueryRow(`SELECT EXISTS (SELECT 1 FROM turns WHERE session_id = ? AND parent IS NOT NULL)
+		OR EXISTS (SELECT 1 FROM sessions WHERE id = ? AND tip IS NOT NULL)`, string(sid), string(sid)).Scan(&branched) != nil || !branched {
+		return 0, false
+	}
+	// each step goes to a lower seq (a parent not below the turn is the
+	// turn before it), so the walk ends
+	err := db.r.QueryRow(`WITH RECURSIVE up(seq) AS (
+			SELECT ?
+			UNION ALL
+			SELECT CASE WHEN t.parent IS NULL OR t.parent >= t.seq THEN t.seq - 1 ELSE t.parent END
+			FROM turns t JOIN up ON t.session_id = ? AND t.seq = up.seq WHERE up.seq > 0)
+		SELECT count(*) FROM turns t WHERE t.session_id = ? AND t.seq IN (SELECT seq FROM up) AND `+userTurnSQL,
+		seq, string(sid), string(sid)).Scan(&n)
+	return n, err == nil
+}

@@ -164,3 +164,20 @@ func TestImportReadsAnExportWithoutBranches(t *testing.T) {
 		t.Fatalf("path %v, off %v", got, seqs(s.Off))
 	}
 }
+
+// TestSearchNumbersATurnAlongItsBranch: a hit in the edited turn (seq 4,
+// following turn 1) is its branch's turn 2, as the chat shows it.
+func TestSearchNumbersATurnAlongItsBranch(t *testing.T) {
+	db := openV7(t)
+	branch(t, db)
+	hits, err := db.Search("vegetable", 5)
+	check(t, err)
+	if len(hits) != 1 || hits[0].Turn != 4 || hits[0].UserTurn != 2 {
+		t.Fatalf("hits %+v, want seq 4 numbered turn 2", hits)
+	}
+	hits, err = db.Search("city", 5)
+	check(t, err)
+	if len(hits) != 1 || hits[0].Turn != 3 || hits[0].UserTurn != 3 {
+		t.Errorf("hits %+v, want seq 3 numbered turn 3", hits)
+	}
+}
