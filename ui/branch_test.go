@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"runnel/session"
 	"runnel/session/store"
@@ -224,5 +225,25 @@ func TestSearchHitOpensItsBranch(t *testing.T) {
 	back, _, err := db.Load(sid)
 	if err != nil || len(back.Turns) != 3 || back.Turns[2].Prompt != "question C" {
 		t.Errorf("the session does not continue the hit's branch: %d turns (%v)", len(back.Turns), err)
+	}
+}
+
+// TestTreeHelpListsTheKeysMatched: "?" in /tree lists its keys, and "?"
+// again goes back to the list.
+func TestTreeHelpListsTheKeysMatched(t *testing.T) {
+	st := newTestModel(t, Options{}).frame.styles
+	tr := NewTree(nil, st)
+	tr, _ = tr.Update(keyPress("?"))
+	v := ansi.Strip(tr.View(80, 20))
+	for _, g := range DefaultTreeKeys().FullHelp() {
+		for _, b := range g {
+			if !strings.Contains(v, b.Help().Desc) {
+				t.Errorf("/tree help lacks %q:\n%s", b.Help().Desc, v)
+			}
+		}
+	}
+	tr, _ = tr.Update(keyPress("?"))
+	if v := ansi.Strip(tr.View(80, 20)); !strings.Contains(v, "Branches 0") || !strings.Contains(v, "one branch") {
+		t.Errorf("? again:\n%s", v)
 	}
 }
