@@ -35,7 +35,11 @@ type Settings struct {
 //   - chainID is the id of the newest response that ended completed or
 //     incomplete, "" before the first; failed and cut-off responses never
 //     move it.
-//   - Turns only grow; a Turn is never removed or reordered.
+//   - Turns is the path from the root to the tip (branch.go): each turn's
+//     Parent is the one before it (nil for the first). Turns only grow
+//     (Begin, Retry) until Cut or Show moves the path; a turn that leaves
+//     it stays in off, and every turn's order is unique and grows as turns
+//     begin.
 //   - window, when set, is a compacted window (/compact) no turn has yet
 //     carried to a finished response: chainID is "" and every request
 //     starts with it (see compact.go); windowAt is len(Turns) when it was
@@ -52,7 +56,9 @@ type Conversation struct {
 	chainID   string
 	window    []json.RawMessage
 	windowAt  int
-	movedAt   int // turns before this one were answered by another provider (SwitchProvider)
+	movedAt   int     // turns before this one were answered by another provider (SwitchProvider)
+	off       []*Turn // the other branches' turns, in the order they began (branch.go)
+	made      int     // the order of the newest turn
 
 	// Override, when set, changes every request Begin builds (a prompt
 	// file's /NAME turn and its tool rounds) until the caller replaces it
@@ -82,6 +88,20 @@ type Turn struct {
 	// call_id, as its record says (nil for live turns and for rounds whose
 	// record has none).
 	Runs map[string]tools.Run
+	// Parent is the turn it follows, nil for a first turn (branch.go).
+	Parent    *Turn
+	order     int // when it began among the conversation's turns (a stored turn: its seq)
+	parentSeq int // a stored turn's parent's seq, until FromStore links Parent
+}
+
+// add appends t to the path, after its tip.
+func (c *Conversation) add(t *Turn) {
+	if n := len(c.Turns); n > 0 {
+		t.Parent = c.Turns[n-1]
+	}
+	c.made++
+	t.order = c.made
+	c.Turns = append(c.Turns, t)
 }
 
 // ChainID returns the response id the next request will continue from.
@@ -94,7 +114,7 @@ func (c *Conversation) ChainID() string { return c.chainID }
 func (c *Conversation) Begin(prompt string, input ...json.RawMessage) *Turn {
 	input = append(c.owed(input), input...)
 	t := c.newTurn(prompt, input, c.chainID, c)
-	c.Turns = append(c.Turns, t)
+	c.add(t)
 	return t
 }
 
@@ -201,7 +221,7 @@ func ApprovalResponse(requestID string, approve bool, reason string) json.RawMes
 // the server-side conversation, which holds the turns after them too).
 func (c *Conversation) Fork(keep int) *Conversation {
 	keep = max(0, min(keep, len(c.Turns)))
-	f := &Conversation{Settings: c.Settings, Turns: append([]*Turn(nil), c.Turns[:keep]...), Stateless: c.Stateless, movedAt: min(c.movedAt, keep)}
+	f := &Conversation{Settings: c.Settings, Turns: append([]*Turn(nil), c.Turns[:keep]...), Stateless: c.Stateless, movedAt: min(c.movedAt, keep), made: c.made}
 	// the server-side conversation holds every turn, not only the kept
 	// ones: the fork chains from its own last response instead
 	f.Settings.Conversation = ""

@@ -19,6 +19,14 @@
 // typed record), which a resume reads back (ChainCalls) instead of reading
 // the outputs' text.
 //
+// Branches (branch.go): a conversation is a tree of turns, each following
+// its Parent. Turns is the path shown and continued; Cut (an edited prompt,
+// /undo) and Show (another branch) move it and keep the turns it leaves.
+// The chain and the local history are always the path's, so an edited
+// prompt chains from the turn before it. The journal records the tip
+// (Journal.SetTip) and the store the parents, so a resume shows the branch
+// last continued.
+//
 // Compaction (compact.go): Settings.CompactThreshold asks the server to
 // compact past a size; CompactRequest and Compacted run /compact, after
 // which the next request sends the compacted window instead of

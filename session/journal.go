@@ -34,6 +34,9 @@ type Journal struct {
 
 	retitle string // a fork's title prefix, "" once its first prompt titled it; the caller's only
 
+	logs map[*Turn]*TurnLog     // each turn begun here, for SetTip; the caller's only
+	rows map[*Turn]store.TurnID // a fork's copied turns, by the turn they copy; the writer's only
+
 	closeMu sync.RWMutex // held for reading while an op is queued, for writing by Close
 	closed  bool         // ops is closed: later writes are dropped
 }
@@ -150,6 +153,7 @@ type itemKey struct{ response, output int }
 // Begin records that a turn's request is being sent.
 func (j *Journal) Begin(t *Turn) *TurnLog {
 	l := &TurnLog{j: j, pending: map[itemKey]*stream.Item{}, resp: map[*stream.Snapshot]int{}}
+	j.logged(t, l)
 	prompt, input, prev := t.Prompt, t.Input, t.Request.PreviousResponseID
 	title := prompt
 	retitle := j.retitle != "" && prompt != ""
@@ -354,7 +358,9 @@ func errText(err error) string {
 // this one (copied in the store); the original is not touched. The copy is
 // titled prefix plus the prompt it was forked at until the first prompt
 // sent in the fork (the edited one) titles it prefix plus that prompt.
-func (j *Journal) Fork(keep int, prefix, at string, s Settings) *Journal {
+// turns, when given, are the conversation's first keep turns: the copy's
+// rows are theirs from then on (SetTip).
+func (j *Journal) Fork(keep int, prefix, at string, s Settings, turns ...*Turn) *Journal {
 	nj := startJournal(j.db, "", s)
 	nj.retitle = prefix
 	title := prefix + at
@@ -379,6 +385,14 @@ func (j *Journal) Fork(keep int, prefix, at string, s Settings) *Journal {
 		nj.mu.Lock()
 		nj.sid = id
 		nj.mu.Unlock()
+		nj.rows = map[*Turn]store.TurnID{}
+		ids, err := j.db.TurnIDs(id)
+		nj.report(err)
+		for i, t := range turns {
+			if i < len(ids) {
+				nj.rows[t] = ids[i]
+			}
+		}
 	})
 	return nj
 }
@@ -447,8 +461,44 @@ func (l *TurnLog) Ran(callID string, r tools.Run) {
 // Continue makes a round's record (from BeginRound) the record of the
 // request t that sends the round's outputs.
 func (j *Journal) Continue(l *TurnLog, t *Turn) *TurnLog {
+	j.logged(t, l)
 	l.SetInput(t.Input)
 	return l
+}
+
+// logged remembers that t is recorded by l (SetTip).
+func (j *Journal) logged(t *Turn, l *TurnLog) {
+	if j.logs == nil {
+		j.logs = map[*Turn]*TurnLog{}
+	}
+	j.logs[t] = l
+}
+
+// SetTip records that the conversation continues from t (nil: from before
+// its first turn), after an edit, a branch switch or /undo: the next turn
+// follows it, and a resume shows the path that ends at it. A turn whose row
+// was never written is skipped.
+func (j *Journal) SetTip(t *Turn) {
+	var l *TurnLog
+	var row store.TurnID
+	if t != nil {
+		l, row = j.logs[t], t.Row
+	}
+	j.enqueue(func() {
+		sid := j.ID()
+		switch {
+		case sid == "":
+			return
+		case l != nil:
+			row = l.tid
+		case j.rows != nil && t != nil:
+			row = j.rows[t]
+		}
+		if t != nil && row == 0 {
+			return
+		}
+		j.report(j.db.SetTip(sid, row))
+	})
 }
 
 // EndRound ends a round that sent nothing (the user stopped it), with the

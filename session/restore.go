@@ -15,13 +15,32 @@ import (
 // FromStore rebuilds a conversation from a stored session: every turn with
 // its input and its responses' items as received, and the chain at the last
 // stored response that completed or ended incomplete. Items that fail to
-// decode are skipped and reported; the rest loads.
+// decode are skipped and reported; the rest loads. The path is the
+// session's (Turns, to its tip); the other branches' turns (Off) are kept
+// beside it, each after its parent.
 func FromStore(s *store.Session) (*Conversation, []error) {
 	c := &Conversation{Settings: SettingsFromJSON(s.Settings), chainID: s.LastResponseID()}
+	probs := c.loadTurns(s.Turns, &c.Turns)
+	probs = append(probs, c.loadTurns(s.Off, &c.off)...)
+	bySeq := map[int]*Turn{}
+	for _, t := range c.All() {
+		bySeq[t.order] = t
+	}
+	for _, t := range c.All() {
+		t.Parent = bySeq[t.parentSeq]
+	}
+	c.restoreWindow(s.Compacted)
+	return c, probs
+}
+
+// loadTurns rebuilds stored turns into *into.
+func (c *Conversation) loadTurns(turns []store.Turn, into *[]*Turn) []error {
 	var probs []error
-	for i, st := range s.Turns {
+	for i, st := range turns {
 		t := &Turn{Prompt: st.Prompt, Input: st.Input, Stored: st.Status, Window: windowLen(st.Input), Row: st.ID, Background: st.Background, Runs: tools.DecodeRuns(st.Runs)}
-		t.Retry = i > 0 && st.Retries(&s.Turns[i-1])
+		t.Retry = i > 0 && st.Retries(&turns[i-1]) && turns[i-1].Seq == st.Parent
+		t.order, t.parentSeq = st.Seq, st.Parent
+		c.made = max(c.made, st.Seq)
 		t.Request.PreviousResponseID = st.PreviousResponseID
 		// A stream cut off before its response finished is not an error
 		// that ended the turn: it comes back as it was live, the last
@@ -67,10 +86,9 @@ func FromStore(s *store.Session) (*Conversation, []error) {
 				}
 			}
 		}
-		c.Turns = append(c.Turns, t)
+		*into = append(*into, t)
 	}
-	c.restoreWindow(s.Compacted)
-	return c, probs
+	return probs
 }
 
 // restoreWindow makes a stored compacted window the start of the model's

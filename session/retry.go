@@ -22,6 +22,6 @@ func (c *Conversation) Retry() (*Turn, error) {
 	earlier := &Conversation{Turns: c.Turns[:len(c.Turns)-1]}
 	t := c.newTurn(last.Prompt, last.Input, last.Request.PreviousResponseID, earlier)
 	t.Window, t.Retry = last.Window, true
-	c.Turns = append(c.Turns, t)
+	c.add(t)
 	return t, nil
 }

@@ -272,6 +272,14 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case putBackMsg:
 		m.composer.putBack(msg.text, msg.files)
 		return m, nil
+	case branchMsg:
+		m.dialog = nil
+		if m.turns.showBranch(msg.tip, m.tools.cancel != nil || m.tools.asking != nil) {
+			m.redraw()
+			m.history.setTip(m.conv)
+			m.notice(block.Info, msg.note)
+		}
+		return m, nil
 	}
 	return m, m.updateComposer(msg)
 }

@@ -70,6 +70,16 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		if err := m.composer.Attach(args); err != nil {
 			m.notice(block.Error, stream.SanitizeLine(err.Error()))
 		}
+	case "edit":
+		n, _ := strconv.Atoi(strings.TrimSpace(args))
+		if text, files, ok := m.turns.edit(n, m.tools.cancel != nil); ok {
+			m.composer.SetValue(text)
+			m.composer.SetAttachments(files)
+		}
+	case "undo":
+		m.turns.undo(m.tools.cancel != nil || m.tools.asking != nil)
+	case "tree":
+		m.dialog = dlg[Tree]{NewTree(m.conv.Branches(), m.frame.styles)}
 	case "quit":
 		return tea.Quit
 	default:

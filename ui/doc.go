@@ -21,6 +21,7 @@
 //	models.go     the metering child: tokens, cost, the provider's models and /provider (meteringroot.go, providerpicker.go)
 //	statusbar.go  the status line and key hint; keystate.go the keys and the "?" overlay; composer.go the composer
 //	promptcmds.go prompt files as /NAME commands of the composer (SubmitMsg.Prompt); prompttrust.go asks about a project's
+//	branch.go     the turns' branches: /edit, ctrl+←/→, /undo (branchMsg shows a path; tree.go is /tree)
 //
 // A newcomer who adds a dialog writes one value type with Update and View
 // (picker.go, search.go, toolsmenu.go, modelpicker.go, approve.go,

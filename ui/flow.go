@@ -60,6 +60,14 @@ func (m *Model) canSend(text string, files []*attach.File) bool {
 
 // send starts the turn of a user message: msg, made of text and files.
 func (m *Model) send(text string, files []*attach.File, msg json.RawMessage) tea.Cmd {
+	if at := m.turns.takeEdit(); at >= 0 { // an edited prompt: a new branch beside the turn it replaces (branch.go)
+		m.conv.Cut(at)
+		m.history.setTip(m.conv)
+		m.redraw()
+	}
+	if line := editedLine(m.conv); line != "" {
+		m.notice(block.Info, line)
+	}
 	m.transcript.Follow() // sending a message shows the end again
 	if o := m.conv.Override; o != nil {
 		m.notice(block.Info, promptHeader(o)) // a prompt file's turn (promptcmds.go)

@@ -14,11 +14,12 @@ import (
 
 // TestHelpListsEveryKey: the main "?" overlay names every root binding
 // (alt+r and alt+o included), the dialogs' keys and every command, and it
-// fits the transcript area of a 100x40 terminal without a cut (a smaller
-// one scrolls it: TestHelpScrollsWhenTaller).
+// fits the transcript area of a 100x41 terminal without a cut (40 before
+// /edit, /undo and /tree; a smaller one scrolls it:
+// TestHelpScrollsWhenTaller).
 func TestHelpListsEveryKey(t *testing.T) {
 	m := newTestModel(t, Options{})
-	m.Update(tea.WindowSizeMsg{Width: 100, Height: 40})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 41})
 	v := ansi.Strip(HelpView(100, m.frame.styles, DefaultKeyMap()))
 	if n := strings.Count(v, "\n") + 1; n > m.transcriptHeight() {
 		t.Errorf("help takes %d lines, the area has %d:\n%s", n, m.transcriptHeight(), v)

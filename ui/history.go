@@ -169,9 +169,9 @@ func (h *history) resume(id store.SessionID, s session.Settings, prompts []strin
 
 // forkJournal makes the journal a new session holding the first keep turns
 // of the current one, titled after prompt, with settings s.
-func (h *history) forkJournal(keep int, prompt string, s session.Settings) tea.Cmd {
+func (h *history) forkJournal(keep int, prompt string, s session.Settings, turns []*session.Turn) tea.Cmd {
 	if h.journal != nil {
-		h.journal = h.journal.Fork(keep, "fork: ", prompt, s)
+		h.journal = h.journal.Fork(keep, "fork: ", prompt, s, turns...)
 	}
 	return h.watchJournal()
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -49,20 +50,30 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 	}
 	m.conv = conv
 	moved := keepProvider(conv, m.status.ProviderName, m.opts.Settings) // providerpicker.go
+	hit := conv.Stored(msg.turn)
+	other := hit != nil && !slices.Contains(conv.Turns, hit)
+	at := conv.Reveal(hit) // a search hit on another branch shows that branch (branch.go)
 	watch := m.history.resume(s.Info.ID, conv.Settings, promptsOf(conv))
+	if other {
+		m.history.setTip(conv) // and the session continues it
+	}
 	m.status.Model, m.status.Effort = conv.Settings.Model, conv.Settings.ReasoningEffort
 	m.composer.SetPast(m.history.past())
 	m.redraw()
 	for _, w := range append(msg.warns, probs...) {
 		m.notice(block.Warning, stream.SanitizeLine(w.Error()))
 	}
-	m.notice(block.Info, fmt.Sprintf("resumed %q · %s", stream.SanitizeLine(s.Info.Title), plural(s.Info.Turns, "turn")))
+	turns := plural(s.Info.Turns, "turn")
+	if m.conv.Branched() { // the turns shown, of the branch last continued (branch.go)
+		turns = fmt.Sprintf("%s shown · %d branches", plural(len(userTurnsAt(m.conv)), "turn"), len(m.conv.Branches()))
+	}
+	m.notice(block.Info, fmt.Sprintf("resumed %q · %s", stream.SanitizeLine(s.Info.Title), turns))
 	if moved != "" {
 		m.notice(block.Info, moved)
 		m.history.saveSettings(m.conv.Settings) // the session is on this provider now
 	}
-	if msg.turn > 0 && msg.turn <= len(m.turnEntry) {
-		m.transcript.ScrollTo(m.turnEntry[msg.turn-1])
+	if at >= 0 && at < len(m.turnEntry) {
+		m.transcript.ScrollTo(m.turnEntry[at])
 	}
 	return tea.Batch(stop, watch, m.tools.resumeCalls(m.conv, m.opts.Client != nil, m.journal, m.frame), m.reattach(m.journal))
 }
@@ -87,6 +98,9 @@ func (m *Model) redraw() {
 		window.mark(&m.items, t.Input, now)
 		if t.Retry {
 			m.notice(block.Info, retryMark+" asked again from the same point")
+		}
+		if pos, n := m.conv.Siblings(i); n > 1 {
+			m.notice(block.Info, branchLine(pos, n)) // branch.go
 		}
 		m.turnEntry = append(m.turnEntry, m.transcript.Len())
 		if t.Prompt != "" {
@@ -179,7 +193,7 @@ func (m *Model) fork(n int) tea.Cmd {
 	prompt := m.conv.Turns[keep].Prompt
 	files := attach.FilesFromInput(m.conv.Turns[keep].Input) // its attachments come back as chips
 	f := m.conv.Fork(keep)
-	watch := m.history.forkJournal(keep, prompt, f.Settings)
+	watch := m.history.forkJournal(keep, prompt, f.Settings, f.Turns)
 	m.conv = f
 	m.redraw()
 	m.composer.SetValue(prompt)

@@ -53,6 +53,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		case len(m.pending) > 0:
 			m.approvals.stopHosted(m.conv, m.frame)
 		case m.composer.Value() != "":
+			m.turns.cancelEdit()
 			if m.composer.Clear() {
 				m.notice(block.Info, "cleared — ↑ brings it back")
 			}
@@ -84,6 +85,13 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return m.submit(continuePrompt, nil) // the partial answer goes with it (session's carry)
 	case m.turns.offered(m.transcript.Len()) && m.composer.Value() == "" && key.Matches(k, m.keys.Retry):
 		return m.retry()
+	case m.composer.Value() == "" && len(m.composer.Attachments()) == 0 && key.Matches(k, m.keys.Branch):
+		dir := 1
+		if k.String() == "ctrl+left" {
+			dir = -1
+		}
+		m.turns.switchBranch(dir, m.tools.cancel != nil || m.tools.asking != nil)
+		return nil
 	case m.composer.Value() == "" && key.Matches(k, m.keys.Help):
 		m.showHelp, m.helpTop = !m.showHelp, 0
 		return nil

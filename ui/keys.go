@@ -46,6 +46,7 @@ type KeyMap struct {
 	ExpandTool      key.Binding // ctrl+o: the last panel (the asked one during an approval)
 	Panels          key.Binding // alt+o: the list of panels, to open any of them
 	Sessions        key.Binding // ctrl+s: the session picker
+	Branch          key.Binding // ctrl+left / ctrl+right on an empty composer: the previous / next branch (branch.go)
 	// Approve, ApproveSession and Deny answer a pending approval (a or y,
 	// s, d or n): the approval dialog's choices (ApprovalKeys), with the
 	// same words. With no dialog open, one of them opens the dialog on the
@@ -87,6 +88,7 @@ func DefaultKeyMap() KeyMap {
 		ExpandTool:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open last panel")),
 		Panels:          key.NewBinding(key.WithKeys("alt+o"), key.WithHelp("alt+o", "open any panel")),
 		Sessions:        key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
+		Branch:          key.NewBinding(key.WithKeys("ctrl+left", "ctrl+right"), key.WithHelp("ctrl+←/→", "other branch")),
 		Approve:         ask.Approve,
 		ApproveSession:  ask.Session,
 		Deny:            ask.Deny,
@@ -105,7 +107,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.Editor, k.ExpandPaste, k.HistorySearch, k.Unattach, k.Continue, k.Retry},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.ToggleReasoning, k.AllReasoning, k.ExpandTool, k.Panels},
-		{k.Interrupt, k.CopyLast, k.Sessions, k.Help, k.Quit},
+		{k.Interrupt, k.CopyLast, k.Sessions, k.Branch, k.Help, k.Quit},
 		dialogBindings(),
 		{k.Approve, k.ApproveSession, k.Deny},
 	}

@@ -62,6 +62,9 @@ var slashCommands = []Command{
 	{Name: "sessions", Desc: "open a saved session (ctrl+s)"},
 	{Name: "search", Args: "QUERY", Desc: "search every saved session", check: checkSearch},
 	{Name: "fork", Args: "N", Desc: "start a new session from turn N, editing its prompt", check: checkFork},
+	{Name: "edit", Args: "[N]", Desc: "edit turn N's prompt (alone: the last): a branch", check: checkEdit},
+	{Name: "undo", Desc: "drop the last exchange (kept as a branch)"},
+	{Name: "tree", Desc: "list this session's branches, show any one"},
 	{Name: "compact", Desc: "compact the model's context; the transcript stays"},
 	{Name: "retry", Desc: "ask again for the last answer (both are kept)"},
 	{Name: "rename", Args: "TITLE", Desc: "rename this session", check: checkRename},
@@ -101,6 +104,13 @@ func checkSearch(args string) error {
 func checkAttach(args string) error {
 	if args == "" {
 		return fmt.Errorf("/attach needs a file, e.g. /attach notes.md (or type @notes.md in a message)")
+	}
+	return nil
+}
+
+func checkEdit(args string) error {
+	if n, err := strconv.Atoi(args); args != "" && (err != nil || n < 1) {
+		return fmt.Errorf("/edit N: N is a turn number from 1, e.g. /edit 2 (alone: the last turn)")
 	}
 	return nil
 }

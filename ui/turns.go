@@ -36,6 +36,7 @@ type turns struct {
 	compacting context.CancelFunc // non-nil while a /compact call is under way: stops it (compact.go)
 	attaching  *waitingSend       // the message whose files are being read, nil when none (attachsend.go)
 	drop       dropState          // what a dropped stream offers (turnend.go)
+	editing    *session.Turn      // the turn /edit replaces when its message is sent, nil when none (branch.go)
 }
 
 // resend sends turn t again with req, recorded in the same history entry.

@@ -37,6 +37,12 @@
 // opened: a database removed or replaced under a running chat fails every
 // later write with ErrGone instead of writing into a file nobody will read.
 //
+// A session may branch (branch.go): each turn names its parent (NULL: the
+// turn before it) and the session its tip (SetTip), which BeginTurn
+// follows; Load gives the path to the tip as Turns and the other branches'
+// turns as Off. Export and Import carry both ("parent", "tip"), only where
+// a session branched, so an export of one that never did is unchanged.
+//
 // Main flow: Open → CreateSession → BeginTurn → SaveItems (a batch at a time)
 // → FinishTurn; later List / Search / Resolve → Load → RebuildInput or
 // LastResponseID to continue.

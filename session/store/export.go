@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -32,7 +33,11 @@ const (
 //	            "runs": {…}}]}
 //
 // "runs" (how runnel's own tool runs ended, Turn.Runs) is there only when
-// the turn recorded some; a document without it imports as before.
+// the turn recorded some; a document without it imports as before. So are
+// the branches (branch.go): a turn's "parent" (the seq of the turn it
+// follows) only when that is not the turn before it, and the session's
+// "tip" (the seq of the turn it continues from) only when that is not the
+// last turn; a session that never branched exports as before.
 // Input and output items appear byte for byte as stored; times are RFC 3339.
 type ExportFile struct {
 	Name     string  // a file name to suggest: runnel-<id>.json
@@ -77,7 +82,12 @@ func (db *DB) Copy(from SessionID, keep int, title string) (SessionID, error) {
 	if err != nil {
 		return "", db.fail("copy", &Error{Kind: ErrBadInput, Detail: err.Error()})
 	}
+	doc.turns = doc.path()
 	doc.turns = doc.turns[:max(0, min(keep, len(doc.turns)))]
+	for i := range doc.turns {
+		doc.turns[i].parent = -1 // one branch: each follows the one before
+	}
+	doc.tip = -1
 	doc.id, doc.title = "", title
 	doc.created, doc.updated = time.Time{}, time.Time{}
 	return db.insertDoc(doc)
@@ -113,10 +123,23 @@ func (db *DB) insertDoc(doc *exportDoc) (SessionID, error) {
 			string(id), title(doc.title), ms(doc.created), ms(doc.updated), imported, string(settings), modelOf(settings), providerOf(settings)); err != nil {
 			return err
 		}
+		seqs := map[int]int{} // the document's seq → the stored one
 		for i, t := range doc.turns {
-			if err := importTurn(tx, id, i+1, t); err != nil {
+			seqs[t.seq] = i + 1
+			parent, ok := seqs[t.parent]
+			if t.parent == 0 {
+				parent, ok = 0, true
+			}
+			if !ok || parent == i { // the turn before it
+				parent = -1
+			}
+			if err := importTurn(tx, id, i+1, parent, t); err != nil {
 				return err
 			}
+		}
+		if tip, ok := seqs[doc.tip]; doc.tip == 0 || ok && tip != len(doc.turns) {
+			_, err := tx.Exec(`UPDATE sessions SET tip = ? WHERE id = ?`, tip, string(id))
+			return err
 		}
 		return nil
 	})
@@ -126,7 +149,7 @@ func (db *DB) insertDoc(doc *exportDoc) (SessionID, error) {
 	return id, nil
 }
 
-func importTurn(tx *sql.Tx, sid SessionID, seq int, t exportTurn) error {
+func importTurn(tx *sql.Tx, sid SessionID, seq, parent int, t exportTurn) error {
 	packed, blobs := packInput(t.input)
 	input, err := joinObjects("input", packed)
 	if err != nil {
@@ -143,9 +166,13 @@ func importTurn(tx *sql.Tx, sid SessionID, seq int, t exportTurn) error {
 	if !isNull(t.runs) {
 		runs = []byte(t.runs)
 	}
+	var par any
+	if parent >= 0 {
+		par = parent
+	}
 	res, err := tx.Exec(`INSERT INTO turns (session_id, seq, prompt, input, previous_response_id, response_ids,
-			status, usage, error, started, ended, owner, runs) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?)`,
-		string(sid), seq, t.prompt, input, t.previous, string(ids), string(t.status), usage, t.err, ms(t.started), ended, runs)
+			status, usage, error, started, ended, owner, runs, parent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?)`,
+		string(sid), seq, t.prompt, input, t.previous, string(ids), string(t.status), usage, t.err, ms(t.started), ended, runs, par)
 	if err != nil {
 		return err
 	}
@@ -199,9 +226,43 @@ type exportDoc struct {
 	imported         time.Time // when Import stored it (zero: a copy)
 	settings         json.RawMessage
 	turns            []exportTurn
+	tip              int // the seq of the turn the session continues from; -1: the last
+}
+
+// path is the turns from the first to the tip (branch.go), in order.
+func (d *exportDoc) path() []exportTurn {
+	at := map[int]int{}
+	for i, t := range d.turns {
+		at[t.seq] = i
+	}
+	tip := d.tip
+	if _, ok := at[tip]; !ok {
+		if tip == 0 || len(d.turns) == 0 {
+			return nil
+		}
+		tip = d.turns[len(d.turns)-1].seq
+	}
+	var rev []exportTurn
+	seen := map[int]bool{}
+	for s := tip; !seen[s]; {
+		i, ok := at[s]
+		if !ok {
+			break
+		}
+		seen[s] = true
+		rev = append(rev, d.turns[i])
+		s = d.turns[i].parent
+		if s < 0 && i > 0 {
+			s = d.turns[i-1].seq
+		}
+	}
+	slices.Reverse(rev)
+	return rev
 }
 
 type exportTurn struct {
+	seq                   int // as exported ("seq"; its place from 1 when absent)
+	parent                int // the seq of the turn it follows; -1: the turn before it
 	prompt, previous, err string
 	input                 []json.RawMessage
 	responseIDs           []string
@@ -273,10 +334,19 @@ func decodeExport(data []byte) (*exportDoc, error) {
 	if len(turns) > MaxImportTurns {
 		return nil, fmt.Errorf("turns: %d turns; an import holds at most %d", len(turns), MaxImportTurns)
 	}
+	doc.tip = -1
+	if v, ok := sess["tip"]; ok && !isNull(v) {
+		if doc.tip, err = count("session.tip", v); err != nil {
+			return nil, err
+		}
+	}
 	for i, raw := range turns {
 		t, err := decodeTurn(fmt.Sprintf("turns[%d]", i), raw)
 		if err != nil {
 			return nil, err
+		}
+		if t.seq < 0 {
+			t.seq = i + 1
 		}
 		doc.turns = append(doc.turns, t)
 	}
@@ -290,6 +360,17 @@ func decodeTurn(path string, raw json.RawMessage) (exportTurn, error) {
 		return t, err
 	}
 	at := func(k string) string { return path + "." + k }
+	t.seq, t.parent = -1, -1
+	if v, ok := m["seq"]; ok && !isNull(v) {
+		if t.seq, err = count(at("seq"), v); err != nil {
+			return t, err
+		}
+	}
+	if v, ok := m["parent"]; ok && !isNull(v) {
+		if t.parent, err = count(at("parent"), v); err != nil {
+			return t, err
+		}
+	}
 	if t.prompt, err = text(at("prompt"), m["prompt"]); err != nil {
 		return t, err
 	}
@@ -404,13 +485,22 @@ func bounded(path, v string, limit int) error {
 func encodeExport(s *Session) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "{\n  \"runnel_export\": %d,\n  \"session\": {", exportVersion)
-	fmt.Fprintf(&b, "\n    \"id\": %s,\n    \"title\": %s,\n    \"created\": %s,\n    \"updated\": %s,\n    \"settings\": %s\n  },\n  \"turns\": [",
-		enc(string(s.Info.ID)), enc(s.Info.Title), encTime(s.Info.Created), encTime(s.Info.Updated), orEmpty(s.Settings, "{}"))
-	for i, t := range s.Turns {
+	all := s.All()
+	tip := ""
+	if len(s.Off) > 0 && (len(s.Turns) == 0 || s.Tip() != all[len(all)-1].Seq) {
+		tip = fmt.Sprintf(",\n    \"tip\": %d", s.Tip())
+	}
+	fmt.Fprintf(&b, "\n    \"id\": %s,\n    \"title\": %s,\n    \"created\": %s,\n    \"updated\": %s,\n    \"settings\": %s%s\n  },\n  \"turns\": [",
+		enc(string(s.Info.ID)), enc(s.Info.Title), encTime(s.Info.Created), encTime(s.Info.Updated), orEmpty(s.Settings, "{}"), tip)
+	for i, t := range all {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, "\n    {\n      \"seq\": %d,\n      \"prompt\": %s,\n      \"input\": [", t.Seq, enc(t.Prompt))
+		fmt.Fprintf(&b, "\n    {\n      \"seq\": %d,", t.Seq)
+		if prev := 0; i == 0 && t.Parent != prev || i > 0 && t.Parent != all[i-1].Seq {
+			fmt.Fprintf(&b, "\n      \"parent\": %d,", t.Parent)
+		}
+		fmt.Fprintf(&b, "\n      \"prompt\": %s,\n      \"input\": [", enc(t.Prompt))
 		for j, in := range t.Input {
 			if j > 0 {
 				b.WriteByte(',')
@@ -449,7 +539,7 @@ func encodeExport(s *Session) []byte {
 		}
 		b.WriteString("\n    }")
 	}
-	if len(s.Turns) > 0 {
+	if len(all) > 0 {
 		b.WriteString("\n  ")
 	}
 	b.WriteString("]\n}\n")

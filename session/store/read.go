@@ -153,10 +153,11 @@ func (db *DB) Load(id SessionID) (*Session, []error, error) {
 	var in sessionRow
 	var settings anyValue
 	var compacted []byte
-	err = tx.QueryRow(`SELECT s.id, s.title, s.model, s.provider, s.created, s.updated, s.preview, s.settings, s.compacted,
+	var tip sql.NullInt64
+	err = tx.QueryRow(`SELECT s.id, s.title, s.model, s.provider, s.created, s.updated, s.preview, s.settings, s.compacted, s.tip,
 			`+userTurnsSQL+`
 		FROM sessions s WHERE s.id = ?`, string(id)).
-		Scan(&in.id, &in.title, &in.model, &in.provider, &in.created, &in.updated, &in.preview, &settings, &compacted, &in.turns)
+		Scan(&in.id, &in.title, &in.model, &in.provider, &in.created, &in.updated, &in.preview, &settings, &compacted, &tip, &in.turns)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, notFound(id)
 	}
@@ -189,18 +190,23 @@ func (db *DB) Load(id SessionID) (*Session, []error, error) {
 		return nil, nil, db.fail("load", err)
 	}
 	warn = append(warn, w...)
-	s.Turns = turns
+	at := -1 // the last turn
+	if tip.Valid {
+		at = int(tip.Int64)
+	}
+	s.Turns, s.Off = splitPath(turns, at)
 	return s, warn, nil
 }
 
 func loadTurns(tx *sql.Tx, id SessionID) ([]Turn, []error, error) {
-	rows, err := tx.Query(`SELECT id, seq, prompt, input, previous_response_id, response_ids, status, usage, error, started, ended, background_id, background_seq, runs
+	rows, err := tx.Query(`SELECT id, seq, prompt, input, previous_response_id, response_ids, status, usage, error, started, ended, background_id, background_seq, runs, parent
 		FROM turns WHERE session_id = ? ORDER BY seq`, string(id))
 	if err != nil {
 		return nil, nil, err
 	}
 	var turns []Turn
 	var warn []error
+	parents := map[int]sql.NullInt64{}
 	n := 0
 	for rows.Next() {
 		n++
@@ -214,8 +220,9 @@ func loadTurns(tx *sql.Tx, id SessionID) ([]Turn, []error, error) {
 			tid, seq    int64
 			prompt, prv string
 			errText     string
+			parent      sql.NullInt64
 		)
-		if err := rows.Scan(&tid, &seq, &prompt, &input, &prv, &ids, &status, &usage, &errText, &started, &ended, &t.Background.ID, &t.Background.After, &runs); err != nil {
+		if err := rows.Scan(&tid, &seq, &prompt, &input, &prv, &ids, &status, &usage, &errText, &started, &ended, &t.Background.ID, &t.Background.After, &runs, &parent); err != nil {
 			warn = append(warn, fmt.Errorf("turn row %d: %v; skipped", n, err))
 			continue
 		}
@@ -243,11 +250,13 @@ func loadTurns(tx *sql.Tx, id SessionID) ([]Turn, []error, error) {
 				t.Runs = runs
 			}
 		}
+		parents[t.Seq] = parent
 		turns = append(turns, t)
 	}
 	if err := closeRows(rows); err != nil {
 		return nil, nil, err
 	}
+	resolveParents(turns, parents)
 	for i := range turns {
 		var w []error
 		turns[i].Input, w = unpackInput(tx, turns[i].Input)

@@ -7,7 +7,7 @@ import (
 
 // schemaVersion is the schema this binary writes, kept in PRAGMA user_version.
 // Version 0 is an empty file.
-const schemaVersion = 7
+const schemaVersion = 8
 
 // migrations[v] brings a database from version v to v+1. Each runs inside the
 // one IMMEDIATE transaction that sets the new user_version, so a crash or a
@@ -21,6 +21,20 @@ var migrations = [schemaVersion]func(tx *sql.Tx) error{
 	4: addProvider,
 	5: addRuns,
 	6: addCompactedAndImported,
+	7: addBranches,
+}
+
+// addBranches adds the branches of an edited conversation (branch.go): a
+// turn's parent (the seq of the turn it follows; NULL: the turn before it
+// in seq order, as every turn saved before was) and the session's tip (the
+// seq of the turn the conversation continues from; NULL: its last turn; 0:
+// none, the next turn starts a new root). A session that never branched
+// keeps both NULL and reads as before.
+func addBranches(tx *sql.Tx) error {
+	return execAll(tx,
+		`ALTER TABLE turns ADD COLUMN parent INTEGER`,
+		`ALTER TABLE sessions ADD COLUMN tip INTEGER`,
+	)
 }
 
 // addCompactedAndImported adds a session's compacted window (/compact) that

@@ -106,6 +106,9 @@ func (db *DB) placeHits(hits []Hit) ([]Hit, error) {
 			continue
 		}
 		h.Session, h.Title, h.Turn, h.UserTurn = SessionID(p.sid), title(p.stitle), p.seq, max(1, p.prompt)
+		if n, ok := db.branchUserTurn(h.Session, h.Turn); ok {
+			h.UserTurn = max(1, n)
+		}
 		out = append(out, h)
 	}
 	return out, nil

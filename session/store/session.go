@@ -51,10 +51,15 @@ type SessionInfo struct {
 //
 // Invariants: Turns are in the order they were sent (Seq ascending); each
 // turn's Responses are in response order and their Items in output order.
+// Turns is the path from the root to the tip (branch.go): each turn's
+// Parent is the Seq of the one before it (0 for the first); Off holds the
+// turns of the other branches, Seq ascending, empty for a session that
+// never branched.
 type Session struct {
 	Info     SessionInfo
 	Settings json.RawMessage // the caller's JSON, secrets redacted
 	Turns    []Turn
+	Off      []Turn // the other branches' turns (All merges them back)
 	// Compacted is the last compacted window /compact answered with
 	// (SetCompacted), nil for none; turns may have sent it since.
 	Compacted []json.RawMessage
@@ -64,6 +69,7 @@ type Session struct {
 type Turn struct {
 	ID                 TurnID
 	Seq                int               // 1, 2, … within the session
+	Parent             int               // the Seq of the turn it follows, 0 for a first turn (branch.go)
 	Prompt             string            // the user's text as typed, unsanitized
 	Input              []json.RawMessage // input items as sent, byte for byte
 	PreviousResponseID string            // the chain id the request carried

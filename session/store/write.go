@@ -108,7 +108,9 @@ func (db *DB) updateSession(id SessionID, query string, args ...any) error {
 }
 
 // BeginTurn stores a turn as the request is sent, with status streaming, and
-// names the session after prompt if it has no title yet. input is stored
+// names the session after prompt if it has no title yet. The turn follows
+// the session's tip (SetTip; its last turn when none was set) and becomes
+// the tip. input is stored
 // byte for byte; each element must be a JSON object.
 func (db *DB) BeginTurn(sid SessionID, prompt string, input []json.RawMessage, previousResponseID string) (TurnID, error) {
 	prompt, input = db.secrets.String(prompt), db.redactAll(input)
@@ -121,17 +123,18 @@ func (db *DB) BeginTurn(sid SessionID, prompt string, input []json.RawMessage, p
 	var tid TurnID
 	err = db.write("begin turn", func(tx *sql.Tx) error {
 		var seq int
-		err := tx.QueryRow(`SELECT (SELECT coalesce(max(seq), 0) + 1 FROM turns WHERE session_id = s.id)
-			FROM sessions s WHERE s.id = ?`, string(sid)).Scan(&seq)
+		var tip sql.NullInt64
+		err := tx.QueryRow(`SELECT (SELECT coalesce(max(seq), 0) + 1 FROM turns WHERE session_id = s.id), s.tip
+			FROM sessions s WHERE s.id = ?`, string(sid)).Scan(&seq, &tip)
 		if errors.Is(err, sql.ErrNoRows) {
 			return notFound(sid)
 		}
 		if err != nil {
 			return err
 		}
-		res, err := tx.Exec(`INSERT INTO turns (session_id, seq, prompt, input, previous_response_id, status, started, owner)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			string(sid), seq, prompt, arr, previousResponseID, string(StatusStreaming), now, db.owner)
+		res, err := tx.Exec(`INSERT INTO turns (session_id, seq, prompt, input, previous_response_id, status, started, owner, parent)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			string(sid), seq, prompt, arr, previousResponseID, string(StatusStreaming), now, db.owner, parentColumn(tip, seq))
 		if err != nil {
 			return err
 		}
@@ -150,7 +153,7 @@ func (db *DB) BeginTurn(sid SessionID, prompt string, input []json.RawMessage, p
 		if name == "" {
 			name = title(extractPrompt(input))
 		}
-		if _, err := tx.Exec(`UPDATE sessions SET updated = ?, title = CASE WHEN title = '' THEN ? ELSE title END WHERE id = ?`,
+		if _, err := tx.Exec(`UPDATE sessions SET updated = ?, tip = NULL, title = CASE WHEN title = '' THEN ? ELSE title END WHERE id = ?`,
 			now, name, string(sid)); err != nil {
 			return err
 		}
