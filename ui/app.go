@@ -190,6 +190,11 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case toolStatusMsg, mcpStatusMsg, meterMsg, statusMsg:
 		m.statusBar.Update(msg)
 		return m, nil
+	case tea.MouseClickMsg, tea.MouseMotionMsg, tea.MouseReleaseMsg:
+		return m, m.items.mouse(msg, m.dialog == nil && !m.showHelp)
+	case mouseModeMsg:
+		m.statusBar.Update(msg)
+		return m, nil
 	case SubmitMsg:
 		return m, m.submit(msg.Text, msg.Files)
 	case attachReadMsg:
@@ -311,6 +316,9 @@ func (m *Model) View() tea.View {
 	v := tea.NewView(strings.Join([]string{top, m.composer.View(), m.statusBar.statusView(m.frame), m.statusBar.hint(m.frame)}, "\n")) // one allocation
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
+	if m.items.sel.off { // the terminal selects (f2)
+		v.MouseMode = tea.MouseModeNone
+	}
 	return v
 }
 
