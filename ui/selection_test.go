@@ -1,0 +1,201 @@
+package ui
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"runnel/stream/streamtest"
+)
+
+// selectionAnswer has a paragraph that wraps at 100 columns, a list, a
+// code block and a table.
+const selectionAnswer = "Intro line.\n\n" +
+	"The quick **brown** fox jumps over the lazy dog, then it keeps on running across the `wide` field until evening comes at last and it rests.\n\n" +
+	"- first item\n- second *item*\n  1. nested one\n\n" +
+	"```go\nfunc main() {\n\tprintln(\"hi\")\n}\n```\n\n" +
+	"| name | size |\n|------|-----:|\n| alpha | 12 |\n| beta | 7 |\n\n" +
+	"Last words."
+
+// answered is a model that showed selectionAnswer, with a fixed clock.
+func answered(t *testing.T) *Model {
+	t.Helper()
+	m := newTestModel(t, Options{Replay: bytes.NewReader(streamtest.Text("resp_sel", selectionAnswer[:60], selectionAnswer[60:]))})
+	m.Init()
+	pump(t, m, nil)
+	now := time.Unix(1_700_000_000, 0)
+	m.frame.clock = func() time.Time { return now }
+	return m
+}
+
+// cellOf is the screen cell of the first s at or below row y0.
+func cellOf(t *testing.T, m *Model, y0 int, s string) (x, y int) {
+	t.Helper()
+	rows := strings.Split(plain(m), "\n")
+	for y := y0; y < len(rows); y++ {
+		if i := strings.Index(rows[y], s); i >= 0 {
+			return ansi.StringWidth(rows[y][:i]), y
+		}
+	}
+	t.Fatalf("%q is not on screen:\n%s", s, plain(m))
+	return 0, 0
+}
+
+func left(x, y int) tea.Mouse { return tea.Mouse{X: x, Y: y, Button: tea.MouseLeft} }
+
+// drag presses at (x0, y0), moves to (x1, y1) and releases there; it
+// returns what the release did.
+func drag(m *Model, x0, y0, x1, y1 int) []tea.Msg {
+	m.Update(tea.MouseClickMsg(left(x0, y0)))
+	m.Update(tea.MouseMotionMsg(left(x1, y1)))
+	_, cmd := m.Update(tea.MouseReleaseMsg(left(x1, y1)))
+	return run(cmd)
+}
+
+// dragWords drags from the first cell of from to the last cell of to.
+func dragWords(t *testing.T, m *Model, from, to string) []tea.Msg {
+	x0, y0 := cellOf(t, m, 0, from)
+	x1, y1 := cellOf(t, m, y0, to)
+	return drag(m, x0, y0, x1+ansi.StringWidth(to)-1, y1)
+}
+
+// TestMouseDragCopiesTheSource: a drag over a wrapped paragraph, a list, a
+// code block and a table copies the markdown they came from, byte for
+// byte: markers kept, soft breaks as written, no wrap or indent added.
+func TestMouseDragCopiesTheSource(t *testing.T) {
+	m := answered(t)
+	cases := []struct{ from, to, want string }{
+		{"quick", "rests", "quick **brown** fox jumps over the lazy dog, then it keeps on running across the `wide` field until evening comes at last and it rests"},
+		{"first", "nested", "first item\n- second *item*\n  1. nested"},
+		{"func", "}", "func main() {\n    println(\"hi\")\n}"}, // the source as cleaned: tabs expanded
+		{"name", "beta", "name | size |\n|------|-----:|\n| alpha | 12 |\n| beta"},
+		{"evening", "first", "evening comes at last and it rests.\n\n- first"},
+	}
+	for _, c := range cases {
+		clipboardOf(t, dragWords(t, m, c.from, c.to), c.want)
+	}
+	rows := strings.Split(m.View().Content, "\n")
+	_, y := cellOf(t, m, 0, "evening")
+	if !strings.Contains(rows[y], "\x1b[7m") {
+		t.Errorf("the selected row is not highlighted: %q", rows[y])
+	}
+}
+
+// TestMouseDragAcrossEntries: a drag from an answer into the notice under
+// it copies the answer's source, then the notice's text, a blank line
+// apart.
+func TestMouseDragAcrossEntries(t *testing.T) {
+	m := answered(t)
+	m.Update(NoticeMsg{Text: "a notice below"})
+	msgs := dragWords(t, m, "Last", "below")
+	clipboardOf(t, msgs, "Last words.\n\n"+strings.TrimSpace(strings.Split(plain(m), "\n")[lastRow(t, m, "a notice below")]))
+}
+
+// lastRow is the screen row holding s.
+func lastRow(t *testing.T, m *Model, s string) int {
+	_, y := cellOf(t, m, 0, s)
+	return y
+}
+
+// TestMouseDoubleAndTripleClick: two clicks on a word copy its source (no
+// markers), three the paragraph's.
+func TestMouseDoubleAndTripleClick(t *testing.T) {
+	m := answered(t)
+	x, y := cellOf(t, m, 0, "brown")
+	x += 2
+	m.Update(tea.MouseClickMsg(left(x, y)))
+	m.Update(tea.MouseReleaseMsg(left(x, y)))
+	_, cmd := m.Update(tea.MouseClickMsg(left(x, y)))
+	clipboardOf(t, run(cmd), "brown")
+	m.Update(tea.MouseReleaseMsg(left(x, y)))
+	_, cmd = m.Update(tea.MouseClickMsg(left(x, y)))
+	clipboardOf(t, run(cmd), "The quick **brown** fox jumps over the lazy dog, then it keeps on running across the `wide` field until evening comes at last and it rests.")
+	m.Update(tea.MouseReleaseMsg(left(x, y)))
+
+	// a click later is one click again: it copies nothing
+	later := m.frame.clock().Add(time.Second)
+	m.frame.clock = func() time.Time { return later }
+	m.Update(tea.MouseClickMsg(left(x, y)))
+	if _, cmd := m.Update(tea.MouseReleaseMsg(left(x, y))); cmd != nil {
+		t.Errorf("a click on a paragraph did something: %#v", run(cmd))
+	}
+}
+
+// TestMouseClickCopiesCode: a click on a code block copies its code and
+// marks its rows.
+func TestMouseClickCopiesCode(t *testing.T) {
+	m := answered(t)
+	x, y := cellOf(t, m, 0, "println")
+	m.Update(tea.MouseClickMsg(left(x, y)))
+	_, cmd := m.Update(tea.MouseReleaseMsg(left(x, y)))
+	msgs := run(cmd)
+	clipboardOf(t, msgs, "func main() {\n    println(\"hi\")\n}") // tabs expanded, as shown
+	rows := strings.Split(m.View().Content, "\n")
+	for _, s := range []string{"func", "println", "}"} {
+		if _, y := cellOf(t, m, y-1, s); !strings.Contains(rows[y], "\x1b[7m") {
+			t.Errorf("the code row of %q is not marked: %q", s, rows[y])
+		}
+	}
+}
+
+// TestMouseClickTogglesReasoning: a click on a thought's header opens it,
+// another closes it; a click on its body does not.
+func TestMouseClickTogglesReasoning(t *testing.T) {
+	m := replayFile(t, "pydantic__pydantic-ai/openai-reasoning-4-summary-parts.sse")
+	pump(t, m, nil)
+	e := m.reasoning[0]
+	m.Update(press("home"))
+	const header = "Thought:"
+	click := func() {
+		m.Update(press("home"))
+		x, y := cellOf(t, m, 0, header)
+		m.Update(tea.MouseClickMsg(left(x, y)))
+		m.Update(tea.MouseReleaseMsg(left(x, y)))
+		m.frame.clock = func() time.Time { return time.Now().Add(time.Hour) } // the next click is not a double
+	}
+	click()
+	if !e.b.(interface{ Expanded() bool }).Expanded() {
+		t.Fatal("a click on the header did not open the thought")
+	}
+	if n := strings.Count(e.View(100), "\n"); n < 2 {
+		t.Fatalf("the opened thought shows %d rows", n+1)
+	}
+	click()
+	if e.b.(interface{ Expanded() bool }).Expanded() {
+		t.Error("a second click did not close the thought")
+	}
+}
+
+// TestMouseOffHandsTheMouseToTheTerminal: f2 turns mouse capture off (the
+// status line says so, clicks do nothing) and on again.
+func TestMouseOffHandsTheMouseToTheTerminal(t *testing.T) {
+	m := answered(t)
+	if m.View().MouseMode != tea.MouseModeCellMotion {
+		t.Fatal("the mouse is not captured at start")
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyF2})
+	if m.View().MouseMode != tea.MouseModeNone {
+		t.Error("f2 did not hand the mouse to the terminal")
+	}
+	rows := strings.Split(plain(m), "\n")
+	if status := rows[len(rows)-2]; !strings.Contains(status, "mouse off") {
+		t.Errorf("the status line does not say the mouse is off: %q", status)
+	}
+	x, y := cellOf(t, m, 0, "println")
+	m.Update(tea.MouseClickMsg(left(x, y)))
+	if _, cmd := m.Update(tea.MouseReleaseMsg(left(x, y))); cmd != nil {
+		t.Errorf("a click with the mouse off did something: %#v", run(cmd))
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyF2})
+	if m.View().MouseMode != tea.MouseModeCellMotion {
+		t.Error("f2 again did not take the mouse back")
+	}
+	rows = strings.Split(plain(m), "\n")
+	if status := rows[len(rows)-2]; strings.Contains(status, "mouse off") {
+		t.Errorf("the status line still says the mouse is off: %q", status)
+	}
+}
