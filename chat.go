@@ -61,6 +61,7 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 		Models:     s.ModelLister(client, label, o.dbPath, o.dbPathErr),
 		Providers:  providerSwitch(o, cfg, kit), // also from the demo: /provider ollama leaves it
 		Prices:     cfg.ModelTable(),
+		Notify:     ui.Notify{Mode: cfg.Notify, After: cfg.NotifyAfter.Duration, Command: cfg.NotifyCommand},
 
 		MaxResponseBytes: s.MaxResponseBytes,
 		Attach:           s.Attach,
