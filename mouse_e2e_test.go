@@ -78,7 +78,7 @@ func TestChatMouseCopiesTheSource(t *testing.T) {
 	x1, y1 := cellOn(t, s, "code")
 	p.text(mouseSGR(0, x0, y0, false) + mouseSGR(32, x1+3, y1, false) + mouseSGR(0, x1+3, y1, true))
 	got := copies(1)
-	want := mouseAnswer[strings.Index(mouseAnswer, "fence"):strings.Index(mouseAnswer, "code`")+4]
+	want := mouseAnswer[strings.Index(mouseAnswer, "fence") : strings.Index(mouseAnswer, "code`")+4]
 	if got[0] != want {
 		t.Errorf("drag copied %q, want %q", got[0], want)
 	}
