@@ -20,6 +20,8 @@
 //	history.go    the history child: the session's store, resume, search, export (the root's side in historyroot.go)
 //	models.go     the metering child: tokens, cost, the provider's models and /provider (meteringroot.go, providerpicker.go)
 //	statusbar.go  the status line and key hint; keystate.go the keys and the "?" overlay; composer.go the composer
+//	selection.go  the transcript's mouse (an items child): clicks open panels and copy code, drags copy the source, f2 hands the mouse over
+//	notify.go     the notifier: a long turn that ends, fails or waits while the terminal is unfocused notifies (OSC 9/777, bell, command)
 //
 // A newcomer who adds a dialog writes one value type with Update and View
 // (picker.go, search.go, toolsmenu.go, modelpicker.go, approve.go,

@@ -199,3 +199,29 @@ func TestMouseOffHandsTheMouseToTheTerminal(t *testing.T) {
 		t.Errorf("the status line still says the mouse is off: %q", status)
 	}
 }
+
+// TestMouseClickOpensPanels: a click on the line of a turn's hosted
+// searches opens their panels; a click on a panel's header closes it.
+func TestMouseClickOpensPanels(t *testing.T) {
+	m := replayFile(t, "vercel__ai/openai-web-search-6-calls.sse")
+	pump(t, m, nil)
+	if len(m.panels) == 0 {
+		t.Fatal("no panels")
+	}
+	x := m.panels[0].b.(interface{ Expanded() bool })
+	m.Update(press("home"))
+	cx, cy := cellOf(t, m, 0, "searches")
+	m.Update(tea.MouseClickMsg(left(cx, cy)))
+	m.Update(tea.MouseReleaseMsg(left(cx, cy)))
+	if !x.Expanded() {
+		t.Fatalf("a click on the searches line did not open it:\n%s", plain(m))
+	}
+	m.frame.clock = func() time.Time { return time.Now().Add(time.Hour) } // not a double click
+	m.Update(press("home"))
+	cx, cy = cellOf(t, m, 0, "searches")
+	m.Update(tea.MouseClickMsg(left(cx, cy)))
+	m.Update(tea.MouseReleaseMsg(left(cx, cy)))
+	if x.Expanded() {
+		t.Errorf("a second click did not close it:\n%s", plain(m))
+	}
+}
