@@ -149,7 +149,39 @@ func (c *items) copyMark() tea.Cmd {
 	if !c.transcript.mark.on {
 		return nil
 	}
-	return CopyCmd(c.transcript.markedText())
+	return mouseCopy(c.transcript.markedText())
+}
+
+// mouseCopy is CopyCmd (cleaned, OSC 52) whose report of a copy that got
+// through is one status line ("copied 120 B to the terminal's clipboard
+// (OSC 52)"), not a notice: a notice would move the transcript under the
+// mouse. A copy that did not get through (tmux drops it) is still a
+// notice, with what to do.
+func mouseCopy(text string) tea.Cmd {
+	return mapMsgs(CopyCmd(text), func(msg tea.Msg) tea.Msg {
+		if n, ok := msg.(NoticeMsg); ok && !n.Err {
+			return statusMsg{keep: true, detail: "copied " + strings.TrimPrefix(n.Text, "sent ")}
+		}
+		return msg
+	})
+}
+
+// mapMsgs runs f on what cmd (and every Cmd of its batch) delivers.
+func mapMsgs(cmd tea.Cmd, f func(tea.Msg) tea.Msg) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		msg := cmd()
+		if b, ok := msg.(tea.BatchMsg); ok {
+			out := make(tea.BatchMsg, len(b))
+			for i, c := range b {
+				out[i] = mapMsgs(c, f)
+			}
+			return out
+		}
+		return f(msg)
+	}
 }
 
 // click opens or closes the panel or thought whose header is at p, or
@@ -169,7 +201,7 @@ func (c *items) click(p cellPos) tea.Cmd {
 	off := nearest(s.sourceMap(src), p.k, p.col)
 	if code, ok := codeAt(src, off); ok {
 		c.transcript.mark = c.transcript.rowsOf(p, func(o int) bool { _, in := codeAt(src, o); return in && o >= 0 })
-		return CopyCmd(code)
+		return mouseCopy(code)
 	}
 	return nil
 }

@@ -75,10 +75,22 @@ func TestMouseDragCopiesTheSource(t *testing.T) {
 		{"name", "beta", "name | size |\n|------|-----:|\n| alpha | 12 |\n| beta"},
 		{"evening", "first", "evening comes at last and it rests.\n\n- first"},
 	}
+	entries := m.transcript.Len()
 	for _, c := range cases {
-		clipboardOf(t, dragWords(t, m, c.from, c.to), c.want)
+		msgs := dragWords(t, m, c.from, c.to)
+		clipboardOf(t, msgs, c.want)
+		for _, msg := range msgs {
+			m.Update(msg)
+		}
 	}
-	rows := strings.Split(m.View().Content, "\n")
+	if m.transcript.Len() != entries {
+		t.Error("a copy added to the transcript, under the mouse")
+	}
+	rows := strings.Split(plain(m), "\n")
+	if status := rows[len(rows)-2]; !strings.Contains(status, "copied 44 B to the terminal's clipboard") {
+		t.Errorf("the status line does not say what was copied: %q", status)
+	}
+	rows = strings.Split(m.View().Content, "\n")
 	_, y := cellOf(t, m, 0, "evening")
 	if !strings.Contains(rows[y], "\x1b[7m") {
 		t.Errorf("the selected row is not highlighted: %q", rows[y])
