@@ -472,8 +472,11 @@ func (t Transcript) paintMark(line string, i, k int) string {
 	}
 	w := ansi.StringWidth(line)
 	b = min(b, w)
-	if b <= a {
+	switch {
+	case b <= a:
 		return line
+	case a == 0 && b == w:
+		return t.markOn + ansi.Strip(line) + t.markOff
 	}
-	return ansi.Cut(line, 0, a) + t.marked.Render(ansi.Strip(ansi.Cut(line, a, b))) + ansi.Cut(line, b, w)
+	return ansi.Cut(line, 0, a) + t.markOn + ansi.Strip(ansi.Cut(line, a, b)) + t.markOff + ansi.Cut(line, b, w)
 }

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"runnel/stream/costtest"
 	"runnel/stream/streamtest"
 )
 
@@ -236,4 +237,33 @@ func TestMouseClickOpensPanels(t *testing.T) {
 	if x.Expanded() {
 		t.Errorf("a second click did not close it:\n%s", plain(m))
 	}
+}
+
+// TestMouseCostsNothingPerFrame: no source map is built while an answer
+// streams (only a selection builds one, for the entries it touches), a
+// drag's motion costs less than a frame's View, and a View with the whole
+// screen selected costs about what one without does.
+func TestMouseCostsNothingPerFrame(t *testing.T) {
+	costtest.SkipIfRace(t)
+	m := answered(t)
+	for i, s := range m.transcript.slots {
+		if s.smap != nil {
+			t.Errorf("entry %d built a source map with no selection", i)
+		}
+	}
+	x0, y0 := cellOf(t, m, 0, "Intro")
+	x1, y1 := cellOf(t, m, 0, "Last")
+	m.Update(tea.MouseClickMsg(left(x0, y0)))
+	m.Update(tea.MouseMotionMsg(left(x1, y1)))
+	view := costtest.Func(func() { m.View() })
+	y := y0
+	costtest.AtMost(t, "a drag's motion against a View", view, costtest.Func(func() {
+		y = y0 + (y+1-y0)%(y1-y0+1)
+		m.Update(tea.MouseMotionMsg(left(x1, y)))
+	}), 1.5)
+	m.Update(tea.MouseMotionMsg(left(x1, y1)))
+	full := m.transcript.mark
+	plainView := costtest.Func(func() { m.transcript.mark = markRange{}; m.View() })
+	marked := costtest.Func(func() { m.transcript.mark = full; m.View() })
+	costtest.AtMost(t, "a View with the screen selected against one without", plainView, marked, 3)
 }

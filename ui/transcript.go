@@ -44,7 +44,8 @@ type Transcript struct {
 	keys          KeyMap         // scrolling bindings
 	hint          lipgloss.Style // the "↓ N new lines" line
 	mark          markRange      // the cells the mouse selected (selection.go)
-	marked        lipgloss.Style // how they look
+	markOn        string         // the theme's selection style opened (theme.Shell.Marked)
+	markOff       string         // and closed
 }
 
 // slot caches one entry's lines at one width.
@@ -65,7 +66,8 @@ func NewTranscript(width, height int) Transcript {
 
 // SetStyles applies the theme (the "↓ N new lines" hint); nil is plain.
 func (t *Transcript) SetStyles(st *theme.Styles) {
-	t.hint, t.marked = theme.ShellOf(st).NewLines, theme.ShellOf(st).Marked
+	t.hint = theme.ShellOf(st).NewLines
+	t.markOn, t.markOff, _ = strings.Cut(theme.ShellOf(st).Marked.Render("x"), "x") // styles once, not per row
 }
 
 // Width is the width entries are rendered at.
