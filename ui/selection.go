@@ -121,6 +121,12 @@ func (c *items) mouse(msg tea.Msg, shown bool) tea.Cmd {
 		if !c.sel.down || c.sel.clicks != 1 {
 			return nil
 		}
+		switch { // a drag at an edge scrolls a line, for a selection longer than the screen
+		case msg.Y <= 0:
+			t.scrollUp(1)
+		case msg.Y >= t.shownRows():
+			t.scrollDown(1)
+		}
 		p := t.cellNear(msg.X, msg.Y)
 		if p != c.sel.anchor {
 			c.sel.moved = true

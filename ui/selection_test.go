@@ -267,3 +267,21 @@ func TestMouseCostsNothingPerFrame(t *testing.T) {
 	marked := costtest.Func(func() { m.transcript.mark = full; m.View() })
 	costtest.AtMost(t, "a View with the screen selected against one without", plainView, marked, 3)
 }
+
+// TestMouseDragScrollsAtTheEdge: a drag held at the top row scrolls up a
+// line per move, and the selection reaches what came into view.
+func TestMouseDragScrollsAtTheEdge(t *testing.T) {
+	m := answered(t)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 12})
+	m.Update(resizeMsg{seq: m.frame.resizeSeq})
+	if strings.Contains(plain(m), "Intro") {
+		t.Fatal("the answer fits: nothing to scroll")
+	}
+	x, y := cellOf(t, m, 0, "Last")
+	m.Update(tea.MouseClickMsg(left(x+10, y)))
+	for range 40 {
+		m.Update(tea.MouseMotionMsg(left(0, 0)))
+	}
+	_, cmd := m.Update(tea.MouseReleaseMsg(left(0, 0)))
+	clipboardOf(t, run(cmd), strings.ReplaceAll(selectionAnswer, "\t", "    ")) // the whole answer, as cleaned
+}
