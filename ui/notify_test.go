@@ -148,3 +148,18 @@ func TestNotifyCommandNoShell(t *testing.T) {
 		t.Errorf("a command that cannot run reported %#v", got)
 	}
 }
+
+// TestNotifyKnowsAFailedTurn: the chat tells the notifier how each turn
+// ended: a stream the server failed is a failed turn, a good one is not.
+func TestNotifyKnowsAFailedTurn(t *testing.T) {
+	for fixture, failed := range map[string]bool{
+		"vercel__ai/openai-error-insufficient-quota.sse":             true,
+		"pydantic__pydantic-ai/openai-reasoning-4-summary-parts.sse": false,
+	} {
+		m := replayFile(t, fixture)
+		pump(t, m, nil)
+		if m.notify.failed != failed || m.notify.state != Idle || !m.notify.since.IsZero() {
+			t.Errorf("%s: notifier failed=%v state=%v since=%v, want failed=%v, idle", fixture, m.notify.failed, m.notify.state, m.notify.since, failed)
+		}
+	}
+}
