@@ -26,6 +26,7 @@ type Shell struct {
 	Prompt    lipgloss.Style // the composer's "›"
 	Cursor    lipgloss.Style // its foreground is the composer's cursor colour
 	Selection lipgloss.Style // the selected slash-menu row
+	Marked    lipgloss.Style // text selected with the mouse in the transcript
 }
 
 // ShellOf derives the frame's styles from st; nil gives the plain Shell.
@@ -54,5 +55,6 @@ func ShellOf(st *Styles) Shell {
 		Prompt:    st.Accent,
 		Cursor:    st.Accent,
 		Selection: st.Selection,
+		Marked:    lipgloss.NewStyle().Reverse(true), // reversed: as terminals show a selection, NO_COLOR too
 	}
 }

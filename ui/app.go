@@ -39,6 +39,7 @@ type Model struct {
 	approvals          // hosted approvals and their answers
 	history            // the session's store
 	metering           // tokens, cost and the provider's models
+	notify    notifier // tells the user when a long turn needs them (notify.go)
 }
 
 // New builds the root model.
@@ -53,6 +54,7 @@ func New(ctx context.Context, o Options) *Model {
 		items:    items{fs: fs, imageSink: o.Images, entries: map[*stream.Item]*itemEntry{}, dirty: map[*stream.Item]bool{}},
 		tools:    newToolKit(ctx, o.Tools),
 		history:  history{db: o.DB},
+		notify:   newNotifier(o.Notify),
 	}
 	m.turns.opts = &m.opts
 	fs.now = fs.clock()
@@ -143,6 +145,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if place := m.placeImages(m.dialog == nil && !m.showHelp); place != nil { // iTerm2 images follow the layout (inline.go)
 		cmd = tea.Batch(cmd, place)
 	}
+	// a long turn that ended or waits notifies
+	cmd = tea.Batch(cmd, m.notify.observe(m.status.State, m.now()))
 	if m.status.State == AwaitingApproval { // the status line's timer runs
 		cmd = tea.Batch(cmd, m.pace(pace.Facts{Cause: pace.Routed, Approval: true}, m.now()))
 	}
@@ -196,6 +200,14 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseWheelMsg, finalMsg, runMsg, panelChangedMsg, panelEndedMsg, showMsg, imageMsg, noticeMsg, NoticeMsg, redrawMsg:
 		return m, m.items.Update(msg)
 	case toolStatusMsg, mcpStatusMsg, meterMsg, statusMsg:
+		m.statusBar.Update(msg)
+		return m, nil
+	case tea.MouseClickMsg, tea.MouseMotionMsg, tea.MouseReleaseMsg:
+		return m, m.items.mouse(msg, m.dialog == nil && !m.showHelp)
+	case tea.FocusMsg, tea.BlurMsg, turnEndMsg:
+		m.notify.Update(msg)
+		return m, nil
+	case mouseModeMsg:
 		m.statusBar.Update(msg)
 		return m, nil
 	case SubmitMsg:
@@ -331,6 +343,10 @@ func (m *Model) View() tea.View {
 	v := tea.NewView(strings.Join([]string{top, m.composer.View(), m.statusBar.statusView(m.frame), m.statusBar.hint(m.frame)}, "\n")) // one allocation
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
+	v.ReportFocus = m.notify.reportsFocus()
+	if m.items.sel.off { // the terminal selects (f2)
+		v.MouseMode = tea.MouseModeNone
+	}
 	return v
 }
 

@@ -22,6 +22,8 @@
 //	statusbar.go  the status line and key hint; keystate.go the keys and the "?" overlay; composer.go the composer
 //	promptcmds.go prompt files as /NAME commands of the composer (SubmitMsg.Prompt); prompttrust.go asks about a project's
 //	branch.go     the turns' branches: /edit, ctrl+←/→, /undo (branchMsg shows a path; tree.go is /tree)
+//	selection.go  the transcript's mouse (an items child): clicks open panels and copy code, drags copy the source, f2 hands the mouse over
+//	notify.go     the notifier: a long turn that ends, fails or waits while the terminal is unfocused notifies (OSC 9/777, bell, command)
 //
 // A newcomer who adds a dialog writes one value type with Update and View
 // (picker.go, search.go, toolsmenu.go, modelpicker.go, approve.go,

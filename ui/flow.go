@@ -229,6 +229,7 @@ func (m *Model) endTurn(t *turn, draw pace.Draw) tea.Cmd {
 	m.status.SessionUsage = m.usage
 	m.status.TurnUsage = t.usage()
 	m.status.State, m.status.Detail = Idle, ""
+	m.frame.post(turnEndMsg{failed: turnFailed(t)})
 	now := m.now()
 	m.pending = append(m.pending, m.items.endItems(snaps, now, t.changed)...)
 	for _, n := range m.turns.endNotices(t, snaps, m.conv.Carried()) {

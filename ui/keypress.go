@@ -74,6 +74,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, m.keys.CopyLast):
 		return m.copyAnswer("")
+	case key.Matches(k, m.keys.Mouse):
+		m.items.mouseToggle()
+		return nil
 	case key.Matches(k, m.keys.PageUp, m.keys.PageDown, m.keys.Top, m.keys.Bottom):
 		var cmd tea.Cmd
 		m.transcript, cmd = m.transcript.Update(k)

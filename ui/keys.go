@@ -55,6 +55,7 @@ type KeyMap struct {
 	ApproveSession key.Binding
 	Deny           key.Binding
 	Help           key.Binding // ?
+	Mouse          key.Binding // f2: hand the mouse to the terminal (native selection) and take it back
 }
 
 // DefaultKeyMap returns runnel's bindings.
@@ -93,6 +94,7 @@ func DefaultKeyMap() KeyMap {
 		ApproveSession:  ask.Session,
 		Deny:            ask.Deny,
 		Help:            key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")),
+		Mouse:           key.NewBinding(key.WithKeys("f2"), key.WithHelp("f2", "mouse off/on (terminal selects)")),
 	}
 }
 
@@ -126,9 +128,11 @@ const helpStacked = 4
 // modifier key hands the drag back to the terminal. Wrapped to stay as
 // narrow as the dialogs' keys above it.
 var mouseHelp = []string{
-	"The wheel scrolls. To select",
-	"text, drag with shift held",
-	"(option or alt in some",
+	"The wheel scrolls; a drag",
+	"copies the source. For the",
+	"terminal's own selection,",
+	"press f2, or drag with shift",
+	"held (option or alt in some",
 	"terminals).",
 }
 

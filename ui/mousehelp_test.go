@@ -20,7 +20,7 @@ func TestHelpSaysHowToSelectText(t *testing.T) {
 			}
 		}
 	}
-	if got := strings.Join(mouseHelp, " "); got != "The wheel scrolls. To select text, drag with shift held (option or alt in some terminals)." {
+	if got := strings.Join(mouseHelp, " "); got != "The wheel scrolls; a drag copies the source. For the terminal's own selection, press f2, or drag with shift held (option or alt in some terminals)." {
 		t.Errorf("the mouse help reads %q", got)
 	}
 }

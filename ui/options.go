@@ -23,7 +23,8 @@ type Options struct {
 	Settings session.Settings // Settings.Provider names the provider (config)
 	Theme    string           // auto, dark or light
 	NoColor  bool
-	LLMTitle bool // ask the model to title a new session after its first turn
+	LLMTitle bool   // ask the model to title a new session after its first turn
+	Notify   Notify // when and how a long turn tells the user it ended (notify.go)
 
 	// History: DB is nil when there is none; HistoryErr then says why (shown
 	// once). Resume is a stored session to continue.

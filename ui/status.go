@@ -98,6 +98,7 @@ type Status struct {
 	Started                 time.Time // the turn's start, for the elapsed time
 	TurnUsage, SessionUsage Usage
 	Meter                   string // "ctx 42% · $0.0045" (models.go); "" when unknown
+	Mouse                   string // "mouse off" while the terminal has the mouse (selection.go)
 }
 
 // spinnerFrames animate busy states; the frame is chosen from the clock so
@@ -155,6 +156,9 @@ func (s Status) View(width int, now time.Time, st *theme.Styles) string {
 		ident += paint(sh.Muted, " @"+n) // the name is shorter than a host, and is what /provider takes
 	} else if p != "" {
 		ident += paint(sh.Muted, " @"+p)
+	}
+	if s.Mouse != "" {
+		ident = paint(sh.Detail, s.Mouse) + sep + ident
 	}
 	if mcp := stream.SanitizeLine(s.MCP); mcp != "" {
 		ident = paint(sh.Muted, mcp) + sep + ident

@@ -105,6 +105,11 @@ func (b *statusBar) Update(msg tea.Msg) {
 		b.status.MCP = msg.summary
 	case meterMsg:
 		b.status.Meter = msg.text
+	case mouseModeMsg:
+		b.status.Mouse = ""
+		if msg.off {
+			b.status.Mouse = "mouse off"
+		}
 	case statusMsg:
 		b.status.Detail = msg.detail
 		if !msg.keep {

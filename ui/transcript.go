@@ -43,6 +43,9 @@ type Transcript struct {
 	unseen        int            // new lines below the view when !follow
 	keys          KeyMap         // scrolling bindings
 	hint          lipgloss.Style // the "↓ N new lines" line
+	mark          markRange      // the cells the mouse selected (selection.go)
+	markOn        string         // the theme's selection style opened (theme.Shell.Marked)
+	markOff       string         // and closed
 }
 
 // slot caches one entry's lines at one width.
@@ -52,6 +55,8 @@ type slot struct {
 	raw   []string // the same lines as the entry rendered them (lines[k] is raw[k] fitted)
 	width int      // the width lines were rendered at; 0: never rendered
 	stale bool     // the entry changed since lines were read
+	smap  [][]int  // lines' cells mapped to msrc (sourceMap), nil until a selection needs it
+	msrc  string
 }
 
 // NewTranscript returns an empty transcript that follows new content.
@@ -60,7 +65,10 @@ func NewTranscript(width, height int) Transcript {
 }
 
 // SetStyles applies the theme (the "↓ N new lines" hint); nil is plain.
-func (t *Transcript) SetStyles(st *theme.Styles) { t.hint = theme.ShellOf(st).NewLines }
+func (t *Transcript) SetStyles(st *theme.Styles) {
+	t.hint = theme.ShellOf(st).NewLines
+	t.markOn, t.markOff, _ = strings.Cut(theme.ShellOf(st).Marked.Render("x"), "x") // styles once, not per row
+}
 
 // Width is the width entries are rendered at.
 func (t Transcript) Width() int { return t.width }
@@ -111,7 +119,7 @@ func (t *Transcript) releaseFar() {
 		if (i >= lo && i <= hi) || s.e.Live() {
 			continue // on screen, or still changing: kept
 		}
-		s.lines, s.raw, s.width, s.stale = nil, nil, 0, false
+		s.lines, s.raw, s.width, s.stale, s.smap = nil, nil, 0, false, nil
 		if r, ok := s.e.(releaser); ok {
 			r.release()
 		}
@@ -208,7 +216,7 @@ func (t Transcript) View() string {
 			if n > 0 {
 				b.WriteByte('\n')
 			}
-			b.WriteString(t.line(s, i, k))
+			b.WriteString(t.paintMark(t.line(s, i, k), i, k-min(i, 1)))
 			n++
 		}
 		off = 0
@@ -357,7 +365,7 @@ func (s *slot) read(width int) {
 	if s.width != width {
 		s.raw, s.lines = s.raw[:0], s.lines[:0]
 	}
-	s.width, s.stale = width, false
+	s.width, s.stale, s.smap = width, false, nil
 	n := 0
 	for rest, more := out, out != ""; more; n++ {
 		var line string

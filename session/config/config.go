@@ -82,6 +82,14 @@ type Config struct {
 	// to choose with provider = "NAME", --provider or /provider.
 	Providers map[string]ProfileConfig `toml:"providers"`
 
+	// Notify (notify.go): "off", "on" or "focus" ("" = focus: only while
+	// the terminal has lost focus), for turns of at least NotifyAfter
+	// (default 10s); NotifyCommand, an array (no shell), is run with the
+	// title as its last argument instead of telling the terminal.
+	Notify        string   `toml:"notify"`
+	NotifyAfter   Duration `toml:"notify_after"`
+	NotifyCommand []string `toml:"notify_command"`
+
 	Path string `toml:"-"` // the file it came from; "" if none
 }
 
@@ -539,6 +547,9 @@ func (c *Config) validate(name string, pos *positions) error {
 		if n < 0 || n > 1024 {
 			return fmt.Errorf("%s: key \"attachments.%s\": %d is out of range (1 to 1024 MiB; leave it out for the default)", at("attachments."+key), key, n)
 		}
+	}
+	if err := c.validateNotify(at); err != nil {
+		return err
 	}
 	if err := c.validateModels(name, pos); err != nil {
 		return err

@@ -93,6 +93,15 @@ type Releaser interface {
 	Release()
 }
 
+// Sourced is a block drawn from a text the user can copy back: an answer's
+// markdown, a prompt. Source is that text, cleaned, as the rows were drawn
+// from it (ui/markdown SourceMap maps the rows' cells back to it); "" when
+// the rows are not drawn from one text (a message drawn from its last
+// pages).
+type Sourced interface {
+	Source() string
+}
+
 // Approver is an MCP approval request waiting for the user. The transcript
 // handles the keys and reports the decision; the panel then shows it.
 type Approver interface {

@@ -24,7 +24,8 @@
 // progress, then how it ended ("failed", "cancelled", "denied", "timed
 // out", "outcome unknown"…) and how long it took. Optional behaviour is
 // offered through small interfaces: Updater, Expander, Titled, Hider,
-// Finisher, Approver, ImageSaver, RunHolder.
+// Finisher, Approver, ImageSaver, RunHolder, Sourced (the text a
+// message's or prompt's rows are drawn from, for the mouse's copies).
 // Printer writes the same blocks to a plain writer as a stream goes by
 // (the hosted searches as their one line, the Thinking line at most once).
 //

@@ -49,6 +49,7 @@ var (
 	_ ItemBlock = (*message)(nil)
 	_ Finisher  = (*message)(nil)
 	_ Releaser  = (*message)(nil)
+	_ Sourced   = (*message)(nil)
 )
 
 // Release drops the renders and the markdown stream of a finished message;
@@ -118,6 +119,14 @@ func splitParts(content []stream.Part) (text, refusal string, parts []stream.Par
 }
 
 func (m *message) Live() bool { return !m.it.Done && !m.ended }
+
+// Source is the markdown the message's rows are drawn from.
+func (m *message) Source() string {
+	if m.pages.on {
+		return ""
+	}
+	return m.src
+}
 
 func (m *message) commentary() bool { return m.it.Phase == "commentary" }
 

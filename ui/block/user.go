@@ -21,6 +21,9 @@ func NewUser(text string) Block {
 
 func (u *user) Live() bool { return false }
 
+// Source is the prompt's text, cleaned.
+func (u *user) Source() string { return u.text }
+
 func (u *user) Render(ctx Context) string {
 	key := renderKey{ctx.Width, ctx.Styles, 0}
 	if out, ok := u.out.get(key); ok {

@@ -25,6 +25,8 @@
 // text, styles included (but for Draft's code colours and Rough's rows).
 // Markdown nested past 32 deep, which goldmark parses in superlinear time,
 // is parsed as plain text there (ui/mdnest), as Renderer.Note says.
+// SourceMap maps rendered rows back to the source bytes each cell shows,
+// for a selection that copies the markdown rather than the screen.
 //
 // The package does not sanitise input (the caller strips control
 // characters first), does not pace frames (the caller coalesces deltas to
