@@ -77,6 +77,10 @@ type Config struct {
 	// to choose with provider = "NAME", --provider or /provider.
 	Providers map[string]ProfileConfig `toml:"providers"`
 
+	// Keys (keys.go): the [keys] table, preset = "default" | "vi" and
+	// action = "key" or ["key", …]; read through Keymap.
+	Keys map[string]any `toml:"keys"`
+
 	Path string `toml:"-"` // the file it came from; "" if none
 }
 
@@ -531,6 +535,9 @@ func (c *Config) validate(name string, pos *positions) error {
 		return err
 	}
 	if err := c.validateProviders(name, pos); err != nil {
+		return err
+	}
+	if _, err := c.keymap(name, pos); err != nil {
 		return err
 	}
 	return c.validateTools(name, pos)
