@@ -12,6 +12,7 @@ import (
 	"runnel/session/attach"
 	"runnel/stream"
 	"runnel/theme"
+	"runnel/ui/vi"
 )
 
 // SubmitMsg is a prompt the user sent with enter, with the files attached
@@ -62,6 +63,7 @@ type Composer struct {
 	att      chips          // files attached to the next message (attachments.go)
 	// argChoices are the values a command's argument completes to (SetArgChoices)
 	argChoices map[string][]string
+	vi         *vi.Editor // the vi preset's modes (composervi.go); nil: off
 }
 
 // emptyView caches what the empty composer draws (the prompt and the
@@ -220,6 +222,9 @@ func cleanInput(s string) string {
 // key handles the keys the composer owns; done is false for keys the
 // textarea should get.
 func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
+	if done, cmd := c.viKey(k); done {
+		return true, cmd
+	}
 	if done, cmd := c.attachKey(k); done {
 		return true, cmd
 	}
@@ -258,7 +263,7 @@ func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 			return true, nil
 		}
 	}
-	return false, nil
+	return c.viNormal(), nil // in vi's normal mode no key types text
 }
 
 // send handles enter. With the slash menu open, the selected command runs

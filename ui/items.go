@@ -44,6 +44,7 @@ type items struct {
 	lists      toolLists             // the hosted MCP tool lists shown (toollists.go)
 	think      thinkingLine          // the current turn's line for reasoning with nothing to show
 	hosted     hostedLine            // the line the last hosted searches joined
+	nav        navigator             // the navigation mode's cursor and search (navmode.go)
 }
 
 // hostedLine is the entry of a block.Hosted: the one line that consecutive

@@ -9,6 +9,7 @@ import (
 
 	"runnel/session"
 	"runnel/session/attach"
+	"runnel/session/config"
 	"runnel/session/images"
 	"runnel/session/models"
 	"runnel/session/store"
@@ -59,6 +60,10 @@ type Options struct {
 	// Providers lets /provider switch provider mid-session
 	// (providerpicker.go); nil: no switch.
 	Providers *Providers
+
+	// Keys is the keymap (config [keys]: a preset and actions rebound);
+	// the zero Keymap is the default preset.
+	Keys config.Keymap
 
 	// Replay, when set, plays a recorded stream instead of chatting.
 	Replay      io.Reader

@@ -75,6 +75,7 @@ type Status struct {
 	Started                 time.Time // the turn's start, for the elapsed time
 	TurnUsage, SessionUsage Usage
 	Meter                   string // "ctx 42% · $0.0045" (models.go); "" when unknown
+	Mode                    string // the keys' mode: NORMAL, INSERT, NAVIGATE (vi preset); "" for none
 }
 
 // spinnerFrames animate busy states; the frame is chosen from the clock so
@@ -106,6 +107,9 @@ func (s Status) View(width int, now time.Time, st *theme.Styles) string {
 		glyph = spinnerFrames[int(max(now.Sub(s.Started), 0)/pace.SpinnerStep)%len(spinnerFrames)]
 	}
 	state := paint(stateStyle, glyph+" "+label)
+	if s.Mode != "" {
+		state = paint(sh.Model, stream.SanitizeLine(s.Mode)) + sep + state
+	}
 	var elapsed string
 	if s.State.Busy() && !s.Started.IsZero() {
 		elapsed = paint(sh.Muted, Elapsed(now.Sub(s.Started)))

@@ -33,6 +33,8 @@ const wheelLines = 3
 //     anchor/offset are ignored. Otherwise the top line of the view is line
 //     offset of slot anchor's span, and unseen counts lines added below
 //     since the user scrolled away from the bottom.
+//   - mark is 0 or 1 + an entry's index: that entry's lines are drawn with
+//     a bar in their first cell.
 type Transcript struct {
 	width, height int
 	slots         []*slot // pointers: View fills stale caches through copies
@@ -43,6 +45,7 @@ type Transcript struct {
 	unseen        int            // new lines below the view when !follow
 	keys          KeyMap         // scrolling bindings
 	hint          lipgloss.Style // the "↓ N new lines" line
+	mark          int            // 1 + the entry navigation mode's cursor is on; 0: none
 }
 
 // slot caches one entry's lines at one width.
@@ -208,7 +211,11 @@ func (t Transcript) View() string {
 			if n > 0 {
 				b.WriteByte('\n')
 			}
-			b.WriteString(t.line(s, i, k))
+			if t.mark == i+1 && (i == 0 || k > 0) {
+				b.WriteString(t.hint.Render("▌") + ansi.TruncateLeft(t.line(s, i, k), 1, ""))
+			} else {
+				b.WriteString(t.line(s, i, k))
+			}
 			n++
 		}
 		off = 0
@@ -403,3 +410,38 @@ func (t *Transcript) ScrollTo(i int) {
 
 // Follow jumps to the end and keeps following new content.
 func (t *Transcript) Follow() { t.follow, t.unseen = true, 0 }
+
+// Mark draws a bar beside entry i (navigation mode's cursor); -1 clears it.
+func (t *Transcript) Mark(i int) { t.mark = max(i+1, 0) }
+
+// Reveal scrolls as little as it takes to show entry i whole: to its top
+// when it starts above the view, below it, or is taller than the view;
+// else until its end is at the bottom.
+func (t *Transcript) Reveal(i int) {
+	if i < 0 || i >= len(t.slots) {
+		return
+	}
+	a, off := t.top()
+	if i < a || (i == a && off > 0) {
+		t.ScrollTo(i)
+		return
+	}
+	start := -off
+	for j := a; j < i; j++ {
+		if start += t.span(j); start >= t.height {
+			t.ScrollTo(i)
+			return
+		}
+	}
+	end := start + t.span(i)
+	switch {
+	case end <= t.height:
+	case t.span(i) >= t.height:
+		t.ScrollTo(i)
+	default:
+		if t.follow {
+			return // the end is at the bottom already
+		}
+		t.scrollDown(end - t.height)
+	}
+}
