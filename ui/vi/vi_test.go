@@ -103,7 +103,9 @@ func TestInsertMode(t *testing.T) {
 		t.Fatalf("insert mode took x: %v", a)
 	}
 	e.SetMode(Normal, b)
-	b, _ = e.Key(buf("a|b"), "i")
+	if b, _ = e.Key(buf("a|b"), "i"); e.Mode() != Insert || show(b) != "a|b" {
+		t.Fatalf("i: %q %v", show(b), e.Mode())
+	}
 	b = Buffer{Text: "aXYb", Row: 0, Col: 3} // the composer typed XY
 	b, a := e.Key(b, "esc")
 	if a != Done || e.Mode() != Normal || show(b) != "aX|Yb" {
