@@ -46,7 +46,7 @@ func (c Composer) ViTakes(k tea.KeyPressMsg) bool {
 	}
 	s := k.String()
 	if c.vi.Mode() == vi.Insert {
-		return s == "esc" && len(c.menu) == 0
+		return s == "esc"
 	}
 	if key.Matches(k, c.keys.Help) && c.Value() == "" {
 		return false
