@@ -47,6 +47,8 @@ const (
 //     when it is non-empty.
 //   - the textarea never sees enter, tab, ctrl+e, or up/down while the menu
 //     is open or a recall step applies: the composer handles those itself.
+//   - vi is nil unless the key map is the vi preset; in its normal mode the
+//     textarea sees no key (composervi.go).
 type Composer struct {
 	ta       textarea.Model
 	keys     KeyMap

@@ -20,6 +20,9 @@
 //	history.go    the history child: the session's store, resume, search, export (the root's side in historyroot.go)
 //	models.go     the metering child: tokens, cost, the provider's models and /provider (meteringroot.go, providerpicker.go)
 //	statusbar.go  the status line and key hint; keystate.go the keys and the "?" overlay; composer.go the composer
+//	keys.go       the key map, built from session/config's keymap (a preset and the file's [keys]); the vi
+//	              preset's composer modes are composervi.go over ui/vi's state machine, the transcript's
+//	              navigation mode is navmode.go (the items child)
 //
 // A newcomer who adds a dialog writes one value type with Update and View
 // (picker.go, search.go, toolsmenu.go, modelpicker.go, approve.go,
