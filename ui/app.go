@@ -80,6 +80,8 @@ func New(ctx context.Context, o Options) *Model {
 	m.composer = NewComposer(m.frame.styles)
 	m.composer.SetKeys(m.keys)
 	m.transcript.keys = m.keys
+	hintKeys := m.keys
+	m.statusBar.hintKeys = &hintKeys
 	m.composer.SetAttachLimits(o.Attach)
 	for _, p := range o.Files { // -f
 		if err := m.composer.Attach(p); err != nil {

@@ -21,6 +21,7 @@ type statusBar struct {
 	statusLine string
 	hintFor    hintKey
 	hintLine   string
+	hintKeys   *KeyMap // the keys the hint names; nil: the default key map
 }
 
 // statusView is the status line, memoized on what it depends on: the time
@@ -45,7 +46,11 @@ type statusKey struct {
 func (b *statusBar) hint(f *frameState) string {
 	k := hintKey{f.width, b.status.State, f.styles}
 	if k != b.hintFor {
-		b.hintFor, b.hintLine = k, Hint(f.width, f.styles, b.status.State)
+		if b.hintKeys != nil {
+			b.hintFor, b.hintLine = k, b.hintKeys.Hint(f.width, f.styles, b.status.State)
+		} else {
+			b.hintFor, b.hintLine = k, Hint(f.width, f.styles, b.status.State)
+		}
 	}
 	return b.hintLine
 }

@@ -193,3 +193,14 @@ func TestKeyMapRebound(t *testing.T) {
 		t.Error("default key map changed")
 	}
 }
+
+// TestHintNamesReboundKeys: the key hint under the composer names the keys
+// the config bound, not the default ones.
+func TestHintNamesReboundKeys(t *testing.T) {
+	km := config.DefaultKeymap("default")
+	km.Keys["help"] = []string{"f1"}
+	m := newTestModel(t, Options{Keys: km})
+	if v := plain(m); !strings.Contains(v, "f1 keys") || strings.Contains(v, "? keys") {
+		t.Errorf("hint does not name f1:\n%s", v)
+	}
+}
