@@ -61,12 +61,38 @@ func (c *items) stopNav() {
 	c.transcript.Mark(-1)
 }
 
-// navTo moves the cursor to block i (clamped) and shows it.
+// navTo moves the cursor to block i (clamped; past blocks that draw
+// nothing, forward, or back at the end) and shows it.
 func (c *items) navTo(i int) {
 	n := c.transcript.Len()
-	c.nav.cur = min(max(i, 0), max(n-1, 0))
+	i = min(max(i, 0), max(n-1, 0))
+	if j := c.drawn(i, 1); j >= 0 {
+		i = j
+	} else if j := c.drawn(i, -1); j >= 0 {
+		i = j
+	}
+	c.nav.cur = i
 	c.transcript.Mark(c.nav.cur)
 	c.transcript.Reveal(c.nav.cur)
+}
+
+// drawn is the first entry from i on in direction dir that draws lines,
+// or -1.
+func (c *items) drawn(i, dir int) int {
+	for ; i >= 0 && i < c.transcript.Len(); i += dir {
+		if len(c.transcript.slot(i).lines) > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// navStep moves the cursor to the next block that draws lines in
+// direction dir; at the end it stays.
+func (c *items) navStep(dir int) {
+	if j := c.drawn(c.nav.cur+dir, dir); j >= 0 {
+		c.navTo(j)
+	}
 }
 
 // navKey handles a key in navigation mode.
@@ -92,9 +118,9 @@ func (c *items) navKey(k tea.KeyPressMsg, keys NavKeys) tea.Cmd {
 	case key.Matches(k, keys.Exit):
 		c.stopNav()
 	case key.Matches(k, keys.Down):
-		c.navTo(c.nav.cur + 1)
+		c.navStep(1)
 	case key.Matches(k, keys.Up):
-		c.navTo(c.nav.cur - 1)
+		c.navStep(-1)
 	case key.Matches(k, keys.Bottom):
 		c.navTo(c.transcript.Len() - 1)
 		c.transcript.Follow()

@@ -33,8 +33,9 @@ const wheelLines = 3
 //     anchor/offset are ignored. Otherwise the top line of the view is line
 //     offset of slot anchor's span, and unseen counts lines added below
 //     since the user scrolled away from the bottom.
-//   - mark is 0 or 1 + an entry's index: that entry's lines are drawn with
-//     a bar in their first cell.
+//   - mark is 0 or 1 + an entry's index: that entry's separator is drawn as
+//     a short rule, and a bar in the first cell of its lines where that
+//     cell is blank (no text is covered).
 type Transcript struct {
 	width, height int
 	slots         []*slot // pointers: View fills stale caches through copies
@@ -211,8 +212,8 @@ func (t Transcript) View() string {
 			if n > 0 {
 				b.WriteByte('\n')
 			}
-			if t.mark == i+1 && (i == 0 || k > 0) {
-				b.WriteString(t.hint.Render("▌") + ansi.TruncateLeft(t.line(s, i, k), 1, ""))
+			if t.mark == i+1 {
+				b.WriteString(t.markLine(t.line(s, i, k), i > 0 && k == 0))
 			} else {
 				b.WriteString(t.line(s, i, k))
 			}
@@ -411,12 +412,25 @@ func (t *Transcript) ScrollTo(i int) {
 // Follow jumps to the end and keeps following new content.
 func (t *Transcript) Follow() { t.follow, t.unseen = true, 0 }
 
+// markLine is line l of the marked entry: its separator (sep) a rule, any
+// other line with a bar in its first cell when that cell is a space.
+func (t Transcript) markLine(l string, sep bool) string {
+	if sep {
+		return t.hint.Render("▼" + strings.Repeat("─", max(min(t.width, 40)-1, 0)))
+	}
+	if l == "" || strings.HasPrefix(ansi.Strip(l), " ") {
+		return t.hint.Render("▌") + ansi.TruncateLeft(l, 1, "")
+	}
+	return l
+}
+
 // Mark draws a bar beside entry i (navigation mode's cursor); -1 clears it.
 func (t *Transcript) Mark(i int) { t.mark = max(i+1, 0) }
 
 // Reveal scrolls as little as it takes to show entry i whole: to its top
-// when it starts above the view, below it, or is taller than the view;
-// else until its end is at the bottom.
+// when it starts above the view, far below it (a screen or more past the
+// bottom), or is taller than the view; else until its end is at the
+// bottom. It walks at most two screens of entries.
 func (t *Transcript) Reveal(i int) {
 	if i < 0 || i >= len(t.slots) {
 		return
@@ -428,7 +442,7 @@ func (t *Transcript) Reveal(i int) {
 	}
 	start := -off
 	for j := a; j < i; j++ {
-		if start += t.span(j); start >= t.height {
+		if start += t.span(j); start >= 2*t.height {
 			t.ScrollTo(i)
 			return
 		}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -98,14 +99,14 @@ func TestViNavigation(t *testing.T) {
 	if !m.nav.on || m.nav.cur != last || !strings.Contains(statusRow(plain(m)), "NAVIGATE") {
 		t.Fatalf("ctrl+k: on %v at %d of %d, status %q", m.nav.on, m.nav.cur, last, statusRow(plain(m)))
 	}
-	if !strings.Contains(plain(m), "▌") {
-		t.Errorf("no cursor bar on screen:\n%s", plain(m))
+	if !strings.Contains(plain(m), "▼───") {
+		t.Errorf("no cursor rule on screen:\n%s", plain(m))
 	}
 	steps := []struct {
 		keys string
 		want int
 	}{
-		{"k", last - 1}, {"j", last}, {"j", last}, // stops at the end
+		{"k", m.drawn(last-1, -1)}, {"j", last}, {"j", last}, // stops at the end; skips blocks that draw nothing
 		{"[ [", m.turnEntry[1]}, {"[ [", m.turnEntry[0]}, {"[ [", 0},
 		{"] ]", m.turnEntry[0]}, {"] ]", m.turnEntry[1]}, {"g g", 0}, {"G", last},
 	}
@@ -149,7 +150,7 @@ func TestViNavigation(t *testing.T) {
 		t.Error("o did not open the panel")
 	}
 	viKeys(d, "i")
-	if m.nav.on || strings.Contains(plain(m), "▌") || !strings.Contains(statusRow(plain(m)), "INSERT") {
+	if m.nav.on || strings.Contains(plain(m), "▼───") || !strings.Contains(statusRow(plain(m)), "INSERT") {
 		t.Errorf("i: still navigating, or status %q", statusRow(plain(m)))
 	}
 }
@@ -202,5 +203,42 @@ func TestHintNamesReboundKeys(t *testing.T) {
 	m := newTestModel(t, Options{Keys: km})
 	if v := plain(m); !strings.Contains(v, "f1 keys") || strings.Contains(v, "? keys") {
 		t.Errorf("hint does not name f1:\n%s", v)
+	}
+}
+
+// TestTranscriptMarkAndReveal: the marked entry's separator is a rule and
+// no text is covered; Reveal scrolls up to an entry above the view, down
+// just enough to show one below it whole, and not at all for one on screen.
+func TestTranscriptMarkAndReveal(t *testing.T) {
+	tr := NewTranscript(30, 6)
+	for i := range 6 {
+		tr.Append(&fakeEntry{name: fmt.Sprintf("e%d", i), n: 2})
+	}
+	// every entry spans 3 lines (separator, 2 lines), entry 0 spans 2
+	tr.ScrollTo(0)
+	tr.Mark(1)
+	v := ansi.Strip(tr.View())
+	if !strings.Contains(v, "▼───") || !strings.Contains(v, "e1 0") || !strings.Contains(v, "e1 1") {
+		t.Fatalf("marked view:\n%s", v)
+	}
+	top := func() int { a, _ := tr.top(); return a }
+	tr.Reveal(1) // on screen: no move
+	if top() != 0 {
+		t.Errorf("Reveal of an entry on screen moved the view to %d", top())
+	}
+	tr.Reveal(3) // lines 8-10: scroll down 5 lines, entry 3 ends at the bottom
+	if a, off := tr.top(); a != 2 || off != 0 {
+		t.Errorf("Reveal(3): top at entry %d line %d, want 2, 0:\n%s", a, off, ansi.Strip(tr.View()))
+	}
+	if v := ansi.Strip(tr.View()); !strings.HasSuffix(strings.TrimRight(v, "\n"), "e3 1") {
+		t.Errorf("Reveal(3) does not end with entry 3:\n%s", v)
+	}
+	tr.Reveal(0)
+	if a, off := tr.top(); a != 0 || off != 0 {
+		t.Errorf("Reveal(0): top at %d, %d", a, off)
+	}
+	tr.Mark(-1)
+	if strings.Contains(ansi.Strip(tr.View()), "▼") {
+		t.Error("Mark(-1) left the rule")
 	}
 }
