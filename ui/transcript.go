@@ -47,6 +47,7 @@ type Transcript struct {
 	keys          KeyMap         // scrolling bindings
 	hint          lipgloss.Style // the "↓ N new lines" line
 	mark          int            // 1 + the entry navigation mode's cursor is on; 0: none
+	markStyle     lipgloss.Style // the mark's rule and bar
 }
 
 // slot caches one entry's lines at one width.
@@ -63,8 +64,11 @@ func NewTranscript(width, height int) Transcript {
 	return Transcript{width: max(width, 1), height: max(height, 1), follow: true, keys: DefaultKeyMap()}
 }
 
-// SetStyles applies the theme (the "↓ N new lines" hint); nil is plain.
-func (t *Transcript) SetStyles(st *theme.Styles) { t.hint = theme.ShellOf(st).NewLines }
+// SetStyles applies the theme (the "↓ N new lines" hint, the navigation
+// mark); nil is plain.
+func (t *Transcript) SetStyles(st *theme.Styles) {
+	t.hint, t.markStyle = theme.ShellOf(st).NewLines, theme.ShellOf(st).Prompt
+}
 
 // Width is the width entries are rendered at.
 func (t Transcript) Width() int { return t.width }
@@ -416,10 +420,10 @@ func (t *Transcript) Follow() { t.follow, t.unseen = true, 0 }
 // other line with a bar in its first cell when that cell is a space.
 func (t Transcript) markLine(l string, sep bool) string {
 	if sep {
-		return t.hint.Render("▼" + strings.Repeat("─", max(min(t.width, 40)-1, 0)))
+		return t.markStyle.Render("▼" + strings.Repeat("─", max(min(t.width, 40)-1, 0)))
 	}
 	if l == "" || strings.HasPrefix(ansi.Strip(l), " ") {
-		return t.hint.Render("▌") + ansi.TruncateLeft(l, 1, "")
+		return t.markStyle.Render("▌") + ansi.TruncateLeft(l, 1, "")
 	}
 	return l
 }

@@ -99,8 +99,8 @@ func TestViNavigation(t *testing.T) {
 	if !m.nav.on || m.nav.cur != last || !strings.Contains(statusRow(plain(m)), "NAVIGATE") {
 		t.Fatalf("ctrl+k: on %v at %d of %d, status %q", m.nav.on, m.nav.cur, last, statusRow(plain(m)))
 	}
-	if !strings.Contains(plain(m), "▼───") {
-		t.Errorf("no cursor rule on screen:\n%s", plain(m))
+	if v := plain(m); !strings.Contains(v, "▼───") || !strings.Contains(v, "y copy") {
+		t.Errorf("no cursor rule, or no navigation hint, on screen:\n%s", v)
 	}
 	steps := []struct {
 		keys string
@@ -240,5 +240,28 @@ func TestTranscriptMarkAndReveal(t *testing.T) {
 	tr.Mark(-1)
 	if strings.Contains(ansi.Strip(tr.View()), "▼") {
 		t.Error("Mark(-1) left the rule")
+	}
+}
+
+// TestTranscriptMarkCoversNoText: with the theme's styles, the bar takes
+// the first cell only where it is blank, and no marked line is wider or
+// narrower than it was.
+func TestTranscriptMarkCoversNoText(t *testing.T) {
+	st := newTestModel(t, Options{}).frame.styles
+	tr := NewTranscript(30, 8)
+	tr.SetStyles(st)
+	tr.Append(&textEntry{"first"})
+	tr.Append(&textEntry{"  indented line\nflush line"})
+	before := strings.Split(ansi.Strip(tr.View()), "\n")
+	tr.Mark(1)
+	after := strings.Split(ansi.Strip(tr.View()), "\n")
+	want := []string{"first", "▼───────────────────────────── ", "▌ indented line", "flush line"}
+	for i, w := range want {
+		if strings.TrimRight(after[i], " ") != strings.TrimRight(w, " ") {
+			t.Errorf("line %d: %q, want %q", i, after[i], w)
+		}
+		if i != 1 && ansi.StringWidth(after[i]) != ansi.StringWidth(before[i]) {
+			t.Errorf("line %d changed width: %q → %q", i, before[i], after[i])
+		}
 	}
 }
