@@ -122,8 +122,8 @@ var keyHelp = map[string][2]string{
 
 // NewKeyMap builds the bindings of keymap km (session/config's keymap: the
 // preset and the config file's [keys]); the zero Keymap is the default
-// preset. The approval choices keep the approval dialog's vocabulary
-// (ApprovalKeys) unless the file rebinds them.
+// preset. The approval choices are the approval dialog's vocabulary
+// (ApprovalKeys), as the dialogs' keys are not in the keymap.
 func NewKeyMap(km config.Keymap) KeyMap {
 	if km.Keys == nil {
 		km = config.DefaultKeymap("default")
@@ -175,11 +175,6 @@ func NewKeyMap(km config.Keymap) KeyMap {
 
 		Navigate: bind("navigate"),
 		Vi:       km.Vi(),
-	}
-	for name, b := range map[string]*key.Binding{"approve": &k.Approve, "approve_session": &k.ApproveSession, "deny": &k.Deny} {
-		if !slices.Equal(km.Keys[name], def.Keys[name]) {
-			*b = bind(name)
-		}
 	}
 	k.Nav = NavKeys{
 		Down: bind("nav_down"), Up: bind("nav_up"), HalfDown: bind("nav_half_down"), HalfUp: bind("nav_half_up"),

@@ -30,11 +30,13 @@ const (
 	ModeChat     = "chat"     // the composer and the transcript, no dialog open
 	ModeOverlay  = "overlay"  // the "?" overlay, while it is taller than the screen
 	ModeDropped  = "dropped"  // a dropped answer's offers, with an empty composer
-	ModeApproval = "approval" // answering an approval, with an empty composer
 	ModeNavigate = "navigate" // the transcript's navigation mode
 )
 
-// KeyActions is every bindable action, in the order "?" groups them.
+// KeyActions is every bindable action, in the order "?" groups them. The
+// dialogs' keys, the approval answers among them (a/y, s, d/n: the
+// approval dialog's vocabulary, which the root shares), are not in it:
+// each dialog's "?" lists them.
 var KeyActions = []KeyAction{
 	{Name: "send", Modes: []string{ModeChat}, Default: []string{"enter"}},
 	{Name: "newline", Modes: []string{ModeChat}, Default: []string{"shift+enter", "alt+enter", "ctrl+j"}},
@@ -63,9 +65,6 @@ var KeyActions = []KeyAction{
 	{Name: "expand_tool", Modes: []string{ModeChat}, Default: []string{"ctrl+o"}},
 	{Name: "panels", Modes: []string{ModeChat}, Default: []string{"alt+o"}},
 	{Name: "sessions", Modes: []string{ModeChat}, Default: []string{"ctrl+s"}},
-	{Name: "approve", Modes: []string{ModeApproval}, Default: []string{"a", "A", "y", "Y"}},
-	{Name: "approve_session", Modes: []string{ModeApproval}, Default: []string{"s", "S"}},
-	{Name: "deny", Modes: []string{ModeApproval}, Default: []string{"d", "D", "n", "N"}},
 	{Name: "help", Modes: []string{ModeChat}, Default: []string{"?"}},
 	// navigate enters the transcript's navigation mode: unbound by default
 	// (the default chat stays as it was), ctrl+k in the vi preset.
