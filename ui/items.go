@@ -310,8 +310,11 @@ func (c *items) showSettled(raws []json.RawMessage, now time.Time) {
 
 // reset empties the transcript, h rows high, and everything indexed on it.
 func (c *items) reset(h int) {
+	keys := c.transcript.keys // the configured ones
 	c.transcript = NewTranscript(c.fs.width, h)
+	c.transcript.keys = keys
 	c.transcript.SetStyles(c.fs.styles)
+	c.nav = navigator{}
 	c.entries = map[*stream.Item]*itemEntry{}
 	c.reasoning, c.panels, c.answers, c.turnEntry = nil, nil, nil, nil
 	c.lists = toolLists{}

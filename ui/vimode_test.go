@@ -265,3 +265,19 @@ func TestTranscriptMarkCoversNoText(t *testing.T) {
 		}
 	}
 }
+
+// TestReboundScrollKeysSurviveNew: a new session's transcript keeps the
+// configured scrolling keys.
+func TestReboundScrollKeysSurviveNew(t *testing.T) {
+	km := config.DefaultKeymap("default")
+	km.Keys["page_up"] = []string{"ctrl+b"}
+	m := newTestModel(t, Options{Keys: km})
+	m.Update(SlashMsg{Name: "new"})
+	for i := range 40 {
+		m.notice(block.Info, fmt.Sprintf("line %d", i))
+	}
+	m.Update(viKey("ctrl+b"))
+	if m.transcript.follow {
+		t.Error("ctrl+b (page_up) did not scroll after /new")
+	}
+}
