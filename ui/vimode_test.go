@@ -281,3 +281,29 @@ func TestReboundScrollKeysSurviveNew(t *testing.T) {
 		t.Error("ctrl+b (page_up) did not scroll after /new")
 	}
 }
+
+// TestViCursorAcrossWrappedLines: the vi cursor lands on the right line
+// and column of the textarea when lines wrap: j from a long first line
+// goes to the second logical line, and x deletes there.
+func TestViCursorAcrossWrappedLines(t *testing.T) {
+	c := NewComposer(nil)
+	c.SetKeys(NewKeyMap(config.DefaultKeymap("vi")))
+	c.SetWidth(20)
+	long := strings.Repeat("word ", 12) // wraps over several rows
+	c.SetValue(long + "\nabc\nlast")
+	for _, k := range []string{"esc", "g", "k", "k", "0"} {
+		c, _ = c.Update(viKey(k))
+	}
+	if c.ta.Line() != 0 || c.ta.Column() != 0 {
+		t.Fatalf("at line %d col %d, want 0 0", c.ta.Line(), c.ta.Column())
+	}
+	for _, k := range []string{"$", "j", "x"} {
+		c, _ = c.Update(viKey(k))
+	}
+	if got := c.Value(); got != long+"\nab\nlast" {
+		t.Errorf("j x from a wrapped line: %q", got)
+	}
+	if c.ta.Line() != 1 || c.ta.Column() != 1 {
+		t.Errorf("cursor at line %d col %d, want 1 1", c.ta.Line(), c.ta.Column())
+	}
+}
