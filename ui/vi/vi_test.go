@@ -141,3 +141,29 @@ func TestBadCursor(t *testing.T) {
 	e.Key(Buffer{Text: "ab"}, "d")
 	e.Key(Buffer{Text: "ab", Row: 3}, "d")
 }
+
+// TestEveryKeySequenceKeepsTheCursorInside: every sequence of three keys
+// on a few buffers (empty lines, wide runes, punctuation) ends with the
+// cursor inside the text; none panics.
+func TestEveryKeySequenceKeepsTheCursorInside(t *testing.T) {
+	keys := []string{"h", "j", "k", "l", "w", "b", "e", "0", "$", "x", "d", "c", "y", "p", "P", "u", "i", "a", "A", "o", "O", "esc", "enter"}
+	bufs := []string{"|", "a|b\n\nc", "héllo, wörld|!\n  日本語 x", "|\n\n", "x.y_z (w)|"}
+	for _, s := range bufs {
+		for _, k1 := range keys {
+			for _, k2 := range keys {
+				for _, k3 := range keys {
+					var e Editor
+					e.SetMode(Normal, Buffer{})
+					b := buf(s)
+					for _, k := range []string{k1, k2, k3} {
+						b, _ = e.Key(b, k)
+					}
+					ls := strings.Split(b.Text, "\n")
+					if b.Row < 0 || b.Row >= len(ls) || b.Col < 0 || b.Col > len([]rune(ls[b.Row])) {
+						t.Fatalf("%q then %s %s %s: cursor %d,%d outside %q", s, k1, k2, k3, b.Row, b.Col, b.Text)
+					}
+				}
+			}
+		}
+	}
+}
