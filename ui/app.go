@@ -49,7 +49,7 @@ func New(ctx context.Context, o Options) *Model {
 		ctx:      ctx,
 		opts:     o,
 		frame:    fs,
-		keyState: keyState{keys: DefaultKeyMap()},
+		keyState: keyState{keys: NewKeyMap(o.Keys)},
 		turns:    turns{fs: fs, ctx: ctx, conv: &session.Conversation{Settings: o.Settings}},
 		items:    items{fs: fs, imageSink: o.Images, entries: map[*stream.Item]*itemEntry{}, dirty: map[*stream.Item]bool{}},
 		tools:    newToolKit(ctx, o.Tools),
@@ -80,13 +80,17 @@ func New(ctx context.Context, o Options) *Model {
 	m.transcript = NewTranscript(w, 20)
 	m.transcript.SetStyles(m.frame.styles)
 	m.composer = NewComposer(m.frame.styles)
+	m.composer.SetKeys(m.keys)
+	m.transcript.keys = m.keys
+	hintKeys := m.keys
+	m.statusBar.hintKeys = &hintKeys
 	m.composer.SetAttachLimits(o.Attach)
 	for _, p := range o.Files { // -f
 		if err := m.composer.Attach(p); err != nil {
 			m.notice(block.Error, stream.SanitizeLine(err.Error()))
 		}
 	}
-	m.status = Status{Model: m.conv.Settings.Model, Effort: m.conv.Settings.ReasoningEffort, Provider: o.Provider, ProviderName: o.Settings.Provider, State: Idle}
+	m.status = Status{Model: m.conv.Settings.Model, Effort: m.conv.Settings.ReasoningEffort, Provider: o.Provider, ProviderName: o.Settings.Provider, State: Idle, Mode: m.composer.ViMode()}
 	if o.Resume == nil && o.Replay == nil {
 		m.appendEntry(newWelcome(o, m.conv.Settings.Model, m.frame)) // the first screen says how to start
 	}

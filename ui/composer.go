@@ -14,6 +14,7 @@ import (
 	"runnel/session/prompts"
 	"runnel/stream"
 	"runnel/theme"
+	"runnel/ui/vi"
 )
 
 // SubmitMsg is a prompt the user sent with enter, with the files attached
@@ -51,6 +52,8 @@ const (
 //     when it is non-empty.
 //   - the textarea never sees enter, tab, ctrl+e, or up/down while the menu
 //     is open or a recall step applies: the composer handles those itself.
+//   - vi is nil unless the key map is the vi preset; in its normal mode the
+//     textarea sees no key (composervi.go).
 type Composer struct {
 	ta       textarea.Model
 	keys     KeyMap
@@ -72,6 +75,8 @@ type Composer struct {
 	// waiting are the project's not allowed yet
 	prompts []prompts.Prompt
 	waiting []prompts.Prompt
+	// vi is the vi preset's modes (composervi.go); nil: off
+	vi *vi.Editor
 }
 
 // emptyView caches what the empty composer draws (the prompt and the
@@ -232,6 +237,9 @@ func cleanInput(s string) string {
 // key handles the keys the composer owns; done is false for keys the
 // textarea should get.
 func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
+	if done, cmd := c.viKey(k); done {
+		return true, cmd
+	}
 	if done, cmd := c.attachKey(k); done {
 		return true, cmd
 	}
@@ -270,7 +278,7 @@ func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 			return true, nil
 		}
 	}
-	return false, nil
+	return c.viNormal(), nil // in vi's normal mode no key types text
 }
 
 // send handles enter. With the slash menu open, the selected command runs

@@ -24,6 +24,9 @@
 //	branch.go     the turns' branches: /edit, ctrl+←/→, /undo (branchMsg shows a path; tree.go is /tree)
 //	selection.go  the transcript's mouse (an items child): clicks open panels and copy code, drags copy the source, f2 hands the mouse over
 //	notify.go     the notifier: a long turn that ends, fails or waits while the terminal is unfocused notifies (OSC 9/777, bell, command)
+//	keys.go       the key map, built from session/config's keymap (a preset and the file's [keys]); the vi
+//	              preset's composer modes are composervi.go over ui/vi's state machine, the transcript's
+//	              navigation mode is navmode.go (the items child)
 //
 // A newcomer who adds a dialog writes one value type with Update and View
 // (picker.go, search.go, toolsmenu.go, modelpicker.go, approve.go,

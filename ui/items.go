@@ -45,6 +45,7 @@ type items struct {
 	think      thinkingLine          // the current turn's line for reasoning with nothing to show
 	hosted     hostedLine            // the line the last hosted searches joined
 	sel        selection             // the mouse: clicks, drags, capture on or off (selection.go)
+	nav        navigator             // the navigation mode's cursor and search (navmode.go)
 }
 
 // hostedLine is the entry of a block.Hosted: the one line that consecutive
@@ -310,8 +311,11 @@ func (c *items) showSettled(raws []json.RawMessage, now time.Time) {
 
 // reset empties the transcript, h rows high, and everything indexed on it.
 func (c *items) reset(h int) {
+	keys := c.transcript.keys // the configured ones
 	c.transcript = NewTranscript(c.fs.width, h)
+	c.transcript.keys = keys
 	c.transcript.SetStyles(c.fs.styles)
+	c.nav = navigator{}
 	c.entries = map[*stream.Item]*itemEntry{}
 	c.reasoning, c.panels, c.answers, c.turnEntry = nil, nil, nil, nil
 	c.lists = toolLists{}

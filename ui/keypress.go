@@ -9,6 +9,7 @@ package ui
 // arguments are in the asked panel); every other key goes to the dialog.
 
 import (
+	"cmp"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -22,7 +23,15 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	if m.showHelp && m.keyState.helpScroll(k, m.frame, m.transcriptHeight()) {
 		return nil
 	}
+	defer func() { m.status.Mode = cmp.Or(m.nav.label(), m.composer.ViMode()) }()
 	switch {
+	case m.nav.on && !key.Matches(k, m.keys.Quit):
+		return m.navKey(k, m.keys.Nav)
+	case m.composer.ViTakes(k):
+		return m.updateComposer(k)
+	case key.Matches(k, m.keys.Navigate):
+		m.startNav()
+		return nil
 	case key.Matches(k, m.keys.Quit):
 		if m.cur != nil && !m.cur.ended {
 			return m.interrupt()

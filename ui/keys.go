@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
+
+	"runnel/session/config"
 )
 
 // KeyMap is every binding of the chat. The root matches the global ones
@@ -56,46 +59,135 @@ type KeyMap struct {
 	Deny           key.Binding
 	Help           key.Binding // ?
 	Mouse          key.Binding // f2: hand the mouse to the terminal (native selection) and take it back
+
+	// Navigate enters the transcript's navigation mode (ctrl+k in the vi
+	// preset; unbound by default), whose keys are Nav.
+	Navigate key.Binding
+	Nav      NavKeys
+	// Vi is the vi preset: the composer has normal and insert modes.
+	Vi bool
 }
 
-// DefaultKeyMap returns runnel's bindings.
-func DefaultKeyMap() KeyMap {
+// NavKeys are the transcript navigation mode's keys (navmode.go). gg, ]]
+// and [[ are sequences, not bindings: "?" lists them with these.
+type NavKeys struct {
+	Down, Up, HalfDown, HalfUp, Bottom key.Binding
+	Search, Next, Prev                 key.Binding
+	Copy, Toggle, Exit                 key.Binding
+}
+
+// DefaultKeyMap returns runnel's bindings: the default preset.
+func DefaultKeyMap() KeyMap { return NewKeyMap(config.Keymap{}) }
+
+// keyHelp is each action's line in "?": the keys as the default preset
+// shows them, and what the action does. A rebound action shows its keys.
+var keyHelp = map[string][2]string{
+	"send":             {"enter", "send"},
+	"newline":          {"ctrl+j", "newline (or shift/alt+enter)"},
+	"complete":         {"tab", "complete /command or @path"},
+	"prev":             {"↑", "earlier prompt"},
+	"next":             {"↓", "later prompt"},
+	"editor":           {"ctrl+e", "edit in $EDITOR"},
+	"history_search":   {"ctrl+g", "search prompt history"},
+	"expand_paste":     {"ctrl+x", "expand a pasted-lines chip"},
+	"unattach":         {"⌫ (empty)", "remove last attachment"},
+	"continue":         {"enter", "continue a dropped answer"},
+	"retry":            {"ctrl+t", "retry a dropped answer"},
+	"page_up":          {"pgup", "page up / wheel"},
+	"page_down":        {"pgdn", "page down"},
+	"line_up":          {"↑", "scroll a line up"},
+	"line_down":        {"↓", "scroll a line down"},
+	"top":              {"home", "top"},
+	"bottom":           {"end", "bottom, follow"},
+	"interrupt":        {"esc", "stop / clear"},
+	"quit":             {"ctrl+c ×2", "quit"},
+	"copy_last":        {"ctrl+y", "copy last answer"},
+	"toggle_reasoning": {"ctrl+r", "reasoning on/off"},
+	"all_reasoning":    {"alt+r", "all reasoning"},
+	"expand_tool":      {"ctrl+o", "open last panel"},
+	"panels":           {"alt+o", "open any panel"},
+	"sessions":         {"ctrl+s", "sessions"},
+	"help":             {"?", "keys"},
+	"branch":           {"ctrl+←/→", "other branch"},
+	"mouse":            {"f2", "mouse off/on (terminal selects)"},
+	"navigate":         {"", "navigate the transcript"},
+	"nav_down":         {"j/↓", "next block"},
+	"nav_up":           {"k/↑", "previous block"},
+	"nav_half_down":    {"ctrl+d", "half a page down"},
+	"nav_half_up":      {"ctrl+u", "half a page up"},
+	"nav_bottom":       {"G/end", "last block"},
+	"nav_search":       {"/", "search the transcript"},
+	"nav_next_match":   {"n", "next match"},
+	"nav_prev_match":   {"N", "previous match"},
+	"nav_copy":         {"y", "copy the block"},
+	"nav_toggle":       {"o", "open/close the panel"},
+	"nav_exit":         {"i/esc", "back to the composer"},
+}
+
+// NewKeyMap builds the bindings of keymap km (session/config's keymap: the
+// preset and the config file's [keys]); the zero Keymap is the default
+// preset. The approval choices are the approval dialog's vocabulary
+// (ApprovalKeys), as the dialogs' keys are not in the keymap.
+func NewKeyMap(km config.Keymap) KeyMap {
+	if km.Keys == nil {
+		km = config.DefaultKeymap("default")
+	}
+	def := config.DefaultKeymap("default")
+	bind := func(name string) key.Binding {
+		keys, h := km.Keys[name], keyHelp[name]
+		label := h[0]
+		if !slices.Equal(keys, def.Keys[name]) || label == "" {
+			label = strings.Join(keys, "/")
+		}
+		b := key.NewBinding(key.WithKeys(keys...), key.WithHelp(label, h[1]))
+		b.SetEnabled(len(keys) > 0)
+		return b
+	}
 	ask := DefaultApprovalKeys()
-	return KeyMap{
-		Send:          key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "send")),
-		Newline:       key.NewBinding(key.WithKeys("shift+enter", "alt+enter", "ctrl+j"), key.WithHelp("ctrl+j", "newline (or shift/alt+enter)")),
-		Complete:      key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete /command or @path")),
-		Prev:          key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "earlier prompt")),
-		Next:          key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "later prompt")),
-		Editor:        key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "edit in $EDITOR")),
-		HistorySearch: key.NewBinding(key.WithKeys("ctrl+g"), key.WithHelp("ctrl+g", "search prompt history")),
-		ExpandPaste:   key.NewBinding(key.WithKeys("ctrl+x"), key.WithHelp("ctrl+x", "expand a pasted-lines chip")),
-		Unattach:      key.NewBinding(key.WithKeys("backspace"), key.WithHelp("⌫ (empty)", "remove last attachment")),
-		Continue:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "continue a dropped answer")),
-		Retry:         key.NewBinding(key.WithKeys("ctrl+t"), key.WithHelp("ctrl+t", "retry a dropped answer")),
+	k := KeyMap{
+		Send:          bind("send"),
+		Newline:       bind("newline"),
+		Complete:      bind("complete"),
+		Prev:          bind("prev"),
+		Next:          bind("next"),
+		Editor:        bind("editor"),
+		HistorySearch: bind("history_search"),
+		ExpandPaste:   bind("expand_paste"),
+		Unattach:      bind("unattach"),
+		Continue:      bind("continue"),
+		Retry:         bind("retry"),
 
-		PageUp:   key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "page up / wheel")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "page down")),
-		LineUp:   key.NewBinding(key.WithKeys("up"), key.WithHelp("↑", "scroll a line up")),
-		LineDown: key.NewBinding(key.WithKeys("down"), key.WithHelp("↓", "scroll a line down")),
-		Top:      key.NewBinding(key.WithKeys("home"), key.WithHelp("home", "top")),
-		Bottom:   key.NewBinding(key.WithKeys("end"), key.WithHelp("end", "bottom, follow")),
+		PageUp:   bind("page_up"),
+		PageDown: bind("page_down"),
+		LineUp:   bind("line_up"),
+		LineDown: bind("line_down"),
+		Top:      bind("top"),
+		Bottom:   bind("bottom"),
 
-		Interrupt:       key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "stop / clear")),
-		Quit:            key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c ×2", "quit")),
-		CopyLast:        key.NewBinding(key.WithKeys("ctrl+y"), key.WithHelp("ctrl+y", "copy last answer")),
-		ToggleReasoning: key.NewBinding(key.WithKeys("ctrl+r"), key.WithHelp("ctrl+r", "reasoning on/off")),
-		AllReasoning:    key.NewBinding(key.WithKeys("alt+r"), key.WithHelp("alt+r", "all reasoning")),
-		ExpandTool:      key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "open last panel")),
-		Panels:          key.NewBinding(key.WithKeys("alt+o"), key.WithHelp("alt+o", "open any panel")),
-		Sessions:        key.NewBinding(key.WithKeys("ctrl+s"), key.WithHelp("ctrl+s", "sessions")),
-		Branch:          key.NewBinding(key.WithKeys("ctrl+left", "ctrl+right"), key.WithHelp("ctrl+←/→", "other branch")),
+		Interrupt:       bind("interrupt"),
+		Quit:            bind("quit"),
+		CopyLast:        bind("copy_last"),
+		ToggleReasoning: bind("toggle_reasoning"),
+		AllReasoning:    bind("all_reasoning"),
+		ExpandTool:      bind("expand_tool"),
+		Panels:          bind("panels"),
+		Sessions:        bind("sessions"),
 		Approve:         ask.Approve,
 		ApproveSession:  ask.Session,
 		Deny:            ask.Deny,
-		Help:            key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")),
-		Mouse:           key.NewBinding(key.WithKeys("f2"), key.WithHelp("f2", "mouse off/on (terminal selects)")),
+		Help:            bind("help"),
+		Branch:          bind("branch"),
+		Mouse:           bind("mouse"),
+
+		Navigate: bind("navigate"),
+		Vi:       km.Vi(),
 	}
+	k.Nav = NavKeys{
+		Down: bind("nav_down"), Up: bind("nav_up"), HalfDown: bind("nav_half_down"), HalfUp: bind("nav_half_up"),
+		Bottom: bind("nav_bottom"), Search: bind("nav_search"), Next: bind("nav_next_match"), Prev: bind("nav_prev_match"),
+		Copy: bind("nav_copy"), Toggle: bind("nav_toggle"), Exit: bind("nav_exit"),
+	}
+	return k
 }
 
 // ShortHelp is the bindings for bubbles help's one-line view.
@@ -106,20 +198,50 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // FullHelp is the bindings for bubbles help's full view, one group per
 // column: composing, reading, turn control.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
+	groups := [][]key.Binding{
 		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.Editor, k.ExpandPaste, k.HistorySearch, k.Unattach, k.Continue, k.Retry},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.ToggleReasoning, k.AllReasoning, k.ExpandTool, k.Panels},
-		{k.Interrupt, k.CopyLast, k.Sessions, k.Branch, k.Help, k.Quit},
+		{k.Interrupt, k.CopyLast, k.Sessions, k.Branch, k.Navigate, k.Help, k.Quit},
 		dialogBindings(),
 		{k.Approve, k.ApproveSession, k.Deny},
 	}
+	if k.Vi {
+		groups = append(groups, viBindings())
+	}
+	if k.Navigate.Enabled() {
+		n := k.Nav
+		groups = append(groups, []key.Binding{n.Down, n.Up, helpLine("gg", "first block"), n.Bottom, n.HalfDown, n.HalfUp,
+			helpLine("]] [[", "next / previous turn"), n.Search, n.Next, n.Prev, n.Copy, n.Toggle, n.Exit})
+	}
+	return groups
 }
 
 // helpGroupTitles name FullHelp's groups in the overlay.
-var helpGroupTitles = []string{"Compose", "Read", "Control", "In dialogs", "Approvals"}
+var helpGroupTitles = []string{"Compose", "Read", "Control", "In dialogs", "Approvals", "Vi composer", "Navigate (transcript)"}
 
-// helpStacked is the index of the first FullHelp group the overlay stacks
-// under the one before it (the approvals under the dialogs' keys, then
+// helpLine is a line of "?" for keys matched outside a binding (vi's
+// fixed keys, key sequences).
+func helpLine(keys, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, desc))
+}
+
+// viBindings are the vi preset's composer keys (ui/vi), for "?".
+func viBindings() []key.Binding {
+	return []key.Binding{
+		helpLine("esc", "normal mode"),
+		helpLine("i a I A o O", "insert mode"),
+		helpLine("h j k l", "move"),
+		helpLine("w b e", "next, previous word; word end"),
+		helpLine("0 $", "line start, end"),
+		helpLine("x dd dw cw", "delete; change word"),
+		helpLine("yy p P", "yank line; paste"),
+		helpLine("u", "undo"),
+		helpLine("enter", "send (normal mode)"),
+	}
+}
+
+// helpStacked is the index of the FullHelp group the overlay stacks under
+// the one before it (the approvals under the dialogs' keys, then
 // mouseHelp), in the room the slash commands' taller block leaves.
 const helpStacked = 4
 

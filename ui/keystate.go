@@ -84,6 +84,7 @@ func HelpView(width int, st *theme.Styles, k KeyMap) string {
 		return strings.Join(lines, "\n")
 	}
 	var blocks []string
+	stacked := 0 // the block the approvals and the mouse go under
 	for g, group := range k.FullHelp() {
 		var rows [][2]string
 		for _, b := range group {
@@ -91,8 +92,9 @@ func HelpView(width int, st *theme.Styles, k KeyMap) string {
 				rows = append(rows, [2]string{b.Help().Key, b.Help().Desc})
 			}
 		}
-		if g >= helpStacked {
+		if g == helpStacked {
 			blocks[len(blocks)-1] += "\n\n" + table(helpGroupTitles[g], rows)
+			stacked = len(blocks) - 1
 			continue
 		}
 		blocks = append(blocks, table(helpGroupTitles[g], rows))
@@ -101,7 +103,7 @@ func HelpView(width int, st *theme.Styles, k KeyMap) string {
 	for _, l := range mouseHelp {
 		mouse = append(mouse, sh.HelpDesc.Render(l))
 	}
-	blocks[len(blocks)-1] += "\n\n" + strings.Join(mouse, "\n")
+	blocks[stacked] += "\n\n" + strings.Join(mouse, "\n")
 	// the slash menu's keys, as the composer matches them (its two moves on
 	// one row), then the commands
 	mk := DefaultCompletionKeys()

@@ -9,6 +9,7 @@ import (
 
 	"runnel/session"
 	"runnel/session/attach"
+	"runnel/session/config"
 	"runnel/session/images"
 	"runnel/session/models"
 	"runnel/session/store"
@@ -64,6 +65,9 @@ type Options struct {
 	// Prompts are the prompt files offered as /NAME (promptcmds.go); nil:
 	// none.
 	Prompts *Prompts
+	// Keys is the keymap (config [keys]: a preset and actions rebound);
+	// the zero Keymap is the default preset.
+	Keys config.Keymap
 
 	// Replay, when set, plays a recorded stream instead of chatting.
 	Replay      io.Reader

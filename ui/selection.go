@@ -476,6 +476,9 @@ func (t Transcript) paintMark(line string, i, k int) string {
 	if i == m.to.i && k == m.to.k {
 		b = m.to.col + 1
 	}
+	if a == 0 && b >= t.width { // the whole row: no width to measure
+		return t.markOn + ansi.Strip(line) + t.markOff
+	}
 	w := ansi.StringWidth(line)
 	b = min(b, w)
 	switch {

@@ -99,6 +99,7 @@ type Status struct {
 	TurnUsage, SessionUsage Usage
 	Meter                   string // "ctx 42% · $0.0045" (models.go); "" when unknown
 	Mouse                   string // "mouse off" while the terminal has the mouse (selection.go)
+	Mode                    string // the keys' mode: NORMAL, INSERT, NAVIGATE (vi preset); "" for none
 }
 
 // spinnerFrames animate busy states; the frame is chosen from the clock so
@@ -130,6 +131,9 @@ func (s Status) View(width int, now time.Time, st *theme.Styles) string {
 		glyph = spinnerFrames[int(max(now.Sub(s.Started), 0)/pace.SpinnerStep)%len(spinnerFrames)]
 	}
 	state := paint(stateStyle, glyph+" "+label)
+	if s.Mode != "" {
+		state = paint(sh.Model, stream.SanitizeLine(s.Mode)) + sep + state
+	}
 	var elapsed string
 	if s.State.Busy() && !s.Started.IsZero() {
 		elapsed = paint(sh.Muted, Elapsed(now.Sub(s.Started)))
@@ -239,13 +243,22 @@ func Hint(width int, st *theme.Styles, state State) string {
 // Hint is the one-line key hint for state: what the keys do right now. Items
 // that do not fit in width are dropped from the end.
 func (k KeyMap) Hint(width int, st *theme.Styles, state State) string {
+	return k.ModeHint(width, st, state, "")
+}
+
+// ModeHint is Hint in a mode of the keys (Status.Mode): in the
+// transcript's navigation mode, its keys.
+func (k KeyMap) ModeHint(width int, st *theme.Styles, state State, mode string) string {
 	type item struct{ key, desc string }
 	h := func(b key.Binding, desc string) item { return item{b.Help().Key, desc} }
 	var items []item
-	switch state {
-	case Idle:
+	switch {
+	case strings.HasPrefix(mode, "NAVIGATE"):
+		n := k.Nav
+		items = []item{h(n.Down, "down"), h(n.Up, "up"), {"]] [[", "turns"}, h(n.Search, "search"), h(n.Copy, "copy"), h(n.Toggle, "open"), h(n.Exit, "back")}
+	case state == Idle:
 		items = []item{h(k.Send, "send"), h(k.Newline, "newline"), {"/", "commands"}, h(k.Prev, "history"), h(k.Help, "keys")}
-	case AwaitingApproval:
+	case state == AwaitingApproval:
 		for _, b := range []key.Binding{k.Approve, k.ApproveSession, k.Deny} { // the dialog's words
 			items = append(items, h(b, b.Help().Desc))
 		}

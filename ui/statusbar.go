@@ -21,6 +21,7 @@ type statusBar struct {
 	statusLine string
 	hintFor    hintKey
 	hintLine   string
+	hintKeys   *KeyMap // the keys the hint names; nil: the default key map
 }
 
 // statusView is the status line, memoized on what it depends on: the time
@@ -43,9 +44,13 @@ type statusKey struct {
 
 // hint is the key hint line, memoized on what it depends on.
 func (b *statusBar) hint(f *frameState) string {
-	k := hintKey{f.width, b.status.State, f.styles}
+	k := hintKey{f.width, b.status.State, f.styles, b.status.Mode}
 	if k != b.hintFor {
-		b.hintFor, b.hintLine = k, Hint(f.width, f.styles, b.status.State)
+		if b.hintKeys != nil {
+			b.hintFor, b.hintLine = k, b.hintKeys.ModeHint(f.width, f.styles, b.status.State, b.status.Mode)
+		} else {
+			b.hintFor, b.hintLine = k, Hint(f.width, f.styles, b.status.State)
+		}
 	}
 	return b.hintLine
 }
@@ -54,6 +59,7 @@ type hintKey struct {
 	width  int
 	state  State
 	styles *theme.Styles
+	mode   string
 }
 
 // follow sets the status line from what is streaming.

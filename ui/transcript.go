@@ -33,6 +33,9 @@ const wheelLines = 3
 //     anchor/offset are ignored. Otherwise the top line of the view is line
 //     offset of slot anchor's span, and unseen counts lines added below
 //     since the user scrolled away from the bottom.
+//   - mark is 0 or 1 + an entry's index: that entry's separator is drawn as
+//     a short rule, and a bar in the first cell of its lines where that
+//     cell is blank (no text is covered).
 type Transcript struct {
 	width, height int
 	slots         []*slot // pointers: View fills stale caches through copies
@@ -46,6 +49,8 @@ type Transcript struct {
 	mark          markRange      // the cells the mouse selected (selection.go)
 	markOn        string         // the theme's selection style opened (theme.Shell.Marked)
 	markOff       string         // and closed
+	navAt         int            // 1 + the entry navigation mode's cursor is on; 0: none
+	markStyle     lipgloss.Style // the navigation mark's rule and bar
 }
 
 // slot caches one entry's lines at one width.
@@ -64,9 +69,10 @@ func NewTranscript(width, height int) Transcript {
 	return Transcript{width: max(width, 1), height: max(height, 1), follow: true, keys: DefaultKeyMap()}
 }
 
-// SetStyles applies the theme (the "↓ N new lines" hint); nil is plain.
+// SetStyles applies the theme (the "↓ N new lines" hint, the mouse's
+// selection, the navigation mark); nil is plain.
 func (t *Transcript) SetStyles(st *theme.Styles) {
-	t.hint = theme.ShellOf(st).NewLines
+	t.hint, t.markStyle = theme.ShellOf(st).NewLines, theme.ShellOf(st).Prompt
 	t.markOn, t.markOff, _ = strings.Cut(theme.ShellOf(st).Marked.Render("x"), "x") // styles once, not per row
 }
 
@@ -216,7 +222,11 @@ func (t Transcript) View() string {
 			if n > 0 {
 				b.WriteByte('\n')
 			}
-			b.WriteString(t.paintMark(t.line(s, i, k), i, k-min(i, 1)))
+			line := t.paintMark(t.line(s, i, k), i, k-min(i, 1))
+			if t.navAt == i+1 {
+				line = t.markLine(line, i > 0 && k == 0)
+			}
+			b.WriteString(line)
 			n++
 		}
 		off = 0
@@ -411,3 +421,51 @@ func (t *Transcript) ScrollTo(i int) {
 
 // Follow jumps to the end and keeps following new content.
 func (t *Transcript) Follow() { t.follow, t.unseen = true, 0 }
+
+// markLine is line l of the marked entry: its separator (sep) a rule, any
+// other line with a bar in its first cell when that cell is a space.
+func (t Transcript) markLine(l string, sep bool) string {
+	if sep {
+		return t.markStyle.Render("▼" + strings.Repeat("─", max(min(t.width, 40)-1, 0)))
+	}
+	if l == "" || strings.HasPrefix(ansi.Strip(l), " ") {
+		return t.markStyle.Render("▌") + ansi.TruncateLeft(l, 1, "")
+	}
+	return l
+}
+
+// Mark draws a bar beside entry i (navigation mode's cursor); -1 clears it.
+func (t *Transcript) Mark(i int) { t.navAt = max(i+1, 0) }
+
+// Reveal scrolls as little as it takes to show entry i whole: to its top
+// when it starts above the view, far below it (a screen or more past the
+// bottom), or is taller than the view; else until its end is at the
+// bottom. It walks at most two screens of entries.
+func (t *Transcript) Reveal(i int) {
+	if i < 0 || i >= len(t.slots) {
+		return
+	}
+	a, off := t.top()
+	if i < a || (i == a && off > 0) {
+		t.ScrollTo(i)
+		return
+	}
+	start := -off
+	for j := a; j < i; j++ {
+		if start += t.span(j); start >= 2*t.height {
+			t.ScrollTo(i)
+			return
+		}
+	}
+	end := start + t.span(i)
+	switch {
+	case end <= t.height:
+	case t.span(i) >= t.height:
+		t.ScrollTo(i)
+	default:
+		if t.follow {
+			return // the end is at the bottom already
+		}
+		t.scrollDown(end - t.height)
+	}
+}

@@ -26,10 +26,11 @@ type welcomeEntry struct {
 	width    int
 	styles   *theme.Styles
 	out      string
+	keys     KeyMap // the keys it names
 }
 
 func newWelcome(o Options, model string, fs *frameState) *welcomeEntry {
-	return &welcomeEntry{demo: o.Provider == "demo", model: stream.SanitizeLine(model), provider: providerLabel(o.Provider), fs: fs}
+	return &welcomeEntry{demo: o.Provider == "demo", model: stream.SanitizeLine(model), provider: providerLabel(o.Provider), fs: fs, keys: NewKeyMap(o.Keys)}
 }
 
 // welcomeRow is one row: a heading, or pairs of key and what it does.
@@ -40,7 +41,7 @@ type welcomeRow struct {
 }
 
 func (e *welcomeEntry) rows() []welcomeRow {
-	keys := welcomeKeys()
+	keys := welcomeKeys(e.keys)
 	if e.demo {
 		return []welcomeRow{
 			{head: "runnel demo", text: " — no API key is set, so the answers come from a built-in script (" + demo.Model + "), not a model."},
@@ -67,11 +68,12 @@ func (e *welcomeEntry) rows() []welcomeRow {
 // the status line does not show (it shows the keys of the moment, and
 // says it in its own words, so the welcome does not repeat it), with the
 // words "?" uses for them.
-func welcomeKeys() welcomeRow {
-	k := DefaultKeyMap()
+func welcomeKeys(k KeyMap) welcomeRow {
 	var pairs []string
-	for _, b := range []key.Binding{k.HistorySearch, k.Sessions, k.Quit} {
-		pairs = append(pairs, b.Help().Key, b.Help().Desc)
+	for _, b := range []key.Binding{k.HistorySearch, k.Sessions, k.Navigate, k.Quit} {
+		if b.Enabled() {
+			pairs = append(pairs, b.Help().Key, b.Help().Desc)
+		}
 	}
 	return welcomeRow{pairs: append(pairs, "runnel -c", "continue the last session")}
 }

@@ -89,6 +89,9 @@ type Config struct {
 	Notify        string   `toml:"notify"`
 	NotifyAfter   Duration `toml:"notify_after"`
 	NotifyCommand []string `toml:"notify_command"`
+	// Keys (keys.go): the [keys] table, preset = "default" | "vi" and
+	// action = "key" or ["key", …]; read through Keymap.
+	Keys map[string]any `toml:"keys"`
 
 	Path string `toml:"-"` // the file it came from; "" if none
 }
@@ -555,6 +558,9 @@ func (c *Config) validate(name string, pos *positions) error {
 		return err
 	}
 	if err := c.validateProviders(name, pos); err != nil {
+		return err
+	}
+	if _, err := c.keymap(name, pos); err != nil {
 		return err
 	}
 	return c.validateTools(name, pos)

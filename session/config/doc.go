@@ -19,6 +19,13 @@
 // older [provider] table is the one named "default". Profile describes one
 // without running anything; Resolve picks one and reads its key.
 //
+// Keys (keys.go): the keymap — every action a key can be bound to, its
+// mode and its keys in the "default" and "vi" presets — and the [keys]
+// table that picks a preset and rebinds actions; a conflict in one mode, an
+// unknown action or a key that is not one is a file:line error. Config.
+// Keymap is what the chat builds its bindings from; it knows no terminal
+// library (key names are checked as text).
+//
 // It makes no HTTP request and starts no tool; the only program it runs is
 // the chosen provider's api_key_command, whose text and output never appear
 // in errors.

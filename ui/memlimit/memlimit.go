@@ -80,12 +80,14 @@ func retune() {
 
 // afterGC calls f on the runtime's cleanup goroutine after each garbage
 // collection, from the next one on: a sentinel object that nothing
-// references is reclaimed by every cycle, and its cleanup arms the next.
+// references is reclaimed by every cycle, and its cleanup arms the next
+// before it calls f, so a collection that f's work (or its caller) sets
+// off is seen too.
 func afterGC(f func()) {
 	sentinel := new(gcSentinel)
 	runtime.AddCleanup(sentinel, func(f func()) {
-		f()
 		afterGC(f)
+		f()
 	}, f)
 }
 

@@ -1,0 +1,273 @@
+package ui
+
+// This file is the transcript's navigation mode (the items child): a
+// cursor on one block of the transcript, moved with vi's keys (j/k, gg/G,
+// ctrl+d/ctrl+u, ]]/[[ by turn, / to search with n/N), that copies the
+// block (y, through CopyCmd after stream.Sanitize, as every copy) or opens
+// and closes its panel (o). The navigate key enters it (ctrl+k in the vi
+// preset); i or esc returns to the composer. The status line says
+// NAVIGATE, and the search being typed.
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"runnel/stream"
+	"runnel/ui/block"
+)
+
+// navigator is the navigation mode's state.
+//
+// Invariants:
+//   - when on, 0 ≤ cur < the transcript's length (or the transcript is
+//     empty and cur is 0), and the transcript marks cur.
+//   - seq is "" or the first key of gg, ]] or [[.
+//   - typing is true while "/" reads a query into draft; query is the
+//     last search run.
+type navigator struct {
+	on     bool
+	cur    int
+	seq    string
+	typing bool
+	draft  string
+	query  string
+}
+
+// label is the mode as the status line shows it: "" when off.
+func (n navigator) label() string {
+	switch {
+	case !n.on:
+		return ""
+	case n.typing:
+		return "NAVIGATE /" + n.draft
+	case n.query != "":
+		return "NAVIGATE · /" + n.query
+	}
+	return "NAVIGATE"
+}
+
+// startNav enters navigation mode on the last block.
+func (c *items) startNav() {
+	c.nav = navigator{on: true, query: c.nav.query}
+	c.navTo(c.transcript.Len() - 1)
+}
+
+// stopNav leaves navigation mode; the view stays where it is.
+func (c *items) stopNav() {
+	c.nav.on, c.nav.typing, c.nav.seq = false, false, ""
+	c.transcript.Mark(-1)
+}
+
+// navTo moves the cursor to block i (clamped; past blocks that draw
+// nothing, forward, or back at the end) and shows it.
+func (c *items) navTo(i int) {
+	n := c.transcript.Len()
+	i = min(max(i, 0), max(n-1, 0))
+	if j := c.drawn(i, 1); j >= 0 {
+		i = j
+	} else if j := c.drawn(i, -1); j >= 0 {
+		i = j
+	}
+	c.nav.cur = i
+	c.transcript.Mark(c.nav.cur)
+	c.transcript.Reveal(c.nav.cur)
+}
+
+// drawn is the first entry from i on in direction dir that draws lines,
+// or -1.
+func (c *items) drawn(i, dir int) int {
+	for ; i >= 0 && i < c.transcript.Len(); i += dir {
+		if len(c.transcript.slot(i).lines) > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// navStep moves the cursor to the next block that draws lines in
+// direction dir; at the end it stays.
+func (c *items) navStep(dir int) {
+	if j := c.drawn(c.nav.cur+dir, dir); j >= 0 {
+		c.navTo(j)
+	}
+}
+
+// navKey handles a key in navigation mode.
+func (c *items) navKey(k tea.KeyPressMsg, keys NavKeys) tea.Cmd {
+	if c.nav.typing {
+		c.searchKey(k)
+		return nil
+	}
+	s := k.String()
+	if seq := c.nav.seq; seq != "" {
+		c.nav.seq = ""
+		switch seq + s {
+		case "gg":
+			c.navTo(0)
+		case "]]":
+			c.navTo(c.turnAfter(c.nav.cur))
+		case "[[":
+			c.navTo(c.turnBefore(c.nav.cur))
+		}
+		return nil
+	}
+	switch {
+	case key.Matches(k, keys.Exit):
+		c.stopNav()
+	case key.Matches(k, keys.Down):
+		c.navStep(1)
+	case key.Matches(k, keys.Up):
+		c.navStep(-1)
+	case key.Matches(k, keys.Bottom):
+		c.navTo(c.transcript.Len() - 1)
+		c.transcript.Follow()
+	case key.Matches(k, keys.HalfDown), key.Matches(k, keys.HalfUp):
+		half := max(c.transcript.Height()/2, 1)
+		if key.Matches(k, keys.HalfDown) {
+			c.transcript.scrollDown(half)
+		} else {
+			c.transcript.scrollUp(half)
+		}
+		top, _ := c.transcript.top()
+		c.nav.cur = top
+		c.transcript.Mark(top)
+	case key.Matches(k, keys.Search):
+		c.nav.typing, c.nav.draft = true, ""
+	case key.Matches(k, keys.Next):
+		c.findNext(c.nav.cur+1, 1)
+	case key.Matches(k, keys.Prev):
+		c.findNext(c.nav.cur-1, -1)
+	case key.Matches(k, keys.Copy):
+		return c.copyBlock(c.nav.cur)
+	case key.Matches(k, keys.Toggle):
+		c.toggleBlock(c.nav.cur)
+	case s == "g" || s == "]" || s == "[":
+		c.nav.seq = s
+	}
+	return nil
+}
+
+// searchKey edits the query after "/": enter searches from the cursor,
+// esc gives up, backspace deletes a character.
+func (c *items) searchKey(k tea.KeyPressMsg) {
+	switch k.String() {
+	case "enter":
+		c.nav.typing = false
+		if q := strings.TrimSpace(c.nav.draft); q != "" {
+			c.nav.query = q
+		}
+		if c.nav.query != "" {
+			c.findNext(c.nav.cur, 1)
+		}
+	case "esc":
+		c.nav.typing = false
+	case "backspace":
+		r := []rune(c.nav.draft)
+		c.nav.draft = string(r[:max(len(r)-1, 0)])
+	default:
+		if t := k.Text; t != "" {
+			c.nav.draft += stream.SanitizeLine(t)
+		}
+	}
+}
+
+// findNext moves to the first block from i on (dir 1) or back (dir -1)
+// whose text holds the query, case-insensitively, wrapping around once;
+// a notice says when none does.
+func (c *items) findNext(i, dir int) {
+	q := strings.ToLower(c.nav.query)
+	n := c.transcript.Len()
+	if q == "" || n == 0 {
+		return
+	}
+	for step := range n {
+		j := ((i+dir*step)%n + n) % n
+		if strings.Contains(strings.ToLower(c.blockText(j)), q) {
+			c.navTo(j)
+			return
+		}
+	}
+	c.notice(block.Info, "no block holds “"+c.nav.query+"”")
+}
+
+// turnAfter is the first entry of the turn after the one i is in, or the
+// last entry when there is none.
+func (c *items) turnAfter(i int) int {
+	for _, t := range c.turnEntry {
+		if t > i {
+			return t
+		}
+	}
+	return c.transcript.Len() - 1
+}
+
+// turnBefore is the first entry of the turn before the one i is in (of
+// i's own turn when i is not its first entry), or 0.
+func (c *items) turnBefore(i int) int {
+	for j := len(c.turnEntry) - 1; j >= 0; j-- {
+		if c.turnEntry[j] < i {
+			return c.turnEntry[j]
+		}
+	}
+	return 0
+}
+
+// blockText is what y copies of entry i: an answer's markdown source, or
+// the block's lines as shown, without styles, trailing spaces or the
+// indentation every line shares.
+func (c *items) blockText(i int) string {
+	if i < 0 || i >= c.transcript.Len() {
+		return ""
+	}
+	e := c.transcript.slots[i].e
+	if ie, ok := e.(*itemEntry); ok && ie.it != nil && ie.it.Type == "message" {
+		if t := ie.it.Text(); t != "" {
+			return t
+		}
+	}
+	lines := c.transcript.slot(i).lines
+	out := make([]string, len(lines))
+	indent := -1
+	for k, l := range lines {
+		out[k] = strings.TrimRight(ansi.Strip(l), " ")
+		if t := strings.TrimLeft(out[k], " "); t != "" {
+			if d := len(out[k]) - len(t); indent < 0 || d < indent {
+				indent = d
+			}
+		}
+	}
+	for k, l := range out {
+		if len(l) >= indent && indent > 0 {
+			out[k] = l[indent:]
+		}
+	}
+	return strings.Trim(strings.Join(out, "\n"), "\n")
+}
+
+// copyBlock copies entry i's text, cleaned like every copy.
+func (c *items) copyBlock(i int) tea.Cmd {
+	text := stream.Sanitize(c.blockText(i))
+	if strings.TrimSpace(text) == "" {
+		c.notice(block.Info, "nothing to copy in this block")
+		return nil
+	}
+	return CopyCmd(text)
+}
+
+// toggleBlock opens or closes entry i when it is a panel or reasoning.
+func (c *items) toggleBlock(i int) {
+	if i < 0 || i >= c.transcript.Len() {
+		return
+	}
+	if ie, ok := c.transcript.slots[i].e.(*itemEntry); ok {
+		if _, ok := ie.b.(block.Expander); ok {
+			c.toggle(ie)
+			c.transcript.Reveal(i)
+			return
+		}
+	}
+	c.notice(block.Info, "this block has no panel to open")
+}
