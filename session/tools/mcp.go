@@ -96,6 +96,9 @@ type server struct {
 	restarted bool
 	closed    bool
 	hung      bool // a call ran into its timeout: Close does not wait for a graceful exit
+
+	prompts   []Prompt   // listed by the first start, read after Start (mcpprompts.go)
+	resources []Resource // likewise
 }
 
 // conn is one running server process and its session.
@@ -262,6 +265,7 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 			s.m.report(fmt.Errorf("mcp server %s offers no tool %q (named in allowed_tools)", s.cfg.Name, want))
 		}
 	}
+	s.listExtras(ctx, c.cs)
 	return tools, nil
 }
 

@@ -70,7 +70,7 @@ func (s *server) startHTTP(ctx context.Context) (*conn, error) {
 	client := &http.Client{Transport: ht}
 	var transport mcp.Transport
 	if s.cfg.SSE {
-		transport = &mcp.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: client}
+		transport = sseTransport{&mcp.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: client}}
 	} else {
 		transport = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, OAuthHandler: s.cfg.OAuth, MaxRetries: -1}
 	}
@@ -78,7 +78,7 @@ func (s *server) startHTTP(ctx context.Context) (*conn, error) {
 	if err != nil && !s.cfg.SSE && ctx.Err() == nil {
 		if st := ht.firstStatus(); st >= 400 && st < 500 && st != http.StatusUnauthorized && st != http.StatusForbidden {
 			ht = &headerTransport{base: http.DefaultTransport, headers: s.cfg.Headers}
-			sse := &mcp.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: &http.Client{Transport: ht}}
+			sse := sseTransport{&mcp.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: &http.Client{Transport: ht}}}
 			cs, err = s.m.client.Connect(ctx, sse, nil)
 		}
 	}
@@ -91,11 +91,45 @@ func (s *server) startHTTP(ctx context.Context) (*conn, error) {
 			return nil, s.startTimedOut("initialize")
 		}
 		if st := ht.firstStatus(); st == http.StatusUnauthorized || st == http.StatusForbidden {
-			return nil, &LoginError{Server: s.cfg.Name, What: fmt.Sprintf("refused runnel's credentials (HTTP %d)", st)}
+			if s.cfg.OAuth != nil {
+				return nil, &LoginError{Server: s.cfg.Name, What: fmt.Sprintf("refused runnel's login (HTTP %d)", st)}
+			}
+			return nil, fmt.Errorf("mcp server %s refused the configured credentials (HTTP %d): check its headers or bearer_token_env", s.cfg.Name, st)
 		}
 		return nil, fmt.Errorf("mcp server %s: connect to %s: %v", s.cfg.Name, s.cfg.URL, err)
 	}
 	c := &conn{cs: cs, done: make(chan struct{})}
 	go s.watch(c)
 	return c, nil
+}
+
+// sseTransport connects as mcp.SSEClientTransport does, but its event
+// stream (a GET made with Connect's context) outlives the start's context:
+// that context bounds only the connecting.
+type sseTransport struct{ *mcp.SSEClientTransport }
+
+func (t sseTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	live, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, cancel)
+	c, err := t.SSEClientTransport.Connect(live)
+	if !stop() || err != nil {
+		cancel()
+		if err == nil {
+			c.Close()
+			err = ctx.Err()
+		}
+		return nil, err
+	}
+	return cancelConn{c, cancel}, nil
+}
+
+// cancelConn ends its stream's context when closed.
+type cancelConn struct {
+	mcp.Connection
+	cancel context.CancelFunc
+}
+
+func (c cancelConn) Close() error {
+	defer c.cancel()
+	return c.Connection.Close()
 }
