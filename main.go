@@ -131,6 +131,7 @@ func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Wr
 	addSessionCommands(ctx, root, stdin, stdout, stderr)
 	addModelsCommand(ctx, root, stdout, stderr)
 	addProvidersCommand(ctx, root, &o, stdout, stderr)
+	addMCPCommand(ctx, root, stdout)
 	addCompletions(root, &o)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
