@@ -62,6 +62,7 @@ type Composer struct {
 	att      chips          // files attached to the next message (attachments.go)
 	// argChoices are the values a command's argument completes to (SetArgChoices)
 	argChoices map[string][]string
+	mcp        mcpSources // MCP prompts and resources (mcpextras.go)
 }
 
 // emptyView caches what the empty composer draws (the prompt and the
@@ -288,7 +289,7 @@ func (c *Composer) send() tea.Cmd {
 		return c.run(cmd.Name, "")
 	}
 	if name, args, ok := Parse(text); ok {
-		if err := Validate(name, args); err != nil {
+		if err := c.validate(name, args); err != nil {
 			return notify(true, err.Error())
 		}
 		return c.run(name, args)
@@ -373,7 +374,7 @@ func (c *Composer) updateMenu() {
 	if _, _, ok := Parse(text); !ok && word != "/" {
 		return
 	}
-	c.menu = Complete(word)
+	c.menu = append(Complete(word), c.mcpMenu(word)...)
 	c.sel.Reset(len(c.menu))
 	for i, m := range c.menu {
 		if m.Name == prev {
