@@ -19,6 +19,10 @@
 // older [provider] table is the one named "default". Profile describes one
 // without running anything; Resolve picks one and reads its key.
 //
+// MCP servers on the network (mcphttp.go): url, transport, headers and
+// bearer_token_env are checked here; StartTools gives each its bearer
+// token or its saved OAuth login (mcpauth, under Config.MCPAuthDir).
+//
 // It makes no HTTP request and starts no tool; the only program it runs is
 // the chosen provider's api_key_command, whose text and output never appear
 // in errors.
