@@ -58,7 +58,7 @@ func LogIn(ctx context.Context, o LoginOptions) (*Login, error) {
 	fetch := func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
 		fmt.Fprintf(o.Out, "Log in to mcp server %s in your browser. If it does not open, visit:\n\n  %s\n\n", o.Name, args.URL)
 		if err := open(args.URL); err != nil {
-			fmt.Fprintf(o.Out, "(could not open a browser: %s)\n", stream.SanitizeLine(err.Error()))
+			fmt.Fprintf(o.Out, "(no browser opened: %s; open the URL above in one)\n", stream.SanitizeLine(err.Error()))
 		}
 		select {
 		case r := <-results:
