@@ -210,7 +210,11 @@ func (c Composer) chipsRows() int {
 func (c Composer) chipsView() string {
 	labels := make([]string, 0, len(c.att.files))
 	for _, f := range c.att.files {
-		labels = append(labels, "["+stream.SanitizeLine(f.Name)+" · "+attach.Size(f.Size)+"]")
+		size := attach.Size(f.Size)
+		if f.Data == nil && strings.HasPrefix(f.Path, mcpPrefix) {
+			size = "mcp" // an MCP resource: read when the message is sent
+		}
+		labels = append(labels, "["+stream.SanitizeLine(f.Name)+" · "+size+"]")
 	}
 	line := "  " + strings.Join(labels, " ")
 	width := c.ta.Width() + ansi.StringWidth(composerPrompt)

@@ -90,6 +90,9 @@ func TestMCPResourceAttach(t *testing.T) {
 	if c.Value() != "summarise " || len(c.att.files) != 1 || c.att.files[0].Path != "mcp:web:mem://notes" {
 		t.Fatalf("after tab: %q %+v", c.Value(), c.att.files)
 	}
+	if v := c.chipsView(); !strings.Contains(v, "[notes · mcp]") {
+		t.Fatalf("chip %q", v)
+	}
 	files, err := c.takeFiles("summarise")
 	if err != nil {
 		t.Fatal(err)

@@ -280,3 +280,31 @@ func TestRefusedLoginOneLine(t *testing.T) {
 		})
 	}
 }
+
+// A saved login that is not one (another server's, or not JSON) is one
+// line naming the file; logout removes a login once.
+func TestStoreLoadRemove(t *testing.T) {
+	store := StoreIn(t.TempDir())
+	if l, err := store.Load("https://a.example/mcp"); l != nil || err != nil {
+		t.Fatalf("no login: %v %v", l, err)
+	}
+	if err := store.Save(&Login{ServerURL: "https://a.example/mcp", AccessToken: "tok-123456789"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(store.Path("https://b.example/mcp"), []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := store.Load("https://b.example/mcp")
+	if err == nil || !strings.Contains(err.Error(), "not a saved login to https://b.example/mcp; remove it and log in again") {
+		t.Fatalf("corrupt: %v", err)
+	}
+	if ok, err := store.Remove("https://a.example/mcp"); !ok || err != nil {
+		t.Fatalf("remove: %v %v", ok, err)
+	}
+	if ok, _ := store.Remove("https://a.example/mcp"); ok {
+		t.Fatal("removed twice")
+	}
+	if _, err := Store("").Load("x"); err != nil {
+		t.Fatal("the zero store finds nothing")
+	}
+}
