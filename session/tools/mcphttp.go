@@ -72,7 +72,7 @@ func (s *server) startHTTP(ctx context.Context) (*conn, error) {
 	if s.cfg.SSE {
 		transport = sseTransport{&mcp.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: client}}
 	} else {
-		transport = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, OAuthHandler: s.cfg.OAuth, MaxRetries: -1}
+		transport = &mcp.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: client, OAuthHandler: s.cfg.OAuth} // the event stream reconnects (5 tries), as the SDK does
 	}
 	cs, err := s.m.client.Connect(ctx, transport, nil)
 	if err != nil && !s.cfg.SSE && ctx.Err() == nil {
