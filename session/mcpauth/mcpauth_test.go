@@ -308,3 +308,14 @@ func TestStoreLoadRemove(t *testing.T) {
 		t.Fatal("the zero store finds nothing")
 	}
 }
+
+// A login to a server on a private address fetches its metadata without
+// the SDK's guard against private addresses; elsewhere the guard stays.
+func TestDiscoveryClientPrivateServer(t *testing.T) {
+	if c := discoveryClient(t.Context(), "http://10.1.2.3/mcp"); c.Transport == nil {
+		t.Fatal("a private server keeps the guard: its login cannot fetch its metadata")
+	}
+	if c := discoveryClient(t.Context(), "http://127.0.0.1:9/mcp"); c != http.DefaultClient {
+		t.Fatal("a loopback server changed the client")
+	}
+}
