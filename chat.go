@@ -21,6 +21,7 @@ import (
 // unavailable: then it runs without, and says so), the tools, and a session
 // to resume for -c / -r.
 func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, stdout, stderr io.Writer) int {
+	cfg.MCPAuthDir = mcpAuthDir(o) // saved MCP logins (runnel mcp login)
 	kit, err := cfg.StartChatTools(ctx, o.tools)
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))

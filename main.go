@@ -134,6 +134,7 @@ func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Wr
 	addModelsCommand(ctx, root, stdout, stderr)
 	addProvidersCommand(ctx, root, &o, stdout, stderr)
 	addPromptsCommand(root, stdout, stderr)
+	addMCPCommand(ctx, root, stdout)
 	addCompletions(root, &o)
 	root.SetIn(stdin)
 	root.SetOut(stdout)

@@ -107,6 +107,7 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 			defer closeJournal(journal, stderr)
 		}
 	}
+	cfg.MCPAuthDir = mcpAuthDir(o) // saved MCP logins (runnel mcp login)
 	kit, err := cfg.StartTools(ctx, o.tools,
 		func(err error) { warnf(stderr, "%s", errLine(err)) },
 		func(name string) { warnf(stderr, "starting MCP server %s…", stream.SanitizeLine(name)) })

@@ -245,6 +245,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case mcpServersMsg:
 		m.status.MCP = msg.mgr.Summary()
 		m.showSettled(msg.mgr.ListItems(), m.now()) // the servers' tool lists
+		// what /mcp:… and @mcp:… complete (mcpextras.go)
+		m.composer.SetMCP(msg.mgr.Prompts(nil), msg.mgr.Resources(nil))
 		return m, nil
 	case toolSetMsg:
 		m.conv.Settings = msg.applyTo(m.conv.Settings)

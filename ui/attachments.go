@@ -78,6 +78,7 @@ func (c *Composer) SetAttachments(files []*attach.File) {
 // one of those is returned as an error and nothing is taken.
 func (c *Composer) takeFiles(text string) ([]*attach.File, error) {
 	saved := c.att.files
+	c.takeResources(text)
 	for _, m := range attach.Mentions(text) {
 		if err := c.Attach(m.Path); err != nil {
 			c.att.files = saved
@@ -118,6 +119,9 @@ func (c *Composer) completeMention() tea.Cmd {
 		partial = strings.TrimLeft(rest, " ")
 		start = len(text) - len(partial)
 	} else if m, ok := attach.MentionAt(text, len(text)); ok {
+		if strings.HasPrefix(m.Path, mcpPrefix) {
+			return c.completeResource(m.Start, m.Path)
+		}
 		start, partial, mention = m.Start, m.Path, true
 	} else {
 		return nil
@@ -206,7 +210,11 @@ func (c Composer) chipsRows() int {
 func (c Composer) chipsView() string {
 	labels := make([]string, 0, len(c.att.files))
 	for _, f := range c.att.files {
-		labels = append(labels, "["+stream.SanitizeLine(f.Name)+" · "+attach.Size(f.Size)+"]")
+		size := attach.Size(f.Size)
+		if f.Data == nil && strings.HasPrefix(f.Path, mcpPrefix) {
+			size = "mcp" // an MCP resource: read when the message is sent
+		}
+		labels = append(labels, "["+stream.SanitizeLine(f.Name)+" · "+size+"]")
 	}
 	line := "  " + strings.Join(labels, " ")
 	width := c.ta.Width() + ansi.StringWidth(composerPrompt)

@@ -83,6 +83,9 @@ func (m *Model) slash(name, args string) tea.Cmd {
 	case "quit":
 		return tea.Quit
 	default:
+		if strings.HasPrefix(name, mcpPrefix) && m.opts.Tools != nil {
+			return mcpPromptCmd(m.tools.ctx, m.opts.Tools.MCP, name, args)
+		}
 		m.notice(block.Warning, "unknown command /"+name)
 	}
 	return nil

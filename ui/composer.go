@@ -77,6 +77,8 @@ type Composer struct {
 	waiting []prompts.Prompt
 	// vi is the vi preset's modes (composervi.go); nil: off
 	vi *vi.Editor
+	// mcp are the MCP servers' prompts and resources (mcpextras.go)
+	mcp mcpSources
 }
 
 // emptyView caches what the empty composer draws (the prompt and the
@@ -309,7 +311,7 @@ func (c *Composer) send() tea.Cmd {
 	}
 	if name, args, ok := Parse(text); ok {
 		if _, isPrompt := c.prompt(name); !isPrompt {
-			if err := Validate(name, args); err != nil {
+			if err := c.validate(name, args); err != nil {
 				if line, waits := c.notAllowed(name); waits {
 					return notify(true, line)
 				}
@@ -401,7 +403,7 @@ func (c *Composer) updateMenu() {
 	if _, _, ok := Parse(text); !ok && word != "/" {
 		return
 	}
-	c.menu = append(Complete(word), c.promptMenu(word)...)
+	c.menu = append(append(Complete(word), c.promptMenu(word)...), c.mcpMenu(word)...)
 	c.sel.Reset(len(c.menu))
 	for i, m := range c.menu {
 		if m.Name == prev {

@@ -191,6 +191,9 @@ func Parse(text string) (name, args string, ok bool) {
 	if name == "" {
 		return "", "", false
 	}
+	if strings.HasPrefix(name, mcpPrefix) { // an MCP prompt: /mcp:SERVER:PROMPT, its names as the server gives them
+		return name, strings.TrimSpace(rest[end:]), true
+	}
 	for _, r := range name {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-') {
 			return "", "", false

@@ -16,6 +16,7 @@ import (
 
 	"runnel/session"
 	"runnel/session/attach"
+	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/ui/block"
 	"runnel/ui/pace"
@@ -312,8 +313,17 @@ func (ts *turns) readFiles(text string, files []*attach.File) tea.Cmd {
 	of := &waitingSend{text: text, files: files}
 	ts.attaching = of
 	ts.fs.post(statusMsg{detail: "reading attachments… (esc stops)", keep: true})
+	var mgr *tools.Manager
+	if ts.opts.Tools != nil {
+		mgr = ts.opts.Tools.MCP
+	}
+	ctx := ts.ctx
 	return func() tea.Msg {
-		msg := readMessage(text, files, lim, redact)
+		withMCP, err := readResources(ctx, mgr, files, lim, redact) // @mcp:SERVER:URI (mcpextras.go)
+		if err != nil {
+			return attachReadMsg{of: of, text: text, files: files, err: err}
+		}
+		msg := readMessage(text, withMCP, lim, redact)
 		msg.of = of
 		return msg
 	}

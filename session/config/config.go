@@ -74,6 +74,10 @@ type Config struct {
 	Functions     []FunctionConfig   `toml:"functions"`
 	MCPServers    []MCPServerConfig  `toml:"mcp_servers"`
 
+	// MCPAuthDir is the data directory, where `runnel mcp login` saves
+	// logins (mcpauth.StoreIn); set by the caller, not the file.
+	MCPAuthDir string `toml:"-"`
+
 	// Models (models.go): [models."NAME"] overrides or adds context windows
 	// and prices to the built-in table (package session/models).
 	Models map[string]ModelConfig `toml:"models"`

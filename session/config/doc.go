@@ -25,6 +25,9 @@
 // unknown action or a key that is not one is a file:line error. Config.
 // Keymap is what the chat builds its bindings from; it knows no terminal
 // library (key names are checked as text).
+// MCP servers on the network (mcphttp.go): url, transport, headers and
+// bearer_token_env are checked here; StartTools gives each its bearer
+// token or its saved OAuth login (mcpauth, under Config.MCPAuthDir).
 //
 // It makes no HTTP request and starts no tool; the only program it runs is
 // the chosen provider's api_key_command, whose text and output never appear

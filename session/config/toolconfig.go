@@ -78,7 +78,7 @@ type FunctionConfig struct {
 }
 
 // MCPServerConfig is one [[mcp_servers]] entry: a local MCP server started
-// over stdio.
+// over stdio (command), or one on the network (url; mcphttp.go).
 type MCPServerConfig struct {
 	Name           string            `toml:"name"`
 	Command        string            `toml:"command"`
@@ -90,6 +90,11 @@ type MCPServerConfig struct {
 	EnvPassthrough []string          `toml:"env_passthrough"` // secret variables (hosted MCP tokens, …) the server may see
 	Timeout        Duration          `toml:"timeout"`         // one call; zero = 60s
 	StartupTimeout Duration          `toml:"startup_timeout"` // launch and handshake; zero = 10s
+
+	URL            string            `toml:"url"`              // a server on the network, instead of command
+	Transport      string            `toml:"transport"`        // "" (streamable HTTP, SSE on a 4xx) or "sse"
+	Headers        map[string]string `toml:"headers"`          // sent with every request; secret
+	BearerTokenEnv string            `toml:"bearer_token_env"` // Authorization: Bearer $NAME
 }
 
 // hostedKeys lists, per hosted type, the keys besides type and enabled
@@ -387,8 +392,11 @@ func (s *MCPServerConfig) validate(p place, i int, claim claimFunc) error {
 		return bad("name", "missing; an MCP server needs a name (letters, digits, _ and -)")
 	case !tools.ValidName(s.Name):
 		return bad("name", "%q must be 1 to 64 letters, digits, _ or -", s.Name)
-	case strings.TrimSpace(s.Command) == "":
-		return bad("command", "missing; set command to the server's program, and args to its arguments")
+	case strings.TrimSpace(s.Command) == "" && s.URL == "":
+		return bad("command", "missing; set command to the server's program, and args to its arguments (or url to a server on the network)")
+	}
+	if err := s.validateHTTP(bad); err != nil {
+		return err
 	}
 	if err := claim("mcp_servers", i, "name", s.Name); err != nil {
 		return err
@@ -462,7 +470,11 @@ func (c Config) ToolSet() (tools.Config, error) {
 			Name: s.Name, Command: s.Command, Args: s.Args, Env: s.Env,
 			AllowedTools: s.AllowedTools, Approval: approval, PassAPIKey: s.PassAPIKey,
 			Timeout: s.Timeout.Duration, StartupTimeout: s.StartupTimeout.Duration, EnvPassthrough: s.EnvPassthrough,
+			URL: s.URL, SSE: s.Transport == "sse", Headers: maps.Clone(s.Headers),
 		})
+		if e := s.BearerTokenEnv; e != "" && !slices.Contains(tc.SecretEnv, e) {
+			tc.SecretEnv = append(tc.SecretEnv, e) // local tools never see it
+		}
 	}
 	return tc, nil
 }

@@ -82,6 +82,9 @@ func (cfg Config) toolKit(only []string) (*ToolKit, error) {
 		return nil, err
 	}
 	k := &ToolKit{Config: tc, Enabled: map[string]bool{}, Secrets: stream.NewRedactor(tc.SecretValues(os.Getenv)...)}
+	if err := cfg.networkAuth(k, os.Getenv); err != nil {
+		return nil, err
+	}
 	names := tc.Names()
 	for _, n := range names {
 		k.Enabled[n] = tc.EnabledByDefault(n)

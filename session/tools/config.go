@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
 )
 
 // Defaults for settings a Config leaves at zero.
@@ -134,6 +136,9 @@ func (c Config) SecretValues(env func(string) string) []string {
 				out = append(out, v)
 			}
 		}
+		for _, v := range s.Headers { // a network server's headers are its credentials
+			out = append(out, v, strings.TrimPrefix(v, "Bearer "))
+		}
 	}
 	return out
 }
@@ -179,6 +184,16 @@ type Server struct {
 	EnvPassthrough []string      // variables of SecretEnv the server may see
 	Timeout        time.Duration // one call; 0 = DefaultMCPTimeout
 	StartupTimeout time.Duration // launch, initialize and tools/list; 0 = DefaultMCPStartupTimeout
+
+	// A server on the network (URL set) is spoken to over HTTP instead of
+	// started: streamable HTTP, falling back to SSE when the first POST gets
+	// a 4xx other than 401/403, or SSE only when SSE is set. Headers go with
+	// every request (an Authorization header from bearer_token_env among
+	// them); OAuth, when set, supplies and refreshes a login's token.
+	URL     string
+	SSE     bool
+	Headers map[string]string
+	OAuth   auth.OAuthHandler
 }
 
 // callTimeout is the server's call timeout with the default applied.

@@ -1,8 +1,13 @@
 // Package tools gives the model tools: hosted tools the server runs
 // (web_search, file_search, code_interpreter, image_generation, remote mcp),
 // local function tools that run a command on this machine, and tools of
-// local MCP servers spoken to over stdio. It also holds the approval policy
-// and the agentic loop that feeds tool results back to the model.
+// MCP servers runnel speaks to itself: local ones over stdio, and servers
+// on the network (Server.URL) over streamable HTTP or SSE (mcphttp.go),
+// with configured headers or an OAuth login (Server.OAuth; package
+// session/mcpauth keeps logins). It also holds the approval policy and the
+// agentic loop that feeds tool results back to the model. MCP servers'
+// prompts and resources are listed at start for the chat (mcpprompts.go:
+// Prompts, GetPrompt, Resources, ReadResource).
 //
 // What it deliberately does not do: render anything, read the terminal or
 // the config file, or send requests. The UI and the one-shot command own

@@ -96,12 +96,15 @@ type server struct {
 	restarted bool
 	closed    bool
 	hung      bool // a call ran into its timeout: Close does not wait for a graceful exit
+
+	prompts   []Prompt   // listed by the first start, read after Start (mcpprompts.go)
+	resources []Resource // likewise
 }
 
 // conn is one running server process and its session.
 type conn struct {
 	cs   *mcp.ClientSession
-	pid  int           // the process (and its group)
+	pid  int           // the process (and its group); 0 for a server on the network
 	done chan struct{} // closed when the connection has ended
 }
 
@@ -262,12 +265,16 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 			s.m.report(fmt.Errorf("mcp server %s offers no tool %q (named in allowed_tools)", s.cfg.Name, want))
 		}
 	}
+	s.listExtras(ctx, c.cs)
 	return tools, nil
 }
 
 // start launches the process and opens the session. The caller records the
 // result.
 func (s *server) start(ctx context.Context) (*conn, error) {
+	if s.cfg.URL != "" {
+		return s.startHTTP(ctx)
+	}
 	cmd := exec.Command(s.cfg.Command, s.cfg.Args...)
 	secrets := s.m.cfg.hiddenEnv(s.cfg.PassAPIKey, s.cfg.EnvPassthrough)
 	extra := make([]string, 0, len(s.cfg.Env))
@@ -318,7 +325,9 @@ func (s *server) startTimedOut(step string) error {
 // watch waits for a connection to end and reports it if nobody asked.
 func (s *server) watch(c *conn) {
 	err := c.cs.Wait()
-	releaseGroup(c.pid) // Windows: what the server left running ends with its job
+	if c.pid > 0 {
+		releaseGroup(c.pid) // Windows: what the server left running ends with its job
+	}
 	s.mu.Lock()
 	close(c.done)
 	unexpected := !s.closed && s.conn == c
@@ -543,7 +552,7 @@ func (m *Manager) Close() error {
 		s.closed, s.conn = true, nil
 		s.mu.Unlock()
 		if c != nil {
-			if hung { // it ignored a cancellation: it will not stop because its stdin closes
+			if hung && c.pid > 0 { // it ignored a cancellation: it will not stop because its stdin closes
 				_ = killGroup(c.pid, false)
 			}
 			wg.Go(func() {

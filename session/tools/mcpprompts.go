@@ -1,0 +1,238 @@
+package tools
+
+// This file gives the chat what MCP servers offer besides tools: prompts
+// (a /mcp:SERVER:PROMPT command whose messages become the user's turn) and
+// resources (an @mcp:SERVER:URI attachment), listed when a server starts.
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"runnel/stream"
+)
+
+// Prompt is one prompt a server offers.
+type Prompt struct {
+	Server, Name, Description string
+	Args                      []PromptArg
+}
+
+// PromptArg is one argument of a Prompt.
+type PromptArg struct {
+	Name     string
+	Required bool
+}
+
+// Resource is one resource a server lists.
+type Resource struct {
+	Server, URI, Name, MIMEType string
+}
+
+// listExtras lists a started server's prompts and resources when it says
+// it has them; a failure leaves them out and is reported.
+func (s *server) listExtras(ctx context.Context, cs *mcp.ClientSession) {
+	caps := &mcp.ServerCapabilities{}
+	if r := cs.InitializeResult(); r != nil && r.Capabilities != nil {
+		caps = r.Capabilities
+	}
+	if caps.Prompts != nil {
+		for p, err := range cs.Prompts(ctx, nil) {
+			if err != nil {
+				s.m.report(fmt.Errorf("mcp server %s: list prompts: %v", s.cfg.Name, err))
+				break
+			}
+			pr := Prompt{Server: s.cfg.Name, Name: p.Name, Description: p.Description}
+			for _, a := range p.Arguments {
+				pr.Args = append(pr.Args, PromptArg{Name: a.Name, Required: a.Required})
+			}
+			s.prompts = append(s.prompts, pr)
+		}
+	}
+	if caps.Resources != nil {
+		for r, err := range cs.Resources(ctx, nil) {
+			if err != nil {
+				s.m.report(fmt.Errorf("mcp server %s: list resources: %v", s.cfg.Name, err))
+				break
+			}
+			s.resources = append(s.resources, Resource{Server: s.cfg.Name, URI: r.URI, Name: r.Name, MIMEType: r.MIMEType})
+		}
+	}
+}
+
+// Prompts are the prompts of the enabled servers (enabled is asked with a
+// server's name; nil: all), in config order.
+func (m *Manager) Prompts(enabled func(name string) bool) []Prompt {
+	if m == nil || !m.started() {
+		return nil
+	}
+	var out []Prompt
+	for _, s := range m.servers {
+		if enabled == nil || enabled(s.cfg.Name) {
+			out = append(out, s.prompts...)
+		}
+	}
+	return out
+}
+
+// Resources are the resources of the enabled servers, in config order.
+func (m *Manager) Resources(enabled func(name string) bool) []Resource {
+	if m == nil || !m.started() {
+		return nil
+	}
+	var out []Resource
+	for _, s := range m.servers {
+		if enabled == nil || enabled(s.cfg.Name) {
+			out = append(out, s.resources...)
+		}
+	}
+	return out
+}
+
+func (m *Manager) server(name string) (*server, error) {
+	if m != nil && m.started() {
+		for _, s := range m.servers {
+			if s.cfg.Name == name {
+				return s, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("no mcp server %s is running; /status lists them", name)
+}
+
+// PromptArgs matches a prompt's typed arguments to its argument names:
+// name=value words by name, other words in order to the names not given
+// (the last one takes the rest of the line). A required argument left out
+// is an error naming it.
+func PromptArgs(p Prompt, line string) (map[string]string, error) {
+	out := map[string]string{}
+	var rest []string
+	for _, w := range strings.Fields(line) {
+		if k, v, ok := strings.Cut(w, "="); ok && p.hasArg(k) {
+			out[k] = v
+			continue
+		}
+		rest = append(rest, w)
+	}
+	var free []string
+	for _, a := range p.Args {
+		if _, ok := out[a.Name]; !ok {
+			free = append(free, a.Name)
+		}
+	}
+	for i, w := range rest {
+		if i >= len(free) {
+			if len(free) == 0 {
+				return nil, fmt.Errorf("/mcp:%s:%s takes no more arguments (%q is one too many)", p.Server, p.Name, w)
+			}
+			last := free[len(free)-1]
+			out[last] += " " + w
+			continue
+		}
+		out[free[i]] = w
+	}
+	for _, a := range p.Args {
+		if _, ok := out[a.Name]; a.Required && !ok {
+			return nil, fmt.Errorf("/mcp:%s:%s needs %s (give it as %s=VALUE or in order: %s)", p.Server, p.Name, a.Name, a.Name, p.usage())
+		}
+	}
+	return out, nil
+}
+
+func (p Prompt) hasArg(name string) bool {
+	for _, a := range p.Args {
+		if a.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// usage is the prompt's arguments as a hint: "topic [style]".
+func (p Prompt) usage() string {
+	var words []string
+	for _, a := range p.Args {
+		if a.Required {
+			words = append(words, a.Name)
+		} else {
+			words = append(words, "["+a.Name+"]")
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// Usage is the prompt as a slash command with its arguments.
+func (p Prompt) Usage() string {
+	u := "/mcp:" + p.Server + ":" + p.Name
+	if a := p.usage(); a != "" {
+		u += " " + a
+	}
+	return u
+}
+
+// GetPrompt asks server for prompt name with args and returns its messages
+// as one text for the user's turn: each message's text (an embedded
+// resource's text too), assistant messages marked, sanitized.
+func (m *Manager) GetPrompt(ctx context.Context, serverName, name string, args map[string]string) (string, error) {
+	s, err := m.server(serverName)
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.callTimeout())
+	defer cancel()
+	c, err := s.ensure(ctx)
+	if err != nil {
+		return "", err
+	}
+	res, err := c.cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: args})
+	if err != nil {
+		return "", fmt.Errorf("mcp server %s: prompt %s: %v", serverName, name, err)
+	}
+	var parts []string
+	for _, msg := range res.Messages {
+		text := contentText(msg.Content)
+		if text == "" {
+			continue
+		}
+		if msg.Role == "assistant" {
+			text = "(assistant) " + text
+		}
+		parts = append(parts, text)
+	}
+	if len(parts) == 0 {
+		return "", fmt.Errorf("mcp server %s: prompt %s has no text to send", serverName, name)
+	}
+	return m.hooks.Secrets.String(stream.Sanitize(strings.Join(parts, "\n\n"))), nil
+}
+
+// ReadResource reads uri from server and returns its text contents,
+// sanitized, with known secrets hidden. A resource with no text (only
+// binary contents) is an error.
+func (m *Manager) ReadResource(ctx context.Context, serverName, uri string) (string, error) {
+	s, err := m.server(serverName)
+	if err != nil {
+		return "", err
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.callTimeout())
+	defer cancel()
+	c, err := s.ensure(ctx)
+	if err != nil {
+		return "", err
+	}
+	res, err := c.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+	if err != nil {
+		return "", fmt.Errorf("mcp server %s: read %s: %v", serverName, uri, err)
+	}
+	var parts []string
+	for _, rc := range res.Contents {
+		if rc.Text != "" {
+			parts = append(parts, rc.Text)
+		}
+	}
+	if len(parts) == 0 {
+		return "", fmt.Errorf("mcp server %s: %s has no text contents (only text resources can be attached)", serverName, uri)
+	}
+	return m.hooks.Secrets.String(stream.Sanitize(strings.Join(parts, "\n"))), nil
+}

@@ -1,0 +1,201 @@
+package ui
+
+// This file is what MCP servers offer the composer besides tools: their
+// prompts as slash commands, /mcp:SERVER:PROMPT ARGS (arguments by
+// name=value or in order; the prompt's messages are sent as your turn),
+// and their resources as attachments, @mcp:SERVER:URI (tab completes them
+// from the servers' resource lists; the contents, sanitized, go as a text
+// file does). The composer's hooks are: SetMCP (the completion sources,
+// from the servers' lists when they are up), mcpMenu in updateMenu,
+// validate in send, mcpMention on tab and in takeFiles; the root's is the
+// mcp: case in slash; reading the resources is readMessage's (turns.go).
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"runnel/session/attach"
+	"runnel/session/tools"
+	"runnel/stream"
+)
+
+// mcpPrefix starts every MCP prompt command and resource mention.
+const mcpPrefix = "mcp:"
+
+// mcpSources are the prompts and resources the composer completes.
+//
+// Invariants: prompts hold one Command per prompt, named
+// mcp:SERVER:PROMPT; resources are as the servers listed them.
+type mcpSources struct {
+	prompts   []Command
+	resources []tools.Resource
+}
+
+// SetMCP sets the MCP prompts and resources the composer completes.
+func (c *Composer) SetMCP(prompts []tools.Prompt, resources []tools.Resource) {
+	c.mcp.prompts = nil
+	for _, p := range prompts {
+		desc := p.Description
+		if desc == "" {
+			desc = "MCP prompt of " + p.Server
+		}
+		c.mcp.prompts = append(c.mcp.prompts, Command{
+			Name: mcpPrefix + p.Server + ":" + p.Name, Args: strings.TrimPrefix(p.Usage(), "/"+mcpPrefix+p.Server+":"+p.Name+" "),
+			Desc:  stream.SanitizeLine(clip(desc, 60)),
+			check: func(args string) error { _, err := tools.PromptArgs(p, args); return err },
+		})
+		if len(p.Args) == 0 {
+			c.mcp.prompts[len(c.mcp.prompts)-1].Args = ""
+		}
+	}
+	c.mcp.resources = resources
+}
+
+// mcpMenu is the MCP prompts whose command starts with word ("/mcp:we").
+func (c Composer) mcpMenu(word string) []Command {
+	word = strings.TrimPrefix(word, "/")
+	if !strings.HasPrefix(mcpPrefix, word) && !strings.HasPrefix(word, mcpPrefix) {
+		return nil
+	}
+	var out []Command
+	for _, p := range c.mcp.prompts {
+		if strings.HasPrefix(p.Name, word) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// validate checks a parsed command: an MCP prompt against the servers'
+// prompts, anything else against the registry.
+func (c Composer) validate(name, args string) error {
+	if !strings.HasPrefix(name, mcpPrefix) {
+		return Validate(name, args)
+	}
+	for _, p := range c.mcp.prompts {
+		if p.Name == name {
+			return p.Validate(args)
+		}
+	}
+	return fmt.Errorf("no MCP prompt /%s; type /mcp: to see the servers' prompts", clip(name, 40))
+}
+
+// mcpPromptCmd gets the prompt and sends its messages as the user's turn,
+// or says in one line why it could not.
+func mcpPromptCmd(ctx context.Context, mgr *tools.Manager, name, args string) tea.Cmd {
+	server, prompt, _ := strings.Cut(strings.TrimPrefix(name, mcpPrefix), ":")
+	var p tools.Prompt
+	for _, q := range mgr.Prompts(nil) {
+		if q.Server == server && q.Name == prompt {
+			p = q
+		}
+	}
+	return func() tea.Msg {
+		values, err := tools.PromptArgs(p, args)
+		if err == nil {
+			var text string
+			if text, err = mgr.GetPrompt(ctx, server, prompt, values); err == nil {
+				return SubmitMsg{Text: text}
+			}
+		}
+		return NoticeMsg{Text: stream.SanitizeLine(err.Error()), Err: true}
+	}
+}
+
+// mcpResources are the resources whose mention ("mcp:SERVER:URI") starts
+// with partial.
+func (c Composer) mcpResources(partial string) []tools.Resource {
+	var out []tools.Resource
+	for _, r := range c.mcp.resources {
+		if strings.HasPrefix(mcpMention(r), partial) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func mcpMention(r tools.Resource) string { return mcpPrefix + r.Server + ":" + r.URI }
+
+// attachResource adds a resource as a chip; its contents are read when the
+// message is sent.
+func (c *Composer) attachResource(r tools.Resource) {
+	path := mcpMention(r)
+	for _, g := range c.att.files {
+		if g.Path == path {
+			return
+		}
+	}
+	name := r.Name
+	if name == "" {
+		name = r.URI
+	}
+	c.att.files = append(c.att.files, &attach.File{Path: path, Name: stream.SanitizeLine(name), Sent: path, Kind: attach.Text, MIME: "text/plain"})
+}
+
+// completeResource completes an @mcp: mention: one match becomes a chip,
+// several complete to what they share and are listed.
+func (c *Composer) completeResource(start int, partial string) tea.Cmd {
+	matches := c.mcpResources(partial)
+	switch len(matches) {
+	case 0:
+		return notify(true, "no MCP resource matches "+stream.SanitizeLine(partial))
+	case 1:
+		c.attachResource(matches[0])
+		c.SetValue(strings.TrimRight(c.Value()[:start], " \t"))
+		if c.Value() != "" {
+			c.SetValue(c.Value() + " ")
+		}
+		return nil
+	}
+	names := make([]string, 0, len(matches))
+	for _, r := range matches {
+		names = append(names, mcpMention(r))
+	}
+	c.SetValue(c.Value()[:start] + "@" + attach.CommonPrefix(names))
+	return notify(false, stream.SanitizeLine(strings.Join(names[:min(len(names), 8)], "  ")))
+}
+
+// takeResources attaches the @mcp:SERVER:URI words of text that name a
+// listed resource.
+func (c *Composer) takeResources(text string) {
+	for _, w := range strings.Fields(text) {
+		if m, ok := strings.CutPrefix(w, "@"+mcpPrefix); ok {
+			for _, r := range c.mcp.resources {
+				if mcpMention(r) == mcpPrefix+m {
+					c.attachResource(r)
+				}
+			}
+		}
+	}
+}
+
+// readResources fills in the contents of the MCP resources among files
+// (copies; the chips stay as they are), each within the per-file limit.
+func readResources(ctx context.Context, mgr *tools.Manager, files []*attach.File, lim attach.Limits, redact func(string) string) ([]*attach.File, error) {
+	out := make([]*attach.File, len(files))
+	for i, f := range files {
+		out[i] = f
+		rest, ok := strings.CutPrefix(f.Path, mcpPrefix)
+		if !ok || f.Data != nil {
+			continue
+		}
+		server, uri, _ := strings.Cut(rest, ":")
+		text, err := mgr.ReadResource(ctx, server, uri)
+		if err != nil {
+			return nil, err
+		}
+		if redact != nil {
+			text = redact(text)
+		}
+		if int64(len(text)) > lim.FileLimit() {
+			return nil, &attach.Error{Path: f.Path, Problem: fmt.Sprintf("too big (%s; the limit is %s per file)", attach.Size(int64(len(text))), attach.Size(lim.FileLimit()))}
+		}
+		g := *f
+		g.Data, g.Size = []byte(text), int64(len(text))
+		out[i] = &g
+	}
+	return out, nil
+}
