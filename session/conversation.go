@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"runnel/session/store"
@@ -22,6 +23,9 @@ type Settings struct {
 	Truncation       string            // "auto" is sent as truncation; anything else sends nothing (the server's default)
 	Background       bool              // requests run in background mode (resumable streams)
 	Provider         string            // the provider's name (config), "" when not known
+	ServiceTier      string            // service_tier: "" sends none; priority, flex, default, auto (knobs.go)
+	Verbosity        string            // text.verbosity: "" sends none; low, medium, high
+	PromptCacheKey   string            // prompt_cache_key: "" sends none (config.Settings.Session makes one per session)
 }
 
 // Conversation is a chain of turns.
@@ -37,6 +41,8 @@ type Settings struct {
 //     made.
 //   - with Stateless, no request carries previous_response_id: each sends
 //     the history (FullInput), whatever Settings.Store says.
+//   - refused holds the knobs (knobs.go) the server refused; no request
+//     carries them after that.
 type Conversation struct {
 	Settings Settings
 	Turns    []*Turn
@@ -48,6 +54,11 @@ type Conversation struct {
 	window    []json.RawMessage
 	windowAt  int
 	movedAt   int // turns before this one were answered by another provider (SwitchProvider)
+
+	// Format, when set, asks every answer to follow a JSON Schema
+	// (text.format; -p --schema). It is not stored with the session.
+	Format  *stream.TextFormat
+	refused []string // knobs the server refused (knobs.go)
 }
 
 // Turn is one exchange: the input the user sent and the responses it produced
@@ -106,6 +117,7 @@ func (c *Conversation) newTurn(prompt string, input []json.RawMessage, prev stri
 	if c.Settings.ReasoningEffort != "" || c.Settings.ReasoningSummary != "" {
 		req.Reasoning = &stream.Reasoning{Effort: c.Settings.ReasoningEffort, Summary: c.Settings.ReasoningSummary}
 	}
+	c.applyKnobs(&req)
 	keep := c.Settings.Store
 	req.Store = &keep
 	if !keep {
@@ -187,7 +199,7 @@ func ApprovalResponse(requestID string, approve bool, reason string) json.RawMes
 // the last of their responses that completed or ended incomplete.
 func (c *Conversation) Fork(keep int) *Conversation {
 	keep = max(0, min(keep, len(c.Turns)))
-	f := &Conversation{Settings: c.Settings, Turns: append([]*Turn(nil), c.Turns[:keep]...), Stateless: c.Stateless, movedAt: min(c.movedAt, keep)}
+	f := &Conversation{Settings: c.Settings, Turns: append([]*Turn(nil), c.Turns[:keep]...), Stateless: c.Stateless, movedAt: min(c.movedAt, keep), refused: slices.Clone(c.refused)}
 	for _, t := range f.Turns {
 		for _, s := range t.Responses {
 			if s.Terminal && s.ID != "" && (s.Status == "completed" || s.Status == "incomplete") {

@@ -16,6 +16,9 @@ type settingsJSON struct {
 	Truncation       string            `json:"truncation,omitempty"`
 	Background       bool              `json:"background,omitempty"`
 	Provider         string            `json:"provider,omitempty"`
+	ServiceTier      string            `json:"service_tier,omitempty"`
+	Verbosity        string            `json:"verbosity,omitempty"`
+	PromptCacheKey   string            `json:"prompt_cache_key,omitempty"`
 }
 
 // JSON returns the settings as stored with a session.
