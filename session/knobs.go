@@ -123,3 +123,16 @@ func NewCacheKey() string {
 	_, _ = rand.Read(b[:])
 	return "runnel-" + hex.EncodeToString(b[:])
 }
+
+// ToggleFast is /fast: the priority tier when tier is another (or none),
+// none when it is priority.
+func ToggleFast(tier string) string {
+	if tier == "priority" {
+		return ""
+	}
+	return "priority"
+}
+
+// RefusedKnobs are the knobs the server refused in this conversation, in
+// the order it refused them.
+func (c *Conversation) RefusedKnobs() []string { return slices.Clone(c.refused) }

@@ -43,6 +43,10 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		m.status.Effort = args
 		m.history.saveSettings(m.conv.Settings)
 		m.notice(block.Info, "reasoning effort: "+args)
+	case "fast":
+		m.conv.Settings.ServiceTier = session.ToggleFast(m.conv.Settings.ServiceTier)
+		m.history.saveSettings(m.conv.Settings)
+		m.notice(block.Info, fastNotice(m.conv.Settings.ServiceTier, m.conv.RefusedKnobs()))
 	case "copy":
 		return m.copyAnswer(args)
 	case "help":

@@ -86,13 +86,19 @@ func (ts *turns) retryAgain(t *turn, text string, at time.Time) bool {
 	return true
 }
 
-// fallback resends a turn with the whole conversation when the server
+// fallback resends a turn without a knob the server refused (a 400 naming
+// service_tier, verbosity or prompt_cache_key), or with the whole
+// conversation when the server
 // answered that the previous response is not found (expired, another
 // provider, store off, or a server that keeps no state: then remembered),
 // once, with a notice. It returns nil when it does not apply.
 func (ts *turns) fallback(t *turn) tea.Cmd {
 	if len(t.snapshots()) > 0 || t.stopped {
 		return nil
+	}
+	if req, name, ok := ts.conv.DropRefused(t.sess, t.err); ok { // a knob the server does not take (session/knobs.go)
+		ts.say(block.Info, session.RefusedNotice(name))
+		return ts.resend(t, req)
 	}
 	if id, ok := session.MissingOutput(t.err); ok {
 		// the chain holds a call nothing answered (a session killed during
