@@ -51,6 +51,8 @@ type options struct {
 	files                                        []string // -f: attached to the prompt (or the chat's first message)
 	overrides                                    []string // -c key=value (--override)
 	noSave                                       bool     // --no-save: -p is not saved
+	schema                                       string   // --schema FILE|JSON: the -p answer follows this JSON Schema (answer.go)
+	lastMessage                                  string   // --output-last-message FILE: -p writes the final answer there
 }
 
 // run is main without the process: it returns the exit status. SIGINT
@@ -109,6 +111,8 @@ func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Wr
 	f.StringArrayVarP(&o.files, "file", "f", nil, "attach a file (image, PDF or text) to the -p prompt or the chat's first message (repeatable)")
 	f.StringArrayVar(&o.tools, "tool", nil, "turn on only this tool for the session (repeatable; names from the config's tools, functions and mcp_servers)")
 	f.BoolVar(&o.noSave, "no-save", false, "with -p: do not save the run as a session")
+	f.StringVar(&o.schema, "schema", "", "with -p: the answer follows this JSON Schema (a file, or the JSON itself); only the JSON is printed, and exit status 6 says it did not validate")
+	f.StringVar(&o.lastMessage, "output-last-message", "", "with -p: write the final answer's text to this file")
 	configFlags(root, &o)
 	outputFlags(root, &o)
 	dataDirFlags(root)
