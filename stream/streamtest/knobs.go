@@ -40,6 +40,7 @@ func WithResponse(sse []byte, fields map[string]any) []byte {
 				}
 			}
 			b, _ := json.Marshal(m)
+			out.WriteString("data: ")
 			out.Write(b)
 			out.WriteByte('\n')
 		}
