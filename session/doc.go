@@ -42,6 +42,14 @@
 // (FullInput, with reasoning as such a server needs it: ResendReasoning).
 // StatelessMemory remembers such a provider on disk, beside the model lists.
 //
+// Request knobs (knobs.go): Settings.ServiceTier, Verbosity and
+// PromptCacheKey go on every request; a server that refuses one (a 400
+// naming it) gets the turn again without it (DropRefused), and the
+// conversation does not send it again; TierNotice says when a response ran
+// on another tier than the one asked. Structured output (schema.go):
+// LoadSchema makes a JSON Schema the request's text.format, strict when it
+// allows it, and checks the answer (AnswerSchema.Check, FinalAnswer).
+//
 // It does not render, and it does not talk to the network: the caller sends
 // the Request it builds (stream.Start) and hands back the snapshots it got.
 //

@@ -19,6 +19,7 @@
 //	hosted.go     the approvals child: hosted MCP approvals and their answers
 //	history.go    the history child: the session's store, resume, search, export (the root's side in historyroot.go)
 //	models.go     the metering child: tokens, cost, the provider's models and /provider (meteringroot.go, providerpicker.go)
+//	knobs.go      /fast and the request knobs' /status rows (session/knobs.go)
 //	statusbar.go  the status line and key hint; keystate.go the keys and the "?" overlay; composer.go the composer
 //
 // A newcomer who adds a dialog writes one value type with Update and View
