@@ -112,7 +112,7 @@ func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Wr
 	f.StringArrayVar(&o.tools, "tool", nil, "turn on only this tool for the session (repeatable; names from the config's tools, functions and mcp_servers)")
 	f.BoolVar(&o.noSave, "no-save", false, "with -p: do not save the run as a session")
 	f.StringVar(&o.schema, "schema", "", "with -p: the answer follows this JSON Schema (a file, or the JSON itself); only the JSON is printed, and exit status 6 says it did not validate")
-	f.StringVar(&o.lastMessage, "output-last-message", "", "with -p: write the final answer's text to this file")
+	f.StringVar(&o.lastMessage, "output-last-message", "", "write the final answer's text to this file (-p: its answer; the chat: the last answer, when it ends)")
 	configFlags(root, &o)
 	outputFlags(root, &o)
 	dataDirFlags(root)

@@ -172,3 +172,18 @@ func FinalAnswer(s *stream.Snapshot) string {
 	}
 	return ""
 }
+
+// LastAnswer is the text of the newest assistant message of the
+// conversation (what --output-last-message writes when the chat ends), ""
+// when there is none.
+func (c *Conversation) LastAnswer() string {
+	for i := len(c.Turns) - 1; i >= 0; i-- {
+		rs := c.Turns[i].Responses
+		for j := len(rs) - 1; j >= 0; j-- {
+			if a := FinalAnswer(rs[j]); a != "" {
+				return a
+			}
+		}
+	}
+	return ""
+}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"runnel/stream"
 )
 
 // Strict is asked only when every object is closed and requires all its
@@ -57,5 +59,25 @@ func TestLoadSchemaAndCheck(t *testing.T) {
 	}
 	if _, err := LoadSchema(t.TempDir()); err == nil {
 		t.Fatal("a directory was read")
+	}
+}
+
+// LastAnswer is the newest assistant message's text, past a turn that
+// brought none.
+func TestLastAnswer(t *testing.T) {
+	msg := func(text string) *stream.Snapshot {
+		it, err := stream.ItemFromJSON(json.RawMessage(`{"type":"message","role":"assistant","content":[{"type":"output_text","text":"` + text + `"}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &stream.Snapshot{Terminal: true, Items: []*stream.Item{it}}
+	}
+	c := &Conversation{}
+	if c.LastAnswer() != "" {
+		t.Fatal("an empty conversation has an answer")
+	}
+	c.Turns = []*Turn{{Responses: []*stream.Snapshot{msg("first")}}, {Responses: []*stream.Snapshot{msg("second")}}, {Err: os.ErrClosed}}
+	if got := c.LastAnswer(); got != "second" {
+		t.Fatalf("got %q", got)
 	}
 }
