@@ -45,9 +45,9 @@ var schemaName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
 // schema that does not resolve.
 func LoadSchema(arg string) (*AnswerSchema, error) {
 	raw := []byte(strings.TrimSpace(arg))
-	src, name := "the --schema JSON", "answer"
+	src, name, where := "the --schema JSON", "answer", "the --schema JSON"
 	if len(raw) == 0 || raw[0] != '{' {
-		src = arg
+		src, where = arg, "schema "+stream.SanitizeLine(arg)
 		data, err := regfile.ReadFile(arg, maxSchemaFile)
 		if err != nil {
 			return nil, fmt.Errorf("schema %s: cannot read it: %w", stream.SanitizeLine(arg), unwrapPath(err))
@@ -59,7 +59,7 @@ func LoadSchema(arg string) (*AnswerSchema, error) {
 		}
 	}
 	fail := func(what string, err error) error {
-		line := "schema " + stream.SanitizeLine(src) + ": " + what
+		line := where + ": " + what
 		if err != nil {
 			line += ": " + stream.SanitizeLine(err.Error())
 		}
