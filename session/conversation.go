@@ -217,9 +217,11 @@ func (c *Conversation) Fork(keep int) *Conversation {
 // the history is never stored twice. A conversation loaded again from the
 // store chains on the new server from its last response. The earlier turns'
 // reasoning items stay behind: their encrypted_content is the old server's
-// (Ollama's is not even encrypted), and another server refuses it.
+// (Ollama's is not even encrypted), and another server refuses it. The
+// knobs the old server refused (knobs.go) are tried on the new one.
 func (c *Conversation) SwitchProvider() {
 	c.chainID = ""
 	c.Stateless = true
 	c.movedAt = len(c.Turns)
+	c.refused = nil // what the old server refused, the new one may take
 }

@@ -133,6 +133,12 @@ func ToggleFast(tier string) string {
 	return "priority"
 }
 
+// Restart is a new conversation on the same server (the chat's /new): the
+// same settings, and it does not send what the server refused.
+func (c *Conversation) Restart() *Conversation {
+	return &Conversation{Settings: c.Settings, refused: slices.Clone(c.refused)}
+}
+
 // RefusedKnobs are the knobs the server refused in this conversation, in
 // the order it refused them.
 func (c *Conversation) RefusedKnobs() []string { return slices.Clone(c.refused) }

@@ -42,6 +42,13 @@ func TestKnobsSentAndDroppedWhenRefused(t *testing.T) {
 	if f := c.Fork(1); !f.Refused(KnobServiceTier) || !f.Refused(KnobVerbosity) || f.Refused(KnobPromptCacheKey) {
 		t.Fatalf("fork refused %v", f.RefusedKnobs())
 	}
+	if n := c.Restart(); !n.Refused(KnobServiceTier) || len(n.Turns) != 0 || n.Settings.ServiceTier != "priority" {
+		t.Fatalf("restart: refused %v, %d turns", n.RefusedKnobs(), len(n.Turns))
+	}
+	c.SwitchProvider()
+	if len(c.RefusedKnobs()) != 0 || c.Say("three").Request.ServiceTier != "priority" {
+		t.Fatalf("another provider is not asked again: refused %v", c.RefusedKnobs())
+	}
 }
 
 // A request without knobs has no text block and no tier.

@@ -23,7 +23,7 @@ func (m *Model) slash(name, args string) tea.Cmd {
 			stop = m.interrupt()
 		}
 		m.tools.abandon(m.frame)
-		m.conv = &session.Conversation{Settings: m.conv.Settings}
+		m.conv = m.conv.Restart() // what the server refused stays unsent (session/knobs.go)
 		m.items.reset(m.transcriptHeight())
 		m.pending = nil
 		m.metering.reset()
