@@ -65,6 +65,7 @@ func FromStore(s *store.Session) (*Conversation, []error) {
 				if t.Responses[n-1].Model == "" {
 					t.Responses[n-1].Model = u.Model // the model that answered, for its price
 				}
+				t.Responses[n-1].ServiceTier = u.ServiceTier // the tier it ran on, for its price too
 			}
 		}
 		c.Turns = append(c.Turns, t)
