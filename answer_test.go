@@ -116,6 +116,10 @@ func TestSchemaBadFileNamed(t *testing.T) {
 	if line := oneLine(t, errOut); code != exitUsage || !strings.Contains(line, "none.json") {
 		t.Errorf("missing file: exit %d err %q", code, line)
 	}
+	_, errOut, code = runnel(t, "", "--base-url", srv.URL, "--no-save", "--schema", strictSchema, "--format", "json", "-p", "hi")
+	if line := oneLine(t, errOut); code != exitUsage || !strings.Contains(line, "--format") {
+		t.Errorf("--schema with --format: exit %d err %q", code, line)
+	}
 	if n := len(srv.Requests()); n != 0 {
 		t.Fatalf("%d requests sent; want none", n)
 	}
