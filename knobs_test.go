@@ -50,7 +50,7 @@ func TestKnobsInRequestBody(t *testing.T) {
 }
 
 // A server that refuses service_tier gets one line, and the turn goes
-// again without it and succeeds.
+// again without it and succeeds; the next run does not send it.
 func TestServiceTierRefusedResent(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-test")
 	srv := streamtest.New(t)
@@ -68,6 +68,15 @@ func TestServiceTierRefusedResent(t *testing.T) {
 	}
 	if _, ok := reqs[1].JSON()["service_tier"]; ok {
 		t.Fatalf("resent with service_tier: %s", reqs[1].Body)
+	}
+	// the next run remembers it: no refused request, no line
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_b", "Again.")})
+	out, errOut, code = runnel(t, "", "--base-url", srv.URL, "--no-save", "--format", "text", "-c", "service_tier=priority", "-p", "hi")
+	if code != exitOK || strings.TrimSpace(out) != "Again." || errOut != "" {
+		t.Fatalf("next run: exit %d out %q err %q", code, out, errOut)
+	}
+	if reqs = srv.Requests(); len(reqs) != 3 || reqs[2].JSON()["service_tier"] != nil {
+		t.Fatalf("next run: %d requests, the last with service_tier %v", len(reqs), reqs[len(reqs)-1].JSON()["service_tier"])
 	}
 }
 

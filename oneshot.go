@@ -146,6 +146,7 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 	}
 	p := output.New(o.format, out, stderr, o.width, imageSink(o, o.saveImages), o.saveImages)
 	chains := newChainWatch(o, client.BaseURL, conv, stderr)
+	knobs := newKnobMemory(o, client.BaseURL, conv) // what this provider refused is not sent (answer.go)
 	var last *stream.Accumulator
 	var lastErr error
 	send := func(ctx context.Context, step tools.Step) (*stream.Snapshot, error) {
@@ -164,7 +165,7 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		// the answer is kept (bounded by the limit): later rounds may resend
 		// it (store = false), and the turn holds it
 		acc, err := drive(stream.Start(ctx, client, req), &stream.Accumulator{Limit: s.MaxResponseBytes}, p, stderr, chains.guard(turn))
-		acc, err = resendRefused(conv, turn, acc, err, stderr, func(again stream.Request) (*stream.Accumulator, error) {
+		acc, err = knobs.resendRefused(conv, turn, acc, err, stderr, func(again stream.Request) (*stream.Accumulator, error) {
 			again.Tools = reqTools
 			return drive(stream.Start(ctx, client, again), &stream.Accumulator{Limit: s.MaxResponseBytes}, p, stderr, chains.guard(turn))
 		})

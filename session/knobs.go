@@ -102,7 +102,7 @@ func (c *Conversation) DropRefused(t *Turn, err error) (req stream.Request, name
 
 // RefusedNotice is the one line that says the server refused a knob.
 func RefusedNotice(name string) string {
-	return "the server does not take " + name + " — sending the turn again without it, and not sending it again this session"
+	return "the server does not take " + name + " — sending the turn again without it, and not sending it to this server again"
 }
 
 // TierNotice is the one line that says a response ran on another

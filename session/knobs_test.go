@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
+	"time"
 
 	"runnel/stream"
 )
@@ -100,5 +101,35 @@ func TestKnobSettingsStored(t *testing.T) {
 	}
 	if a, b := NewCacheKey(), NewCacheKey(); a == b || len(a) != len("runnel-")+16 {
 		t.Fatalf("keys %q %q", a, b)
+	}
+}
+
+// KnobMemory keeps what a provider refused, per provider, for
+// StatelessTTL; a conversation told of it does not send it.
+func TestKnobMemory(t *testing.T) {
+	now := time.Unix(1_700_000_000, 0)
+	m := KnobMemory{Dir: t.TempDir()}
+	if got := m.Refused("http://a/v1", now); got != nil {
+		t.Fatalf("nothing remembered, got %v", got)
+	}
+	if err := m.Remember("http://a/v1", []string{KnobVerbosity, "bogus", KnobServiceTier}, now); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Refused("http://a/v1", now.Add(time.Hour)); len(got) != 2 || got[0] != KnobServiceTier || got[1] != KnobVerbosity {
+		t.Fatalf("got %v", got)
+	}
+	if got := m.Refused("http://b/v1", now); got != nil {
+		t.Fatalf("another provider: %v", got)
+	}
+	if got := m.Refused("http://a/v1", now.Add(StatelessTTL)); got != nil {
+		t.Fatalf("past the TTL: %v", got)
+	}
+	if err := (KnobMemory{}).Remember("k", []string{KnobServiceTier}, now); err != nil {
+		t.Fatal(err)
+	}
+	c := &Conversation{Settings: Settings{Model: "m", Store: true, ServiceTier: "flex", Verbosity: "low"}}
+	c.Refuse(m.Refused("http://a/v1", now)...)
+	if r := c.Say("hi").Request; r.ServiceTier != "" || r.Text != nil {
+		t.Fatalf("sent what was refused: %+v", r)
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"runnel/session"
 	"runnel/stream"
+	"runnel/ui/block"
 )
 
 // fastNotice is what /fast says once it switched the tier to tier (the
@@ -22,6 +23,28 @@ func fastNotice(tier string, refused []string) string {
 		line += " — but this server refused service_tier, so it is not sent"
 	}
 	return line
+}
+
+// knobMemory is where what a provider refused is remembered: beside the
+// model lists, as the stateless memory (turns.go).
+func (ts *turns) knobMemory() session.KnobMemory {
+	return session.KnobMemory{Dir: ts.opts.Models.CacheDir}
+}
+
+// recallKnobs keeps from the conversation's requests what its provider
+// refused before (in this run or an earlier one).
+func (ts *turns) recallKnobs() {
+	if ts.opts.Client == nil {
+		return
+	}
+	ts.conv.Refuse(ts.knobMemory().Refused(ts.providerKey(), ts.now())...)
+}
+
+// rememberKnobs writes what the provider refused, for later runs.
+func (ts *turns) rememberKnobs() {
+	if err := ts.knobMemory().Remember(ts.providerKey(), ts.conv.RefusedKnobs(), ts.now()); err != nil {
+		ts.say(block.Warning, "cannot remember it for the next run: "+stream.SanitizeLine(err.Error()))
+	}
 }
 
 // knobRows are /status's rows for the knobs: what is asked, what the

@@ -98,6 +98,7 @@ func (ts *turns) fallback(t *turn) tea.Cmd {
 	}
 	if req, name, ok := ts.conv.DropRefused(t.sess, t.err); ok { // a knob the server does not take (session/knobs.go)
 		ts.say(block.Info, session.RefusedNotice(name))
+		ts.rememberKnobs()
 		return ts.resend(t, req)
 	}
 	if id, ok := session.MissingOutput(t.err); ok {
@@ -185,8 +186,10 @@ func (ts *turns) statelessMemory() session.StatelessMemory {
 }
 
 // recallStateless makes the conversation send the history from the start
-// when its provider is remembered as keeping no state.
+// when its provider is remembered as keeping no state, and leave out the
+// knobs it is remembered to refuse (recallKnobs).
 func (ts *turns) recallStateless() {
+	ts.recallKnobs() // and what it refused is not sent (knobs.go)
 	if ts.opts.Client == nil || ts.conv.Stateless {
 		return
 	}
