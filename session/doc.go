@@ -45,7 +45,7 @@
 // Request knobs (knobs.go): Settings.ServiceTier, Verbosity and
 // PromptCacheKey go on every request; a server that refuses one (a 400
 // naming it) gets the turn again without it (DropRefused), and the
-// conversation does not send it again; TierNotice says when a response ran
+// conversation does not send it again, nor later runs (KnobMemory); TierNotice says when a response ran
 // on another tier than the one asked. Structured output (schema.go):
 // LoadSchema makes a JSON Schema the request's text.format, strict when it
 // allows it, and checks the answer (AnswerSchema.Check, FinalAnswer).
