@@ -13,7 +13,9 @@ import (
 	"runnel/session/attach"
 	"runnel/session/config"
 	"runnel/session/images"
+	"runnel/session/regfile"
 	"runnel/session/store"
+	"runnel/stream"
 	"runnel/ui"
 )
 
@@ -70,6 +72,11 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 		Attach:           s.Attach,
 		Files:            o.files,
 	})
+	if o.lastMessage != "" { // --output-last-message: the chat's last answer too
+		if werr := regfile.WritePrivate(o.lastMessage, []byte(res.LastAnswer)); werr != nil {
+			warnf(stderr, "cannot write the last message to %s: %s", stream.SanitizeLine(o.lastMessage), errLine(unwrapPath(werr)))
+		}
+	}
 	if errors.Is(err, ui.ErrInterrupted) || err != nil && ctx.Err() != nil { // saved as on quit
 		if res.SessionID != "" {
 			fmt.Fprintf(stdout, "resume this session with: runnel -r %s\n", res.SessionID)

@@ -52,6 +52,8 @@ type options struct {
 	overrides                                    []string // -c key=value (--override)
 	noSave                                       bool     // --no-save: -p is not saved
 	template                                     string   // -t NAME: the -p prompt goes through that prompt file (prompts_cmd.go)
+	schema                                       string   // --schema FILE|JSON: the -p answer follows this JSON Schema (answer.go)
+	lastMessage                                  string   // --output-last-message FILE: -p writes the final answer there
 }
 
 // run is main without the process: it returns the exit status. SIGINT
@@ -111,6 +113,8 @@ func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Wr
 	f.StringArrayVar(&o.tools, "tool", nil, "turn on only this tool for the session (repeatable; names from the config's tools, functions and mcp_servers)")
 	f.BoolVar(&o.noSave, "no-save", false, "with -p: do not save the run as a session")
 	f.StringVarP(&o.template, "template", "t", "", "send -p through the prompt file NAME: its template, instructions, model and effort (runnel prompts lists them)")
+	f.StringVar(&o.schema, "schema", "", "with -p: the answer follows this JSON Schema (a file, or the JSON itself); only the JSON is printed, and exit status 6 says it did not validate")
+	f.StringVar(&o.lastMessage, "output-last-message", "", "write the final answer's text to this file (-p: its answer; the chat: the last answer, when it ends)")
 	configFlags(root, &o)
 	outputFlags(root, &o)
 	dataDirFlags(root)

@@ -49,6 +49,10 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		warnf(stderr, "no prompt: give -p PROMPT or pipe text on stdin (run runnel on a terminal for the chat)")
 		return exitUsage
 	}
+	sch, code := loadAnswerSchema(o, stderr) // answer.go: before anything is sent
+	if code != exitOK {
+		return code
+	}
 	// A script must not take the demo's answer for a real one. A continued
 	// session is on its own provider, which is known once it is read.
 	demoRefused := func(s config.Settings) bool {
@@ -142,8 +146,16 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		warnf(stderr, "%s", errLine(err))
 		return exitUsage
 	}
-	p := output.New(o.format, stdout, stderr, o.width, imageSink(o, o.saveImages), o.saveImages)
+	if sch != nil {
+		conv.Format = sch.Format
+	}
+	out := stdout
+	if sch != nil {
+		out = io.Discard // only the JSON, once checked (finishAnswer)
+	}
+	p := output.New(o.format, out, stderr, o.width, imageSink(o, o.saveImages), o.saveImages)
 	chains := newChainWatch(o, client.BaseURL, conv, stderr)
+	knobs := newKnobMemory(o, client.BaseURL, conv) // what this provider refused is not sent (answer.go)
 	var last *stream.Accumulator
 	var lastErr error
 	send := func(ctx context.Context, step tools.Step) (*stream.Snapshot, error) {
@@ -166,10 +178,15 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		// the answer is kept (bounded by the limit): later rounds may resend
 		// it (store = false), and the turn holds it
 		acc, err := drive(stream.Start(ctx, client, req), &stream.Accumulator{Limit: s.MaxResponseBytes}, p, stderr, chains.guard(turn))
+		acc, err = knobs.resendRefused(conv, turn, acc, err, stderr, func(again stream.Request) (*stream.Accumulator, error) {
+			again.Tools = reqTools
+			return drive(stream.Start(ctx, client, again), &stream.Accumulator{Limit: s.MaxResponseBytes}, p, stderr, chains.guard(turn))
+		})
 		if again, ok := chains.resend(turn, acc, err); ok { // the server lost or ignored the chain: once, with the history
 			again.Tools = req.Tools
 			acc, err = drive(stream.Start(ctx, client, again), &stream.Accumulator{Limit: s.MaxResponseBytes}, p, stderr, nil)
 		}
+		tierNotices(turn, acc, stderr)
 		conv.Finish(turn, acc.Responses(), err, errors.Is(err, context.Canceled))
 		if log != nil {
 			log.End(time.Now(), turn) // also after SIGINT or SIGTERM: what came is saved
@@ -192,7 +209,7 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 	if last == nil {
 		last = &stream.Accumulator{}
 	}
-	return report(last, lastErr, stderr)
+	return finishAnswer(o, sch, last, report(last, lastErr, stderr), stdout, stderr)
 }
 
 // stdinName is the name piped stdin is sent and shown under: a text

@@ -2,6 +2,7 @@ package session
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"runnel/session/store"
@@ -25,8 +26,11 @@ type Settings struct {
 	// State "conversation" creates a server-side conversation for a
 	// session that has no server state yet (serverconv.go); Conversation
 	// is its id, sent instead of previous_response_id once there is one.
-	State        string
-	Conversation string
+	State          string
+	Conversation   string
+	ServiceTier    string // service_tier: "" sends none; priority, flex, default, auto (knobs.go)
+	Verbosity      string // text.verbosity: "" sends none; low, medium, high
+	PromptCacheKey string // prompt_cache_key: "" sends none (config.Settings.Session makes one per session)
 }
 
 // Conversation is a chain of turns.
@@ -46,6 +50,8 @@ type Settings struct {
 //     made.
 //   - with Stateless, no request carries previous_response_id: each sends
 //     the history (FullInput), whatever Settings.Store says.
+//   - refused holds the knobs (knobs.go) the server refused; no request
+//     carries them after that.
 type Conversation struct {
 	Settings Settings
 	Turns    []*Turn
@@ -64,6 +70,11 @@ type Conversation struct {
 	// file's /NAME turn and its tool rounds) until the caller replaces it
 	// (override.go); Settings stay as they are.
 	Override *Override
+
+	// Format, when set, asks every answer to follow a JSON Schema
+	// (text.format; -p --schema). It is not stored with the session.
+	Format  *stream.TextFormat
+	refused []string // knobs the server refused (knobs.go)
 }
 
 // Turn is one exchange: the input the user sent and the responses it produced
@@ -137,6 +148,7 @@ func (c *Conversation) newTurn(prompt string, input []json.RawMessage, prev stri
 	if s.ReasoningEffort != "" || s.ReasoningSummary != "" {
 		req.Reasoning = &stream.Reasoning{Effort: s.ReasoningEffort, Summary: s.ReasoningSummary}
 	}
+	c.applyKnobs(&req)
 	keep := c.Settings.Store
 	req.Store = &keep
 	if !keep {
@@ -221,7 +233,7 @@ func ApprovalResponse(requestID string, approve bool, reason string) json.RawMes
 // the server-side conversation, which holds the turns after them too).
 func (c *Conversation) Fork(keep int) *Conversation {
 	keep = max(0, min(keep, len(c.Turns)))
-	f := &Conversation{Settings: c.Settings, Turns: append([]*Turn(nil), c.Turns[:keep]...), Stateless: c.Stateless, movedAt: min(c.movedAt, keep), made: c.made}
+	f := &Conversation{Settings: c.Settings, Turns: append([]*Turn(nil), c.Turns[:keep]...), Stateless: c.Stateless, movedAt: min(c.movedAt, keep), made: c.made, refused: slices.Clone(c.refused)}
 	// the server-side conversation holds every turn, not only the kept
 	// ones: the fork chains from its own last response instead
 	f.Settings.Conversation = ""
@@ -242,9 +254,11 @@ func (c *Conversation) Fork(keep int) *Conversation {
 // the history is never stored twice. A conversation loaded again from the
 // store chains on the new server from its last response. The earlier turns'
 // reasoning items stay behind: their encrypted_content is the old server's
-// (Ollama's is not even encrypted), and another server refuses it.
+// (Ollama's is not even encrypted), and another server refuses it. The
+// knobs the old server refused (knobs.go) are tried on the new one.
 func (c *Conversation) SwitchProvider() {
 	c.chainID = ""
 	c.Stateless = true
 	c.movedAt = len(c.Turns)
+	c.refused = nil // what the old server refused, the new one may take
 }

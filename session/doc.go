@@ -64,6 +64,14 @@
 // turns the conversation Stateless. ConversationDoc makes an importable
 // session of a conversation's items.
 //
+// Request knobs (knobs.go): Settings.ServiceTier, Verbosity and
+// PromptCacheKey go on every request; a server that refuses one (a 400
+// naming it) gets the turn again without it (DropRefused), and the
+// conversation does not send it again, nor later runs (KnobMemory); TierNotice says when a response ran
+// on another tier than the one asked. Structured output (schema.go):
+// LoadSchema makes a JSON Schema the request's text.format, strict when it
+// allows it, and checks the answer (AnswerSchema.Check, FinalAnswer).
+//
 // It does not render, and it does not talk to the network: the caller sends
 // the Request it builds (stream.Start) and hands back the snapshots it got.
 //

@@ -266,6 +266,9 @@ func (l *TurnLog) End(now time.Time, t *Turn) {
 		if s.Model != "" {
 			usage.Model = s.Model
 		}
+		if s.ServiceTier != "" {
+			usage.ServiceTier = s.ServiceTier
+		}
 	}
 	end.Usage, _ = json.Marshal(usage)
 	l.j.enqueue(func() {
@@ -277,10 +280,12 @@ func (l *TurnLog) End(now time.Time, t *Turn) {
 
 // turnUsage is a turn's stored usage: the responses' usage summed, and the
 // model the server reported, so that `runnel sessions` prices each turn as
-// the model that answered it (package session/models).
+// the model that answered it (package session/models), on the service
+// tier it ran on.
 type turnUsage struct {
 	stream.Usage
-	Model string `json:"model,omitempty"`
+	Model       string `json:"model,omitempty"`
+	ServiceTier string `json:"service_tier,omitempty"`
 }
 
 // addUsage adds v to u, details included (the reasoning tokens that the

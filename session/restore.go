@@ -84,6 +84,7 @@ func (c *Conversation) loadTurns(turns []store.Turn, into *[]*Turn) []error {
 				if t.Responses[n-1].Model == "" {
 					t.Responses[n-1].Model = u.Model // the model that answered, for its price
 				}
+				t.Responses[n-1].ServiceTier = u.ServiceTier // the tier it ran on, for its price too
 			}
 		}
 		*into = append(*into, t)

@@ -18,6 +18,9 @@ type settingsJSON struct {
 	Provider         string            `json:"provider,omitempty"`
 	State            string            `json:"state,omitempty"`
 	Conversation     string            `json:"conversation,omitempty"`
+	ServiceTier      string            `json:"service_tier,omitempty"`
+	Verbosity        string            `json:"verbosity,omitempty"`
+	PromptCacheKey   string            `json:"prompt_cache_key,omitempty"`
 }
 
 // JSON returns the settings as stored with a session.

@@ -191,10 +191,16 @@ func (m StatelessMemory) Remember(key, reason string, now time.Time) error {
 	if err != nil {
 		return err
 	}
+	return writeMemoryFile(path, data)
+}
+
+// writeMemoryFile writes one memory file through a temporary file and a
+// rename (a reader never sees half a file).
+func writeMemoryFile(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".stateless-*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".memory-*")
 	if err != nil {
 		return err
 	}
@@ -214,16 +220,22 @@ func (m StatelessMemory) Remember(key, reason string, now time.Time) error {
 // maxMemoryFile bytes holding a memoryFile (regfile: a FIFO or a device in
 // its place is refused at once).
 func readMemory(path string) (memoryFile, error) {
-	if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
-		return memoryFile{}, fmt.Errorf("%s is not a regular file", path) // runnel writes no links here
-	}
-	data, err := regfile.ReadFile(path, maxMemoryFile)
-	if err != nil {
-		return memoryFile{}, err
-	}
 	var f memoryFile
-	if err := json.Unmarshal(data, &f); err != nil {
+	if err := readJSONFile(path, &f); err != nil {
 		return memoryFile{}, err
 	}
 	return f, nil
+}
+
+// readJSONFile reads one memory file into v: a regular file of at most
+// maxMemoryFile bytes holding JSON.
+func readJSONFile(path string, v any) error {
+	if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
+		return fmt.Errorf("%s is not a regular file", path) // runnel writes no links here
+	}
+	data, err := regfile.ReadFile(path, maxMemoryFile)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, v)
 }

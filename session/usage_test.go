@@ -17,7 +17,7 @@ func TestResumeKeepsReasoningTokens(t *testing.T) {
 	usage := `"usage":{"input_tokens":100,"output_tokens":50,"total_tokens":150,"input_tokens_details":{"cached_tokens":40},"output_tokens_details":{"reasoning_tokens":30}}`
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(
 		`{"type":"response.created","response":{"id":"resp_u","model":"gpt-5-2025-08-07","status":"in_progress","output":[]}}`,
-		`{"type":"response.completed","response":{"id":"resp_u","model":"gpt-5-2025-08-07","status":"completed","output":[],`+usage+`}}`,
+		`{"type":"response.completed","response":{"id":"resp_u","model":"gpt-5-2025-08-07","service_tier":"priority","status":"completed","output":[],`+usage+`}}`,
 	)})
 	c := &session.Conversation{Settings: session.Settings{Model: "m", Store: true}}
 	j := session.NewJournal(db, c.Settings)
@@ -33,5 +33,8 @@ func TestResumeKeepsReasoningTokens(t *testing.T) {
 	}
 	if m := rs[len(rs)-1].Model; m != "gpt-5-2025-08-07" { // the model that answered: its price, after a resume
 		t.Fatalf("model after resume %q", m)
+	}
+	if tier := rs[len(rs)-1].ServiceTier; tier != "priority" { // the tier it ran on: its price too
+		t.Fatalf("service tier after resume %q", tier)
 	}
 }

@@ -234,6 +234,27 @@ func (e *APIError) ChainUnsupported() bool {
 	return false
 }
 
+// Refuses reports whether the server refused the request parameter named
+// param (or one of its names, as "text.verbosity" and "verbosity"): a 400
+// or 422 whose param or message names it. Servers that take fewer
+// parameters than OpenAI's say so this way (OpenAI: "Unsupported parameter:
+// 'service_tier'…", code unsupported_parameter; pydantic-based servers
+// list the field in the message); the caller sends the request again
+// without it.
+func (e *APIError) Refuses(names ...string) bool {
+	if e.Status != http.StatusBadRequest && e.Status != http.StatusUnprocessableEntity {
+		return false
+	}
+	m := strings.ToLower(e.Message)
+	p := strings.ToLower(e.Param)
+	for _, n := range names {
+		if n != "" && (p == n || strings.Contains(m, n)) {
+			return true
+		}
+	}
+	return false
+}
+
 // modelNotFound reports whether the server said the model is unknown.
 func (e *APIError) modelNotFound() bool {
 	if e.Code == "model_not_found" {

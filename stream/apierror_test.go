@@ -238,3 +238,21 @@ func TestAPIErrorBrief(t *testing.T) {
 		t.Errorf("Error lost its advice: %q", e.Error())
 	}
 }
+
+// Refuses: a 400 or 422 naming the parameter, by param or in its message.
+func TestAPIErrorRefuses(t *testing.T) {
+	cases := []struct {
+		e    APIError
+		want bool
+	}{
+		{APIError{Status: 400, Code: "unsupported_parameter", Param: "service_tier", Message: "Unsupported parameter: 'service_tier'."}, true},
+		{APIError{Status: 422, Message: "Extra inputs are not permitted: body.service_tier"}, true},
+		{APIError{Status: 400, Param: "model", Message: "unknown model"}, false},
+		{APIError{Status: 500, Message: "service_tier"}, false},
+	}
+	for _, c := range cases {
+		if got := c.e.Refuses("service_tier"); got != c.want {
+			t.Errorf("%+v: %v", c.e, got)
+		}
+	}
+}

@@ -63,7 +63,8 @@
 //
 // A snapshot also records what the server echoed of the request's state
 // (Echoed, EchoedPrevious, EchoedStore: previous_response_id present, null or
-// absent, and store), for the session to tell a server that keeps none.
+// absent, and store), for the session to tell a server that keeps none, and
+// the service_tier it reports (ServiceTier).
 //
 // Tolerance is the point: sequence numbers may be missing or duplicated, item
 // ids may change on every event, deltas may precede their item, servers may

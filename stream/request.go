@@ -27,9 +27,32 @@ type Request struct {
 	// dropped stream can be resumed (GET /responses/{id}?stream=true&
 	// starting_after=N) and a killed client can reattach. Open sends it with
 	// store: true, which background mode requires.
-	Background bool           `json:"background,omitempty"`
-	Stream     bool           `json:"stream"`
-	Extra      map[string]any `json:"-"`
+	Background bool `json:"background,omitempty"`
+	// The request knobs (session/knobs.go): the processing tier
+	// ("priority", "flex"), the prompt cache key, and the text block
+	// (verbosity, a json_schema format). Each is left out when empty.
+	ServiceTier    string         `json:"service_tier,omitempty"`
+	PromptCacheKey string         `json:"prompt_cache_key,omitempty"`
+	Text           *TextParam     `json:"text,omitempty"`
+	Stream         bool           `json:"stream"`
+	Extra          map[string]any `json:"-"`
+}
+
+// TextParam is the request's text block: how long the answer should be
+// (Verbosity: low, medium or high) and its format (a json_schema Format
+// asks for JSON that follows the schema).
+type TextParam struct {
+	Format    *TextFormat `json:"format,omitempty"`
+	Verbosity string      `json:"verbosity,omitempty"`
+}
+
+// TextFormat is text.format of type json_schema: Schema is the JSON Schema
+// the answer follows, Strict asks the server to enforce it exactly.
+type TextFormat struct {
+	Type   string          `json:"type"`
+	Name   string          `json:"name,omitempty"`
+	Schema json.RawMessage `json:"schema,omitempty"`
+	Strict bool            `json:"strict"`
 }
 
 // ContextManager is one entry of the request's context_management: with

@@ -45,6 +45,9 @@ type Snapshot struct {
 	Echoed         bool
 	EchoedPrevious bool
 	EchoedStore    *bool
+	// ServiceTier is the last service_tier a response object gave: the
+	// tier the server processed the response on, once it is terminal.
+	ServiceTier string
 
 	started     bool // an event other than response.created was applied
 	seen        seqSet
@@ -185,6 +188,9 @@ func (s *Snapshot) takeResponse(r *Response) {
 	}
 	if r.Usage != nil {
 		s.Usage = r.Usage
+	}
+	if r.ServiceTier != "" {
+		s.ServiceTier = r.ServiceTier
 	}
 	if r.Error != nil && (r.Error.Message != "" || r.Error.Code != "") {
 		s.Error = r.Error

@@ -107,6 +107,7 @@ type Response struct {
 	Usage              *Usage            `json:"usage"`
 	Error              *ErrorInfo        `json:"error"`
 	IncompleteDetails  json.RawMessage   `json:"incomplete_details"`
+	ServiceTier        string            `json:"service_tier"` // the tier the server used (or, at first, was asked for)
 	Raw                json.RawMessage   `json:"-"`
 }
 

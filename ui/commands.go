@@ -23,7 +23,7 @@ func (m *Model) slash(name, args string) tea.Cmd {
 			stop = m.interrupt()
 		}
 		m.tools.abandon(m.frame)
-		m.conv = &session.Conversation{Settings: m.conv.Settings}
+		m.conv = m.conv.Restart() // what the server refused stays unsent (session/knobs.go)
 		m.items.reset(m.transcriptHeight())
 		m.pending = nil
 		m.metering.reset()
@@ -43,6 +43,10 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		m.status.Effort = args
 		m.history.saveSettings(m.conv.Settings)
 		m.notice(block.Info, "reasoning effort: "+args)
+	case "fast":
+		m.conv.Settings.ServiceTier = session.ToggleFast(m.conv.Settings.ServiceTier)
+		m.history.saveSettings(m.conv.Settings)
+		m.notice(block.Info, fastNotice(m.conv.Settings.ServiceTier, m.conv.RefusedKnobs()))
 	case "copy":
 		return m.copyAnswer(args)
 	case "help":

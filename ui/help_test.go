@@ -14,19 +14,19 @@ import (
 
 // TestHelpListsEveryKey: the main "?" overlay names every root binding
 // (alt+r and alt+o included), the dialogs' keys and every command, and it
-// fits the transcript area of a 100x41 terminal without a cut (40 before
-// /edit, /undo and /tree; a smaller one scrolls it:
+// fits the transcript area of a 100x42 terminal without a cut (40 before
+// /edit, /undo, /tree and /fast; a smaller one scrolls it:
 // TestHelpScrollsWhenTaller).
 func TestHelpListsEveryKey(t *testing.T) {
 	m := newTestModel(t, Options{})
-	m.Update(tea.WindowSizeMsg{Width: 100, Height: 41})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 42})
 	v := ansi.Strip(HelpView(100, m.frame.styles, DefaultKeyMap()))
 	if n := strings.Count(v, "\n") + 1; n > m.transcriptHeight() {
 		t.Errorf("help takes %d lines, the area has %d:\n%s", n, m.transcriptHeight(), v)
 	}
 	k := DefaultKeyMap()
 	for _, b := range []key.Binding{k.Send, k.Newline, k.Complete, k.Editor, k.PageUp, k.Top, k.Bottom,
-		k.ToggleReasoning, k.AllReasoning, k.ExpandTool, k.Panels, k.Interrupt, k.CopyLast, k.Sessions, k.Quit, k.Approve, k.ApproveSession, k.Deny} {
+		k.ToggleReasoning, k.AllReasoning, k.ExpandTool, k.Panels, k.Interrupt, k.CopyLast, k.Sessions, k.Branch, k.Quit, k.Approve, k.ApproveSession, k.Deny} {
 		if !strings.Contains(v, b.Help().Key) {
 			t.Errorf("help lacks %q", b.Help().Key)
 		}

@@ -42,7 +42,8 @@ func (m *Model) statusFacts() {
 		id = string(m.journal.ID())
 	}
 	in := statusIn{client: m.opts.Client, settings: m.conv.Settings, status: m.status, session: id,
-		turns: userTurns(m.conv.Turns), tools: m.tools.cfg.List(), on: m.tools.on(), stateless: m.conv.Stateless}
+		turns: userTurns(m.conv.Turns), tools: m.tools.cfg.List(), on: m.tools.on(), stateless: m.conv.Stateless,
+		refused: m.conv.RefusedKnobs()}
 	m.metering.statusFacts(in, m.frame, m.meterEnv())
 }
 

@@ -198,18 +198,22 @@ type costMeter struct {
 	lastModel string
 	lastInfo  models.Info
 	lastKnown bool
+	cacheSaid bool   // a response said how much of its input was cached
+	lastTier  string // the service tier the newest priced response ran on
 }
 
-func (c *costMeter) add(t models.Table, model string, u models.Usage) {
+// add counts one response's usage, priced on the service tier it ran on.
+func (c *costMeter) add(t models.Table, model, tier string, u models.Usage) {
 	c.tokens = c.tokens.Add(u)
 	c.counted = true
 	info, ok := t.Lookup(model)
-	if d, priced := info.Cost(u); ok && priced {
+	if d, priced := info.TierCost(u, tier); ok && priced {
 		c.cost += d
 	} else {
 		c.unpriced = true
 	}
 	c.last, c.lastModel, c.lastInfo, c.lastKnown = u, model, info, ok
+	c.lastTier = tier
 }
 
 // fill is "42%", "" when unknown.
@@ -234,8 +238,20 @@ func (c costMeter) costText() string {
 	return models.FormatCost(c.cost)
 }
 
-// view is the status line's piece: "ctx 42% · $0.0045", either half alone,
-// or ""; "≥ $0.0045" when a response's usage is unknown.
+// cacheText is "cache 83%", the session's cached input tokens over its
+// input tokens; "" until a response said how much of its input was cached.
+func (c costMeter) cacheText() string {
+	if !c.cacheSaid {
+		return ""
+	}
+	if p, ok := models.CacheShare(c.tokens); ok {
+		return "cache " + strconv.Itoa(p) + "%"
+	}
+	return ""
+}
+
+// view is the status line's piece: "ctx 42% · $0.0045 · cache 83%", any of
+// them alone, or ""; "≥ $0.0045" when a response's usage is unknown.
 func (c costMeter) view() string {
 	var parts []string
 	if f := c.fill(); f != "" {
@@ -245,6 +261,9 @@ func (c costMeter) view() string {
 		if c.unknown > 0 {
 			s = "≥ " + s // a response's cost never came
 		}
+		parts = append(parts, s)
+	}
+	if s := c.cacheText(); s != "" {
 		parts = append(parts, s)
 	}
 	return strings.Join(parts, " · ")
@@ -261,6 +280,7 @@ func (mt *metering) account(snaps []*stream.Snapshot, env meterEnv) string {
 		if s == nil || s.Usage == nil {
 			continue
 		}
+		mt.meter.cacheSaid = mt.meter.cacheSaid || s.Usage.InputDetails != nil
 		if env.provider == "demo" {
 			mt.meter.tokens = mt.meter.tokens.Add(models.FromWire(s.Usage))
 			mt.meter.counted, mt.meter.unpriced = true, true
@@ -270,7 +290,7 @@ func (mt *metering) account(snaps []*stream.Snapshot, env meterEnv) string {
 		if name == "" {
 			name = env.model
 		}
-		mt.meter.add(env.prices, name, models.FromWire(s.Usage))
+		mt.meter.add(env.prices, name, s.ServiceTier, models.FromWire(s.Usage))
 	}
 	return mt.meter.view()
 }
@@ -297,6 +317,7 @@ type statusIn struct {
 	tools     []tools.Info     // the configured tools
 	on        []string         // the tools switched on
 	stateless bool             // the conversation sends its history (the server keeps no state)
+	refused   []string         // the knobs the server refused (session.Conversation.RefusedKnobs)
 }
 
 // statusFacts is /status: what the chat is connected to and what the
@@ -396,6 +417,11 @@ func (mt *metering) statusFacts(in statusIn, f *frameState, env meterEnv) {
 	if c := conversationFact(s, in.stateless); c != "" {
 		rows = slices.Insert(rows, 5, [2]string{"conversation", c}) // after the session
 	}
+	cache := mt.meter.cacheText()
+	if cache != "" {
+		cache = strings.TrimPrefix(cache, "cache ") + " of the session's input tokens read from the prompt cache"
+	}
+	rows = append(rows, knobRows(s, in.refused, mt.meter.lastTier, cache)...)
 	f.post(showMsg{block.NewFacts("status", rows)})
 }
 

@@ -100,7 +100,8 @@ func (o Options) responseLimit() int {
 
 // Result is what the chat leaves behind.
 type Result struct {
-	SessionID store.SessionID // "" when nothing was saved
+	SessionID  store.SessionID // "" when nothing was saved
+	LastAnswer string          // the newest answer's text when the chat ended, "" for none (--output-last-message)
 }
 
 // Providers lets /provider switch the chat to another provider; nil: the

@@ -36,7 +36,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		out = o.Output
 	}
 	m.freeImages(out)
-	res := Result{}
+	res := Result{LastAnswer: m.conv.LastAnswer()}
 	if m.journal != nil {
 		res.SessionID = m.journal.ID()
 	}

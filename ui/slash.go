@@ -58,6 +58,7 @@ var slashCommands = []Command{
 	{Name: "model", Args: "[NAME]", Desc: "switch the model (alone: a list)", check: checkModel},
 	{Name: "provider", Args: "[NAME]", Desc: "switch the provider (alone: a list)", check: checkProvider},
 	{Name: "effort", Args: "LEVEL", Desc: "set the reasoning effort: none … max", check: checkEffort},
+	{Name: "fast", Desc: "toggle the priority service tier (faster, dearer)"},
 	{Name: "copy", Args: "[N]", Desc: "copy the last answer or its N-th code block", check: checkCopy},
 	{Name: "sessions", Desc: "open a saved session (ctrl+s)"},
 	{Name: "search", Args: "QUERY", Desc: "search every saved session", check: checkSearch},

@@ -129,6 +129,9 @@ func endNotices(t *turn, snaps []*stream.Snapshot, carried bool) (out []noticeMs
 		case s.Status == "incomplete":
 			out = append(out, noticeMsg{block.Warning, stream.IncompleteText(s.IncompleteDetails)})
 		}
+		if n := session.TierNotice(t.req.ServiceTier, s); n != "" { // the tier asked for was declined
+			out = append(out, noticeMsg{block.Warning, n})
+		}
 	}
 	var limitErr *stream.LimitError
 	switch {

@@ -88,13 +88,20 @@ func (ts *turns) retryAgain(t *turn, text string, at time.Time) bool {
 	return true
 }
 
-// fallback resends a turn with the whole conversation when the server
+// fallback resends a turn without a knob the server refused (a 400 naming
+// service_tier, verbosity or prompt_cache_key), or with the whole
+// conversation when the server
 // answered that the previous response is not found (expired, another
 // provider, store off, or a server that keeps no state: then remembered),
 // once, with a notice. It returns nil when it does not apply.
 func (ts *turns) fallback(t *turn) tea.Cmd {
 	if len(t.snapshots()) > 0 || t.stopped {
 		return nil
+	}
+	if req, name, ok := ts.conv.DropRefused(t.sess, t.err); ok { // a knob the server does not take (session/knobs.go)
+		ts.say(block.Info, session.RefusedNotice(name))
+		ts.rememberKnobs()
+		return ts.resend(t, req)
 	}
 	if id, ok := session.MissingOutput(t.err); ok {
 		// the chain holds a call nothing answered (a session killed during
@@ -181,8 +188,10 @@ func (ts *turns) statelessMemory() session.StatelessMemory {
 }
 
 // recallStateless makes the conversation send the history from the start
-// when its provider is remembered as keeping no state.
+// when its provider is remembered as keeping no state, and leave out the
+// knobs it is remembered to refuse (recallKnobs).
 func (ts *turns) recallStateless() {
+	ts.recallKnobs() // and what it refused is not sent (knobs.go)
 	if ts.opts.Client == nil || ts.conv.Stateless {
 		return
 	}

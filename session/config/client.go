@@ -64,7 +64,29 @@ func (s Settings) Session() session.Settings {
 		Background:       s.Background,
 		Provider:         s.Provider,
 		State:            s.State,
+		ServiceTier:      s.ServiceTier,
+		Verbosity:        s.Verbosity,
+		PromptCacheKey:   s.cacheKey(""),
 	}
+}
+
+// PromptCacheOff is the prompt_cache_key value that sends none.
+const PromptCacheOff = "off"
+
+// cacheKey is the prompt_cache_key a session sends: none when the config
+// says "off", the configured key when it names one, else the session's own
+// (stored, or a new one for a new session).
+func (s Settings) cacheKey(stored string) string {
+	switch s.PromptCacheKey {
+	case PromptCacheOff:
+		return ""
+	case "":
+		if stored != "" {
+			return stored
+		}
+		return session.NewCacheKey()
+	}
+	return s.PromptCacheKey
 }
 
 // Resumed is a stored session's settings for one more turn: what the
@@ -87,6 +109,15 @@ func (s Settings) Resumed(stored session.Settings, o Overrides) session.Settings
 	// a session keeps its server-side conversation (which resume continues);
 	// state decides only whether a session without server state makes one
 	stored.State = s.State
+	// the knobs: today's config where it sets one, else the session's
+	// (/fast); the session keeps its own prompt cache key
+	if s.ServiceTier != "" {
+		stored.ServiceTier = s.ServiceTier
+	}
+	if s.Verbosity != "" {
+		stored.Verbosity = s.Verbosity
+	}
+	stored.PromptCacheKey = s.cacheKey(stored.PromptCacheKey)
 	if stored.Provider != s.Provider {
 		if stored.Provider != "" { // another server (--provider): what it keeps is its own
 			stored.Store = s.Store

@@ -62,6 +62,14 @@ type Config struct {
 	// default: previous_response_id) or "conversation" (one server-side
 	// conversation per session, sent as conversation).
 	State string `toml:"state"`
+	// Request knobs (session/knobs.go), each sent only when set:
+	// service_tier (priority, flex, default or auto; /fast toggles
+	// priority), verbosity (text.verbosity: low, medium or high), and
+	// prompt_cache_key: unset gives each session its own key, "off" sends
+	// none, anything else is sent as it is.
+	ServiceTier    string `toml:"service_tier"`
+	Verbosity      string `toml:"verbosity"`
+	PromptCacheKey string `toml:"prompt_cache_key"`
 
 	// MaxResponseBytes bounds the text one response may hold (nil = not
 	// set: session.DefaultResponseLimit); past it runnel stops reading.
@@ -541,6 +549,20 @@ func (c *Config) validate(name string, pos *positions) error {
 		if err := checkEnum(t, truncations); err != nil {
 			return fmt.Errorf("%s: key \"context.truncation\": %w", at("context.truncation"), err)
 		}
+	}
+	for key, v := range map[string]string{"service_tier": c.ServiceTier, "verbosity": c.Verbosity} {
+		allowed := session.ServiceTiers
+		if key == "verbosity" {
+			allowed = session.Verbosities
+		}
+		if v != "" {
+			if err := checkEnum(v, allowed); err != nil {
+				return fmt.Errorf("%s: key %q: %w", at(key), key, err)
+			}
+		}
+	}
+	if k := c.PromptCacheKey; len(k) > 64 || strings.ContainsFunc(k, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		return fmt.Errorf("%s: key \"prompt_cache_key\": want at most 64 printable characters (or \"off\" to send none)", at("prompt_cache_key"))
 	}
 	if n := c.Timeouts.MaxRetries; n != nil && *n < 0 {
 		return fmt.Errorf("%s: key \"timeouts.max_retries\": %d must not be negative (0 means never retry)", at("timeouts.max_retries"), *n)

@@ -78,6 +78,9 @@ type Settings struct {
 	KeySource        string        // "env OPENAI_API_KEY", "api_key_command" or ""
 	BaseURLSet       bool          // the base URL came from a flag, the file or the environment
 	Attach           attach.Limits // [attachments]: limits and image detail
+	ServiceTier      string        // service_tier: "" sends none
+	Verbosity        string        // verbosity (text.verbosity): "" sends none
+	PromptCacheKey   string        // prompt_cache_key as configured: "" = one per session, "off" = none, else this key
 }
 
 // Demo reports whether nothing points runnel at a real provider: no API
@@ -134,6 +137,9 @@ func (c Config) Resolve(env func(string) string, o Overrides) (Settings, error) 
 		Truncation:       first(c.Context.Truncation, "disabled"),
 		LLMTitle:         c.LLMTitle,
 		Background:       c.Background || o.Background,
+		ServiceTier:      c.ServiceTier,
+		Verbosity:        c.Verbosity,
+		PromptCacheKey:   c.PromptCacheKey,
 		IdleTimeout:      first(p.Timeouts.Idle.Duration, c.Timeouts.Idle.Duration, DefaultIdleTimeout),
 		ConnectTimeout:   first(p.Timeouts.Connect.Duration, c.Timeouts.Connect.Duration, DefaultConnectTimeout),
 		MaxRetries:       DefaultMaxRetries,

@@ -38,6 +38,35 @@ func (i Info) Cost(u Usage) (dollars float64, ok bool) {
 	return d / 1e6, true
 }
 
+// TierFactor is what a service tier costs against the standard prices:
+// OpenAI prices priority processing at twice the standard rates and flex
+// at half (input, cached input and output alike). Any other tier
+// ("default", "auto", "", a server's own) is standard.
+func TierFactor(tier string) float64 {
+	switch tier {
+	case "priority":
+		return 2
+	case "flex":
+		return 0.5
+	}
+	return 1
+}
+
+// TierCost is Cost on the service tier the response ran on (TierFactor).
+func (i Info) TierCost(u Usage, tier string) (dollars float64, ok bool) {
+	d, ok := i.Cost(u)
+	return d * TierFactor(tier), ok
+}
+
+// CacheShare is the share of input tokens read from the prompt cache, in
+// percent rounded down; ok is false when no input was counted.
+func CacheShare(u Usage) (percent int, ok bool) {
+	if u.Input <= 0 {
+		return 0, false
+	}
+	return int(min(max(u.Cached, 0), u.Input) * 100 / u.Input), true
+}
+
 // Fill is the share of the context window the last response used: its
 // input plus output tokens over the window, in percent (rounded down, so
 // 100 means full; it may pass 100 when the server counts differently).

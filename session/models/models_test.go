@@ -242,3 +242,22 @@ func TestListPerProvider(t *testing.T) {
 		t.Errorf("asked %v; want each provider once, then its own cache", hits)
 	}
 }
+
+// Priority costs twice the standard prices and flex half; the cache share
+// is cached over input tokens.
+func TestTierCostAndCacheShare(t *testing.T) {
+	info := models.Info{Input: 1.25, CachedInput: 0.125, Output: 10}
+	u := models.Usage{Input: 1_000_000, Cached: 500_000, Output: 100_000}
+	std, _ := info.Cost(u)
+	for tier, f := range map[string]float64{"": 1, "default": 1, "auto": 1, "priority": 2, "flex": 0.5} {
+		if d, ok := info.TierCost(u, tier); !ok || math.Abs(d-std*f) > 1e-9 {
+			t.Errorf("%q: %v, want %v", tier, d, std*f)
+		}
+	}
+	if p, ok := models.CacheShare(models.Usage{Input: 1000, Cached: 833}); !ok || p != 83 {
+		t.Errorf("share %d %v", p, ok)
+	}
+	if _, ok := models.CacheShare(models.Usage{}); ok {
+		t.Error("a share of nothing")
+	}
+}

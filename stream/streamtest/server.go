@@ -22,8 +22,10 @@
 // answers from the conversation the server reconstructed, the personality
 // sends it in that server's wire shape and applies its rule for store and
 // previous_response_id, and every request is kept as an Exchange with what
-// the model saw. It does not import package stream, so stream's own tests
-// can use it.
+// the model saw. Refuses and WithResponse (knobs.go) serve what the
+// request knobs meet: a 400 refusing a parameter, and response objects
+// that report a service tier. It does not import package stream, so
+// stream's own tests can use it.
 //
 // Flow: request → recorded → queue (FIFO) or handler → reply written event by
 // event.

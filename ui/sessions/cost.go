@@ -9,7 +9,8 @@ import (
 )
 
 // sessionCost prices a session's stored turns, each as the model the
-// server reported for it (else the session's model). ok is false when a
+// server reported for it (else the session's model), on the service tier
+// it ran on (models.TierFactor). ok is false when a
 // turn with usage has no price, or nothing was counted: then there is no
 // figure (a partial sum would be a guess).
 func sessionCost(db *store.DB, t models.Table, s store.SessionInfo) (float64, bool) {
@@ -22,7 +23,8 @@ func sessionCost(db *store.DB, t models.Table, s store.SessionInfo) (float64, bo
 	for _, raw := range usages {
 		var u struct {
 			stream.Usage
-			Model string `json:"model"`
+			Model       string `json:"model"`
+			ServiceTier string `json:"service_tier"`
 		}
 		if json.Unmarshal(raw, &u) != nil {
 			return 0, false
@@ -36,7 +38,7 @@ func sessionCost(db *store.DB, t models.Table, s store.SessionInfo) (float64, bo
 			name = s.Model
 		}
 		info, ok := t.Lookup(name)
-		d, priced := info.Cost(use)
+		d, priced := info.TierCost(use, u.ServiceTier)
 		if !ok || !priced {
 			return 0, false
 		}

@@ -1,0 +1,189 @@
+package session
+
+// This file is structured output (-p --schema): a JSON Schema read from a
+// file or given inline becomes the request's text.format (json_schema,
+// strict when the schema allows it), and the answer is checked against it
+// with github.com/google/jsonschema-go, the library runnel already uses
+// for tool arguments.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"runnel/session/regfile"
+	"runnel/stream"
+)
+
+// maxSchemaFile bounds what is read of a schema file.
+const maxSchemaFile = 1 << 20
+
+// AnswerSchema is a JSON Schema the answer must follow.
+//
+// Invariants: Format is a json_schema format holding the schema's bytes;
+// resolved is the same schema, resolved without fetching anything.
+type AnswerSchema struct {
+	Format   *stream.TextFormat
+	Source   string // where it came from, for messages: the file's path, or "the --schema JSON"
+	resolved *jsonschema.Resolved
+}
+
+// schemaName keeps what the API takes in a format's name.
+var schemaName = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+// LoadSchema reads arg, a JSON Schema inline (it starts with "{") or the
+// path of a file holding one. The error names the file (or says the JSON
+// was inline) and says what is wrong: not JSON, not a JSON object, or a
+// schema that does not resolve.
+func LoadSchema(arg string) (*AnswerSchema, error) {
+	raw := []byte(strings.TrimSpace(arg))
+	src, name, where := "the --schema JSON", "answer", "the --schema JSON"
+	if len(raw) == 0 || raw[0] != '{' {
+		src, where = arg, "schema "+stream.SanitizeLine(arg)
+		data, err := regfile.ReadFile(arg, maxSchemaFile)
+		if err != nil {
+			return nil, fmt.Errorf("schema %s: cannot read it: %w", stream.SanitizeLine(arg), unwrapPath(err))
+		}
+		raw = bytes.TrimSpace(data)
+		base := strings.TrimSuffix(filepath.Base(arg), filepath.Ext(arg))
+		if n := strings.Trim(schemaName.ReplaceAllString(base, "_"), "_"); n != "" {
+			name = n[:min(len(n), 64)]
+		}
+	}
+	fail := func(what string, err error) error {
+		line := where + ": " + what
+		if err != nil {
+			line += ": " + stream.SanitizeLine(err.Error())
+		}
+		return errors.New(line + " — give a JSON Schema object, like {\"type\": \"object\", \"properties\": {…}}")
+	}
+	var tree any
+	if err := json.Unmarshal(raw, &tree); err != nil {
+		return nil, fail("not JSON", err)
+	}
+	obj, ok := tree.(map[string]any)
+	if !ok {
+		return nil, fail("not a JSON object", nil)
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fail("not a JSON Schema", err)
+	}
+	r, err := s.Resolve(nil)
+	if err != nil {
+		return nil, fail("not a valid JSON Schema", err)
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, raw); err != nil {
+		return nil, fail("not JSON", err)
+	}
+	f := &stream.TextFormat{Type: "json_schema", Name: name, Schema: compact.Bytes(), Strict: Strictable(obj)}
+	return &AnswerSchema{Format: f, Source: src, resolved: r}, nil
+}
+
+// unwrapPath drops the path an *fs.PathError repeats.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// Strictable reports whether a schema (decoded JSON) can be sent with
+// strict: true, which OpenAI takes only when the root is an object and
+// every object in it says additionalProperties: false and requires every
+// one of its properties.
+func Strictable(root map[string]any) bool {
+	return root["type"] == "object" && strictNode(root)
+}
+
+// strictNode checks one schema node and the schemas below it.
+func strictNode(n map[string]any) bool {
+	props, hasProps := n["properties"].(map[string]any)
+	if n["type"] == "object" || hasProps {
+		if ap, ok := n["additionalProperties"].(bool); !ok || ap {
+			return false
+		}
+		req, _ := n["required"].([]any)
+		for k := range props {
+			if !slices.Contains(req, any(k)) {
+				return false
+			}
+		}
+	}
+	var subs []any
+	for _, k := range []string{"properties", "$defs", "definitions"} {
+		if m, ok := n[k].(map[string]any); ok {
+			for _, v := range m {
+				subs = append(subs, v)
+			}
+		}
+	}
+	for _, k := range []string{"anyOf", "allOf", "oneOf", "prefixItems"} {
+		if a, ok := n[k].([]any); ok {
+			subs = append(subs, a...)
+		}
+	}
+	for _, k := range []string{"items", "not", "additionalProperties"} {
+		if v, ok := n[k]; ok {
+			subs = append(subs, v)
+		}
+	}
+	for _, v := range subs {
+		if m, ok := v.(map[string]any); ok && !strictNode(m) {
+			return false
+		}
+	}
+	return true
+}
+
+// Check validates an answer's text against the schema. The error is one
+// line: the answer is not JSON, or what of it does not match.
+func (a *AnswerSchema) Check(answer string) error {
+	var v any
+	if err := json.Unmarshal([]byte(answer), &v); err != nil {
+		return fmt.Errorf("the answer is not JSON (%s)", stream.SanitizeLine(err.Error()))
+	}
+	if err := a.resolved.Validate(v); err != nil {
+		return fmt.Errorf("the answer does not match the schema %s: %s", stream.SanitizeLine(a.Source), stream.SanitizeLine(err.Error()))
+	}
+	return nil
+}
+
+// FinalAnswer is the text of the last assistant message of s, "" when it
+// has none.
+func FinalAnswer(s *stream.Snapshot) string {
+	if s == nil {
+		return ""
+	}
+	for i := len(s.Items) - 1; i >= 0; i-- {
+		if it := s.Items[i]; it.Type == "message" && (it.Role == "" || it.Role == "assistant") {
+			return it.Text()
+		}
+	}
+	return ""
+}
+
+// LastAnswer is the text of the newest assistant message of the
+// conversation (what --output-last-message writes when the chat ends), ""
+// when there is none.
+func (c *Conversation) LastAnswer() string {
+	for i := len(c.Turns) - 1; i >= 0; i-- {
+		rs := c.Turns[i].Responses
+		for j := len(rs) - 1; j >= 0; j-- {
+			if a := FinalAnswer(rs[j]); a != "" {
+				return a
+			}
+		}
+	}
+	return ""
+}
