@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -221,6 +222,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.attachRead(msg)
 	case SlashMsg:
 		return m, m.slash(msg.Name, msg.Args)
+	case editTurnMsg:
+		return m, m.slash("edit", strconv.Itoa(userTurnOf(m.conv, msg.turn)))
 	case batchMsg:
 		return m, m.batch(msg)
 	case frameMsg:

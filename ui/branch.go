@@ -81,6 +81,35 @@ func (ts *turns) edit(n int, toolsBusy bool) (string, []*attach.File, bool) {
 	return t.Prompt, attach.FilesFromInput(t.Input), true
 }
 
+// back moves a pending edit whose prompt is still as edit put it in the
+// composer (value) to the user turn before it, so that esc walks back
+// through the prompts; false when there is none before it, or the prompt
+// was changed.
+func (ts *turns) back(value string) (string, []*attach.File, bool) {
+	t := ts.editing
+	if t == nil || value != t.Prompt {
+		return "", nil, false
+	}
+	n := slices.Index(userTurnsAt(ts.conv), slices.Index(ts.conv.Turns, t)) // the one before, counted from 1
+	if n < 1 {
+		return "", nil, false
+	}
+	return ts.edit(n, false)
+}
+
+// userTurnOf is the number (from 1) of the user turn the conversation's
+// turn j belongs to: a tool round belongs to the prompt before it; 0 for
+// none.
+func userTurnOf(c *session.Conversation, j int) int {
+	n := 0
+	for _, i := range userTurnsAt(c) {
+		if i <= j {
+			n++
+		}
+	}
+	return n
+}
+
 // takeEdit ends a pending edit as its message is sent: the path index the
 // conversation is cut at, -1 when no edit is pending (or its turn left the
 // path shown).

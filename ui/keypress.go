@@ -61,6 +61,17 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		case m.stopReading():
 		case len(m.pending) > 0:
 			m.approvals.stopHosted(m.conv, m.frame)
+		case m.turns.editing != nil && m.composer.Value() != "":
+			// esc on an edit not yet changed walks back to the prompt before
+			if text, files, ok := m.turns.back(m.composer.Value()); ok {
+				m.composer.SetValue(text)
+				m.composer.SetAttachments(files)
+				return nil
+			}
+			m.turns.cancelEdit()
+			if m.composer.Clear() {
+				m.notice(block.Info, "cleared — ↑ brings it back")
+			}
 		case m.composer.Value() != "":
 			m.turns.cancelEdit()
 			if m.composer.Clear() {
@@ -68,10 +79,10 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			}
 		case len(m.conv.Turns) > 0 && !m.escArmed.IsZero() && m.now().Sub(m.escArmed) < time.Second:
 			m.escArmed = time.Time{}
-			return m.fork(0) // the last user turn
+			return m.slash("edit", "") // the last user turn, as a branch of this session
 		case len(m.conv.Turns) > 0:
 			m.escArmed = m.now()
-			m.notice(block.Info, "esc again to fork: edit your last prompt in a new session")
+			m.notice(block.Info, "esc again to edit your last prompt (then esc walks back to earlier ones; the edit is a branch, nothing is lost)")
 		}
 		return nil
 	case key.Matches(k, m.keys.Sessions):

@@ -73,7 +73,7 @@ type KeyMap struct {
 type NavKeys struct {
 	Down, Up, HalfDown, HalfUp, Bottom key.Binding
 	Search, Next, Prev                 key.Binding
-	Copy, Toggle, Exit                 key.Binding
+	Copy, Toggle, Edit, Exit           key.Binding
 }
 
 // DefaultKeyMap returns runnel's bindings: the default preset.
@@ -121,6 +121,7 @@ var keyHelp = map[string][2]string{
 	"nav_prev_match":   {"N", "previous match"},
 	"nav_copy":         {"y", "copy the block"},
 	"nav_toggle":       {"o", "open/close the panel"},
+	"nav_edit":         {"e", "edit this turn's prompt (a branch)"},
 	"nav_exit":         {"i/esc", "back to the composer"},
 }
 
@@ -185,7 +186,7 @@ func NewKeyMap(km config.Keymap) KeyMap {
 	k.Nav = NavKeys{
 		Down: bind("nav_down"), Up: bind("nav_up"), HalfDown: bind("nav_half_down"), HalfUp: bind("nav_half_up"),
 		Bottom: bind("nav_bottom"), Search: bind("nav_search"), Next: bind("nav_next_match"), Prev: bind("nav_prev_match"),
-		Copy: bind("nav_copy"), Toggle: bind("nav_toggle"), Exit: bind("nav_exit"),
+		Copy: bind("nav_copy"), Toggle: bind("nav_toggle"), Edit: bind("nav_edit"), Exit: bind("nav_exit"),
 	}
 	return k
 }
@@ -211,7 +212,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	if k.Navigate.Enabled() {
 		n := k.Nav
 		groups = append(groups, []key.Binding{n.Down, n.Up, helpLine("gg", "first block"), n.Bottom, n.HalfDown, n.HalfUp,
-			helpLine("]] [[", "next / previous turn"), n.Search, n.Next, n.Prev, n.Copy, n.Toggle, n.Exit})
+			helpLine("]] [[", "next / previous turn"), n.Search, n.Next, n.Prev, n.Copy, n.Toggle, n.Edit, n.Exit})
 	}
 	return groups
 }

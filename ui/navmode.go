@@ -144,6 +144,13 @@ func (c *items) navKey(k tea.KeyPressMsg, keys NavKeys) tea.Cmd {
 		return c.copyBlock(c.nav.cur)
 	case key.Matches(k, keys.Toggle):
 		c.toggleBlock(c.nav.cur)
+	case key.Matches(k, keys.Edit):
+		j := c.turnOf(c.nav.cur)
+		if j < 0 {
+			return nil
+		}
+		c.stopNav()
+		return func() tea.Msg { return editTurnMsg{turn: j} }
 	case s == "g" || s == "]" || s == "[":
 		c.nav.seq = s
 	}
@@ -191,6 +198,22 @@ func (c *items) findNext(i, dir int) {
 		}
 	}
 	c.notice(block.Info, "no block holds “"+c.nav.query+"”")
+}
+
+// editTurnMsg asks to edit the prompt of the conversation's turn (its
+// index in the path shown): e in navigation mode.
+type editTurnMsg struct{ turn int }
+
+// turnOf is the conversation turn entry i belongs to, -1 for none (the
+// welcome above the first turn).
+func (c *items) turnOf(i int) int {
+	j := -1
+	for k, t := range c.turnEntry {
+		if t <= i {
+			j = k
+		}
+	}
+	return j
 }
 
 // turnAfter is the first entry of the turn after the one i is in, or the

@@ -19,7 +19,8 @@ import (
 
 // TestResumeCountsUserTurns: a session of two prompts whose first called a
 // tool (its output went back in a round of its own) resumes as "2 turns",
-// and esc esc forks at the last prompt, not at the round.
+// and esc esc edits the last prompt, not the round; esc again walks back
+// to the prompt before.
 func TestResumeCountsUserTurns(t *testing.T) {
 	db, err := store.Open(filepath.Join(t.TempDir(), "runnel.db"))
 	if err != nil {
@@ -57,16 +58,22 @@ func TestResumeCountsUserTurns(t *testing.T) {
 	if screen := plain(m); !strings.Contains(screen, `resumed "two prompts" · 2 turns`) {
 		t.Errorf("resume line does not count 2 turns:\n%s", screen)
 	}
-	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	if got := m.composer.Value(); got != "count them" {
-		t.Errorf("esc esc forked with %q in the composer, want the last prompt", got)
+	esc := func() { m.Update(tea.KeyPressMsg{Code: tea.KeyEscape}) }
+	esc()
+	esc()
+	if got := m.composer.Value(); got != "count them" || m.turns.editing != m.conv.Turns[2] {
+		t.Errorf("esc esc edits %q, want the last prompt (not the round after it)", got)
 	}
-	if len(m.conv.Turns) != 2 {
-		t.Errorf("the fork kept %d turns, want the 2 before the last prompt", len(m.conv.Turns))
+	if screen := plain(m); !strings.Contains(screen, "editing turn 2") || len(m.conv.Turns) != 4 {
+		t.Errorf("edit notice, %d turns shown:\n%s", len(m.conv.Turns), screen)
 	}
-	if screen := plain(m); !strings.Contains(screen, "forked at turn 2") {
-		t.Errorf("fork notice:\n%s", screen)
+	esc() // walks back to the prompt before, skipping the round
+	if got := m.composer.Value(); got != "list the files" || m.turns.editing != m.conv.Turns[0] || !strings.Contains(plain(m), "editing turn 1") {
+		t.Errorf("esc on the unchanged edit: %q", got)
+	}
+	esc() // none before it: esc cancels the edit, as it clears
+	if m.composer.Value() != "" || m.turns.editing != nil {
+		t.Errorf("esc at the first prompt left %q, editing %v", m.composer.Value(), m.turns.editing != nil)
 	}
 	m.shutdown()
 }

@@ -307,3 +307,30 @@ func TestViCursorAcrossWrappedLines(t *testing.T) {
 		t.Errorf("cursor at line %d col %d, want 1 1", c.ta.Line(), c.ta.Column())
 	}
 }
+
+// TestViNavigationEditsATurn: e on any block of a turn (here the first
+// answer) puts that turn's prompt in the composer as an edit, leaving
+// navigation mode; sending it starts a branch there.
+func TestViNavigationEditsATurn(t *testing.T) {
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.FromFile(sharedtest.Real(t, "vercel__ai/lmstudio-basic-markdown.sse")))
+	srv.Enqueue(streamtest.FromFile(sharedtest.Real(t, "vercel__ai/lmstudio-basic-markdown.sse")))
+	m, d := viModel(t, srv)
+	for i, p := range []string{"first question", "second question"} {
+		d.typeKeys(p)
+		viKeys(d, "enter")
+		d.until("the answer", func() bool { return m.cur == nil && m.status.State == Idle && len(m.answers) == i+1 })
+	}
+	viKeys(d, "ctrl+k")
+	viKeys(d, "[ [")
+	viKeys(d, "[ [")
+	viKeys(d, "j") // the first answer
+	if m.nav.cur <= m.turnEntry[0] || m.nav.cur >= m.turnEntry[1] {
+		t.Fatalf("cursor at %d, not in the first turn (%v)", m.nav.cur, m.turnEntry)
+	}
+	viKeys(d, "e")
+	d.until("the edit", func() bool { return m.turns.editing != nil })
+	if m.nav.on || m.composer.Value() != "first question" || m.turns.editing != m.conv.Turns[0] {
+		t.Errorf("e: navigating %v, composer %q, editing the first turn %v", m.nav.on, m.composer.Value(), m.turns.editing == m.conv.Turns[0])
+	}
+}

@@ -83,6 +83,7 @@ var KeyActions = []KeyAction{
 	{Name: "nav_prev_match", Modes: []string{ModeNavigate}, Default: []string{"N"}},
 	{Name: "nav_copy", Modes: []string{ModeNavigate}, Default: []string{"y"}},
 	{Name: "nav_toggle", Modes: []string{ModeNavigate}, Default: []string{"o"}},
+	{Name: "nav_edit", Modes: []string{ModeNavigate}, Default: []string{"e"}},
 	{Name: "nav_exit", Modes: []string{ModeNavigate}, Default: []string{"i", "esc"}},
 }
 
