@@ -54,13 +54,7 @@ func (c *Conversation) repath() {
 	c.chainID, c.window, c.windowAt = "", nil, 0
 	c.Settings.Conversation = ""
 	c.movedAt = min(c.movedAt, len(c.Turns))
-	for _, t := range c.Turns {
-		for _, s := range t.Responses {
-			if s.Terminal && s.ID != "" && (s.Status == "completed" || s.Status == "incomplete") {
-				c.chainID = s.ID
-			}
-		}
-	}
+	c.chainID = chainOf(c.Turns)
 	slices.SortStableFunc(c.off, func(a, b *Turn) int { return a.order - b.order })
 }
 
@@ -211,4 +205,18 @@ func (c *Conversation) LastUserTurn() int {
 		}
 	}
 	return -1
+}
+
+// chainOf is the id of the last response of turns that completed or ended
+// incomplete: what a request after them chains to ("" for none).
+func chainOf(turns []*Turn) string {
+	id := ""
+	for _, t := range turns {
+		for _, s := range t.Responses {
+			if s.Terminal && s.ID != "" && (s.Status == "completed" || s.Status == "incomplete") {
+				id = s.ID
+			}
+		}
+	}
+	return id
 }

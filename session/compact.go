@@ -38,11 +38,13 @@ func (c *Conversation) CompactRequest() (req stream.CompactRequest, ok bool) {
 
 // Compacted makes res's window the start of the model's context: the next
 // request sends it (and what came after) as input, without
-// previous_response_id, until a response to it finishes.
+// previous_response_id or conversation, until a response to it finishes
+// (and then chains by id).
 func (c *Conversation) Compacted(res *stream.CompactResult) {
 	c.window = append([]json.RawMessage(nil), res.Output...)
 	c.windowAt = len(c.Turns)
 	c.chainID = ""
+	c.Settings.Conversation = "" // the window replaces the server's conversation too
 }
 
 // owed is what the next request sends before input: the compacted window

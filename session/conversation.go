@@ -237,13 +237,7 @@ func (c *Conversation) Fork(keep int) *Conversation {
 	// the server-side conversation holds every turn, not only the kept
 	// ones: the fork chains from its own last response instead
 	f.Settings.Conversation = ""
-	for _, t := range f.Turns {
-		for _, s := range t.Responses {
-			if s.Terminal && s.ID != "" && (s.Status == "completed" || s.Status == "incomplete") {
-				f.chainID = s.ID
-			}
-		}
-	}
+	f.chainID = chainOf(f.Turns)
 	return f
 }
 

@@ -126,3 +126,40 @@ func TestConversationDocImports(t *testing.T) {
 		t.Error("an empty conversation imported")
 	}
 }
+
+// TestConversationLeftByRetryAndCompaction: the server's conversation holds
+// every turn sent into it, so a /retry (which would add the prompt twice)
+// and a compaction (whose window replaces the context) leave it: the retry
+// chains from the answer before the one asked again, the compacted window
+// goes alone, and no new conversation is made after either.
+func TestConversationLeftByRetryAndCompaction(t *testing.T) {
+	start := func() *session.Conversation {
+		c := &session.Conversation{Settings: session.Settings{Model: "m", Store: true, State: session.StateConversation}}
+		first := c.Say("one")
+		c.ConversationStarted(stream.ConversationStart{ID: "conv_1"})
+		c.Finish(first, completed("resp_1"), nil, false)
+		second := c.Say("two")
+		c.Finish(second, completed("resp_2"), nil, false)
+		return c
+	}
+	c := start()
+	retry, err := c.Retry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := retry.Request; r.Conversation != "" || r.NewConversation != nil || r.PreviousResponseID != "resp_1" || c.Settings.Conversation != "" {
+		t.Errorf("retry in a conversation: %+v (settings keep %q)", r, c.Settings.Conversation)
+	}
+	c.Finish(retry, completed("resp_3"), nil, false)
+	if r := c.Say("three").Request; r.Conversation != "" || r.NewConversation != nil || r.PreviousResponseID != "resp_3" {
+		t.Errorf("after the retry: %+v", r)
+	}
+
+	c = start()
+	c.Compacted(&stream.CompactResult{Output: []json.RawMessage{json.RawMessage(`{"type":"compaction","encrypted_content":"x"}`)}})
+	r := c.Say("three").Request
+	body, _ := json.Marshal(r)
+	if r.Conversation != "" || r.NewConversation != nil || r.PreviousResponseID != "" || !strings.Contains(string(body), `"compaction"`) {
+		t.Errorf("after a compaction: %s", body)
+	}
+}

@@ -317,6 +317,7 @@ type statusIn struct {
 	tools     []tools.Info     // the configured tools
 	on        []string         // the tools switched on
 	stateless bool             // the conversation sends its history (the server keeps no state)
+	wantsConv bool             // the next turn makes a server-side conversation (conversations mode)
 	refused   []string         // the knobs the server refused (session.Conversation.RefusedKnobs)
 }
 
@@ -414,7 +415,7 @@ func (mt *metering) statusFacts(in statusIn, f *frameState, env meterEnv) {
 		{"tools on", na(strings.Join(on, ", "))},
 		{"mcp servers", na(mcp)},
 	}
-	if c := conversationFact(s, in.stateless); c != "" {
+	if c := conversationFact(s, in.stateless, in.wantsConv); c != "" {
 		rows = slices.Insert(rows, 5, [2]string{"conversation", c}) // after the session
 	}
 	cache := mt.meter.cacheText()
@@ -427,7 +428,7 @@ func (mt *metering) statusFacts(in statusIn, f *frameState, env meterEnv) {
 
 // conversationFact is /status's conversation line: the server-side
 // conversation's id, or what stands for it; "" outside conversations mode.
-func conversationFact(s session.Settings, stateless bool) string {
+func conversationFact(s session.Settings, stateless, wants bool) string {
 	switch {
 	case s.Conversation != "":
 		return stream.SanitizeLine(s.Conversation)
@@ -435,6 +436,8 @@ func conversationFact(s session.Settings, stateless bool) string {
 		return ""
 	case stateless:
 		return "— (the server keeps none: the local history is sent)"
+	case !wants:
+		return "— (left after an edit, retry, fork or compaction: turns chain by response id)"
 	}
 	return "— (made with the next turn)"
 }
