@@ -7,7 +7,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
-	"runnel/session/config"
+	"runnel/session/keymap"
 )
 
 // KeyMap is every binding of the chat. The root matches the global ones
@@ -77,7 +77,7 @@ type NavKeys struct {
 }
 
 // DefaultKeyMap returns runnel's bindings: the default preset.
-func DefaultKeyMap() KeyMap { return NewKeyMap(config.Keymap{}) }
+func DefaultKeyMap() KeyMap { return NewKeyMap(keymap.Keymap{}) }
 
 // keyHelp is each action's line in "?": the keys as the default preset
 // shows them, and what the action does. A rebound action shows its keys.
@@ -129,11 +129,11 @@ var keyHelp = map[string][2]string{
 // preset and the config file's [keys]); the zero Keymap is the default
 // preset. The approval choices are the approval dialog's vocabulary
 // (ApprovalKeys), as the dialogs' keys are not in the keymap.
-func NewKeyMap(km config.Keymap) KeyMap {
+func NewKeyMap(km keymap.Keymap) KeyMap {
 	if km.Keys == nil {
-		km = config.DefaultKeymap("default")
+		km = keymap.Default("default")
 	}
-	def := config.DefaultKeymap("default")
+	def := keymap.Default("default")
 	bind := func(name string) key.Binding {
 		keys, h := km.Keys[name], keyHelp[name]
 		label := h[0]

@@ -9,8 +9,8 @@ import (
 
 	"runnel/session"
 	"runnel/session/attach"
-	"runnel/session/config"
 	"runnel/session/images"
+	"runnel/session/keymap"
 	"runnel/session/models"
 	"runnel/session/store"
 	"runnel/session/tools"
@@ -67,7 +67,7 @@ type Options struct {
 	Prompts *Prompts
 	// Keys is the keymap (config [keys]: a preset and actions rebound);
 	// the zero Keymap is the default preset.
-	Keys config.Keymap
+	Keys keymap.Keymap
 
 	// Replay, when set, plays a recorded stream instead of chatting.
 	Replay      io.Reader

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"runnel/session/config"
+	"runnel/session/keymap"
 	"runnel/stream"
 	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"
@@ -43,7 +43,7 @@ func viKeys(d *driver, keys string) {
 // viModel is a chat in the vi preset against srv.
 func viModel(t *testing.T, srv *streamtest.Server) (*Model, *driver) {
 	o := modelTestOptions(t, srv, "gpt-5")
-	o.Keys = config.DefaultKeymap("vi")
+	o.Keys = keymap.Default("vi")
 	m := newTestModel(t, o)
 	return m, newDriver(t, m)
 }
@@ -158,7 +158,7 @@ func TestViNavigation(t *testing.T) {
 // TestViHelpListsEveryBinding: in the vi preset "?" lists every enabled
 // binding of the key map, the vi keys and the navigation keys.
 func TestViHelpListsEveryBinding(t *testing.T) {
-	k := NewKeyMap(config.DefaultKeymap("vi"))
+	k := NewKeyMap(keymap.Default("vi"))
 	v := ansi.Strip(HelpView(200, nil, k))
 	for _, g := range k.FullHelp() {
 		for _, b := range g {
@@ -180,7 +180,7 @@ func TestViHelpListsEveryBinding(t *testing.T) {
 // TestKeyMapRebound: an action the config rebinds matches its new keys
 // and "?" shows them; the default keeps its labels.
 func TestKeyMapRebound(t *testing.T) {
-	km := config.DefaultKeymap("default")
+	km := keymap.Default("default")
 	km.Keys["copy_last"] = []string{"alt+y"}
 	km.Keys["navigate"] = []string{"ctrl+k"}
 	k := NewKeyMap(km)
@@ -198,7 +198,7 @@ func TestKeyMapRebound(t *testing.T) {
 // TestHintNamesReboundKeys: the key hint under the composer names the keys
 // the config bound, not the default ones.
 func TestHintNamesReboundKeys(t *testing.T) {
-	km := config.DefaultKeymap("default")
+	km := keymap.Default("default")
 	km.Keys["help"] = []string{"f1"}
 	m := newTestModel(t, Options{Keys: km})
 	if v := plain(m); !strings.Contains(v, "f1 keys") || strings.Contains(v, "? keys") {
@@ -269,7 +269,7 @@ func TestTranscriptMarkCoversNoText(t *testing.T) {
 // TestReboundScrollKeysSurviveNew: a new session's transcript keeps the
 // configured scrolling keys.
 func TestReboundScrollKeysSurviveNew(t *testing.T) {
-	km := config.DefaultKeymap("default")
+	km := keymap.Default("default")
 	km.Keys["page_up"] = []string{"ctrl+b"}
 	m := newTestModel(t, Options{Keys: km})
 	m.Update(SlashMsg{Name: "new"})
@@ -287,7 +287,7 @@ func TestReboundScrollKeysSurviveNew(t *testing.T) {
 // goes to the second logical line, and x deletes there.
 func TestViCursorAcrossWrappedLines(t *testing.T) {
 	c := NewComposer(nil)
-	c.SetKeys(NewKeyMap(config.DefaultKeymap("vi")))
+	c.SetKeys(NewKeyMap(keymap.Default("vi")))
 	c.SetWidth(20)
 	long := strings.Repeat("word ", 12) // wraps over several rows
 	c.SetValue(long + "\nabc\nlast")
