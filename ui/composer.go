@@ -79,6 +79,9 @@ type Composer struct {
 	vi *vi.Editor
 	// mcp are the MCP servers' prompts and resources (mcpextras.go)
 	mcp mcpSources
+	// expanded is the last prompt file's /NAME sent: what was typed, and
+	// the text it expanded to (putBack gives the typed form back)
+	expanded expansion
 }
 
 // emptyView caches what the empty composer draws (the prompt and the
@@ -495,6 +498,15 @@ func (c Composer) menuView() string {
 // putBack returns a message that was not sent to the composer, unless the
 // user has started another.
 func (c *Composer) putBack(text string, files []*attach.File) {
+	if p := c.expanded; p.text != "" && p.text == text {
+		// a prompt file's /NAME comes back as typed: sent again, it is
+		// expanded again, with the prompt's settings and its files
+		c.expanded = expansion{}
+		if c.Value() == "" {
+			c.SetValue(p.typed)
+		}
+		return
+	}
 	if c.Value() == "" {
 		c.SetValue(text)
 	}

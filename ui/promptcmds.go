@@ -101,8 +101,10 @@ func (c *Composer) usePrompt(p prompts.Prompt, args string) tea.Cmd {
 	if err != nil {
 		return notify(true, "/"+p.Name+": "+stream.SanitizeLine(err.Error()))
 	}
-	c.remember(strings.TrimSpace("/" + p.Name + " " + args))
+	typed := strings.TrimSpace("/" + p.Name + " " + args)
+	c.remember(typed)
 	c.Reset()
+	c.expanded = expansion{typed: typed, text: strings.TrimSpace(text)}
 	o := p.Override()
 	return func() tea.Msg { return SubmitMsg{Text: text, Files: files, Prompt: o} }
 }
@@ -168,3 +170,6 @@ func askPromptTrust(p *Prompts, f *frameState) tea.Cmd {
 	}
 	return msgCmd(dialogMsg{dlg[PromptTrust]{NewPromptTrust(p.Library, p.Trust, f.styles)}})
 }
+
+// expansion is a prompt file's /NAME as typed and the text it became.
+type expansion struct{ typed, text string }

@@ -180,3 +180,23 @@ func TestProjectPromptsAskOnce(t *testing.T) {
 		t.Error("an allowed project prompt is not offered")
 	}
 }
+
+// TestPromptCommandPutBackAsTyped: a /NAME sent while a reply streams comes
+// back to the composer as typed, not as its expansion, so sending it again
+// is the prompt's turn once more (its settings and files).
+func TestPromptCommandPutBackAsTyped(t *testing.T) {
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "busy")})
+	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL}, Prompts: &Prompts{Library: promptLib(t)},
+		Settings: session.Settings{Model: "gpt-5", Store: true}})
+	m.Update(SubmitMsg{Text: "first"}) // streaming: not pumped yet
+	m.composer.SetValue("/review races")
+	_, cmd := m.Update(keyMsg("enter"))
+	for _, msg := range run(cmd) {
+		m.Update(msg)
+	}
+	if got := m.composer.Value(); got != "/review races" || len(m.composer.Attachments()) != 0 {
+		t.Errorf("put back as %q with %d files; want the command as typed", got, len(m.composer.Attachments()))
+	}
+	pump(t, m, nil)
+}
