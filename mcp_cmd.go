@@ -59,16 +59,20 @@ func addMCPCommand(ctx context.Context, root *cobra.Command, stdout io.Writer) {
 			return exitWith(listMCP(cfg, os.Getenv, time.Now(), stdout))
 		},
 	}
+	named := func(cmd *cobra.Command, name string) (config.Config, config.MCPServerConfig, error) {
+		cfg, err := load(cmd)
+		if err != nil {
+			return cfg, config.MCPServerConfig{}, err
+		}
+		s, err := networkServer(cfg, name)
+		return cfg, s, err
+	}
 	login := &cobra.Command{
 		Use:   "login NAME",
 		Short: "Log in to an MCP server on the network with OAuth (opens the browser, or prints the URL)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, a []string) error {
-			cfg, err := load(cmd)
-			if err != nil {
-				return err
-			}
-			s, err := networkServer(cfg, a[0])
+			cfg, s, err := named(cmd, a[0])
 			if err != nil {
 				return err
 			}
@@ -85,11 +89,7 @@ func addMCPCommand(ctx context.Context, root *cobra.Command, stdout io.Writer) {
 		Short: "Forget the saved login to an MCP server",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, a []string) error {
-			cfg, err := load(cmd)
-			if err != nil {
-				return err
-			}
-			s, err := networkServer(cfg, a[0])
+			cfg, s, err := named(cmd, a[0])
 			if err != nil {
 				return err
 			}

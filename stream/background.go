@@ -133,7 +133,11 @@ func (c *Client) callURL(ctx context.Context, method string, u *url.URL, body io
 // NotResumable reports whether err, from OpenAfter, says the server cannot
 // stream a stored response again (400, 404 or 405): the caller polls with
 // Retrieve instead.
-func NotResumable(err error) bool {
+func NotResumable(err error) bool { return endpointMissing(err) }
+
+// endpointMissing reports whether err is a server's answer that it has no
+// such endpoint or method: 400, 404 or 405.
+func endpointMissing(err error) bool {
 	var apiErr *APIError
 	if !errors.As(err, &apiErr) {
 		return false

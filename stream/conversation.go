@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -128,17 +127,7 @@ func (c *Client) ConversationItems(ctx context.Context, id string) ([]json.RawMe
 
 // NoConversations reports whether err, from POST /conversations, says the
 // server has no conversations endpoint (400, 404 or 405).
-func NoConversations(err error) bool {
-	var apiErr *APIError
-	if !errors.As(err, &apiErr) {
-		return false
-	}
-	switch apiErr.Status {
-	case http.StatusBadRequest, http.StatusNotFound, http.StatusMethodNotAllowed:
-		return true
-	}
-	return false
-}
+func NoConversations(err error) bool { return endpointMissing(err) }
 
 // validConversationID reports whether id can be sent back in a URL and a
 // request: not empty, not too long, printable ASCII without / or space.

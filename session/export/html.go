@@ -41,16 +41,7 @@ func HTML(w io.Writer, s *store.Session, st Style) error {
 	d := newDoc(s)
 	d.html = newPage(st)
 	d.header(s)
-	n := 0
-	for i := 0; i < len(s.Turns); {
-		j := i + 1
-		for j < len(s.Turns) && !s.Turns[j].UserTurn() {
-			j++
-		}
-		n++
-		d.turn(n, s.Turns[i:j])
-		i = j
-	}
+	d.turns(s)
 	d.flush()
 	title := stream.SanitizeLine(s.Info.Title)
 	if title == "" {

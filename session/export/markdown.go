@@ -39,10 +39,8 @@ import (
 	"runnel/stream"
 )
 
-// Markdown writes session s to w as a markdown transcript.
-func Markdown(w io.Writer, s *store.Session) error {
-	d := newDoc(s)
-	d.header(s)
+// turns writes s's turns, each user turn with the tool rounds after it.
+func (d *doc) turns(s *store.Session) {
 	n := 0
 	for i := 0; i < len(s.Turns); {
 		j := i + 1
@@ -53,6 +51,13 @@ func Markdown(w io.Writer, s *store.Session) error {
 		d.turn(n, s.Turns[i:j])
 		i = j
 	}
+}
+
+// Markdown writes session s to w as a markdown transcript.
+func Markdown(w io.Writer, s *store.Session) error {
+	d := newDoc(s)
+	d.header(s)
+	d.turns(s)
 	_, err := w.Write(append(bytes.TrimRight(d.b.Bytes(), "\n"), '\n'))
 	return err
 }

@@ -65,27 +65,23 @@ func (s *server) listExtras(ctx context.Context, cs *mcp.ClientSession) {
 // Prompts are the prompts of the enabled servers (enabled is asked with a
 // server's name; nil: all), in config order.
 func (m *Manager) Prompts(enabled func(name string) bool) []Prompt {
-	if m == nil || !m.started() {
-		return nil
-	}
-	var out []Prompt
-	for _, s := range m.servers {
-		if enabled == nil || enabled(s.cfg.Name) {
-			out = append(out, s.prompts...)
-		}
-	}
-	return out
+	return gather(m, enabled, func(s *server) []Prompt { return s.prompts })
 }
 
 // Resources are the resources of the enabled servers, in config order.
 func (m *Manager) Resources(enabled func(name string) bool) []Resource {
+	return gather(m, enabled, func(s *server) []Resource { return s.resources })
+}
+
+// gather is what of each enabled server lists, in config order.
+func gather[T any](m *Manager, enabled func(name string) bool, of func(*server) []T) []T {
 	if m == nil || !m.started() {
 		return nil
 	}
-	var out []Resource
+	var out []T
 	for _, s := range m.servers {
 		if enabled == nil || enabled(s.cfg.Name) {
-			out = append(out, s.resources...)
+			out = append(out, of(s)...)
 		}
 	}
 	return out
