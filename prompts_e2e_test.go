@@ -39,7 +39,9 @@ func TestChatPromptFiles(t *testing.T) {
 	p.waitText("/review [INPUT]")
 	p.keys("Tab")
 	p.say("races")
-	s := p.waitFor("the turn to end", func(s string) bool { return strings.Contains(s, "reviewed it") && strings.Contains(lastLines(s, 3), "ready") })
+	s := p.waitFor("the turn to end", func(s string) bool {
+		return strings.Contains(s, "reviewed it") && strings.Contains(lastLines(s, 3), "ready")
+	})
 	if !strings.Contains(s, "▸ /review — its instructions, model gpt-5-mini, for this turn") || !strings.Contains(s, "attached: [main.go") {
 		t.Errorf("screen:\n%s", s)
 	}
