@@ -104,6 +104,8 @@ func TestSchemaBadFileNamed(t *testing.T) {
 		"notjson.json":  "type: object\n",
 		"array.json":    `[{"type":"object"}]`,
 		"badtype.json":  `{"type":5}`,
+		"typo.json":     `{"type":"objekt"}`,
+		"deeptypo.json": `{"type":"object","properties":{"n":{"type":["integer","nul"]}}}`,
 		"dangling.json": `{"$ref":"#/$defs/missing"}`,
 	} {
 		path := writeSchema(t, name, body)

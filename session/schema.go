@@ -81,6 +81,9 @@ func LoadSchema(arg string) (*AnswerSchema, error) {
 	if err != nil {
 		return nil, fail("not a valid JSON Schema", err)
 	}
+	if b := badType(obj); b != "" {
+		return nil, fail(fmt.Sprintf("type %q is not a JSON type (%s)", stream.SanitizeLine(b), strings.Join(jsonTypes, ", ")), nil)
+	}
 	var compact bytes.Buffer
 	if err := json.Compact(&compact, raw); err != nil {
 		return nil, fail("not JSON", err)
@@ -120,8 +123,18 @@ func strictNode(n map[string]any) bool {
 			}
 		}
 	}
+	for _, v := range subschemas(n) {
+		if m, ok := v.(map[string]any); ok && !strictNode(m) {
+			return false
+		}
+	}
+	return true
+}
+
+// subschemas are the schemas directly below node n.
+func subschemas(n map[string]any) []any {
 	var subs []any
-	for _, k := range []string{"properties", "$defs", "definitions"} {
+	for _, k := range []string{"properties", "$defs", "definitions", "patternProperties", "dependentSchemas"} {
 		if m, ok := n[k].(map[string]any); ok {
 			for _, v := range m {
 				subs = append(subs, v)
@@ -133,17 +146,41 @@ func strictNode(n map[string]any) bool {
 			subs = append(subs, a...)
 		}
 	}
-	for _, k := range []string{"items", "not", "additionalProperties"} {
+	for _, k := range []string{"items", "not", "additionalProperties", "if", "then", "else", "contains", "propertyNames"} {
 		if v, ok := n[k]; ok {
 			subs = append(subs, v)
 		}
 	}
-	for _, v := range subs {
-		if m, ok := v.(map[string]any); ok && !strictNode(m) {
-			return false
+	return subs
+}
+
+// jsonTypes are the names a schema's type may give.
+var jsonTypes = []string{"null", "boolean", "object", "array", "number", "string", "integer"}
+
+// badType is the first type name in schema n or below it that is not a
+// JSON type ("objekt"), "" when there is none: the schema library resolves
+// such a schema, and then nothing would ever match it.
+func badType(n map[string]any) string {
+	var names []any
+	switch t := n["type"].(type) {
+	case string:
+		names = []any{t}
+	case []any:
+		names = t
+	}
+	for _, v := range names {
+		if name, _ := v.(string); !slices.Contains(jsonTypes, name) {
+			return fmt.Sprint(v)
 		}
 	}
-	return true
+	for _, v := range subschemas(n) {
+		if m, ok := v.(map[string]any); ok {
+			if b := badType(m); b != "" {
+				return b
+			}
+		}
+	}
+	return ""
 }
 
 // Check validates an answer's text against the schema. The error is one
