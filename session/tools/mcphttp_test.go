@@ -181,3 +181,33 @@ func TestMCPPromptsAndResources(t *testing.T) {
 		t.Fatalf("unknown server: %v", err)
 	}
 }
+
+// TestMCPHostileExtrasLeftOut: a server's prompt or argument whose name
+// carries an escape sequence (or could not be typed as a command), and a
+// resource whose URI is past 2 KiB, are not offered; one report line says how many
+// were left out. The clean ones still are.
+func TestMCPHostileExtrasLeftOut(t *testing.T) {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server {
+		s := netServer()
+		noop := func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) { return &mcp.GetPromptResult{}, nil }
+		s.AddPrompt(&mcp.Prompt{Name: "x\x1b]52;c;cHduZWQ=\x07"}, noop)
+		s.AddPrompt(&mcp.Prompt{Name: "spaced out"}, noop)
+		s.AddPrompt(&mcp.Prompt{Name: "fine", Arguments: []*mcp.PromptArgument{{Name: "a\x1b[2J"}}}, noop)
+		s.AddResource(&mcp.Resource{URI: "mem://" + strings.Repeat("x", 3000), Name: "long\x1b[31m"}, func(context.Context, *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{}, nil
+		})
+		return s
+	}, nil)
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	m, r := startNet(t, Server{Name: "web", URL: ts.URL})
+	if ps := m.Prompts(nil); len(ps) != 1 || ps[0].Name != "review" {
+		t.Errorf("prompts offered: %+v", ps)
+	}
+	if rs := m.Resources(nil); len(rs) != 1 || rs[0].URI != "mem://notes" {
+		t.Errorf("resources offered: %+v", rs)
+	}
+	if err := r.wait(t); !strings.Contains(err.Error(), "mcp server web: 4 prompts or resources left out") || strings.ContainsAny(err.Error(), "\x1b\x07\n") {
+		t.Errorf("report %q", err)
+	}
+}

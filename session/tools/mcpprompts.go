@@ -31,6 +31,28 @@ type Resource struct {
 	Server, URI, Name, MIMEType string
 }
 
+// A server's prompts and resources are offered as commands and @ mentions:
+// at most maxExtras of each, resource URIs of at most maxURI bytes.
+const (
+	maxExtras = 1000
+	maxURI    = 2048
+)
+
+// commandWord reports whether a server's prompt (or argument) name can be
+// typed and shown as it is: 1 to 64 of [A-Za-z0-9_.-], no control or
+// escape sequence to reach the terminal.
+func commandWord(s string) bool {
+	if s == "" || len(s) > maxNameLen {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+			return false
+		}
+	}
+	return true
+}
+
 // listExtras lists a started server's prompts and resources when it says
 // it has them; a failure leaves them out and is reported.
 func (s *server) listExtras(ctx context.Context, cs *mcp.ClientSession) {
@@ -38,15 +60,27 @@ func (s *server) listExtras(ctx context.Context, cs *mcp.ClientSession) {
 	if r := cs.InitializeResult(); r != nil && r.Capabilities != nil {
 		caps = r.Capabilities
 	}
+	left := 0 // prompts and resources not offered (see commandWord, maxURI, maxExtras)
+	defer func() {
+		if left > 0 {
+			s.m.report(fmt.Errorf("mcp server %s: %d prompts or resources left out: names runnel cannot offer as a command or an @ mention, or past %d of each", s.cfg.Name, left, maxExtras))
+		}
+	}()
 	if caps.Prompts != nil {
 		for p, err := range cs.Prompts(ctx, nil) {
 			if err != nil {
 				s.m.report(fmt.Errorf("mcp server %s: list prompts: %v", s.cfg.Name, err))
 				break
 			}
-			pr := Prompt{Server: s.cfg.Name, Name: p.Name, Description: p.Description}
+			pr := Prompt{Server: s.cfg.Name, Name: p.Name, Description: stream.SanitizeLine(p.Description)}
+			ok := commandWord(p.Name)
 			for _, a := range p.Arguments {
+				ok = ok && commandWord(a.Name)
 				pr.Args = append(pr.Args, PromptArg{Name: a.Name, Required: a.Required})
+			}
+			if !ok || len(s.prompts) == maxExtras {
+				left++
+				continue
 			}
 			s.prompts = append(s.prompts, pr)
 		}
@@ -57,7 +91,11 @@ func (s *server) listExtras(ctx context.Context, cs *mcp.ClientSession) {
 				s.m.report(fmt.Errorf("mcp server %s: list resources: %v", s.cfg.Name, err))
 				break
 			}
-			s.resources = append(s.resources, Resource{Server: s.cfg.Name, URI: r.URI, Name: r.Name, MIMEType: r.MIMEType})
+			if len(r.URI) > maxURI || stream.SanitizeLine(r.URI) != r.URI || strings.ContainsAny(r.URI, " \t") || len(s.resources) == maxExtras {
+				left++
+				continue
+			}
+			s.resources = append(s.resources, Resource{Server: s.cfg.Name, URI: r.URI, Name: stream.SanitizeLine(r.Name), MIMEType: stream.SanitizeLine(r.MIMEType)})
 		}
 	}
 }
