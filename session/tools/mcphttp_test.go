@@ -189,7 +189,9 @@ func TestMCPPromptsAndResources(t *testing.T) {
 func TestMCPHostileExtrasLeftOut(t *testing.T) {
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server {
 		s := netServer()
-		noop := func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) { return &mcp.GetPromptResult{}, nil }
+		noop := func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{}, nil
+		}
 		s.AddPrompt(&mcp.Prompt{Name: "x\x1b]52;c;cHduZWQ=\x07"}, noop)
 		s.AddPrompt(&mcp.Prompt{Name: "spaced out"}, noop)
 		s.AddPrompt(&mcp.Prompt{Name: "fine", Arguments: []*mcp.PromptArgument{{Name: "a\x1b[2J"}}}, noop)
