@@ -57,6 +57,12 @@ func LogIn(ctx context.Context, o LoginOptions) (*Login, error) {
 		open = OpenBrowser
 	}
 	fetch := func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+		// the URL is the authorization server's (its metadata named the
+		// endpoint): only a web page is opened or shown, never a file or
+		// another program's scheme, and never an escape sequence
+		if u, err := url.Parse(args.URL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || stream.SanitizeLine(args.URL) != args.URL {
+			return nil, fmt.Errorf("mcp server %s: its authorization server gave a login URL that is not a web page (%s); nothing was opened", o.Name, stream.SanitizeLine(clipURL(args.URL)))
+		}
 		fmt.Fprintf(o.Out, "Log in to mcp server %s in your browser. If it does not open, visit:\n\n  %s\n\n", o.Name, args.URL)
 		if err := open(args.URL); err != nil {
 			fmt.Fprintf(o.Out, "(no browser opened: %s; open the URL above in one)\n", stream.SanitizeLine(err.Error()))
@@ -131,6 +137,14 @@ func callback(results chan<- *auth.AuthorizationResult) http.Handler {
 		}
 		fmt.Fprint(w, "<p>runnel is logged in. You can close this tab.</p>")
 	})
+}
+
+// clipURL is u cut to 80 bytes for a message.
+func clipURL(u string) string {
+	if len(u) > 80 {
+		return u[:80] + "…"
+	}
+	return u
 }
 
 // OpenBrowser opens url with xdg-open (open on macOS, rundll32 on

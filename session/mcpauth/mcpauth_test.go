@@ -38,6 +38,7 @@ type authServer struct {
 	refresh    map[string]bool // refresh tokens the token endpoint accepts
 	n          int
 	seen       []string // bearer tokens the MCP endpoint saw
+	authorize  string   // the authorization_endpoint advertised; "" for the server's own
 }
 
 func newAuthServer(t *testing.T) *authServer {
@@ -71,8 +72,12 @@ func newAuthServer(t *testing.T) *authServer {
 		writeJSON(w, map[string]any{"resource": a.ts.URL + "/mcp", "authorization_servers": []string{a.ts.URL}})
 	})
 	mux.HandleFunc("/.well-known/oauth-authorization-server", func(w http.ResponseWriter, r *http.Request) {
+		endpoint := a.ts.URL + "/authorize"
+		if a.authorize != "" {
+			endpoint = a.authorize
+		}
 		writeJSON(w, map[string]any{
-			"issuer": a.ts.URL, "authorization_endpoint": a.ts.URL + "/authorize", "token_endpoint": a.ts.URL + "/token",
+			"issuer": a.ts.URL, "authorization_endpoint": endpoint, "token_endpoint": a.ts.URL + "/token",
 			"registration_endpoint": a.ts.URL + "/register", "response_types_supported": []string{"code"},
 			"code_challenge_methods_supported": []string{"S256"}, "scopes_supported": []string{"mcp", "offline_access"},
 		})
@@ -317,5 +322,21 @@ func TestDiscoveryClientPrivateServer(t *testing.T) {
 	}
 	if c := discoveryClient(t.Context(), "http://127.0.0.1:9/mcp"); c != http.DefaultClient {
 		t.Fatal("a loopback server changed the client")
+	}
+}
+
+// TestLoginOpensOnlyWebPages: an authorization server whose metadata names
+// a login URL that is not http(s) (a file, another program's scheme) gets
+// one line, and nothing is opened or printed as a link.
+func TestLoginOpensOnlyWebPages(t *testing.T) {
+	for _, endpoint := range []string{"file:///etc/passwd", "vscode://evil/run"} {
+		a := newAuthServer(t)
+		a.authorize = endpoint
+		opened := false
+		var out strings.Builder
+		_, err := LogIn(t.Context(), LoginOptions{Name: "secure", URL: a.url(), Store: StoreIn(t.TempDir()), Open: func(string) error { opened = true; return nil }, Out: &out})
+		if err == nil || opened || strings.Contains(out.String(), endpoint) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: opened %v, err %v, printed %q", endpoint, opened, err, out.String())
+		}
 	}
 }
