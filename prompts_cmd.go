@@ -171,6 +171,10 @@ func templatePrompt(o options, stderr io.Writer) (string, []string, *session.Ove
 		warnf(stderr, "-t %s: no such prompt file — `runnel prompts` lists them", stream.SanitizeLine(o.template))
 		return "", nil, nil, exitUsage
 	}
+	if out := p.Outside(); out != "" {
+		warnf(stderr, "-t %s: %s", stream.SanitizeLine(o.template), stream.SanitizeLine(prompts.OutsideLine(p, out)))
+		return "", nil, nil, exitUsage
+	}
 	text, files := p.Expand(o.prompt)
 	return text, files, p.Override(), exitOK
 }

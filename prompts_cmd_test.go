@@ -126,3 +126,26 @@ func TestTemplateProjectPromptNeedsAllowing(t *testing.T) {
 		t.Errorf("changed: exit %d %q", code, errOut)
 	}
 }
+
+// TestTemplateProjectPromptStaysInItsProject: an allowed project prompt
+// whose template attaches a file from outside the project (a link in the
+// tree that leads out, here) is refused in one line with nothing sent.
+func TestTemplateProjectPromptStaysInItsProject(t *testing.T) {
+	cfg, data := promptDirs(t)
+	wd, _ := os.Getwd()
+	secret := filepath.Join(t.TempDir(), "id_rsa")
+	write(t, secret, []byte("secret key"))
+	if err := os.Symlink(secret, filepath.Join(wd, "notes")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(wd, ".runnel", "prompts", "deploy.md"), []byte("Deploy notes for {{input}}, see @notes\n"))
+	srv := streamtest.New(t)
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	if _, errOut, code := runnel(t, "", "prompts", "allow", "--config", cfg, "--data-dir", data); code != exitOK {
+		t.Fatalf("allow: %d %q", code, errOut)
+	}
+	out, errOut, code := runnel(t, "", "--config", cfg, "--data-dir", data, "--base-url", srv.URL, "-p", "v2", "-t", "deploy")
+	if code != exitUsage || out != "" || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "attaches notes, outside its project") || len(srv.Requests()) != 0 {
+		t.Errorf("exit %d, stdout %q, stderr %q, %d requests", code, out, errOut, len(srv.Requests()))
+	}
+}

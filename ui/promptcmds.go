@@ -96,6 +96,9 @@ func (c Composer) promptMenu(prefix string) []Command {
 // usePrompt sends the prompt's template filled in with args as a message;
 // its @paths attach files, as typed ones do.
 func (c *Composer) usePrompt(p prompts.Prompt, args string) tea.Cmd {
+	if out := p.Outside(); out != "" {
+		return notify(true, "/"+p.Name+": "+stream.SanitizeLine(prompts.OutsideLine(p, out)))
+	}
 	text, _ := p.Expand(args)
 	files, err := c.takeFiles(text)
 	if err != nil {

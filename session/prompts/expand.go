@@ -1,6 +1,7 @@
 package prompts
 
 import (
+	"path/filepath"
 	"strings"
 
 	"runnel/session/attach"
@@ -27,4 +28,50 @@ func (p Prompt) Expand(input string) (text string, files []string) {
 		files = append(files, m.Path)
 	}
 	return text, files
+}
+
+// Outside is the first file a project prompt's own template attaches from
+// outside its project (the directory holding .runnel/prompts), after
+// links, or "" when there is none. A project's prompts come with the
+// working tree, and allowing them must not let them send, say,
+// ~/.ssh/id_rsa to the model: the caller refuses such a prompt. Files the
+// user types in the input are the user's, and are not checked; nor are
+// the user's own prompts (from the config directory).
+func (p Prompt) Outside() string {
+	if !p.Project {
+		return ""
+	}
+	root := inside(filepath.Dir(filepath.Dir(filepath.Dir(p.Path))))
+	for _, m := range attach.Mentions(p.Template) {
+		path := m.Path
+		if strings.HasPrefix(path, "~") {
+			return path // a home directory is never the project
+		}
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(root, path)
+		}
+		if rel, err := filepath.Rel(root, inside(path)); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return m.Path
+		}
+	}
+	return ""
+}
+
+// inside is path made absolute with its links followed, as far as they
+// exist.
+func inside(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		return real
+	}
+	return abs
+}
+
+// OutsideLine says why a project prompt is refused: it attaches path
+// (Outside).
+func OutsideLine(p Prompt, path string) string {
+	return "the project prompt " + p.Path + " attaches " + path + ", outside its project; a project's prompts may attach only the project's files, so it was not sent"
 }

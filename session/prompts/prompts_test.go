@@ -164,3 +164,37 @@ func TestProjectPromptsWaitUntilAllowed(t *testing.T) {
 		t.Fatal("no trust file: nothing may be allowed")
 	}
 }
+
+// TestProjectPromptAttachesOnlyItsOwnFiles: a project's prompt may attach
+// files of its project (relative or absolute, through links that stay in
+// it), never one outside it (a parent, the home directory, an absolute
+// path, a link that leads out); the user's own prompts may attach any.
+func TestProjectPromptAttachesOnlyItsOwnFiles(t *testing.T) {
+	root, home := t.TempDir(), t.TempDir()
+	outside := write(t, filepath.Dir(root), "id_rsa", "secret") // beside the project: ../id_rsa
+	write(t, filepath.Join(home, ".ssh"), "id_rsa", "secret")
+	t.Setenv("HOME", home)
+	t.Chdir(root) // mentions are paths from the working directory, where project prompts are read
+	write(t, root, "main.go", "package main")
+	if err := os.Symlink(outside, filepath.Join(root, "notes")); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, ".runnel", "prompts")
+	for template, want := range map[string]string{
+		"Review @main.go and @" + filepath.Join(root, "main.go"): "",
+		"Review @../id_rsa":      "../id_rsa",
+		"Review @~/.ssh/id_rsa":  "~/.ssh/id_rsa",
+		"Review @" + outside:     outside,
+		"Review @notes":          "notes",
+		"{{input}} and @main.go": "",
+	} {
+		p := Prompt{Name: "x", Path: filepath.Join(dir, "x.md"), Template: template, Project: true}
+		if got := p.Outside(); got != want {
+			t.Errorf("%q: Outside %q, want %q", template, got, want)
+		}
+		p.Project = false
+		if got := p.Outside(); got != "" {
+			t.Errorf("the user's own prompt %q: Outside %q", template, got)
+		}
+	}
+}
