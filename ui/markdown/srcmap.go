@@ -20,6 +20,9 @@ const NoSource = -1
 // sits between two rendered rows, and nothing longer ever does.
 const mapLines = 2
 
+// mapBytes bounds how far find looks: what it scans per cell.
+const mapBytes = 4096
+
 // SourceMap returns, for each rendered row, the source byte offset of each
 // of its cells (NoSource for what the renderer added), in cells: a wide rune
 // fills two cells with one offset. rows are styled rows as a Renderer or
@@ -34,7 +37,8 @@ const mapLines = 2
 // every character of the text maps to the byte that wrote it: the span
 // between two mapped cells is exactly the source between them, soft line
 // breaks and markers included, with no wrap or indent the renderer added.
-// It costs O(len(src) + cells), once per selection, not per frame.
+// It costs O(len(src) + cells × mapBytes) at worst (a decoration is looked
+// for at most mapBytes ahead), once per selection, not per frame.
 func SourceMap(src string, rows []string) [][]int {
 	out := make([][]int, len(rows))
 	p := 0
@@ -64,10 +68,12 @@ func SourceMap(src string, rows []string) [][]int {
 }
 
 // find is the offset of r in src at or after p, no further than mapLines
-// non-blank lines past p's, or -1.
+// non-blank lines past p's nor mapBytes past p (markup the renderer drops
+// between two characters, a link's URL, is shorter: a decoration on every
+// row of one long quoted line must not scan the rest of it), or -1.
 func find(src string, p int, r rune) int {
 	lines := 0
-	for q := p; q < len(src); {
+	for q := p; q < len(src) && q-p < mapBytes; {
 		c, n := utf8.DecodeRuneInString(src[q:])
 		if c == r {
 			return q

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"runnel/stream/costtest"
 	"runnel/theme"
 )
 
@@ -100,4 +101,31 @@ func TestSourceMapDecorationMapsNowhere(t *testing.T) {
 	if _, _, ok := Span(src, m, row, col, row, col); ok {
 		t.Error("a span of the bullet alone holds source")
 	}
+}
+
+// TestSourceMapOfALongQuotedLineIsLinear: a bar the renderer draws on every
+// row of one long quoted line is looked for a bounded way ahead, not through
+// the rest of the line: ten times the text costs about ten times the map.
+func TestSourceMapOfALongQuotedLineIsLinear(t *testing.T) {
+	costtest.SkipIfRace(t)
+	mapOf := func(n int) func() {
+		src := "> " + strings.Repeat("lorem ipsum dolor ", n/18+1)
+		r, err := NewRenderer(theme.New(theme.Dark()).Glamour(), 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := r.Render(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows := strings.Split(out, "\n")
+		return func() { SourceMap(src, rows) }
+	}
+	small, big := mapOf(20<<10), mapOf(200<<10)
+	costtest.AtMost(t, "the map of a 200 KB quoted line, against ten of 20 KB",
+		costtest.Func(func() {
+			for range 10 {
+				small()
+			}
+		}), costtest.Func(big), 3)
 }
