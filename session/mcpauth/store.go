@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
+
+	"runnel/session/regfile"
 )
 
 // Login is what a login leaves on disk for one server.
@@ -72,17 +74,29 @@ func (s Store) Path(serverURL string) string {
 	return filepath.Join(string(s), hex.EncodeToString(sum[:12])+".json")
 }
 
+// maxLoginFile bounds a saved login's file: tokens are a few KiB.
+const maxLoginFile = 1 << 20
+
+// unwrapPath drops the path an *fs.PathError repeats.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
 // Load reads the login to serverURL; nil, nil when there is none.
 func (s Store) Load(serverURL string) (*Login, error) {
 	if s == "" {
 		return nil, nil
 	}
-	b, err := os.ReadFile(s.Path(serverURL))
+	b, err := regfile.ReadFile(s.Path(serverURL), maxLoginFile) // no wait on a FIFO, no unbounded read
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w; remove it and log in again", s.Path(serverURL), unwrapPath(err))
 	}
 	var l Login
 	if err := json.Unmarshal(b, &l); err != nil || l.ServerURL != serverURL {
