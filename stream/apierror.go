@@ -319,6 +319,9 @@ func (e *APIError) parseJSON(body []byte) bool {
 		inner.Type, inner.Code = top["type"], top["code"]
 	}
 	e.Message = truncateRunes(SanitizeLine(jsonScalar(inner.Message)), maxMessageRunes)
+	if e.Message == "" {
+		e.Message = truncateRunes(SanitizeLine(validationDetail(inner.Message)), maxMessageRunes)
+	}
 	e.Type = truncateRunes(SanitizeLine(jsonScalar(inner.Type)), 80)
 	e.Param = truncateRunes(SanitizeLine(jsonScalar(inner.Param)), 80)
 	e.Code = truncateRunes(SanitizeLine(jsonScalar(inner.Code)), 80)
@@ -326,6 +329,35 @@ func (e *APIError) parseJSON(body []byte) bool {
 		e.BodySummary = truncateRunes(SanitizeLine(string(body)), maxSummaryRunes)
 	}
 	return true
+}
+
+// validationDetail is a FastAPI/pydantic validation error list,
+// {"detail":[{"loc":["body","prompt_cache_key"],"msg":"Extra inputs are not
+// permitted"}, …]}, as one line: "body.prompt_cache_key: Extra inputs are
+// not permitted; …"; "" for anything else.
+func validationDetail(raw json.RawMessage) string {
+	var list []struct {
+		Loc []any  `json:"loc"`
+		Msg string `json:"msg"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &list) != nil {
+		return ""
+	}
+	var parts []string
+	for _, d := range list {
+		var loc []string
+		for _, l := range d.Loc {
+			loc = append(loc, fmt.Sprint(l))
+		}
+		if d.Msg == "" && len(loc) == 0 {
+			continue
+		}
+		parts = append(parts, strings.TrimPrefix(strings.Join(loc, ".")+": "+d.Msg, ": "))
+		if len(parts) == 5 {
+			break
+		}
+	}
+	return strings.Join(parts, "; ")
 }
 
 // jsonScalar renders a JSON string, number or bool as text; null, absent,

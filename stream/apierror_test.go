@@ -256,3 +256,22 @@ func TestAPIErrorRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestValidationDetailNamesTheField: a FastAPI/pydantic server's 422
+// ({"detail":[{"loc":[…],"msg":…}]}) reads as one line naming the field,
+// so a refused knob is known as refused (and the turn is sent without it)
+// and the error says what the server said.
+func TestValidationDetailNamesTheField(t *testing.T) {
+	body := []byte(`{"detail":[{"type":"extra_forbidden","loc":["body","prompt_cache_key"],"msg":"Extra inputs are not permitted","input":"runnel-1"},{"loc":["body","text","verbosity"],"msg":"Extra inputs are not permitted\u001b[2J"}]}`)
+	resp := &http.Response{StatusCode: 422, Header: http.Header{"Content-Type": {"application/json"}}}
+	e := parseAPIError(resp, body, "m")
+	if e.Message != "body.prompt_cache_key: Extra inputs are not permitted; body.text.verbosity: Extra inputs are not permitted[2J" && !strings.HasPrefix(e.Message, "body.prompt_cache_key: Extra inputs are not permitted; body.text.verbosity: Extra inputs are not permitted") {
+		t.Errorf("message %q", e.Message)
+	}
+	if strings.ContainsAny(e.Message, "\x1b\n") {
+		t.Errorf("message keeps control bytes: %q", e.Message)
+	}
+	if !e.Refuses("prompt_cache_key") || !e.Refuses("verbosity") || e.Refuses("service_tier") {
+		t.Errorf("refuses: cache key %v, verbosity %v, tier %v", e.Refuses("prompt_cache_key"), e.Refuses("verbosity"), e.Refuses("service_tier"))
+	}
+}
