@@ -115,7 +115,12 @@ func NewComposer(st *theme.Styles) Composer {
 		}
 		return strings.Repeat(" ", ansi.StringWidth(composerPrompt))
 	})
-	c := Composer{ta: ta, keys: DefaultKeyMap(), menuKeys: DefaultCompletionKeys(), empty: &emptyView{}}
+	c := Composer{ta: ta, keys: DefaultKeyMap(), menuKeys: DefaultCompletionKeys(), empty: &emptyView{},
+		argChoices: map[string][]string{ // the fixed ones; /model's come with the model list
+			"effort": efforts,
+			"theme":  {"dark", "light", "auto"},
+			"export": {"markdown", "json", "html"},
+		}}
 	c.applyKeys()
 	c.SetStyles(st)
 	c.ta.Focus()

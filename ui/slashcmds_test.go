@@ -208,3 +208,15 @@ func TestExportArgs(t *testing.T) {
 		t.Errorf("FileName %q", got)
 	}
 }
+
+// TestFixedArgumentsComplete: /effort, /theme and /export complete their
+// fixed arguments as /model completes its models.
+func TestFixedArgumentsComplete(t *testing.T) {
+	c := NewComposer(nil)
+	for text, want := range map[string]string{"/effort hi": "high", "/theme li": "light", "/export ht": "html"} {
+		got := c.argMenu(text)
+		if len(got) == 0 || got[0].arg != want {
+			t.Errorf("%q completes to %+v, want %q first", text, got, want)
+		}
+	}
+}
