@@ -23,10 +23,11 @@
 //	knobs.go      /fast and the request knobs' /status rows (session/knobs.go)
 //	statusbar.go  the status line and key hint; keystate.go the keys and the "?" overlay; composer.go the composer
 //	promptcmds.go prompt files as /NAME commands of the composer (SubmitMsg.Prompt); prompttrust.go asks about a project's
-//	branch.go     the turns' branches: /edit, ctrl+←/→, /undo (branchMsg shows a path; tree.go is /tree)
+//	tree.go       /tree, the branches dialog; the mouse's map from cells to source is ui/markdown's srcmap.go
+//	branch.go     the turns' branches: /edit, esc esc, ctrl+←/→, /undo (branchMsg shows a path)
 //	selection.go  the transcript's mouse (an items child): clicks open panels and copy code, drags copy the source, f2 hands the mouse over
 //	notify.go     the notifier: a long turn that ends, fails or waits while the terminal is unfocused notifies (OSC 9/777, bell, command)
-//	keys.go       the key map, built from session/config's keymap (a preset and the file's [keys]); the vi
+//	keys.go       the key map, built from session/keymap (a preset and the config's [keys]); the vi
 //	              preset's composer modes are composervi.go over ui/vi's state machine, the transcript's
 //	              navigation mode is navmode.go (the items child)
 //
