@@ -100,7 +100,7 @@ func ConversationDoc(id string, items []json.RawMessage, s Settings, now time.Ti
 		isMsg := it.Type == "message" || it.Type == ""
 		switch {
 		case isMsg && it.Role == "user":
-			text := strings.TrimSpace(messageText(it))
+			text := strings.TrimSpace(it.PartsText())
 			turns = append(turns, &turn{Seq: len(turns) + 1, Prompt: text, Input: append(pending, raw), Status: "completed", Started: stamp, Ended: stamp})
 			pending = nil
 			if title == "" {
@@ -141,19 +141,4 @@ func ConversationDoc(id string, items []json.RawMessage, s Settings, now time.Ti
 		"session":       map[string]any{"title": title, "created": stamp, "updated": stamp, "settings": s.JSON()},
 		"turns":         turns,
 	})
-}
-
-// messageText is the text of a message's parts, a blank line between them.
-func messageText(it *stream.Item) string {
-	var parts []string
-	for _, p := range it.Content {
-		t := p.Text
-		if p.Raw != nil {
-			t = stream.PartText(p.Raw)
-		}
-		if t != "" {
-			parts = append(parts, t)
-		}
-	}
-	return strings.Join(parts, "\n\n")
 }

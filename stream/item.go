@@ -99,6 +99,23 @@ func (it *Item) Text() string {
 	return joinParts(it.Content)
 }
 
+// PartsText is every part's text, a blank line between parts: input and
+// output text alike, a raw part (an image, a file) as PartText says it.
+// Exports and imports read a message or reasoning item's content so.
+func (it *Item) PartsText() string {
+	out := make([]string, 0, len(it.Content))
+	for _, p := range it.Content {
+		t := p.Text
+		if p.Raw != nil {
+			t = PartText(p.Raw)
+		}
+		if t != "" {
+			out = append(out, t)
+		}
+	}
+	return strings.Join(out, "\n\n")
+}
+
 // SummaryText returns the reasoning summary parts' texts.
 func (it *Item) SummaryText() []string {
 	out := make([]string, len(it.Summary))

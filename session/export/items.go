@@ -134,7 +134,7 @@ func (d *doc) head(what, name string, it *stream.Item) {
 }
 
 func (d *doc) message(it *stream.Item, _ string) {
-	text := content(it)
+	text := it.PartsText()
 	if strings.TrimSpace(text) == "" {
 		return
 	}
@@ -154,7 +154,7 @@ func (d *doc) reasoning(it *stream.Item, title string) {
 		}
 	}
 	if len(parts) == 0 {
-		if t := strings.TrimSpace(content(it)); t != "" {
+		if t := strings.TrimSpace(it.PartsText()); t != "" {
 			parts = append(parts, t)
 		}
 	}

@@ -217,7 +217,7 @@ func userText(input []json.RawMessage) string {
 		if it == nil || !isMessage(it) || it.Role != "user" {
 			continue
 		}
-		out = append(out, content(it))
+		out = append(out, it.PartsText())
 	}
 	return strings.Join(out, "\n\n")
 }
@@ -226,22 +226,6 @@ func userText(input []json.RawMessage) string {
 // their type; StoredItem then calls them messages).
 func isMessage(it *stream.Item) bool {
 	return stream.KindFor(it.Type).Class == stream.ClassMessage
-}
-
-// content is a message's or reasoning item's text: its parts' texts (an
-// image or file part as a marker), a blank line between parts.
-func content(it *stream.Item) string {
-	out := make([]string, 0, len(it.Content))
-	for _, p := range it.Content {
-		t := p.Text
-		if p.Raw != nil {
-			t = stream.PartText(p.Raw)
-		}
-		if t != "" {
-			out = append(out, t)
-		}
-	}
-	return strings.Join(out, "\n\n")
 }
 
 // statusNote says how a turn that did not complete ended, "" when it did.
