@@ -136,6 +136,22 @@ func (m *Manager) server(name string) (*server, error) {
 	return nil, fmt.Errorf("no mcp server %s is running; /status lists them", name)
 }
 
+// onServer runs f on the named server's connection (started again if it
+// stopped), within the server's call timeout.
+func (m *Manager) onServer(ctx context.Context, name string, f func(context.Context, *conn) error) error {
+	s, err := m.server(name)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.callTimeout())
+	defer cancel()
+	c, err := s.ensure(ctx)
+	if err != nil {
+		return err
+	}
+	return f(ctx, c)
+}
+
 // PromptArgs matches a prompt's typed arguments to its argument names:
 // name=value words by name, other words in order to the names not given
 // (the last one takes the rest of the line). A required argument left out
@@ -210,19 +226,15 @@ func (p Prompt) Usage() string {
 // as one text for the user's turn: each message's text (an embedded
 // resource's text too), assistant messages marked, sanitized.
 func (m *Manager) GetPrompt(ctx context.Context, serverName, name string, args map[string]string) (string, error) {
-	s, err := m.server(serverName)
+	var res *mcp.GetPromptResult
+	err := m.onServer(ctx, serverName, func(ctx context.Context, c *conn) (err error) {
+		if res, err = c.cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: args}); err != nil {
+			return fmt.Errorf("mcp server %s: prompt %s: %v", serverName, name, err)
+		}
+		return nil
+	})
 	if err != nil {
 		return "", err
-	}
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.callTimeout())
-	defer cancel()
-	c, err := s.ensure(ctx)
-	if err != nil {
-		return "", err
-	}
-	res, err := c.cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: name, Arguments: args})
-	if err != nil {
-		return "", fmt.Errorf("mcp server %s: prompt %s: %v", serverName, name, err)
 	}
 	var parts []string
 	for _, msg := range res.Messages {
@@ -245,19 +257,15 @@ func (m *Manager) GetPrompt(ctx context.Context, serverName, name string, args m
 // sanitized, with known secrets hidden. A resource with no text (only
 // binary contents) is an error.
 func (m *Manager) ReadResource(ctx context.Context, serverName, uri string) (string, error) {
-	s, err := m.server(serverName)
+	var res *mcp.ReadResourceResult
+	err := m.onServer(ctx, serverName, func(ctx context.Context, c *conn) (err error) {
+		if res, err = c.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri}); err != nil {
+			return fmt.Errorf("mcp server %s: read %s: %v", serverName, uri, err)
+		}
+		return nil
+	})
 	if err != nil {
 		return "", err
-	}
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.callTimeout())
-	defer cancel()
-	c, err := s.ensure(ctx)
-	if err != nil {
-		return "", err
-	}
-	res, err := c.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
-	if err != nil {
-		return "", fmt.Errorf("mcp server %s: read %s: %v", serverName, uri, err)
 	}
 	var parts []string
 	for _, rc := range res.Contents {
