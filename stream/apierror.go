@@ -37,6 +37,24 @@ type APIError struct {
 	BodySummary string        // a non-JSON body summarized: HTML <title> or first text; sanitized, truncated
 	URL         string        // the request URL without query or credentials, for 404 hints
 	ContentType string        // the response's media type, when a 2xx was not an event stream
+	KeyHint     string        // where the provider's key comes from (Client.KeyHint), for a 401's advice
+}
+
+// apiError is parseAPIError on a body with the client's secrets hidden,
+// knowing where the client's key comes from.
+func (c *Client) apiError(resp *http.Response, body []byte, model string) *APIError {
+	e := parseAPIError(resp, c.redactor(nil).JSON(body), model)
+	e.KeyHint = c.KeyHint
+	return e
+}
+
+// keyAdvice is what to check about a rejected key: hint (Client.KeyHint)
+// names the provider's own variable or command.
+func keyAdvice(hint string) string {
+	if hint == "" {
+		return "check OPENAI_API_KEY (or api_key_env / api_key_command in config)"
+	}
+	return "check " + hint
 }
 
 // Error returns one line: what went wrong, the server's words if any, and
@@ -118,8 +136,7 @@ func (e *APIError) explain() (what, hint string) {
 		}
 		return "the model does not exist or you lack access", "check --model or model in config"
 	case s == http.StatusUnauthorized:
-		return "the server rejected the API key",
-			"check OPENAI_API_KEY (or api_key_env / api_key_command in config)"
+		return "the server rejected the API key", keyAdvice(e.KeyHint)
 	case s == http.StatusForbidden:
 		return "the API key is not allowed to do this",
 			"check the key's project, organization and model permissions"

@@ -119,7 +119,7 @@ func (c *Client) callURL(ctx context.Context, method string, u *url.URL, body io
 		return nil, newConnError(u.Host, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, parseAPIError(resp, c.redactor(nil).JSON(data[:min(len(data), maxErrorBody)]), "")
+		return nil, c.apiError(resp, data[:min(len(data), maxErrorBody)], "")
 	}
 	if len(data) > maxResponseJSON {
 		return nil, fmt.Errorf("%s from %s is larger than %d MiB", what, u.Host, maxResponseJSON>>20)

@@ -42,6 +42,11 @@ type Client struct {
 	MaxDelay    time.Duration     // cap on one backoff wait, default 30s
 	OnRetry     func(RetryInfo)   // optional: called before each wait
 
+	// KeyHint is what to check when the server rejects the key, naming
+	// the provider's own variable or command ("$FAKE_KEY (provider
+	// \"fake\")"); "" says OPENAI_API_KEY and the config keys.
+	KeyHint string
+
 	// Secrets, when set, are hidden in everything the server sends (error
 	// bodies, events): see Redactor. The API key, the header values and the
 	// request's hosted MCP authorization and header values are added to it
@@ -162,7 +167,7 @@ func (c *Client) attempt(ctx context.Context, method string, endpoint *url.URL, 
 		if errors.Is(err, ErrIdleTimeout) {
 			return nil, err
 		}
-		return nil, parseAPIError(resp, c.redactor(nil).JSON(data), model)
+		return nil, c.apiError(resp, data, model)
 	}
 	if err := r.prime(); err != nil {
 		r.Close()
@@ -205,7 +210,7 @@ func (c *Client) header() (http.Header, error) {
 	h.Set("User-Agent", userAgent())
 	if key := strings.TrimSpace(c.APIKey); key != "" {
 		if !validHeaderValue(key) {
-			return nil, errors.New("API key contains control characters — check OPENAI_API_KEY (or api_key_env / api_key_command in config)")
+			return nil, errors.New("API key contains control characters — " + keyAdvice(c.KeyHint))
 		}
 		h.Set("Authorization", "Bearer "+key)
 	}

@@ -90,7 +90,7 @@ func (c *Client) compactOnce(ctx context.Context, endpoint, host string, header 
 	defer resp.Body.Close()
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-		apiErr := parseAPIError(resp, c.redactor(nil).JSON(data), model)
+		apiErr := c.apiError(resp, data, model)
 		switch resp.StatusCode {
 		case http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusNotImplemented:
 			if !apiErr.modelNotFound() {

@@ -67,7 +67,7 @@ func (c *Client) Models(ctx context.Context) ([]ModelEntry, error) {
 		return nil, newConnError(u.Host, err)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, parseAPIError(resp, c.redactor(nil).JSON(data), "")
+		return nil, c.apiError(resp, data, "")
 	}
 	if len(data) > maxModelsBody {
 		return nil, fmt.Errorf("GET %s: the list is over %d MiB", modelsPath(&u), maxModelsBody>>20)

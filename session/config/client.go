@@ -27,6 +27,7 @@ func (s Settings) Client(forceDemo bool) (*stream.Client, string) {
 		BaseURL:     s.BaseURL,
 		APIKey:      s.APIKey,
 		Headers:     s.Headers,
+		KeyHint:     s.KeyHint,
 		MaxRetries:  retriesOrNone(s.MaxRetries),
 		IdleTimeout: s.IdleTimeout,
 		HTTP:        connectClient(s.ConnectTimeout),

@@ -101,6 +101,20 @@ func (p Profile) keyName() string {
 	return "providers." + keyString([]string{p.Name}) + ".api_key_command"
 }
 
+// keyHint says what to check when the provider's server rejects its key:
+// its own key command or variable, with the provider's name.
+func (p Profile) keyHint() string {
+	switch {
+	case len(p.APIKeyCommand) > 0:
+		return p.keyName() + ` (provider ` + strconv.Quote(p.Name) + `)`
+	case p.Default && p.APIKeyEnv != "":
+		return "$" + p.APIKeyEnv + " (or api_key_env / api_key_command in config)"
+	case p.APIKeyEnv != "":
+		return "$" + p.APIKeyEnv + ` (provider ` + strconv.Quote(p.Name) + `'s key)`
+	}
+	return `provider ` + strconv.Quote(p.Name) + `: it sends no key; set api_key_env or api_key_command in its table`
+}
+
 // DefaultProviderName is the provider that runs without --provider.
 func (c Config) DefaultProviderName() string { return first(c.Provider.Name, DefaultProvider) }
 

@@ -76,6 +76,7 @@ type Settings struct {
 	MaxRetries       int           // retries before the first byte
 	MaxResponseBytes int           // the most text one response may hold
 	KeySource        string        // "env OPENAI_API_KEY", "api_key_command" or ""
+	KeyHint          string        // what to check when the server rejects the key: the provider's own variable or command
 	BaseURLSet       bool          // the base URL came from a flag, the file or the environment
 	Attach           attach.Limits // [attachments]: limits and image detail
 	ServiceTier      string        // service_tier: "" sends none
@@ -201,7 +202,7 @@ func (c Config) Resolve(env func(string) string, o Overrides) (Settings, error) 
 		// a chosen provider never falls back to the demo: say what to set
 		return Settings{}, fmt.Errorf("provider %q: no API key: set $%s (or %s in the config)", pname, p.APIKeyEnv, p.keyName())
 	}
-	s.APIKey, s.KeySource = key, source
+	s.APIKey, s.KeySource, s.KeyHint = key, source, p.keyHint()
 	return s, nil
 }
 

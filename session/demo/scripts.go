@@ -115,8 +115,7 @@ func playToolResults(b *builder, outputs []string) {
 
 func playFailure(b *builder) {
 	b.partialMessage(text("failure"))
-	b.fail("server_error", "The demo provider stopped this response on purpose to show a failure mid-stream. "+
-		"The text so far is kept; send another message to continue.")
+	b.fail("server_error", "The demo provider stopped this response on purpose to show a failure mid-stream; send another message to continue.")
 }
 
 var docsTools = []mcpTool{
