@@ -155,7 +155,7 @@ func listMCP(cfg config.Config, env func(string) string, now time.Time, stdout i
 	w := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "NAME\tSERVER\tLOGIN")
 	for _, s := range cfg.MCPServers {
-		where, state := s.Command, "-"
+		where, state := s.CommandLine(), "-"
 		if s.URL != "" {
 			where, state = s.URL, loginState(cfg, s, env, now)
 		}

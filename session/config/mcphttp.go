@@ -23,7 +23,7 @@ func (s *MCPServerConfig) validateHTTP(bad func(key, format string, args ...any)
 		}
 		return nil
 	}
-	if s.Command != "" {
+	if s.Command != nil {
 		return bad("url", "a server has either a command (run here) or a url (on the network), not both")
 	}
 	if u, err := url.Parse(s.URL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {

@@ -45,3 +45,49 @@ env_passthrough = ["NOT-A-NAME"]
 		t.Errorf("bad env_passthrough: %v", err)
 	}
 }
+
+// TestMCPCommandForms: [[mcp_servers]] takes command as [[functions]] do,
+// an argv array, and still the program alone with args; a bad command is
+// one line naming its key and line.
+func TestMCPCommandForms(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "config.toml")
+	load := func(doc string) (Config, error) {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return LoadConfig(path, true)
+	}
+	for _, doc := range []string{
+		"[[mcp_servers]]\nname = \"s\"\ncommand = [\"node\", \"x.js\"]\n",
+		"[[mcp_servers]]\nname = \"s\"\ncommand = \"node\"\nargs = [\"x.js\"]\n",
+		"[[mcp_servers]]\nname = \"s\"\ncommand = [\"node\"]\nargs = [\"x.js\"]\n",
+	} {
+		c, err := load(doc)
+		if err != nil {
+			t.Fatalf("%q: %v", doc, err)
+		}
+		tc, err := c.ToolSet()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := tc.Servers[0]; s.Command != "node" || len(s.Args) != 1 || s.Args[0] != "x.js" {
+			t.Errorf("%q: server %q %q", doc, s.Command, s.Args)
+		}
+		if got := c.MCPServers[0].CommandLine(); got != "node x.js" {
+			t.Errorf("CommandLine = %q", got)
+		}
+	}
+	for _, tt := range []struct{ doc, want string }{
+		{"[[mcp_servers]]\nname = \"s\"\ncommand = []\n", ":3: key \"mcp_servers.command\": the command is empty"},
+		{"[[mcp_servers]]\nname = \"s\"\ncommand = [\"node\", 5]\n", ":3: key \"mcp_servers.command\": want an array of strings"},
+		{"[[mcp_servers]]\nname = \"s\"\ncommand = 5\n", ":3: key \"mcp_servers.command\": want an array of strings"},
+		{"[[mcp_servers]]\nname = \"s\"\n", "key \"mcp_servers.command\": missing"},
+		{"[[mcp_servers]]\nname = \"s\"\ncommand = [\"x\"]\nurl = \"http://h/mcp\"\n", "not both"},
+	} {
+		_, err := load(tt.doc)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || strings.Count(err.Error(), "\n") > 0 {
+			t.Errorf("%q: %v, want %q", tt.doc, err, tt.want)
+		}
+	}
+}

@@ -105,6 +105,8 @@ func (p Profile) keyName() string {
 // its own key command or variable, with the provider's name.
 func (p Profile) keyHint() string {
 	switch {
+	case len(p.APIKeyCommand) > 0 && p.Default:
+		return p.keyName()
 	case len(p.APIKeyCommand) > 0:
 		return p.keyName() + ` (provider ` + strconv.Quote(p.Name) + `)`
 	case p.Default && p.APIKeyEnv != "":

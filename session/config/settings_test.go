@@ -33,6 +33,7 @@ func TestResolveDefaults(t *testing.T) {
 		MaxRetries:       3,
 		MaxResponseBytes: 32 << 20,
 		Attach:           attach.Limits{MaxFile: 20 << 20, MaxMessage: 50 << 20, Detail: "auto"},
+		KeyHint:          "$OPENAI_API_KEY (or api_key_env / api_key_command in config)",
 	}
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("Resolve of zero config:\n got %v\nwant %v", fields(s), fields(want))
@@ -69,6 +70,7 @@ func TestResolveFullConfig(t *testing.T) {
 		MaxRetries:       0,
 		MaxResponseBytes: 1 << 20,
 		KeySource:        "api_key_command",
+		KeyHint:          "provider.api_key_command",
 		BaseURLSet:       true,
 		Attach:           attach.Limits{MaxFile: attach.DefaultMaxFile, MaxMessage: attach.DefaultMaxMessage, Detail: "auto"},
 	}

@@ -81,7 +81,7 @@ type FunctionConfig struct {
 // over stdio (command), or one on the network (url; mcphttp.go).
 type MCPServerConfig struct {
 	Name           string            `toml:"name"`
-	Command        string            `toml:"command"`
+	Command        any               `toml:"command" kind:"command"` // an argv array, as [[functions]] take it; or the program alone, with args
 	Args           []string          `toml:"args"`
 	Env            map[string]string `toml:"env"`
 	AllowedTools   []string          `toml:"allowed_tools"`
@@ -392,8 +392,11 @@ func (s *MCPServerConfig) validate(p place, i int, claim claimFunc) error {
 		return bad("name", "missing; an MCP server needs a name (letters, digits, _ and -)")
 	case !tools.ValidName(s.Name):
 		return bad("name", "%q must be 1 to 64 letters, digits, _ or -", s.Name)
-	case strings.TrimSpace(s.Command) == "" && s.URL == "":
-		return bad("command", "missing; set command to the server's program, and args to its arguments (or url to a server on the network)")
+	case s.Command == nil && s.URL == "":
+		return bad("command", "missing; set command = [\"program\", \"arg\"] (or url to a server on the network)")
+	}
+	if _, err := s.argv(); s.Command != nil && err != nil {
+		return bad("command", "%v", err)
 	}
 	if err := s.validateHTTP(bad); err != nil {
 		return err
@@ -462,12 +465,16 @@ func (c Config) ToolSet() (tools.Config, error) {
 		})
 	}
 	for _, s := range c.MCPServers {
+		argv, _ := s.argv() // checked by validate
+		if s.URL != "" {
+			argv = []string{""}
+		}
 		approval, err := tools.ParseApproval(s.Approval)
 		if err != nil {
 			return tools.Config{}, fmt.Errorf("mcp server %s: %w", s.Name, err)
 		}
 		tc.Servers = append(tc.Servers, tools.Server{
-			Name: s.Name, Command: s.Command, Args: s.Args, Env: s.Env,
+			Name: s.Name, Command: argv[0], Args: argv[1:], Env: s.Env,
 			AllowedTools: s.AllowedTools, Approval: approval, PassAPIKey: s.PassAPIKey,
 			Timeout: s.Timeout.Duration, StartupTimeout: s.StartupTimeout.Duration, EnvPassthrough: s.EnvPassthrough,
 			URL: s.URL, SSE: s.Transport == "sse", Headers: maps.Clone(s.Headers),
@@ -543,6 +550,41 @@ func (h HostedToolConfig) hosted() tools.Hosted {
 		out.AuthorizationCommand = h.AuthorizationCommand
 	}
 	return out
+}
+
+// argv is the server's command line: command as [[functions]] take it (an
+// argv array), or as a program alone with its arguments in args; args
+// follow either form. Nil for a server on the network.
+func (s *MCPServerConfig) argv() ([]string, error) {
+	var argv []string
+	switch c := s.Command.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		if strings.TrimSpace(c) == "" {
+			return nil, fmt.Errorf("the command is empty; set command = [\"program\", \"arg\"]")
+		}
+		argv = []string{c}
+	case []any:
+		list, err := stringList(c)
+		if err != nil {
+			return nil, err
+		}
+		if len(list) == 0 || strings.TrimSpace(list[0]) == "" {
+			return nil, fmt.Errorf("the command is empty; its first element is the program")
+		}
+		argv = list
+	default:
+		return nil, fmt.Errorf("want an array of strings, like [\"node\", \"server.js\"]")
+	}
+	return append(argv, s.Args...), nil
+}
+
+// CommandLine is the server's command line as one string, for listings
+// ("" for a server on the network).
+func (s MCPServerConfig) CommandLine() string {
+	argv, _ := s.argv()
+	return strings.Join(argv, " ")
 }
 
 // stringList reads a TOML array of strings decoded into an interface.
