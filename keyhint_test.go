@@ -35,3 +35,14 @@ func TestRejectedKeyNamesTheProvidersKey(t *testing.T) {
 		})
 	}
 }
+
+// TestOverrideOfAnotherProviderRefused: with provider = "fake", -c
+// provider.base_url=… would change nothing: one line and exit 2, nothing
+// sent.
+func TestOverrideOfAnotherProviderRefused(t *testing.T) {
+	cfg := providerConfig(t, "provider = \"fake\"\n[providers.fake]\nbase_url = \"http://127.0.0.1:1/v1\"\n")
+	_, errOut, code := runnel(t, "", "--config", cfg, "--no-save", "-c", "provider.base_url=http://127.0.0.1:2/v1", "-p", "hi")
+	if code != 2 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, "use -c providers.fake.base_url=…") {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}

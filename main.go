@@ -182,7 +182,7 @@ func loadConfig(o options) (config.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	return cfg.Override(o.overrides)
+	return cfg.Override(o.overrides, o.provider)
 }
 
 func loadSettings(o options, stderr io.Writer) (config.Config, config.Settings, int) {

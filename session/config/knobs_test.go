@@ -10,7 +10,7 @@ import (
 // The knobs are config keys and -c overrides, checked like the file's: an
 // unknown tier or verbosity is one line naming the key and the values.
 func TestKnobKeys(t *testing.T) {
-	c, err := Config{}.Override([]string{"service_tier=priority", "verbosity=high", "prompt_cache_key=team-a"})
+	c, err := Config{}.Override([]string{"service_tier=priority", "verbosity=high", "prompt_cache_key=team-a"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,13 +22,13 @@ func TestKnobKeys(t *testing.T) {
 		t.Fatalf("session settings %+v", ss)
 	}
 	for _, o := range []string{"service_tier=turbo", "verbosity=loud"} {
-		_, err := Config{}.Override([]string{o})
+		_, err := Config{}.Override([]string{o}, "")
 		key, _, _ := strings.Cut(o, "=")
 		if err == nil || !strings.Contains(err.Error(), "-c "+key) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: %v", o, err)
 		}
 	}
-	if _, err := (Config{}).Override([]string{"prompt_cache_key=" + strings.Repeat("k", 65)}); err == nil {
+	if _, err := (Config{}).Override([]string{"prompt_cache_key=" + strings.Repeat("k", 65)}, ""); err == nil {
 		t.Error("a 65-character key was taken")
 	}
 }

@@ -40,16 +40,25 @@ var fragmentPlace = regexp.MustCompile("(?m)^\x00override(:[0-9]+)*")
 // array or inline table) and, when it is not one, as a string, so
 // `-c model=gpt-5` needs no quotes. Every error is one line naming the
 // override ("-c reasoning.effort: ...").
-func (c Config) Override(overrides []string) (Config, error) {
+//
+// flagProvider is --provider ("" when not given): with the config's
+// provider (as overridden so far) it is the provider in use, and an
+// override of another provider's keys, which cannot apply, is refused,
+// as is a suggestion of one.
+func (c Config) Override(overrides []string, flagProvider string) (Config, error) {
 	if len(overrides) == 0 {
 		return c, nil
 	}
 	path := c.Path
+	active := first(flagProvider, providerOverride(overrides), c.DefaultProviderName())
 	for _, o := range overrides {
 		key, value, ok := strings.Cut(o, "=")
 		key = strings.TrimSpace(key)
 		if !ok || !overrideKey.MatchString(key) {
 			return Config{}, fmt.Errorf("-c %s: want key=value, with a config key such as model or reasoning.effort", quoteArg(o))
+		}
+		if err := overrideApplies(key, active); err != nil {
+			return Config{}, err
 		}
 		doc := []byte(key + " = " + strings.TrimSpace(value))
 		if strings.ContainsAny(value, "\r\n") || toml.Unmarshal(doc, new(map[string]any)) != nil {
@@ -57,7 +66,7 @@ func (c Config) Override(overrides []string) (Config, error) {
 			doc = []byte(key + " = " + string(quoted))
 		}
 		if _, err := parseConfig(doc, fragmentName); err != nil {
-			return Config{}, renameFragment(err, "-c "+key)
+			return Config{}, suggestActive(renameFragment(err, "-c "+key), active)
 		}
 		// it is valid alone: decode it over what came before
 		if err := toml.Unmarshal(doc, &c); err != nil {
@@ -70,6 +79,43 @@ func (c Config) Override(overrides []string) (Config, error) {
 	}
 	c.Path = path
 	return c, nil
+}
+
+// providerOverride is the provider the last -c provider=NAME names, "" for
+// none.
+func providerOverride(overrides []string) string {
+	name := ""
+	for _, o := range overrides {
+		if key, value, ok := strings.Cut(o, "="); ok && strings.TrimSpace(key) == "provider" {
+			name = strings.Trim(strings.TrimSpace(value), `"'`)
+		}
+	}
+	return name
+}
+
+// overrideApplies refuses an override of a provider's key for a provider
+// not in use (active): it would change nothing.
+func overrideApplies(key, active string) error {
+	parts := strings.Split(key, ".")
+	switch {
+	case len(parts) >= 2 && parts[0] == "provider" && active != DefaultProvider:
+		return fmt.Errorf("-c %s: the [provider] table is the %q provider's, and %q is in use; use -c providers.%s.%s=…",
+			key, DefaultProvider, active, keyString([]string{active}), strings.Join(parts[1:], "."))
+	case len(parts) >= 3 && parts[0] == "providers" && parts[1] != active:
+		return fmt.Errorf("-c %s: provider %q is not in use (%q is), so this changes nothing; use -c providers.%s.%s=…, or --provider %s",
+			key, parts[1], active, keyString([]string{active}), strings.Join(parts[2:], "."), parts[1])
+	}
+	return nil
+}
+
+// suggestActive rewrites a suggestion of a [provider] key in err as the
+// key of the provider in use (active), where that is another.
+func suggestActive(err error, active string) error {
+	if active == DefaultProvider {
+		return err
+	}
+	msg := strings.Replace(err.Error(), `did you mean "provider.`, `did you mean "providers.`+keyString([]string{active})+`.`, 1)
+	return fmt.Errorf("%s", msg)
 }
 
 // renameFragment puts name where a fragment's messages say where they are.

@@ -17,7 +17,7 @@ func TestOverrideAppliesOverTheFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err = c.Override([]string{"model=gpt-5", "reasoning.effort=high", "store=false", "max_tool_rounds=3", "timeouts.idle=\"30s\"", "provider.headers.X-Team=blue"})
+	c, err = c.Override([]string{"model=gpt-5", "reasoning.effort=high", "store=false", "max_tool_rounds=3", "timeouts.idle=\"30s\"", "provider.headers.X-Team=blue"}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestOverrideErrorsMatchTheFile(t *testing.T) {
 		{"theme=neon", "theme = \"neon\"", `-c theme: key "theme": "neon" is not allowed; use one of "auto", "dark", "light"`},
 		{"timeouts.idle=5", "timeouts.idle = 5", `-c timeouts.idle: key "timeouts.idle": want a duration string like "30s", got an integer`},
 	} {
-		_, err := Config{}.Override([]string{tc.override})
+		_, err := Config{}.Override([]string{tc.override}, "")
 		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
 			t.Errorf("-c %s: got %v, want %s", tc.override, err, tc.want)
 			continue
@@ -51,11 +51,11 @@ func TestOverrideErrorsMatchTheFile(t *testing.T) {
 }
 
 func TestOverrideIsOneKey(t *testing.T) {
-	c, err := Config{}.Override([]string{"model=a\nstore = false"})
+	c, err := Config{}.Override([]string{"model=a\nstore = false"}, "")
 	if err != nil || c.Model != "a\nstore = false" || c.Store != nil {
 		t.Fatalf("a newline in a value set another key: %+v %v", c, err)
 	}
-	if _, err := (Config{}).Override([]string{"no equals"}); err == nil || !strings.Contains(err.Error(), "want key=value") {
+	if _, err := (Config{}).Override([]string{"no equals"}, ""); err == nil || !strings.Contains(err.Error(), "want key=value") {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -85,5 +85,35 @@ func TestExpandOverrides(t *testing.T) {
 	}
 	if !reflect.DeepEqual(ExpandOverrides(nil, takes), []string{}) {
 		t.Error("nil args")
+	}
+}
+
+// TestOverrideAppliesToTheProviderInUse: a [provider] key, or another
+// provider's, cannot change a run on provider "fake": it is refused in one
+// line naming the key that would, and suggestions name that key too.
+func TestOverrideAppliesToTheProviderInUse(t *testing.T) {
+	c := Config{Provider: ProviderConfig{Name: "fake"}, Providers: map[string]ProfileConfig{"fake": {BaseURL: "http://127.0.0.1:1/v1"}}}
+	for _, tt := range []struct {
+		over  []string
+		flag  string
+		want  string
+		works bool
+	}{
+		{over: []string{"provider.base_url=http://x/v1"}, want: `-c provider.base_url: the [provider] table is the "default" provider's, and "fake" is in use; use -c providers.fake.base_url=…`},
+		{over: []string{"providers.ollama.base_url=http://x/v1"}, want: `provider "ollama" is not in use ("fake" is)`},
+		{over: []string{"base_url=http://x/v1"}, want: `did you mean "providers.fake.base_url"?`},
+		{over: []string{"providers.fake.base_url=http://x/v1"}, works: true},
+		{over: []string{"providers.ollama.base_url=http://x/v1", "provider=ollama"}, works: true},
+		{over: []string{"provider.base_url=http://x/v1"}, flag: "default", works: true},
+	} {
+		got, err := c.Override(tt.over, tt.flag)
+		switch {
+		case tt.works && err != nil:
+			t.Errorf("%q: %v", tt.over, err)
+		case tt.works && tt.over[0] == "providers.fake.base_url=http://x/v1" && got.Providers["fake"].BaseURL != "http://x/v1":
+			t.Errorf("%q: base_url %q", tt.over, got.Providers["fake"].BaseURL)
+		case !tt.works && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%q: %v, want %q", tt.over, err, tt.want)
+		}
 	}
 }

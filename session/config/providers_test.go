@@ -156,14 +156,14 @@ model = "llama3"
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err = c.Override([]string{"provider=ollama"})
+	c, err = c.Override([]string{"provider=ollama"}, "")
 	if err != nil {
 		t.Fatalf("-c provider=ollama: %v", err)
 	}
 	if s, err := c.Resolve(envOf(env), Overrides{}); err != nil || s.Provider != "ollama" {
 		t.Errorf("-c provider=ollama: provider %q, %v", s.Provider, err)
 	}
-	if _, err := c.Override([]string{"provider=olama"}); err == nil || !strings.Contains(err.Error(), `unknown provider "olama" (did you mean "ollama"?)`) {
+	if _, err := c.Override([]string{"provider=olama"}, ""); err == nil || !strings.Contains(err.Error(), `unknown provider "olama" (did you mean "ollama"?)`) {
 		t.Errorf("-c provider=olama: %v", err)
 	}
 	if got := c.ProviderNames(); strings.Join(got, ",") != "default,openai,azure,openrouter,xai,groq,ollama,lmstudio,vllm,llamacpp" {

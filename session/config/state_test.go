@@ -13,7 +13,7 @@ import (
 func TestStateKey(t *testing.T) {
 	env := func(string) string { return "" }
 	for _, tc := range []struct{ over, want string }{{"state=conversation", session.StateConversation}, {"state=chain", ""}, {"model=x", ""}} {
-		c, err := Config{}.Override([]string{tc.over})
+		c, err := Config{}.Override([]string{tc.over}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -25,7 +25,7 @@ func TestStateKey(t *testing.T) {
 			t.Errorf("-c %s: state %q, session %q; want %q", tc.over, s.State, s.Session().State, tc.want)
 		}
 	}
-	_, err := Config{}.Override([]string{"state=threads"})
+	_, err := Config{}.Override([]string{"state=threads"}, "")
 	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "state") || !strings.Contains(err.Error(), "conversation") {
 		t.Errorf("state=threads: %v", err)
 	}
