@@ -43,11 +43,13 @@ func TestFlagsApplyWhereTheyMeanSomething(t *testing.T) {
 		args       []string
 		has, lacks []string
 	}{
-		{[]string{"sessions"}, []string{"--json", "--data-dir", "--width", "--config"}, []string{"--format", "--model", "--save-images", "--prompt"}},
+		{[]string{"sessions"}, []string{"--json", "--format", "--data-dir", "--width", "--config"}, []string{"--model", "--save-images", "--prompt"}},
 		{[]string{"sessions", "rm"}, []string{"--yes", "--data-dir"}, []string{"--format", "--width", "--config", "--override"}},
 		{[]string{"sessions", "export"}, []string{"--format", "--output", "--data-dir"}, []string{"--width", "--save-images", "--config"}},
 		{[]string{"replay"}, []string{"--format", "--width", "--save-images", "--speed", "--config"}, []string{"--model", "--prompt", "--override"}},
-		{[]string{"models"}, []string{"--json", "--model", "--provider", "--config", "--data-dir"}, []string{"--format", "--width", "--prompt"}},
+		{[]string{"models"}, []string{"--json", "--format", "--model", "--provider", "--config", "--data-dir"}, []string{"--width", "--prompt"}},
+		{[]string{"mcp", "list"}, []string{"--json", "--format"}, []string{"--width", "--prompt"}},
+		{[]string{"prompts"}, []string{"--json", "--format"}, []string{"--width", "--prompt"}},
 		{[]string{"providers", "check"}, []string{"--config", "--override"}, []string{"--format", "--data-dir", "--width"}},
 		{nil, []string{"--prompt", "--format", "--width", "--config", "--data-dir", "--model"}, nil},
 	} {

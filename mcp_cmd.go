@@ -6,6 +6,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -47,16 +48,21 @@ func addMCPCommand(ctx context.Context, root *cobra.Command, stdout io.Writer) {
 		Short: "List the MCP servers ([[mcp_servers]]) and log in to those on the network",
 		Args:  cobra.NoArgs,
 	}
+	var format *listFormat
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the configured MCP servers: where each runs and whether it is logged in",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			asJSON, err := format.JSON()
+			if err != nil {
+				return err
+			}
 			cfg, err := load(cmd)
 			if err != nil {
 				return err
 			}
-			return exitWith(listMCP(cfg, os.Getenv, time.Now(), stdout))
+			return exitWith(listMCP(cfg, os.Getenv, time.Now(), asJSON, stdout))
 		},
 	}
 	named := func(cmd *cobra.Command, name string) (config.Config, config.MCPServerConfig, error) {
@@ -121,6 +127,7 @@ func addMCPCommand(ctx context.Context, root *cobra.Command, stdout io.Writer) {
 		mcpCmd.AddCommand(c)
 	}
 	login.ValidArgsFunction, logout.ValidArgsFunction = names, names
+	format = addListFormat(list, "one server")
 	root.AddCommand(mcpCmd)
 }
 
@@ -147,7 +154,20 @@ func networkServer(cfg config.Config, name string) (config.MCPServerConfig, erro
 
 // listMCP writes one row per server: its name, where it runs, and how it
 // authenticates.
-func listMCP(cfg config.Config, env func(string) string, now time.Time, stdout io.Writer) int {
+func listMCP(cfg config.Config, env func(string) string, now time.Time, asJSON bool, stdout io.Writer) int {
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		for _, s := range cfg.MCPServers {
+			row := mcpRow{Name: s.Name, Command: s.CommandLine(), Login: "-"}
+			if s.URL != "" {
+				row.Command, row.URL, row.Login = "", stream.SanitizeLine(s.URL), loginState(cfg, s, env, now)
+			}
+			if err := enc.Encode(row); err != nil {
+				return exitFailure
+			}
+		}
+		return exitOK
+	}
 	if len(cfg.MCPServers) == 0 {
 		fmt.Fprintln(stdout, "no MCP servers are configured (see [[mcp_servers]] in config.example.toml)")
 		return exitOK
@@ -163,6 +183,14 @@ func listMCP(cfg config.Config, env func(string) string, now time.Time, stdout i
 	}
 	w.Flush()
 	return exitOK
+}
+
+// mcpRow is one server of `runnel mcp list --format json`.
+type mcpRow struct {
+	Name    string `json:"name"`
+	Command string `json:"command,omitempty"` // a server started here
+	URL     string `json:"url,omitempty"`     // a server on the network
+	Login   string `json:"login"`
 }
 
 func loginState(cfg config.Config, s config.MCPServerConfig, env func(string) string, now time.Time) string {

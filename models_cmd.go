@@ -15,7 +15,8 @@ import (
 // addModelsCommand adds `runnel models` to root.
 func addModelsCommand(ctx context.Context, root *cobra.Command, stdout, stderr io.Writer) {
 	var o options
-	var asJSON, refresh bool
+	var refresh bool
+	var format *listFormat
 	cmd := &cobra.Command{
 		Use:   "models",
 		Short: "List the provider's models (GET /models, cached a day) with context windows and prices",
@@ -26,12 +27,16 @@ func addModelsCommand(ctx context.Context, root *cobra.Command, stdout, stderr i
 			if err := exitWith(code); err != nil {
 				return err
 			}
+			asJSON, err := format.JSON()
+			if err != nil {
+				return err
+			}
 			client, label := s.Client(o.demo)
 			e := modellist.Env{Ctx: ctx, Stdout: stdout, Stderr: stderr, Lister: s.ModelLister(client, label, o.dbPath, o.dbPathErr), Table: cfg.ModelTable(), Configured: s.Model}
 			return e.Run(asJSON, refresh)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "write JSON Lines: one model per line, with its window and prices (null when unknown)")
+	format = addListFormat(cmd, "one model with its window and prices (null when unknown)")
 	cmd.Flags().BoolVar(&refresh, "refresh", false, "ask the server even when the cached list is fresh")
 	addModelFlags(&o, cmd)
 	configFlags(cmd, &o)

@@ -46,23 +46,25 @@ func chatPrompts(o options) *ui.Prompts {
 // addPromptsCommand adds `runnel prompts` and `runnel prompts allow`.
 func addPromptsCommand(root *cobra.Command, stdout, stderr io.Writer) {
 	var o options
+	var format *listFormat
 	cmd := &cobra.Command{
 		Use:   "prompts",
 		Short: "List the prompt files (/NAME in the chat, -t NAME with -p): the config directory's prompts/ and the project's .runnel/prompts/",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.dbPath, o.dbPathErr = dataDir(cmd)
-			if o.format != "" && o.format != "text" && o.format != "json" {
-				return usageErrorf("--format %s: runnel prompts writes text or json", stream.SanitizeLine(o.format))
+			asJSON, err := format.JSON()
+			if err != nil {
+				return err
 			}
 			lib, _ := promptLibrary(o)
 			for _, e := range lib.Problems {
 				warnf(stderr, "warning: %s", errLine(e))
 			}
-			return listPrompts(lib, o.format == "json", stdout)
+			return listPrompts(lib, asJSON, stdout)
 		},
 	}
-	cmd.Flags().StringVar(&o.format, "format", "", "text (the default) or json (JSON Lines, one prompt a line)")
+	format = addListFormat(cmd, "one prompt")
 	configPathFlag(cmd, &o)
 	dataDirFlags(cmd)
 	allow := &cobra.Command{

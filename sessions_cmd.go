@@ -128,18 +128,22 @@ func (h *sessionsCommands) runE(fn func(e sessions.Env, args []string) error) fu
 }
 
 func (h *sessionsCommands) listCmd(use string) *cobra.Command {
-	var asJSON bool
 	var limit int
+	var format *listFormat
 	list := &cobra.Command{
 		Use:   use,
 		Short: "List saved sessions, most recently updated first",
 		Long: "List saved sessions, most recently updated first: id, when it was last updated, turns, model and title.\n" +
-			"--json prints JSON Lines, one object per session: id, title, turns, model, created, updated (RFC 3339),\n" +
+			"--format json prints JSON Lines, one object per session: id, title, turns, model, created, updated (RFC 3339),\n" +
 			"updated_ago and preview. Resume one with: runnel -r ID",
 		Args: cobra.NoArgs,
-		RunE: h.runE(func(e sessions.Env, _ []string) error { return e.List(asJSON, limit) }),
+		RunE: h.runE(func(e sessions.Env, _ []string) error {
+			asJSON, _ := format.JSON() // checked before (PreRunE)
+			return e.List(asJSON, limit)
+		}),
 	}
-	list.Flags().BoolVar(&asJSON, "json", false, "print JSON Lines, one object per session")
+	format = addListFormat(list, "one session")
+	list.PreRunE = format.check
 	list.Flags().IntVar(&limit, "limit", 0, "list at most N sessions (0: all)")
 	var width int
 	widthFlag(list.Flags(), &width, "table width")
@@ -164,19 +168,23 @@ func (h *sessionsCommands) rmCmd() *cobra.Command {
 }
 
 func (h *sessionsCommands) searchCmd() *cobra.Command {
-	var asJSON bool
 	var limit int
+	var format *listFormat
 	search := &cobra.Command{
 		Use:   "search QUERY...",
 		Short: "Search every saved prompt, answer, reasoning summary and tool call",
 		Long: "Search every saved prompt, answer, reasoning summary and tool call for turns holding all the words\n" +
 			"of QUERY (\"streams\" finds \"streaming\"), best first. On a terminal matches are highlighted,\n" +
-			"elsewhere they are marked [like this]. --json prints JSON Lines, one object per hit: id, title, turn,\n" +
+			"elsewhere they are marked [like this]. --format json prints JSON Lines, one object per hit: id, title, turn,\n" +
 			"snippet and marks (byte ranges of the matches in snippet). Resume a session with: runnel -r ID",
 		Args: cobra.MinimumNArgs(1),
-		RunE: h.runE(func(e sessions.Env, a []string) error { return e.Search(strings.Join(a, " "), asJSON, limit) }),
+		RunE: h.runE(func(e sessions.Env, a []string) error {
+			asJSON, _ := format.JSON() // checked before (PreRunE)
+			return e.Search(strings.Join(a, " "), asJSON, limit)
+		}),
 	}
-	search.Flags().BoolVar(&asJSON, "json", false, "print JSON Lines, one object per hit")
+	format = addListFormat(search, "one hit")
+	search.PreRunE = format.check
 	search.Flags().IntVar(&limit, "limit", 20, "show at most N hits (0: 20)")
 	return h.withDataDir(search)
 }
