@@ -295,7 +295,7 @@ func (s *server) start(ctx context.Context) (*conn, error) {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return nil, s.startTimedOut("initialize")
 		}
-		return nil, fmt.Errorf("mcp server %s: start %q: %v%s", s.cfg.Name, s.cfg.Command, err, s.stderr.hint())
+		return nil, fmt.Errorf("mcp server %s: %s%s", s.cfg.Name, startLine(s.cfg.Command, err), s.stderr.hint())
 	}
 	c := &conn{cs: cs, pid: cmd.Process.Pid, done: make(chan struct{})}
 	go s.watch(c)
@@ -584,6 +584,7 @@ func (m *Manager) ListItems() []json.RawMessage {
 			ID          string `json:"id"`
 			ServerLabel string `json:"server_label"`
 			Tools       []tool `json:"tools"`
+			Status      string `json:"status,omitempty"` // "failed" for a server not running: its panel agrees with its error
 			Error       string `json:"error,omitempty"`
 		}{Type: "mcp_list_tools", ID: "mcpl_local_" + s.cfg.Name, ServerLabel: s.cfg.Name, Tools: []tool{}}
 		for _, t := range m.tools {
@@ -593,7 +594,7 @@ func (m *Manager) ListItems() []json.RawMessage {
 		}
 		s.mu.Lock()
 		if s.conn == nil && !s.closed {
-			item.Error = "not running"
+			item.Status, item.Error = "failed", "not running"
 		}
 		s.mu.Unlock()
 		b, _ := json.Marshal(item)

@@ -96,7 +96,7 @@ func (s *server) startHTTP(ctx context.Context) (*conn, error) {
 			}
 			return nil, fmt.Errorf("mcp server %s refused the configured credentials (HTTP %d): check its headers or bearer_token_env", s.cfg.Name, st)
 		}
-		return nil, fmt.Errorf("mcp server %s: connect to %s: %v", s.cfg.Name, s.cfg.URL, err)
+		return nil, fmt.Errorf("mcp server %s: %s", s.cfg.Name, connectLine(s.cfg.URL, err))
 	}
 	c := &conn{cs: cs, done: make(chan struct{})}
 	go s.watch(c)
