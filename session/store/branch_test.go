@@ -181,3 +181,37 @@ func TestSearchNumbersATurnAlongItsBranch(t *testing.T) {
 		t.Errorf("hits %+v, want seq 3 numbered turn 3", hits)
 	}
 }
+
+// TestListCountsTheTipsBranch: the list's turn count is the branch the
+// session continues, as /status counts it, not every branch's turns.
+func TestListCountsTheTipsBranch(t *testing.T) {
+	db := openV7(t)
+	count := func() int {
+		t.Helper()
+		list, err := db.List(0)
+		check(t, err)
+		for _, in := range list {
+			if in.ID == v7Session {
+				return in.Turns
+			}
+		}
+		t.Fatal("session not listed")
+		return 0
+	}
+	if n := count(); n != 3 {
+		t.Fatalf("before branching: %d turns, want 3", n)
+	}
+	branch(t, db) // turn 4 follows turn 1: the path is [1 4]
+	if n, want := count(), load(t, db, v7Session).UserTurns(); n != 2 || n != want {
+		t.Fatalf("after branching: %d turns, want 2 (the path, as loaded: %d)", n, want)
+	}
+	s := load(t, db, v7Session)
+	check(t, db.SetTip(v7Session, s.Off[1].ID)) // back to [1 2 3]
+	if n := count(); n != 3 {
+		t.Fatalf("back on the first branch: %d turns, want 3", n)
+	}
+	check(t, db.SetTip(v7Session, 0))
+	if n := count(); n != 0 {
+		t.Fatalf("tip at the root: %d turns, want 0", n)
+	}
+}

@@ -53,5 +53,17 @@ const userTurnSQL = `(CASE WHEN t.prompt != '' THEN 1
 		WHERE CASE WHEN j.type = 'object' THEN json_extract(j.value, '$.role') END = 'user')
 	END)`
 
-// userTurnsSQL counts the user turns of the session row s.
-const userTurnsSQL = `(SELECT count(*) FROM turns t WHERE t.session_id = s.id AND ` + userTurnSQL + `)`
+// userTurnsSQL counts the user turns of the session row s along the branch
+// it continues (from the root to its tip, as splitPath walks it), the
+// count the chat's /status shows: a session that never branched counts
+// every turn; one that did, only its tip's path, not the other branches'.
+const userTurnsSQL = `(CASE WHEN s.tip IS NULL AND NOT EXISTS (SELECT 1 FROM turns b WHERE b.session_id = s.id AND b.parent IS NOT NULL)
+	THEN (SELECT count(*) FROM turns t WHERE t.session_id = s.id AND ` + userTurnSQL + `)
+	ELSE (WITH RECURSIVE up(seq) AS (
+			SELECT CASE WHEN s.tip IS NULL OR (s.tip != 0 AND NOT EXISTS (SELECT 1 FROM turns x WHERE x.session_id = s.id AND x.seq = s.tip))
+				THEN (SELECT max(m.seq) FROM turns m WHERE m.session_id = s.id) ELSE s.tip END
+			UNION
+			SELECT CASE WHEN t.parent IS NULL OR t.parent >= t.seq THEN t.seq - 1 ELSE t.parent END
+			FROM turns t JOIN up ON t.session_id = s.id AND t.seq = up.seq WHERE up.seq > 0)
+		SELECT count(*) FROM turns t WHERE t.session_id = s.id AND t.seq IN (SELECT seq FROM up) AND ` + userTurnSQL + `)
+	END)`
