@@ -66,6 +66,7 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 		Providers:  providerSwitch(o, cfg, kit), // also from the demo: /provider ollama leaves it
 		Prices:     cfg.ModelTable(),
 		Prompts:    chatPrompts(o), // /NAME (prompts_cmd.go)
+		Agents:     chatAgents(o),  // AGENTS.md (agents.go)
 		Notify:     ui.Notify{Mode: cfg.Notify, After: cfg.NotifyAfter.Duration, Command: cfg.NotifyCommand},
 
 		MaxResponseBytes: s.MaxResponseBytes,

@@ -51,6 +51,7 @@ type options struct {
 	files                                        []string // -f: attached to the prompt (or the chat's first message)
 	overrides                                    []string // -c key=value (--override)
 	noSave                                       bool     // --no-save: -p is not saved
+	noProject                                    bool     // --no-project: the project's AGENTS.md and prompt files are not read
 	template                                     string   // -t NAME: the -p prompt goes through that prompt file (prompts_cmd.go)
 	schema                                       string   // --schema FILE|JSON: the -p answer follows this JSON Schema (answer.go)
 	lastMessage                                  string   // --output-last-message FILE: -p writes the final answer there
@@ -112,6 +113,7 @@ func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Wr
 	f.StringArrayVarP(&o.files, "file", "f", nil, "attach a file (image, PDF or text) to the -p prompt or the chat's first message (repeatable)")
 	f.StringArrayVar(&o.tools, "tool", nil, "turn on only this tool for the session (repeatable; names from the config's tools, functions and mcp_servers)")
 	f.BoolVar(&o.noSave, "no-save", false, "with -p: do not save the run as a session")
+	f.BoolVar(&o.noProject, "no-project", false, "leave out the project's AGENTS.md files and .runnel/prompts (the config directory's own are still used)")
 	f.StringVarP(&o.template, "template", "t", "", "send -p through the prompt file NAME: its template, instructions, model and effort (runnel prompts lists them)")
 	f.StringVar(&o.schema, "schema", "", "with -p: the answer follows this JSON Schema (a file, or the JSON itself); only the JSON is printed, and exit status 6 says it did not validate")
 	f.StringVar(&o.lastMessage, "output-last-message", "", "write the final answer's text to this file (-p: its answer; the chat: the last answer, when it ends)")

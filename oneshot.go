@@ -135,7 +135,8 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		piped.Data = []byte(kit.Secrets.String(string(piped.Data))) // as a file's text is
 		files = append([]*attach.File{piped}, files...)
 	}
-	conv.Override = override // -t: the prompt file's instructions, model, effort and tools
+	conv.Project, _ = oneShotAgents(o, stderr) // AGENTS.md (agents.go)
+	conv.Override = override                   // -t: the prompt file's instructions, model, effort and tools
 	hooks := tools.Hooks{Secrets: kit.Secrets}
 	if o.yes {
 		hooks.Approve = tools.AutoApprove

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runnel/session/agentsmd"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -29,12 +30,22 @@ func promptLibrary(o options) (prompts.Library, prompts.Trust) {
 	if path == "" {
 		path = config.DefaultConfigPath()
 	}
+	trust := projectTrust(o)
+	project := ""
+	if wd, _ := os.Getwd(); !o.noProject {
+		project = prompts.ProjectDir(wd)
+	}
+	return prompts.Open(prompts.GlobalDir(path), project, trust), trust
+}
+
+// projectTrust is where what the user allowed of a project is remembered
+// (its prompt files, its AGENTS.md): beside the history.
+func projectTrust(o options) prompts.Trust {
 	var trust prompts.Trust
 	if o.dbPathErr == nil && o.dbPath != "" {
 		trust.Path = filepath.Join(filepath.Dir(o.dbPath), prompts.TrustFile)
 	}
-	wd, _ := os.Getwd()
-	return prompts.Open(prompts.GlobalDir(path), prompts.ProjectDir(wd), trust), trust
+	return trust
 }
 
 // chatPrompts are the prompt files the chat offers as /NAME.
@@ -69,14 +80,25 @@ func addPromptsCommand(root *cobra.Command, stdout, stderr io.Writer) {
 	dataDirFlags(cmd)
 	allow := &cobra.Command{
 		Use:   "allow",
-		Short: "Use the prompt files of this directory's .runnel/prompts/ (asked again when one changes)",
+		Short: "Use this directory's .runnel/prompts/ and the project's AGENTS.md files (asked again when one changes)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.dbPath, o.dbPathErr = dataDir(cmd)
 			lib, trust := promptLibrary(o)
-			if lib.Project == "" {
+			agents := findAgents(o).Project
+			if lib.Project == "" && len(agents) == 0 {
 				wd, _ := os.Getwd()
-				return usageErrorf("no project prompts here: %s has no prompt files", stream.SanitizeLine(prompts.ProjectDir(wd)))
+				return usageErrorf("nothing to allow here: %s has no prompt files, and there is no AGENTS.md up to the repository's root", stream.SanitizeLine(prompts.ProjectDir(wd)))
+			}
+			if err := agentsmd.Allow(trust, agents); err != nil {
+				warnf(stderr, "cannot allow the AGENTS.md files: %s", errLine(err))
+				return exitWith(exitFailure)
+			}
+			for _, f := range agents {
+				fmt.Fprintf(stdout, "allowed %s (runnel asks again when it changes)\n", stream.SanitizeLine(f.Path))
+			}
+			if lib.Project == "" {
+				return nil
 			}
 			if err := lib.Allow(trust); err != nil {
 				warnf(stderr, "cannot allow %s: %s", stream.SanitizeLine(lib.Project), errLine(err))

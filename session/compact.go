@@ -23,7 +23,7 @@ import (
 // the chain still owes; otherwise the whole conversation as input (from the
 // last compaction on). ok is false when there is nothing to compact.
 func (c *Conversation) CompactRequest() (req stream.CompactRequest, ok bool) {
-	req = stream.CompactRequest{Model: c.Settings.Model, Instructions: c.Settings.Instructions}
+	req = stream.CompactRequest{Model: c.Settings.Model, Instructions: joinInstructions(c.Settings.Instructions, c.Project)}
 	owed := c.owed(nil)
 	switch {
 	case c.Settings.Store && c.chainID != "" && c.window == nil:

@@ -54,7 +54,11 @@ type Settings struct {
 //     carries them after that.
 type Conversation struct {
 	Settings Settings
-	Turns    []*Turn
+	// Project is what instruction files (AGENTS.md: session/agentsmd) add
+	// after the instructions, in every request. It is read anew by each
+	// run, so it is not one of the Settings a session keeps.
+	Project string
+	Turns   []*Turn
 	// Stateless: the server keeps no conversation state (it ignored or
 	// refused previous_response_id; see stateless.go), so every request
 	// sends the history, with store as configured.
@@ -137,7 +141,7 @@ func (c *Conversation) newTurn(prompt string, input []json.RawMessage, prev stri
 	req := stream.Request{
 		Model:              s.Model,
 		Input:              input,
-		Instructions:       s.Instructions,
+		Instructions:       joinInstructions(s.Instructions, c.Project),
 		PreviousResponseID: prev,
 		Tools:              s.Tools,
 		ContextManagement:  stream.Compaction(c.Settings.CompactThreshold),
@@ -233,7 +237,7 @@ func ApprovalResponse(requestID string, approve bool, reason string) json.RawMes
 // the server-side conversation, which holds the turns after them too).
 func (c *Conversation) Fork(keep int) *Conversation {
 	keep = max(0, min(keep, len(c.Turns)))
-	f := &Conversation{Settings: c.Settings, Turns: append([]*Turn(nil), c.Turns[:keep]...), Stateless: c.Stateless, movedAt: min(c.movedAt, keep), made: c.made, refused: slices.Clone(c.refused)}
+	f := &Conversation{Settings: c.Settings, Project: c.Project, Turns: append([]*Turn(nil), c.Turns[:keep]...), Stateless: c.Stateless, movedAt: min(c.movedAt, keep), made: c.made, refused: slices.Clone(c.refused)}
 	// the server-side conversation holds every turn, not only the kept
 	// ones: the fork chains from its own last response instead
 	f.Settings.Conversation = ""
@@ -255,4 +259,16 @@ func (c *Conversation) SwitchProvider() {
 	c.Stateless = true
 	c.movedAt = len(c.Turns)
 	c.refused = nil // what the old server refused, the new one may take
+}
+
+// joinInstructions is the configured (or a prompt file's) instructions
+// with what instruction files add after them.
+func joinInstructions(instructions, project string) string {
+	switch {
+	case project == "":
+		return instructions
+	case instructions == "":
+		return project
+	}
+	return instructions + "\n\n" + project
 }

@@ -138,7 +138,7 @@ func ToggleFast(tier string) string {
 // same settings but a server-side conversation and a prompt cache key of
 // its own, and it does not send what the server refused.
 func (c *Conversation) Restart() *Conversation {
-	n := &Conversation{Settings: c.Settings, refused: slices.Clone(c.refused)}
+	n := &Conversation{Settings: c.Settings, Project: c.Project, refused: slices.Clone(c.refused)}
 	n.Settings.Conversation = "" // a new session makes its own (conversations mode)
 	if ownCacheKey(n.Settings.PromptCacheKey) {
 		n.Settings.PromptCacheKey = NewCacheKey() // a session's own key, not the last one's

@@ -33,14 +33,15 @@ type Model struct {
 	keyState              // the key map, the help overlay and the armed double presses
 	items                 // the transcript: its entries and the items they show
 	composer  Composer
-	statusBar          // the status and hint lines
-	dialog    dialog   // the open dialog, nil for none
-	turns              // the conversation and the turn in flight
-	tools     *toolKit // the local tools and their rounds
-	approvals          // hosted approvals and their answers
-	history            // the session's store
-	metering           // tokens, cost and the provider's models
-	notify    notifier // tells the user when a long turn needs them (notify.go)
+	statusBar             // the status and hint lines
+	dialog    dialog      // the open dialog, nil for none
+	turns                 // the conversation and the turn in flight
+	tools     *toolKit    // the local tools and their rounds
+	approvals             // hosted approvals and their answers
+	history               // the session's store
+	metering              // tokens, cost and the provider's models
+	notify    notifier    // tells the user when a long turn needs them (notify.go)
+	agents    agentsState // AGENTS.md: what the instructions take, and the question (agents.go)
 }
 
 // New builds the root model.
@@ -56,8 +57,10 @@ func New(ctx context.Context, o Options) *Model {
 		tools:    newToolKit(ctx, o.Tools),
 		history:  history{db: o.DB},
 		notify:   newNotifier(o.Notify),
+		agents:   newAgentsState(o.Agents),
 	}
 	m.turns.opts = &m.opts
+	m.conv.Project = m.agents.text() // AGENTS.md (agents.go)
 	fs.now = fs.clock()
 	if o.Resume != nil && o.Resume.Settings != nil {
 		m.conv.Settings = session.SettingsFromJSON(o.Resume.Settings)
@@ -100,6 +103,11 @@ func New(ctx context.Context, o Options) *Model {
 			m.notice(block.Warning, stream.SanitizeLine(l))
 		}
 		for _, e := range o.Prompts.Library.Problems {
+			m.notice(block.Warning, stream.SanitizeLine(e.Error()))
+		}
+	}
+	if o.Agents != nil { // AGENTS.md files that cannot be used (agents.go)
+		for _, e := range o.Agents.Found.Problems {
 			m.notice(block.Warning, stream.SanitizeLine(e.Error()))
 		}
 	}
@@ -216,8 +224,15 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.statusBar.Update(msg)
 		return m, nil
 	case SubmitMsg:
+		if cmd := m.agents.hold(msg, m.frame); cmd != nil {
+			return m, cmd // the project's AGENTS.md: asked at the first message (agents.go)
+		}
 		m.conv.Override = msg.Prompt // a prompt file's turn, or nil: the session's settings
 		return m, m.submit(msg.Text, msg.Files)
+	case agentsAnsweredMsg:
+		text, isErr := m.agents.answered(msg)
+		m.conv.Project = m.agents.text()
+		return m, tea.Batch(notify(isErr, text), msgCmd(msg.held))
 	case attachReadMsg:
 		return m, m.attachRead(msg)
 	case SlashMsg:

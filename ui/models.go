@@ -319,6 +319,7 @@ type statusIn struct {
 	stateless bool             // the conversation sends its history (the server keeps no state)
 	wantsConv bool             // the next turn makes a server-side conversation (conversations mode)
 	refused   []string         // the knobs the server refused (session.Conversation.RefusedKnobs)
+	agents    string           // the AGENTS.md files the instructions take, "" for none
 }
 
 // statusFacts is /status: what the chat is connected to and what the
@@ -414,6 +415,7 @@ func (mt *metering) statusFacts(in statusIn, f *frameState, env meterEnv) {
 		{"cost", cost},
 		{"tools on", na(strings.Join(on, ", "))},
 		{"mcp servers", na(mcp)},
+		{"AGENTS.md", na(in.agents)},
 	}
 	if c := conversationFact(s, in.stateless, in.wantsConv); c != "" {
 		rows = slices.Insert(rows, 5, [2]string{"conversation", c}) // after the session

@@ -65,6 +65,9 @@ type Options struct {
 	// Prompts are the prompt files offered as /NAME (promptcmds.go); nil:
 	// none.
 	Prompts *Prompts
+	// Agents are the AGENTS.md files found at start (agents.go); nil:
+	// none is read.
+	Agents *Agents
 	// Keys is the keymap (config [keys]: a preset and actions rebound);
 	// the zero Keymap is the default preset.
 	Keys keymap.Keymap

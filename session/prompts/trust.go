@@ -19,8 +19,9 @@ import (
 const TrustFile = "prompts-allowed.json"
 
 // Trust remembers the project prompt directories the user allowed, each
-// with a hash of its prompt files: a directory whose files changed since is
-// not allowed any more. The file is written with mode 0600.
+// with a hash of its prompt files, and the project files of other kinds
+// (AGENTS.md) with a hash of each: a directory or file that changed since
+// is not allowed any more. The file is written with mode 0600.
 type Trust struct {
 	Path string // "": nothing is remembered and nothing is allowed
 }
@@ -68,26 +69,16 @@ func (t Trust) read() (trusted, error) {
 
 // Allowed reports whether dir was allowed with the files it holds now.
 func (t Trust) Allowed(dir string) bool {
-	if t.Path == "" {
-		return false
-	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return false
 	}
-	tr, err := t.read()
-	if err != nil {
-		return false
-	}
 	h, err := Hash(dir)
-	return err == nil && tr.Dirs[abs] == h
+	return err == nil && t.Remembers(abs, h)
 }
 
 // Allow remembers dir with the files it holds now.
 func (t Trust) Allow(dir string) error {
-	if t.Path == "" {
-		return errors.New("no data directory to remember allowed prompts in (set XDG_DATA_HOME or --data-dir)")
-	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return err
@@ -96,11 +87,33 @@ func (t Trust) Allow(dir string) error {
 	if err != nil {
 		return err
 	}
+	return t.Remember(map[string]string{abs: h})
+}
+
+// Remembers reports whether key (an absolute path: a prompts directory, or
+// a file such as a project's AGENTS.md) was allowed with this hash of its
+// contents.
+func (t Trust) Remembers(key, hash string) bool {
+	if t.Path == "" {
+		return false
+	}
+	tr, err := t.read()
+	return err == nil && tr.Dirs[key] == hash
+}
+
+// Remember allows each key (an absolute path) with the hash of its
+// contents, in one write.
+func (t Trust) Remember(hashes map[string]string) error {
+	if t.Path == "" {
+		return errors.New("no data directory to remember what you allowed in (set XDG_DATA_HOME or --data-dir)")
+	}
 	tr, err := t.read()
 	if err != nil {
 		return err
 	}
-	tr.Dirs[abs] = h
+	for k, h := range hashes {
+		tr.Dirs[k] = h
+	}
 	data, err := json.MarshalIndent(tr, "", "  ")
 	if err != nil {
 		return err
