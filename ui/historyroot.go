@@ -49,7 +49,7 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 		conv.Settings.Model = m.conv.Settings.Model
 	}
 	m.conv = conv
-	m.conv.Project = m.agents.text() // this run's AGENTS.md, not the session's (agents.go)
+	m.conv.Project = m.agents.text()                                    // this run's AGENTS.md, not the session's (agents.go)
 	moved := keepProvider(conv, m.status.ProviderName, m.opts.Settings) // providerpicker.go
 	hit := conv.Stored(msg.turn)
 	other := hit != nil && !slices.Contains(conv.Turns, hit)
