@@ -17,6 +17,7 @@ import (
 
 	"runnel/session/tools"
 	"runnel/stream"
+	"runnel/stream/httppolicy"
 )
 
 // Handler is a session's auth.OAuthHandler for one server: it never opens
@@ -40,17 +41,14 @@ type Handler struct {
 var _ auth.OAuthHandler = (*Handler)(nil)
 
 // NewHandler reads the saved login to serverURL for the server called
-// name; its secrets join secrets. client (nil: the default) reaches the
-// token endpoint.
-func NewHandler(name, serverURL string, store Store, secrets *stream.Redactor, client *http.Client) *Handler {
+// name; its secrets join secrets. The token endpoint is reached with the
+// HTTP policy's OAuth client.
+func NewHandler(name, serverURL string, store Store, secrets *stream.Redactor) *Handler {
 	h := &Handler{name: name, store: store, secrets: secrets}
 	h.login, h.loadErr = store.Load(serverURL)
 	if h.login != nil {
 		secrets.Add(h.login.Secrets()...)
-		if client == nil {
-			client = http.DefaultClient
-		}
-		ctx := context.WithValue(context.Background(), oauth2.HTTPClient, client)
+		ctx := context.WithValue(context.Background(), oauth2.HTTPClient, oauthClient(false)) // the token URL was checked at login
 		h.base = h.login.config().TokenSource(ctx, h.login.token())
 	}
 	return h
@@ -81,6 +79,10 @@ func (h *Handler) Token() (*oauth2.Token, error) {
 		return nil, err
 	}
 	if t.AccessToken != h.login.AccessToken {
+		if err := checkToken(h.name, t); err != nil {
+			h.refreshErr = err
+			return nil, &tools.LoginError{Server: h.name, What: "sent a renewed token over " + stream.FormatBytes(httppolicy.MaxToken) + ", which runnel refused"}
+		}
 		h.secrets.Add(t.AccessToken, t.RefreshToken)
 		h.login.setToken(t)
 		_ = h.store.Save(h.login) // unsaved, the next run refreshes again

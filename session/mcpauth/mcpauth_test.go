@@ -163,7 +163,7 @@ func follow(u string) error {
 func startWith(t *testing.T, a *authServer, store Store, secrets *stream.Redactor) (*tools.Manager, chan error) {
 	t.Helper()
 	errs := make(chan error, 8)
-	srv := tools.Server{Name: "secure", URL: a.url(), OAuth: NewHandler("secure", a.url(), store, secrets, nil)}
+	srv := tools.Server{Name: "secure", URL: a.url(), OAuth: NewHandler("secure", a.url(), store, secrets)}
 	m := tools.NewMCP(tools.Config{Servers: []tools.Server{srv}}, tools.StartHooks{Report: func(err error) { errs <- err }, Secrets: secrets})
 	m.Start(t.Context())
 	t.Cleanup(func() { m.Close() })
@@ -314,14 +314,14 @@ func TestStoreLoadRemove(t *testing.T) {
 	}
 }
 
-// A login to a server on a private address fetches its metadata without
-// the SDK's guard against private addresses; elsewhere the guard stays.
-func TestDiscoveryClientPrivateServer(t *testing.T) {
-	if c := discoveryClient(t.Context(), "http://10.1.2.3/mcp"); c.Transport == nil {
-		t.Fatal("a private server keeps the guard: its login cannot fetch its metadata")
-	}
-	if c := discoveryClient(t.Context(), "http://127.0.0.1:9/mcp"); c != http.DefaultClient {
-		t.Fatal("a loopback server changed the client")
+// A login to a server on a private or loopback address fetches its
+// metadata without the guard against non-public addresses; a public one
+// keeps it.
+func TestDiscoveryGuardPrivateServer(t *testing.T) {
+	for u, want := range map[string]bool{"http://10.1.2.3/mcp": false, "http://127.0.0.1:9/mcp": false, "https://8.8.8.8/mcp": true} {
+		if got := publicOnly(t.Context(), u); got != want {
+			t.Errorf("%s: public only %v, want %v", u, got, want)
+		}
 	}
 }
 

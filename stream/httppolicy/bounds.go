@@ -31,7 +31,7 @@ const (
 
 	// OAuthMaxBody bounds a body of OAuth discovery, registration or a
 	// token endpoint.
-	OAuthMaxBody = 1 << 20
+	OAuthMaxBody = 512 << 10
 
 	// OAuthWait bounds the first byte of an OAuth answer and each gap
 	// within its body.

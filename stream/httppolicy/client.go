@@ -96,7 +96,7 @@ func network(k netKey) *http.Transport {
 		return t
 	}
 	d := &net.Dialer{Timeout: k.connect, KeepAlive: 30 * time.Second}
-	if k.publicOnly {
+	if k.publicOnly && !proxied() { // through a proxy, the dial is the proxy's, not the URL's
 		d.Control = publicOnly
 	}
 	t := &http.Transport{
@@ -112,6 +112,16 @@ func network(k netKey) *http.Transport {
 	}
 	netTransports[k] = t
 	return t
+}
+
+// proxied reports whether the environment names a proxy for HTTPS.
+func proxied() bool {
+	req, err := http.NewRequest(http.MethodGet, "https://proxy-check.invalid/", nil)
+	if err != nil {
+		return false
+	}
+	u, err := http.ProxyFromEnvironment(req)
+	return err == nil && u != nil
 }
 
 // publicOnly is a dialer's Control for Options.PublicOnly.
