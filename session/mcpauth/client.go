@@ -20,8 +20,9 @@ import (
 // origin, each answer bounded in size (httppolicy.OAuthMaxBody) and time
 // (httppolicy.OAuthWait for the first byte and each gap). publicOnly
 // refuses addresses that are not public: see discoveryClient.
-func oauthClient(publicOnly bool) *http.Client {
+func oauthClient(publicOnly bool, refused func(error)) *http.Client {
 	return httppolicy.New(httppolicy.Options{
+		OnRefuse:   refused,
 		FirstByte:  httppolicy.OAuthWait,
 		Idle:       httppolicy.OAuthWait,
 		MaxBody:    httppolicy.OAuthMaxBody,
@@ -31,9 +32,9 @@ func oauthClient(publicOnly bool) *http.Client {
 }
 
 // discoveryClient is the client a login uses for discovery, registration
-// and the token: see publicOnly.
-func discoveryClient(ctx context.Context, serverURL string) *http.Client {
-	return oauthClient(publicOnly(ctx, serverURL))
+// and the token: see publicOnly. refused is told what the policy refused.
+func discoveryClient(ctx context.Context, serverURL string, refused func(error)) *http.Client {
+	return oauthClient(publicOnly(ctx, serverURL), refused)
 }
 
 // publicOnly reports whether a login's OAuth requests must go to public

@@ -48,7 +48,7 @@ func NewHandler(name, serverURL string, store Store, secrets *stream.Redactor) *
 	h.login, h.loadErr = store.Load(serverURL)
 	if h.login != nil {
 		secrets.Add(h.login.Secrets()...)
-		ctx := context.WithValue(context.Background(), oauth2.HTTPClient, oauthClient(false)) // the token URL was checked at login
+		ctx := context.WithValue(context.Background(), oauth2.HTTPClient, oauthClient(false, nil)) // the token URL was checked at login
 		h.base = h.login.config().TokenSource(ctx, h.login.token())
 	}
 	return h

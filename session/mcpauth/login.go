@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -78,7 +79,16 @@ func LogIn(ctx context.Context, o LoginOptions) (*Login, error) {
 	}
 	var saved *Login
 	var tokenErr error // a token refused by checkToken
-	client := discoveryClient(ctx, o.URL)
+	var refusedMu sync.Mutex
+	var refused error // the first request or body the HTTP policy refused: its line is the one to show
+	refuse := func(err error) {
+		refusedMu.Lock()
+		defer refusedMu.Unlock()
+		if refused == nil {
+			refused = err
+		}
+	}
+	client := discoveryClient(ctx, o.URL, refuse)
 	h, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
 			RedirectURIs: []string{redirect}, ClientName: "runnel", TokenEndpointAuthMethod: "none",
@@ -105,14 +115,17 @@ func LogIn(ctx context.Context, o LoginOptions) (*Login, error) {
 		return nil, err
 	}
 	c := mcp.NewClient(&mcp.Implementation{Name: "runnel", Version: "1"}, nil)
-	probe := httppolicy.New(httppolicy.Options{Origin: o.URL, Hint: "if the server has moved, set its url in [[mcp_servers]]"})
+	probe := httppolicy.New(httppolicy.Options{Origin: o.URL, Hint: "if the server has moved, set its url in [[mcp_servers]]", OnRefuse: refuse})
 	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: o.URL, HTTPClient: probe, OAuthHandler: h, MaxRetries: -1, DisableStandaloneSSE: true}, nil)
 	if err != nil {
+		refusedMu.Lock()
+		r := refused
+		refusedMu.Unlock()
 		switch {
 		case tokenErr != nil:
 			return nil, tokenErr
-		case httppolicy.Cause(err) != nil:
-			return nil, fmt.Errorf("mcp server %s: login failed: %v", o.Name, httppolicy.Cause(err))
+		case r != nil:
+			return nil, fmt.Errorf("mcp server %s: login failed: %v", o.Name, r)
 		}
 		if saved == nil {
 			return nil, fmt.Errorf("mcp server %s: login failed: %v", o.Name, err)

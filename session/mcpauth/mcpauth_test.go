@@ -42,6 +42,11 @@ type authServer struct {
 }
 
 func newAuthServer(t *testing.T) *authServer {
+	return newAuthServerWrapped(t, func(h http.Handler) http.Handler { return h })
+}
+
+// newAuthServerWrapped is newAuthServer with its handler wrapped.
+func newAuthServerWrapped(t *testing.T, wrap func(http.Handler) http.Handler) *authServer {
 	a := &authServer{codes: map[string]bool{}, access: map[string]bool{}, refresh: map[string]bool{}}
 	mcpH := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server {
 		s := mcp.NewServer(&mcp.Implementation{Name: "secure", Version: "1"}, nil)
@@ -135,7 +140,7 @@ func newAuthServer(t *testing.T) *authServer {
 		a.access[at], a.refresh[rt] = true, true
 		writeJSON(w, map[string]any{"access_token": at, "refresh_token": rt, "token_type": "Bearer", "expires_in": 3600})
 	})
-	a.ts = httptest.NewServer(mux)
+	a.ts = httptest.NewServer(wrap(mux))
 	t.Cleanup(a.ts.Close)
 	return a
 }

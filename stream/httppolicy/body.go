@@ -58,9 +58,11 @@ type body struct {
 	host  string
 	limit int64 // <0: none
 	event bool
-	n     int64
-	nl    int // event: 1 after "\n", 2 after "\n\r"; a "\n" then ends the event
-	err   error
+	// refused is told the *BodyLimitError when the body passes limit
+	refused func(error)
+	n       int64
+	nl      int // event: 1 after "\n", 2 after "\n\r"; a "\n" then ends the event
+	err     error
 
 	idle  time.Duration
 	timer *time.Timer
@@ -93,6 +95,7 @@ func (b *body) Read(p []byte) (int, error) {
 	if b.limit >= 0 {
 		if cut, over := b.count(p[:n]); over {
 			b.err = &BodyLimitError{Host: b.host, Limit: b.limit, Event: b.event}
+			b.refused(b.err)
 			if cut == 0 {
 				return 0, b.err
 			}

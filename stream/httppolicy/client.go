@@ -48,6 +48,12 @@ type Options struct {
 	// Hint is what a *RedirectError tells the user to do; "" a general one.
 	Hint string
 
+	// OnRefuse, when set, is told each request the policy refused (a
+	// *RedirectError or an *OriginError) and each body it cut (a
+	// *BodyLimitError): a caller whose library words errors its own way
+	// can say the policy's one line instead.
+	OnRefuse func(err error)
+
 	// OnResponse, when set, sees each response's request and status
 	// (before the body is read).
 	OnResponse func(req *http.Request, resp *http.Response)
@@ -73,7 +79,7 @@ func New(o Options) *http.Client {
 	if p.base == nil {
 		p.base = network(netKey{connect: orDefault(o.Connect, DefaultConnect), firstByte: o.FirstByte, publicOnly: o.PublicOnly})
 	}
-	return &http.Client{Transport: p, CheckRedirect: checkRedirect(o.Hint)}
+	return &http.Client{Transport: p, CheckRedirect: checkRedirect(o.Hint, o.OnRefuse)}
 }
 
 // netKey is what tells shared network transports apart.

@@ -36,11 +36,15 @@ func (e *RedirectError) Error() string {
 // the origin, it is followed unless it would change the method (a 301, 302
 // or 303 turns a POST into a GET without its body: the redirect comes back
 // as the response, and shows as such), at most MaxRedirects times.
-func checkRedirect(hint string) func(req *http.Request, via []*http.Request) error {
+func checkRedirect(hint string, refused func(error)) func(req *http.Request, via []*http.Request) error {
 	return func(req *http.Request, via []*http.Request) error {
 		first := via[0]
 		if !SameOrigin(first.URL, req.URL) {
-			return &RedirectError{From: Origin(first.URL), To: Origin(req.URL) + cleanPath(req.URL), Hint: hint}
+			err := &RedirectError{From: Origin(first.URL), To: Origin(req.URL) + cleanPath(req.URL), Hint: hint}
+			if refused != nil {
+				refused(err)
+			}
+			return err
 		}
 		if req.Method != first.Method || len(via) >= MaxRedirects {
 			return http.ErrUseLastResponse

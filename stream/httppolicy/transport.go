@@ -41,7 +41,9 @@ func (p *policy) RoundTrip(req *http.Request) (*http.Response, error) {
 	if p.origin != nil {
 		if !SameOrigin(p.origin, req.URL) {
 			closeBody(req)
-			return nil, &OriginError{Origin: Origin(p.origin), To: Origin(req.URL) + cleanPath(req.URL)}
+			err := &OriginError{Origin: Origin(p.origin), To: Origin(req.URL) + cleanPath(req.URL)}
+			p.refused(err)
+			return nil, err
 		}
 		if len(p.o.Secrets) > 0 {
 			req = req.Clone(req.Context()) // a RoundTripper must not change the caller's request
@@ -66,7 +68,7 @@ func (p *policy) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // bound wraps resp's body in the client's size and idle bounds.
 func (p *policy) bound(req *http.Request, resp *http.Response) *body {
-	b := &body{rc: resp.Body, host: clean(req.URL.Host, 80)}
+	b := &body{rc: resp.Body, host: clean(req.URL.Host, 80), refused: p.refused}
 	mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	if mt == "text/event-stream" {
 		b.event = true
@@ -84,6 +86,13 @@ func (p *policy) bound(req *http.Request, resp *http.Response) *body {
 		b.arm(p.o.Idle)
 	}
 	return b
+}
+
+// refused tells Options.OnRefuse, if any.
+func (p *policy) refused(err error) {
+	if p.o.OnRefuse != nil {
+		p.o.OnRefuse(err)
+	}
 }
 
 func closeBody(req *http.Request) {
