@@ -57,6 +57,9 @@ func LogIn(ctx context.Context, o LoginOptions) (*Login, error) {
 	}
 	fetched := 0
 	fetch := func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+		if fetched++; fetched > 1 { // the server refused what the first one gave: never wait for a second
+			return nil, fmt.Errorf("mcp server %s asked for a second authorization after the first one (it refused the token it gave); nothing was opened — check the server, then run `runnel mcp login %s` again", o.Name, o.Name)
+		}
 		// the URL is the authorization server's (its metadata named the
 		// endpoint): only a web page is opened or shown, never a file or
 		// another program's scheme, and never an escape sequence
@@ -66,9 +69,6 @@ func LogIn(ctx context.Context, o LoginOptions) (*Login, error) {
 		fmt.Fprintf(o.Out, "Log in to mcp server %s in your browser. If it does not open, visit:\n\n  %s\n\n", o.Name, args.URL)
 		if err := open(args.URL); err != nil {
 			fmt.Fprintf(o.Out, "(no browser opened: %s; open the URL above in one)\n", stream.SanitizeLine(err.Error()))
-		}
-		if fetched++; fetched > 1 { // the server refused what the first one gave: never wait for a second
-			return nil, fmt.Errorf("mcp server %s asked for a second authorization after the first one (it refused the token it gave); nothing was opened — check the server, then run `runnel mcp login %s` again", o.Name, o.Name)
 		}
 		select {
 		case r := <-results:

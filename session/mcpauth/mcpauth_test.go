@@ -39,6 +39,8 @@ type authServer struct {
 	n          int
 	seen       []string // bearer tokens the MCP endpoint saw
 	authorize  string   // the authorization_endpoint advertised; "" for the server's own
+	authorized int      // the authorizations asked for
+	bigToken   int      // when set, the size of every access token the token endpoint gives
 }
 
 func newAuthServer(t *testing.T) *authServer {
@@ -105,6 +107,7 @@ func newAuthServerWrapped(t *testing.T, wrap func(http.Handler) http.Handler) *a
 		}
 		a.mu.Lock()
 		a.challenge = q.Get("code_challenge")
+		a.authorized++
 		a.n++
 		code := fmt.Sprintf("code-%d", a.n)
 		a.codes[code] = true
@@ -137,6 +140,9 @@ func newAuthServerWrapped(t *testing.T, wrap func(http.Handler) http.Handler) *a
 		}
 		a.n++
 		at, rt := fmt.Sprintf("access-token-%d", a.n), fmt.Sprintf("refresh-token-%d", a.n)
+		if a.bigToken > 0 {
+			at = strings.Repeat("t", a.bigToken)
+		}
 		a.access[at], a.refresh[rt] = true, true
 		writeJSON(w, map[string]any{"access_token": at, "refresh_token": rt, "token_type": "Bearer", "expires_in": 3600})
 	})
