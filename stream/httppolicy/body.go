@@ -28,7 +28,7 @@ func (e *BodyLimitError) Error() string {
 		what = "one event of its stream"
 	}
 	return fmt.Sprintf("the server at %s sent more than %s in %s, the most runnel reads, so reading stopped — check that the address points at the right server",
-		e.Host, formatBytes(e.Limit), what)
+		e.Host, FormatBytes(e.Limit), what)
 }
 
 // Is makes errors.Is(err, ErrBodyLimit) true.
@@ -142,13 +142,22 @@ func (b *body) Close() error {
 	return b.rc.Close()
 }
 
-// formatBytes writes n bytes for people: "512 bytes", "64 KiB", "16 MiB".
-func formatBytes(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
+// FormatBytes writes n bytes for people: "512 bytes", "64 KiB", "32 MiB",
+// "1.5 GiB".
+func FormatBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d bytes", n)
 	}
-	return fmt.Sprintf("%d bytes", n)
+	v, suffix := float64(n)/unit, "KiB"
+	for _, s := range []string{"MiB", "GiB", "TiB"} {
+		if v < unit {
+			break
+		}
+		v, suffix = v/unit, s
+	}
+	if v == float64(int64(v)) {
+		return fmt.Sprintf("%d %s", int64(v), suffix)
+	}
+	return fmt.Sprintf("%.1f %s", v, suffix)
 }
