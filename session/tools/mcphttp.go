@@ -54,6 +54,29 @@ func (f *firstPost) firstStatus() int {
 	return f.status
 }
 
+// refusal is what the HTTP policy last refused a server (a redirect or
+// request to another origin, a body over its bound): its one line says
+// more than the SDK's wrapping of it, which also repeats the URL's query.
+type refusal struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (r *refusal) set(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.err = err
+}
+
+// take returns the refusal and forgets it.
+func (r *refusal) take() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	err := r.err
+	r.err = nil
+	return err
+}
+
 // httpClient is the HTTP policy's client for the server: bound to its
 // url's origin, with its headers (and bearer token) attached there by the
 // policy and nowhere else; a redirect elsewhere stops with one line.
@@ -67,12 +90,14 @@ func (s *server) httpClient(fp *firstPost) *http.Client {
 		Secrets:    h,
 		Hint:       "if the server has moved, set its url in [[mcp_servers]]",
 		OnResponse: fp.see,
+		OnRefuse:   s.refused.set,
 	})
 }
 
 // startHTTP opens the session with a network server. The caller records
 // the result.
 func (s *server) startHTTP(ctx context.Context) (*conn, error) {
+	s.refused.take() // a refusal of an earlier connection is not this one's
 	ht := &firstPost{}
 	client := s.httpClient(ht)
 	var transport mcp.Transport
@@ -96,12 +121,9 @@ func (s *server) startHTTP(ctx context.Context) (*conn, error) {
 			return nil, le
 		case errors.Is(ctx.Err(), context.DeadlineExceeded):
 			return nil, s.startTimedOut("initialize")
-		case httppolicy.Cause(err) != nil:
-			return nil, fmt.Errorf("mcp server %s: %v", s.cfg.Name, httppolicy.Cause(err))
 		}
-		var be *httppolicy.BodyLimitError
-		if errors.As(err, &be) {
-			return nil, fmt.Errorf("mcp server %s: %v", s.cfg.Name, be)
+		if r := s.refused.take(); r != nil { // its line, not the SDK's wrapping of it
+			return nil, fmt.Errorf("mcp server %s: %v", s.cfg.Name, r)
 		}
 		if st := ht.firstStatus(); st == http.StatusUnauthorized || st == http.StatusForbidden {
 			if s.cfg.OAuth != nil {

@@ -17,6 +17,9 @@ const (
 	// is bounded event by event, not in total).
 	DefaultMaxEvent = 16 << 20
 
+	// MaxHeader bounds a response's headers.
+	MaxHeader = 1 << 20
+
 	// MaxRedirects is how many redirects within the origin one request
 	// follows.
 	MaxRedirects = 5

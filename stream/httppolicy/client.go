@@ -106,15 +106,16 @@ func network(k netKey) *http.Transport {
 		d.Control = publicOnly
 	}
 	t := &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           d.DialContext,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          100,
-		IdleConnTimeout:       90 * time.Second,
-		TLSHandshakeTimeout:   k.connect,
-		ExpectContinueTimeout: time.Second,
-		ResponseHeaderTimeout: k.firstByte,
-		ReadBufferSize:        64 << 10, // a fast stream in fewer reads
+		Proxy:                  http.ProxyFromEnvironment,
+		DialContext:            d.DialContext,
+		ForceAttemptHTTP2:      true,
+		MaxIdleConns:           100,
+		IdleConnTimeout:        90 * time.Second,
+		TLSHandshakeTimeout:    k.connect,
+		ExpectContinueTimeout:  time.Second,
+		ResponseHeaderTimeout:  k.firstByte,
+		MaxResponseHeaderBytes: MaxHeader,
+		ReadBufferSize:         64 << 10, // a fast stream in fewer reads
 	}
 	netTransports[k] = t
 	return t

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -179,5 +180,18 @@ func TestTimeBounds(t *testing.T) {
 	}
 	if _, err := c.Get(ts.URL + "/no-headers"); err == nil || !strings.Contains(err.Error(), "timeout awaiting response headers") {
 		t.Fatalf("no headers: %v", err)
+	}
+}
+
+// Headers ten times their bound end the request with an error, unread.
+func TestHeaderBound(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		for i := range 10 * httppolicy.MaxHeader / (64 << 10) {
+			w.Header().Set("X-Big-"+strconv.Itoa(i), strings.Repeat("h", 64<<10))
+		}
+	}))
+	t.Cleanup(ts.Close)
+	if _, err := httppolicy.New(httppolicy.Options{}).Get(ts.URL); err == nil || !strings.Contains(err.Error(), "headers exceeded") {
+		t.Fatalf("10x the header bound: %v", err)
 	}
 }
