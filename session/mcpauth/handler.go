@@ -7,6 +7,7 @@ package mcpauth
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"sync"
@@ -36,6 +37,7 @@ type Handler struct {
 	loadErr    error
 	base       oauth2.TokenSource
 	refreshErr error // the last refresh the token endpoint refused
+	refused    error // what the HTTP policy last refused the token endpoint
 }
 
 var _ auth.OAuthHandler = (*Handler)(nil)
@@ -48,7 +50,8 @@ func NewHandler(name, serverURL string, store Store, secrets *stream.Redactor) *
 	h.login, h.loadErr = store.Load(serverURL)
 	if h.login != nil {
 		secrets.Add(h.login.Secrets()...)
-		ctx := context.WithValue(context.Background(), oauth2.HTTPClient, oauthClient(false, nil)) // the token URL was checked at login
+		refuse := func(err error) { h.refused = err } // called within Token, under mu
+		ctx := context.WithValue(context.Background(), oauth2.HTTPClient, oauthClient(false, refuse)) // the token URL was checked at login
 		h.base = h.login.config().TokenSource(ctx, h.login.token())
 	}
 	return h
@@ -69,7 +72,11 @@ func (h *Handler) TokenSource(context.Context) (oauth2.TokenSource, error) {
 func (h *Handler) Token() (*oauth2.Token, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.refused = nil
 	t, err := h.base.Token()
+	if err != nil && h.refused != nil { // its line, not oauth2's wrapping of it
+		return nil, fmt.Errorf("mcp server %s: renewing the saved login: %v", h.name, h.refused)
+	}
 	if err != nil {
 		var re *oauth2.RetrieveError
 		if errors.As(err, &re) { // the server will refuse us: say so now, in one line
