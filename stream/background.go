@@ -103,7 +103,7 @@ func (c *Client) callURL(ctx context.Context, method string, u *url.URL, body io
 		return nil, fmt.Errorf("build request: %w", err)
 	}
 	hreq.Header = header
-	resp, err := c.httpClient().Do(hreq)
+	resp, err := c.httpClient(u).Do(hreq)
 	if err != nil {
 		if cause := context.Cause(actx); cause != nil {
 			return nil, cause

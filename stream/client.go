@@ -17,6 +17,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"runnel/stream/httppolicy"
 )
 
 // Defaults for the zero values of Client's fields.
@@ -32,15 +34,18 @@ const (
 // with no key; fields are read on every Open and must not change during one.
 // A Client is safe for concurrent use.
 type Client struct {
-	BaseURL     string            // default "https://api.openai.com/v1"; trailing slash tolerated
-	APIKey      string            // sent as "Authorization: Bearer …" when non-empty
-	Headers     map[string]string // extra headers (from config); set last, so they override
-	HTTP        *http.Client      // nil: a shared client with no overall timeout (streams are long)
-	MaxRetries  int               // retries before the first byte; 0 means 3, negative means none
-	IdleTimeout time.Duration     // max gap between bytes, headers included; default 5m
-	BaseDelay   time.Duration     // first backoff step, default 500ms
-	MaxDelay    time.Duration     // cap on one backoff wait, default 30s
-	OnRetry     func(RetryInfo)   // optional: called before each wait
+	BaseURL string            // default "https://api.openai.com/v1"; trailing slash tolerated
+	APIKey  string            // sent as "Authorization: Bearer …" when non-empty
+	Headers map[string]string // extra headers (from config); set last, so they override
+	// Transport sends the requests (the built-in demo, a test's); nil:
+	// the network. Either way the client is httppolicy's: see httpClient.
+	Transport      http.RoundTripper
+	ConnectTimeout time.Duration   // dialing and TLS; default httppolicy.DefaultConnect
+	MaxRetries     int             // retries before the first byte; 0 means 3, negative means none
+	IdleTimeout    time.Duration   // max gap between bytes, headers included; default 5m
+	BaseDelay      time.Duration   // first backoff step, default 500ms
+	MaxDelay       time.Duration   // cap on one backoff wait, default 30s
+	OnRetry        func(RetryInfo) // optional: called before each wait
 
 	// KeyHint is what to check when the server rejects the key, naming
 	// the provider's own variable or command ("$FAKE_KEY (provider
@@ -147,7 +152,7 @@ func (c *Client) attempt(ctx context.Context, method string, endpoint *url.URL, 
 		return nil, fmt.Errorf("build request: %w", err)
 	}
 	hreq.Header = header.Clone()
-	resp, err := c.httpClient().Do(hreq)
+	resp, err := c.httpClient(endpoint).Do(hreq)
 	if err != nil {
 		timer.Stop()
 		cause := context.Cause(actx)
@@ -202,25 +207,36 @@ func (c *Client) endpoint() (*url.URL, error) {
 	return u, nil
 }
 
-// header builds the request headers, Headers last so config can override.
+// header builds the request headers that are not secret, after checking
+// the secret ones (which the HTTP policy attaches: see secrets).
 func (c *Client) header() (http.Header, error) {
 	h := http.Header{}
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "text/event-stream")
 	h.Set("User-Agent", userAgent())
-	if key := strings.TrimSpace(c.APIKey); key != "" {
-		if !validHeaderValue(key) {
-			return nil, errors.New("API key contains control characters — " + keyAdvice(c.KeyHint))
-		}
-		h.Set("Authorization", "Bearer "+key)
+	if key := strings.TrimSpace(c.APIKey); key != "" && !validHeaderValue(key) {
+		return nil, errors.New("API key contains control characters — " + keyAdvice(c.KeyHint))
 	}
 	for k, v := range c.Headers {
 		if !validHeaderName(k) || !validHeaderValue(v) {
 			return nil, fmt.Errorf("header %q is not a valid HTTP header — fix headers in config", SanitizeLine(k))
 		}
-		h.Set(k, v)
 	}
 	return h, nil
+}
+
+// secrets are the headers the policy attaches to requests for the base
+// URL's origin, and to no other: the key, then the configured headers (so
+// config can override).
+func (c *Client) secrets() http.Header {
+	h := http.Header{}
+	if key := strings.TrimSpace(c.APIKey); key != "" {
+		h.Set("Authorization", "Bearer "+key)
+	}
+	for k, v := range c.Headers {
+		h.Set(k, v)
+	}
+	return h
 }
 
 func validHeaderName(s string) bool {
@@ -254,31 +270,25 @@ var userAgent = sync.OnceValue(func() string {
 	return "runnel/" + v
 })
 
-// httpClient is HTTP (or the default client) with runnel's redirect policy
-// in place of its own, whoever built it: redirects are followed only within
-// the request's origin (see checkRedirect), so neither the key, the
-// configured headers nor the conversation reach another one.
-func (c *Client) httpClient() *http.Client {
-	base := c.HTTP
-	if base == nil {
-		return defaultHTTPClient()
-	}
-	cl := *base // shares the transport, and with it the connections
-	cl.CheckRedirect = checkRedirect
-	return &cl
+// httpClient is the policy's client for the base URL's origin (u is a URL
+// on it): redirects are followed only within it, nothing is sent to any
+// other, and the key and configured headers are attached there by the
+// policy, so neither they nor the conversation reach another origin. The
+// time to connect is ConnectTimeout; the idle timer (armIdle) bounds the
+// wait for headers and between bytes; each event of a stream is bounded by
+// the Scanner, and a JSON body by its reader, so the policy's bound on a
+// body is only past theirs.
+func (c *Client) httpClient(u *url.URL) *http.Client {
+	return httppolicy.New(httppolicy.Options{
+		Origin:    u.String(),
+		Secrets:   c.secrets(),
+		Connect:   c.ConnectTimeout,
+		MaxBody:   maxResponseJSON + 1,
+		MaxEvent:  -1,
+		Hint:      "if the API has moved, set base_url to it",
+		Transport: c.Transport,
+	})
 }
-
-// defaultHTTPClient has no overall timeout, because a stream may rightly
-// last many minutes; dialing and TLS are bounded, and the idle timer bounds
-// the wait for headers and between bytes. Its redirect policy is
-// checkRedirect.
-var defaultHTTPClient = sync.OnceValue(func() *http.Client {
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.DialContext = (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
-	t.TLSHandshakeTimeout = 15 * time.Second
-	t.ReadBufferSize = 64 << 10 // a fast stream in fewer reads (see pacer)
-	return &http.Client{Transport: t, CheckRedirect: checkRedirect}
-})
 
 func orDefault(d, def time.Duration) time.Duration {
 	if d <= 0 {
@@ -314,8 +324,11 @@ func (e *connError) Retryable() bool { return e.retry }
 // HTTP server) are not retryable. A redirect to another origin that was
 // refused comes back as its *RedirectError (not retryable either).
 func newConnError(host string, err error) error {
-	if re := redirectCause(err); re != nil {
+	if re := httppolicy.Cause(err); re != nil {
 		return re
+	}
+	if errors.Is(err, httppolicy.ErrBodyLimit) {
+		return err
 	}
 	e := &connError{host: host, err: err, retry: true, hint: "check base_url / OPENAI_BASE_URL and your network"}
 	var (

@@ -80,7 +80,7 @@ func (c *Client) compactOnce(ctx context.Context, endpoint, host string, header 
 		return nil, fmt.Errorf("build compact request: %w", err)
 	}
 	hreq.Header = header.Clone()
-	resp, err := c.httpClient().Do(hreq)
+	resp, err := c.httpClient(hreq.URL).Do(hreq)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, context.Cause(ctx)

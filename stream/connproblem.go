@@ -5,6 +5,8 @@ import (
 	"net"
 	"net/url"
 	"strings"
+
+	"runnel/stream/httppolicy"
 )
 
 // ConnProblem says, as the Responses client's own connection errors do,
@@ -16,7 +18,7 @@ func ConnProblem(host string, err error, key string) (line string, ok bool) {
 	if err == nil {
 		return "", false
 	}
-	if re := redirectCause(err); re != nil {
+	if re := httppolicy.Cause(err); re != nil {
 		return re.Error(), true
 	}
 	var (

@@ -21,7 +21,8 @@
 // server sends (error bodies, every event's JSON, a secret split across
 // deltas, a secret with what Sanitize removes inside it) and that the
 // session applies to tool output and the store. Every request follows
-// redirects only within its origin (RedirectError).
+// redirects only within its origin (RedirectError): its HTTP clients are
+// package httppolicy's, which attaches the key and headers itself.
 //
 // Background responses (Request.Background; resume.go, poll.go,
 // background.go): Start resumes a stream that drops or stalls with GET

@@ -2,8 +2,9 @@ package stream
 
 import (
 	"errors"
-	"fmt"
 	"unicode/utf8"
+
+	"runnel/stream/httppolicy"
 )
 
 // This file is the accumulator's memory bound: how much text a response
@@ -35,24 +36,8 @@ func (e *LimitError) Error() string {
 func (e *LimitError) Is(target error) bool { return target == ErrLimit }
 
 // FormatBytes writes n bytes for people: "512 bytes", "64 KiB", "32 MiB",
-// "1.5 GiB".
-func FormatBytes(n int) string {
-	const unit = 1024
-	if n < unit {
-		return fmt.Sprintf("%d bytes", n)
-	}
-	v, suffix := float64(n)/unit, "KiB"
-	for _, s := range []string{"MiB", "GiB", "TiB"} {
-		if v < unit {
-			break
-		}
-		v, suffix = v/unit, s
-	}
-	if v == float64(int64(v)) {
-		return fmt.Sprintf("%d %s", int64(v), suffix)
-	}
-	return fmt.Sprintf("%.1f %s", v, suffix)
-}
+// "1.5 GiB" (httppolicy.FormatBytes).
+func FormatBytes(n int) string { return httppolicy.FormatBytes(int64(n)) }
 
 // deltaSize is how many bytes of held text a delta event adds (0 for other
 // events, and for text the accumulator drops).

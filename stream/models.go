@@ -54,7 +54,7 @@ func (c *Client) Models(ctx context.Context) ([]ModelEntry, error) {
 		return nil, fmt.Errorf("build request: %w", err)
 	}
 	req.Header = header
-	resp, err := c.httpClient().Do(req)
+	resp, err := c.httpClient(&u).Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("GET %s: no answer in %s", modelsPath(&u), wait)

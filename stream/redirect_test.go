@@ -79,7 +79,7 @@ func TestRedirectToAnotherOriginIsRefused(t *testing.T) {
 			c := &stream.Client{BaseURL: base.URL + "/v1", APIKey: "sk-redirect-key-0123456789",
 				Headers: map[string]string{"X-Secret": "hdr-secret-0123456789"}, BaseDelay: time.Millisecond, MaxDelay: time.Millisecond}
 			if own {
-				c.HTTP = &http.Client{}
+				c.Transport = &http.Transport{}
 			}
 			ctx := context.Background()
 			calls := []struct {

@@ -203,7 +203,7 @@ func refusingClient() *stream.Client {
 	refuse := func(context.Context, string, string) (net.Conn, error) {
 		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", syscall.ECONNREFUSED)}
 	}
-	return &stream.Client{BaseURL: "http://127.0.0.1:9/v1", HTTP: &http.Client{Transport: &http.Transport{DialContext: refuse}},
+	return &stream.Client{BaseURL: "http://127.0.0.1:9/v1", Transport: &http.Transport{DialContext: refuse},
 		BaseDelay: time.Microsecond, MaxDelay: time.Microsecond}
 }
 

@@ -7,7 +7,6 @@ package ui
 import (
 	"bytes"
 	"context"
-	"net/http"
 	"regexp"
 	"slices"
 	"strconv"
@@ -45,7 +44,7 @@ func statusValue(t *testing.T, screen, row string) string {
 // session tokens are /status's, reasoning said in the same words.
 func TestDemoNumbersAgree(t *testing.T) {
 	db := tempDB(t)
-	client := &stream.Client{BaseURL: demo.BaseURL, HTTP: &http.Client{Transport: demo.New(demo.Options{})}}
+	client := &stream.Client{BaseURL: demo.BaseURL, Transport: demo.New(demo.Options{})}
 	m := newTestModel(t, Options{Client: client, Provider: "demo", DB: db, Settings: session.Settings{Model: "gpt-5-mini", Store: true}})
 	d := newDriver(t, m)
 	d.run(m.Init())

@@ -5,9 +5,6 @@ package config
 // settings.
 
 import (
-	"net/http"
-	"time"
-
 	"runnel/session"
 	"runnel/session/demo"
 	"runnel/stream"
@@ -19,18 +16,18 @@ import (
 func (s Settings) Client(forceDemo bool) (*stream.Client, string) {
 	if forceDemo || s.Demo() || s.Provider == DemoProvider {
 		return &stream.Client{
-			BaseURL: demo.BaseURL,
-			HTTP:    &http.Client{Transport: demo.New(demo.Options{Speed: 1})},
+			BaseURL:   demo.BaseURL,
+			Transport: demo.New(demo.Options{Speed: 1}),
 		}, "demo"
 	}
 	return &stream.Client{
-		BaseURL:     s.BaseURL,
-		APIKey:      s.APIKey,
-		Headers:     s.Headers,
-		KeyHint:     s.KeyHint,
-		MaxRetries:  retriesOrNone(s.MaxRetries),
-		IdleTimeout: s.IdleTimeout,
-		HTTP:        connectClient(s.ConnectTimeout),
+		BaseURL:        s.BaseURL,
+		APIKey:         s.APIKey,
+		Headers:        s.Headers,
+		KeyHint:        s.KeyHint,
+		MaxRetries:     retriesOrNone(s.MaxRetries),
+		IdleTimeout:    s.IdleTimeout,
+		ConnectTimeout: s.ConnectTimeout,
 	}, s.BaseURL
 }
 
@@ -41,15 +38,6 @@ func retriesOrNone(n int) int {
 		return -1
 	}
 	return n
-}
-
-func connectClient(timeout time.Duration) *http.Client {
-	if timeout <= 0 {
-		return nil
-	}
-	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.TLSHandshakeTimeout = timeout
-	return &http.Client{Transport: t}
 }
 
 // Session is what a new session starts with.

@@ -69,7 +69,7 @@ func (cfg Config) networkAuth(k *ToolKit, env func(string) string) error {
 		if hasAuthorization(ts.Headers) {
 			continue
 		}
-		ts.OAuth = mcpauth.NewHandler(s.Name, s.URL, store, k.Secrets, nil)
+		ts.OAuth = mcpauth.NewHandler(s.Name, s.URL, store, k.Secrets)
 	}
 	return nil
 }

@@ -72,7 +72,7 @@ type Settings struct {
 	Background       bool          // background = true or --background: resumable streams
 	State            string        // state: "", "chain" (the same) or "conversation"
 	IdleTimeout      time.Duration // max silence between stream events
-	ConnectTimeout   time.Duration // dial + TLS + response headers
+	ConnectTimeout   time.Duration // dial + TLS (the idle timeout bounds the wait for headers)
 	MaxRetries       int           // retries before the first byte
 	MaxResponseBytes int           // the most text one response may hold
 	KeySource        string        // "env OPENAI_API_KEY", "api_key_command" or ""

@@ -3,7 +3,6 @@ package demo
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -15,7 +14,7 @@ import (
 // as its transport, Decoder, Accumulator) and checks nothing is malformed and
 // every streamed item survives into the snapshot.
 func TestThroughStreamPipeline(t *testing.T) {
-	c := &stream.Client{BaseURL: BaseURL, HTTP: &http.Client{Transport: New(Options{})}, MaxRetries: -1}
+	c := &stream.Client{BaseURL: BaseURL, Transport: New(Options{}), MaxRetries: -1}
 	for _, prompt := range []string{"hi", "weather", "mcp", "deploy", "fail"} {
 		rc, err := c.Open(context.Background(), stream.Request{Model: "gpt-5", Input: []json.RawMessage{stream.UserText(prompt)}})
 		if err != nil {

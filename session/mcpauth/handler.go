@@ -7,6 +7,7 @@ package mcpauth
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"sync"
@@ -17,6 +18,7 @@ import (
 
 	"runnel/session/tools"
 	"runnel/stream"
+	"runnel/stream/httppolicy"
 )
 
 // Handler is a session's auth.OAuthHandler for one server: it never opens
@@ -35,22 +37,21 @@ type Handler struct {
 	loadErr    error
 	base       oauth2.TokenSource
 	refreshErr error // the last refresh the token endpoint refused
+	refused    error // what the HTTP policy last refused the token endpoint
 }
 
 var _ auth.OAuthHandler = (*Handler)(nil)
 
 // NewHandler reads the saved login to serverURL for the server called
-// name; its secrets join secrets. client (nil: the default) reaches the
-// token endpoint.
-func NewHandler(name, serverURL string, store Store, secrets *stream.Redactor, client *http.Client) *Handler {
+// name; its secrets join secrets. The token endpoint is reached with the
+// HTTP policy's OAuth client.
+func NewHandler(name, serverURL string, store Store, secrets *stream.Redactor) *Handler {
 	h := &Handler{name: name, store: store, secrets: secrets}
 	h.login, h.loadErr = store.Load(serverURL)
 	if h.login != nil {
 		secrets.Add(h.login.Secrets()...)
-		if client == nil {
-			client = http.DefaultClient
-		}
-		ctx := context.WithValue(context.Background(), oauth2.HTTPClient, client)
+		refuse := func(err error) { h.refused = err }                                                 // called within Token, under mu
+		ctx := context.WithValue(context.Background(), oauth2.HTTPClient, oauthClient(false, refuse)) // the token URL was checked at login
 		h.base = h.login.config().TokenSource(ctx, h.login.token())
 	}
 	return h
@@ -71,7 +72,11 @@ func (h *Handler) TokenSource(context.Context) (oauth2.TokenSource, error) {
 func (h *Handler) Token() (*oauth2.Token, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.refused = nil
 	t, err := h.base.Token()
+	if err != nil && h.refused != nil { // its line, not oauth2's wrapping of it
+		return nil, fmt.Errorf("mcp server %s: renewing the saved login: %v", h.name, h.refused)
+	}
 	if err != nil {
 		var re *oauth2.RetrieveError
 		if errors.As(err, &re) { // the server will refuse us: say so now, in one line
@@ -81,6 +86,10 @@ func (h *Handler) Token() (*oauth2.Token, error) {
 		return nil, err
 	}
 	if t.AccessToken != h.login.AccessToken {
+		if err := checkToken(h.name, t); err != nil {
+			h.refreshErr = err
+			return nil, &tools.LoginError{Server: h.name, What: "sent a renewed token over " + stream.FormatBytes(httppolicy.MaxToken) + ", which runnel refused"}
+		}
 		h.secrets.Add(t.AccessToken, t.RefreshToken)
 		h.login.setToken(t)
 		_ = h.store.Save(h.login) // unsaved, the next run refreshes again

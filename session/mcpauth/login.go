@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -23,6 +24,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"runnel/stream"
+	"runnel/stream/httppolicy"
 )
 
 // LoginOptions say how to log in to one server.
@@ -33,9 +35,6 @@ type LoginOptions struct {
 	// printed to Out as well, whatever Open does.
 	Open func(url string) error
 	Out  io.Writer
-	// Client reaches the server, its metadata and its token endpoint (nil:
-	// the default).
-	Client *http.Client
 }
 
 // LogIn runs the authorization code flow with the server at o.URL and
@@ -56,7 +55,11 @@ func LogIn(ctx context.Context, o LoginOptions) (*Login, error) {
 	if open == nil {
 		open = OpenBrowser
 	}
+	fetched := 0
 	fetch := func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
+		if fetched++; fetched > 1 { // the server refused what the first one gave: never wait for a second
+			return nil, fmt.Errorf("mcp server %s asked for a second authorization after the first one (it refused the token it gave); nothing was opened — check the server, then run `runnel mcp login %s` again", o.Name, o.Name)
+		}
 		// the URL is the authorization server's (its metadata named the
 		// endpoint): only a web page is opened or shown, never a file or
 		// another program's scheme, and never an escape sequence
@@ -75,10 +78,17 @@ func LogIn(ctx context.Context, o LoginOptions) (*Login, error) {
 		}
 	}
 	var saved *Login
-	client := o.Client
-	if client == nil {
-		client = discoveryClient(ctx, o.URL)
+	var tokenErr error // a token refused by checkToken
+	var refusedMu sync.Mutex
+	var refused error // the first request or body the HTTP policy refused: its line is the one to show
+	refuse := func(err error) {
+		refusedMu.Lock()
+		defer refusedMu.Unlock()
+		if refused == nil {
+			refused = err
+		}
 	}
+	client := discoveryClient(ctx, o.URL, refuse)
 	h, err := auth.NewAuthorizationCodeHandler(&auth.AuthorizationCodeHandlerConfig{
 		DynamicClientRegistrationConfig: &auth.DynamicClientRegistrationConfig{Metadata: &oauthex.ClientRegistrationMetadata{
 			RedirectURIs: []string{redirect}, ClientName: "runnel", TokenEndpointAuthMethod: "none",
@@ -89,6 +99,10 @@ func LogIn(ctx context.Context, o LoginOptions) (*Login, error) {
 		RequestRefreshToken:      true,
 		Client:                   client,
 		NewTokenSource: func(ctx context.Context, cfg *oauth2.Config, tok *oauth2.Token) (oauth2.TokenSource, error) {
+			if err := checkToken(o.Name, tok); err != nil {
+				tokenErr = err
+				return nil, err
+			}
 			saved = &Login{
 				ServerURL: o.URL, ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, AuthURL: cfg.Endpoint.AuthURL,
 				TokenURL: cfg.Endpoint.TokenURL, AuthStyle: int(cfg.Endpoint.AuthStyle), Scopes: cfg.Scopes,
@@ -101,8 +115,18 @@ func LogIn(ctx context.Context, o LoginOptions) (*Login, error) {
 		return nil, err
 	}
 	c := mcp.NewClient(&mcp.Implementation{Name: "runnel", Version: "1"}, nil)
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: o.URL, HTTPClient: client, OAuthHandler: h, MaxRetries: -1, DisableStandaloneSSE: true}, nil)
+	probe := httppolicy.New(httppolicy.Options{Origin: o.URL, Hint: "if the server has moved, set its url in [[mcp_servers]]", OnRefuse: refuse})
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: o.URL, HTTPClient: probe, OAuthHandler: h, MaxRetries: -1, DisableStandaloneSSE: true}, nil)
 	if err != nil {
+		refusedMu.Lock()
+		r := refused
+		refusedMu.Unlock()
+		switch {
+		case tokenErr != nil:
+			return nil, tokenErr
+		case r != nil:
+			return nil, fmt.Errorf("mcp server %s: login failed: %v", o.Name, r)
+		}
 		if saved == nil {
 			return nil, fmt.Errorf("mcp server %s: login failed: %v", o.Name, err)
 		}
@@ -163,27 +187,4 @@ func OpenBrowser(url string) error {
 		cmd = exec.Command("xdg-open", url)
 	}
 	return cmd.Start()
-}
-
-// discoveryClient is the client a login uses. The SDK refuses to fetch
-// metadata from non-public addresses (its guard against requests steered
-// at a private network); a server the config itself places on one (an
-// intranet host name that resolves to 10.x or 192.168.x) opts out of that
-// guard, as the user chose that network. (The SDK still refuses metadata
-// URLs written as a private IP address.)
-func discoveryClient(ctx context.Context, serverURL string) *http.Client {
-	u, err := url.Parse(serverURL)
-	if err != nil {
-		return http.DefaultClient
-	}
-	ips, err := net.DefaultResolver.LookupNetIP(ctx, "ip", u.Hostname())
-	if err != nil {
-		return http.DefaultClient
-	}
-	for _, ip := range ips {
-		if ip = ip.Unmap(); ip.IsPrivate() || ip.IsLinkLocalUnicast() {
-			return &http.Client{Transport: http.DefaultTransport} // a transport of our own: the SDK's guard stays off
-		}
-	}
-	return http.DefaultClient
 }

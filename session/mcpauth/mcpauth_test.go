@@ -39,9 +39,16 @@ type authServer struct {
 	n          int
 	seen       []string // bearer tokens the MCP endpoint saw
 	authorize  string   // the authorization_endpoint advertised; "" for the server's own
+	authorized int      // the authorizations asked for
+	bigToken   int      // when set, the size of every access token the token endpoint gives
 }
 
 func newAuthServer(t *testing.T) *authServer {
+	return newAuthServerWrapped(t, func(h http.Handler) http.Handler { return h })
+}
+
+// newAuthServerWrapped is newAuthServer with its handler wrapped.
+func newAuthServerWrapped(t *testing.T, wrap func(http.Handler) http.Handler) *authServer {
 	a := &authServer{codes: map[string]bool{}, access: map[string]bool{}, refresh: map[string]bool{}}
 	mcpH := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server {
 		s := mcp.NewServer(&mcp.Implementation{Name: "secure", Version: "1"}, nil)
@@ -100,6 +107,7 @@ func newAuthServer(t *testing.T) *authServer {
 		}
 		a.mu.Lock()
 		a.challenge = q.Get("code_challenge")
+		a.authorized++
 		a.n++
 		code := fmt.Sprintf("code-%d", a.n)
 		a.codes[code] = true
@@ -132,10 +140,13 @@ func newAuthServer(t *testing.T) *authServer {
 		}
 		a.n++
 		at, rt := fmt.Sprintf("access-token-%d", a.n), fmt.Sprintf("refresh-token-%d", a.n)
+		if a.bigToken > 0 {
+			at = strings.Repeat("t", a.bigToken)
+		}
 		a.access[at], a.refresh[rt] = true, true
 		writeJSON(w, map[string]any{"access_token": at, "refresh_token": rt, "token_type": "Bearer", "expires_in": 3600})
 	})
-	a.ts = httptest.NewServer(mux)
+	a.ts = httptest.NewServer(wrap(mux))
 	t.Cleanup(a.ts.Close)
 	return a
 }
@@ -163,7 +174,7 @@ func follow(u string) error {
 func startWith(t *testing.T, a *authServer, store Store, secrets *stream.Redactor) (*tools.Manager, chan error) {
 	t.Helper()
 	errs := make(chan error, 8)
-	srv := tools.Server{Name: "secure", URL: a.url(), OAuth: NewHandler("secure", a.url(), store, secrets, nil)}
+	srv := tools.Server{Name: "secure", URL: a.url(), OAuth: NewHandler("secure", a.url(), store, secrets)}
 	m := tools.NewMCP(tools.Config{Servers: []tools.Server{srv}}, tools.StartHooks{Report: func(err error) { errs <- err }, Secrets: secrets})
 	m.Start(t.Context())
 	t.Cleanup(func() { m.Close() })
@@ -314,14 +325,14 @@ func TestStoreLoadRemove(t *testing.T) {
 	}
 }
 
-// A login to a server on a private address fetches its metadata without
-// the SDK's guard against private addresses; elsewhere the guard stays.
-func TestDiscoveryClientPrivateServer(t *testing.T) {
-	if c := discoveryClient(t.Context(), "http://10.1.2.3/mcp"); c.Transport == nil {
-		t.Fatal("a private server keeps the guard: its login cannot fetch its metadata")
-	}
-	if c := discoveryClient(t.Context(), "http://127.0.0.1:9/mcp"); c != http.DefaultClient {
-		t.Fatal("a loopback server changed the client")
+// A login to a server on a private or loopback address fetches its
+// metadata without the guard against non-public addresses; a public one
+// keeps it.
+func TestDiscoveryGuardPrivateServer(t *testing.T) {
+	for u, want := range map[string]bool{"http://10.1.2.3/mcp": false, "http://127.0.0.1:9/mcp": false, "https://8.8.8.8/mcp": true} {
+		if got := publicOnly(t.Context(), u); got != want {
+			t.Errorf("%s: public only %v, want %v", u, got, want)
+		}
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"runnel/session/regfile"
+	"runnel/stream/httppolicy"
 )
 
 // Login is what a login leaves on disk for one server.
@@ -74,9 +75,6 @@ func (s Store) Path(serverURL string) string {
 	return filepath.Join(string(s), hex.EncodeToString(sum[:12])+".json")
 }
 
-// maxLoginFile bounds a saved login's file: tokens are a few KiB.
-const maxLoginFile = 1 << 20
-
 // unwrapPath drops the path an *fs.PathError repeats.
 func unwrapPath(err error) error {
 	var pe *fs.PathError
@@ -91,7 +89,7 @@ func (s Store) Load(serverURL string) (*Login, error) {
 	if s == "" {
 		return nil, nil
 	}
-	b, err := regfile.ReadFile(s.Path(serverURL), maxLoginFile) // no wait on a FIFO, no unbounded read
+	b, err := regfile.ReadFile(s.Path(serverURL), httppolicy.MaxLoginFile) // no wait on a FIFO, no unbounded read
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -101,6 +99,9 @@ func (s Store) Load(serverURL string) (*Login, error) {
 	var l Login
 	if err := json.Unmarshal(b, &l); err != nil || l.ServerURL != serverURL {
 		return nil, fmt.Errorf("%s: not a saved login to %s; remove it and log in again", s.Path(serverURL), serverURL)
+	}
+	if len(l.AccessToken) > httppolicy.MaxToken || len(l.RefreshToken) > httppolicy.MaxToken {
+		return nil, fmt.Errorf("%s: a saved token is over %d KiB, which runnel refuses; remove it and log in again", s.Path(serverURL), httppolicy.MaxToken>>10)
 	}
 	return &l, nil
 }

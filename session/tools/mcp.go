@@ -97,6 +97,8 @@ type server struct {
 	closed    bool
 	hung      bool // a call ran into its timeout: Close does not wait for a graceful exit
 
+	refused refusal // what the HTTP policy last refused it (mcphttp.go)
+
 	prompts   []Prompt   // listed by the first start, read after Start (mcpprompts.go)
 	resources []Resource // likewise
 }
@@ -415,6 +417,10 @@ func (m *Manager) call(ctx context.Context, t *mcpTool, arguments string, progre
 		defer m.progress.Delete(tok)
 	}
 	res, err := c.cs.CallTool(ctx, params)
+	var refused error
+	if err != nil {
+		refused = t.server.refused.take()
+	}
 	switch {
 	case err == nil:
 		out := resultText(res)
@@ -429,6 +435,8 @@ func (m *Manager) call(ctx context.Context, t *mcpTool, arguments string, progre
 		t.server.hung = true
 		t.server.mu.Unlock()
 		return "", false, &callTimeoutError{server: t.server.cfg.Name, tool: t.tool, after: timeout}
+	case refused != nil: // its line, not the SDK's wrapping of it (with the URL's query)
+		return "", false, fmt.Errorf("mcp server %s: %v", t.server.cfg.Name, refused)
 	case connectionLost(err):
 		// Let the watcher record how it ended, so the message says why.
 		select {

@@ -3,8 +3,9 @@ package tools
 // This file connects to MCP servers on the network ([[mcp_servers]] with a
 // url): streamable HTTP first, SSE for older servers (when the first POST
 // is refused with a 4xx other than 401/403, or when the config says sse),
-// with the configured headers on every request and an OAuth login's token
-// when there is one.
+// with the configured headers on every request to the server's origin (the
+// HTTP policy attaches them; a redirect to another origin stops) and an
+// OAuth login's token when there is one.
 
 import (
 	"context"
@@ -14,6 +15,8 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"runnel/stream/httppolicy"
 )
 
 // LoginError is a network server that refused runnel's credentials (or has
@@ -27,47 +30,76 @@ func (e *LoginError) Error() string {
 	return fmt.Sprintf("mcp server %s %s: run `runnel mcp login %s`", e.Server, e.What, e.Server)
 }
 
-// headerTransport adds a server's headers to every request and remembers
-// the status of the first POST, which decides the SSE fallback.
-type headerTransport struct {
-	base    http.RoundTripper
-	headers map[string]string
-
-	mu        sync.Mutex
-	firstPost int // the status of the first POST; 0 before it
+// firstPost remembers the status of a connection's first POST, which
+// decides the SSE fallback.
+type firstPost struct {
+	mu     sync.Mutex
+	status int // 0 before the first POST
 }
 
-func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if len(t.headers) > 0 {
-		req = req.Clone(req.Context())
-		for k, v := range t.headers {
-			if req.Header.Get(k) == "" { // an OAuth token set by the SDK wins
-				req.Header.Set(k, v)
-			}
-		}
+func (f *firstPost) see(req *http.Request, resp *http.Response) {
+	if req.Method != http.MethodPost {
+		return
 	}
-	resp, err := t.base.RoundTrip(req)
-	if err == nil && req.Method == http.MethodPost {
-		t.mu.Lock()
-		if t.firstPost == 0 {
-			t.firstPost = resp.StatusCode
-		}
-		t.mu.Unlock()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.status == 0 {
+		f.status = resp.StatusCode
 	}
-	return resp, err
 }
 
-func (t *headerTransport) firstStatus() int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.firstPost
+func (f *firstPost) firstStatus() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.status
+}
+
+// refusal is what the HTTP policy last refused a server (a redirect or
+// request to another origin, a body over its bound): its one line says
+// more than the SDK's wrapping of it, which also repeats the URL's query.
+type refusal struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (r *refusal) set(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.err = err
+}
+
+// take returns the refusal and forgets it.
+func (r *refusal) take() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	err := r.err
+	r.err = nil
+	return err
+}
+
+// httpClient is the HTTP policy's client for the server: bound to its
+// url's origin, with its headers (and bearer token) attached there by the
+// policy and nowhere else; a redirect elsewhere stops with one line.
+func (s *server) httpClient(fp *firstPost) *http.Client {
+	h := http.Header{}
+	for k, v := range s.cfg.Headers {
+		h.Set(k, v)
+	}
+	return httppolicy.New(httppolicy.Options{
+		Origin:     s.cfg.URL,
+		Secrets:    h,
+		Hint:       "if the server has moved, set its url in [[mcp_servers]]",
+		OnResponse: fp.see,
+		OnRefuse:   s.refused.set,
+	})
 }
 
 // startHTTP opens the session with a network server. The caller records
 // the result.
 func (s *server) startHTTP(ctx context.Context) (*conn, error) {
-	ht := &headerTransport{base: http.DefaultTransport, headers: s.cfg.Headers}
-	client := &http.Client{Transport: ht}
+	s.refused.take() // a refusal of an earlier connection is not this one's
+	ht := &firstPost{}
+	client := s.httpClient(ht)
 	var transport mcp.Transport
 	if s.cfg.SSE {
 		transport = sseTransport{&mcp.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: client}}
@@ -77,8 +109,8 @@ func (s *server) startHTTP(ctx context.Context) (*conn, error) {
 	cs, err := s.m.client.Connect(ctx, transport, nil)
 	if err != nil && !s.cfg.SSE && ctx.Err() == nil {
 		if st := ht.firstStatus(); st >= 400 && st < 500 && st != http.StatusUnauthorized && st != http.StatusForbidden {
-			ht = &headerTransport{base: http.DefaultTransport, headers: s.cfg.Headers}
-			sse := sseTransport{&mcp.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: &http.Client{Transport: ht}}}
+			ht = &firstPost{}
+			sse := sseTransport{&mcp.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: s.httpClient(ht)}}
 			cs, err = s.m.client.Connect(ctx, sse, nil)
 		}
 	}
@@ -89,6 +121,9 @@ func (s *server) startHTTP(ctx context.Context) (*conn, error) {
 			return nil, le
 		case errors.Is(ctx.Err(), context.DeadlineExceeded):
 			return nil, s.startTimedOut("initialize")
+		}
+		if r := s.refused.take(); r != nil { // its line, not the SDK's wrapping of it
+			return nil, fmt.Errorf("mcp server %s: %v", s.cfg.Name, r)
 		}
 		if st := ht.firstStatus(); st == http.StatusUnauthorized || st == http.StatusForbidden {
 			if s.cfg.OAuth != nil {
