@@ -79,12 +79,12 @@ func TestOneShotSendsHistoryToAServerThatIgnoresTheChain(t *testing.T) {
 	}
 }
 
-// TestOneShotFallsBackWhenTheChainIsNotFound: -p had no not-found
-// fallback. vLLM without its store answers 404 "Response with id … not
-// found."; the turn goes again with the history. The response came from
-// the history (a run before), which may have expired on a server that
-// stores: not remembered, as after an expiry on OpenAI, whose next run
-// chains again. (Within one run the chat remembers it: see ui.)
+// TestOneShotFallsBackWhenTheChainIsNotFound: vLLM without its store
+// answers 404 "Response with id … not found."; the turn goes again with
+// the history, and the server is remembered as keeping no state (vLLM
+// keeps responses in memory, if at all), as the chat remembers it: the
+// next run sends the history at once. OpenAI's expired response (a 400
+// not found) is resent too, but its next run chains again.
 func TestOneShotFallsBackWhenTheChainIsNotFound(t *testing.T) {
 	t.Setenv("OPENAI_API_KEY", "sk-test")
 	srv := streamtest.NewAs(t, streamtest.VLLMNoStore(), streamtest.CountingModel())
@@ -95,13 +95,15 @@ func TestOneShotFallsBackWhenTheChainIsNotFound(t *testing.T) {
 	if code != exitOK || strings.TrimSpace(out) != "Answer 2 (saw 2 user messages)" {
 		t.Fatalf("exit %d out %q err %q", code, out, errOut)
 	}
-	// the first turn came from the history: its response may have expired,
-	// so this run does not take the server for a stateless one yet
-	if !strings.Contains(errOut, "no longer has the previous response — resending the conversation from local history") || strings.Count(errOut, "\n") != 1 {
+	if !strings.Contains(errOut, "keeps no conversation state (it lost the response it gave)") || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("stderr %q", errOut)
 	}
 	if ex := srv.Exchanges(); len(ex) != 3 || ex[1].Status != 404 {
 		t.Fatalf("%d requests", len(ex))
+	}
+	out, errOut, code = runnel(t, "", append(base, "-c", "-p", "three")...)
+	if ex := srv.Exchanges(); code != exitOK || errOut != "" || len(ex) != 4 || ex[3].Request.PreviousResponseID() != "" {
+		t.Fatalf("the next run tried the chain again: exit %d err %q, %d requests", code, errOut, len(ex))
 	}
 
 	// a stateful server whose stored response expired: sent again, and the

@@ -107,7 +107,7 @@ func TestChatRemembersAServerThatLosesTheChain(t *testing.T) {
 		t.Fatalf("%d requests; want one 404, then no chain", len(ex))
 	}
 	v := plain(m)
-	if strings.Count(v, "keeps no conversation state (it lost the response it had just given)") != 1 || !strings.Contains(v, "saw 3 user messages") {
+	if strings.Count(v, "keeps no conversation state (it lost the response it gave)") != 1 || !strings.Contains(v, "saw 3 user messages") {
 		t.Errorf("screen:\n%s", v)
 	}
 }
