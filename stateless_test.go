@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -117,31 +116,5 @@ func TestOneShotFallsBackWhenTheChainIsNotFound(t *testing.T) {
 	runnel(t, "", "--data-dir", dir2, "--base-url", stateful.URL, "--format", "text", "-c", "-p", "more")
 	if ex := stateful.Exchanges(); len(ex) != 3 || ex[2].Chained == "" {
 		t.Errorf("after an expired response the next run chains again: %d requests", len(ex))
-	}
-}
-
-// TestOneShotRemembersARefusedChain: Groq's 400 for previous_response_id
-// is answered from local history, and the next run sends the history.
-func TestOneShotRemembersARefusedChain(t *testing.T) {
-	t.Setenv("OPENAI_API_KEY", "sk-test")
-	srv := streamtest.New(t)
-	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "first")},
-		streamtest.Reply{Status: 400, Body: []byte(`{"error":{"message":"property 'previous_response_id' is unsupported","type":"invalid_request_error"}}`)},
-		streamtest.Reply{SSE: streamtest.Text("resp_2", "second")},
-		streamtest.Reply{SSE: streamtest.Text("resp_3", "third")})
-	dir := t.TempDir()
-	base := []string{"--data-dir", dir, "--base-url", srv.URL, "--format", "text"}
-	runnel(t, "", append(base, "-p", "one")...)
-	out, errOut, code := runnel(t, "", append(base, "-c", "-p", "two")...)
-	if code != exitOK || strings.TrimSpace(out) != "second" || !strings.Contains(errOut, "(it refused previous_response_id)") {
-		t.Fatalf("exit %d out %q err %q", code, out, errOut)
-	}
-	runnel(t, "", append(base, "-c", "-p", "three")...)
-	reqs := srv.Requests()
-	if len(reqs) != 4 || reqs[1].PreviousResponseID() != "resp_1" || reqs[2].PreviousResponseID() != "" || reqs[3].PreviousResponseID() != "" {
-		t.Fatalf("%d requests", len(reqs))
-	}
-	if in, _ := json.Marshal(reqs[3].JSON()["input"]); !strings.Contains(string(in), "one") || !strings.Contains(string(in), "second") {
-		t.Errorf("third request input %s", in)
 	}
 }

@@ -369,3 +369,24 @@ func TestEnginePhase(t *testing.T) {
 		t.Errorf("phases %q", strings.Join(got, " "))
 	}
 }
+
+// TestEngineExpiredChain: OpenAI's 400 for a response that expired (a
+// stored turn of an earlier run) is resent once with the history, and the
+// server is not taken for one that keeps no state.
+func TestEngineExpiredChain(t *testing.T) {
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.PreviousResponseNotFound("resp_old"), streamtest.Reply{SSE: streamtest.Text("resp_2", "again")})
+	client := &stream.Client{BaseURL: srv.URL, MaxRetries: -1}
+	conv := &Conversation{Settings: Settings{Model: "m", Store: true}}
+	old := conv.Say("one")
+	conv.Finish(old, []*stream.Snapshot{snap("resp_old", "completed")}, nil, false)
+	old.Stored = "completed"
+	mem := mapRecorder{}
+	a, notices, n := runTurn(t, NewEngine(srv.URL, mem), client, conv, conv.Say("two"))
+	if a.Kind != Done || n != 2 || len(notices) != 1 || !strings.Contains(notices[0].Text, "no longer has the previous response") {
+		t.Fatalf("%d requests, %+v, notices %+v", n, a, notices)
+	}
+	if conv.Stateless || len(mem) != 0 || srv.Requests()[1].PreviousResponseID() != "" {
+		t.Errorf("an expired response made the server stateless, or the resend chained")
+	}
+}

@@ -319,6 +319,7 @@ type statusIn struct {
 	stateless bool             // the conversation sends its history (the server keeps no state)
 	wantsConv bool             // the next turn makes a server-side conversation (conversations mode)
 	refused   []string         // the knobs the server refused (session.Conversation.RefusedKnobs)
+	learned   string           // what is remembered of the server (session.ProviderRecord.Summary), "" for nothing
 }
 
 // statusFacts is /status: what the chat is connected to and what the
@@ -405,6 +406,7 @@ func (mt *metering) statusFacts(in statusIn, f *frameState, env meterEnv) {
 	rows := [][2]string{
 		{"provider", na(provider)},
 		{"base URL", na(base)},
+		{"server", learnedText(in)},
 		{"model", model},
 		{"effort", effort},
 		{"session", na(in.session)},
@@ -424,6 +426,18 @@ func (mt *metering) statusFacts(in statusIn, f *frameState, env meterEnv) {
 	}
 	rows = append(rows, knobRows(s, in.refused, mt.meter.lastTier, cache)...)
 	f.post(showMsg{block.NewFacts("status", rows)})
+}
+
+// learnedText is /status's server row: what runnel learned the server
+// refuses (`runnel providers` says the same).
+func learnedText(in statusIn) string {
+	switch {
+	case in.client == nil:
+		return "—"
+	case in.learned == "":
+		return "— (nothing refused so far)"
+	}
+	return stream.SanitizeLine(in.learned)
 }
 
 // conversationFact is /status's conversation line: the server-side

@@ -104,6 +104,15 @@ func (ts *turns) engine() *session.Engine {
 	return ts.eng
 }
 
+// learned is what is remembered of the provider in use, one line ("" for
+// nothing, and for the demo and a replay).
+func (ts *turns) learned() string {
+	if ts.opts.Client == nil {
+		return ""
+	}
+	return ts.engine().Record(ts.now()).Summary()
+}
+
 // next tells the engine what happened, says its lines, and returns what
 // it answers.
 func (ts *turns) next(ev session.Event) session.Action {
