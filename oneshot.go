@@ -178,7 +178,7 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		acc, err := runTurn(ctx, engine, a, func(req stream.Request, guard func(*stream.Snapshot, bool) bool) (*stream.Accumulator, error) {
 			req.Tools = realTools
 			return drive(stream.Start(ctx, client, req), &stream.Accumulator{Limit: s.MaxResponseBytes}, p, stderr, guard)
-		}, log, turn, stderr)
+		}, log, turn, sayOn(stderr))
 		tierNotices(turn, acc, stderr)
 		if log != nil {
 			log.End(time.Now(), turn) // also after SIGINT or SIGTERM: what came is saved

@@ -32,11 +32,11 @@ type sendFunc func(req stream.Request, guard func(*stream.Snapshot, bool) bool) 
 // runTurn sends the turn as the engine's first action a says, and again
 // as long as it answers Resend; the engine records the turn in its
 // conversation when it ends. It returns the last stream and its error.
-func runTurn(ctx context.Context, engine *session.Engine, a session.Action, send sendFunc, log *session.TurnLog, turn *session.Turn, stderr io.Writer) (*stream.Accumulator, error) {
+func runTurn(ctx context.Context, engine *session.Engine, a session.Action, send sendFunc, log *session.TurnLog, turn *session.Turn, say func([]session.Notice)) (*stream.Accumulator, error) {
 	var acc *stream.Accumulator
 	var err error
 	for a.Kind == session.Send || a.Kind == session.Resend {
-		say(stderr, a.Notices)
+		say(a.Notices)
 		if a.InputChanged && log != nil {
 			log.SetInput(turn.Input)
 		}
@@ -47,7 +47,7 @@ func runTurn(ctx context.Context, engine *session.Engine, a session.Action, send
 				again = &next // nothing of this stream was printed
 				return true
 			}
-			say(stderr, next.Notices)
+			say(next.Notices)
 			return false
 		})
 		if again != nil && errors.Is(err, errChainIgnored) {
@@ -56,13 +56,15 @@ func runTurn(ctx context.Context, engine *session.Engine, a session.Action, send
 		}
 		a = engine.Next(session.Event{Kind: session.Ended, Responses: acc.Responses(), Err: err, Stopped: errors.Is(err, context.Canceled), Now: time.Now()})
 	}
-	say(stderr, a.Notices)
+	say(a.Notices)
 	return acc, err
 }
 
-// say prints the engine's lines.
-func say(stderr io.Writer, notices []session.Notice) {
-	for _, n := range notices {
-		warnf(stderr, "%s", n.Text)
+// sayOn prints the engine's lines on stderr.
+func sayOn(stderr io.Writer) func([]session.Notice) {
+	return func(notices []session.Notice) {
+		for _, n := range notices {
+			warnf(stderr, "%s", n.Text)
+		}
 	}
 }

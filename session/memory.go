@@ -184,6 +184,30 @@ func (m ProviderMemory) Save(r ProviderRecord) error {
 	return writeMemoryFile(path, data)
 }
 
+// maxRecords bounds how many records All reads.
+const maxRecords = 256
+
+// All returns every record with something fresh in it as of now (for
+// `runnel providers`: servers used with --base-url that no provider
+// names), at most maxRecords, in no particular order.
+func (m ProviderMemory) All(now time.Time) []ProviderRecord {
+	if m.Dir == "" {
+		return nil
+	}
+	files, _ := filepath.Glob(filepath.Join(m.Dir, "providers", "*.json"))
+	var out []ProviderRecord
+	for _, f := range files[:min(len(files), maxRecords)] {
+		var r ProviderRecord
+		if readJSONFile(f, &r) != nil || r.Key == "" || m.path("providers", r.Key) != f {
+			continue
+		}
+		if r = m.Load(r.Key, now); !r.Empty() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 // Forget removes everything remembered of key (the older files too).
 func (m ProviderMemory) Forget(key string) error {
 	var errs []error
