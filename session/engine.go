@@ -60,6 +60,11 @@ const (
 	ToolsRun
 	Asking
 	ToolsDone
+	// Began: a stream the engine did not send started (a replay, a
+	// reattached background response, /compact): nothing to negotiate,
+	// but the front end is waiting. Settled: it is over (idle).
+	Began
+	Settled
 )
 
 // Event is one thing that happened to the turn in flight.
@@ -163,11 +168,19 @@ func (e *Engine) Next(ev Event) Action {
 	case Ended:
 		return e.ended(ev)
 	case ToolsRun:
-		e.phase = PhaseTools
+		if e.turn == nil {
+			e.phase = PhaseTools
+		}
 	case Asking:
-		e.phase = PhaseApproval
-	case ToolsDone:
-		e.phase = PhaseIdle
+		if e.turn == nil {
+			e.phase = PhaseApproval
+		}
+	case ToolsDone, Settled:
+		if e.turn == nil {
+			e.phase = PhaseIdle
+		}
+	case Began:
+		e.turn, e.phase = nil, PhaseWaiting
 	}
 	return Action{}
 }

@@ -365,7 +365,12 @@ func TestEnginePhase(t *testing.T) {
 	step(Event{Kind: ToolsRun})
 	step(Event{Kind: Asking})
 	step(Event{Kind: ToolsDone})
-	if want := "waiting streaming idle running tools awaiting approval idle"; strings.Join(got, " ") != want {
+	step(Event{Kind: Began}) // a replay, /compact
+	step(Event{Kind: Settled})
+	step(Event{Kind: Sent, Conv: conv, Turn: conv.Say("again")})
+	step(Event{Kind: Settled}) // a tool's status while a turn streams: the turn decides
+	step(Event{Kind: Ended, Err: &stream.APIError{Status: 500}})
+	if want := "waiting streaming idle running tools awaiting approval idle waiting idle waiting waiting idle"; strings.Join(got, " ") != want {
 		t.Errorf("phases %q", strings.Join(got, " "))
 	}
 }

@@ -159,8 +159,11 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 		}
 	}
 	m.showItems(t.snapshots())
-	if len(msg.batch.Events) > 0 && m.status.State == Waiting {
-		m.status.State = Streaming
+	if len(msg.batch.Events) > 0 {
+		m.turns.next(session.Event{Kind: session.Streamed})
+		if m.status.State == Waiting {
+			m.status.State = Streaming
+		}
 	}
 	m.statusBar.follow(t.acc.Current(), t.effort, t.usage(), m.items.title)
 	switch {
@@ -247,6 +250,7 @@ func (m *Model) endTurn(t *turn, draw pace.Draw) tea.Cmd {
 	}
 	if len(m.pending) > 0 {
 		m.status.State = AwaitingApproval
+		m.turns.next(session.Event{Kind: session.Asking})
 		if m.approvals.autoApprove(m.frame) {
 			return cmd
 		}

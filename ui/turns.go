@@ -104,6 +104,43 @@ func (ts *turns) engine() *session.Engine {
 	return ts.eng
 }
 
+// phase is what the chat is doing, as the turn engine knows it: the one
+// state that decides (the notifier, the approval timer); the status line
+// shows more detail of its own.
+func (ts *turns) phase() State {
+	switch ts.engine().Phase() {
+	case session.PhaseWaiting:
+		return Waiting
+	case session.PhaseStreaming:
+		return Streaming
+	case session.PhaseTools:
+		return RunningTool
+	case session.PhaseApproval:
+		return AwaitingApproval
+	}
+	return Idle
+}
+
+// observe tells the engine what a child reported of the tools, the
+// approvals, /compact or a reattached response (their statusMsg and
+// toolStatusMsg).
+func (ts *turns) observe(msg tea.Msg) {
+	state, keep := Idle, true
+	switch msg := msg.(type) {
+	case statusMsg:
+		state, keep = msg.state, msg.keep
+	case toolStatusMsg:
+		state, keep = msg.state, msg.keepState
+	}
+	if keep {
+		return
+	}
+	kinds := map[State]session.EventKind{Idle: session.Settled, Waiting: session.Began, AwaitingApproval: session.Asking, CallingTool: session.ToolsRun, RunningTool: session.ToolsRun}
+	if k, ok := kinds[state]; ok {
+		ts.next(session.Event{Kind: k})
+	}
+}
+
 // learned is what is remembered of the provider in use, one line ("" for
 // nothing, and for the demo and a replay).
 func (ts *turns) learned() string {
