@@ -154,6 +154,9 @@ func (e *Engine) Record(now time.Time) ProviderRecord {
 	return e.mem.Load(e.key, now)
 }
 
+// afterTurn is the phase each report of the tools or approvals leads to.
+var afterTurn = map[EventKind]Phase{ToolsRun: PhaseTools, Asking: PhaseApproval, ToolsDone: PhaseIdle, Settled: PhaseIdle}
+
 // Next takes one event and answers what to do.
 func (e *Engine) Next(ev Event) Action {
 	switch ev.Kind {
@@ -167,17 +170,9 @@ func (e *Engine) Next(ev Event) Action {
 		return e.created(ev)
 	case Ended:
 		return e.ended(ev)
-	case ToolsRun:
-		if e.turn == nil {
-			e.phase = PhaseTools
-		}
-	case Asking:
-		if e.turn == nil {
-			e.phase = PhaseApproval
-		}
-	case ToolsDone, Settled:
-		if e.turn == nil {
-			e.phase = PhaseIdle
+	case ToolsRun, Asking, ToolsDone, Settled:
+		if e.turn == nil { // a turn in flight decides its own phase
+			e.phase = afterTurn[ev.Kind]
 		}
 	case Began:
 		e.turn, e.phase = nil, PhaseWaiting
