@@ -93,3 +93,45 @@ func TestOneShotKeepsTurnOneOnLiveServers(t *testing.T) {
 		}
 	}
 }
+
+// TestOneShotOnOpenRouterByBaseURL: OPENAI_BASE_URL pointed at an
+// OpenRouter-shaped server, which answers store: true with its 400 (the
+// documented refusal): the first run is sent again with store: false at
+// once, with one line; the next runs send store: false and the history
+// from the start.
+func TestOneShotOnOpenRouterByBaseURL(t *testing.T) {
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.Reply{Status: 400, Body: liveRefusal(t, "openrouter-store-true-400.json")},
+		streamtest.Reply{SSE: streamtest.Text("resp_1", "first")},
+		streamtest.Reply{SSE: streamtest.Text("resp_2", "second")},
+		streamtest.Reply{SSE: streamtest.Text("resp_3", "third")})
+	t.Setenv("OPENAI_BASE_URL", srv.URL)
+	t.Setenv("OPENAI_API_KEY", "sk-or-test")
+	dir := t.TempDir()
+	for i, prompt := range []string{"one", "two", "three"} {
+		args := []string{"--data-dir", dir, "--format", "text"}
+		if i > 0 {
+			args = append(args, "-c")
+		}
+		out, errOut, code := runnel(t, "", append(args, "-p", prompt)...)
+		want := []string{"first", "second", "third"}[i]
+		if code != exitOK || strings.TrimSpace(out) != want {
+			t.Fatalf("run %d: exit %d out %q err %q", i+1, code, out, errOut)
+		}
+		if (i == 0) != (errOut != "") || (i == 0 && (strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "store"))) {
+			t.Errorf("run %d said %q", i+1, errOut)
+		}
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 4 || reqs[0].JSON()["store"] != true {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	for _, r := range reqs[1:] {
+		if r.JSON()["store"] != false || r.PreviousResponseID() != "" {
+			t.Errorf("after the refusal: %s", r.Body)
+		}
+	}
+	if in, _ := json.Marshal(reqs[3].JSON()["input"]); !strings.Contains(string(in), "one") || !strings.Contains(string(in), "second") {
+		t.Errorf("the third run lost the history: %s", in)
+	}
+}
