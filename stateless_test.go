@@ -101,8 +101,8 @@ func TestOneShotFallsBackWhenTheChainIsNotFound(t *testing.T) {
 		t.Fatalf("%d requests", len(ex))
 	}
 	out, errOut, code = runnel(t, "", append(base, "-c", "-p", "three")...)
-	if ex := srv.Exchanges(); code != exitOK || errOut != "" || len(ex) != 4 || ex[3].Request.PreviousResponseID() != "" {
-		t.Fatalf("the next run tried the chain again: exit %d err %q, %d requests", code, errOut, len(ex))
+	if ex := srv.Exchanges(); code != exitOK || errOut != "" || len(ex) != 4 || ex[3].Request.PreviousResponseID() != "" || !strings.Contains(out, "saw 3 user messages") {
+		t.Fatalf("the next run tried the chain again: exit %d out %q err %q, %d requests", code, out, errOut, len(ex))
 	}
 
 	// a stateful server whose stored response expired: sent again, and the
