@@ -19,7 +19,7 @@ func TestFlagsApplyWhereTheyMeanSomething(t *testing.T) {
 		{"sessions", "--format", "json"},
 		{"sessions", "rm", "x", "--width", "80"},
 		{"models", "--format", "json"},
-		{"providers", "--data-dir", dir},
+		{"providers", "--width", "80"},
 		{"sessions", "--model", "gpt-5"},
 	} {
 		out, errOut, code := runnel(t, "", args...)
@@ -48,7 +48,7 @@ func TestFlagsApplyWhereTheyMeanSomething(t *testing.T) {
 		{[]string{"sessions", "export"}, []string{"--format", "--output", "--data-dir"}, []string{"--width", "--save-images", "--config"}},
 		{[]string{"replay"}, []string{"--format", "--width", "--save-images", "--speed", "--config"}, []string{"--model", "--prompt", "--override"}},
 		{[]string{"models"}, []string{"--json", "--model", "--provider", "--config", "--data-dir"}, []string{"--format", "--width", "--prompt"}},
-		{[]string{"providers", "check"}, []string{"--config", "--override"}, []string{"--format", "--data-dir", "--width"}},
+		{[]string{"providers", "check"}, []string{"--config", "--override", "--data-dir"}, []string{"--format", "--width"}}, // what it learns is kept in the data dir
 		{nil, []string{"--prompt", "--format", "--width", "--config", "--data-dir", "--model"}, nil},
 	} {
 		h := help(c.args...)

@@ -112,6 +112,7 @@ func refusedBy(apiErr *stream.APIError, req *stream.Request) *optional {
 	if !apiErr.Refusal() {
 		return nil
 	}
+	var body any // req as JSON, read once: the history may be large
 	for _, n := range apiErr.Names {
 		if o := refusedItem(n.Path, req); o != nil {
 			return o
@@ -122,7 +123,10 @@ func refusedBy(apiErr *stream.APIError, req *stream.Request) *optional {
 				return o
 			}
 		}
-		if sent(req, n.Path) {
+		if body == nil {
+			body = asJSON(req)
+		}
+		if sent(body, n.Path) {
 			return nil // one runnel cannot do without: the server's line says it
 		}
 	}
@@ -142,17 +146,22 @@ func refusedBy(apiErr *stream.APIError, req *stream.Request) *optional {
 	return best
 }
 
-// sent reports whether req's body holds path ("input[1].type",
-// "reasoning.effort").
-func sent(req *stream.Request, path string) bool {
-	body, err := json.Marshal(req)
+// asJSON is req's body as generic JSON (false when it does not encode).
+func asJSON(req *stream.Request) any {
+	b, err := json.Marshal(req)
 	if err != nil {
 		return false
 	}
 	var v any
-	if json.Unmarshal(body, &v) != nil {
+	if json.Unmarshal(b, &v) != nil {
 		return false
 	}
+	return v
+}
+
+// sent reports whether the request body v (asJSON) holds path
+// ("input[1].type", "reasoning.effort").
+func sent(v any, path string) bool {
 	for _, part := range splitPath(path) {
 		switch x := v.(type) {
 		case map[string]any:

@@ -6,7 +6,7 @@ package session
 // refuses it (Groq, OpenRouter), or loses the responses it just gave (vLLM
 // without its store). The turn is then sent again with the history
 // (Conversation.Rebuild), and the provider is remembered on disk
-// (StatelessMemory), so later turns, and later runs, send the history from
+// (ProviderMemory), so later turns, and later runs, send the history from
 // the start (Conversation.Stateless). The turn engine (engine.go) applies
 // these rules; the provider's record (memory.go) remembers.
 
