@@ -142,7 +142,7 @@ func (c *Conversation) newTurn(prompt string, input []json.RawMessage, prev stri
 		Tools:              s.Tools,
 		ContextManagement:  stream.Compaction(c.Settings.CompactThreshold),
 		Truncation:         truncation(c.Settings.Truncation),
-		Background:         c.Settings.Background,
+		Background:         c.Settings.Background && !c.Refused(ParamStore), // background mode needs store: true
 		Stream:             true,
 	}
 	if s.ReasoningEffort != "" || s.ReasoningSummary != "" {

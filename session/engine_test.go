@@ -395,3 +395,16 @@ func TestEngineExpiredChain(t *testing.T) {
 		t.Errorf("an expired response made the server stateless, or the resend chained")
 	}
 }
+
+// TestStoreRefusedEndsBackgroundMode: background mode sends store: true
+// (stream.Open); once the server refused store, it is not asked for.
+func TestStoreRefusedEndsBackgroundMode(t *testing.T) {
+	conv := &Conversation{Settings: Settings{Model: "m", Store: true, Background: true}}
+	if !conv.Say("one").Request.Background {
+		t.Fatal("background mode is off from the start")
+	}
+	conv.Refuse(ParamStore)
+	if r := conv.Say("two").Request; r.Background || *r.Store {
+		t.Errorf("store refused, yet background %v store %v", r.Background, *r.Store)
+	}
+}
