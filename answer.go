@@ -3,17 +3,14 @@ package main
 // This file is -p's side of structured output and of the request knobs:
 // --schema (the answer must follow a JSON Schema: only the JSON is printed,
 // and an answer that does not validate is one line and exit status 6),
-// --output-last-message (the final answer written to a file), a knob the
-// server refused (the turn goes again without it, with one line, and the
-// next run does not send it), and a response on another service tier than
-// the one asked (one line).
+// --output-last-message (the final answer written to a file), and a
+// response on another service tier than the one asked (one line). What a
+// server refuses is the turn engine's (turn.go).
 
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 	"strings"
-	"time"
 
 	"runnel/session"
 	"runnel/session/regfile"
@@ -41,43 +38,6 @@ func loadAnswerSchema(o options, stderr io.Writer) (*session.AnswerSchema, int) 
 		return nil, exitUsage
 	}
 	return sch, exitOK
-}
-
-// knobMemory is where what a provider refused is remembered: beside the
-// history database, as chainWatch's memory; the provider is known by key.
-type knobMemory struct {
-	mem session.KnobMemory
-	key string
-}
-
-// newKnobMemory reads what the provider at baseURL refused into conv, so
-// that this run does not send it.
-func newKnobMemory(o options, baseURL string, conv *session.Conversation) knobMemory {
-	k := knobMemory{key: session.ProviderKey(baseURL)}
-	if o.dbPathErr == nil && o.dbPath != "" {
-		k.mem.Dir = filepath.Dir(o.dbPath)
-	}
-	conv.Refuse(k.mem.Refused(k.key, time.Now())...)
-	return k
-}
-
-// resendRefused sends turn again, without the knob, as long as the server
-// refuses one (a 400 naming it) before any response: each knob at most
-// once, so this ends. What was refused is remembered for the next run.
-func (k knobMemory) resendRefused(conv *session.Conversation, turn *session.Turn, acc *stream.Accumulator, err error, stderr io.Writer,
-	send func(stream.Request) (*stream.Accumulator, error)) (*stream.Accumulator, error) {
-	for len(acc.Responses()) == 0 && err != nil {
-		req, name, ok := conv.DropRefused(turn, err)
-		if !ok {
-			break
-		}
-		warnf(stderr, "%s", session.RefusedNotice(name))
-		if werr := k.mem.Remember(k.key, conv.RefusedKnobs(), time.Now()); werr != nil {
-			warnf(stderr, "cannot remember it for the next run: %s", errLine(werr))
-		}
-		acc, err = send(req)
-	}
-	return acc, err
 }
 
 // tierNotices says, one line each, when a response of turn ran on another

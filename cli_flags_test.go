@@ -19,7 +19,7 @@ func TestFlagsApplyWhereTheyMeanSomething(t *testing.T) {
 		{"sessions", "--format", "json"},
 		{"sessions", "rm", "x", "--width", "80"},
 		{"models", "--format", "json"},
-		{"providers", "--data-dir", dir},
+		{"providers", "--width", "80"},
 		{"sessions", "--model", "gpt-5"},
 	} {
 		out, errOut, code := runnel(t, "", args...)
@@ -50,7 +50,7 @@ func TestFlagsApplyWhereTheyMeanSomething(t *testing.T) {
 		{[]string{"models"}, []string{"--json", "--format", "--model", "--provider", "--config", "--data-dir"}, []string{"--width", "--prompt"}},
 		{[]string{"mcp", "list"}, []string{"--json", "--format"}, []string{"--width", "--prompt"}},
 		{[]string{"prompts"}, []string{"--json", "--format"}, []string{"--width", "--prompt"}},
-		{[]string{"providers", "check"}, []string{"--config", "--override"}, []string{"--format", "--data-dir", "--width"}},
+		{[]string{"providers", "check"}, []string{"--config", "--override", "--data-dir"}, []string{"--format", "--width"}}, // what it learns is kept in the data dir
 		{nil, []string{"--prompt", "--format", "--width", "--config", "--data-dir", "--model"}, nil},
 	} {
 		h := help(c.args...)

@@ -49,37 +49,6 @@ func TestKnobsInRequestBody(t *testing.T) {
 	}
 }
 
-// A server that refuses service_tier gets one line, and the turn goes
-// again without it and succeeds; the next run does not send it.
-func TestServiceTierRefusedResent(t *testing.T) {
-	t.Setenv("OPENAI_API_KEY", "sk-test")
-	srv := streamtest.New(t)
-	srv.Enqueue(streamtest.Refuses("service_tier"), streamtest.Reply{SSE: streamtest.Text("resp_a", "Fine.")})
-	out, errOut, code := runnel(t, "", "--base-url", srv.URL, "--no-save", "--format", "text", "-c", "service_tier=priority", "-p", "hi")
-	if code != exitOK || strings.TrimSpace(out) != "Fine." {
-		t.Fatalf("exit %d out %q err %q", code, out, errOut)
-	}
-	if line := oneLine(t, errOut); !strings.Contains(line, "does not take service_tier") {
-		t.Fatalf("stderr %q", line)
-	}
-	reqs := srv.Requests()
-	if len(reqs) != 2 || reqs[0].JSON()["service_tier"] != "priority" {
-		t.Fatalf("%d requests; want 2, the first with service_tier", len(reqs))
-	}
-	if _, ok := reqs[1].JSON()["service_tier"]; ok {
-		t.Fatalf("resent with service_tier: %s", reqs[1].Body)
-	}
-	// the next run remembers it: no refused request, no line
-	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_b", "Again.")})
-	out, errOut, code = runnel(t, "", "--base-url", srv.URL, "--no-save", "--format", "text", "-c", "service_tier=priority", "-p", "hi")
-	if code != exitOK || strings.TrimSpace(out) != "Again." || errOut != "" {
-		t.Fatalf("next run: exit %d out %q err %q", code, out, errOut)
-	}
-	if reqs = srv.Requests(); len(reqs) != 3 || reqs[2].JSON()["service_tier"] != nil {
-		t.Fatalf("next run: %d requests, the last with service_tier %v", len(reqs), reqs[len(reqs)-1].JSON()["service_tier"])
-	}
-}
-
 // A response that reports another tier than the one asked gives one line;
 // the one asked for gives none.
 func TestServiceTierDeclinedSaid(t *testing.T) {

@@ -6,7 +6,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -155,8 +154,7 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		out = io.Discard // only the JSON, once checked (finishAnswer)
 	}
 	p := output.New(o.format, out, stderr, o.width, imageSink(o, o.saveImages), o.saveImages)
-	chains := newChainWatch(o, client.BaseURL, conv, stderr)
-	knobs := newKnobMemory(o, client.BaseURL, conv) // what this provider refused is not sent (answer.go)
+	engine := session.NewEngine(client.BaseURL, providerMemory(o)) // the turn's rules: what is resent, what is remembered
 	var last *stream.Accumulator
 	var lastErr error
 	send := func(ctx context.Context, step tools.Step) (*stream.Snapshot, error) {
@@ -169,26 +167,20 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 			return nil, err
 		}
 		turn := conv.Begin(text, step.Input...)
-		req := turn.Request
-		req.Tools = override.FilterTools(reqTools) // secrets resolved for this request only
-		turn.Request.Tools = tools.Redact(req.Tools)
+		realTools := override.FilterTools(reqTools) // secrets resolved for the requests only
+		turn.Request.Tools = tools.Redact(realTools)
 		var log *session.TurnLog
+		a := engine.Next(session.Event{Kind: session.Sent, Conv: conv, Turn: turn, Now: time.Now()})
 		if journal != nil {
 			log = journal.Begin(turn)
 		}
 		// the answer is kept (bounded by the limit): later rounds may resend
 		// it (store = false), and the turn holds it
-		acc, err := drive(stream.Start(ctx, client, req), &stream.Accumulator{Limit: s.MaxResponseBytes}, p, stderr, chains.guard(turn))
-		acc, err = knobs.resendRefused(conv, turn, acc, err, stderr, func(again stream.Request) (*stream.Accumulator, error) {
-			again.Tools = reqTools
-			return drive(stream.Start(ctx, client, again), &stream.Accumulator{Limit: s.MaxResponseBytes}, p, stderr, chains.guard(turn))
-		})
-		if again, ok := chains.resend(turn, acc, err); ok { // the server lost or ignored the chain: once, with the history
-			again.Tools = req.Tools
-			acc, err = drive(stream.Start(ctx, client, again), &stream.Accumulator{Limit: s.MaxResponseBytes}, p, stderr, nil)
-		}
+		acc, err := runTurn(ctx, engine, a, func(req stream.Request, guard func(*stream.Snapshot, bool) bool) (*stream.Accumulator, error) {
+			req.Tools = realTools
+			return drive(stream.Start(ctx, client, req), &stream.Accumulator{Limit: s.MaxResponseBytes}, p, stderr, guard)
+		}, log, turn, sayOn(stderr))
 		tierNotices(turn, acc, stderr)
-		conv.Finish(turn, acc.Responses(), err, errors.Is(err, context.Canceled))
 		if log != nil {
 			log.End(time.Now(), turn) // also after SIGINT or SIGTERM: what came is saved
 		}

@@ -1,9 +1,10 @@
 package main
 
 // This file is `runnel providers`: the providers the config can use (its
-// [providers.NAME] tables, the built-in presets and "default"), and
-// `runnel providers check`, which asks each for GET /models and says in one
-// line what answered. It also holds what the chat and -c need of
+// [providers.NAME] tables, the built-in presets and "default") with what
+// runnel learned of each (providers_learned.go), and `runnel providers
+// check`, which asks each for GET /models, one answer and a chained one,
+// and says in one line what it found. It also holds what the chat and -c need of
 // providers: the /provider switch's connection and the provider a resumed
 // session continues on.
 
@@ -42,26 +43,30 @@ func addProvidersCommand(ctx context.Context, root *cobra.Command, o *options, s
 			"and \"default\" (the [provider] table). The one used without --provider is marked with *.\n" +
 			"Keys are never shown, only where they come from.",
 		Args: cobra.NoArgs,
-		RunE: func(*cobra.Command, []string) error {
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.dbPath, o.dbPathErr = dataDir(cmd)
 			cfg, err := loadConfig(*o)
 			if err != nil {
 				return usageErrorf("%s", errLine(err))
 			}
-			return exitWith(listProviders(cfg, os.Getenv, stdout))
+			return exitWith(listProviders(cfg, os.Getenv, providerMemory(*o), stdout))
 		},
 	}
 	check := &cobra.Command{
 		Use:   "check [NAME...]",
-		Short: "Ask each provider (or those named) for GET /models and say in one line what answered",
-		Long: "Ask each provider for its model list, all at once, each within " + checkTimeout.String() + ", and say in one line\n" +
-			"what answered: ok with the number of models, the HTTP status and the server's reason, a refused\n" +
-			"connection, or a missing key (nothing is sent then). The exit status is 1 when any did not answer ok.",
-		RunE: func(_ *cobra.Command, names []string) error {
+		Short: "Ask each provider (or those named) what the chat needs, and say in one line what it found",
+		Long: "Ask each provider, all at once, with tiny requests: GET /models, one answer, and a second\n" +
+			"answer chained to the first (does the server keep it, ignore it or refuse it?). What it learns\n" +
+			"is remembered, as a chat would learn it, and `runnel providers` shows it. A provider with no key,\n" +
+			"or a local preset with nothing listening, is \"not set up\" (nothing is sent). The exit status is 1\n" +
+			"when a provider that is set up fails.",
+		RunE: func(cmd *cobra.Command, names []string) error {
+			o.dbPath, o.dbPathErr = dataDir(cmd)
 			cfg, err := loadConfig(*o)
 			if err != nil {
 				return usageErrorf("%s", errLine(err))
 			}
-			return exitWith(checkProviders(ctx, cfg, names, os.Getenv, stdout))
+			return exitWith(checkProviders(ctx, cfg, names, os.Getenv, providerMemory(*o), stdout))
 		},
 	}
 	check.ValidArgsFunction = func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
@@ -69,16 +74,21 @@ func addProvidersCommand(ctx context.Context, root *cobra.Command, o *options, s
 	}
 	configFlags(list, o)
 	configFlags(check, o)
-	list.AddCommand(check)
+	dataDirFlags(list) // what was learned is kept there
+	dataDirFlags(check)
+	list.AddCommand(check, forgetCommand(o, stdout))
 	root.AddCommand(list)
 }
 
 // listProviders writes one row per provider: the default marked, its base
-// URL and where its key comes from.
-func listProviders(cfg config.Config, env func(string) string, stdout io.Writer) int {
+// URL, where its key comes from, and what runnel learned of its server;
+// then the servers it learned of that no provider names.
+func listProviders(cfg config.Config, env func(string) string, mem session.ProviderMemory, stdout io.Writer) int {
+	now := time.Now()
 	w := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(w, "  NAME\tBASE URL\tKEY\tFROM")
+	fmt.Fprintln(w, "  NAME\tBASE URL\tKEY\tFROM\tLEARNED")
 	def := cfg.DefaultProviderName()
+	known := map[string]bool{}
 	for _, name := range cfg.ProviderNames() {
 		p, err := cfg.Profile(name)
 		if err != nil {
@@ -88,7 +98,14 @@ func listProviders(cfg config.Config, env func(string) string, stdout io.Writer)
 		if name == def {
 			mark = "*"
 		}
-		fmt.Fprintf(w, "%s %s\t%s\t%s\t%s\n", mark, name, displayURL(p, env), p.KeySource(env), origin(p))
+		base := providerBase(p, env)
+		if base != "" {
+			known[session.ProviderKey(base)] = true
+		}
+		fmt.Fprintf(w, "%s %s\t%s\t%s\t%s\t%s\n", mark, name, displayURL(p, env), p.KeySource(env), origin(p), learned(mem, base, now))
+	}
+	for _, row := range otherServers(mem, known, now) {
+		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\t%s\n", "-", row[0], "-", "--base-url", row[1])
 	}
 	if err := w.Flush(); err != nil {
 		return exitFailure
@@ -132,7 +149,7 @@ func origin(p config.Profile) string {
 
 // checkProviders asks every provider named (all when names is empty) for
 // its models, concurrently, and writes one line each in list order.
-func checkProviders(ctx context.Context, cfg config.Config, names []string, env func(string) string, stdout io.Writer) int {
+func checkProviders(ctx context.Context, cfg config.Config, names []string, env func(string) string, mem session.ProviderMemory, stdout io.Writer) int {
 	if len(names) == 0 {
 		names = cfg.ProviderNames()
 	}
@@ -143,31 +160,36 @@ func checkProviders(ctx context.Context, cfg config.Config, names []string, env 
 	lines := make([]chan string, len(names))
 	for i, name := range names {
 		lines[i] = make(chan string, 1)
-		go func() { lines[i] <- checkOne(ctx, cfg, name, env) }()
+		go func() { lines[i] <- checkOne(ctx, cfg, name, env, mem) }()
 	}
 	code := exitOK
 	for i, name := range names {
 		line := <-lines[i]
-		if !strings.HasPrefix(line, "ok") {
-			code = exitFailure
+		if !strings.HasPrefix(line, "ok") && !strings.HasPrefix(line, notSetUp) {
+			code = exitFailure // a provider that is set up failed
 		}
 		fmt.Fprintf(stdout, "%-*s  %s\n", width, stream.SanitizeLine(name), line)
 	}
 	return code
 }
 
-// checkOne is one provider's line: "ok: 12 models", "HTTP 401 Unauthorized:
-// …", "connection refused (http://localhost:8000/v1)", "no key: …".
-func checkOne(ctx context.Context, cfg config.Config, name string, env func(string) string) string {
+// notSetUp starts the line of a provider that is not set up (no key, or
+// a local preset with nothing listening): not a failure.
+const notSetUp = "not set up"
+
+// checkOne is one provider's line: "ok: 12 models (…); answers; a chained
+// answer keeps the first", "HTTP 401 Unauthorized: …", "connection
+// refused (http://localhost:8000/v1)", "not set up: no key …".
+func checkOne(ctx context.Context, cfg config.Config, name string, env func(string) string, mem session.ProviderMemory) string {
 	s, err := cfg.Resolve(env, config.Overrides{Provider: name})
 	if err != nil {
 		if p, perr := cfg.Profile(name); perr == nil && p.APIKeyEnv != "" && strings.Contains(err.Error(), "no API key") {
-			return "no key: $" + p.APIKeyEnv + " is not set; nothing was sent"
+			return notSetUp + ": no key ($" + p.APIKeyEnv + " is not set); nothing was sent"
 		}
 		return errLine(err)
 	}
 	if s.Demo() {
-		return "no key: set $" + cfg.APIKeyEnv() + " (or give the [provider] table a base_url); nothing was sent"
+		return notSetUp + ": no key (set $" + cfg.APIKeyEnv() + ", or give the [provider] table a base_url); nothing was sent"
 	}
 	client, _ := s.Client(false)
 	client.IdleTimeout, client.MaxRetries = checkTimeout, -1
@@ -175,13 +197,32 @@ func checkOne(ctx context.Context, cfg config.Config, name string, env func(stri
 	for _, v := range s.Headers {
 		client.Secrets.Add(v)
 	}
-	ctx, cancel := context.WithTimeout(ctx, checkTimeout)
+	lctx, cancel := context.WithTimeout(ctx, checkTimeout)
 	defer cancel()
-	models, err := client.Models(ctx)
+	models, err := client.Models(lctx)
 	var api *stream.APIError
 	switch {
-	case err == nil:
-		return fmt.Sprintf("ok: %d models (%s)", len(models), displayBase(s.BaseURL))
+	case err == nil || errors.As(err, &api) && api.Status == http.StatusNotFound:
+		// a server without a model list (responses.js) may still answer
+		listed := fmt.Sprintf("%d models", len(models))
+		if len(models) == 1 {
+			listed = "1 model"
+		}
+		if err != nil {
+			listed = "no model list"
+		}
+		model := s.Model
+		if model == "" && len(models) > 0 {
+			model = models[0].ID
+		}
+		pctx, pcancel := context.WithTimeout(ctx, 4*checkTimeout)
+		defer pcancel()
+		line, ok := probe(pctx, client, s, model, mem)
+		recordCheck(mem, s.BaseURL, line, time.Now())
+		if !ok {
+			return fmt.Sprintf("%s (%s): %s", listed, displayBase(s.BaseURL), line)
+		}
+		return fmt.Sprintf("ok: %s (%s); %s", listed, displayBase(s.BaseURL), line)
 	case errors.As(err, &api):
 		line := fmt.Sprintf("HTTP %d %s", api.Status, http.StatusText(api.Status))
 		if said := api.Message; said != "" {
@@ -190,10 +231,24 @@ func checkOne(ctx context.Context, cfg config.Config, name string, env func(stri
 			line += ": " + api.BodySummary
 		}
 		return stream.SanitizeLine(line) + " (" + displayBase(s.BaseURL) + ")"
+	case errors.Is(err, syscall.ECONNREFUSED) && localPreset(cfg, name):
+		return notSetUp + ": nothing listens at " + displayBase(s.BaseURL) + "; nothing was sent"
 	case errors.Is(err, syscall.ECONNREFUSED):
 		return "connection refused (" + displayBase(s.BaseURL) + "): is the server running?"
 	}
 	return errLine(err)
+}
+
+// localPreset reports whether name is a built-in preset for a server on
+// this machine that the config does not set up (Ollama, LM Studio, vLLM,
+// llama.cpp): nothing listening there means it is not set up.
+func localPreset(cfg config.Config, name string) bool {
+	p, err := cfg.Profile(name)
+	if err != nil || p.Preset == nil || p.Configured {
+		return false
+	}
+	u, err := url.Parse(p.Preset.BaseURL)
+	return err == nil && (u.Hostname() == "localhost" || u.Hostname() == "127.0.0.1")
 }
 
 // displayBase is a base URL without credentials.

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -80,11 +81,18 @@ base_url = "http://gpu-box:11434/v1"
 }
 
 // TestProvidersCheck asks loopback servers, all at once: one answers its
-// list, one 401, one refuses the connection; a provider without its key is
-// not asked. One line each, in order; exit 1 as not all are ok.
+// list, an answer and a chained one; one 401, one refuses the connection;
+// a provider without its key is not set up and not asked. A llama.cpp-
+// and a responses.js-shaped server are found to keep no state, and
+// `runnel providers` shows it until `runnel providers forget`. One line
+// each, in order; exit 1 as a provider that is set up failed.
 func TestProvidersCheck(t *testing.T) {
-	ok := streamtest.New(t)
+	ok := streamtest.NewAs(t, streamtest.OpenAI(), nil)
 	ok.SetModels("model-a", "model-b")
+	servers := liveServers(t)
+	llama := streamtest.NewAs(t, servers["llama.cpp"], nil)
+	llama.SetModels("tiny")
+	rjs := streamtest.NewAs(t, servers["responses.js"], nil)
 	var sawKey string
 	denied := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		sawKey = r.Header.Get("Authorization")
@@ -100,18 +108,27 @@ base_url = "`+denied.URL+`/v1"
 api_key_env = "BAD_KEY"
 [providers.gone]
 base_url = "`+refusedURL(t)+`"
+[providers.llama]
+base_url = "`+llama.URL+`"
+model = "tiny"
+[providers.rjs]
+base_url = "`+rjs.URL+`"
+model = "tiny"
 `)
 	t.Setenv("BAD_KEY", "sk-bad-key-0123")
-	out, errOut, code := runnel(t, "", "--config", cfg, "providers", "check", "good", "bad", "gone", "xai")
+	data := []string{"--data-dir", t.TempDir()}
+	out, errOut, code := runnel(t, "", append([]string{"--config", cfg, "providers", "check", "good", "bad", "gone", "xai", "llama", "rjs"}, data...)...)
 	if code != 1 || errOut != "" {
 		t.Fatalf("exit %d (want 1), stderr %q\n%s", code, errOut, out)
 	}
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	want := []string{
-		"good  ok: 2 models (" + ok.URL + ")",
-		"bad   HTTP 401 Unauthorized: Incorrect API key provided: [redacted]. (" + denied.URL + "/v1)",
-		"gone  connection refused (",
-		"xai   no key: $XAI_API_KEY is not set; nothing was sent",
+		"good   ok: 2 models (" + ok.URL + "); answers; a chained answer keeps the first",
+		"bad    HTTP 401 Unauthorized: Incorrect API key provided: [redacted]. (" + denied.URL + "/v1)",
+		"gone   connection refused (",
+		"xai    not set up: no key ($XAI_API_KEY is not set); nothing was sent",
+		"llama  ok: 1 model (" + llama.URL + "); answers; keeps no state (it refused previous_response_id)",
+		"rjs    ok: no model list (" + rjs.URL + "); answers; keeps no state (it ignored previous_response_id)",
 	}
 	if len(lines) != len(want) {
 		t.Fatalf("%d lines, want %d:\n%s", len(lines), len(want), out)
@@ -129,9 +146,21 @@ base_url = "`+refusedURL(t)+`"
 			t.Error("a provider with no key variable sent a key")
 		}
 	}
-	out, _, code = runnel(t, "", "--config", cfg, "providers", "check", "good")
+	out, _, code = runnel(t, "", append([]string{"--config", cfg, "providers", "check", "good", "xai"}, data...)...)
 	if code != 0 || !strings.HasPrefix(out, "good  ok: 2 models") {
-		t.Errorf("all ok: exit %d\n%s", code, out)
+		t.Errorf("all that is set up is ok: exit %d\n%s", code, out)
+	}
+	out, _, _ = runnel(t, "", append([]string{"--config", cfg, "providers"}, data...)...)
+	if !regexp.MustCompile(`(?m)^  llama .*keeps no state \(learned [0-9]+ [A-Z][a-z]+\)`).MatchString(out) {
+		t.Errorf("the list does not say what was learned:\n%s", out)
+	}
+	out, _, code = runnel(t, "", append([]string{"--config", cfg, "providers", "forget", "llama"}, data...)...)
+	if code != 0 || !strings.Contains(out, "forgot what was learned of "+llama.URL) {
+		t.Errorf("forget: exit %d\n%s", code, out)
+	}
+	out, _, _ = runnel(t, "", append([]string{"--config", cfg, "providers"}, data...)...)
+	if regexp.MustCompile(`(?m)^  llama .*keeps no state`).MatchString(out) || !regexp.MustCompile(`(?m)^  rjs .*keeps no state`).MatchString(out) {
+		t.Errorf("forget forgot the wrong one:\n%s", out)
 	}
 }
 

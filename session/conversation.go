@@ -50,8 +50,8 @@ type Settings struct {
 //     made.
 //   - with Stateless, no request carries previous_response_id: each sends
 //     the history (FullInput), whatever Settings.Store says.
-//   - refused holds the knobs (knobs.go) the server refused; no request
-//     carries them after that.
+//   - refused holds the optional parameters (optional.go) the server
+//     refused; no request carries them after that.
 type Conversation struct {
 	Settings Settings
 	// Project is what instruction files (AGENTS.md: session/agentsmd) add
@@ -78,7 +78,7 @@ type Conversation struct {
 	// Format, when set, asks every answer to follow a JSON Schema
 	// (text.format; -p --schema). It is not stored with the session.
 	Format  *stream.TextFormat
-	refused []string // knobs the server refused (knobs.go)
+	refused []string // optional parameters the server refused (optional.go)
 }
 
 // Turn is one exchange: the input the user sent and the responses it produced
@@ -146,14 +146,14 @@ func (c *Conversation) newTurn(prompt string, input []json.RawMessage, prev stri
 		Tools:              s.Tools,
 		ContextManagement:  stream.Compaction(c.Settings.CompactThreshold),
 		Truncation:         truncation(c.Settings.Truncation),
-		Background:         c.Settings.Background,
+		Background:         c.Settings.Background && !c.Refused(ParamStore), // background mode needs store: true
 		Stream:             true,
 	}
 	if s.ReasoningEffort != "" || s.ReasoningSummary != "" {
 		req.Reasoning = &stream.Reasoning{Effort: s.ReasoningEffort, Summary: s.ReasoningSummary}
 	}
 	c.applyKnobs(&req)
-	keep := c.Settings.Store
+	keep := c.Settings.Store && !c.Refused(ParamStore)
 	req.Store = &keep
 	if !keep {
 		// nothing is stored on the server: send everything, and ask for the
@@ -171,6 +171,7 @@ func (c *Conversation) newTurn(prompt string, input []json.RawMessage, prev stri
 	} else {
 		c.inConversation(&req, history, input)
 	}
+	c.stripRefused(&req)
 	return &Turn{Prompt: prompt, Input: input, Request: req, Window: len(c.window)}
 }
 
@@ -197,11 +198,33 @@ func (c *Conversation) Finish(t *Turn, responses []*stream.Snapshot, err error, 
 // whole conversation instead of previous_response_id: for a server that
 // answered that the previous response is not found.
 func (c *Conversation) Rebuild(t *Turn) stream.Request {
-	earlier := &Conversation{Turns: c.Turns[:len(c.Turns)-1]}
-	t.Request.Input = earlier.FullInput(t.Input...)
+	t.Request.Input = c.before(t).FullInput(t.Input...)
 	t.Request.PreviousResponseID = ""
 	t.Fallback = true
+	c.stripRefused(&t.Request)
 	return t.Request
+}
+
+// Again builds t's request (the last turn) anew, as the conversation now
+// sends it: without what the server refused since, with the history when
+// it keeps no state. The request's tools stay as they were.
+func (c *Conversation) Again(t *Turn) stream.Request {
+	fresh := c.newTurn(t.Prompt, t.Input, t.Request.PreviousResponseID, c.before(t))
+	fresh.Request.Tools = t.Request.Tools
+	t.Request = fresh.Request
+	if t.Fallback {
+		return c.Rebuild(t) // sent from the history already
+	}
+	return t.Request
+}
+
+// before is the conversation up to t (the last turn), as a history.
+func (c *Conversation) before(t *Turn) *Conversation {
+	n := len(c.Turns)
+	if n > 0 && c.Turns[n-1] == t {
+		n--
+	}
+	return &Conversation{Turns: c.Turns[:n], movedAt: c.movedAt, Stateless: c.Stateless}
 }
 
 // PendingApprovals returns the MCP approval requests of the last turn that

@@ -45,10 +45,18 @@
 // previous_response_id (Ollama echoes null and store false, llama.cpp no
 // field at all); KeepsNoState tells a refused chain (Groq, OpenRouter) or
 // one lost within the run (vLLM without its store) from one response that
-// expired. The caller sends the turn again (ResendStateless) and the
+// expired. The turn engine sends the turn again (ResendStateless) and the
 // conversation turns Stateless: every later request sends the history
 // (FullInput, with reasoning as such a server needs it: ResendReasoning).
-// StatelessMemory remembers such a provider on disk, beside the model lists.
+//
+// The turn engine (engine.go, negotiate.go): a turn's lifecycle written
+// once for the chat and -p, a state machine without I/O (Engine.Next(Event)
+// → Action, Phase). A 400 or 422 that names, by its structure, a parameter
+// the request can do without (the one table: optional.go) gets the turn
+// again without it, once per parameter; a refused, ignored or lost chain
+// gets it with the history. What a server refuses is one record per
+// provider on disk, beside the model lists (memory.go: ProviderMemory),
+// shown by /status and `runnel providers`.
 //
 // Prompt files (override.go): Conversation.Override, set by the caller for
 // a prompt file's turn (session/prompts), changes the instructions, model,
@@ -65,17 +73,17 @@
 // session of a conversation's items.
 //
 // Request knobs (knobs.go): Settings.ServiceTier, Verbosity and
-// PromptCacheKey go on every request; a server that refuses one (a 400
-// naming it) gets the turn again without it (DropRefused), and the
-// conversation does not send it again, nor later runs (KnobMemory); TierNotice says when a response ran
-// on another tier than the one asked. Structured output (schema.go):
+// PromptCacheKey go on every request; a server that refuses one gets the
+// turn again without it (the turn engine), and the conversation does not
+// send it again, nor later runs (ProviderMemory); TierNotice says when a
+// response ran on another tier than the one asked. Structured output (schema.go):
 // LoadSchema makes a JSON Schema the request's text.format, strict when it
 // allows it, and checks the answer (AnswerSchema.Check, FinalAnswer).
 //
 // It does not render, and it does not talk to the network: the caller sends
 // the Request it builds (stream.Start) and hands back the snapshots it got.
 //
-// Main flow: Conversation.Begin(input) → stream.Request → caller streams →
-// Conversation.Finish(turn, snapshots) → the next Begin chains from the last
-// good response.
+// Main flow: Conversation.Begin(input) → Engine.Next(Sent) → caller streams
+// the request → Engine.Next(Ended) → resend, or Conversation.Finish(turn,
+// snapshots) → the next Begin chains from the last good response.
 package session

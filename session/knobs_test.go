@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"runnel/stream"
 )
@@ -22,20 +21,27 @@ func TestKnobsSentAndDroppedWhenRefused(t *testing.T) {
 		t.Fatalf("request: %+v text %+v", r, r.Text)
 	}
 	refuse := func(param string) error {
-		return &stream.APIError{Status: http.StatusBadRequest, Code: "unsupported_parameter", Param: param, Message: "Unsupported parameter: '" + param + "'."}
+		return &stream.APIError{Status: http.StatusBadRequest, Code: "unsupported_parameter", Param: param, Message: "Unsupported parameter: '" + param + "'.",
+			Names: []stream.ParamName{{Path: param}}}
 	}
-	req, name, ok := c.DropRefused(t1, refuse("text.verbosity"))
-	if !ok || name != KnobVerbosity || req.Text == nil || req.Text.Verbosity != "" || req.Text.Format == nil {
-		t.Fatalf("dropped %q ok %v: text %+v", name, ok, req.Text)
+	e := NewEngine("http://x/v1", nil)
+	end := func(err error) Action { return e.Next(Event{Kind: Ended, Err: err}) }
+	e.Next(Event{Kind: Sent, Conv: c, Turn: t1})
+	if a := end(refuse("text.verbosity")); a.Kind != Resend || a.Request.Text == nil || a.Request.Text.Verbosity != "" || a.Request.Text.Format == nil {
+		t.Fatalf("dropped: %+v", a)
 	}
-	if _, _, ok := c.DropRefused(t1, refuse("text.format")); ok {
+	if a := end(refuse("text.format")); a.Kind != Fail {
 		t.Fatal("text.format was dropped")
 	}
-	if _, _, ok := c.DropRefused(t1, &stream.APIError{Status: 500, Message: "service_tier broke"}); ok {
+	t1 = c.Say("one again")
+	e.Next(Event{Kind: Sent, Conv: c, Turn: t1})
+	if a := end(&stream.APIError{Status: 500, Message: "service_tier broke"}); a.Kind != Fail {
 		t.Fatal("a 500 was taken for a refusal")
 	}
-	if _, name, ok := c.DropRefused(t1, refuse("service_tier")); !ok || name != KnobServiceTier || t1.Request.ServiceTier != "" {
-		t.Fatalf("service_tier: %q %v", name, ok)
+	t1 = c.Say("one more")
+	e.Next(Event{Kind: Sent, Conv: c, Turn: t1})
+	if a := end(refuse("service_tier")); a.Kind != Resend || t1.Request.ServiceTier != "" {
+		t.Fatalf("service_tier: %+v", a)
 	}
 	t2 := c.Say("two")
 	if t2.Request.ServiceTier != "" || t2.Request.Text.Verbosity != "" || t2.Request.PromptCacheKey != "runnel-x" {
@@ -102,36 +108,6 @@ func TestKnobSettingsStored(t *testing.T) {
 	}
 	if a, b := NewCacheKey(), NewCacheKey(); a == b || len(a) != len("runnel-")+16 {
 		t.Fatalf("keys %q %q", a, b)
-	}
-}
-
-// KnobMemory keeps what a provider refused, per provider, for
-// StatelessTTL; a conversation told of it does not send it.
-func TestKnobMemory(t *testing.T) {
-	now := time.Unix(1_700_000_000, 0)
-	m := KnobMemory{Dir: t.TempDir()}
-	if got := m.Refused("http://a/v1", now); got != nil {
-		t.Fatalf("nothing remembered, got %v", got)
-	}
-	if err := m.Remember("http://a/v1", []string{KnobVerbosity, "bogus", KnobServiceTier}, now); err != nil {
-		t.Fatal(err)
-	}
-	if got := m.Refused("http://a/v1", now.Add(time.Hour)); len(got) != 2 || got[0] != KnobServiceTier || got[1] != KnobVerbosity {
-		t.Fatalf("got %v", got)
-	}
-	if got := m.Refused("http://b/v1", now); got != nil {
-		t.Fatalf("another provider: %v", got)
-	}
-	if got := m.Refused("http://a/v1", now.Add(StatelessTTL)); got != nil {
-		t.Fatalf("past the TTL: %v", got)
-	}
-	if err := (KnobMemory{}).Remember("k", []string{KnobServiceTier}, now); err != nil {
-		t.Fatal(err)
-	}
-	c := &Conversation{Settings: Settings{Model: "m", Store: true, ServiceTier: "flex", Verbosity: "low"}}
-	c.Refuse(m.Refused("http://a/v1", now)...)
-	if r := c.Say("hi").Request; r.ServiceTier != "" || r.Text != nil {
-		t.Fatalf("sent what was refused: %+v", r)
 	}
 }
 

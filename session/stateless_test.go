@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -231,8 +232,12 @@ func TestKeepsNoState(t *testing.T) {
 	resumed.Finish(old, []*stream.Snapshot{snap("resp_1", "completed")}, nil, false)
 	old.Stored = "completed" // loaded from the history: it may have expired
 	t2 = resumed.Say("two")
-	if resumed.KeepsNoState(t2, notFound) {
+	expired := &stream.APIError{Status: 400, Code: "previous_response_not_found", Param: "previous_response_id", Message: "Previous response with id 'resp_1' not found."}
+	if resumed.KeepsNoState(t2, expired) {
 		t.Error("a response from the history that expired does not make the provider stateless")
+	}
+	if !resumed.KeepsNoState(t2, notFound) {
+		t.Error("vLLM's 404 does: it keeps responses in memory, if at all")
 	}
 	if !resumed.KeepsNoState(t2, refused) {
 		t.Error("a refusal of the parameter does")
@@ -261,36 +266,53 @@ func TestProviderKey(t *testing.T) {
 	}
 }
 
-func TestStatelessMemory(t *testing.T) {
+// TestProviderMemory: one record per provider, read by a later run,
+// forgotten past StatelessTTL or on Forget; the files of older runnels are
+// read; a bad file counts as nothing.
+func TestProviderMemory(t *testing.T) {
 	now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
-	m := StatelessMemory{Dir: t.TempDir()}
+	m := ProviderMemory{Dir: t.TempDir()}
 	key := ProviderKey("http://localhost:11434/v1")
-	if m.Known(key, now) {
+	if !m.Load(key, now).Empty() {
 		t.Fatal("known before it was remembered")
 	}
-	if err := m.Remember(key, "ignored previous_response_id", now); err != nil {
+	rec := m.Load(key, now)
+	rec.MarkStateless(WhyRefused, now)
+	rec.MarkRefused("verbosity", now) // an older name
+	rec.MarkRefused("bogus", now)
+	rec.MarkRefused(ParamInclude, now)
+	if err := m.Save(rec); err != nil {
 		t.Fatal(err)
 	}
-	if !m.Known(key, now.Add(time.Hour)) || !(StatelessMemory{Dir: m.Dir}).Known(key, now) {
-		t.Error("not remembered (a later run reads the same file)")
+	got := (ProviderMemory{Dir: m.Dir}).Load(key, now.Add(time.Hour))
+	if !got.KeepsNoState() || !slices.Equal(got.RefusedNames(), []string{ParamInclude, KnobVerbosity}) {
+		t.Fatalf("a later run reads %+v", got)
 	}
-	if m.Known(ProviderKey("https://api.openai.com/v1"), now) {
+	if s := got.Summary(); s != "keeps no state (learned "+now.Local().Format("2 Jan")+"); refuses include, text.verbosity" {
+		t.Errorf("summary %q", s)
+	}
+	if !m.Load(ProviderKey("https://api.openai.com/v1"), now).Empty() {
 		t.Error("another provider is remembered too")
 	}
-	if m.Known(key, now.Add(StatelessTTL)) || m.Known(key, now.Add(-time.Hour)) {
+	if !m.Load(key, now.Add(StatelessTTL)).Empty() || !m.Load(key, now.Add(-time.Hour)).Empty() {
 		t.Error("remembered past its TTL, or before it was written")
 	}
-	if (StatelessMemory{}).Known(key, now) || (StatelessMemory{}).Remember(key, "", now) != nil {
+	if !(ProviderMemory{}).Load(key, now).Empty() || (ProviderMemory{}).Save(rec) != nil {
 		t.Error("a memory without a directory remembers")
 	}
-	entries, _ := filepath.Glob(filepath.Join(m.Dir, "stateless", "*"))
+	entries, _ := filepath.Glob(filepath.Join(m.Dir, "providers", "*"))
 	if len(entries) != 1 {
 		t.Errorf("files %v: a temporary file was left", entries)
 	}
-	path := m.path(key)
+	path := m.path("providers", key)
 	data, _ := os.ReadFile(path)
 	if !bytes.Contains(data, []byte(`"key":"http://localhost:11434/v1"`)) {
 		t.Errorf("file %s", data)
+	}
+	c := &Conversation{Settings: Settings{Model: "m", Store: true, Verbosity: "low"}}
+	got.Recall(c)
+	if r := c.Say("hi").Request; !c.Stateless || r.Text != nil || r.Include != nil {
+		t.Fatalf("sent what was refused: %+v", r)
 	}
 
 	for name, write := range map[string]func() error{
@@ -299,7 +321,7 @@ func TestStatelessMemory(t *testing.T) {
 			return os.WriteFile(path, append(data, bytes.Repeat([]byte(" "), maxMemoryFile)...), 0o600)
 		},
 		"other key": func() error {
-			return os.WriteFile(path, []byte(`{"key":"http://elsewhere","since":"2026-11-01T12:00:00Z"}`), 0o600)
+			return os.WriteFile(path, []byte(`{"key":"http://elsewhere","stateless":"2026-11-01T12:00:00Z"}`), 0o600)
 		},
 		"directory":  func() error { return os.Mkdir(path, 0o700) },
 		"symlink":    func() error { return os.Symlink(filepath.Join(m.Dir, "target.json"), path) },
@@ -311,13 +333,29 @@ func TestStatelessMemory(t *testing.T) {
 			if err := write(); err != nil {
 				t.Fatal(err)
 			}
-			if m.Known(key, now) {
+			if !m.Load(key, now).Empty() {
 				t.Error("a bad file counts")
 			}
 		})
 	}
 	os.RemoveAll(path)
-	if err := m.Remember(key, "", now); err != nil || !m.Known(key, now) {
+	if err := m.Save(rec); err != nil || !m.Load(key, now).KeepsNoState() {
 		t.Errorf("written again after a bad file: %v", err)
+	}
+	if err := m.Forget(key); err != nil || !m.Load(key, now).Empty() {
+		t.Errorf("forget: %v", err)
+	}
+
+	// an older runnel's two files
+	old := ProviderMemory{Dir: t.TempDir()}
+	os.MkdirAll(filepath.Join(old.Dir, "stateless"), 0o700)
+	os.MkdirAll(filepath.Join(old.Dir, "knobs"), 0o700)
+	os.WriteFile(old.path("stateless", key), []byte(`{"key":"`+key+`","since":"2026-11-01T12:00:00Z","reason":"it ignored previous_response_id"}`), 0o600)
+	os.WriteFile(old.path("knobs", key), []byte(`{"key":"`+key+`","since":"2026-11-01T12:00:00Z","refused":["service_tier","verbosity"]}`), 0o600)
+	if r := old.Load(key, now); !r.KeepsNoState() || r.Why != WhyIgnored || !slices.Equal(r.RefusedNames(), []string{KnobServiceTier, KnobVerbosity}) {
+		t.Errorf("older files read as %+v", r)
+	}
+	if err := old.Forget(key); err != nil || !old.Load(key, now).Empty() {
+		t.Errorf("forget leaves the older files: %v", err)
 	}
 }

@@ -38,6 +38,10 @@ type APIError struct {
 	URL         string        // the request URL without query or credentials, for 404 hints
 	ContentType string        // the response's media type, when a 2xx was not an event stream
 	KeyHint     string        // where the provider's key comes from (Client.KeyHint), for a 401's advice
+	// Names are the request parameters the body names (apiparams.go), the
+	// most telling first: error.param, a pydantic loc, a zod path, a name
+	// the message quotes.
+	Names []ParamName
 }
 
 // apiError is parseAPIError on a body with the client's secrets hidden,
@@ -204,51 +208,40 @@ func (e *APIError) Retryable() bool {
 // 404 "Response with id '…' not found." (param response_id), and a server
 // that keeps no state at all (ChainUnsupported).
 func (e *APIError) PreviousResponseNotFound() bool {
-	if e.Status != http.StatusBadRequest && e.Status != http.StatusNotFound {
-		return e.ChainUnsupported()
-	}
-	if e.Code == "previous_response_not_found" {
+	if (e.Status == http.StatusBadRequest || e.Status == http.StatusNotFound) && e.chainNotFound() {
 		return true
-	}
-	m := strings.ToLower(e.Message)
-	if (strings.Contains(m, "previous response") || strings.Contains(m, "previous_response")) &&
-		strings.Contains(m, "not found") {
-		return true
-	}
-	if (e.Param == "response_id" || e.Param == "previous_response_id" || strings.HasPrefix(m, "response with id ")) &&
-		strings.Contains(m, "not found") {
-		return true // vLLM
 	}
 	return e.ChainUnsupported()
 }
 
-// unsupportedWords are how servers say that they do not take a parameter.
-var unsupportedWords = []string{"unsupported", "not supported", "stateless", "not allowed", "not available", "must be null", "not permitted", "disabled"}
-
-// ChainUnsupported reports whether the server refused previous_response_id
-// itself: a 400 (or 422) that names the parameter and says it is not
-// supported, as servers that keep no state answer (Groq: "property
-// 'previous_response_id' is unsupported"; OpenRouter's stateless Responses
-// API rejects a non-null previous_response_id with a 400). The caller sends
-// the history instead, now and from then on.
-func (e *APIError) ChainUnsupported() bool {
-	if e.Status != http.StatusBadRequest && e.Status != http.StatusUnprocessableEntity {
-		return false
-	}
-	m := strings.ToLower(e.Message)
-	names := e.Param == "previous_response_id" || strings.Contains(m, "previous_response_id") || strings.Contains(m, "previous response id")
-	if !names {
-		return false
-	}
-	if e.Code == "unsupported_parameter" || e.Code == "unsupported_value" {
+// chainNotFound reports whether the body says the chained response is not
+// found: OpenAI's code or words, vLLM's "Response with id '…' not found."
+// (param response_id).
+func (e *APIError) chainNotFound() bool {
+	if e.Code == "previous_response_not_found" {
 		return true
 	}
-	for _, w := range unsupportedWords {
-		if strings.Contains(m, w) {
-			return true
-		}
+	m := strings.ToLower(e.Message)
+	if !strings.Contains(m, "not found") {
+		return false
 	}
-	return false
+	return strings.Contains(m, "previous response") || strings.Contains(m, "previous_response") ||
+		e.Param == "response_id" || e.Param == "previous_response_id" || strings.HasPrefix(m, "response with id ")
+}
+
+// ChainUnsupported reports whether the server refused previous_response_id
+// itself: a 400 (or 422) that names the parameter (Refuses), whatever its
+// words, as servers that keep no state answer (Groq: "property
+// 'previous_response_id' is unsupported"; llama.cpp: "llama.cpp does not
+// support 'previous_response_id'."; OpenRouter rejects a non-null
+// previous_response_id with a 400) — unless it says the response is not
+// found (OpenAI's expired chain) or the id is malformed (invalid_value).
+// The caller sends the history instead, now and from then on.
+func (e *APIError) ChainUnsupported() bool {
+	if !e.Refuses("previous_response_id") && !strings.Contains(strings.ToLower(e.said()), "previous response id") {
+		return false
+	}
+	return e.Status != http.StatusNotFound && !e.chainNotFound() && e.Code != "invalid_value"
 }
 
 // Refuses reports whether the server refused the request parameter named
@@ -259,13 +252,19 @@ func (e *APIError) ChainUnsupported() bool {
 // list the field in the message); the caller sends the request again
 // without it.
 func (e *APIError) Refuses(names ...string) bool {
-	if e.Status != http.StatusBadRequest && e.Status != http.StatusUnprocessableEntity {
+	if !e.Refusal() {
 		return false
 	}
-	m := strings.ToLower(e.Message)
-	p := strings.ToLower(e.Param)
 	for _, n := range names {
-		if n != "" && (p == n || strings.Contains(m, n)) {
+		if n == "" {
+			continue
+		}
+		for _, have := range e.Names {
+			if have.Path == n || strings.HasPrefix(have.Path, n+".") || strings.HasPrefix(have.Path, n+"[") || strings.HasSuffix(have.Path, "."+n) {
+				return true
+			}
+		}
+		if e.Mentions(n) {
 			return true
 		}
 	}
@@ -304,6 +303,7 @@ func parseAPIError(resp *http.Response, body []byte, model string) *APIError {
 	if !e.parseJSON(body) {
 		e.BodySummary = summarizeBody(body)
 	}
+	e.nameMessage()
 	if loc := resp.Header.Get("Location"); e.Status >= 300 && e.Status < 400 && loc != "" {
 		e.Message = "redirected to " + truncateRunes(SanitizeLine(loc), maxSummaryRunes)
 	}
@@ -338,6 +338,15 @@ func (e *APIError) parseJSON(body []byte) bool {
 	e.Message = truncateRunes(SanitizeLine(jsonScalar(inner.Message)), maxMessageRunes)
 	if e.Message == "" {
 		e.Message = truncateRunes(SanitizeLine(validationDetail(inner.Message)), maxMessageRunes)
+		e.Names = pydanticNames(inner.Message)
+	}
+	if e.Message == "" {
+		// a zod issue list (responses.js): the issue about what was sent
+		names, msg := zodNames(inner.Message)
+		if names == nil {
+			names, msg = zodNames(top["details"])
+		}
+		e.Names, e.Message = names, truncateRunes(SanitizeLine(msg), maxMessageRunes)
 	}
 	e.Type = truncateRunes(SanitizeLine(jsonScalar(inner.Type)), 80)
 	e.Param = truncateRunes(SanitizeLine(jsonScalar(inner.Param)), 80)

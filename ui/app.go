@@ -139,6 +139,7 @@ func (m *Model) Init() tea.Cmd {
 		h := stream.StartReader(m.ctx, m.opts.Replay, m.opts.ReplayPace)
 		m.cur = startReplay(h, m.gen, m.now(), m.opts.responseLimit())
 		m.status.State, m.status.Started = Waiting, m.cur.started
+		m.turns.next(session.Event{Kind: session.Began})
 		cmds = append(cmds, m.pace(pace.Facts{Cause: pace.Begin}, m.now()))
 	}
 	return tea.Batch(append(cmds, m.routePosted())...) // the MCP servers' state, at once
@@ -159,8 +160,9 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmd = tea.Batch(cmd, place)
 	}
 	// a long turn that ended or waits notifies
-	cmd = tea.Batch(cmd, m.notify.observe(m.status.State, m.now()))
-	if m.status.State == AwaitingApproval { // the status line's timer runs
+	phase := m.turns.phase() // the turn engine's: the status line only shows
+	cmd = tea.Batch(cmd, m.notify.observe(phase, m.now()))
+	if phase == AwaitingApproval { // the status line's timer runs
 		cmd = tea.Batch(cmd, m.pace(pace.Facts{Cause: pace.Routed, Approval: true}, m.now()))
 	}
 	return m, cmd
@@ -214,6 +216,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.items.Update(msg)
 	case toolStatusMsg, mcpStatusMsg, meterMsg, statusMsg:
 		m.statusBar.Update(msg)
+		m.turns.observe(msg) // the engine's phase decides (turns.phase)
 		return m, nil
 	case tea.MouseClickMsg, tea.MouseMotionMsg, tea.MouseReleaseMsg:
 		return m, m.items.mouse(msg, m.dialog == nil && !m.showHelp)

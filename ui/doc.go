@@ -20,7 +20,7 @@
 //	history.go    the history child: the session's store, resume, search, export (the root's side in historyroot.go)
 //	models.go     the metering child: tokens, cost, the provider's models and /provider (meteringroot.go, providerpicker.go)
 //	mcpextras.go  MCP prompts as /mcp:SERVER:PROMPT commands and resources as @mcp:SERVER:URI attachments
-//	knobs.go      /fast and the request knobs' /status rows (session/knobs.go)
+//	knobs.go      /fast and the request knobs' /status rows (session/knobs.go); what a server refuses is the turn engine's (session/engine.go), which turns.go asks and obeys
 //	statusbar.go  the status line and key hint; keystate.go the keys and the "?" overlay; composer.go the composer
 //	promptcmds.go prompt files as /NAME commands of the composer (SubmitMsg.Prompt); prompttrust.go asks about a project's
 //	tree.go       /tree, the branches dialog; the mouse's map from cells to source is ui/markdown's srcmap.go

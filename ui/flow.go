@@ -79,7 +79,6 @@ func (m *Model) send(text string, files []*attach.File, msg json.RawMessage) tea
 	m.showAttachments(attach.Metas(files))
 	owed := m.tools.loop.Begin(m.now())        // outputs of a stopped round keep the chain valid
 	owed = append(m.takeOwed(m.conv), owed...) // and so do the denials of a stopped approval
-	m.recallStateless()                        // a provider that keeps no state gets the history (stateless.go)
 	return m.beginWith(m.conv.Begin(text, append(owed, msg)...), nil)
 }
 
@@ -90,7 +89,9 @@ func (m *Model) beginWith(st *session.Turn, round *session.TurnLog) tea.Cmd {
 		m.notice(block.Info, "this is a replay: there is no server to send to")
 		return nil
 	}
-	req := st.Request
+	// the engine leaves out what the provider refuses, and sends the
+	// history to one that keeps no state (session/engine.go)
+	req := m.turns.next(session.Event{Kind: session.Sent, Conv: m.conv, Turn: st}).Request
 	// resolved once (at start and on /tools): secrets may come from a
 	// command, which must not run on every turn inside Update
 	if m.tools.resolveErr != nil {
@@ -126,8 +127,8 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	}
 	echoedBefore, itemsBefore := echoState(t)
 	problems := t.apply(msg.batch)
-	if cmd := m.chainIgnored(t, echoedBefore, itemsBefore); cmd != nil {
-		return cmd // the server ignored the chain: sent again with the history (stateless.go)
+	if cmd := m.turns.created(t, echoedBefore, itemsBefore); cmd != nil {
+		return cmd // the server ignored the chain: sent again with the history (turns.go)
 	}
 	facts := pace.Facts{Cause: pace.Batch, Full: msg.batch.More, Ended: t.ended, Stopped: t.stopped}
 	for i := range msg.batch.Events {
@@ -158,8 +159,11 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 		}
 	}
 	m.showItems(t.snapshots())
-	if len(msg.batch.Events) > 0 && m.status.State == Waiting {
-		m.status.State = Streaming
+	if len(msg.batch.Events) > 0 {
+		m.turns.next(session.Event{Kind: session.Streamed})
+		if m.status.State == Waiting {
+			m.status.State = Streaming
+		}
 	}
 	m.statusBar.follow(t.acc.Current(), t.effort, t.usage(), m.items.title)
 	switch {
@@ -246,6 +250,7 @@ func (m *Model) endTurn(t *turn, draw pace.Draw) tea.Cmd {
 	}
 	if len(m.pending) > 0 {
 		m.status.State = AwaitingApproval
+		m.turns.next(session.Event{Kind: session.Asking})
 		if m.approvals.autoApprove(m.frame) {
 			return cmd
 		}

@@ -152,9 +152,11 @@ func (m *Model) redraw() {
 	m.pending = m.waitingApprovals(m.conv.PendingApprovals())
 	if len(m.pending) > 0 {
 		m.status.State = AwaitingApproval
+		m.turns.next(session.Event{Kind: session.Asking})
 		m.approvals.askHosted(m.dialog != nil, m.frame) // the prompt comes back after a resume
 	} else if m.cur == nil {
 		m.status.State = Idle
+		m.turns.next(session.Event{Kind: session.Settled})
 	}
 }
 

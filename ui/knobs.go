@@ -1,15 +1,15 @@
 package ui
 
 // This file is the chat's side of the request knobs (session/knobs.go):
-// /fast, and the knobs' /status rows. A refused knob and a response on
-// another tier are the turns child's notices (turns.go, turnend.go).
+// /fast, and the knobs' /status rows. A refused knob is the turn engine's
+// (session/engine.go); a response on another tier is a notice of the
+// turns child (turnend.go).
 
 import (
 	"slices"
 
 	"runnel/session"
 	"runnel/stream"
-	"runnel/ui/block"
 )
 
 // fastNotice is what /fast says once it switched the tier to tier (the
@@ -23,28 +23,6 @@ func fastNotice(tier string, refused []string) string {
 		line += " — but this server refused service_tier, so it is not sent"
 	}
 	return line
-}
-
-// knobMemory is where what a provider refused is remembered: beside the
-// model lists, as the stateless memory (turns.go).
-func (ts *turns) knobMemory() session.KnobMemory {
-	return session.KnobMemory{Dir: ts.opts.Models.CacheDir}
-}
-
-// recallKnobs keeps from the conversation's requests what its provider
-// refused before (in this run or an earlier one).
-func (ts *turns) recallKnobs() {
-	if ts.opts.Client == nil {
-		return
-	}
-	ts.conv.Refuse(ts.knobMemory().Refused(ts.providerKey(), ts.now())...)
-}
-
-// rememberKnobs writes what the provider refused, for later runs.
-func (ts *turns) rememberKnobs() {
-	if err := ts.knobMemory().Remember(ts.providerKey(), ts.conv.RefusedKnobs(), ts.now()); err != nil {
-		ts.say(block.Warning, "cannot remember it for the next run: "+stream.SanitizeLine(err.Error()))
-	}
 }
 
 // knobRows are /status's rows for the knobs: what is asked, what the

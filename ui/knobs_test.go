@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"runnel/session"
-	"runnel/session/models"
 	"runnel/stream"
 	"runnel/stream/streamtest"
 )
@@ -137,28 +136,5 @@ func TestCacheShareNeedsCachedTokensReported(t *testing.T) {
 	c.cacheSaid, c.tokens.Cached = true, 83
 	if c.cacheText() != "cache 83%" {
 		t.Fatalf("got %q", c.cacheText())
-	}
-}
-
-// What a provider refused is remembered beside the model lists: a later
-// chat on it does not send it, and says nothing.
-func TestChatRemembersRefusedKnob(t *testing.T) {
-	srv := streamtest.New(t)
-	srv.Enqueue(streamtest.Refuses("service_tier"),
-		streamtest.Reply{SSE: streamtest.Text("resp_a", "Fine.")},
-		streamtest.Reply{SSE: streamtest.Text("resp_b", "Later.")})
-	cache := t.TempDir()
-	open := func() *Model {
-		m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL, MaxRetries: -1},
-			Settings: session.Settings{Model: "gpt-5", Store: true, ServiceTier: "priority"}, Models: models.Lister{CacheDir: cache}})
-		m.Init()
-		return m
-	}
-	say(t, open(), "one")
-	later := open()
-	say(t, later, "two")
-	reqs := srv.Requests()
-	if len(reqs) != 3 || tierOf(reqs[2]) != "" || strings.Contains(plain(later), "does not take service_tier") {
-		t.Fatalf("%d requests, the last with service_tier %q:\n%s", len(reqs), tierOf(reqs[len(reqs)-1]), plain(later))
 	}
 }

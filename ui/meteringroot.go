@@ -43,7 +43,7 @@ func (m *Model) statusFacts() {
 	}
 	in := statusIn{client: m.opts.Client, settings: m.conv.Settings, status: m.status, session: id,
 		turns: userTurns(m.conv.Turns), tools: m.tools.cfg.List(), on: m.tools.on(), stateless: m.conv.Stateless,
-		wantsConv: m.conv.WantsConversation(), refused: m.conv.RefusedKnobs(), agents: m.agents.paths()}
+		wantsConv: m.conv.WantsConversation(), refused: m.conv.RefusedKnobs(), learned: m.turns.learned(), agents: m.agents.paths()}
 	m.metering.statusFacts(in, m.frame, m.meterEnv())
 }
 

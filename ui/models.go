@@ -320,6 +320,7 @@ type statusIn struct {
 	wantsConv bool             // the next turn makes a server-side conversation (conversations mode)
 	refused   []string         // the knobs the server refused (session.Conversation.RefusedKnobs)
 	agents    string           // the AGENTS.md files the instructions take, "" for none
+	learned   string           // what is remembered of the server (session.ProviderRecord.Summary), "" for nothing
 }
 
 // statusFacts is /status: what the chat is connected to and what the
@@ -406,6 +407,7 @@ func (mt *metering) statusFacts(in statusIn, f *frameState, env meterEnv) {
 	rows := [][2]string{
 		{"provider", na(provider)},
 		{"base URL", na(base)},
+		{"server", learnedText(in)},
 		{"model", model},
 		{"effort", effort},
 		{"session", na(in.session)},
@@ -426,6 +428,18 @@ func (mt *metering) statusFacts(in statusIn, f *frameState, env meterEnv) {
 	}
 	rows = append(rows, knobRows(s, in.refused, mt.meter.lastTier, cache)...)
 	f.post(showMsg{block.NewFacts("status", rows)})
+}
+
+// learnedText is /status's server row: what runnel learned the server
+// refuses (`runnel providers` says the same).
+func learnedText(in statusIn) string {
+	switch {
+	case in.client == nil:
+		return "—"
+	case in.learned == "":
+		return "— (nothing refused so far)"
+	}
+	return stream.SanitizeLine(in.learned)
 }
 
 // conversationFact is /status's conversation line: the server-side

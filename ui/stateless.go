@@ -1,12 +1,10 @@
 package ui
 
 // This file is the chat's side of a server that keeps no conversation state
-// (session/stateless.go): a chained turn whose first response object shows
-// that the server ignored the chain is stopped before anything of it shows
-// and sent again with the history, once, with one notice; a server that
-// refused or lost the chain is taken the same way (fallback); and the
-// provider is remembered beside the model lists, so that later turns, and
-// later runs, send the history from the start.
+// (session/stateless.go, decided by the turn engine): a chained turn whose
+// first response object shows that the server ignored the chain is stopped
+// before anything of it shows (turns.created) and sent again with the
+// history.
 
 import (
 	"errors"

@@ -1,12 +1,15 @@
 package ui
 
 import (
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
 	"runnel/session"
 	"runnel/session/models"
 	"runnel/stream"
+	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"
 )
 
@@ -92,45 +95,54 @@ func TestChatNoticesAServerThatIgnoresTheChain(t *testing.T) {
 	}
 }
 
-// TestChatRemembersAServerThatLosesTheChain: vLLM without its store
-// answers every previous_response_id with 404 "Response with id … not
-// found."; the turn is sent again with the history, the provider
-// remembered, and the next turn sends the history at once.
-func TestChatRemembersAServerThatLosesTheChain(t *testing.T) {
-	srv := streamtest.NewAs(t, streamtest.VLLMNoStore(), streamtest.CountingModel())
-	m := statelessChat(t, srv, t.TempDir())
-	say(t, m, "one")
-	say(t, m, "two")
-	say(t, m, "three")
-	ex := srv.Exchanges()
-	if len(ex) != 4 || ex[1].Status != 404 || ex[3].Request.PreviousResponseID() != "" {
-		t.Fatalf("%d requests; want one 404, then no chain", len(ex))
+// TestChatKeepsTurnOneOnLiveServers: three turns against servers shaped
+// like the live recordings — llama-server, which refuses
+// previous_response_id with its recorded body, and responses.js, which
+// drops it without a word and refuses its own reasoning items sent back
+// (its recorded zod body): every turn knows turn 1, the third is sent once,
+// and what was learned shows in /status. The rules are the turn engine's
+// (session: TestEngineNegotiatesEveryLiveRefusal); this is the chat's wiring.
+func TestChatKeepsTurnOneOnLiveServers(t *testing.T) {
+	refusal := func(name string) []byte {
+		data, err := os.ReadFile(sharedtest.Path(t, "fixtures", "live", "errors", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f struct{ Body string }
+		if err := json.Unmarshal(data, &f); err != nil {
+			t.Fatal(err)
+		}
+		return []byte(f.Body)
 	}
-	v := plain(m)
-	if strings.Count(v, "keeps no conversation state (it lost the response it had just given)") != 1 || !strings.Contains(v, "saw 3 user messages") {
-		t.Errorf("screen:\n%s", v)
+	count := streamtest.CountingModel()
+	thinking := func(seen []json.RawMessage) streamtest.Output {
+		o := count(seen)
+		o.Reasoning = "thinking it over"
+		return o
 	}
-}
-
-// TestChatRemembersARefusedChain: a server that refuses the parameter
-// (Groq's 400 "property 'previous_response_id' is unsupported") is answered
-// from local history and remembered.
-func TestChatRemembersARefusedChain(t *testing.T) {
-	srv := streamtest.New(t)
-	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "first")},
-		streamtest.Reply{Status: 400, Body: []byte(`{"error":{"message":"property 'previous_response_id' is unsupported","type":"invalid_request_error"}}`)},
-		streamtest.Reply{SSE: streamtest.Text("resp_2", "second")},
-		streamtest.Reply{SSE: streamtest.Text("resp_3", "third")})
-	m := statelessChat(t, srv, t.TempDir())
-	say(t, m, "one")
-	say(t, m, "two")
-	say(t, m, "three")
-	reqs := srv.Requests()
-	if len(reqs) != 4 || reqs[1].PreviousResponseID() != "resp_1" || reqs[2].PreviousResponseID() != "" || reqs[3].PreviousResponseID() != "" {
-		t.Fatalf("%d requests", len(reqs))
-	}
-	if v := plain(m); strings.Count(v, "it refused previous_response_id") != 1 || !strings.Contains(v, "third") {
-		t.Errorf("screen:\n%s", v)
+	for _, c := range []struct {
+		p       streamtest.Personality
+		learned string
+	}{
+		{streamtest.LlamaCppServer(refusal("llamacpp-previous-response-id-400.json")), "keeps no state"},
+		{streamtest.ResponsesJS(refusal("responsesjs-reasoning-item-in-input-400.json")), "refuses reasoning items in input"},
+	} {
+		t.Run(c.p.Name, func(t *testing.T) {
+			srv := streamtest.NewAs(t, c.p, thinking)
+			m := statelessChat(t, srv, t.TempDir())
+			say(t, m, "one")
+			say(t, m, "two")
+			before := len(srv.Exchanges())
+			say(t, m, "three")
+			v := plain(m)
+			if !strings.Contains(v, "saw 2 user messages") || !strings.Contains(v, "saw 3 user messages") || len(srv.Exchanges()) != before+1 {
+				t.Errorf("%d requests for turn 3:\n%s", len(srv.Exchanges())-before, v)
+			}
+			knobSlash(t, m, "status")
+			if v := plain(m); !strings.Contains(v, c.learned) {
+				t.Errorf("/status does not say what was learned (%q):\n%s", c.learned, v)
+			}
+		})
 	}
 }
 

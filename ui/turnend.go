@@ -18,9 +18,10 @@ import (
 	"runnel/ui/block"
 )
 
-// finish records how turn t ended in the conversation, settling its retry
-// notice; when the server lost the chain it sends the turn again instead
-// and returns that Cmd (nil otherwise).
+// finish tells the turn engine how turn t ended, settling its retry
+// notice: the engine records it in the conversation, or answers that it
+// goes again (without what the server refused, or with the history), and
+// then the Cmd that sends it is returned (nil otherwise).
 func (ts *turns) finish(t *turn) tea.Cmd {
 	switch {
 	case t.stopped:
@@ -30,11 +31,14 @@ func (ts *turns) finish(t *turn) tea.Cmd {
 	default:
 		ts.settleRetry(t, "the retry worked")
 	}
-	if cmd := ts.fallback(t); cmd != nil {
-		return cmd
+	a := ts.next(session.Event{Kind: session.Ended, Conv: ts.conv, Turn: t.sess, Responses: t.snapshots(), Err: t.err, Stopped: t.stopped})
+	if a.Kind != session.Resend {
+		return nil
 	}
-	ts.conv.Finish(t.sess, t.snapshots(), t.err, t.stopped)
-	return nil
+	if a.InputChanged && t.log != nil {
+		t.log.SetInput(t.sess.Input)
+	}
+	return ts.resend(t, a.Request)
 }
 
 // endNotices says how turn t ended when it went badly (see the function

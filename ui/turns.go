@@ -1,15 +1,15 @@
 package ui
 
 // This file is the turns child: the conversation and the turn in flight.
-// It starts turns, asks for their batches, resends them when the server
-// lost or ignored the chain, paces the frames, and stops them; it reports
+// It starts turns, asks for their batches, does what the turn engine
+// answers (session/engine.go: resend without what the server refused, or
+// with the history), paces the frames, and stops them; it reports
 // to the root only through messages (frameState.post). The root folds the
 // batches into the transcript and the status line (flow.go).
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -38,6 +38,7 @@ type turns struct {
 	attaching  *waitingSend       // the message whose files are being read, nil when none (attachsend.go)
 	drop       dropState          // what a dropped stream offers (turnend.go)
 	editing    *session.Turn      // the turn /edit replaces when its message is sent, nil when none (branch.go)
+	eng        *session.Engine    // the turn engine of the provider in use (engine()), nil before the first turn
 }
 
 // resend sends turn t again with req, recorded in the same history entry.
@@ -88,125 +89,104 @@ func (ts *turns) retryAgain(t *turn, text string, at time.Time) bool {
 	return true
 }
 
-// fallback resends a turn without a knob the server refused (a 400 naming
-// service_tier, verbosity or prompt_cache_key), or with the whole
-// conversation when the server
-// answered that the previous response is not found (expired, another
-// provider, store off, or a server that keeps no state: then remembered),
-// once, with a notice. It returns nil when it does not apply.
-func (ts *turns) fallback(t *turn) tea.Cmd {
-	if len(t.snapshots()) > 0 || t.stopped {
-		return nil
-	}
-	if req, name, ok := ts.conv.DropRefused(t.sess, t.err); ok { // a knob the server does not take (session/knobs.go)
-		ts.say(block.Info, session.RefusedNotice(name))
-		ts.rememberKnobs()
-		return ts.resend(t, req)
-	}
-	if id, ok := session.MissingOutput(t.err); ok {
-		// the chain holds a call nothing answered (a session killed during
-		// a tool call, by an older runnel): answer it and send again
-		if req, ok := ts.conv.Repair(t.sess, id); ok {
-			ts.say(block.Info, "the server found no output for tool call "+stream.SanitizeLine(id)+" — sending one that says runnel stopped before it finished")
-			if t.log != nil {
-				t.log.SetInput(t.sess.Input)
-			}
-			return ts.resend(t, req)
-		}
-		if !t.sess.Fallback {
-			ts.say(block.Info, "the server still finds a tool call without output — resending the conversation from local history")
-			return ts.resend(t, ts.conv.Rebuild(t.sess))
-		}
-		return nil
-	}
-	var apiErr *stream.APIError
-	if !errors.As(t.err, &apiErr) || !apiErr.PreviousResponseNotFound() || t.sess.Fallback {
-		return nil
-	}
-	if cmd := ts.statelessFallback(t); cmd != nil {
-		return cmd // the server keeps no state at all (stateless.go)
-	}
-	ts.say(block.Info, "the server no longer has the previous response — resending the conversation from local history")
-	return ts.resend(t, ts.conv.Rebuild(t.sess))
-}
-
-// chainIgnored checks the batch that brought t's first response object
-// (echoedBefore and itemsBefore are echoState before the batch): when the
-// server ignored the chain, the stream stops and the turn goes again with
-// the history. Nothing of the first attempt was shown or journaled (both
-// happen after the batch). When items came before the response object they
-// are on screen already: the turn stands, and later turns send the history.
-// It returns nil when the turn goes on.
-func (ts *turns) chainIgnored(t *turn, echoedBefore, itemsBefore bool) tea.Cmd {
-	if echoedBefore || t.stopped || t.sess.Fallback {
-		return nil
-	}
-	var first *stream.Snapshot
-	for _, s := range t.snapshots() {
-		if s.Echoed {
-			first = s
-			break
-		}
-	}
-	if first == nil || !session.ChainIgnored(t.req, first) {
-		return nil
-	}
-	ts.rememberStateless(session.WhyIgnored)
-	if itemsBefore {
-		ts.say(block.Warning, "this answer came before the server said so: it may not have seen the earlier turns")
-		return nil
-	}
-	t.handle.Cancel(errChainIgnored)
-	return ts.resend(t, ts.conv.ResendStateless(t.sess))
-}
-
-// statelessFallback resends a turn whose server lost or refused the chain
-// in a way that shows it keeps no state (session.KeepsNoState), remembering
-// it; nil when the loss is of one response only (it expired), which the
-// plain fallback resends.
-func (ts *turns) statelessFallback(t *turn) tea.Cmd {
-	if !ts.conv.KeepsNoState(t.sess, t.err) {
-		return nil
-	}
-	ts.rememberStateless(session.StatelessWhy(t.err))
-	return ts.resend(t, ts.conv.ResendStateless(t.sess))
-}
-
-// providerKey is how the memory knows the provider the chat talks to.
-func (ts *turns) providerKey() string {
+// engine is the turn engine for the provider the chat talks to
+// (session/engine.go): a new one when the provider changed. What a server
+// refuses is remembered beside the model lists (Options.Models.CacheDir);
+// without that directory, only for this run.
+func (ts *turns) engine() *session.Engine {
 	base := ""
 	if ts.opts.Client != nil {
 		base = ts.opts.Client.BaseURL
 	}
-	return session.ProviderKey(base)
+	if ts.eng == nil || ts.eng.Key() != session.ProviderKey(base) {
+		ts.eng = session.NewEngine(base, session.ProviderMemory{Dir: ts.opts.Models.CacheDir})
+	}
+	return ts.eng
 }
 
-// statelessMemory is kept beside the model lists (Options.Models.CacheDir);
-// without that directory nothing is remembered past this run.
-func (ts *turns) statelessMemory() session.StatelessMemory {
-	return session.StatelessMemory{Dir: ts.opts.Models.CacheDir}
+// phase is what the chat is doing, as the turn engine knows it: the one
+// state that decides (the notifier, the approval timer); the status line
+// shows more detail of its own.
+func (ts *turns) phase() State {
+	switch ts.engine().Phase() {
+	case session.PhaseWaiting:
+		return Waiting
+	case session.PhaseStreaming:
+		return Streaming
+	case session.PhaseTools:
+		return RunningTool
+	case session.PhaseApproval:
+		return AwaitingApproval
+	}
+	return Idle
 }
 
-// recallStateless makes the conversation send the history from the start
-// when its provider is remembered as keeping no state, and leave out the
-// knobs it is remembered to refuse (recallKnobs).
-func (ts *turns) recallStateless() {
-	ts.recallKnobs() // and what it refused is not sent (knobs.go)
-	if ts.opts.Client == nil || ts.conv.Stateless {
+// observe tells the engine what a child reported of the tools, the
+// approvals, /compact or a reattached response (their statusMsg and
+// toolStatusMsg).
+func (ts *turns) observe(msg tea.Msg) {
+	state, keep := Idle, true
+	switch msg := msg.(type) {
+	case statusMsg:
+		state, keep = msg.state, msg.keep
+	case toolStatusMsg:
+		state, keep = msg.state, msg.keepState
+	}
+	if keep {
 		return
 	}
-	ts.conv.Stateless = ts.statelessMemory().Known(ts.providerKey(), ts.now())
+	kinds := map[State]session.EventKind{Idle: session.Settled, Waiting: session.Began, AwaitingApproval: session.Asking, CallingTool: session.ToolsRun, RunningTool: session.ToolsRun}
+	if k, ok := kinds[state]; ok {
+		ts.next(session.Event{Kind: k})
+	}
 }
 
-// rememberStateless marks the conversation stateless, writes the memory and
-// says so in one notice.
-func (ts *turns) rememberStateless(why string) {
-	ts.conv.Stateless = true
-	key := ts.providerKey()
-	ts.say(block.Info, session.StatelessNotice(session.ProviderName(key), why))
-	if err := ts.statelessMemory().Remember(key, why, ts.now()); err != nil {
-		ts.say(block.Warning, "cannot remember it for the next run: "+stream.SanitizeLine(err.Error()))
+// learned is what is remembered of the provider in use, one line ("" for
+// nothing, and for the demo and a replay).
+func (ts *turns) learned() string {
+	if ts.opts.Client == nil {
+		return ""
 	}
+	return ts.engine().Record(ts.now()).Summary()
+}
+
+// next tells the engine what happened, says its lines, and returns what
+// it answers.
+func (ts *turns) next(ev session.Event) session.Action {
+	ev.Now = ts.now()
+	a := ts.engine().Next(ev)
+	for _, n := range a.Notices {
+		kind := block.Info
+		if n.Warning {
+			kind = block.Warning
+		}
+		ts.say(kind, n.Text)
+	}
+	return a
+}
+
+// created tells the engine of t's first response object, when the batch
+// just folded in brought it (echoedBefore and itemsBefore are echoState
+// before the batch): a server that ignored the chain gets the turn again
+// with the history, and the stream stops. Nothing of the first attempt
+// was shown or journaled (both happen after the batch); when items came
+// before the response object they are on screen already and the turn
+// stands. It returns nil when the turn goes on.
+func (ts *turns) created(t *turn, echoedBefore, itemsBefore bool) tea.Cmd {
+	if echoedBefore || t.stopped {
+		return nil
+	}
+	for _, s := range t.snapshots() {
+		if !s.Echoed {
+			continue
+		}
+		if a := ts.next(session.Event{Kind: session.Created, Snapshot: s, Shown: itemsBefore}); a.Kind == session.Resend {
+			t.handle.Cancel(errChainIgnored)
+			return ts.resend(t, a.Request)
+		}
+		return nil
+	}
+	return nil
 }
 
 // foreground records that the server refused background mode: one line,

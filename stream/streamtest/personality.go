@@ -79,6 +79,9 @@ type Personality struct {
 
 	notFound func(id string) Reply // an unknown previous_response_id
 	render   func(r *rendering) rendered
+	// refuse, when set, answers a request the server refuses before its
+	// model runs (ok); chained says whether it carried previous_response_id.
+	refuse func(chained bool, input []json.RawMessage) (reply Reply, ok bool)
 }
 
 // Keeps reports whether the server keeps a conversation for the client:
@@ -125,6 +128,47 @@ func VLLMNoStore() Personality {
 // previous_response_id.
 func LlamaCpp() Personality {
 	return Personality{Name: "llamacpp", render: renderLlamaCpp}
+}
+
+// LlamaCppServer is llama-server as recorded live (fixtures/live,
+// commit de3ff81): LlamaCpp's wire shape, and a request that carries
+// previous_response_id is refused with refusal, the recorded 400 body
+// ("llama.cpp does not support 'previous_response_id'.").
+func LlamaCppServer(refusal []byte) Personality {
+	p := LlamaCpp()
+	p.Name = "llamacpp-live"
+	p.refuse = func(chained bool, _ []json.RawMessage) (Reply, bool) {
+		return refusalReply(refusal), chained
+	}
+	return p
+}
+
+// ResponsesJS is Hugging Face's responses.js in front of a reasoning model
+// (fixtures/live): previous_response_id is dropped without a word (the
+// response object echoes neither it nor store), the model's reasoning
+// items come back in the output, and an input holding one is refused
+// with refusal, the recorded 400 zod body. The wire shape is llama.cpp's,
+// which it streams from.
+func ResponsesJS(refusal []byte) Personality {
+	p := LlamaCpp()
+	p.Name = "responsesjs"
+	p.refuse = func(_ bool, input []json.RawMessage) (Reply, bool) {
+		for _, it := range input {
+			var f struct {
+				Type string `json:"type"`
+			}
+			if json.Unmarshal(it, &f) == nil && f.Type == "reasoning" {
+				return refusalReply(refusal), true
+			}
+		}
+		return Reply{}, false
+	}
+	return p
+}
+
+// refusalReply is a recorded 400 JSON body.
+func refusalReply(body []byte) Reply {
+	return Reply{Status: http.StatusBadRequest, Header: http.Header{"Content-Type": {"application/json; charset=utf-8"}}, Body: body}
 }
 
 // LMStudio keeps state (previous_response_id works) and streams reasoning
@@ -265,6 +309,11 @@ func (ps *persona) answer(rec Recorded, ex *Exchange) Reply {
 	input, err := body.items()
 	if err != nil {
 		return jsonErrorParam(http.StatusBadRequest, "Invalid type for 'input': expected a string or an array of items.", "invalid_request_error", "invalid_type", "input")
+	}
+	if ps.p.refuse != nil {
+		if reply, ok := ps.p.refuse(body.PreviousResponseID != "", input); ok {
+			return reply
+		}
 	}
 	var seen []json.RawMessage
 	if id := body.PreviousResponseID; id != "" && ps.p.Chains {
