@@ -16,9 +16,9 @@ import (
 func TestFlagsApplyWhereTheyMeanSomething(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{
-		{"sessions", "--format", "json"},
+		{"sessions", "--save-images", "x"},
 		{"sessions", "rm", "x", "--width", "80"},
-		{"models", "--format", "json"},
+		{"models", "--speed", "2"},
 		{"providers", "--width", "80"},
 		{"sessions", "--model", "gpt-5"},
 	} {

@@ -17,6 +17,7 @@ func TestOneJSONSpelling(t *testing.T) {
 		{"sessions", "list"},
 		{"sessions", "search", "nothing"},
 		{"prompts"},
+		{"providers"},
 		{"mcp", "list"},
 	} {
 		args := append(append([]string{}, cmd...), "--data-dir", data)

@@ -10,6 +10,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -36,6 +37,7 @@ const checkTimeout = 5 * time.Second
 // addProvidersCommand wires `runnel providers` and `runnel providers check`.
 // o holds the root's persistent flags (--config, -c key=value).
 func addProvidersCommand(ctx context.Context, root *cobra.Command, o *options, stdout, stderr io.Writer) {
+	var format *listFormat
 	list := &cobra.Command{
 		Use:   "providers",
 		Short: "List the providers the config can use (name, base URL, where the key comes from)",
@@ -49,9 +51,14 @@ func addProvidersCommand(ctx context.Context, root *cobra.Command, o *options, s
 			if err != nil {
 				return usageErrorf("%s", errLine(err))
 			}
-			return exitWith(listProviders(cfg, os.Getenv, providerMemory(*o), stdout))
+			asJSON, err := format.JSON()
+			if err != nil {
+				return err
+			}
+			return exitWith(listProviders(cfg, os.Getenv, providerMemory(*o), asJSON, stdout))
 		},
 	}
+	format = addListFormat(list, "one provider")
 	check := &cobra.Command{
 		Use:   "check [NAME...]",
 		Short: "Ask each provider (or those named) what the chat needs, and say in one line what it found",
@@ -83,10 +90,50 @@ func addProvidersCommand(ctx context.Context, root *cobra.Command, o *options, s
 // listProviders writes one row per provider: the default marked, its base
 // URL, where its key comes from, and what runnel learned of its server;
 // then the servers it learned of that no provider names.
-func listProviders(cfg config.Config, env func(string) string, mem session.ProviderMemory, stdout io.Writer) int {
-	now := time.Now()
+func listProviders(cfg config.Config, env func(string) string, mem session.ProviderMemory, asJSON bool, stdout io.Writer) int {
+	rows := providerRows(cfg, env, mem, time.Now())
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		for _, r := range rows {
+			if err := enc.Encode(r); err != nil {
+				return exitFailure
+			}
+		}
+		return exitOK
+	}
 	w := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "  NAME\tBASE URL\tKEY\tFROM\tLEARNED")
+	for _, r := range rows {
+		mark, name := " ", r.Name
+		if r.Default {
+			mark = "*"
+		}
+		if name == "" {
+			name = "-"
+		}
+		fmt.Fprintf(w, "%s %s\t%s\t%s\t%s\t%s\n", mark, name, r.BaseURL, r.Key, r.From, r.Learned)
+	}
+	if err := w.Flush(); err != nil {
+		return exitFailure
+	}
+	return exitOK
+}
+
+// providerRow is one provider of `runnel providers`: a row of the table,
+// a line of --format json.
+type providerRow struct {
+	Name    string `json:"name"` // "" for a --base-url server runnel learned something of
+	Default bool   `json:"default"`
+	BaseURL string `json:"base_url"`
+	Key     string `json:"key"` // where the key comes from, never the key
+	From    string `json:"from"`
+	Learned string `json:"learned"`
+}
+
+// providerRows are the config's providers, then the --base-url servers
+// runnel learned something of.
+func providerRows(cfg config.Config, env func(string) string, mem session.ProviderMemory, now time.Time) []providerRow {
+	var rows []providerRow
 	def := cfg.DefaultProviderName()
 	known := map[string]bool{}
 	for _, name := range cfg.ProviderNames() {
@@ -94,23 +141,16 @@ func listProviders(cfg config.Config, env func(string) string, mem session.Provi
 		if err != nil {
 			continue // ProviderNames names only what Profile finds
 		}
-		mark := " "
-		if name == def {
-			mark = "*"
-		}
 		base := providerBase(p, env)
 		if base != "" {
 			known[session.ProviderKey(base)] = true
 		}
-		fmt.Fprintf(w, "%s %s\t%s\t%s\t%s\t%s\n", mark, name, displayURL(p, env), p.KeySource(env), origin(p), learned(mem, base, now))
+		rows = append(rows, providerRow{Name: name, Default: name == def, BaseURL: displayURL(p, env), Key: p.KeySource(env), From: origin(p), Learned: learned(mem, base, now)})
 	}
 	for _, row := range otherServers(mem, known, now) {
-		fmt.Fprintf(w, "  %s\t%s\t%s\t%s\t%s\n", "-", row[0], "-", "--base-url", row[1])
+		rows = append(rows, providerRow{BaseURL: row[0], Key: "-", From: "--base-url", Learned: row[1]})
 	}
-	if err := w.Flush(); err != nil {
-		return exitFailure
-	}
-	return exitOK
+	return rows
 }
 
 // displayURL is the profile's base URL without credentials, or what stands
