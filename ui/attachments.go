@@ -10,8 +10,9 @@ package ui
 // checked (stat and the first bytes) when it joins; it is read whole only
 // when the message is sent, all files or none.
 //
-// The composer hooks in composer.go are: the att field, attachKey at the top
-// of key, completeMention on tab, pastedFile on paste, and takeFiles in send.
+// The chips are the composer's att part; the composer's hooks are attachKey
+// at the top of key, completeMention on tab, pastedFile on paste, and
+// takeFiles in send.
 
 import (
 	"fmt"
@@ -26,10 +27,12 @@ import (
 	"runnel/theme"
 )
 
-// chips are the files attached to the message being composed.
+// chips are the files attached to the message being composed: the
+// composer's attachments part.
 //
-// Invariants: every file passed attach.Check against limits; no path is
-// there twice.
+// Invariants: every file from disk passed attach.Check against limits; no
+// path is there twice; together they fit the per-message limit when they
+// joined.
 type chips struct {
 	files  []*attach.File
 	pasted map[string]string // path → the text whose paste made it a chip
@@ -39,31 +42,94 @@ type chips struct {
 // completionMax bounds the paths a tab offers.
 const completionMax = 50
 
+// has reports whether path is attached.
+func (ch chips) has(path string) bool {
+	for _, g := range ch.files {
+		if g.Path == path {
+			return true
+		}
+	}
+	return false
+}
+
+// attach checks path and adds it; the error is one line.
+func (ch *chips) attach(path string) error {
+	f, err := attach.Check(path, ch.limits)
+	if err != nil {
+		return err
+	}
+	return ch.add(f)
+}
+
+// add adds a checked file (or one made in memory, its Data set) unless it
+// is there already or the message would go over its limit.
+func (ch *chips) add(f *attach.File) error {
+	if ch.has(f.Path) {
+		return nil
+	}
+	var total int64
+	for _, g := range ch.files {
+		total += g.Size
+	}
+	if lim := ch.limits.MessageLimit(); total+f.Size > lim {
+		return fmt.Errorf("cannot attach %s: the message would carry %s, over the limit of %s per message ([attachments] max_message_mib)",
+			f.Path, attach.Size(total+f.Size), attach.Size(lim))
+	}
+	ch.files = append(ch.files, f)
+	return nil
+}
+
+// take empties the chips and returns their files.
+func (ch *chips) take() []*attach.File {
+	files := ch.files
+	ch.files, ch.pasted = nil, nil
+	return files
+}
+
+// pop removes the last chip; text is what was pasted to make it, if it was.
+func (ch *chips) pop() (f *attach.File, text string, wasPasted bool) {
+	f = ch.files[len(ch.files)-1]
+	ch.files = ch.files[:len(ch.files)-1]
+	text, wasPasted = ch.pasted[f.Path]
+	delete(ch.pasted, f.Path)
+	return f, text, wasPasted
+}
+
+// remember records that the chip of path was made by pasting text.
+func (ch *chips) remember(path, text string) {
+	if ch.pasted == nil {
+		ch.pasted = map[string]string{}
+	}
+	ch.pasted[path] = text
+}
+
+// height is how many rows the chips take.
+func (ch chips) height() int {
+	if len(ch.files) == 0 {
+		return 0
+	}
+	return 1
+}
+
+// view draws the chips on one row, cut to width.
+func (ch chips) view(width int, st *theme.Styles) string {
+	labels := make([]string, 0, len(ch.files))
+	for _, f := range ch.files {
+		size := attach.Size(f.Size)
+		if f.Data == nil && strings.HasPrefix(f.Path, mcpPrefix) {
+			size = "mcp" // an MCP resource: read when the message is sent
+		}
+		labels = append(labels, "["+stream.SanitizeLine(f.Name)+" · "+size+"]")
+	}
+	line := "  " + strings.Join(labels, " ")
+	return theme.ShellOf(st).Muted.Render(ansi.Truncate(line, width, "…"))
+}
+
 // SetAttachLimits sets the limits files are checked against when they join.
 func (c *Composer) SetAttachLimits(l attach.Limits) { c.att.limits = l }
 
 // Attach checks path and adds it as a chip; the error is one line.
-func (c *Composer) Attach(path string) error {
-	f, err := attach.Check(path, c.att.limits)
-	if err != nil {
-		return err
-	}
-	for _, g := range c.att.files {
-		if g.Path == f.Path {
-			return nil
-		}
-	}
-	var total int64
-	for _, g := range c.att.files {
-		total += g.Size
-	}
-	if lim := c.att.limits.MessageLimit(); total+f.Size > lim {
-		return fmt.Errorf("cannot attach %s: the message would carry %s, over the limit of %s per message ([attachments] max_message_mib)",
-			f.Path, attach.Size(total+f.Size), attach.Size(lim))
-	}
-	c.att.files = append(c.att.files, f)
-	return nil
-}
+func (c *Composer) Attach(path string) error { return c.att.attach(path) }
 
 // Attachments are the files waiting to be sent.
 func (c Composer) Attachments() []*attach.File { return append([]*attach.File(nil), c.att.files...) }
@@ -78,16 +144,16 @@ func (c *Composer) SetAttachments(files []*attach.File) {
 // one of those is returned as an error and nothing is taken.
 func (c *Composer) takeFiles(text string) ([]*attach.File, error) {
 	saved := c.att.files
-	c.takeResources(text)
+	for _, r := range c.mentions.named(text) {
+		c.att.addResource(r)
+	}
 	for _, m := range attach.Mentions(text) {
-		if err := c.Attach(m.Path); err != nil {
+		if err := c.att.attach(m.Path); err != nil {
 			c.att.files = saved
 			return nil, err
 		}
 	}
-	files := c.att.files
-	c.att.files, c.att.pasted = nil, nil
-	return files, nil
+	return c.att.take(), nil
 }
 
 // attachKey handles backspace in an empty composer: it removes the last chip.
@@ -95,10 +161,8 @@ func (c *Composer) attachKey(k tea.KeyPressMsg) (bool, tea.Cmd) {
 	if !key.Matches(k, c.keys.Unattach) || c.Value() != "" || len(c.att.files) == 0 {
 		return false, nil
 	}
-	f := c.att.files[len(c.att.files)-1]
-	c.att.files = c.att.files[:len(c.att.files)-1]
-	if text, ok := c.att.pasted[f.Path]; ok {
-		delete(c.att.pasted, f.Path)
+	f, text, ok := c.att.pop()
+	if ok {
 		c.SetValue(cleanInput(text))
 		return true, notify(false, "removed "+stream.SanitizeLine(f.Name)+" — the pasted path is text again")
 	}
@@ -148,7 +212,7 @@ func (c *Composer) completeMention() tea.Cmd {
 			c.SetValue(text[:start] + written)
 			return nil // enter attaches it
 		}
-		if err := c.Attach(full); err != nil {
+		if err := c.att.attach(full); err != nil {
 			c.SetValue(text[:start] + written) // the name is whole; the reason says why it is no chip
 			return notify(true, err.Error())
 		}
@@ -185,38 +249,12 @@ func (c *Composer) pastedFile(text string) (bool, tea.Cmd) {
 		return false, nil
 	}
 	n := len(c.att.files)
-	if err := c.Attach(path); err != nil {
+	if err := c.att.attach(path); err != nil {
 		return false, notify(true, stream.SanitizeLine(err.Error())+" (the pasted path stays text)")
 	}
 	if len(c.att.files) == n {
 		return true, notify(false, stream.SanitizeLine(path)+" is attached already")
 	}
-	if c.att.pasted == nil {
-		c.att.pasted = map[string]string{}
-	}
-	c.att.pasted[c.att.files[n].Path] = text
+	c.att.remember(c.att.files[n].Path, text)
 	return true, notify(false, "attached "+stream.SanitizeLine(path)+" — backspace in an empty composer makes it text again")
-}
-
-// chipsRows is how many rows the chips take.
-func (c Composer) chipsRows() int {
-	if len(c.att.files) == 0 {
-		return 0
-	}
-	return 1
-}
-
-// chipsView draws the chips on one row, cut to the composer's width.
-func (c Composer) chipsView() string {
-	labels := make([]string, 0, len(c.att.files))
-	for _, f := range c.att.files {
-		size := attach.Size(f.Size)
-		if f.Data == nil && strings.HasPrefix(f.Path, mcpPrefix) {
-			size = "mcp" // an MCP resource: read when the message is sent
-		}
-		labels = append(labels, "["+stream.SanitizeLine(f.Name)+" · "+size+"]")
-	}
-	line := "  " + strings.Join(labels, " ")
-	width := c.ta.Width() + ansi.StringWidth(composerPrompt)
-	return theme.ShellOf(c.styles).Muted.Render(ansi.Truncate(line, width, "…"))
 }
