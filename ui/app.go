@@ -349,7 +349,11 @@ func (m *Model) View() tea.View {
 	default:
 		top = m.transcript.View()
 	}
-	v := tea.NewView(strings.Join([]string{top, m.composer.View(), m.statusBar.statusView(m.frame), m.statusBar.hint(m.frame)}, "\n")) // one allocation
+	keyHint := m.composer.Hint(m.frame.width) // the composer's short-lived feedback takes the key hint's place
+	if keyHint == "" {
+		keyHint = m.statusBar.hint(m.frame)
+	}
+	v := tea.NewView(strings.Join([]string{top, m.composer.View(), m.statusBar.statusView(m.frame), keyHint}, "\n")) // one allocation
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.ReportFocus = m.notify.reportsFocus()

@@ -1,9 +1,9 @@
 package ui
 
 // This file is the composer's attachments: the files waiting to go with the
-// next message, shown as chips above the text. Files join by @path (tab
-// completes the path, quoted when it holds a space, and turns a file into a
-// chip; an @"quoted path" typed out joins on enter), /attach PATH, a pasted
+// next message, shown as chips above the text. Files join by @path (a
+// popup completes it, composermention.go; tab or enter turns a file into a
+// chip, a path with a space is written quoted; an @"quoted path" typed out joins on enter), /attach PATH, a pasted
 // path to an existing file (what dropping a file on a terminal types; one
 // that cannot be attached stays text and the notice says why), and -f. Backspace in an empty composer removes the last chip (a pasted one
 // goes back to being the text that was pasted). Each file is
@@ -12,7 +12,8 @@ package ui
 //
 // The chips are the composer's att part; the composer's hooks are attachKey
 // at the top of key, completeMention on tab, pastedFile on paste, and
-// takeFiles in send.
+// takeFiles in send. What they did is a hint (composerhint.go), never a
+// line in the transcript.
 
 import (
 	"fmt"
@@ -164,97 +165,75 @@ func (c *Composer) attachKey(k tea.KeyPressMsg) (bool, tea.Cmd) {
 	f, text, ok := c.att.pop()
 	if ok {
 		c.SetValue(cleanInput(text))
-		return true, notify(false, "removed "+stream.SanitizeLine(f.Name)+" — the pasted path is text again")
+		return true, hint(false, "removed "+f.Name+" — the pasted path is text again")
 	}
-	return true, notify(false, "removed "+stream.SanitizeLine(f.Name))
+	return true, hint(false, "removed "+f.Name)
 }
 
-// completeMention completes the @path (or /attach PATH) the text ends with:
-// to the one path that matches, or to what all matches share. A path that
-// names a file becomes a chip and leaves the text. A path with a space is
-// written quoted, @"my dir/", the quote left open while it is a directory,
-// so the next tab goes on from it.
-func (c *Composer) completeMention() tea.Cmd {
-	text := c.Value()
-	var start int // where the completed path is written: after "/attach ", or at the @
-	var partial string
-	mention := false
-	if rest, ok := strings.CutPrefix(text, "/attach "); ok && !strings.Contains(rest, "\n") {
-		partial = strings.TrimLeft(rest, " ")
-		start = len(text) - len(partial)
-	} else if m, ok := attach.MentionAt(text, len(text)); ok {
-		if strings.HasPrefix(m.Path, mcpPrefix) {
-			return c.completeResource(m.Start, m.Path)
-		}
-		start, partial, mention = m.Start, m.Path, true
-	} else {
-		return nil
+// takeMention takes the @ popup's selected row: a file or an MCP resource
+// becomes a chip and its @word leaves the text; a directory is written
+// out (quoted when it holds a space, the quote left open) and completed
+// further; after /attach the path is written out, and enter attaches it.
+// What happened, or why nothing did, is a hint.
+func (c *Composer) takeMention() tea.Cmd {
+	r, ok := c.mentions.selected()
+	if !ok {
+		return hint(true, c.mentions.empty())
 	}
-	matches := attach.Complete(partial, completionMax)
-	if len(matches) == 0 {
-		return notify(true, "no file matches "+stream.SanitizeLine(partial))
+	text, start := c.Value(), c.mentions.start
+	head := strings.TrimRight(text[:start], " \t") // the text without the @word
+	if head != "" {
+		head += " "
 	}
-	full := matches[0]
-	if len(matches) > 1 {
-		full = attach.CommonPrefix(matches)
+	if r.res != nil {
+		c.att.addResource(*r.res)
+		c.SetValue(head)
+		return hint(false, "attached "+mcpMention(*r.res)+" — read when the message is sent")
 	}
-	file := len(matches) == 1 && !strings.HasSuffix(full, "/")
-	written := full
-	if mention {
-		q, ok := attach.QuoteMention(full, !file)
-		if !ok {
-			return notify(true, "cannot complete "+stream.SanitizeLine(full)+" after @: it holds a quote or a line break — use /attach PATH")
-		}
-		written = "@" + q
-	}
-	if file {
-		if !mention {
-			c.SetValue(text[:start] + written)
-			return nil // enter attaches it
-		}
-		if err := c.att.attach(full); err != nil {
-			c.SetValue(text[:start] + written) // the name is whole; the reason says why it is no chip
-			return notify(true, err.Error())
-		}
-		c.SetValue(strings.TrimRight(text[:start], " \t")) // the @word becomes the chip
-		if c.Value() != "" {
-			c.SetValue(c.Value() + " ")
+	full := c.mentions.fullPath(r)
+	dir := strings.HasSuffix(r.path, "/")
+	if c.mentions.attachCmd {
+		c.SetValue(text[:start] + full)
+		if !dir {
+			c.mentions.dismissed = c.Value() // enter attaches it
+			c.updateMenu()
 		}
 		return nil
 	}
-	c.SetValue(text[:start] + written)
-	if len(matches) > 1 {
-		names := matches[:min(len(matches), 8)]
-		for i, n := range names {
-			if q, ok := attach.QuoteMention(n, false); ok {
-				names[i] = q // "my dir/" reads as one name
-			}
-		}
-		more := ""
-		if len(matches) > 8 {
-			more = fmt.Sprintf(" … (%d in all)", len(matches))
-		}
-		return notify(false, stream.SanitizeLine(strings.Join(names, "  ")+more))
+	q, ok := attach.QuoteMention(r.path, dir)
+	if !ok {
+		return hint(true, "cannot complete "+r.path+" after @: it holds a quote or a line break — use /attach PATH")
 	}
-	return nil
+	if dir {
+		c.SetValue(text[:start] + "@" + q)
+		return nil
+	}
+	if err := c.att.attach(full); err != nil {
+		c.SetValue(text[:start] + "@" + q) // the name is whole; the hint says why it is no chip
+		c.mentions.dismissed = c.Value()
+		c.updateMenu()
+		return hint(true, err.Error())
+	}
+	c.SetValue(head)
+	return hint(false, "attached "+r.path+" — backspace in an empty composer removes it")
 }
 
-// pastedFile offers a pasted path to an existing file as an attachment: it
-// becomes a chip instead of text. It reports whether it took the paste. A
-// path that cannot be attached (a directory, a binary, too big, unreadable)
-// stays text, and the notice says why in one line, as -f does.
-func (c *Composer) pastedFile(text string) (bool, tea.Cmd) {
+// pastedPath offers a pasted path to an existing file as an attachment: it
+// becomes a chip instead of text, and took says so. A path that cannot be
+// attached (a directory, a binary, too big, unreadable) stays text. line
+// says what happened in one line, for a hint; "" when text is no path.
+func (ch *chips) pastedPath(text string) (took bool, line string, isErr bool) {
 	path, ok := attach.PastedPath(text)
 	if !ok {
-		return false, nil
+		return false, "", false
 	}
-	n := len(c.att.files)
-	if err := c.att.attach(path); err != nil {
-		return false, notify(true, stream.SanitizeLine(err.Error())+" (the pasted path stays text)")
+	n := len(ch.files)
+	if err := ch.attach(path); err != nil {
+		return false, err.Error() + " (the pasted path stays text)", true
 	}
-	if len(c.att.files) == n {
-		return true, notify(false, stream.SanitizeLine(path)+" is attached already")
+	if len(ch.files) == n {
+		return true, path + " is attached already", false
 	}
-	c.att.remember(c.att.files[n].Path, text)
-	return true, notify(false, "attached "+stream.SanitizeLine(path)+" — backspace in an empty composer makes it text again")
+	ch.remember(ch.files[n].Path, text)
+	return true, "attached " + path + " — backspace in an empty composer makes it text again", false
 }

@@ -64,6 +64,7 @@ type Composer struct {
 	mentions mentionMenu // @ completions (composermention.go)
 	pastes   pastes      // large pastes shown as chips in the text (paste.go)
 	att      chips       // files attached to the next message (attachments.go)
+	flash    flash       // short-lived feedback, drawn in place of the key hint (composerhint.go)
 	// vi is the vi preset's modes (composervi.go); nil: off
 	vi *vi.Editor
 	// expanded is the last prompt file's /NAME sent: what was typed, and
@@ -169,46 +170,67 @@ func (c *Composer) Clear() bool {
 	return kept
 }
 
-// Height is the number of rows View takes: the text rows plus the menu.
+// Height is the number of rows View takes: the text rows plus the menu,
+// the @ popup, the paste hint and the chips.
 func (c Composer) Height() int {
-	return c.ta.Height() + c.menu.height() + c.pastes.height(c.menu.open()) + c.att.height()
+	return c.ta.Height() + c.menu.height() + c.mentions.height() + c.pastes.height(c.popupOpen()) + c.att.height()
 }
 
-// Update handles keys, pastes and editor results.
+// Update handles keys, pastes, editor results and what the composer's
+// parts asked for off the Update loop; it asks for the @ popup's file
+// listing when the popup needs it.
 func (c Composer) Update(msg tea.Msg) (Composer, tea.Cmd) {
+	cmd := c.update(msg)
+	return c, tea.Batch(cmd, c.mentions.listCmd())
+}
+
+func (c *Composer) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
+		c.flash.expire(c.flash.seq) // a key ends the hint
 		if done, cmd := c.key(msg); done {
-			return c, cmd
+			return cmd
 		}
+	case hintMsg:
+		return c.flash.set(msg.text, msg.err)
+	case hintExpiredMsg:
+		c.flash.expire(msg.seq)
+		return nil
+	case mentionFilesMsg:
+		c.mentions.listed(msg)
+		c.updateMenu()
+		return nil
 	case setValueMsg:
 		c.SetValue(msg.text)
-		return c, nil
+		return nil
 	case setPastMsg:
 		c.SetPast(msg.past)
-		return c, nil
+		return nil
 	case argChoicesMsg:
 		c.menu.setArgChoices(msg.name, msg.values)
 		c.updateMenu()
-		return c, nil
+		return nil
 	case promptsAllowedMsg:
 		cmd := c.menu.allowed(msg)
 		c.updateMenu()
-		return c, cmd
+		return cmd
 	case EditorDoneMsg:
 		if msg.Err != nil {
-			return c, notify(true, msg.Err.Error())
+			return notify(true, msg.Err.Error())
 		}
 		c.SetValue(cleanInput(msg.Text))
-		return c, nil
+		return nil
 	case tea.PasteMsg:
-		took, note := c.pastedFile(msg.Content)
-		if took {
-			return c, note
+		took, line, isErr := c.att.pastedPath(msg.Content)
+		var cmd tea.Cmd
+		if !took {
+			cmd = c.pastes.insert(&c.ta, msg)
+			c.updateMenu()
 		}
-		cmd := c.pastes.insert(&c.ta, msg)
-		c.updateMenu()
-		return c, tea.Batch(note, cmd)
+		if line != "" {
+			cmd = tea.Batch(cmd, hint(isErr, line))
+		}
+		return cmd
 	}
 	var cmd tea.Cmd
 	c.ta, cmd = c.ta.Update(msg)
@@ -216,8 +238,15 @@ func (c Composer) Update(msg tea.Msg) (Composer, tea.Cmd) {
 		c.pastes.prune(c.ta.Value())
 	}
 	c.updateMenu()
-	return c, cmd
+	return cmd
 }
+
+// Hint is the composer's short-lived feedback, cut to width: the root
+// draws it in place of the key hint while it shows; "" when none does.
+func (c Composer) Hint(width int) string { return c.flash.view(width, c.styles) }
+
+// popupOpen reports whether a completion popup shows above the text.
+func (c Composer) popupOpen() bool { return c.menu.open() || c.mentions.open }
 
 // cleanInput makes pasted or edited text plain: CRLF and CR line ends (tmux
 // and many terminals send CR between a paste's lines) become "\n", and escape
@@ -239,15 +268,18 @@ func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 		return true, cmd
 	}
 	switch {
-	case c.menu.move(k):
+	case c.menu.move(k), c.mentions.move(k, c.menu.keys.List):
 		return true, nil
+	case c.mentions.open && key.Matches(k, c.keys.Complete),
+		c.mentions.open && len(c.mentions.rows) > 0 && key.Matches(k, c.keys.Send): // with no row, enter sends
+		return true, c.takeMention()
 	case c.menu.open() && key.Matches(k, c.menu.keys.Complete):
 		c.complete()
 		return true, nil
 	case c.menu.open() && key.Matches(k, c.menu.keys.Run), key.Matches(k, c.keys.Send):
 		return true, c.send()
 	case key.Matches(k, c.keys.Complete):
-		return true, c.completeMention() // a tab is never text
+		return true, nil // a tab is never text
 	case key.Matches(k, c.keys.Editor):
 		c.pastes.expandIn(&c.ta) // the editor gets the whole text
 		return true, OpenEditor(c.Value())
@@ -263,13 +295,19 @@ func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 	case key.Matches(k, c.keys.Prev):
 		switch {
 		case c.hist.at > 0 && (c.Value() == "" || c.hist.recalling() && c.ta.Line() == 0):
-			c.show(c.hist.at - 1)
+			c.ta.SetValue(c.hist.show(c.hist.at - 1))
+			c.updateMenu()
 			return true, nil
 		}
 	case key.Matches(k, c.keys.Next):
 		switch {
 		case c.hist.recalling() && c.ta.Line() == c.ta.LineCount()-1:
-			c.show(c.hist.at + 1)
+			if text := c.hist.show(c.hist.at + 1); c.hist.recalling() {
+				c.ta.SetValue(text)
+			} else {
+				c.ta.Reset()
+			}
+			c.updateMenu()
 			return true, nil
 		}
 	}
@@ -348,43 +386,38 @@ func (c *Composer) complete() {
 	c.updateMenu()
 }
 
-// show puts history entry i in the composer; i == len(history) clears it.
-func (c *Composer) show(i int) {
-	if text := c.hist.show(i); c.hist.recalling() {
-		c.ta.SetValue(text)
-	} else {
-		c.ta.Reset()
-	}
-	c.updateMenu()
-}
-
 // updateMenu recomputes the completions for the current text.
-func (c *Composer) updateMenu() { c.menu.update(c.Value()) }
-
-// View is the slash menu (if open) above the text rows.
-func (c Composer) View() string {
-	if len(c.att.files) > 0 {
-		return c.att.view(c.width(), c.styles) + "\n" + c.composerView()
-	}
-	return c.composerView()
+func (c *Composer) updateMenu() {
+	c.menu.update(c.Value())
+	c.mentions.update(c.Value())
 }
 
-// composerView is the slash menu (if open) above the text rows.
-func (c Composer) composerView() string {
-	if !c.menu.open() {
-		if c.pastes.height(false) > 0 {
-			return c.pastes.hint(c.width(), c.styles) + "\n" + c.ta.View()
-		}
-		if c.ta.Value() != "" || c.empty == nil {
-			return c.ta.View()
-		}
-		k := emptyKey{c.ta.Width(), c.ta.Height(), c.ta.Focused(), c.styles}
-		if c.empty.key != k || c.empty.out == "" {
-			c.empty.key, c.empty.out = k, c.ta.View()
-		}
-		return c.empty.out
+// View is the chips (if any), then the slash menu, the @ popup or the
+// paste hint (if one shows), above the text rows.
+func (c Composer) View() string {
+	var above []string
+	if len(c.att.files) > 0 {
+		above = append(above, c.att.view(c.width(), c.styles))
 	}
-	return c.menu.view(c.width(), c.styles) + "\n" + c.ta.View()
+	switch {
+	case c.menu.open():
+		above = append(above, c.menu.view(c.width(), c.styles))
+	case c.mentions.open:
+		above = append(above, c.mentions.view(c.width(), c.styles))
+	case c.pastes.height(false) > 0:
+		above = append(above, c.pastes.hint(c.width(), c.styles))
+	}
+	text := c.ta.View
+	if c.ta.Value() == "" && c.empty != nil {
+		text = func() string {
+			k := emptyKey{c.ta.Width(), c.ta.Height(), c.ta.Focused(), c.styles}
+			if c.empty.key != k || c.empty.out == "" {
+				c.empty.key, c.empty.out = k, c.ta.View()
+			}
+			return c.empty.out
+		}
+	}
+	return strings.Join(append(above, text()), "\n")
 }
 
 // width is the composer's width in cells, its prompt included.

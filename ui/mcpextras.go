@@ -103,18 +103,6 @@ func mcpPromptCmd(ctx context.Context, mgr *tools.Manager, name, args string) te
 	}
 }
 
-// mcpResources are the resources whose mention ("mcp:SERVER:URI") starts
-// with partial.
-func (m mentionMenu) matchResources(partial string) []tools.Resource {
-	var out []tools.Resource
-	for _, r := range m.resources {
-		if strings.HasPrefix(mcpMention(r), partial) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 func mcpMention(r tools.Resource) string { return mcpPrefix + r.Server + ":" + r.URI }
 
 // attachResource adds a resource as a chip; its contents are read when the
@@ -129,29 +117,6 @@ func (ch *chips) addResource(r tools.Resource) {
 		name = r.URI
 	}
 	ch.files = append(ch.files, &attach.File{Path: path, Name: stream.SanitizeLine(name), Sent: path, Kind: attach.Text, MIME: "text/plain"})
-}
-
-// completeResource completes an @mcp: mention: one match becomes a chip,
-// several complete to what they share and are listed.
-func (c *Composer) completeResource(start int, partial string) tea.Cmd {
-	matches := c.mentions.matchResources(partial)
-	switch len(matches) {
-	case 0:
-		return notify(true, "no MCP resource matches "+stream.SanitizeLine(partial))
-	case 1:
-		c.att.addResource(matches[0])
-		c.SetValue(strings.TrimRight(c.Value()[:start], " \t"))
-		if c.Value() != "" {
-			c.SetValue(c.Value() + " ")
-		}
-		return nil
-	}
-	names := make([]string, 0, len(matches))
-	for _, r := range matches {
-		names = append(names, mcpMention(r))
-	}
-	c.SetValue(c.Value()[:start] + "@" + attach.CommonPrefix(names))
-	return notify(false, stream.SanitizeLine(strings.Join(names[:min(len(names), 8)], "  ")))
 }
 
 // named are the listed resources that @mcp:SERVER:URI words of text name.

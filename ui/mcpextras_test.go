@@ -114,7 +114,7 @@ func TestMCPResourceAttach(t *testing.T) {
 	}
 	c2 = typeText(c2, "@mcp:zzz")
 	_, cmd := c2.Update(keyMsg("tab"))
-	if msgs := run(cmd); len(msgs) != 1 || msgs[0].(NoticeMsg).Text != "no MCP resource matches mcp:zzz" {
+	if msgs := run(cmd); len(msgs) != 1 || msgs[0].(hintMsg).text != "no MCP resource matches mcp:zzz" {
 		t.Fatalf("no match: %#v", msgs)
 	}
 }
