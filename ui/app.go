@@ -85,7 +85,7 @@ func New(ctx context.Context, o Options) *Model {
 	m.transcript.keys = m.keys
 	hintKeys := m.keys
 	m.statusBar.hintKeys = &hintKeys
-	m.composer.SetAttachLimits(o.Attach)
+	m.composer.Configure(ctx, o)
 	for _, p := range o.Files { // -f
 		if err := m.composer.Attach(p); err != nil {
 			m.notice(block.Error, stream.SanitizeLine(err.Error()))
@@ -202,7 +202,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.dialogKey(msg)
 		}
 		return m, m.key(msg)
-	case tea.MouseWheelMsg, finalMsg, runMsg, panelChangedMsg, panelEndedMsg, showMsg, imageMsg, noticeMsg, NoticeMsg, redrawMsg:
+	case tea.MouseWheelMsg, finalMsg, runMsg, panelChangedMsg, panelEndedMsg, showMsg, shellPanelMsg, imageMsg, noticeMsg, NoticeMsg, redrawMsg:
 		return m, m.items.Update(msg)
 	case toolStatusMsg, mcpStatusMsg, meterMsg, statusMsg:
 		m.statusBar.Update(msg)

@@ -16,6 +16,7 @@ package ui
 // line in the transcript.
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -126,8 +127,16 @@ func (ch chips) view(width int, st *theme.Styles) string {
 	return theme.ShellOf(st).Muted.Render(ansi.Truncate(line, width, "…"))
 }
 
-// SetAttachLimits sets the limits files are checked against when they join.
-func (c *Composer) SetAttachLimits(l attach.Limits) { c.att.limits = l }
+// Configure gives the composer what the chat was given: the limits files
+// are checked against when they join, and what a !command needs (the
+// chat's context, the local tools' config, the secrets to hide).
+func (c *Composer) Configure(ctx context.Context, o Options) {
+	c.att.limits = o.Attach
+	c.shell.ctx = ctx
+	if o.Tools != nil {
+		c.shell.cfg, c.shell.redact = o.Tools.Config, o.Tools.Secrets.String
+	}
+}
 
 // Attach checks path and adds it as a chip; the error is one line.
 func (c *Composer) Attach(path string) error { return c.att.attach(path) }

@@ -70,7 +70,7 @@ func TestPastedPathThatStaysTextSaysWhy(t *testing.T) {
 		{"'" + dir + "/notes.md'", "too big (25 B; the limit is 10 B per file"},
 	} {
 		comp := newTestComposer()
-		comp.SetAttachLimits(attach.Limits{MaxFile: 10})
+		comp.Configure(t.Context(), Options{Attach: attach.Limits{MaxFile: 10}})
 		comp, cmd := comp.Update(tea.PasteMsg{Content: c.paste})
 		var notes []string
 		for _, msg := range run(cmd) {

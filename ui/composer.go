@@ -65,6 +65,7 @@ type Composer struct {
 	pastes   pastes      // large pastes shown as chips in the text (paste.go)
 	att      chips       // files attached to the next message (attachments.go)
 	flash    flash       // short-lived feedback, drawn in place of the key hint (composerhint.go)
+	shell    shellRun    // the !command running (composershell.go)
 	// vi is the vi preset's modes (composervi.go); nil: off
 	vi *vi.Editor
 	// expanded is the last prompt file's /NAME sent: what was typed, and
@@ -173,7 +174,7 @@ func (c *Composer) Clear() bool {
 // Height is the number of rows View takes: the text rows plus the menu,
 // the @ popup, the paste hint and the chips.
 func (c Composer) Height() int {
-	return c.ta.Height() + c.menu.height() + c.mentions.height() + c.pastes.height(c.popupOpen()) + c.att.height()
+	return c.ta.Height() + c.menu.height() + c.mentions.height() + c.pastes.height(c.menu.open() || c.mentions.open) + c.att.height() + c.shell.height()
 }
 
 // Update handles keys, pastes, editor results and what the composer's
@@ -196,6 +197,8 @@ func (c *Composer) update(msg tea.Msg) tea.Cmd {
 	case hintExpiredMsg:
 		c.flash.expire(msg.seq)
 		return nil
+	case shellDoneMsg:
+		return c.shellEnded(msg)
 	case mentionFilesMsg:
 		c.mentions.listed(msg)
 		c.updateMenu()
@@ -204,7 +207,7 @@ func (c *Composer) update(msg tea.Msg) tea.Cmd {
 		c.SetValue(msg.text)
 		return nil
 	case setPastMsg:
-		c.SetPast(msg.past)
+		c.hist.setPast(msg.past)
 		return nil
 	case argChoicesMsg:
 		c.menu.setArgChoices(msg.name, msg.values)
@@ -245,8 +248,6 @@ func (c *Composer) update(msg tea.Msg) tea.Cmd {
 // draws it in place of the key hint while it shows; "" when none does.
 func (c Composer) Hint(width int) string { return c.flash.view(width, c.styles) }
 
-// popupOpen reports whether a completion popup shows above the text.
-func (c Composer) popupOpen() bool { return c.menu.open() || c.mentions.open }
 
 // cleanInput makes pasted or edited text plain: CRLF and CR line ends (tmux
 // and many terminals send CR between a paste's lines) become "\n", and escape
@@ -261,6 +262,9 @@ func cleanInput(s string) string {
 // key handles the keys the composer owns; done is false for keys the
 // textarea should get.
 func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
+	if key.Matches(k, c.keys.Interrupt, c.keys.Quit) && c.shell.stop() {
+		return true, hint(false, "stopping !"+c.shell.line)
+	}
 	if done, cmd := c.viKey(k); done {
 		return true, cmd
 	}
@@ -311,7 +315,7 @@ func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 			return true, nil
 		}
 	}
-	return c.viNormal(), nil // in vi's normal mode no key types text
+	return c.vi != nil && c.vi.Mode() == vi.Normal, nil // in vi's normal mode no key types text
 }
 
 // send handles enter. With the slash menu open, the selected command runs
@@ -322,6 +326,9 @@ func (c *Composer) send() tea.Cmd {
 	text := c.Value()
 	if strings.TrimSpace(text) == "" && len(c.att.files) == 0 {
 		return nil
+	}
+	if _, ok := shellLine(c.Text()); ok {
+		return c.runShell(c.Text()) // never sent: its output joins the next message
 	}
 	if len(c.pastes) > 0 {
 		text = c.Text() // a chip is never a command: send it whole
@@ -396,6 +403,9 @@ func (c *Composer) updateMenu() {
 // paste hint (if one shows), above the text rows.
 func (c Composer) View() string {
 	var above []string
+	if c.shell.line != "" {
+		above = append(above, c.shell.view(c.width(), c.styles))
+	}
 	if len(c.att.files) > 0 {
 		above = append(above, c.att.view(c.width(), c.styles))
 	}

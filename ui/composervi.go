@@ -37,11 +37,15 @@ func (c Composer) ViMode() string {
 	return c.vi.Mode().String()
 }
 
-// ViTakes reports whether the vi editor takes k before the root's own
-// keys: esc in insert mode (it goes to normal mode, not to stop or clear),
-// and in normal mode every one-character key but the help key (vi's
-// letters are commands, not the approval answers or text).
-func (c Composer) ViTakes(k tea.KeyPressMsg) bool {
+// Takes reports whether the composer takes k before the root's own keys:
+// esc and ctrl+c while a !command runs (they stop it), and in the vi
+// preset esc in insert mode (it goes to normal mode, not to stop or
+// clear) and in normal mode every one-character key but the help key
+// (vi's letters are commands, not the approval answers or text).
+func (c Composer) Takes(k tea.KeyPressMsg) bool {
+	if c.shell.line != "" && key.Matches(k, c.keys.Interrupt, c.keys.Quit) {
+		return true
+	}
 	if c.vi == nil {
 		return false
 	}
@@ -74,10 +78,6 @@ func (c *Composer) viKey(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 	}
 	return false, nil // vi.Pass
 }
-
-// viNormal reports whether the composer is in vi's normal mode, where the
-// textarea takes no keys.
-func (c Composer) viNormal() bool { return c.vi != nil && c.vi.Mode() == vi.Normal }
 
 // viBuffer is the textarea's text and cursor as vi sees them.
 func viBuffer(ta *textarea.Model) vi.Buffer {

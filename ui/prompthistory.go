@@ -92,10 +92,6 @@ func (r recall) recent() []string {
 	return out
 }
 
-// SetPast gives the composer the prompts sent before this process (see
-// recall.setPast).
-func (c *Composer) SetPast(past []string) { c.hist.setPast(past) }
-
 // Recent returns the history newest first, for the history search.
 func (c Composer) Recent() []string { return c.hist.recent() }
 
