@@ -39,6 +39,8 @@ type chips struct {
 	files  []*attach.File
 	pasted map[string]string // path → the text whose paste made it a chip
 	limits attach.Limits
+	clip   clipReader // where ctrl+v reads images (composerclip.go)
+	images int        // images pasted so far: they are numbered
 }
 
 // completionMax bounds the paths a tab offers.

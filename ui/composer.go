@@ -117,6 +117,7 @@ func (c *Composer) applyKeys() {
 	km := textarea.DefaultKeyMap()
 	km.InsertNewline = c.keys.Newline
 	km.LineEnd = key.NewBinding(key.WithKeys("end"))
+	km.Paste.SetEnabled(false) // the composer's Paste reads images too (composerclip.go)
 	c.ta.KeyMap = km
 }
 
@@ -199,6 +200,8 @@ func (c *Composer) update(msg tea.Msg) tea.Cmd {
 		return nil
 	case shellDoneMsg:
 		return c.shellEnded(msg)
+	case clipPastedMsg:
+		return c.clipPasted(msg)
 	case mentionFilesMsg:
 		c.mentions.listed(msg)
 		c.updateMenu()
@@ -248,7 +251,6 @@ func (c *Composer) update(msg tea.Msg) tea.Cmd {
 // draws it in place of the key hint while it shows; "" when none does.
 func (c Composer) Hint(width int) string { return c.flash.view(width, c.styles) }
 
-
 // cleanInput makes pasted or edited text plain: CRLF and CR line ends (tmux
 // and many terminals send CR between a paste's lines) become "\n", and escape
 // sequences are removed whole (the textarea alone would keep their printable
@@ -284,6 +286,9 @@ func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 		return true, c.send()
 	case key.Matches(k, c.keys.Complete):
 		return true, nil // a tab is never text
+	case key.Matches(k, c.keys.Paste): // the clipboard's image, or its text, off the Update loop
+		c.att.images++
+		return true, c.att.clip.read(c.att.limits.FileLimit(), c.att.images)
 	case key.Matches(k, c.keys.Editor):
 		c.pastes.expandIn(&c.ta) // the editor gets the whole text
 		return true, OpenEditor(c.Value())
