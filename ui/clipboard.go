@@ -36,7 +36,8 @@ func notify(isErr bool, text string) tea.Cmd {
 // the composer (hintMsg), never in the transcript: the sequence was sent to
 // the terminal, which may ignore it (there is no way to tell). Inside tmux
 // it asks tmux whether a program's copy gets through (set-clipboard on);
-// when it does not, a notice says so, with how to turn it on.
+// when it does not, the hint says so, with how to turn it on (and says it
+// again at the next copy).
 //
 // The text is cleaned as the screen cleans it (stream.Sanitize): what is
 // pasted later is what was shown, never an escape sequence (ESC[201~ would
@@ -93,8 +94,8 @@ func (c *clipboard) report(size string) tea.Msg {
 	case mode == "on":
 		return hintMsg{text: "sent " + size + " to the terminal's clipboard through tmux (OSC 52; set-clipboard on keeps it in tmux's paste buffer too)"}
 	}
-	return NoticeMsg{Err: true, Text: "not copied: tmux drops a program's copy (set-clipboard " + mode +
-		`); to turn it on, run "tmux set -g set-clipboard on" or add "set -g set-clipboard on" to ~/.tmux.conf`}
+	return hintMsg{err: true, text: "not copied: tmux drops it (set-clipboard " + mode +
+		`) — run "tmux set -g set-clipboard on", or set it in ~/.tmux.conf`}
 }
 
 // setClipboard is tmux's set-clipboard: "on", "external" or "off".

@@ -159,8 +159,7 @@ func (c *items) copyMark() tea.Cmd {
 }
 
 // mouseCopy is CopyCmd (cleaned, OSC 52): its hint takes the key hint's
-// line, so the transcript never moves under the mouse; a copy that did
-// not get through (tmux drops it) is still a notice, with what to do.
+// line, so the transcript never moves under the mouse.
 func mouseCopy(text string) tea.Cmd { return CopyCmd(text) }
 
 // click opens or closes the panel or thought whose header is at p, or
