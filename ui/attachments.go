@@ -1,19 +1,21 @@
 package ui
 
 // This file is the composer's attachments: the files waiting to go with the
-// next message, shown as chips above the text. Files join by @path (a
-// popup completes it, composermention.go; tab or enter turns a file into a
-// chip, a path with a space is written quoted; an @"quoted path" typed out joins on enter), /attach PATH, a pasted
-// path to an existing file (what dropping a file on a terminal types; one
-// that cannot be attached stays text and the notice says why), and -f. Backspace in an empty composer removes the last chip (a pasted one
-// goes back to being the text that was pasted). Each file is
-// checked (stat and the first bytes) when it joins; it is read whole only
-// when the message is sent, all files or none.
+// next message, shown as chips above the text. Files join by @path (a popup
+// completes it, composermention.go: tab or enter turns a file into a chip,
+// a path with a space is written quoted; an @"quoted path" typed out joins
+// on enter), /attach PATH, a pasted path to an existing file (what dropping
+// a file on a terminal types; one that cannot be attached stays text and
+// the hint says why), an image pasted with ctrl+v (composerclip.go), a
+// !command's output (composershell.go), and -f. Backspace in an empty
+// composer removes the last chip (a pasted one goes back to being the text
+// that was pasted). Each file is checked (stat and the first bytes) when it
+// joins; it is read whole only when the message is sent, all files or none.
 //
 // The chips are the composer's att part; the composer's hooks are attachKey
-// at the top of key, completeMention on tab, pastedFile on paste, and
-// takeFiles in send. What they did is a hint (composerhint.go), never a
-// line in the transcript.
+// at the top of key, takeMention on tab or enter in the @ popup,
+// chips.pastedPath on paste, and takeFiles in send. What they did is a
+// hint (composerhint.go), never a line in the transcript.
 
 import (
 	"context"

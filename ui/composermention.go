@@ -6,8 +6,9 @@ package ui
 // (github.com/sahilm/fuzzy, as bubbles' list filters), so @ain finds
 // main.go; a path outside the tree (/…, ~/…, ../…) completes by prefix,
 // directory by directory; @mcp: completes the MCP servers' resources. The
-// tree is listed once per popup, off the Update loop (listFiles), bounded
-// in files and time. Up and down move, tab or enter takes the selected row:
+// tree is listed when the popup opens, off the Update loop (listFiles),
+// bounded in files and time; the last listing shows until the new one
+// comes. Up and down move, tab or enter takes the selected row:
 // a file or a resource becomes a chip, a directory goes on being completed.
 
 import (
@@ -49,8 +50,8 @@ type mentionRow struct {
 //     start, query the path typed so far) and the text is not dismissed;
 //     rows then hold its completions, best first, at most completionMax,
 //     and sel is a cursor over them.
-//   - files is the listing of dir once listed (loaded), nil before; a
-//     listing is asked for at most once per popup (listing).
+//   - files is the last listing of dir, nil before the first; a listing is
+//     asked for at most once per popup (listing; loaded once it came).
 //   - resources are as the servers listed them.
 type mentionMenu struct {
 	resources []tools.Resource // the MCP servers' resources, @mcp:SERVER:URI (mcpextras.go)
@@ -77,6 +78,13 @@ type mentionFilesMsg struct {
 
 // update opens, closes and refills the popup for text.
 func (m *mentionMenu) update(text string) {
+	if m.open {
+		defer func() {
+			if !m.open {
+				m.loaded = false // the next popup lists the tree again (files come and go); until then it shows this listing
+			}
+		}()
+	}
 	m.open, m.rows = false, nil
 	if text == m.dismissed {
 		return

@@ -23,8 +23,10 @@
 //	knobs.go      /fast and the request knobs' /status rows (session/knobs.go)
 //	statusbar.go  the status line and key hint; keystate.go the keys and the "?" overlay
 //	composer.go   the composer: it edits, and delegates to parts of its own: the slash menu
-//	              (composermenu.go, argcomplete.go), @ completion (composermention.go), chips
-//	              (attachments.go, paste.go) and recall (prompthistory.go)
+//	              (composermenu.go, argcomplete.go), the @ popup (composermention.go), chips
+//	              (attachments.go, paste.go; ctrl+v's images, composerclip.go), recall
+//	              (prompthistory.go), !command (composershell.go) and the short-lived hint
+//	              that takes the key hint's line (composerhint.go; copies say what they did there)
 //	promptcmds.go prompt files as /NAME commands of the composer (SubmitMsg.Prompt); prompttrust.go asks about a project's
 //	tree.go       /tree, the branches dialog; the mouse's map from cells to source is ui/markdown's srcmap.go
 //	branch.go     the turns' branches: /edit, esc esc, ctrl+←/→, /undo (branchMsg shows a path)
