@@ -45,16 +45,7 @@ func (c Config) RunShell(ctx context.Context, line, dir string) ShellRun {
 	argv := append(UserShell(os.Getenv), line)
 	start := time.Now()
 	x := runCommand(ctx, argv, dir, toolEnv(os.Environ(), c.hiddenEnv(false, nil)), "", DefaultTimeout, nil)
-	r := ShellRun{Output: x.shellOutput(), ExitCode: x.ExitCode, Took: time.Since(start)}
-	switch {
-	case x.Cancelled:
-		r.Status = StatusCancelled
-	case x.TimedOut:
-		r.Status = StatusTimedOut
-	case x.StartErr != nil || x.ExitCode != 0:
-		r.Status = StatusFailed
-	}
-	return r
+	return ShellRun{Output: x.shellOutput(), Status: x.status(), ExitCode: x.ExitCode, Took: time.Since(start)}
 }
 
 // shellOutput is what a user's command printed and how it ended: stdout,
