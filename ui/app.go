@@ -88,7 +88,7 @@ func New(ctx context.Context, o Options) *Model {
 	m.transcript.keys = m.keys
 	hintKeys := m.keys
 	m.statusBar.hintKeys = &hintKeys
-	m.composer.SetAttachLimits(o.Attach)
+	m.composer.Configure(ctx, o)
 	for _, p := range o.Files { // -f
 		if err := m.composer.Attach(p); err != nil {
 			m.notice(block.Error, stream.SanitizeLine(err.Error()))
@@ -212,7 +212,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, m.dialogKey(msg)
 		}
 		return m, m.key(msg)
-	case tea.MouseWheelMsg, finalMsg, runMsg, panelChangedMsg, panelEndedMsg, showMsg, imageMsg, noticeMsg, NoticeMsg, redrawMsg:
+	case tea.MouseWheelMsg, finalMsg, runMsg, panelChangedMsg, panelEndedMsg, showMsg, shellPanelMsg, imageMsg, noticeMsg, NoticeMsg, redrawMsg:
 		return m, m.items.Update(msg)
 	case toolStatusMsg, mcpStatusMsg, meterMsg, statusMsg:
 		m.statusBar.Update(msg)
@@ -367,7 +367,11 @@ func (m *Model) View() tea.View {
 	default:
 		top = m.transcript.View()
 	}
-	v := tea.NewView(strings.Join([]string{top, m.composer.View(), m.statusBar.statusView(m.frame), m.statusBar.hint(m.frame)}, "\n")) // one allocation
+	keyHint := m.composer.Hint(m.frame.width) // the composer's short-lived feedback takes the key hint's place
+	if keyHint == "" {
+		keyHint = m.statusBar.hint(m.frame)
+	}
+	v := tea.NewView(strings.Join([]string{top, m.composer.View(), m.statusBar.statusView(m.frame), keyHint}, "\n")) // one allocation
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.ReportFocus = m.notify.reportsFocus()

@@ -5,26 +5,25 @@ import "strings"
 // argMenuMax bounds the argument completions offered at once.
 const argMenuMax = 50
 
-// SetArgChoices sets the values a command's argument completes to (the
-// model list for /model); nil removes them.
-func (c *Composer) SetArgChoices(name string, values []string) {
-	if c.argChoices == nil {
-		c.argChoices = map[string][]string{}
+// setArgChoices sets the values a command's argument completes to (the
+// model list for /model, argChoicesMsg); nil removes them.
+func (s *slashMenu) setArgChoices(name string, values []string) {
+	if s.args == nil {
+		s.args = map[string][]string{}
 	}
-	c.argChoices[name] = values
-	c.updateMenu()
+	s.args[name] = values
 }
 
-// argMenu is the menu of argument completions for text ("/model gp"): the
+// argRows is the menu of argument completions for text ("/model gp"): the
 // choices that start with what is typed, then those that hold it, at most
 // argMenuMax; none once the argument is complete or holds a space.
-func (c Composer) argMenu(text string) []Command {
+func (s slashMenu) argRows(text string) []Command {
 	name, args, ok := Parse(text)
 	if !ok || strings.ContainsAny(args, " \t") {
 		return nil
 	}
 	cmd, ok := Lookup(name)
-	values := c.argChoices[name]
+	values := s.args[name]
 	if !ok || len(values) == 0 {
 		return nil
 	}

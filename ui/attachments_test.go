@@ -40,8 +40,8 @@ func TestComposerAttachmentChips(t *testing.T) {
 	dir := attachDir(t)
 	c := typeText(newTestComposer(), "read @"+dir+"/no")
 	c, cmd := c.Update(keyMsg("tab"))
-	if msgs := run(cmd); len(msgs) != 0 {
-		t.Errorf("tab said %v", msgs)
+	if msgs := run(cmd); len(msgs) != 1 || !strings.HasPrefix(msgs[0].(hintMsg).text, "attached ") {
+		t.Errorf("tab said %v; want one hint, nothing for the transcript", msgs)
 	}
 	if c.Value() != "read " || len(c.Attachments()) != 1 {
 		t.Fatalf("after tab: text %q, %d chips", c.Value(), len(c.Attachments()))
@@ -60,7 +60,7 @@ func TestComposerAttachmentChips(t *testing.T) {
 	}
 	c.SetValue("")
 	c, cmd = c.Update(keyMsg("backspace"))
-	if n := len(c.Attachments()); n != 1 || !strings.Contains(run(cmd)[0].(NoticeMsg).Text, "removed my shot.png") {
+	if n := len(c.Attachments()); n != 1 || !strings.Contains(run(cmd)[0].(hintMsg).text, "removed my shot.png") {
 		t.Fatalf("backspace left %d chips", n)
 	}
 	if want := strings.ReplaceAll(dir+"/my shot.png", " ", `\ `); c.Value() != want {

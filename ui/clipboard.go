@@ -32,11 +32,12 @@ func notify(isErr bool, text string) tea.Cmd {
 }
 
 // CopyCmd copies text to the system clipboard with OSC 52 (through Bubble
-// Tea's output, so it works over ssh) and says what it did with a
-// NoticeMsg: the sequence was sent to the terminal, which may ignore it
-// (there is no way to tell). Inside tmux it asks tmux whether a program's
-// copy gets through (set-clipboard on) and says so when it does not, with
-// how to turn it on.
+// Tea's output, so it works over ssh) and says what it did in a hint under
+// the composer (hintMsg), never in the transcript: the sequence was sent to
+// the terminal, which may ignore it (there is no way to tell). Inside tmux
+// it asks tmux whether a program's copy gets through (set-clipboard on);
+// when it does not, the hint says so, with how to turn it on (and says it
+// again at the next copy).
 //
 // The text is cleaned as the screen cleans it (stream.Sanitize): what is
 // pasted later is what was shown, never an escape sequence (ESC[201~ would
@@ -73,27 +74,28 @@ type clipboard struct {
 func (c *clipboard) copy(text string) tea.Cmd {
 	text = stream.Sanitize(text)
 	if text == "" {
-		return notify(false, "nothing to copy")
+		return hint(true, "nothing to copy")
 	}
 	size := byteSize(len(text))
 	return tea.Batch(tea.SetClipboard(text), func() tea.Msg { return c.report(size) })
 }
 
-// report is the notice of a copy of size bytes.
-func (c *clipboard) report(size string) NoticeMsg {
+// report says what a copy of size bytes did: a hint, or the notice of a
+// copy tmux drops.
+func (c *clipboard) report(size string) tea.Msg {
 	sent := "sent " + size + " to the terminal's clipboard (OSC 52)"
 	if !c.tmux {
-		return NoticeMsg{Text: sent}
+		return hintMsg{text: sent}
 	}
 	mode, err := c.setClipboard()
 	switch {
 	case err != nil:
-		return NoticeMsg{Text: sent + "; inside tmux it gets through only with set-clipboard on (could not ask tmux: " + stream.SanitizeLine(err.Error()) + ")"}
+		return hintMsg{text: sent + "; inside tmux it gets through only with set-clipboard on (could not ask tmux: " + stream.SanitizeLine(err.Error()) + ")"}
 	case mode == "on":
-		return NoticeMsg{Text: "sent " + size + " to the terminal's clipboard through tmux (OSC 52; set-clipboard on keeps it in tmux's paste buffer too)"}
+		return hintMsg{text: "sent " + size + " to the terminal's clipboard through tmux (OSC 52; set-clipboard on keeps it in tmux's paste buffer too)"}
 	}
-	return NoticeMsg{Err: true, Text: "not copied: tmux drops a program's copy (set-clipboard " + mode +
-		`); to turn it on, run "tmux set -g set-clipboard on" or add "set -g set-clipboard on" to ~/.tmux.conf`}
+	return hintMsg{err: true, text: "not copied: tmux drops it (set-clipboard " + mode +
+		`) — run "tmux set -g set-clipboard on", or set it in ~/.tmux.conf`}
 }
 
 // setClipboard is tmux's set-clipboard: "on", "external" or "off".

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -11,7 +10,6 @@ import (
 
 	"runnel/session"
 	"runnel/session/attach"
-	"runnel/session/prompts"
 	"runnel/stream"
 	"runnel/theme"
 	"runnel/ui/vi"
@@ -44,12 +42,14 @@ const (
 // ctrl+j (or shift+enter, alt+enter) breaks the line, up/down recall earlier
 // prompts, and text starting with "/" opens a menu of slash commands.
 //
+// The composer keeps the editing; what it completes, the chips it carries
+// and what it recalls are parts of its own, each with its state and
+// invariants: menu (composermenu.go), mentions (composermention.go), att
+// (attachments.go), pastes (paste.go) and hist (prompthistory.go).
+//
 // Invariants:
-//   - 0 ≤ recall ≤ len(history); recall == len(history) means not recalling.
-//   - menu holds the commands matching the text's first word while the text
-//     is a single line starting with "/"; sel is a listCursor over it (the
-//     dialogs' cursor: it stops at the ends), so 0 ≤ sel.Sel() < len(menu)
-//     when it is non-empty.
+//   - menu's rows are those of the current text (updateMenu runs after every
+//     change of the text).
 //   - the textarea never sees enter, tab, ctrl+e, or up/down while the menu
 //     is open or a recall step applies: the composer handles those itself.
 //   - vi is nil unless the key map is the vi preset; in its normal mode the
@@ -58,27 +58,16 @@ type Composer struct {
 	ta       textarea.Model
 	keys     KeyMap
 	styles   *theme.Styles
-	history  []string       // what up/down recall, oldest first: past then own, each text once (prompthistory.go)
-	own      []string       // prompts and commands sent from this composer, oldest first
-	past     []string       // prompts sent before this process, newest first (SetPast)
-	recall   int            // history index being shown
-	menu     []Command      // slash completions for the current text
-	sel      listCursor     // the selected menu row
-	menuKeys CompletionKeys // the menu's keys (dialogkeys.go)
-	empty    *emptyView     // View of the empty composer, shared by copies
-	pastes   pastes         // large pastes shown as chips in the text (paste.go)
-	att      chips          // files attached to the next message (attachments.go)
-	// argChoices are the values a command's argument completes to (SetArgChoices)
-	argChoices map[string][]string
-	// prompts are the prompt files offered as /NAME after the built-in
-	// commands, none of them named as one (SetPrompts, promptcmds.go);
-	// waiting are the project's not allowed yet
-	prompts []prompts.Prompt
-	waiting []prompts.Prompt
+	empty    *emptyView  // View of the empty composer, shared by copies
+	hist     recall      // what up/down recall (prompthistory.go)
+	menu     slashMenu   // slash completions (composermenu.go)
+	mentions mentionMenu // @ completions (composermention.go)
+	pastes   pastes      // large pastes shown as chips in the text (paste.go)
+	att      chips       // files attached to the next message (attachments.go)
+	flash    flash       // short-lived feedback, drawn in place of the key hint (composerhint.go)
+	shell    shellRun    // the !command running (composershell.go)
 	// vi is the vi preset's modes (composervi.go); nil: off
 	vi *vi.Editor
-	// mcp are the MCP servers' prompts and resources (mcpextras.go)
-	mcp mcpSources
 	// expanded is the last prompt file's /NAME sent: what was typed, and
 	// the text it expanded to (putBack gives the typed form back)
 	expanded expansion
@@ -115,12 +104,7 @@ func NewComposer(st *theme.Styles) Composer {
 		}
 		return strings.Repeat(" ", ansi.StringWidth(composerPrompt))
 	})
-	c := Composer{ta: ta, keys: DefaultKeyMap(), menuKeys: DefaultCompletionKeys(), empty: &emptyView{},
-		argChoices: map[string][]string{ // the fixed ones; /model's come with the model list
-			"effort": efforts,
-			"theme":  {"dark", "light", "auto"},
-			"export": {"markdown", "json", "html"},
-		}}
+	c := Composer{ta: ta, keys: DefaultKeyMap(), menu: newSlashMenu(), empty: &emptyView{}}
 	c.applyKeys()
 	c.SetStyles(st)
 	c.ta.Focus()
@@ -133,6 +117,7 @@ func (c *Composer) applyKeys() {
 	km := textarea.DefaultKeyMap()
 	km.InsertNewline = c.keys.Newline
 	km.LineEnd = key.NewBinding(key.WithKeys("end"))
+	km.Paste.SetEnabled(false) // the composer's Paste reads images too (composerclip.go)
 	c.ta.KeyMap = km
 }
 
@@ -170,7 +155,7 @@ func (c *Composer) SetValue(s string) {
 func (c *Composer) Reset() {
 	c.pastes = nil
 	c.ta.Reset()
-	c.recall = len(c.history)
+	c.hist.reset()
 	c.updateMenu()
 }
 
@@ -181,49 +166,77 @@ func (c *Composer) Clear() bool {
 	text := c.Text()
 	kept := strings.TrimSpace(text) != ""
 	if kept {
-		c.remember(text)
+		c.hist.remember(text)
 	}
 	c.Reset()
 	return kept
 }
 
-// Height is the number of rows View takes: the text rows plus the menu.
+// Height is the number of rows View takes: the text rows plus the menu,
+// the @ popup, the paste hint and the chips.
 func (c Composer) Height() int {
-	return c.ta.Height() + c.menuRows() + c.pasteRows() + c.chipsRows()
+	return c.ta.Height() + c.menu.height() + c.mentions.height() + c.pastes.height(c.menu.open() || c.mentions.open) + c.att.height() + c.shell.height()
 }
 
-// Update handles keys, pastes and editor results.
+// Update handles keys, pastes, editor results and what the composer's
+// parts asked for off the Update loop; it asks for the @ popup's file
+// listing when the popup needs it.
 func (c Composer) Update(msg tea.Msg) (Composer, tea.Cmd) {
+	cmd := c.update(msg)
+	return c, tea.Batch(cmd, c.mentions.listCmd())
+}
+
+func (c *Composer) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
+		c.flash.expire(c.flash.seq) // a key ends the hint
 		if done, cmd := c.key(msg); done {
-			return c, cmd
+			return cmd
 		}
+	case hintMsg:
+		return c.flash.set(msg.text, msg.err)
+	case hintExpiredMsg:
+		c.flash.expire(msg.seq)
+		return nil
+	case shellDoneMsg:
+		return c.shellEnded(msg)
+	case clipPastedMsg:
+		return c.clipPasted(msg)
+	case mentionFilesMsg:
+		c.mentions.listed(msg)
+		c.updateMenu()
+		return nil
 	case setValueMsg:
 		c.SetValue(msg.text)
-		return c, nil
+		return nil
 	case setPastMsg:
-		c.SetPast(msg.past)
-		return c, nil
+		c.hist.setPast(msg.past)
+		return nil
 	case argChoicesMsg:
-		c.SetArgChoices(msg.name, msg.values)
-		return c, nil
+		c.menu.setArgChoices(msg.name, msg.values)
+		c.updateMenu()
+		return nil
 	case promptsAllowedMsg:
-		return c, c.promptsAllowed(msg)
+		cmd := c.menu.allowed(msg)
+		c.updateMenu()
+		return cmd
 	case EditorDoneMsg:
 		if msg.Err != nil {
-			return c, notify(true, msg.Err.Error())
+			return notify(true, msg.Err.Error())
 		}
 		c.SetValue(cleanInput(msg.Text))
-		return c, nil
+		return nil
 	case tea.PasteMsg:
-		took, note := c.pastedFile(msg.Content)
-		if took {
-			return c, note
+		took, line, isErr := c.att.pastedPath(msg.Content)
+		var cmd tea.Cmd
+		if !took {
+			cmd = c.pastes.insert(&c.ta, msg)
+			c.updateMenu()
 		}
-		cmd := c.paste(msg)
-		c.updateMenu()
-		return c, tea.Batch(note, cmd)
+		if line != "" {
+			cmd = tea.Batch(cmd, hint(isErr, line))
+		}
+		return cmd
 	}
 	var cmd tea.Cmd
 	c.ta, cmd = c.ta.Update(msg)
@@ -231,8 +244,12 @@ func (c Composer) Update(msg tea.Msg) (Composer, tea.Cmd) {
 		c.pastes.prune(c.ta.Value())
 	}
 	c.updateMenu()
-	return c, cmd
+	return cmd
 }
+
+// Hint is the composer's short-lived feedback, cut to width: the root
+// draws it in place of the key hint while it shows; "" when none does.
+func (c Composer) Hint(width int) string { return c.flash.view(width, c.styles) }
 
 // cleanInput makes pasted or edited text plain: CRLF and CR line ends (tmux
 // and many terminals send CR between a paste's lines) become "\n", and escape
@@ -247,6 +264,9 @@ func cleanInput(s string) string {
 // key handles the keys the composer owns; done is false for keys the
 // textarea should get.
 func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
+	if key.Matches(k, c.keys.Interrupt, c.keys.Quit) && c.shell.stop() {
+		return true, hint(false, "stopping !"+c.shell.line)
+	}
 	if done, cmd := c.viKey(k); done {
 		return true, cmd
 	}
@@ -254,41 +274,53 @@ func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 		return true, cmd
 	}
 	switch {
-	case len(c.menu) > 1 && c.menuKeys.List.Move(k, &c.sel):
+	case c.menu.move(k), c.mentions.move(k, c.menu.keys.List):
 		return true, nil
-	case len(c.menu) > 0 && key.Matches(k, c.menuKeys.Complete):
+	case c.mentions.open && key.Matches(k, c.keys.Complete),
+		c.mentions.open && len(c.mentions.rows) > 0 && key.Matches(k, c.keys.Send): // with no row, enter sends
+		return true, c.takeMention()
+	case c.menu.open() && key.Matches(k, c.menu.keys.Complete):
 		c.complete()
 		return true, nil
-	case len(c.menu) > 0 && key.Matches(k, c.menuKeys.Run), key.Matches(k, c.keys.Send):
+	case c.menu.open() && key.Matches(k, c.menu.keys.Run), key.Matches(k, c.keys.Send):
 		return true, c.send()
 	case key.Matches(k, c.keys.Complete):
-		return true, c.completeMention() // a tab is never text
+		return true, nil // a tab is never text
+	case key.Matches(k, c.keys.Paste): // the clipboard's image, or its text, off the Update loop
+		c.att.images++
+		return true, c.att.clip.read(c.att.limits.FileLimit(), c.att.images)
 	case key.Matches(k, c.keys.Editor):
-		c.expandPastes() // the editor gets the whole text
+		c.pastes.expandIn(&c.ta) // the editor gets the whole text
 		return true, OpenEditor(c.Value())
 	case key.Matches(k, c.keys.ExpandPaste):
-		c.expandPastes()
+		c.pastes.expandIn(&c.ta)
 		c.updateMenu()
 		return true, nil
 	case k.Code == tea.KeyBackspace && k.Mod == 0:
-		if c.removeChip() {
+		if c.pastes.removeAt(&c.ta) {
 			c.updateMenu()
 			return true, nil
 		}
 	case key.Matches(k, c.keys.Prev):
 		switch {
-		case c.recall > 0 && (c.Value() == "" || c.recalling() && c.ta.Line() == 0):
-			c.show(c.recall - 1)
+		case c.hist.at > 0 && (c.Value() == "" || c.hist.recalling() && c.ta.Line() == 0):
+			c.ta.SetValue(c.hist.show(c.hist.at - 1))
+			c.updateMenu()
 			return true, nil
 		}
 	case key.Matches(k, c.keys.Next):
 		switch {
-		case c.recalling() && c.ta.Line() == c.ta.LineCount()-1:
-			c.show(c.recall + 1)
+		case c.hist.recalling() && c.ta.Line() == c.ta.LineCount()-1:
+			if text := c.hist.show(c.hist.at + 1); c.hist.recalling() {
+				c.ta.SetValue(text)
+			} else {
+				c.ta.Reset()
+			}
+			c.updateMenu()
 			return true, nil
 		}
 	}
-	return c.viNormal(), nil // in vi's normal mode no key types text
+	return c.vi != nil && c.vi.Mode() == vi.Normal, nil // in vi's normal mode no key types text
 }
 
 // send handles enter. With the slash menu open, the selected command runs
@@ -300,14 +332,17 @@ func (c *Composer) send() tea.Cmd {
 	if strings.TrimSpace(text) == "" && len(c.att.files) == 0 {
 		return nil
 	}
+	if _, ok := shellLine(c.Text()); ok {
+		return c.runShell(c.Text()) // never sent: its output joins the next message
+	}
 	if len(c.pastes) > 0 {
 		text = c.Text() // a chip is never a command: send it whole
-		c.remember(text)
+		c.hist.remember(text)
 		c.Reset()
 		return func() tea.Msg { return SubmitMsg{Text: text} }
 	}
-	if len(c.menu) > 0 {
-		cmd := c.menu[c.sel.Sel()]
+	if c.menu.open() {
+		cmd := c.menu.selected()
 		if cmd.arg != "" {
 			return c.run(cmd.Name, cmd.arg)
 		}
@@ -318,9 +353,9 @@ func (c *Composer) send() tea.Cmd {
 		return c.run(cmd.Name, "")
 	}
 	if name, args, ok := Parse(text); ok {
-		if _, isPrompt := c.prompt(name); !isPrompt {
-			if err := c.validate(name, args); err != nil {
-				if line, waits := c.notAllowed(name); waits {
+		if _, isPrompt := c.menu.prompt(name); !isPrompt {
+			if err := c.menu.validate(name, args); err != nil {
+				if line, waits := c.menu.notAllowed(name); waits {
 					return notify(true, line)
 				}
 				return notify(true, err.Error())
@@ -333,7 +368,7 @@ func (c *Composer) send() tea.Cmd {
 		return notify(true, err.Error())
 	}
 	if strings.TrimSpace(text) != "" {
-		c.remember(text)
+		c.hist.remember(text)
 	}
 	c.Reset()
 	return func() tea.Msg { return SubmitMsg{Text: text, Files: files} }
@@ -341,10 +376,10 @@ func (c *Composer) send() tea.Cmd {
 
 // run sends a validated command and clears the composer.
 func (c *Composer) run(name, args string) tea.Cmd {
-	if p, ok := c.prompt(name); ok {
+	if p, ok := c.menu.prompt(name); ok {
 		return c.usePrompt(p, args)
 	}
-	c.remember(strings.TrimSpace("/" + name + " " + args))
+	c.hist.remember(strings.TrimSpace("/" + name + " " + args))
 	c.Reset()
 	return func() tea.Msg { return SlashMsg{Name: name, Args: args} }
 }
@@ -352,7 +387,7 @@ func (c *Composer) run(name, args string) tea.Cmd {
 // complete replaces the typed command name with the selected one, adding a
 // space when it takes arguments.
 func (c *Composer) complete() {
-	cmd := c.menu[c.sel.Sel()]
+	cmd := c.menu.selected()
 	text := "/" + cmd.Name
 	if cmd.arg != "" {
 		text += " " + cmd.arg
@@ -363,142 +398,45 @@ func (c *Composer) complete() {
 	c.updateMenu()
 }
 
-// remember adds a sent text to the history as its newest entry.
-func (c *Composer) remember(text string) {
-	if n := len(c.own); n == 0 || c.own[n-1] != text {
-		c.own = append(c.own, text)
-		if len(c.own) > historyMax {
-			c.own = append(c.own[:0:0], c.own[len(c.own)-historyMax:]...)
-		}
-	}
-	c.rebuildHistory()
-	c.recall = len(c.history)
-}
-
-func (c Composer) recalling() bool { return c.recall < len(c.history) }
-
-// show puts history entry i in the composer; i == len(history) clears it.
-func (c *Composer) show(i int) {
-	c.recall = i
-	if i >= len(c.history) {
-		c.ta.Reset()
-	} else {
-		c.ta.SetValue(c.history[i])
-	}
-	c.updateMenu()
-}
-
-// updateMenu recomputes the slash completions for the current text: the menu
-// shows while the text is a single word starting with "/" that some command
-// name starts with.
+// updateMenu recomputes the completions for the current text.
 func (c *Composer) updateMenu() {
-	prev := ""
-	if len(c.menu) > 0 {
-		prev = c.menu[c.sel.Sel()].Name
-	}
-	c.menu = nil
-	c.sel = newListCursor(0)
-	c.sel.SetPage(menuMaxItems)
-	text := c.Value()
-	if !strings.HasPrefix(text, "/") || strings.Contains(text, "\n") {
-		return
-	}
-	if strings.ContainsAny(text, " \t") {
-		c.menu = c.argMenu(text) // arguments are being typed: complete them, if the command has choices
-		return
-	}
-	word := text
-	if _, _, ok := Parse(text); !ok && word != "/" {
-		return
-	}
-	c.menu = append(append(Complete(word), c.promptMenu(word)...), c.mcpMenu(word)...)
-	c.sel.Reset(len(c.menu))
-	for i, m := range c.menu {
-		if m.Name == prev {
-			c.sel.Move(i)
-		}
-	}
+	c.menu.update(c.Value())
+	c.mentions.update(c.Value())
 }
 
-// menuRows is how many rows the slash menu takes.
-func (c Composer) menuRows() int { return min(len(c.menu), menuMaxItems) }
-
-// View is the slash menu (if open) above the text rows.
+// View is the chips (if any), then the slash menu, the @ popup or the
+// paste hint (if one shows), above the text rows.
 func (c Composer) View() string {
+	var above []string
+	if c.shell.line != "" {
+		above = append(above, c.shell.view(c.width(), c.styles))
+	}
 	if len(c.att.files) > 0 {
-		return c.chipsView() + "\n" + c.composerView()
+		above = append(above, c.att.view(c.width(), c.styles))
 	}
-	return c.composerView()
+	switch {
+	case c.menu.open():
+		above = append(above, c.menu.view(c.width(), c.styles))
+	case c.mentions.open:
+		above = append(above, c.mentions.view(c.width(), c.styles))
+	case c.pastes.height(false) > 0:
+		above = append(above, c.pastes.hint(c.width(), c.styles))
+	}
+	text := c.ta.View
+	if c.ta.Value() == "" && c.empty != nil {
+		text = func() string {
+			k := emptyKey{c.ta.Width(), c.ta.Height(), c.ta.Focused(), c.styles}
+			if c.empty.key != k || c.empty.out == "" {
+				c.empty.key, c.empty.out = k, c.ta.View()
+			}
+			return c.empty.out
+		}
+	}
+	return strings.Join(append(above, text()), "\n")
 }
 
-// composerView is the slash menu (if open) above the text rows.
-func (c Composer) composerView() string {
-	if len(c.menu) == 0 {
-		if c.pasteRows() > 0 {
-			return c.pasteHint() + "\n" + c.ta.View()
-		}
-		if c.ta.Value() != "" || c.empty == nil {
-			return c.ta.View()
-		}
-		k := emptyKey{c.ta.Width(), c.ta.Height(), c.ta.Focused(), c.styles}
-		if c.empty.key != k || c.empty.out == "" {
-			c.empty.key, c.empty.out = k, c.ta.View()
-		}
-		return c.empty.out
-	}
-	return c.menuView() + "\n" + c.ta.View()
-}
-
-// pasteRows is how many rows the paste hint takes: one while a chip shows
-// (and no menu does).
-func (c Composer) pasteRows() int {
-	if len(c.pastes) > 0 && len(c.menu) == 0 {
-		return 1
-	}
-	return 0
-}
-
-// pasteHint is the line above the text while a chip shows: what the chip is
-// and which keys act on it.
-func (c Composer) pasteHint() string {
-	n := 0
-	for _, text := range c.pastes {
-		n += pasteLines(text)
-	}
-	line := fmt.Sprintf("  %s pasted (%d lines, sent whole) · ctrl+x expands · backspace after a chip removes it",
-		plural(len(c.pastes), "chip"), n)
-	width := c.ta.Width() + ansi.StringWidth(composerPrompt)
-	return theme.ShellOf(c.styles).Muted.Render(ansi.Truncate(line, width, "…"))
-}
-
-// menuView draws the visible window of the slash menu, keeping the selected
-// row in view; each row is cut to the composer's width.
-func (c Composer) menuView() string {
-	width := c.ta.Width() + ansi.StringWidth(composerPrompt)
-	rows := c.menuRows()
-	first := c.sel.Window(rows)
-	usageW := 0
-	for _, m := range c.menu {
-		usageW = max(usageW, ansi.StringWidth(m.Usage()))
-	}
-	sh := theme.ShellOf(c.styles)
-	var b strings.Builder
-	for i := first; i < first+rows; i++ {
-		m := c.menu[i]
-		u := m.Usage()
-		line := "  " + u + strings.Repeat(" ", usageW-ansi.StringWidth(u)) + "  " + m.Desc
-		line = ansi.Truncate(line, width, "…")
-		if i > first {
-			b.WriteByte('\n')
-		}
-		if i == c.sel.Sel() {
-			b.WriteString(sh.Selection.Render(line))
-		} else {
-			b.WriteString(sh.Muted.Render(line))
-		}
-	}
-	return b.String()
-}
+// width is the composer's width in cells, its prompt included.
+func (c Composer) width() int { return c.ta.Width() + ansi.StringWidth(composerPrompt) }
 
 // putBack returns a message that was not sent to the composer, unless the
 // user has started another.

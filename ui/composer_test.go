@@ -183,7 +183,7 @@ func TestComposerHistory(t *testing.T) {
 
 func TestComposerSlashMenu(t *testing.T) {
 	c := typeText(newTestComposer(), "/")
-	if n := len(c.menu); n != len(Commands()) {
+	if n := len(c.menu.rows); n != len(Commands()) {
 		t.Fatalf("menu after / has %d rows; want every command", n)
 	}
 	if c.Height() != 1+min(len(Commands()), menuMaxItems) {
@@ -193,14 +193,14 @@ func TestComposerSlashMenu(t *testing.T) {
 		t.Errorf("menu view lacks /model:\n%s", v)
 	}
 	c = typeText(c, "mo")
-	if len(c.menu) != 1 || c.menu[0].Name != "model" {
-		t.Fatalf("menu after /mo = %v", c.menu)
+	if len(c.menu.rows) != 1 || c.menu.rows[0].Name != "model" {
+		t.Fatalf("menu after /mo = %v", c.menu.rows)
 	}
 	c, _ = c.Update(keyMsg("tab"))
 	if c.Value() != "/model " {
 		t.Fatalf("tab completed to %q", c.Value())
 	}
-	if len(c.menu) != 0 {
+	if len(c.menu.rows) != 0 {
 		t.Error("menu still open while typing arguments")
 	}
 	c = typeText(c, "gpt-5")
@@ -247,7 +247,7 @@ func TestComposerSlashEnter(t *testing.T) {
 	// A path is a prompt, not a command.
 	c.Reset()
 	c = typeText(c, "/usr/bin/env is missing")
-	if len(c.menu) != 0 {
+	if len(c.menu.rows) != 0 {
 		t.Error("a path opened the menu")
 	}
 	_, cmd = c.Update(keyMsg("enter"))
@@ -260,7 +260,7 @@ func TestComposerMenuSelection(t *testing.T) {
 	c := typeText(newTestComposer(), "/")
 	c, _ = c.Update(keyMsg("down"))
 	c, _ = c.Update(keyMsg("down"))
-	if got := c.menu[c.sel.Sel()].Name; got != Commands()[2].Name {
+	if got := c.menu.rows[c.menu.sel.Sel()].Name; got != Commands()[2].Name {
 		t.Fatalf("after two downs the selection is %q", got)
 	}
 	c, _ = c.Update(keyMsg("up"))
@@ -273,14 +273,14 @@ func TestComposerMenuSelection(t *testing.T) {
 	c.Reset()
 	c = typeText(c, "/")
 	c, _ = c.Update(keyMsg("up"))
-	if got := c.menu[c.sel.Sel()].Name; got != Commands()[0].Name {
+	if got := c.menu.rows[c.menu.sel.Sel()].Name; got != Commands()[0].Name {
 		t.Errorf("up from the first row selected %q", got)
 	}
 	for range len(Commands()) + 3 {
 		c, _ = c.Update(dlgKey("ctrl+n"))
 	}
 	last := Commands()[len(Commands())-1]
-	if got := c.menu[c.sel.Sel()].Name; got != last.Name {
+	if got := c.menu.rows[c.menu.sel.Sel()].Name; got != last.Name {
 		t.Errorf("down past the last row selected %q", got)
 	}
 	if v := ansi.Strip(c.View()); !strings.Contains(v, last.Usage()) {
@@ -288,7 +288,7 @@ func TestComposerMenuSelection(t *testing.T) {
 	}
 	// pgup/pgdn and home/end are not the menu's: the transcript and the
 	// text keep them.
-	if c2, _ := c.Update(dlgKey("home")); c2.sel.Sel() != c.sel.Sel() {
+	if c2, _ := c.Update(dlgKey("home")); c2.menu.sel.Sel() != c.menu.sel.Sel() {
 		t.Error("home moved the menu")
 	}
 }

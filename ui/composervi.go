@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/ui/vi"
@@ -19,8 +20,8 @@ import (
 // normal and insert modes, starting in insert mode.
 func (c *Composer) SetKeys(k KeyMap) {
 	c.keys = k
-	c.menuKeys.Complete.SetKeys(k.Complete.Keys()...)
-	c.menuKeys.Run.SetKeys(k.Send.Keys()...)
+	c.menu.keys.Complete.SetKeys(k.Complete.Keys()...)
+	c.menu.keys.Run.SetKeys(k.Send.Keys()...)
 	c.applyKeys()
 	c.vi = nil
 	if k.Vi {
@@ -36,11 +37,15 @@ func (c Composer) ViMode() string {
 	return c.vi.Mode().String()
 }
 
-// ViTakes reports whether the vi editor takes k before the root's own
-// keys: esc in insert mode (it goes to normal mode, not to stop or clear),
-// and in normal mode every one-character key but the help key (vi's
-// letters are commands, not the approval answers or text).
-func (c Composer) ViTakes(k tea.KeyPressMsg) bool {
+// Takes reports whether the composer takes k before the root's own keys:
+// esc and ctrl+c while a !command runs (they stop it), and in the vi
+// preset esc in insert mode (it goes to normal mode, not to stop or
+// clear) and in normal mode every one-character key but the help key
+// (vi's letters are commands, not the approval answers or text).
+func (c Composer) Takes(k tea.KeyPressMsg) bool {
+	if c.shell.line != "" && key.Matches(k, c.keys.Interrupt, c.keys.Quit) {
+		return true
+	}
 	if c.vi == nil {
 		return false
 	}
@@ -61,37 +66,33 @@ func (c *Composer) viKey(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 	if c.vi == nil || (c.vi.Mode() == vi.Insert && k.String() != "esc") {
 		return false, nil
 	}
-	b, act := c.vi.Key(c.viBuffer(), k.String())
+	b, act := c.vi.Key(viBuffer(&c.ta), k.String())
 	switch act {
 	case vi.Send:
 		c.vi.SetMode(vi.Insert, b) // a new prompt starts in insert mode
 		return true, c.send()
 	case vi.Done:
-		c.setViBuffer(b)
+		setViBuffer(&c.ta, b)
 		c.updateMenu()
 		return true, nil
 	}
 	return false, nil // vi.Pass
 }
 
-// viNormal reports whether the composer is in vi's normal mode, where the
-// textarea takes no keys.
-func (c Composer) viNormal() bool { return c.vi != nil && c.vi.Mode() == vi.Normal }
-
-// viBuffer is the text and cursor as vi sees them.
-func (c Composer) viBuffer() vi.Buffer {
-	return vi.Buffer{Text: c.ta.Value(), Row: c.ta.Line(), Col: c.ta.Column()}
+// viBuffer is the textarea's text and cursor as vi sees them.
+func viBuffer(ta *textarea.Model) vi.Buffer {
+	return vi.Buffer{Text: ta.Value(), Row: ta.Line(), Col: ta.Column()}
 }
 
 // setViBuffer puts b in the textarea: its text (when it changed; the paste
 // chips stay) and its cursor.
-func (c *Composer) setViBuffer(b vi.Buffer) {
-	if b.Text != c.ta.Value() {
-		c.ta.SetValue(b.Text)
+func setViBuffer(ta *textarea.Model, b vi.Buffer) {
+	if b.Text != ta.Value() {
+		ta.SetValue(b.Text)
 	}
-	c.ta.MoveToBegin()
-	for steps := 0; c.ta.Line() < b.Row && steps < 1<<16; steps++ {
-		c.ta.CursorDown() // by wrapped rows: a long line takes several
+	ta.MoveToBegin()
+	for steps := 0; ta.Line() < b.Row && steps < 1<<16; steps++ {
+		ta.CursorDown() // by wrapped rows: a long line takes several
 	}
-	c.ta.SetCursorColumn(b.Col)
+	ta.SetCursorColumn(b.Col)
 }

@@ -21,7 +21,12 @@
 //	models.go     the metering child: tokens, cost, the provider's models and /provider (meteringroot.go, providerpicker.go)
 //	mcpextras.go  MCP prompts as /mcp:SERVER:PROMPT commands and resources as @mcp:SERVER:URI attachments
 //	knobs.go      /fast and the request knobs' /status rows (session/knobs.go); what a server refuses is the turn engine's (session/engine.go), which turns.go asks and obeys
-//	statusbar.go  the status line and key hint; keystate.go the keys and the "?" overlay; composer.go the composer
+//	statusbar.go  the status line and key hint; keystate.go the keys and the "?" overlay
+//	composer.go   the composer: it edits, and delegates to parts of its own: the slash menu
+//	              (composermenu.go, argcomplete.go), the @ popup (composermention.go), chips
+//	              (attachments.go, paste.go; ctrl+v's images, composerclip.go), recall
+//	              (prompthistory.go), !command (composershell.go) and the short-lived hint
+//	              that takes the key hint's line (composerhint.go; copies say what they did there)
 //	promptcmds.go prompt files as /NAME commands of the composer (SubmitMsg.Prompt); prompttrust.go asks about a project's
 //	tree.go       /tree, the branches dialog; the mouse's map from cells to source is ui/markdown's srcmap.go
 //	branch.go     the turns' branches: /edit, esc esc, ctrl+←/→, /undo (branchMsg shows a path)

@@ -24,7 +24,7 @@ func (c *Composer) Focus() tea.Cmd { return c.ta.Focus() }
 func (c *Composer) Blur() { c.ta.Blur() }
 
 // History returns the sent prompts, oldest first.
-func (c Composer) History() []string { return append([]string(nil), c.history...) }
+func (c Composer) History() []string { return append([]string(nil), c.hist.history...) }
 
 // HasPastes reports whether the composer shows a paste chip.
 func (c Composer) HasPastes() bool { return len(c.pastes) > 0 }

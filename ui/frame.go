@@ -148,7 +148,7 @@ type waitingSend struct {
 }
 
 // argChoicesMsg gives the composer the values a command's argument
-// completes to (Composer.SetArgChoices).
+// completes to (slashMenu.setArgChoices).
 type argChoicesMsg struct {
 	name   string
 	values []string

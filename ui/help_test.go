@@ -145,7 +145,7 @@ func TestHelpListsTheSlashMenuKeys(t *testing.T) {
 	for _, b := range keys.List.Bindings() {
 		for _, k := range b.Keys() {
 			c2, _ := c.Update(dlgKey(k))
-			if moved := c2.sel.Sel() != c.sel.Sel(); moved != (b.Enabled() && b.Help().Desc == "next command") {
+			if moved := c2.menu.sel.Sel() != c.menu.sel.Sel(); moved != (b.Enabled() && b.Help().Desc == "next command") {
 				t.Errorf("%s moved the menu: %v", k, moved)
 			}
 		}

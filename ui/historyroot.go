@@ -59,7 +59,7 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 		m.history.setTip(conv) // and the session continues it
 	}
 	m.status.Model, m.status.Effort = conv.Settings.Model, conv.Settings.ReasoningEffort
-	m.composer.SetPast(m.history.past())
+	past := m.updateComposer(setPastMsg{m.history.past()})
 	m.redraw()
 	for _, w := range append(msg.warns, probs...) {
 		m.notice(block.Warning, stream.SanitizeLine(w.Error()))
@@ -76,7 +76,7 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 	if at >= 0 && at < len(m.turnEntry) {
 		m.transcript.ScrollTo(m.turnEntry[at])
 	}
-	return tea.Batch(stop, watch, m.tools.resumeCalls(m.conv, m.opts.Client != nil, m.journal, m.frame), m.reattach(m.journal))
+	return tea.Batch(stop, watch, past, m.tools.resumeCalls(m.conv, m.opts.Client != nil, m.journal, m.frame), m.reattach(m.journal))
 }
 
 // redraw rebuilds the transcript from the conversation: prompts, every item

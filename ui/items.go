@@ -468,6 +468,8 @@ func (c *items) Update(msg tea.Msg) tea.Cmd {
 		return c.refresh(msg.it, msg.now) // drawn now, with the notice that says so
 	case showMsg:
 		c.appendEntry(&plainEntry{b: msg.b, fs: c.fs})
+	case shellPanelMsg:
+		c.showShell(msg)
 	case imageMsg:
 		return c.imageWritten(msg)
 	case noticeMsg:

@@ -27,7 +27,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case m.nav.on && !key.Matches(k, m.keys.Quit):
 		return m.navKey(k, m.keys.Nav)
-	case m.composer.ViTakes(k):
+	case m.composer.Takes(k):
 		return m.updateComposer(k)
 	case key.Matches(k, m.keys.Navigate):
 		m.startNav()

@@ -23,6 +23,9 @@ type KeyMap struct {
 	Editor   key.Binding // ctrl+e: edit in $EDITOR
 	// ExpandPaste is ctrl+x: a large paste's chip becomes its text.
 	ExpandPaste key.Binding
+	// Paste is ctrl+v: the clipboard's image as a chip, else its text
+	// (composerclip.go).
+	Paste key.Binding
 	// HistorySearch is ctrl+g: search the prompts of every session.
 	HistorySearch key.Binding
 	Unattach      key.Binding // backspace in an empty composer: remove the last attachment chip
@@ -90,6 +93,7 @@ var keyHelp = map[string][2]string{
 	"editor":           {"ctrl+e", "edit in $EDITOR"},
 	"history_search":   {"ctrl+g", "search prompt history"},
 	"expand_paste":     {"ctrl+x", "expand a pasted-lines chip"},
+	"paste":            {"ctrl+v", "paste (or image)"},
 	"unattach":         {"⌫ (empty)", "remove last attachment"},
 	"continue":         {"enter", "continue a dropped answer"},
 	"retry":            {"ctrl+t", "retry a dropped answer"},
@@ -154,6 +158,7 @@ func NewKeyMap(km keymap.Keymap) KeyMap {
 		Editor:        bind("editor"),
 		HistorySearch: bind("history_search"),
 		ExpandPaste:   bind("expand_paste"),
+		Paste:         bind("paste"),
 		Unattach:      bind("unattach"),
 		Continue:      bind("continue"),
 		Retry:         bind("retry"),
@@ -202,7 +207,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	groups := [][]key.Binding{
 		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.Editor, k.ExpandPaste, k.HistorySearch, k.Unattach, k.Continue, k.Retry},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.ToggleReasoning, k.AllReasoning, k.ExpandTool, k.Panels},
-		{k.Interrupt, k.CopyLast, k.Sessions, k.Branch, k.Navigate, k.Help, k.Quit},
+		{k.Interrupt, k.CopyLast, k.Paste, k.Sessions, k.Branch, k.Navigate, k.Help, k.Quit},
 		dialogBindings(),
 		{k.Approve, k.ApproveSession, k.Deny},
 	}

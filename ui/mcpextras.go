@@ -6,8 +6,10 @@ package ui
 // and their resources as attachments, @mcp:SERVER:URI (tab completes them
 // from the servers' resource lists; the contents, sanitized, go as a text
 // file does). The composer's hooks are: SetMCP (the completion sources,
-// from the servers' lists when they are up), mcpMenu in updateMenu,
-// validate in send, mcpMention on tab and in takeFiles; the root's is the
+// from the servers' lists when they are up: the prompts are the slash
+// menu's, the resources the mention part's), slashMenu.mcpRows and
+// validate, completeResource on tab and mentionMenu.named in takeFiles;
+// the root's is the
 // mcp: case in slash; reading the resources is readMessage's (turns.go).
 
 import (
@@ -25,43 +27,39 @@ import (
 // mcpPrefix starts every MCP prompt command and resource mention.
 const mcpPrefix = "mcp:"
 
-// mcpSources are the prompts and resources the composer completes.
-//
-// Invariants: prompts hold one Command per prompt, named
-// mcp:SERVER:PROMPT; resources are as the servers listed them.
-type mcpSources struct {
-	prompts   []Command
-	resources []tools.Resource
-}
-
 // SetMCP sets the MCP prompts and resources the composer completes.
 func (c *Composer) SetMCP(prompts []tools.Prompt, resources []tools.Resource) {
-	c.mcp.prompts = nil
+	c.menu.setMCP(prompts)
+	c.mentions.resources = resources
+}
+
+// setMCP makes the MCP prompts the menu's /mcp:SERVER:PROMPT commands.
+func (s *slashMenu) setMCP(prompts []tools.Prompt) {
+	s.mcp = nil
 	for _, p := range prompts {
 		desc := p.Description
 		if desc == "" {
 			desc = "MCP prompt of " + p.Server
 		}
-		c.mcp.prompts = append(c.mcp.prompts, Command{
+		s.mcp = append(s.mcp, Command{
 			Name: mcpPrefix + p.Server + ":" + p.Name, Args: strings.TrimPrefix(p.Usage(), "/"+mcpPrefix+p.Server+":"+p.Name+" "),
 			Desc:  stream.SanitizeLine(clip(desc, 60)),
 			check: func(args string) error { _, err := tools.PromptArgs(p, args); return err },
 		})
 		if len(p.Args) == 0 {
-			c.mcp.prompts[len(c.mcp.prompts)-1].Args = ""
+			s.mcp[len(s.mcp)-1].Args = ""
 		}
 	}
-	c.mcp.resources = resources
 }
 
-// mcpMenu is the MCP prompts whose command starts with word ("/mcp:we").
-func (c Composer) mcpMenu(word string) []Command {
+// mcpRows is the MCP prompts whose command starts with word ("/mcp:we").
+func (s slashMenu) mcpRows(word string) []Command {
 	word = strings.TrimPrefix(word, "/")
 	if !strings.HasPrefix(mcpPrefix, word) && !strings.HasPrefix(word, mcpPrefix) {
 		return nil
 	}
 	var out []Command
-	for _, p := range c.mcp.prompts {
+	for _, p := range s.mcp {
 		if strings.HasPrefix(p.Name, word) {
 			out = append(out, p)
 		}
@@ -71,11 +69,11 @@ func (c Composer) mcpMenu(word string) []Command {
 
 // validate checks a parsed command: an MCP prompt against the servers'
 // prompts, anything else against the registry.
-func (c Composer) validate(name, args string) error {
+func (s slashMenu) validate(name, args string) error {
 	if !strings.HasPrefix(name, mcpPrefix) {
 		return Validate(name, args)
 	}
-	for _, p := range c.mcp.prompts {
+	for _, p := range s.mcp {
 		if p.Name == name {
 			return p.Validate(args)
 		}
@@ -105,71 +103,35 @@ func mcpPromptCmd(ctx context.Context, mgr *tools.Manager, name, args string) te
 	}
 }
 
-// mcpResources are the resources whose mention ("mcp:SERVER:URI") starts
-// with partial.
-func (c Composer) mcpResources(partial string) []tools.Resource {
-	var out []tools.Resource
-	for _, r := range c.mcp.resources {
-		if strings.HasPrefix(mcpMention(r), partial) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 func mcpMention(r tools.Resource) string { return mcpPrefix + r.Server + ":" + r.URI }
 
 // attachResource adds a resource as a chip; its contents are read when the
 // message is sent.
-func (c *Composer) attachResource(r tools.Resource) {
+func (ch *chips) addResource(r tools.Resource) {
 	path := mcpMention(r)
-	for _, g := range c.att.files {
-		if g.Path == path {
-			return
-		}
+	if ch.has(path) {
+		return
 	}
 	name := r.Name
 	if name == "" {
 		name = r.URI
 	}
-	c.att.files = append(c.att.files, &attach.File{Path: path, Name: stream.SanitizeLine(name), Sent: path, Kind: attach.Text, MIME: "text/plain"})
+	ch.files = append(ch.files, &attach.File{Path: path, Name: stream.SanitizeLine(name), Sent: path, Kind: attach.Text, MIME: "text/plain"})
 }
 
-// completeResource completes an @mcp: mention: one match becomes a chip,
-// several complete to what they share and are listed.
-func (c *Composer) completeResource(start int, partial string) tea.Cmd {
-	matches := c.mcpResources(partial)
-	switch len(matches) {
-	case 0:
-		return notify(true, "no MCP resource matches "+stream.SanitizeLine(partial))
-	case 1:
-		c.attachResource(matches[0])
-		c.SetValue(strings.TrimRight(c.Value()[:start], " \t"))
-		if c.Value() != "" {
-			c.SetValue(c.Value() + " ")
-		}
-		return nil
-	}
-	names := make([]string, 0, len(matches))
-	for _, r := range matches {
-		names = append(names, mcpMention(r))
-	}
-	c.SetValue(c.Value()[:start] + "@" + attach.CommonPrefix(names))
-	return notify(false, stream.SanitizeLine(strings.Join(names[:min(len(names), 8)], "  ")))
-}
-
-// takeResources attaches the @mcp:SERVER:URI words of text that name a
-// listed resource.
-func (c *Composer) takeResources(text string) {
+// named are the listed resources that @mcp:SERVER:URI words of text name.
+func (m mentionMenu) named(text string) []tools.Resource {
+	var out []tools.Resource
 	for _, w := range strings.Fields(text) {
-		if m, ok := strings.CutPrefix(w, "@"+mcpPrefix); ok {
-			for _, r := range c.mcp.resources {
-				if mcpMention(r) == mcpPrefix+m {
-					c.attachResource(r)
+		if name, ok := strings.CutPrefix(w, "@"+mcpPrefix); ok {
+			for _, r := range m.resources {
+				if mcpMention(r) == mcpPrefix+name {
+					out = append(out, r)
 				}
 			}
 		}
 	}
+	return out
 }
 
 // readResources fills in the contents of the MCP resources among files

@@ -47,8 +47,8 @@ func TestMCPPromptSlashCommand(t *testing.T) {
 	c := newTestComposer()
 	c.SetMCP(mgr.Prompts(nil), mgr.Resources(nil))
 	c = typeText(c, "/mcp:")
-	if len(c.menu) != 1 || c.menu[0].Usage() != "/mcp:web:review file [focus]" || c.menu[0].Desc != "review a file" {
-		t.Fatalf("menu %+v", c.menu)
+	if len(c.menu.rows) != 1 || c.menu.rows[0].Usage() != "/mcp:web:review file [focus]" || c.menu.rows[0].Desc != "review a file" {
+		t.Fatalf("menu %+v", c.menu.rows)
 	}
 	c.Reset()
 	c = typeText(c, "/mcp:web:review")
@@ -90,7 +90,7 @@ func TestMCPResourceAttach(t *testing.T) {
 	if c.Value() != "summarise " || len(c.att.files) != 1 || c.att.files[0].Path != "mcp:web:mem://notes" {
 		t.Fatalf("after tab: %q %+v", c.Value(), c.att.files)
 	}
-	if v := c.chipsView(); !strings.Contains(v, "[notes · mcp]") {
+	if v := c.att.view(100, nil); !strings.Contains(v, "[notes · mcp]") {
 		t.Fatalf("chip %q", v)
 	}
 	files, err := c.takeFiles("summarise")
@@ -114,7 +114,7 @@ func TestMCPResourceAttach(t *testing.T) {
 	}
 	c2 = typeText(c2, "@mcp:zzz")
 	_, cmd := c2.Update(keyMsg("tab"))
-	if msgs := run(cmd); len(msgs) != 1 || msgs[0].(NoticeMsg).Text != "no MCP resource matches mcp:zzz" {
+	if msgs := run(cmd); len(msgs) != 1 || msgs[0].(hintMsg).text != "no MCP resource matches mcp:zzz" {
 		t.Fatalf("no match: %#v", msgs)
 	}
 }

@@ -117,7 +117,7 @@ func TestModelList404(t *testing.T) {
 	}
 	d.send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	d.until("the switch", func() bool { return m.dialog == nil && m.conv.Settings.Model == "my-local-model" })
-	if got := m.composer.argMenu("/model g"); len(got) != 1 || got[0].arg != "gpt-5" {
+	if got := m.composer.menu.argRows("/model g"); len(got) != 1 || got[0].arg != "gpt-5" {
 		t.Errorf("completion without a list: %v", got)
 	}
 }

@@ -188,12 +188,12 @@ func TestModelPickerFiguresAndColumns(t *testing.T) {
 	if !strings.Contains(v, "Models 5 of 5 · 2 not for chat left out") || strings.Contains(v, "text-embedding") || strings.Contains(v, "tts-1") {
 		t.Fatalf("picker:\n%s", v)
 	}
-	for _, c := range m.composer.argMenu("/model t") {
+	for _, c := range m.composer.menu.argRows("/model t") {
 		if !models.Chat(c.arg) {
 			t.Errorf("/model t completes to %q, which is not for chat", c.arg)
 		}
 	}
-	if got := m.composer.argMenu("/model gpt-5-n"); len(got) != 1 || got[0].arg != "gpt-5-nano" {
+	if got := m.composer.menu.argRows("/model gpt-5-n"); len(got) != 1 || got[0].arg != "gpt-5-nano" {
 		t.Errorf("/model gpt-5-n completes to %v", got)
 	}
 

@@ -4,7 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"runnel/theme"
 )
 
 // This file keeps large pastes out of the composer's way: a paste of more
@@ -73,54 +77,76 @@ func (p pastes) before(s string) (string, bool) {
 	return "", false
 }
 
-// paste inserts a paste: as text when short, as a chip when long.
-func (c *Composer) paste(msg tea.PasteMsg) tea.Cmd {
+// insert puts a paste in ta: as text when short, as a chip when long.
+func (p *pastes) insert(ta *textarea.Model, msg tea.PasteMsg) tea.Cmd {
 	text := cleanInput(msg.Content)
 	if pasteLines(text) > pasteChipLines {
-		c.ta.InsertString(c.pastes.chip(text))
+		ta.InsertString(p.chip(text))
 		return nil
 	}
 	msg.Content = text
 	var cmd tea.Cmd
-	c.ta, cmd = c.ta.Update(msg)
+	*ta, cmd = ta.Update(msg)
 	return cmd
 }
 
-// removeChip deletes a chip that ends at the cursor, whole; false when the
-// cursor is not right after one.
-func (c *Composer) removeChip() bool {
-	if len(c.pastes) == 0 {
+// removeAt deletes from ta a chip that ends at the cursor, whole; false
+// when the cursor is not right after one.
+func (p pastes) removeAt(ta *textarea.Model) bool {
+	if len(p) == 0 {
 		return false
 	}
-	lines := strings.Split(c.ta.Value(), "\n")
-	row := c.ta.Line()
+	lines := strings.Split(ta.Value(), "\n")
+	row := ta.Line()
 	if row >= len(lines) {
 		return false
 	}
 	line := []rune(lines[row])
-	head := string(line[:min(c.ta.Column(), len(line))])
-	label, ok := c.pastes.before(head)
+	head := string(line[:min(ta.Column(), len(line))])
+	label, ok := p.before(head)
 	if !ok {
 		return false
 	}
 	for range []rune(label) {
-		c.ta, _ = c.ta.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+		*ta, _ = ta.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
 	}
-	delete(c.pastes, label)
+	delete(p, label)
 	return true
 }
 
-// expandPastes puts the pasted text in place of every chip, for editing.
-func (c *Composer) expandPastes() bool {
-	if len(c.pastes) == 0 {
+// expandIn puts the pasted text in place of every chip of ta, for editing,
+// and forgets the chips.
+func (p *pastes) expandIn(ta *textarea.Model) bool {
+	if len(*p) == 0 {
 		return false
 	}
-	v := c.pastes.expand(c.ta.Value())
-	c.pastes = nil
-	c.ta.SetValue(v)
+	v := p.expand(ta.Value())
+	*p = nil
+	ta.SetValue(v)
 	// show the end, where the cursor is: the textarea scrolls within the
 	// content its last View laid out, so lay it out first
-	_ = c.ta.View()
-	c.ta.MoveToEnd()
+	_ = ta.View()
+	ta.MoveToEnd()
 	return true
+}
+
+// height is how many rows the paste hint takes: one while a chip shows
+// (and no menu does, menuOpen false).
+func (p pastes) height(menuOpen bool) int {
+	if len(p) > 0 && !menuOpen {
+		return 1
+	}
+	return 0
+}
+
+// hint is the line above the text while a chip shows: what the chip is
+// and which keys act on it, cut to width.
+func (p pastes) hint(width int, st *theme.Styles) string {
+	n := 0
+	for _, text := range p {
+		n += pasteLines(text)
+	}
+	line := fmt.Sprintf("  %s pasted (%d lines, sent whole) · ctrl+x expands · backspace after a chip removes it",
+		plural(len(p), "chip"), n)
+	return theme.ShellOf(st).Muted.Render(ansi.Truncate(line, width, "…"))
 }

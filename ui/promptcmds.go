@@ -36,16 +36,22 @@ type promptsAllowedMsg struct {
 // line that says so, or "". A project prompt not allowed yet is named when
 // typed, with how to allow it.
 func (c *Composer) SetPrompts(lib prompts.Library) string {
-	c.prompts, c.waiting = nil, lib.Waiting
+	line := c.menu.setPrompts(lib)
+	c.updateMenu()
+	return line
+}
+
+// setPrompts is SetPrompts for the menu.
+func (s *slashMenu) setPrompts(lib prompts.Library) string {
+	s.prompts, s.waiting = nil, lib.Waiting
 	var clash []string
 	for _, p := range lib.Prompts {
 		if _, builtin := Lookup(p.Name); builtin {
 			clash = append(clash, p.Name)
 			continue
 		}
-		c.prompts = append(c.prompts, p)
+		s.prompts = append(s.prompts, p)
 	}
-	c.updateMenu()
 	if len(clash) == 0 {
 		return ""
 	}
@@ -57,8 +63,8 @@ func (c *Composer) SetPrompts(lib prompts.Library) string {
 }
 
 // prompt finds the usable prompt called name.
-func (c Composer) prompt(name string) (prompts.Prompt, bool) {
-	for _, p := range c.prompts {
+func (s slashMenu) prompt(name string) (prompts.Prompt, bool) {
+	for _, p := range s.prompts {
 		if p.Name == name {
 			return p, true
 		}
@@ -67,8 +73,8 @@ func (c Composer) prompt(name string) (prompts.Prompt, bool) {
 }
 
 // notAllowed is the line for /NAME of a project prompt not allowed yet.
-func (c Composer) notAllowed(name string) (string, bool) {
-	for _, p := range c.waiting {
+func (s slashMenu) notAllowed(name string) (string, bool) {
+	for _, p := range s.waiting {
 		if p.Name == name {
 			return "/" + name + " is a project prompt (" + stream.SanitizeLine(p.Path) + ") you have not allowed — start runnel here again to be asked, or run `runnel prompts allow`", true
 		}
@@ -76,12 +82,12 @@ func (c Composer) notAllowed(name string) (string, bool) {
 	return "", false
 }
 
-// promptMenu is the prompts whose names start with prefix, as menu rows
+// promptRows is the prompts whose names start with prefix, as menu rows
 // after the built-in commands.
-func (c Composer) promptMenu(prefix string) []Command {
+func (s slashMenu) promptRows(prefix string) []Command {
 	prefix = strings.ToLower(strings.TrimPrefix(prefix, "/"))
 	var out []Command
-	for _, p := range c.prompts {
+	for _, p := range s.prompts {
 		if strings.HasPrefix(p.Name, prefix) {
 			desc := "prompt"
 			if p.Description != "" {
@@ -105,20 +111,20 @@ func (c *Composer) usePrompt(p prompts.Prompt, args string) tea.Cmd {
 		return notify(true, "/"+p.Name+": "+stream.SanitizeLine(err.Error()))
 	}
 	typed := strings.TrimSpace("/" + p.Name + " " + args)
-	c.remember(typed)
+	c.hist.remember(typed)
 	c.Reset()
 	c.expanded = expansion{typed: typed, text: strings.TrimSpace(text)}
 	o := p.Override()
 	return func() tea.Msg { return SubmitMsg{Text: text, Files: files, Prompt: o} }
 }
 
-// promptsAllowed takes the library with the project's prompts in.
-func (c *Composer) promptsAllowed(msg promptsAllowedMsg) tea.Cmd {
+// allowed takes the library with the project's prompts in.
+func (s *slashMenu) allowed(msg promptsAllowedMsg) tea.Cmd {
 	if msg.err != nil {
 		return notify(true, "project prompts not allowed: "+stream.SanitizeLine(msg.err.Error()))
 	}
 	cmds := []tea.Cmd{notify(false, "project prompts allowed: "+strings.Join(names(msg.lib.Prompts, true), ", ")+" (asked again when a file in "+stream.SanitizeLine(msg.lib.Project)+" changes)")}
-	line := c.SetPrompts(msg.lib)
+	line := s.setPrompts(msg.lib)
 	for _, p := range msg.lib.Prompts { // said at start unless a project prompt clashes too
 		if _, builtin := Lookup(p.Name); builtin && p.Project {
 			cmds = append(cmds, notify(true, stream.SanitizeLine(line)))

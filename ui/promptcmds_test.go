@@ -88,18 +88,18 @@ func TestPromptCommandsComplete(t *testing.T) {
 	}
 	c = typeText(c, "/re")
 	var got []string
-	for _, m := range c.menu {
+	for _, m := range c.menu.rows {
 		got = append(got, m.Name)
 	}
 	if strings.Join(got, " ") != "retry rename review" {
 		t.Fatalf("menu %q", got)
 	}
-	if c.menu[2].Desc != "prompt: Review code" || c.menu[2].Usage() != "/review [INPUT]" {
-		t.Errorf("row %+v", c.menu[2])
+	if c.menu.rows[2].Desc != "prompt: Review code" || c.menu.rows[2].Usage() != "/review [INPUT]" {
+		t.Errorf("row %+v", c.menu.rows[2])
 	}
 	c.SetValue("/n")
 	c.updateMenu()
-	for _, m := range c.menu {
+	for _, m := range c.menu.rows {
 		if m.Name == "new" && m.Desc != "start a new conversation" {
 			t.Errorf("the prompt file /new is offered: %+v", m)
 		}
@@ -130,7 +130,7 @@ func TestProjectPromptsAskOnce(t *testing.T) {
 	}
 
 	m := open()
-	if _, ok := m.composer.prompt("deploy"); ok {
+	if _, ok := m.composer.menu.prompt("deploy"); ok {
 		t.Fatal("a project prompt was offered before it was allowed")
 	}
 	m.composer.SetValue("/deploy v2")
@@ -163,7 +163,7 @@ func TestProjectPromptsAskOnce(t *testing.T) {
 			m.Update(n)
 		}
 	}
-	if _, ok := m.composer.prompt("deploy"); !ok || m.dialog != nil {
+	if _, ok := m.composer.menu.prompt("deploy"); !ok || m.dialog != nil {
 		t.Fatal("y did not offer the project's prompts")
 	}
 	if s := plain(m); !strings.Contains(s, "project prompts allowed: /deploy") || strings.Count(s, "bad.md") != 1 {
@@ -176,7 +176,7 @@ func TestProjectPromptsAskOnce(t *testing.T) {
 	if askPromptTrust(m.opts.Prompts, m.frame) != nil {
 		t.Error("asked again with nothing changed")
 	}
-	if _, ok := m.composer.prompt("deploy"); !ok {
+	if _, ok := m.composer.menu.prompt("deploy"); !ok {
 		t.Error("an allowed project prompt is not offered")
 	}
 }

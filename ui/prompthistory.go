@@ -1,56 +1,99 @@
 package ui
 
-// This file is the composer's prompt history beyond this process: the
-// prompts of the resumed session and of earlier sessions (from the store),
-// recalled with up after this process's own, and searched with the
-// HistorySearch dialog. The history child (history.go) loads them and
-// posts them to the composer (setPastMsg).
+// This file is the composer's recall part: the prompts up and down bring
+// back, this process's own and those sent before it (the resumed session's
+// and earlier sessions', from the store), also searched with the
+// HistorySearch dialog. The history child (history.go) loads the earlier
+// ones and posts them to the composer (setPastMsg).
 
 import (
 	"runnel/session"
 )
 
-// SetPast gives the composer the prompts sent before this process, newest
+// recall is what up and down bring back.
+//
+// Invariants: 0 ≤ at ≤ len(history); at == len(history) means not
+// recalling. history is derived from own and past (rebuild): newest first
+// own then past, each text once, at most historyMax, stored oldest first.
+type recall struct {
+	history []string // what up/down recall, oldest first
+	own     []string // prompts and commands sent from this composer, oldest first
+	past    []string // prompts sent before this process, newest first (setPast)
+	at      int      // history index being shown
+}
+
+// remember adds a sent text to the history as its newest entry and leaves
+// recall.
+func (r *recall) remember(text string) {
+	if n := len(r.own); n == 0 || r.own[n-1] != text {
+		r.own = append(r.own, text)
+		if len(r.own) > historyMax {
+			r.own = append(r.own[:0:0], r.own[len(r.own)-historyMax:]...)
+		}
+	}
+	r.rebuild()
+	r.reset()
+}
+
+// setPast gives the recall the prompts sent before this process, newest
 // first: the resumed session's, then earlier sessions'. Up reaches them
 // after this process's prompts; a text in both lists is recalled once, at
 // its newest place. Recall starts again from the empty composer.
-func (c *Composer) SetPast(past []string) {
-	c.past = append([]string(nil), past...)
-	c.rebuildHistory()
-	c.recall = len(c.history)
+func (r *recall) setPast(past []string) {
+	r.past = append([]string(nil), past...)
+	r.rebuild()
+	r.reset()
 }
 
-// rebuildHistory derives history from own and past: newest first, own then
-// past, each text once, at most historyMax; then stored oldest first.
-func (c *Composer) rebuildHistory() {
-	seen := make(map[string]bool, len(c.own)+len(c.past))
-	newest := make([]string, 0, min(len(c.own)+len(c.past), historyMax))
+// rebuild derives history from own and past.
+func (r *recall) rebuild() {
+	seen := make(map[string]bool, len(r.own)+len(r.past))
+	newest := make([]string, 0, min(len(r.own)+len(r.past), historyMax))
 	add := func(s string) {
 		if s != "" && !seen[s] && len(newest) < historyMax {
 			seen[s] = true
 			newest = append(newest, s)
 		}
 	}
-	for i := len(c.own) - 1; i >= 0; i-- {
-		add(c.own[i])
+	for i := len(r.own) - 1; i >= 0; i-- {
+		add(r.own[i])
 	}
-	for _, p := range c.past {
+	for _, p := range r.past {
 		add(p)
 	}
-	c.history = make([]string, 0, len(newest)) // fresh: copies of the composer share no array
+	r.history = make([]string, 0, len(newest)) // fresh: copies of the composer share no array
 	for i := len(newest) - 1; i >= 0; i-- {
-		c.history = append(c.history, newest[i])
+		r.history = append(r.history, newest[i])
 	}
 }
 
-// Recent returns the history newest first, for the history search.
-func (c Composer) Recent() []string {
-	out := make([]string, len(c.history))
-	for i, h := range c.history {
-		out[len(c.history)-1-i] = h
+// reset leaves recall: the next up starts from the newest entry.
+func (r *recall) reset() { r.at = len(r.history) }
+
+// recalling reports whether an entry is shown.
+func (r recall) recalling() bool { return r.at < len(r.history) }
+
+// show moves to entry i and returns its text; i == len(history) is the
+// empty composer.
+func (r *recall) show(i int) string {
+	r.at = max(0, min(i, len(r.history)))
+	if r.at == len(r.history) {
+		return ""
+	}
+	return r.history[r.at]
+}
+
+// recent returns the history newest first, for the history search.
+func (r recall) recent() []string {
+	out := make([]string, len(r.history))
+	for i, h := range r.history {
+		out[len(r.history)-1-i] = h
 	}
 	return out
 }
+
+// Recent returns the history newest first, for the history search.
+func (c Composer) Recent() []string { return c.hist.recent() }
 
 // setValueMsg puts text in the composer (through updateComposer, which
 // re-lays out when its height changes).

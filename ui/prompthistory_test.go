@@ -20,7 +20,7 @@ func TestComposerPastHistory(t *testing.T) {
 		c.SetValue(p)
 		c, _ = c.Update(keyMsg("enter"))
 	}
-	c.SetPast([]string{"y", "p2", "p1"})
+	c, _ = c.Update(setPastMsg{[]string{"y", "p2", "p1"}})
 	var got []string
 	for range 5 {
 		c, _ = c.Update(keyMsg("up"))

@@ -158,37 +158,9 @@ func (c *items) copyMark() tea.Cmd {
 	return mouseCopy(c.transcript.markedText())
 }
 
-// mouseCopy is CopyCmd (cleaned, OSC 52) whose report of a copy that got
-// through is one status line ("copied 120 B to the terminal's clipboard
-// (OSC 52)"), not a notice: a notice would move the transcript under the
-// mouse. A copy that did not get through (tmux drops it) is still a
-// notice, with what to do.
-func mouseCopy(text string) tea.Cmd {
-	return mapMsgs(CopyCmd(text), func(msg tea.Msg) tea.Msg {
-		if n, ok := msg.(NoticeMsg); ok && !n.Err {
-			return statusMsg{keep: true, detail: "copied " + strings.TrimPrefix(n.Text, "sent ")}
-		}
-		return msg
-	})
-}
-
-// mapMsgs runs f on what cmd (and every Cmd of its batch) delivers.
-func mapMsgs(cmd tea.Cmd, f func(tea.Msg) tea.Msg) tea.Cmd {
-	if cmd == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		msg := cmd()
-		if b, ok := msg.(tea.BatchMsg); ok {
-			out := make(tea.BatchMsg, len(b))
-			for i, c := range b {
-				out[i] = mapMsgs(c, f)
-			}
-			return out
-		}
-		return f(msg)
-	}
-}
+// mouseCopy is CopyCmd (cleaned, OSC 52): its hint takes the key hint's
+// line, so the transcript never moves under the mouse.
+func mouseCopy(text string) tea.Cmd { return CopyCmd(text) }
 
 // click opens or closes the panel or thought whose header is at p, or
 // copies the code block at p.

@@ -88,8 +88,8 @@ func TestMouseDragCopiesTheSource(t *testing.T) {
 		t.Error("a copy added to the transcript, under the mouse")
 	}
 	rows := strings.Split(plain(m), "\n")
-	if status := rows[len(rows)-2]; !strings.Contains(status, "copied 44 B to the terminal's clipboard") {
-		t.Errorf("the status line does not say what was copied: %q", status)
+	if hintRow := rows[len(rows)-1]; !strings.Contains(hintRow, "sent 44 B to the terminal's clipboard") {
+		t.Errorf("the hint line does not say what was copied: %q", hintRow)
 	}
 	rows = strings.Split(m.View().Content, "\n")
 	_, y := cellOf(t, m, 0, "evening")

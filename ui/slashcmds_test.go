@@ -214,7 +214,7 @@ func TestExportArgs(t *testing.T) {
 func TestFixedArgumentsComplete(t *testing.T) {
 	c := NewComposer(nil)
 	for text, want := range map[string]string{"/effort hi": "high", "/theme li": "light", "/export ht": "html"} {
-		got := c.argMenu(text)
+		got := c.menu.argRows(text)
 		if len(got) == 0 || got[0].arg != want {
 			t.Errorf("%q completes to %+v, want %q first", text, got, want)
 		}

@@ -36,6 +36,7 @@ var Actions = []KeyAction{
 	{Name: "next", Modes: []string{ModeChat}, Default: []string{"down"}},
 	{Name: "editor", Modes: []string{ModeChat}, Default: []string{"ctrl+e"}},
 	{Name: "expand_paste", Modes: []string{ModeChat}, Default: []string{"ctrl+x"}},
+	{Name: "paste", Modes: []string{ModeChat}, Default: []string{"ctrl+v"}},
 	{Name: "history_search", Modes: []string{ModeChat}, Default: []string{"ctrl+g"}},
 	{Name: "unattach", Modes: []string{ModeChat}, Default: []string{"backspace"}},
 	{Name: "continue", Modes: []string{ModeDropped}, Default: []string{"enter"}},

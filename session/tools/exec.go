@@ -39,6 +39,20 @@ type execResult struct {
 	StartErr  error // the command could not be started
 }
 
+// status is how the command ended as a call's Status: cancelled, timed
+// out, failed (it could not start, or exited non-zero) or StatusOK.
+func (r execResult) status() Status {
+	switch {
+	case r.Cancelled:
+		return StatusCancelled
+	case r.TimedOut:
+		return StatusTimedOut
+	case r.StartErr != nil || r.ExitCode != 0:
+		return StatusFailed
+	}
+	return StatusOK
+}
+
 // Truncated reports whether stdout was cut.
 func (r execResult) Truncated() bool { return r.Total > int64(len(r.Stdout)) }
 

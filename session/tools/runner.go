@@ -234,15 +234,7 @@ func (r *Runner) runFunction(ctx context.Context, f *Function, c Call) Result {
 	x := runCommand(ctx, f.argv(), f.Dir, commandEnv(r.cfg.hiddenEnv(f.PassAPIKey, f.EnvPassthrough), c), args, timeout, live)
 	res := Result{
 		Call: c, Output: x.modelOutput(timeout), Stderr: x.Stderr, ExitCode: x.ExitCode,
-		Truncated: x.Truncated(), Duration: time.Since(start),
-	}
-	switch {
-	case x.Cancelled:
-		res.Status = StatusCancelled
-	case x.TimedOut:
-		res.Status = StatusTimedOut
-	case x.StartErr != nil || x.ExitCode != 0:
-		res.Status = StatusFailed
+		Truncated: x.Truncated(), Duration: time.Since(start), Status: x.status(),
 	}
 	return res
 }
