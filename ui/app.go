@@ -133,7 +133,7 @@ func (m *Model) shutdown() {
 // Init asks the terminal for its background colour and starts a replay.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startHistory(), m.history.loadPrompts()}
-	cmds = append(cmds, m.tools.initMCP(m.frame), askPromptTrust(m.opts.Prompts, m.frame))
+	cmds = append(cmds, m.tools.initMCP(m.frame))
 	if m.opts.Replay != nil {
 		m.gen++
 		h := stream.StartReader(m.ctx, m.opts.Replay, m.opts.ReplayPace)
@@ -232,6 +232,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		m.conv.Override = msg.Prompt // a prompt file's turn, or nil: the session's settings
 		return m, m.submit(msg.Text, msg.Files)
+	case askPromptsMsg:
+		return m, askPromptTrust(m.opts.Prompts, msg.typed, m.frame) // a project prompt's first use (promptcmds.go)
 	case agentsAnsweredMsg:
 		text, isErr := m.agents.answered(msg)
 		m.conv.Project = m.agents.text()

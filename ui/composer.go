@@ -217,9 +217,10 @@ func (c *Composer) update(msg tea.Msg) tea.Cmd {
 		c.updateMenu()
 		return nil
 	case promptsAllowedMsg:
-		cmd := c.menu.allowed(msg)
-		c.updateMenu()
-		return cmd
+		return c.promptsAnswered(msg)
+	case promptsLaterMsg:
+		c.SetValue(msg.typed)
+		return nil
 	case EditorDoneMsg:
 		if msg.Err != nil {
 			return notify(true, msg.Err.Error())
@@ -355,8 +356,9 @@ func (c *Composer) send() tea.Cmd {
 	if name, args, ok := Parse(text); ok {
 		if _, isPrompt := c.menu.prompt(name); !isPrompt {
 			if err := c.menu.validate(name, args); err != nil {
-				if line, waits := c.menu.notAllowed(name); waits {
-					return notify(true, line)
+				if c.menu.waits(name) { // a project prompt's first use asks (promptcmds.go)
+					c.Reset()
+					return msgCmd(askPromptsMsg{typed: text})
 				}
 				return notify(true, err.Error())
 			}

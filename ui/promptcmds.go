@@ -27,9 +27,17 @@ type Prompts struct {
 // project's prompts (or why that failed).
 type promptsAllowedMsg struct {
 	lib   prompts.Library
-	known int // lib.Problems already said at start
+	known int    // lib.Problems already said at start
 	err   error
+	typed string // the /NAME that asked, run once allowed ("" for none)
 }
+
+// askPromptsMsg is the first use of a project prompt not allowed yet: the
+// question is asked then, with the typed /NAME held until it is answered.
+type askPromptsMsg struct{ typed string }
+
+// promptsLaterMsg is "not now": the typed /NAME goes back to the composer.
+type promptsLaterMsg struct{ typed string }
 
 // SetPrompts makes lib's usable prompts the composer's /NAME commands,
 // leaving out those a built-in command's name takes; it returns the one
@@ -72,14 +80,15 @@ func (s slashMenu) prompt(name string) (prompts.Prompt, bool) {
 	return prompts.Prompt{}, false
 }
 
-// notAllowed is the line for /NAME of a project prompt not allowed yet.
-func (s slashMenu) notAllowed(name string) (string, bool) {
+// waits reports whether name is a project prompt not allowed yet: its
+// first use asks (askPromptsMsg).
+func (s slashMenu) waits(name string) bool {
 	for _, p := range s.waiting {
 		if p.Name == name {
-			return "/" + name + " is a project prompt (" + stream.SanitizeLine(p.Path) + ") you have not allowed — start runnel here again to be asked, or run `runnel prompts allow`", true
+			return true
 		}
 	}
-	return "", false
+	return false
 }
 
 // promptRows is the prompts whose names start with prefix, as menu rows
@@ -137,6 +146,21 @@ func (s *slashMenu) allowed(msg promptsAllowedMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// promptsAnswered runs the /NAME that asked, once its prompts are allowed.
+func (c *Composer) promptsAnswered(msg promptsAllowedMsg) tea.Cmd {
+	cmd := c.menu.allowed(msg)
+	c.updateMenu()
+	name, args, ok := Parse(msg.typed)
+	if !ok || msg.err != nil {
+		return cmd
+	}
+	if _, usable := c.menu.prompt(name); !usable {
+		c.SetValue(msg.typed) // shadowed by a built-in command: said above
+		return cmd
+	}
+	return tea.Batch(cmd, c.run(name, args))
+}
+
 // names are the /NAMEs of ps (only the project's, with project).
 func names(ps []prompts.Prompt, project bool) []string {
 	var out []string
@@ -172,12 +196,15 @@ func promptHeader(o *session.Override) string {
 }
 
 // askPromptTrust opens the question about the project's prompts, when it
-// has some that are not allowed (yet, or since a file changed).
-func askPromptTrust(p *Prompts, f *frameState) tea.Cmd {
+// has some that are not allowed (yet, or since a file changed): at the
+// first use of one (typed, the /NAME held until the answer), never at
+// start, so it never stands before the welcome or takes keys meant for the
+// composer.
+func askPromptTrust(p *Prompts, typed string, f *frameState) tea.Cmd {
 	if p == nil || p.Library.Project == "" || p.Library.Allowed || len(p.Library.Waiting) == 0 {
 		return nil
 	}
-	return msgCmd(dialogMsg{dlg[PromptTrust]{NewPromptTrust(p.Library, p.Trust, f.styles)}})
+	return msgCmd(dialogMsg{dlg[PromptTrust]{NewPromptTrust(p.Library, p.Trust, typed, f.styles)}})
 }
 
 // expansion is a prompt file's /NAME as typed and the text it became.

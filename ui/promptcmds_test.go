@@ -113,9 +113,11 @@ func TestPromptCommandsComplete(t *testing.T) {
 	}
 }
 
-// TestProjectPromptsAskOnce: a project's prompts open the question at
-// start; y remembers the directory (0600) and offers its prompts; a chat
-// started again does not ask; n leaves them unused.
+// TestProjectPromptsAskOnce: a project's prompts ask nothing at start
+// (the welcome is the first screen, and keys typed at once go to the
+// composer); the first /NAME of one asks, holding it: n puts it back in the
+// composer, y remembers the directory (0600), offers its prompts and runs
+// the /NAME; a chat started again does not ask.
 func TestProjectPromptsAskOnce(t *testing.T) {
 	wd, data := t.TempDir(), t.TempDir()
 	proj := prompts.ProjectDir(wd)
@@ -126,45 +128,70 @@ func TestProjectPromptsAskOnce(t *testing.T) {
 	os.WriteFile(filepath.Join(global, "bad.md"), []byte("+++\nbogus = 1\n+++\nx"), 0o644)
 	trust := prompts.Trust{Path: filepath.Join(data, prompts.TrustFile)}
 	open := func() *Model {
-		return newTestModel(t, Options{Prompts: &Prompts{Library: prompts.Open(global, proj, trust), Trust: trust}})
+		m := newTestModel(t, Options{Prompts: &Prompts{Library: prompts.Open(global, proj, trust), Trust: trust}})
+		for _, msg := range run(m.Init()) {
+			if _, ok := msg.(dialogMsg); ok {
+				t.Fatal("asked at start")
+			}
+		}
+		return m
+	}
+	deliver := func(m *Model, cmd tea.Cmd) {
+		for _, msg := range run(cmd) {
+			_, next := m.Update(msg)
+			for _, n := range run(next) {
+				m.Update(n)
+			}
+		}
 	}
 
 	m := open()
 	if _, ok := m.composer.menu.prompt("deploy"); ok {
 		t.Fatal("a project prompt was offered before it was allowed")
 	}
+	if m.dialog != nil || !strings.Contains(plain(m), "Ask anything") {
+		t.Fatalf("the first screen is not the chat's:\n%s", plain(m))
+	}
+	m.Update(tea.KeyPressMsg{Code: 'h', Text: "h"}) // typed at once: the composer's
+	if m.composer.Value() != "h" {
+		t.Fatalf("a key typed at start went elsewhere: %q", m.composer.Value())
+	}
 	m.composer.SetValue("/deploy v2")
 	_, cmd := m.Update(keyMsg("enter"))
-	if msgs := run(cmd); len(msgs) != 1 || !strings.Contains(msgs[0].(NoticeMsg).Text, "/deploy is a project prompt") || !strings.Contains(msgs[0].(NoticeMsg).Text, "runnel prompts allow") {
-		t.Fatalf("/deploy before allowing gave %v", msgs)
-	}
-	m.composer.SetValue("")
-	m.Update(askPromptTrust(m.opts.Prompts, m.frame)())
+	deliver(m, cmd)
 	if m.dialog == nil || !strings.Contains(plain(m), "Use this project's prompt files?") || !strings.Contains(plain(m), "/deploy Deploy notes") {
-		t.Fatalf("no question:\n%s", plain(m))
+		t.Fatalf("no question at the first use:\n%s", plain(m))
 	}
 	_, cmd = m.Update(tea.KeyPressMsg{Code: 'n', Text: "n"})
-	for _, msg := range run(cmd) {
-		m.Update(msg)
-	}
-	if m.dialog != nil || !strings.Contains(plain(m), "project prompts not used") {
-		t.Fatalf("n:\n%s", plain(m))
+	deliver(m, cmd)
+	if m.dialog != nil || !strings.Contains(plain(m), "project prompts not used") || m.composer.Value() != "/deploy v2" {
+		t.Fatalf("n: composer %q\n%s", m.composer.Value(), plain(m))
 	}
 	if _, err := os.Stat(trust.Path); err == nil {
 		t.Fatal("n remembered the directory")
 	}
 
 	m = open()
-	m.Update(askPromptTrust(m.opts.Prompts, m.frame)())
+	m.composer.SetValue("/deploy v2")
+	_, cmd = m.Update(keyMsg("enter"))
+	deliver(m, cmd)
 	_, cmd = m.Update(tea.KeyPressMsg{Code: 'y', Text: "y"})
+	var sent *SubmitMsg
 	for _, msg := range run(cmd) {
 		_, said := m.Update(msg)
 		for _, n := range run(said) {
+			if s, ok := n.(SubmitMsg); ok {
+				sent = &s
+				continue
+			}
 			m.Update(n)
 		}
 	}
 	if _, ok := m.composer.menu.prompt("deploy"); !ok || m.dialog != nil {
 		t.Fatal("y did not offer the project's prompts")
+	}
+	if sent == nil || !strings.Contains(sent.Text, "write deploy notes for v2") {
+		t.Fatalf("y did not run the /deploy that asked: %+v", sent)
 	}
 	if s := plain(m); !strings.Contains(s, "project prompts allowed: /deploy") || strings.Count(s, "bad.md") != 1 {
 		t.Errorf("after y (a problem said at start is not said again):\n%s", s)
@@ -173,7 +200,7 @@ func TestProjectPromptsAskOnce(t *testing.T) {
 		t.Fatalf("trust file: %v %v", fi, err)
 	}
 	m = open()
-	if askPromptTrust(m.opts.Prompts, m.frame) != nil {
+	if askPromptTrust(m.opts.Prompts, "", m.frame) != nil {
 		t.Error("asked again with nothing changed")
 	}
 	if _, ok := m.composer.menu.prompt("deploy"); !ok {

@@ -39,6 +39,7 @@ func defaultPromptTrustKeys() PromptTrustKeys {
 //
 // Invariants: lib.Project is set and lib.Waiting is not empty.
 type PromptTrust struct {
+	typed  string // the /NAME that asked: run once allowed, back in the composer otherwise
 	lib    prompts.Library
 	trust  prompts.Trust
 	keys   PromptTrustKeys
@@ -47,8 +48,8 @@ type PromptTrust struct {
 }
 
 // NewPromptTrust asks about lib's waiting project prompts.
-func NewPromptTrust(lib prompts.Library, trust prompts.Trust, st *theme.Styles) PromptTrust {
-	return PromptTrust{lib: lib, trust: trust, keys: defaultPromptTrustKeys(), styles: st}
+func NewPromptTrust(lib prompts.Library, trust prompts.Trust, typed string, st *theme.Styles) PromptTrust {
+	return PromptTrust{typed: typed, lib: lib, trust: trust, keys: defaultPromptTrustKeys(), styles: st}
 }
 
 // Update answers y (the files are allowed and their prompts offered) or n.
@@ -65,14 +66,14 @@ func (p PromptTrust) Update(msg tea.Msg) (PromptTrust, tea.Cmd) {
 	case key.Matches(k, p.keys.Help):
 		p.help = true
 	case key.Matches(k, p.keys.Allow):
-		lib, trust := p.lib, p.trust
+		lib, trust, typed := p.lib, p.trust, p.typed
 		lib.Prompts = slices.Clone(lib.Prompts) // Allow writes into it, off the update loop
 		return p, tea.Batch(msgCmd(DialogClosedMsg{}), func() tea.Msg {
 			err := lib.Allow(trust) // writes the trust file: off the update loop
-			return promptsAllowedMsg{lib: lib, known: len(p.lib.Problems), err: err}
+			return promptsAllowedMsg{lib: lib, known: len(p.lib.Problems), err: err, typed: typed}
 		})
 	case key.Matches(k, p.keys.Later):
-		return p, tea.Batch(msgCmd(DialogClosedMsg{}), notify(false, "project prompts not used — runnel asks again next time; `runnel prompts allow` allows them"))
+		return p, tea.Batch(msgCmd(DialogClosedMsg{}), msgCmd(promptsLaterMsg{typed: p.typed}), notify(false, "project prompts not used — runnel asks again at their next use; `runnel prompts allow` allows them"))
 	}
 	return p, nil
 }
