@@ -53,6 +53,7 @@ type Item struct {
 	details   *Details            // decoded on first use; see Details
 	detailsOf json.RawMessage     // the Raw details was decoded from
 	sb        [4]*strings.Builder // backing stores for Arguments, Input, Code, Diff while they grow
+	reps      [4]repeat           // how far their deltas repeated a value a whole copy set (textbuf.go)
 	cmdSB     []*strings.Builder  // backing stores for Commands while they grow
 	held      int                 // text held, as counted against the accumulator's Limit (limit.go)
 
@@ -204,7 +205,7 @@ func absorbParts(dst *[]Part, src []Part) bool {
 	lost := false
 	for i := range out {
 		if len(old) == len(src) && out[i].Text == "" && old[i].Text != "" {
-			out[i].Text, lost = old[i].Text, true // numbered alike: a part the copy left empty keeps its text
+			out[i].Text, out[i].rep, lost = old[i].Text, old[i].rep, true // numbered alike: a part the copy left empty keeps its text
 		}
 		if len(out[i].Annotations) > 0 {
 			continue

@@ -127,6 +127,15 @@ func (s *Snapshot) itemFor(ev *Event, typ string) (*Item, error) {
 	return it, nil
 }
 
+// names reports whether ev is about an item s already has (by
+// output_index, else by identity), without creating one.
+func (s *Snapshot) names(ev *Event) bool {
+	if ev.HasIndex {
+		return s.find(ev.OutputIndex) != nil
+	}
+	return s.byIdentity(ev) != nil
+}
+
 // byIdentity finds the item an event without output_index names: one whose
 // id or call_id is the event's item_id, or the carried item's id or
 // call_id (llama.cpp streams a call's deltas under item_id = its call_id,

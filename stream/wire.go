@@ -45,6 +45,7 @@ type Part struct {
 	Annotations []json.RawMessage // as received, indexed by annotation_index
 	Raw         json.RawMessage   // the part as last received whole, nil if only streamed
 	sb          *strings.Builder  // backing store while Text grows by deltas
+	rep         repeat            // how far deltas repeated a Text a whole copy set (textbuf.go)
 }
 
 type wirePart struct {

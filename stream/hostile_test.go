@@ -1,0 +1,279 @@
+package stream
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Hostile orders of the events of every recorded stream: each must end
+// with the same items, each text once, and what Apply leaves in the deltas
+// (what a printer writes as they pass) must be each text once too.
+
+// streamedText replays data and returns, per item, the text the message
+// deltas said they added after Apply (Event.Delta): what a printer that
+// writes deltas as they pass writes.
+func streamedText(t *testing.T, data []byte, drop bool) (*Accumulator, map[*Item]string) {
+	t.Helper()
+	acc := &Accumulator{DropText: drop}
+	got := map[*Item]string{}
+	d := NewDecoder(strings.NewReader(string(data)))
+	for d.Next() {
+		ev := d.Event()
+		it, _ := acc.Apply(ev)
+		if it != nil && (ev.Kind == KindTextDelta || ev.Kind == KindRefusalDelta) {
+			got[it] += ev.Delta
+		}
+	}
+	acc.Finish()
+	return acc, got
+}
+
+// printed is what the deltas added per response and item, in order.
+func printed(acc *Accumulator, streamed map[*Item]string) []string {
+	var out []string
+	for _, s := range acc.Responses() {
+		for _, it := range s.Items {
+			out = append(out, streamed[it])
+		}
+		out = append(out, "---")
+	}
+	return out
+}
+
+// short is s for a failure message: its start and its length.
+func short(s string) string {
+	if len(s) > 60 {
+		return strconv.Quote(s[:60]) + "… (" + strconv.Itoa(len(s)) + " bytes)"
+	}
+	return strconv.Quote(s)
+}
+
+// TestEveryFixtureDeltaBeforeCreated: a stream whose first text delta
+// comes before response.created (moved up front) has one response, not a
+// phantom one with no id beside the real one, and each text once.
+func TestEveryFixtureDeltaBeforeCreated(t *testing.T) {
+	moved := 0
+	for path, exp := range everyStream(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var first map[string]any
+		body := rewrite(t, data, func(m map[string]any) []map[string]any {
+			if first == nil && m["type"] == "response.output_text.delta" {
+				first = m
+				return nil
+			}
+			return []map[string]any{m}
+		})
+		if first == nil || len(exp) != 1 {
+			continue
+		}
+		moved++
+		b, _ := json.Marshal(first)
+		body = append([]byte("data: "+string(b)+"\n\n"), body...)
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			for _, drop := range []bool{false, true} {
+				acc, streamed := streamedText(t, body, drop)
+				if !drop {
+					CompareExpected(t, acc.Responses(), exp)
+				}
+				for _, s := range acc.Responses() {
+					if s.ID == "" {
+						t.Errorf("a response with no id: %d responses", len(acc.Responses()))
+					}
+				}
+				want := printed(streamedText(t, data, drop))
+				if got := printed(acc, streamed); !slices.Equal(got, want) {
+					t.Errorf("the deltas added\n%q\nwant, as in the stream in order,\n%q", got, want)
+				}
+			}
+		})
+	}
+	if moved < 100 {
+		t.Errorf("only %d streams had a delta to move", moved)
+	}
+}
+
+// TestEveryFixtureAddedWithTextThenDeltas: a server that announces each
+// message with its final text in output_item.added and content_part.added,
+// then streams the same text again as deltas, ends with each text once,
+// and the deltas add nothing twice.
+func TestEveryFixtureAddedWithTextThenDeltas(t *testing.T) {
+	checked := 0
+	for path, exp := range everyStream(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// the final texts, by item id, from the stream's own
+		// output_item.done, where its deltas (all at content_index 0)
+		// spell that text
+		final := map[string]map[string]any{}
+		spelled := map[string]string{}
+		other := map[string]bool{}
+		rewrite(t, data, func(m map[string]any) []map[string]any {
+			id := anyString(m["item_id"])
+			switch m["type"] {
+			case "response.output_text.delta":
+				spelled[id] += anyString(m["delta"])
+				if ci, _ := m["content_index"].(float64); ci != 0 {
+					other[id] = true
+				}
+			case "response.output_item.done":
+				if it, ok := m["item"].(map[string]any); ok && it["type"] == "message" {
+					if c, _ := it["content"].([]any); len(c) == 1 {
+						final[anyString(it["id"])] = it
+					}
+				}
+			}
+			return nil
+		})
+		for id, it := range final {
+			c := it["content"].([]any)[0].(map[string]any)
+			if other[id] || spelled[id] == "" || spelled[id] != anyString(c["text"]) {
+				delete(final, id)
+			}
+		}
+		if len(final) == 0 {
+			continue
+		}
+		body := rewrite(t, data, func(m map[string]any) []map[string]any {
+			if it, ok := m["item"].(map[string]any); ok && m["type"] == "response.output_item.added" {
+				if f := final[anyString(it["id"])]; f != nil {
+					c := map[string]any{}
+					for k, v := range f {
+						c[k] = v
+					}
+					c["status"] = "in_progress"
+					m["item"] = c
+				}
+			}
+			return []map[string]any{m}
+		})
+		checked++
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			for _, drop := range []bool{false, true} {
+				acc, streamed := streamedText(t, body, drop)
+				if !drop {
+					CompareExpected(t, acc.Responses(), exp)
+				}
+				for it, v := range streamed {
+					if v != "" && final[it.ID] != nil {
+						t.Errorf("item %s: the deltas added %s after the item came with its text", it.ID, short(v))
+					}
+				}
+			}
+		})
+	}
+	if checked < 100 {
+		t.Errorf("only %d streams checked", checked)
+	}
+}
+
+func anyString(v any) string { s, _ := v.(string); return s }
+
+// TestDeltasBeforeTheResponse: the class of events before the response
+// object, by hand: a delta, a whole item and argument deltas before
+// response.created; deltas of a second response before its own created;
+// and a stream that never says response.created at all.
+func TestDeltasBeforeTheResponse(t *testing.T) {
+	msg := func(id, text string) string {
+		return `{"type":"message","id":"` + id + `","role":"assistant","status":"completed","content":[{"type":"output_text","text":"` + text + `"}]}`
+	}
+	t.Run("item events before created", func(t *testing.T) {
+		acc, _ := replay(t, sse(
+			`{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","id":"fc_1","call_id":"c1","name":"f","arguments":""}}`,
+			`{"type":"response.function_call_arguments.delta","output_index":0,"item_id":"fc_1","delta":"{\"a\":"}`,
+			`{"type":"response.created","response":{"id":"r1","status":"in_progress","output":[]}}`,
+			`{"type":"response.function_call_arguments.delta","output_index":0,"item_id":"fc_1","delta":"1}"}`,
+			`{"type":"response.output_text.delta","output_index":1,"item_id":"m1","delta":"Hi"}`,
+			`{"type":"response.completed","response":{"id":"r1","status":"completed","output":[]}}`))
+		rs := acc.Responses()
+		if len(rs) != 1 || rs[0].ID != "r1" || len(rs[0].Items) != 2 || rs[0].Items[0].Arguments != `{"a":1}` || rs[0].Items[1].Text() != "Hi" {
+			t.Fatalf("responses %d: %+v", len(rs), rs[0])
+		}
+	})
+	t.Run("the second response's delta before its created", func(t *testing.T) {
+		acc, _ := replay(t, sse(
+			`{"type":"response.created","response":{"id":"r1","status":"in_progress"}}`,
+			`{"type":"response.output_text.delta","output_index":0,"item_id":"m1","delta":"one"}`,
+			`{"type":"response.completed","response":{"id":"r1","status":"completed","output":[`+msg("m1", "one")+`]}}`,
+			`{"type":"response.output_text.delta","output_index":0,"item_id":"m2","delta":"tw"}`,
+			`{"type":"response.created","response":{"id":"r2","status":"in_progress"}}`,
+			`{"type":"response.output_text.delta","output_index":0,"item_id":"m2","delta":"o"}`,
+			`{"type":"response.completed","response":{"id":"r2","status":"completed","output":[`+msg("m2", "two")+`]}}`))
+		rs := acc.Responses()
+		if len(rs) != 2 || rs[0].ID != "r1" || rs[1].ID != "r2" || len(rs[0].Items) != 1 || len(rs[1].Items) != 1 || rs[1].Items[0].Text() != "two" {
+			t.Fatalf("responses %d", len(rs))
+		}
+	})
+	t.Run("no created at all", func(t *testing.T) {
+		acc, _ := replay(t, sse(
+			`{"type":"response.output_text.delta","delta":"Hi"}`,
+			`{"type":"response.completed","response":{"id":"r1","status":"completed","output":[`+msg("m1", "Hi")+`]}}`))
+		rs := acc.Responses()
+		if len(rs) != 1 || rs[0].ID != "r1" || len(rs[0].Items) != 1 || rs[0].Items[0].Text() != "Hi" {
+			t.Fatalf("responses %d", len(rs))
+		}
+	})
+	t.Run("a delta after the end names no item of the finished response", func(t *testing.T) {
+		acc, _ := replay(t, sse(
+			`{"type":"response.created","response":{"id":"r1","status":"in_progress"}}`,
+			`{"type":"response.output_text.delta","output_index":0,"item_id":"m1","delta":"one"}`,
+			`{"type":"response.completed","response":{"id":"r1","status":"completed","output":[`+msg("m1", "one")+`]}}`,
+			`{"type":"response.output_text.delta","output_index":0,"item_id":"m1","delta":""}`))
+		if rs := acc.Responses(); len(rs) != 1 || rs[0].Items[0].Text() != "one" {
+			t.Fatalf("responses %d", len(rs))
+		}
+	})
+}
+
+// TestRepeatedDeltas: how deltas after a whole value are read: a repeat
+// adds nothing, a repeat that goes on adds what follows, anything else
+// adds all it carries; arguments alike.
+func TestRepeatedDeltas(t *testing.T) {
+	added := func(text string) string {
+		return `{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"m","role":"assistant","content":[{"type":"output_text","text":"` + text + `"}]}}`
+	}
+	for _, tt := range []struct {
+		name, added string
+		deltas      []string
+		want        string
+	}{
+		{"repeated whole", "Hello world", []string{"Hello ", "world"}, "Hello world"},
+		{"repeated and continued", "Hello", []string{"Hel", "lo world"}, "Hello world"},
+		{"continued", "Hello", []string{" world"}, "Hello world"},
+		{"no text announced", "", []string{"Hello", " world"}, "Hello world"},
+		{"a repeat that turns away", "Hello", []string{"He", "y"}, "Helloy"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			evs := []string{created, added(tt.added)}
+			for i, d := range tt.deltas {
+				evs = append(evs, textDelta(i+2, 0, "m", d))
+			}
+			for _, drop := range []bool{false, true} {
+				acc, streamed := streamedText(t, sse(evs...), drop)
+				got := tt.added + streamed[acc.Current().Items[0]]
+				if got != tt.want {
+					t.Errorf("drop %v: printed %q, want %q", drop, got, tt.want)
+				}
+				if !drop && acc.Current().Items[0].Text() != tt.want {
+					t.Errorf("held %q, want %q", acc.Current().Items[0].Text(), tt.want)
+				}
+			}
+		})
+	}
+	acc, _ := replay(t, sse(created,
+		`{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","id":"fc","call_id":"c","name":"f","arguments":"{\"a\":1}"}}`,
+		`{"type":"response.function_call_arguments.delta","output_index":0,"item_id":"fc","delta":"{\"a\""}`,
+		`{"type":"response.function_call_arguments.delta","output_index":0,"item_id":"fc","delta":":1}"}`))
+	if got := acc.Current().Items[0].Arguments; got != `{"a":1}` {
+		t.Errorf("arguments %q", got)
+	}
+}
