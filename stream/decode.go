@@ -43,6 +43,7 @@ func (f *flexString) text() string {
 // wireEvent is every field any event type uses, decoded in one pass.
 type wireEvent struct {
 	Type            string          `json:"type"`
+	Event           flexString      `json:"event"` // the name where a stream writes it here instead of type (the seed format)
 	Seq             *int64          `json:"sequence_number"`
 	OutputIndex     *int            `json:"output_index"`
 	ItemID          string          `json:"item_id"`
@@ -70,15 +71,20 @@ type wireEvent struct {
 	ImageIndex      int             `json:"partial_image_index"`
 }
 
-// DecodeEvent decodes one event's JSON payload. name is the SSE event name,
-// used only when the JSON has no type. The returned error describes a
-// malformed payload; the caller adds the position.
+// DecodeEvent decodes one event's JSON payload. The event's name is the
+// JSON's type, else its event (a stream written as objects that carry
+// "event": "response.created"), else name, the SSE event name. The
+// returned error describes a malformed payload; the caller adds the
+// position.
 func DecodeEvent(name string, data []byte, ev *Event) error {
 	var w wireEvent
 	if err := json.Unmarshal(data, &w); err != nil {
 		return describeJSONError(err)
 	}
 	*ev = Event{Type: w.Type, AnnotationIndex: -1}
+	if ev.Type == "" && w.Event.raw == nil {
+		ev.Type = w.Event.s
+	}
 	if ev.Type == "" {
 		ev.Type = name
 	}

@@ -277,3 +277,61 @@ func TestRepeatedDeltas(t *testing.T) {
 		t.Errorf("arguments %q", got)
 	}
 }
+
+// TestEveryFixtureInTheSeedsEventForm: every recorded stream written as
+// the seed document writes events, as objects that carry "event" instead
+// of "type" and no SSE event: line, decodes to the same events and
+// replays to the same snapshots; where both name it, type wins.
+func TestEveryFixtureInTheSeedsEventForm(t *testing.T) {
+	for path := range everyStream(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain := rewrite(t, data, func(m map[string]any) []map[string]any { return []map[string]any{m} })
+		seed := rewrite(t, data, func(m map[string]any) []map[string]any {
+			if typ, ok := m["type"]; ok {
+				delete(m, "type")
+				m["event"] = typ
+			}
+			return []map[string]any{m}
+		})
+		both := rewrite(t, data, func(m map[string]any) []map[string]any {
+			if _, ok := m["type"]; ok {
+				m["event"] = "response.bogus"
+			}
+			return []map[string]any{m}
+		})
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			want := summarize(plain, false)
+			if got := summarize(seed, false); got != want {
+				t.Errorf("the event form replays differently:\n%s\nwant\n%s", short(got), short(want))
+			}
+			if got := summarize(both, false); got != want {
+				t.Errorf("an event beside the type changed the replay")
+			}
+			a, b := NewDecoder(strings.NewReader(string(plain))), NewDecoder(strings.NewReader(string(seed)))
+			for a.Next() {
+				if !b.Next() || a.Event().Type != b.Event().Type || a.Event().Kind != b.Event().Kind {
+					t.Fatalf("event %d: %q, in the event form %q", a.Event().Num, a.Event().Type, b.Event().Type)
+				}
+			}
+		})
+	}
+}
+
+// TestEventNameOrder: the name comes from type, else the JSON's event,
+// else the SSE event: line; an event that is not a string is no name.
+func TestEventNameOrder(t *testing.T) {
+	for _, tt := range []struct{ name, data, want string }{
+		{"response.failed", `{"type":"response.created","event":"response.queued","response":{"id":"r"}}`, "response.created"},
+		{"response.failed", `{"event":"response.queued","response":{"id":"r"}}`, "response.queued"},
+		{"response.failed", `{"response":{"id":"r"}}`, "response.failed"},
+		{"response.failed", `{"event":{"x":1},"response":{"id":"r"}}`, "response.failed"},
+	} {
+		var ev Event
+		if err := DecodeEvent(tt.name, []byte(tt.data), &ev); err != nil || ev.Type != tt.want {
+			t.Errorf("%s: type %q (%v), want %q", tt.data, ev.Type, err, tt.want)
+		}
+	}
+}
