@@ -196,6 +196,7 @@ func (s *Snapshot) apply(ev *Event, drop bool) (*Item, error) {
 		err := s.mergeTerminal(ev.Response.Output)
 		for _, it := range s.Items {
 			it.Done = true // nothing more streams into a finished response
+			s.settleCallID(it)
 		}
 		return nil, err
 	case KindError:
@@ -216,7 +217,11 @@ func (s *Snapshot) apply(ev *Event, drop bool) (*Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	return it, it.apply(ev, drop)
+	err = it.apply(ev, drop)
+	if ev.Kind == KindItemDone || ev.Kind == KindItemAdded {
+		s.settleCallID(it)
+	}
+	return it, err
 }
 
 // placeholderType guesses an item's type from an event that arrives before

@@ -335,3 +335,66 @@ func TestEventNameOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestCallWithoutIDsGetsOne: a call the client answers that came with
+// neither call_id nor id gets a call_id of runnel's, the same on every
+// reading of the stream, carried in its JSON, whether it came as an
+// output_item.done or only in the terminal response; one with an id is
+// answered by its id; a server's call_id is never replaced.
+func TestCallWithoutIDsGetsOne(t *testing.T) {
+	call := func(extra string) string {
+		return `{` + extra + `"type":"function_call","status":"completed","name":"f","arguments":"{}"}`
+	}
+	for _, tt := range []struct {
+		name   string
+		events []string
+		want   string // "" for one of runnel's
+	}{
+		{"done, no ids", []string{`{"type":"response.output_item.done","output_index":0,"item":` + call("") + `}`}, ""},
+		{"terminal only, no ids", nil, ""},
+		{"an id only", []string{`{"type":"response.output_item.done","output_index":0,"item":` + call(`"id":"fc_9",`) + `}`}, "fc_9"},
+		{"the server's call_id", []string{`{"type":"response.output_item.done","output_index":0,"item":` + call(`"call_id":"c_7",`) + `}`}, "c_7"},
+		{"custom tool call", []string{`{"type":"response.output_item.done","output_index":0,"item":{"type":"custom_tool_call","name":"g","input":"x"}}`}, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			term := call("")
+			if strings.Contains(tt.name, "custom") {
+				term = `{"type":"custom_tool_call","name":"g","input":"x"}`
+			}
+			evs := append([]string{created}, tt.events...)
+			evs = append(evs, `{"type":"response.completed","response":{"id":"resp_1","status":"completed","output":[`+term+`]}}`)
+			body := sse(evs...)
+			var ids []string
+			for range 2 {
+				acc, probs := replay(t, body)
+				s := acc.Current()
+				if len(probs) > 0 || len(s.Items) != 1 {
+					t.Fatalf("items %d, problems %v", len(s.Items), probs)
+				}
+				it := s.Items[0]
+				var j struct {
+					CallID string `json:"call_id"`
+				}
+				json.Unmarshal(it.JSON(), &j)
+				if it.CallID == "" || j.CallID != it.CallID {
+					t.Fatalf("call_id %q, in its JSON %q", it.CallID, j.CallID)
+				}
+				ids = append(ids, it.CallID)
+			}
+			if ids[0] != ids[1] {
+				t.Errorf("call_id %q, then %q on a second reading", ids[0], ids[1])
+			}
+			if tt.want != "" && ids[0] != tt.want {
+				t.Errorf("call_id %q, want %q", ids[0], tt.want)
+			}
+			if tt.want == "" && !strings.HasPrefix(ids[0], "call_runnel_") {
+				t.Errorf("call_id %q, want one of runnel's", ids[0])
+			}
+		})
+	}
+	// two calls without ids in one response get two call_ids
+	acc, _ := replay(t, sse(created, `{"type":"response.completed","response":{"id":"resp_1","status":"completed","output":[`+call("")+`,`+call("")+`]}}`))
+	if its := acc.Current().Items; len(its) != 2 || its[0].CallID == its[1].CallID {
+		t.Errorf("two calls: %d items, call_ids alike", len(its))
+	}
+}

@@ -48,6 +48,8 @@ type Item struct {
 	Added bool // output_item.added seen
 	Done  bool // output_item.done seen
 
+	givenCallID bool // CallID was given by runnel, not the server (settleCallIDs)
+
 	Raw       json.RawMessage
 	dirty     bool
 	details   *Details            // decoded on first use; see Details
@@ -158,7 +160,8 @@ func (it *Item) absorb(n *Item) {
 	keep(&it.CallID, n.CallID)
 	keep(&it.ServerLabel, n.ServerLabel)
 	keep(&it.ApprovalRequestID, n.ApprovalRequestID)
-	lost := false
+	// a copy without the ids the stream gave keeps them, in its JSON too
+	lost := (n.ID == "" && it.ID != "") || (n.CallID == "" && it.CallID != "")
 	lost = keepText(&it.Arguments, n.Arguments) || lost
 	lost = keepText(&it.Input, n.Input) || lost
 	lost = keepText(&it.Code, n.Code) || lost

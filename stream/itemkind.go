@@ -41,6 +41,9 @@ type ItemKind struct {
 	Type    string // the item type ("" for an item without one)
 	Class   Class
 	Generic bool // a fallback entry: Type is not in the table
+	// Answered: a call the client answers with an output naming its
+	// call_id; one the server sends with no call_id gets one (CallIDFor).
+	Answered bool
 
 	text func(it *Item) Searchable
 }
@@ -100,17 +103,17 @@ var kinds = table(
 	ItemKind{Type: "reasoning", Class: ClassReasoning, text: reasoningText},
 	ItemKind{Type: "compaction"},
 
-	ItemKind{Type: "function_call", Class: ClassCall, text: toolText(name, args)},
-	ItemKind{Type: "custom_tool_call", Class: ClassCall, text: toolText(name, input)},
+	ItemKind{Type: "function_call", Class: ClassCall, Answered: true, text: toolText(name, args)},
+	ItemKind{Type: "custom_tool_call", Class: ClassCall, Answered: true, text: toolText(name, input)},
 	ItemKind{Type: "tool_search_call", Class: ClassCall, text: toolText(args)},
 	ItemKind{Type: "web_search_call", Class: ClassCall, text: webSearchText},
 	ItemKind{Type: "file_search_call", Class: ClassCall, text: fileSearchText},
 	ItemKind{Type: "code_interpreter_call", Class: ClassCall, text: codeText},
 	ItemKind{Type: "image_generation_call", Class: ClassCall, text: toolText(func(it *Item) string { return it.Details().RevisedPrompt })},
-	ItemKind{Type: "shell_call", Class: ClassCall, text: shellText},
-	ItemKind{Type: "local_shell_call", Class: ClassCall, text: shellText},
-	ItemKind{Type: "apply_patch_call", Class: ClassCall, text: patchText},
-	ItemKind{Type: "computer_call", Class: ClassCall},
+	ItemKind{Type: "shell_call", Class: ClassCall, Answered: true, text: shellText},
+	ItemKind{Type: "local_shell_call", Class: ClassCall, Answered: true, text: shellText},
+	ItemKind{Type: "apply_patch_call", Class: ClassCall, Answered: true, text: patchText},
+	ItemKind{Type: "computer_call", Class: ClassCall, Answered: true},
 
 	ItemKind{Type: "function_call_output", Class: ClassOutput},
 	ItemKind{Type: "custom_tool_call_output", Class: ClassOutput},
