@@ -73,6 +73,17 @@ var hostileStreams = map[string][]byte{
 		hDelta(" once."),
 		`{"type":"response.output_text.done","item_id":"msg_h1","output_index":0,"content_index":0,"text":"MARKONE said once."}`,
 		hCompleted(hMsgDone)),
+	"audio with its transcript": hostileSSE(
+		hCreated,
+		`{"type":"response.output_item.added","output_index":0,"item":{"id":"msg_h1","type":"message","role":"assistant","status":"in_progress","content":[]}}`,
+		`{"type":"response.content_part.added","item_id":"msg_h1","output_index":0,"content_index":0,"part":{"type":"output_audio","transcript":""}}`,
+		`{"type":"response.audio.delta","item_id":"msg_h1","output_index":0,"content_index":0,"delta":"UklGRiQAAABXQVZF"}`,
+		`{"type":"response.audio.transcript.delta","item_id":"msg_h1","output_index":0,"content_index":0,"delta":"MARKONE "}`,
+		`{"type":"response.audio.delta","item_id":"msg_h1","output_index":0,"content_index":0,"delta":"Zm10IBAAAAABAAEA"}`,
+		`{"type":"response.audio.transcript.delta","item_id":"msg_h1","output_index":0,"content_index":0,"delta":"said once."}`,
+		`{"type":"response.audio.done","item_id":"msg_h1","output_index":0,"content_index":0}`,
+		`{"type":"response.audio.transcript.done","item_id":"msg_h1","output_index":0,"content_index":0,"transcript":"MARKONE said once."}`,
+		hCompleted(`{"id":"msg_h1","type":"message","role":"assistant","status":"completed","content":[{"type":"output_audio","transcript":"MARKONE said once."}]}`)),
 }
 
 // replayAll replays body in every format and returns each one's stdout.

@@ -129,8 +129,8 @@ func (a *Accumulator) Apply(ev *Event) (*Item, error) {
 	switch ev.Kind {
 	case KindInvalid:
 		return nil, ev.Err
-	case KindDone:
-		return nil, nil
+	case KindDone, KindAudio:
+		return nil, nil // audio: the sound is not kept (its transcript is text)
 	}
 	if a.over != nil {
 		return nil, nil // reading stopped at the limit

@@ -53,6 +53,7 @@ type wireEvent struct {
 	CommandIndex    int             `json:"command_index"`
 	Delta           flexString      `json:"delta"`
 	Text            *string         `json:"text"`
+	Transcript      *string         `json:"transcript"` // an audio transcript's .done value
 	Arguments       *string         `json:"arguments"`
 	Input           *string         `json:"input"`
 	Code            *string         `json:"code"`
@@ -160,6 +161,8 @@ func DecodeEvent(name string, data []byte, ev *Event) error {
 		ev.Output = w.Output
 	case KindPartialImage:
 		ev.PartialImage, ev.ImageIndex = w.PartialImage, w.ImageIndex
+	case KindAudio:
+		ev.Delta = "" // the sound is not kept
 	}
 	ev.setDoneText(&w)
 	return nil
@@ -204,6 +207,9 @@ func (ev *Event) setDoneText(w *wireEvent) {
 	switch ev.Kind {
 	case KindTextDone, KindReasoningDone, KindSummaryDone:
 		v = w.Text
+		if v == nil {
+			v = w.Transcript
+		}
 	case KindRefusalDone:
 		v = w.Refusal
 	case KindArgsDone, KindMCPArgsDone:
@@ -271,7 +277,12 @@ type Decoder struct {
 	ev         Event
 	lastItemID string    // reused by the fast path so a repeated id is not allocated again
 	secrets    *Redactor // applied to every event's JSON before it is decoded
+	audioSaid  bool      // the first audio event carried AudioSkippedNote
 }
+
+// AudioSkippedNote is said once per stream that carries sound: runnel
+// shows the transcript as text and keeps none of the audio.
+const AudioSkippedNote = "the answer came with audio, which runnel does not play: its transcript is shown as text and the sound was skipped"
 
 // SetRedactor makes the decoder replace every secret in r in each event's
 // JSON before decoding it, so no decoded field holds one. (A secret split
@@ -308,6 +319,9 @@ func (d *Decoder) Next() bool {
 		}
 	}
 	d.ev.Num, d.ev.Offset = f.Num, f.Offset
+	if d.ev.Kind == KindAudio && !d.audioSaid {
+		d.audioSaid, d.ev.Note = true, AudioSkippedNote
+	}
 	if d.ev.Err != nil {
 		d.ev.Err = &PositionError{Num: f.Num, Offset: f.Offset, Err: d.ev.Err}
 	}

@@ -398,3 +398,46 @@ func TestCallWithoutIDsGetsOne(t *testing.T) {
 		t.Errorf("two calls: %d items, call_ids alike", len(its))
 	}
 }
+
+// TestAudioTranscriptIsText: an answer spoken as audio is its transcript,
+// as a message's text; the sound is neither kept nor unknown, and the
+// first audio event (only) carries the note that it was skipped.
+func TestAudioTranscriptIsText(t *testing.T) {
+	sound := strings.Repeat("QUFBQUFB", 1000)
+	body := sse(created,
+		`{"type":"response.output_item.added","output_index":0,"item":{"id":"m","type":"message","role":"assistant","content":[{"type":"output_audio","transcript":""}]}}`,
+		`{"type":"response.audio.delta","item_id":"m","output_index":0,"content_index":0,"delta":"`+sound+`"}`,
+		`{"type":"response.audio.transcript.delta","item_id":"m","output_index":0,"content_index":0,"delta":"Hello "}`,
+		`{"type":"response.audio.delta","item_id":"m","output_index":0,"content_index":0,"delta":"`+sound+`"}`,
+		`{"type":"response.audio.transcript.delta","item_id":"m","output_index":0,"content_index":0,"delta":"there."}`,
+		`{"type":"response.audio.done","item_id":"m","output_index":0,"content_index":0}`,
+		`{"type":"response.audio.transcript.done","item_id":"m","output_index":0,"content_index":0,"transcript":"Hello there."}`)
+	var acc Accumulator
+	notes := 0
+	d := NewDecoder(strings.NewReader(string(body)))
+	for d.Next() {
+		ev := d.Event()
+		if ev.Note != "" {
+			notes++
+			if ev.Note != AudioSkippedNote {
+				t.Errorf("note %q", ev.Note)
+			}
+		}
+		if ev.Kind == KindAudio && ev.Delta != "" {
+			t.Errorf("an audio event keeps its sound (%d bytes)", len(ev.Delta))
+		}
+		if _, err := acc.Apply(ev); err != nil {
+			t.Errorf("problem: %v", err)
+		}
+	}
+	s := acc.Current()
+	if notes != 1 || len(s.Unknown) != 0 || len(s.Items) != 1 || s.Items[0].Text() != "Hello there." {
+		t.Fatalf("notes %d, unknown %d, items %d, text %q", notes, len(s.Unknown), len(s.Items), s.Items[0].Text())
+	}
+	if strings.Contains(string(s.Items[0].JSON()), "QUFB") || !strings.Contains(string(s.Items[0].JSON()), `"transcript":"Hello there."`) {
+		t.Errorf("item JSON %s", s.Items[0].JSON())
+	}
+	if s.held > 100 {
+		t.Errorf("the response holds %d bytes for 12 of text", s.held)
+	}
+}

@@ -318,9 +318,12 @@ func partsJSON(ps []Part) []any {
 			typ = "output_text"
 		}
 		m["type"] = typ
-		if typ == "refusal" {
+		switch {
+		case typ == "refusal":
 			m["refusal"] = p.Text
-		} else {
+		case strings.Contains(typ, "audio"):
+			m["transcript"] = p.Text
+		default:
 			m["text"] = p.Text
 		}
 		if typ == "output_text" {

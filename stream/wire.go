@@ -52,6 +52,7 @@ type wirePart struct {
 	Type        string            `json:"type"`
 	Text        *string           `json:"text"`
 	Refusal     *string           `json:"refusal"`
+	Transcript  *string           `json:"transcript"` // an audio part's text
 	Annotations []json.RawMessage `json:"annotations"`
 }
 
@@ -66,6 +67,8 @@ func decodePart(raw json.RawMessage) (Part, error) {
 		p.Text = *w.Text
 	case w.Refusal != nil:
 		p.Text = *w.Refusal
+	case w.Transcript != nil:
+		p.Text = *w.Transcript
 	}
 	return p, nil
 }
