@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"runnel/session/store"
+	"runnel/stream/sharedtest"
 	"runnel/stream/streamtest"
 )
 
@@ -236,6 +237,81 @@ approval = "never"
 			}
 			if stored != 1 {
 				t.Errorf("the store holds the call with its call_id %d times, want 1", stored)
+			}
+		})
+	}
+}
+
+// seedForm rewrites an SSE stream as the seed document writes events:
+// each JSON object carries "event" instead of "type", and there is no
+// event: line.
+func seedForm(t *testing.T, body []byte) []byte {
+	t.Helper()
+	var out strings.Builder
+	for _, block := range strings.Split(strings.ReplaceAll(string(body), "\r\n", "\n"), "\n\n") {
+		for _, line := range strings.Split(block, "\n") {
+			data, ok := strings.CutPrefix(line, "data:")
+			if !ok {
+				continue
+			}
+			var m map[string]any
+			if json.Unmarshal([]byte(data), &m) != nil {
+				out.WriteString("data:" + data + "\n\n")
+				continue
+			}
+			if typ, ok := m["type"]; ok {
+				delete(m, "type")
+				m["event"] = typ
+			}
+			b, _ := json.Marshal(m)
+			out.WriteString("data: " + string(b) + "\n\n")
+		}
+	}
+	return []byte(out.String())
+}
+
+// withoutOffsets drops the byte offsets from the events format, which
+// differ between two spellings of one stream.
+func withoutOffsets(events string) string {
+	var out []string
+	for _, l := range strings.Split(events, "\n") {
+		var m map[string]any
+		if json.Unmarshal([]byte(l), &m) != nil {
+			out = append(out, l)
+			continue
+		}
+		delete(m, "offset")
+		b, _ := json.Marshal(m)
+		out = append(out, string(b))
+	}
+	return strings.Join(out, "\n")
+}
+
+// TestSeedEventFormReplaysAlike: recorded streams (a llama.cpp answer, a
+// responses.js call, OpenAI's calls and reasoning) written in the seed's
+// "event" form replay exactly as written with "type", in every format.
+func TestSeedEventFormReplaysAlike(t *testing.T) {
+	for _, rel := range []string{
+		"live/ggml-org__llama.cpp/qwen2.5--01-plain.sse",
+		"live/huggingface__responses.js/03-tool-required.sse",
+		"real/vercel__ai/openai-mcp-tool-two-calls.sse",
+	} {
+		t.Run(rel, func(t *testing.T) {
+			body, err := os.ReadFile(sharedtest.Path(t, append([]string{"fixtures"}, strings.Split(rel, "/")...)...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			// the plain form goes through the same rewrite, less the renaming
+			plain := strings.ReplaceAll(string(seedForm(t, body)), `"event":`, `"type":`)
+			want, got := replayAll(t, []byte(plain)), replayAll(t, seedForm(t, body))
+			for _, format := range formats {
+				w, g := want[format], got[format]
+				if format == formatEvents {
+					w, g = withoutOffsets(w), withoutOffsets(g)
+				}
+				if w != g || (format == formatJSON && w == "") {
+					t.Errorf("--format %s differs:\n%s\nwant\n%s", format, g, w)
+				}
 			}
 		})
 	}
