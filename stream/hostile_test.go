@@ -222,6 +222,18 @@ func TestDeltasBeforeTheResponse(t *testing.T) {
 			t.Fatalf("responses %d", len(rs))
 		}
 	})
+	t.Run("no ids, no indexes: the delta before created is the announced item's", func(t *testing.T) {
+		acc, _ := replay(t, sse(
+			`{"type":"response.output_text.delta","delta":"Hello "}`,
+			`{"type":"response.created","response":{"id":"r1","status":"in_progress"}}`,
+			`{"type":"response.output_item.added","item":{"type":"message","id":"m1","role":"assistant","content":[]}}`,
+			`{"type":"response.output_text.delta","delta":"world"}`,
+			`{"type":"response.completed","response":{"id":"r1","status":"completed","output":[`+msg("m1", "Hello world")+`]}}`))
+		rs := acc.Responses()
+		if len(rs) != 1 || len(rs[0].Items) != 1 || rs[0].Items[0].Text() != "Hello world" {
+			t.Fatalf("responses %d, items %d", len(rs), len(rs[0].Items))
+		}
+	})
 	t.Run("a delta after the end names no item of the finished response", func(t *testing.T) {
 		acc, _ := replay(t, sse(
 			`{"type":"response.created","response":{"id":"r1","status":"in_progress"}}`,

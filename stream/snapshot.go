@@ -119,6 +119,13 @@ func (s *Snapshot) itemFor(ev *Event, typ string) (*Item, error) {
 	if n := len(s.Items); n > 0 && !s.Items[n-1].Done && (typ == "" || s.Items[n-1].Type == typ) && ev.Kind != KindItemAdded {
 		return s.Items[n-1], nil
 	}
+	if n := len(s.Items); n > 0 && ev.Kind == KindItemAdded {
+		// events that came before their item was announced, naming
+		// nothing, made a placeholder: the item announced now is it
+		if last := s.Items[n-1]; !last.Done && !last.Added && last.ID == "" && last.CallID == "" && last.Type == typ {
+			return last, nil
+		}
+	}
 	next := 0
 	if n := len(s.Items); n > 0 {
 		next = s.Items[n-1].Index + 1
