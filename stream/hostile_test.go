@@ -452,4 +452,10 @@ func TestAudioTranscriptIsText(t *testing.T) {
 	if s.held > 100 {
 		t.Errorf("the response holds %d bytes for 12 of text", s.held)
 	}
+	// a whole item that carries its sound keeps only the transcript
+	acc2, _ := replay(t, sse(created, `{"type":"response.output_item.done","output_index":0,"item":{"id":"m","type":"message","role":"assistant","status":"completed","content":[{"type":"output_audio","data":"`+sound+`","transcript":"Hi."}]}}`))
+	it := acc2.Current().Items[0]
+	if it.Text() != "Hi." || strings.Contains(string(it.Raw), "QUFB") || strings.Contains(string(it.JSON()), "QUFB") {
+		t.Errorf("item keeps its sound: %s", it.JSON()[:min(len(it.JSON()), 200)])
+	}
 }

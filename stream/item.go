@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 )
@@ -62,6 +63,40 @@ type Item struct {
 	shellBytes int // the bytes of ShellOutput
 }
 
+// withoutSound is an audio part without its base64 sound (data): runnel
+// keeps the transcript, never the audio.
+func withoutSound(part json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(part, &m) != nil {
+		return part
+	}
+	delete(m, "data")
+	b, err := json.Marshal(m)
+	if err != nil {
+		return part
+	}
+	return b
+}
+
+// withoutSoundParts is an item's JSON with its content's parts as parts
+// (their sound removed).
+func withoutSoundParts(raw json.RawMessage, parts []Part) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return raw
+	}
+	content := make([]json.RawMessage, len(parts))
+	for i, p := range parts {
+		content[i] = p.Raw
+	}
+	m["content"], _ = json.Marshal(content)
+	b, err := json.Marshal(m)
+	if err != nil {
+		return raw
+	}
+	return b
+}
+
 func decodeItem(raw json.RawMessage) (*Item, error) {
 	var w wireItem
 	if err := json.Unmarshal(raw, &w); err != nil {
@@ -79,12 +114,19 @@ func decodeItem(raw json.RawMessage) (*Item, error) {
 	if !isJSONNull(w.Error) {
 		it.Error = w.Error
 	}
+	sound := false
 	for _, c := range w.Content {
 		p, err := decodePart(c)
 		if err != nil {
 			return nil, err
 		}
+		if strings.Contains(p.Type, "audio") && bytes.Contains(c, []byte(`"data"`)) {
+			p.Raw, sound = withoutSound(c), true
+		}
 		it.Content = append(it.Content, p)
+	}
+	if sound {
+		it.Raw = withoutSoundParts(raw, it.Content)
 	}
 	for _, c := range w.Summary {
 		p, err := decodePart(c)
