@@ -304,6 +304,11 @@ func (it *Item) apply(ev *Event, drop bool) error {
 		if err != nil {
 			return err
 		}
+		if q := announced(it.Content, p); q != nil {
+			// the text came in another part than the deltas go to (vLLM
+			// numbers a message's only part 1): they may repeat it there
+			ev.Delta = q.rep.fresh(q.Text, ev.Delta)
+		}
 		ev.Delta = p.rep.fresh(p.Text, ev.Delta)
 		if !drop {
 			grow(&p.Text, &p.sb, ev.Delta)
@@ -387,6 +392,21 @@ func (it *Item) apply(ev *Event, drop bool) error {
 	case KindShellOutputDone:
 		if ev.Output != nil {
 			it.Output = ev.Output
+		}
+	}
+	return nil
+}
+
+// announced returns the part of ps, other than p, whose text a whole copy
+// set and no delta has gone to yet, while p has no text: the deltas for p
+// may repeat that text. nil when there is none.
+func announced(ps []Part, p *Part) *Part {
+	if p.Text != "" || p.rep != 0 {
+		return nil
+	}
+	for i := range ps {
+		if q := &ps[i]; q != p && q.Text != "" && q.rep >= 0 && q.rep < repeat(len(q.Text)) {
+			return q
 		}
 	}
 	return nil
