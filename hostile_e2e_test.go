@@ -66,6 +66,12 @@ var hostileStreams = map[string][]byte{
 		`{"type":"response.output_item.added","item":{"type":"message","id":"msg_h1","role":"assistant","content":[]}}`,
 		`{"type":"response.output_text.delta","delta":"said once."}`,
 		hCompleted(hMsgDone)),
+	"a delta before response.created, the item announced with all its text, the rest repeated": hostileSSE(
+		hDelta("MARKONE "),
+		hCreated,
+		`{"type":"response.output_item.added","output_index":0,"item":{"id":"msg_h1","type":"message","role":"assistant","status":"in_progress","content":[{"type":"output_text","text":"MARKONE said once.","annotations":[]}]}}`,
+		hDelta("said once."),
+		`{"type":"response.completed","response":{"id":"resp_h1","object":"response","status":"completed","output":[]}}`),
 	"output_item.added with the text, deltas repeat it": hostileSSE(
 		hCreated,
 		`{"type":"response.output_item.added","output_index":0,"item":{"id":"msg_h1","type":"message","role":"assistant","status":"in_progress","content":[{"type":"output_text","text":"MARKONE said once.","annotations":[]}]}}`,

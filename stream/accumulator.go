@@ -310,6 +310,7 @@ func (it *Item) apply(ev *Event, drop bool) error {
 			ev.Delta = q.rep.fresh(q.Text, ev.Delta)
 		}
 		ev.Delta = p.rep.fresh(p.Text, ev.Delta)
+		p.got += len(ev.Delta)
 		if !drop {
 			grow(&p.Text, &p.sb, ev.Delta)
 		}
@@ -325,6 +326,7 @@ func (it *Item) apply(ev *Event, drop bool) error {
 			return err
 		}
 		ev.Delta = p.rep.fresh(p.Text, ev.Delta)
+		p.got += len(ev.Delta)
 		if !drop {
 			grow(&p.Text, &p.sb, ev.Delta)
 		}

@@ -277,6 +277,15 @@ func TestRepeatedDeltas(t *testing.T) {
 			}
 		})
 	}
+	// announced with its whole text after its first delta, before its
+	// response: the deltas that repeat the rest add nothing
+	for _, drop := range []bool{false, true} {
+		acc, streamed := streamedText(t, sse(textDelta(1, 0, "m", "Hello "), created, added("Hello world"), textDelta(2, 0, "m", "world")), drop)
+		it := acc.Current().Items[0]
+		if got := streamed[it]; got != "Hello " || (!drop && it.Text() != "Hello world") || len(acc.Responses()) != 1 {
+			t.Errorf("drop %v: announced late: the deltas added %q, the item holds %q", drop, got, it.Text())
+		}
+	}
 	acc, _ := replay(t, sse(created,
 		`{"type":"response.output_item.added","output_index":0,"item":{"type":"function_call","id":"fc","call_id":"c","name":"f","arguments":"{\"a\":1}"}}`,
 		`{"type":"response.function_call_arguments.delta","output_index":0,"item_id":"fc","delta":"{\"a\""}`,

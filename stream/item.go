@@ -249,6 +249,9 @@ func absorbParts(dst *[]Part, src []Part) bool {
 	copy(out, src)
 	lost := false
 	for i := range out {
+		if i < len(old) {
+			out[i].rep, out[i].got = streamedSoFar(old[i], out[i].Text), old[i].got
+		}
 		if len(old) == len(src) && out[i].Text == "" && old[i].Text != "" {
 			out[i].Text, out[i].rep, lost = old[i].Text, old[i].rep, true // numbered alike: a part the copy left empty keeps its text
 		}
@@ -265,6 +268,24 @@ func absorbParts(dst *[]Part, src []Part) bool {
 	}
 	*dst = out
 	return lost
+}
+
+// streamedSoFar is where deltas after a whole copy with text stand
+// against it, when deltas already brought the start of it (the copy came
+// late: an output_item.added after the first deltas): past what they
+// brought, so that deltas repeating the rest add nothing. 0 (deltas yet to
+// come may repeat it all) when none came; -1 (they add text) when what
+// came is not its start.
+func streamedSoFar(old Part, text string) repeat {
+	switch {
+	case old.got == 0:
+		return 0
+	case old.Text != "" && strings.HasPrefix(text, old.Text):
+		return repeat(len(old.Text))
+	case old.Text == "" && old.got <= len(text): // dropped (DropText): the printer checks what it wrote
+		return repeat(old.got)
+	}
+	return -1
 }
 
 func partsHaveText(ps []Part) bool {

@@ -46,6 +46,7 @@ type Part struct {
 	Raw         json.RawMessage   // the part as last received whole, nil if only streamed
 	sb          *strings.Builder  // backing store while Text grows by deltas
 	rep         repeat            // how far deltas repeated a Text a whole copy set (textbuf.go)
+	got         int               // bytes its deltas added, kept or dropped (Accumulator.DropText)
 }
 
 type wirePart struct {
