@@ -85,6 +85,10 @@ func (a *Accumulator) target(ev *Event) (s *Snapshot, dup bool) {
 	switch {
 	case cur == nil:
 		return a.newSnapshot(), false
+	case ev.Kind == KindCreated && cur.implicit():
+		// events came before the response object: they are this
+		// response's, not a response of their own
+		return cur, false
 	case ev.Kind == KindCreated && cur.started:
 		if ev.HasSeq && cur.seen.has(ev.Seq) && ev.Response != nil && ev.Response.ID == cur.ID {
 			return cur, true
@@ -97,7 +101,18 @@ func (a *Accumulator) target(ev *Event) (s *Snapshot, dup bool) {
 	if cur.Terminal && (ev.Kind == KindCreated || ev.Kind == KindQueued || ev.Kind == KindInProgress || ev.Kind == KindItemAdded) {
 		return a.newSnapshot(), false
 	}
+	if cur.Terminal && ev.Kind.IsDelta() && !cur.names(ev) {
+		// text for an item the finished response does not have: the
+		// next response's, arriving before its response object
+		return a.newSnapshot(), false
+	}
 	return cur, false
+}
+
+// implicit reports whether s was started by item events that came before
+// any response object: the response.created that follows is its own.
+func (s *Snapshot) implicit() bool {
+	return !s.Echoed && !s.Terminal && s.ID == ""
 }
 
 // Apply folds one event in. It returns the item the event changed (nil for
@@ -105,12 +120,17 @@ func (a *Accumulator) target(ev *Event) (s *Snapshot, dup bool) {
 // out of range; such an event changes nothing and the stream goes on. When
 // the response reaches Limit it returns a *LimitError (once; the item is
 // returned with it) and ignores every later event.
+//
+// A delta event leaves Apply saying what it added: its Delta is cut to the
+// text that was new (empty when it repeated text its item was announced
+// with), so a printer that writes deltas as they pass writes what the
+// snapshot holds, each text once.
 func (a *Accumulator) Apply(ev *Event) (*Item, error) {
 	switch ev.Kind {
 	case KindInvalid:
 		return nil, ev.Err
-	case KindDone:
-		return nil, nil
+	case KindDone, KindAudio:
+		return nil, nil // audio: the sound is not kept (its transcript is text)
 	}
 	if a.over != nil {
 		return nil, nil // reading stopped at the limit
@@ -138,6 +158,9 @@ func (a *Accumulator) Apply(ev *Event) (*Item, error) {
 			return nil, limitErr
 		}
 		return nil, &PositionError{Num: ev.Num, Offset: ev.Offset, Err: err}
+	}
+	if ev.Kind.IsDelta() {
+		add = min(add, a.deltaSize(ev)) // less what repeated text already held (repeat)
 	}
 	switch {
 	case ev.Kind.IsDelta() || ev.Kind == KindShellOutputDelta:
@@ -173,6 +196,7 @@ func (s *Snapshot) apply(ev *Event, drop bool) (*Item, error) {
 		err := s.mergeTerminal(ev.Response.Output)
 		for _, it := range s.Items {
 			it.Done = true // nothing more streams into a finished response
+			s.settleCallID(it)
 		}
 		return nil, err
 	case KindError:
@@ -193,7 +217,11 @@ func (s *Snapshot) apply(ev *Event, drop bool) (*Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	return it, it.apply(ev, drop)
+	err = it.apply(ev, drop)
+	if ev.Kind == KindItemDone || ev.Kind == KindItemAdded {
+		s.settleCallID(it)
+	}
+	return it, err
 }
 
 // placeholderType guesses an item's type from an event that arrives before
@@ -276,6 +304,13 @@ func (it *Item) apply(ev *Event, drop bool) error {
 		if err != nil {
 			return err
 		}
+		if q := announced(it.Content, p); q != nil {
+			// the text came in another part than the deltas go to (vLLM
+			// numbers a message's only part 1): they may repeat it there
+			ev.Delta = q.rep.fresh(q.Text, ev.Delta)
+		}
+		ev.Delta = p.rep.fresh(p.Text, ev.Delta)
+		p.got += len(ev.Delta)
 		if !drop {
 			grow(&p.Text, &p.sb, ev.Delta)
 		}
@@ -290,6 +325,8 @@ func (it *Item) apply(ev *Event, drop bool) error {
 		if err != nil {
 			return err
 		}
+		ev.Delta = p.rep.fresh(p.Text, ev.Delta)
+		p.got += len(ev.Delta)
 		if !drop {
 			grow(&p.Text, &p.sb, ev.Delta)
 		}
@@ -316,18 +353,22 @@ func (it *Item) apply(ev *Event, drop bool) error {
 			p.Annotations[i] = ev.Annotation
 		}
 	case KindArgsDelta, KindMCPArgsDelta:
+		ev.Delta = it.reps[0].fresh(it.Arguments, ev.Delta)
 		grow(&it.Arguments, &it.sb[0], ev.Delta)
 	case KindArgsDone, KindMCPArgsDone:
 		setDone(&it.Arguments, ev)
 	case KindCustomInputDelta:
+		ev.Delta = it.reps[1].fresh(it.Input, ev.Delta)
 		grow(&it.Input, &it.sb[1], ev.Delta)
 	case KindCustomInputDone:
 		setDone(&it.Input, ev)
 	case KindCodeDelta:
+		ev.Delta = it.reps[2].fresh(it.Code, ev.Delta)
 		grow(&it.Code, &it.sb[2], ev.Delta)
 	case KindCodeDone:
 		setDone(&it.Code, ev)
 	case KindPatchDiffDelta:
+		ev.Delta = it.reps[3].fresh(it.Diff, ev.Delta)
 		grow(&it.Diff, &it.sb[3], ev.Delta)
 	case KindPatchDiffDone:
 		setDone(&it.Diff, ev)
@@ -353,6 +394,21 @@ func (it *Item) apply(ev *Event, drop bool) error {
 	case KindShellOutputDone:
 		if ev.Output != nil {
 			it.Output = ev.Output
+		}
+	}
+	return nil
+}
+
+// announced returns the part of ps, other than p, whose text a whole copy
+// set and no delta has gone to yet, while p has no text: the deltas for p
+// may repeat that text. nil when there is none.
+func announced(ps []Part, p *Part) *Part {
+	if p.Text != "" || p.rep != 0 {
+		return nil
+	}
+	for i := range ps {
+		if q := &ps[i]; q != p && q.Text != "" && q.rep >= 0 && q.rep < repeat(len(q.Text)) {
+			return q
 		}
 	}
 	return nil

@@ -43,6 +43,7 @@ func (f *flexString) text() string {
 // wireEvent is every field any event type uses, decoded in one pass.
 type wireEvent struct {
 	Type            string          `json:"type"`
+	Event           flexString      `json:"event"` // the name where a stream writes it here instead of type (the seed format)
 	Seq             *int64          `json:"sequence_number"`
 	OutputIndex     *int            `json:"output_index"`
 	ItemID          string          `json:"item_id"`
@@ -52,6 +53,7 @@ type wireEvent struct {
 	CommandIndex    int             `json:"command_index"`
 	Delta           flexString      `json:"delta"`
 	Text            *string         `json:"text"`
+	Transcript      *string         `json:"transcript"` // an audio transcript's .done value
 	Arguments       *string         `json:"arguments"`
 	Input           *string         `json:"input"`
 	Code            *string         `json:"code"`
@@ -70,15 +72,20 @@ type wireEvent struct {
 	ImageIndex      int             `json:"partial_image_index"`
 }
 
-// DecodeEvent decodes one event's JSON payload. name is the SSE event name,
-// used only when the JSON has no type. The returned error describes a
-// malformed payload; the caller adds the position.
+// DecodeEvent decodes one event's JSON payload. The event's name is the
+// JSON's type, else its event (a stream written as objects that carry
+// "event": "response.created"), else name, the SSE event name. The
+// returned error describes a malformed payload; the caller adds the
+// position.
 func DecodeEvent(name string, data []byte, ev *Event) error {
 	var w wireEvent
 	if err := json.Unmarshal(data, &w); err != nil {
 		return describeJSONError(err)
 	}
 	*ev = Event{Type: w.Type, AnnotationIndex: -1}
+	if ev.Type == "" && w.Event.raw == nil {
+		ev.Type = w.Event.s
+	}
 	if ev.Type == "" {
 		ev.Type = name
 	}
@@ -154,6 +161,8 @@ func DecodeEvent(name string, data []byte, ev *Event) error {
 		ev.Output = w.Output
 	case KindPartialImage:
 		ev.PartialImage, ev.ImageIndex = w.PartialImage, w.ImageIndex
+	case KindAudio:
+		ev.Delta = "" // the sound is not kept
 	}
 	ev.setDoneText(&w)
 	return nil
@@ -198,6 +207,9 @@ func (ev *Event) setDoneText(w *wireEvent) {
 	switch ev.Kind {
 	case KindTextDone, KindReasoningDone, KindSummaryDone:
 		v = w.Text
+		if v == nil {
+			v = w.Transcript
+		}
 	case KindRefusalDone:
 		v = w.Refusal
 	case KindArgsDone, KindMCPArgsDone:
@@ -265,7 +277,12 @@ type Decoder struct {
 	ev         Event
 	lastItemID string    // reused by the fast path so a repeated id is not allocated again
 	secrets    *Redactor // applied to every event's JSON before it is decoded
+	audioSaid  bool      // the first audio event carried AudioSkippedNote
 }
+
+// AudioSkippedNote is said once per stream that carries sound: runnel
+// shows the transcript as text and keeps none of the audio.
+const AudioSkippedNote = "the answer came with audio, which runnel does not play: its transcript is shown as text and the sound was skipped"
 
 // SetRedactor makes the decoder replace every secret in r in each event's
 // JSON before decoding it, so no decoded field holds one. (A secret split
@@ -302,6 +319,9 @@ func (d *Decoder) Next() bool {
 		}
 	}
 	d.ev.Num, d.ev.Offset = f.Num, f.Offset
+	if d.ev.Kind == KindAudio && !d.audioSaid {
+		d.audioSaid, d.ev.Note = true, AudioSkippedNote
+	}
 	if d.ev.Err != nil {
 		d.ev.Err = &PositionError{Num: f.Num, Offset: f.Offset, Err: d.ev.Err}
 	}

@@ -22,7 +22,7 @@ type Details struct {
 	Tools      []ToolInfo   // mcp_list_tools, tool_search_output
 	HasTools   bool         // tools is an array
 
-	Result        string // image_generation_call: the final image, base64
+	Result        string // image_generation_call: the final image, base64; program_output: what the program returned
 	OutputFormat  string // image_generation_call: png, webp, jpeg…
 	Size          string // image_generation_call, as written (a string or a number)
 	Quality       string
@@ -217,8 +217,12 @@ func (it *Item) WebQueries() []string {
 }
 
 // OutputText returns a tool output as text (see OutputText), from Output,
-// else from the streamed shell output chunks.
+// else from the streamed shell output chunks; an output item with neither
+// that writes its result instead (program_output) gives that.
 func (it *Item) OutputText() string {
+	if it.Output == nil && len(it.ShellOutput) == 0 && strings.HasSuffix(it.Type, "_output") {
+		return it.Details().Result
+	}
 	if it.Output != nil || len(it.ShellOutput) == 0 {
 		return OutputText(it.Output)
 	}

@@ -68,8 +68,15 @@
 // the service_tier it reports (ServiceTier).
 //
 // Tolerance is the point: sequence numbers may be missing or duplicated, item
-// ids may change on every event, deltas may precede their item, servers may
-// omit items from the terminal response, and a stream may hold several
-// responses back to back or end without a terminal event. Malformed events are
-// reported with their position and skipped; nothing already received is lost.
+// ids may change on every event, deltas may precede their item and even
+// their response (they belong to the response that follows, never to one of
+// their own), an item may be announced with its text and streamed again
+// (kept once; Apply cuts Delta to what was new, so printers agree with the
+// snapshot), a call the client answers may come without call_id or id (it
+// gets a stable one), servers may omit items from the terminal response, an
+// event may be named by "event" instead of "type", audio comes as its
+// transcript (the sound is dropped), and a stream may hold several
+// responses back to back or end without a terminal event. Malformed events
+// are reported with their position and skipped; nothing already received is
+// lost.
 package stream

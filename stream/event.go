@@ -63,6 +63,7 @@ const (
 	KindShellOutputDone
 	KindPatchDiffDelta
 	KindPatchDiffDone
+	KindAudio // response.audio.delta / done: sound runnel does not play; its bytes are not kept
 
 	kindCount
 )
@@ -76,7 +77,7 @@ var kindNames = [kindCount]string{
 	"args_delta", "args_done", "custom_input_delta", "custom_input_done", "mcp_args_delta", "mcp_args_done",
 	"code_delta", "code_done", "tool_progress", "partial_image",
 	"shell_command_added", "shell_command_delta", "shell_command_done", "shell_output_delta", "shell_output_done",
-	"patch_diff_delta", "patch_diff_done",
+	"patch_diff_delta", "patch_diff_done", "audio",
 }
 
 func (k Kind) String() string {
@@ -155,6 +156,17 @@ var kindByType = map[string]Kind{
 	"response.shell_call_output_content.done":        KindShellOutputDone,
 	"response.apply_patch_call_operation_diff.delta": KindPatchDiffDelta,
 	"response.apply_patch_call_operation_diff.done":  KindPatchDiffDone,
+
+	// Audio output: the transcript is the message's text; the sound is
+	// skipped (AudioSkippedNote).
+	"response.audio.transcript.delta":        KindTextDelta,
+	"response.audio.transcript.done":         KindTextDone,
+	"response.output_audio_transcript.delta": KindTextDelta,
+	"response.output_audio_transcript.done":  KindTextDone,
+	"response.audio.delta":                   KindAudio,
+	"response.audio.done":                    KindAudio,
+	"response.output_audio.delta":            KindAudio,
+	"response.output_audio.done":             KindAudio,
 }
 
 // toolPhases are the last segments of `response.<tool>.<phase>` progress

@@ -38,6 +38,14 @@ func FuzzFastPath(f *testing.F) {
 func FuzzDecodeAccumulate(f *testing.F) {
 	f.Add(sse(created, msgAdded(0, "m"), textDelta(1, 0, "m", "x"), completed))
 	f.Add([]byte("data: {\"type\":\"response.output_item.added\",\"output_index\":3,\"item\":{\"type\":\"message\",\"content\":[{\"type\":\"output_text\",\"text\":\"a\"}]}}\n\n"))
+	// hostile shapes: a delta before the response, an item announced with
+	// its text and streamed again, a call with no ids, audio, the seed's
+	// "event" form
+	f.Add(sse(textDelta(1, 0, "m", "x"), created, textDelta(2, 0, "m", "y"), completed))
+	f.Add(sse(created, `{"type":"response.output_item.added","output_index":0,"item":{"type":"message","id":"m","content":[{"type":"output_text","text":"ab"}]}}`, textDelta(1, 0, "m", "a"), textDelta(2, 0, "m", "bc")))
+	f.Add(sse(created, `{"type":"response.output_item.done","item":{"type":"function_call","name":"f","arguments":"{}"}}`, completed))
+	f.Add(sse(created, `{"type":"response.audio.delta","output_index":0,"delta":"AAAA"}`, `{"type":"response.audio.transcript.delta","output_index":0,"delta":"hi"}`))
+	f.Add(sse(`{"event":"response.created","response":{"id":"r","status":"in_progress"}}`, `{"event":"response.output_text.delta","delta":"hi"}`))
 	if seeds, err := fixtureSeeds(); err == nil {
 		for _, s := range seeds {
 			f.Add(s)

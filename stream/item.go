@@ -1,6 +1,7 @@
 package stream
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 )
@@ -48,15 +49,52 @@ type Item struct {
 	Added bool // output_item.added seen
 	Done  bool // output_item.done seen
 
+	givenCallID bool // CallID was given by runnel, not the server (settleCallIDs)
+
 	Raw       json.RawMessage
 	dirty     bool
 	details   *Details            // decoded on first use; see Details
 	detailsOf json.RawMessage     // the Raw details was decoded from
 	sb        [4]*strings.Builder // backing stores for Arguments, Input, Code, Diff while they grow
+	reps      [4]repeat           // how far their deltas repeated a value a whole copy set (textbuf.go)
 	cmdSB     []*strings.Builder  // backing stores for Commands while they grow
 	held      int                 // text held, as counted against the accumulator's Limit (limit.go)
 
 	shellBytes int // the bytes of ShellOutput
+}
+
+// withoutSound is an audio part without its base64 sound (data): runnel
+// keeps the transcript, never the audio.
+func withoutSound(part json.RawMessage) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(part, &m) != nil {
+		return part
+	}
+	delete(m, "data")
+	b, err := json.Marshal(m)
+	if err != nil {
+		return part
+	}
+	return b
+}
+
+// withoutSoundParts is an item's JSON with its content's parts as parts
+// (their sound removed).
+func withoutSoundParts(raw json.RawMessage, parts []Part) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return raw
+	}
+	content := make([]json.RawMessage, len(parts))
+	for i, p := range parts {
+		content[i] = p.Raw
+	}
+	m["content"], _ = json.Marshal(content)
+	b, err := json.Marshal(m)
+	if err != nil {
+		return raw
+	}
+	return b
 }
 
 func decodeItem(raw json.RawMessage) (*Item, error) {
@@ -76,12 +114,19 @@ func decodeItem(raw json.RawMessage) (*Item, error) {
 	if !isJSONNull(w.Error) {
 		it.Error = w.Error
 	}
+	sound := false
 	for _, c := range w.Content {
 		p, err := decodePart(c)
 		if err != nil {
 			return nil, err
 		}
+		if strings.Contains(p.Type, "audio") && bytes.Contains(c, []byte(`"data"`)) {
+			p.Raw, sound = withoutSound(c), true
+		}
 		it.Content = append(it.Content, p)
+	}
+	if sound {
+		it.Raw = withoutSoundParts(raw, it.Content)
 	}
 	for _, c := range w.Summary {
 		p, err := decodePart(c)
@@ -157,7 +202,8 @@ func (it *Item) absorb(n *Item) {
 	keep(&it.CallID, n.CallID)
 	keep(&it.ServerLabel, n.ServerLabel)
 	keep(&it.ApprovalRequestID, n.ApprovalRequestID)
-	lost := false
+	// a copy without the ids the stream gave keeps them, in its JSON too
+	lost := (n.ID == "" && it.ID != "") || (n.CallID == "" && it.CallID != "")
 	lost = keepText(&it.Arguments, n.Arguments) || lost
 	lost = keepText(&it.Input, n.Input) || lost
 	lost = keepText(&it.Code, n.Code) || lost
@@ -203,8 +249,11 @@ func absorbParts(dst *[]Part, src []Part) bool {
 	copy(out, src)
 	lost := false
 	for i := range out {
+		if i < len(old) {
+			out[i].rep, out[i].got = streamedSoFar(old[i], out[i].Text), old[i].got
+		}
 		if len(old) == len(src) && out[i].Text == "" && old[i].Text != "" {
-			out[i].Text, lost = old[i].Text, true // numbered alike: a part the copy left empty keeps its text
+			out[i].Text, out[i].rep, lost = old[i].Text, old[i].rep, true // numbered alike: a part the copy left empty keeps its text
 		}
 		if len(out[i].Annotations) > 0 {
 			continue
@@ -219,6 +268,24 @@ func absorbParts(dst *[]Part, src []Part) bool {
 	}
 	*dst = out
 	return lost
+}
+
+// streamedSoFar is where deltas after a whole copy with text stand
+// against it, when deltas already brought the start of it (the copy came
+// late: an output_item.added after the first deltas): past what they
+// brought, so that deltas repeating the rest add nothing. 0 (deltas yet to
+// come may repeat it all) when none came; -1 (they add text) when what
+// came is not its start.
+func streamedSoFar(old Part, text string) repeat {
+	switch {
+	case old.got == 0:
+		return 0
+	case old.Text != "" && strings.HasPrefix(text, old.Text):
+		return repeat(len(old.Text))
+	case old.Text == "" && old.got <= len(text): // dropped (DropText): the printer checks what it wrote
+		return repeat(old.got)
+	}
+	return -1
 }
 
 func partsHaveText(ps []Part) bool {
@@ -314,9 +381,12 @@ func partsJSON(ps []Part) []any {
 			typ = "output_text"
 		}
 		m["type"] = typ
-		if typ == "refusal" {
+		switch {
+		case typ == "refusal":
 			m["refusal"] = p.Text
-		} else {
+		case strings.Contains(typ, "audio"):
+			m["transcript"] = p.Text
+		default:
 			m["text"] = p.Text
 		}
 		if typ == "output_text" {

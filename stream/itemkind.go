@@ -41,6 +41,9 @@ type ItemKind struct {
 	Type    string // the item type ("" for an item without one)
 	Class   Class
 	Generic bool // a fallback entry: Type is not in the table
+	// Answered: a call the client answers with an output naming its
+	// call_id; one the server sends with no call_id gets one (CallIDFor).
+	Answered bool
 
 	text func(it *Item) Searchable
 }
@@ -66,17 +69,18 @@ func (k ItemKind) Text(it *Item) Searchable {
 }
 
 // KindFor returns the table's entry for an item type. A type not in the
-// table gets a generic entry: a "*_call" is a tool call (searchable by its
-// name, arguments, input, code, output and error), a "*_output" a tool
-// output (searchable by its output), anything else a panel of facts with no
-// searchable text.
+// table gets a generic entry: a "*_call" or a provider's own tool
+// ("openrouter:web_search", any "vendor:tool") is a tool call (searchable by
+// its name, arguments, input, code, action, output and error), a
+// "*_output" a tool output (searchable by its output), anything else a
+// panel of facts with no searchable text.
 func KindFor(typ string) ItemKind {
 	if k, ok := kinds[typ]; ok {
 		return k
 	}
 	k := ItemKind{Type: typ, Class: ClassOther, Generic: true}
 	switch {
-	case strings.HasSuffix(typ, "_call"):
+	case strings.HasSuffix(typ, "_call") || IsVendorType(typ):
 		k.Class = ClassCall
 	case strings.HasSuffix(typ, "_output"):
 		k.Class = ClassOutput
@@ -100,17 +104,17 @@ var kinds = table(
 	ItemKind{Type: "reasoning", Class: ClassReasoning, text: reasoningText},
 	ItemKind{Type: "compaction"},
 
-	ItemKind{Type: "function_call", Class: ClassCall, text: toolText(name, args)},
-	ItemKind{Type: "custom_tool_call", Class: ClassCall, text: toolText(name, input)},
+	ItemKind{Type: "function_call", Class: ClassCall, Answered: true, text: toolText(name, args)},
+	ItemKind{Type: "custom_tool_call", Class: ClassCall, Answered: true, text: toolText(name, input)},
 	ItemKind{Type: "tool_search_call", Class: ClassCall, text: toolText(args)},
 	ItemKind{Type: "web_search_call", Class: ClassCall, text: webSearchText},
 	ItemKind{Type: "file_search_call", Class: ClassCall, text: fileSearchText},
 	ItemKind{Type: "code_interpreter_call", Class: ClassCall, text: codeText},
 	ItemKind{Type: "image_generation_call", Class: ClassCall, text: toolText(func(it *Item) string { return it.Details().RevisedPrompt })},
-	ItemKind{Type: "shell_call", Class: ClassCall, text: shellText},
-	ItemKind{Type: "local_shell_call", Class: ClassCall, text: shellText},
-	ItemKind{Type: "apply_patch_call", Class: ClassCall, text: patchText},
-	ItemKind{Type: "computer_call", Class: ClassCall},
+	ItemKind{Type: "shell_call", Class: ClassCall, Answered: true, text: shellText},
+	ItemKind{Type: "local_shell_call", Class: ClassCall, Answered: true, text: shellText},
+	ItemKind{Type: "apply_patch_call", Class: ClassCall, Answered: true, text: patchText},
+	ItemKind{Type: "computer_call", Class: ClassCall, Answered: true},
 
 	ItemKind{Type: "function_call_output", Class: ClassOutput},
 	ItemKind{Type: "custom_tool_call_output", Class: ClassOutput},
@@ -119,6 +123,13 @@ var kinds = table(
 	ItemKind{Type: "local_shell_call_output", Class: ClassOutput},
 	ItemKind{Type: "apply_patch_call_output", Class: ClassOutput},
 	ItemKind{Type: "computer_call_output", Class: ClassOutput},
+
+	// OpenAI's programmatic tool calling: a program the server runs
+	// (its code), which calls the client's functions, and its output (its
+	// result), paired by call_id.
+	ItemKind{Type: "program", Class: ClassCall, text: codeText},
+	ItemKind{Type: "program_output", Class: ClassOutput},
+	ItemKind{Type: "additional_tools", text: toolListText},
 
 	ItemKind{Type: "mcp_list_tools"},
 	ItemKind{Type: "mcp_call", Class: ClassCall, text: toolText(server, name, args, output, errText)},
@@ -160,8 +171,41 @@ func toolText(get ...func(*Item) string) func(*Item) Searchable {
 
 var (
 	outputText      = toolText(output)
-	genericCallText = toolText(name, args, input, func(it *Item) string { return it.Code }, output, errText)
+	genericCallText = toolText(name, args, input, func(it *Item) string { return it.Code }, actionText, output, errText)
 )
+
+// IsVendorType reports whether an item type is a provider's own, written
+// "vendor:tool" in plain lower-case names (OpenRouter's server tools:
+// "openrouter:web_search", "openrouter:datetime"…).
+func IsVendorType(typ string) bool {
+	v, tool, ok := strings.Cut(typ, ":")
+	return ok && isWord(v) && isWord(tool)
+}
+
+// isWord reports whether s is a plain lower-case name: letters, digits,
+// '_', '-' and '.'.
+func isWord(s string) bool {
+	for _, c := range s {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' && c != '-' && c != '.' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// actionText is what a call's action names: its queries, else its URL.
+func actionText(it *Item) string {
+	a := it.Details().Action
+	return join(a.Query, join(a.Queries...), a.URL)
+}
+
+func toolListText(it *Item) Searchable {
+	names := make([]string, 0, len(it.Details().Tools))
+	for _, t := range it.Details().Tools {
+		names = append(names, join(t.Name, t.Description))
+	}
+	return Searchable{Tool: join(names...)}
+}
 
 func messageText(it *Item) Searchable {
 	text := join(partTexts(it.Content)...)

@@ -235,3 +235,31 @@ func TestItemKindTextHostile(t *testing.T) {
 		}
 	}
 }
+
+// TestProgramAndVendorItems: programmatic tool calling's program is a call
+// searchable by its code and its output answers it by call_id with its
+// result; a provider's own item ("openrouter:web_search") is a call
+// searchable by what its action names; a type that only looks like one is
+// not.
+func TestProgramAndVendorItems(t *testing.T) {
+	prog := StoredItem(json.RawMessage(`{"type":"program","call_id":"call_p","code":"text(await tools.f({}))"}`))
+	out := StoredItem(json.RawMessage(`{"type":"program_output","call_id":"call_p","result":"{\"units\":42}"}`))
+	if KindFor("program").Class != ClassCall || KindFor("program_output").Class != ClassOutput || out.CallID != prog.CallID {
+		t.Errorf("program %v, program_output %v", KindFor("program").Class, KindFor("program_output").Class)
+	}
+	if got := KindFor(prog.Type).Text(prog).Tool; got != "text(await tools.f({}))" {
+		t.Errorf("program text %q", got)
+	}
+	if got := out.OutputText(); got != `{"units":42}` || KindFor(out.Type).Text(out).Tool != got {
+		t.Errorf("program_output text %q", got)
+	}
+	ws := StoredItem(json.RawMessage(`{"type":"openrouter:web_search","status":"completed","action":{"type":"search","query":"tallest \u001b[2Jpeak"}}`))
+	if k := KindFor(ws.Type); k.Class != ClassCall || k.Text(ws).Tool != "tallest peak" {
+		t.Errorf("openrouter:web_search: class %v, text %q", k.Class, k.Text(ws).Tool)
+	}
+	for _, typ := range []string{"openrouter:", ":x", "weird\x1b]8;;https://e.example/:x", "Open Router:x"} {
+		if KindFor(typ).Class == ClassCall {
+			t.Errorf("%q is taken for a provider's tool call", typ)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 )
 
 // Snapshot is one response as accumulated from the stream so far.
@@ -118,6 +119,13 @@ func (s *Snapshot) itemFor(ev *Event, typ string) (*Item, error) {
 	if n := len(s.Items); n > 0 && !s.Items[n-1].Done && (typ == "" || s.Items[n-1].Type == typ) && ev.Kind != KindItemAdded {
 		return s.Items[n-1], nil
 	}
+	if n := len(s.Items); n > 0 && ev.Kind == KindItemAdded {
+		// events that came before their item was announced, naming
+		// nothing, made a placeholder: the item announced now is it
+		if last := s.Items[n-1]; !last.Done && !last.Added && last.ID == "" && last.CallID == "" && last.Type == typ {
+			return last, nil
+		}
+	}
 	next := 0
 	if n := len(s.Items); n > 0 {
 		next = s.Items[n-1].Index + 1
@@ -125,6 +133,45 @@ func (s *Snapshot) itemFor(ev *Event, typ string) (*Item, error) {
 	it := &Item{Index: next, Type: typ, ID: ev.ItemID}
 	s.Items = append(s.Items, it)
 	return it, nil
+}
+
+// settleCallID gives a finished call the client must answer, that came
+// with neither call_id nor id, a call_id of its own (callIDFor), so that it
+// runs once and its output names it; a call with an id but no call_id is
+// answered by its id. It runs after each whole copy of the item, which
+// keeps the given call_id (absorb) but not the mark that the item's JSON
+// must carry it.
+func (s *Snapshot) settleCallID(it *Item) {
+	if !it.Done || !KindFor(it.Type).Answered {
+		return
+	}
+	if it.CallID == "" {
+		it.CallID, it.givenCallID = callIDFor(s.ID, it), true
+	}
+	if it.givenCallID {
+		it.dirty = true // JSON merges the call_id in
+	}
+}
+
+// callIDFor is the call_id runnel gives a call the server named none:
+// its item id, else one made from the response id, its place and what it
+// calls, the same every time the same stream is read.
+func callIDFor(respID string, it *Item) string {
+	if it.ID != "" {
+		return it.ID
+	}
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s\x00%d\x00%s\x00%s\x00%s", respID, it.Index, it.Type, it.Name, it.Arguments)
+	return fmt.Sprintf("call_runnel_%016x", h.Sum64())
+}
+
+// names reports whether ev is about an item s already has (by
+// output_index, else by identity), without creating one.
+func (s *Snapshot) names(ev *Event) bool {
+	if ev.HasIndex {
+		return s.find(ev.OutputIndex) != nil
+	}
+	return s.byIdentity(ev) != nil
 }
 
 // byIdentity finds the item an event without output_index names: one whose

@@ -22,3 +22,32 @@ func grow(dst *string, b **strings.Builder, d string) {
 	(*b).WriteString(d)
 	*dst = (*b).String()
 }
+
+// repeat is how far the deltas of one value have repeated the text a whole
+// copy put there before any delta came: some servers announce an item with
+// its text (output_item.added, content_part.added) and then stream the
+// same text again as deltas. 0: no delta yet; n > 0: the deltas so far
+// repeated the first n bytes; -1: deltas add text.
+type repeat int
+
+// fresh returns the part of delta d that is new to *dst, the value
+// deltas grow, and moves e on. A delta that repeats the text at e adds
+// nothing; one that repeats the rest of it and goes on adds what follows;
+// any other ends the repeat, and it and every later delta add all they
+// carry.
+func (e *repeat) fresh(dst, d string) string {
+	if *e < 0 || d == "" {
+		return d
+	}
+	rest := dst[min(int(*e), len(dst)):]
+	switch {
+	case rest != "" && strings.HasPrefix(rest, d):
+		*e += repeat(len(d))
+		return ""
+	case strings.HasPrefix(d, rest):
+		*e = -1
+		return d[len(rest):]
+	}
+	*e = -1
+	return d
+}

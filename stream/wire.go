@@ -45,12 +45,15 @@ type Part struct {
 	Annotations []json.RawMessage // as received, indexed by annotation_index
 	Raw         json.RawMessage   // the part as last received whole, nil if only streamed
 	sb          *strings.Builder  // backing store while Text grows by deltas
+	rep         repeat            // how far deltas repeated a Text a whole copy set (textbuf.go)
+	got         int               // bytes its deltas added, kept or dropped (Accumulator.DropText)
 }
 
 type wirePart struct {
 	Type        string            `json:"type"`
 	Text        *string           `json:"text"`
 	Refusal     *string           `json:"refusal"`
+	Transcript  *string           `json:"transcript"` // an audio part's text
 	Annotations []json.RawMessage `json:"annotations"`
 }
 
@@ -65,6 +68,8 @@ func decodePart(raw json.RawMessage) (Part, error) {
 		p.Text = *w.Text
 	case w.Refusal != nil:
 		p.Text = *w.Refusal
+	case w.Transcript != nil:
+		p.Text = *w.Transcript
 	}
 	return p, nil
 }

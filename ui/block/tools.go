@@ -26,6 +26,7 @@ var panelSpecs = map[string]*panelSpec{
 	"computer_call":         {title: kindTitle, body: computerBody},
 	"tool_search_call":      {title: kindTitle, body: toolSearchBody},
 	"tool_search_output":    {title: kindTitle, body: toolListBody},
+	"additional_tools":      {title: kindTitle, body: toolListBody},
 	"mcp_list_tools":        {title: mcpListTitle, body: mcpListBody},
 	"mcp_call":              {title: mcpToolTitle, body: mcpCallBody},
 	"mcp_approval_request":  {title: mcpToolTitle, body: approvalBody, state: approvalStatus},
@@ -265,8 +266,15 @@ func toolLines(d *drawer, tools []stream.ToolInfo) []string {
 	return lines
 }
 
+// genericBody draws what a call of no body of its own carries: its
+// action's queries or URL (a provider's own search or fetch:
+// "openrouter:web_search"), arguments, input, code, output (or result) and
+// error.
 func genericBody(p *panel, d *drawer) {
 	it := p.it
+	if a := it.Details().Action; a.Query != "" || len(a.Queries) > 0 || a.URL != "" || len(a.Sources) > 0 {
+		webSearchBody(p, d)
+	}
 	d.args("arguments", it.Arguments)
 	d.args("input", it.Input)
 	if it.Code != "" {

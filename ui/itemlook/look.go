@@ -67,8 +67,11 @@ func (l Look) Summary(it *stream.Item, run *tools.Run) string {
 		status = "done"
 	}
 	var s string
-	if l.summary != nil {
+	switch {
+	case l.summary != nil:
 		s = l.summary(it, status)
+	case l.Generic:
+		s = genericSummary(it, status)
 	}
 	if s == "" {
 		s = clip(orItem(it.Type)) + " " + status
@@ -102,6 +105,10 @@ var looks = table(
 	Look{Type: "local_shell_call_output", Title: "Local shell output", Icon: "$"},
 	Look{Type: "apply_patch_call_output", Title: "Apply patch output", Icon: "±"},
 	Look{Type: "computer_call_output", Title: "Computer output", Icon: "▢"},
+
+	Look{Type: "program", Title: "Program", Icon: "▷", summary: programSummary},
+	Look{Type: "program_output", Title: "Program output", Icon: "▷", summary: outputSummary},
+	Look{Type: "additional_tools", Title: "Additional tools", Icon: "◆", summary: toolListSummary},
 
 	Look{Type: "mcp_list_tools", Title: "MCP tools listed", Icon: "◆", summary: mcpListSummary},
 	Look{Type: "mcp_call", Title: "MCP call", Icon: "◆", summary: mcpCallSummary},

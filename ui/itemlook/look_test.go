@@ -67,8 +67,34 @@ func TestGenericLooks(t *testing.T) {
 		checkSummary(t, c.typ, l.Summary(it, nil))
 	}
 	it := stream.StoredItem(json.RawMessage(`{"type":"hologram_call","arguments":"mars","status":"completed"}`))
-	if got := For("hologram_call").Summary(it, nil); got != "• hologram_call completed" {
+	if got := For("hologram_call").Summary(it, nil); got != "• hologram_call (mars) completed" {
 		t.Errorf("generic summary %q", got)
+	}
+}
+
+// TestSummariesShowWhatItemsCarry: the programmatic tool calling items,
+// additional_tools and a provider's own items ("openrouter:*", known or
+// not) are summed up by what they carry, sanitized, never by a status
+// alone.
+func TestSummariesShowWhatItemsCarry(t *testing.T) {
+	for _, c := range []struct{ raw, want string }{
+		{`{"type":"program","id":"cm_1","call_id":"call_p","code":"const a = await tools.f({});\ntext(a);\n","status":"completed"}`,
+			"• program: const a = await tools.f({}); (2 lines) completed"},
+		{`{"type":"program_output","id":"cmo_1","call_id":"call_p","result":"{\"units\":42}","status":"completed"}`,
+			`• program output: {"units":42}`},
+		{`{"type":"additional_tools","id":"at_1","tools":[{"type":"function","name":"getDemand"},{"type":"function","name":"getStock"}]}`,
+			"• additional tools: getDemand, getStock"},
+		{`{"type":"openrouter:web_search","id":"ws_1","status":"completed","action":{"type":"search","query":"tallest peak \u001b[31mred"}}`,
+			"• openrouter:web_search: tallest peak red completed"},
+		{`{"type":"openrouter:datetime","id":"dt_1","status":"completed","output":"2026-11-29T07:00:00Z"}`,
+			"• openrouter:datetime: 2026-11-29T07:00:00Z completed"},
+		{`{"type":"openrouter:web_fetch","id":"wf_1","status":"completed","action":{"url":"https://example.com/a"}}`,
+			"• openrouter:web_fetch: https://example.com/a completed"},
+	} {
+		it := stream.StoredItem(json.RawMessage(c.raw))
+		if got := For(it.Type).Summary(it, nil); got != c.want {
+			t.Errorf("%s:\n got %q\nwant %q", it.Type, got, c.want)
+		}
 	}
 }
 

@@ -4,6 +4,7 @@ package itemlook
 // type that has its own, made of clipped, sanitized parts.
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -113,4 +114,61 @@ func webSearchSummary(it *stream.Item, status string) string {
 		return "web_search_call " + status
 	}
 	return "web search: " + clip(q) + " " + status
+}
+
+// programSummary is "program: its first line (N lines) status".
+func programSummary(it *stream.Item, status string) string {
+	code := strings.TrimSpace(it.Code)
+	if code == "" {
+		return "program " + status
+	}
+	first, _, _ := strings.Cut(code, "\n")
+	return fmt.Sprintf("program: %s (%d lines) %s", clip(first), strings.Count(code, "\n")+1, status)
+}
+
+// outputSummary is "<type>: its output".
+func outputSummary(it *stream.Item, status string) string {
+	if o := strings.TrimSpace(it.OutputText()); o != "" {
+		return clip(strings.ReplaceAll(it.Type, "_", " ")) + ": " + clip(o)
+	}
+	return ""
+}
+
+// toolListSummary is "<type>: the tools' names".
+func toolListSummary(it *stream.Item, status string) string {
+	var names []string
+	for _, t := range it.Details().Tools {
+		names = append(names, cmp.Or(t.Name, t.Type))
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return clip(strings.ReplaceAll(it.Type, "_", " ")) + ": " + clip(strings.Join(names, ", "))
+}
+
+// genericSummary says what an item of a type runnel does not know
+// carries, the first that it has of: a call's name and arguments, the
+// action's query or URL, its code's first line, its output, the tools it
+// lists; "" when none.
+func genericSummary(it *stream.Item, status string) string {
+	what := clip(orItem(it.Type))
+	a := it.Details().Action
+	q := strings.Join(append([]string{a.Query}, a.Queries...), "; ")
+	switch {
+	case it.Name != "" || it.Arguments != "":
+		return fmt.Sprintf("%s %s(%s) %s", what, clip(it.Name), clip(it.Arguments), status)
+	case strings.Trim(q, "; ") != "":
+		return what + ": " + clip(strings.Trim(q, "; ")) + " " + status
+	case a.URL != "":
+		return what + ": " + clip(a.URL) + " " + status
+	case strings.TrimSpace(it.Code) != "":
+		first, _, _ := strings.Cut(strings.TrimSpace(it.Code), "\n")
+		return what + ": " + clip(first) + " " + status
+	case strings.TrimSpace(it.OutputText()) != "":
+		return what + ": " + clip(it.OutputText()) + " " + status
+	}
+	if s := toolListSummary(it, status); s != "" {
+		return s
+	}
+	return ""
 }
