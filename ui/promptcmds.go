@@ -27,7 +27,7 @@ type Prompts struct {
 // project's prompts (or why that failed).
 type promptsAllowedMsg struct {
 	lib   prompts.Library
-	known int    // lib.Problems already said at start
+	known int // lib.Problems already said at start
 	err   error
 	typed string // the /NAME that asked, run once allowed ("" for none)
 }
