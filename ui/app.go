@@ -147,6 +147,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	_, cmd := m.update(msg)
 	cmd = tea.Batch(cmd, m.routePosted())
+	m.statusBar.sync(m.conv) // the tier (/fast) and the branch shown
 	if place := m.placeImages(m.dialog == nil && !m.showHelp); place != nil { // iTerm2 images follow the layout (inline.go)
 		cmd = tea.Batch(cmd, place)
 	}
@@ -246,7 +247,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case toolFramesMsg:
 		return m, m.ensureTick()
 	case mcpServersMsg:
-		m.status.MCP = msg.mgr.Summary()
+		m.status.MCP, m.status.MCPBrief = msg.mgr.Summary(), msg.mgr.Brief()
 		m.showSettled(msg.mgr.ListItems(), m.now()) // the servers' tool lists
 		// what /mcp:… and @mcp:… complete (mcpextras.go)
 		m.composer.SetMCP(msg.mgr.Prompts(nil), msg.mgr.Resources(nil))
