@@ -67,6 +67,8 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 		Prices:     cfg.ModelTable(),
 		Prompts:    chatPrompts(o), // /NAME (prompts_cmd.go)
 		Notify:     ui.Notify{Mode: cfg.Notify, After: cfg.NotifyAfter.Duration, Command: cfg.NotifyCommand},
+		StatusLine: ui.StatusLine{Items: cfg.StatusLine.Items, Command: cfg.StatusLine.Command},
+		ThemesDir:  cfg.ThemesDir(),
 
 		MaxResponseBytes: s.MaxResponseBytes,
 		Attach:           s.Attach,

@@ -92,6 +92,7 @@ func New(ctx context.Context, o Options) *Model {
 		}
 	}
 	m.status = Status{Model: m.conv.Settings.Model, Effort: m.conv.Settings.ReasoningEffort, Provider: o.Provider, ProviderName: o.Settings.Provider, State: Idle, Mode: m.composer.ViMode()}
+	m.statusBar.choose(o.StatusLine, o.Tools)
 	if o.Resume == nil && o.Replay == nil {
 		m.appendEntry(newWelcome(o, m.conv.Settings.Model, m.frame)) // the first screen says how to start
 	}
@@ -125,7 +126,7 @@ func (m *Model) shutdown() {
 // Init asks the terminal for its background colour and starts a replay.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startHistory(), m.history.loadPrompts()}
-	cmds = append(cmds, m.tools.initMCP(m.frame), askPromptTrust(m.opts.Prompts, m.frame))
+	cmds = append(cmds, m.tools.initMCP(m.frame), askPromptTrust(m.opts.Prompts, m.frame), m.statusBar.refreshSource(m.ctx))
 	if m.opts.Replay != nil {
 		m.gen++
 		h := stream.StartReader(m.ctx, m.opts.Replay, m.opts.ReplayPace)
@@ -212,7 +213,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.items.mouse(msg, m.dialog == nil && !m.showHelp)
 	case tea.FocusMsg, tea.BlurMsg, turnEndMsg:
 		m.notify.Update(msg)
-		return m, nil
+		return m, m.statusBar.sourceUpdate(msg, m.ctx, m.now()) // a turn's end refreshes a chosen line
+	case statusLineMsg, statusTickMsg:
+		return m, m.statusBar.sourceUpdate(msg, m.ctx, m.now())
 	case mouseModeMsg:
 		m.statusBar.Update(msg)
 		return m, nil

@@ -110,6 +110,7 @@ type Status struct {
 	Cwd       string        // the working directory, ~ for home
 	GitBranch string        // the git branch of the working directory, "" outside one
 	Command   string        // the first line of the status command's output, sanitized
+	Clock     string        // "15:04", when the line shows the time
 }
 
 // Meter is the metering child's figures for the status line, each ""

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
+	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/theme"
 	"runnel/ui/pace"
@@ -30,6 +31,8 @@ type statusBar struct {
 	branchTip  *session.Turn
 	branchLen  int
 	branchSeen bool
+
+	src statusSource // what a chosen line shows from outside (statuscmd.go)
 }
 
 // statusView is the status line, memoized on what it depends on: the time
@@ -158,5 +161,24 @@ func (b *statusBar) sync(c *session.Conversation) {
 		if br.Current {
 			b.status.Branch = "branch " + strconv.Itoa(i+1) + "/" + strconv.Itoa(len(all))
 		}
+	}
+}
+
+// choose sets up the line the config chose ([status_line]): its items,
+// and the command, run as a local function's command is (tools.Config.
+// RunStatusCommand: no shell, the environment without runnel's secrets).
+func (b *statusBar) choose(sl StatusLine, t *Tools) {
+	if len(sl.Items) > 0 {
+		b.status.Layout = &StatusLayout{Items: slices.Clone(sl.Items)}
+		b.src.dirs = slices.Contains(sl.Items, "cwd") || slices.Contains(sl.Items, "git_branch")
+		b.src.clock = slices.Contains(sl.Items, "time")
+	}
+	if len(sl.Command) > 0 {
+		b.src.argv = slices.Clone(sl.Command)
+		var cfg tools.Config
+		if t != nil {
+			cfg = t.Config
+		}
+		b.src.run = cfg.RunStatusCommand
 	}
 }

@@ -198,7 +198,7 @@ func (s Status) item(name string, now time.Time, sh theme.Shell, paint func(lipg
 			return one(sh.Muted, "git:"+b, rankExtras)
 		}
 	case "time":
-		return one(sh.Muted, now.Format("15:04"), rankExtras)
+		return one(sh.Muted, s.Clock, rankExtras)
 	}
 	return nil
 }
