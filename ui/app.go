@@ -148,7 +148,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	_, cmd := m.update(msg)
 	cmd = tea.Batch(cmd, m.routePosted())
-	m.statusBar.sync(m.conv) // the tier (/fast) and the branch shown
+	m.statusBar.sync(m.conv)                                                  // the tier (/fast) and the branch shown
 	if place := m.placeImages(m.dialog == nil && !m.showHelp); place != nil { // iTerm2 images follow the layout (inline.go)
 		cmd = tea.Batch(cmd, place)
 	}
