@@ -23,6 +23,10 @@ import (
 // unavailable: then it runs without, and says so), the tools, and a session
 // to resume for -c / -r.
 func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, stdout, stderr io.Writer) int {
+	if err := ui.CheckTheme(cfg.ThemesDir(), s.Theme); err != nil { // the config's theme file: exit 2, as for the config
+		warnf(stderr, "%s", errLine(err))
+		return exitUsage
+	}
 	cfg.MCPAuthDir = mcpAuthDir(o) // saved MCP logins (runnel mcp login)
 	kit, err := cfg.StartChatTools(ctx, o.tools)
 	if err != nil {

@@ -93,6 +93,7 @@ func New(ctx context.Context, o Options) *Model {
 	}
 	m.status = Status{Model: m.conv.Settings.Model, Effort: m.conv.Settings.ReasoningEffort, Provider: o.Provider, ProviderName: o.Settings.Provider, State: Idle, Mode: m.composer.ViMode()}
 	m.statusBar.choose(o.StatusLine, o.Tools)
+	m.startTheme()
 	if o.Resume == nil && o.Replay == nil {
 		m.appendEntry(newWelcome(o, m.conv.Settings.Model, m.frame)) // the first screen says how to start
 	}
@@ -214,6 +215,9 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.FocusMsg, tea.BlurMsg, turnEndMsg:
 		m.notify.Update(msg)
 		return m, m.statusBar.sourceUpdate(msg, m.ctx, m.now()) // a turn's end refreshes a chosen line
+	case themeMsg:
+		m.themeRead(msg)
+		return m, nil
 	case statusLineMsg, statusTickMsg:
 		return m, m.statusBar.sourceUpdate(msg, m.ctx, m.now())
 	case mouseModeMsg:
