@@ -41,7 +41,7 @@ func (s Styles) Glamour() ansi.StyleConfig {
 	c.Code.Color = tok("accent2")
 	c.CodeBlock.Color = tok("muted")
 	c.Item.Color = nil
-	c.CodeBlock.Chroma = chromaOf(tok)
+	c.CodeBlock.Chroma = chromaOf(func(t string) *string { return strPtr(ansiHex(p.Hex(t))) }) // chroma reads hex only
 	c.CodeBlock.Theme = ""
 	return c
 }

@@ -188,7 +188,7 @@ func TestGlamourColoursFromThePalette(t *testing.T) {
 	for _, p := range []Palette{Dark(), Light(), HighContrast(), Solarized(), custom} {
 		allowed := map[string]bool{}
 		for _, tok := range Tokens {
-			allowed[p.Hex(tok)] = true
+			allowed[p.Hex(tok)], allowed[ansiHex(p.Hex(tok))] = true, true // chroma's: as hex
 		}
 		var walk func(v reflect.Value, path string)
 		walk = func(v reflect.Value, path string) {
@@ -213,5 +213,13 @@ func TestGlamourColoursFromThePalette(t *testing.T) {
 			}
 		}
 		walk(reflect.ValueOf(New(p).Glamour()), "StyleConfig")
+		// and it renders, code included (chroma takes no ANSI numbers)
+		r, err := glamour.NewTermRenderer(glamour.WithStyles(New(p).Glamour()))
+		if err != nil {
+			t.Fatalf("%s: %v", p.Name, err)
+		}
+		if _, err := r.Render("# T\n\n```go\nfunc main() { println(1) }\n```\n"); err != nil {
+			t.Errorf("%s: %v", p.Name, err)
+		}
 	}
 }

@@ -121,3 +121,20 @@ func TestBadThemeFileAtStart(t *testing.T) {
 		t.Errorf("theme %q:\n%s", m.frame.styles.Palette.Name, v)
 	}
 }
+
+// TestThemeFileWithANSINumbers: a theme of ANSI colour numbers draws an
+// answer's code as markdown (chroma takes only hex: the numbers reach it
+// as hex), not as the plain-text fallback.
+func TestThemeFileWithANSINumbers(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "ansi.toml"), []byte("accent = 33\naccent2 = 177\nfg = \"252\"\ncodebg = 236\nerror = 196\n"), 0o600)
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_t", goldenAnswer)})
+	m := New(t.Context(), Options{WindowWidth: goldenW, Settings: session.Settings{Model: "gpt-golden"}, Client: &stream.Client{BaseURL: srv.URL}, Theme: "ansi", ThemesDir: dir})
+	m.Update(tea.WindowSizeMsg{Width: goldenW, Height: goldenH})
+	m.Update(SubmitMsg{Text: "make a plan"})
+	goldenPump(t, m)
+	if v := plain(m); strings.Contains(v, "cannot be drawn") || strings.Contains(v, "```") {
+		t.Errorf("the answer fell back to plain text:\n%s", v)
+	}
+}
