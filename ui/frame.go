@@ -45,7 +45,7 @@ type frameState struct {
 	resizeSeq     int // debounces transcript reflow
 	noColor       bool
 	dark          bool
-	file          *theme.Palette // the theme file chosen (Options.Theme or /theme NAME); nil for a built-in
+	file          *theme.Palette   // the theme file chosen (Options.Theme or /theme NAME); nil for a built-in
 	clock         func() time.Time // time.Now; tests fix it (golden views)
 	styles        *theme.Styles
 	now           time.Time

@@ -34,8 +34,12 @@ func customTheme(t *testing.T) (string, map[string]bool) {
 	return dir, sgr
 }
 
-func hex2(n int) string { return strings.ToUpper(string("0123456789abcdef"[n>>4]) + string("0123456789abcdef"[n&15])) }
-func itoa(n int) string  { return strings.TrimLeft(string(rune('0'+n/100))+string(rune('0'+n/10%10))+string(rune('0'+n%10)), "0") }
+func hex2(n int) string {
+	return strings.ToUpper(string("0123456789abcdef"[n>>4]) + string("0123456789abcdef"[n&15]))
+}
+func itoa(n int) string {
+	return strings.TrimLeft(string(rune('0'+n/100))+string(rune('0'+n/10%10))+string(rune('0'+n%10)), "0")
+}
 
 // truecolour matches a 24-bit foreground or background.
 var truecolour = regexp.MustCompile(`\x1b\[[0-9;]*?[34]8;2;([0-9]+;[0-9]+;[0-9]+)`)
