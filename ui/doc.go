@@ -21,7 +21,10 @@
 //	models.go     the metering child: tokens, cost, the provider's models and /provider (meteringroot.go, providerpicker.go)
 //	mcpextras.go  MCP prompts as /mcp:SERVER:PROMPT commands and resources as @mcp:SERVER:URI attachments
 //	knobs.go      /fast and the request knobs' /status rows (session/knobs.go)
-//	statusbar.go  the status line and key hint; keystate.go the keys and the "?" overlay; composer.go the composer
+//	statusbar.go  the status line and key hint (status.go the data, statusitems.go its pieces and how they give
+//	              way, statuscmd.go a [status_line]'s command, cwd and git branch); keystate.go the keys and the
+//	              "?" overlay; composer.go the composer
+//	themes.go     the theme: the config's and /theme NAME, a built-in or a theme file (package theme reads it)
 //	promptcmds.go prompt files as /NAME commands of the composer (SubmitMsg.Prompt); prompttrust.go asks about a project's
 //	tree.go       /tree, the branches dialog; the mouse's map from cells to source is ui/markdown's srcmap.go
 //	branch.go     the turns' branches: /edit, esc esc, ctrl+←/→, /undo (branchMsg shows a path)
