@@ -3,13 +3,17 @@ package ui
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"runnel/session/config"
 	"runnel/session/tools"
+	"runnel/theme"
 )
 
 // walkStatus is the status line of the walk in issue 30: an MCP server
@@ -171,5 +175,23 @@ func checkGoldenText(t *testing.T, name, got string) {
 	}
 	if got != string(want) {
 		t.Errorf("%s differs from its golden file (styling included); if intended: go test ./ui -run TestGolden -update\n--- got:\n%s\n--- want:\n%s", name, ansi.Strip(got), ansi.Strip(string(want)))
+	}
+}
+
+// TestStatusItemsAgreeWithConfig: the config accepts exactly the items the
+// status line draws, and the themes it knows are theme's built-ins.
+func TestStatusItemsAgreeWithConfig(t *testing.T) {
+	if !slices.Equal(StatusItems, config.StatusItems) {
+		t.Errorf("ui draws %v, the config accepts %v", StatusItems, config.StatusItems)
+	}
+	if !slices.Equal(theme.Builtins, config.BuiltinThemes) {
+		t.Errorf("theme has %v, the config accepts %v", theme.Builtins, config.BuiltinThemes)
+	}
+	for _, it := range StatusItems {
+		s := Status{Model: "m", ProviderName: "p", Meter: Meter{Ctx: "1%", Cost: "$1", Cache: "cache 1%"}, TurnUsage: Usage{Input: 1}, Tier: "flex",
+			Branch: "branch 1/2", Cwd: "~/x", GitBranch: "main", Clock: "10:00", Layout: &StatusLayout{Items: []string{it}}}
+		if len(s.item(it, statusNow, theme.Shell{}, func(_ lipgloss.Style, s string) string { return s })) == 0 {
+			t.Errorf("item %q draws nothing", it)
+		}
 	}
 }

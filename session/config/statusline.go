@@ -20,9 +20,9 @@ type StatusLineConfig struct {
 	Command []string `toml:"command"`
 }
 
-// statusItems are the items [status_line] items may name; ui.StatusItems
+// StatusItems are the items [status_line] items may name; ui.StatusItems
 // is the same list, drawn.
-var statusItems = []string{"model", "provider", "cost", "context", "tokens", "cache", "tier", "branch", "cwd", "git_branch", "time"}
+var StatusItems = []string{"model", "provider", "cost", "context", "tokens", "cache", "tier", "branch", "cwd", "git_branch", "time"}
 
 // BuiltinThemes are the themes runnel carries; any other name is a file,
 // themes/NAME.toml in the config directory.
@@ -59,18 +59,18 @@ func (c Config) ThemesDir() string {
 }
 
 // validateStatusLine checks [status_line]: every item is one of
-// statusItems, and a command ([] for none) is an array whose first
+// StatusItems, and a command ([] for none) is an array whose first
 // element names a program.
 func (c *Config) validateStatusLine(at func(string) string) error {
 	for _, it := range c.StatusLine.Items {
-		if slices.Contains(statusItems, it) {
+		if slices.Contains(StatusItems, it) {
 			continue
 		}
 		msg := fmt.Sprintf("%s: key \"status_line.items\": %q is not an item", at("status_line.items"), it)
-		if s := nearest(it, statusItems); s != "" {
+		if s := nearest(it, StatusItems); s != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", s)
 		}
-		return fmt.Errorf("%s; use any of %s", msg, strings.Join(statusItems, ", "))
+		return fmt.Errorf("%s; use any of %s", msg, strings.Join(StatusItems, ", "))
 	}
 	if cmd := c.StatusLine.Command; len(cmd) > 0 {
 		if strings.TrimSpace(cmd[0]) == "" {
