@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -193,5 +194,24 @@ func TestStatusItemsAgreeWithConfig(t *testing.T) {
 		if len(s.item(it, statusNow, theme.Shell{}, func(_ lipgloss.Style, s string) string { return s })) == 0 {
 			t.Errorf("item %q draws nothing", it)
 		}
+	}
+}
+
+// TestBranchItem: a chosen "branch" item says which branch shows, of how
+// many, once the conversation has more than one, and follows a switch.
+func TestBranchItem(t *testing.T) {
+	m, srv, _ := branchChat(t)
+	m.statusBar.choose(StatusLine{Items: []string{"branch", "model"}}, nil)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	if row := statusRow(plain(m)); strings.Contains(row, "branch") {
+		t.Errorf("one branch, yet %q", row)
+	}
+	editTurn2(t, m, srv)
+	if row := statusRow(plain(m)); !strings.Contains(row, "branch 2/2") {
+		t.Errorf("after the edit: %q", row)
+	}
+	m.Update(ctrl(tea.KeyLeft))
+	if row := statusRow(plain(m)); !strings.Contains(row, "branch 1/2") {
+		t.Errorf("after ctrl+←: %q", row)
 	}
 }
