@@ -23,6 +23,10 @@ import (
 // unavailable: then it runs without, and says so), the tools, and a session
 // to resume for -c / -r.
 func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, stdout, stderr io.Writer) int {
+	if err := ui.CheckTheme(cfg.ThemesDir(), s.Theme); err != nil { // the config's theme file: exit 2, as for the config
+		warnf(stderr, "%s", errLine(err))
+		return exitUsage
+	}
 	cfg.MCPAuthDir = mcpAuthDir(o) // saved MCP logins (runnel mcp login)
 	kit, err := cfg.StartChatTools(ctx, o.tools)
 	if err != nil {
@@ -68,6 +72,8 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 		Prompts:    chatPrompts(o), // /NAME (prompts_cmd.go)
 		Agents:     chatAgents(o),  // AGENTS.md (agents.go)
 		Notify:     ui.Notify{Mode: cfg.Notify, After: cfg.NotifyAfter.Duration, Command: cfg.NotifyCommand},
+		StatusLine: ui.StatusLine{Items: cfg.StatusLine.Items, Command: cfg.StatusLine.Command},
+		ThemesDir:  cfg.ThemesDir(),
 
 		MaxResponseBytes: s.MaxResponseBytes,
 		Attach:           s.Attach,

@@ -100,7 +100,7 @@ func TestModelsBadConfig(t *testing.T) {
 	srv := streamtest.New(t)
 	srv.SetModels("gpt-5")
 	t.Setenv("OPENAI_API_KEY", "sk-test")
-	cfg := writeConfig(t, "theme = \"neon\"\n")
+	cfg := writeConfig(t, "theme = \"../neon\"\n")
 	out, errOut, code := runnel(t, "", "models", "--base-url", srv.URL, "--config", cfg, "--data-dir", t.TempDir())
 	if code != exitUsage || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "runnel: ") ||
 		!strings.Contains(errOut, "theme") || !strings.Contains(errOut, "neon") {

@@ -26,15 +26,58 @@ func (s Styles) Glamour() ansi.StyleConfig {
 	}
 	c.Document.Margin = uintPtr(0)
 	c.Document.Color = nil
-	c.Code.BackgroundColor = strPtr(p.Hex("codebg"))
-	c.Heading.Color = strPtr(p.Hex("accent"))
-	c.H1.Color = strPtr(p.Hex("fg"))
-	c.H1.BackgroundColor = strPtr(p.Hex("selection"))
-	c.Link.Color = strPtr(p.Hex("link"))
-	c.LinkText.Color = strPtr(p.Hex("accent"))
-	c.Code.Color = strPtr(p.Hex("accent2"))
+	// every colour glamour would draw is a palette token (none of glamour's own)
+	tok := func(t string) *string { return strPtr(p.Hex(t)) }
+	c.Code.BackgroundColor = tok("codebg")
+	c.Heading.Color = tok("accent")
+	c.H1.Color = tok("fg")
+	c.H1.BackgroundColor = tok("selection")
+	c.H6.Color = tok("muted")
+	c.HorizontalRule.Color = tok("subtle")
+	c.Link.Color = tok("link")
+	c.LinkText.Color = tok("accent")
+	c.Image.Color = tok("link")
+	c.ImageText.Color = tok("muted")
+	c.Code.Color = tok("accent2")
+	c.CodeBlock.Color = tok("muted")
 	c.Item.Color = nil
+	c.CodeBlock.Chroma = chromaOf(func(t string) *string { return strPtr(ansiHex(p.Hex(t))) }) // chroma reads hex only
+	c.CodeBlock.Theme = ""
 	return c
+}
+
+// chromaOf is the code highlighting of a palette: each kind of token one
+// of its colours.
+func chromaOf(tok func(string) *string) *ansi.Chroma {
+	col := func(t string) ansi.StylePrimitive { return ansi.StylePrimitive{Color: tok(t)} }
+	return &ansi.Chroma{
+		Text:                col("fg"),
+		Error:               ansi.StylePrimitive{Color: tok("fg"), BackgroundColor: tok("error")},
+		Comment:             col("muted"),
+		CommentPreproc:      col("warning"),
+		Keyword:             col("accent"),
+		KeywordReserved:     col("accent2"),
+		KeywordNamespace:    col("accent2"),
+		KeywordType:         col("link"),
+		Operator:            col("error"),
+		Punctuation:         col("muted"),
+		Name:                col("fg"),
+		NameBuiltin:         col("accent2"),
+		NameTag:             col("accent2"),
+		NameAttribute:       col("link"),
+		NameClass:           ansi.StylePrimitive{Color: tok("fg"), Underline: boolPtr(true), Bold: boolPtr(true)},
+		NameDecorator:       col("warning"),
+		NameFunction:        col("success"),
+		LiteralNumber:       col("user"),
+		LiteralString:       col("tool"),
+		LiteralStringEscape: col("warning"),
+		GenericDeleted:      col("error"),
+		GenericEmph:         ansi.StylePrimitive{Italic: boolPtr(true)},
+		GenericInserted:     col("success"),
+		GenericStrong:       ansi.StylePrimitive{Bold: boolPtr(true)},
+		GenericSubheading:   col("muted"),
+		Background:          ansi.StylePrimitive{BackgroundColor: tok("codebg")},
+	}
 }
 
 // NoColorGlamour is the markdown style for NO_COLOR. NO_COLOR forbids

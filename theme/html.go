@@ -28,11 +28,12 @@ func HTML(p Palette) HTMLPage {
 	if p.Dark {
 		bg, code = "#1E1E1E", "github-dark"
 	}
+	h := func(token string) string { return ansiHex(p.hex[token]) } // a theme file's ANSI numbers as CSS
 	r := strings.NewReplacer(
-		"$bg", bg, "$fg", p.hex["fg"], "$muted", p.hex["muted"], "$subtle", p.hex["subtle"],
-		"$accent", p.hex["accent"], "$user", p.hex["user"], "$reasoning", p.hex["reasoning"],
-		"$tool", p.hex["tool"], "$warning", p.hex["warning"], "$border", p.hex["border"],
-		"$link", p.hex["link"], "$codebg", p.hex["codebg"],
+		"$bg", bg, "$fg", h("fg"), "$muted", h("muted"), "$subtle", h("subtle"),
+		"$accent", h("accent"), "$user", h("user"), "$reasoning", h("reasoning"),
+		"$tool", h("tool"), "$warning", h("warning"), "$border", h("border"),
+		"$link", h("link"), "$codebg", h("codebg"),
 	)
 	return HTMLPage{CSS: r.Replace(htmlSheet), Code: chromastyles.Get(code)}
 }

@@ -77,20 +77,70 @@ func NoColor() Palette {
 	return p
 }
 
-// Pick chooses the palette: NO_COLOR wins, then the config's override
-// ("dark" or "light"), then the terminal's background ("auto" or "").
-func Pick(dark, noColor bool, override string) Palette {
-	switch {
-	case noColor:
-		return NoColor()
-	case override == "dark":
-		return Dark()
-	case override == "light":
-		return Light()
-	case dark:
-		return Dark()
+// HighContrast is the palette for the most contrast on a dark terminal:
+// bright, fully saturated tokens, borders as light as text.
+func HighContrast() Palette {
+	return palette("high-contrast", true, map[string]string{
+		"fg": "#FFFFFF", "muted": "#E0E0E0", "subtle": "#B0B0B0",
+		"accent": "#00D7FF", "accent2": "#FFD700",
+		"user": "#5FFFFF", "assistant": "#FFFFFF",
+		"reasoning": "#FF87FF", "tool": "#FFAF00",
+		"success": "#5FFF5F", "warning": "#FFFF00", "error": "#FF5F5F",
+		"border": "#FFFFFF", "selection": "#0000AF", "link": "#87D7FF",
+		"codebg": "#000000",
+	})
+}
+
+// Solarized is Ethan Schoonover's Solarized, for a dark terminal.
+func Solarized() Palette {
+	return palette("solarized", true, map[string]string{
+		"fg": "#93A1A1", "muted": "#839496", "subtle": "#586E75",
+		"accent": "#268BD2", "accent2": "#6C71C4",
+		"user": "#2AA198", "assistant": "#93A1A1",
+		"reasoning": "#D33682", "tool": "#B58900",
+		"success": "#859900", "warning": "#CB4B16", "error": "#DC322F",
+		"border": "#586E75", "selection": "#073642", "link": "#268BD2",
+		"codebg": "#073642",
+	})
+}
+
+// Builtins are the built-in themes' names, "auto" (the terminal's
+// background chooses dark or light) first.
+var Builtins = []string{"auto", "dark", "light", "high-contrast", "solarized"}
+
+// Builtin is the built-in palette named name ("auto" and "": dark or light
+// as the terminal's background is); false when there is none.
+func Builtin(name string, dark bool) (Palette, bool) {
+	switch name {
+	case "", "auto":
+		if dark {
+			return Dark(), true
+		}
+		return Light(), true
+	case "dark":
+		return Dark(), true
+	case "light":
+		return Light(), true
+	case "high-contrast":
+		return HighContrast(), true
+	case "solarized":
+		return Solarized(), true
 	}
-	return Light()
+	return Palette{}, false
+}
+
+// Pick chooses the palette: NO_COLOR wins, then the config's built-in
+// theme, then the terminal's background ("auto", "" or a name that is no
+// built-in: a theme file's palette comes from Load).
+func Pick(dark, noColor bool, override string) Palette {
+	if noColor {
+		return NoColor()
+	}
+	if p, ok := Builtin(override, dark); ok {
+		return p
+	}
+	p, _ := Builtin("auto", dark)
+	return p
 }
 
 // Hex returns a token's colour as "#RRGGBB", "" under NoColor.

@@ -176,3 +176,50 @@ func TestHTMLPage(t *testing.T) {
 		t.Error("dark and light pages share a code style")
 	}
 }
+
+// TestGlamourColoursFromThePalette: every colour the markdown style holds
+// is one of the palette's, for every built-in theme and a theme file's: no
+// colour of glamour's own styles leaks through.
+func TestGlamourColoursFromThePalette(t *testing.T) {
+	custom, err := parseTheme([]byte("base = \"light\"\nfg = \"#010203\"\naccent = 33\ncodebg = \"236\"\n"), "mine", "mine.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []Palette{Dark(), Light(), HighContrast(), Solarized(), custom} {
+		allowed := map[string]bool{}
+		for _, tok := range Tokens {
+			allowed[p.Hex(tok)], allowed[ansiHex(p.Hex(tok))] = true, true // chroma's: as hex
+		}
+		var walk func(v reflect.Value, path string)
+		walk = func(v reflect.Value, path string) {
+			switch v.Kind() {
+			case reflect.Pointer:
+				if v.IsNil() {
+					return
+				}
+				if v.Elem().Kind() == reflect.String && (strings.HasSuffix(path, "Color") || strings.HasSuffix(path, "BackgroundColor")) {
+					if c := v.Elem().String(); !allowed[c] {
+						t.Errorf("%s: %s = %q is not a palette colour", p.Name, path, c)
+					}
+					return
+				}
+				walk(v.Elem(), path)
+			case reflect.Struct:
+				for i := range v.NumField() {
+					if v.Type().Field(i).IsExported() {
+						walk(v.Field(i), path+"."+v.Type().Field(i).Name)
+					}
+				}
+			}
+		}
+		walk(reflect.ValueOf(New(p).Glamour()), "StyleConfig")
+		// and it renders, code included (chroma takes no ANSI numbers)
+		r, err := glamour.NewTermRenderer(glamour.WithStyles(New(p).Glamour()))
+		if err != nil {
+			t.Fatalf("%s: %v", p.Name, err)
+		}
+		if _, err := r.Render("# T\n\n```go\nfunc main() { println(1) }\n```\n"); err != nil {
+			t.Errorf("%s: %v", p.Name, err)
+		}
+	}
+}

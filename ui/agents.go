@@ -146,15 +146,15 @@ func (a AgentsTrust) View(width, height int) string {
 	d := theme.DialogOf(a.styles)
 	lines := []string{d.Confirm.Render("Use this project's instructions?")}
 	for _, f := range a.files {
-		lines = append(lines, "  "+d.Code.Render(stream.SanitizeLine(f.Path))+" "+d.Preview.Render(firstLine(f.Text)))
+		lines = append(lines, "  "+d.Code.Render(stream.SanitizeLine(f.Path))+" "+d.Preview.Render(previewLine(f.Text)))
 	}
 	lines = append(lines, d.More.Render("they are added to the instructions of every request; your message waits for the answer"))
 	foot := []string{bindingHint(d, width, a.keys.Allow, a.keys.Later, key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")))}
 	return fitFoot(lines, foot, width, height)
 }
 
-// firstLine is text's first non-empty line, short.
-func firstLine(text string) string {
+// previewLine is text's first non-empty line, short.
+func previewLine(text string) string {
 	for _, l := range strings.Split(text, "\n") {
 		if l = strings.TrimSpace(l); l != "" {
 			return clip(stream.SanitizeLine(l), 60)

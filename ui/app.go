@@ -95,6 +95,8 @@ func New(ctx context.Context, o Options) *Model {
 		}
 	}
 	m.status = Status{Model: m.conv.Settings.Model, Effort: m.conv.Settings.ReasoningEffort, Provider: o.Provider, ProviderName: o.Settings.Provider, State: Idle, Mode: m.composer.ViMode()}
+	m.statusBar.choose(o.StatusLine, o.Tools)
+	m.startTheme()
 	if o.Resume == nil && o.Replay == nil {
 		m.appendEntry(newWelcome(o, m.conv.Settings.Model, m.frame)) // the first screen says how to start
 	}
@@ -133,7 +135,7 @@ func (m *Model) shutdown() {
 // Init asks the terminal for its background colour and starts a replay.
 func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startHistory(), m.history.loadPrompts()}
-	cmds = append(cmds, m.tools.initMCP(m.frame))
+	cmds = append(cmds, m.tools.initMCP(m.frame), m.statusBar.refreshSource(m.ctx))
 	if m.opts.Replay != nil {
 		m.gen++
 		h := stream.StartReader(m.ctx, m.opts.Replay, m.opts.ReplayPace)
@@ -156,6 +158,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	_, cmd := m.update(msg)
 	cmd = tea.Batch(cmd, m.routePosted())
+	m.statusBar.sync(m.conv)                                                  // the tier (/fast) and the branch shown
 	if place := m.placeImages(m.dialog == nil && !m.showHelp); place != nil { // iTerm2 images follow the layout (inline.go)
 		cmd = tea.Batch(cmd, place)
 	}
@@ -222,7 +225,12 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.items.mouse(msg, m.dialog == nil && !m.showHelp)
 	case tea.FocusMsg, tea.BlurMsg, turnEndMsg:
 		m.notify.Update(msg)
+		return m, m.statusBar.sourceUpdate(msg, m.ctx, m.now()) // a turn's end refreshes a chosen line
+	case themeMsg:
+		m.themeRead(msg)
 		return m, nil
+	case statusLineMsg, statusTickMsg:
+		return m, m.statusBar.sourceUpdate(msg, m.ctx, m.now())
 	case mouseModeMsg:
 		m.statusBar.Update(msg)
 		return m, nil
@@ -266,7 +274,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case toolFramesMsg:
 		return m, m.ensureTick()
 	case mcpServersMsg:
-		m.status.MCP = msg.mgr.Summary()
+		m.status.MCP, m.status.MCPBrief = msg.mgr.Summary(), msg.mgr.Brief()
 		m.showSettled(msg.mgr.ListItems(), m.now()) // the servers' tool lists
 		// what /mcp:… and @mcp:… complete (mcpextras.go)
 		m.composer.SetMCP(msg.mgr.Prompts(nil), msg.mgr.Resources(nil))

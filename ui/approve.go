@@ -162,7 +162,15 @@ func (a Approval) View(width, height int) string {
 		in.SetWidth(max(width-ansi.StringWidth(in.Prompt)-1, 1))
 		foot = []string{in.View(), bindingHint(d, width, a.keys.Send, a.keys.NoReason)}
 	} else {
-		foot = []string{bindingHint(d, width, a.choices()...)}
+		c := a.choices()
+		if hintWidth(c[:3]) > width { // the three answers stay: their words shorten first
+			for i, b := range c {
+				if w := shortAnswer(b.Help().Desc); w != "" {
+					c[i] = key.NewBinding(key.WithKeys(b.Keys()...), key.WithHelp(b.Help().Key, w))
+				}
+			}
+		}
+		foot = []string{bindingHint(d, width, c...)}
 	}
 
 	var body []string
@@ -193,6 +201,18 @@ func (a Approval) choices() []key.Binding {
 		c[0] = key.NewBinding(key.WithKeys(a.keys.Approve.Keys()...), key.WithHelp(a.keys.Approve.Help().Key, "approve"))
 	}
 	return append(c, key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "stop")), key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "keys")))
+}
+
+// hintWidth is the cells bindingHint needs to show every binding.
+func hintWidth(bs []key.Binding) int {
+	w := 0
+	for i, b := range bs {
+		w += ansi.StringWidth(b.Help().Key) + 1 + ansi.StringWidth(b.Help().Desc)
+		if i > 0 {
+			w += 3
+		}
+	}
+	return w
 }
 
 // bindingHint is dialogHint for bindings: each one's help key and words.

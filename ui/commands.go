@@ -67,7 +67,7 @@ func (m *Model) slash(name, args string) tea.Cmd {
 	case "retry":
 		return m.retry()
 	case "theme":
-		m.setTheme(args)
+		return m.setTheme(args)
 	case "tools":
 		m.dialog = dlg[ToolsMenu]{NewToolsMenu(m.tools.cfg.List(), m.tools.enabled, m.frame.styles)}
 	case "attach":

@@ -21,7 +21,10 @@
 //	models.go     the metering child: tokens, cost, the provider's models and /provider (meteringroot.go, providerpicker.go)
 //	mcpextras.go  MCP prompts as /mcp:SERVER:PROMPT commands and resources as @mcp:SERVER:URI attachments
 //	knobs.go      /fast and the request knobs' /status rows (session/knobs.go); what a server refuses is the turn engine's (session/engine.go), which turns.go asks and obeys
-//	statusbar.go  the status line and key hint; keystate.go the keys and the "?" overlay
+//	statusbar.go  the status line and key hint (status.go the data, statusitems.go its pieces and how they give
+//	              way, statuscmd.go a [status_line]'s command, cwd and git branch); keystate.go the keys and the
+//	              "?" overlay
+//	themes.go     the theme: the config's and /theme NAME, a built-in or a theme file (package theme reads it)
 //	composer.go   the composer: it edits, and delegates to parts of its own: the slash menu
 //	              (composermenu.go, argcomplete.go), the @ popup (composermention.go), chips
 //	              (attachments.go, paste.go; ctrl+v's images, composerclip.go), recall

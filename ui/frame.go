@@ -45,6 +45,7 @@ type frameState struct {
 	resizeSeq     int // debounces transcript reflow
 	noColor       bool
 	dark          bool
+	file          *theme.Palette   // the theme file chosen (Options.Theme or /theme NAME); nil for a built-in
 	clock         func() time.Time // time.Now; tests fix it (golden views)
 	styles        *theme.Styles
 	now           time.Time
@@ -67,9 +68,13 @@ type noticeMsg struct {
 }
 
 // applyTheme picks the styles for the terminal's background and the
-// theme named (the config's or /theme's).
+// theme named (the config's or /theme's): a built-in, or the theme file
+// read last (f.file), which a name that is no built-in must be.
 func (f *frameState) applyTheme(name string) {
 	p := theme.Pick(f.dark, f.noColor, name)
+	if _, builtin := theme.Builtin(name, f.dark); !builtin && f.file != nil && f.file.Name == name && !f.noColor {
+		p = *f.file
+	}
 	st := theme.New(p)
 	f.styles = &st
 }

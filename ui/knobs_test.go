@@ -126,8 +126,8 @@ func TestStatusLineCacheShareAndKnobRows(t *testing.T) {
 // The cache share is left out until a server says what it cached.
 func TestCacheShareNeedsCachedTokensReported(t *testing.T) {
 	var c costMeter
-	if c.view() != "" || c.cacheText() != "" {
-		t.Fatalf("empty meter shows %q", c.view())
+	if c.parts() != (Meter{}) || c.cacheText() != "" {
+		t.Fatalf("empty meter shows %+v", c.parts())
 	}
 	c.tokens.Input = 100
 	if c.cacheText() != "" {

@@ -46,7 +46,7 @@ func (k *toolKit) initMCP(f *frameState) tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	if k.mcpStarting() {
-		f.post(mcpStatusMsg{mgr.Summary()})
+		f.post(mcpStatusMsg{mgr.Summary(), mgr.Brief()})
 		cmds = append(cmds, func() tea.Msg {
 			<-mgr.Ready()
 			return mcpReadyMsg{}
@@ -81,7 +81,7 @@ func (k *toolKit) waitForMCP(text string, files []*attach.File, prompt *session.
 		return false
 	}
 	k.mcpWaiting = &waitingSend{text: text, files: files, prompt: prompt}
-	f.post(mcpStatusMsg{k.mgr.Summary() + " · your message goes out once they are up"})
+	f.post(mcpStatusMsg{k.mgr.Summary() + " · your message goes out once they are up", k.mgr.Brief() + " · waiting"})
 	f.post(noticeMsg{block.Info, "MCP servers are still starting — your message goes out once they are up (esc takes it back)"})
 	return false
 }
@@ -94,7 +94,7 @@ func (k *toolKit) takeBackWaiting(f *frameState) bool {
 		return false
 	}
 	k.mcpWaiting = nil
-	f.post(mcpStatusMsg{k.mgr.Summary()})
+	f.post(mcpStatusMsg{k.mgr.Summary(), k.mgr.Brief()})
 	f.post(putBackMsg{w.text, w.files})
 	f.post(noticeMsg{block.Info, "the waiting message is back in the composer"})
 	return true

@@ -75,8 +75,8 @@ type meterEnv struct {
 // modelSwitchedMsg asks the root to make model the conversation's.
 type modelSwitchedMsg struct{ model string }
 
-// meterMsg is the status line's new meter piece ("ctx 42% · $0.0045").
-type meterMsg struct{ text string }
+// meterMsg is the status line's new meter figures.
+type meterMsg struct{ meter Meter }
 
 // showMsg asks for a block at the end of the transcript (a divider, a table
 // of facts).
@@ -170,7 +170,7 @@ func (mt *metering) modelCommand(args string, f *frameState, env meterEnv) tea.C
 	// the context goes to the new model next: its window, or no fill
 	mt.meter.lastModel = args
 	mt.meter.lastInfo, mt.meter.lastKnown = env.prices.Lookup(args)
-	f.post(meterMsg{mt.meter.view()})
+	f.post(meterMsg{mt.meter.parts()})
 	return nil
 }
 
@@ -250,29 +250,21 @@ func (c costMeter) cacheText() string {
 	return ""
 }
 
-// view is the status line's piece: "ctx 42% · $0.0045 · cache 83%", any of
-// them alone, or ""; "≥ $0.0045" when a response's usage is unknown.
-func (c costMeter) view() string {
-	var parts []string
-	if f := c.fill(); f != "" {
-		parts = append(parts, "ctx "+f)
+// parts are the status line's figures: the fill, the cost ("≥ $0.0045"
+// when a response's usage is unknown) and the cache share, each "" when
+// unknown.
+func (c costMeter) parts() Meter {
+	m := Meter{Ctx: c.fill(), Cost: c.costText(), Cache: c.cacheText()}
+	if m.Cost != "" && c.unknown > 0 {
+		m.Cost = "≥ " + m.Cost // a response's cost never came
 	}
-	if s := c.costText(); s != "" {
-		if c.unknown > 0 {
-			s = "≥ " + s // a response's cost never came
-		}
-		parts = append(parts, s)
-	}
-	if s := c.cacheText(); s != "" {
-		parts = append(parts, s)
-	}
-	return strings.Join(parts, " · ")
+	return m
 }
 
 // account adds the usage of a turn's responses to the meter and returns
 // the status line's meter piece. The demo is no model: its tokens are
 // counted, never priced or measured.
-func (mt *metering) account(snaps []*stream.Snapshot, env meterEnv) string {
+func (mt *metering) account(snaps []*stream.Snapshot, env meterEnv) Meter {
 	for _, s := range snaps {
 		if usageUnknown(s) {
 			mt.meter.unknown++
@@ -292,7 +284,7 @@ func (mt *metering) account(snaps []*stream.Snapshot, env meterEnv) string {
 		}
 		mt.meter.add(env.prices, name, s.ServiceTier, models.FromWire(s.Usage))
 	}
-	return mt.meter.view()
+	return mt.meter.parts()
 }
 
 // reset forgets the session's usage (another conversation is shown).

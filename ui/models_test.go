@@ -221,7 +221,7 @@ func TestMeteringReportsByMessage(t *testing.T) {
 	if len(f.outbox) != 3 || f.outbox[0] != any(DialogClosedMsg{}) || f.outbox[1] != any(modelSwitchedMsg{"my-finetune"}) {
 		t.Fatalf("posted %#v", f.outbox)
 	}
-	if mm, ok := f.outbox[2].(meterMsg); !ok || strings.Contains(mm.text, "ctx") || !strings.Contains(mm.text, "$") {
+	if mm, ok := f.outbox[2].(meterMsg); !ok || mm.meter.Ctx != "" || !strings.Contains(mm.meter.Cost, "$") {
 		t.Fatalf("meter %#v: want the cost so far and no fill for a model without a window", f.outbox[2])
 	}
 

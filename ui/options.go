@@ -71,6 +71,12 @@ type Options struct {
 	// Keys is the keymap (config [keys]: a preset and actions rebound);
 	// the zero Keymap is the default preset.
 	Keys keymap.Keymap
+	// StatusLine is the config's [status_line] (statuscmd.go); the zero
+	// value is the default line.
+	StatusLine StatusLine
+	// ThemesDir holds theme files, NAME.toml, for the config's theme and
+	// /theme NAME; "" for none.
+	ThemesDir string
 
 	// Replay, when set, plays a recorded stream instead of chatting.
 	Replay      io.Reader

@@ -98,7 +98,7 @@ func (mt *metering) providerConnected(msg providerMsg, f *frameState, env meterE
 		model = c.Model
 		mt.meter.lastModel = c.Model
 		mt.meter.lastInfo, mt.meter.lastKnown = env.prices.Lookup(c.Model)
-		f.post(meterMsg{mt.meter.view()})
+		f.post(meterMsg{mt.meter.parts()})
 	}
 	f.post(argChoicesMsg{"model", mt.modelChoices(model)})
 	f.post(providerSwitchedMsg{from: from, conn: c})

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"runnel/session"
+	"runnel/theme"
 )
 
 // Command is one slash command the composer completes and the root runs.
@@ -70,7 +71,7 @@ var slashCommands = []Command{
 	{Name: "retry", Desc: "ask again for the last answer (both are kept)"},
 	{Name: "rename", Args: "TITLE", Desc: "rename this session", check: checkRename},
 	{Name: "export", Args: "[PATH]", Desc: "write this session to a file (/export json or html)", check: func(string) error { return nil }},
-	{Name: "theme", Args: "NAME", Desc: "colours for this run: dark, light or auto", check: checkTheme},
+	{Name: "theme", Args: "NAME", Desc: "colours for this run: tab lists the themes", check: checkTheme},
 	{Name: "tools", Desc: "switch tools on or off for this session"},
 	{Name: "attach", Args: "PATH", Desc: "attach a file to the next message (tab completes)", check: checkAttach},
 	{Name: "status", Desc: "model, usage, cost, tools"},
@@ -86,13 +87,10 @@ func checkRename(args string) error {
 }
 
 func checkTheme(args string) error {
-	switch args {
-	case "dark", "light", "auto":
-		return nil
-	case "":
-		return fmt.Errorf("/theme needs one of dark, light, auto")
+	if args == "" {
+		return fmt.Errorf("/theme needs a name: %s, or NAME for themes/NAME.toml (tab completes)", strings.Join(theme.Builtins, ", "))
 	}
-	return fmt.Errorf("/theme %s: unknown theme; use dark, light or auto", clip(args, 20))
+	return nil // a file's name is checked when it is read
 }
 
 func checkSearch(args string) error {

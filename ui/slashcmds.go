@@ -1,6 +1,6 @@
 package ui
 
-// This file runs /export, /rename, /retry and /theme. /export and /rename
+// This file runs /export, /rename and /retry (/theme is themes.go). /export and /rename
 // are the history child's (history.go): they write through its journal and
 // report with notices.
 
@@ -9,16 +9,6 @@ import (
 
 	"runnel/ui/block"
 )
-
-// setTheme switches the palette for this run.
-func (m *Model) setTheme(name string) {
-	m.opts.Theme = name
-	m.frame.applyTheme(m.opts.Theme)
-	m.composer.SetStyles(m.frame.styles)
-	m.transcript.SetStyles(m.frame.styles)
-	m.transcript.InvalidateAll()
-	m.notice(block.Info, "theme: "+name+" (for this run; set theme in the config to keep it)")
-}
 
 // retryMark starts the line above a prompt sent again by /retry, live and
 // when the session is shown again.

@@ -170,8 +170,8 @@ func TestExportRenameTheme(t *testing.T) {
 	if m.opts.Theme != "light" || m.frame.styles == before || !strings.Contains(plain(m), "theme: light") {
 		t.Errorf("/theme light: theme %q", m.opts.Theme)
 	}
-	if err := Validate("theme", "neon"); err == nil || !strings.Contains(err.Error(), "dark, light or auto") {
-		t.Errorf("/theme neon: %v", err)
+	if err := Validate("theme", ""); err == nil || !strings.Contains(err.Error(), "auto, dark, light, high-contrast, solarized") {
+		t.Errorf("/theme alone: %v", err)
 	}
 	var names []string
 	for _, c := range Complete("/") {

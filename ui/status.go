@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 	"time"
@@ -9,10 +10,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"runnel/session/demo"
 	"runnel/stream"
 	"runnel/theme"
-	"runnel/ui/pace"
 )
 
 // State is what the chat is doing, as the status line and key hint show it.
@@ -87,139 +86,60 @@ func usageUnknown(s *stream.Snapshot) bool {
 }
 
 // Status is the data of the status line; the root fills it in and View draws
-// it. It holds no behaviour: time comes in as a parameter.
+// it. It holds no behaviour: time comes in as a parameter. It stays
+// comparable (the status bar memoizes on it): Layout is a pointer to a
+// layout nobody changes.
 type Status struct {
 	Model, Provider         string    // Model as the server reported it (configured until it has); Provider "demo" gets a badge
 	ProviderName            string    // the provider's name in the config ("ollama"); "default" and "" show Provider's host
 	Effort                  string    // the reasoning effort asked for; "" when the server chooses
 	MCP                     string    // "mcp: 2 servers, 14 tools" when local MCP servers run
+	MCPBrief                string    // the same when room is short: "mcp 14 ⚠1"
 	State                   State     // what the chat is doing
 	Detail                  string    // the reasoning title, "retry in 3s", …; untrusted
 	Started                 time.Time // the turn's start, for the elapsed time
 	TurnUsage, SessionUsage Usage
-	Meter                   string // "ctx 42% · $0.0045" (models.go); "" when unknown
+	Meter                   Meter  // context fill, cost and cache share (models.go)
 	Mouse                   string // "mouse off" while the terminal has the mouse (selection.go)
 	Mode                    string // the keys' mode: NORMAL, INSERT, NAVIGATE (vi preset); "" for none
+	Tier                    string // the service tier asked for: "priority" (/fast) shows a mark
+
+	// what a chosen status line ([status_line], statusitems.go) adds
+	Layout    *StatusLayout // nil: the default line
+	Branch    string        // "2/3": the branch shown, of how many; "" when there is one
+	Cwd       string        // the working directory, ~ for home
+	GitBranch string        // the git branch of the working directory, "" outside one
+	Command   string        // the first line of the status command's output, sanitized
+	Clock     string        // "15:04", when the line shows the time
 }
+
+// Meter is the metering child's figures for the status line, each ""
+// when unknown: the context window's fill ("42%"), the session's cost
+// ("$0.0045", "≥ $0.0045" when a response's usage never came) and its
+// prompt-cache share ("cache 83%").
+type Meter struct{ Ctx, Cost, Cache string }
 
 // spinnerFrames animate busy states; the frame is chosen from the clock so
 // View stays pure and the root's frame tick is the only timer.
 var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
-// View draws the status line: what is happening on the left, usage and the
-// model on the right. It is one line of exactly width cells and never wraps:
-// when space runs short it drops, in order, the session usage and the turn
-// usage, then cuts and drops the detail, then drops the elapsed time, and
-// finally cuts the line.
+// View draws the status line: what is happening on the left; usage, cost
+// and the model on the right (or the items a [status_line] chose). It is one
+// line of exactly width cells and never wraps. When room runs short each
+// piece gives way in the order of its rank (statusitems.go): the session
+// usage goes first, the MCP summary shortens ("mcp 13 ⚠1"), the turn usage
+// goes, the detail is cut then goes, and so on; the state, the context
+// fill, the cost and the provider stay at every width from 60 columns, the
+// model's name cut first. Below that the line is cut.
 func (s Status) View(width int, now time.Time, st *theme.Styles) string {
 	if width <= 0 {
 		return ""
 	}
 	sh := theme.ShellOf(st)
-	// Pieces inherit the bar's background so the line reads as one bar.
-	paint := func(style lipgloss.Style, text string) string { return style.Inherit(sh.Bar).Render(text) }
-	sep := paint(sh.Muted, " · ")
-
-	label, glyph, stateStyle := s.State.String(), "●", sh.State
-	switch {
-	case s.State == Idle:
-		label = "ready"
-	case s.State == AwaitingApproval:
-		stateStyle = sh.Alert
-		fallthrough
-	default:
-		glyph = spinnerFrames[int(max(now.Sub(s.Started), 0)/pace.SpinnerStep)%len(spinnerFrames)]
-	}
-	state := paint(stateStyle, glyph+" "+label)
-	if s.Mode != "" {
-		state = paint(sh.Model, stream.SanitizeLine(s.Mode)) + sep + state
-	}
-	var elapsed string
-	if s.State.Busy() && !s.Started.IsZero() {
-		elapsed = paint(sh.Muted, Elapsed(now.Sub(s.Started)))
-	}
-	detail := stream.SanitizeLine(s.Detail)
-
-	model := stream.SanitizeLine(s.Model)
-	if model == "" {
-		model = "no model"
-	}
-	ident := paint(sh.Model, model)
-	if e := stream.SanitizeLine(s.Effort); e != "" {
-		ident += paint(sh.Muted, " · "+e)
-	}
-	if p := providerLabel(s.Provider); p == "demo" {
-		// the demo is no model: its badge, and the name its answers
-		// carry (as /status says), not the configured model's
-		gap := " "
-		if sh.Badge.GetPaddingRight() > 0 {
-			gap = "" // the badge carries its own
-		}
-		ident = sh.Badge.Render("DEMO") + paint(sh.Muted, gap+demo.Model)
-	} else if n := stream.SanitizeLine(s.ProviderName); n != "" && n != "default" {
-		ident += paint(sh.Muted, " @"+n) // the name is shorter than a host, and is what /provider takes
-	} else if p != "" {
-		ident += paint(sh.Muted, " @"+p)
-	}
-	if s.Mouse != "" {
-		ident = paint(sh.Detail, s.Mouse) + sep + ident
-	}
-	if mcp := stream.SanitizeLine(s.MCP); mcp != "" {
-		ident = paint(sh.Muted, mcp) + sep + ident
-	}
-	var turn, session, meter string
-	if s.Meter != "" {
-		meter = paint(sh.Muted, stream.SanitizeLine(s.Meter))
-	}
-	if !s.TurnUsage.IsZero() {
-		turn = paint(sh.Muted, s.TurnUsage.String())
-	}
-	if !s.SessionUsage.IsZero() && s.SessionUsage != s.TurnUsage {
-		session = paint(sh.Muted, "Σ "+s.SessionUsage.String())
-	}
-
+	pieces := s.pieces(now, sh)
 	inner := max(width-sh.Bar.GetHorizontalFrameSize(), 1)
-	sepW := lipgloss.Width(sep)
-	// Each step gives up one more piece, in the order the doc comment gives.
-	for step := 0; ; step++ {
-		left := []string{state}
-		if elapsed != "" && step < 4 {
-			left = append(left, elapsed)
-		}
-		var right []string
-		if turn != "" && step < 2 {
-			right = append(right, turn)
-		}
-		if session != "" && step < 1 {
-			right = append(right, session)
-		}
-		if meter != "" && step < 4 {
-			right = append(right, meter)
-		}
-		right = append(right, ident)
-		l, r := strings.Join(left, sep), strings.Join(right, sep)
-		if detail != "" && step < 3 {
-			room := inner - lipgloss.Width(l) - lipgloss.Width(r) - sepW - 1
-			dw := ansi.StringWidth(detail)
-			switch {
-			case dw <= room:
-				l += sep + paint(sh.Detail, detail)
-			case step == 2 && room >= 8:
-				l += sep + paint(sh.Detail, ansi.Truncate(detail, room, "…"))
-			default:
-				continue // keep the detail whole until the usage is gone
-			}
-		}
-		gap := inner - lipgloss.Width(l) - lipgloss.Width(r)
-		if gap >= 1 || step >= 4 {
-			line := l + paint(sh.Bar, strings.Repeat(" ", max(gap, 1))) + r
-			if gap < 1 {
-				line = ansi.Truncate(line, inner, "…")
-				line += paint(sh.Bar, strings.Repeat(" ", max(inner-ansi.StringWidth(line), 0)))
-			}
-			return sh.Bar.Render(line)
-		}
-	}
+	line := fitPieces(pieces, inner, sh)
+	return sh.Bar.Render(line)
 }
 
 // providerLabel is how the status line names a provider: "demo" as is, a
@@ -247,28 +167,49 @@ func (k KeyMap) Hint(width int, st *theme.Styles, state State) string {
 }
 
 // ModeHint is Hint in a mode of the keys (Status.Mode): in the
-// transcript's navigation mode, its keys.
+// transcript's navigation mode, its keys. When they do not all fit, the
+// words that have a shorter form take it ("a/y once · s session · d/n
+// deny" while an approval waits) when those items would not fit whole, so
+// the answers stay.
 func (k KeyMap) ModeHint(width int, st *theme.Styles, state State, mode string) string {
-	type item struct{ key, desc string }
-	h := func(b key.Binding, desc string) item { return item{b.Help().Key, desc} }
+	type item struct{ key, desc, short string }
+	h := func(b key.Binding, desc string) item { return item{b.Help().Key, desc, ""} }
 	var items []item
 	switch {
 	case strings.HasPrefix(mode, "NAVIGATE"):
 		n := k.Nav
-		items = []item{h(n.Down, "down"), h(n.Up, "up"), {"]] [[", "turns"}, h(n.Search, "search"), h(n.Copy, "copy"), h(n.Toggle, "open"), h(n.Exit, "back")}
+		items = []item{h(n.Down, "down"), h(n.Up, "up"), {"]] [[", "turns", ""}, h(n.Search, "search"), h(n.Copy, "copy"), h(n.Toggle, "open"), h(n.Exit, "back")}
 	case state == Idle:
-		items = []item{h(k.Send, "send"), h(k.Newline, "newline"), {"/", "commands"}, h(k.Prev, "history"), h(k.Help, "keys")}
+		items = []item{h(k.Send, "send"), h(k.Newline, "newline"), {"/", "commands", ""}, h(k.Prev, "history"), h(k.Help, "keys")}
 	case state == AwaitingApproval:
 		for _, b := range []key.Binding{k.Approve, k.ApproveSession, k.Deny} { // the dialog's words
-			items = append(items, h(b, b.Help().Desc))
+			short := cmp.Or(shortAnswer(b.Help().Desc), b.Help().Desc) // every answer counts in the room they need
+			items = append(items, item{b.Help().Key, b.Help().Desc, short})
 		}
-		items = append(items, item{"ctrl+c", "stop"}, h(k.ExpandTool, "details"), h(k.Help, "keys"))
+		items = append(items, item{"ctrl+c", "stop", ""}, h(k.ExpandTool, "details"), h(k.Help, "keys"))
 	default:
-		items = []item{h(k.Interrupt, "stop"), {"pgup/pgdn", "scroll"}, h(k.ToggleReasoning, "reasoning"), h(k.Help, "keys")}
+		items = []item{h(k.Interrupt, "stop"), {"pgup/pgdn", "scroll", ""}, h(k.ToggleReasoning, "reasoning"), h(k.Help, "keys")}
 	}
 	sh := theme.ShellOf(st)
 	sep := sh.HintSep.Render(" · ")
 	sepW := lipgloss.Width(sep)
+	need, last := 0, 0 // the cells up to the last item with a shorter form
+	for i, it := range items {
+		need += ansi.StringWidth(it.key) + 1 + ansi.StringWidth(it.desc)
+		if i > 0 {
+			need += sepW
+		}
+		if it.short != "" {
+			last = need
+		}
+	}
+	if last > width {
+		for i := range items {
+			if items[i].short != "" {
+				items[i].desc = items[i].short
+			}
+		}
+	}
 	var b strings.Builder
 	used := 0
 	for i, it := range items {
@@ -338,4 +279,16 @@ func oneDecimal(n, unit int64) string {
 		return strconv.FormatInt(whole, 10)
 	}
 	return strconv.FormatInt(whole, 10) + "." + strconv.FormatInt(tenth, 10)
+}
+
+// shortAnswer is an approval answer's word when room is short: "approve
+// once" → "once", "approve for the session" → "session"; "" keeps it.
+func shortAnswer(desc string) string {
+	switch desc {
+	case "approve once":
+		return "once"
+	case "approve for the session":
+		return "session"
+	}
+	return ""
 }

@@ -4,10 +4,14 @@ package ui
 // under the composer, each drawn again only when what it shows changed.
 
 import (
+	"slices"
+	"strconv"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"runnel/session"
+	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/theme"
 	"runnel/ui/pace"
@@ -22,6 +26,13 @@ type statusBar struct {
 	hintFor    hintKey
 	hintLine   string
 	hintKeys   *KeyMap // the keys the hint names; nil: the default key map
+
+	// the branch shown (sync), counted again when the path changes
+	branchTip  *session.Turn
+	branchLen  int
+	branchSeen bool
+
+	src statusSource // what a chosen line shows from outside (statuscmd.go)
 }
 
 // statusView is the status line, memoized on what it depends on: the time
@@ -99,7 +110,7 @@ func (b *statusBar) follow(s *stream.Snapshot, effort string, usage Usage, title
 
 // resetUsage clears the usage and cost shown (a new or resumed session).
 func (b *statusBar) resetUsage() {
-	b.status.SessionUsage, b.status.TurnUsage, b.status.Meter = Usage{}, Usage{}, ""
+	b.status.SessionUsage, b.status.TurnUsage, b.status.Meter = Usage{}, Usage{}, Meter{}
 }
 
 // Update takes what the other children report for the status line.
@@ -108,9 +119,9 @@ func (b *statusBar) Update(msg tea.Msg) {
 	case toolStatusMsg:
 		b.status = msg.applyTo(b.status)
 	case mcpStatusMsg:
-		b.status.MCP = msg.summary
+		b.status.MCP, b.status.MCPBrief = msg.summary, msg.brief
 	case meterMsg:
-		b.status.Meter = msg.text
+		b.status.Meter = msg.meter
 	case mouseModeMsg:
 		b.status.Mouse = ""
 		if msg.off {
@@ -121,5 +132,53 @@ func (b *statusBar) Update(msg tea.Msg) {
 		if !msg.keep {
 			b.status.State, b.status.Started = msg.state, msg.started
 		}
+	}
+}
+
+// sync takes what the status line shows of the conversation: the service
+// tier asked for (/fast marks the line) and, when a chosen line shows it,
+// the branch shown. The branches are counted again only when the path
+// shown changed.
+func (b *statusBar) sync(c *session.Conversation) {
+	b.status.Tier = c.Settings.ServiceTier
+	if b.status.Layout == nil || !slices.Contains(b.status.Layout.Items, "branch") {
+		return
+	}
+	var tip *session.Turn
+	if n := len(c.Turns); n > 0 {
+		tip = c.Turns[n-1]
+	}
+	if tip == b.branchTip && len(c.Turns) == b.branchLen && b.branchSeen {
+		return
+	}
+	b.branchTip, b.branchLen, b.branchSeen = tip, len(c.Turns), true
+	b.status.Branch = ""
+	if !c.Branched() {
+		return
+	}
+	all := c.Branches()
+	for i, br := range all {
+		if br.Current {
+			b.status.Branch = "branch " + strconv.Itoa(i+1) + "/" + strconv.Itoa(len(all))
+		}
+	}
+}
+
+// choose sets up the line the config chose ([status_line]): its items,
+// and the command, run as a local function's command is (tools.Config.
+// RunStatusCommand: no shell, the environment without runnel's secrets).
+func (b *statusBar) choose(sl StatusLine, t *Tools) {
+	if len(sl.Items) > 0 {
+		b.status.Layout = &StatusLayout{Items: slices.Clone(sl.Items)}
+		b.src.dirs = slices.Contains(sl.Items, "cwd") || slices.Contains(sl.Items, "git_branch")
+		b.src.clock = slices.Contains(sl.Items, "time")
+	}
+	if len(sl.Command) > 0 {
+		b.src.argv = slices.Clone(sl.Command)
+		var cfg tools.Config
+		if t != nil {
+			cfg = t.Config
+		}
+		b.src.run = cfg.RunStatusCommand
 	}
 }

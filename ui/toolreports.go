@@ -38,7 +38,7 @@ type (
 	toolFramesMsg struct{}
 
 	// mcpStatusMsg is the MCP servers' part of the status line.
-	mcpStatusMsg struct{ summary string }
+	mcpStatusMsg struct{ summary, brief string } // brief: Manager.Brief, when room is short
 
 	// mcpServersMsg says the local MCP servers are up: their tool lists
 	// are shown.

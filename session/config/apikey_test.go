@@ -145,7 +145,7 @@ func TestSecretsStaySecret(t *testing.T) {
 		{"bad base URL flag", Config{}, map[string]string{"OPENAI_API_KEY": key}, Overrides{BaseURL: "ftp://x"}},
 		{"bad base URL env", Config{}, map[string]string{"OPENAI_API_KEY": key, "OPENAI_BASE_URL": "::"}, Overrides{}},
 		{"bad effort flag", Config{}, map[string]string{"OPENAI_API_KEY": key}, Overrides{ReasoningEffort: "maximal"}},
-		{"bad theme", Config{Theme: "neon"}, map[string]string{"OPENAI_API_KEY": key}, Overrides{}},
+		{"bad theme", Config{Theme: "ne on"}, map[string]string{"OPENAI_API_KEY": key}, Overrides{}},
 	}
 	for _, tt := range bad {
 		_, err := tt.c.Resolve(envOf(tt.env), tt.o)

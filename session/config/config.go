@@ -33,7 +33,10 @@ import (
 // config file".
 //
 // Invariants (after LoadConfig returns it without error):
-//   - Theme, Reasoning.Effort and Reasoning.Summary hold allowed values.
+//   - Theme is a theme's name (CheckThemeName); Reasoning.Effort and
+//     Reasoning.Summary hold allowed values.
+//   - StatusLine.Items are known items; StatusLine.Command is nil or names
+//     a program.
 //   - Timeouts hold positive durations; Timeouts.MaxRetries is nil or >= 0.
 //   - Provider.BaseURL is "" or an http(s) URL with a host.
 //   - Provider.Headers have valid names and values free of control bytes.
@@ -104,6 +107,9 @@ type Config struct {
 	// Keys (keys.go): the [keys] table, preset = "default" | "vi" and
 	// action = "key" or ["key", …]; read through Keymap.
 	Keys map[string]any `toml:"keys"`
+	// StatusLine (statusline.go): the [status_line] table, items and a
+	// command.
+	StatusLine StatusLineConfig `toml:"status_line"`
 
 	Path string `toml:"-"` // the file it came from; "" if none
 }
@@ -509,9 +515,12 @@ func profileKey(key toml.Key) string {
 func (c *Config) validate(name string, pos *positions) error {
 	at := func(key string) string { return pos.at(name, "", 0, key) }
 	if c.Theme != "" {
-		if err := checkEnum(c.Theme, themes); err != nil {
+		if err := CheckThemeName(c.Theme); err != nil {
 			return fmt.Errorf("%s: key \"theme\": %w", at("theme"), err)
 		}
+	}
+	if err := c.validateStatusLine(at); err != nil {
+		return err
 	}
 	if err := checkEnum(c.Reasoning.Effort, efforts); err != nil {
 		return fmt.Errorf("%s: key \"reasoning.effort\": %w", at("reasoning.effort"), err)

@@ -97,7 +97,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"bad_duration.toml", "3", []string{`"timeouts.idle"`, `"5 minutes"`, `"30s"`}},
 		{"int_duration.toml", "2", []string{`"timeouts.idle"`, "duration", "got an integer"}},
 		{"zero_duration.toml", "2", []string{`"timeouts.connect"`, `"0s"`, "positive"}},
-		{"bad_theme.toml", "2", []string{`"theme"`, `"solarized"`, `"auto", "dark", "light"`}},
+		{"bad_theme.toml", "2", []string{`"theme"`, `"../solarized"`, `"auto", "dark", "light"`}},
 		{"bad_effort.toml", "3", []string{`"reasoning.effort"`, `"extreme"`, `"minimal", "low", "medium", "high"`}},
 		{"bad_summary.toml", "1", []string{`"reasoning.summary"`, `"verbose"`, `"auto", "concise", "detailed"`}},
 		{"bad_truncation.toml", "3", []string{`"context.truncation"`, `"middle"`, `"auto", "disabled"`}},

@@ -33,7 +33,7 @@ func TestOverrideErrorsMatchTheFile(t *testing.T) {
 		{"store=yes", "store = \"yes\"", `-c store: key "store": want true or false, got a string`},
 		{"max_tool_rounds=many", "max_tool_rounds = \"many\"", `-c max_tool_rounds: key "max_tool_rounds": want an integer, got a string`},
 		{"reasoning.effort=huge", "reasoning.effort = \"huge\"", `-c reasoning.effort: key "reasoning.effort": "huge" is not allowed; use one of`},
-		{"theme=neon", "theme = \"neon\"", `-c theme: key "theme": "neon" is not allowed; use one of "auto", "dark", "light"`},
+		{"theme=../neon", "theme = \"../neon\"", `-c theme: key "theme": "../neon" is not a theme name; use one of "auto", "dark", "light"`},
 		{"timeouts.idle=5", "timeouts.idle = 5", `-c timeouts.idle: key "timeouts.idle": want a duration string like "30s", got an integer`},
 	} {
 		_, err := Config{}.Override([]string{tc.override}, "")

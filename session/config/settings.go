@@ -31,7 +31,6 @@ const (
 
 // Allowed values of the enumerated keys. "" means "not sent".
 var (
-	themes    = []string{"auto", "dark", "light"}
 	efforts   = append([]string{""}, session.ReasoningEfforts...)
 	summaries = []string{"", "auto", "concise", "detailed"}
 )

@@ -168,8 +168,8 @@ func TestDemo(t *testing.T) {
 }
 
 func TestResolveValidatesHandBuiltConfig(t *testing.T) {
-	_, err := Config{Theme: "neon"}.Resolve(envOf(nil), Overrides{})
-	if err == nil || !strings.HasPrefix(err.Error(), `config: key "theme": "neon"`) {
+	_, err := Config{Theme: "ne.on"}.Resolve(envOf(nil), Overrides{})
+	if err == nil || !strings.HasPrefix(err.Error(), `config: key "theme": "ne.on"`) {
 		t.Errorf("got %v; want an error naming the key and value", err)
 	}
 }

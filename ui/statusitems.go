@@ -1,0 +1,290 @@
+package ui
+
+// This file lays out the status line: the pieces Status.View draws (the
+// default line or the items a [status_line] chose), and how they give way
+// when room runs short (fitPieces).
+
+import (
+	"strings"
+	"time"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"runnel/session/demo"
+	"runnel/stream"
+	"runnel/theme"
+	"runnel/ui/pace"
+)
+
+// StatusLayout is a chosen status line ([status_line] items): the items of
+// its right side in order, each one of StatusItems. Nobody changes it once
+// built, so Status can point at it and stay comparable.
+type StatusLayout struct {
+	Items []string
+}
+
+// StatusItems are the items a [status_line] may choose, in the order the
+// README lists them (session/config checks the names against its own copy
+// of this list).
+var StatusItems = []string{"model", "provider", "cost", "context", "tokens", "cache", "tier", "branch", "cwd", "git_branch", "time"}
+
+// The ranks at which pieces give way when room is short, lowest first. A
+// piece with no drop rank never goes: the state, the context fill, the cost
+// and the provider.
+const (
+	rankSession  = 1 + iota // the session's usage (Σ …) goes
+	rankMCPBrief            // the MCP summary shortens: "mcp 13 ⚠1"
+	rankTurn                // the turn's usage goes
+	rankCut                 // the detail and the command's output are cut
+	rankDetail              // the detail goes
+	rankCache               // the cache share goes
+	rankEffort              // the effort goes
+	rankElapsed             // the elapsed time goes
+	rankExtras              // cwd, git branch, branch, time and the command's output go
+	rankMouse               // "mouse off" goes
+	rankMCP                 // the MCP summary goes
+	rankModelCut            // the model's name is cut
+	rankTier                // the fast mark goes
+	rankModel               // the model's name goes
+)
+
+// piece is one part of the status line.
+type piece struct {
+	text, short     string         // styled; short is the form at shortAt ("" none)
+	plain           string         // flex: the unstyled text, cut to the room left at shortAt
+	style           lipgloss.Style // flex: the style of the cut text
+	flex            int            // flex: the fewest cells worth showing; less and it waits for its drop
+	shortAt, dropAt int            // ranks; 0 never
+	right           bool           // on the right side
+	lead            string         // joined with lead (" ") to the piece before when that one is glue and shows
+	glue            bool           // a lead piece after it joins it: the model and its effort
+}
+
+// pieces are the status line's parts, in order: the left side, then the
+// right.
+func (s Status) pieces(now time.Time, sh theme.Shell) []piece {
+	paint := func(style lipgloss.Style, text string) string { return style.Inherit(sh.Bar).Render(text) }
+	plain := func(style lipgloss.Style, text string, shortAt, dropAt int) piece {
+		return piece{text: paint(style, text), shortAt: shortAt, dropAt: dropAt}
+	}
+	var ps []piece
+
+	label, glyph, stateStyle := s.State.String(), "●", sh.State
+	switch {
+	case s.State == Idle:
+		label = "ready"
+	case s.State == AwaitingApproval:
+		stateStyle = sh.Alert
+		fallthrough
+	default:
+		glyph = spinnerFrames[int(max(now.Sub(s.Started), 0)/pace.SpinnerStep)%len(spinnerFrames)]
+	}
+	if s.Mode != "" {
+		ps = append(ps, plain(sh.Model, stream.SanitizeLine(s.Mode), 0, 0))
+	}
+	ps = append(ps, plain(stateStyle, glyph+" "+label, 0, 0))
+	if s.State.Busy() && !s.Started.IsZero() {
+		ps = append(ps, plain(sh.Muted, Elapsed(now.Sub(s.Started)), 0, rankElapsed))
+	}
+	if d := stream.SanitizeLine(s.Detail); d != "" {
+		ps = append(ps, piece{text: paint(sh.Detail, d), plain: d, style: sh.Detail.Inherit(sh.Bar), flex: 8, shortAt: rankCut, dropAt: rankDetail})
+	}
+
+	var right []piece
+	add := func(p ...piece) {
+		for i := range p {
+			p[i].right = true
+		}
+		right = append(right, p...)
+	}
+	if c := stream.SanitizeLine(s.Command); c != "" {
+		add(piece{text: paint(sh.Detail, c), plain: c, style: sh.Detail.Inherit(sh.Bar), flex: 6, shortAt: rankCut, dropAt: rankExtras})
+	}
+	items := []string{"tokens", "context", "cost", "cache", "mcp", "mouse", "tier", "model", "provider"}
+	if s.Layout != nil {
+		items = append([]string{"mcp", "mouse"}, s.Layout.Items...)
+	}
+	for _, item := range items {
+		add(s.item(item, now, sh, paint)...)
+	}
+	return append(ps, right...)
+}
+
+// item is the pieces of one status line item.
+func (s Status) item(name string, now time.Time, sh theme.Shell, paint func(lipgloss.Style, string) string) []piece {
+	one := func(style lipgloss.Style, text string, dropAt int) []piece {
+		if text == "" {
+			return nil
+		}
+		return []piece{{text: paint(style, text), dropAt: dropAt}}
+	}
+	demoRun := providerLabel(s.Provider) == "demo"
+	switch name {
+	case "tokens":
+		var ps []piece
+		if !s.TurnUsage.IsZero() {
+			ps = append(ps, piece{text: paint(sh.Muted, s.TurnUsage.String()), dropAt: rankTurn})
+		}
+		if !s.SessionUsage.IsZero() && s.SessionUsage != s.TurnUsage {
+			ps = append(ps, piece{text: paint(sh.Muted, "Σ "+s.SessionUsage.String()), dropAt: rankSession})
+		}
+		return ps
+	case "context":
+		if c := stream.SanitizeLine(s.Meter.Ctx); c != "" {
+			return one(sh.Muted, "ctx "+c, 0)
+		}
+	case "cost":
+		return one(sh.Muted, stream.SanitizeLine(s.Meter.Cost), 0)
+	case "cache":
+		return one(sh.Muted, stream.SanitizeLine(s.Meter.Cache), rankCache)
+	case "mcp":
+		full := stream.SanitizeLine(s.MCP)
+		if full == "" {
+			return nil
+		}
+		p := piece{text: paint(sh.Muted, full), dropAt: rankMCP}
+		if b := stream.SanitizeLine(s.MCPBrief); b != "" && b != full {
+			p.short, p.shortAt = paint(sh.Muted, b), rankMCPBrief
+		}
+		return []piece{p}
+	case "mouse":
+		return one(sh.Detail, s.Mouse, rankMouse)
+	case "tier":
+		switch t := stream.SanitizeLine(s.Tier); t {
+		case "":
+		case "priority":
+			return one(sh.State, "fast", rankTier) // /fast
+		default:
+			return one(sh.Muted, "tier "+t, rankTier)
+		}
+	case "model":
+		if demoRun {
+			return nil // the demo's badge (its provider) names both
+		}
+		model := stream.SanitizeLine(s.Model)
+		if model == "" {
+			model = "no model"
+		}
+		ps := []piece{{text: paint(sh.Model, model), plain: model, style: sh.Model.Inherit(sh.Bar), flex: 6, shortAt: rankModelCut, dropAt: rankModel, glue: true}}
+		if e := stream.SanitizeLine(s.Effort); e != "" {
+			ps = append(ps, piece{text: paint(sh.Muted, "· "+e), lead: " ", dropAt: rankEffort, glue: true})
+		}
+		return ps
+	case "provider":
+		if demoRun {
+			// the demo is no model: its badge, and the name its answers
+			// carry (as /status says), not the configured model's
+			gap := " "
+			if sh.Badge.GetPaddingRight() > 0 {
+				gap = "" // the badge carries its own
+			}
+			return []piece{{text: sh.Badge.Render("DEMO") + paint(sh.Muted, gap+demo.Model), lead: " "}}
+		}
+		if n := stream.SanitizeLine(s.ProviderName); n != "" && n != "default" {
+			return []piece{{text: paint(sh.Muted, "@"+n), lead: " "}} // the name is shorter than a host, and is what /provider takes
+		}
+		if p := providerLabel(s.Provider); p != "" {
+			return []piece{{text: paint(sh.Muted, "@"+p), lead: " "}}
+		}
+	case "branch":
+		return one(sh.Muted, stream.SanitizeLine(s.Branch), rankExtras)
+	case "cwd":
+		if c := stream.SanitizeLine(s.Cwd); c != "" {
+			return []piece{{text: paint(sh.Muted, c), plain: c, style: sh.Muted.Inherit(sh.Bar), flex: 8, shortAt: rankCut, dropAt: rankExtras}}
+		}
+	case "git_branch":
+		if b := stream.SanitizeLine(s.GitBranch); b != "" {
+			return one(sh.Muted, "git:"+b, rankExtras)
+		}
+	case "time":
+		return one(sh.Muted, s.Clock, rankExtras)
+	}
+	return nil
+}
+
+// fitPieces joins the pieces into a line of exactly inner cells: the left
+// side, a gap, the right side. While they do not fit, the next rank gives
+// way: its pieces take their short form (a flex piece is cut to the room
+// left) or go. What still does not fit is cut.
+func fitPieces(ps []piece, inner int, sh theme.Shell) string {
+	paint := func(style lipgloss.Style, text string) string { return style.Inherit(sh.Bar).Render(text) }
+	sep := paint(sh.Muted, " · ")
+	sepW := lipgloss.Width(sep)
+	const (
+		full = iota
+		short
+		gone
+	)
+	form := make([]int, len(ps))
+	text := make([]string, len(ps))
+	for i, p := range ps {
+		text[i] = p.text
+	}
+	// join writes one side, skipping index skip; its width comes too
+	join := func(right bool, skip int) (string, int) {
+		var b strings.Builder
+		w, prev := 0, -1
+		for i, p := range ps {
+			if p.right != right || form[i] == gone || i == skip {
+				continue
+			}
+			switch {
+			case prev < 0:
+			case p.lead != "" && ps[prev].glue && ps[prev].right == p.right:
+				b.WriteString(paint(sh.Muted, p.lead))
+				w += ansi.StringWidth(p.lead)
+			default:
+				b.WriteString(sep)
+				w += sepW
+			}
+			b.WriteString(text[i])
+			w += lipgloss.Width(text[i])
+			prev = i
+		}
+		return b.String(), w
+	}
+	// cut fits each flex piece in its short form to the room the others leave
+	cut := func() {
+		for i, p := range ps {
+			if p.flex == 0 || form[i] != short {
+				continue
+			}
+			_, lw := join(false, i)
+			_, rw := join(true, i)
+			room := inner - lw - rw - sepW - 1
+			if room >= p.flex {
+				text[i] = p.style.Render(ansi.Truncate(p.plain, room, "…"))
+			} else {
+				text[i] = p.style.Render(ansi.Truncate(p.plain, p.flex, "…")) // too long still: its drop comes
+			}
+		}
+	}
+	fits := func() (string, bool) {
+		cut()
+		l, lw := join(false, -1)
+		r, rw := join(true, -1)
+		gap := inner - lw - rw
+		return l + paint(sh.Bar, strings.Repeat(" ", max(gap, 1))) + r, gap >= 1
+	}
+	line, ok := fits()
+	for rank := 1; !ok && rank <= rankModel; rank++ {
+		for i, p := range ps {
+			switch {
+			case p.dropAt == rank:
+				form[i] = gone
+			case p.shortAt == rank && (p.short != "" || p.flex > 0):
+				form[i] = short
+				if p.short != "" {
+					text[i] = p.short
+				}
+			}
+		}
+		line, ok = fits()
+	}
+	if !ok {
+		line = ansi.Truncate(line, inner, "…")
+		line += paint(sh.Bar, strings.Repeat(" ", max(inner-ansi.StringWidth(line), 0)))
+	}
+	return line
+}
