@@ -34,8 +34,10 @@ const slowRate = 256 << 10 // bytes per second
 //   - at most one pause comes between two reads, and only after two reads
 //     in a row whose bytes came at less than slowRate since the read
 //     before (a fast stream's last bytes, a lull in it, are not paused);
-//   - a pause ends at the consumer's notBefore, or at once when the stream
-//     is cancelled.
+//   - a pause ends at the consumer's notBefore, or within half the quiet
+//     of a consumer that asked with one (Handle.NextPaced: the first words
+//     after a pause and the end are seen within a frame), or at once when
+//     the stream is cancelled.
 type pacer struct {
 	r     io.Reader
 	h     *Handle
@@ -47,7 +49,7 @@ type pacer struct {
 
 func (p *pacer) Read(b []byte) (int, error) {
 	if p.slow >= 2 {
-		if until := p.h.notBefore(); !until.IsZero() {
+		if until := p.h.readBy(p.now()); !until.IsZero() {
 			p.pause(p.h.ctx, until)
 		}
 	}
