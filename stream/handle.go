@@ -24,12 +24,12 @@ type Batch struct {
 	// Conversation is what Start did about the request's NewConversation
 	// (in the first batch, before any event).
 	Conversation *ConversationStart
-	Final        bool  // the last batch; Next returns false after it
-	More         bool  // the batch was full and held the reader back: more is already waiting
+	Final        bool // the last batch; Next returns false after it
+	More         bool // the batch was full and held the reader back: more is already waiting
 	// Fresh: the batch was handed over before its hold because a delta came
 	// after a quiet spell (NextPaced): a new flow of text begins with it.
 	Fresh bool
-	Err          error // with Final: why the stream ended (nil at a clean end)
+	Err   error // with Final: why the stream ended (nil at a clean end)
 }
 
 // Handle is a stream being read on a background goroutine.
@@ -69,9 +69,9 @@ type Handle struct {
 	urgent  bool
 	fresh   bool
 	clock   func() time.Time // nil: time.Now (tests set it)
-	hint    int           // how many events the last batches held
-	wake    chan struct{} // cap 1: something arrived for a waiting consumer
-	space   chan struct{} // cap 1: the full batch the reader waits on was taken
+	hint    int              // how many events the last batches held
+	wake    chan struct{}    // cap 1: something arrived for a waiting consumer
+	space   chan struct{}    // cap 1: the full batch the reader waits on was taken
 
 	once sync.Once
 	c    chan Batch
