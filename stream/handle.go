@@ -52,7 +52,8 @@ type Batch struct {
 //     urgent is set when pending holds an event that must not wait for due
 //     (a delta that came more than quiet after the event before it, fresh,
 //     or one that closes a text, an item or the response); lastEv is when
-//     the last event was added.
+//     the last event was added; stale says the reader's last read took
+//     bytes already waiting (none of them can be fresh).
 type Handle struct {
 	ctx    context.Context
 	cancel context.CancelCauseFunc
@@ -69,6 +70,7 @@ type Handle struct {
 	urgent  bool
 	fresh   bool
 	clock   func() time.Time // nil: time.Now (tests set it)
+	stale   bool             // the reader's last read took bytes that were already waiting (readWaited)
 	hint    int              // how many events the last batches held
 	wake    chan struct{}    // cap 1: something arrived for a waiting consumer
 	space   chan struct{}    // cap 1: the full batch the reader waits on was taken
@@ -265,6 +267,16 @@ func (h *Handle) put(p piece) bool {
 	return true
 }
 
+// readWaited tells the handle whether the reader's last read waited for
+// its bytes: when it did not, they were waiting in the socket while the
+// reader paused (pacer), and the quiet before them is the reader's, not the
+// server's: no delta of theirs is fresh.
+func (h *Handle) readWaited(waited bool) {
+	h.mu.Lock()
+	h.stale = !waited
+	h.mu.Unlock()
+}
+
 // mark notes an event just added: whether it must not wait for the
 // consumer's due (see urgent), and when it came.
 func (h *Handle) mark(ev *Event) {
@@ -274,7 +286,7 @@ func (h *Handle) mark(ev *Event) {
 	}
 	t := now()
 	if h.quiet > 0 {
-		if ev.Delta != "" && (h.lastEv.IsZero() || t.Sub(h.lastEv) > h.quiet) {
+		if ev.Delta != "" && !h.stale && (h.lastEv.IsZero() || t.Sub(h.lastEv) > h.quiet) {
 			h.urgent, h.fresh = true, true
 		}
 		if k := ev.Kind; k == KindTextDone || k == KindItemDone || k.IsTerminal() {

@@ -70,3 +70,27 @@ func TestNextPacedHandsOverAPauseAndTheEnd(t *testing.T) {
 		t.Errorf("no quiet: %d events, final %v, fresh %v; want all three with the end", len(b.Events), b.Final, b.Fresh)
 	}
 }
+
+// TestNextPacedStaleReadIsNoPause: bytes the reader finds already waiting
+// after a pause of its own (its read did not wait) begin no new flow,
+// however long the reader slept; bytes it waited for do.
+func TestNextPacedStaleReadIsNoPause(t *testing.T) {
+	at := time.Unix(1000, 0)
+	h, _ := newTestHandle(context.Background())
+	h.clock = func() time.Time { return at }
+	h.quiet = 33 * time.Millisecond
+	h.put(piece{ev: Event{Kind: KindTextDelta, Delta: "a"}})
+	h.urgent, h.fresh = false, false
+	at = at.Add(time.Second)
+	h.readWaited(false)
+	h.put(piece{ev: Event{Kind: KindTextDelta, Delta: "b"}})
+	if h.urgent || h.fresh {
+		t.Errorf("a stale read began a flow")
+	}
+	at = at.Add(time.Second)
+	h.readWaited(true)
+	h.put(piece{ev: Event{Kind: KindTextDelta, Delta: "c"}})
+	if !h.fresh {
+		t.Errorf("a read that waited a second did not begin a flow")
+	}
+}

@@ -53,8 +53,10 @@ func (p *pacer) Read(b []byte) (int, error) {
 			p.pause(p.h.ctx, until)
 		}
 	}
+	start := p.now()
 	n, err := p.r.Read(b)
 	now := p.now()
+	p.h.readWaited(now.Sub(start) >= waitedRead)
 	switch {
 	case p.last.IsZero() || err != nil:
 	case float64(n) < slowRate*now.Sub(p.last).Seconds():
@@ -65,6 +67,11 @@ func (p *pacer) Read(b []byte) (int, error) {
 	p.last = now
 	return n, err
 }
+
+// waitedRead is how long a read must wait for its bytes for them to count
+// as just come (Handle.readWaited): a read of bytes already waiting in the
+// socket (after a pause of the reader's own) returns sooner.
+const waitedRead = time.Millisecond
 
 // sleepUntil waits until the time given or until ctx is done. It keeps one
 // timer for the reader's life.
