@@ -29,7 +29,8 @@
 //     so is the final batch, always. A batch of a stopped turn is not drawn:
 //     the final one follows at once.
 //   - Draft: while a turn streams, a draw within DraftFor of the last full
-//     batch is a draft (new code blocks uncoloured, markdown.Stream.Draft);
+//     batch, or of the start of the flow (the ramp's quick frames), is a
+//     draft (new code blocks uncoloured, markdown.Stream.Draft); after that
 //     a stream paced below the batch bound is never full, never drafted.
 //   - Frame ticks: at most one is obeyed, the one scheduled last (Seq); a
 //     tick comes FrameInterval after it is asked for when something must be
@@ -59,7 +60,7 @@
 //     a fast tick scheduled to draw it within FrameInterval;
 //   - the batches of a burst are drawn at most once per BurstDraw;
 //   - a draft only while a turn is in flight, within DraftFor of its last
-//     full batch;
+//     full batch or of the start of its flow;
 //   - an idle chat (no turn, nothing animating, no tools running) schedules
 //     no tick;
 //   - the approval's wait tick only while an approval waits and no tick of

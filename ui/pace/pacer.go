@@ -232,11 +232,12 @@ func (p *Pacer) batch(pl *Plan, f Facts, now time.Time) {
 	}
 }
 
-// draw plans a frame: a draft while a stream outruns the frames, and the
-// turn's next batch.
+// draw plans a frame: a draft while a stream outruns the frames or its
+// flow is young (the ramp's frames come faster than StreamInterval), and
+// the turn's next batch.
 func (p *Pacer) draw(pl *Plan, f Facts, now time.Time) {
 	pl.Draw = DrawFull
-	if f.Turn && within(now, p.fullAt, DraftFor) {
+	if f.Turn && (within(now, p.fullAt, DraftFor) || within(now, p.flowAt, DraftFor)) {
 		pl.Draw = DrawDraft
 	}
 	p.take(pl, f.Turn, now)

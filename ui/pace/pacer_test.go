@@ -53,7 +53,7 @@ func TestPacedStream(t *testing.T) {
 		{40, Facts{Cause: Batch, Turn: true}, Plan{Draw: DrawFull, Take: true}}, // response.created: no delta yet
 		{40, drew, Plan{}}, // the slow tick stands
 		{100, frame(1), Plan{Tick: Tick{Seq: 2, In: StallCheck}}}, // a batch drew 60 ms ago
-		{250, delta, Plan{Draw: DrawFull, Take: true}},            // the first delta: at once, and the next as it comes
+		{250, delta, Plan{Draw: DrawDraft, Take: true}},           // the first delta: at once, and the next as it comes
 		{250, drew, Plan{}}, // tick 2 still comes
 		{350, delta, Plan{Draw: DrawFull, Take: true, Hold: StreamInterval}},   // a frame later
 		{400, frame(2), Plan{Tick: Tick{Seq: 3, In: StallCheck}}},              // drawn 50 ms ago
@@ -69,23 +69,24 @@ func TestPacedStream(t *testing.T) {
 // next batch asked for with no hold; the holds then grow as long as deltas
 // have flowed, to StreamInterval. A batch the stream hands over early for
 // a delta after a Pause (Fresh) is drawn at once and starts the ramp again.
+// The ramp's quick frames are drafts for DraftFor.
 func TestFirstWordsRamp(t *testing.T) {
 	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 	fresh := Facts{Cause: Batch, Turn: true, Delta: true, Fresh: true}
 	run(t, []step{
 		{0, begin, Plan{Take: true, Tick: slow(1)}},
 		{5, Facts{Cause: Batch, Turn: true}, Plan{Draw: DrawFull, Take: true}}, // response.created
-		{10, delta, Plan{Draw: DrawFull, Take: true}},                          // the first words: drawn, the next as they come
-		{15, delta, Plan{Draw: DrawFull, Take: true, Hold: ms(5)}},
-		{20, delta, Plan{Draw: DrawFull, Take: true, Hold: ms(10)}},
-		{30, delta, Plan{Draw: DrawFull, Take: true, Hold: ms(20)}},
-		{50, delta, Plan{Draw: DrawFull, Take: true, Hold: ms(40)}},
-		{90, delta, Plan{Draw: DrawFull, Take: true, Hold: ms(80)}},
+		{10, delta, Plan{Draw: DrawDraft, Take: true}},                         // the first words: drawn, the next as they come
+		{15, delta, Plan{Draw: DrawDraft, Take: true, Hold: ms(5)}},
+		{20, delta, Plan{Draw: DrawDraft, Take: true, Hold: ms(10)}},
+		{30, delta, Plan{Draw: DrawDraft, Take: true, Hold: ms(20)}},
+		{50, delta, Plan{Draw: DrawDraft, Take: true, Hold: ms(40)}},
+		{90, delta, Plan{Draw: DrawDraft, Take: true, Hold: ms(80)}},
 		{170, delta, Plan{Draw: DrawFull, Take: true, Hold: StreamInterval}},
 		{270, delta, Plan{Draw: DrawFull, Take: true, Hold: StreamInterval}},
-		{330, fresh, Plan{Draw: DrawFull, Take: true}}, // after a pause: at once, and the ramp again
-		{335, delta, Plan{Draw: DrawFull, Take: true, Hold: ms(5)}},
-		{340, ended, Plan{Draw: DrawFull}}, // the end: at once
+		{330, fresh, Plan{Draw: DrawDraft, Take: true}}, // after a pause: at once, and the ramp again
+		{335, delta, Plan{Draw: DrawDraft, Take: true, Hold: ms(5)}},
+		{340, ended, Plan{Draw: DrawDraft}}, // the end: at once
 	})
 }
 
@@ -147,12 +148,12 @@ func TestStopTakesTheFinalBatch(t *testing.T) {
 		{0, begin, Plan{Take: true, Tick: slow(1)}},
 		{5, Facts{Cause: Stop, Turn: true}, Plan{}}, // the first batch is asked for
 		{20, Facts{Cause: Batch, Turn: true, Delta: true, Stopped: true}, Plan{Take: true}},
-		{25, Facts{Cause: Batch, Turn: true, Stopped: true, Ended: true}, Plan{Draw: DrawFull}},
+		{25, Facts{Cause: Batch, Turn: true, Stopped: true, Ended: true}, Plan{Draw: DrawDraft}},
 	})
 	run(t, []step{
 		{0, begin, Plan{Take: true, Tick: slow(1)}},
-		{10, delta, Plan{Draw: DrawFull, Take: true}},
-		{40, delta, Plan{Draw: DrawFull, Take: true, Hold: 30 * time.Millisecond}},
+		{10, delta, Plan{Draw: DrawDraft, Take: true}},
+		{40, delta, Plan{Draw: DrawDraft, Take: true, Hold: 30 * time.Millisecond}},
 		{50, Facts{Cause: Stop, Turn: true}, Plan{}}, // asked at 40: the stream ends it
 	})
 }
@@ -184,10 +185,10 @@ func TestOnlyTheLastTickIsObeyed(t *testing.T) {
 func TestStallCheckOnlyForTheSlowTick(t *testing.T) {
 	run(t, []step{
 		{0, begin, Plan{Take: true, Tick: slow(1)}},
-		{10, delta, Plan{Draw: DrawFull, Take: true}},
+		{10, delta, Plan{Draw: DrawDraft, Take: true}},
 		{10, drew, Plan{}},
 		{20, changed, Plan{Tick: fast(2)}},
-		{53, frame(2), Plan{Draw: DrawFull}},
+		{53, frame(2), Plan{Draw: DrawDraft}},
 		{53, drew, Plan{Tick: slow(3)}},
 		{153, frame(3), Plan{Draw: DrawFull}}, // 143 ms since the batch: drawn
 	})
@@ -250,7 +251,7 @@ func TestBeginClearsTheTurn(t *testing.T) {
 		{20, Facts{Cause: Drew}, Plan{}},
 		{30, begin, Plan{Take: true, Tick: slow(2)}},
 		{31, Facts{Cause: Batch, Turn: true}, Plan{Draw: DrawFull, Take: true}}, // not a draft, not held
-		{32, delta, Plan{Draw: DrawFull, Take: true}},                           // not a burst; the first delta
+		{32, delta, Plan{Draw: DrawDraft, Take: true}},                          // not a burst; the first delta
 	})
 }
 

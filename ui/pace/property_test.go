@@ -53,6 +53,7 @@ type sim struct {
 	delta     bool      // the turn has had a batch with a delta
 	lastFull  bool      // the last batch was full
 	fullAt    time.Time // the last full batch of the turn
+	flowAt    time.Time // the batch that began the flow (the first delta, or the first after a Pause)
 	batchDraw time.Time // the last batch drawn when it came
 	approval  bool
 	draws     int
@@ -113,8 +114,8 @@ func (s *sim) decide(f Facts) Plan {
 		s.asked, s.askedAt, s.hold = true, s.now, pl.Hold
 		s.handOut()
 	}
-	if pl.Draw == DrawDraft && (!s.turn || s.fullAt.IsZero() || s.now.Sub(s.fullAt) >= DraftFor) {
-		s.fail("a draft with turn %v, %v after the last full batch", s.turn, s.now.Sub(s.fullAt))
+	if pl.Draw == DrawDraft && (!s.turn || !within(s.now, s.fullAt, DraftFor) && !within(s.now, s.flowAt, DraftFor)) {
+		s.fail("a draft with turn %v, %v after the last full batch, %v after the flow began", s.turn, s.now.Sub(s.fullAt), s.now.Sub(s.flowAt))
 	}
 	if pl.WaitTick != 0 {
 		if !s.approval || s.pending || s.waitTick {
@@ -215,6 +216,9 @@ func (s *sim) batch() {
 	}
 	s.in, s.inDelta, s.inFull, s.inClosing, s.inEnd, s.inFresh, s.handAt = 0, false, false, false, false, false, time.Time{}
 	fresh := f.Delta && (!s.delta || f.Fresh)
+	if fresh {
+		s.flowAt = s.now
+	}
 	burst := !fresh && (s.lastFull || f.Full) && !f.Closing
 	s.asked = false
 	s.delta = s.delta || f.Delta
@@ -319,7 +323,7 @@ func (s *sim) step() {
 	switch n := s.r.IntN(10); {
 	case !s.turn && n < 3:
 		s.turn, s.asked, s.ended, s.stopped, s.delta, s.lastFull = true, false, false, false, false, false
-		s.fullAt, s.batchDraw = time.Time{}, time.Time{}
+		s.fullAt, s.batchDraw, s.flowAt = time.Time{}, time.Time{}, time.Time{}
 		s.lastEv, s.sawDelta, s.owed, s.owedOut = time.Time{}, false, time.Time{}, false
 		s.approval = false
 		pl := s.decide(Facts{Cause: Begin, Turn: true})
