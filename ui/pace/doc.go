@@ -19,8 +19,9 @@
 //     512 events) and hands over a full one, the end of a text, an item or
 //     the response, or a retry at once, whatever the hold; and a delta that
 //     comes more than Pause after the event before it (stream.Batch.Fresh,
-//     Facts.Fresh), which begins a new flow: drawn at once, and the holds
-//     start again from none.
+//     Facts.Fresh), which begins a new flow: drawn at once (the holds do
+//     not ramp again: a server that stalls now and then would draw the
+//     ramp after every stall).
 //   - A batch is drawn when it comes, unless it is part of a burst (it or
 //     the one before it was full, it closes nothing and brings no first
 //     words of a flow) and the last batch
@@ -29,7 +30,7 @@
 //     so is the final batch, always. A batch of a stopped turn is not drawn:
 //     the final one follows at once.
 //   - Draft: while a turn streams, a draw within DraftFor of the last full
-//     batch, or of the start of the flow (the ramp's quick frames), is a
+//     batch, or of the turn's first delta (the ramp's quick frames), is a
 //     draft (new code blocks uncoloured, markdown.Stream.Draft); after that
 //     a stream paced below the batch bound is never full, never drafted.
 //   - Frame ticks: at most one is obeyed, the one scheduled last (Seq); a
@@ -60,7 +61,7 @@
 //     a fast tick scheduled to draw it within FrameInterval;
 //   - the batches of a burst are drawn at most once per BurstDraw;
 //   - a draft only while a turn is in flight, within DraftFor of its last
-//     full batch or of the start of its flow;
+//     full batch or of its first delta;
 //   - an idle chat (no turn, nothing animating, no tools running) schedules
 //     no tick;
 //   - the approval's wait tick only while an approval waits and no tick of

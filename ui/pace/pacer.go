@@ -138,9 +138,9 @@ type Plan struct {
 //   - asked is true from a Plan with Take until the next Batch; Take is
 //     never planned while it is, nor after the final batch (ended).
 //   - drawn is when a Batch was last drawn at once, fullAt when the last
-//     full batch came, flowAt when the flow of deltas began (the turn's
-//     first delta, or the first after a Pause); delta, burst, drawn,
-//     fullAt and flowAt belong to the turn and Begin clears them.
+//     full batch came, flowAt when the turn's first delta came; delta,
+//     burst, drawn, fullAt and flowAt belong to the turn and Begin clears
+//     them.
 type Pacer struct {
 	seq         int
 	scheduled   bool
@@ -206,8 +206,8 @@ func (p *Pacer) Decide(f Facts, now time.Time) Plan {
 func (p *Pacer) batch(pl *Plan, f Facts, now time.Time) {
 	p.asked = false
 	fresh := f.Delta && (!p.delta || f.Fresh) // the first words of a flow: drawn now
-	if fresh {
-		p.flowAt = now
+	if f.Delta && !p.delta {
+		p.flowAt = now // the turn's first words: the holds ramp up from none
 	}
 	p.delta = p.delta || f.Delta
 	burst := !fresh && (p.burst || f.Full) && !f.Closing // this batch is part of a burst
@@ -245,8 +245,11 @@ func (p *Pacer) draw(pl *Plan, f Facts, now time.Time) {
 
 // take asks for the turn's next batch unless a request is outstanding or
 // the stream ended: at once before the first delta and in a burst; once
-// deltas flow, held as long as they have flowed, up to StreamInterval (the
-// first words show as they come, and the holds double to the batch rate).
+// deltas flow, held as long as they have flowed since the turn's first,
+// up to StreamInterval (the first words show as they come, and the holds
+// double to the batch rate). A flow after a pause is not ramped again: its
+// first words came at once (Fresh), and a stream that stalls now and then
+// (a loaded server) would otherwise draw its ramp again after each stall.
 func (p *Pacer) take(pl *Plan, turn bool, now time.Time) {
 	if !turn || p.asked || p.ended {
 		return

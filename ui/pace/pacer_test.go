@@ -68,8 +68,8 @@ func TestPacedStream(t *testing.T) {
 // TestFirstWordsRamp: the first delta of a turn is drawn at once and the
 // next batch asked for with no hold; the holds then grow as long as deltas
 // have flowed, to StreamInterval. A batch the stream hands over early for
-// a delta after a Pause (Fresh) is drawn at once and starts the ramp again.
-// The ramp's quick frames are drafts for DraftFor.
+// a delta after a Pause (Fresh) is drawn at once, held as before. The
+// ramp's quick frames are drafts for DraftFor.
 func TestFirstWordsRamp(t *testing.T) {
 	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
 	fresh := Facts{Cause: Batch, Turn: true, Delta: true, Fresh: true}
@@ -84,9 +84,9 @@ func TestFirstWordsRamp(t *testing.T) {
 		{90, delta, Plan{Draw: DrawDraft, Take: true, Hold: ms(80)}},
 		{170, delta, Plan{Draw: DrawFull, Take: true, Hold: StreamInterval}},
 		{270, delta, Plan{Draw: DrawFull, Take: true, Hold: StreamInterval}},
-		{330, fresh, Plan{Draw: DrawDraft, Take: true}}, // after a pause: at once, and the ramp again
-		{335, delta, Plan{Draw: DrawDraft, Take: true, Hold: ms(5)}},
-		{340, ended, Plan{Draw: DrawDraft}}, // the end: at once
+		{330, fresh, Plan{Draw: DrawFull, Take: true, Hold: StreamInterval}}, // after a pause: at once; the holds do not ramp again
+		{335, delta, Plan{Draw: DrawFull, Take: true, Hold: StreamInterval}},
+		{340, ended, Plan{Draw: DrawFull}}, // the end: at once
 	})
 }
 

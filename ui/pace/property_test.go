@@ -53,7 +53,7 @@ type sim struct {
 	delta     bool      // the turn has had a batch with a delta
 	lastFull  bool      // the last batch was full
 	fullAt    time.Time // the last full batch of the turn
-	flowAt    time.Time // the batch that began the flow (the first delta, or the first after a Pause)
+	flowAt    time.Time // the batch with the turn's first delta
 	batchDraw time.Time // the last batch drawn when it came
 	approval  bool
 	draws     int
@@ -216,7 +216,7 @@ func (s *sim) batch() {
 	}
 	s.in, s.inDelta, s.inFull, s.inClosing, s.inEnd, s.inFresh, s.handAt = 0, false, false, false, false, false, time.Time{}
 	fresh := f.Delta && (!s.delta || f.Fresh)
-	if fresh {
+	if f.Delta && !s.delta {
 		s.flowAt = s.now
 	}
 	burst := !fresh && (s.lastFull || f.Full) && !f.Closing
