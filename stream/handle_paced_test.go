@@ -49,8 +49,8 @@ func TestNextPacedHandsOverAPauseAndTheEnd(t *testing.T) {
 	step(5 * time.Millisecond)
 	h.put(piece{ev: Event{Kind: KindTextDelta, Delta: "more"}})
 	parked(h)
-	if h.readBy(at).After(at.Add(quiet / 2)) {
-		t.Errorf("the reader may sleep until %v, more than half the quiet", h.readBy(at))
+	if h.readBy(at).After(at.Add(quiet)) {
+		t.Errorf("the reader may sleep until %v, more than the quiet", h.readBy(at))
 	}
 	step(time.Millisecond)
 	h.put(piece{ev: Event{Kind: KindTextDone, Text: "x"}})

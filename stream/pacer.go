@@ -34,7 +34,7 @@ const slowRate = 256 << 10 // bytes per second
 //   - at most one pause comes between two reads, and only after two reads
 //     in a row whose bytes came at less than slowRate since the read
 //     before (a fast stream's last bytes, a lull in it, are not paused);
-//   - a pause ends at the consumer's notBefore, or within half the quiet
+//   - a pause ends at the consumer's notBefore, or within the quiet
 //     of a consumer that asked with one (Handle.NextPaced: the first words
 //     after a pause and the end are seen within a frame), or at once when
 //     the stream is cancelled.
