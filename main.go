@@ -29,7 +29,10 @@ import (
 
 func main() {
 	memlimit.Tune(os.Getenv)
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	stop := startProfile(os.Getenv)
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }
 
 // maxFlagWidth is the widest --width accepted.

@@ -24,9 +24,12 @@ type Batch struct {
 	// Conversation is what Start did about the request's NewConversation
 	// (in the first batch, before any event).
 	Conversation *ConversationStart
-	Final        bool  // the last batch; Next returns false after it
-	More         bool  // the batch was full and held the reader back: more is already waiting
-	Err          error // with Final: why the stream ended (nil at a clean end)
+	Final        bool // the last batch; Next returns false after it
+	More         bool // the batch was full and held the reader back: more is already waiting
+	// Fresh: the batch was handed over before its hold because a delta came
+	// after a quiet spell (NextPaced): a new flow of text begins with it.
+	Fresh bool
+	Err   error // with Final: why the stream ended (nil at a clean end)
 }
 
 // Handle is a stream being read on a background goroutine.
@@ -45,6 +48,12 @@ type Batch struct {
 //   - done is true once the Final batch was handed over.
 //   - due is the notBefore of the consumer's latest NextBy: nothing is
 //     taken before it, so the reader may wait for it (pacer).
+//   - quiet is the pause of the consumer's latest NextPaced (0: none):
+//     urgent is set when pending holds an event that must not wait for due
+//     (a delta that came more than quiet after the event before it, fresh,
+//     or one that closes a text, an item or the response); lastEv is when
+//     the last event was added; stale says the reader's last read took
+//     bytes already waiting (none of them can be fresh).
 type Handle struct {
 	ctx    context.Context
 	cancel context.CancelCauseFunc
@@ -56,18 +65,32 @@ type Handle struct {
 	blocked bool
 	done    bool
 	due     time.Time
-	hint    int           // how many events the last batches held
-	wake    chan struct{} // cap 1: something arrived for a waiting consumer
-	space   chan struct{} // cap 1: the full batch the reader waits on was taken
+	quiet   time.Duration
+	lastEv  time.Time
+	urgent  bool
+	fresh   bool
+	clock   func() time.Time // nil: time.Now (tests set it)
+	stale   bool             // the reader's last read took bytes that were already waiting (readWaited)
+	hint    int              // how many events the last batches held
+	wake    chan struct{}    // cap 1: something arrived for a waiting consumer
+	space   chan struct{}    // cap 1: the full batch the reader waits on was taken
 
 	once sync.Once
 	c    chan Batch
 }
 
-// notBefore is when the consumer will next take a batch (see due).
-func (h *Handle) notBefore() time.Time {
+// readBy is when the reader must read again (pacer): when the consumer
+// will next take a batch (due), and for a consumer that asked with a quiet
+// (NextPaced), within it, so a delta after a pause or the end of a
+// response is seen within the frame it comes in. (Reading every half quiet
+// woke the reader 60 times a second for a paced answer, twice the CPU of
+// its reads for nothing the user sees.)
+func (h *Handle) readBy(now time.Time) time.Time {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if by := now.Add(h.quiet); h.quiet > 0 && (h.due.IsZero() || by.Before(h.due)) {
+		return by
+	}
 	return h.due
 }
 
@@ -92,6 +115,20 @@ func (h *Handle) NextWithin(hold time.Duration) (Batch, bool) {
 	return h.NextBy(time.Now().Add(hold))
 }
 
+// NextPaced is NextWithin for a consumer that draws text as it comes: a
+// delta that comes more than quiet after the event before it (the first
+// words after a pause), and an event that closes a text, an item or the
+// response (the end), are handed over at once, with what came before them;
+// a batch handed over for such a delta is Fresh. The reader reads at least
+// every quiet meanwhile, so neither waits for the hold.
+func (h *Handle) NextPaced(hold, quiet time.Duration) (Batch, bool) {
+	var by time.Time
+	if hold > 0 {
+		by = time.Now().Add(hold)
+	}
+	return h.next(by, quiet)
+}
+
 // NextBy is Next for a consumer that draws frames: events that arrive before
 // notBefore are held (the reader does not wake the consumer for them) and
 // handed over at notBefore, together with all that came meanwhile. The end
@@ -99,10 +136,13 @@ func (h *Handle) NextWithin(hold time.Duration) (Batch, bool) {
 // handed over at once. So a consumer that asks with notBefore set to its
 // next frame is woken at most once per frame, and the stream's end is not
 // held back.
-func (h *Handle) NextBy(notBefore time.Time) (Batch, bool) {
+func (h *Handle) NextBy(notBefore time.Time) (Batch, bool) { return h.next(notBefore, 0) }
+
+// next is NextBy with NextPaced's quiet (0: none).
+func (h *Handle) next(notBefore time.Time, quiet time.Duration) (Batch, bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	h.due = notBefore
+	h.due, h.quiet = notBefore, quiet
 	var timer *time.Timer
 	defer func() {
 		if timer != nil {
@@ -116,7 +156,7 @@ func (h *Handle) NextBy(notBefore time.Time) (Batch, bool) {
 		if len(h.pending.Events) > 0 && h.ctx.Err() != nil {
 			h.pending.Events, h.size = nil, 0 // cancelled: only the end still goes out
 		}
-		if h.pending.Final || h.pending.Retry != nil || h.pending.Conversation != nil || h.blocked {
+		if h.pending.Final || h.pending.Retry != nil || h.pending.Conversation != nil || h.blocked || h.urgent {
 			break
 		}
 		var due <-chan time.Time
@@ -147,8 +187,9 @@ func (h *Handle) NextBy(notBefore time.Time) (Batch, bool) {
 		h.waiting = waitNone
 	}
 	b := h.pending
-	b.More = h.blocked
+	b.More, b.Fresh = h.blocked, h.fresh
 	h.pending, h.size = Batch{}, 0
+	h.urgent, h.fresh = false, false
 	h.hint = max(len(b.Events), h.hint/2)
 	h.done = b.Final
 	if h.blocked {
@@ -218,11 +259,43 @@ func (h *Handle) put(p piece) bool {
 	}
 	h.pending = add(h.pending, p)
 	h.size += pieceSize(&p)
-	if h.waiting == waitAny || (h.waiting == waitUrgent && (p.final || p.retry != nil || p.conv != nil)) {
+	if !p.final && p.retry == nil && p.conv == nil {
+		h.mark(&p.ev)
+	}
+	if h.waiting == waitAny || (h.waiting == waitUrgent && (p.final || p.retry != nil || p.conv != nil || h.urgent)) {
 		h.waiting = waitNone
 		signal(h.wake)
 	}
 	return true
+}
+
+// readWaited tells the handle whether the reader's last read waited for
+// its bytes: when it did not, they were waiting in the socket while the
+// reader paused (pacer), and the quiet before them is the reader's, not the
+// server's: no delta of theirs is fresh.
+func (h *Handle) readWaited(waited bool) {
+	h.mu.Lock()
+	h.stale = !waited
+	h.mu.Unlock()
+}
+
+// mark notes an event just added: whether it must not wait for the
+// consumer's due (see urgent), and when it came.
+func (h *Handle) mark(ev *Event) {
+	now := time.Now
+	if h.clock != nil {
+		now = h.clock
+	}
+	t := now()
+	if h.quiet > 0 {
+		if ev.Delta != "" && !h.stale && (h.lastEv.IsZero() || t.Sub(h.lastEv) > h.quiet) {
+			h.urgent, h.fresh = true, true
+		}
+		if k := ev.Kind; k == KindTextDone || k == KindItemDone || k.IsTerminal() {
+			h.urgent = true
+		}
+	}
+	h.lastEv = t
 }
 
 // full reports whether the pending batch must be taken before the reader

@@ -34,8 +34,10 @@ const slowRate = 256 << 10 // bytes per second
 //   - at most one pause comes between two reads, and only after two reads
 //     in a row whose bytes came at less than slowRate since the read
 //     before (a fast stream's last bytes, a lull in it, are not paused);
-//   - a pause ends at the consumer's notBefore, or at once when the stream
-//     is cancelled.
+//   - a pause ends at the consumer's notBefore, or within the quiet
+//     of a consumer that asked with one (Handle.NextPaced: the first words
+//     after a pause and the end are seen within a frame), or at once when
+//     the stream is cancelled.
 type pacer struct {
 	r     io.Reader
 	h     *Handle
@@ -47,12 +49,14 @@ type pacer struct {
 
 func (p *pacer) Read(b []byte) (int, error) {
 	if p.slow >= 2 {
-		if until := p.h.notBefore(); !until.IsZero() {
+		if until := p.h.readBy(p.now()); !until.IsZero() {
 			p.pause(p.h.ctx, until)
 		}
 	}
+	start := p.now()
 	n, err := p.r.Read(b)
 	now := p.now()
+	p.h.readWaited(now.Sub(start) >= waitedRead)
 	switch {
 	case p.last.IsZero() || err != nil:
 	case float64(n) < slowRate*now.Sub(p.last).Seconds():
@@ -63,6 +67,11 @@ func (p *pacer) Read(b []byte) (int, error) {
 	p.last = now
 	return n, err
 }
+
+// waitedRead is how long a read must wait for its bytes for them to count
+// as just come (Handle.readWaited): a read of bytes already waiting in the
+// socket (after a pause of the reader's own) returns sooner.
+const waitedRead = time.Millisecond
 
 // sleepUntil waits until the time given or until ctx is done. It keeps one
 // timer for the reader's life.

@@ -130,12 +130,12 @@ func TestHandleRecordsTheConsumersFrame(t *testing.T) {
 	if b, _ := h.NextBy(at); len(b.Events) != 1 {
 		t.Fatal("a batch due was not taken")
 	}
-	if !h.notBefore().Equal(at) {
-		t.Errorf("notBefore %v, want %v", h.notBefore(), at)
+	if !h.readBy(time.Now()).Equal(at) {
+		t.Errorf("notBefore %v, want %v", h.readBy(time.Now()), at)
 	}
 	h.put(piece{final: true})
 	h.Next()
-	if !h.notBefore().IsZero() {
+	if !h.readBy(time.Now()).IsZero() {
 		t.Error("Next left a frame for the reader to wait for")
 	}
 }

@@ -130,7 +130,7 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	if cmd := m.turns.created(t, echoedBefore, itemsBefore); cmd != nil {
 		return cmd // the server ignored the chain: sent again with the history (turns.go)
 	}
-	facts := pace.Facts{Cause: pace.Batch, Full: msg.batch.More, Ended: t.ended, Stopped: t.stopped}
+	facts := pace.Facts{Cause: pace.Batch, Full: msg.batch.More, Fresh: msg.batch.Fresh, Ended: t.ended, Stopped: t.stopped}
 	for i := range msg.batch.Events {
 		k := msg.batch.Events[i].Kind
 		facts.Delta = facts.Delta || msg.batch.Events[i].Delta != ""

@@ -45,6 +45,9 @@ func chatFrames(tb testing.TB, m *Model, sse []byte, rate int) int {
 			m.Update(batchMsg{gen: m.gen, batch: b})
 			_ = m.View()
 			frames++
+			if chatFramesHook != nil {
+				chatFramesHook()
+			}
 		}
 		if rate == 0 {
 			continue
@@ -61,6 +64,10 @@ func chatFrames(tb testing.TB, m *Model, sse []byte, rate int) int {
 	}
 	return frames
 }
+
+// chatFramesHook, when not nil, is called after every batch chatFrames
+// draws (a test measuring the heap as an answer streams).
+var chatFramesHook func()
 
 // BenchmarkChatPaced is a 40 KB answer streamed at 200 deltas a second
 // (10,000 4-byte deltas, 50 s of a fake clock, one frame per streamInterval): the chat's

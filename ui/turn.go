@@ -10,6 +10,7 @@ import (
 
 	"runnel/session"
 	"runnel/stream"
+	"runnel/ui/pace"
 )
 
 // errStopped is the cause given to a stream the user interrupted.
@@ -61,10 +62,11 @@ type turn struct {
 }
 
 // waitBatch receives the next batch of h, holding what comes for up to
-// hold unless it ends the stream (see stream.Handle.NextWithin).
+// hold unless it ends something or begins a flow after a pace.Pause (see
+// stream.Handle.NextPaced).
 func waitBatch(gen int, h *stream.Handle, hold time.Duration) tea.Cmd {
 	return func() tea.Msg {
-		b, ok := h.NextWithin(hold)
+		b, ok := h.NextPaced(hold, pace.Pause)
 		if !ok {
 			return batchMsg{gen: gen, batch: stream.Batch{Final: true}}
 		}

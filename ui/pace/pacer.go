@@ -19,6 +19,13 @@ const SpinnerStep = 100 * time.Millisecond
 // Tea diffs the whole screen.
 const StreamInterval = time.Second / 10
 
+// Pause is how long a stream must be quiet for its next delta to begin a
+// new flow: the stream hands that delta over at once (stream.Handle's
+// NextPaced, Batch.Fresh), the chat draws it, and the holds start again
+// from none. More than one delta a frame is a flood, batched; fewer is a
+// trickle, each drawn as it comes.
+const Pause = FrameInterval
+
 // BurstDraw is how often a stream faster than the frames is drawn: a batch
 // of a burst is drawn when the last draw is this old, else on the next
 // frame. Bubble Tea writes the screen 60 times a second, so a draw between
@@ -75,6 +82,7 @@ type Facts struct {
 	Closing bool // the batch ends a text, an item or the response: its end is complete
 	Ended   bool // the final batch: the turn ends
 	Stopped bool // the user stopped the turn: only its final batch is left
+	Fresh   bool // the stream handed it over early: a delta came after a Pause (stream.Batch.Fresh)
 
 	// Frame
 	Seq int // the tick's Seq; 0 is a tick no schedule knows of (tests): always obeyed
@@ -130,8 +138,9 @@ type Plan struct {
 //   - asked is true from a Plan with Take until the next Batch; Take is
 //     never planned while it is, nor after the final batch (ended).
 //   - drawn is when a Batch was last drawn at once, fullAt when the last
-//     full batch came; delta, burst, drawn and fullAt belong to the turn
-//     and Begin clears them.
+//     full batch came, flowAt when the turn's first delta came; delta,
+//     burst, drawn, fullAt and flowAt belong to the turn and Begin clears
+//     them.
 type Pacer struct {
 	seq         int
 	scheduled   bool
@@ -144,6 +153,7 @@ type Pacer struct {
 	burst  bool // the last batch was full
 	drawn  time.Time
 	fullAt time.Time
+	flowAt time.Time
 }
 
 // Decide returns what to do now, given f.
@@ -152,7 +162,7 @@ func (p *Pacer) Decide(f Facts, now time.Time) Plan {
 	switch f.Cause {
 	case Begin:
 		p.asked, p.ended, p.delta, p.burst = true, false, false, false
-		p.drawn, p.fullAt = time.Time{}, time.Time{}
+		p.drawn, p.fullAt, p.flowAt = time.Time{}, time.Time{}, time.Time{}
 		pl.Take = true // the first batch: at once
 		p.schedule(&pl, SpinnerStep, false)
 	case Changed:
@@ -160,7 +170,7 @@ func (p *Pacer) Decide(f Facts, now time.Time) Plan {
 	case Batch:
 		p.batch(&pl, f, now)
 	case Stop:
-		p.take(&pl, true)
+		p.take(&pl, true, now)
 	case Frame:
 		if f.Seq != 0 && f.Seq != p.seq {
 			return pl // superseded by a sooner tick
@@ -195,8 +205,12 @@ func (p *Pacer) Decide(f Facts, now time.Time) Plan {
 // batch decides on a batch that was just folded in.
 func (p *Pacer) batch(pl *Plan, f Facts, now time.Time) {
 	p.asked = false
+	fresh := f.Delta && (!p.delta || f.Fresh) // the first words of a flow: drawn now
+	if f.Delta && !p.delta {
+		p.flowAt = now // the turn's first words: the holds ramp up from none
+	}
 	p.delta = p.delta || f.Delta
-	burst := (p.burst || f.Full) && !f.Closing // this batch is part of a burst
+	burst := !fresh && (p.burst || f.Full) && !f.Closing // this batch is part of a burst
 	p.burst = f.Full
 	if p.burst {
 		p.fullAt = now
@@ -206,11 +220,11 @@ func (p *Pacer) batch(pl *Plan, f Facts, now time.Time) {
 		p.ended = true
 		p.draw(pl, Facts{Turn: true}, now) // the end is always drawn
 	case f.Stopped:
-		p.take(pl, true)
+		p.take(pl, true, now)
 	case burst && within(now, p.drawn, BurstDraw):
 		// a stream faster than the frames: drawn on the next frame (a
 		// render per batch would slow it down)
-		p.take(pl, true)
+		p.take(pl, true, now)
 		p.schedule(pl, FrameInterval, true)
 	default:
 		p.drawn = now
@@ -218,27 +232,32 @@ func (p *Pacer) batch(pl *Plan, f Facts, now time.Time) {
 	}
 }
 
-// draw plans a frame: a draft while a stream outruns the frames, and the
-// turn's next batch.
+// draw plans a frame: a draft while a stream outruns the frames or its
+// flow is young (the ramp's frames come faster than StreamInterval), and
+// the turn's next batch.
 func (p *Pacer) draw(pl *Plan, f Facts, now time.Time) {
 	pl.Draw = DrawFull
-	if f.Turn && within(now, p.fullAt, DraftFor) {
+	if f.Turn && (within(now, p.fullAt, DraftFor) || within(now, p.flowAt, DraftFor)) {
 		pl.Draw = DrawDraft
 	}
-	p.take(pl, f.Turn)
+	p.take(pl, f.Turn, now)
 }
 
 // take asks for the turn's next batch unless a request is outstanding or
-// the stream ended: held a frame once deltas flow, at once before the
-// first delta and in a burst.
-func (p *Pacer) take(pl *Plan, turn bool) {
+// the stream ended: at once before the first delta and in a burst; once
+// deltas flow, held as long as they have flowed since the turn's first,
+// up to StreamInterval (the first words show as they come, and the holds
+// double to the batch rate). A flow after a pause is not ramped again: its
+// first words came at once (Fresh), and a stream that stalls now and then
+// (a loaded server) would otherwise draw its ramp again after each stall.
+func (p *Pacer) take(pl *Plan, turn bool, now time.Time) {
 	if !turn || p.asked || p.ended {
 		return
 	}
 	p.asked = true
 	pl.Take = true
 	if p.delta && !p.burst {
-		pl.Hold = StreamInterval
+		pl.Hold = min(max(now.Sub(p.flowAt), 0), StreamInterval)
 	}
 }
 

@@ -52,8 +52,8 @@ func TestPacedStream(t *testing.T) {
 		{0, begin, Plan{Take: true, Tick: slow(1)}},
 		{40, Facts{Cause: Batch, Turn: true}, Plan{Draw: DrawFull, Take: true}}, // response.created: no delta yet
 		{40, drew, Plan{}}, // the slow tick stands
-		{100, frame(1), Plan{Tick: Tick{Seq: 2, In: StallCheck}}},            // a batch drew 60 ms ago
-		{250, delta, Plan{Draw: DrawFull, Take: true, Hold: StreamInterval}}, // the first delta: at once
+		{100, frame(1), Plan{Tick: Tick{Seq: 2, In: StallCheck}}}, // a batch drew 60 ms ago
+		{250, delta, Plan{Draw: DrawDraft, Take: true}},           // the first delta: at once, and the next as it comes
 		{250, drew, Plan{}}, // tick 2 still comes
 		{350, delta, Plan{Draw: DrawFull, Take: true, Hold: StreamInterval}},   // a frame later
 		{400, frame(2), Plan{Tick: Tick{Seq: 3, In: StallCheck}}},              // drawn 50 ms ago
@@ -62,6 +62,31 @@ func TestPacedStream(t *testing.T) {
 		{600, ended, Plan{Draw: DrawFull}},                                     // the end: drawn, nothing more asked
 		{600, drew, Plan{}},                                                    // tick 3 (at 700) stands
 		{700, Facts{Cause: Frame, Seq: 3}, Plan{Draw: DrawFull}},               // the turn is over: drawn, nothing asked
+	})
+}
+
+// TestFirstWordsRamp: the first delta of a turn is drawn at once and the
+// next batch asked for with no hold; the holds then grow as long as deltas
+// have flowed, to StreamInterval. A batch the stream hands over early for
+// a delta after a Pause (Fresh) is drawn at once, held as before. The
+// ramp's quick frames are drafts for DraftFor.
+func TestFirstWordsRamp(t *testing.T) {
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	fresh := Facts{Cause: Batch, Turn: true, Delta: true, Fresh: true}
+	run(t, []step{
+		{0, begin, Plan{Take: true, Tick: slow(1)}},
+		{5, Facts{Cause: Batch, Turn: true}, Plan{Draw: DrawFull, Take: true}}, // response.created
+		{10, delta, Plan{Draw: DrawDraft, Take: true}},                         // the first words: drawn, the next as they come
+		{15, delta, Plan{Draw: DrawDraft, Take: true, Hold: ms(5)}},
+		{20, delta, Plan{Draw: DrawDraft, Take: true, Hold: ms(10)}},
+		{30, delta, Plan{Draw: DrawDraft, Take: true, Hold: ms(20)}},
+		{50, delta, Plan{Draw: DrawDraft, Take: true, Hold: ms(40)}},
+		{90, delta, Plan{Draw: DrawDraft, Take: true, Hold: ms(80)}},
+		{170, delta, Plan{Draw: DrawFull, Take: true, Hold: StreamInterval}},
+		{270, delta, Plan{Draw: DrawFull, Take: true, Hold: StreamInterval}},
+		{330, fresh, Plan{Draw: DrawFull, Take: true, Hold: StreamInterval}}, // after a pause: at once; the holds do not ramp again
+		{335, delta, Plan{Draw: DrawFull, Take: true, Hold: StreamInterval}},
+		{340, ended, Plan{Draw: DrawFull}}, // the end: at once
 	})
 }
 
@@ -86,20 +111,20 @@ func TestSlowTickAfterTheEnd(t *testing.T) {
 func TestBurstCoalescesToFrames(t *testing.T) {
 	run(t, []step{
 		{0, begin, Plan{Take: true, Tick: slow(1)}},
-		{10, full, Plan{Draw: DrawDraft, Take: true}},                        // drawn: no batch drawn before
-		{10, drew, Plan{}},                                                   // the slow tick stands
-		{12, full, Plan{Take: true, Tick: fast(2)}},                          // 2 ms after a draw: the next frame
-		{14, full, Plan{Take: true}},                                         // a fast tick is scheduled already
-		{20, delta, Plan{Take: true, Hold: StreamInterval}},                  // after a full one: the burst's, coalesced; not full: held
-		{30, full, Plan{Draw: DrawDraft, Take: true}},                        // 20 ms after the last draw
-		{30, drew, Plan{}},                                                   // tick 2 (fast) stands
-		{43, frame(2), Plan{Draw: DrawDraft}},                                // asked already: no Take
-		{43, drew, Plan{Tick: slow(3)}},                                      // only the spinner moves
-		{47, delta, Plan{Draw: DrawDraft, Take: true, Hold: StreamInterval}}, // after a full one, 17 ms after the last batch drawn (frames do not count)
+		{10, full, Plan{Draw: DrawDraft, Take: true}},                               // drawn: no batch drawn before
+		{10, drew, Plan{}},                                                          // the slow tick stands
+		{12, full, Plan{Take: true, Tick: fast(2)}},                                 // 2 ms after a draw: the next frame
+		{14, full, Plan{Take: true}},                                                // a fast tick is scheduled already
+		{20, delta, Plan{Take: true, Hold: 10 * time.Millisecond}},                  // after a full one: the burst's, coalesced; not full: held as long as deltas flowed
+		{30, full, Plan{Draw: DrawDraft, Take: true}},                               // 20 ms after the last draw
+		{30, drew, Plan{}},                                                          // tick 2 (fast) stands
+		{43, frame(2), Plan{Draw: DrawDraft}},                                       // asked already: no Take
+		{43, drew, Plan{Tick: slow(3)}},                                             // only the spinner moves
+		{47, delta, Plan{Draw: DrawDraft, Take: true, Hold: 37 * time.Millisecond}}, // after a full one, 17 ms after the last batch drawn (frames do not count)
 		{47, drew, Plan{}},
-		{60, delta, Plan{Draw: DrawDraft, Take: true, Hold: StreamInterval}}, // the burst is over; 30 ms after a full batch: a draft
-		{143, frame(3), Plan{Tick: Tick{Seq: 4, In: StallCheck}}},            // a batch drew 83 ms ago
-		{443, frame(4), Plan{Draw: DrawFull}},                                // 413 ms after the last full batch: coloured
+		{60, delta, Plan{Draw: DrawDraft, Take: true, Hold: 50 * time.Millisecond}}, // the burst is over; 30 ms after a full batch: a draft
+		{143, frame(3), Plan{Tick: Tick{Seq: 4, In: StallCheck}}},                   // a batch drew 83 ms ago
+		{443, frame(4), Plan{Draw: DrawFull}},                                       // 413 ms after the last full batch: coloured
 	})
 }
 
@@ -122,13 +147,13 @@ func TestStopTakesTheFinalBatch(t *testing.T) {
 	run(t, []step{
 		{0, begin, Plan{Take: true, Tick: slow(1)}},
 		{5, Facts{Cause: Stop, Turn: true}, Plan{}}, // the first batch is asked for
-		{20, Facts{Cause: Batch, Turn: true, Delta: true, Stopped: true}, Plan{Take: true, Hold: StreamInterval}},
-		{25, Facts{Cause: Batch, Turn: true, Stopped: true, Ended: true}, Plan{Draw: DrawFull}},
+		{20, Facts{Cause: Batch, Turn: true, Delta: true, Stopped: true}, Plan{Take: true}},
+		{25, Facts{Cause: Batch, Turn: true, Stopped: true, Ended: true}, Plan{Draw: DrawDraft}},
 	})
 	run(t, []step{
 		{0, begin, Plan{Take: true, Tick: slow(1)}},
-		{10, delta, Plan{Draw: DrawFull, Take: true, Hold: StreamInterval}},
-		{40, delta, Plan{Draw: DrawFull, Take: true, Hold: StreamInterval}},
+		{10, delta, Plan{Draw: DrawDraft, Take: true}},
+		{40, delta, Plan{Draw: DrawDraft, Take: true, Hold: 30 * time.Millisecond}},
 		{50, Facts{Cause: Stop, Turn: true}, Plan{}}, // asked at 40: the stream ends it
 	})
 }
@@ -160,10 +185,10 @@ func TestOnlyTheLastTickIsObeyed(t *testing.T) {
 func TestStallCheckOnlyForTheSlowTick(t *testing.T) {
 	run(t, []step{
 		{0, begin, Plan{Take: true, Tick: slow(1)}},
-		{10, delta, Plan{Draw: DrawFull, Take: true, Hold: StreamInterval}},
+		{10, delta, Plan{Draw: DrawDraft, Take: true}},
 		{10, drew, Plan{}},
 		{20, changed, Plan{Tick: fast(2)}},
-		{53, frame(2), Plan{Draw: DrawFull}},
+		{53, frame(2), Plan{Draw: DrawDraft}},
 		{53, drew, Plan{Tick: slow(3)}},
 		{153, frame(3), Plan{Draw: DrawFull}}, // 143 ms since the batch: drawn
 	})
@@ -226,7 +251,7 @@ func TestBeginClearsTheTurn(t *testing.T) {
 		{20, Facts{Cause: Drew}, Plan{}},
 		{30, begin, Plan{Take: true, Tick: slow(2)}},
 		{31, Facts{Cause: Batch, Turn: true}, Plan{Draw: DrawFull, Take: true}}, // not a draft, not held
-		{32, delta, Plan{Draw: DrawFull, Take: true, Hold: StreamInterval}},     // not a burst
+		{32, delta, Plan{Draw: DrawDraft, Take: true}},                          // not a burst; the first delta
 	})
 }
 

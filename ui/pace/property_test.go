@@ -1,21 +1,40 @@
 package pace
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
 
+// decider is what the simulation drives: the Pacer, or a planted bug
+// wrapped around it (TestPacerPropertiesCatchAHeldFirstDelta).
+type decider interface {
+	Decide(Facts, time.Time) Plan
+	Seq() int
+	WaitTicking() bool
+}
+
+// firstWithin is how soon the first words of a flow and the end of a text
+// must be drawn after they come: the frame Bubble Tea shows them on.
+const firstWithin = BurstDraw
+
 // sim drives a Pacer as the chat does, on a fake clock, with random turns,
-// batches (only when asked for), tool output, stops and approvals, every
+// a stream that behaves as stream.Handle's NextPaced does (events come at
+// random times; what came is held until the hold asked for is over, and
+// handed over at once when it is none, when the batch is full, when a delta
+// comes more than Pause after the event before it (Fresh), or when a text,
+// an item or the response ends), tool output, stops and approvals, every
 // scheduled tick delivered when it is due (superseded ones too), and a Drew
 // after every draw. It keeps its own account of what the Pacer promised and
 // checks each Plan against the policy's properties.
 type sim struct {
-	t   *testing.T
-	r   *rand.Rand
-	p   Pacer
-	now time.Time
+	t      *testing.T
+	onFail func(string) // nil: t.Fatal
+	r      *rand.Rand
+	p      decider
+	now    time.Time
 
 	ticks     []Tick      // every tick scheduled, for delivery
 	due       []time.Time // … and when it comes
@@ -31,17 +50,35 @@ type sim struct {
 	hold      time.Duration
 	ended     bool
 	stopped   bool
-	delta     bool      // the turn has had a delta
+	delta     bool      // the turn has had a batch with a delta
 	lastFull  bool      // the last batch was full
 	fullAt    time.Time // the last full batch of the turn
+	flowAt    time.Time // the batch with the turn's first delta
 	batchDraw time.Time // the last batch drawn when it came
 	approval  bool
 	draws     int
+
+	// the stream: what came since the last batch, and when it goes out
+	in        int       // events pending
+	inDelta   bool      // … one is a delta
+	inFull    bool      // … they fill a batch
+	inClosing bool      // … one ends a text, an item or the response
+	inEnd     bool      // … the stream ended
+	inFresh   bool      // … a delta came after a Pause
+	lastEv    time.Time // when the last event came
+	sawDelta  bool      // a delta came in this turn
+	handAt    time.Time // when the pending batch is handed over (zero: when something comes)
+	owed      time.Time // the first words of a flow, or the end of a text, came then and are not drawn yet
+	owedOut   bool      // … and were handed over
 }
 
 func (s *sim) fail(format string, args ...any) {
 	s.t.Helper()
-	s.t.Fatalf("at %v: "+format, append([]any{s.now.Sub(t0)}, args...)...)
+	msg := fmt.Sprintf("at %v: "+format, append([]any{s.now.Sub(t0)}, args...)...)
+	if s.onFail != nil {
+		s.onFail(msg)
+	}
+	s.t.Fatal(msg)
 }
 
 // decide asks the Pacer, checks the properties every plan has, and keeps
@@ -69,17 +106,16 @@ func (s *sim) decide(f Facts) Plan {
 			s.fail("Take with turn %v, asked %v, ended %v", s.turn, s.asked, s.ended)
 		}
 		switch {
-		case !s.delta || s.lastFull:
-			if pl.Hold != 0 {
-				s.fail("held %v before the first delta or in a burst", pl.Hold)
-			}
-		case pl.Hold != StreamInterval:
-			s.fail("held %v once deltas flow", pl.Hold)
+		case pl.Hold < 0 || pl.Hold > StreamInterval:
+			s.fail("held %v", pl.Hold)
+		case s.lastFull && pl.Hold != 0:
+			s.fail("held %v in a burst", pl.Hold)
 		}
 		s.asked, s.askedAt, s.hold = true, s.now, pl.Hold
+		s.handOut()
 	}
-	if pl.Draw == DrawDraft && (!s.turn || s.fullAt.IsZero() || s.now.Sub(s.fullAt) >= DraftFor) {
-		s.fail("a draft with turn %v, %v after the last full batch", s.turn, s.now.Sub(s.fullAt))
+	if pl.Draw == DrawDraft && (!s.turn || !within(s.now, s.fullAt, DraftFor) && !within(s.now, s.flowAt, DraftFor)) {
+		s.fail("a draft with turn %v, %v after the last full batch, %v after the flow began", s.turn, s.now.Sub(s.fullAt), s.now.Sub(s.flowAt))
 	}
 	if pl.WaitTick != 0 {
 		if !s.approval || s.pending || s.waitTick {
@@ -90,6 +126,12 @@ func (s *sim) decide(f Facts) Plan {
 	if pl.Draw != NoDraw {
 		s.draws++
 		s.shown = s.now
+		if s.owedOut {
+			s.owed, s.owedOut = time.Time{}, false
+		}
+	}
+	if !s.owed.IsZero() && s.now.Sub(s.owed) > firstWithin {
+		s.fail("the first words of a flow (or the end of a text) came %v ago and are not drawn", s.now.Sub(s.owed))
 	}
 	seq, wait := s.p.Seq(), s.p.WaitTicking()
 	if want := map[bool]int{true: s.lastSeq}[s.pending]; seq != want || wait != s.waitTick {
@@ -120,21 +162,64 @@ func (s *sim) drew() {
 	}
 }
 
-// batch delivers the batch asked for.
+// arrive is an event of the turn's stream coming now.
+func (s *sim) arrive() {
+	s.t.Helper()
+	n := s.r.IntN(40)
+	isDelta := n >= 10 && n < 34
+	switch {
+	case n == 0:
+		s.inEnd, s.inClosing = true, true
+	case n < 4:
+		s.inClosing = true
+	case n < 10:
+		s.inFull, isDelta = true, true // a flood: a batch's worth at once
+	}
+	if isDelta {
+		if s.lastEv.IsZero() || s.now.Sub(s.lastEv) > Pause {
+			s.inFresh = true
+		}
+		if (!s.sawDelta || s.inFresh) && s.owed.IsZero() {
+			s.owed = s.now
+		}
+		s.sawDelta, s.inDelta = true, true
+	}
+	if s.inClosing && s.owed.IsZero() {
+		s.owed = s.now
+	}
+	s.in++
+	s.lastEv = s.now
+	s.handOut()
+}
+
+// handOut decides when the stream hands over what came: at once when the
+// consumer asked with no hold, or what came must not wait; at the end of
+// the hold otherwise.
+func (s *sim) handOut() {
+	s.handAt = time.Time{}
+	if !s.asked || s.in == 0 {
+		return
+	}
+	s.handAt = s.askedAt.Add(s.hold)
+	if s.hold == 0 || s.inFull || s.inClosing || s.inFresh || s.handAt.Before(s.now) {
+		s.handAt = s.now
+	}
+}
+
+// batch delivers what came, as the batch asked for.
 func (s *sim) batch() {
 	s.t.Helper()
-	f := Facts{Cause: Batch, Turn: true, Stopped: s.stopped}
-	switch n := s.r.IntN(20); {
-	case s.stopped || n == 0:
-		f.Ended, f.Closing = true, true
-	case n < 8:
-		f.Full, f.Delta = true, true
-	case n < 10:
-		f.Closing = true
-	default:
-		f.Delta = s.r.IntN(4) != 0
+	f := Facts{Cause: Batch, Turn: true, Stopped: s.stopped, Delta: s.inDelta, Full: s.inFull,
+		Closing: s.inClosing, Ended: s.inEnd, Fresh: s.inFresh}
+	if !s.owed.IsZero() {
+		s.owedOut = true
 	}
-	burst := (s.lastFull || f.Full) && !f.Closing
+	s.in, s.inDelta, s.inFull, s.inClosing, s.inEnd, s.inFresh, s.handAt = 0, false, false, false, false, false, time.Time{}
+	fresh := f.Delta && (!s.delta || f.Fresh)
+	if f.Delta && !s.delta {
+		s.flowAt = s.now
+	}
+	burst := !fresh && (s.lastFull || f.Full) && !f.Closing
 	s.asked = false
 	s.delta = s.delta || f.Delta
 	s.lastFull = f.Full
@@ -207,6 +292,12 @@ func (s *sim) step() {
 			first = i
 		}
 	}
+	if !s.handAt.IsZero() && !s.handAt.After(next) && (first < 0 || !s.handAt.After(s.due[first])) {
+		s.now = s.handAt
+		s.batch()
+		s.routed()
+		return
+	}
 	if first >= 0 {
 		s.now = s.due[first]
 		tk := s.ticks[first]
@@ -232,27 +323,31 @@ func (s *sim) step() {
 	switch n := s.r.IntN(10); {
 	case !s.turn && n < 3:
 		s.turn, s.asked, s.ended, s.stopped, s.delta, s.lastFull = true, false, false, false, false, false
-		s.fullAt, s.batchDraw = time.Time{}, time.Time{}
+		s.fullAt, s.batchDraw, s.flowAt = time.Time{}, time.Time{}, time.Time{}
+		s.lastEv, s.sawDelta, s.owed, s.owedOut = time.Time{}, false, time.Time{}, false
 		s.approval = false
 		pl := s.decide(Facts{Cause: Begin, Turn: true})
 		if !pl.Take || pl.Hold != 0 || !s.pending {
 			s.fail("a turn began with %+v", pl)
 		}
-	case s.turn && s.asked && n < 7:
-		if s.now.Sub(s.askedAt) >= s.hold || s.r.IntN(3) == 0 { // a full batch or the end comes at once
-			s.batch()
-		}
+	case s.turn && !s.stopped && !s.inEnd && n < 7:
+		s.arrive()
 	case n == 7:
 		s.decide(Facts{Cause: Changed})
 		if !s.pending || !s.pendFast {
 			s.fail("a change without a fast tick")
 		}
-	case n == 8 && s.turn && !s.stopped:
+	case n == 8 && s.turn && !s.stopped && !s.ended:
 		s.stopped = true
+		s.owed, s.owedOut = time.Time{}, false // a stopped turn draws nothing more but its end
+		s.inEnd, s.inClosing = true, true      // the stream is cancelled: its end comes next
+		s.in++
+		s.handOut()
 		s.decide(Facts{Cause: Stop, Turn: true})
 		if !s.asked && !s.ended {
 			s.fail("stopped and the final batch not asked for")
 		}
+		s.owed, s.owedOut = time.Time{}, false
 	case n == 9 && !s.turn:
 		s.approval = !s.approval
 	}
@@ -265,26 +360,79 @@ func (s *sim) routed() {
 	s.decide(Facts{Cause: Routed, Approval: s.approval})
 }
 
-// TestPacerProperties runs the simulation from many seeds: ticks are
-// fresh and never two are scheduled (a slow one only gives way to a fast
-// one), a superseded tick does nothing, a batch is asked for once at a
-// time and never after the end, the end is always drawn, a burst is drawn
-// at most once per BurstDraw and a batch held back always has a fast tick
-// to draw it, drafts come only within DraftFor of a full batch, holds are
-// none before the first delta and in a burst, an idle chat schedules
-// nothing, and the approval's wait tick comes only when no tick will.
-func TestPacerProperties(t *testing.T) {
-	seeds := 200
-	if testing.Short() {
-		seeds = 20
-	}
+// simulate runs seeds simulations of 2000 steps each on the decider d
+// makes.
+func simulate(t *testing.T, seeds int, d func() decider, onFail func(string)) {
 	for seed := range seeds {
-		s := &sim{t: t, r: rand.New(rand.NewPCG(uint64(seed), 7)), now: t0, shown: t0}
+		s := &sim{t: t, onFail: onFail, r: rand.New(rand.NewPCG(uint64(seed), 7)), p: d(), now: t0, shown: t0}
 		for range 2000 {
 			s.step()
 		}
 		if s.draws == 0 {
 			t.Fatalf("seed %d: nothing was drawn", seed)
 		}
+	}
+}
+
+// TestPacerProperties runs the simulation from many seeds: ticks are
+// fresh and never two are scheduled (a slow one only gives way to a fast
+// one), a superseded tick does nothing, a batch is asked for once at a
+// time and never after the end, the end is always drawn, a burst is drawn
+// at most once per BurstDraw and a batch held back always has a fast tick
+// to draw it, drafts come only within DraftFor of a full batch, holds are
+// none in a burst and at most StreamInterval, the first delta of a turn,
+// the first after a Pause and the end of a text are drawn within a frame
+// of coming, an idle chat schedules nothing, and the approval's wait tick
+// comes only when no tick will.
+func TestPacerProperties(t *testing.T) {
+	seeds := 200
+	if testing.Short() {
+		seeds = 20
+	}
+	simulate(t, seeds, func() decider { return &Pacer{} }, nil)
+}
+
+// holdsFirst is a planted bug: the Pacer, but the batch that brings the
+// turn's first delta is held a StreamInterval like the rest.
+type holdsFirst struct {
+	Pacer
+	delta bool
+}
+
+func (h *holdsFirst) Decide(f Facts, now time.Time) Plan {
+	switch {
+	case f.Cause == Begin:
+		h.delta = false
+	case f.Cause == Batch && f.Delta:
+		h.delta = true
+	}
+	pl := h.Pacer.Decide(f, now)
+	if pl.Take && !h.delta && f.Cause != Begin {
+		pl.Hold = StreamInterval
+	}
+	return pl
+}
+
+// failed stops a simulation that found what it looked for.
+type failed struct{ msg string }
+
+// TestPacerPropertiesCatchAHeldFirstDelta: the simulation catches a pacer
+// that holds a turn's first delta for a batch, by the time it is drawn.
+func TestPacerPropertiesCatchAHeldFirstDelta(t *testing.T) {
+	var msg string
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				f, ok := r.(failed)
+				if !ok {
+					panic(r)
+				}
+				msg = f.msg
+			}
+		}()
+		simulate(t, 20, func() decider { return &holdsFirst{} }, func(m string) { panic(failed{m}) })
+	}()
+	if !strings.Contains(msg, "first words") {
+		t.Fatalf("the planted bug was not caught by the first-words rule (%q)", msg)
 	}
 }
