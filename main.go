@@ -23,6 +23,7 @@ import (
 
 	"runnel/session"
 	"runnel/session/config"
+	"runnel/stream"
 	"runnel/ui/memlimit"
 	"runnel/ui/output"
 )
@@ -182,7 +183,11 @@ func loadConfig(o options) (config.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	return cfg.Override(o.overrides)
+	cfg, err = cfg.Override(o.overrides)
+	if err == nil {
+		stream.SetLimits(cfg.Bounds()) // the one table of bounds, before any input is read
+	}
+	return cfg, err
 }
 
 func loadSettings(o options, stderr io.Writer) (config.Config, config.Settings, int) {
