@@ -40,9 +40,9 @@ func TestLimitsTableDocumented(t *testing.T) {
 
 func TestLimitsKeysChecked(t *testing.T) {
 	for doc, want := range map[string]string{
-		"[limits]\ntool_result_byte = 100000\n":   `c.toml:2: key "limits.tool_result_byte": no such limit`,
-		"[limits]\ntool_result_bytes = 10\n":      `c.toml:2: key "limits.tool_result_bytes": 10 is too small (at least 1024 bytes; the default is 65536)`,
-		"[limits]\nschema_depth = \"deep\"\n":     "schema_depth",
+		"[limits]\ntool_result_byte = 100000\n":     `c.toml:2: key "limits.tool_result_byte": no such limit`,
+		"[limits]\ntool_result_bytes = 10\n":        `c.toml:2: key "limits.tool_result_bytes": 10 is too small (at least 1024 bytes; the default is 65536)`,
+		"[limits]\nschema_depth = \"deep\"\n":       "schema_depth",
 		"[limits]\nimport_pages = 5\nmcp_tools = 7": "",
 	} {
 		c, err := parseConfig([]byte(doc), "c.toml")

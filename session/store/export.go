@@ -19,8 +19,8 @@ const exportVersion = 1
 // Import's bounds: past any of them the document is refused with one line
 // naming the limit, before anything is written.
 const (
-	MaxImportField = 16 << 20  // one text field: a prompt, a title, an error
-	MaxImportItem  = 64 << 20  // one input or output item (attachments travel as data URLs)
+	MaxImportField = 16 << 20 // one text field: a prompt, a title, an error
+	MaxImportItem  = 64 << 20 // one input or output item (attachments travel as data URLs)
 	MaxImportTurns = 10_000
 )
 
