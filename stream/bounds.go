@@ -14,6 +14,7 @@ package stream
 import (
 	"fmt"
 	"sync/atomic"
+	"unicode/utf8"
 )
 
 // Bounds is every bound on input, in the unit its Bound names.
@@ -23,7 +24,6 @@ type Bounds struct {
 	MCPToolName        int // bytes of one MCP tool's name
 	MCPToolDescription int // bytes of one MCP tool's description (longer ones are cut)
 	MCPToolSchema      int // bytes of one MCP tool's input schema (a larger one drops the tool)
-	MCPMessage         int // bytes of one message from an MCP server over stdio
 	ImportPages        int // pages of one conversation import
 	ImportPageBytes    int // bytes of one page of a conversation import
 	ImportItems        int // items of one conversation import
@@ -41,7 +41,6 @@ var DefaultBounds = Bounds{
 	MCPToolName:        256,
 	MCPToolDescription: 16 << 10,
 	MCPToolSchema:      64 << 10,
-	MCPMessage:         16 << 20,
 	ImportPages:        1000,
 	ImportPageBytes:    8 << 20,
 	ImportItems:        100000,
@@ -74,7 +73,6 @@ var BoundTable = []Bound{
 	{"mcp_tool_name_bytes", "bytes", "one MCP tool's name", 16, func(b *Bounds) *int { return &b.MCPToolName }},
 	{"mcp_tool_description_bytes", "bytes", "one MCP tool's description (cut)", 64, func(b *Bounds) *int { return &b.MCPToolDescription }},
 	{"mcp_tool_schema_bytes", "bytes", "one MCP tool's input schema (the tool is left out)", 1 << 10, func(b *Bounds) *int { return &b.MCPToolSchema }},
-	{"mcp_message_bytes", "bytes", "one message from a local MCP server over stdio", 64 << 10, func(b *Bounds) *int { return &b.MCPMessage }},
 	{"import_pages", "pages", "pages of one `sessions import --conversation`", 1, func(b *Bounds) *int { return &b.ImportPages }},
 	{"import_page_bytes", "bytes", "one page of a conversation import", 64 << 10, func(b *Bounds) *int { return &b.ImportPageBytes }},
 	{"import_items", "items", "items of one conversation import", 1, func(b *Bounds) *int { return &b.ImportItems }},
@@ -82,6 +80,23 @@ var BoundTable = []Bound{
 	{"schema_bytes", "bytes", "a JSON Schema: --schema, a function's parameters, an MCP tool's input schema", 1 << 10, func(b *Bounds) *int { return &b.SchemaBytes }},
 	{"schema_depth", "levels", "nesting of a JSON Schema, counting each $ref followed", 4, func(b *Bounds) *int { return &b.SchemaDepth }},
 	{"login_file_bytes", "bytes", "a saved MCP login (runnel mcp login)", 4 << 10, func(b *Bounds) *int { return &b.LoginFile }},
+}
+
+// CutToolResult cuts a tool's result to the table's tool_result_bytes, at a
+// rune boundary, with one line saying so after it; a result within the
+// bound comes back as it is. Every tool result the model gets (a
+// function's stdout, an MCP tool's result over stdio, HTTP or SSE) is
+// held to this bound.
+func CutToolResult(s string) (string, bool) {
+	limit := Limits().ToolResult
+	if len(s) <= limit {
+		return s, false
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("\n[output cut at %s; the tool sent %s in all — [limits] tool_result_bytes]", FormatBytes(limit), FormatBytes(len(s))), true
 }
 
 // ResponseBoundKey is the one bound outside [limits]: the text one response

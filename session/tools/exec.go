@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"runnel/stream"
 )
 
 const (
@@ -30,7 +32,7 @@ const (
 
 // execResult is how one command ended.
 type execResult struct {
-	Stdout    string // at most MaxOutput bytes, cut at a rune boundary
+	Stdout    string // at most the table's tool_result_bytes, cut at a rune boundary
 	Total     int64  // bytes of stdout the command wrote in all
 	Stderr    string // at most maxStderr bytes
 	ExitCode  int    // -1 when it did not exit by itself
@@ -57,7 +59,7 @@ func runCommand(ctx context.Context, argv []string, dir string, env []string, st
 	cmd.WaitDelay = waitDelay
 	cmd.Dir, cmd.Env = dir, env
 	cmd.Stdin = strings.NewReader(stdin)
-	out := &capture{max: MaxOutput, live: live}
+	out := &capture{max: stream.Limits().ToolResult, live: live}
 	errOut := &capture{max: maxStderr, live: live, stderr: true}
 	cmd.Stdout, cmd.Stderr = out, errOut
 
@@ -137,7 +139,7 @@ func (r execResult) modelOutput(timeout time.Duration) string {
 	}
 	b.WriteString(r.Stdout)
 	if r.Truncated() {
-		fmt.Fprintf(&b, "\n[output cut at %d KiB; the command printed %s in all]", MaxOutput>>10, byteSize(r.Total))
+		fmt.Fprintf(&b, "\n[output cut at %s; the command printed %s in all — [limits] tool_result_bytes]", stream.FormatBytes(stream.Limits().ToolResult), byteSize(r.Total))
 	}
 	if !r.TimedOut && r.ExitCode != 0 {
 		fmt.Fprintf(&b, "\n[exit status %d]", r.ExitCode)

@@ -210,10 +210,7 @@ func (m *Manager) Start(ctx context.Context) {
 	}
 	for i, s := range m.servers {
 		for _, t := range listed[i] {
-			params, _ := json.Marshal(t.InputSchema)
-			if t.InputSchema == nil {
-				params = nil
-			}
+			params := toolParams(t)
 			schema, _ := CompileSchema(params)
 			mt := &mcpTool{
 				name: exposedName(s.cfg.Name, t.Name, used), tool: t.Name, server: s,
@@ -243,6 +240,7 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 		return nil, err
 	}
 	var tools []*mcp.Tool
+	var bounds toolBounds
 	for t, err := range c.cs.Tools(ctx, nil) {
 		if err != nil {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -256,9 +254,19 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 			_ = c.cs.Close()
 			return nil, err
 		}
-		if len(s.cfg.AllowedTools) == 0 || slices.Contains(s.cfg.AllowedTools, t.Name) {
+		if len(s.cfg.AllowedTools) > 0 && !slices.Contains(s.cfg.AllowedTools, t.Name) {
+			continue
+		}
+		if len(tools) == stream.Limits().MCPTools {
+			bounds.more = true
+			break // the listing stops here: no more pages are asked for
+		}
+		if bounds.admit(t) {
 			tools = append(tools, t)
 		}
+	}
+	if line := bounds.line(s.cfg.Name); line != "" {
+		s.m.report(errors.New(line))
 	}
 	for _, want := range s.cfg.AllowedTools {
 		if !slices.ContainsFunc(tools, func(t *mcp.Tool) bool { return t.Name == want }) {

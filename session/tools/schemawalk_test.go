@@ -16,13 +16,13 @@ func TestCompileSchemaBounds(t *testing.T) {
 	deep := strings.Repeat(`{"type":"object","properties":{"a":`, 10*stream.DefaultBounds.SchemaDepth) + `{}` + strings.Repeat(`}}`, 10*stream.DefaultBounds.SchemaDepth)
 	big := `{"type":"object","description":"` + strings.Repeat("x", 10*stream.DefaultBounds.SchemaBytes) + `"}`
 	for name, c := range map[string]struct{ schema, want string }{
-		"self":         {`{"$ref":"#"}`, "a $ref cycle: # comes back to #"},
-		"pair":         {`{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`, "a $ref cycle"},
+		"self":          {`{"$ref":"#"}`, "a $ref cycle: # comes back to #"},
+		"pair":          {`{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`, "a $ref cycle"},
 		"through allOf": {`{"allOf":[{"$ref":"#"}]}`, "a $ref cycle"},
-		"anchor":       {`{"$defs":{"x":{"$anchor":"me","anyOf":[{"$ref":"#me"}]}},"type":"object"}`, "a $ref cycle"},
-		"escaped":      {`{"$defs":{"a/b":{"not":{"$ref":"#/$defs/a~1b"}}}}`, "a $ref cycle"},
-		"deep":         {deep, "passed 64 levels"},
-		"big":          {big, "passed 1 MiB"},
+		"anchor":        {`{"$defs":{"x":{"$anchor":"me","anyOf":[{"$ref":"#me"}]}},"type":"object"}`, "a $ref cycle"},
+		"escaped":       {`{"$defs":{"a/b":{"not":{"$ref":"#/$defs/a~1b"}}}}`, "a $ref cycle"},
+		"deep":          {deep, "passed 64 levels"},
+		"big":           {big, "passed 1 MiB"},
 	} {
 		_, err := CompileSchema(json.RawMessage(c.schema))
 		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
