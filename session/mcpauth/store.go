@@ -16,6 +16,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"runnel/session/regfile"
+	"runnel/stream"
 )
 
 // Login is what a login leaves on disk for one server.
@@ -74,9 +75,6 @@ func (s Store) Path(serverURL string) string {
 	return filepath.Join(string(s), hex.EncodeToString(sum[:12])+".json")
 }
 
-// maxLoginFile bounds a saved login's file: tokens are a few KiB.
-const maxLoginFile = 1 << 20
-
 // unwrapPath drops the path an *fs.PathError repeats.
 func unwrapPath(err error) error {
 	var pe *fs.PathError
@@ -91,9 +89,14 @@ func (s Store) Load(serverURL string) (*Login, error) {
 	if s == "" {
 		return nil, nil
 	}
-	b, err := regfile.ReadFile(s.Path(serverURL), maxLoginFile) // no wait on a FIFO, no unbounded read
+	limit := stream.Limits().LoginFile // the table's login_file_bytes: tokens are a few KiB
+	b, err := regfile.ReadFile(s.Path(serverURL), int64(limit)) // no wait on a FIFO, no unbounded read
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
+	}
+	if errors.As(err, new(*regfile.TooLargeError)) {
+		err = &stream.BoundError{What: "the saved login", Key: "login_file_bytes", Limit: limit}
+		return nil, fmt.Errorf("%s: %w; remove it and log in again", s.Path(serverURL), err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w; remove it and log in again", s.Path(serverURL), unwrapPath(err))
