@@ -346,6 +346,9 @@ func TestLoginOpensOnlyWebPages(t *testing.T) {
 func TestStoreLoadBounded(t *testing.T) {
 	store := StoreIn(t.TempDir())
 	path := store.Path("https://a.example/mcp")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(path, nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
