@@ -89,7 +89,7 @@ func (s Store) Load(serverURL string) (*Login, error) {
 	if s == "" {
 		return nil, nil
 	}
-	limit := stream.Limits().LoginFile // the table's login_file_bytes: tokens are a few KiB
+	limit := stream.Limits().LoginFile                          // the table's login_file_bytes: tokens are a few KiB
 	b, err := regfile.ReadFile(s.Path(serverURL), int64(limit)) // no wait on a FIFO, no unbounded read
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
