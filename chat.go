@@ -66,7 +66,7 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 		Providers:  providerSwitch(o, cfg, kit), // also from the demo: /provider ollama leaves it
 		Prices:     cfg.ModelTable(),
 		Prompts:    chatPrompts(o), // /NAME (prompts_cmd.go)
-		Notify:     ui.Notify{Mode: cfg.Notify, After: cfg.NotifyAfter.Duration, Command: cfg.NotifyCommand},
+		Notify:     ui.Notify{Mode: cfg.Notify, After: cfg.NotifyAfter.Duration, Command: cfg.NotifyCommand, Hidden: cfg.SecretEnv()},
 
 		MaxResponseBytes: s.MaxResponseBytes,
 		Attach:           s.Attach,

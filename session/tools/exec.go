@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -89,26 +88,6 @@ func runCommand(ctx context.Context, argv []string, dir string, env []string, st
 	return r
 }
 
-// toolEnv is the inherited environment minus the secrets, plus the call's
-// variables.
-func toolEnv(base []string, secrets []string, extra ...string) []string {
-	out := make([]string, 0, len(base)+len(extra))
-	for _, kv := range base {
-		name, _, _ := strings.Cut(kv, "=")
-		secret := false
-		for _, s := range secrets {
-			if name == s {
-				secret = true
-				break
-			}
-		}
-		if !secret {
-			out = append(out, kv)
-		}
-	}
-	return append(out, extra...)
-}
-
 // commandEnv is the environment for a function call; secrets are the
 // variables to remove (Config.hiddenEnv).
 func commandEnv(secrets []string, call Call) []string {
@@ -116,7 +95,7 @@ func commandEnv(secrets []string, call Call) []string {
 	if len(args) > maxArgsEnv {
 		args = "" // too big for one variable: read stdin
 	}
-	return toolEnv(os.Environ(), secrets,
+	return ChildEnv(secrets,
 		"RUNNEL_TOOL_ARGS="+args, "RUNNEL_TOOL_NAME="+call.Name, "RUNNEL_TOOL_CALL_ID="+call.CallID)
 }
 

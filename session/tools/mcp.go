@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -290,7 +289,7 @@ func (s *server) start(ctx context.Context) (*conn, error) {
 		extra = append(extra, k+"="+v)
 	}
 	slices.Sort(extra)
-	cmd.Env = toolEnv(os.Environ(), secrets, extra...)
+	cmd.Env = ChildEnv(secrets, extra...)
 	cmd.Stderr = s.stderr
 	ownGroup(cmd) // the terminal's ^C is runnel's to handle
 	cmd.WaitDelay = mcpGrace
