@@ -64,7 +64,7 @@ func TestLimitsKeysChecked(t *testing.T) {
 // decodes it.
 func TestConfigKeyBound(t *testing.T) {
 	_, err := parseConfig(keysDoc(10*MaxConfigKeys), "c.toml")
-	want := fmt.Sprintf("c.toml:%d: the file holds more than %d keys", MaxConfigKeys+1, MaxConfigKeys)
+	want := fmt.Sprintf("c.toml:%d: the file holds more than %d keys", MaxConfigKeys+2, MaxConfigKeys)
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("got %v, want %q…", err, want)
 	}

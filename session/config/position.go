@@ -102,8 +102,8 @@ func pastKeyBound(data []byte) int {
 	offset := 0
 	for parser.NextExpression() && n <= MaxConfigKeys {
 		e := parser.Expression()
-		n++ // a key, or a table's header
 		if e.Kind == unstable.KeyValue {
+			n++
 			count(e.Value())
 		}
 		for it := e.Key(); it.Next(); {
