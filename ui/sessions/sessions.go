@@ -556,8 +556,8 @@ func (h Env) ImportConversation(conv string) error {
 		// the endpoint answered: it is the conversation that is missing
 		return fmt.Errorf("cannot import conversation %s: %s (is it this provider's? -c provider=NAME or base_url picks another)", stream.SanitizeLine(conv), apiErr.Message)
 	}
-	if err != nil {
-		return fmt.Errorf("cannot import conversation %s: %s", stream.SanitizeLine(conv), line(err))
+	if err != nil { // the line names the conversation once
+		return fmt.Errorf("cannot import conversation %s: %s", stream.SanitizeLine(conv), strings.TrimPrefix(line(err), "conversation "+stream.SanitizeLine(conv)+": "))
 	}
 	data, err := session.ConversationDoc(conv, items, settings, h.Now())
 	if err != nil {
