@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"runnel/stream"
 	"runnel/stream/streamtest"
 )
 
@@ -139,5 +140,31 @@ func TestOutputLastMessage(t *testing.T) {
 	}
 	if data, err := os.ReadFile(last); err != nil || string(data) != "Hello there." {
 		t.Fatalf("file = %q, %v", data, err)
+	}
+}
+
+// A schema the validator would recurse on for ever ($ref cycles), or past
+// the table's bounds (10× the depth, 10× the size), is one line and exit
+// 2 before anything is sent: never a stack overflow after the request.
+func TestSchemaCycleRefusedBeforeSending(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	srv := streamtest.New(t)
+	depth := 10 * stream.DefaultBounds.SchemaDepth
+	deep := strings.Repeat(`{"type":"object","properties":{"a":`, depth) + `{}` + strings.Repeat(`}}`, depth)
+	big := writeSchema(t, "big.json", `{"type":"object","description":"`+strings.Repeat("x", 10*stream.DefaultBounds.SchemaBytes)+`"}`)
+	for name, c := range map[string]struct{ arg, want string }{
+		"self": {`{"$ref":"#"}`, "a $ref cycle"},
+		"pair": {`{"$defs":{"a":{"$ref":"#/$defs/b"},"b":{"allOf":[{"$ref":"#/$defs/a"}]}},"$ref":"#/$defs/a"}`, "a $ref cycle"},
+		"deep": {deep, "schema_depth"},
+		"big":  {big, "schema_bytes"},
+	} {
+		last := filepath.Join(t.TempDir(), "last.txt")
+		out, errOut, code := runnel(t, "", "--base-url", srv.URL, "--no-save", "--schema", c.arg, "--output-last-message", last, "-p", "hi")
+		if line := oneLine(t, errOut); code != exitUsage || out != "" || !strings.Contains(line, c.want) {
+			t.Errorf("%s: exit %d out %q err %q; want 2 and one line holding %q", name, code, out, line, c.want)
+		}
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Fatalf("%d requests sent; want none", n)
 	}
 }

@@ -71,7 +71,7 @@ func chat(ctx context.Context, o options, cfg config.Config, s config.Settings, 
 		Prices:     cfg.ModelTable(),
 		Prompts:    chatPrompts(o), // /NAME (prompts_cmd.go)
 		Agents:     chatAgents(o),  // AGENTS.md (agents.go)
-		Notify:     ui.Notify{Mode: cfg.Notify, After: cfg.NotifyAfter.Duration, Command: cfg.NotifyCommand},
+		Notify:     ui.Notify{Mode: cfg.Notify, After: cfg.NotifyAfter.Duration, Command: cfg.NotifyCommand, Hidden: cfg.SecretEnv()},
 		StatusLine: ui.StatusLine{Items: cfg.StatusLine.Items, Command: cfg.StatusLine.Command},
 		ThemesDir:  cfg.ThemesDir(),
 

@@ -23,6 +23,7 @@ import (
 
 	"runnel/session"
 	"runnel/session/config"
+	"runnel/stream"
 	"runnel/ui/memlimit"
 	"runnel/ui/output"
 )
@@ -187,7 +188,11 @@ func loadConfig(o options) (config.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	return cfg.Override(o.overrides, o.provider)
+	cfg, err = cfg.Override(o.overrides, o.provider)
+	if err == nil {
+		stream.SetLimits(cfg.Bounds()) // the one table of bounds, before any input is read
+	}
+	return cfg, err
 }
 
 func loadSettings(o options, stderr io.Writer) (config.Config, config.Settings, int) {

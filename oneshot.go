@@ -94,6 +94,12 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		if moved {
 			conv.SwitchProvider() // --provider named another: its chain stays behind
 		}
+		if sess.Imported { // a file's settings steer nothing the config does not agree with
+			var line string
+			if conv.Settings, line = session.Foreign(conv.Settings, s.Session()); line != "" {
+				warnf(stderr, "%s", line)
+			}
+		}
 		conv.Settings = s.Resumed(conv.Settings, config.Overrides{Model: o.model, Instructions: o.instructions, ReasoningEffort: o.effort})
 		journal = session.ResumeJournal(db, sess.Info.ID, conv.Settings)
 		if moved {

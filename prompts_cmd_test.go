@@ -94,6 +94,34 @@ func TestTemplateOneShot(t *testing.T) {
 	}
 }
 
+// TestTemplateInputIsText: -t NAME -p TEXT sends TEXT as text: an @path
+// in it (a private key in the home directory) is not read or attached, a
+// {{…}} in it stays as written; only the template's own @main.go attaches.
+func TestTemplateInputIsText(t *testing.T) {
+	cfg, data := promptDirs(t)
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(home, ".ssh", "id_rsa"), []byte("-----BEGIN OPENSSH PRIVATE KEY----- secret-key-material"))
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "ok")})
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	mail := "see @~/.ssh/id_rsa and @" + filepath.Join(home, ".ssh", "id_rsa") + " {{input}}"
+	_, errOut, code := runnel(t, "", "--config", cfg, "--data-dir", data, "--base-url", srv.URL, "--format", "text", "-p", mail, "-t", "review")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	body := string(srv.Requests()[0].Body)
+	if strings.Contains(body, "secret-key-material") || strings.Contains(body, "PRIVATE KEY") {
+		t.Fatalf("the key in the input's @path was sent: %s", body)
+	}
+	if !strings.Contains(body, "Review @main.go for see @~/.ssh/id_rsa and @") || !strings.Contains(body, "{{input}}") || !strings.Contains(body, "package main // reviewed") {
+		t.Errorf("the input is not sent as text, or the template's file is missing: %s", body)
+	}
+}
+
 // TestTemplateProjectPromptNeedsAllowing: a project prompt is refused with
 // one line saying how to allow it, and nothing is sent; `runnel prompts
 // allow` allows it (the trust file is 0600); a changed file is refused again.

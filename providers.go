@@ -367,8 +367,8 @@ func providerSwitch(o options, cfg config.Config, kit *config.ToolKit) *ui.Provi
 // names none, or a provider the config no longer has: then today's, and
 // warn says why).
 func continueOn(o options, cfg config.Config, s config.Settings, sess *store.Session, warn func(string)) config.Settings {
-	if sess == nil || o.provider != "" {
-		return s
+	if sess == nil || o.provider != "" || sess.Imported {
+		return s // an imported file's provider never picks the key (session.Foreign says so)
 	}
 	stored := session.SettingsFromJSON(sess.Settings).Provider
 	if stored == "" || stored == s.Provider || stored == config.DemoProvider {

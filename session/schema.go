@@ -20,11 +20,9 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"runnel/session/regfile"
+	"runnel/session/tools"
 	"runnel/stream"
 )
-
-// maxSchemaFile bounds what is read of a schema file.
-const maxSchemaFile = 1 << 20
 
 // AnswerSchema is a JSON Schema the answer must follow.
 //
@@ -48,7 +46,11 @@ func LoadSchema(arg string) (*AnswerSchema, error) {
 	src, name, where := "the --schema JSON", "answer", "the --schema JSON"
 	if len(raw) == 0 || raw[0] != '{' {
 		src, where = arg, "schema "+stream.SanitizeLine(arg)
-		data, err := regfile.ReadFile(arg, maxSchemaFile)
+		data, err := regfile.ReadFile(arg, int64(stream.Limits().SchemaBytes))
+		var tooLarge *regfile.TooLargeError
+		if errors.As(err, &tooLarge) {
+			return nil, fmt.Errorf("schema %s: %v", stream.SanitizeLine(arg), &stream.BoundError{What: "the file", Key: "schema_bytes", Limit: stream.Limits().SchemaBytes})
+		}
 		if err != nil {
 			return nil, fmt.Errorf("schema %s: cannot read it: %w", stream.SanitizeLine(arg), unwrapPath(err))
 		}
@@ -72,6 +74,9 @@ func LoadSchema(arg string) (*AnswerSchema, error) {
 	obj, ok := tree.(map[string]any)
 	if !ok {
 		return nil, fail("not a JSON object", nil)
+	}
+	if err := tools.CheckSchema(raw, obj); err != nil { // before the library, which would recurse on a cycle
+		return nil, errors.New(where + ": " + stream.SanitizeLine(err.Error()) + " — nothing was sent")
 	}
 	var s jsonschema.Schema
 	if err := json.Unmarshal(raw, &s); err != nil {
@@ -104,12 +109,20 @@ func unwrapPath(err error) error {
 // Strictable reports whether a schema (decoded JSON) can be sent with
 // strict: true, which OpenAI takes only when the root is an object and
 // every object in it says additionalProperties: false and requires every
-// one of its properties.
+// one of its properties. It walks the schema with tools.WalkSchema: one
+// past the bounds is not strictable.
 func Strictable(root map[string]any) bool {
-	return root["type"] == "object" && strictNode(root)
+	if root["type"] != "object" {
+		return false
+	}
+	strict := true
+	if err := tools.WalkSchema(root, func(n map[string]any) bool { strict = strictNode(n); return strict }); err != nil {
+		return false
+	}
+	return strict
 }
 
-// strictNode checks one schema node and the schemas below it.
+// strictNode checks one schema node, not the schemas below it.
 func strictNode(n map[string]any) bool {
 	props, hasProps := n["properties"].(map[string]any)
 	if n["type"] == "object" || hasProps {
@@ -123,35 +136,7 @@ func strictNode(n map[string]any) bool {
 			}
 		}
 	}
-	for _, v := range subschemas(n) {
-		if m, ok := v.(map[string]any); ok && !strictNode(m) {
-			return false
-		}
-	}
 	return true
-}
-
-// subschemas are the schemas directly below node n.
-func subschemas(n map[string]any) []any {
-	var subs []any
-	for _, k := range []string{"properties", "$defs", "definitions", "patternProperties", "dependentSchemas"} {
-		if m, ok := n[k].(map[string]any); ok {
-			for _, v := range m {
-				subs = append(subs, v)
-			}
-		}
-	}
-	for _, k := range []string{"anyOf", "allOf", "oneOf", "prefixItems"} {
-		if a, ok := n[k].([]any); ok {
-			subs = append(subs, a...)
-		}
-	}
-	for _, k := range []string{"items", "not", "additionalProperties", "if", "then", "else", "contains", "propertyNames"} {
-		if v, ok := n[k]; ok {
-			subs = append(subs, v)
-		}
-	}
-	return subs
 }
 
 // jsonTypes are the names a schema's type may give.
@@ -161,26 +146,24 @@ var jsonTypes = []string{"null", "boolean", "object", "array", "number", "string
 // JSON type ("objekt"), "" when there is none: the schema library resolves
 // such a schema, and then nothing would ever match it.
 func badType(n map[string]any) string {
-	var names []any
-	switch t := n["type"].(type) {
-	case string:
-		names = []any{t}
-	case []any:
-		names = t
-	}
-	for _, v := range names {
-		if name, _ := v.(string); !slices.Contains(jsonTypes, name) {
-			return fmt.Sprint(v)
+	bad := ""
+	_ = tools.WalkSchema(n, func(n map[string]any) bool {
+		var names []any
+		switch t := n["type"].(type) {
+		case string:
+			names = []any{t}
+		case []any:
+			names = t
 		}
-	}
-	for _, v := range subschemas(n) {
-		if m, ok := v.(map[string]any); ok {
-			if b := badType(m); b != "" {
-				return b
+		for _, v := range names {
+			if name, _ := v.(string); !slices.Contains(jsonTypes, name) {
+				bad = fmt.Sprint(v)
+				return false
 			}
 		}
-	}
-	return ""
+		return true
+	})
+	return bad
 }
 
 // Check validates an answer's text against the schema. The error is one

@@ -89,37 +89,14 @@ func (c *Client) call(ctx context.Context, method, id, suffix string) (json.RawM
 // JSON it answered, secrets redacted: a non-2xx status is an *APIError,
 // what is neither JSON nor under maxResponseJSON says so, naming what.
 func (c *Client) callURL(ctx context.Context, method string, u *url.URL, body io.Reader, what string) (json.RawMessage, error) {
-	header, err := c.header()
+	var data []byte
+	err := c.readURL(ctx, method, u, body, func(r io.Reader) error {
+		var err error
+		data, err = io.ReadAll(io.LimitReader(r, maxResponseJSON+1))
+		return err
+	})
 	if err != nil {
 		return nil, err
-	}
-	header.Set("Accept", "application/json")
-	idle := orDefault(c.IdleTimeout, defaultIdleTimeout)
-	actx, cancel, timer := armIdle(ctx, idle, u.Host)
-	defer cancel(nil)
-	defer timer.Stop()
-	hreq, err := http.NewRequestWithContext(actx, method, u.String(), body)
-	if err != nil {
-		return nil, fmt.Errorf("build request: %w", err)
-	}
-	hreq.Header = header
-	resp, err := c.httpClient(u).Do(hreq)
-	if err != nil {
-		if cause := context.Cause(actx); cause != nil {
-			return nil, cause
-		}
-		return nil, newConnError(u.Host, err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseJSON+1))
-	if err != nil {
-		if cause := context.Cause(actx); cause != nil {
-			return nil, cause
-		}
-		return nil, newConnError(u.Host, err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return nil, c.apiError(resp, data[:min(len(data), maxErrorBody)], "")
 	}
 	if len(data) > maxResponseJSON {
 		return nil, fmt.Errorf("%s from %s is larger than %d MiB", what, u.Host, maxResponseJSON>>20)
@@ -128,6 +105,63 @@ func (c *Client) callURL(ctx context.Context, method string, u *url.URL, body io
 		return nil, fmt.Errorf("%s from %s is not JSON", what, u.Host)
 	}
 	return c.redactor(nil).JSON(data), nil
+}
+
+// readURL sends a JSON request to u (body nil for none) and hands a 2xx
+// answer's body to read, which decides how much of it to hold; a non-2xx
+// status is an *APIError. A body that fails to read gives the idle
+// timeout's or the connection's error.
+func (c *Client) readURL(ctx context.Context, method string, u *url.URL, body io.Reader, read func(io.Reader) error) error {
+	header, err := c.header()
+	if err != nil {
+		return err
+	}
+	header.Set("Accept", "application/json")
+	idle := orDefault(c.IdleTimeout, defaultIdleTimeout)
+	actx, cancel, timer := armIdle(ctx, idle, u.Host)
+	defer cancel(nil)
+	defer timer.Stop()
+	hreq, err := http.NewRequestWithContext(actx, method, u.String(), body)
+	if err != nil {
+		return fmt.Errorf("build request: %w", err)
+	}
+	hreq.Header = header
+	resp, err := c.httpClient(u).Do(hreq)
+	if err != nil {
+		if cause := context.Cause(actx); cause != nil {
+			return cause
+		}
+		return newConnError(u.Host, err)
+	}
+	defer resp.Body.Close()
+	r := &connReader{r: resp.Body, ctx: actx, host: u.Host}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		data, err := io.ReadAll(io.LimitReader(r, maxErrorBody))
+		if err != nil {
+			return err
+		}
+		return c.apiError(resp, data, "")
+	}
+	return read(r)
+}
+
+// connReader reads a response body, turning a failed read into the
+// context's cause (the idle timeout) or a connection error naming host.
+type connReader struct {
+	r    io.Reader
+	ctx  context.Context
+	host string
+}
+
+func (c *connReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if err != nil && err != io.EOF {
+		if cause := context.Cause(c.ctx); cause != nil {
+			return n, cause
+		}
+		return n, newConnError(c.host, err)
+	}
+	return n, err
 }
 
 // NotResumable reports whether err, from OpenAfter, says the server cannot

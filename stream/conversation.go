@@ -9,7 +9,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -32,9 +34,6 @@ type ConversationStart struct {
 	ID  string
 	Err error
 }
-
-// maxConversationPages bounds an item listing (100 items a page).
-const maxConversationPages = 10000
 
 // conversationsURL is {base}/conversations{suffix}: the endpoint's
 // /responses replaced.
@@ -76,6 +75,14 @@ func (c *Client) CreateConversation(ctx context.Context, metadata map[string]str
 
 // ConversationItems returns every item of conversation id, oldest first
 // (GET /conversations/{id}/items?order=asc, following after/has_more).
+//
+// The listing is held to the table of bounds as it streams in: each page
+// is decoded item by item from a reader cut at import_page_bytes, and the
+// items and their bytes are counted against import_items and import_bytes
+// as each arrives; past import_pages, or when the server's cursor (or an
+// item) comes back to one it gave before (a listing that would never
+// end), it stops. Each is one line (a *BoundError, or the cursor's),
+// and nothing is returned.
 func (c *Client) ConversationItems(ctx context.Context, id string) ([]json.RawMessage, error) {
 	if !validConversationID(id) {
 		return nil, fmt.Errorf("%q is not a conversation id", SanitizeLine(truncateRunes(id, 40)))
@@ -84,45 +91,200 @@ func (c *Client) ConversationItems(ctx context.Context, id string) ([]json.RawMe
 	if err != nil {
 		return nil, err
 	}
-	var items []json.RawMessage
+	lim := Limits()
+	what := "conversation " + SanitizeLine(id)
+	l := &listing{lim: lim, what: what, seenItems: map[string]bool{}}
+	seenCursors := map[string]bool{}
 	after := ""
-	for range maxConversationPages {
+	for page := 1; ; page++ {
+		if page > lim.ImportPages {
+			return nil, &BoundError{What: what + "'s item listing", Key: "import_pages", Limit: lim.ImportPages, Got: fmt.Sprintf("the server still had more after %d items", len(l.items))}
+		}
 		u := *base
 		q := url.Values{"order": {"asc"}, "limit": {"100"}}
 		if after != "" {
 			q.Set("after", after)
 		}
 		u.RawQuery = q.Encode()
-		data, err := c.callURL(ctx, http.MethodGet, &u, nil, "conversation "+SanitizeLine(id))
+		var p pageTail
+		err := c.readURL(ctx, http.MethodGet, &u, nil, func(r io.Reader) error {
+			var err error
+			p, err = l.page(r, page)
+			return err
+		})
 		if err != nil {
 			return nil, err
 		}
-		var page struct {
-			Data    []json.RawMessage `json:"data"`
-			HasMore bool              `json:"has_more"`
-			LastID  string            `json:"last_id"`
+		if !p.hasMore || p.items == 0 {
+			return l.items, nil
 		}
-		if err := json.Unmarshal(data, &page); err != nil {
-			return nil, fmt.Errorf("conversation %s: the item list is not a list: %s", SanitizeLine(id), SanitizeLine(err.Error()))
-		}
-		items = append(items, page.Data...)
-		if !page.HasMore || len(page.Data) == 0 {
-			return items, nil
-		}
-		next := page.LastID
+		next := p.lastID
 		if next == "" {
-			var last struct {
-				ID string `json:"id"`
-			}
-			_ = json.Unmarshal(page.Data[len(page.Data)-1], &last)
-			next = last.ID
+			next = p.lastItemID
 		}
-		if next == "" || next == after {
-			return nil, fmt.Errorf("conversation %s: the server says it has more items but gives no id to continue after", SanitizeLine(id))
+		if next == "" {
+			return nil, fmt.Errorf("%s: the server says it has more items but gives no id to continue after", what)
 		}
+		if next == after || seenCursors[next] {
+			return nil, fmt.Errorf("%s: on page %d the server's listing came back to a cursor it gave before (%s), so it would never end — stopped after %d items, nothing imported", what, page, SanitizeLine(truncateRunes(next, 40)), len(l.items))
+		}
+		seenCursors[next] = true
 		after = next
 	}
-	return nil, fmt.Errorf("conversation %s has more than %d pages of items", SanitizeLine(id), maxConversationPages)
+}
+
+// listing is one conversation's items as they stream in, with what they
+// are counted against.
+type listing struct {
+	lim       Bounds
+	what      string
+	items     []json.RawMessage
+	bytes     int
+	seenItems map[string]bool
+}
+
+// pageTail is what a page says after its items.
+type pageTail struct {
+	hasMore            bool
+	lastID, lastItemID string
+	items              int
+}
+
+// page decodes one page of the listing from r, item by item, never reading
+// more than import_page_bytes of it, and adds its items.
+func (l *listing) page(r io.Reader, n int) (pageTail, error) {
+	var p pageTail
+	br := &boundReader{r: r, left: l.lim.ImportPageBytes}
+	dec := json.NewDecoder(br)
+	fail := func(err error) (pageTail, error) {
+		if br.over {
+			return p, &BoundError{What: fmt.Sprintf("page %d of %s's items", n, l.what), Key: "import_page_bytes", Limit: l.lim.ImportPageBytes}
+		}
+		var be *BoundError
+		if errors.As(err, &be) {
+			return p, err
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return p, fmt.Errorf("%s: page %d of the item list ends early", l.what, n)
+		}
+		var syn *json.SyntaxError
+		if errors.As(err, &syn) || errors.As(err, new(*json.UnmarshalTypeError)) || errors.Is(err, errNotList) {
+			return p, fmt.Errorf("%s: the item list is not a list: %s", l.what, SanitizeLine(err.Error()))
+		}
+		return p, err // the connection's
+	}
+	if err := expectDelim(dec, '{'); err != nil {
+		return fail(err)
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return fail(err)
+		}
+		switch key, _ := tok.(string); key {
+		case "data":
+			if err := expectDelim(dec, '['); err != nil {
+				return fail(err)
+			}
+			for dec.More() {
+				var item json.RawMessage
+				if err := dec.Decode(&item); err != nil {
+					return fail(err)
+				}
+				if err := l.add(item, &p); err != nil {
+					return fail(err)
+				}
+			}
+			if err := expectDelim(dec, ']'); err != nil {
+				return fail(err)
+			}
+		case "has_more":
+			if err := dec.Decode(&p.hasMore); err != nil {
+				return fail(err)
+			}
+		case "last_id":
+			var id *string
+			if err := dec.Decode(&id); err != nil {
+				return fail(err)
+			}
+			if id != nil {
+				p.lastID = *id
+			}
+		default:
+			var skip json.RawMessage // bounded by the page's reader
+			if err := dec.Decode(&skip); err != nil {
+				return fail(err)
+			}
+		}
+	}
+	if err := expectDelim(dec, '}'); err != nil {
+		return fail(err)
+	}
+	return p, nil
+}
+
+// add counts one item against the bounds and keeps it.
+func (l *listing) add(item json.RawMessage, p *pageTail) error {
+	if len(l.items) >= l.lim.ImportItems {
+		return &BoundError{What: l.what + "'s item listing", Key: "import_items", Limit: l.lim.ImportItems}
+	}
+	if l.bytes+len(item) > l.lim.ImportBytes {
+		return &BoundError{What: l.what + "'s items", Key: "import_bytes", Limit: l.lim.ImportBytes}
+	}
+	var head struct {
+		ID string `json:"id"`
+	}
+	_ = json.Unmarshal(item, &head)
+	if head.ID != "" {
+		if l.seenItems[head.ID] {
+			return fmt.Errorf("%s: the server listed item %s twice, so its listing would never end — stopped after %d items, nothing imported", l.what, SanitizeLine(truncateRunes(head.ID, 40)), len(l.items))
+		}
+		l.seenItems[head.ID] = true
+	}
+	l.bytes += len(item)
+	l.items = append(l.items, item)
+	p.items++
+	p.lastItemID = head.ID
+	return nil
+}
+
+var errNotList = errors.New("want a JSON object with a data list")
+
+// expectDelim reads the next token and wants it to be d.
+func expectDelim(dec *json.Decoder, d json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok != d {
+		return errNotList
+	}
+	return nil
+}
+
+// boundReader reads at most left bytes of r; past them it fails, and over
+// says so.
+type boundReader struct {
+	r    io.Reader
+	left int
+	over bool
+}
+
+func (b *boundReader) Read(p []byte) (int, error) {
+	if b.left <= 0 {
+		var one [1]byte
+		if n, err := b.r.Read(one[:]); n == 0 && err != nil {
+			return 0, err // the body ended at the bound
+		}
+		b.over = true
+		return 0, errors.New("past the bound")
+	}
+	if len(p) > b.left {
+		p = p[:b.left]
+	}
+	n, err := b.r.Read(p)
+	b.left -= n
+	return n, err
 }
 
 // NoConversations reports whether err, from POST /conversations, says the

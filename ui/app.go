@@ -64,6 +64,9 @@ func New(ctx context.Context, o Options) *Model {
 	fs.now = fs.clock()
 	if o.Resume != nil && o.Resume.Settings != nil {
 		m.conv.Settings = session.SettingsFromJSON(o.Resume.Settings)
+		if o.Resume.Imported { // its file's tool set is not the user's (session.Foreign)
+			m.conv.Settings, _ = session.Foreign(m.conv.Settings, o.Settings)
+		}
 		m.conv.Settings.Background = o.Settings.Background // today's config, not the session's
 		if on := m.conv.Settings.EnabledTools; on != nil {
 			for n := range m.tools.enabled { // the session remembers its tool set

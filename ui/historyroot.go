@@ -48,6 +48,10 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 	if conv.Settings.Model == "" {
 		conv.Settings.Model = m.conv.Settings.Model
 	}
+	var line string
+	if s.Imported { // a file's settings steer nothing the config does not agree with
+		conv.Settings, line = session.Foreign(conv.Settings, m.opts.Settings)
+	}
 	m.conv = conv
 	m.conv.Project = m.agents.text()                                    // this run's AGENTS.md, not the session's (agents.go)
 	moved := keepProvider(conv, m.status.ProviderName, m.opts.Settings) // providerpicker.go
@@ -69,6 +73,9 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 		turns = fmt.Sprintf("%s shown · %d branches", plural(len(userTurnsAt(m.conv)), "turn"), len(m.conv.Branches()))
 	}
 	m.notice(block.Info, fmt.Sprintf("resumed %q · %s", stream.SanitizeLine(s.Info.Title), turns))
+	if line != "" {
+		m.notice(block.Warning, line) // the file's settings are not used (session/imported.go)
+	}
 	if moved != "" {
 		m.notice(block.Info, moved)
 		m.history.saveSettings(m.conv.Settings) // the session is on this provider now

@@ -13,6 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"runnel/session/tools"
 	"runnel/stream"
 )
 
@@ -30,6 +31,9 @@ type Notify struct {
 	// Via is how the terminal is told: "osc9", "osc777" or "bell"; ""
 	// picks from the environment (NotifyVia).
 	Via string
+	// Hidden are the variables Command does not see (the config's secret
+	// variables): it runs with the one child environment, tools.ChildEnv.
+	Hidden []string
 }
 
 // DefaultNotifyAfter is how long a turn runs before its end notifies.
@@ -145,7 +149,7 @@ func (n *notifier) observe(s State, now time.Time) tea.Cmd {
 func (n *notifier) send(title string) tea.Cmd {
 	title = stream.SanitizeLine(title)
 	if len(n.cfg.Command) > 0 {
-		return runNotifyCommand(n.cfg.Command, title)
+		return runNotifyCommand(n.cfg.Command, title, n.cfg.Hidden)
 	}
 	switch n.cfg.Via {
 	case "osc9":
@@ -158,13 +162,15 @@ func (n *notifier) send(title string) tea.Cmd {
 }
 
 // runNotifyCommand runs argv with title appended, without a shell, off
-// the UI goroutine; a failure is one notice.
-func runNotifyCommand(argv []string, title string) tea.Cmd {
+// the UI goroutine, in the one child environment (without the hidden
+// variables); a failure is one notice.
+func runNotifyCommand(argv []string, title string, hidden []string) tea.Cmd {
 	args := append(append([]string(nil), argv[1:]...), title)
 	return func() tea.Msg {
 		ctx, cancel := context.WithTimeout(context.Background(), notifyCommandTimeout)
 		defer cancel()
 		cmd := exec.CommandContext(ctx, argv[0], args...)
+		cmd.Env = tools.ChildEnv(hidden)
 		cmd.WaitDelay = time.Second
 		if err := cmd.Run(); err != nil {
 			return NoticeMsg{Err: true, Text: "notify_command " + stream.SanitizeLine(argv[0]) + " failed: " + stream.SanitizeLine(err.Error()) + "; check notify_command in the config"}

@@ -163,3 +163,24 @@ func TestNotifyKnowsAFailedTurn(t *testing.T) {
 		}
 	}
 }
+
+// notify_command runs in the one child environment: the secret variables
+// it is told to hide are not in it, the rest are.
+func TestNotifyCommandEnvHidesSecrets(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-openai-0123456789")
+	t.Setenv("RUNNEL_TEST_MCP_TOKEN", "mcp-token-0123456789")
+	t.Setenv("RUNNEL_TEST_PLAIN", "plain")
+	out := filepath.Join(t.TempDir(), "env.txt")
+	cmd := runNotifyCommand([]string{"sh", "-c", "env > " + out}, "runnel: done", []string{"OPENAI_API_KEY", "RUNNEL_TEST_MCP_TOKEN"})
+	if msg := cmd(); msg != nil {
+		t.Fatalf("notify: %v", msg)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := string(data)
+	if strings.Contains(env, "OPENAI_API_KEY=") || strings.Contains(env, "RUNNEL_TEST_MCP_TOKEN=") || !strings.Contains(env, "RUNNEL_TEST_PLAIN=plain") {
+		t.Errorf("notify_command's environment:\n%s", env)
+	}
+}

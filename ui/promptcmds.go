@@ -109,13 +109,14 @@ func (s slashMenu) promptRows(prefix string) []Command {
 }
 
 // usePrompt sends the prompt's template filled in with args as a message;
-// its @paths attach files, as typed ones do.
+// the template's own @paths attach files, as typed ones do, while args are
+// text (prompts.Expand): an @path in them attaches nothing.
 func (c *Composer) usePrompt(p prompts.Prompt, args string) tea.Cmd {
 	if out := p.Outside(); out != "" {
 		return notify(true, "/"+p.Name+": "+stream.SanitizeLine(prompts.OutsideLine(p, out)))
 	}
 	text, _ := p.Expand(args)
-	files, err := c.takeFiles(text)
+	files, err := c.takeFiles(p.Template) // the template's mentions only, never the input's
 	if err != nil {
 		return notify(true, "/"+p.Name+": "+stream.SanitizeLine(err.Error()))
 	}

@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"runnel/session/tools"
 )
 
 // api_key_command's bounds.
@@ -59,9 +61,9 @@ func (c Config) APIKeyEnv() string { return first(c.Provider.APIKeyEnv, DefaultA
 // resolveKey finds the API key: the command's output if a command is set,
 // else the environment variable. Errors never include the key or the
 // command's output.
-func resolveKey(p Profile, env func(string) string) (key, source string, err error) {
+func resolveKey(p Profile, env func(string) string, hidden []string) (key, source string, err error) {
 	if len(p.APIKeyCommand) > 0 {
-		key, err := runKeyCommand(context.Background(), p.APIKeyCommand, keyCommandTimeout)
+		key, err := runKeyCommand(context.Background(), p.APIKeyCommand, keyCommandTimeout, hidden)
 		if err != nil {
 			if k := p.keyName(); k != "provider.api_key_command" {
 				err = errors.New(strings.Replace(err.Error(), "provider.api_key_command", k, 1))
@@ -85,12 +87,14 @@ func resolveKey(p Profile, env func(string) string) (key, source string, err err
 }
 
 // runKeyCommand runs cmd and returns its stdout, trimmed. The command gets
-// no stdin and its stderr is discarded: its output may hold secrets, so
-// errors name only the command and how it ended.
-func runKeyCommand(ctx context.Context, cmd Command, timeout time.Duration) (string, error) {
+// no stdin, the environment of every child (tools.ChildEnv, without the
+// variables in hidden), and its stderr is discarded: its output may hold
+// secrets, so errors name only the command and how it ended.
+func runKeyCommand(ctx context.Context, cmd Command, timeout time.Duration, hidden []string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	x := exec.CommandContext(ctx, cmd[0], cmd[1:]...)
+	x.Env = tools.ChildEnv(hidden)
 	var out cappedBuffer
 	x.Stdout = &out
 	x.WaitDelay = time.Second // a grandchild holding stdout open must not hang us

@@ -56,7 +56,7 @@ func TestAPIKeyCommand(t *testing.T) {
 	if err := cmd.UnmarshalText([]byte("printf key")); err != nil {
 		t.Fatal(err)
 	}
-	if key, err := runKeyCommand(context.Background(), cmd, 5*time.Second); err != nil || key != "key" {
+	if key, err := runKeyCommand(context.Background(), cmd, 5*time.Second, nil); err != nil || key != "key" {
 		t.Errorf("printf key: got %q, %v", key, err)
 	}
 }
@@ -88,7 +88,7 @@ func TestAPIKeyCommandFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			key, err := runKeyCommand(context.Background(), tt.cmd, 5*time.Second)
+			key, err := runKeyCommand(context.Background(), tt.cmd, 5*time.Second, nil)
 			if err == nil {
 				t.Fatalf("got a key of %d bytes; want an error", len(key))
 			}
@@ -110,7 +110,7 @@ func TestAPIKeyCommandTimeout(t *testing.T) {
 		t.Skip("no sleep on PATH")
 	}
 	start := time.Now()
-	_, err := runKeyCommand(context.Background(), Command{"sleep", "30"}, 50*time.Millisecond)
+	_, err := runKeyCommand(context.Background(), Command{"sleep", "30"}, 50*time.Millisecond, nil)
 	if err == nil || !strings.Contains(err.Error(), "did not finish within 50ms") {
 		t.Errorf("got %v; want a timeout error", err)
 	}
@@ -125,7 +125,7 @@ func TestAPIKeyCommandBackgroundChild(t *testing.T) {
 	if _, err := exec.LookPath("sh"); err != nil {
 		t.Skip("no sh on PATH")
 	}
-	key, err := runKeyCommand(context.Background(), Command{"sh", "-c", "sleep 5 & printf sk-bg"}, 5*time.Second)
+	key, err := runKeyCommand(context.Background(), Command{"sh", "-c", "sleep 5 & printf sk-bg"}, 5*time.Second, nil)
 	if err != nil || key != "sk-bg" {
 		t.Errorf("got %q, %v; want sk-bg", key, err)
 	}
@@ -193,5 +193,25 @@ func TestCommandText(t *testing.T) {
 	}
 	if got := (Command{"pass", "show", "openai"}).String(); got != "pass show openai" {
 		t.Errorf("argv String() = %q", got)
+	}
+}
+
+// api_key_command (and whatever it starts) runs in the one child
+// environment: an MCP server's bearer token variable, another provider's
+// key, a hosted tool's token are not in it.
+func TestAPIKeyCommandEnvHidesSecrets(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh on PATH")
+	}
+	t.Setenv("RUNNEL_TEST_BEARER", "bearer-0123456789")
+	t.Setenv("OPENROUTER_API_KEY", "sk-or-0123456789")
+	t.Setenv("RUNNEL_TEST_PLAIN", "plain")
+	c := Config{
+		Provider:   ProviderConfig{APIKeyCommand: Command{"sh", "-c", `printf 'sk-%s-%s-%s' "${RUNNEL_TEST_BEARER:-none}" "${OPENROUTER_API_KEY:-none}" "${RUNNEL_TEST_PLAIN:-none}"`}},
+		MCPServers: []MCPServerConfig{{Name: "web", URL: "https://mcp.example/mcp", BearerTokenEnv: "RUNNEL_TEST_BEARER"}},
+	}
+	s, err := c.Resolve(func(string) string { return "" }, Overrides{})
+	if err != nil || s.APIKey != "sk-none-none-plain" {
+		t.Fatalf("key %q, %v", s.APIKey, err)
 	}
 }

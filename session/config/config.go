@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -26,6 +27,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"runnel/session"
+	"runnel/stream"
 )
 
 // Config is one config file as written. A key the file leaves out stays at
@@ -77,6 +79,11 @@ type Config struct {
 	// MaxResponseBytes bounds the text one response may hold (nil = not
 	// set: session.DefaultResponseLimit); past it runnel stops reading.
 	MaxResponseBytes *int `toml:"max_response_bytes"`
+
+	// Limits sets bounds of stream.BoundTable by their key ([limits]
+	// tool_result_bytes = 131072, …); a key it leaves out keeps its
+	// default (stream.DefaultBounds).
+	Limits map[string]int `toml:"limits"`
 
 	// Tools (toolconfig.go): hosted tools, local functions, local MCP
 	// servers and the round cap of the agentic loop.
@@ -221,9 +228,12 @@ func LoadConfig(path string, explicit bool) (Config, error) {
 		}
 		return Config{}, nil
 	}
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path, stream.MaxConfigFile)
 	if err != nil {
 		name := displayPath(path)
+		if errors.Is(err, errTooLarge) {
+			return Config{}, fmt.Errorf("config file %s is larger than %s, the most runnel reads of it — is it the right file?", name, stream.FormatBytes(stream.MaxConfigFile))
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			if !explicit {
 				return Config{}, nil
@@ -248,6 +258,9 @@ func LoadConfig(path string, explicit bool) (Config, error) {
 // Positions come from go-toml alone: its DecodeError for syntax and type
 // errors, StrictMissingError for unknown keys.
 func parseConfig(data []byte, name string) (Config, error) {
+	if line := pastKeyBound(data); line > 0 {
+		return Config{}, fmt.Errorf("%s:%d: the file holds more than %d keys, the most runnel reads of a config — is it the right file?", name, line, MaxConfigKeys)
+	}
 	var c Config
 	dec := toml.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -269,6 +282,23 @@ func parseConfig(data []byte, name string) (Config, error) {
 		return Config{}, err
 	}
 	return c, nil
+}
+
+var errTooLarge = errors.New("too large")
+
+// readBounded reads the file at path (a FIFO too: --config <(…)) up to
+// limit bytes; a longer one is errTooLarge.
+func readBounded(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err == nil && int64(len(data)) > limit {
+		return nil, errTooLarge
+	}
+	return data, err
 }
 
 // decodeError turns a go-toml error into one line per problem.
@@ -542,6 +572,9 @@ func (c *Config) validate(name string, pos *positions) error {
 		if err := checkHeader(h, c.Provider.Headers[h]); err != nil {
 			return fmt.Errorf("%s: key \"provider.headers\": %w", at("provider.headers."+keyString([]string{h})), err)
 		}
+	}
+	if err := validateLimits(c.Limits, at); err != nil {
+		return err
 	}
 	if n := c.MaxResponseBytes; n != nil && *n < minResponseBytes {
 		return fmt.Errorf("%s: key \"max_response_bytes\": %d is too small (at least %d bytes; the default is %d, 32 MiB)", at("max_response_bytes"), *n, minResponseBytes, session.DefaultResponseLimit)

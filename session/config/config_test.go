@@ -490,8 +490,9 @@ func TestLoadToolsConfig(t *testing.T) {
 	if got := tc.Names(); !reflect.DeepEqual(got, wantNames) {
 		t.Errorf("Names = %q, want %q", got, wantNames)
 	}
-	// Local tools never see the hosted MCP tool's token and header variables.
-	if tc.MaxRounds != 5 || !reflect.DeepEqual(tc.SecretEnv, []string{"OPENAI_API_KEY", "DEEPWIKI_TOKEN", "DEEPWIKI_KEY"}) ||
+	// Local tools never see the hosted MCP tool's token and header
+	// variables, nor any provider's key variable.
+	if tc.MaxRounds != 5 || !reflect.DeepEqual(tc.SecretEnv, []string{"OPENAI_API_KEY", "AZURE_OPENAI_API_KEY", "OPENROUTER_API_KEY", "XAI_API_KEY", "GROQ_API_KEY", "DEEPWIKI_TOKEN", "DEEPWIKI_KEY"}) ||
 		!reflect.DeepEqual(tc.APIKeyEnv, []string{"OPENAI_API_KEY"}) {
 		t.Errorf("MaxRounds %d, SecretEnv %q, APIKeyEnv %q", tc.MaxRounds, tc.SecretEnv, tc.APIKeyEnv)
 	}
@@ -550,10 +551,12 @@ func TestLoadToolsConfig(t *testing.T) {
 }
 
 // The configured key variable is hidden from tools as well as
-// OPENAI_API_KEY; a config without tools gives an empty set.
+// OPENAI_API_KEY and every provider's (a preset's, a [providers.NAME]'s);
+// a config without tools gives an empty set.
 func TestToolSetSecrets(t *testing.T) {
-	tc, err := Config{Provider: ProviderConfig{APIKeyEnv: "AZURE_OPENAI_API_KEY"}}.ToolSet()
-	if err != nil || !reflect.DeepEqual(tc.SecretEnv, []string{"OPENAI_API_KEY", "AZURE_OPENAI_API_KEY"}) {
+	tc, err := Config{Provider: ProviderConfig{APIKeyEnv: "MY_KEY"}, Providers: map[string]ProfileConfig{"box": {BaseURL: "http://box:8000/v1", APIKeyEnv: "BOX_KEY"}}}.ToolSet()
+	if err != nil || !reflect.DeepEqual(tc.SecretEnv, []string{"OPENAI_API_KEY", "MY_KEY", "AZURE_OPENAI_API_KEY", "OPENROUTER_API_KEY", "XAI_API_KEY", "GROQ_API_KEY", "BOX_KEY"}) ||
+		!reflect.DeepEqual(tc.APIKeyEnv, []string{"OPENAI_API_KEY", "MY_KEY"}) {
 		t.Errorf("SecretEnv = %q, %v", tc.SecretEnv, err)
 	}
 	if len(tc.Names()) != 0 || tc.Rounds() != tools.DefaultMaxRounds {

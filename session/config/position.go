@@ -2,67 +2,19 @@ package config
 
 // This file finds the line a key is written on, for errors the decoder
 // cannot place (enumerations, missing keys, names used twice). It asks
-// go-toml itself: decoding into a shadow of Config that has only its tables
-// makes the strict decoder report every other key, with its position, in a
-// StrictMissingError. Nothing here parses TOML.
+// go-toml's own parser (package unstable, its public AST) for every key
+// and the line it starts on, in one pass: nothing here parses TOML.
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"reflect"
+	"sort"
 	"strings"
 
-	"github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
 )
 
-// shadow mirrors Config's tables and arrays of tables, with no values;
-// headers mirrors only its tables, so that each [[entry]] header is reported.
-// flat leaves tables of strings out too, so that one written inline is
-// reported whole (the strict decoder names an inline table's keys without
-// their parents).
-//
-// The named variants leave the top-level key "provider" out, for a file that
-// does not write it as a table (provider = "NAME", or a value of the wrong
-// type): the strict decoder then reports that line, where it would refuse
-// the value for the table.
-var (
-	shadow  = shadowOf(reflect.TypeFor[Config](), true, true, "")
-	flat    = shadowOf(reflect.TypeFor[Config](), true, false, "")
-	headers = shadowOf(reflect.TypeFor[Config](), false, false, "")
-
-	shadowNamed  = shadowOf(reflect.TypeFor[Config](), true, true, "provider")
-	flatNamed    = shadowOf(reflect.TypeFor[Config](), true, false, "provider")
-	headersNamed = shadowOf(reflect.TypeFor[Config](), false, false, "provider")
-)
-
-func shadowOf(t reflect.Type, arrays, maps bool, omit string) reflect.Type {
-	var fields []reflect.StructField
-	for i := range t.NumField() {
-		f := t.Field(i)
-		tag := f.Tag.Get("toml")
-		if tag == "" || tag == "-" || tag == omit {
-			continue
-		}
-		ft := f.Type
-		switch {
-		case ft.Kind() == reflect.Struct && ft != reflect.TypeFor[Duration]():
-			ft = shadowOf(ft, arrays, maps, "")
-		case arrays && ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:
-			ft = reflect.SliceOf(shadowOf(ft.Elem(), arrays, maps, ""))
-		case maps && ft.Kind() == reflect.Map && ft.Elem().Kind() == reflect.Struct:
-			ft = reflect.MapOf(ft.Key(), shadowOf(ft.Elem(), arrays, maps, "")) // [models."NAME"]: each entry's keys are reported
-		case maps && ft.Kind() == reflect.Map:
-			ft = reflect.TypeFor[struct{}]() // its keys are reported too
-		default:
-			continue
-		}
-		fields = append(fields, reflect.StructField{Name: fmt.Sprintf("F%d", i), Type: ft, Tag: reflect.StructTag(`toml:"` + tag + `"`)})
-	}
-	return reflect.StructOf(fields)
-}
-
-// keyPos is one key as the strict decoder reported it.
+// keyPos is one key and the line it is written on.
 type keyPos struct {
 	key  string // dotted, no entry index
 	line int
@@ -82,38 +34,137 @@ type positions struct {
 // locate returns the positions of a document that decodes cleanly.
 func locate(data []byte) *positions { return &positions{data: data} }
 
-// find collects the positions.
+// find collects the positions in one pass of go-toml's parser over the
+// document, so a file of N keys costs O(N log N), not N times the file.
+// Every key is recorded under its full dotted path (a table's header and
+// an inline table's keys too), and each [[array]] entry's header line (an
+// inline array of tables: its key's line, once) under the array's path.
 func (p *positions) find() {
 	if p.found {
 		return
 	}
 	p.found = true
-	data := p.data
-	report := func(t reflect.Type) []keyPos {
-		dec := toml.NewDecoder(bytes.NewReader(data))
-		dec.DisallowUnknownFields()
-		var strict *toml.StrictMissingError
-		if !errors.As(dec.Decode(reflect.New(t).Interface()), &strict) {
-			return nil
-		}
-		out := make([]keyPos, len(strict.Errors))
-		for i := range strict.Errors {
-			line, _ := strict.Errors[i].Position()
-			out[i] = keyPos{keyString(strict.Errors[i].Key()), line}
-		}
-		return out
-	}
-	sh, fl, hd := shadow, flat, headers
-	if _, table := genericAt(data, "provider").(map[string]any); !table {
-		sh, fl, hd = shadowNamed, flatNamed, headersNamed
-	}
-	p.keys, p.entries = append(report(sh), report(fl)...), map[string][]int{}
-	for _, h := range report(hd) {
-		p.entries[h.key] = append(p.entries[h.key], h.line)
-		if !strings.Contains(h.key, ".") {
-			p.keys = append(p.keys, h) // a top-level key: a table, or an array of them
+	p.entries = map[string][]int{}
+	starts := []int{0} // the offset where each line starts
+	for i, c := range p.data {
+		if c == '\n' {
+			starts = append(starts, i+1)
 		}
 	}
+	lineOf := func(n *unstable.Node) int {
+		return sort.Search(len(starts), func(i int) bool { return starts[i] > int(n.Raw.Offset) })
+	}
+	var parser unstable.Parser
+	parser.Reset(p.data)
+	table := ""
+	for parser.NextExpression() {
+		e := parser.Expression()
+		key, line := nodeKey(e, lineOf)
+		switch e.Kind {
+		case unstable.Table:
+			table = key
+			p.keys = append(p.keys, keyPos{key, line})
+		case unstable.ArrayTable:
+			table = key
+			p.entries[key] = append(p.entries[key], line)
+			p.keys = append(p.keys, keyPos{key, line})
+		case unstable.KeyValue:
+			p.keyValue(joinKey(table, key), line, e.Value(), lineOf)
+		}
+	}
+}
+
+// MaxConfigKeys bounds the keys of one config file. go-toml checks each key
+// against every key before it, so its decode costs the square of the keys:
+// a file past this many is refused by a linear count before it is decoded.
+// A real config holds a few hundred.
+const MaxConfigKeys = 4096
+
+// pastKeyBound returns the line of the first key past MaxConfigKeys in
+// data, counted in one pass (inline tables' keys too), or 0 when there are
+// not that many (or the document does not parse: the decoder says why).
+func pastKeyBound(data []byte) int {
+	var parser unstable.Parser
+	parser.Reset(data)
+	n, line := 0, 1
+	var count func(v *unstable.Node)
+	count = func(v *unstable.Node) {
+		for it := v.Children(); it.Next(); {
+			c := it.Node()
+			if c.Kind == unstable.KeyValue {
+				n++
+				count(c.Value())
+			} else if c.Kind == unstable.InlineTable || c.Kind == unstable.Array {
+				count(c)
+			}
+		}
+	}
+	offset := 0
+	for parser.NextExpression() && n <= MaxConfigKeys {
+		e := parser.Expression()
+		if e.Kind == unstable.KeyValue {
+			n++
+			count(e.Value())
+		}
+		for it := e.Key(); it.Next(); {
+			k := it.Node()
+			line += bytes.Count(data[offset:k.Raw.Offset], []byte{'\n'})
+			offset = int(k.Raw.Offset)
+			break
+		}
+	}
+	if n > MaxConfigKeys {
+		return line
+	}
+	return 0
+}
+
+// keyValue records key (written on line) and, for an inline table or an
+// array of them, the keys inside.
+func (p *positions) keyValue(key string, line int, v *unstable.Node, lineOf func(*unstable.Node) int) {
+	p.keys = append(p.keys, keyPos{key, line})
+	switch v.Kind {
+	case unstable.InlineTable:
+		for it := v.Children(); it.Next(); {
+			if kv := it.Node(); kv.Kind == unstable.KeyValue {
+				sub, l := nodeKey(kv, lineOf)
+				p.keyValue(key+"."+sub, l, kv.Value(), lineOf)
+			}
+		}
+	case unstable.Array:
+		tables := false
+		for it := v.Children(); it.Next(); {
+			if el := it.Node(); el.Kind == unstable.InlineTable {
+				tables = true
+				p.keyValue(key, lineOf(el), el, lineOf)
+			}
+		}
+		if tables {
+			p.entries[key] = append(p.entries[key], line) // an inline array: its entries share lines
+		}
+	}
+}
+
+// nodeKey is the dotted key of a table header or key-value node, and the
+// line its first part is written on.
+func nodeKey(n *unstable.Node, lineOf func(*unstable.Node) int) (string, int) {
+	var parts []string
+	line := 0
+	for it := n.Key(); it.Next(); {
+		k := it.Node()
+		if line == 0 {
+			line = lineOf(k)
+		}
+		parts = append(parts, string(k.Data))
+	}
+	return keyString(parts), line
+}
+
+func joinKey(table, key string) string {
+	if table == "" {
+		return key
+	}
+	return table + "." + key
 }
 
 // at is "name:line" for key (dotted, no index), or for key of entry i of

@@ -193,7 +193,7 @@ func (c Config) Resolve(env func(string) string, o Overrides) (Settings, error) 
 		s.BaseURL, s.BaseURLSet = u, true
 	}
 
-	key, source, err := resolveKey(p, env)
+	key, source, err := resolveKey(p, env, c.SecretEnv())
 	if err != nil {
 		return Settings{}, err
 	}

@@ -427,18 +427,7 @@ func (c Config) ToolSet() (tools.Config, error) {
 	if err := c.validateTools("config", nil); err != nil {
 		return tools.Config{}, err // a Config built by hand, not loaded
 	}
-	tc := tools.Config{SecretEnv: []string{DefaultAPIKeyEnv}}
-	if e := c.Provider.APIKeyEnv; e != "" && e != DefaultAPIKeyEnv {
-		tc.SecretEnv = append(tc.SecretEnv, e)
-	}
-	tc.APIKeyEnv = slices.Clone(tc.SecretEnv)
-	for _, h := range c.Tools {
-		for _, v := range append([]string{h.AuthorizationEnv}, slices.Sorted(maps.Values(h.HeadersEnv))...) {
-			if v != "" && !slices.Contains(tc.SecretEnv, v) {
-				tc.SecretEnv = append(tc.SecretEnv, v)
-			}
-		}
-	}
+	tc := tools.Config{SecretEnv: c.SecretEnv(), APIKeyEnv: c.apiKeyEnv()}
 	if c.MaxToolRounds != nil {
 		tc.MaxRounds = *c.MaxToolRounds
 	}
@@ -479,11 +468,48 @@ func (c Config) ToolSet() (tools.Config, error) {
 			Timeout: s.Timeout.Duration, StartupTimeout: s.StartupTimeout.Duration, EnvPassthrough: s.EnvPassthrough,
 			URL: s.URL, SSE: s.Transport == "sse", Headers: maps.Clone(s.Headers),
 		})
-		if e := s.BearerTokenEnv; e != "" && !slices.Contains(tc.SecretEnv, e) {
-			tc.SecretEnv = append(tc.SecretEnv, e) // local tools never see it
-		}
 	}
 	return tc, nil
+}
+
+// apiKeyEnv are the API key's variables (OPENAI_API_KEY and
+// provider.api_key_env): what pass_api_key hands a local tool.
+func (c Config) apiKeyEnv() []string {
+	out := []string{DefaultAPIKeyEnv}
+	if e := c.Provider.APIKeyEnv; e != "" && e != DefaultAPIKeyEnv {
+		out = append(out, e)
+	}
+	return out
+}
+
+// SecretEnv is every variable runnel reads a secret from: the API key's
+// (apiKeyEnv), every other provider's api_key_env and the presets' key
+// variables, hosted MCP tools' authorization_env and headers_env, and MCP
+// servers' bearer_token_env. No child process runnel starts sees them
+// (tools.ChildEnv), but for a tool's pass_api_key and env_passthrough.
+func (c Config) SecretEnv() []string {
+	out := c.apiKeyEnv()
+	add := func(v string) {
+		if v != "" && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	for _, p := range presets {
+		add(p.KeyEnv)
+	}
+	for _, name := range slices.Sorted(maps.Keys(c.Providers)) {
+		add(c.Providers[name].APIKeyEnv)
+	}
+	for _, h := range c.Tools {
+		add(h.AuthorizationEnv)
+		for _, v := range slices.Sorted(maps.Values(h.HeadersEnv)) {
+			add(v)
+		}
+	}
+	for _, s := range c.MCPServers {
+		add(s.BearerTokenEnv)
+	}
+	return out
 }
 
 // hosted is the entry as package tools holds it: the request fields, and

@@ -351,3 +351,23 @@ func TestLoginOpensOnlyWebPages(t *testing.T) {
 		}
 	}
 }
+
+// A saved login ten times the table's login_file_bytes is refused in one
+// line naming the key, without reading it.
+func TestStoreLoadBounded(t *testing.T) {
+	store := StoreIn(t.TempDir())
+	path := store.Path("https://a.example/mcp")
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(path, int64(10*stream.DefaultBounds.LoginFile)); err != nil {
+		t.Fatal(err)
+	}
+	_, err := store.Load("https://a.example/mcp")
+	if err == nil || !strings.Contains(err.Error(), "the saved login passed 1 MiB, the most runnel takes — raise [limits] login_file_bytes") || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"runnel/session/regfile"
+	"runnel/stream"
 	"runnel/stream/httppolicy"
 )
 
@@ -89,9 +90,14 @@ func (s Store) Load(serverURL string) (*Login, error) {
 	if s == "" {
 		return nil, nil
 	}
-	b, err := regfile.ReadFile(s.Path(serverURL), httppolicy.MaxLoginFile) // no wait on a FIFO, no unbounded read
+	limit := stream.Limits().LoginFile                          // the table's login_file_bytes: tokens are a few KiB
+	b, err := regfile.ReadFile(s.Path(serverURL), int64(limit)) // no wait on a FIFO, no unbounded read
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
+	}
+	if errors.As(err, new(*regfile.TooLargeError)) {
+		err = &stream.BoundError{What: "the saved login", Key: "login_file_bytes", Limit: limit}
+		return nil, fmt.Errorf("%s: %w; remove it and log in again", s.Path(serverURL), err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w; remove it and log in again", s.Path(serverURL), unwrapPath(err))

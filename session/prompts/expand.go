@@ -11,9 +11,14 @@ import (
 const inputMark = "{{input}}"
 
 // Expand fills the template in with input and returns the message text and
-// the paths its @mentions name, for the caller to attach (session/attach,
-// relative to the working directory). A template without {{input}} gets a
-// non-empty input after a blank line.
+// the paths the template's own @mentions name, for the caller to attach
+// (session/attach, relative to the working directory). A template without
+// {{input}} gets a non-empty input after a blank line.
+//
+// The input is text, never expanded, for a project's prompt and the
+// user's own alike: an @path in it attaches nothing (the input may be a
+// mail or a web page piped in, naming ~/.ssh/id_rsa), and a {{…}} in it
+// stays as written (the template is filled in one pass).
 func (p Prompt) Expand(input string) (text string, files []string) {
 	input = strings.TrimSpace(input)
 	switch {
@@ -24,7 +29,7 @@ func (p Prompt) Expand(input string) (text string, files []string) {
 	default:
 		text = p.Template
 	}
-	for _, m := range attach.Mentions(text) {
+	for _, m := range attach.Mentions(p.Template) {
 		files = append(files, m.Path)
 	}
 	return text, files

@@ -92,12 +92,19 @@ func TestExpandInputAndFiles(t *testing.T) {
 	if len(files) != 2 || files[0] != "main.go" || files[1] != "my dir/a.txt" {
 		t.Fatalf("files %q", files)
 	}
-	// no {{input}}: the input follows after a blank line; none: the template alone
+	// no {{input}}: the input follows after a blank line, as text: its
+	// @paths attach nothing; none: the template alone
 	p = Prompt{Template: "Summarise."}
-	if text, files := p.Expand("@main.go @missing.go"); text != "Summarise.\n\n@main.go @missing.go" || len(files) != 1 {
-		t.Fatalf("text %q files %q (a missing file stays text, as in the composer)", text, files)
+	if text, files := p.Expand("@main.go @missing.go"); text != "Summarise.\n\n@main.go @missing.go" || len(files) != 0 {
+		t.Fatalf("text %q files %q (the input's @paths are text)", text, files)
 	}
-	if text, files := p.Expand(""); text != "Summarise." || files != nil {
+	// the input is never expanded: not its @paths, not a {{…}} in it
+	p = Prompt{Template: "Mail: {{input}}\nsee @main.go", Project: true}
+	text, files = p.Expand("see @~/.ssh/id_ed25519 and {{input}} {{x}}")
+	if text != "Mail: see @~/.ssh/id_ed25519 and {{input}} {{x}}\nsee @main.go" || len(files) != 1 || files[0] != "main.go" {
+		t.Fatalf("text %q files %q", text, files)
+	}
+	if text, files := (Prompt{Template: "Summarise."}).Expand(""); text != "Summarise." || files != nil {
 		t.Fatalf("text %q files %q", text, files)
 	}
 }

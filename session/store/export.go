@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"runnel/stream"
 )
 
 // exportVersion is the "runnel_export" value Export writes and the newest
@@ -17,11 +19,14 @@ const exportVersion = 1
 // Import's bounds: past any of them the document is refused with one line
 // naming the limit, before anything is written.
 const (
-	MaxImportBytes = 256 << 20 // a whole document
-	MaxImportField = 16 << 20  // one text field: a prompt, a title, an error
-	MaxImportItem  = 64 << 20  // one input or output item (attachments travel as data URLs)
+	MaxImportField = 16 << 20 // one text field: a prompt, a title, an error
+	MaxImportItem  = 64 << 20 // one input or output item (attachments travel as data URLs)
 	MaxImportTurns = 10_000
 )
+
+// MaxImportBytes is the most one import holds in all: the table of
+// bounds' import_bytes.
+func MaxImportBytes() int { return stream.Limits().ImportBytes }
 
 // ExportFile is a session as a versioned JSON document:
 //
@@ -274,8 +279,8 @@ type exportTurn struct {
 }
 
 func decodeExport(data []byte) (*exportDoc, error) {
-	if len(data) > MaxImportBytes {
-		return nil, fmt.Errorf("the document is %.1f MiB; an import holds at most %d MiB", float64(len(data))/(1<<20), MaxImportBytes>>20)
+	if limit := MaxImportBytes(); len(data) > limit {
+		return nil, fmt.Errorf("the document is %.1f MiB; an import holds at most %s ([limits] import_bytes)", float64(len(data))/(1<<20), stream.FormatBytes(limit))
 	}
 	if !json.Valid(data) {
 		var v any

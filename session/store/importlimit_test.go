@@ -31,7 +31,7 @@ func TestImportIsBounded(t *testing.T) {
 		"a prompt":    {doc(turn(bigText, small)), "turns[0].prompt: 16.0 MiB; an import holds at most 16 MiB here"},
 		"an item":     {doc(turn("hi", bigItem)), "turns[0].items[0].item: 64.0 MiB; an import holds at most 64 MiB here"},
 		"many turns":  {doc(many...), "turns: 10001 turns; an import holds at most 10000"},
-		"a huge file": {make([]byte, MaxImportBytes+1), "an import holds at most 256 MiB"},
+		"a huge file": {make([]byte, MaxImportBytes()+1), "an import holds at most 256 MiB"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if testing.Short() && name == "an item" {

@@ -154,10 +154,11 @@ func (db *DB) Load(id SessionID) (*Session, []error, error) {
 	var settings anyValue
 	var compacted []byte
 	var tip sql.NullInt64
-	err = tx.QueryRow(`SELECT s.id, s.title, s.model, s.provider, s.created, s.updated, s.preview, s.settings, s.compacted, s.tip,
+	var imported anyValue
+	err = tx.QueryRow(`SELECT s.id, s.title, s.model, s.provider, s.created, s.updated, s.preview, s.settings, s.compacted, s.tip, s.imported,
 			`+userTurnsSQL+`
 		FROM sessions s WHERE s.id = ?`, string(id)).
-		Scan(&in.id, &in.title, &in.model, &in.provider, &in.created, &in.updated, &in.preview, &settings, &compacted, &tip, &in.turns)
+		Scan(&in.id, &in.title, &in.model, &in.provider, &in.created, &in.updated, &in.preview, &settings, &compacted, &tip, &imported, &in.turns)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil, notFound(id)
 	}
@@ -165,6 +166,7 @@ func (db *DB) Load(id SessionID) (*Session, []error, error) {
 		return nil, nil, db.fail("load", err)
 	}
 	s := &Session{Info: in.info(), Settings: json.RawMessage(settings.text())}
+	s.Imported = imported.int() > in.updated.int() // imported, and not continued since
 	if !json.Valid(s.Settings) {
 		warn = append(warn, errors.New("settings are not valid JSON; ignored"))
 		s.Settings = json.RawMessage("{}")

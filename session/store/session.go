@@ -63,6 +63,10 @@ type Session struct {
 	// Compacted is the last compacted window /compact answered with
 	// (SetCompacted), nil for none; turns may have sent it since.
 	Compacted []json.RawMessage
+	// Imported says the session came from a file (Import) and has not been
+	// continued since: its settings are the file's, not the user's
+	// (session.Foreign).
+	Imported bool
 }
 
 // Turn is one exchange as stored.

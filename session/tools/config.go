@@ -28,9 +28,8 @@ const (
 	// second; 10 s leaves room for `npx`/`uvx` fetching a package from a
 	// warm cache, without a silent server holding the start for long.
 	DefaultMCPStartupTimeout = 10 * time.Second
-	MaxOutput                = 64 << 10 // bytes of a command's stdout sent to the model
-	MaxParallel              = 4        // calls of one round running at once
-	Separator                = "__"     // between server and tool in an MCP tool's function name
+	MaxParallel              = 4    // calls of one round running at once
+	Separator                = "__" // between server and tool in an MCP tool's function name
 )
 
 // Approval says when a local tool needs the user's yes before it runs.

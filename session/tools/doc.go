@@ -74,8 +74,15 @@
 // A function command runs at most its timeout (30 s by default); an MCP
 // call at most its server's timeout (60 s), then ends with one line naming
 // the server and the tool; a server must start (launch, initialize, list
-// its tools) within its startup_timeout (10 s). Local tools and servers get
-// runnel's environment minus Config.SecretEnv (the API key's variables and
-// those hosted MCP tools read their tokens from), but for pass_api_key and
-// env_passthrough.
+// its tools) within its startup_timeout (10 s). Every tool result, a
+// function's stdout or an MCP tool's over any transport, is held to the
+// table of bounds' tool_result_bytes (stream.CutToolResult), and an MCP
+// listing to its mcp_* bounds (mcpbounds.go); every schema is checked by
+// the one bounded walker (schemawalk.go) before it is compiled.
+//
+// Every child process runnel starts (functions, local servers, hosted
+// tools' authorization_command, and outside this package notify_command
+// and api_key_command) gets its environment from ChildEnv: runnel's minus
+// Config.SecretEnv (every variable runnel reads a secret from), but for
+// pass_api_key and env_passthrough.
 package tools

@@ -9,12 +9,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"runnel/stream"
 )
 
 const (
@@ -30,7 +31,7 @@ const (
 
 // execResult is how one command ended.
 type execResult struct {
-	Stdout    string // at most MaxOutput bytes, cut at a rune boundary
+	Stdout    string // at most the table's tool_result_bytes, cut at a rune boundary
 	Total     int64  // bytes of stdout the command wrote in all
 	Stderr    string // at most maxStderr bytes
 	ExitCode  int    // -1 when it did not exit by itself
@@ -71,7 +72,7 @@ func runCommand(ctx context.Context, argv []string, dir string, env []string, st
 	cmd.WaitDelay = waitDelay
 	cmd.Dir, cmd.Env = dir, env
 	cmd.Stdin = strings.NewReader(stdin)
-	out := &capture{max: MaxOutput, live: live}
+	out := &capture{max: stream.Limits().ToolResult, live: live}
 	errOut := &capture{max: maxStderr, live: live, stderr: true}
 	cmd.Stdout, cmd.Stderr = out, errOut
 
@@ -101,26 +102,6 @@ func runCommand(ctx context.Context, argv []string, dir string, env []string, st
 	return r
 }
 
-// toolEnv is the inherited environment minus the secrets, plus the call's
-// variables.
-func toolEnv(base []string, secrets []string, extra ...string) []string {
-	out := make([]string, 0, len(base)+len(extra))
-	for _, kv := range base {
-		name, _, _ := strings.Cut(kv, "=")
-		secret := false
-		for _, s := range secrets {
-			if name == s {
-				secret = true
-				break
-			}
-		}
-		if !secret {
-			out = append(out, kv)
-		}
-	}
-	return append(out, extra...)
-}
-
 // commandEnv is the environment for a function call; secrets are the
 // variables to remove (Config.hiddenEnv).
 func commandEnv(secrets []string, call Call) []string {
@@ -128,7 +109,7 @@ func commandEnv(secrets []string, call Call) []string {
 	if len(args) > maxArgsEnv {
 		args = "" // too big for one variable: read stdin
 	}
-	return toolEnv(os.Environ(), secrets,
+	return ChildEnv(secrets,
 		"RUNNEL_TOOL_ARGS="+args, "RUNNEL_TOOL_NAME="+call.Name, "RUNNEL_TOOL_CALL_ID="+call.CallID)
 }
 
@@ -151,7 +132,7 @@ func (r execResult) modelOutput(timeout time.Duration) string {
 	}
 	b.WriteString(r.Stdout)
 	if r.Truncated() {
-		fmt.Fprintf(&b, "\n[output cut at %d KiB; the command printed %s in all]", MaxOutput>>10, byteSize(r.Total))
+		fmt.Fprintf(&b, "\n[output cut at %s; the command printed %s in all — [limits] tool_result_bytes]", stream.FormatBytes(stream.Limits().ToolResult), byteSize(r.Total))
 	}
 	if !r.TimedOut && r.ExitCode != 0 {
 		fmt.Fprintf(&b, "\n[exit status %d]", r.ExitCode)

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"runnel/stream"
 )
 
 // runOne runs a single call of f with no approval needed.
@@ -82,10 +84,10 @@ func TestCommandOutputCap(t *testing.T) {
 		t.Fatalf("got %v truncated=%t", res.Status, res.Truncated)
 	}
 	body, note, ok := strings.Cut(res.Output, "\n[output cut")
-	if !ok || len(body) != MaxOutput || strings.Trim(body, "a") != "" {
-		t.Errorf("kept %d bytes before the note, want %d", len(body), MaxOutput)
+	if !ok || len(body) != stream.DefaultBounds.ToolResult || strings.Trim(body, "a") != "" {
+		t.Errorf("kept %d bytes before the note, want %d", len(body), stream.DefaultBounds.ToolResult)
 	}
-	if want := " at 64 KiB; the command printed 200 KB in all]"; note != want {
+	if want := " at 64 KiB; the command printed 200 KB in all — [limits] tool_result_bytes]"; note != want {
 		t.Errorf("note %q, want %q", note, want)
 	}
 }

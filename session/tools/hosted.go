@@ -41,7 +41,7 @@ func (c Config) RequestTools(enabled func(name string) bool, env func(string) st
 		if !enabled(h.Name) {
 			continue
 		}
-		raw, err := h.json(env)
+		raw, err := h.json(env, c.SecretEnv)
 		if err != nil {
 			return nil, err
 		}
@@ -55,8 +55,9 @@ func (c Config) RequestTools(enabled func(name string) bool, env func(string) st
 	return out, nil
 }
 
-// json writes one hosted tool with its secrets.
-func (h Hosted) json(env func(string) string) (json.RawMessage, error) {
+// json writes one hosted tool with its secrets; hidden are the variables
+// its authorization_command does not see.
+func (h Hosted) json(env func(string) string, hidden []string) (json.RawMessage, error) {
 	m := make(map[string]any, len(h.Fields)+3)
 	maps.Copy(m, h.Fields)
 	m["type"] = h.Type
@@ -79,7 +80,7 @@ func (h Hosted) json(env func(string) string) (json.RawMessage, error) {
 		}
 		m["authorization"] = v
 	case len(h.AuthorizationCommand) > 0:
-		v, err := secretFromCommand(h.AuthorizationCommand)
+		v, err := secretFromCommand(h.AuthorizationCommand, hidden)
 		if err != nil {
 			return nil, fmt.Errorf("tool %s: %w", h.Name, err)
 		}
@@ -101,10 +102,11 @@ func secretFromEnv(env func(string) string, name string) (string, error) {
 
 // secretFromCommand runs argv and returns its first line of output. Neither
 // its output nor its text is ever put in an error.
-func secretFromCommand(argv []string) (string, error) {
+func secretFromCommand(argv []string, hidden []string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), secretCommandTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Env = ChildEnv(hidden)
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.WaitDelay = time.Second

@@ -10,7 +10,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -212,10 +211,7 @@ func (m *Manager) Start(ctx context.Context) {
 	}
 	for i, s := range m.servers {
 		for _, t := range listed[i] {
-			params, _ := json.Marshal(t.InputSchema)
-			if t.InputSchema == nil {
-				params = nil
-			}
+			params := toolParams(t)
 			schema, _ := CompileSchema(params)
 			mt := &mcpTool{
 				name: exposedName(s.cfg.Name, t.Name, used), tool: t.Name, server: s,
@@ -245,6 +241,7 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 		return nil, err
 	}
 	var tools []*mcp.Tool
+	var bounds toolBounds
 	for t, err := range c.cs.Tools(ctx, nil) {
 		if err != nil {
 			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -258,9 +255,19 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 			_ = c.cs.Close()
 			return nil, err
 		}
-		if len(s.cfg.AllowedTools) == 0 || slices.Contains(s.cfg.AllowedTools, t.Name) {
+		if len(s.cfg.AllowedTools) > 0 && !slices.Contains(s.cfg.AllowedTools, t.Name) {
+			continue
+		}
+		if len(tools) == stream.Limits().MCPTools {
+			bounds.more = true
+			break // the listing stops here: no more pages are asked for
+		}
+		if bounds.admit(t) {
 			tools = append(tools, t)
 		}
+	}
+	if line := bounds.line(s.cfg.Name); line != "" {
+		s.m.report(errors.New(line))
 	}
 	for _, want := range s.cfg.AllowedTools {
 		if !slices.ContainsFunc(tools, func(t *mcp.Tool) bool { return t.Name == want }) {
@@ -284,7 +291,7 @@ func (s *server) start(ctx context.Context) (*conn, error) {
 		extra = append(extra, k+"="+v)
 	}
 	slices.Sort(extra)
-	cmd.Env = toolEnv(os.Environ(), secrets, extra...)
+	cmd.Env = ChildEnv(secrets, extra...)
 	cmd.Stderr = s.stderr
 	ownGroup(cmd) // the terminal's ^C is runnel's to handle
 	cmd.WaitDelay = mcpGrace

@@ -92,14 +92,14 @@ func startTest(t *testing.T, edit func(*Server)) (*Manager, *reports) {
 
 func TestMCPListsTools(t *testing.T) {
 	m, rep := startTest(t, nil)
-	want := []string{"test__echo", "test__env", "test__slow", "test__fail", "test__broken", "test__picture", "test__block", "test__hang", "test__crash", "test__hidden_tool"}
+	want := []string{"test__echo", "test__big", "test__env", "test__slow", "test__fail", "test__broken", "test__picture", "test__block", "test__hang", "test__crash", "test__hidden_tool"}
 	got := m.ToolNames()
 	slices.Sort(got)
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
 		t.Errorf("ToolNames = %q, want %q", got, want)
 	}
-	if s := m.Summary(); s != "mcp: 1 server, 10 tools" {
+	if s := m.Summary(); s != "mcp: 1 server, 11 tools" {
 		t.Errorf("Summary = %q", s)
 	}
 	if len(rep.errs) != 0 {

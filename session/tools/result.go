@@ -82,7 +82,7 @@ type Result struct {
 	Output    string
 	Stderr    string        // a local command's stderr, capped
 	ExitCode  int           // a local command's exit status; -1 when it has none
-	Truncated bool          // stdout was cut at MaxOutput
+	Truncated bool          // the output was cut at the table's tool_result_bytes
 	Duration  time.Duration // how long it ran (0 when it did not)
 	Notice    string        // one line for stderr in one-shot mode, "" for none
 }

@@ -249,7 +249,8 @@ func (r *Runner) runMCP(ctx context.Context, t *mcpTool, c Call) Result {
 	}
 	start := time.Now()
 	out, isError, err := r.mcp.call(ctx, t, c.Arguments, progress)
-	res := Result{Call: c, Output: out, ExitCode: -1, Duration: time.Since(start)}
+	res := Result{Call: c, ExitCode: -1, Duration: time.Since(start)}
+	res.Output, res.Truncated = stream.CutToolResult(out) // the one bound of every tool result
 	switch {
 	case ctx.Err() != nil:
 		res.Status, res.Output = StatusCancelled, CancelledOutput

@@ -12,6 +12,8 @@ import (
 	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"runnel/stream"
 )
 
 // Schema is a compiled JSON Schema for a tool's arguments.
@@ -22,13 +24,33 @@ type Schema struct {
 // emptyObject is what a tool without parameters declares.
 var emptyObject = json.RawMessage(`{"type":"object","properties":{}}`)
 
+// CheckSchema checks a schema's shape against the table of bounds before
+// anything resolves or sends it: raw at most schema_bytes, nesting at most
+// schema_depth, and no $ref cycle that never descends into the value
+// (WalkSchema). tree is raw decoded, or nil to decode it here.
+func CheckSchema(raw []byte, tree map[string]any) error {
+	if limit := stream.Limits().SchemaBytes; len(raw) > limit {
+		return &stream.BoundError{What: "the schema", Key: "schema_bytes", Limit: limit, Got: stream.FormatBytes(len(raw))}
+	}
+	if tree == nil {
+		if err := json.Unmarshal(raw, &tree); err != nil {
+			return fmt.Errorf("not a JSON object: %w", err)
+		}
+	}
+	return WalkSchema(tree, func(map[string]any) bool { return true })
+}
+
 // CompileSchema parses and resolves a schema. It must be a JSON object (the
-// API rejects anything else as function parameters); references outside the
-// schema are not fetched and are an error.
+// API rejects anything else as function parameters) within the bounds
+// CheckSchema checks; references outside the schema are not fetched and
+// are an error.
 func CompileSchema(raw json.RawMessage) (*Schema, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, errors.New("the schema must be a JSON object, like {\"type\": \"object\", \"properties\": {}}")
+	}
+	if err := CheckSchema(raw, nil); err != nil {
+		return nil, err
 	}
 	var s jsonschema.Schema
 	if err := json.Unmarshal(raw, &s); err != nil {

@@ -100,3 +100,26 @@ func TestRequestToolsAddsHostedSecrets(t *testing.T) {
 		t.Errorf("SecretValues = %q", vals)
 	}
 }
+
+// A hosted tool's authorization_command runs in the one child environment:
+// it sees no secret variable, its own included.
+func TestAuthorizationCommandEnvHidesSecrets(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-openai-0123456789")
+	t.Setenv("RUNNEL_TEST_MCP_TOKEN", "mcp-token-0123456789")
+	c := Config{
+		Hosted:    []Hosted{{Name: "mcp", Type: "mcp", Enabled: true, Fields: map[string]any{}, AuthorizationCommand: []string{"sh", "-c", `echo "tok-${OPENAI_API_KEY:-none}-${RUNNEL_TEST_MCP_TOKEN:-none}"`}}},
+		SecretEnv: []string{"OPENAI_API_KEY", "RUNNEL_TEST_MCP_TOKEN"},
+	}
+	raws, err := c.RequestTools(nil, nil)
+	if err != nil || len(raws) != 1 || !strings.Contains(string(raws[0]), `"authorization":"tok-none-none"`) {
+		t.Fatalf("%v: %s", err, raws)
+	}
+}
+
+// ChildEnv drops exactly the hidden variables, and adds extra.
+func TestChildEnv(t *testing.T) {
+	got := childEnv([]string{"PATH=/bin", "OPENAI_API_KEY=sk-1", "HOME=/h", "MCP_TOKEN=t=2"}, []string{"OPENAI_API_KEY", "MCP_TOKEN"}, "X=1")
+	if want := []string{"PATH=/bin", "HOME=/h", "X=1"}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runnel/stream"
 	"runtime"
 	"strings"
 	"time"
@@ -44,7 +45,7 @@ func UserShell(getenv func(string) string) []string {
 func (c Config) RunShell(ctx context.Context, line, dir string) ShellRun {
 	argv := append(UserShell(os.Getenv), line)
 	start := time.Now()
-	x := runCommand(ctx, argv, dir, toolEnv(os.Environ(), c.hiddenEnv(false, nil)), "", DefaultTimeout, nil)
+	x := runCommand(ctx, argv, dir, ChildEnv(c.hiddenEnv(false, nil)), "", DefaultTimeout, nil)
 	return ShellRun{Output: x.shellOutput(), Status: x.status(), ExitCode: x.ExitCode, Took: time.Since(start)}
 }
 
@@ -64,7 +65,7 @@ func (r execResult) shellOutput() string {
 		b.WriteString(s)
 	}
 	if r.Truncated() {
-		note(fmt.Sprintf("[output cut at %d KiB; the command printed %s in all]\n", MaxOutput>>10, byteSize(r.Total)))
+		note(fmt.Sprintf("[output cut at %s; the command printed %s in all — [limits] tool_result_bytes]\n", stream.FormatBytes(stream.Limits().ToolResult), byteSize(r.Total)))
 	}
 	if s := strings.TrimRight(r.Stderr, "\n"); s != "" {
 		note("[stderr]\n" + s + "\n")

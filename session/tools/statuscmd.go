@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"errors"
-	"os"
 	"time"
 )
 
@@ -18,7 +17,7 @@ func (c Config) RunStatusCommand(ctx context.Context, argv []string, timeout tim
 	if len(argv) == 0 {
 		return "", errors.New("no command")
 	}
-	r := runCommand(ctx, argv, "", toolEnv(os.Environ(), c.hiddenEnv(false, nil)), "", timeout, nil)
+	r := runCommand(ctx, argv, "", ChildEnv(c.hiddenEnv(false, nil)), "", timeout, nil)
 	switch {
 	case r.StartErr != nil:
 		return r.Stdout, r.StartErr

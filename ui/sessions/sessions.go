@@ -503,15 +503,16 @@ func bareErr(err error) error {
 func (h Env) Import(name string) error {
 	var data []byte
 	var err error
+	limit := store.MaxImportBytes()
 	if name == "-" {
 		name = "stdin"
-		data, err = waitRead(h.Ctx, func() ([]byte, error) { return io.ReadAll(io.LimitReader(h.Stdin, store.MaxImportBytes+1)) })
+		data, err = waitRead(h.Ctx, func() ([]byte, error) { return io.ReadAll(io.LimitReader(h.Stdin, int64(limit)+1)) })
 	} else {
-		data, err = regfile.ReadFile(name, store.MaxImportBytes) // a FIFO or a device is refused, not waited on
+		data, err = regfile.ReadFile(name, int64(limit)) // a FIFO or a device is refused, not waited on
 	}
 	var tooLarge *regfile.TooLargeError
-	if errors.As(err, &tooLarge) || len(data) > store.MaxImportBytes {
-		return usagef("cannot import %s: larger than %d MiB, the most one import holds", name, store.MaxImportBytes>>20)
+	if errors.As(err, &tooLarge) || len(data) > limit {
+		return usagef("cannot import %s: larger than %s, the most one import holds ([limits] import_bytes)", name, stream.FormatBytes(limit))
 	}
 	if errors.Is(err, context.Canceled) {
 		return err
@@ -555,8 +556,8 @@ func (h Env) ImportConversation(conv string) error {
 		// the endpoint answered: it is the conversation that is missing
 		return fmt.Errorf("cannot import conversation %s: %s (is it this provider's? -c provider=NAME or base_url picks another)", stream.SanitizeLine(conv), apiErr.Message)
 	}
-	if err != nil {
-		return fmt.Errorf("cannot import conversation %s: %s", stream.SanitizeLine(conv), line(err))
+	if err != nil { // the line names the conversation once
+		return fmt.Errorf("cannot import conversation %s: %s", stream.SanitizeLine(conv), strings.TrimPrefix(line(err), "conversation "+stream.SanitizeLine(conv)+": "))
 	}
 	data, err := session.ConversationDoc(conv, items, settings, h.Now())
 	if err != nil {

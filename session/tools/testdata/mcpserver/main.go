@@ -14,6 +14,8 @@ import (
 	"io"
 	"log"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -28,10 +30,20 @@ func main() {
 		return
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "testserver", Version: "1"}, nil)
+	if len(os.Args) > 1 && os.Args[1] == "flood" {
+		flood(s, os.Args[2:])
+	}
 
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Echo text back"},
 		func(_ context.Context, _ *mcp.CallToolRequest, a echoArgs) (*mcp.CallToolResult, any, error) {
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "echo: " + a.Text}}}, nil, nil
+		})
+
+	// big answers with as many bytes of text as its text argument says.
+	mcp.AddTool(s, &mcp.Tool{Name: "big", Description: "Answer with N bytes"},
+		func(_ context.Context, _ *mcp.CallToolRequest, a echoArgs) (*mcp.CallToolResult, any, error) {
+			n, _ := strconv.Atoi(a.Text)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("b", n)}}}, nil, nil
 		})
 
 	mcp.AddTool(s, &mcp.Tool{Name: "env", Description: "Print an environment variable"},
@@ -113,5 +125,30 @@ func main() {
 
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		log.Fatal(err)
+	}
+}
+
+// flood adds what a listing must be bounded against, sized by its
+// arguments (tools, name bytes, description bytes, schema bytes): that
+// many plain tools, one with a name that long, one with a description
+// that long, one with an input schema that large, and one whose schema
+// is its own $ref.
+func flood(s *mcp.Server, args []string) {
+	n := make([]int, 4)
+	for i := range n {
+		if i < len(args) {
+			n[i], _ = strconv.Atoi(args[i])
+		}
+	}
+	obj := json.RawMessage(`{"type":"object"}`)
+	noop := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{}, nil
+	}
+	s.AddTool(&mcp.Tool{Name: "longdesc", Description: strings.Repeat("d", n[2]), InputSchema: obj}, noop)
+	s.AddTool(&mcp.Tool{Name: "bigschema", InputSchema: json.RawMessage(`{"type":"object","description":"` + strings.Repeat("s", n[3]) + `"}`)}, noop)
+	s.AddTool(&mcp.Tool{Name: "cycle", InputSchema: json.RawMessage(`{"type":"object","allOf":[{"$ref":"#"}]}`)}, noop)
+	s.AddTool(&mcp.Tool{Name: strings.Repeat("n", n[1]), InputSchema: obj}, noop)
+	for i := range n[0] {
+		s.AddTool(&mcp.Tool{Name: fmt.Sprintf("t%06d", i), Description: "one of many", InputSchema: obj}, noop)
 	}
 }

@@ -1,0 +1,119 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"runnel/stream"
+)
+
+// Every bound of the one table is set in config.example.toml at its default
+// and named in the README's table with its key.
+func TestLimitsTableDocumented(t *testing.T) {
+	example, err := os.ReadFile(exampleFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := parseConfig(example, "config.example.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range stream.BoundTable {
+		if v, ok := c.Limits[d.Key]; !ok || v != d.Get(stream.DefaultBounds) {
+			t.Errorf("config.example.toml: [limits] %s = %d, want it set to the default %d", d.Key, v, d.Get(stream.DefaultBounds))
+		}
+		if !strings.Contains(string(readme), "`limits."+d.Key+"`") {
+			t.Errorf("README.md: the limits table does not name limits.%s", d.Key)
+		}
+	}
+	if got := c.Bounds(); got != stream.DefaultBounds {
+		t.Errorf("the example's bounds differ from the defaults: %+v", got)
+	}
+}
+
+func TestLimitsKeysChecked(t *testing.T) {
+	for doc, want := range map[string]string{
+		"[limits]\ntool_result_byte = 100000\n":     `c.toml:2: key "limits.tool_result_byte": no such limit`,
+		"[limits]\ntool_result_bytes = 10\n":        `c.toml:2: key "limits.tool_result_bytes": 10 is too small (at least 1024 bytes; the default is 65536)`,
+		"[limits]\nschema_depth = \"deep\"\n":       "schema_depth",
+		"[limits]\nimport_pages = 5\nmcp_tools = 7": "",
+	} {
+		c, err := parseConfig([]byte(doc), "c.toml")
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%q: %v", doc, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "\n")):
+			t.Errorf("%q: got %v, want one line holding %q", doc, err, want)
+		case want == "":
+			if b := c.Bounds(); b.ImportPages != 5 || b.MCPTools != 7 || b.ToolResult != stream.DefaultBounds.ToolResult {
+				t.Errorf("%q: bounds %+v", doc, b)
+			}
+		}
+	}
+}
+
+// A config past MaxConfigKeys is refused by a count, on the line of the
+// first key past it, before go-toml (which costs the square of the keys)
+// decodes it.
+func TestConfigKeyBound(t *testing.T) {
+	_, err := parseConfig(keysDoc(10*MaxConfigKeys), "c.toml")
+	want := fmt.Sprintf("c.toml:%d: the file holds more than %d keys", MaxConfigKeys+2, MaxConfigKeys)
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got %v, want %q…", err, want)
+	}
+	if _, err := parseConfig(keysDoc(MaxConfigKeys-1), "c.toml"); err == nil || !strings.Contains(err.Error(), "no such action") {
+		t.Errorf("under the bound: %v", err)
+	}
+}
+
+// keysDoc is an invalid [keys] table of n lines: every action is unknown.
+func keysDoc(n int) []byte {
+	var b strings.Builder
+	b.WriteString("[keys]\n")
+	for i := range n {
+		fmt.Fprintf(&b, "act%d = \"ctrl+x\"\n", i)
+	}
+	return []byte(b.String())
+}
+
+// A config table is rejected in linear time: ten times the lines cost
+// about ten times as long (a quadratic check costs a hundred times), timed
+// against a baseline of the same run that is long enough (tens of ms) that
+// a preempted slice cannot decide it.
+func TestConfigTableLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("times a parse")
+	}
+	timeOf := func(n int) time.Duration {
+		doc := keysDoc(n)
+		best := time.Duration(1 << 62)
+		for range 3 {
+			start := time.Now()
+			_, err := parseConfig(doc, "c.toml")
+			d := time.Since(start)
+			if err == nil || strings.Contains(err.Error(), "\n") ||
+				!strings.Contains(err.Error(), `c.toml:2: key "keys.act0": no such action`) && !strings.Contains(err.Error(), "more than 4096 keys") {
+				t.Fatalf("%d lines: %v", n, err)
+			}
+			best = min(best, d)
+		}
+		return best
+	}
+	n := 2000
+	base := timeOf(n)
+	for base < 30*time.Millisecond && n < 1<<20 {
+		n *= 2
+		base = timeOf(n)
+	}
+	big := timeOf(10 * n)
+	if big > 30*base {
+		t.Errorf("%d lines took %v, %d lines %v: %.0f× for 10× the lines (linear is about 10×)", n, base, 10*n, big, float64(big)/float64(base))
+	}
+}

@@ -1,0 +1,142 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"runnel/stream"
+)
+
+// floodArgs are ten times each listing bound: tools, name, description,
+// schema.
+func floodArgs() []string {
+	b := stream.DefaultBounds
+	return []string{"flood", strconv.Itoa(10 * b.MCPTools), strconv.Itoa(10 * b.MCPToolName),
+		strconv.Itoa(10 * b.MCPToolDescription), strconv.Itoa(10 * b.MCPToolSchema)}
+}
+
+// floodServer is the network twin of the test binary's flood mode and its
+// big tool.
+func floodServer() *mcp.Server {
+	b := stream.DefaultBounds
+	s := mcp.NewServer(&mcp.Implementation{Name: "flood", Version: "1"}, nil)
+	obj := json.RawMessage(`{"type":"object"}`)
+	noop := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{}, nil
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "big", Description: "Answer with N bytes"},
+		func(_ context.Context, _ *mcp.CallToolRequest, a echoIn) (*mcp.CallToolResult, any, error) {
+			n, _ := strconv.Atoi(a.Text)
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("b", n)}}}, nil, nil
+		})
+	s.AddTool(&mcp.Tool{Name: "longdesc", Description: strings.Repeat("d", 10*b.MCPToolDescription), InputSchema: obj}, noop)
+	s.AddTool(&mcp.Tool{Name: "bigschema", InputSchema: json.RawMessage(`{"type":"object","description":"` + strings.Repeat("s", 10*b.MCPToolSchema) + `"}`)}, noop)
+	s.AddTool(&mcp.Tool{Name: "cycle", InputSchema: json.RawMessage(`{"type":"object","allOf":[{"$ref":"#"}]}`)}, noop)
+	s.AddTool(&mcp.Tool{Name: strings.Repeat("n", 10*b.MCPToolName), InputSchema: obj}, noop)
+	for i := range 10 * b.MCPTools {
+		s.AddTool(&mcp.Tool{Name: fmt.Sprintf("t%06d", i), InputSchema: obj}, noop)
+	}
+	return s
+}
+
+// floodManagers starts the flooding server over stdio, streamable HTTP and
+// SSE, each as a server named "f".
+func floodManagers(t *testing.T) map[string]*Manager {
+	t.Helper()
+	fs := floodServer() // one server for both: building 10,000 tools takes a while
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return fs }, nil)
+	sse := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return fs }, nil)
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	ss := httptest.NewServer(sse)
+	t.Cleanup(ss.Close)
+	out := map[string]*Manager{}
+	reps := map[string]*reports{}
+	for kind, srv := range map[string]Server{
+		"stdio": {Name: "f", Command: mcpServerBinary(t), Args: floodArgs(), Approval: ApproveNever},
+		"http":  {Name: "f", URL: ts.URL, Approval: ApproveNever},
+		"sse":   {Name: "f", URL: ss.URL, SSE: true, Approval: ApproveNever},
+	} {
+		r := newReports()
+		m := NewMCP(Config{Servers: []Server{srv}}, StartHooks{Report: r.add})
+		m.Start(t.Context())
+		t.Cleanup(func() { m.Close() })
+		out[kind], reps[kind] = m, r
+	}
+	for kind, r := range reps {
+		r.mu.Lock()
+		errs := r.errs
+		r.mu.Unlock()
+		if len(errs) != 1 {
+			t.Fatalf("%s: %d reports, want one line: %v", kind, len(errs), errs)
+		}
+		line := errs[0].Error()
+		for _, want := range []string{"mcp server f: it offers more than 1000 tools", "1 with a name longer than 256 bytes left out",
+			"1 with an input schema larger than 64 KiB left out", "1 with an input schema too deep or with a $ref cycle left out",
+			"1 descriptions cut at 16 KiB", "raise [limits] mcp_tools, mcp_tool_name_bytes, mcp_tool_schema_bytes, schema_depth, mcp_tool_description_bytes"} {
+			if !strings.Contains(line, want) || strings.Contains(line, "\n") {
+				t.Errorf("%s: report %q lacks %q", kind, line, want)
+			}
+		}
+	}
+	return out
+}
+
+// Ten times every listing bound, over stdio, streamable HTTP and SSE: at
+// most mcp_tools tools are offered, none with a name, description or
+// schema past its bound, and one line says what was left out.
+//
+// A result ten times tool_result_bytes, over each of them, reaches the
+// model cut at the bound with one line saying so; the item a resend
+// carries is the cut one.
+func TestMCPListingAndResultBounded(t *testing.T) {
+	b := stream.DefaultBounds
+	managers := floodManagers(t)
+	for kind, m := range managers {
+		tools := m.FunctionTools(nil)
+		if len(tools) != b.MCPTools {
+			t.Errorf("%s: %d tools offered, want %d", kind, len(tools), b.MCPTools)
+		}
+		total := 0
+		for _, raw := range tools {
+			total += len(raw)
+			var f struct {
+				Name, Description string
+				Parameters        json.RawMessage
+			}
+			_ = json.Unmarshal(raw, &f)
+			if len(f.Name) > 64 || len(f.Description) > b.MCPToolDescription+len("…") || len(f.Parameters) > b.MCPToolSchema {
+				t.Errorf("%s: tool %.40s… passes a bound (%d, %d, %d bytes)", kind, f.Name, len(f.Name), len(f.Description), len(f.Parameters))
+			}
+		}
+		if total > 2<<20 {
+			t.Errorf("%s: the tools weigh %s in every request", kind, stream.FormatBytes(total))
+		}
+	}
+
+	for kind, m := range managers {
+		r := NewRunner(Config{}, m, Hooks{})
+		res := r.Run(t.Context(), []Call{{CallID: "c1", Name: "f__big", Arguments: fmt.Sprintf(`{"text":"%d"}`, 10*b.ToolResult)}})[0]
+		if res.Status != StatusOK || !res.Truncated {
+			t.Fatalf("%s: status %v truncated %t: %.200s", kind, res.Status, res.Truncated, res.Output)
+		}
+		body, note, ok := strings.Cut(res.Output, "\n[output cut")
+		if !ok || len(body) != b.ToolResult || strings.Contains(note, "\n") {
+			t.Errorf("%s: kept %d bytes, note %q", kind, len(body), note)
+		}
+		if want := " at 64 KiB; the tool sent 640 KiB in all — [limits] tool_result_bytes]"; note != want {
+			t.Errorf("%s: note %q, want %q", kind, note, want)
+		}
+		if item := res.Item(); len(item) > b.ToolResult+200 {
+			t.Errorf("%s: the output item is %d bytes", kind, len(item))
+		}
+	}
+}
