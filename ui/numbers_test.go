@@ -46,7 +46,7 @@ func statusValue(t *testing.T, screen, row string) string {
 func TestDemoNumbersAgree(t *testing.T) {
 	db := tempDB(t)
 	client := &stream.Client{BaseURL: demo.BaseURL, HTTP: &http.Client{Transport: demo.New(demo.Options{})}}
-	m := newTestModel(t, Options{Client: client, Provider: "demo", DB: db, Settings: session.Settings{Model: "gpt-5-mini", Store: true}})
+	m := newTestModel(t, Options{Client: client, Provider: "demo", DB: db, Settings: session.Settings{Model: demo.Model, Store: true}})
 	d := newDriver(t, m)
 	d.run(m.Init())
 	idle := func(turns int) func() bool {

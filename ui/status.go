@@ -9,7 +9,6 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"runnel/session/demo"
 	"runnel/stream"
 	"runnel/theme"
 	"runnel/ui/pace"
@@ -155,7 +154,7 @@ func (s Status) View(width int, now time.Time, st *theme.Styles) string {
 		if sh.Badge.GetPaddingRight() > 0 {
 			gap = "" // the badge carries its own
 		}
-		ident = sh.Badge.Render("DEMO") + paint(sh.Muted, gap+demo.Model)
+		ident = sh.Badge.Render("DEMO") + paint(sh.Muted, gap+model)
 	} else if n := stream.SanitizeLine(s.ProviderName); n != "" && n != "default" {
 		ident += paint(sh.Muted, " @"+n) // the name is shorter than a host, and is what /provider takes
 	} else if p != "" {

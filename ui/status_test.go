@@ -89,16 +89,16 @@ func TestStatusIdleAndProvider(t *testing.T) {
 }
 
 // TestStatusEffortAndDemo: the reasoning effort shows after the model; the
-// demo shows a DEMO badge and the name its answers carry, runnel-demo (it
-// is not gpt-5-mini), as /status does (TestDemoModelAgrees).
+// demo shows a DEMO badge and the name its answers carry, runnel-demo (the
+// model config.WithDemo gives the chat), as /status does (TestDemoModelAgrees).
 func TestStatusEffortAndDemo(t *testing.T) {
 	s := Status{Model: "gpt-5", Effort: "high"}
 	if v := ansi.Strip(s.View(80, statusNow, nil)); !strings.Contains(v, "gpt-5 · high") {
 		t.Errorf("no effort: %q", v)
 	}
-	s = Status{Model: "gpt-5-mini", Provider: "demo", Effort: "low"}
+	s = Status{Model: "runnel-demo", Provider: "demo", Effort: "low"}
 	v := ansi.Strip(s.View(80, statusNow, nil))
-	if !strings.Contains(v, "DEMO runnel-demo") || strings.Contains(v, "gpt-5-mini") {
+	if !strings.Contains(v, "DEMO runnel-demo") || strings.Contains(v, "low") {
 		t.Errorf("demo status = %q", v)
 	}
 }
