@@ -41,6 +41,7 @@ type Model struct {
 	history            // the session's store
 	metering           // tokens, cost and the provider's models
 	notify    notifier // tells the user when a long turn needs them (notify.go)
+	queue     msgQueue // messages sent while a turn runs (queue.go)
 }
 
 // New builds the root model.
@@ -198,9 +199,6 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.transcript.InvalidateAll()
 		return m, nil
 	case tea.KeyPressMsg:
-		if m.dialog != nil {
-			return m, m.dialogKey(msg)
-		}
 		return m, m.key(msg)
 	case tea.MouseWheelMsg, finalMsg, runMsg, panelChangedMsg, panelEndedMsg, showMsg, imageMsg, noticeMsg, NoticeMsg, redrawMsg:
 		return m, m.items.Update(msg)
@@ -209,13 +207,19 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.MouseClickMsg, tea.MouseMotionMsg, tea.MouseReleaseMsg:
 		return m, m.items.mouse(msg, m.dialog == nil && !m.showHelp)
-	case tea.FocusMsg, tea.BlurMsg, turnEndMsg:
+	case tea.FocusMsg, tea.BlurMsg:
 		m.notify.Update(msg)
 		return m, nil
+	case turnEndMsg:
+		m.notify.Update(msg)
+		return m, m.queueTurnEnded(msg)
 	case mouseModeMsg:
 		m.statusBar.Update(msg)
 		return m, nil
 	case SubmitMsg:
+		if m.enqueue(msg) { // a turn runs: the message waits for its end
+			return m, nil
+		}
 		m.conv.Override = msg.Prompt // a prompt file's turn, or nil: the session's settings
 		return m, m.submit(msg.Text, msg.Files)
 	case attachReadMsg:
@@ -333,7 +337,19 @@ func (m *Model) resize(w, h int) tea.Cmd {
 }
 
 func (m *Model) transcriptHeight() int {
-	return max(1, m.frame.height-m.composer.Height()-2)
+	return max(1, m.frame.height-m.composer.Height()-strings.Count(m.underComposer(), "\n")-2)
+}
+
+// underComposer is the lines under the composer, each ending in a
+// newline: the edit pending (branch.go) and the queue (queue.go).
+func (m *Model) underComposer() string {
+	var b strings.Builder
+	for _, l := range []string{m.turns.editView(m.frame.width, m.frame.styles), m.queue.view(m.frame.width, m.frame.styles)} {
+		if l != "" {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
 }
 
 // View draws the screen: transcript, composer, status line, key hint.
@@ -349,7 +365,11 @@ func (m *Model) View() tea.View {
 	default:
 		top = m.transcript.View()
 	}
-	v := tea.NewView(strings.Join([]string{top, m.composer.View(), m.statusBar.statusView(m.frame), m.statusBar.hint(m.frame)}, "\n")) // one allocation
+	parts := []string{top, m.composer.View(), m.statusBar.statusView(m.frame), m.statusBar.hint(m.frame)}
+	if u := m.underComposer(); u != "" {
+		parts = slices.Insert(parts, 2, strings.TrimSuffix(u, "\n"))
+	}
+	v := tea.NewView(strings.Join(parts, "\n"))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.ReportFocus = m.notify.reportsFocus()

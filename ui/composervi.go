@@ -7,9 +7,6 @@ package ui
 // SetCursorColumn).
 
 import (
-	"unicode/utf8"
-
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/ui/vi"
@@ -34,24 +31,6 @@ func (c Composer) ViMode() string {
 		return ""
 	}
 	return c.vi.Mode().String()
-}
-
-// ViTakes reports whether the vi editor takes k before the root's own
-// keys: esc in insert mode (it goes to normal mode, not to stop or clear),
-// and in normal mode every one-character key but the help key (vi's
-// letters are commands, not the approval answers or text).
-func (c Composer) ViTakes(k tea.KeyPressMsg) bool {
-	if c.vi == nil {
-		return false
-	}
-	s := k.String()
-	if c.vi.Mode() == vi.Insert {
-		return s == "esc"
-	}
-	if key.Matches(k, c.keys.Help) && c.Value() == "" {
-		return false
-	}
-	return utf8.RuneCountInString(s) == 1 || s == "space"
 }
 
 // viKey runs k through the vi editor when it applies: in normal mode, and

@@ -30,6 +30,8 @@ const (
 // each dialog's "?" lists them.
 var Actions = []KeyAction{
 	{Name: "send", Modes: []string{ModeChat}, Default: []string{"enter"}},
+	// send_now stops a reply that streams and sends at once (enter queues).
+	{Name: "send_now", Modes: []string{ModeChat}, Default: []string{"ctrl+enter"}},
 	{Name: "newline", Modes: []string{ModeChat}, Default: []string{"shift+enter", "alt+enter", "ctrl+j"}},
 	{Name: "complete", Modes: []string{ModeChat}, Default: []string{"tab"}},
 	{Name: "prev", Modes: []string{ModeChat}, Default: []string{"up"}},
