@@ -247,3 +247,79 @@ func TestTreeHelpListsTheKeysMatched(t *testing.T) {
 		t.Errorf("? again:\n%s", v)
 	}
 }
+
+// TestEditModeExits: edit mode (esc esc) is left by esc on the unchanged
+// edit, by ctrl+c and by emptying the composer; each time the screen says
+// so, the line under the composer goes, esc esc's hint never shows while
+// editing, and the next prompt follows turn 3 (no branch).
+func TestEditModeExits(t *testing.T) {
+	esc := tea.KeyPressMsg{Code: tea.KeyEscape}
+	for _, exit := range []struct {
+		name string
+		keys []tea.KeyPressMsg
+	}{
+		{"esc", []tea.KeyPressMsg{esc}},
+		{"ctrl+c", []tea.KeyPressMsg{ctrl('c')}},
+		{"emptied", []tea.KeyPressMsg{ctrl('u')}},
+	} {
+		t.Run(exit.name, func(t *testing.T) {
+			m, srv, _ := branchChat(t)
+			m.Update(esc)
+			m.Update(esc)
+			if m.turns.editing == nil || m.composer.Value() != "question C" || !strings.Contains(plain(m), "✎ editing turn 3") {
+				t.Fatalf("esc esc did not edit turn 3 (%q):\n%s", m.composer.Value(), plain(m))
+			}
+			for _, k := range exit.keys {
+				m.Update(k)
+			}
+			v := plain(m)
+			if m.turns.editing != nil || m.composer.Value() != "" || !strings.Contains(v, "left edit mode") || strings.Contains(v, "✎ editing") {
+				t.Fatalf("after %s: editing %v, composer %q:\n%s", exit.name, m.turns.editing != nil, m.composer.Value(), v)
+			}
+			if strings.Contains(v, "press ctrl+c again") {
+				t.Errorf("ctrl+c armed quit instead of leaving the edit:\n%s", v)
+			}
+			for _, k := range []tea.KeyPressMsg{esc, esc, esc} { // out of edit mode, esc esc edits again
+				m.Update(k)
+			}
+			m.composer.SetValue("")
+			m.editEmptied()
+			ask(t, m, srv, "resp_4", "four delta", "answer D")
+			if got := srv.Requests()[3].PreviousResponseID(); got != "resp_3" || m.conv.Branched() {
+				t.Errorf("after leaving the edit, the prompt chains to %q (branched %v)", got, m.conv.Branched())
+			}
+		})
+	}
+}
+
+// TestEditSaysWhatStays: while an edit is pending the line under the
+// composer says which turns stay on the other branch, and the send says it
+// again above the prompt, before it goes.
+func TestEditSaysWhatStays(t *testing.T) {
+	m, srv, _ := branchChat(t)
+	m.Update(SlashMsg{Name: "edit", Args: "2"})
+	if v := plain(m); !strings.Contains(v, "✎ editing turn 2 · enter: turns 2–3 stay on the other branch (/tree)") {
+		t.Fatalf("no line under the composer:\n%s", v)
+	}
+	m.composer.SetValue("")
+	ask(t, m, srv, "resp_4", "question B, edited", "answer B2")
+	v := plain(m)
+	note := strings.Index(v, "sending as a branch from turn 1: turns 2–3 stay on the other branch (/tree)")
+	if note < 0 || note > strings.Index(v, "question B, edited") || strings.Contains(v, "✎ editing") {
+		t.Errorf("the send does not say what stays, above the prompt:\n%s", v)
+	}
+}
+
+// TestTreeRowsSayWhereTheyDiffer: after /undo, the branch and what /undo
+// left of it start at the same prompt; their rows say where each ends.
+func TestTreeRowsSayWhereTheyDiffer(t *testing.T) {
+	m, _, _ := branchChat(t)
+	m.Update(SlashMsg{Name: "undo"})
+	m.Update(SlashMsg{Name: "tree"})
+	v := plain(m)
+	for _, want := range []string{"question A … ends at turn 2: question B", "question A … ends at turn 3: question C"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("/tree lacks %q:\n%s", want, v)
+		}
+	}
+}
