@@ -1,12 +1,9 @@
 package ui
 
-// This file handles the keys the root owns: interrupting, quitting, forking,
-// toggling reasoning and panels, copying, scrolling, approvals, and
-// continuing or retrying a dropped stream; the rest go to the composer. With a dialog open, the root still takes ctrl+c (an
-// approval: deny and stop; any other dialog: close) and, under an approval,
-// the transcript keys the status line offers (ctrl+o, ctrl+r, alt+r,
-// ctrl+y) and the transcript's scrolling (pgup, pgdn, home, end: the
-// arguments are in the asked panel); every other key goes to the dialog.
+// This file runs the keys: Model.key gathers the facts decideKey reads
+// (keyFacts: the chat's phase, what is focused, the composer's state),
+// asks decideKey (keyfn.go) for the action, and runs it (keyDo: one short
+// function per action). What a key does in a state is decided only there.
 
 import (
 	"cmp"
