@@ -22,7 +22,7 @@ const (
 const (
 	MinRounds    = 3
 	MaxRounds    = 15
-	RoundsBudget = 500 * time.Millisecond
+	RoundsBudget = 300 * time.Millisecond
 )
 
 // maxRuns bounds the runs in one sample, for work that measures nothing.
@@ -36,11 +36,15 @@ type Work func() time.Duration
 // Func makes Work of f, timing all of each call.
 func Func(f func()) Work {
 	return func() time.Duration {
-		t0 := time.Now()
+		t0 := Now()
 		f()
-		return time.Since(t0)
+		return Since(t0)
 	}
 }
+
+// Since is the time on Now's clock since t0, a reading of it. A Work that
+// times a part of each run reads this clock, as Func does.
+func Since(t0 time.Duration) time.Duration { return Now() - t0 }
 
 // Cost is what one run of the baseline and of the work cost: the least of
 // their samples.
@@ -61,7 +65,9 @@ func (c Cost) String() string {
 // length meet the same interruptions: on a busy machine a short one could
 // fall between two and look cheaper than it is.
 func Measure(base, work Work) Cost {
+	runtime.LockOSThread()
 	longest := max(base(), work())
+	runtime.UnlockOSThread()
 	span := min(max(MinSample, longest), MaxSample)
 	c := Cost{Base: time.Duration(1<<63 - 1), Work: time.Duration(1<<63 - 1)}
 	for range rounds(max(span, longest)) {
@@ -81,6 +87,8 @@ func rounds(d time.Duration) int {
 // span, and returns the time per run.
 func sample(w Work, span time.Duration) time.Duration {
 	runtime.GC()
+	runtime.LockOSThread() // Now times this thread's CPU
+	defer runtime.UnlockOSThread()
 	var total time.Duration
 	runs := 0
 	for total < span && runs < maxRuns {

@@ -33,7 +33,7 @@ func TestSampleRepeatsUntilTheSpan(t *testing.T) {
 // TestRoundsFitTheBudget: cheap work gets MaxRounds samples, dear work
 // MinRounds, and between them as many as fit in RoundsBudget.
 func TestRoundsFitTheBudget(t *testing.T) {
-	for d, want := range map[time.Duration]int{0: MaxRounds, time.Microsecond: MaxRounds, 20 * time.Millisecond: 12, 50 * time.Millisecond: 5, 200 * time.Millisecond: 3, time.Second: MinRounds} {
+	for d, want := range map[time.Duration]int{0: MaxRounds, time.Microsecond: MaxRounds, 20 * time.Millisecond: 7, 50 * time.Millisecond: 3, 200 * time.Millisecond: 3, time.Second: MinRounds} {
 		if got := rounds(d); got != want {
 			t.Errorf("rounds(%v) = %d, want %d", d, got, want)
 		}
@@ -48,10 +48,10 @@ func TestMeasureSamplesForTheSameSpan(t *testing.T) {
 		base, work         time.Duration
 		baseRuns, workRuns int
 	}{
-		{time.Millisecond, 20 * time.Millisecond, 1 + 12*20, 1 + 12}, // 20 ms samples, rounds(20 ms)
+		{time.Millisecond, 20 * time.Millisecond, 1 + 7*20, 1 + 7}, // 20 ms samples, rounds(20 ms)
 		{time.Millisecond, time.Second, 1 + 3*int(MaxSample/time.Millisecond), 1 + 3},
-		{time.Millisecond, 2 * time.Millisecond, 1 + 12*int(MinSample/time.Millisecond), 1 + 12*int(MinSample/(2*time.Millisecond))},
-		{20 * time.Millisecond, time.Millisecond, 1 + 12, 1 + 12*20},
+		{time.Millisecond, 2 * time.Millisecond, 1 + 7*int(MinSample/time.Millisecond), 1 + 7*int(MinSample/(2*time.Millisecond))},
+		{20 * time.Millisecond, time.Millisecond, 1 + 7, 1 + 7*20},
 	} {
 		var b, w int
 		got := Measure(fixed(c.base, &b), fixed(c.work, &w))

@@ -5,6 +5,10 @@
 // (8 times the input costs 64 times, where linear is 8) fails the test
 // instead of only slowing the suite.
 //
+// Costs are timed on the CPU clock of the test's thread where there is one
+// (Linux: Now), so a preempted time slice is not counted at all; a Work
+// that times part of each run reads Now and Since.
+//
 // One shared machine is noisy (garbage collection, scheduling, other
 // processes), and a baseline of a millisecond is mostly noise, so Measure
 // runs the garbage collector before each sample, repeats the work in a
