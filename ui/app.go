@@ -46,7 +46,7 @@ type Model struct {
 
 // New builds the root model.
 func New(ctx context.Context, o Options) *Model {
-	fs := &frameState{md: block.NewRenderers(), clock: time.Now, dark: true, noColor: o.NoColor}
+	fs := &frameState{md: block.NewRenderers(), clock: time.Now, dark: true, noColor: o.NoColor, clip: systemClipboard()}
 	m := &Model{
 		ctx:      ctx,
 		opts:     o,

@@ -20,6 +20,7 @@ import (
 func newTestModel(t testing.TB, o Options) *Model {
 	o.WindowWidth = 100
 	m := New(context.Background(), o)
+	m.frame.clip = &clipboard{} // outside tmux, whatever terminal runs the tests (TestCopyInsideTmux injects tmux's answers)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	return m
 }

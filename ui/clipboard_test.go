@@ -12,7 +12,7 @@ import (
 
 func TestCopyCmd(t *testing.T) {
 	text := strings.Repeat("x", 1250)
-	msgs := run(CopyCmd(text))
+	msgs := run((&clipboard{}).copy(text))
 	if len(msgs) != 2 {
 		t.Fatalf("CopyCmd gave %d messages: %#v", len(msgs), msgs)
 	}
@@ -23,9 +23,9 @@ func TestCopyCmd(t *testing.T) {
 	if n, ok := msgs[1].(NoticeMsg); !ok || n.Err || n.Text != "sent 1.2 KB to the terminal's clipboard (OSC 52)" {
 		t.Errorf("notice = %#v", msgs[1])
 	}
-	msgs = run(CopyCmd(""))
+	msgs = run((&clipboard{}).copy(""))
 	if len(msgs) != 1 || msgs[0].(NoticeMsg).Text != "nothing to copy" {
-		t.Errorf("CopyCmd(\"\") = %#v", msgs)
+		t.Errorf("(&clipboard{}).copy(\"\") = %#v", msgs)
 	}
 }
 
@@ -65,12 +65,12 @@ const hostile = "echo safe\x1b[201~\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07\x1b]0;title
 const hostileCopied = "echo safe" + "bcEVIL\tend\n" + "rm -rfx\n"
 
 func TestCopyCmdCleans(t *testing.T) {
-	msgs := run(CopyCmd(hostile))
+	msgs := run((&clipboard{}).copy(hostile))
 	clipboardOf(t, msgs, hostileCopied)
 	if n, ok := msgs[1].(NoticeMsg); !ok || n.Text != "sent 28 B to the terminal's clipboard (OSC 52)" {
 		t.Errorf("notice = %#v", msgs[1])
 	}
-	if msgs := run(CopyCmd("\x1b[31m\u202e")); len(msgs) != 1 || msgs[0].(NoticeMsg).Text != "nothing to copy" {
+	if msgs := run((&clipboard{}).copy("\x1b[31m\u202e")); len(msgs) != 1 || msgs[0].(NoticeMsg).Text != "nothing to copy" {
 		t.Errorf("CopyCmd of controls only = %#v", msgs)
 	}
 }

@@ -89,10 +89,8 @@ func TestPacingFollowsTheInjectedClock(t *testing.T) {
 // batches stop, the spinner's frame comes every spinnerStep.
 func TestFlowingStreamWakesForStallsOnly(t *testing.T) {
 	var waits []time.Duration
-	defer func(f func(int, int, time.Duration) tea.Cmd) { frameTick = f }(frameTick)
-	frameTick = func(_, _ int, d time.Duration) tea.Cmd { waits = append(waits, d); return nil }
-
 	m := replayFile(t, "vercel__ai/lmstudio-basic-markdown.sse")
+	m.frame.tick = func(_, _ int, d time.Duration) tea.Cmd { waits = append(waits, d); return nil }
 	t0 := time.Unix(1_700_000_000, 0)
 	m.frame.clock = func() time.Time { return t0 }
 	m.Update(batchMsg{gen: m.cur.gen, batch: stream.Batch{Events: []stream.Event{{Kind: stream.KindTextDelta, Delta: "x"}}}})

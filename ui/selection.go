@@ -155,16 +155,16 @@ func (c *items) copyMark() tea.Cmd {
 	if !c.transcript.mark.on {
 		return nil
 	}
-	return mouseCopy(c.transcript.markedText())
+	return mouseCopy(c.fs, c.transcript.markedText())
 }
 
-// mouseCopy is CopyCmd (cleaned, OSC 52) whose report of a copy that got
+// mouseCopy is a copy (cleaned, OSC 52) whose report of a copy that got
 // through is one status line ("copied 120 B to the terminal's clipboard
 // (OSC 52)"), not a notice: a notice would move the transcript under the
 // mouse. A copy that did not get through (tmux drops it) is still a
 // notice, with what to do.
-func mouseCopy(text string) tea.Cmd {
-	return mapMsgs(CopyCmd(text), func(msg tea.Msg) tea.Msg {
+func mouseCopy(f *frameState, text string) tea.Cmd {
+	return mapMsgs(f.copy(text), func(msg tea.Msg) tea.Msg {
 		if n, ok := msg.(NoticeMsg); ok && !n.Err {
 			return statusMsg{keep: true, detail: "copied " + strings.TrimPrefix(n.Text, "sent ")}
 		}
@@ -207,7 +207,7 @@ func (c *items) click(p cellPos) tea.Cmd {
 	off := nearest(s.sourceMap(src), p.k, p.col)
 	if code, ok := codeAt(src, off); ok {
 		c.transcript.mark = c.transcript.rowsOf(p, func(o int) bool { _, in := codeAt(src, o); return in && o >= 0 })
-		return mouseCopy(code)
+		return mouseCopy(c.fs, code)
 	}
 	return nil
 }
