@@ -60,6 +60,7 @@ func ctrl(code rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: code, Mod: t
 // answer, not turns 2 and 3; ctrl+left shows the first branch again (to
 // turn 3), and the next prompt continues it.
 func TestEditSendsABranch(t *testing.T) {
+	t.Parallel()
 	m, srv, db := branchChat(t)
 	editTurn2(t, m, srv)
 	req := srv.Requests()[3]
@@ -110,6 +111,7 @@ func TestEditSendsABranch(t *testing.T) {
 // TestEditCancelledByEsc: esc clearing the composer drops the edit; the
 // next prompt follows turn 3 as usual.
 func TestEditCancelledByEsc(t *testing.T) {
+	t.Parallel()
 	m, srv, _ := branchChat(t)
 	m.Update(SlashMsg{Name: "edit", Args: "1"})
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
@@ -122,6 +124,7 @@ func TestEditCancelledByEsc(t *testing.T) {
 // TestUndoDropsTheLastExchange: /undo takes turn 3 off the screen and the
 // chain; the next prompt is turn 3's sibling, and /tree lists both.
 func TestUndoDropsTheLastExchange(t *testing.T) {
+	t.Parallel()
 	m, srv, _ := branchChat(t)
 	m.Update(SlashMsg{Name: "undo"})
 	v := plain(m)
@@ -144,6 +147,7 @@ func TestUndoDropsTheLastExchange(t *testing.T) {
 
 // TestTreeOpensABranch: enter on the first branch in /tree shows it.
 func TestTreeOpensABranch(t *testing.T) {
+	t.Parallel()
 	m, srv, _ := branchChat(t)
 	editTurn2(t, m, srv)
 	m.Update(SlashMsg{Name: "tree"})
@@ -168,6 +172,7 @@ func TestTreeOpensABranch(t *testing.T) {
 // TestNoBranchesNoMarks: a chat that never branched shows no branch line,
 // and the branch key says how to make one.
 func TestNoBranchesNoMarks(t *testing.T) {
+	t.Parallel()
 	m, _, _ := branchChat(t)
 	if strings.Contains(plain(m), "◀") {
 		t.Fatalf("a branch line without branches:\n%s", plain(m))
@@ -179,6 +184,7 @@ func TestNoBranchesNoMarks(t *testing.T) {
 }
 
 func TestGoldenBranchedTurn(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t).Stateful(streamtest.StateOptions{})
 	m := goldenModel(t, srv)
 	for i, id := range []string{"resp_1", "resp_2"} {
@@ -199,6 +205,7 @@ func TestGoldenBranchedTurn(t *testing.T) {
 // TestSearchHitOpensItsBranch: a search hit in a turn of another branch
 // opens the session on that branch, and the session continues it.
 func TestSearchHitOpensItsBranch(t *testing.T) {
+	t.Parallel()
 	m, srv, db := branchChat(t)
 	editTurn2(t, m, srv)
 	sid := m.journal.ID()
@@ -231,6 +238,7 @@ func TestSearchHitOpensItsBranch(t *testing.T) {
 // TestTreeHelpListsTheKeysMatched: "?" in /tree lists its keys, and "?"
 // again goes back to the list.
 func TestTreeHelpListsTheKeysMatched(t *testing.T) {
+	t.Parallel()
 	st := newTestModel(t, Options{}).frame.styles
 	tr := NewTree(nil, st)
 	tr, _ = tr.Update(keyPress("?"))
@@ -253,6 +261,7 @@ func TestTreeHelpListsTheKeysMatched(t *testing.T) {
 // so, the line under the composer goes, esc esc's hint never shows while
 // editing, and the next prompt follows turn 3 (no branch).
 func TestEditModeExits(t *testing.T) {
+	t.Parallel()
 	esc := tea.KeyPressMsg{Code: tea.KeyEscape}
 	for _, exit := range []struct {
 		name string
@@ -296,6 +305,7 @@ func TestEditModeExits(t *testing.T) {
 // composer says which turns stay on the other branch, and the send says it
 // again above the prompt, before it goes.
 func TestEditSaysWhatStays(t *testing.T) {
+	t.Parallel()
 	m, srv, _ := branchChat(t)
 	m.Update(SlashMsg{Name: "edit", Args: "2"})
 	if v := plain(m); !strings.Contains(v, "✎ editing turn 2 · enter: turns 2–3 stay on the other branch (/tree)") {
@@ -313,6 +323,7 @@ func TestEditSaysWhatStays(t *testing.T) {
 // TestTreeRowsSayWhereTheyDiffer: after /undo, the branch and what /undo
 // left of it start at the same prompt; their rows say where each ends.
 func TestTreeRowsSayWhereTheyDiffer(t *testing.T) {
+	t.Parallel()
 	m, _, _ := branchChat(t)
 	m.Update(SlashMsg{Name: "undo"})
 	m.Update(SlashMsg{Name: "tree"})

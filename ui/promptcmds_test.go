@@ -117,6 +117,7 @@ func TestPromptCommandsComplete(t *testing.T) {
 // start; y remembers the directory (0600) and offers its prompts; a chat
 // started again does not ask; n leaves them unused.
 func TestProjectPromptsAskOnce(t *testing.T) {
+	t.Parallel()
 	wd, data := t.TempDir(), t.TempDir()
 	proj := prompts.ProjectDir(wd)
 	os.MkdirAll(proj, 0o755)

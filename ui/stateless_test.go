@@ -34,6 +34,7 @@ func say(t *testing.T, m *Model, text string) {
 // not saved; the third turn sends the history without a first try; and a
 // later run remembers the provider.
 func TestChatNoticesAServerThatIgnoresTheChain(t *testing.T) {
+	t.Parallel()
 	for _, p := range []streamtest.Personality{streamtest.Ollama(), streamtest.LlamaCpp()} {
 		t.Run(p.Name, func(t *testing.T) {
 			srv := streamtest.NewAs(t, p, streamtest.CountingModel())
@@ -97,6 +98,7 @@ func TestChatNoticesAServerThatIgnoresTheChain(t *testing.T) {
 // found."; the turn is sent again with the history, the provider
 // remembered, and the next turn sends the history at once.
 func TestChatRemembersAServerThatLosesTheChain(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.NewAs(t, streamtest.VLLMNoStore(), streamtest.CountingModel())
 	m := statelessChat(t, srv, t.TempDir())
 	say(t, m, "one")
@@ -116,6 +118,7 @@ func TestChatRemembersAServerThatLosesTheChain(t *testing.T) {
 // (Groq's 400 "property 'previous_response_id' is unsupported") is answered
 // from local history and remembered.
 func TestChatRemembersARefusedChain(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "first")},
 		streamtest.Reply{Status: 400, Body: []byte(`{"error":{"message":"property 'previous_response_id' is unsupported","type":"invalid_request_error"}}`)},
@@ -137,6 +140,7 @@ func TestChatRemembersARefusedChain(t *testing.T) {
 // TestChatKeepsChainingWithAStatefulServer: OpenAI's and vLLM's (with its
 // store) echo the chain; nothing is noticed and every turn chains.
 func TestChatKeepsChainingWithAStatefulServer(t *testing.T) {
+	t.Parallel()
 	for _, p := range []streamtest.Personality{streamtest.OpenAI(), streamtest.VLLM(), streamtest.LMStudio()} {
 		t.Run(p.Name, func(t *testing.T) {
 			srv := streamtest.NewAs(t, p, streamtest.CountingModel())

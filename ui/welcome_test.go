@@ -15,6 +15,7 @@ import (
 // in demo mode, that the answers are scripted, what the demo can show and
 // how to reach a model; a resumed session shows its turns instead.
 func TestWelcomeScreen(t *testing.T) {
+	t.Parallel()
 	m := newTestModel(t, Options{Provider: "https://api.openai.com/v1", Settings: session.Settings{Model: "gpt-5"}})
 	v := plain(m)
 	for _, want := range []string{"runnel — a terminal chat with gpt-5 at api.openai.com", "press enter", "ctrl+g", "ctrl+s"} {
@@ -42,6 +43,7 @@ func TestWelcomeScreen(t *testing.T) {
 // key map's help), and the placeholder names none. At 100 and at 60
 // columns, no row of the welcome starts with a separator.
 func TestWelcomeAndHintSayEachKeyOnce(t *testing.T) {
+	t.Parallel()
 	k := DefaultKeyMap()
 	hinted := map[string]bool{}
 	for _, it := range []key.Binding{k.Send, k.Newline, k.Prev, k.Help} {
