@@ -78,7 +78,7 @@ func (ts *turns) edit(n int, toolsBusy bool) (string, []*attach.File, bool) {
 	}
 	t := ts.conv.Turns[at[n-1]]
 	ts.editing = t
-	ts.say(block.Info, fmt.Sprintf("editing turn %d — enter sends it as a new branch (%s); esc, ctrl+c or an empty composer leaves", n, staysLine(n, len(at))))
+	ts.say(block.Info, fmt.Sprintf("editing turn %d — enter sends it as a new branch: %s; esc, ctrl+c or an empty composer leaves", n, staysLine(n, len(at))))
 	return t.Prompt, attach.FilesFromInput(t.Input), true
 }
 

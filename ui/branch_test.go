@@ -311,8 +311,16 @@ func TestEditSaysWhatStays(t *testing.T) {
 	if v := plain(m); !strings.Contains(v, "✎ editing turn 2 · enter: turns 2–3 stay on the other branch (/tree)") {
 		t.Fatalf("no line under the composer:\n%s", v)
 	}
-	m.composer.SetValue("")
-	ask(t, m, srv, "resp_4", "question B, edited", "answer B2")
+	m.composer.SetValue("question B, edited") // sent with the enter key: the composer empties, the edit stays
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_4", "answer B2")})
+	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	for _, msg := range run(cmd) {
+		m.Update(msg)
+	}
+	pump(t, m, nil)
+	if got := srv.Requests()[3].PreviousResponseID(); got != "resp_1" {
+		t.Errorf("the edit sent with enter chains to %q, want resp_1 (a branch)", got)
+	}
 	v := plain(m)
 	note := strings.Index(v, "sending as a branch from turn 1: turns 2–3 stay on the other branch (/tree)")
 	if note < 0 || note > strings.Index(v, "question B, edited") || strings.Contains(v, "✎ editing") {

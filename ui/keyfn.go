@@ -75,7 +75,8 @@ type keyAction int
 
 const (
 	actNone            keyAction = iota // nothing (the key is spent)
-	actComposer                         // the composer takes it (typing, send, newline, completion, history, vi)
+	actComposer                         // the composer takes it (typing, newline, completion, history, vi)
+	actSend                             // the composer sends (it empties: that does not leave an edit)
 	actNav                              // the navigation mode takes it
 	actDialog                           // the open dialog takes it
 	actHelpScroll                       // scroll the "?" overlay
@@ -112,7 +113,7 @@ const (
 	actHelp                             // the "?" overlay
 )
 
-var actionNames = [...]string{"none", "composer", "nav", "dialog", "help-scroll", "close-help", "close-dialog",
+var actionNames = [...]string{"none", "composer", "send", "nav", "dialog", "help-scroll", "close-help", "close-dialog",
 	"start-nav", "quit", "arm-quit", "interrupt-turn", "stop-tools", "stop-compact", "take-back-waiting",
 	"stop-reading", "stop-hosted", "leave-edit", "clear", "edit-last", "arm-esc", "unqueue", "send-now",
 	"sessions", "history-search", "toggle-reasoning", "all-reasoning", "expand-tool", "panels", "copy-last",
@@ -226,7 +227,7 @@ func sendNowAction(f keyFacts) keyAction {
 	if f.Phase == phStreaming && !f.Composer.Empty {
 		return actSendNow
 	}
-	return actComposer
+	return actSend
 }
 
 // globalAction is the action of the keys that work in any phase with the
@@ -255,6 +256,8 @@ func globalAction(keys *KeyMap, k tea.KeyPressMsg) keyAction {
 func idleComposerAction(keys *KeyMap, k tea.KeyPressMsg, f keyFacts) keyAction {
 	c := f.Composer
 	switch {
+	case !c.Empty && key.Matches(k, keys.Send):
+		return actSend
 	case !c.Empty:
 		return actComposer
 	case f.Phase == phApproval && key.Matches(k, keys.Approve, keys.ApproveSession, keys.Deny):
@@ -267,6 +270,8 @@ func idleComposerAction(keys *KeyMap, k tea.KeyPressMsg, f keyFacts) keyAction {
 		return actBranch
 	case key.Matches(k, keys.Help):
 		return actHelp
+	case key.Matches(k, keys.Send):
+		return actSend
 	}
 	return actComposer
 }

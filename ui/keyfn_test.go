@@ -30,8 +30,8 @@ func all(a keyAction) [7]keyAction { return [7]keyAction{a, a, a, a, a, a, a} }
 // chatTable is every chat-mode binding in every phase, composer focused
 // and nothing armed, queued, offered or edited.
 var chatTable = map[string]bindingRow{
-	"send":           {all(C), all(C)},
-	"send_now":       {all(C), [7]keyAction{C, actSendNow, C, C, C, C, C}},
+	"send":           {all(actSend), all(actSend)},
+	"send_now":       {all(actSend), [7]keyAction{actSend, actSendNow, actSend, actSend, actSend, actSend, actSend}},
 	"newline":        {all(C), all(C)},
 	"complete":       {all(C), all(C)},
 	"prev":           {all(C), all(C)},
@@ -65,7 +65,7 @@ var chatTable = map[string]bindingRow{
 	"mouse":            {all(actMouse), all(actMouse)},
 	"navigate":         {all(actStartNav), all(actStartNav)},
 	// a dropped answer's keys act only while offered (offeredTable)
-	"continue": {all(C), all(C)},
+	"continue": {all(actSend), all(actSend)},
 	"retry":    {all(C), all(C)},
 }
 
@@ -214,9 +214,9 @@ func TestKeyFunctionStates(t *testing.T) {
 		{"ctrl+c with a queue stops the reply", "ctrl+c", keyFacts{Phase: phStreaming, Composer: with(empty, func(c *composerFacts) { c.Queued = true })}, actInterruptTurn},
 		// a dropped stream's offers
 		{"enter continues a dropped answer", "enter", keyFacts{Composer: with(empty, func(c *composerFacts) { c.Offered = true })}, actContinue},
-		{"enter with files does not continue", "enter", keyFacts{Composer: with(empty, func(c *composerFacts) { c.Offered, c.NoFiles = true, false })}, C},
+		{"enter with files does not continue", "enter", keyFacts{Composer: with(empty, func(c *composerFacts) { c.Offered, c.NoFiles = true, false })}, actSend},
 		{"ctrl+t retries a dropped answer", "ctrl+t", keyFacts{Composer: with(empty, func(c *composerFacts) { c.Offered = true })}, actRetry},
-		{"enter with text sends", "enter", keyFacts{Composer: with(text, func(c *composerFacts) { c.Offered = true })}, C},
+		{"enter with text sends", "enter", keyFacts{Composer: with(text, func(c *composerFacts) { c.Offered = true })}, actSend},
 		{"ctrl+left with files is the composer's", "ctrl+left", keyFacts{Composer: with(empty, func(c *composerFacts) { c.NoFiles = false })}, C},
 	}
 	keys := DefaultKeyMap()

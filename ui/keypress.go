@@ -81,7 +81,8 @@ var keyDo = [...]func(m *Model, k tea.KeyPressMsg) tea.Cmd{
 		m.editEmptied()
 		return cmd
 	},
-	actNav: func(m *Model, k tea.KeyPressMsg) tea.Cmd { return m.navKey(k, m.keys.Nav) },
+	actSend: func(m *Model, k tea.KeyPressMsg) tea.Cmd { return m.updateComposer(k) },
+	actNav:  func(m *Model, k tea.KeyPressMsg) tea.Cmd { return m.navKey(k, m.keys.Nav) },
 	actDialog: func(m *Model, k tea.KeyPressMsg) tea.Cmd {
 		var cmd tea.Cmd
 		m.dialog, cmd = m.dialog.update(k)
