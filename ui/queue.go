@@ -97,7 +97,7 @@ func (q *msgQueue) view(width int, st *theme.Styles) string {
 		if i == len(q.msgs)-1 {
 			hint = " · goes out when the reply ends · esc/↑ takes it back"
 		}
-		lines = append(lines, sh.HelpKey.Render("⏸ queued ")+sh.HelpDesc.Render(text+hint))
+		lines = append(lines, sh.HelpKey.Render("⏸ queued: ")+sh.HelpDesc.Render(text+hint))
 	}
 	return cutLines(strings.Join(lines, "\n"), width)
 }

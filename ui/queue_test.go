@@ -51,7 +51,7 @@ func TestQueueSendsAfterTheTurn(t *testing.T) {
 		streamtest.Reply{SSE: streamtest.Text("resp_3", "three")})
 	m.Update(SubmitMsg{Text: "second"})
 	m.Update(SubmitMsg{Text: "third"})
-	if v := plain(m); m.queue.len() != 2 || !strings.Contains(v, "⏸ queued second") || !strings.Contains(v, "⏸ queued third") {
+	if v := plain(m); m.queue.len() != 2 || !strings.Contains(v, "⏸ queued: second") || !strings.Contains(v, "⏸ queued: third") {
 		t.Fatalf("queued %d:\n%s", m.queue.len(), v)
 	}
 	if n := len(srv.Requests()); n > 1 {
