@@ -27,9 +27,8 @@ func TestEditBranchSwitchAndResume(t *testing.T) {
 	}
 	p.say("/edit 2")
 	p.waitText("editing turn 2")
-	p.keys("C-u")
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_edit", "edited answer")})
-	p.say("question two, edited")
+	p.say(", edited") // after "question two": emptying the composer would leave the edit
 	s := p.waitText("edited answer")
 	if !strings.Contains(s, "◀ 2/2 ▶") || strings.Contains(s, "answer three") {
 		t.Errorf("after the edit:\n%s", s)

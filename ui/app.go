@@ -42,11 +42,12 @@ type Model struct {
 	metering              // tokens, cost and the provider's models
 	notify    notifier    // tells the user when a long turn needs them (notify.go)
 	agents    agentsState // AGENTS.md: what the instructions take, and the question (agents.go)
+	queue     msgQueue    // messages sent while a turn runs (queue.go)
 }
 
 // New builds the root model.
 func New(ctx context.Context, o Options) *Model {
-	fs := &frameState{md: block.NewRenderers(), clock: time.Now, dark: true, noColor: o.NoColor}
+	fs := &frameState{md: block.NewRenderers(), clock: time.Now, dark: true, noColor: o.NoColor, clip: systemClipboard()}
 	m := &Model{
 		ctx:      ctx,
 		opts:     o,
@@ -214,9 +215,6 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.transcript.InvalidateAll()
 		return m, nil
 	case tea.KeyPressMsg:
-		if m.dialog != nil {
-			return m, m.dialogKey(msg)
-		}
 		return m, m.key(msg)
 	case tea.MouseWheelMsg, finalMsg, runMsg, panelChangedMsg, panelEndedMsg, showMsg, shellPanelMsg, imageMsg, noticeMsg, NoticeMsg, redrawMsg:
 		return m, m.items.Update(msg)
@@ -226,18 +224,24 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.MouseClickMsg, tea.MouseMotionMsg, tea.MouseReleaseMsg:
 		return m, m.items.mouse(msg, m.dialog == nil && !m.showHelp)
-	case tea.FocusMsg, tea.BlurMsg, turnEndMsg:
+	case tea.FocusMsg, tea.BlurMsg:
 		m.notify.Update(msg)
-		return m, m.statusBar.sourceUpdate(msg, m.ctx, m.now()) // a turn's end refreshes a chosen line
+		return m, nil
 	case themeMsg:
 		m.themeRead(msg)
 		return m, nil
 	case statusLineMsg, statusTickMsg:
 		return m, m.statusBar.sourceUpdate(msg, m.ctx, m.now())
+	case turnEndMsg:
+		m.notify.Update(msg)
+		return m, tea.Batch(m.statusBar.sourceUpdate(msg, m.ctx, m.now()), m.queueTurnEnded(msg)) // a turn's end refreshes a chosen line
 	case mouseModeMsg:
 		m.statusBar.Update(msg)
 		return m, nil
 	case SubmitMsg:
+		if m.enqueue(msg) { // a turn runs: the message waits for its end
+			return m, nil
+		}
 		if cmd := m.agents.hold(msg, m.frame); cmd != nil {
 			return m, cmd // the project's AGENTS.md: asked at the first message (agents.go)
 		}
@@ -364,7 +368,19 @@ func (m *Model) resize(w, h int) tea.Cmd {
 }
 
 func (m *Model) transcriptHeight() int {
-	return max(1, m.frame.height-m.composer.Height()-2)
+	return max(1, m.frame.height-m.composer.Height()-strings.Count(m.underComposer(), "\n")-2)
+}
+
+// underComposer is the lines under the composer, each ending in a
+// newline: the edit pending (branch.go) and the queue (queue.go).
+func (m *Model) underComposer() string {
+	var b strings.Builder
+	for _, l := range []string{m.turns.editView(m.frame.width, m.frame.styles), m.queue.view(m.frame.width, m.frame.styles)} {
+		if l != "" {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
 }
 
 // View draws the screen: transcript, composer, status line, key hint.
@@ -384,7 +400,11 @@ func (m *Model) View() tea.View {
 	if keyHint == "" {
 		keyHint = m.statusBar.hint(m.frame)
 	}
-	v := tea.NewView(strings.Join([]string{top, m.composer.View(), m.statusBar.statusView(m.frame), keyHint}, "\n")) // one allocation
+	parts := []string{top, m.composer.View(), m.statusBar.statusView(m.frame), keyHint}
+	if u := m.underComposer(); u != "" {
+		parts = slices.Insert(parts, 2, strings.TrimSuffix(u, "\n"))
+	}
+	v := tea.NewView(strings.Join(parts, "\n"))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.ReportFocus = m.notify.reportsFocus()

@@ -20,6 +20,7 @@ import (
 func newTestModel(t testing.TB, o Options) *Model {
 	o.WindowWidth = 100
 	m := New(context.Background(), o)
+	m.frame.clip = &clipboard{} // outside tmux, whatever terminal runs the tests (TestCopyInsideTmux injects tmux's answers)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	return m
 }
@@ -70,6 +71,7 @@ func replayFile(t testing.TB, rel string) *Model {
 }
 
 func TestModelViewFitsTheScreen(t *testing.T) {
+	t.Parallel()
 	m := replayFile(t, "vercel__ai/openai-web-search-6-calls.sse")
 	pump(t, m, func() {
 		lines := strings.Split(plain(m), "\n")
@@ -90,6 +92,7 @@ func TestModelViewFitsTheScreen(t *testing.T) {
 // TestModelReasoningCollapseExpand: reasoning is one header line until
 // ctrl+r opens the last one; alt+r toggles them all.
 func TestModelReasoningCollapseExpand(t *testing.T) {
+	t.Parallel()
 	m := replayFile(t, "pydantic__pydantic-ai/openai-reasoning-4-summary-parts.sse")
 	pump(t, m, nil)
 	if len(m.reasoning) != 1 {
@@ -117,6 +120,7 @@ func TestModelReasoningCollapseExpand(t *testing.T) {
 // TestModelReasoningTitleInStatus: while a summary streams, the status line
 // shows the current part's bold title, as codex does.
 func TestModelReasoningTitleInStatus(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(sharedtest.Real(t, "vercel__ai/openai-reasoning-12-summary-parts.sse"))
 	if err != nil {
 		t.Fatal(err)
@@ -158,6 +162,7 @@ func TestModelReasoningTitleInStatus(t *testing.T) {
 }
 
 func TestModelApprovalPendingInReplay(t *testing.T) {
+	t.Parallel()
 	m := replayFile(t, "vercel__ai/openai-mcp-approval-request.sse")
 	pump(t, m, nil)
 	if len(m.pending) != 1 || m.status.State != AwaitingApproval {

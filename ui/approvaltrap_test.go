@@ -41,6 +41,7 @@ func hostedAsking(t *testing.T) (*Model, *streamtest.Server) {
 // transcript, so the prompt and the panels that led to the request stay on
 // screen (issue 10 item 2: the transcript went blank).
 func TestApprovalDialogShowsTheTranscript(t *testing.T) {
+	t.Parallel()
 	m, _ := hostedAsking(t)
 	v := plain(m)
 	q := strings.Index(v, "Allow this tool call?")
@@ -61,6 +62,7 @@ func TestApprovalDialogShowsTheTranscript(t *testing.T) {
 // TestApprovalCtrlCDeniesAndStops: ctrl+c in the hosted approval dialog
 // denies, sends nothing, and the denial goes with the next message.
 func TestApprovalCtrlCDeniesAndStops(t *testing.T) {
+	t.Parallel()
 	m, srv := hostedAsking(t)
 	req := m.pending[0]
 	_, cmd := m.Update(ctrlC)
@@ -91,6 +93,7 @@ func TestApprovalCtrlCDeniesAndStops(t *testing.T) {
 // TestApprovalTimerRuns: while the dialog waits, a slow tick moves the
 // clock, so "awaiting approval · Ns" counts up (it froze at 1s).
 func TestApprovalTimerRuns(t *testing.T) {
+	t.Parallel()
 	m, _ := hostedAsking(t)
 	if !m.pacer.WaitTicking() && !m.pacer.Scheduled() {
 		t.Fatal("nothing is scheduled to move the timer")
@@ -110,6 +113,7 @@ func TestApprovalTimerRuns(t *testing.T) {
 // approval waits does something with the dialog open: ctrl+o opens the
 // asked call's panel, alt+o is not swallowed by the dialog, y approves.
 func TestApprovalStatusKeysWork(t *testing.T) {
+	t.Parallel()
 	m, _ := hostedAsking(t)
 	hint := ansiStripped(m.statusBar.hint(m.frame))
 	for _, k := range []string{"a/y approve once", "s approve for the session", "d/n deny", "ctrl+c stop", "ctrl+o details", "? keys"} {
@@ -131,6 +135,7 @@ func TestApprovalStatusKeysWork(t *testing.T) {
 // TestPanelListOpensAnyPanel: alt+o lists every tool panel; choosing one
 // that is not the last opens it (ctrl+o only reached the last).
 func TestPanelListOpensAnyPanel(t *testing.T) {
+	t.Parallel()
 	m := replayFile(t, "vercel__ai/openai-mcp-tool-two-calls.sse")
 	pump(t, m, nil)
 	if len(m.panels) < 2 {
@@ -169,6 +174,7 @@ func ansiStripped(s string) string { return ansi.Strip(s) }
 // denies the call and stops the round; nothing is sent until the next
 // message, and the transcript stays visible behind the dialog meanwhile.
 func TestLocalApprovalCtrlCStops(t *testing.T) {
+	t.Parallel()
 	m, d, srv, _ := atSlowToolApproval(t)
 	v := plain(m)
 	if q := strings.Index(v, "Allow this tool call?"); q < 0 || !strings.Contains(v[:q], "run the slow tool") {
@@ -191,6 +197,7 @@ func TestLocalApprovalCtrlCStops(t *testing.T) {
 // and nothing else moves, the 30 Hz frame tick stops and the slow wait tick
 // keeps the timer running; answering brings the frames back.
 func TestLocalApprovalWaitsWithoutFrames(t *testing.T) {
+	t.Parallel()
 	m, d, _, fifo := atSlowToolApproval(t)
 	d.until("the frames to stop", func() bool { return !m.pacer.Scheduled() && m.pacer.WaitTicking() })
 	before := m.frame.now

@@ -18,6 +18,7 @@ import (
 // "approve: y", the dialog "a approve once", "?" "a ask again"), and the
 // root matches the dialog's keys, aliases included.
 func TestApprovalVocabularyAgrees(t *testing.T) {
+	t.Parallel()
 	st := newTestModel(t, Options{}).frame.styles
 	dk := DefaultApprovalKeys()
 	rk := DefaultKeyMap()
@@ -74,6 +75,7 @@ func TestApprovalVocabularyAgrees(t *testing.T) {
 // there: y (as a) opens the dialog on it and approves once, n (as d) opens
 // it asking for the reason.
 func TestApprovalKeysWithoutTheDialog(t *testing.T) {
+	t.Parallel()
 	m, srv := hostedAsking(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_ok", "done")})
 	m.dialog = nil // the request was asked while another dialog was open
@@ -103,6 +105,7 @@ func TestApprovalKeysWithoutTheDialog(t *testing.T) {
 // shows "denied: <reason>" on its panel, once; the reason goes to the
 // server.
 func TestHostedDenialShowsTheReason(t *testing.T) {
+	t.Parallel()
 	m, srv := hostedAsking(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_no", "fine, I will not")})
 	m.Update(keyPress("d"))
@@ -135,6 +138,7 @@ func TestHostedDenialShowsTheReason(t *testing.T) {
 // at its own height: one that fits the whole area but not the room above
 // the dialog does not scroll.)
 func TestApprovalDialogScrollsTheTranscript(t *testing.T) {
+	t.Parallel()
 	m, _ := hostedAsking(t)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 16})
 	m.Update(resizeMsg{seq: m.frame.resizeSeq})

@@ -32,6 +32,7 @@ func mcpRequest() tools.ApprovalRequest {
 }
 
 func TestApprovalChoices(t *testing.T) {
+	t.Parallel()
 	a := NewApproval(shellRequest(`{"cmd":"ls"}`), dlgStyles())
 	for _, c := range []struct {
 		keys []string
@@ -55,6 +56,7 @@ func TestApprovalChoices(t *testing.T) {
 }
 
 func TestApprovalDenyWithReason(t *testing.T) {
+	t.Parallel()
 	if a, msgs := dlgPress(NewApproval(shellRequest(`{}`), dlgStyles()), "n"); len(msgs) != 0 || !a.Denying() {
 		t.Fatalf("n, as d, should open the reason input, emitted %v", msgs)
 	}
@@ -85,6 +87,7 @@ func TestApprovalDenyWithReason(t *testing.T) {
 // command, and points at the call's panel for the arguments instead of
 // printing them a second time.
 func TestApprovalPointsAtThePanel(t *testing.T) {
+	t.Parallel()
 	v := ansi.Strip(NewApproval(shellRequest(`{"path":"/tmp/x","flags":["-v"]}`), nil).View(60, 30))
 	for _, want := range []string{"function shell_exec", "  sh -c 'python3 tools/run.py --dry-run'", "arguments in its panel above", "a/y approve once", "d/n deny"} {
 		if !strings.Contains(v, want) {
@@ -107,6 +110,7 @@ func TestApprovalPointsAtThePanel(t *testing.T) {
 }
 
 func TestApprovalViewFitsAndIsClean(t *testing.T) {
+	t.Parallel()
 	evil := tools.ApprovalRequest{
 		Call: tools.Call{CallID: "c", Name: "x", Arguments: "{\"cmd\":\"rm -rf /\x1b[2K\rharmless\",\"\x1b]0;t\x07k\":\"" +
 			strings.Repeat("長い値 ", 40) + "\"}\n\x1b[31mtrailing\x07\x00"},
@@ -139,6 +143,7 @@ func TestApprovalViewFitsAndIsClean(t *testing.T) {
 // whole on one line of the dialog, nothing is lost, and only an argument
 // wider than a line breaks.
 func TestApprovalWrapsCommandAtSpaces(t *testing.T) {
+	t.Parallel()
 	argv := []string{"rsync", "--archive", "--delete-after", "--exclude=node_modules", "--exclude=.git",
 		"/home/user/projects/my-long-project-name/src/", "deploy@build.example.com:/srv/www/my-project-name/",
 		"--log-file=/var/log/deploy/" + strings.Repeat("verylong", 9) + ".log"}

@@ -23,6 +23,7 @@ import (
 // files are read stops waiting at once, puts the message back, and a
 // later answer of that read sends nothing. The chat takes the next message.
 func TestChatAttachmentFIFOAndEsc(t *testing.T) {
+	t.Parallel()
 	dir := attachDir(t)
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "ok")})

@@ -37,6 +37,7 @@ func attachDir(t *testing.T) string {
 // an empty composer removes the last chip, and enter sends the files with
 // the text, or alone.
 func TestComposerAttachmentChips(t *testing.T) {
+	t.Parallel()
 	dir := attachDir(t)
 	c := typeText(newTestComposer(), "read @"+dir+"/no")
 	c, cmd := c.Update(keyMsg("tab"))
@@ -84,6 +85,7 @@ func TestComposerAttachmentChips(t *testing.T) {
 // TestComposerMentionTypedOut: an @path typed out whole (no tab) that names
 // a file is attached on enter, and stays in the text; a missing one is text.
 func TestComposerMentionTypedOut(t *testing.T) {
+	t.Parallel()
 	dir := attachDir(t)
 	c := typeText(newTestComposer(), "compare @"+dir+"/notes.md and @nothing")
 	_, cmd := c.Update(keyMsg("enter"))
@@ -98,6 +100,7 @@ func TestComposerMentionTypedOut(t *testing.T) {
 // it under the prompt. A file that vanished before sending stops the
 // message with one line, sends nothing, and puts text and chips back.
 func TestChatAttachmentSentAndShown(t *testing.T) {
+	t.Parallel()
 	dir := attachDir(t)
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "a png")})

@@ -35,6 +35,7 @@ func spacedDir(t *testing.T) string {
 // on from it; the files it holds are listed quoted, and the one left becomes
 // a chip. A quoted @path typed out whole is attached on enter.
 func TestComposerCompletesSpacedPathsQuoted(t *testing.T) {
+	t.Parallel()
 	dir := spacedDir(t)
 	c := typeText(newTestComposer(), "read @"+dir+"/my")
 	c, cmd := c.Update(keyMsg("tab"))
@@ -63,6 +64,7 @@ func TestComposerCompletesSpacedPathsQuoted(t *testing.T) {
 // binary or a file over the limit stays text, and one line says why, in
 // the words -f uses; a path to nothing is text without a word.
 func TestPastedPathThatStaysTextSaysWhy(t *testing.T) {
+	t.Parallel()
 	dir := attachDir(t)
 	for _, c := range []struct{ paste, why string }{
 		{dir, "is a directory"},

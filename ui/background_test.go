@@ -15,6 +15,7 @@ import (
 // A server that refuses background mode gets one line; the turn is answered
 // in foreground mode, and so is the rest of the session.
 func TestBackgroundRefusedGoesOnInForeground(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t).Stateful(streamtest.StateOptions{RejectBackground: true})
 	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL, MaxRetries: -1}, Settings: session.Settings{Model: "m", Store: true, Background: true}})
 	m.Init()
@@ -39,6 +40,7 @@ func TestBackgroundRefusedGoesOnInForeground(t *testing.T) {
 // then continues the answer in place; a server that cannot resume is
 // polled, saying so.
 func TestBackgroundReconnectAndPollLines(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		opts streamtest.StateOptions
 		want string
@@ -75,6 +77,7 @@ func TestBackgroundReconnectAndPollLines(t *testing.T) {
 // with the server's error, and the turn stays interrupted, so the next
 // message still carries its prompt and partial answer.
 func TestReattachOutcomes(t *testing.T) {
+	t.Parallel()
 	deltas := make([]string, 30)
 	for i := range deltas {
 		deltas[i] = "r" + strings.Repeat("y", i%4) + " "

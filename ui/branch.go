@@ -16,6 +16,7 @@ import (
 	"runnel/session"
 	"runnel/session/attach"
 	"runnel/session/store"
+	"runnel/theme"
 	"runnel/ui/block"
 )
 
@@ -77,24 +78,47 @@ func (ts *turns) edit(n int, toolsBusy bool) (string, []*attach.File, bool) {
 	}
 	t := ts.conv.Turns[at[n-1]]
 	ts.editing = t
-	ts.say(block.Info, fmt.Sprintf("editing turn %d — enter sends it as a new branch from there (the original stays: ctrl+← / ctrl+→, /tree); esc cancels", n))
+	ts.say(block.Info, fmt.Sprintf("editing turn %d — enter sends it as a new branch: %s; esc, ctrl+c or an empty composer leaves", n, staysLine(n, len(at))))
 	return t.Prompt, attach.FilesFromInput(t.Input), true
 }
 
-// back moves a pending edit whose prompt is still as edit put it in the
-// composer (value) to the user turn before it, so that esc walks back
-// through the prompts; false when there is none before it, or the prompt
-// was changed.
-func (ts *turns) back(value string) (string, []*attach.File, bool) {
-	t := ts.editing
-	if t == nil || value != t.Prompt {
-		return "", nil, false
+// staysLine says what an edit of user turn n of last leaves on the other
+// branch: "turn 3 stays on the other branch (/tree)".
+func staysLine(n, last int) string {
+	turns := fmt.Sprintf("turn %d stays", n)
+	if last > n {
+		turns = fmt.Sprintf("turns %d–%d stay", n, last)
 	}
-	n := slices.Index(userTurnsAt(ts.conv), slices.Index(ts.conv.Turns, t)) // the one before, counted from 1
-	if n < 1 {
-		return "", nil, false
+	return turns + " on the other branch (/tree)"
+}
+
+// fromLine is where the edit of user turn n branches from.
+func fromLine(n int) string {
+	if n <= 1 {
+		return "sending as a branch from the start"
 	}
-	return ts.edit(n, false)
+	return fmt.Sprintf("sending as a branch from turn %d", n-1)
+}
+
+// editNumber is the user turn a pending edit replaces (from 1) and the
+// last user turn of the path; 0, 0 when no edit is pending.
+func (ts *turns) editNumber() (n, last int) {
+	if ts.editing == nil {
+		return 0, 0
+	}
+	at := userTurnsAt(ts.conv)
+	return slices.Index(at, slices.Index(ts.conv.Turns, ts.editing)) + 1, len(at)
+}
+
+// editView is the line under the composer while an edit is pending, so
+// that what is shown agrees with the state: "" when none is.
+func (ts *turns) editView(width int, st *theme.Styles) string {
+	n, last := ts.editNumber()
+	if n == 0 {
+		return ""
+	}
+	sh := theme.ShellOf(st)
+	return cutLines(sh.HelpKey.Render(fmt.Sprintf("✎ editing turn %d ", n))+sh.HelpDesc.Render("· enter: "+staysLine(n, last)+" · esc leaves"), width)
 }
 
 // userTurnOf is the number (from 1) of the user turn the conversation's
@@ -112,18 +136,49 @@ func userTurnOf(c *session.Conversation, j int) int {
 
 // takeEdit ends a pending edit as its message is sent: the path index the
 // conversation is cut at, -1 when no edit is pending (or its turn left the
-// path shown).
-func (ts *turns) takeEdit() int {
+// path shown), and the line that says so before it goes ("sending as a
+// branch from turn 2: turn 3 stays on the other branch (/tree)").
+func (ts *turns) takeEdit() (int, string) {
+	n, last := ts.editNumber()
 	t := ts.editing
 	ts.editing = nil
 	if t == nil {
-		return -1
+		return -1, ""
 	}
-	return slices.Index(ts.conv.Turns, t)
+	return slices.Index(ts.conv.Turns, t), fromLine(n) + ": " + staysLine(n, last)
 }
 
-// cancelEdit drops a pending edit (esc cleared the composer).
-func (ts *turns) cancelEdit() { ts.editing = nil }
+// cancelEdit drops a pending edit, and reports whether one was pending.
+func (ts *turns) cancelEdit() bool {
+	on := ts.editing != nil
+	ts.editing = nil
+	return on
+}
+
+// leaveEdit leaves edit mode (esc, ctrl+c): the composer, which held the
+// edit, is cleared (↑ brings a changed edit back) and the path is as it was.
+func (m *Model) leaveEdit() {
+	t := m.turns.editing
+	if !m.turns.cancelEdit() {
+		return
+	}
+	note := "left edit mode — nothing changed"
+	if m.composer.Value() != t.Prompt && m.composer.Clear() {
+		note = "left edit mode — the edit is cleared (↑ brings it back); nothing changed"
+	}
+	m.composer.Reset()
+	m.relayout()
+	m.notice(block.Info, note)
+}
+
+// editEmptied leaves edit mode once its composer is emptied (ctrl+u,
+// backspace): an empty composer is never an edit in waiting.
+func (m *Model) editEmptied() {
+	if m.turns.editing != nil && m.composer.Value() == "" && len(m.composer.Attachments()) == 0 && m.turns.cancelEdit() {
+		m.relayout()
+		m.notice(block.Info, "left edit mode — the composer is empty; nothing changed")
+	}
+}
 
 // editedLine is the branch line of a prompt about to be sent (the last of
 // its siblings), "" when nothing else follows the turn it follows: it

@@ -60,6 +60,7 @@ func ctrl(code rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: code, Mod: t
 // answer, not turns 2 and 3; ctrl+left shows the first branch again (to
 // turn 3), and the next prompt continues it.
 func TestEditSendsABranch(t *testing.T) {
+	t.Parallel()
 	m, srv, db := branchChat(t)
 	editTurn2(t, m, srv)
 	req := srv.Requests()[3]
@@ -110,6 +111,7 @@ func TestEditSendsABranch(t *testing.T) {
 // TestEditCancelledByEsc: esc clearing the composer drops the edit; the
 // next prompt follows turn 3 as usual.
 func TestEditCancelledByEsc(t *testing.T) {
+	t.Parallel()
 	m, srv, _ := branchChat(t)
 	m.Update(SlashMsg{Name: "edit", Args: "1"})
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
@@ -122,6 +124,7 @@ func TestEditCancelledByEsc(t *testing.T) {
 // TestUndoDropsTheLastExchange: /undo takes turn 3 off the screen and the
 // chain; the next prompt is turn 3's sibling, and /tree lists both.
 func TestUndoDropsTheLastExchange(t *testing.T) {
+	t.Parallel()
 	m, srv, _ := branchChat(t)
 	m.Update(SlashMsg{Name: "undo"})
 	v := plain(m)
@@ -144,6 +147,7 @@ func TestUndoDropsTheLastExchange(t *testing.T) {
 
 // TestTreeOpensABranch: enter on the first branch in /tree shows it.
 func TestTreeOpensABranch(t *testing.T) {
+	t.Parallel()
 	m, srv, _ := branchChat(t)
 	editTurn2(t, m, srv)
 	m.Update(SlashMsg{Name: "tree"})
@@ -168,6 +172,7 @@ func TestTreeOpensABranch(t *testing.T) {
 // TestNoBranchesNoMarks: a chat that never branched shows no branch line,
 // and the branch key says how to make one.
 func TestNoBranchesNoMarks(t *testing.T) {
+	t.Parallel()
 	m, _, _ := branchChat(t)
 	if strings.Contains(plain(m), "◀") {
 		t.Fatalf("a branch line without branches:\n%s", plain(m))
@@ -179,6 +184,7 @@ func TestNoBranchesNoMarks(t *testing.T) {
 }
 
 func TestGoldenBranchedTurn(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t).Stateful(streamtest.StateOptions{})
 	m := goldenModel(t, srv)
 	for i, id := range []string{"resp_1", "resp_2"} {
@@ -199,6 +205,7 @@ func TestGoldenBranchedTurn(t *testing.T) {
 // TestSearchHitOpensItsBranch: a search hit in a turn of another branch
 // opens the session on that branch, and the session continues it.
 func TestSearchHitOpensItsBranch(t *testing.T) {
+	t.Parallel()
 	m, srv, db := branchChat(t)
 	editTurn2(t, m, srv)
 	sid := m.journal.ID()
@@ -231,6 +238,7 @@ func TestSearchHitOpensItsBranch(t *testing.T) {
 // TestTreeHelpListsTheKeysMatched: "?" in /tree lists its keys, and "?"
 // again goes back to the list.
 func TestTreeHelpListsTheKeysMatched(t *testing.T) {
+	t.Parallel()
 	st := newTestModel(t, Options{}).frame.styles
 	tr := NewTree(nil, st)
 	tr, _ = tr.Update(keyPress("?"))
@@ -245,5 +253,92 @@ func TestTreeHelpListsTheKeysMatched(t *testing.T) {
 	tr, _ = tr.Update(keyPress("?"))
 	if v := ansi.Strip(tr.View(80, 20)); !strings.Contains(v, "Branches 0") || !strings.Contains(v, "one branch") {
 		t.Errorf("? again:\n%s", v)
+	}
+}
+
+// TestEditModeExits: edit mode (esc esc) is left by esc on the unchanged
+// edit, by ctrl+c and by emptying the composer; each time the screen says
+// so, the line under the composer goes, esc esc's hint never shows while
+// editing, and the next prompt follows turn 3 (no branch).
+func TestEditModeExits(t *testing.T) {
+	t.Parallel()
+	esc := tea.KeyPressMsg{Code: tea.KeyEscape}
+	for _, exit := range []struct {
+		name string
+		keys []tea.KeyPressMsg
+	}{
+		{"esc", []tea.KeyPressMsg{esc}},
+		{"ctrl+c", []tea.KeyPressMsg{ctrl('c')}},
+		{"emptied", []tea.KeyPressMsg{ctrl('u')}},
+	} {
+		t.Run(exit.name, func(t *testing.T) {
+			m, srv, _ := branchChat(t)
+			m.Update(esc)
+			m.Update(esc)
+			if m.turns.editing == nil || m.composer.Value() != "question C" || !strings.Contains(plain(m), "✎ editing turn 3") {
+				t.Fatalf("esc esc did not edit turn 3 (%q):\n%s", m.composer.Value(), plain(m))
+			}
+			for _, k := range exit.keys {
+				m.Update(k)
+			}
+			v := plain(m)
+			if m.turns.editing != nil || m.composer.Value() != "" || !strings.Contains(v, "left edit mode") || strings.Contains(v, "✎ editing") {
+				t.Fatalf("after %s: editing %v, composer %q:\n%s", exit.name, m.turns.editing != nil, m.composer.Value(), v)
+			}
+			if strings.Contains(v, "press ctrl+c again") {
+				t.Errorf("ctrl+c armed quit instead of leaving the edit:\n%s", v)
+			}
+			for _, k := range []tea.KeyPressMsg{esc, esc, esc} { // out of edit mode, esc esc edits again
+				m.Update(k)
+			}
+			m.composer.SetValue("")
+			m.editEmptied()
+			ask(t, m, srv, "resp_4", "four delta", "answer D")
+			if got := srv.Requests()[3].PreviousResponseID(); got != "resp_3" || m.conv.Branched() {
+				t.Errorf("after leaving the edit, the prompt chains to %q (branched %v)", got, m.conv.Branched())
+			}
+		})
+	}
+}
+
+// TestEditSaysWhatStays: while an edit is pending the line under the
+// composer says which turns stay on the other branch, and the send says it
+// again above the prompt, before it goes.
+func TestEditSaysWhatStays(t *testing.T) {
+	t.Parallel()
+	m, srv, _ := branchChat(t)
+	m.Update(SlashMsg{Name: "edit", Args: "2"})
+	if v := plain(m); !strings.Contains(v, "✎ editing turn 2 · enter: turns 2–3 stay on the other branch (/tree)") {
+		t.Fatalf("no line under the composer:\n%s", v)
+	}
+	m.composer.SetValue("question B, edited") // sent with the enter key: the composer empties, the edit stays
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_4", "answer B2")})
+	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
+	for _, msg := range run(cmd) {
+		m.Update(msg)
+	}
+	pump(t, m, nil)
+	if got := srv.Requests()[3].PreviousResponseID(); got != "resp_1" {
+		t.Errorf("the edit sent with enter chains to %q, want resp_1 (a branch)", got)
+	}
+	v := plain(m)
+	note := strings.Index(v, "sending as a branch from turn 1: turns 2–3 stay on the other branch (/tree)")
+	if note < 0 || note > strings.Index(v, "question B, edited") || strings.Contains(v, "✎ editing") {
+		t.Errorf("the send does not say what stays, above the prompt:\n%s", v)
+	}
+}
+
+// TestTreeRowsSayWhereTheyDiffer: after /undo, the branch and what /undo
+// left of it start at the same prompt; their rows say where each ends.
+func TestTreeRowsSayWhereTheyDiffer(t *testing.T) {
+	t.Parallel()
+	m, _, _ := branchChat(t)
+	m.Update(SlashMsg{Name: "undo"})
+	m.Update(SlashMsg{Name: "tree"})
+	v := plain(m)
+	for _, want := range []string{"question A … ends at turn 2: question B", "question A … ends at turn 3: question C"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("/tree lacks %q:\n%s", want, v)
+		}
 	}
 }

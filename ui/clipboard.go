@@ -31,7 +31,7 @@ func notify(isErr bool, text string) tea.Cmd {
 	return func() tea.Msg { return NoticeMsg{Text: text, Err: isErr} }
 }
 
-// CopyCmd copies text to the system clipboard with OSC 52 (through Bubble
+// copy copies text to the system clipboard with OSC 52 (through Bubble
 // Tea's output, so it works over ssh) and says what it did in a hint under
 // the composer (hintMsg), never in the transcript: the sequence was sent to
 // the terminal, which may ignore it (there is no way to tell). Inside tmux
@@ -44,12 +44,23 @@ func notify(isErr bool, text string) tea.Cmd {
 // end a shell's bracketed paste and run the lines that follow), a control
 // other than newline and tab, a lone CR, or a bidi control or zero-width
 // character that shows one text and pastes another.
-func CopyCmd(text string) tea.Cmd { return systemClipboard.copy(text) }
+//
+// Every copy goes through the frame's clipboard (frameState.copy).
+func (c *clipboard) copy(text string) tea.Cmd {
+	text = stream.Sanitize(text)
+	if text == "" {
+		return hint(true, "nothing to copy")
+	}
+	size := byteSize(len(text))
+	return tea.Batch(tea.SetClipboard(text), func() tea.Msg { return c.report(size) })
+}
 
 // systemClipboard is the terminal runnel runs in: inside tmux when $TMUX
-// was set at start. Tests replace it (main_test.go): they never ask the
-// tmux of the machine they run on.
-var systemClipboard = &clipboard{tmux: os.Getenv("TMUX") != "", query: tmuxSetClipboard}
+// is set. New gives it to the frame; tests inject their own (newTestModel),
+// so they never ask the tmux of the machine they run on.
+func systemClipboard() *clipboard {
+	return &clipboard{tmux: os.Getenv("TMUX") != "", query: tmuxSetClipboard}
+}
 
 // tmuxQueryTimeout bounds the one question asked of tmux per copy.
 const tmuxQueryTimeout = time.Second
@@ -68,16 +79,6 @@ type clipboard struct {
 	query func(ctx context.Context) (string, error) // tmux's set-clipboard: on, external or off
 	mu    sync.Mutex
 	on    bool
-}
-
-// copy is CopyCmd for this clipboard.
-func (c *clipboard) copy(text string) tea.Cmd {
-	text = stream.Sanitize(text)
-	if text == "" {
-		return hint(true, "nothing to copy")
-	}
-	size := byteSize(len(text))
-	return tea.Batch(tea.SetClipboard(text), func() tea.Msg { return c.report(size) })
 }
 
 // report says what a copy of size bytes did: a hint, or the notice of a

@@ -11,8 +11,9 @@ import (
 )
 
 func TestCopyCmd(t *testing.T) {
+	t.Parallel()
 	text := strings.Repeat("x", 1250)
-	msgs := run(CopyCmd(text))
+	msgs := run((&clipboard{}).copy(text))
 	if len(msgs) != 2 {
 		t.Fatalf("CopyCmd gave %d messages: %#v", len(msgs), msgs)
 	}
@@ -23,13 +24,14 @@ func TestCopyCmd(t *testing.T) {
 	if n, ok := msgs[1].(hintMsg); !ok || n.err || n.text != "sent 1.2 KB to the terminal's clipboard (OSC 52)" {
 		t.Errorf("notice = %#v", msgs[1])
 	}
-	msgs = run(CopyCmd(""))
+	msgs = run((&clipboard{}).copy(""))
 	if len(msgs) != 1 || msgs[0].(hintMsg).text != "nothing to copy" {
-		t.Errorf("CopyCmd(\"\") = %#v", msgs)
+		t.Errorf("(&clipboard{}).copy(\"\") = %#v", msgs)
 	}
 }
 
 func TestByteSize(t *testing.T) {
+	t.Parallel()
 	cases := map[int]string{0: "0 B", 340: "340 B", 1023: "1023 B", 1024: "1.0 KB", 1250: "1.2 KB", 20_000: "19 KB", 3 << 20: "3.0 MB", 50 << 20: "50 MB"}
 	for n, want := range cases {
 		if got := byteSize(n); got != want {
@@ -65,12 +67,13 @@ const hostile = "echo safe\x1b[201~\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07\x1b]0;title
 const hostileCopied = "echo safe" + "bcEVIL\tend\n" + "rm -rfx\n"
 
 func TestCopyCmdCleans(t *testing.T) {
-	msgs := run(CopyCmd(hostile))
+	t.Parallel()
+	msgs := run((&clipboard{}).copy(hostile))
 	clipboardOf(t, msgs, hostileCopied)
 	if n, ok := msgs[1].(hintMsg); !ok || n.text != "sent 28 B to the terminal's clipboard (OSC 52)" {
 		t.Errorf("notice = %#v", msgs[1])
 	}
-	if msgs := run(CopyCmd("\x1b[31m\u202e")); len(msgs) != 1 || msgs[0].(hintMsg).text != "nothing to copy" {
+	if msgs := run((&clipboard{}).copy("\x1b[31m\u202e")); len(msgs) != 1 || msgs[0].(hintMsg).text != "nothing to copy" {
 		t.Errorf("CopyCmd of controls only = %#v", msgs)
 	}
 }
@@ -79,6 +82,7 @@ func TestCopyCmdCleans(t *testing.T) {
 // code block, as the screen shows it: a code block that shows two harmless
 // lines cannot end a shell's bracketed paste (ESC[201~) and run them.
 func TestCopyAnswerCleans(t *testing.T) {
+	t.Parallel()
 	m := newTestModel(t, Options{})
 	answer := "Run this:\n\n```sh\necho hello\x1b[201~\nrm -rf ~/tmp/x\u202e\n```\n\nand\n\n```\n" + hostile + "```\n"
 	m.answers = append(m.answers, answer)
@@ -96,6 +100,7 @@ func TestCopyAnswerCleans(t *testing.T) {
 // the next copy; on gets through and is not asked again; a question that
 // fails says it could not tell.
 func TestCopyInsideTmux(t *testing.T) {
+	t.Parallel()
 	answers := []string{"external\n", "off\n", "on\n"}
 	asked := 0
 	c := &clipboard{tmux: true, query: func(ctx context.Context) (string, error) {

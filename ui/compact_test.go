@@ -20,6 +20,7 @@ import (
 // panel with the sizes and the divider under the transcript that stays, and
 // the next turn sends the compacted window instead of previous_response_id.
 func TestCompactCommand(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t).Stateful(streamtest.StateOptions{ContextWindow: 300})
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_long", "the first answer, "+strings.Repeat("and more ", 100))})
 	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL, MaxRetries: -1}, Settings: session.Settings{Model: "m", Store: true}})
@@ -82,6 +83,7 @@ func TestCompactCommand(t *testing.T) {
 // TestCompactUnsupportedServer: a server without /responses/compact gives
 // one line, and the session goes on from its chain.
 func TestCompactUnsupportedServer(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "one")}, streamtest.Reply{SSE: streamtest.Text("resp_2", "two")})
 	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL, MaxRetries: -1}, Settings: session.Settings{Model: "m", Store: true}})
@@ -104,6 +106,7 @@ func TestCompactUnsupportedServer(t *testing.T) {
 // TestContextFullInStream: a response that fails with
 // context_length_exceeded gives the same one-line offer.
 func TestContextFullInStream(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(
 		`{"type":"response.created","sequence_number":0,"response":{"id":"resp_f","status":"in_progress","output":[]}}`,
@@ -122,6 +125,7 @@ func TestContextFullInStream(t *testing.T) {
 // TestEscStopsCompact: esc while /compact waits on the server stops it, in
 // one line, and the conversation goes on from its chain.
 func TestEscStopsCompact(t *testing.T) {
+	t.Parallel()
 	release := make(chan struct{})
 	hung := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {

@@ -66,6 +66,7 @@ func newTestComposer() Composer {
 }
 
 func TestKeyStrings(t *testing.T) {
+	t.Parallel()
 	// The key map matches on these strings; make sure v2 spells them so.
 	for want, k := range map[string]tea.KeyPressMsg{
 		"enter": keyMsg("enter"), "shift+enter": keyMsg("shift+enter"), "alt+enter": keyMsg("alt+enter"),
@@ -79,6 +80,7 @@ func TestKeyStrings(t *testing.T) {
 }
 
 func TestComposerEnterSends(t *testing.T) {
+	t.Parallel()
 	c := typeText(newTestComposer(), "hello there")
 	c, cmd := c.Update(keyMsg("enter"))
 	msgs := run(cmd)
@@ -99,6 +101,7 @@ func TestComposerEnterSends(t *testing.T) {
 }
 
 func TestComposerNewlineKeys(t *testing.T) {
+	t.Parallel()
 	for _, k := range []string{"shift+enter", "alt+enter", "ctrl+j"} {
 		c := typeText(newTestComposer(), "one")
 		c, cmd := c.Update(keyMsg(k))
@@ -118,6 +121,7 @@ func TestComposerNewlineKeys(t *testing.T) {
 }
 
 func TestComposerGrowsThenScrolls(t *testing.T) {
+	t.Parallel()
 	c := newTestComposer()
 	if c.Height() != 1 {
 		t.Fatalf("empty height = %d", c.Height())
@@ -139,12 +143,14 @@ func TestComposerGrowsThenScrolls(t *testing.T) {
 }
 
 func TestComposerPlaceholder(t *testing.T) {
+	t.Parallel()
 	if v := ansi.Strip(newTestComposer().View()); !strings.Contains(v, "Ask anything") {
 		t.Errorf("empty view = %q; want the placeholder", v)
 	}
 }
 
 func TestComposerHistory(t *testing.T) {
+	t.Parallel()
 	c := newTestComposer()
 	for _, p := range []string{"first", "second\nline two", "third"} {
 		c.SetValue(p)
@@ -182,6 +188,7 @@ func TestComposerHistory(t *testing.T) {
 }
 
 func TestComposerSlashMenu(t *testing.T) {
+	t.Parallel()
 	c := typeText(newTestComposer(), "/")
 	if n := len(c.menu.rows); n != len(Commands()) {
 		t.Fatalf("menu after / has %d rows; want every command", n)
@@ -214,6 +221,7 @@ func TestComposerSlashMenu(t *testing.T) {
 }
 
 func TestComposerSlashEnter(t *testing.T) {
+	t.Parallel()
 	// Enter on a partial name of a command without arguments runs it.
 	c := typeText(newTestComposer(), "/ne")
 	c, cmd := c.Update(keyMsg("enter"))
@@ -257,6 +265,7 @@ func TestComposerSlashEnter(t *testing.T) {
 }
 
 func TestComposerMenuSelection(t *testing.T) {
+	t.Parallel()
 	c := typeText(newTestComposer(), "/")
 	c, _ = c.Update(keyMsg("down"))
 	c, _ = c.Update(keyMsg("down"))
@@ -294,6 +303,7 @@ func TestComposerMenuSelection(t *testing.T) {
 }
 
 func TestComposerTabWithoutMenuIsNotText(t *testing.T) {
+	t.Parallel()
 	c := typeText(newTestComposer(), "a")
 	c, _ = c.Update(keyMsg("tab"))
 	if c.Value() != "a" {
@@ -302,6 +312,7 @@ func TestComposerTabWithoutMenuIsNotText(t *testing.T) {
 }
 
 func TestComposerEditorDone(t *testing.T) {
+	t.Parallel()
 	c := typeText(newTestComposer(), "before")
 	c, cmd := c.Update(EditorDoneMsg{Text: "after\nedit"})
 	if cmd != nil || c.Value() != "after\nedit" {
@@ -331,6 +342,7 @@ func TestComposerCtrlEOpensEditor(t *testing.T) {
 }
 
 func TestComposerPasteIsPlain(t *testing.T) {
+	t.Parallel()
 	c := typeText(newTestComposer(), "x")
 	c, _ = c.Update(tea.PasteMsg{Content: "a\x1b[31mb\x07c\r\nd"})
 	if got := c.Value(); got != "xabc\nd" {
@@ -345,6 +357,7 @@ func TestComposerPasteIsPlain(t *testing.T) {
 // TestComposerEmptyViewCache: the cached empty view is what the textarea
 // draws, through width changes, blur and focus, text typed and cleared.
 func TestComposerEmptyViewCache(t *testing.T) {
+	t.Parallel()
 	c := NewComposer(nil)
 	c.SetWidth(80)
 	check := func(when string) {
@@ -370,6 +383,7 @@ func TestComposerEmptyViewCache(t *testing.T) {
 // brings it back whole, a large paste's text included; the history search
 // lists it too. (esc used to delete the draft for good.)
 func TestEscKeepsTheDraft(t *testing.T) {
+	t.Parallel()
 	m := newTestModel(t, Options{})
 	long := strings.Repeat("a long prompt that took a while to write ", 20)
 	paste := strings.Repeat("pasted line\n", 30)

@@ -7,9 +7,6 @@ package ui
 // SetCursorColumn).
 
 import (
-	"unicode/utf8"
-
-	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 
@@ -35,28 +32,6 @@ func (c Composer) ViMode() string {
 		return ""
 	}
 	return c.vi.Mode().String()
-}
-
-// Takes reports whether the composer takes k before the root's own keys:
-// esc and ctrl+c while a !command runs (they stop it), and in the vi
-// preset esc in insert mode (it goes to normal mode, not to stop or
-// clear) and in normal mode every one-character key but the help key
-// (vi's letters are commands, not the approval answers or text).
-func (c Composer) Takes(k tea.KeyPressMsg) bool {
-	if c.shell.line != "" && key.Matches(k, c.keys.Interrupt, c.keys.Quit) {
-		return true
-	}
-	if c.vi == nil {
-		return false
-	}
-	s := k.String()
-	if c.vi.Mode() == vi.Insert {
-		return s == "esc"
-	}
-	if key.Matches(k, c.keys.Help) && c.Value() == "" {
-		return false
-	}
-	return utf8.RuneCountInString(s) == 1 || s == "space"
 }
 
 // viKey runs k through the vi editor when it applies: in normal mode, and

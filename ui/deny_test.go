@@ -16,6 +16,7 @@ import (
 // reason to the model in the call's function_call_output, as a hosted MCP
 // denial does.
 func TestDenyReasonReachesModel(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	tl, _ := blockingTool(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(slowCallEvents("resp_call")...)})

@@ -30,9 +30,11 @@
 //	              (attachments.go, paste.go; ctrl+v's images, composerclip.go), recall
 //	              (prompthistory.go), !command (composershell.go) and the short-lived hint
 //	              that takes the key hint's line (composerhint.go; copies say what they did there)
+//	keyfn.go      the key map as one pure function: (key, phase, focus, composer) → action; keypress.go runs the action
+//	queue.go      the queue: messages sent while a turn runs wait under the composer and go out when it ends
 //	promptcmds.go prompt files as /NAME commands of the composer (SubmitMsg.Prompt); prompttrust.go asks about a project's
 //	tree.go       /tree, the branches dialog; the mouse's map from cells to source is ui/markdown's srcmap.go
-//	branch.go     the turns' branches: /edit, esc esc, ctrl+←/→, /undo (branchMsg shows a path)
+//	branch.go     the turns' branches: /edit, esc esc (esc, ctrl+c or an empty composer leave), ctrl+←/→, /undo (branchMsg shows a path)
 //	selection.go  the transcript's mouse (an items child): clicks open panels and copy code, drags copy the source, f2 hands the mouse over
 //	notify.go     the notifier: a long turn that ends, fails or waits while the terminal is unfocused notifies (OSC 9/777, bell, command)
 //	keys.go       the key map, built from session/keymap (a preset and the config's [keys]); the vi

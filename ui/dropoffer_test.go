@@ -22,6 +22,7 @@ import (
 // same point (/retry); enter sends "continue" with the partial answer
 // carried. The keys act only while those notices are the last thing shown.
 func TestDroppedStreamOffersNextStep(t *testing.T) {
+	t.Parallel()
 	fixture := sharedtest.Path(t, "fixtures", "real", "vercel__ai", "xai-text-reasoning-markdown.sse")
 	srv := streamtest.New(t)
 	drop := streamtest.Reply{File: fixture, DropAfter: 120} // after the answer's first words
@@ -90,6 +91,7 @@ func TestDroppedStreamOffersNextStep(t *testing.T) {
 // TestUsageNoteOfADrop: a dropped turn's line never reads as zero usage:
 // unknown when no response finished, partial when some did.
 func TestUsageNoteOfADrop(t *testing.T) {
+	t.Parallel()
 	done := &stream.Snapshot{Usage: &stream.Usage{InputTokens: 10, OutputTokens: 5}}
 	cut := &stream.Snapshot{CutOff: true}
 	for _, c := range []struct {
@@ -109,6 +111,7 @@ func TestUsageNoteOfADrop(t *testing.T) {
 // to nothing else, and enter only to Send, which sends nothing from an
 // empty composer (where Continue acts).
 func TestDropKeysInHelpAndUnclashed(t *testing.T) {
+	t.Parallel()
 	k := DefaultKeyMap()
 	v := ansi.Strip(HelpView(160, nil, k))
 	for _, want := range []string{"continue a dropped answer", "ctrl+t", "retry a dropped answer"} {

@@ -60,10 +60,11 @@ func (m *Model) canSend(text string, files []*attach.File) bool {
 
 // send starts the turn of a user message: msg, made of text and files.
 func (m *Model) send(text string, files []*attach.File, msg json.RawMessage) tea.Cmd {
-	if at := m.turns.takeEdit(); at >= 0 { // an edited prompt: a new branch beside the turn it replaces (branch.go)
+	if at, note := m.turns.takeEdit(); at >= 0 { // an edited prompt: a new branch beside the turn it replaces (branch.go)
 		m.conv.Cut(at)
 		m.history.setTip(m.conv)
 		m.redraw()
+		m.notice(block.Info, note)
 	}
 	if line := editedLine(m.conv); line != "" {
 		m.notice(block.Info, line)
@@ -233,7 +234,7 @@ func (m *Model) endTurn(t *turn, draw pace.Draw) tea.Cmd {
 	m.status.SessionUsage = m.usage
 	m.status.TurnUsage = t.usage()
 	m.status.State, m.status.Detail = Idle, ""
-	m.frame.post(turnEndMsg{failed: turnFailed(t)})
+	m.frame.post(turnEndMsg{failed: turnFailed(t), stopped: t.stopped}) // the notifier and the queue (queue.go)
 	now := m.now()
 	m.pending = append(m.pending, m.items.endItems(snaps, now, t.changed)...)
 	for _, n := range m.turns.endNotices(t, snaps, m.conv.Carried()) {

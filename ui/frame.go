@@ -51,9 +51,33 @@ type frameState struct {
 	now           time.Time
 	md            *block.Renderers // markdown renderers, one per styles and width, shared by every entry
 	draft         bool             // a stream outruns the frames (draftFor)
+	// clip is the system clipboard every copy goes to (clipboard.go): New
+	// asks the terminal's; a test injects its own, so tests run in parallel.
+	clip *clipboard
+	// tick schedules frame seq of turn gen in d (frameTick); a test injects
+	// one that records d.
+	tick func(gen, seq int, d time.Duration) tea.Cmd
 	// outbox holds what children report to the root while a message is
 	// handled (post); Model.Update routes it, in order, before it returns
 	outbox []tea.Msg
+}
+
+// copy copies text to the clipboard (clipboard.copy); without one (a child
+// tested alone) it is a plain OSC 52 copy that asks no tmux.
+func (f *frameState) copy(text string) tea.Cmd {
+	if f.clip == nil {
+		return (&clipboard{}).copy(text)
+	}
+	return f.clip.copy(text)
+}
+
+// frameTick schedules frame seq of turn gen in d, through the injected
+// tick when there is one.
+func (f *frameState) frameTick(gen, seq int, d time.Duration) tea.Cmd {
+	if f.tick != nil {
+		return f.tick(gen, seq, d)
+	}
+	return frameTick(gen, seq, d)
 }
 
 // post reports msg to the root: a child reaches the rest of the chat only

@@ -23,7 +23,7 @@ func (ts *turns) plan(f pace.Facts, now time.Time) (pace.Plan, tea.Cmd) {
 		cmds = append(cmds, waitBatch(t.gen, t.handle, pl.Hold)) // the stream's reader holds what comes meanwhile
 	}
 	if pl.Tick.Seq != 0 {
-		cmds = append(cmds, frameTick(ts.gen, pl.Tick.Seq, pl.Tick.In))
+		cmds = append(cmds, ts.fs.frameTick(ts.gen, pl.Tick.Seq, pl.Tick.In))
 	}
 	if pl.WaitTick > 0 {
 		cmds = append(cmds, tea.Tick(pl.WaitTick, func(t time.Time) tea.Msg { return waitTickMsg{t} }))

@@ -14,6 +14,7 @@ import (
 // drawn, nothing is scheduled: no frame tick, no spinner, no blink (idle at
 // the prompt costs only Bubble Tea's own renderer ticker).
 func TestIdleSchedulesNoFrames(t *testing.T) {
+	t.Parallel()
 	m := replayFile(t, "vercel__ai/lmstudio-basic-markdown.sse")
 	pump(t, m, nil)
 	_, cmd := m.Update(frameMsg{gen: m.gen, seq: m.pacer.Last(), now: m.frame.now.Add(pace.FrameInterval)})
@@ -31,6 +32,7 @@ func TestIdleSchedulesNoFrames(t *testing.T) {
 // schedules no fast frame tick (only the spinner's slow one); a superseded
 // tick is ignored.
 func TestBatchesAreFrames(t *testing.T) {
+	t.Parallel()
 	m := replayFile(t, "vercel__ai/lmstudio-basic-markdown.sse")
 	b, ok := m.cur.handle.Next()
 	if !ok {
@@ -57,6 +59,7 @@ func TestBatchesAreFrames(t *testing.T) {
 // once draftFor has passed since the last full batch the frames are whole
 // again.
 func TestPacingFollowsTheInjectedClock(t *testing.T) {
+	t.Parallel()
 	m := replayFile(t, "vercel__ai/lmstudio-basic-markdown.sse")
 	t0 := time.Unix(1_700_000_000, 0)
 	now := t0
@@ -89,11 +92,10 @@ func TestPacingFollowsTheInjectedClock(t *testing.T) {
 // wakes the chat with its batches, not with a timer as well); once the
 // batches stop, the spinner's frame comes every spinnerStep.
 func TestFlowingStreamWakesForStallsOnly(t *testing.T) {
+	t.Parallel()
 	var waits []time.Duration
-	defer func(f func(int, int, time.Duration) tea.Cmd) { frameTick = f }(frameTick)
-	frameTick = func(_, _ int, d time.Duration) tea.Cmd { waits = append(waits, d); return nil }
-
 	m := replayFile(t, "vercel__ai/lmstudio-basic-markdown.sse")
+	m.frame.tick = func(_, _ int, d time.Duration) tea.Cmd { waits = append(waits, d); return nil }
 	t0 := time.Unix(1_700_000_000, 0)
 	m.frame.clock = func() time.Time { return t0 }
 	m.Update(batchMsg{gen: m.cur.gen, batch: stream.Batch{Events: []stream.Event{{Kind: stream.KindTextDelta, Delta: "x"}}}})

@@ -122,6 +122,7 @@ const goldenAnswer = "Here is **the plan** in brief.\n\n" +
 	"That is *all* there is.\n"
 
 func TestGoldenStreamedAnswer(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_golden", splitEvery(goldenAnswer, 7)...)})
 	m := goldenModel(t, srv)
@@ -147,6 +148,7 @@ func mcpEvents(respID string) []byte {
 }
 
 func TestGoldenToolPanel(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: mcpEvents("resp_mcp")})
 	m := goldenModel(t, srv)
@@ -169,6 +171,7 @@ func approvalEvents(respID string) []byte {
 }
 
 func TestGoldenApprovalDialog(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: approvalEvents("resp_ask")})
 	m := goldenModel(t, srv)
@@ -181,6 +184,7 @@ func TestGoldenApprovalDialog(t *testing.T) {
 }
 
 func TestGoldenPicker(t *testing.T) {
+	t.Parallel()
 	m := goldenModel(t, nil)
 	sessions := []store.SessionInfo{
 		{ID: "s1", Title: "Plan the streaming parser", Model: "gpt-5", Preview: "Here is the plan in brief.", Turns: 4, Updated: fixedNow.Add(-3 * time.Minute)},
@@ -212,6 +216,7 @@ func refusingClient() *stream.Client {
 // prompt, one retry line that the retries updated in place and one
 // failure line: two rows at 80 columns.
 func TestGoldenFailedConnection(t *testing.T) {
+	t.Parallel()
 	o := Options{WindowWidth: goldenW, Settings: session.Settings{Model: "gpt-golden", Store: true}, Client: refusingClient()}
 	m := New(t.Context(), o)
 	m.frame.clock = func() time.Time { return fixedNow }
@@ -241,6 +246,7 @@ func TestGoldenFailedConnection(t *testing.T) {
 // TestFailedConnectionOnAClosedPort: the same against a real closed port:
 // after the prompt, one retry line and one failure, each one notice.
 func TestFailedConnectionOnAClosedPort(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Skip(err)
@@ -262,6 +268,7 @@ func TestFailedConnectionOnAClosedPort(t *testing.T) {
 // arguments than a panel's preview shows them once, whole, in the panel;
 // the dialog points there.
 func TestGoldenApprovalArgumentsOnce(t *testing.T) {
+	t.Parallel()
 	args := `{\"branch\":\"main\",\"environment\":\"preview\",\"region\":\"eu-west-1\",\"replicas\":2,\"notify\":[\"ops@example.com\",\"dev@example.com\"],\"dry_run\":false}`
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(
@@ -293,6 +300,7 @@ func TestGoldenApprovalArgumentsOnce(t *testing.T) {
 // nothing, citations are [n] markers, so the answer's first words are within
 // the first 10 rows after the prompt.
 func TestGoldenSearchAnswer(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: sharedtest.ReadReal(t, "vercel__ai/openai-web-search-6-calls.sse")})
 	m := goldenModel(t, srv)

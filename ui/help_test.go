@@ -18,6 +18,7 @@ import (
 // /edit, /undo, /tree and /fast; a smaller one scrolls it:
 // TestHelpScrollsWhenTaller).
 func TestHelpListsEveryKey(t *testing.T) {
+	t.Parallel()
 	m := newTestModel(t, Options{})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 42})
 	v := ansi.Strip(HelpView(100, m.frame.styles, DefaultKeyMap()))
@@ -46,6 +47,7 @@ func TestHelpListsEveryKey(t *testing.T) {
 // TestDialogHelpListsTheKeysMatched: "?" in each dialog lists its key map,
 // and the keys listed are the keys the dialog matches; "?" again goes back.
 func TestDialogHelpListsTheKeysMatched(t *testing.T) {
+	t.Parallel()
 	st := newTestModel(t, Options{}).frame.styles
 	q := keyPress("?")
 	type dialogCase struct {
@@ -102,6 +104,7 @@ func testApprovalRequest() tools.ApprovalRequest {
 // TestHelpScrollsWhenTaller: on a small terminal the "?" overlay scrolls,
 // so every command can be reached, and says how.
 func TestHelpScrollsWhenTaller(t *testing.T) {
+	t.Parallel()
 	m := newTestModel(t, Options{})
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	m.Update(keyPress("?"))
@@ -127,6 +130,7 @@ func TestHelpScrollsWhenTaller(t *testing.T) {
 // TestHelpListsTheSlashMenuKeys: the "?" overlay lists the slash menu's
 // key map, and those keys are the ones the menu matches.
 func TestHelpListsTheSlashMenuKeys(t *testing.T) {
+	t.Parallel()
 	m := newTestModel(t, Options{})
 	v := ansi.Strip(HelpView(100, m.frame.styles, DefaultKeyMap()))
 	keys := DefaultCompletionKeys()

@@ -18,6 +18,7 @@ import (
 // TestNoHistoryStillChats: with the store unavailable the chat says so once
 // and works.
 func TestNoHistoryStillChats(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "answer without history")})
 	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL}, HistoryErr: errors.New("history unavailable: /x/runnel.db: not a readable SQLite database")})
@@ -34,6 +35,7 @@ func TestNoHistoryStillChats(t *testing.T) {
 // full, closed database), the answer still streams and a notice says what
 // was not saved.
 func TestSaveFailureIsANotice(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "still ", "streaming")})
 	db, err := store.Open(filepath.Join(t.TempDir(), "runnel.db"))
@@ -62,6 +64,7 @@ func TestSaveFailureIsANotice(t *testing.T) {
 // running chat is noticed at the next write and said once, in one notice
 // naming the file and what to do, however many turns follow.
 func TestRemovedDatabaseIsOneNotice(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "first answer")},
 		streamtest.Reply{SSE: streamtest.Text("resp_2", "second answer")})
@@ -104,6 +107,7 @@ func TestRemovedDatabaseIsOneNotice(t *testing.T) {
 // loaded session is posted for the root to show, the journal untouched
 // until the root resumes it; opening a session closes the dialog first.
 func TestHistoryReportsByMessage(t *testing.T) {
+	t.Parallel()
 	db := openDB(t)
 	h := &history{db: db}
 	f := &frameState{clock: time.Now}

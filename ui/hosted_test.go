@@ -26,6 +26,7 @@ func runCmd(m *Model, cmd tea.Cmd) {
 // the next request for the same tool without asking; a denial carries its
 // reason.
 func TestHostedApprovalAlwaysAndDenyReason(t *testing.T) {
+	t.Parallel()
 	req := sharedtest.Real(t, "vercel__ai/openai-mcp-approval-request.sse")
 	after := sharedtest.Real(t, "vercel__ai/openai-mcp-call-after-approval.sse")
 	srv := streamtest.New(t)

@@ -19,6 +19,7 @@ var drawAt = regexp.MustCompile("^\x1b7\x1b\\[(\\d+);(\\d+)H\x1b\\]1337;File=inl
 // blank rows are on screen, not again while they stay put, again where
 // they moved to after scrolling, and not while they are off screen.
 func TestITermImageFollowsItsRows(t *testing.T) {
+	t.Parallel()
 	m := replayFile(t, "vercel__ai/azure-image-generation-with-text.sse")
 	m.images.support = graphics.Support{ITerm: true}
 	pump(t, m, nil)

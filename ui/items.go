@@ -252,7 +252,7 @@ func (c *items) copyAnswer(n string) tea.Cmd {
 		}
 		text = blocks[i-1]
 	}
-	return CopyCmd(text)
+	return c.fs.copy(text)
 }
 
 // showAttachments lists a prompt's files under it in the transcript.

@@ -29,6 +29,7 @@ func rows(view, s string) []string {
 // page actions titled as such, not as searches), and the panel list (alt+o)
 // lists it once.
 func TestHostedSearchesOneLine(t *testing.T) {
+	t.Parallel()
 	m := replayFile(t, "vercel__ai/openai-web-search-6-calls.sse")
 	pump(t, m, nil)
 	m.Update(press("home"))
@@ -80,6 +81,7 @@ func TestHostedSearchesOneLine(t *testing.T) {
 // sum), one line for the searches; reasoning with a summary draws its own
 // header, and a search after it starts a new line.
 func TestThinkingAndHostedLines(t *testing.T) {
+	t.Parallel()
 	m := newTestModel(t, Options{})
 	c := &m.items
 	t0 := time.Unix(1_700_000_000, 0)

@@ -1,179 +1,179 @@
 package ui
 
-// This file handles the keys the root owns: interrupting, quitting, forking,
-// toggling reasoning and panels, copying, scrolling, approvals, and
-// continuing or retrying a dropped stream; the rest go to the composer. With a dialog open, the root still takes ctrl+c (an
-// approval: deny and stop; any other dialog: close) and, under an approval,
-// the transcript keys the status line offers (ctrl+o, ctrl+r, alt+r,
-// ctrl+y) and the transcript's scrolling (pgup, pgdn, home, end: the
-// arguments are in the asked panel); every other key goes to the dialog.
+// This file runs the keys: Model.key gathers the facts decideKey reads
+// (keyFacts: the chat's phase, what is focused, the composer's state),
+// asks decideKey (keyfn.go) for the action, and runs it (keyDo: one short
+// function per action). What a key does in a state is decided only there.
 
 import (
 	"cmp"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/ui/block"
 )
 
-// key handles the keys the root owns and routes the rest.
+// key handles a key press: decideKey (keyfn.go) says what it does in the
+// chat's state, and keyDo does it.
 func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
-	if m.showHelp && m.keyState.helpScroll(k, m.frame, m.transcriptHeight()) {
-		return nil
-	}
 	defer func() { m.status.Mode = cmp.Or(m.nav.label(), m.composer.ViMode()) }()
+	return keyDo[decideKey(&m.keys, k, m.keyFacts())](m, k)
+}
+
+// keyFacts is the state decideKey reads: the chat's phase, what is
+// focused, the composer's.
+func (m *Model) keyFacts() keyFacts {
+	f := keyFacts{Phase: m.phase(), Focus: focComposer}
+	ap, approval := m.dialog.(dlg[Approval])
 	switch {
-	case m.nav.on && !key.Matches(k, m.keys.Quit):
-		return m.navKey(k, m.keys.Nav)
-	case m.composer.Takes(k):
-		return m.updateComposer(k)
-	case key.Matches(k, m.keys.Navigate):
-		m.startNav()
+	case approval && ap.v.Denying():
+		f.Focus = focDenying
+	case approval:
+		f.Focus = focApproval
+	case m.dialog != nil:
+		f.Focus = focDialog
+	case m.showHelp:
+		f.Focus = focHelp
+	case m.nav.on:
+		f.Focus = focNav
+	}
+	now := m.now()
+	f.Composer = composerFacts{
+		Empty:     m.composer.Value() == "",
+		NoFiles:   len(m.composer.Attachments()) == 0,
+		Vi:        m.composer.ViMode(),
+		Running:   m.composer.shell.line != "",
+		Editing:   m.turns.editing != nil,
+		Queued:    m.queue.len() > 0,
+		Offered:   m.turns.offered(m.transcript.Len()),
+		LocalAsk:  m.tools.asking != nil,
+		EscArmed:  !m.escArmed.IsZero() && now.Sub(m.escArmed) < time.Second,
+		QuitArmed: !m.quitArmed.IsZero() && now.Sub(m.quitArmed) < 2*time.Second,
+		HasTurns:  len(m.conv.Turns) > 0,
+	}
+	return f
+}
+
+// phase is what the chat is doing, as the keys see it (keyfn.go).
+func (m *Model) phase() phase {
+	switch {
+	case m.cur != nil && !m.cur.ended:
+		return phStreaming
+	case m.tools.cancel != nil:
+		return phTools
+	case m.compacting != nil:
+		return phCompacting
+	case m.tools.mcpWaiting != nil:
+		return phWaitingMCP
+	case m.attaching != nil:
+		return phReading
+	case len(m.pending) > 0:
+		return phApproval
+	}
+	return phIdle
+}
+
+// keyDo runs each action decideKey names.
+var keyDo = [...]func(m *Model, k tea.KeyPressMsg) tea.Cmd{
+	actNone: func(*Model, tea.KeyPressMsg) tea.Cmd { return nil },
+	actComposer: func(m *Model, k tea.KeyPressMsg) tea.Cmd {
+		cmd := m.updateComposer(k)
+		m.editEmptied()
+		return cmd
+	},
+	actSend: func(m *Model, k tea.KeyPressMsg) tea.Cmd { return m.updateComposer(k) },
+	actNav:  func(m *Model, k tea.KeyPressMsg) tea.Cmd { return m.navKey(k, m.keys.Nav) },
+	actDialog: func(m *Model, k tea.KeyPressMsg) tea.Cmd {
+		var cmd tea.Cmd
+		m.dialog, cmd = m.dialog.update(k)
+		return cmd
+	},
+	actHelpScroll: func(m *Model, k tea.KeyPressMsg) tea.Cmd {
+		m.keyState.helpScroll(k, m.frame, m.transcriptHeight())
 		return nil
-	case key.Matches(k, m.keys.Quit):
-		if m.cur != nil && !m.cur.ended {
-			return m.interrupt()
-		}
-		if m.tools.stop(m.frame) {
-			return nil
-		}
-		if len(m.pending) > 0 {
-			m.approvals.stopHosted(m.conv, m.frame)
-			return nil
-		}
-		if !m.quitArmed.IsZero() && m.now().Sub(m.quitArmed) < 2*time.Second {
-			return tea.Quit
-		}
+	},
+	actCloseHelp:   func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.showHelp = false; return nil },
+	actCloseDialog: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.dialog = nil; return nil },
+	actStartNav:    func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.startNav(); return nil },
+	actQuit:        func(*Model, tea.KeyPressMsg) tea.Cmd { return tea.Quit },
+	actArmQuit: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
 		m.quitArmed = m.now()
 		m.notice(block.Info, "press ctrl+c again to quit")
 		return nil
-	case key.Matches(k, m.keys.Interrupt):
-		switch {
-		case m.showHelp:
-			m.showHelp = false
-		case m.cur != nil && !m.cur.ended:
-			return m.interrupt()
-		case m.tools.stop(m.frame):
-		case m.stopCompact():
-		case m.tools.takeBackWaiting(m.frame):
-		case m.stopReading():
-		case len(m.pending) > 0:
-			m.approvals.stopHosted(m.conv, m.frame)
-		case m.turns.editing != nil && m.composer.Value() != "":
-			// esc on an edit not yet changed walks back to the prompt before
-			if text, files, ok := m.turns.back(m.composer.Value()); ok {
-				m.composer.SetValue(text)
-				m.composer.SetAttachments(files)
-				return nil
-			}
-			m.turns.cancelEdit()
-			if m.composer.Clear() {
-				m.notice(block.Info, "cleared — ↑ brings it back")
-			}
-		case m.composer.Value() != "":
-			m.turns.cancelEdit()
-			if m.composer.Clear() {
-				m.notice(block.Info, "cleared — ↑ brings it back")
-			}
-		case len(m.conv.Turns) > 0 && !m.escArmed.IsZero() && m.now().Sub(m.escArmed) < time.Second:
-			m.escArmed = time.Time{}
-			return m.slash("edit", "") // the last user turn, as a branch of this session
-		case len(m.conv.Turns) > 0:
-			m.escArmed = m.now()
-			m.notice(block.Info, "esc again to edit your last prompt (then esc walks back to earlier ones; the edit is a branch, nothing is lost)")
+	},
+	actInterruptTurn:   func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.interrupt() },
+	actStopTools:       func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.tools.stop(m.frame); return nil },
+	actStopCompact:     func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.stopCompact(); return nil },
+	actTakeBackWaiting: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.tools.takeBackWaiting(m.frame); return nil },
+	actStopReading:     func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.stopReading(); return nil },
+	actStopHosted:      func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.approvals.stopHosted(m.conv, m.frame); return nil },
+	actLeaveEdit:       func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.leaveEdit(); return nil },
+	actClear: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+		if m.composer.Clear() {
+			m.notice(block.Info, "cleared — ↑ brings it back")
 		}
 		return nil
-	case key.Matches(k, m.keys.Sessions):
-		return m.history.openPicker(m.frame)
-	case key.Matches(k, m.keys.HistorySearch):
-		m.dialog = dlg[HistorySearch]{NewHistorySearch(m.composer.Recent(), m.frame.styles)}
+	},
+	actEditLast: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+		m.escArmed = time.Time{}
+		return m.slash("edit", "") // the last user turn, as a branch of this session
+	},
+	actArmEsc: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
+		m.escArmed = m.now()
+		m.notice(block.Info, "esc again to edit your last prompt (/edit N for an earlier one; the edit is a branch, nothing is lost)")
 		return nil
-	case m.panelKey(k):
-		return nil
-	case key.Matches(k, m.keys.CopyLast):
-		return m.copyAnswer("")
-	case key.Matches(k, m.keys.Mouse):
-		m.items.mouseToggle()
-		return nil
-	case key.Matches(k, m.keys.PageUp, m.keys.PageDown, m.keys.Top, m.keys.Bottom):
+	},
+	actUnqueue:         func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.unqueue(); return nil },
+	actSendNow:         func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.sendNow() },
+	actSessions:        func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.history.openPicker(m.frame) },
+	actHistorySearch:   func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.openHistorySearch(); return nil },
+	actToggleReasoning: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.toggleLast(m.reasoning); return nil },
+	actAllReasoning:    func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.toggleAll(m.reasoning); return nil },
+	actExpandTool:      func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.expandTool(); return nil },
+	actPanels:          func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.openPanels(); return nil },
+	actCopyLast:        func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.copyAnswer("") },
+	actMouse:           func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.mouseToggle(); return nil },
+	actScroll: func(m *Model, k tea.KeyPressMsg) tea.Cmd {
 		var cmd tea.Cmd
 		m.transcript, cmd = m.transcript.Update(k)
 		return cmd
-	case len(m.pending) > 0 && m.composer.Value() == "" && key.Matches(k, m.keys.Approve, m.keys.ApproveSession, m.keys.Deny):
+	},
+	actAnswer: func(m *Model, k tea.KeyPressMsg) tea.Cmd {
 		m.approvals.answerKey(k, m.frame) // the dialog opens on the first request and takes the key
 		return nil
-	case m.turns.offered(m.transcript.Len()) && m.composer.Value() == "" && len(m.composer.Attachments()) == 0 && key.Matches(k, m.keys.Continue):
+	},
+	actContinue: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
 		return m.submit(continuePrompt, nil) // the partial answer goes with it (session's carry)
-	case m.turns.offered(m.transcript.Len()) && m.composer.Value() == "" && key.Matches(k, m.keys.Retry):
-		return m.retry()
-	case m.composer.Value() == "" && len(m.composer.Attachments()) == 0 && key.Matches(k, m.keys.Branch):
+	},
+	actRetry: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.retry() },
+	actBranch: func(m *Model, k tea.KeyPressMsg) tea.Cmd {
 		dir := 1
 		if k.String() == "ctrl+left" {
 			dir = -1
 		}
 		m.turns.switchBranch(dir, m.tools.cancel != nil || m.tools.asking != nil)
 		return nil
-	case m.composer.Value() == "" && key.Matches(k, m.keys.Help):
+	},
+	actHelp: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
 		m.showHelp, m.helpTop = !m.showHelp, 0
 		return nil
-	}
-	return m.updateComposer(k)
+	},
 }
 
-// panelKey handles the keys that open and close reasoning and tool panels,
-// and reports whether k was one.
-func (m *Model) panelKey(k tea.KeyPressMsg) bool {
-	switch {
-	case key.Matches(k, m.keys.ToggleReasoning):
-		m.toggleLast(m.reasoning)
-	case key.Matches(k, m.keys.AllReasoning):
-		m.toggleAll(m.reasoning)
-	case key.Matches(k, m.keys.ExpandTool):
-		if e := m.askedEntry(); e != nil {
-			m.toggle(e) // the details of the call asked about
-		} else {
-			m.toggleLast(m.panels)
-		}
-	case key.Matches(k, m.keys.Panels):
-		m.openPanels()
-	default:
-		return false
-	}
-	return true
+// openHistorySearch opens the search of every session's prompts.
+func (m *Model) openHistorySearch() {
+	m.dialog = dlg[HistorySearch]{NewHistorySearch(m.composer.Recent(), m.frame.styles)}
 }
 
-// dialogKey routes a key while a dialog is open.
-func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
-	ap, approval := m.dialog.(dlg[Approval])
-	if key.Matches(k, m.keys.Quit) {
-		switch {
-		case !approval:
-			m.dialog = nil
-		case m.tools.asking != nil:
-			m.tools.stop(m.frame) // denies the call asked about and stops the round
-		default:
-			m.approvals.stopHosted(m.conv, m.frame)
-		}
-		return nil
+// expandTool opens or closes the panel of the call an approval asks
+// about, or else the last panel.
+func (m *Model) expandTool() {
+	if e := m.askedEntry(); e != nil {
+		m.toggle(e)
+		return
 	}
-	if approval && !ap.v.Denying() {
-		if key.Matches(k, m.keys.CopyLast) {
-			return m.copyAnswer("")
-		}
-		if !key.Matches(k, m.keys.Panels) && m.panelKey(k) { // alt+o would replace the question
-			return nil
-		}
-		if key.Matches(k, m.keys.PageUp, m.keys.PageDown, m.keys.Top, m.keys.Bottom) { // the asked panel, above
-			var cmd tea.Cmd
-			m.transcript, cmd = m.transcript.Update(k)
-			return cmd
-		}
-	}
-	var cmd tea.Cmd
-	m.dialog, cmd = m.dialog.update(k)
-	return cmd
+	m.toggleLast(m.panels)
 }
 
 // askedEntry is the panel of the call an approval dialog asks about; nil

@@ -15,7 +15,8 @@ import (
 // match their own. Help text is written for the "?" overlay.
 type KeyMap struct {
 	// Composer.
-	Send     key.Binding // enter
+	Send     key.Binding // enter (while a turn runs: queue the message, queue.go)
+	SendNow  key.Binding // ctrl+enter: stop the reply and send at once
 	Newline  key.Binding // shift+enter, alt+enter, ctrl+j
 	Complete key.Binding // tab: complete a slash command
 	Prev     key.Binding // up: earlier prompt (empty composer or first line)
@@ -86,6 +87,7 @@ func DefaultKeyMap() KeyMap { return NewKeyMap(keymap.Keymap{}) }
 // shows them, and what the action does. A rebound action shows its keys.
 var keyHelp = map[string][2]string{
 	"send":             {"enter", "send"},
+	"send_now":         {"ctrl+enter", "stop, send now"},
 	"newline":          {"ctrl+j", "newline (or shift/alt+enter)"},
 	"complete":         {"tab", "complete /command or @path"},
 	"prev":             {"↑", "earlier prompt"},
@@ -151,6 +153,7 @@ func NewKeyMap(km keymap.Keymap) KeyMap {
 	ask := DefaultApprovalKeys()
 	k := KeyMap{
 		Send:          bind("send"),
+		SendNow:       bind("send_now"),
 		Newline:       bind("newline"),
 		Complete:      bind("complete"),
 		Prev:          bind("prev"),
@@ -207,7 +210,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	groups := [][]key.Binding{
 		{k.Send, k.Newline, k.Complete, k.Prev, k.Next, k.Editor, k.ExpandPaste, k.HistorySearch, k.Unattach, k.Continue, k.Retry},
 		{k.PageUp, k.PageDown, k.Top, k.Bottom, k.ToggleReasoning, k.AllReasoning, k.ExpandTool, k.Panels},
-		{k.Interrupt, k.CopyLast, k.Paste, k.Sessions, k.Branch, k.Navigate, k.Help, k.Quit},
+		{k.Interrupt, k.SendNow, k.CopyLast, k.Paste, k.Sessions, k.Branch, k.Navigate, k.Help, k.Quit},
 		dialogBindings(),
 		{k.Approve, k.ApproveSession, k.Deny},
 	}

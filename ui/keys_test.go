@@ -21,6 +21,7 @@ func testStyles(t *testing.T) []*theme.Styles {
 var _ help.KeyMap = KeyMap{}
 
 func TestKeyMapBindings(t *testing.T) {
+	t.Parallel()
 	k := DefaultKeyMap()
 	cases := []struct {
 		name string
@@ -51,6 +52,7 @@ func TestKeyMapBindings(t *testing.T) {
 }
 
 func TestHelpView(t *testing.T) {
+	t.Parallel()
 	for _, st := range testStyles(t) {
 		for _, w := range []int{30, 60, 100, 160} {
 			v := HelpView(w, st, DefaultKeyMap())

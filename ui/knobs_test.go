@@ -33,6 +33,7 @@ func tierOf(r streamtest.Recorded) string {
 
 // /fast turns the priority tier on, and off again, each with one line.
 func TestFastTogglesPriorityTier(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_a", "Quick.")}, streamtest.Reply{SSE: streamtest.Text("resp_b", "Plain.")})
 	m := knobChat(t, srv, session.Settings{})
@@ -56,6 +57,7 @@ func TestFastTogglesPriorityTier(t *testing.T) {
 // without it and is answered, later turns do not send it, and /status says
 // it was refused.
 func TestChatResendsWithoutRefusedTier(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Refuses("service_tier"),
 		streamtest.Reply{SSE: streamtest.Text("resp_a", "Fine.")},
@@ -82,6 +84,7 @@ func TestChatResendsWithoutRefusedTier(t *testing.T) {
 
 // A response on another tier than the one asked gives one line.
 func TestChatSaysDeclinedTier(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.WithResponse(streamtest.Text("resp_a", "Slow."), map[string]any{"service_tier": "default"})})
 	m := knobChat(t, srv, session.Settings{ServiceTier: "priority"})
@@ -94,6 +97,7 @@ func TestChatSaysDeclinedTier(t *testing.T) {
 // The status line shows the session's cache-hit share beside the cost, and
 // /status a row for each knob.
 func TestStatusLineCacheShareAndKnobRows(t *testing.T) {
+	t.Parallel()
 	usage := func(in, cached int) map[string]any {
 		return map[string]any{"model": "gpt-5", "usage": map[string]any{"input_tokens": in, "output_tokens": 10, "total_tokens": in + 10,
 			"input_tokens_details": map[string]any{"cached_tokens": cached}}}
@@ -125,6 +129,7 @@ func TestStatusLineCacheShareAndKnobRows(t *testing.T) {
 
 // The cache share is left out until a server says what it cached.
 func TestCacheShareNeedsCachedTokensReported(t *testing.T) {
+	t.Parallel()
 	var c costMeter
 	if c.parts() != (Meter{}) || c.cacheText() != "" {
 		t.Fatalf("empty meter shows %+v", c.parts())

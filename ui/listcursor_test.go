@@ -31,6 +31,7 @@ func checkCursor(t *testing.T, c listCursor, step string) {
 // TestListCursorInvariants drives a cursor with random moves, filters and
 // page sizes: the cursor always stays in [0, len) and every window holds it.
 func TestListCursorInvariants(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(1, 2))
 	for run := 0; run < 200; run++ {
 		c := newListCursor(r.IntN(30))
@@ -75,6 +76,7 @@ func TestListCursorInvariants(t *testing.T) {
 }
 
 func TestListCursorMoves(t *testing.T) {
+	t.Parallel()
 	c := newListCursor(20)
 	c.Up()
 	if c.Sel() != 0 {
@@ -102,6 +104,7 @@ func TestListCursorMoves(t *testing.T) {
 // TestListCursorWindowScrollsLazily: the window moves only when the cursor
 // leaves it, so moving back up inside it does not scroll.
 func TestListCursorWindowScrollsLazily(t *testing.T) {
+	t.Parallel()
 	c := newListCursor(20)
 	c.SetPage(4)
 	for range 6 {

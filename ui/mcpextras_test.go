@@ -43,6 +43,7 @@ func mcpManager(t *testing.T) *tools.Manager {
 // An MCP prompt is a slash command: /mcp: lists it, its arguments are
 // checked, and running it sends its messages as the user's turn.
 func TestMCPPromptSlashCommand(t *testing.T) {
+	t.Parallel()
 	mgr := mcpManager(t)
 	c := newTestComposer()
 	c.SetMCP(mgr.Prompts(nil), mgr.Resources(nil))
@@ -82,6 +83,7 @@ func TestMCPPromptSlashCommand(t *testing.T) {
 // contents, sanitized, go with the message as a text file's do; typed out
 // whole it is attached too.
 func TestMCPResourceAttach(t *testing.T) {
+	t.Parallel()
 	mgr := mcpManager(t)
 	c := newTestComposer()
 	c.SetMCP(mgr.Prompts(nil), mgr.Resources(nil))

@@ -19,6 +19,7 @@ import (
 // (a silent server, past its startup_timeout) the failure is a notice and
 // the status line says the server is not running.
 func TestChatShowsMCPStarting(t *testing.T) {
+	t.Parallel()
 	reports := make(chan error, 4)
 	mgr := tools.NewMCP(tools.Config{Servers: []tools.Server{
 		{Name: "mute", Command: "sh", Args: []string{"-c", "cat >/dev/null"}, StartupTimeout: 50 * time.Millisecond},
@@ -50,6 +51,7 @@ func TestChatShowsMCPStarting(t *testing.T) {
 // goes out, once, when the servers are up; the user does not press enter
 // again. (It used to be refused with "send again once…".)
 func TestChatSendsOnceMCPIsUp(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "hi there")})
 	mgr := tools.NewMCP(tools.Config{Servers: []tools.Server{

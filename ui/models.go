@@ -19,7 +19,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
-	"runnel/session/demo"
 	"runnel/session/models"
 	"runnel/session/tools"
 	"runnel/stream"
@@ -341,7 +340,7 @@ func (mt *metering) statusFacts(in statusIn, f *frameState, env meterEnv) {
 	model := na(s.Model)
 	r := in.status.Model
 	if env.provider == "demo" {
-		model = demo.Model + " (the demo: a built-in script answers, no model)"
+		model += " (the demo: a built-in script answers, no model)"
 	} else if r != "" && r != s.Model {
 		model += " (the server reports " + r + ")"
 	}

@@ -33,6 +33,7 @@ func (d *driver) typeKeys(s string) {
 // 3727, 3200 cached; output 347) shows "ctx 1%" (4074 of 400,000) and its
 // cost, $0.0045, and /status lists the figures.
 func TestStatusLineMeterOnFixture(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.FromFile(sharedtest.Real(t, "pydantic__pydantic-ai/openai-reasoning-code-interpreter.sse")))
 	m := newTestModel(t, modelTestOptions(t, srv, "gpt-5"))
@@ -55,6 +56,7 @@ func TestStatusLineMeterOnFixture(t *testing.T) {
 // TestUnknownModelShowsNoFigure: a model the table does not know gets
 // neither a fill nor a cost, in the status line and in /status.
 func TestUnknownModelShowsNoFigure(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(
 		`{"type":"response.created","response":{"id":"resp_u","model":"llama3","status":"in_progress","output":[]}}`,
@@ -102,6 +104,7 @@ func TestUnknownModelShowsNoFigure(t *testing.T) {
 // picker with one line saying why, offering the configured model, and a
 // typed name still works; completion offers the configured model.
 func TestModelList404(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	m := newTestModel(t, modelTestOptions(t, srv, "gpt-5"))
 	d := newDriver(t, m)
@@ -126,6 +129,7 @@ func TestModelList404(t *testing.T) {
 // fetches it; "/model mi" completes to the models holding "mi"; the
 // picker filters and enter switches.
 func TestModelPickerAndCompletion(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.SetModels("o3", "gpt-5-mini", "gpt-5")
 	m := newTestModel(t, modelTestOptions(t, srv, "gpt-5"))
@@ -174,6 +178,7 @@ func TestModelPickerAndCompletion(t *testing.T) {
 // priced as the model that answered it (stored with the turn's usage),
 // even when the session's model has changed since.
 func TestResumeKeepsCost(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.FromFile(sharedtest.Real(t, "pydantic__pydantic-ai/openai-reasoning-code-interpreter.sse")))
 	db, err := store.Open(filepath.Join(t.TempDir(), "runnel.db"))
@@ -211,6 +216,7 @@ func TestResumeKeepsCost(t *testing.T) {
 // can, the child drops them and posts the switch, with the new provider's
 // model for completion.
 func TestMeteringReportsByMessage(t *testing.T) {
+	t.Parallel()
 	var mt metering
 	f := &frameState{}
 	env := meterEnv{model: "gpt-5", lister: models.Lister{Provider: "lmstudio"}}

@@ -11,6 +11,7 @@ import (
 // keeps a plain drag from selecting text; "?" says how to select anyway,
 // at every width the overlay packs for, without naming one terminal.
 func TestHelpSaysHowToSelectText(t *testing.T) {
+	t.Parallel()
 	st := newTestModel(t, Options{}).frame.styles
 	for _, w := range []int{60, 80, 100, 140} {
 		v := ansi.Strip(HelpView(w, st, DefaultKeyMap()))

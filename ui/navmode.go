@@ -3,7 +3,7 @@ package ui
 // This file is the transcript's navigation mode (the items child): a
 // cursor on one block of the transcript, moved with vi's keys (j/k, gg/G,
 // ctrl+d/ctrl+u, ]]/[[ by turn, / to search with n/N), that copies the
-// block (y, through CopyCmd after stream.Sanitize, as every copy) or opens
+// block (y, through the frame's clipboard after stream.Sanitize, as every copy) or opens
 // and closes its panel (o). The navigate key enters it (ctrl+k in the vi
 // preset); i or esc returns to the composer. The status line says
 // NAVIGATE, and the search being typed.
@@ -277,7 +277,7 @@ func (c *items) copyBlock(i int) tea.Cmd {
 		c.notice(block.Info, "nothing to copy in this block")
 		return nil
 	}
-	return CopyCmd(text)
+	return c.fs.copy(text)
 }
 
 // toggleBlock opens or closes entry i when it is a panel or reasoning.

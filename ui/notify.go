@@ -77,7 +77,7 @@ type notifier struct {
 }
 
 // turnEndMsg reports how a turn ended, for the notification's title.
-type turnEndMsg struct{ failed bool }
+type turnEndMsg struct{ failed, stopped bool }
 
 func newNotifier(n Notify) notifier {
 	if n.Mode == "" {

@@ -24,6 +24,7 @@ var notifyT0 = time.Unix(1_700_000_000, 0)
 // has lost focus sends OSC 9 with a short title, never the answer; one that
 // ends while focused, or a short one, sends nothing.
 func TestNotifyLongTurnWhileAway(t *testing.T) {
+	t.Parallel()
 	n := newNotifier(Notify{Via: "osc9"})
 	if got := turnOf(&n, notifyT0, 12*time.Second, Idle); len(got) != 0 {
 		t.Errorf("a turn that ended while focused notified: %#v", got)
@@ -45,6 +46,7 @@ func TestNotifyLongTurnWhileAway(t *testing.T) {
 // TestNotifyApprovalAndFailure: waiting for an approval and a failed turn
 // say so; the time counts from the turn's start.
 func TestNotifyApprovalAndFailure(t *testing.T) {
+	t.Parallel()
 	n := newNotifier(Notify{Mode: "on", Via: "osc777", After: 5 * time.Second})
 	got := turnOf(&n, notifyT0, 75*time.Second, AwaitingApproval)
 	if len(got) != 1 || got[0] != (tea.RawMsg{Msg: "\x1b]777;notify;runnel;waiting for approval (1m15s)\x07"}) {
@@ -64,6 +66,7 @@ func TestNotifyApprovalAndFailure(t *testing.T) {
 // TestNotifyOffAndBell: "off" never notifies; a terminal with neither OSC
 // gets a bell.
 func TestNotifyOffAndBell(t *testing.T) {
+	t.Parallel()
 	off := newNotifier(Notify{Mode: "off", Via: "osc9"})
 	off.Update(tea.BlurMsg{})
 	if got := turnOf(&off, notifyT0, time.Hour, Idle); len(got) != 0 {
@@ -80,6 +83,7 @@ func TestNotifyOffAndBell(t *testing.T) {
 
 // TestNotifyVia: the terminal's way is picked from its environment.
 func TestNotifyVia(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		env  map[string]string
 		want string
@@ -104,6 +108,7 @@ func TestNotifyVia(t *testing.T) {
 // TestNotifyCommandHelper is the notify_command the next test runs: it
 // writes its arguments, one a line, where RUNNEL_NOTIFY_OUT says.
 func TestNotifyCommandHelper(t *testing.T) {
+	t.Parallel()
 	out := os.Getenv("RUNNEL_NOTIFY_OUT")
 	if out == "" {
 		t.Skip("run by TestNotifyCommandNoShell")
@@ -152,6 +157,7 @@ func TestNotifyCommandNoShell(t *testing.T) {
 // TestNotifyKnowsAFailedTurn: the chat tells the notifier how each turn
 // ended: a stream the server failed is a failed turn, a good one is not.
 func TestNotifyKnowsAFailedTurn(t *testing.T) {
+	t.Parallel()
 	for fixture, failed := range map[string]bool{
 		"vercel__ai/openai-error-insufficient-quota.sse":             true,
 		"pydantic__pydantic-ai/openai-reasoning-4-summary-parts.sse": false,

@@ -43,9 +43,10 @@ func statusValue(t *testing.T, screen, row string) string {
 // (`runnel sessions list`) and the resume notice do; the status line's
 // session tokens are /status's, reasoning said in the same words.
 func TestDemoNumbersAgree(t *testing.T) {
+	t.Parallel()
 	db := tempDB(t)
 	client := &stream.Client{BaseURL: demo.BaseURL, Transport: demo.New(demo.Options{})}
-	m := newTestModel(t, Options{Client: client, Provider: "demo", DB: db, Settings: session.Settings{Model: "gpt-5-mini", Store: true}})
+	m := newTestModel(t, Options{Client: client, Provider: "demo", DB: db, Settings: session.Settings{Model: demo.Model, Store: true}})
 	d := newDriver(t, m)
 	d.run(m.Init())
 	idle := func(turns int) func() bool {
@@ -178,6 +179,7 @@ func decimalColumns(figures string) []int {
 // all four figures when wide, without the cached price when narrower, none
 // when the names would have no room.
 func TestModelPickerFiguresAndColumns(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.SetModels(pickerTestIDs...)
 	m := newTestModel(t, modelTestOptions(t, srv, "gpt-5"))
@@ -257,6 +259,7 @@ func TestModelPickerFiguresAndColumns(t *testing.T) {
 // and /status says how many responses' usage is unknown, in its tokens
 // and cost rows, as the drop's notice does.
 func TestDroppedUsageIsUnknown(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	fixture := sharedtest.Path(t, "fixtures", "real", "vercel__ai", "xai-text-reasoning-markdown.sse")
 	srv.Enqueue(streamtest.Reply{File: fixture, DropAfter: 120}, // after the answer's first words

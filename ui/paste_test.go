@@ -21,6 +21,7 @@ func lines(n int, sep string) string {
 // TestPasteLineEnds: CR (tmux, many terminals), CRLF and LF in a paste all
 // become line breaks.
 func TestPasteLineEnds(t *testing.T) {
+	t.Parallel()
 	for name, content := range map[string]string{"CR": "a\rb\rc", "CRLF": "a\r\nb\r\nc", "LF": "a\nb\nc", "mixed": "a\rb\r\nc"} {
 		c, _ := newTestComposer().Update(tea.PasteMsg{Content: content})
 		if got := c.Value(); got != "a\nb\nc" {
@@ -45,6 +46,7 @@ func sendText(t *testing.T, c Composer) (Composer, string) {
 // line, with a hint naming its keys, and is sent whole, in place, with the
 // text typed around it.
 func TestLargePasteIsAChip(t *testing.T) {
+	t.Parallel()
 	c := typeText(newTestComposer(), "look: ")
 	c, _ = c.Update(tea.PasteMsg{Content: lines(300, "\r")})
 	c = typeText(c, " why?")
@@ -75,6 +77,7 @@ func TestLargePasteIsAChip(t *testing.T) {
 // TestPasteChipRemoveAndExpand: backspace right after a chip removes it
 // whole; ctrl+x puts the pasted text in place of the chips.
 func TestPasteChipRemoveAndExpand(t *testing.T) {
+	t.Parallel()
 	c := typeText(newTestComposer(), "a ")
 	c, _ = c.Update(tea.PasteMsg{Content: lines(30, "\n")})
 	c, _ = c.Update(tea.PasteMsg{Content: lines(30, "\n")})
@@ -104,6 +107,7 @@ func TestPasteChipRemoveAndExpand(t *testing.T) {
 // TestPasteChipEdgeCases: a pasted text holding another chip's label is sent
 // as pasted; a chip edited away is forgotten.
 func TestPasteChipEdgeCases(t *testing.T) {
+	t.Parallel()
 	c := newTestComposer()
 	inner := lines(30, "\n") + "\n[pasted 24 lines]"
 	c, _ = c.Update(tea.PasteMsg{Content: inner})

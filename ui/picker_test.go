@@ -125,6 +125,7 @@ func pickerSessions() []store.SessionInfo {
 }
 
 func TestPickerFilterNarrowsRows(t *testing.T) {
+	t.Parallel()
 	p := NewPicker(pickerSessions(), pickerNow, dlgStyles())
 	if v := ansi.Strip(p.View(80, 30)); !strings.Contains(v, "Dinner recipes") || !strings.Contains(v, "3 of 3") {
 		t.Fatalf("unfiltered view lacks a row:\n%s", v)
@@ -158,6 +159,7 @@ func TestPickerFilterNarrowsRows(t *testing.T) {
 }
 
 func TestPickerHighlightsFilterInTitle(t *testing.T) {
+	t.Parallel()
 	st := dlgStyles()
 	p, _ := dlgType(NewPicker(pickerSessions(), pickerNow, st), "sse")
 	v := p.View(80, 30)
@@ -167,6 +169,7 @@ func TestPickerHighlightsFilterInTitle(t *testing.T) {
 }
 
 func TestPickerEnterOpensSelected(t *testing.T) {
+	t.Parallel()
 	p := NewPicker(pickerSessions(), pickerNow, nil)
 	_, msgs := dlgPress(p, "down", "down", "down", "up", "enter")
 	if len(msgs) != 1 || msgs[0] != (OpenSessionMsg{ID: "s2"}) {
@@ -178,6 +181,7 @@ func TestPickerEnterOpensSelected(t *testing.T) {
 }
 
 func TestPickerDeleteConfirm(t *testing.T) {
+	t.Parallel()
 	p := NewPicker(pickerSessions(), pickerNow, dlgStyles())
 	p, _ = dlgPress(p, "down", "delete")
 	if v := ansi.Strip(p.View(80, 30)); !strings.Contains(v, "delete “Dinner recipes”? y/n") {
@@ -222,6 +226,7 @@ func TestPickerDeleteConfirm(t *testing.T) {
 }
 
 func TestPickerEmpty(t *testing.T) {
+	t.Parallel()
 	p := NewPicker(nil, pickerNow, dlgStyles())
 	v := p.View(60, 10)
 	checkView(t, v, 60, 10)
@@ -234,6 +239,7 @@ func TestPickerEmpty(t *testing.T) {
 }
 
 func TestPickerRowShowsAgeTurnsModelPreview(t *testing.T) {
+	t.Parallel()
 	v := ansi.Strip(NewPicker(pickerSessions(), pickerNow, nil).View(100, 30))
 	for _, want := range []string{"3m · 4 turns · gpt-5", "2h · 1 turn · gpt-5-mini", "5d · 12 turns · o3", "The parser now handles split frames."} {
 		if !strings.Contains(v, want) {
@@ -254,6 +260,7 @@ func TestPickerRowShowsAgeTurnsModelPreview(t *testing.T) {
 }
 
 func TestPickerViewFits(t *testing.T) {
+	t.Parallel()
 	var many []store.SessionInfo
 	for i := range 40 {
 		many = append(many, store.SessionInfo{
@@ -286,6 +293,7 @@ func TestPickerViewFits(t *testing.T) {
 }
 
 func TestPickerControlCharsNeverReachOutput(t *testing.T) {
+	t.Parallel()
 	evil := []store.SessionInfo{{
 		ID: "x", Title: "pwn\x1b]0;owned\x07ed\x1b[2J\r\n\ttitle\u009b31m", Turns: 2,
 		Model: "gpt\x1b[31m-5\x00", Updated: pickerNow, Preview: "prev\x1b[1Aiew\x07\x08",
@@ -314,6 +322,7 @@ func TestPickerControlCharsNeverReachOutput(t *testing.T) {
 // bidi and zero-width characters show cleaned, every row as wide as the
 // others by both width measures.
 func TestPickerBidiAndZeroWidth(t *testing.T) {
+	t.Parallel()
 	ss := pickerSessions()
 	ss[0].Title = "Fix " + bidiHostile
 	ss[1].Model = "gpt\u202e-5"

@@ -119,6 +119,7 @@ func TestPromptCommandsComplete(t *testing.T) {
 // composer, y remembers the directory (0600), offers its prompts and runs
 // the /NAME; a chat started again does not ask.
 func TestProjectPromptsAskOnce(t *testing.T) {
+	t.Parallel()
 	wd, data := t.TempDir(), t.TempDir()
 	proj := prompts.ProjectDir(wd)
 	os.MkdirAll(proj, 0o755)
@@ -208,9 +209,10 @@ func TestProjectPromptsAskOnce(t *testing.T) {
 	}
 }
 
-// TestPromptCommandPutBackAsTyped: a /NAME sent while a reply streams comes
-// back to the composer as typed, not as its expansion, so sending it again
-// is the prompt's turn once more (its settings and files).
+// TestPromptCommandPutBackAsTyped: a /NAME sent while a reply streams is
+// queued, and esc takes it back to the composer as typed, not as its
+// expansion, so sending it again is the prompt's turn once more (its
+// settings and files).
 func TestPromptCommandPutBackAsTyped(t *testing.T) {
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "busy")})
@@ -222,6 +224,10 @@ func TestPromptCommandPutBackAsTyped(t *testing.T) {
 	for _, msg := range run(cmd) {
 		m.Update(msg)
 	}
+	if m.queue.len() != 1 || m.composer.Value() != "" {
+		t.Fatalf("queued %d, composer %q; want the command queued", m.queue.len(), m.composer.Value())
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
 	if got := m.composer.Value(); got != "/review races" || len(m.composer.Attachments()) != 0 {
 		t.Errorf("put back as %q with %d files; want the command as typed", got, len(m.composer.Attachments()))
 	}

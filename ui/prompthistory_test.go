@@ -15,6 +15,7 @@ import (
 // TestComposerPastHistory: up recalls this process's prompts, then the past
 // ones (newest first), each text once.
 func TestComposerPastHistory(t *testing.T) {
+	t.Parallel()
 	c := newTestComposer()
 	for _, p := range []string{"x", "y"} {
 		c.SetValue(p)
@@ -58,6 +59,7 @@ func storeWithPrompts(t *testing.T) (*store.DB, store.SessionID, store.SessionID
 // up recalls its prompts first, then the other session's; ctrl+g searches
 // them all and puts the chosen one in the composer.
 func TestResumeHistoryReachesEarlierSessions(t *testing.T) {
+	t.Parallel()
 	db, older, _ := storeWithPrompts(t)
 	s, _, err := db.Load(older)
 	if err != nil {

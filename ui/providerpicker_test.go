@@ -62,6 +62,7 @@ func slashCmd(m *Model, name, args string) {
 // divider names the switch; the turns after it send the history once each,
 // and no turn keeps it.
 func TestProviderSwitchCarriesTheHistory(t *testing.T) {
+	t.Parallel()
 	m, a, b, _ := twoProviders(t)
 	a.Enqueue(streamtest.FromFile(sharedtest.Real(t, "vercel__ai/lmstudio-basic-markdown.sse")))
 	b.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_b1", "second answer")}, streamtest.Reply{SSE: streamtest.Text("resp_b2", "third answer")})
@@ -123,6 +124,7 @@ func TestProviderSwitchCarriesTheHistory(t *testing.T) {
 // TestProviderSwitchRefused: a provider without its key, an unknown name
 // and the current one each get one line, and the chat stays where it was.
 func TestProviderSwitchRefused(t *testing.T) {
+	t.Parallel()
 	m, a, _, connects := twoProviders(t)
 	for _, tt := range []struct{ name, want string }{
 		{"openai", `cannot switch to provider "openai": provider "openai": no API key: set $OPENAI_API_KEY — still on lmstudio`},
@@ -148,6 +150,7 @@ func TestProviderSwitchRefused(t *testing.T) {
 // TestProviderPicker: /provider alone lists every provider, the current
 // one marked; typing filters, enter switches (through /provider NAME).
 func TestProviderPicker(t *testing.T) {
+	t.Parallel()
 	m, _, b, _ := twoProviders(t)
 	m.Update(SlashMsg{Name: "provider"})
 	v := plain(m)
@@ -185,6 +188,7 @@ func TestProviderPicker(t *testing.T) {
 // TestResumedOnAnotherProvider: a stored session saved on another
 // provider goes on on the chat's, without its old chain.
 func TestResumedOnAnotherProvider(t *testing.T) {
+	t.Parallel()
 	m, _, _, _ := twoProviders(t)
 	m.conv.Settings.Provider = "ollama" // as FromStore gives a session saved there
 	line := keepProvider(m.conv, m.status.ProviderName, m.opts.Settings)
@@ -203,6 +207,7 @@ func TestResumedOnAnotherProvider(t *testing.T) {
 // provider with the chat's model, and a real session shown in the demo
 // takes the demo's, never a model name of the other side.
 func TestResumedDemoSession(t *testing.T) {
+	t.Parallel()
 	m, _, _, _ := twoProviders(t)
 	m.conv.Settings.Provider, m.conv.Settings.Model = "demo", "runnel-demo"
 	keepProvider(m.conv, m.status.ProviderName, m.opts.Settings)
@@ -219,6 +224,7 @@ func TestResumedDemoSession(t *testing.T) {
 // TestModelListOfTheOldProvider: a model list asked of the provider before
 // a switch, arriving after it, is dropped; the new provider's is kept.
 func TestModelListOfTheOldProvider(t *testing.T) {
+	t.Parallel()
 	m, _, _, _ := twoProviders(t)
 	slashCmd(m, "provider", "ollama")
 	m.Update(modelsMsg{list: models.List{Provider: "lmstudio", Models: []stream.ModelEntry{{ID: "openai/gpt-oss-20b"}}}})

@@ -18,6 +18,7 @@ func (e *releasingEntry) release() { e.released++; e.cache, e.cacheW = "", 0 }
 // session keeps sources, not styled renders); scrolling back to one renders
 // it again, the same. Live entries and the last keepEntries are kept.
 func TestTranscriptReleasesFarEntries(t *testing.T) {
+	t.Parallel()
 	tr := NewTranscript(40, 10)
 	var es []*releasingEntry
 	for i := range 200 {

@@ -13,6 +13,7 @@ import (
 // parse in time is drawn as plain text, and the chat says so in one line,
 // once, however many answers fall back.
 func TestRenderFallbackIsSaidOnce(t *testing.T) {
+	t.Parallel()
 	deep := strings.Repeat("[", 200) + "x" + strings.Repeat("]", 200)
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "first ", deep)}, streamtest.Reply{SSE: streamtest.Text("resp_2", "again ", deep)})

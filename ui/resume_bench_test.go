@@ -98,6 +98,7 @@ func BenchmarkResume1000(b *testing.B) {
 // collapsed reasoning and answers, and the next turn chains from the last
 // stored response.
 func TestResumeRedrawsTranscript(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "runnel.db")
 	sid := storeSession(t, path, 3)
 	db, err := store.Open(path)

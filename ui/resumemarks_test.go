@@ -17,6 +17,7 @@ import (
 // window then waits in the store, and the next request sends it instead
 // of the chain) or after a turn that sent the window.
 func TestCompactionMarksAfterResume(t *testing.T) {
+	t.Parallel()
 	for _, sendAfter := range []bool{false, true} {
 		srv := streamtest.New(t).Stateful(streamtest.StateOptions{ContextWindow: 300})
 		srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_long", "the first answer, "+strings.Repeat("and more ", 100))})
@@ -70,6 +71,7 @@ func TestCompactionMarksAfterResume(t *testing.T) {
 // and when the session is shown again from the store, once per retry: the
 // prompt shows twice, the second time under the mark.
 func TestRetryMarkedAfterResume(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "first try")},
 		streamtest.Reply{SSE: streamtest.Text("resp_2", "second try")})

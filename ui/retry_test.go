@@ -35,6 +35,7 @@ func rateLimited(wait time.Duration) *stream.RetryInfo {
 // outcome once the retry's stream arrives. It never says "wait and try
 // again": runnel retries on its own.
 func TestRetryCountdown(t *testing.T) {
+	t.Parallel()
 	t0 := time.Unix(1_700_000_000, 0)
 	m := retryTurn(t, streamtest.Text("resp_ok", "the answer"), t0)
 	m.Update(batchMsg{gen: m.gen, batch: stream.Batch{Retry: rateLimited(2 * time.Second)}})
@@ -74,6 +75,7 @@ func TestRetryCountdown(t *testing.T) {
 // line, with a new countdown, not in a line below; a final failure settles
 // that line, and the error has its own notice, once.
 func TestRetryFailedOutcome(t *testing.T) {
+	t.Parallel()
 	t0 := time.Unix(1_700_000_000, 0)
 	m := retryTurn(t, nil, t0)
 	m.Update(batchMsg{gen: m.gen, batch: stream.Batch{Retry: rateLimited(2 * time.Second)}})

@@ -48,6 +48,7 @@ func hitFor(id store.SessionID, turn int, title, snippet string, words ...string
 }
 
 func TestSearchHighlightsExactlyTheMarkedBytes(t *testing.T) {
+	t.Parallel()
 	st := dlgStyles()
 	d := theme.DialogOf(st)
 	open, _, _ := strings.Cut(d.Match.Render("x"), "x")
@@ -84,6 +85,7 @@ func TestSearchHighlightsExactlyTheMarkedBytes(t *testing.T) {
 }
 
 func TestSearchCleansPiecesAfterCutting(t *testing.T) {
+	t.Parallel()
 	st := dlgStyles()
 	snippet := "a\x1b[31mred\x1b[0m b\x07\tc\x1b]0;title\x07 stream\r\nend"
 	h := hitFor("s", 1, "ti\x1b[2Jtle\n", snippet, "red", "stream")
@@ -111,6 +113,7 @@ func TestSearchCleansPiecesAfterCutting(t *testing.T) {
 func sp(start, end int) store.Span { return store.Span{Start: start, End: end} }
 
 func TestCleanSpans(t *testing.T) {
+	t.Parallel()
 	got := cleanSpans([]store.Span{sp(5, 3), sp(10, 100), sp(-2, 2), sp(1, 4), sp(4, 6), sp(8, 8)}, 12)
 	want := []store.Span{sp(0, 6), sp(10, 12)}
 	if !slices.Equal(got, want) {
@@ -119,6 +122,7 @@ func TestCleanSpans(t *testing.T) {
 }
 
 func TestSearchKeepsTheMatchInViewWhenNarrow(t *testing.T) {
+	t.Parallel()
 	st := dlgStyles()
 	snippet := strings.Repeat("filler words before it ", 5) + "needle" + " and a little after"
 	r := NewSearchResults("needle", []store.Hit{hitFor("s", 4, "Long", snippet, "needle")}, st)
@@ -136,6 +140,7 @@ func TestSearchKeepsTheMatchInViewWhenNarrow(t *testing.T) {
 }
 
 func TestSearchEnterOpensTheTurn(t *testing.T) {
+	t.Parallel()
 	hits := []store.Hit{hitFor("a", 2, "First", "one stream", "stream"), hitFor("b", 9, "Second", "two streams", "stream")}
 	r := NewSearchResults("stream", hits, nil)
 	if _, msgs := dlgPress(r, "enter"); len(msgs) != 1 || msgs[0] != (OpenSessionMsg{ID: "a", Turn: 2}) {
@@ -158,6 +163,7 @@ func TestSearchEnterOpensTheTurn(t *testing.T) {
 }
 
 func TestSearchEmpty(t *testing.T) {
+	t.Parallel()
 	r := NewSearchResults("no such \x1b[31mthing", nil, dlgStyles())
 	v := r.View(60, 10)
 	checkView(t, v, 60, 10)
@@ -170,6 +176,7 @@ func TestSearchEmpty(t *testing.T) {
 }
 
 func TestSearchViewFits(t *testing.T) {
+	t.Parallel()
 	var hits []store.Hit
 	for i := range 30 {
 		hits = append(hits, hitFor(store.SessionID(rune('a'+i%26)), i+1, strings.Repeat("長い title ", 1+i%6),
@@ -193,6 +200,7 @@ func TestSearchViewFits(t *testing.T) {
 // character from the stream or the store, and every row measures the same
 // by grapheme and per rune, so the renderer draws it where it was laid out.
 func TestDialogsBidiAndZeroWidth(t *testing.T) {
+	t.Parallel()
 	st := dlgStyles()
 	hostileText := "stream " + bidiHostile + " ❤️👍🏽 \U0001F1EB end"
 	views := map[string]func(w int) string{

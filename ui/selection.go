@@ -155,12 +155,12 @@ func (c *items) copyMark() tea.Cmd {
 	if !c.transcript.mark.on {
 		return nil
 	}
-	return mouseCopy(c.transcript.markedText())
+	return mouseCopy(c.fs, c.transcript.markedText())
 }
 
-// mouseCopy is CopyCmd (cleaned, OSC 52): its hint takes the key hint's
-// line, so the transcript never moves under the mouse.
-func mouseCopy(text string) tea.Cmd { return CopyCmd(text) }
+// mouseCopy is the frame's copy (cleaned, OSC 52): its hint takes the key
+// hint's line, so the transcript never moves under the mouse.
+func mouseCopy(f *frameState, text string) tea.Cmd { return f.copy(text) }
 
 // click opens or closes the panel or thought whose header is at p, or
 // copies the code block at p.
@@ -179,7 +179,7 @@ func (c *items) click(p cellPos) tea.Cmd {
 	off := nearest(s.sourceMap(src), p.k, p.col)
 	if code, ok := codeAt(src, off); ok {
 		c.transcript.mark = c.transcript.rowsOf(p, func(o int) bool { _, in := codeAt(src, o); return in && o >= 0 })
-		return mouseCopy(code)
+		return mouseCopy(c.fs, code)
 	}
 	return nil
 }

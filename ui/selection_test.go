@@ -68,6 +68,7 @@ func dragWords(t *testing.T, m *Model, from, to string) []tea.Msg {
 // code block and a table copies the markdown they came from, byte for
 // byte: markers kept, soft breaks as written, no wrap or indent added.
 func TestMouseDragCopiesTheSource(t *testing.T) {
+	t.Parallel()
 	m := answered(t)
 	cases := []struct{ from, to, want string }{
 		{"quick", "rests", "quick **brown** fox jumps over the lazy dog, then it keeps on running across the `wide` field until evening comes at last and it rests"},
@@ -102,6 +103,7 @@ func TestMouseDragCopiesTheSource(t *testing.T) {
 // it copies the answer's source, then the notice's text, a blank line
 // apart.
 func TestMouseDragAcrossEntries(t *testing.T) {
+	t.Parallel()
 	m := answered(t)
 	m.Update(NoticeMsg{Text: "a notice below"})
 	msgs := dragWords(t, m, "Last", "below")
@@ -117,6 +119,7 @@ func lastRow(t *testing.T, m *Model, s string) int {
 // TestMouseDoubleAndTripleClick: two clicks on a word copy its source (no
 // markers), three the paragraph's.
 func TestMouseDoubleAndTripleClick(t *testing.T) {
+	t.Parallel()
 	m := answered(t)
 	x, y := cellOf(t, m, 0, "brown")
 	x += 2
@@ -141,6 +144,7 @@ func TestMouseDoubleAndTripleClick(t *testing.T) {
 // TestMouseClickCopiesCode: a click on a code block copies its code and
 // marks its rows.
 func TestMouseClickCopiesCode(t *testing.T) {
+	t.Parallel()
 	m := answered(t)
 	x, y := cellOf(t, m, 0, "println")
 	m.Update(tea.MouseClickMsg(left(x, y)))
@@ -158,6 +162,7 @@ func TestMouseClickCopiesCode(t *testing.T) {
 // TestMouseClickTogglesReasoning: a click on a thought's header opens it,
 // another closes it; a click on its body does not.
 func TestMouseClickTogglesReasoning(t *testing.T) {
+	t.Parallel()
 	m := replayFile(t, "pydantic__pydantic-ai/openai-reasoning-4-summary-parts.sse")
 	pump(t, m, nil)
 	e := m.reasoning[0]
@@ -186,6 +191,7 @@ func TestMouseClickTogglesReasoning(t *testing.T) {
 // TestMouseOffHandsTheMouseToTheTerminal: f2 turns mouse capture off (the
 // status line says so, clicks do nothing) and on again.
 func TestMouseOffHandsTheMouseToTheTerminal(t *testing.T) {
+	t.Parallel()
 	m := answered(t)
 	if m.View().MouseMode != tea.MouseModeCellMotion {
 		t.Fatal("the mouse is not captured at start")
@@ -216,6 +222,7 @@ func TestMouseOffHandsTheMouseToTheTerminal(t *testing.T) {
 // TestMouseClickOpensPanels: a click on the line of a turn's hosted
 // searches opens their panels; a click on a panel's header closes it.
 func TestMouseClickOpensPanels(t *testing.T) {
+	t.Parallel()
 	m := replayFile(t, "vercel__ai/openai-web-search-6-calls.sse")
 	pump(t, m, nil)
 	if len(m.panels) == 0 {
@@ -271,6 +278,7 @@ func TestMouseCostsNothingPerFrame(t *testing.T) {
 // TestMouseDragScrollsAtTheEdge: a drag held at the top row scrolls up a
 // line per move, and the selection reaches what came into view.
 func TestMouseDragScrollsAtTheEdge(t *testing.T) {
+	t.Parallel()
 	m := answered(t)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 12})
 	m.Update(resizeMsg{seq: m.frame.resizeSeq})

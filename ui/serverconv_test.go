@@ -42,6 +42,7 @@ func creates(srv *streamtest.Server) int {
 // shows the id; the session saves it, and a resumed session sends the same
 // id without creating another, the server seeing the whole conversation.
 func TestConversationMode(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t).Stateful(streamtest.StateOptions{})
 	db := openDB(t)
 	settings := session.Settings{Model: "m", Store: true, State: session.StateConversation}
@@ -97,6 +98,7 @@ func TestConversationMode(t *testing.T) {
 // session goes on with the local history, and the next turn sends it
 // (both prompts) without asking for a conversation again.
 func TestConversationModeFallback(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t).Stateful(streamtest.StateOptions{NoConversations: true})
 	settings := session.Settings{Model: "m", Store: true, State: session.StateConversation}
 	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL, MaxRetries: -1}, Settings: settings})

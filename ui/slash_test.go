@@ -7,6 +7,7 @@ import (
 )
 
 func TestParse(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		in         string
 		name, args string
@@ -35,6 +36,7 @@ func TestParse(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
+	t.Parallel()
 	good := [][2]string{
 		{"new", ""}, {"help", ""}, {"quit", ""},
 		{"model", "gpt-5-mini"},
@@ -78,6 +80,7 @@ func TestValidate(t *testing.T) {
 }
 
 func TestComplete(t *testing.T) {
+	t.Parallel()
 	names := func(cs []Command) []string {
 		var out []string
 		for _, c := range cs {
@@ -106,6 +109,7 @@ func TestComplete(t *testing.T) {
 }
 
 func TestCommandUsage(t *testing.T) {
+	t.Parallel()
 	m, _ := Lookup("model")
 	if got := m.Usage(); got != "/model [NAME]" {
 		t.Errorf("Usage = %q", got)
@@ -117,6 +121,7 @@ func TestCommandUsage(t *testing.T) {
 }
 
 func TestCodeBlocks(t *testing.T) {
+	t.Parallel()
 	md := strings.Join([]string{
 		"Here is Go:",
 		"",
@@ -162,6 +167,7 @@ func TestCodeBlocks(t *testing.T) {
 }
 
 func TestCodeBlocksEdges(t *testing.T) {
+	t.Parallel()
 	cases := map[string][]string{
 		"":                    nil,
 		"no code here":        nil,

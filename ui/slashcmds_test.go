@@ -42,6 +42,7 @@ func loadOnly(t *testing.T, m *Model, db *store.DB) *store.Session {
 // one is shown after the old, and the next turn chains from the new one,
 // while the local history leaves the replaced answer out.
 func TestRetryChainsFromTheSamePreviousResponse(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "First answer.")},
 		streamtest.Reply{SSE: streamtest.Text("resp_2", "Old second answer.")},
@@ -186,6 +187,7 @@ func TestExportRenameTheme(t *testing.T) {
 }
 
 func TestExportArgs(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ in, format, path string }{
 		{"", "markdown", ""},
 		{"json", "json", ""},
@@ -212,6 +214,7 @@ func TestExportArgs(t *testing.T) {
 // TestFixedArgumentsComplete: /effort, /theme and /export complete their
 // fixed arguments as /model completes its models.
 func TestFixedArgumentsComplete(t *testing.T) {
+	t.Parallel()
 	c := NewComposer(nil)
 	for text, want := range map[string]string{"/effort hi": "high", "/theme li": "light", "/export ht": "html"} {
 		got := c.menu.argRows(text)

@@ -37,6 +37,7 @@ func say(t *testing.T, m *Model, text string) {
 // not saved; the third turn sends the history without a first try; and a
 // later run remembers the provider.
 func TestChatNoticesAServerThatIgnoresTheChain(t *testing.T) {
+	t.Parallel()
 	for _, p := range []streamtest.Personality{streamtest.Ollama(), streamtest.LlamaCpp()} {
 		t.Run(p.Name, func(t *testing.T) {
 			srv := streamtest.NewAs(t, p, streamtest.CountingModel())
@@ -149,6 +150,7 @@ func TestChatKeepsTurnOneOnLiveServers(t *testing.T) {
 // TestChatKeepsChainingWithAStatefulServer: OpenAI's and vLLM's (with its
 // store) echo the chain; nothing is noticed and every turn chains.
 func TestChatKeepsChainingWithAStatefulServer(t *testing.T) {
+	t.Parallel()
 	for _, p := range []streamtest.Personality{streamtest.OpenAI(), streamtest.VLLM(), streamtest.LMStudio()} {
 		t.Run(p.Name, func(t *testing.T) {
 			srv := streamtest.NewAs(t, p, streamtest.CountingModel())

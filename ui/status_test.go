@@ -23,6 +23,7 @@ func fullStatus() Status {
 }
 
 func TestStatusOneLineAtAnyWidth(t *testing.T) {
+	t.Parallel()
 	for _, st := range testStyles(t) {
 		for _, s := range []Status{fullStatus(), {}, {State: AwaitingApproval, Started: statusNow}} {
 			for _, w := range []int{1, 10, 20, 40, 60, 80, 100, 200} {
@@ -39,6 +40,7 @@ func TestStatusOneLineAtAnyWidth(t *testing.T) {
 }
 
 func TestStatusAt100And60(t *testing.T) {
+	t.Parallel()
 	s := fullStatus()
 	v100 := ansi.Strip(s.View(100, statusNow, nil))
 	for _, want := range []string{"streaming", "1m05s", "Planning the stream reader refactor", "↑1.2k ↓340 (120 reasoning)", "gpt-5-mini"} {
@@ -65,6 +67,7 @@ func TestStatusAt100And60(t *testing.T) {
 }
 
 func TestStatusSanitizesUntrustedText(t *testing.T) {
+	t.Parallel()
 	s := fullStatus()
 	s.Detail = "evil\x1b]52;c;aGk=\x07title\x1b[2J"
 	s.Model = "m\x1b[31mred"
@@ -78,6 +81,7 @@ func TestStatusSanitizesUntrustedText(t *testing.T) {
 }
 
 func TestStatusIdleAndProvider(t *testing.T) {
+	t.Parallel()
 	s := Status{Model: "gpt-5", Provider: "https://api.example.com/v1"}
 	v := ansi.Strip(s.View(80, statusNow, nil))
 	if !strings.Contains(v, "ready") || !strings.Contains(v, "@api.example.com") || strings.Contains(v, "DEMO") {
@@ -89,21 +93,23 @@ func TestStatusIdleAndProvider(t *testing.T) {
 }
 
 // TestStatusEffortAndDemo: the reasoning effort shows after the model; the
-// demo shows a DEMO badge and the name its answers carry, runnel-demo (it
-// is not gpt-5-mini), as /status does (TestDemoModelAgrees).
+// demo shows a DEMO badge and the name its answers carry, runnel-demo (the
+// model config.WithDemo gives the chat), as /status does (TestDemoModelAgrees).
 func TestStatusEffortAndDemo(t *testing.T) {
+	t.Parallel()
 	s := Status{Model: "gpt-5", Effort: "high"}
 	if v := ansi.Strip(s.View(80, statusNow, nil)); !strings.Contains(v, "gpt-5 · high") {
 		t.Errorf("no effort: %q", v)
 	}
-	s = Status{Model: "gpt-5-mini", Provider: "demo", Effort: "low"}
+	s = Status{Model: "runnel-demo", Provider: "demo", Effort: "low"}
 	v := ansi.Strip(s.View(80, statusNow, nil))
-	if !strings.Contains(v, "DEMO runnel-demo") || strings.Contains(v, "gpt-5-mini") {
+	if !strings.Contains(v, "DEMO runnel-demo") || strings.Contains(v, "low") {
 		t.Errorf("demo status = %q", v)
 	}
 }
 
 func TestStateString(t *testing.T) {
+	t.Parallel()
 	want := map[State]string{Idle: "idle", Waiting: "waiting", Streaming: "streaming", RunningTool: "running tool", AwaitingApproval: "awaiting approval", State(42): "State(42)"}
 	for s, w := range want {
 		if s.String() != w {
@@ -113,6 +119,7 @@ func TestStateString(t *testing.T) {
 }
 
 func TestElapsed(t *testing.T) {
+	t.Parallel()
 	cases := map[time.Duration]string{
 		-time.Second:                          "0s",
 		0:                                     "0s",
@@ -129,6 +136,7 @@ func TestElapsed(t *testing.T) {
 }
 
 func TestUsageString(t *testing.T) {
+	t.Parallel()
 	cases := map[Usage]string{
 		{}:                               "↑0 ↓0",
 		{Input: 999, Output: 1000}:       "↑999 ↓1k",
@@ -149,6 +157,7 @@ func TestUsageString(t *testing.T) {
 }
 
 func TestHint(t *testing.T) {
+	t.Parallel()
 	for _, st := range testStyles(t) {
 		cases := map[State][]string{
 			Idle:             {"enter send", "ctrl+j newline", "? keys"},
@@ -193,6 +202,7 @@ func checkNoFormatChars(t *testing.T, where, s string) {
 // zero-width characters from the model's title or the model name, and keeps
 // its width.
 func TestStatusBidiAndZeroWidth(t *testing.T) {
+	t.Parallel()
 	s := fullStatus()
 	s.Detail = bidiHostile
 	s.Model = "gpt\u202e-5"
@@ -213,6 +223,7 @@ func TestStatusBidiAndZeroWidth(t *testing.T) {
 // host; "default" (the [provider] table) keeps the host; untrusted bytes of
 // a name are cleaned.
 func TestStatusProviderName(t *testing.T) {
+	t.Parallel()
 	st := testStyles(t)[0]
 	view := func(s Status) string { return ansi.Strip(s.View(100, statusNow, st)) }
 	s := Status{Model: "qwen3:8b", Provider: "http://127.0.0.1:11434/v1", ProviderName: "ollama"}

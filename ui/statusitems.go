@@ -5,13 +5,13 @@ package ui
 // when room runs short (fitPieces).
 
 import (
+	"cmp"
 	"strings"
 	"time"
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"runnel/session/demo"
 	"runnel/stream"
 	"runnel/theme"
 	"runnel/ui/pace"
@@ -179,7 +179,7 @@ func (s Status) item(name string, now time.Time, sh theme.Shell, paint func(lipg
 			if sh.Badge.GetPaddingRight() > 0 {
 				gap = "" // the badge carries its own
 			}
-			return []piece{{text: sh.Badge.Render("DEMO") + paint(sh.Muted, gap+demo.Model), lead: " "}}
+			return []piece{{text: sh.Badge.Render("DEMO") + paint(sh.Muted, gap+cmp.Or(stream.SanitizeLine(s.Model), "no model")), lead: " "}} // WithDemo names the demo's model
 		}
 		if n := stream.SanitizeLine(s.ProviderName); n != "" && n != "default" {
 			return []piece{{text: paint(sh.Muted, "@"+n), lead: " "}} // the name is shorter than a host, and is what /provider takes

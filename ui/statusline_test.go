@@ -13,6 +13,7 @@ import (
 // reports in response.model, not the configured alias, with the effort it
 // reports (here the server's default: none was configured).
 func TestStatusShowsReportedModel(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(
 		`{"type":"response.created","response":{"id":"resp_m","model":"gpt-5-2025-08-07","reasoning":{"effort":"medium","summary":null},"status":"in_progress","output":[]}}`,
@@ -43,6 +44,7 @@ func statusRow(screen string) string {
 // TestResumeSumKeepsReasoning: after a resume the Σ counter still counts the
 // reasoning tokens of the stored turns.
 func TestResumeSumKeepsReasoning(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	usage := `"usage":{"input_tokens":100,"output_tokens":50,"total_tokens":150,"output_tokens_details":{"reasoning_tokens":30}}`
 	for _, id := range []string{"resp_1", "resp_2"} {

@@ -13,6 +13,7 @@ import (
 // TestLLMTitle: with llm_title on, the model's short title replaces the
 // first prompt as the session's title, asked without storing anything.
 func TestLLMTitle(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "an answer")}, streamtest.Reply{SSE: streamtest.Text("resp_t", "\"Streaming Markdown Basics.\"")})
 	db, err := store.Open(filepath.Join(t.TempDir(), "runnel.db"))

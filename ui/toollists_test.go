@@ -27,6 +27,7 @@ func listPanels(m *Model) int {
 // shows it once (issue 21 item 3: the list was drawn a second time), while
 // the conversation keeps the item the server sent.
 func TestToolListNotDrawnAgainAfterApproval(t *testing.T) {
+	t.Parallel()
 	m, srv := hostedAsking(t)
 	srv.Enqueue(streamtest.FromFile(sharedtest.Real(t, "vercel__ai/openai-mcp-call-after-approval.sse")))
 	if n := listPanels(m); n != 1 {
@@ -60,6 +61,7 @@ func TestToolListNotDrawnAgainAfterApproval(t *testing.T) {
 // not whole and when it is the same; one with other tools or an error is
 // shown, and another server's first list always is.
 func TestToolListsShowWhatChanged(t *testing.T) {
+	t.Parallel()
 	item := func(t *testing.T, raw string, done bool) *stream.Item {
 		t.Helper()
 		it, err := stream.ItemFromJSON([]byte(raw))

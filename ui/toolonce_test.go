@@ -86,6 +86,7 @@ func weatherCallEvents(respID string) []string {
 // two output indexes) runs the command once, and the next request answers
 // the call once.
 func TestRepeatedToolCallRunsOnce(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name   string
 		reply  streamtest.Reply
@@ -142,6 +143,7 @@ func journalReply(t *testing.T, srv *streamtest.Server, c *session.Conversation,
 // response listed twice, not yet run, runs once. Each time the next
 // request answers the call once.
 func TestResumeDoesNotRunACallAgain(t *testing.T) {
+	t.Parallel()
 	callOnce := streamtest.Events(weatherCallEvents("resp_call")...)
 	for _, tt := range []struct {
 		name   string
@@ -213,6 +215,7 @@ func TestResumeDoesNotRunACallAgain(t *testing.T) {
 // output; the turn ends with a notice saying so, and the next message
 // answers the open call once.
 func TestLaterRoundRepeatIsNotRunAgain(t *testing.T) {
+	t.Parallel()
 	for _, keep := range []bool{true, false} {
 		t.Run(fmt.Sprintf("store=%v", keep), func(t *testing.T) {
 			tl, runs := countingTool(t)
@@ -253,6 +256,7 @@ func TestLaterRoundRepeatIsNotRunAgain(t *testing.T) {
 // the server repeats events it already sent when the chat reconnects: the
 // command runs once, and the round's request answers the call once.
 func TestReconnectRunsACallOnce(t *testing.T) {
+	t.Parallel()
 	tl, runs := countingTool(t)
 	srv := streamtest.New(t).Stateful(streamtest.StateOptions{ResumeRepeat: 3})
 	evs := weatherCallEvents("resp_bg")
@@ -289,6 +293,7 @@ func TestReconnectRunsACallOnce(t *testing.T) {
 // server lost the chain, and is sent again from local history: the command
 // ran once, and the resent request answers the call once.
 func TestResendAnswersACallOnce(t *testing.T) {
+	t.Parallel()
 	tl, runs := countingTool(t)
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(repeatedCallEvents("resp_call")...)},

@@ -19,6 +19,7 @@ import (
 // round's outputs, and no turn begins. Routed, that message starts the next
 // turn, which sends the output once and gets the answer.
 func TestRoundEndIsReportedToTheRoot(t *testing.T) {
+	t.Parallel()
 	tl, runs := countingTool(t)
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(weatherCallEvents("resp_call")...)},
@@ -76,6 +77,7 @@ func TestRoundEndIsReportedToTheRoot(t *testing.T) {
 // approvals child post its notice and the answers (answersMsg); the root
 // starts the chained turn only when it routes them.
 func TestApprovalsReportTheirAnswers(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.FromFile(sharedtest.Real(t, "vercel__ai/openai-mcp-approval-request.sse")),
 		streamtest.FromFile(sharedtest.Real(t, "vercel__ai/openai-mcp-call-after-approval.sse")))
@@ -111,6 +113,7 @@ func TestApprovalsReportTheirAnswers(t *testing.T) {
 // TestToolStatusMsgKeepsWhatItIsTold: a report changes only the parts of the
 // status line it names.
 func TestToolStatusMsgKeepsWhatItIsTold(t *testing.T) {
+	t.Parallel()
 	at := time.Unix(1_700_000_000, 0)
 	was := Status{State: RunningTool, Detail: "echo_args", Started: at, Model: "m"}
 	for _, tt := range []struct {

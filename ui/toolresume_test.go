@@ -19,6 +19,7 @@ import (
 // said live, and how long the call ran; nothing is read out of the output
 // sent to the model.
 func TestStoppedRoundResumesWithItsOutcome(t *testing.T) {
+	t.Parallel()
 	tl, _ := blockingTool(t)
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(slowCallEvents("resp_call")...)})

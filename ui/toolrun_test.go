@@ -13,6 +13,7 @@ import (
 // after the round is done. The panel must keep the final status, not go
 // back to "running".
 func TestToolLateChunkKeepsFinalStatus(t *testing.T) {
+	t.Parallel()
 	m := newTestModel(t, Options{})
 	m.Init()
 	it := &stream.Item{Type: "function_call", CallID: "call_1", Name: "echo_args"}

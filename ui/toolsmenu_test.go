@@ -20,6 +20,7 @@ func toolInfos() []tools.Info {
 }
 
 func TestToolsToggleAndApply(t *testing.T) {
+	t.Parallel()
 	enabled := map[string]bool{"web_search": false} // the session turned it off; the rest default
 	m := NewToolsMenu(toolInfos(), enabled, dlgStyles())
 	want := map[string]bool{"web_search": false, "deepwiki": false, "shell_exec": true, "fs": true}
@@ -44,6 +45,7 @@ func TestToolsToggleAndApply(t *testing.T) {
 }
 
 func TestToolsViewShowsKindsAndChecks(t *testing.T) {
+	t.Parallel()
 	m, _ := dlgPress(NewToolsMenu(toolInfos(), nil, nil), "down", "space")
 	v := ansi.Strip(m.View(100, 20))
 	for _, want := range []string{
@@ -63,6 +65,7 @@ func TestToolsViewShowsKindsAndChecks(t *testing.T) {
 }
 
 func TestToolsEmpty(t *testing.T) {
+	t.Parallel()
 	m := NewToolsMenu(nil, map[string]bool{"gone": true}, dlgStyles())
 	for _, w := range []int{60, 100} {
 		v := m.View(w, 10)
@@ -79,6 +82,7 @@ func TestToolsEmpty(t *testing.T) {
 }
 
 func TestToolsViewFitsAndIsClean(t *testing.T) {
+	t.Parallel()
 	list := toolInfos()
 	for i := range 30 {
 		list = append(list, tools.Info{Name: "tool_with_a_rather_long_name_" + strings.Repeat("x", i), Kind: tools.Kind(i % 3),

@@ -131,6 +131,7 @@ func slowCallEvents(respID string) []string {
 // runs, never "awaiting approval" again until the round is over. The round
 // is in the history as it runs, with what the call printed.
 func TestStatusLineDuringTools(t *testing.T) {
+	t.Parallel()
 	tl, fifo := blockingTool(t)
 	srv := streamtest.New(t)
 	gate := make(chan struct{})
@@ -218,6 +219,7 @@ func roundSaved(t *testing.T, db *store.DB, text string) bool {
 // with the approval prompt open shows the prompt again when resumed, and
 // approving sends the call's output chained to the response that made it.
 func TestResumeAsksPendingApprovalAgain(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	db := tempDB(t)
 	// the first run: the call arrives and its round starts, then the process dies
@@ -263,6 +265,7 @@ func TestResumeAsksPendingApprovalAgain(t *testing.T) {
 // response failed, once, and not also that the stream ended early: as
 // recorded (error, then response.failed) and cut after the error event.
 func TestErrorEventGivesOneNotice(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(sharedtest.Real(t, "vercel__ai/openai-error-insufficient-quota.sse"))
 	if err != nil {
 		t.Fatal(err)
@@ -295,6 +298,7 @@ func TestErrorEventGivesOneNotice(t *testing.T) {
 // found for function call X" gets the request again with an output for X,
 // and the chat goes on without an error.
 func TestMissingToolOutputIsRepaired(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{Status: 400, Body: []byte(`{"error":{"message":"No tool output found for function call call_lost.","type":"invalid_request_error","param":"input","code":null}}`)},
 		streamtest.Reply{SSE: streamtest.Text("resp_ok", "back on track")})
@@ -316,6 +320,7 @@ func TestMissingToolOutputIsRepaired(t *testing.T) {
 // open ends the round for good: the old session's record of it ends, and
 // nothing of it (no output, no late request) reaches the new conversation.
 func TestNewConversationAbandonsToolRound(t *testing.T) {
+	t.Parallel()
 	tl, _ := blockingTool(t)
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.Reply{SSE: streamtest.Events(slowCallEvents("resp_call")...)},

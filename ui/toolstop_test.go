@@ -12,6 +12,7 @@ import (
 // status line is ready once the runner reports the round over, and the
 // call's panel header says cancelled, as its body does.
 func TestEscStopsToolsStatusAndPanelAgree(t *testing.T) {
+	t.Parallel()
 	m, d, _, _ := atSlowToolApproval(t)
 	d.send(tea.KeyPressMsg{Code: 'a', Text: "a"})
 	d.until("the printed line", func() bool {

@@ -188,6 +188,7 @@ func median(ds []time.Duration) time.Duration {
 // entry is made stale, one frame on a 1,000-turn transcript renders no more
 // entries than on a 10-turn one (only those on screen).
 func TestFrameCostFlat(t *testing.T) {
+	t.Parallel()
 	for _, middle := range []bool{false, true} {
 		reads := map[int]int{}
 		for _, turns := range []int{10, 1000} {

@@ -95,6 +95,7 @@ func lastContent(lines []string) string {
 }
 
 func TestTranscriptShortContentStartsAtTop(t *testing.T) {
+	t.Parallel()
 	tr := NewTranscript(40, 10)
 	tr.Append(&fakeEntry{name: "user", n: 1})
 	tr.Append(&fakeEntry{name: "bot", n: 2})
@@ -109,6 +110,7 @@ func TestTranscriptShortContentStartsAtTop(t *testing.T) {
 }
 
 func TestTranscriptEmpty(t *testing.T) {
+	t.Parallel()
 	tr := NewTranscript(20, 3)
 	checkShape(t, tr)
 	for _, k := range []string{"pgup", "pgdown", "home", "end", "up", "down"} {
@@ -120,6 +122,7 @@ func TestTranscriptEmpty(t *testing.T) {
 }
 
 func TestTranscriptFollowsAtBottom(t *testing.T) {
+	t.Parallel()
 	tr := NewTranscript(40, 5)
 	live := &fakeEntry{name: "bot", n: 1, live: true}
 	tr.Append(&fakeEntry{name: "user", n: 3})
@@ -139,6 +142,7 @@ func TestTranscriptFollowsAtBottom(t *testing.T) {
 }
 
 func TestTranscriptScrolledUpDoesNotMove(t *testing.T) {
+	t.Parallel()
 	tr := NewTranscript(40, 6)
 	live := &fakeEntry{name: "bot", n: 30, live: true}
 	tr.Append(&fakeEntry{name: "user", n: 1})
@@ -184,6 +188,7 @@ func TestTranscriptScrolledUpDoesNotMove(t *testing.T) {
 }
 
 func TestTranscriptScrollingBackDownFollows(t *testing.T) {
+	t.Parallel()
 	tr := NewTranscript(30, 4)
 	for i := 0; i < 10; i++ {
 		tr.Append(&fakeEntry{name: "e" + strconv.Itoa(i), n: 2})
@@ -210,6 +215,7 @@ func TestTranscriptScrollingBackDownFollows(t *testing.T) {
 }
 
 func TestTranscriptWheelAndPaging(t *testing.T) {
+	t.Parallel()
 	tr := NewTranscript(30, 5)
 	for i := 0; i < 20; i++ {
 		tr.Append(&fakeEntry{name: "e" + strconv.Itoa(i), n: 1})
@@ -245,6 +251,7 @@ func TestTranscriptWheelAndPaging(t *testing.T) {
 }
 
 func TestTranscriptResize(t *testing.T) {
+	t.Parallel()
 	tr := NewTranscript(80, 8)
 	var es []*fakeEntry
 	for i := 0; i < 50; i++ {
@@ -280,6 +287,7 @@ func TestTranscriptResize(t *testing.T) {
 }
 
 func TestTranscriptCutsWideLines(t *testing.T) {
+	t.Parallel()
 	tr := NewTranscript(10, 3)
 	tr.Append(staticEntry("a line far wider than ten cells\n\tx\n日本語のテキストです"))
 	lines := checkShape(t, tr)
@@ -289,6 +297,7 @@ func TestTranscriptCutsWideLines(t *testing.T) {
 }
 
 func TestTranscriptEmptyEntriesTakeNoLines(t *testing.T) {
+	t.Parallel()
 	tr := NewTranscript(20, 4)
 	tr.Append(staticEntry("a"))
 	tr.Append(staticEntry(""))
@@ -300,6 +309,7 @@ func TestTranscriptEmptyEntriesTakeNoLines(t *testing.T) {
 }
 
 func TestTranscriptInvalidateAll(t *testing.T) {
+	t.Parallel()
 	tr := NewTranscript(20, 4)
 	e := &fakeEntry{name: "x", n: 1}
 	tr.Append(e)
@@ -319,6 +329,7 @@ func (s staticEntry) View(int) string { return string(s) }
 func (s staticEntry) Live() bool      { return false }
 
 func TestTranscriptHintFitsStyled(t *testing.T) {
+	t.Parallel()
 	for _, st := range testStyles(t) {
 		for _, w := range []int{1, 5, 12, 40} {
 			for _, h := range []int{1, 2, 5} {

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"runnel/session"
+	"runnel/session/store"
 	"runnel/stream"
 	"runnel/theme"
 )
@@ -100,6 +101,45 @@ func branchName(b session.Branch) string {
 	return fmt.Sprintf("the branch at turn %d", b.At)
 }
 
+// branchLabels is each row's text: the prompt where the branch leaves the
+// first one; where two rows would read the same (a branch and what /undo
+// left of it), each also says where it ends, so rows show where they
+// differ.
+func branchLabels(rows []session.Branch) []string {
+	label := func(b session.Branch) string {
+		if p := stream.SanitizeLine(b.Prompt); p != "" {
+			return p
+		}
+		return "(no turns)"
+	}
+	seen := map[string]int{}
+	for _, b := range rows {
+		seen[fmt.Sprint(b.At, label(b))]++
+	}
+	out := make([]string, len(rows))
+	for i, b := range rows {
+		out[i] = label(b)
+		if seen[fmt.Sprint(b.At, out[i])] > 1 {
+			end := "ends before turn 1"
+			if p := lastPrompt(b.Tip); b.Turns > 0 {
+				end = fmt.Sprintf("ends at turn %d: %s", b.Turns, stream.SanitizeLine(p))
+			}
+			out[i] += " … " + end
+		}
+	}
+	return out
+}
+
+// lastPrompt is the prompt of the last user turn up to t.
+func lastPrompt(t *session.Turn) string {
+	for ; t != nil; t = t.Parent {
+		if store.UserTurn(t.Prompt, t.Input) {
+			return t.Prompt
+		}
+	}
+	return ""
+}
+
 // View draws the title, one row per visible branch and a key hint.
 func (t Tree) View(width, height int) string {
 	if t.help {
@@ -111,6 +151,7 @@ func (t Tree) View(width, height int) string {
 	if len(t.rows) < 2 {
 		lines = append(lines, d.Empty.Render("one branch: /edit N edits an earlier prompt and starts another"))
 	}
+	labels := branchLabels(t.rows)
 	rows := max(height-3, 1)
 	first := t.cur.Window(rows)
 	for i := first; i < min(first+rows, len(t.rows)); i++ {
@@ -128,10 +169,7 @@ func (t Tree) View(width, height int) string {
 			meta += " · shown"
 		}
 		room := max(width-4-ansi.StringWidth(where)-1-ansi.StringWidth(meta), 8)
-		prompt := ansi.Truncate(stream.SanitizeLine(b.Prompt), room, "…")
-		if prompt == "" {
-			prompt = "(no turns)"
-		}
+		prompt := ansi.Truncate(labels[i], room, "…")
 		lines = append(lines, mark+d.Meta.Render(where+" ")+base.Render(prompt)+d.Meta.Render(meta))
 	}
 	return fitFoot(lines, []string{dialogHint(d, width, "↑/↓", "select", "enter", "show", "esc", "close", "?", "keys")}, width, height)

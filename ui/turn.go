@@ -74,8 +74,8 @@ func waitBatch(gen int, h *stream.Handle, hold time.Duration) tea.Cmd {
 	}
 }
 
-// frameTick schedules frame seq in d (a variable: tests read d).
-var frameTick = func(gen, seq int, d time.Duration) tea.Cmd {
+// frameTick schedules frame seq in d (frameState.tick replaces it in tests).
+func frameTick(gen, seq int, d time.Duration) tea.Cmd {
 	return tea.Tick(d, func(t time.Time) tea.Msg { return frameMsg{gen: gen, seq: seq, now: t} })
 }
 

@@ -53,6 +53,7 @@ func viModel(t *testing.T, srv *streamtest.Server) (*Model, *driver) {
 // not a clear; b, cw and a typed word fix a typo; enter in normal mode
 // sends, and the next prompt starts in insert mode.
 func TestViComposerEditsAndSends(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.FromFile(sharedtest.Real(t, "vercel__ai/lmstudio-basic-markdown.sse")))
 	m, d := viModel(t, srv)
@@ -85,6 +86,7 @@ func TestViComposerEditsAndSends(t *testing.T) {
 // / searches with n and N, y copies the block under the cursor through
 // the sanitizing copy, o opens its panel, and i returns to the composer.
 func TestViNavigation(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.FromFile(sharedtest.Real(t, "vercel__ai/lmstudio-basic-markdown.sse")))
 	srv.Enqueue(streamtest.FromFile(sharedtest.Real(t, "vercel__ai/openai-code-interpreter-3-calls.sse")))
@@ -158,6 +160,7 @@ func TestViNavigation(t *testing.T) {
 // TestViHelpListsEveryBinding: in the vi preset "?" lists every enabled
 // binding of the key map, the vi keys and the navigation keys.
 func TestViHelpListsEveryBinding(t *testing.T) {
+	t.Parallel()
 	k := NewKeyMap(keymap.Default("vi"))
 	v := ansi.Strip(HelpView(200, nil, k))
 	for _, g := range k.FullHelp() {
@@ -180,6 +183,7 @@ func TestViHelpListsEveryBinding(t *testing.T) {
 // TestKeyMapRebound: an action the config rebinds matches its new keys
 // and "?" shows them; the default keeps its labels.
 func TestKeyMapRebound(t *testing.T) {
+	t.Parallel()
 	km := keymap.Default("default")
 	km.Keys["copy_last"] = []string{"alt+y"}
 	km.Keys["navigate"] = []string{"ctrl+k"}
@@ -198,6 +202,7 @@ func TestKeyMapRebound(t *testing.T) {
 // TestHintNamesReboundKeys: the key hint under the composer names the keys
 // the config bound, not the default ones.
 func TestHintNamesReboundKeys(t *testing.T) {
+	t.Parallel()
 	km := keymap.Default("default")
 	km.Keys["help"] = []string{"f1"}
 	m := newTestModel(t, Options{Keys: km})
@@ -210,6 +215,7 @@ func TestHintNamesReboundKeys(t *testing.T) {
 // no text is covered; Reveal scrolls up to an entry above the view, down
 // just enough to show one below it whole, and not at all for one on screen.
 func TestTranscriptMarkAndReveal(t *testing.T) {
+	t.Parallel()
 	tr := NewTranscript(30, 6)
 	for i := range 6 {
 		tr.Append(&fakeEntry{name: fmt.Sprintf("e%d", i), n: 2})
@@ -247,6 +253,7 @@ func TestTranscriptMarkAndReveal(t *testing.T) {
 // the first cell only where it is blank, and no marked line is wider or
 // narrower than it was.
 func TestTranscriptMarkCoversNoText(t *testing.T) {
+	t.Parallel()
 	st := newTestModel(t, Options{}).frame.styles
 	tr := NewTranscript(30, 8)
 	tr.SetStyles(st)
@@ -269,6 +276,7 @@ func TestTranscriptMarkCoversNoText(t *testing.T) {
 // TestReboundScrollKeysSurviveNew: a new session's transcript keeps the
 // configured scrolling keys.
 func TestReboundScrollKeysSurviveNew(t *testing.T) {
+	t.Parallel()
 	km := keymap.Default("default")
 	km.Keys["page_up"] = []string{"ctrl+b"}
 	m := newTestModel(t, Options{Keys: km})
@@ -286,6 +294,7 @@ func TestReboundScrollKeysSurviveNew(t *testing.T) {
 // and column of the textarea when lines wrap: j from a long first line
 // goes to the second logical line, and x deletes there.
 func TestViCursorAcrossWrappedLines(t *testing.T) {
+	t.Parallel()
 	c := NewComposer(nil)
 	c.SetKeys(NewKeyMap(keymap.Default("vi")))
 	c.SetWidth(20)
@@ -312,6 +321,7 @@ func TestViCursorAcrossWrappedLines(t *testing.T) {
 // answer) puts that turn's prompt in the composer as an edit, leaving
 // navigation mode; sending it starts a branch there.
 func TestViNavigationEditsATurn(t *testing.T) {
+	t.Parallel()
 	srv := streamtest.New(t)
 	srv.Enqueue(streamtest.FromFile(sharedtest.Real(t, "vercel__ai/lmstudio-basic-markdown.sse")))
 	srv.Enqueue(streamtest.FromFile(sharedtest.Real(t, "vercel__ai/lmstudio-basic-markdown.sse")))

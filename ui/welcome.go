@@ -6,7 +6,6 @@ import (
 	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
-	"runnel/session/demo"
 	"runnel/stream"
 	"runnel/theme"
 )
@@ -44,7 +43,7 @@ func (e *welcomeEntry) rows() []welcomeRow {
 	keys := welcomeKeys(e.keys)
 	if e.demo {
 		return []welcomeRow{
-			{head: "runnel demo", text: " — no API key is set, so the answers come from a built-in script (" + demo.Model + "), not a model."},
+			{head: "runnel demo", text: " — no API key is set, so the answers come from a built-in script (" + e.model + "), not a model."},
 			{text: "Ask anything for a tour, or name a showcase: markdown · weather (tool calls, web search) · mcp · deploy (approvals) · fail (errors)."},
 			{text: "To talk to a model, set OPENAI_API_KEY (or api_key_env / api_key_command in the config) and start runnel again."},
 			keys,

@@ -84,7 +84,7 @@ func TestLoadAllOrNothing(t *testing.T) {
 	}
 }
 
-func TestExpandAndPasted(t *testing.T) {
+func TestExpandAndPastedPath(t *testing.T) {
 	dir := t.TempDir()
 	spaced := writeFile(t, dir, "my shot.png", []byte("\x89PNG\r\n\x1a\n"))
 	for in, want := range map[string]string{
@@ -97,13 +97,13 @@ func TestExpandAndPasted(t *testing.T) {
 		if got := Expand(in); got != want {
 			t.Errorf("Expand(%q) = %q, want %q", in, got, want)
 		}
-		if got, ok := Pasted(in); !ok || got != want {
-			t.Errorf("Pasted(%q) = %q, %v", in, got, ok)
+		if got, ok := PastedPath(in); !ok || got != want {
+			t.Errorf("PastedPath(%q) = %q, %v", in, got, ok)
 		}
 	}
-	for _, in := range []string{"main.go", dir, spaced + "\nsecond line", filepath.Join(dir, "missing.png"), "hello world"} {
-		if p, ok := Pasted(in); ok {
-			t.Errorf("Pasted(%q) took %q", in, p)
+	for _, in := range []string{"main.go", spaced + "\nsecond line", "hello world"} {
+		if p, ok := PastedPath(in); ok {
+			t.Errorf("PastedPath(%q) took %q", in, p)
 		}
 	}
 	t.Setenv("HOME", dir)

@@ -52,20 +52,6 @@ func unescape(s string) string {
 	return b.String()
 }
 
-// Pasted reports whether pasted text is the path of an existing regular file
-// (what dropping a file on a terminal sends): one line, after Expand. It
-// returns the path to attach.
-func Pasted(text string) (string, bool) {
-	p, ok := PastedPath(text)
-	if !ok {
-		return "", false
-	}
-	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
-		return "", false
-	}
-	return p, true
-}
-
 // PastedPath reports whether pasted text is shaped like a dropped path (one
 // line, absolute, ~/, ./ or a file:// URL, after Expand) naming something
 // that exists, or that cannot be looked at: a directory, a device or an

@@ -7,7 +7,8 @@ package config
 //
 // A key is written as Bubble Tea names a key press: "ctrl+k", "alt+enter",
 // "shift+tab", "pgup", "f1", "space", or one character ("j", "?", "G").
-// Two actions in one mode may not share a key; the file's line is given.
+// Two actions in one mode may not share a key, and a key that types a
+// character is bound only in the navigation mode; the file's line is given.
 
 import (
 	"fmt"
@@ -80,6 +81,9 @@ func (c Config) keymap(name string, pos *positions) (Keymap, error) {
 		}
 		for _, k := range keys {
 			if err := checkKeyName(k); err != nil {
+				return Keymap{}, fmt.Errorf("%s: key %q: %w", at(action), "keys."+action, err)
+			}
+			if err := keymap.CheckTyping(preset, action, k); err != nil {
 				return Keymap{}, fmt.Errorf("%s: key %q: %w", at(action), "keys."+action, err)
 			}
 		}

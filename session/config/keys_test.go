@@ -44,6 +44,16 @@ func TestKeysErrors(t *testing.T) {
 			[]string{`"keys.send"`, "want a key"}},
 		{"bad preset", "[keys]\npreset = \"emacs\"\n", "2",
 			[]string{`"keys.preset"`, `"emacs"`, `"default", "vi"`}},
+		{"quit on a letter", "[keys]\nquit = \"q\"\n", "2",
+			[]string{`"keys.quit"`, `"q" would type into the composer`, `"ctrl+q"`}},
+		{"copy on a letter", "model = \"m\"\n\n[keys]\ncopy_last = [\"ctrl+y\", \"x\"]\n", "4",
+			[]string{`"keys.copy_last"`, `"x" would type`}},
+		{"help on a letter", "[keys]\nhelp = \"a\"\n", "2",
+			[]string{`"keys.help"`, `"a" would type`}},
+		{"a shifted letter types too", "[keys]\nsessions = \"shift+s\"\n", "2",
+			[]string{`"shift+s" would type`}},
+		{"space types", "[keys]\nmouse = \"space\"\n", "2",
+			[]string{`"space" would type`}},
 		{"inline table", "keys = { copy_last = \"ctrl+r\" }\n", "1",
 			[]string{`"ctrl+r" is bound to both copy_last and toggle_reasoning`}},
 	}
@@ -71,6 +81,23 @@ func TestKeysErrors(t *testing.T) {
 
 // TestKeymap: the preset and the file's keys make the keymap; a file
 // without [keys] keeps the default.
+// TestKeysTypingAllowed: a one-character key is fine in the navigation
+// mode, as the preset's own key of an action (help's "?"), and with ctrl
+// or alt.
+func TestKeysTypingAllowed(t *testing.T) {
+	for _, text := range []string{
+		"[keys]\nnav_copy = \"c\"\n",
+		"[keys]\nhelp = \"?\"\n",
+		"[keys]\nquit = [\"ctrl+c\", \"ctrl+q\"]\n",
+		"[keys]\ncopy_last = \"alt+x\"\n",
+		"[keys]\npreset = \"vi\"\nnav_exit = [\"q\", \"esc\"]\n",
+	} {
+		if _, _, err := loadKeysText(t, text); err != nil {
+			t.Errorf("%q: %v", text, err)
+		}
+	}
+}
+
 func TestKeymap(t *testing.T) {
 	c, _, err := loadKeysText(t, "[keys]\npreset = \"vi\"\ncopy_last = [\"ctrl+y\", \"alt+y\"]\nretry = []\n")
 	if err != nil {

@@ -6,7 +6,12 @@
 // match keys.
 package keymap
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
 
 // KeyAction is one action a key can be bound to.
 type KeyAction struct {
@@ -30,6 +35,8 @@ const (
 // each dialog's "?" lists them.
 var Actions = []KeyAction{
 	{Name: "send", Modes: []string{ModeChat}, Default: []string{"enter"}},
+	// send_now stops a reply that streams and sends at once (enter queues).
+	{Name: "send_now", Modes: []string{ModeChat}, Default: []string{"ctrl+enter"}},
 	{Name: "newline", Modes: []string{ModeChat}, Default: []string{"shift+enter", "alt+enter", "ctrl+j"}},
 	{Name: "complete", Modes: []string{ModeChat}, Default: []string{"tab"}},
 	{Name: "prev", Modes: []string{ModeChat}, Default: []string{"up"}},
@@ -104,4 +111,31 @@ func Default(preset string) Keymap {
 		km.Keys[a.Name] = slices.Clone(keys)
 	}
 	return km
+}
+
+// Types reports whether key k, pressed in the composer, types a
+// character: one printable character (or space), alone or with shift.
+func Types(k string) bool {
+	base := strings.TrimPrefix(k, "shift+")
+	if base == "space" {
+		return true
+	}
+	r, n := utf8.DecodeRuneInString(base)
+	return n == len(base) && r != utf8.RuneError && r > ' ' && r != 0x7f
+}
+
+// CheckTyping refuses a key that would type into the composer bound to
+// an action that works outside the navigation mode: the composer could
+// not type it, or the action would eat it. The preset's own key of the
+// action is allowed ("?" for help, which acts on an empty composer only).
+func CheckTyping(preset, action, k string) error {
+	if !Types(k) || slices.Contains(Default(preset).Keys[action], k) {
+		return nil
+	}
+	for _, a := range Actions {
+		if a.Name == action && !slices.Equal(a.Modes, []string{ModeNavigate}) {
+			return fmt.Errorf("%q would type into the composer: bind %s to a key with ctrl or alt, as in \"ctrl+%s\" (only the navigation mode's keys may be one character)", k, action, strings.ToLower(strings.TrimPrefix(k, "shift+")))
+		}
+	}
+	return nil
 }

@@ -11,8 +11,8 @@ import (
 // repeated until its measured time reaches the span (see Measure), and a
 // sample's cost is the time per run.
 const (
-	MinSample = 5 * time.Millisecond
-	MaxSample = 25 * time.Millisecond
+	MinSample = 20 * time.Millisecond
+	MaxSample = 50 * time.Millisecond
 )
 
 // MinRounds and MaxRounds bound how many samples of each side Measure
@@ -36,11 +36,15 @@ type Work func() time.Duration
 // Func makes Work of f, timing all of each call.
 func Func(f func()) Work {
 	return func() time.Duration {
-		t0 := time.Now()
+		t0 := Now()
 		f()
-		return time.Since(t0)
+		return Since(t0)
 	}
 }
+
+// Since is the time on Now's clock since t0, a reading of it. A Work that
+// times a part of each run reads this clock, as Func does.
+func Since(t0 time.Duration) time.Duration { return Now() - t0 }
 
 // Cost is what one run of the baseline and of the work cost: the least of
 // their samples.
@@ -61,7 +65,9 @@ func (c Cost) String() string {
 // length meet the same interruptions: on a busy machine a short one could
 // fall between two and look cheaper than it is.
 func Measure(base, work Work) Cost {
+	runtime.LockOSThread()
 	longest := max(base(), work())
+	runtime.UnlockOSThread()
 	span := min(max(MinSample, longest), MaxSample)
 	c := Cost{Base: time.Duration(1<<63 - 1), Work: time.Duration(1<<63 - 1)}
 	for range rounds(max(span, longest)) {
@@ -81,6 +87,8 @@ func rounds(d time.Duration) int {
 // span, and returns the time per run.
 func sample(w Work, span time.Duration) time.Duration {
 	runtime.GC()
+	runtime.LockOSThread() // Now times this thread's CPU
+	defer runtime.UnlockOSThread()
 	var total time.Duration
 	runs := 0
 	for total < span && runs < maxRuns {
@@ -91,10 +99,10 @@ func sample(w Work, span time.Duration) time.Duration {
 }
 
 // AtMost fails t when work costs more than limit times base. The two are
-// measured (Measure) and logged under what; a ratio over the limit is
-// measured again once, as a pause of the machine can spoil one
-// measurement, and fails t only if it is over the limit again. It returns
-// the last measurement.
+// measured (Measure) and logged under what; over the limit, as many
+// samples again are taken and each side's cost is the least of all its
+// samples (a longer minimum, not a second verdict: a side that a busy
+// machine slowed in every sample stays slow). It returns the costs.
 func AtMost(t testing.TB, what string, base, work Work, limit float64) Cost {
 	t.Helper()
 	c := Measure(base, work)
@@ -102,8 +110,9 @@ func AtMost(t testing.TB, what string, base, work Work, limit float64) Cost {
 	if c.Ratio() <= limit {
 		return c
 	}
-	c = Measure(base, work)
-	t.Logf("%s, measured again: %v", what, c)
+	more := Measure(base, work)
+	c = Cost{Base: min(c.Base, more.Base), Work: min(c.Work, more.Work)}
+	t.Logf("%s, with as many samples again: %v", what, c)
 	if c.Ratio() > limit {
 		t.Errorf("%s costs %.1f times its baseline (%v against %v), twice; the bound is %g", what, c.Ratio(), c.Work, c.Base, limit)
 	}

@@ -33,7 +33,7 @@ func TestSampleRepeatsUntilTheSpan(t *testing.T) {
 // TestRoundsFitTheBudget: cheap work gets MaxRounds samples, dear work
 // MinRounds, and between them as many as fit in RoundsBudget.
 func TestRoundsFitTheBudget(t *testing.T) {
-	for d, want := range map[time.Duration]int{0: MaxRounds, time.Microsecond: MaxRounds, 20 * time.Millisecond: 7, 50 * time.Millisecond: 3, time.Second: MinRounds} {
+	for d, want := range map[time.Duration]int{0: MaxRounds, time.Microsecond: MaxRounds, 20 * time.Millisecond: 7, 50 * time.Millisecond: 3, 200 * time.Millisecond: 3, time.Second: MinRounds} {
 		if got := rounds(d); got != want {
 			t.Errorf("rounds(%v) = %d, want %d", d, got, want)
 		}
@@ -48,9 +48,9 @@ func TestMeasureSamplesForTheSameSpan(t *testing.T) {
 		base, work         time.Duration
 		baseRuns, workRuns int
 	}{
-		{time.Millisecond, 20 * time.Millisecond, 1 + 7*20, 1 + 7},
+		{time.Millisecond, 20 * time.Millisecond, 1 + 7*20, 1 + 7}, // 20 ms samples, rounds(20 ms)
 		{time.Millisecond, time.Second, 1 + 3*int(MaxSample/time.Millisecond), 1 + 3},
-		{time.Millisecond, 2 * time.Millisecond, 1 + 15*int(MinSample/time.Millisecond), 1 + 15*int(MinSample/(2*time.Millisecond)+1)},
+		{time.Millisecond, 2 * time.Millisecond, 1 + 7*int(MinSample/time.Millisecond), 1 + 7*int(MinSample/(2*time.Millisecond))},
 		{20 * time.Millisecond, time.Millisecond, 1 + 7, 1 + 7*20},
 	} {
 		var b, w int
@@ -94,16 +94,16 @@ func (r *recorder) Helper()                      {}
 func (r *recorder) Logf(f string, args ...any)   { r.logs = append(r.logs, fmt.Sprintf(f, args...)) }
 func (r *recorder) Errorf(f string, args ...any) { r.errs = append(r.errs, fmt.Sprintf(f, args...)) }
 
-// TestAtMostMeasuresAgainOnce: a ratio over the bound once (the machine
-// paused) is measured again and passes; over it twice fails, in one line
-// that says what, both costs and the bound; under it, nothing is measured
-// again.
+// TestAtMostMeasuresAgainOnce: a ratio over the bound (the machine paused
+// through a whole measurement) takes as many samples again, and the least
+// of all passes; over it in all of them fails, in one line that says what,
+// both costs and the bound; under it, nothing more is sampled.
 func TestAtMostMeasuresAgainOnce(t *testing.T) {
 	var runs int
 	base := fixed(10*time.Millisecond, new(int))
-	slowFirst := func() time.Duration { // 40 ms for a whole measurement (MinRounds rounds), then 10 ms
+	slowFirst := func() time.Duration { // 40 ms for a whole measurement (its rounds), then 10 ms
 		runs++
-		if runs <= 1+MinRounds {
+		if runs <= 1+rounds(40*time.Millisecond) {
 			return 40 * time.Millisecond
 		}
 		return 10 * time.Millisecond

@@ -102,10 +102,10 @@ func openFrames(r *Renderer, gen func(int) string, size int) costtest.Work {
 		}
 		var d time.Duration
 		for range frames {
-			t0 := time.Now()
+			t0 := costtest.Now()
 			s.Append(text[at : at+80])
 			_ = s.View()
-			d += time.Since(t0)
+			d += costtest.Since(t0)
 			at += 80
 		}
 		return d
