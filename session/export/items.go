@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"runnel/stream"
+	"runnel/stream/cite"
 )
 
 // Items are written by kind: each header is titled from headings, and
@@ -71,8 +72,6 @@ var renderers = map[string]renderer{
 	"mcp_call":              (*doc).mcpCall,
 	"mcp_list_tools":        (*doc).mcpListTools,
 	"mcp_approval_request":  (*doc).mcpApproval,
-	"web_search_call":       (*doc).webSearch,
-	"file_search_call":      (*doc).fileSearch,
 	"code_interpreter_call": (*doc).codeInterpreter,
 	"image_generation_call": (*doc).imageGeneration,
 	"shell_call":            (*doc).shell,
@@ -85,6 +84,10 @@ var renderers = map[string]renderer{
 // still streamed.
 func (d *doc) item(it *stream.Item, done bool) {
 	title := heading(it.Type)
+	if cite.Grouped(it) {
+		d.search(it)
+		return
+	}
 	switch {
 	case it.Type == "mcp_approval_response" && d.asked[it.ApprovalRequestID]:
 		return // written under its request
@@ -94,6 +97,7 @@ func (d *doc) item(it *stream.Item, done bool) {
 		}
 		return // else written under its call
 	}
+	d.endSearches()
 	if d.html != nil {
 		d.flush()
 		d.html.summary = ""
@@ -141,6 +145,10 @@ func (d *doc) message(it *stream.Item, _ string) {
 	if it.Role != "assistant" && it.Role != "" {
 		d.block("**" + stream.SanitizeLine(it.Role) + ":**")
 		d.block(quote(text))
+		return
+	}
+	if md, ok := answer(it); ok {
+		d.block(md)
 		return
 	}
 	d.block(closeFences(stream.Sanitize(text)))
@@ -292,36 +300,6 @@ func verdict(r *stream.Item) string {
 		v += ": " + why
 	}
 	return v
-}
-
-func (d *doc) webSearch(it *stream.Item, title string) {
-	a := it.Details().Action
-	var qs []string
-	if a.Query != "" {
-		qs = append(qs, a.Query)
-	}
-	q := strings.Join(append(qs, a.Queries...), "; ")
-	if q == "" {
-		q = a.URL
-	}
-	d.head(title, "", it)
-	if q = stream.SanitizeLine(q); q != "" {
-		d.block(quote(q))
-	}
-}
-
-func (d *doc) fileSearch(it *stream.Item, title string) {
-	d.head(title, "", it)
-	if q := it.Details().Queries; len(q) > 0 {
-		d.block(quote(strings.Join(q, "\n")))
-	}
-	if rs := it.Details().Results; len(rs) > 0 {
-		var b strings.Builder
-		for _, r := range rs {
-			b.WriteString("- " + code(r.Filename) + "\n")
-		}
-		d.block(b.String())
-	}
 }
 
 func (d *doc) codeInterpreter(it *stream.Item, title string) {

@@ -389,3 +389,21 @@ func fenceRun(t string) int {
 	}
 	return n
 }
+
+// Split separates a message's text parts (joined as text, and the parts
+// Of reads, whose offsets count in text) from its refusal parts.
+func Split(content []stream.Part) (text, refusal string, parts []stream.Part) {
+	if len(content) == 1 && content[0].Type != "refusal" {
+		return content[0].Text, "", content // no copy of a growing text
+	}
+	var t, r strings.Builder
+	for _, p := range content {
+		if p.Type == "refusal" {
+			r.WriteString(p.Text)
+			continue
+		}
+		t.WriteString(p.Text)
+		parts = append(parts, p)
+	}
+	return t.String(), r.String(), parts
+}

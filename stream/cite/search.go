@@ -92,10 +92,9 @@ func (t Searches) Parts() []string {
 	return parts
 }
 
-// Line is the group as one plain line for documents and plain output:
-// "Web search ×6: query1 · query2 …" (the count only when more than one),
-// then the counts in brackets when there is more than the searches.
-func (t Searches) Line() string {
+// Head names the group: "Web search", "File search" or "Search" (both),
+// with "×n" when it holds more than one search, page opened or find.
+func (t Searches) Head() string {
 	n := t.Searches + t.Opened + t.Finds + t.FileSearches
 	what := "Web search"
 	if t.FileSearches > 0 && t.Searches+t.Opened+t.Finds == 0 {
@@ -106,11 +105,26 @@ func (t Searches) Line() string {
 	if n > 1 {
 		what += " ×" + strconv.Itoa(n)
 	}
-	if len(t.Queries) > 0 {
-		what += ": " + strings.Join(t.Queries, " · ")
-	}
-	if p := t.Parts(); len(p) > 0 {
-		what += " (" + strings.Join(p, ", ") + ")"
-	}
 	return what
+}
+
+// Found is what the group found, in words: "12 sources, 1 page opened"
+// (the counts of Parts besides the searches themselves), "" for nothing.
+func (t Searches) Found() string {
+	u := t
+	u.Searches, u.FileSearches = 0, 0
+	return strings.Join(u.Parts(), ", ")
+}
+
+// Line is the group as one plain line for documents and plain output:
+// "Web search ×6: query1 · query2 (12 sources)".
+func (t Searches) Line() string {
+	line := t.Head()
+	if len(t.Queries) > 0 {
+		line += ": " + strings.Join(t.Queries, " · ")
+	}
+	if f := t.Found(); f != "" {
+		line += " (" + f + ")"
+	}
+	return line
 }

@@ -102,22 +102,9 @@ func (m *message) End(time.Time) {
 	m.rev++
 }
 
-// splitParts separates a message's markdown parts from its refusal parts.
-func splitParts(content []stream.Part) (text, refusal string, parts []stream.Part) {
-	if len(content) == 1 && content[0].Type != "refusal" {
-		return content[0].Text, "", content // no copy of a growing text
-	}
-	var t, r strings.Builder
-	for _, p := range content {
-		if p.Type == "refusal" {
-			r.WriteString(p.Text)
-			continue
-		}
-		t.WriteString(p.Text)
-		parts = append(parts, p)
-	}
-	return t.String(), r.String(), parts
-}
+// splitParts separates a message's markdown parts from its refusal parts
+// (cite.Split).
+var splitParts = cite.Split
 
 func (m *message) Live() bool { return !m.it.Done && !m.ended }
 
