@@ -24,7 +24,7 @@ func answer(it *stream.Item) (md string, ok bool) {
 	if len(refs.Sources) == 0 {
 		return "", false
 	}
-	body := refs.Marked(text, mdMarker)
+	body := cite.DropTrackingIn(refs.Marked(text, mdMarker))
 	if strings.TrimSpace(refusal) != "" {
 		body = strings.TrimRight(body, "\n") + "\n\n" + refusal
 	}

@@ -88,6 +88,9 @@ func (d *doc) item(it *stream.Item, done bool) {
 		d.search(it)
 		return
 	}
+	if it.Type == "reasoning" && stream.KindFor(it.Type).Text(it).Empty() {
+		return // nothing to write (encrypted): it does not end a group of searches
+	}
 	switch {
 	case it.Type == "mcp_approval_response" && d.asked[it.ApprovalRequestID]:
 		return // written under its request
@@ -101,6 +104,8 @@ func (d *doc) item(it *stream.Item, done bool) {
 	if d.html != nil {
 		d.flush()
 		d.html.summary = ""
+		d.html.shift = itemHeadings
+		defer func() { d.html.shift = 0 }()
 	}
 	n := d.b.Len()
 	if r := renderers[it.Type]; r != nil {
@@ -151,7 +156,7 @@ func (d *doc) message(it *stream.Item, _ string) {
 		d.block(md)
 		return
 	}
-	d.block(closeFences(stream.Sanitize(text)))
+	d.block(closeFences(stream.Sanitize(cite.DropTrackingIn(text))))
 }
 
 func (d *doc) reasoning(it *stream.Item, title string) {

@@ -13,6 +13,7 @@ package cite
 import (
 	"encoding/json"
 	"net/url"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,6 +54,12 @@ type Refs struct {
 // Annotations with no usable position (xAI sends URLs only; an image citation
 // at 0..0) get a source but no marker.
 func Of(parts []stream.Part) Refs {
+	r, _ := of(parts)
+	return r
+}
+
+// of is Of, with the number of each source's identity key.
+func of(parts []stream.Part) (Refs, map[string]int) {
 	var r Refs
 	byKey := map[string]int{}
 	base := 0
@@ -82,13 +89,19 @@ func Of(parts []stream.Part) Refs {
 		}
 		base += len(p.Text)
 	}
-	sort.SliceStable(r.Marks, func(i, j int) bool {
-		if r.Marks[i].At != r.Marks[j].At {
-			return r.Marks[i].At < r.Marks[j].At
+	sortMarks(r.Marks)
+	return r, byKey
+}
+
+// sortMarks orders marks by At; at the same At an insertion comes before a
+// replacement ending there.
+func sortMarks(ms []Mark) {
+	sort.SliceStable(ms, func(i, j int) bool {
+		if ms[i].At != ms[j].At {
+			return ms[i].At < ms[j].At
 		}
-		return r.Marks[i].From > r.Marks[j].From // an insertion before a replacement ending there
+		return ms[i].From > ms[j].From
 	})
-	return r
 }
 
 // annotationSource turns an annotation into a source and its identity key;
@@ -136,24 +149,82 @@ func annotationSource(a map[string]json.RawMessage) (Source, string) {
 // position inside code, inside a link's target or in the middle of a word
 // is moved to the end of its paragraph.
 func annotationPos(a map[string]json.RawMessage, text, url string) (from, at int, ok bool) {
-	idx, ok := intField(a["end_index"])
+	start, idx, ok := position(a)
+	if !ok {
+		return 0, 0, false
+	}
+	return place(text, start, idx, url)
+}
+
+// position reads an annotation's cited span in code points: start (0 when
+// not given) to idx (end_index, else index); ok is false with no position
+// (an attached file; xAI's URLs).
+func position(a map[string]json.RawMessage) (start, idx int, ok bool) {
+	idx, ok = intField(a["end_index"])
 	if !ok {
 		if idx, ok = intField(a["index"]); !ok {
 			return 0, 0, false
 		}
 	}
-	start, _ := intField(a["start_index"])
+	start, _ = intField(a["start_index"])
 	if idx <= 0 && start <= 0 {
-		return 0, 0, false // no position (an attached file)
+		return 0, 0, false
 	}
+	return start, idx, true
+}
+
+// place turns a span in code points into annotationPos's byte offsets; a
+// negative start (a span that began before the text) never replaces.
+func place(text string, start, idx int, url string) (from, at int, ok bool) {
 	at = runeOffset(text, idx)
-	if from := runeOffset(text, start); url != "" && from < at && linkTo(text[from:at], url) && goodMarkSpot(text, from) {
-		return from, at, true
+	if start >= 0 {
+		if from := runeOffset(text, start); url != "" && from < at && linkTo(text[from:at], url) && goodMarkSpot(text, from) {
+			return from, at, true
+		}
 	}
 	if !goodMarkSpot(text, at) {
 		at = paragraphEnd(text, at)
 	}
 	return at, at, true
+}
+
+// Window reads the citations of a one-part message for a printer that
+// keeps only the text it has not written yet: text is the part's text
+// from code point base on. The sources are all of them, numbered as Of
+// numbers them; the marks are those whose position falls in text, as byte
+// offsets in it. A message of more parts gets its sources and no marks.
+func Window(parts []stream.Part, text string, base int) Refs {
+	r, byKey := of(parts)
+	r.Marks = nil
+	if len(parts) != 1 {
+		return r
+	}
+	end := base + utf8.RuneCountInString(text)
+	for _, raw := range parts[0].Annotations {
+		var a map[string]json.RawMessage
+		if len(raw) == 0 || json.Unmarshal(raw, &a) != nil {
+			continue
+		}
+		src, key := annotationSource(a)
+		start, idx, ok := position(a)
+		if key == "" || !ok || idx < base || idx > end {
+			continue
+		}
+		n := byKey[key]
+		if n == 0 {
+			continue
+		}
+		if start < base {
+			start = -1
+		} else {
+			start -= base
+		}
+		if from, at, ok := place(text, start, idx-base, src.URL); ok {
+			r.Marks = append(r.Marks, Mark{From: from, At: at, N: n, URL: src.URL})
+		}
+	}
+	sortMarks(r.Marks)
+	return r
 }
 
 // linkTo reports whether span is one markdown link to url (tracking
@@ -406,4 +477,37 @@ func Split(content []stream.Part) (text, refusal string, parts []stream.Part) {
 		parts = append(parts, p)
 	}
 	return t.String(), r.String(), parts
+}
+
+// DropTrackingIn returns text with the tracking parameters (utm_*) dropped
+// from every http(s) URL in it, cited or not (a model writes links of its
+// own with them too); the rest of each URL is kept as written.
+func DropTrackingIn(text string) string {
+	if !strings.Contains(strings.ToLower(text), "utm_") {
+		return text
+	}
+	return urlInText.ReplaceAllStringFunc(text, dropTrackingURL)
+}
+
+var urlInText = regexp.MustCompile(`(?i)https?://[^\s<>()\[\]"'` + "`" + `]+`)
+
+// dropTrackingURL drops the utm_* parameters of one URL as written.
+func dropTrackingURL(u string) string {
+	if t := strings.TrimRight(u, ".,;:!?"); t != u {
+		return dropTrackingURL(t) + u[len(t):] // the sentence's punctuation, not the URL's
+	}
+	q := strings.IndexByte(u, '?')
+	if q < 0 {
+		return u
+	}
+	query, frag := u[q+1:], ""
+	if h := strings.IndexByte(query, '#'); h >= 0 {
+		query, frag = query[:h], query[h:]
+	}
+	query = DropTracking(query)
+	out := u[:q]
+	if query != "" {
+		out += "?" + query
+	}
+	return out + frag
 }
