@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"text/tabwriter"
 	"time"
 
@@ -62,7 +63,7 @@ func addMCPCommand(ctx context.Context, root *cobra.Command, stdout io.Writer) {
 			if err != nil {
 				return err
 			}
-			return exitWith(listMCP(cfg, os.Getenv, time.Now(), asJSON, stdout))
+			return exitWith(listMCP(ctx, cfg, os.Getenv, time.Now(), asJSON, stdout))
 		},
 	}
 	named := func(cmd *cobra.Command, name string) (config.Config, config.MCPServerConfig, error) {
@@ -153,14 +154,15 @@ func networkServer(cfg config.Config, name string) (config.MCPServerConfig, erro
 }
 
 // listMCP writes one row per server: its name, where it runs, and how it
-// authenticates.
-func listMCP(cfg config.Config, env func(string) string, now time.Time, asJSON bool, stdout io.Writer) int {
+// authenticates (loginStates).
+func listMCP(ctx context.Context, cfg config.Config, env func(string) string, now time.Time, asJSON bool, stdout io.Writer) int {
+	states := loginStates(ctx, cfg, env, now)
 	if asJSON {
 		enc := json.NewEncoder(stdout)
-		for _, s := range cfg.MCPServers {
+		for i, s := range cfg.MCPServers {
 			row := mcpRow{Name: s.Name, Command: s.CommandLine(), Login: "-"}
 			if s.URL != "" {
-				row.Command, row.URL, row.Login = "", stream.SanitizeLine(s.URL), loginState(cfg, s, env, now)
+				row.Command, row.URL, row.Login = "", stream.SanitizeLine(s.URL), states[i]
 			}
 			if err := enc.Encode(row); err != nil {
 				return exitFailure
@@ -174,15 +176,44 @@ func listMCP(cfg config.Config, env func(string) string, now time.Time, asJSON b
 	}
 	w := tabwriter.NewWriter(stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "NAME\tSERVER\tLOGIN")
-	for _, s := range cfg.MCPServers {
+	for i, s := range cfg.MCPServers {
 		where, state := s.CommandLine(), "-"
 		if s.URL != "" {
-			where, state = s.URL, loginState(cfg, s, env, now)
+			where, state = s.URL, states[i]
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\n", s.Name, stream.SanitizeLine(where), state)
 	}
 	w.Flush()
 	return exitOK
+}
+
+// loginStates says how each network server authenticates (loginState);
+// one with no token, no Authorization header and no saved login is asked,
+// all at once, each within httppolicy.MCPProbeWait (mcpauth.Probe): "no
+// login needed", "not logged in (…)", or why it could not be asked.
+func loginStates(ctx context.Context, cfg config.Config, env func(string) string, now time.Time) []string {
+	states := make([]string, len(cfg.MCPServers))
+	var wg sync.WaitGroup
+	for i, s := range cfg.MCPServers {
+		if s.URL == "" {
+			continue
+		}
+		state, ask := loginState(cfg, s, env, now)
+		states[i] = state
+		if !ask || strings.EqualFold(s.Transport, "sse") { // an SSE endpoint takes no initialize POST: left as the config says
+			continue
+		}
+		wg.Go(func() {
+			switch p := mcpauth.Probe(ctx, s.URL, s.Headers); {
+			case p.Problem != "":
+				states[i] = stream.SanitizeLine(p.Problem)
+			case !p.NeedsLogin:
+				states[i] = "no login needed"
+			}
+		})
+	}
+	wg.Wait()
+	return states
 }
 
 // mcpRow is one server of `runnel mcp list --format json`.
@@ -193,29 +224,32 @@ type mcpRow struct {
 	Login   string `json:"login"`
 }
 
-func loginState(cfg config.Config, s config.MCPServerConfig, env func(string) string, now time.Time) string {
+// loginState says how a network server authenticates, from the config and
+// the saved logins; ask is set when nothing says, and the server itself
+// must be asked (loginStates).
+func loginState(cfg config.Config, s config.MCPServerConfig, env func(string) string, now time.Time) (state string, ask bool) {
 	if s.BearerTokenEnv != "" {
 		if env(s.BearerTokenEnv) == "" {
-			return "bearer token from $" + s.BearerTokenEnv + " (not set)"
+			return "bearer token from $" + s.BearerTokenEnv + " (not set)", false
 		}
-		return "bearer token from $" + s.BearerTokenEnv
+		return "bearer token from $" + s.BearerTokenEnv, false
 	}
 	for k := range s.Headers {
 		if strings.EqualFold(k, "Authorization") {
-			return "Authorization header from the config"
+			return "Authorization header from the config", false
 		}
 	}
 	l, err := cfg.LoginStore().Load(s.URL)
 	switch {
 	case err != nil:
-		return "unreadable login: " + errLine(err)
+		return "unreadable login: " + errLine(err), false
 	case l == nil:
-		return "not logged in (runnel mcp login " + s.Name + ")"
+		return "not logged in (runnel mcp login " + s.Name + ")", true
 	case !l.Expiry.IsZero() && now.After(l.Expiry):
 		if l.RefreshToken != "" {
-			return "logged in (token expired; renewed on next use)"
+			return "logged in (token expired; renewed on next use)", false
 		}
-		return "login expired (runnel mcp login " + s.Name + ")"
+		return "login expired (runnel mcp login " + s.Name + ")", false
 	}
-	return "logged in"
+	return "logged in", false
 }

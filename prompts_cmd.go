@@ -48,10 +48,22 @@ func projectTrust(o options) prompts.Trust {
 	return trust
 }
 
-// chatPrompts are the prompt files the chat offers as /NAME.
+// chatPrompts are the prompt files the chat offers as /NAME. A bad file is
+// warned about once per change of it (warnOnce); `runnel prompts` always
+// lists them.
 func chatPrompts(o options) *ui.Prompts {
 	lib, trust := promptLibrary(o)
+	lib.Problems = warnOnce(trust).Fresh(lib.Problems)
 	return &ui.Prompts{Library: lib, Trust: trust}
+}
+
+// warnOnce remembers the bad prompt files already warned about, beside the
+// trust file in the data directory.
+func warnOnce(trust prompts.Trust) prompts.Warned {
+	if trust.Path == "" {
+		return prompts.Warned{}
+	}
+	return prompts.Warned{Path: filepath.Join(filepath.Dir(trust.Path), prompts.WarnedFile)}
 }
 
 // addPromptsCommand adds `runnel prompts` and `runnel prompts allow`.
@@ -182,7 +194,8 @@ func templatePrompt(o options, stderr io.Writer) (string, []string, *session.Ove
 	if o.template == "" {
 		return o.prompt, nil, nil, exitOK
 	}
-	lib, _ := promptLibrary(o)
+	lib, trust := promptLibrary(o)
+	lib.Problems = warnOnce(trust).Fresh(lib.Problems)
 	p, ok := lib.Find(o.template)
 	if !ok {
 		if w, waits := lib.Waits(o.template); waits {

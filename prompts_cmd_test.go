@@ -177,3 +177,40 @@ func TestTemplateProjectPromptStaysInItsProject(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q, %d requests", code, out, errOut, len(srv.Requests()))
 	}
 }
+
+// TestBadPromptFileWarnsOncePerChange: a bad prompt file is warned about
+// on the first run only; once edited (still bad) it is warned about once
+// more. What was warned about is remembered beside the trust file, 0600.
+func TestBadPromptFileWarnsOncePerChange(t *testing.T) {
+	cfg, data := promptDirs(t)
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	warnings := func() int {
+		t.Helper()
+		_, errOut, code := runnel(t, "", "--config", cfg, "--data-dir", data, "-p", "x", "-t", "nope")
+		if code != exitUsage {
+			t.Fatalf("exit %d, stderr %q", code, errOut)
+		}
+		return strings.Count(errOut, "bad.md:")
+	}
+	if n := warnings(); n != 1 {
+		t.Fatalf("first run: %d warnings about bad.md, want 1", n)
+	}
+	if n := warnings(); n != 0 {
+		t.Errorf("second run: %d warnings about bad.md, want 0", n)
+	}
+	write(t, filepath.Join(filepath.Dir(cfg), "prompts", "bad.md"), []byte("+++\nmodle = \"y\"\n+++\nhi again\n"))
+	if n := warnings(); n != 1 {
+		t.Errorf("after an edit: %d warnings about bad.md, want 1", n)
+	}
+	if n := warnings(); n != 0 {
+		t.Errorf("after an edit, again: %d warnings about bad.md, want 0", n)
+	}
+	fi, err := os.Stat(filepath.Join(data, "prompts-warned.json"))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the warned file: %v %v, want mode 0600", fi, err)
+	}
+	// `runnel prompts` lists a bad file every time: it is asked for.
+	if _, errOut, _ := runnel(t, "", "--config", cfg, "--data-dir", data, "prompts"); !strings.Contains(errOut, "bad.md:2") {
+		t.Errorf("runnel prompts no longer lists the bad file: %q", errOut)
+	}
+}

@@ -470,6 +470,7 @@ func looseParts(raw json.RawMessage) []Part {
 		if p.Text == "" {
 			p.Text = JSONString(m["refusal"])
 		}
+		_ = json.Unmarshal(m["annotations"], &p.Annotations) // citations, for the exports; none when not an array
 		out = append(out, p)
 	}
 	return out

@@ -13,6 +13,7 @@ import (
 	"html"
 	"io"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/alecthomas/chroma/v2"
@@ -69,6 +70,7 @@ type page struct {
 	out     bytes.Buffer
 	md      goldmark.Markdown
 	summary string
+	shift   int // levels an item's headings move down (itemHeadings while one is written, else 0)
 }
 
 func newPage(st Style) *page {
@@ -76,11 +78,12 @@ func newPage(st Style) *page {
 	if code == nil {
 		code = chroma.MustNewStyle("runnel", chroma.StyleEntries{}) // no colours: the sheet's pre styles
 	}
-	md := goldmark.New(
+	p := &page{}
+	p.md = goldmark.New(
 		goldmark.WithExtensions(extension.GFM, extension.DefinitionList),
-		goldmark.WithRendererOptions(gmrenderer.WithNodeRenderers(util.Prioritized(&safeNodes{code: code}, 100))),
+		goldmark.WithRendererOptions(gmrenderer.WithNodeRenderers(util.Prioritized(&safeNodes{code: code, shift: &p.shift}, 100))),
 	)
-	return &page{md: md}
+	return p
 }
 
 // flush renders the markdown written so far into the page.
@@ -124,7 +127,8 @@ func (d *doc) panel(typ, title string) {
 // text act: raw HTML (escaped, shown as text), images (a link, never a
 // load), links (http, https and mailto only) and code blocks (chroma).
 type safeNodes struct {
-	code *chroma.Style
+	code  *chroma.Style
+	shift *int // levels added to a heading: the page's, set while an item is written
 }
 
 func (r *safeNodes) RegisterFuncs(reg gmrenderer.NodeRendererFuncRegisterer) {
@@ -135,6 +139,26 @@ func (r *safeNodes) RegisterFuncs(reg gmrenderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindAutoLink, r.autoLink)
 	reg.Register(ast.KindFencedCodeBlock, r.codeBlock)
 	reg.Register(ast.KindCodeBlock, r.codeBlock)
+	reg.Register(ast.KindHeading, r.heading)
+}
+
+// itemHeadings is how many levels an item's own headings are moved down, so
+// that an answer's "#" (h1 → h4) sits below the page's "Turn N" (h2) and
+// "Assistant" (h3); h6 is the floor.
+const itemHeadings = 3
+
+func (r *safeNodes) heading(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	level := node.(*ast.Heading).Level
+	if r.shift != nil {
+		level = min(level+*r.shift, 6)
+	}
+	tag := "h" + strconv.Itoa(level)
+	if entering {
+		_, _ = w.WriteString("<" + tag + ">")
+	} else {
+		_, _ = w.WriteString("</" + tag + ">\n")
+	}
+	return ast.WalkContinue, nil
 }
 
 func (r *safeNodes) rawHTML(w util.BufWriter, src []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {

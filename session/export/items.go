@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"runnel/stream"
+	"runnel/stream/cite"
 )
 
 // Items are written by kind: each header is titled from headings, and
@@ -74,8 +75,6 @@ var renderers = map[string]renderer{
 	"mcp_call":              (*doc).mcpCall,
 	"mcp_list_tools":        (*doc).mcpListTools,
 	"mcp_approval_request":  (*doc).mcpApproval,
-	"web_search_call":       (*doc).webSearch,
-	"file_search_call":      (*doc).fileSearch,
 	"code_interpreter_call": (*doc).codeInterpreter,
 	"image_generation_call": (*doc).imageGeneration,
 	"shell_call":            (*doc).shell,
@@ -88,6 +87,13 @@ var renderers = map[string]renderer{
 // still streamed.
 func (d *doc) item(it *stream.Item, done bool) {
 	title := heading(it.Type)
+	if cite.Grouped(it) {
+		d.search(it)
+		return
+	}
+	if it.Type == "reasoning" && stream.KindFor(it.Type).Text(it).Empty() {
+		return // nothing to write (encrypted): it does not end a group of searches
+	}
 	switch {
 	case it.Type == "mcp_approval_response" && d.asked[it.ApprovalRequestID]:
 		return // written under its request
@@ -97,9 +103,12 @@ func (d *doc) item(it *stream.Item, done bool) {
 		}
 		return // else written under its call
 	}
+	d.endSearches()
 	if d.html != nil {
 		d.flush()
 		d.html.summary = ""
+		d.html.shift = itemHeadings
+		defer func() { d.html.shift = 0 }()
 	}
 	n := d.b.Len()
 	if r := renderers[it.Type]; r != nil {
@@ -146,7 +155,11 @@ func (d *doc) message(it *stream.Item, _ string) {
 		d.block(quote(text))
 		return
 	}
-	d.block(closeFences(stream.Sanitize(text)))
+	if md, ok := answer(it); ok {
+		d.block(md)
+		return
+	}
+	d.block(closeFences(stream.Sanitize(cite.DropTrackingIn(text))))
 }
 
 func (d *doc) reasoning(it *stream.Item, title string) {
@@ -295,36 +308,6 @@ func verdict(r *stream.Item) string {
 		v += ": " + why
 	}
 	return v
-}
-
-func (d *doc) webSearch(it *stream.Item, title string) {
-	a := it.Details().Action
-	var qs []string
-	if a.Query != "" {
-		qs = append(qs, a.Query)
-	}
-	q := strings.Join(append(qs, a.Queries...), "; ")
-	if q == "" {
-		q = a.URL
-	}
-	d.head(title, "", it)
-	if q = stream.SanitizeLine(q); q != "" {
-		d.block(quote(q))
-	}
-}
-
-func (d *doc) fileSearch(it *stream.Item, title string) {
-	d.head(title, "", it)
-	if q := it.Details().Queries; len(q) > 0 {
-		d.block(quote(strings.Join(q, "\n")))
-	}
-	if rs := it.Details().Results; len(rs) > 0 {
-		var b strings.Builder
-		for _, r := range rs {
-			b.WriteString("- " + code(r.Filename) + "\n")
-		}
-		d.block(b.String())
-	}
 }
 
 func (d *doc) codeInterpreter(it *stream.Item, title string) {

@@ -76,6 +76,7 @@ type doc struct {
 	called    map[string]bool         // call_ids of the calls in the session
 	asked     map[string]bool         // ids of the approval requests in the session
 	html      *page                   // nil: markdown; else the HTML page (html.go) b is rendered into
+	searches  []*stream.Item          // hosted searches not yet written: they are written as one line (cite.go)
 }
 
 func newDoc(s *store.Session) *doc {
@@ -188,6 +189,7 @@ func (d *doc) turn(n int, group []store.Turn) {
 				}
 			}
 		}
+		d.endSearches()
 		if note := statusNote(r); note != "" {
 			d.block(note)
 			noted = true

@@ -18,6 +18,10 @@ import (
 // urlKey is what the connection lines tell the user to check.
 const urlKey = "its url in [[mcp_servers]]"
 
+// ConnectLine says why the server at rawURL could not be reached, in one
+// line naming what to check (connectLine, for callers outside the package).
+func ConnectLine(rawURL string, err error) string { return connectLine(rawURL, err) }
+
 // connectLine says why the server at rawURL could not be reached.
 func connectLine(rawURL string, err error) string {
 	host := rawURL

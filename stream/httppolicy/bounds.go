@@ -39,4 +39,9 @@ const (
 	// OAuthWait bounds the first byte of an OAuth answer and each gap
 	// within its body.
 	OAuthWait = 30 * time.Second
+
+	// MCPProbeWait bounds the whole of the unauthenticated initialize
+	// that `runnel mcp list` sends a network server to learn whether it
+	// needs a login (connect, answer and body).
+	MCPProbeWait = 3 * time.Second
 )

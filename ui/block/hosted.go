@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"runnel/stream"
+	"runnel/stream/cite"
 	"runnel/ui/itemlook"
 )
 
@@ -34,9 +35,7 @@ var (
 // Grouped reports whether an item's panel joins a Hosted line: the hosted
 // searches (web search and its page actions, file search), whose panels
 // list what was searched and found rather than an answer.
-func Grouped(it *stream.Item) bool {
-	return it.Type == "web_search_call" || it.Type == "file_search_call"
-}
+func Grouped(it *stream.Item) bool { return cite.Grouped(it) }
 
 // NewHosted returns a line for the hosted calls that follow.
 func NewHosted() *Hosted { return &Hosted{} }
@@ -114,22 +113,24 @@ func (h *Hosted) Render(ctx Context) string {
 	return out
 }
 
-// tally counts what the members did.
+// tally counts what the members did: the searches as package cite counts
+// them (the exports and the plain output write the same group), and how
+// the members stand.
 type tally struct {
-	searches, fileSearches, opened, finds int
-	sources                               map[string]bool
-	results                               int
-	failed, cut                           int
-	running                               *panel // the first member still running
+	cite.Searches
+	failed, cut int
+	running     *panel // the first member still running
 }
 
 func (h *Hosted) tally() tally {
-	t := tally{sources: map[string]bool{}}
+	var t tally
+	items := make([]*stream.Item, 0, len(h.members))
 	for _, m := range h.members {
 		p, ok := m.(*panel)
 		if !ok {
 			continue
 		}
+		items = append(items, p.it)
 		switch p.state() {
 		case stateFailed:
 			t.failed++
@@ -139,26 +140,8 @@ func (h *Hosted) tally() tally {
 		if p.running() && t.running == nil {
 			t.running = p
 		}
-		if p.it.Type == "file_search_call" {
-			t.fileSearches++
-			t.results += len(p.it.Details().Results)
-			continue
-		}
-		a := p.it.Details().Action
-		switch a.Type {
-		case "open_page":
-			t.opened++
-		case "find_in_page":
-			t.finds++
-		default:
-			t.searches++
-		}
-		for _, s := range a.Sources {
-			if u := cleanLine(s); u != "" {
-				t.sources[u] = true
-			}
-		}
 	}
+	t.Searches = cite.Tally(items)
 	return t
 }
 
@@ -166,18 +149,7 @@ func (h *Hosted) tally() tally {
 func (h *Hosted) line(ctx Context) string {
 	lk := ctx.look()
 	t := h.tally()
-	var parts []string
-	add := func(n int, one, many string) {
-		if n > 0 {
-			parts = append(parts, plural(n, one, many))
-		}
-	}
-	add(t.searches, "search", "searches")
-	add(len(t.sources), "source", "sources")
-	add(t.opened, "page opened", "pages opened")
-	add(t.finds, "find in page", "finds in pages")
-	add(t.fileSearches, "file search", "file searches")
-	add(t.results, "result", "results")
+	parts := t.Parts()
 	if len(parts) == 0 {
 		parts = append(parts, "searching")
 	}

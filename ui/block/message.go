@@ -1,6 +1,7 @@
 package block
 
 import (
+	"runnel/stream/cite"
 	"strconv"
 	"strings"
 	"time"
@@ -33,7 +34,7 @@ type message struct {
 	src     string
 	grow    growing // cleans src's text as it grows
 	pages   pager   // a message too long to draw whole (paging.go); src is then the raw text
-	refs    refs
+	refs    cite.Refs
 	refusal string // cleaned refusal text
 	doc     mdDoc
 	asked   final // what the last FinalRender rendered
@@ -86,10 +87,10 @@ func (m *message) Update(time.Time) {
 	m.refs = citations(parts)
 	if m.pages.update(text, &m.doc) {
 		m.src = text // drawn from its last pages, without citation markers
-	} else if len(m.refs.marks) == 0 {
+	} else if len(m.refs.Marks) == 0 {
 		m.src = m.grow.clean(text)
 	} else {
-		m.src = clean(m.refs.marked(text))
+		m.src = clean(m.refs.Marked(text, markerText))
 	}
 	m.refusal = clean(refusal)
 	m.doc.set(m.src)
@@ -101,22 +102,9 @@ func (m *message) End(time.Time) {
 	m.rev++
 }
 
-// splitParts separates a message's markdown parts from its refusal parts.
-func splitParts(content []stream.Part) (text, refusal string, parts []stream.Part) {
-	if len(content) == 1 && content[0].Type != "refusal" {
-		return content[0].Text, "", content // no copy of a growing text
-	}
-	var t, r strings.Builder
-	for _, p := range content {
-		if p.Type == "refusal" {
-			r.WriteString(p.Text)
-			continue
-		}
-		t.WriteString(p.Text)
-		parts = append(parts, p)
-	}
-	return t.String(), r.String(), parts
-}
+// splitParts separates a message's markdown parts from its refusal parts
+// (cite.Split).
+var splitParts = cite.Split
 
 func (m *message) Live() bool { return !m.it.Done && !m.ended }
 
@@ -182,7 +170,7 @@ func (m *message) decorate(md string, width int, lk *look) string {
 		}
 		blocks = append(blocks, strings.Join(rows, "\n"))
 	}
-	if src := sourceRows(m.refs.sources, width, lk); len(src) > 0 {
+	if src := sourceRows(m.refs.Sources, width, lk); len(src) > 0 {
 		blocks = append(blocks, strings.Join(src, "\n"))
 	}
 	return strings.Join(blocks, "\n\n")
@@ -266,39 +254,30 @@ func renderWhole(r *markdown.Renderer, src string, width int) string {
 // and under it the URL, for terminals without hyperlinks (each row of it
 // hyperlinked too: a URL wider than the row breaks after a separator, never
 // inside a word, and every piece opens it).
-func sourceRows(sources []source, width int, lk *look) []string {
+func sourceRows(sources []cite.Source, width int, lk *look) []string {
 	if len(sources) == 0 {
 		return nil
 	}
 	rows := []string{lk.sourcesHeading.Render(fit("Sources", width))}
 	for _, s := range sources {
-		num := "[" + strconv.Itoa(s.n) + "] "
+		num := "[" + strconv.Itoa(s.N) + "] "
 		indent := strings.Repeat(" ", len(num))
-		label := s.title
-		if label == "" {
-			label = s.file
-		}
-		if label == "" {
-			label = s.url
-		}
-		if s.note != "" {
-			label += " (" + s.note + ")"
-		}
+		label := s.Label()
 		for i, l := range wrap(label, max(width-len(num), 1)) {
 			prefix := indent
 			if i == 0 {
 				prefix = lk.muted.Render(num)
 			}
 			styled := lk.link.Render(l)
-			if s.url != "" {
-				styled = ansi.SetHyperlink(s.url) + styled + ansi.ResetHyperlink()
+			if s.URL != "" {
+				styled = ansi.SetHyperlink(s.URL) + styled + ansi.ResetHyperlink()
 			}
 			rows = append(rows, prefix+styled)
 		}
-		if s.url != "" {
-			for _, l := range urlRows(s.url, max(width-len(num), 1)) {
+		if s.URL != "" {
+			for _, l := range urlRows(s.URL, max(width-len(num), 1)) {
 				// each piece of a URL wider than the row keeps the link
-				rows = append(rows, indent+ansi.SetHyperlink(s.url)+lk.muted.Render(l)+ansi.ResetHyperlink())
+				rows = append(rows, indent+ansi.SetHyperlink(s.URL)+lk.muted.Render(l)+ansi.ResetHyperlink())
 			}
 		}
 	}

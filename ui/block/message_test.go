@@ -25,7 +25,7 @@ func TestCitationsWebSearch(t *testing.T) {
 				t.Fatal("no message")
 			}
 			m := msgs[len(msgs)-1].(*message)
-			if len(m.refs.sources) == 0 {
+			if len(m.refs.Sources) == 0 {
 				t.Fatal("no sources read from the annotations")
 			}
 			out := m.Render(r.ctx(100))
@@ -36,15 +36,15 @@ func TestCitationsWebSearch(t *testing.T) {
 				t.Errorf("no Sources heading:\n%s", vis)
 			}
 			body, _, _ := strings.Cut(vis, "Sources")
-			for _, s := range m.refs.sources {
-				if !strings.Contains(body, "["+fmtN(s.n)+"]") {
-					t.Errorf("marker [%d] missing from the text", s.n)
+			for _, s := range m.refs.Sources {
+				if !strings.Contains(body, "["+fmtN(s.N)+"]") {
+					t.Errorf("marker [%d] missing from the text", s.N)
 				}
-				if !strings.Contains(out, "\x1b]8;;"+s.url+"\x1b\\") && !strings.Contains(out, "\x1b]8;;"+s.url+"\a") {
-					t.Errorf("no OSC 8 hyperlink to %s", s.url)
+				if !strings.Contains(out, "\x1b]8;;"+s.URL+"\x1b\\") && !strings.Contains(out, "\x1b]8;;"+s.URL+"\a") {
+					t.Errorf("no OSC 8 hyperlink to %s", s.URL)
 				}
-				if !strings.Contains(strings.Join(strings.Fields(vis), ""), s.url) {
-					t.Errorf("plain URL %s not shown", s.url)
+				if !strings.Contains(strings.Join(strings.Fields(vis), ""), s.URL) {
+					t.Errorf("plain URL %s not shown", s.URL)
 				}
 			}
 		})
@@ -91,11 +91,11 @@ func TestMarkerPlacement(t *testing.T) {
 	for _, c := range cases {
 		parts := []stream.Part{{Type: "output_text", Text: c.text, Annotations: []json.RawMessage{ann(c.ann)}}}
 		r := citations(parts)
-		if got := r.marked(c.text); got != c.want {
+		if got := r.Marked(c.text, markerText); got != c.want {
 			t.Errorf("marked(%q)\n got %q\nwant %q", c.text, got, c.want)
 		}
-		if len(r.sources) != 1 {
-			t.Errorf("%q: %d sources, want 1", c.text, len(r.sources))
+		if len(r.Sources) != 1 {
+			t.Errorf("%q: %d sources, want 1", c.text, len(r.Sources))
 		}
 	}
 	// Equal URLs share a number; unsafe URLs give no link.
@@ -106,11 +106,11 @@ func TestMarkerPlacement(t *testing.T) {
 	}}}
 	r := citations(parts)
 	same := markerText(1, "https://same.example/")
-	if got, want := r.marked("a. b. c."), "a."+same+" b.\\[2\\] c."+same; got != want {
+	if got, want := r.Marked("a. b. c.", markerText), "a."+same+" b.\\[2\\] c."+same; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
-	if r.sources[1].url != "" {
-		t.Errorf("javascript: URL kept: %q", r.sources[1].url)
+	if r.Sources[1].URL != "" {
+		t.Errorf("javascript: URL kept: %q", r.Sources[1].URL)
 	}
 }
 
@@ -277,8 +277,8 @@ func TestCitationsReplaceInlineLinks(t *testing.T) {
 	data := fixture(t, name)
 	r := newReplayer(t, data).run()
 	m := r.byType("message")[0].(*message)
-	if len(m.refs.sources) != 7 {
-		t.Fatalf("%d sources, want 7", len(m.refs.sources))
+	if len(m.refs.Sources) != 7 {
+		t.Fatalf("%d sources, want 7", len(m.refs.Sources))
 	}
 	for where, out := range map[string]string{"chat": m.Render(r.ctx(80)), "ansi": printFixture(t, data, 80)} {
 		checkSafe(t, where, out)
@@ -291,29 +291,29 @@ func TestCitationsReplaceInlineLinks(t *testing.T) {
 		if strings.Contains(body, "http") || strings.Contains(vis, "utm_") {
 			t.Errorf("%s: a URL or a tracking parameter is left in the answer:\n%s", where, vis)
 		}
-		for _, s := range m.refs.sources {
-			if strings.Contains(s.url, "utm_") {
-				t.Errorf("source %d keeps its tracking parameter: %s", s.n, s.url)
+		for _, s := range m.refs.Sources {
+			if strings.Contains(s.URL, "utm_") {
+				t.Errorf("source %d keeps its tracking parameter: %s", s.N, s.URL)
 			}
-			marker := regexp.MustCompile(`\x1b\]8;;` + regexp.QuoteMeta(s.url) + `(\x07|\x1b\\)(\x1b\[[0-9;]*m)*\[` + fmtN(s.n) + `\]`)
+			marker := regexp.MustCompile(`\x1b\]8;;` + regexp.QuoteMeta(s.URL) + `(\x07|\x1b\\)(\x1b\[[0-9;]*m)*\[` + fmtN(s.N) + `\]`)
 			if !marker.MatchString(out) {
-				t.Errorf("%s: marker [%d] is not a hyperlink to %s", where, s.n, s.url)
+				t.Errorf("%s: marker [%d] is not a hyperlink to %s", where, s.N, s.URL)
 			}
-			if !strings.Contains(body, "["+fmtN(s.n)+"]") {
-				t.Errorf("%s: marker [%d] missing from the answer", where, s.n)
+			if !strings.Contains(body, "["+fmtN(s.N)+"]") {
+				t.Errorf("%s: marker [%d] missing from the answer", where, s.N)
 			}
 			// the URL's rows, joined, are the URL; each row but the last
 			// ends with a separator
-			rows := urlRows(s.url, 76)
-			if strings.Join(rows, "") != s.url {
-				t.Errorf("urlRows(%s) = %q", s.url, rows)
+			rows := urlRows(s.URL, 76)
+			if strings.Join(rows, "") != s.URL {
+				t.Errorf("urlRows(%s) = %q", s.URL, rows)
 			}
 			for _, row := range rows[:len(rows)-1] {
 				if !strings.ContainsAny(row[len(row)-1:], "/-?&=._#+,;:") {
-					t.Errorf("%s broken inside a word: %q", s.url, rows)
+					t.Errorf("%s broken inside a word: %q", s.URL, rows)
 				}
 				if !strings.Contains(list, "    "+row+"\n") {
-					t.Errorf("%s: row %q of %s not in the Sources list:\n%s", where, row, s.url, list)
+					t.Errorf("%s: row %q of %s not in the Sources list:\n%s", where, row, s.URL, list)
 				}
 			}
 		}
@@ -359,7 +359,7 @@ func TestCitationURLUntrusted(t *testing.T) {
 		out := b.Render(Context{Width: 80, Styles: testStyles, Now: epoch})
 		checkSafe(t, c.url, out)
 		m := b.(*message)
-		if got := m.refs.sources[0].url; got != c.want {
+		if got := m.refs.Sources[0].URL; got != c.want {
 			t.Errorf("%q: source URL %q, want %q", c.url, got, c.want)
 		}
 		linked := regexp.MustCompile(`\x1b\]8;;[^\x07\x1b]+(\x07|\x1b\\)(\x1b\[[0-9;]*m)*\[1\]`)

@@ -241,7 +241,7 @@ func (p *Printer) message(it *stream.Item, final bool) {
 	}
 	if end > pm.done {
 		r := citations(parts)
-		chunk := chunkRefs(r, pm.done, end, final).marked(text[pm.done:end])
+		chunk := r.Chunk(pm.done, end, final).Marked(text[pm.done:end], markerText)
 		pm.done = end
 		if src := strings.TrimSpace(clean(chunk)); src != "" {
 			p.print(p.markdown(it, src))
@@ -263,23 +263,6 @@ func (p *Printer) markdown(it *stream.Item, src string) string {
 	if it.Phase == "commentary" {
 		m := &message{it: it}
 		return m.decorate(out, p.width, p.md.look(p.styles))
-	}
-	return out
-}
-
-// chunkRefs keeps the markers of r that fall in the raw text [from, to)
-// (to included for the last chunk), shifted to the chunk. A marker whose
-// span began in a chunk already printed is inserted, not replacing.
-func chunkRefs(r refs, from, to int, last bool) refs {
-	var out refs
-	for _, m := range r.marks {
-		if m.at >= from && (m.at < to || (last && m.at == to)) {
-			c := mark{from: m.at - from, at: m.at - from, n: m.n, url: m.url}
-			if m.from >= from {
-				c.from = m.from - from
-			}
-			out.marks = append(out.marks, c)
-		}
 	}
 	return out
 }

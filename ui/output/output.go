@@ -11,10 +11,12 @@ import (
 	"hash/crc32"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"runnel/session/images"
 	"runnel/session/tools"
 	"runnel/stream"
+	"runnel/stream/cite"
 	"runnel/ui/itemlook"
 )
 
@@ -68,6 +70,9 @@ type textPrinter struct {
 	held []*stream.Item
 	runs map[*stream.Item]*tools.Run // how runnel's runs of the calls ended (ran)
 	resp *stream.Snapshot            // the response of the last event
+	// searches are the finished hosted searches since the last thing
+	// written: they are written as one line (cite.go) before the next.
+	searches []*stream.Item
 }
 
 // writtenText is what a textPrinter took of one message: n bytes of its raw
@@ -76,6 +81,8 @@ type textPrinter struct {
 // the item (the json format has the authoritative text).
 type writtenText struct {
 	n     int
+	runes int  // code points of the raw text written (n less what is held), where the next chunk's citations count from
+	cited bool // the Sources list was written
 	sum   uint32
 	stuck bool
 	held  string // received but not yet written: it may clean differently once more arrives (stream.SettledLen)
@@ -114,6 +121,10 @@ func (p *textPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Ite
 		}
 	}
 	if it.Done && !p.summed[it] {
+		if cite.Grouped(it) {
+			p.search(it)
+			return
+		}
 		p.sum(it)
 	}
 }
@@ -164,16 +175,19 @@ func (p *textPrinter) writeText(it *stream.Item, raw string, final bool) {
 	pending := w.held + raw
 	n := len(pending)
 	if !final {
-		n = stream.SettledLen(pending)
+		n = holdLinks(pending[:stream.SettledLen(pending)])
 	}
 	w.held = pending[n:]
 	if n == 0 {
 		return
 	}
+	p.endSearches()
 	if p.lastItem != it && !p.endsNL {
 		io.WriteString(p.out, "\n")
 	}
-	chunk := stream.Sanitize(pending[:n])
+	chunk := refsOf(it, pending[:n], w.runes).Marked(pending[:n], cite.Plain(!p.inline))
+	w.runes += utf8.RuneCountInString(pending[:n])
+	chunk = stream.Sanitize(cite.DropTrackingIn(chunk))
 	io.WriteString(p.out, chunk)
 	p.lastItem = it
 	if chunk != "" {
@@ -198,12 +212,17 @@ func (p *textPrinter) flushText(it *stream.Item, final bool) {
 	default:
 		p.writeText(it, text[w.n:], final)
 	}
+	if w = p.written[it]; final && w != nil && !w.stuck && !w.cited {
+		w.cited = true
+		p.writeSources(it)
+	}
 }
 
 func (p *textPrinter) line(s string) {
 	if s == "" {
 		return
 	}
+	p.endSearches()
 	if p.side == p.out && !p.endsNL {
 		io.WriteString(p.out, "\n")
 	}
@@ -221,13 +240,17 @@ func (p *textPrinter) response(s *stream.Snapshot) {
 			p.sum(it)
 		}
 	}
+	p.endSearches()
 	if !p.endsNL {
 		io.WriteString(p.out, "\n")
 		p.endsNL = true
 	}
 }
 
-func (p *textPrinter) close() { p.flushHeld() }
+func (p *textPrinter) close() {
+	p.endSearches()
+	p.flushHeld()
+}
 
 // summaryLine is the item's one-line summary from its type's look
 // (ui/itemlook), or "" for an item its look leaves quiet when it has no
