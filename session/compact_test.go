@@ -245,3 +245,38 @@ func typesOf(items []json.RawMessage) []string {
 	}
 	return out
 }
+
+// TestRetryAfterCompactLeavesTheWindow: a /retry of the turn before a
+// /compact asks from the chain as it was, so the compacted window no
+// longer applies once it completes; the store agrees, and a resume does
+// not send the window again (nor draw it after the retry).
+func TestRetryAfterCompactLeavesTheWindow(t *testing.T) {
+	srv := streamtest.New(t).Stateful(streamtest.StateOptions{})
+	cl := &stream.Client{BaseURL: srv.URL}
+	db := openStore(t)
+	c := &session.Conversation{Settings: session.Settings{Model: "m", Store: true}}
+	j := session.NewJournal(db, c.Settings)
+	turn := c.Say("one")
+	send(t, c, cl, turn, j.Begin(turn))
+	if _, err := compactOnce(t, c, cl); err != nil {
+		t.Fatal(err)
+	}
+	j.Compacted(c.Window())
+	retry, err := c.Retry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	send(t, c, cl, retry, j.Begin(retry))
+	if c.Window() != nil || !retry.LeftWindow {
+		t.Fatalf("after the retry: window %d items, left %v", len(c.Window()), retry.LeftWindow)
+	}
+	j.Close()
+	back, _ := reload(t, db, j.ID())
+	if w := back.Window(); w != nil {
+		t.Fatalf("resumed with the window pending (%d items): the next request would drop the retry's answer", len(w))
+	}
+	next := back.Say("two")
+	if next.Request.PreviousResponseID == "" {
+		t.Errorf("the turn after the resume does not chain from the retry: %+v", next.Request)
+	}
+}

@@ -95,6 +95,11 @@ type Turn struct {
 	Repairs   int          // outputs added for calls the server said had none (Repair)
 	Window    int          // Input starts with this many items of a compacted window (/compact)
 	Retry     bool         // it asks again for the answer of the turn before it (/retry)
+	// LeftWindow: the turn finished a chain past a compacted window it did
+	// not carry (a /retry of the turn before /compact): the window no
+	// longer applies, and the journal clears the session's stored one so a
+	// resume agrees (TurnLog.End).
+	LeftWindow bool
 	// A stored turn's row, and the background response it was streaming
 	// (see Reattachable).
 	Row        store.TurnID
@@ -188,7 +193,8 @@ func (c *Conversation) Finish(t *Turn, responses []*stream.Snapshot, err error, 
 		s := responses[i]
 		if s.Terminal && s.ID != "" && (s.Status == "completed" || s.Status == "incomplete") {
 			c.chainID = s.ID
-			c.window = nil // the chain now holds it
+			t.LeftWindow = c.window != nil && t.Window == 0
+			c.window = nil // the chain now holds it, or went on without it
 			return
 		}
 	}

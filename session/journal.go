@@ -271,9 +271,13 @@ func (l *TurnLog) End(now time.Time, t *Turn) {
 		}
 	}
 	end.Usage, _ = json.Marshal(usage)
+	left := t.LeftWindow
 	l.j.enqueue(func() {
 		if l.tid != 0 {
 			l.j.report(l.j.db.FinishTurn(l.tid, end))
+		}
+		if sid := l.j.ID(); left && sid != "" {
+			l.j.report(l.j.db.SetCompacted(sid, nil)) // a resume does not send it again (Conversation.Finish)
 		}
 	})
 }
