@@ -34,6 +34,7 @@ var chatTable = map[string]bindingRow{
 	"send_now":       {all(actSend), [7]keyAction{actSend, actSendNow, actSend, actSend, actSend, actSend, actSend}},
 	"newline":        {all(C), all(C)},
 	"complete":       {all(C), all(C)},
+	"paste":          {all(C), all(C)}, // the composer reads the clipboard (composerclip.go)
 	"prev":           {all(C), all(C)},
 	"next":           {all(C), all(C)},
 	"editor":         {all(C), all(C)},
