@@ -288,7 +288,7 @@ func goodMarkSpot(text string, at int) bool {
 		return false
 	}
 	line := text[strings.LastIndexByte(text[:at], '\n')+1 : at]
-	if t := strings.TrimLeft(line, " "); fenceRun(t) >= 3 {
+	if t := strings.TrimLeft(line, " "); FenceRun(t) >= 3 {
 		return false // on a fence line: the marker would change the fence
 	}
 	if strings.Count(line, "`")%2 == 1 {
@@ -449,8 +449,8 @@ func DropTracking(q string) string {
 	return strings.Join(kept, "&")
 }
 
-// fenceRun counts the fence characters t starts with.
-func fenceRun(t string) int {
+// FenceRun counts the fence characters (` or ~) t starts with.
+func FenceRun(t string) int {
 	if t == "" || (t[0] != '`' && t[0] != '~') {
 		return 0
 	}

@@ -1,6 +1,10 @@
 package block
 
-import "strings"
+import (
+	"strings"
+
+	"runnel/stream/cite"
+)
 
 // cutScanner finds the end of the longest run of whole top-level markdown
 // blocks in src[from:]. The Printer prints a message block by block with it,
@@ -52,11 +56,11 @@ func (sc *cutScanner) cut(src string, from int) int {
 		indent := len(line) - len(t)
 		switch {
 		case sc.fenceCh != 0:
-			if n := fenceRun(t); indent <= 3 && n >= sc.fenceN && t[0] == sc.fenceCh && strings.TrimSpace(t[n:]) == "" {
+			if n := cite.FenceRun(t); indent <= 3 && n >= sc.fenceN && t[0] == sc.fenceCh && strings.TrimSpace(t[n:]) == "" {
 				sc.fenceCh = 0
 			}
-		case indent <= 3 && fenceRun(t) >= 3 && (t[0] == '`' || t[0] == '~'):
-			sc.fenceCh, sc.fenceN = t[0], fenceRun(t)
+		case indent <= 3 && cite.FenceRun(t) >= 3 && (t[0] == '`' || t[0] == '~'):
+			sc.fenceCh, sc.fenceN = t[0], cite.FenceRun(t)
 		}
 		if strings.TrimSpace(line) == "" {
 			sc.blank = true
@@ -75,18 +79,6 @@ func (sc *cutScanner) cut(src string, from int) int {
 		return i
 	}
 	return sc.found
-}
-
-// fenceRun counts the fence characters t starts with.
-func fenceRun(t string) int {
-	if t == "" || (t[0] != '`' && t[0] != '~') {
-		return 0
-	}
-	n := 0
-	for n < len(t) && t[n] == t[0] {
-		n++
-	}
-	return n
 }
 
 // startsBlock reports whether a line (possibly partial) after a blank line
