@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"sync/atomic"
 	"unicode/utf8"
+
+	"runnel/stream/httppolicy"
 )
 
 // Bounds is every bound on input, in the unit its Bound names.
@@ -106,6 +108,25 @@ const ResponseBoundKey = "max_response_bytes"
 // MaxConfigFile bounds the config file. It is the one bound the config
 // cannot set, since it is read before the config is known.
 const MaxConfigFile = 4 << 20
+
+// FixedBound is a bound of the table that the config does not set.
+type FixedBound struct {
+	What  string // what it bounds
+	Value int    // in bytes, or in what Unit counts
+	Unit  string
+}
+
+// FixedBounds are the table's rows without a config key: the config file's
+// own (read before the config is known) and the HTTP policy's
+// (stream/httppolicy, on every response runnel reads).
+var FixedBounds = []FixedBound{
+	{"the config file", MaxConfigFile, "bytes"},
+	{"an HTTP response body that is not an event stream (/models, /conversations, a poll, MCP over HTTP, an error body)", httppolicy.DefaultMaxBody, "bytes"},
+	{"one event of an MCP server's event stream", httppolicy.DefaultMaxEvent, "bytes"},
+	{"a response's headers", httppolicy.MaxHeader, "bytes"},
+	{"an OAuth answer (discovery, registration, token)", httppolicy.OAuthMaxBody, "bytes"},
+	{"an OAuth token", httppolicy.MaxToken, "bytes"},
+}
 
 // LookupBound finds the table entry for a [limits] key.
 func LookupBound(key string) (Bound, bool) {

@@ -117,3 +117,18 @@ func TestConfigTableLinear(t *testing.T) {
 		t.Errorf("%d lines took %v, %d lines %v: %.0f× for 10× the lines (linear is about 10×)", n, base, 10*n, big, float64(big)/float64(base))
 	}
 }
+
+// TestFixedBoundsDocumented: the README's limits table names each bound
+// the config does not set, with its size.
+func TestFixedBoundsDocumented(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range stream.FixedBounds {
+		size := stream.FormatBytes(b.Value)
+		if !strings.Contains(string(readme), size) {
+			t.Errorf("README.md: the limits table does not give %s for %s", size, b.What)
+		}
+	}
+}

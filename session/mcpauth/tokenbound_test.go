@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"runnel/stream"
 	"runnel/stream/httppolicy"
 )
 
@@ -50,7 +51,7 @@ func TestLoadRefusesAnOversizedLogin(t *testing.T) {
 	if _, err := store.Load(u); err == nil || !strings.Contains(err.Error(), "over 64 KiB") || !strings.Contains(err.Error(), "log in again") {
 		t.Fatalf("an oversized token: %v", err)
 	}
-	big := make([]byte, 10*httppolicy.MaxLoginFile)
+	big := make([]byte, 10*stream.Limits().LoginFile)
 	if err := os.WriteFile(store.Path(u), big, 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -2,8 +2,12 @@ package httppolicy
 
 import "time"
 
-// The one table of bounds on what runnel's HTTP clients send and read. A
-// caller may choose a tighter bound in Options; none goes without one.
+// The bounds on what runnel's HTTP clients send and read, which the config
+// does not set. They are rows of the one table of bounds (stream.BoundTable
+// and stream.FixedBounds, in stream/bounds.go, which the README's limits
+// table follows); they stand here because package stream builds on this
+// one. A caller may choose a tighter bound in Options; none goes without
+// one.
 const (
 	// DefaultConnect bounds dialing and the TLS handshake (config:
 	// timeouts.connect).
@@ -27,10 +31,6 @@ const (
 	// MaxToken bounds one OAuth token (access or refresh) runnel accepts,
 	// from a token endpoint or a saved login: real ones are a few KiB.
 	MaxToken = 64 << 10
-
-	// MaxLoginFile bounds a saved login's file: a registration, the token
-	// endpoint and two tokens.
-	MaxLoginFile = 4*MaxToken + 64<<10
 
 	// OAuthMaxBody bounds a body of OAuth discovery, registration or a
 	// token endpoint.
