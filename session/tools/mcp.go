@@ -252,7 +252,7 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 			s.mu.Lock()
 			s.conn, s.err = nil, err // not running, as Summary says
 			s.mu.Unlock()
-			_ = c.cs.Close()
+			s.abandon(c)
 			return nil, err
 		}
 		if len(s.cfg.AllowedTools) > 0 && !slices.Contains(s.cfg.AllowedTools, t.Name) {
@@ -322,6 +322,17 @@ func (t groupTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		joinGroup(t.Command.Process.Pid)
 	}
 	return c, err
+}
+
+// abandon ends c, a server that failed its start, without waiting on it:
+// a process gets no grace (it may be blocked writing a listing nobody
+// reads), and the session closes in the background, so the start is held
+// to its startup_timeout.
+func (s *server) abandon(c *conn) {
+	if c.pid > 0 {
+		_ = killGroup(c.pid, true)
+	}
+	go func() { _ = c.cs.Close() }() // its error is only how the process exited
 }
 
 // startTimedOut is the error for a server that did not answer step (its
