@@ -295,7 +295,11 @@ func (s *server) start(ctx context.Context) (*conn, error) {
 	cmd.Stderr = s.stderr
 	ownGroup(cmd) // the terminal's ^C is runnel's to handle
 	cmd.WaitDelay = mcpGrace
-	cs, err := s.m.client.Connect(ctx, groupTransport{&mcp.CommandTransport{Command: cmd, TerminateDuration: mcpGrace}}, nil)
+	var unwatch func() bool
+	cs, err := s.m.client.Connect(ctx, groupTransport{&mcp.CommandTransport{Command: cmd, TerminateDuration: mcpGrace}, &unwatch}, nil)
+	if unwatch != nil {
+		unwatch()
+	}
 	if err != nil {
 		if cmd.Process != nil {
 			_ = killGroup(cmd.Process.Pid, true)
@@ -314,12 +318,20 @@ func (s *server) start(ctx context.Context) (*conn, error) {
 // groupTransport starts a server's command as mcp.CommandTransport does,
 // then puts the process in its group (joinGroup: on Windows a job object,
 // so stopping the server ends what it started) before anything is spoken.
-type groupTransport struct{ *mcp.CommandTransport }
+// Until the session is open (*unwatch is called), the end of ctx kills
+// the process: one that answers nothing and reads nothing (busy
+// registering its tools) gets no grace past its startup_timeout.
+type groupTransport struct {
+	*mcp.CommandTransport
+	unwatch *func() bool
+}
 
 func (t groupTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	c, err := t.CommandTransport.Connect(ctx)
 	if err == nil {
-		joinGroup(t.Command.Process.Pid)
+		pid := t.Command.Process.Pid
+		joinGroup(pid)
+		*t.unwatch = context.AfterFunc(ctx, func() { _ = killGroup(pid, true) })
 	}
 	return c, err
 }

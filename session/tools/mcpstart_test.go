@@ -144,6 +144,7 @@ func TestMCPStartHeldToStartupTimeout(t *testing.T) {
 		{"stdio paged", stdio(1000), []string{capped}},
 		{"stdio filtered", stdio(1000, "none"), []string{timedOut}},
 		{"stdio mute", stdio(0), []string{timedOut}},
+		{"stdio deaf", Server{Name: "many", Command: bin, Args: []string{"deaf"}, StartupTimeout: timeout}, []string{strings.Replace(timedOut, "tools/list", "initialize", 1)}},
 		{"http one page", http(n), []string{timedOut, refused, capped}},
 		{"http paged", http(1000), []string{capped}},
 		{"http filtered", http(1000, "none"), []string{timedOut}},

@@ -4,7 +4,8 @@
 // content, a call that waits for cancellation, a call that never answers
 // (hang), and a crash. Run with "many N [PAGE]", it offers N tools, PAGE
 // a page (0: tools/list is never answered). Run with the argument "silent", it reads its stdin
-// and never answers anything, initialize included.
+// and never answers anything, initialize included; with "deaf", it
+// does not even read its stdin.
 package main
 
 import (
@@ -17,6 +18,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -28,6 +30,10 @@ type echoArgs struct {
 func main() {
 	if len(os.Args) > 1 && os.Args[1] == "silent" {
 		_, _ = io.Copy(io.Discard, os.Stdin) // until runnel closes stdin
+		return
+	}
+	if len(os.Args) > 1 && os.Args[1] == "deaf" {
+		time.Sleep(time.Hour) // reads nothing, as a server busy registering its tools
 		return
 	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "testserver", Version: "1"}, nil)
