@@ -252,7 +252,7 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 			s.mu.Lock()
 			s.conn, s.err = nil, err // not running, as Summary says
 			s.mu.Unlock()
-			_ = c.cs.Close()
+			s.abandon(c)
 			return nil, err
 		}
 		if len(s.cfg.AllowedTools) > 0 && !slices.Contains(s.cfg.AllowedTools, t.Name) {
@@ -295,7 +295,11 @@ func (s *server) start(ctx context.Context) (*conn, error) {
 	cmd.Stderr = s.stderr
 	ownGroup(cmd) // the terminal's ^C is runnel's to handle
 	cmd.WaitDelay = mcpGrace
-	cs, err := s.m.client.Connect(ctx, groupTransport{&mcp.CommandTransport{Command: cmd, TerminateDuration: mcpGrace}}, nil)
+	var unwatch func() bool
+	cs, err := s.m.client.Connect(ctx, groupTransport{&mcp.CommandTransport{Command: cmd, TerminateDuration: mcpGrace}, &unwatch}, nil)
+	if unwatch != nil {
+		unwatch()
+	}
 	if err != nil {
 		if cmd.Process != nil {
 			_ = killGroup(cmd.Process.Pid, true)
@@ -314,14 +318,33 @@ func (s *server) start(ctx context.Context) (*conn, error) {
 // groupTransport starts a server's command as mcp.CommandTransport does,
 // then puts the process in its group (joinGroup: on Windows a job object,
 // so stopping the server ends what it started) before anything is spoken.
-type groupTransport struct{ *mcp.CommandTransport }
+// Until the session is open (*unwatch is called), the end of ctx kills
+// the process: one that answers nothing and reads nothing (busy
+// registering its tools) gets no grace past its startup_timeout.
+type groupTransport struct {
+	*mcp.CommandTransport
+	unwatch *func() bool
+}
 
 func (t groupTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	c, err := t.CommandTransport.Connect(ctx)
 	if err == nil {
-		joinGroup(t.Command.Process.Pid)
+		pid := t.Command.Process.Pid
+		joinGroup(pid)
+		*t.unwatch = context.AfterFunc(ctx, func() { _ = killGroup(pid, true) })
 	}
 	return c, err
+}
+
+// abandon ends c, a server that failed its start, without waiting on it:
+// a process gets no grace (it may be blocked writing a listing nobody
+// reads), and the session closes in the background, so the start is held
+// to its startup_timeout.
+func (s *server) abandon(c *conn) {
+	if c.pid > 0 {
+		_ = killGroup(c.pid, true)
+	}
+	go func() { _ = c.cs.Close() }() // its error is only how the process exited
 }
 
 // startTimedOut is the error for a server that did not answer step (its

@@ -2,8 +2,10 @@
 // tests. Its tools exercise what the Manager must handle: plain text,
 // progress notifications, an isError result, a protocol error, non-text
 // content, a call that waits for cancellation, a call that never answers
-// (hang), and a crash. Run with the argument "silent", it reads its stdin
-// and never answers anything, initialize included.
+// (hang), and a crash. Run with "many N [PAGE]", it offers N tools, PAGE
+// a page (0: tools/list is never answered). Run with the argument "silent", it reads its stdin
+// and never answers anything, initialize included; with "deaf", it
+// does not even read its stdin.
 package main
 
 import (
@@ -16,6 +18,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -29,9 +32,21 @@ func main() {
 		_, _ = io.Copy(io.Discard, os.Stdin) // until runnel closes stdin
 		return
 	}
+	if len(os.Args) > 1 && os.Args[1] == "deaf" {
+		time.Sleep(time.Hour) // reads nothing, as a server busy registering its tools
+		return
+	}
 	s := mcp.NewServer(&mcp.Implementation{Name: "testserver", Version: "1"}, nil)
 	if len(os.Args) > 1 && os.Args[1] == "flood" {
 		flood(s, os.Args[2:])
+	}
+	if len(os.Args) > 2 && os.Args[1] == "many" {
+		n, _ := strconv.Atoi(os.Args[2])
+		page := n
+		if len(os.Args) > 3 {
+			page, _ = strconv.Atoi(os.Args[3])
+		}
+		s.AddReceivingMiddleware(manyTools(n, page, nil))
 	}
 
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Echo text back"},
@@ -125,6 +140,40 @@ func main() {
 
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		log.Fatal(err)
+	}
+}
+
+// manyTools answers tools/list with n tools, page at a time (page <= 0:
+// never answers it), without registering them: a server that offers
+// 200,000 tools answers initialize at once.
+func manyTools(n, page int, quit <-chan struct{}) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method != "tools/list" {
+				return next(ctx, method, req)
+			}
+			if page <= 0 {
+				select {
+				case <-ctx.Done():
+				case <-quit:
+				}
+				return nil, fmt.Errorf("never")
+			}
+			from := 0
+			if p, ok := req.GetParams().(*mcp.ListToolsParams); ok && p.Cursor != "" {
+				from, _ = strconv.Atoi(p.Cursor)
+			}
+			to := min(from+page, n)
+			res := &mcp.ListToolsResult{Tools: make([]*mcp.Tool, 0, to-from)}
+			for i := from; i < to; i++ {
+				res.Tools = append(res.Tools, &mcp.Tool{Name: fmt.Sprintf("t%06d", i), Description: "one of many tools",
+					InputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`)})
+			}
+			if to < n {
+				res.NextCursor = strconv.Itoa(to)
+			}
+			return res, nil
+		}
 	}
 }
 

@@ -1,0 +1,167 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// manyTools is the network twin of the test binary's "many" mode: it
+// answers tools/list with n tools, page at a time (page <= 0: never),
+// without registering them, so the server answers initialize at once.
+func manyTools(n, page int, quit <-chan struct{}) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method != "tools/list" {
+				return next(ctx, method, req)
+			}
+			if page <= 0 {
+				select {
+				case <-ctx.Done():
+				case <-quit:
+				}
+				return nil, fmt.Errorf("never")
+			}
+			from := 0
+			if p, ok := req.GetParams().(*mcp.ListToolsParams); ok && p.Cursor != "" {
+				from, _ = strconv.Atoi(p.Cursor)
+			}
+			to := min(from+page, n)
+			res := &mcp.ListToolsResult{Tools: make([]*mcp.Tool, 0, to-from)}
+			for i := from; i < to; i++ {
+				res.Tools = append(res.Tools, &mcp.Tool{Name: fmt.Sprintf("t%06d", i), Description: "one of many tools",
+					InputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`)})
+			}
+			if to < n {
+				res.NextCursor = strconv.Itoa(to)
+			}
+			return res, nil
+		}
+	}
+}
+
+// manyHTTP serves manyTools(n, page) over streamable HTTP.
+func manyHTTP(t *testing.T, n, page int) string {
+	s := mcp.NewServer(&mcp.Implementation{Name: "many", Version: "1"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(context.Context, *mcp.CallToolRequest, echoIn) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{}, nil, nil
+	})
+	quit := make(chan struct{})
+	s.AddReceivingMiddleware(manyTools(n, page, quit))
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	t.Cleanup(ts.Close)
+	t.Cleanup(func() { close(quit) }) // runs first: a mute tools/list ends
+	return ts.URL
+}
+
+// timedStart starts srv alone and returns how long Start took, what it
+// reported and how much the heap grew.
+func timedStart(t *testing.T, srv Server) (time.Duration, []error, uint64) {
+	t.Helper()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	peak := before.HeapInuse
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() { // sample the heap while the start runs
+		defer close(done)
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			peak = max(peak, ms.HeapInuse)
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	r := newReports()
+	m := NewMCP(Config{Servers: []Server{srv}}, StartHooks{Report: r.add})
+	start := time.Now()
+	m.Start(t.Context())
+	d := time.Since(start)
+	close(stop)
+	<-done
+	m.Close()
+	runtime.ReadMemStats(&after)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return d, r.errs, peak - before.HeapInuse
+}
+
+// A server offering 200,000 tools (in one page, in pages, or filtered out
+// by allowed_tools) or never answering tools/list is reported within its
+// startup_timeout, over stdio and streamable HTTP, in one line naming it
+// and the bound or the timeout, with the heap held.
+func TestMCPStartHeldToStartupTimeout(t *testing.T) {
+	n, timeout := 200_000, 2*time.Second
+	if testing.Short() {
+		n, timeout = 50_000, 500*time.Millisecond
+	}
+	bin := mcpServerBinary(t)
+	stdio := func(page int, allowed ...string) Server {
+		return Server{Name: "many", Command: bin, Args: []string{"many", strconv.Itoa(n), strconv.Itoa(page)}, AllowedTools: allowed, StartupTimeout: timeout, Approval: ApproveNever}
+	}
+	http := func(page int, allowed ...string) Server {
+		return Server{Name: "many", URL: manyHTTP(t, n, page), AllowedTools: allowed, StartupTimeout: timeout, Approval: ApproveNever}
+	}
+	// the baseline: a tiny server's start, in this run
+	base, errs, _ := timedStart(t, Server{Name: "tiny", Command: bin, Args: []string{"many", "3"}, StartupTimeout: time.Minute})
+	if len(errs) != 0 {
+		t.Fatalf("tiny server: %v", errs)
+	}
+	hb, errs, _ := timedStart(t, Server{Name: "tiny", URL: manyHTTP(t, 3, 3), StartupTimeout: time.Minute})
+	if len(errs) != 0 {
+		t.Fatalf("tiny HTTP server: %v", errs)
+	}
+	base = max(base, hb)
+	budget := timeout + 3*base + time.Second
+	t.Logf("tiny start %s; budget %s", base, budget)
+
+	timedOut := fmt.Sprintf("mcp server many did not start: no answer to tools/list within %s (startup_timeout in [[mcp_servers]])", timeout)
+	refused := "mcp server many: list tools: " // one page larger than the SDK reads in one message
+	capped := "mcp server many: it offers more than 1000 tools: the rest are left out — raise [limits] mcp_tools in the config to take more"
+	for _, c := range []struct {
+		name string
+		srv  Server
+		want []string // one of these lines
+	}{
+		{"stdio one page", stdio(n), []string{timedOut, refused, capped}},
+		{"stdio paged", stdio(1000), []string{capped}},
+		{"stdio filtered", stdio(1000, "none"), []string{timedOut}},
+		{"stdio mute", stdio(0), []string{timedOut}},
+		{"stdio deaf", Server{Name: "many", Command: bin, Args: []string{"deaf"}, StartupTimeout: timeout}, []string{strings.Replace(timedOut, "tools/list", "initialize", 1)}},
+		{"http one page", http(n), []string{timedOut, refused, capped}},
+		{"http paged", http(1000), []string{capped}},
+		{"http filtered", http(1000, "none"), []string{timedOut}},
+		{"http mute", http(0), []string{timedOut}},
+	} {
+		d, errs, grew := timedStart(t, c.srv)
+		t.Logf("%s: %s, heap +%d MiB: %v", c.name, d, grew>>20, errs)
+		if d > budget {
+			t.Errorf("%s: Start took %s; startup_timeout %s, budget %s", c.name, d, timeout, budget)
+		}
+		if len(errs) != 1 || strings.Contains(errs[0].Error(), "\n") {
+			t.Errorf("%s: %d reports, want one line: %v", c.name, len(errs), errs)
+		} else if got := errs[0].Error(); !slices.ContainsFunc(c.want, func(w string) bool { return strings.HasPrefix(got, w) }) {
+			t.Errorf("%s: report %q\nwant one of %q", c.name, got, c.want)
+		}
+		if grew > 256<<20 {
+			t.Errorf("%s: the heap grew %d MiB", c.name, grew>>20)
+		}
+	}
+}
