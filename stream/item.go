@@ -456,22 +456,56 @@ func looseParts(raw json.RawMessage) []Part {
 	if t, ok := stringOf(raw); ok {
 		return []Part{{Type: "input_text", Text: t}}
 	}
-	var elems []json.RawMessage
+	var elems []loosePart
 	if json.Unmarshal(raw, &elems) != nil {
 		return nil
 	}
 	var out []Part
 	for _, e := range elems {
-		m := object(e)
-		if m == nil {
+		if e.fields == nil {
 			continue
 		}
-		p := Part{Type: JSONString(m["type"]), Text: JSONString(m["text"]), Raw: e}
+		p := Part{Type: e.fields["type"].str, Text: e.fields["text"].str, Raw: e.raw}
 		if p.Text == "" {
-			p.Text = JSONString(m["refusal"])
+			p.Text = e.fields["refusal"].str
 		}
-		_ = json.Unmarshal(m["annotations"], &p.Annotations) // citations, for the exports; none when not an array
+		_ = json.Unmarshal(e.fields["annotations"].raw, &p.Annotations) // citations, for the exports; none when not an array
 		out = append(out, p)
 	}
 	return out
+}
+
+// loosePart is one element of a content or summary array as looseParts
+// reads it: its JSON (the part's Raw) and, when it is an object, its
+// members (fields is nil otherwise). It holds the part's text once as JSON
+// and once as a string, not a third time as a member's JSON: a stored
+// answer can be as long as the response limit.
+type loosePart struct {
+	raw    json.RawMessage
+	fields map[string]looseValue
+}
+
+func (p *loosePart) UnmarshalJSON(b []byte) error {
+	p.raw = bytes.Clone(b)
+	if json.Unmarshal(b, &p.fields) != nil {
+		p.fields = nil
+	}
+	return nil
+}
+
+// looseValue is an object member as looseParts reads it: a string's value
+// (what JSONString returns, "" for any other JSON type) and, for any other
+// type, its JSON.
+type looseValue struct {
+	str string
+	raw json.RawMessage
+}
+
+func (v *looseValue) UnmarshalJSON(b []byte) error {
+	if s, ok := stringOf(b); ok {
+		v.str = s
+		return nil
+	}
+	v.raw = bytes.Clone(b)
+	return nil
 }

@@ -71,7 +71,7 @@ func foldTurn(tx *sql.Tx, tid TurnID) error {
 		return err
 	}
 	for rows.Next() {
-		var raw []byte
+		var raw sql.RawBytes // the driver's copy, read in place: an item can be as long as the response limit
 		if rows.Scan(&raw) != nil {
 			continue
 		}
