@@ -32,7 +32,7 @@ func agentsChat(t *testing.T, trust prompts.Trust, srv *streamtest.Server) *Mode
 func deliver(m *Model, cmd tea.Cmd) {
 	for _, msg := range run(cmd) {
 		_, next := m.Update(msg)
-		if m.cur == nil {
+		if m.turns.cur == nil {
 			deliver(m, next)
 		}
 	}
@@ -87,8 +87,8 @@ func TestChatAsksAboutAgentsMDAtTheFirstMessage(t *testing.T) {
 			pump(t, m, nil)
 			// an allowed file is used by the next run without a question
 			next := agentsChat(t, trust, srv)
-			if answer == "y" && !strings.Contains(next.conv.Project, "User rule") {
-				t.Errorf("next run's instructions %q", next.conv.Project)
+			if answer == "y" && !strings.Contains(next.turns.conv.Project, "User rule") {
+				t.Errorf("next run's instructions %q", next.turns.conv.Project)
 			}
 		})
 	}

@@ -30,16 +30,16 @@ type Model struct {
 	opts Options
 
 	frame     *frameState // size, styles and the frame clock: every child and entry reads it
-	keyState              // the key map, the help overlay and the armed double presses
-	items                 // the transcript: its entries and the items they show
+	keyState  keyState    // the key map, the help overlay and the armed double presses
+	items     items       // the transcript: its entries and the items they show
 	composer  Composer
-	statusBar             // the status and hint lines
+	statusBar statusBar   // the status and hint lines
 	dialog    dialog      // the open dialog, nil for none
-	turns                 // the conversation and the turn in flight
+	turns     turns       // the conversation and the turn in flight
 	tools     *toolKit    // the local tools and their rounds
-	approvals             // hosted approvals and their answers
-	history               // the session's store
-	metering              // tokens, cost and the provider's models
+	approvals approvals   // hosted approvals and their answers
+	history   history     // the session's store
+	metering  metering    // tokens, cost and the provider's models
 	notify    notifier    // tells the user when a long turn needs them (notify.go)
 	agents    agentsState // AGENTS.md: what the instructions take, and the question (agents.go)
 	queue     msgQueue    // messages sent while a turn runs (queue.go)
@@ -61,60 +61,60 @@ func New(ctx context.Context, o Options) *Model {
 		agents:   newAgentsState(o.Agents),
 	}
 	m.turns.opts = &m.opts
-	m.conv.Project = m.agents.text() // AGENTS.md (agents.go)
+	m.turns.conv.Project = m.agents.text() // AGENTS.md (agents.go)
 	fs.now = fs.clock()
 	if o.Resume != nil && o.Resume.Settings != nil {
-		m.conv.Settings = session.SettingsFromJSON(o.Resume.Settings)
+		m.turns.conv.Settings = session.SettingsFromJSON(o.Resume.Settings)
 		if o.Resume.Imported { // its file's tool set is not the user's (session.Foreign)
-			m.conv.Settings, _ = session.Foreign(m.conv.Settings, o.Settings)
+			m.turns.conv.Settings, _ = session.Foreign(m.turns.conv.Settings, o.Settings)
 		}
-		m.conv.Settings.Background = o.Settings.Background // today's config, not the session's
-		if on := m.conv.Settings.EnabledTools; on != nil {
+		m.turns.conv.Settings.Background = o.Settings.Background // today's config, not the session's
+		if on := m.turns.conv.Settings.EnabledTools; on != nil {
 			for n := range m.tools.enabled { // the session remembers its tool set
 				m.tools.enabled[n] = slices.Contains(on, n)
 			}
 		}
 	}
 	if _, redacted, err := m.tools.requestTools(); err == nil {
-		m.conv.Settings.Tools = redacted
+		m.turns.conv.Settings.Tools = redacted
 	}
-	m.conv.Settings.EnabledTools = m.tools.on()
+	m.turns.conv.Settings.EnabledTools = m.tools.on()
 	m.frame.applyTheme(m.opts.Theme)
 	w := o.WindowWidth
 	if w == 0 {
 		w = 100
 	}
 	m.frame.width, m.frame.height = w, 30
-	m.transcript = NewTranscript(w, 20)
-	m.transcript.SetStyles(m.frame.styles)
+	m.items.transcript = NewTranscript(w, 20)
+	m.items.transcript.SetStyles(m.frame.styles)
 	m.composer = NewComposer(m.frame.styles)
-	m.composer.SetKeys(m.keys)
-	m.transcript.keys = m.keys
-	hintKeys := m.keys
+	m.composer.SetKeys(m.keyState.keys)
+	m.items.transcript.keys = m.keyState.keys
+	hintKeys := m.keyState.keys
 	m.statusBar.hintKeys = &hintKeys
 	m.composer.Configure(ctx, o)
 	for _, p := range o.Files { // -f
 		if err := m.composer.Attach(p); err != nil {
-			m.notice(block.Error, stream.SanitizeLine(err.Error()))
+			m.items.notice(block.Error, stream.SanitizeLine(err.Error()))
 		}
 	}
-	m.status = Status{Model: m.conv.Settings.Model, Effort: m.conv.Settings.ReasoningEffort, Provider: o.Provider, ProviderName: o.Settings.Provider, State: Idle, Mode: m.composer.ViMode()}
+	m.statusBar.status = Status{Model: m.turns.conv.Settings.Model, Effort: m.turns.conv.Settings.ReasoningEffort, Provider: o.Provider, ProviderName: o.Settings.Provider, State: Idle, Mode: m.composer.ViMode()}
 	m.statusBar.choose(o.StatusLine, o.Tools)
 	m.startTheme()
 	if o.Resume == nil && o.Replay == nil {
-		m.appendEntry(newWelcome(o, m.conv.Settings.Model, m.frame)) // the first screen says how to start
+		m.items.appendEntry(newWelcome(o, m.turns.conv.Settings.Model, m.frame)) // the first screen says how to start
 	}
 	if o.Prompts != nil { // prompt files: /NAME (promptcmds.go)
 		if l := m.composer.SetPrompts(o.Prompts.Library); l != "" {
-			m.notice(block.Warning, stream.SanitizeLine(l))
+			m.items.notice(block.Warning, stream.SanitizeLine(l))
 		}
 		for _, e := range o.Prompts.Library.Problems {
-			m.notice(block.Warning, stream.SanitizeLine(e.Error()))
+			m.items.notice(block.Warning, stream.SanitizeLine(e.Error()))
 		}
 	}
 	if o.Agents != nil { // AGENTS.md files that cannot be used (agents.go)
 		for _, e := range o.Agents.Found.Problems {
-			m.notice(block.Warning, stream.SanitizeLine(e.Error()))
+			m.items.notice(block.Warning, stream.SanitizeLine(e.Error()))
 		}
 	}
 	return m
@@ -125,14 +125,14 @@ func (m *Model) now() time.Time { return m.frame.clock() }
 
 // shutdown ends what the chat started: running tools, the history writer.
 func (m *Model) shutdown() {
-	if t := m.cur; t != nil && !t.ended && t.log != nil {
+	if t := m.turns.cur; t != nil && !t.ended && t.log != nil {
 		t.log.Flush(m.now(), t.snapshots()) // a quit mid-answer keeps all that was shown
 	}
 	if m.tools.cancel != nil {
 		m.tools.cancel()
 	}
-	if m.journal != nil {
-		m.journal.Close()
+	if m.history.journal != nil {
+		m.history.journal.Close()
 	}
 }
 
@@ -141,12 +141,12 @@ func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startHistory(), m.history.loadPrompts()}
 	cmds = append(cmds, m.tools.initMCP(m.frame), m.statusBar.refreshSource(m.ctx))
 	if m.opts.Replay != nil {
-		m.gen++
+		m.turns.gen++
 		h := stream.StartReader(m.ctx, m.opts.Replay, m.opts.ReplayPace)
-		m.cur = startReplay(h, m.gen, m.now(), m.opts.responseLimit())
-		m.status.State, m.status.Started = Waiting, m.cur.started
+		m.turns.cur = startReplay(h, m.turns.gen, m.now(), m.opts.responseLimit())
+		m.statusBar.status.State, m.statusBar.status.Started = Waiting, m.turns.cur.started
 		m.turns.next(session.Event{Kind: session.Began})
-		cmds = append(cmds, m.pace(pace.Facts{Cause: pace.Begin}, m.now()))
+		cmds = append(cmds, m.turns.pace(pace.Facts{Cause: pace.Begin}, m.now()))
 	}
 	return tea.Batch(append(cmds, m.routePosted())...) // the MCP servers' state, at once
 }
@@ -158,19 +158,19 @@ type resizeMsg struct{ seq int }
 // scheduled, a slow tick keeps the status line's timer running.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if msg, ok := msg.(itermMsg); ok {
-		return m, m.drawImages(msg, m.dialog == nil && !m.showHelp)
+		return m, m.items.drawImages(msg, m.dialog == nil && !m.keyState.showHelp)
 	}
 	_, cmd := m.update(msg)
 	cmd = tea.Batch(cmd, m.routePosted())
-	m.statusBar.sync(m.conv)                                                  // the tier (/fast) and the branch shown
-	if place := m.placeImages(m.dialog == nil && !m.showHelp); place != nil { // iTerm2 images follow the layout (inline.go)
+	m.statusBar.sync(m.turns.conv)                                                           // the tier (/fast) and the branch shown
+	if place := m.items.placeImages(m.dialog == nil && !m.keyState.showHelp); place != nil { // iTerm2 images follow the layout (inline.go)
 		cmd = tea.Batch(cmd, place)
 	}
 	// a long turn that ended or waits notifies
 	phase := m.turns.phase() // the turn engine's: the status line only shows
 	cmd = tea.Batch(cmd, m.notify.observe(phase, m.now()))
 	if phase == AwaitingApproval { // the status line's timer runs
-		cmd = tea.Batch(cmd, m.pace(pace.Facts{Cause: pace.Routed, Approval: true}, m.now()))
+		cmd = tea.Batch(cmd, m.turns.pace(pace.Facts{Cause: pace.Routed, Approval: true}, m.now()))
 	}
 	return m, cmd
 }
@@ -191,28 +191,28 @@ func (m *Model) routePosted() tea.Cmd {
 func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case waitTickMsg:
-		pl, cmd := m.plan(pace.Facts{Cause: pace.WaitTick, Shown: m.frame.now}, msg.now)
+		pl, cmd := m.turns.plan(pace.Facts{Cause: pace.WaitTick, Shown: m.frame.now}, msg.now)
 		if pl.Clock {
 			m.frame.now = msg.now
 		}
 		return m, cmd
 	case TogglePanelMsg:
 		m.dialog = nil
-		m.togglePanel(msg.Index)
+		m.items.togglePanel(msg.Index)
 		return m, nil
 	case tea.WindowSizeMsg:
 		return m, m.resize(msg.Width, msg.Height)
 	case resizeMsg:
 		if msg.seq == m.frame.resizeSeq {
-			m.transcript.SetSize(m.frame.width, m.transcriptHeight())
+			m.items.transcript.SetSize(m.frame.width, m.transcriptHeight())
 		}
 		return m, nil
 	case tea.BackgroundColorMsg:
 		m.frame.dark = msg.IsDark()
 		m.frame.applyTheme(m.opts.Theme)
 		m.composer.SetStyles(m.frame.styles)
-		m.transcript.SetStyles(m.frame.styles)
-		m.transcript.InvalidateAll()
+		m.items.transcript.SetStyles(m.frame.styles)
+		m.items.transcript.InvalidateAll()
 		return m, nil
 	case tea.KeyPressMsg:
 		return m, m.key(msg)
@@ -223,7 +223,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.turns.observe(msg) // the engine's phase decides (turns.phase)
 		return m, nil
 	case tea.MouseClickMsg, tea.MouseMotionMsg, tea.MouseReleaseMsg:
-		return m, m.items.mouse(msg, m.dialog == nil && !m.showHelp)
+		return m, m.items.mouse(msg, m.dialog == nil && !m.keyState.showHelp)
 	case tea.FocusMsg, tea.BlurMsg:
 		m.notify.Update(msg)
 		return m, nil
@@ -245,50 +245,50 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if cmd := m.agents.hold(msg, m.frame); cmd != nil {
 			return m, cmd // the project's AGENTS.md: asked at the first message (agents.go)
 		}
-		m.conv.Override = msg.Prompt // a prompt file's turn, or nil: the session's settings
+		m.turns.conv.Override = msg.Prompt // a prompt file's turn, or nil: the session's settings
 		return m, m.submit(msg.Text, msg.Files)
 	case askPromptsMsg:
 		return m, askPromptTrust(m.opts.Prompts, msg.typed, m.frame) // a project prompt's first use (promptcmds.go)
 	case agentsAnsweredMsg:
 		text, isErr := m.agents.answered(msg)
-		m.conv.Project = m.agents.text()
+		m.turns.conv.Project = m.agents.text()
 		return m, tea.Batch(notify(isErr, text), msgCmd(msg.held))
 	case attachReadMsg:
 		return m, m.attachRead(msg)
 	case SlashMsg:
 		return m, m.slash(msg.Name, msg.Args)
 	case editTurnMsg:
-		return m, m.slash("edit", strconv.Itoa(userTurnOf(m.conv, msg.turn)))
+		return m, m.slash("edit", strconv.Itoa(userTurnOf(m.turns.conv, msg.turn)))
 	case batchMsg:
 		return m, m.batch(msg)
 	case frameMsg:
-		pl, cmd := m.plan(pace.Facts{Cause: pace.Frame, Seq: msg.seq}, msg.now)
+		pl, cmd := m.turns.plan(pace.Facts{Cause: pace.Frame, Seq: msg.seq}, msg.now)
 		if pl.Draw == pace.NoDraw {
 			return m, cmd
 		}
 		return m, tea.Batch(cmd, m.tick(msg.now, pl.Draw))
 	case ApprovalDecisionMsg:
-		if m.hostedAsk != nil { // the dialog asked about a hosted request
+		if m.approvals.hostedAsk != nil { // the dialog asked about a hosted request
 			return m, m.approvals.Update(msg, m.frame)
 		}
 		return m, m.tools.Update(msg, m.frame)
 	case toolAskMsg, toolOutputMsg, toolProgressMsg, toolDoneMsg, toolStartMsg, toolResultMsg, mcpReadyMsg, mcpReportMsg:
 		return m, m.tools.Update(msg, m.frame)
 	case ToolsSettledMsg:
-		return m, m.beginWith(m.conv.Begin("", msg.input...), msg.round)
+		return m, m.beginWith(m.turns.conv.Begin("", msg.input...), msg.round)
 	case answersMsg:
-		return m, m.beginWith(m.conv.Begin("", msg.input...), nil)
+		return m, m.beginWith(m.turns.conv.Begin("", msg.input...), nil)
 	case toolFramesMsg:
-		return m, m.ensureTick()
+		return m, m.turns.ensureTick()
 	case mcpServersMsg:
-		m.status.MCP, m.status.MCPBrief = msg.mgr.Summary(), msg.mgr.Brief()
-		m.showSettled(msg.mgr.ListItems(), m.now()) // the servers' tool lists
+		m.statusBar.status.MCP, m.statusBar.status.MCPBrief = msg.mgr.Summary(), msg.mgr.Brief()
+		m.items.showSettled(msg.mgr.ListItems(), m.now()) // the servers' tool lists
 		// what /mcp:… and @mcp:… complete (mcpextras.go)
 		m.composer.SetMCP(msg.mgr.Prompts(nil), msg.mgr.Resources(nil))
 		return m, nil
 	case toolSetMsg:
-		m.conv.Settings = msg.applyTo(m.conv.Settings)
-		m.history.saveSettings(m.conv.Settings)
+		m.turns.conv.Settings = msg.applyTo(m.turns.conv.Settings)
+		m.history.saveSettings(m.turns.conv.Settings)
 		return m, nil
 	case conversationMsg:
 		m.history.saveSettings(msg.settings)
@@ -307,7 +307,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case sessionLoadedMsg:
 		return m, m.showSession(msg)
 	case newJournalMsg:
-		return m, m.history.restart(m.conv.Settings)
+		return m, m.history.restart(m.turns.conv.Settings)
 	case DialogClosedMsg:
 		m.dialog = nil
 		return m, nil
@@ -318,7 +318,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.updateComposer(setValueMsg{msg.Text})
 	case compactMsg:
 		if m.turns.compacted(msg) {
-			m.showCompaction(msg.res, m.now())
+			m.items.showCompaction(msg.res, m.now())
 			m.history.saveCompacted(msg.res.Output) // a resume starts from it too
 		}
 		return m, nil
@@ -332,8 +332,8 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.dialog = nil
 		if m.turns.showBranch(msg.tip, m.tools.cancel != nil || m.tools.asking != nil) {
 			m.redraw()
-			m.history.setTip(m.conv)
-			m.notice(block.Info, msg.note)
+			m.history.setTip(m.turns.conv)
+			m.items.notice(block.Info, msg.note)
 		}
 		return m, nil
 	}
@@ -347,7 +347,7 @@ func (m *Model) updateComposer(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	m.composer, cmd = m.composer.Update(msg)
 	if m.composer.Height() != h {
-		m.transcript.SetSize(m.transcript.Width(), m.transcriptHeight())
+		m.items.transcript.SetSize(m.items.transcript.Width(), m.transcriptHeight())
 	}
 	return tea.Batch(cmd, m.metering.watchModelCommand(m.composer.Value(), m.meterEnv()))
 }
@@ -358,12 +358,12 @@ func (m *Model) resize(w, h int) tea.Cmd {
 	m.composer.SetWidth(w)
 	if !m.frame.sized {
 		m.frame.sized = true
-		m.transcript.SetSize(w, m.transcriptHeight())
+		m.items.transcript.SetSize(w, m.transcriptHeight())
 		return nil
 	}
 	m.frame.resizeSeq++
 	seq := m.frame.resizeSeq
-	m.transcript.SetSize(m.transcript.Width(), m.transcriptHeight())
+	m.items.transcript.SetSize(m.items.transcript.Width(), m.transcriptHeight())
 	return tea.Tick(80*time.Millisecond, func(time.Time) tea.Msg { return resizeMsg{seq} })
 }
 
@@ -391,10 +391,10 @@ func (m *Model) View() tea.View {
 		top = m.overlayView()
 	case m.dialog != nil:
 		top = fitHeight(m.dialog.view(m.frame.width, m.transcriptHeight()), m.transcriptHeight())
-	case m.showHelp:
+	case m.keyState.showHelp:
 		top = m.keyState.helpView(m.frame, m.transcriptHeight())
 	default:
-		top = m.transcript.View()
+		top = m.items.transcript.View()
 	}
 	keyHint := m.composer.Hint(m.frame.width) // the composer's short-lived feedback takes the key hint's place
 	if keyHint == "" {
@@ -437,7 +437,7 @@ func (m *Model) overlayView() string {
 	if above < 1 {
 		return fitHeight(dv, h)
 	}
-	t := m.transcript // a copy: the real one keeps its size and position
+	t := m.items.transcript // a copy: the real one keeps its size and position
 	t.SetSize(m.frame.width, above)
 	rule := theme.DialogOf(m.frame.styles).Sep.Render(strings.Repeat("─", m.frame.width))
 	return t.View() + "\n" + rule + "\n" + dv

@@ -38,19 +38,19 @@ func pump(t testing.TB, m *Model, step func()) {
 func pumpFrames(t testing.TB, m *Model, clock func() time.Time, step func()) {
 	t.Helper()
 	deadline := time.After(30 * time.Second)
-	for m.cur != nil {
+	for m.turns.cur != nil {
 		var msg batchMsg
 		select {
-		case b, ok := <-m.cur.handle.Chan():
+		case b, ok := <-m.turns.cur.handle.Chan():
 			if !ok {
 				b = stream.Batch{Final: true}
 			}
-			msg = batchMsg{gen: m.cur.gen, batch: b}
+			msg = batchMsg{gen: m.turns.cur.gen, batch: b}
 		case <-deadline:
 			t.Fatal("turn did not end")
 		}
 		m.Update(msg)
-		m.Update(frameMsg{gen: m.gen, now: clock()})
+		m.Update(frameMsg{gen: m.turns.gen, now: clock()})
 		if step != nil {
 			step()
 		}
@@ -95,10 +95,10 @@ func TestModelReasoningCollapseExpand(t *testing.T) {
 	t.Parallel()
 	m := replayFile(t, "pydantic__pydantic-ai/openai-reasoning-4-summary-parts.sse")
 	pump(t, m, nil)
-	if len(m.reasoning) != 1 {
-		t.Fatalf("%d reasoning blocks", len(m.reasoning))
+	if len(m.items.reasoning) != 1 {
+		t.Fatalf("%d reasoning blocks", len(m.items.reasoning))
 	}
-	words := strings.Fields(m.reasoning[0].it.Summary[1].Text)
+	words := strings.Fields(m.items.reasoning[0].it.Summary[1].Text)
 	phrase := words[len(words)-4] + " " + words[len(words)-3] // plain words near the end
 	m.Update(press("home"))
 	collapsed := plain(m)
@@ -142,8 +142,8 @@ func TestModelReasoningTitleInStatus(t *testing.T) {
 		}
 	}()
 	pump(t, m, func() {
-		if m.status.Detail != "" {
-			titles[m.status.Detail] = true
+		if m.statusBar.status.Detail != "" {
+			titles[m.statusBar.status.Detail] = true
 		}
 		select {
 		case next <- struct{}{}:
@@ -165,8 +165,8 @@ func TestModelApprovalPendingInReplay(t *testing.T) {
 	t.Parallel()
 	m := replayFile(t, "vercel__ai/openai-mcp-approval-request.sse")
 	pump(t, m, nil)
-	if len(m.pending) != 1 || m.status.State != AwaitingApproval {
-		t.Fatalf("pending %d state %v", len(m.pending), m.status.State)
+	if len(m.approvals.pending) != 1 || m.statusBar.status.State != AwaitingApproval {
+		t.Fatalf("pending %d state %v", len(m.approvals.pending), m.statusBar.status.State)
 	}
 	if m.dialog == nil {
 		t.Fatal("the approval dialog did not open")

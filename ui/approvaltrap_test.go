@@ -31,8 +31,8 @@ func hostedAsking(t *testing.T) (*Model, *streamtest.Server) {
 	m.Init()
 	m.Update(SubmitMsg{Text: "shorten https://ai-sdk.dev/"})
 	pump(t, m, nil)
-	if m.dialog == nil || m.status.State != AwaitingApproval {
-		t.Fatalf("no approval dialog; state %v", m.status.State)
+	if m.dialog == nil || m.statusBar.status.State != AwaitingApproval {
+		t.Fatalf("no approval dialog; state %v", m.statusBar.status.State)
 	}
 	return m, srv
 }
@@ -64,10 +64,10 @@ func TestApprovalDialogShowsTheTranscript(t *testing.T) {
 func TestApprovalCtrlCDeniesAndStops(t *testing.T) {
 	t.Parallel()
 	m, srv := hostedAsking(t)
-	req := m.pending[0]
+	req := m.approvals.pending[0]
 	_, cmd := m.Update(ctrlC)
-	if m.dialog != nil || len(m.pending) != 0 || m.status.State != Idle || m.cur != nil {
-		t.Fatalf("after ctrl+c: dialog %v, pending %d, state %v, streaming %v", m.dialog != nil, len(m.pending), m.status.State, m.cur != nil)
+	if m.dialog != nil || len(m.approvals.pending) != 0 || m.statusBar.status.State != Idle || m.turns.cur != nil {
+		t.Fatalf("after ctrl+c: dialog %v, pending %d, state %v, streaming %v", m.dialog != nil, len(m.approvals.pending), m.statusBar.status.State, m.turns.cur != nil)
 	}
 	if a, ok := req.b.(block.Approver); ok {
 		if _, pending := a.Approval(); pending {
@@ -95,16 +95,16 @@ func TestApprovalCtrlCDeniesAndStops(t *testing.T) {
 func TestApprovalTimerRuns(t *testing.T) {
 	t.Parallel()
 	m, _ := hostedAsking(t)
-	if !m.pacer.WaitTicking() && !m.pacer.Scheduled() {
+	if !m.turns.pacer.WaitTicking() && !m.turns.pacer.Scheduled() {
 		t.Fatal("nothing is scheduled to move the timer")
 	}
-	start := m.status.Started
+	start := m.statusBar.status.Started
 	m.Update(waitTickMsg{now: start.Add(7 * time.Second)})
 	if s := ansiStripped(m.statusBar.statusView(m.frame)); !strings.Contains(s, "awaiting approval") || !strings.Contains(s, "7s") {
 		t.Errorf("status line: %q", s)
 	}
 	_, cmd := m.Update(waitTickMsg{now: start.Add(8 * time.Second)})
-	if cmd == nil || !m.pacer.WaitTicking() {
+	if cmd == nil || !m.turns.pacer.WaitTicking() {
 		t.Error("the wait tick was not re-armed")
 	}
 }
@@ -121,7 +121,7 @@ func TestApprovalStatusKeysWork(t *testing.T) {
 			t.Errorf("hint lacks %q: %q", k, hint)
 		}
 	}
-	x := m.hostedAsk.b.(block.Expander)
+	x := m.approvals.hostedAsk.b.(block.Expander)
 	m.Update(ctrlO)
 	if !x.Expanded() || m.dialog == nil {
 		t.Fatalf("ctrl+o: expanded %v, dialog open %v", x.Expanded(), m.dialog != nil)
@@ -138,15 +138,15 @@ func TestPanelListOpensAnyPanel(t *testing.T) {
 	t.Parallel()
 	m := replayFile(t, "vercel__ai/openai-mcp-tool-two-calls.sse")
 	pump(t, m, nil)
-	if len(m.panels) < 2 {
-		t.Fatalf("%d panels", len(m.panels))
+	if len(m.items.panels) < 2 {
+		t.Fatalf("%d panels", len(m.items.panels))
 	}
 	m.Update(altO)
 	pl, ok := m.dialog.(dlg[PanelList])
 	if !ok {
 		t.Fatalf("alt+o opened %T", m.dialog)
 	}
-	if pl.v.Selected() != len(m.panels)-1 {
+	if pl.v.Selected() != len(m.items.panels)-1 {
 		t.Errorf("the list starts at %d, not the last panel", pl.v.Selected())
 	}
 	v := plain(m)
@@ -156,7 +156,7 @@ func TestPanelListOpensAnyPanel(t *testing.T) {
 	m.Update(tea.KeyPressMsg{Code: tea.KeyHome})
 	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	runCmd(m, cmd)
-	first := m.panels[0]
+	first := m.items.panels[0]
 	if x, ok := first.b.(block.Expander); !ok || !x.Expanded() {
 		t.Fatalf("the first panel (%s) did not open", first.it.Type)
 	}
@@ -184,7 +184,7 @@ func TestLocalApprovalCtrlCStops(t *testing.T) {
 	if m.dialog != nil {
 		t.Fatal("ctrl+c left the dialog open")
 	}
-	d.until("the round to stop", func() bool { return m.tools.cancel == nil && m.status.State == Idle })
+	d.until("the round to stop", func() bool { return m.tools.cancel == nil && m.statusBar.status.State == Idle })
 	if len(srv.Requests()) != 1 {
 		t.Errorf("ctrl+c sent %d requests", len(srv.Requests())-1)
 	}
@@ -199,11 +199,11 @@ func TestLocalApprovalCtrlCStops(t *testing.T) {
 func TestLocalApprovalWaitsWithoutFrames(t *testing.T) {
 	t.Parallel()
 	m, d, _, fifo := atSlowToolApproval(t)
-	d.until("the frames to stop", func() bool { return !m.pacer.Scheduled() && m.pacer.WaitTicking() })
+	d.until("the frames to stop", func() bool { return !m.turns.pacer.Scheduled() && m.turns.pacer.WaitTicking() })
 	before := m.frame.now
 	d.until("the wait tick", func() bool { return m.frame.now.After(before) })
 	d.send(tea.KeyPressMsg{Code: 'a', Text: "a"})
-	d.until("the answer and the frames back", func() bool { return m.dialog == nil && m.pacer.Scheduled() })
-	d.until("the tool running", func() bool { return m.status.State == RunningTool })
+	d.until("the answer and the frames back", func() bool { return m.dialog == nil && m.turns.pacer.Scheduled() })
+	d.until("the tool running", func() bool { return m.statusBar.status.State == RunningTool })
 	os.WriteFile(fifo, []byte("done\n"), 0o600)
 }

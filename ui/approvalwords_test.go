@@ -81,8 +81,8 @@ func TestApprovalKeysWithoutTheDialog(t *testing.T) {
 	m.dialog = nil // the request was asked while another dialog was open
 	_, cmd := m.Update(keyPress("y"))
 	runCmd(m, cmd)
-	if len(m.pending) != 0 || m.dialog != nil {
-		t.Fatalf("y did not approve: %d pending, dialog open %v", len(m.pending), m.dialog != nil)
+	if len(m.approvals.pending) != 0 || m.dialog != nil {
+		t.Fatalf("y did not approve: %d pending, dialog open %v", len(m.approvals.pending), m.dialog != nil)
 	}
 	pump(t, m, nil)
 	if reqs := srv.Requests(); len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), `"approve":true`) {
@@ -93,8 +93,8 @@ func TestApprovalKeysWithoutTheDialog(t *testing.T) {
 	m.dialog = nil
 	m.Update(keyPress("n"))
 	ap, ok := m.dialog.(dlg[Approval])
-	if !ok || !ap.v.Denying() || len(m.pending) != 1 {
-		t.Fatalf("n should open the dialog asking why: %T, pending %d", m.dialog, len(m.pending))
+	if !ok || !ap.v.Denying() || len(m.approvals.pending) != 1 {
+		t.Fatalf("n should open the dialog asking why: %T, pending %d", m.dialog, len(m.approvals.pending))
 	}
 	if v := plain(m); !strings.Contains(v, "reason:") {
 		t.Errorf("no reason prompt:\n%s", v)
@@ -114,8 +114,8 @@ func TestHostedDenialShowsTheReason(t *testing.T) {
 	}
 	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	runCmd(m, cmd)
-	if m.dialog != nil || len(m.pending) != 0 {
-		t.Fatalf("not answered: dialog %T, %d pending", m.dialog, len(m.pending))
+	if m.dialog != nil || len(m.approvals.pending) != 0 {
+		t.Fatalf("not answered: dialog %T, %d pending", m.dialog, len(m.approvals.pending))
 	}
 	pump(t, m, nil)
 	v := plain(m)
@@ -143,14 +143,14 @@ func TestApprovalDialogScrollsTheTranscript(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 16})
 	m.Update(resizeMsg{seq: m.frame.resizeSeq})
 	m.Update(tea.KeyPressMsg{Code: tea.KeyHome})
-	if m.transcript.follow || m.dialog == nil {
-		t.Fatalf("home: following %v, dialog open %v", m.transcript.follow, m.dialog != nil)
+	if m.items.transcript.follow || m.dialog == nil {
+		t.Fatalf("home: following %v, dialog open %v", m.items.transcript.follow, m.dialog != nil)
 	}
 	if v := plain(m); !strings.Contains(v, "shorten https://ai-sdk.dev/") || !strings.Contains(v, "Allow this tool call?") {
 		t.Errorf("home does not show the top above the dialog:\n%s", v)
 	}
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEnd})
-	if !m.transcript.follow || m.dialog == nil {
-		t.Errorf("end: following %v, dialog open %v", m.transcript.follow, m.dialog != nil)
+	if !m.items.transcript.follow || m.dialog == nil {
+		t.Errorf("end: following %v, dialog open %v", m.items.transcript.follow, m.dialog != nil)
 	}
 }

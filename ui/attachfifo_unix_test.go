@@ -56,16 +56,16 @@ func TestChatAttachmentFIFOAndEsc(t *testing.T) {
 	m.composer.SetValue("")
 	_, cmd = m.Update(SubmitMsg{Text: "and now?", Files: []*attach.File{f}})
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	if m.composer.Value() != "and now?" || m.attaching != nil {
+	if m.composer.Value() != "and now?" || m.turns.attaching != nil {
 		t.Fatalf("esc did not stop the read: composer %q", m.composer.Value())
 	}
 	m.Update(cmd()) // the read's late answer
-	if m.cur != nil || len(srv.Requests()) != 0 {
+	if m.turns.cur != nil || len(srv.Requests()) != 0 {
 		t.Fatal("a read esc stopped still sent its message")
 	}
 	m.composer.SetValue("")
 	m.Update(SubmitMsg{Text: "plain"})
-	if m.cur == nil {
+	if m.turns.cur == nil {
 		t.Fatal("the chat refused the next message")
 	}
 	pump(t, m, nil)

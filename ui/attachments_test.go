@@ -134,7 +134,7 @@ func TestChatAttachmentSentAndShown(t *testing.T) {
 	os.Remove(f.Path)
 	_, cmd = m.Update(SubmitMsg{Text: "and this?", Files: []*attach.File{f}})
 	m.Update(cmd())
-	if m.cur != nil || len(srv.Requests()) != 1 {
+	if m.turns.cur != nil || len(srv.Requests()) != 1 {
 		t.Errorf("a message was sent half-attached")
 	}
 	if s := plain(m); !strings.Contains(s, "notes.md: unreadable") || !strings.Contains(s, "nothing was sent") {

@@ -14,13 +14,13 @@ import (
 
 // attachRead sends the message whose files were read, or puts it back.
 func (m *Model) attachRead(msg attachReadMsg) tea.Cmd {
-	if msg.of != m.attaching {
+	if msg.of != m.turns.attaching {
 		return nil // esc stopped that read: the message is in the composer
 	}
-	m.attaching = nil
-	m.status.Detail = ""
+	m.turns.attaching = nil
+	m.statusBar.status.Detail = ""
 	if msg.err != nil {
-		m.notice(block.Error, stream.SanitizeLine(msg.err.Error())+" — nothing was sent")
+		m.items.notice(block.Error, stream.SanitizeLine(msg.err.Error())+" — nothing was sent")
 		m.composer.putBack(msg.text, msg.files)
 		return nil
 	}

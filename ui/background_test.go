@@ -63,7 +63,7 @@ func TestBackgroundReconnectAndPollLines(t *testing.T) {
 		if !strings.Contains(v, tt.want) {
 			t.Errorf("screen lacks %q:\n%s", tt.want, v)
 		}
-		if got := m.conv.Turns[0].Responses[0].Items[0].Text(); got != strings.Join(deltas, "") {
+		if got := m.turns.conv.Turns[0].Responses[0].Items[0].Text(); got != strings.Join(deltas, "") {
 			t.Errorf("answer not whole: %q", got)
 		}
 		if strings.Contains(v, stream.CutOffNote) {
@@ -105,22 +105,22 @@ func TestReattachOutcomes(t *testing.T) {
 		m.Init()
 		st := &session.Turn{Prompt: "tell me", Input: []json.RawMessage{stream.UserText("tell me")}, Stored: store.StatusInterrupted,
 			Row: 1, Background: store.Background{ID: "resp_re", After: 11}, Responses: partial.Responses()}
-		m.conv = &session.Conversation{Settings: m.conv.Settings, Turns: []*session.Turn{st}}
+		m.turns.conv = &session.Conversation{Settings: m.turns.conv.Settings, Turns: []*session.Turn{st}}
 		m.redraw()
-		if m.reattach(m.journal) == nil {
+		if m.turns.reattach(m.history.journal) == nil {
 			t.Fatal("nothing reattached")
 		}
 		pump(t, m, nil)
 		v := strings.Join(strings.Fields(plain(m)), " ")
 		if found {
-			if got := st.Responses[0].Items[0].Text(); got != strings.Join(deltas, "") || st.Interrupted() || m.conv.Carried() {
-				t.Errorf("found: text %q, interrupted %v, carried %v", got, st.Interrupted(), m.conv.Carried())
+			if got := st.Responses[0].Items[0].Text(); got != strings.Join(deltas, "") || st.Interrupted() || m.turns.conv.Carried() {
+				t.Errorf("found: text %q, interrupted %v, carried %v", got, st.Interrupted(), m.turns.conv.Carried())
 			}
 			if !strings.Contains(v, "reattaching to it on the server") {
 				t.Errorf("found: screen\n%s", v)
 			}
-		} else if !st.Interrupted() || !m.conv.Carried() || !strings.Contains(v, "No response found") {
-			t.Errorf("gone: interrupted %v, carried %v, screen\n%s", st.Interrupted(), m.conv.Carried(), v)
+		} else if !st.Interrupted() || !m.turns.conv.Carried() || !strings.Contains(v, "No response found") {
+			t.Errorf("gone: interrupted %v, carried %v, screen\n%s", st.Interrupted(), m.turns.conv.Carried(), v)
 		}
 	}
 }

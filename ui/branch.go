@@ -168,7 +168,7 @@ func (m *Model) leaveEdit() {
 	}
 	m.composer.Reset()
 	m.relayout()
-	m.notice(block.Info, note)
+	m.items.notice(block.Info, note)
 }
 
 // editEmptied leaves edit mode once its composer is emptied (ctrl+u,
@@ -176,7 +176,7 @@ func (m *Model) leaveEdit() {
 func (m *Model) editEmptied() {
 	if m.turns.editing != nil && m.composer.Value() == "" && len(m.composer.Attachments()) == 0 && m.turns.cancelEdit() {
 		m.relayout()
-		m.notice(block.Info, "left edit mode — the composer is empty; nothing changed")
+		m.items.notice(block.Info, "left edit mode — the composer is empty; nothing changed")
 	}
 }
 

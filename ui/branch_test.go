@@ -91,8 +91,8 @@ func TestEditSendsABranch(t *testing.T) {
 	if v := plain(m); !strings.Contains(v, "◀ 2/2 ▶") || !strings.Contains(v, "answer B2") {
 		t.Fatalf("ctrl+right did not show the edit:\n%s", v)
 	}
-	m.journal.Close()
-	s, _, err := db.Load(m.journal.ID())
+	m.history.journal.Close()
+	s, _, err := db.Load(m.history.journal.ID())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,8 +116,8 @@ func TestEditCancelledByEsc(t *testing.T) {
 	m.Update(SlashMsg{Name: "edit", Args: "1"})
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
 	ask(t, m, srv, "resp_4", "question D", "answer D")
-	if got := srv.Requests()[3].PreviousResponseID(); got != "resp_3" || m.conv.Branched() {
-		t.Errorf("after a cancelled edit the prompt chains to %q (branched %v)", got, m.conv.Branched())
+	if got := srv.Requests()[3].PreviousResponseID(); got != "resp_3" || m.turns.conv.Branched() {
+		t.Errorf("after a cancelled edit the prompt chains to %q (branched %v)", got, m.turns.conv.Branched())
 	}
 }
 
@@ -208,8 +208,8 @@ func TestSearchHitOpensItsBranch(t *testing.T) {
 	t.Parallel()
 	m, srv, db := branchChat(t)
 	editTurn2(t, m, srv)
-	sid := m.journal.ID()
-	m.journal.Close()
+	sid := m.history.journal.ID()
+	m.history.journal.Close()
 	hits, err := db.Search("question C", 5)
 	if err != nil || len(hits) == 0 {
 		t.Fatalf("search: %v %v", hits, err)
@@ -228,7 +228,7 @@ func TestSearchHitOpensItsBranch(t *testing.T) {
 	if v := plain(r); !strings.Contains(v, "answer C") || !strings.Contains(v, "◀ 1/2 ▶") {
 		t.Errorf("the hit's branch is not shown:\n%s", v)
 	}
-	r.journal.Close()
+	r.history.journal.Close()
 	back, _, err := db.Load(sid)
 	if err != nil || len(back.Turns) != 3 || back.Turns[2].Prompt != "question C" {
 		t.Errorf("the session does not continue the hit's branch: %d turns (%v)", len(back.Turns), err)
@@ -294,8 +294,8 @@ func TestEditModeExits(t *testing.T) {
 			m.composer.SetValue("")
 			m.editEmptied()
 			ask(t, m, srv, "resp_4", "four delta", "answer D")
-			if got := srv.Requests()[3].PreviousResponseID(); got != "resp_3" || m.conv.Branched() {
-				t.Errorf("after leaving the edit, the prompt chains to %q (branched %v)", got, m.conv.Branched())
+			if got := srv.Requests()[3].PreviousResponseID(); got != "resp_3" || m.turns.conv.Branched() {
+				t.Errorf("after leaving the edit, the prompt chains to %q (branched %v)", got, m.turns.conv.Branched())
 			}
 		})
 	}

@@ -85,13 +85,13 @@ func TestCopyAnswerCleans(t *testing.T) {
 	t.Parallel()
 	m := newTestModel(t, Options{})
 	answer := "Run this:\n\n```sh\necho hello\x1b[201~\nrm -rf ~/tmp/x\u202e\n```\n\nand\n\n```\n" + hostile + "```\n"
-	m.answers = append(m.answers, answer)
+	m.items.answers = append(m.items.answers, answer)
 	view := "Run this:\n\n```sh\necho hello\nrm -rf ~/tmp/x\n```\n\nand\n\n```\n" + hostileCopied + "```\n"
 
 	_, cmd := m.Update(tea.KeyPressMsg{Code: 'y', Mod: tea.ModCtrl})
 	clipboardOf(t, run(cmd), view)
-	clipboardOf(t, run(m.copyAnswer("1")), "echo hello\nrm -rf ~/tmp/x")
-	clipboardOf(t, run(m.copyAnswer("2")), strings.TrimSuffix(hostileCopied, "\n"))
+	clipboardOf(t, run(m.items.copyAnswer("1")), "echo hello\nrm -rf ~/tmp/x")
+	clipboardOf(t, run(m.items.copyAnswer("2")), strings.TrimSuffix(hostileCopied, "\n"))
 }
 
 // TestCopyInsideTmux: inside tmux a copy asks tmux's set-clipboard (the

@@ -19,18 +19,18 @@ func (m *Model) slash(name, args string) tea.Cmd {
 	switch name {
 	case "new":
 		var stop tea.Cmd
-		if m.cur != nil && !m.cur.ended {
-			stop = m.interrupt()
+		if m.turns.cur != nil && !m.turns.cur.ended {
+			stop = m.turns.interrupt()
 		}
 		m.tools.abandon(m.frame)
-		m.conv = m.conv.Restart() // what the server refused stays unsent (session/knobs.go)
+		m.turns.conv = m.turns.conv.Restart() // what the server refused stays unsent (session/knobs.go)
 		m.items.reset(m.transcriptHeight())
-		m.pending = nil
+		m.approvals.pending = nil
 		m.metering.reset()
 		m.statusBar.resetUsage()
-		watch := m.history.restart(m.conv.Settings)
+		watch := m.history.restart(m.turns.conv.Settings)
 		m.tools.loop.Reset()
-		m.notice(block.Info, "new conversation")
+		m.items.notice(block.Info, "new conversation")
 		return tea.Batch(stop, watch)
 	case "model":
 		return m.metering.modelCommand(args, m.frame, m.meterEnv())
@@ -39,18 +39,18 @@ func (m *Model) slash(name, args string) tea.Cmd {
 	case "status":
 		m.statusFacts()
 	case "effort":
-		m.conv.Settings.ReasoningEffort = args
-		m.status.Effort = args
-		m.history.saveSettings(m.conv.Settings)
-		m.notice(block.Info, "reasoning effort: "+args)
+		m.turns.conv.Settings.ReasoningEffort = args
+		m.statusBar.status.Effort = args
+		m.history.saveSettings(m.turns.conv.Settings)
+		m.items.notice(block.Info, "reasoning effort: "+args)
 	case "fast":
-		m.conv.Settings.ServiceTier = session.ToggleFast(m.conv.Settings.ServiceTier)
-		m.history.saveSettings(m.conv.Settings)
-		m.notice(block.Info, fastNotice(m.conv.Settings.ServiceTier, m.conv.RefusedKnobs()))
+		m.turns.conv.Settings.ServiceTier = session.ToggleFast(m.turns.conv.Settings.ServiceTier)
+		m.history.saveSettings(m.turns.conv.Settings)
+		m.items.notice(block.Info, fastNotice(m.turns.conv.Settings.ServiceTier, m.turns.conv.RefusedKnobs()))
 	case "copy":
-		return m.copyAnswer(args)
+		return m.items.copyAnswer(args)
 	case "help":
-		m.showHelp, m.helpTop = true, 0
+		m.keyState.showHelp, m.keyState.helpTop = true, 0
 	case "sessions":
 		return m.history.openPicker(m.frame)
 	case "search":
@@ -59,11 +59,11 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		n, _ := strconv.Atoi(strings.TrimSpace(args))
 		return m.fork(n)
 	case "compact":
-		return m.compact(m.tools.cancel != nil)
+		return m.turns.compact(m.tools.cancel != nil)
 	case "export":
 		return m.history.export(args, m.frame)
 	case "rename":
-		m.history.rename(args, len(m.conv.Turns) > 0, m.frame)
+		m.history.rename(args, len(m.turns.conv.Turns) > 0, m.frame)
 	case "retry":
 		return m.retry()
 	case "theme":
@@ -72,7 +72,7 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		m.dialog = dlg[ToolsMenu]{NewToolsMenu(m.tools.cfg.List(), m.tools.enabled, m.frame.styles)}
 	case "attach":
 		if err := m.composer.Attach(args); err != nil {
-			m.notice(block.Error, stream.SanitizeLine(err.Error()))
+			m.items.notice(block.Error, stream.SanitizeLine(err.Error()))
 		}
 	case "edit":
 		n, _ := strconv.Atoi(strings.TrimSpace(args))
@@ -83,14 +83,14 @@ func (m *Model) slash(name, args string) tea.Cmd {
 	case "undo":
 		m.turns.undo(m.tools.cancel != nil || m.tools.asking != nil)
 	case "tree":
-		m.dialog = dlg[Tree]{NewTree(m.conv.Branches(), m.frame.styles)}
+		m.dialog = dlg[Tree]{NewTree(m.turns.conv.Branches(), m.frame.styles)}
 	case "quit":
 		return tea.Quit
 	default:
 		if strings.HasPrefix(name, mcpPrefix) && m.opts.Tools != nil {
 			return mcpPromptCmd(m.tools.ctx, m.opts.Tools.MCP, name, args)
 		}
-		m.notice(block.Warning, "unknown command /"+name)
+		m.items.notice(block.Warning, "unknown command /"+name)
 	}
 	return nil
 }

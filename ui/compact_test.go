@@ -35,7 +35,7 @@ func TestCompactCommand(t *testing.T) {
 	}
 
 	cmd := slashSent(m, "compact", "")
-	if m.compacting == nil || m.status.Detail != "compacting" {
+	if m.turns.compacting == nil || m.statusBar.status.Detail != "compacting" {
 		t.Error("the status does not say it is compacting")
 	}
 	m.Update(SubmitMsg{Text: "too early"})
@@ -53,7 +53,7 @@ func TestCompactCommand(t *testing.T) {
 	if creq.Path != "/v1/responses/compact" || creq.PreviousResponseID() != "resp_long" {
 		t.Fatalf("compact request %s %s", creq.Path, creq.Body)
 	}
-	if got := m.transcript.Len(); got < 6 {
+	if got := m.items.transcript.Len(); got < 6 {
 		t.Errorf("the transcript lost entries: %d", got)
 	}
 
@@ -136,7 +136,7 @@ func TestEscStopsCompact(t *testing.T) {
 	t.Cleanup(func() { close(release); hung.Close() })
 	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: hung.URL + "/v1", MaxRetries: -1}, Settings: session.Settings{Model: "m", Store: true}})
 	m.Init()
-	m.conv.Finish(m.conv.Say("hello"), []*stream.Snapshot{{ID: "resp_1", Status: "completed", Terminal: true}}, nil, false) // a chain to compact
+	m.turns.conv.Finish(m.turns.conv.Say("hello"), []*stream.Snapshot{{ID: "resp_1", Status: "completed", Terminal: true}}, nil, false) // a chain to compact
 	cmd := slashSent(m, "compact", "")
 	done := make(chan tea.Msg, 1)
 	go func() { done <- cmd() }()
@@ -148,7 +148,7 @@ func TestEscStopsCompact(t *testing.T) {
 		t.Fatal("esc did not stop the compact call")
 	}
 	v := plain(m)
-	if strings.Count(v, "compaction stopped — the conversation goes on as before") != 1 || m.compacting != nil || strings.Contains(v, "context compacted") {
+	if strings.Count(v, "compaction stopped — the conversation goes on as before") != 1 || m.turns.compacting != nil || strings.Contains(v, "context compacted") {
 		t.Errorf("screen:\n%s", v)
 	}
 }

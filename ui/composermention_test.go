@@ -60,7 +60,7 @@ func TestMentionPopupFuzzy(t *testing.T) {
 	t.Parallel()
 	m := newTestModel(t, Options{})
 	m.composer.mentions.dir = mentionTree(t)
-	entries := m.transcript.Len()
+	entries := m.items.transcript.Len()
 
 	typeModel(m, "@")
 	v := plain(m)
@@ -97,8 +97,8 @@ func TestMentionPopupFuzzy(t *testing.T) {
 	if row := hintRow(m); !strings.Contains(row, "✗ no file matches zzz") {
 		t.Errorf("tab with no match: hint line %q", row)
 	}
-	if m.transcript.Len() != entries {
-		t.Errorf("completion added %d entries to the transcript", m.transcript.Len()-entries)
+	if m.items.transcript.Len() != entries {
+		t.Errorf("completion added %d entries to the transcript", m.items.transcript.Len()-entries)
 	}
 	m.Update(hintExpiredMsg{seq: m.composer.flash.seq})
 	if row := hintRow(m); strings.Contains(row, "no file matches") {
@@ -143,10 +143,10 @@ func TestMentionPopupKeys(t *testing.T) {
 // transcript gains nothing.
 func TestCopyLeavesNoLine(t *testing.T) {
 	m := answered(t)
-	entries := m.transcript.Len()
+	entries := m.items.transcript.Len()
 	deliverKey(m, tea.KeyPressMsg{Code: 'y', Mod: tea.ModCtrl})
-	if m.transcript.Len() != entries {
-		t.Errorf("a copy added %d entries to the transcript", m.transcript.Len()-entries)
+	if m.items.transcript.Len() != entries {
+		t.Errorf("a copy added %d entries to the transcript", m.items.transcript.Len()-entries)
 	}
 	if row := hintRow(m); !strings.Contains(row, "to the terminal's clipboard") {
 		t.Errorf("the hint line does not say what was copied: %q", row)

@@ -74,7 +74,7 @@ func TestShellCommandStops(t *testing.T) {
 	m := newTestModel(t, Options{})
 	m.composer.SetValue("!sleep 30")
 	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
-	if a := decideKey(&m.keys, tea.KeyPressMsg{Code: tea.KeyEscape}, m.keyFacts()); a != actComposer {
+	if a := decideKey(&m.keyState.keys, tea.KeyPressMsg{Code: tea.KeyEscape}, m.keyFacts()); a != actComposer {
 		t.Fatalf("esc while a command runs: %v, want the composer's", a)
 	}
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})

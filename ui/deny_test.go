@@ -30,7 +30,7 @@ func TestDenyReasonReachesModel(t *testing.T) {
 		d.send(tea.KeyPressMsg{Code: r, Text: string(r)})
 	}
 	d.send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	d.until("the answer", func() bool { return len(srv.Requests()) == 2 && m.cur == nil && m.status.State == Idle })
+	d.until("the answer", func() bool { return len(srv.Requests()) == 2 && m.turns.cur == nil && m.statusBar.status.State == Idle })
 	v := plain(m)
 	if strings.Count(v, "denied: no thanks") != 1 {
 		t.Errorf("the reason is not shown once:\n%s", v)

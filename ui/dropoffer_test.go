@@ -48,7 +48,7 @@ func TestDroppedStreamOffersNextStep(t *testing.T) {
 			t.Errorf("after the drop the screen lacks %q:\n%s", want, s)
 		}
 	}
-	if !m.turns.offered(m.transcript.Len()) {
+	if !m.turns.offered(m.items.transcript.Len()) {
 		t.Fatal("the keys are not offered")
 	}
 
@@ -70,7 +70,7 @@ func TestDroppedStreamOffersNextStep(t *testing.T) {
 	if !strings.Contains(body, `"text":"continue"`) || !strings.Contains(body, `"role":"assistant"`) || !strings.Contains(body, `"text":"### Overview of Sonoran Cuisine`) {
 		t.Errorf("continue did not carry the partial answer: %s", body)
 	}
-	if s := screen(); !strings.Contains(s, "continued") || m.turns.offered(m.transcript.Len()) {
+	if s := screen(); !strings.Contains(s, "continued") || m.turns.offered(m.items.transcript.Len()) {
 		t.Errorf("after continue:\n%s", s)
 	}
 	press(keyMsg("enter")) // an answer that finished offers nothing: enter on an empty composer sends nothing

@@ -30,7 +30,7 @@ func (m *Model) submit(text string, files []*attach.File) tea.Cmd {
 		return nil
 	}
 	if len(files) > 0 {
-		return m.readFiles(text, files)
+		return m.turns.readFiles(text, files)
 	}
 	return m.send(text, nil, attach.Message(text, nil, m.opts.Attach))
 }
@@ -40,19 +40,19 @@ func (m *Model) submit(text string, files []*attach.File) tea.Cmd {
 func (m *Model) canSend(text string, files []*attach.File) bool {
 	why := ""
 	switch {
-	case m.cur != nil && !m.cur.ended:
+	case m.turns.cur != nil && !m.turns.cur.ended:
 		why = "a reply is still streaming — esc stops it"
 	case m.tools.cancel != nil:
 		why = "tools are still running — esc stops them"
-	case m.compacting != nil:
+	case m.turns.compacting != nil:
 		why = "compacting the context — send again once it is done"
 	case m.tools.mcpStarting():
-		return m.tools.waitForMCP(text, files, m.conv.Override, m.frame) // sent once they are up (mcpstart.go)
-	case m.attaching != nil:
+		return m.tools.waitForMCP(text, files, m.turns.conv.Override, m.frame) // sent once they are up (mcpstart.go)
+	case m.turns.attaching != nil:
 		why = "the last message's files are still being read — send again in a moment"
 	}
 	if why != "" {
-		m.notice(block.Info, why)
+		m.items.notice(block.Info, why)
 		m.composer.putBack(text, files)
 	}
 	return why == ""
@@ -61,70 +61,70 @@ func (m *Model) canSend(text string, files []*attach.File) bool {
 // send starts the turn of a user message: msg, made of text and files.
 func (m *Model) send(text string, files []*attach.File, msg json.RawMessage) tea.Cmd {
 	if at, note := m.turns.takeEdit(); at >= 0 { // an edited prompt: a new branch beside the turn it replaces (branch.go)
-		m.conv.Cut(at)
-		m.history.setTip(m.conv)
+		m.turns.conv.Cut(at)
+		m.history.setTip(m.turns.conv)
 		m.redraw()
-		m.notice(block.Info, note)
+		m.items.notice(block.Info, note)
 	}
-	if line := editedLine(m.conv); line != "" {
-		m.notice(block.Info, line)
+	if line := editedLine(m.turns.conv); line != "" {
+		m.items.notice(block.Info, line)
 	}
-	m.transcript.Follow() // sending a message shows the end again
-	if o := m.conv.Override; o != nil {
-		m.notice(block.Info, promptHeader(o)) // a prompt file's turn (promptcmds.go)
+	m.items.transcript.Follow() // sending a message shows the end again
+	if o := m.turns.conv.Override; o != nil {
+		m.items.notice(block.Info, promptHeader(o)) // a prompt file's turn (promptcmds.go)
 	}
-	m.turnEntry = append(m.turnEntry, m.transcript.Len())
+	m.items.turnEntry = append(m.items.turnEntry, m.items.transcript.Len())
 	if text != "" {
-		m.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})
+		m.items.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})
 	}
-	m.showAttachments(attach.Metas(files))
-	owed := m.tools.loop.Begin(m.now())        // outputs of a stopped round keep the chain valid
-	owed = append(m.takeOwed(m.conv), owed...) // and so do the denials of a stopped approval
-	return m.beginWith(m.conv.Begin(text, append(owed, msg)...), nil)
+	m.items.showAttachments(attach.Metas(files))
+	owed := m.tools.loop.Begin(m.now())                        // outputs of a stopped round keep the chain valid
+	owed = append(m.approvals.takeOwed(m.turns.conv), owed...) // and so do the denials of a stopped approval
+	return m.beginWith(m.turns.conv.Begin(text, append(owed, msg)...), nil)
 }
 
 // beginWith streams a session turn recorded in round, the record of the tool
 // round whose outputs it sends (nil: a new record).
 func (m *Model) beginWith(st *session.Turn, round *session.TurnLog) tea.Cmd {
 	if m.opts.Client == nil {
-		m.notice(block.Info, "this is a replay: there is no server to send to")
+		m.items.notice(block.Info, "this is a replay: there is no server to send to")
 		return nil
 	}
 	// the engine leaves out what the provider refuses, and sends the
 	// history to one that keeps no state (session/engine.go)
-	req := m.turns.next(session.Event{Kind: session.Sent, Conv: m.conv, Turn: st}).Request
+	req := m.turns.next(session.Event{Kind: session.Sent, Conv: m.turns.conv, Turn: st}).Request
 	// resolved once (at start and on /tools): secrets may come from a
 	// command, which must not run on every turn inside Update
 	if m.tools.resolveErr != nil {
-		m.notice(block.Error, stream.SanitizeLine(m.tools.resolveErr.Error()))
+		m.items.notice(block.Error, stream.SanitizeLine(m.tools.resolveErr.Error()))
 	}
 	req.Tools = m.tools.resolved // secrets only in the request sent, never in the turn kept
-	m.gen++
-	t := startTurn(m.ctx, m.gen, m.opts.Client, st, req, m.now(), m.opts.responseLimit())
+	m.turns.gen++
+	t := startTurn(m.ctx, m.turns.gen, m.opts.Client, st, req, m.now(), m.opts.responseLimit())
 	switch {
-	case m.journal != nil && round != nil:
-		t.log = m.journal.Continue(round, st)
-	case m.journal != nil:
-		t.log = m.journal.Begin(st)
+	case m.history.journal != nil && round != nil:
+		t.log = m.history.journal.Continue(round, st)
+	case m.history.journal != nil:
+		t.log = m.history.journal.Begin(st)
 	}
-	m.cur = t
-	m.pending = nil
-	m.status.State, m.status.Started, m.status.Detail = Waiting, t.started, ""
-	m.status.TurnUsage = Usage{}
-	return m.pace(pace.Facts{Cause: pace.Begin}, m.now()) // the first batch, and the spinner until it comes
+	m.turns.cur = t
+	m.approvals.pending = nil
+	m.statusBar.status.State, m.statusBar.status.Started, m.statusBar.status.Detail = Waiting, t.started, ""
+	m.statusBar.status.TurnUsage = Usage{}
+	return m.turns.pace(pace.Facts{Cause: pace.Begin}, m.now()) // the first batch, and the spinner until it comes
 }
 
 // batch folds a stream batch in; rendering waits for the next frame, and so
 // does asking for the next batch: a stream faster than the chat can draw is
 // held back (the reader waits) instead of piling up or starving the keys.
 func (m *Model) batch(msg batchMsg) tea.Cmd {
-	t := m.cur
+	t := m.turns.cur
 	if t == nil || msg.gen != t.gen {
 		return nil
 	}
 	now := m.now()
 	if cs := msg.batch.Conversation; cs != nil {
-		m.conversationStarted(*cs) // conversations mode (serverconv.go)
+		m.turns.conversationStarted(*cs) // conversations mode (serverconv.go)
 	}
 	echoedBefore, itemsBefore := echoState(t)
 	problems := t.apply(msg.batch)
@@ -138,15 +138,15 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 		// the batch ends a text, an item or the response: its end is complete
 		facts.Closing = facts.Closing || k == stream.KindTextDone || k == stream.KindItemDone || k.IsTerminal()
 	}
-	pl, next := m.plan(facts, now)
+	pl, next := m.turns.plan(facts, now)
 	for _, err := range problems {
-		m.notice(block.Warning, stream.SanitizeLine(err.Error()))
+		m.items.notice(block.Warning, stream.SanitizeLine(err.Error()))
 	}
 	if len(msg.batch.Events) > 0 {
-		m.settleRetry(t, "the retry worked")
+		m.turns.settleRetry(t, "the retry worked")
 	}
 	if r := msg.batch.Retry; r != nil && r.Foreground {
-		m.foreground(t, r)
+		m.turns.foreground(t, r)
 	} else if r != nil {
 		// the frame clock stands still while the chat is idle: the countdown
 		// is measured from now, not from the last frame
@@ -154,16 +154,16 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 		text := retryText(r)
 		t.reconn = r.Resume || r.Poll
 		t.polling = r.Poll
-		if !m.retryAgain(t, text, now.Add(r.Wait)) { // else the retry before failed too: its line goes on
+		if !m.turns.retryAgain(t, text, now.Add(r.Wait)) { // else the retry before failed too: its line goes on
 			t.retry = &plainEntry{b: block.NewRetry(text, now.Add(r.Wait)), fs: m.frame}
-			m.appendEntry(t.retry)
+			m.items.appendEntry(t.retry)
 		}
 	}
-	m.showItems(t.snapshots())
+	m.items.showItems(t.snapshots())
 	if len(msg.batch.Events) > 0 {
 		m.turns.next(session.Event{Kind: session.Streamed})
-		if m.status.State == Waiting {
-			m.status.State = Streaming
+		if m.statusBar.status.State == Waiting {
+			m.statusBar.status.State = Streaming
 		}
 	}
 	m.statusBar.follow(t.acc.Current(), t.effort, t.usage(), m.items.title)
@@ -185,9 +185,9 @@ func (m *Model) tick(now time.Time, draw pace.Draw) tea.Cmd {
 	m.frame.now = now
 	m.frame.draft = draw == pace.DrawDraft
 	var cmds []tea.Cmd
-	if t := m.cur; t != nil {
+	if t := m.turns.cur; t != nil {
 		if t.retry != nil {
-			m.transcript.Invalidate(t.retry.idx) // the countdown
+			m.items.transcript.Invalidate(t.retry.idx) // the countdown
 		}
 		if t.log != nil {
 			if t.bgID != "" {
@@ -196,27 +196,27 @@ func (m *Model) tick(now time.Time, draw pace.Draw) tea.Cmd {
 			t.log.Note(now, t.snapshots(), func(it *stream.Item) bool { return t.changed[it] })
 		}
 		for it := range t.changed {
-			cmds = append(cmds, m.refresh(it, now))
+			cmds = append(cmds, m.items.refresh(it, now))
 		}
 		clear(t.changed)
 	}
 	m.tools.flushRound(now)
 	if n := m.frame.md.NewNote(); n != "" { // a render that fell back to plain text says so, once
-		m.notice(block.Warning, stream.SanitizeLine(n))
+		m.items.notice(block.Warning, stream.SanitizeLine(n))
 	}
-	for it := range m.dirty {
-		cmds = append(cmds, m.refresh(it, now))
+	for it := range m.items.dirty {
+		cmds = append(cmds, m.items.refresh(it, now))
 	}
-	clear(m.dirty)
+	clear(m.items.dirty)
 	live := false
-	for _, e := range m.entriesLive() {
-		m.transcript.Invalidate(e.idx)
+	for _, e := range m.items.entriesLive() {
+		m.items.transcript.Invalidate(e.idx)
 		live = true
 	}
 	// a round waiting only for the user's answer needs no frames: the
 	// approval's slow tick (Update) keeps its timer running
 	tools := m.tools.cancel != nil && m.tools.asking == nil
-	cmds = append(cmds, m.pace(pace.Facts{Cause: pace.Drew, Animating: live, Tools: tools}, now))
+	cmds = append(cmds, m.turns.pace(pace.Facts{Cause: pace.Drew, Animating: live, Tools: tools}, now))
 	return tea.Batch(cmds...)
 }
 
@@ -229,28 +229,28 @@ func (m *Model) endTurn(t *turn, draw pace.Draw) tea.Cmd {
 		return cmd // sent again (fallback)
 	}
 	snaps := t.snapshots()
-	m.usage = m.usage.Add(t.usage())
-	m.status.Meter = m.metering.account(snaps, m.meterEnv())
-	m.status.SessionUsage = m.usage
-	m.status.TurnUsage = t.usage()
-	m.status.State, m.status.Detail = Idle, ""
+	m.metering.usage = m.metering.usage.Add(t.usage())
+	m.statusBar.status.Meter = m.metering.account(snaps, m.meterEnv())
+	m.statusBar.status.SessionUsage = m.metering.usage
+	m.statusBar.status.TurnUsage = t.usage()
+	m.statusBar.status.State, m.statusBar.status.Detail = Idle, ""
 	m.frame.post(turnEndMsg{failed: turnFailed(t), stopped: t.stopped}) // the notifier and the queue (queue.go)
 	now := m.now()
-	m.pending = append(m.pending, m.items.endItems(snaps, now, t.changed)...)
-	for _, n := range m.turns.endNotices(t, snaps, m.conv.Carried()) {
-		m.notice(n.kind, n.text)
+	m.approvals.pending = append(m.approvals.pending, m.items.endItems(snaps, now, t.changed)...)
+	for _, n := range m.turns.endNotices(t, snaps, m.turns.conv.Carried()) {
+		m.items.notice(n.kind, n.text)
 	}
-	m.turns.offerShown(m.transcript.Len()) // a dropped stream's keys hold while its notices are the last thing
+	m.turns.offerShown(m.items.transcript.Len()) // a dropped stream's keys hold while its notices are the last thing
 	if t.log != nil {
 		t.log.End(now, t.sess)
 	}
 	cmd := m.tick(now, draw)
-	m.cur = nil
-	if m.opts.LLMTitle && m.journal != nil && len(m.conv.Turns) == 1 && t.sess.Prompt != "" && t.err == nil && !t.stopped {
-		cmd = tea.Batch(cmd, askTitle(m.ctx, m.opts.Client, m.conv.Settings.Model, t.sess.Prompt))
+	m.turns.cur = nil
+	if m.opts.LLMTitle && m.history.journal != nil && len(m.turns.conv.Turns) == 1 && t.sess.Prompt != "" && t.err == nil && !t.stopped {
+		cmd = tea.Batch(cmd, askTitle(m.ctx, m.opts.Client, m.turns.conv.Settings.Model, t.sess.Prompt))
 	}
-	if len(m.pending) > 0 {
-		m.status.State = AwaitingApproval
+	if len(m.approvals.pending) > 0 {
+		m.statusBar.status.State = AwaitingApproval
 		m.turns.next(session.Event{Kind: session.Asking})
 		if m.approvals.autoApprove(m.frame) {
 			return cmd
@@ -258,7 +258,7 @@ func (m *Model) endTurn(t *turn, draw pace.Draw) tea.Cmd {
 		m.approvals.askHosted(m.dialog != nil, m.frame)
 	}
 	if snaps := t.snapshots(); !t.stopped && t.err == nil && len(snaps) > 0 {
-		cmd = tea.Batch(cmd, m.tools.startCalls(snaps, m.journal, m.frame)) // its calls run
+		cmd = tea.Batch(cmd, m.tools.startCalls(snaps, m.history.journal, m.frame)) // its calls run
 	}
 	return cmd
 }

@@ -67,13 +67,13 @@ func goldenModel(t *testing.T, srv *streamtest.Server) *Model {
 func goldenPump(t *testing.T, m *Model) {
 	t.Helper()
 	pumpFrames(t, m, func() time.Time { return fixedNow }, nil)
-	for _, e := range m.entries {
+	for _, e := range m.items.entries {
 		if f, ok := e.b.(block.Finisher); ok && e.it.Done {
 			render := f.FinalRender(block.Context{Width: m.frame.width, Styles: m.frame.styles, Now: fixedNow})
 			m.Update(finalMsg{e: e, width: m.frame.width, rendered: render()})
 		}
 	}
-	m.Update(frameMsg{gen: m.gen, now: fixedNow})
+	m.Update(frameMsg{gen: m.turns.gen, now: fixedNow})
 }
 
 // checkGolden compares the model's screen with testdata/golden/name.golden,

@@ -122,7 +122,7 @@ func TestHelpScrollsWhenTaller(t *testing.T) {
 		t.Errorf("end does not reach /%s:\n%s", last.Name, v)
 	}
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	if m.showHelp {
+	if m.keyState.showHelp {
 		t.Error("esc did not close the help")
 	}
 }

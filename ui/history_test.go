@@ -48,8 +48,8 @@ func TestSaveFailureIsANotice(t *testing.T) {
 	m.Update(SubmitMsg{Text: "hello"})
 	pump(t, m, nil)
 	select {
-	case err := <-m.journal.Errors():
-		m.Update(journalErrMsg{j: m.journal, err: err})
+	case err := <-m.history.journal.Errors():
+		m.Update(journalErrMsg{j: m.history.journal, err: err})
 	case <-time.After(10 * time.Second): // a failure guard
 		t.Fatal("no write failure reported")
 	}
@@ -82,13 +82,13 @@ func TestRemovedDatabaseIsOneNotice(t *testing.T) {
 		m.Update(SubmitMsg{Text: prompt})
 		pump(t, m, nil)
 		select {
-		case err := <-m.journal.Errors():
-			m.Update(journalErrMsg{j: m.journal, err: err})
+		case err := <-m.history.journal.Errors():
+			m.Update(journalErrMsg{j: m.history.journal, err: err})
 		case <-time.After(10 * time.Second): // a failure guard
 			t.Fatal("no write failure reported")
 		}
 	}
-	m.transcript.ScrollTo(0)
+	m.items.transcript.ScrollTo(0)
 	s := strings.Join(strings.Fields(plain(m)), " ")
 	if n := strings.Count(s, "the database file was removed"); n != 1 {
 		t.Errorf("the removal is said %d times:\n%s", n, s)

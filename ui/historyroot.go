@@ -27,34 +27,34 @@ func (m *Model) startHistory() tea.Cmd {
 	switch {
 	case o.DB == nil:
 		if o.HistoryErr != nil {
-			m.notice(block.Warning, stream.SanitizeLine(o.HistoryErr.Error())+" — the chat works, but this session will not be saved")
+			m.items.notice(block.Warning, stream.SanitizeLine(o.HistoryErr.Error())+" — the chat works, but this session will not be saved")
 		}
 		return nil
 	case o.Resume != nil:
 		return m.showSession(sessionLoadedMsg{s: o.Resume})
 	}
-	return m.history.start(m.conv.Settings)
+	return m.history.start(m.turns.conv.Settings)
 }
 
 // showSession replaces the conversation with a stored one and redraws it.
 func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 	s := msg.s
 	var stop tea.Cmd
-	if m.cur != nil && !m.cur.ended {
-		stop = m.interrupt()
+	if m.turns.cur != nil && !m.turns.cur.ended {
+		stop = m.turns.interrupt()
 	}
 	m.tools.abandon(m.frame)
 	conv, probs := session.FromStore(s)
 	if conv.Settings.Model == "" {
-		conv.Settings.Model = m.conv.Settings.Model
+		conv.Settings.Model = m.turns.conv.Settings.Model
 	}
 	var line string
 	if s.Imported { // a file's settings steer nothing the config does not agree with
 		conv.Settings, line = session.Foreign(conv.Settings, m.opts.Settings)
 	}
-	m.conv = conv
-	m.conv.Project = m.agents.text()                                    // this run's AGENTS.md, not the session's (agents.go)
-	moved := keepProvider(conv, m.status.ProviderName, m.opts.Settings) // providerpicker.go
+	m.turns.conv = conv
+	m.turns.conv.Project = m.agents.text()                                        // this run's AGENTS.md, not the session's (agents.go)
+	moved := keepProvider(conv, m.statusBar.status.ProviderName, m.opts.Settings) // providerpicker.go
 	hit := conv.Stored(msg.turn)
 	other := hit != nil && !slices.Contains(conv.Turns, hit)
 	at := conv.Reveal(hit) // a search hit on another branch shows that branch (branch.go)
@@ -62,28 +62,28 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 	if other {
 		m.history.setTip(conv) // and the session continues it
 	}
-	m.status.Model, m.status.Effort = conv.Settings.Model, conv.Settings.ReasoningEffort
+	m.statusBar.status.Model, m.statusBar.status.Effort = conv.Settings.Model, conv.Settings.ReasoningEffort
 	past := m.updateComposer(setPastMsg{m.history.past()})
 	m.redraw()
 	for _, w := range append(msg.warns, probs...) {
-		m.notice(block.Warning, stream.SanitizeLine(w.Error()))
+		m.items.notice(block.Warning, stream.SanitizeLine(w.Error()))
 	}
 	turns := plural(s.Info.Turns, "turn")
-	if m.conv.Branched() { // the turns shown, of the branch last continued (branch.go)
-		turns = fmt.Sprintf("%s shown · %d branches", plural(len(userTurnsAt(m.conv)), "turn"), len(m.conv.Branches()))
+	if m.turns.conv.Branched() { // the turns shown, of the branch last continued (branch.go)
+		turns = fmt.Sprintf("%s shown · %d branches", plural(len(userTurnsAt(m.turns.conv)), "turn"), len(m.turns.conv.Branches()))
 	}
-	m.notice(block.Info, fmt.Sprintf("resumed %q · %s", stream.SanitizeLine(s.Info.Title), turns))
+	m.items.notice(block.Info, fmt.Sprintf("resumed %q · %s", stream.SanitizeLine(s.Info.Title), turns))
 	if line != "" {
-		m.notice(block.Warning, line) // the file's settings are not used (session/imported.go)
+		m.items.notice(block.Warning, line) // the file's settings are not used (session/imported.go)
 	}
 	if moved != "" {
-		m.notice(block.Info, moved)
-		m.history.saveSettings(m.conv.Settings) // the session is on this provider now
+		m.items.notice(block.Info, moved)
+		m.history.saveSettings(m.turns.conv.Settings) // the session is on this provider now
 	}
-	if at >= 0 && at < len(m.turnEntry) {
-		m.transcript.ScrollTo(m.turnEntry[at])
+	if at >= 0 && at < len(m.items.turnEntry) {
+		m.items.transcript.ScrollTo(m.items.turnEntry[at])
 	}
-	return tea.Batch(stop, watch, past, m.tools.resumeCalls(m.conv, m.opts.Client != nil, m.journal, m.frame), m.reattach(m.journal))
+	return tea.Batch(stop, watch, past, m.tools.resumeCalls(m.turns.conv, m.opts.Client != nil, m.history.journal, m.frame), m.turns.reattach(m.history.journal))
 }
 
 // redraw rebuilds the transcript from the conversation: prompts, every item
@@ -91,78 +91,78 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 // and approvals still waiting.
 func (m *Model) redraw() {
 	m.items.reset(m.transcriptHeight())
-	m.pending = nil
+	m.approvals.pending = nil
 	m.metering.reset()
 	m.statusBar.resetUsage()
 	now := m.now()
-	carried := m.conv.Carried()
+	carried := m.turns.conv.Carried()
 	var window compactionMarks
 	env := m.meterEnv()
-	for i, t := range m.conv.Turns {
+	for i, t := range m.turns.conv.Turns {
 		note := ""
-		if carried && i == len(m.conv.Turns)-1 {
+		if carried && i == len(m.turns.conv.Turns)-1 {
 			note = "; your next message sends its prompt and partial answer to the model"
 		}
 		window.mark(&m.items, t.Input, now)
 		if t.Retry {
-			m.notice(block.Info, retryMark+" asked again from the same point")
+			m.items.notice(block.Info, retryMark+" asked again from the same point")
 		}
-		if pos, n := m.conv.Siblings(i); n > 1 {
-			m.notice(block.Info, branchLine(pos, n)) // branch.go
+		if pos, n := m.turns.conv.Siblings(i); n > 1 {
+			m.items.notice(block.Info, branchLine(pos, n)) // branch.go
 		}
-		m.turnEntry = append(m.turnEntry, m.transcript.Len())
+		m.items.turnEntry = append(m.items.turnEntry, m.items.transcript.Len())
 		if t.Prompt != "" {
-			m.appendEntry(&plainEntry{b: block.NewUser(t.Prompt), fs: m.frame})
+			m.items.appendEntry(&plainEntry{b: block.NewUser(t.Prompt), fs: m.frame})
 		}
-		m.showAttachments(t.Attachments()) // attachments.go
+		m.items.showAttachments(t.Attachments()) // attachments.go
 		for _, s := range t.Responses {
 			for _, it := range s.Items {
-				if m.lists.skip(it) { // a server's tool list sent again: shown once (toollists.go)
+				if m.items.lists.skip(it) { // a server's tool list sent again: shown once (toollists.go)
 					continue
 				}
-				m.lists.note(it)
-				e := m.addItem(it, now)
+				m.items.lists.note(it)
+				e := m.items.addItem(it, now)
 				if ib, ok := e.b.(block.ItemBlock); ok {
 					ib.End(now)
 				}
 				if it.Type == "message" && it.Text() != "" {
-					m.answers = append(m.answers, it.Text())
+					m.items.answers = append(m.items.answers, it.Text())
 				}
 			}
-			m.usage = m.usage.Add(usageOf(s))
+			m.metering.usage = m.metering.usage.Add(usageOf(s))
 		}
-		m.status.Meter = m.metering.account(t.Responses, env)
-		last := i == len(m.conv.Turns)-1
+		m.statusBar.status.Meter = m.metering.account(t.Responses, env)
+		last := i == len(m.turns.conv.Turns)-1
 		switch {
 		case t.Prompt == "" && len(t.Responses) == 0 && (t.Interrupted() || t.Stopped):
 			// a tool round that sent nothing: resumeCalls speaks for calls
 			// still open; outputs that were ready go with the next message
-			if last && !callsOpen(m.conv.ChainCalls()) && len(t.Input) > 0 {
-				m.notice(block.Info, "the tool outputs of this round had not reached the model — they go with your next message")
+			if last && !callsOpen(m.turns.conv.ChainCalls()) && len(t.Input) > 0 {
+				m.items.notice(block.Info, "the tool outputs of this round had not reached the model — they go with your next message")
 			}
-		case t.Interrupted() && m.reattaching(t):
-			m.notice(block.Info, "interrupted while this answer streamed — reattaching to it on the server")
+		case t.Interrupted() && m.turns.reattaching(t):
+			m.items.notice(block.Info, "interrupted while this answer streamed — reattaching to it on the server")
 		case t.Interrupted():
-			m.notice(block.Warning, "interrupted — runnel stopped before this turn finished; its partial content is kept"+note)
+			m.items.notice(block.Warning, "interrupted — runnel stopped before this turn finished; its partial content is kept"+note)
 		case t.Stopped:
-			m.notice(block.Info, "stopped"+note)
+			m.items.notice(block.Info, "stopped"+note)
 		case t.Err != nil && contextFull(t.Err, nil):
-			m.notice(block.Error, contextFullNotice)
+			m.items.notice(block.Error, contextFullNotice)
 		case t.Err != nil:
-			m.notice(block.Error, stream.SanitizeLine(t.Err.Error()))
+			m.items.notice(block.Error, stream.SanitizeLine(t.Err.Error()))
 		case len(t.Responses) > 0 && t.Responses[len(t.Responses)-1].CutOff:
-			m.notice(block.Warning, stream.CutOffNote+" — the partial answer is kept")
+			m.items.notice(block.Warning, stream.CutOffNote+" — the partial answer is kept")
 		}
 	}
-	window.mark(&m.items, m.conv.Window(), now) // compacted, and not sent yet
-	m.status.SessionUsage = m.usage
-	m.pending = m.waitingApprovals(m.conv.PendingApprovals())
-	if len(m.pending) > 0 {
-		m.status.State = AwaitingApproval
+	window.mark(&m.items, m.turns.conv.Window(), now) // compacted, and not sent yet
+	m.statusBar.status.SessionUsage = m.metering.usage
+	m.approvals.pending = m.items.waitingApprovals(m.turns.conv.PendingApprovals())
+	if len(m.approvals.pending) > 0 {
+		m.statusBar.status.State = AwaitingApproval
 		m.turns.next(session.Event{Kind: session.Asking})
 		m.approvals.askHosted(m.dialog != nil, m.frame) // the prompt comes back after a resume
-	} else if m.cur == nil {
-		m.status.State = Idle
+	} else if m.turns.cur == nil {
+		m.statusBar.status.State = Idle
 		m.turns.next(session.Event{Kind: session.Settled})
 	}
 }
@@ -182,12 +182,12 @@ func callsOpen(ccs []session.ChainCall) bool {
 // it are kept, and the composer holds its prompt for editing. The original
 // stays; 0 forks at the last user turn.
 func (m *Model) fork(n int) tea.Cmd {
-	if m.cur != nil && !m.cur.ended {
-		m.notice(block.Info, "stop the reply first (esc), then fork")
+	if m.turns.cur != nil && !m.turns.cur.ended {
+		m.items.notice(block.Info, "stop the reply first (esc), then fork")
 		return nil
 	}
 	var at []int // conversation index of each user turn
-	for i, t := range m.conv.Turns {
+	for i, t := range m.turns.conv.Turns {
 		if store.UserTurn(t.Prompt, t.Input) {
 			at = append(at, i)
 		}
@@ -196,18 +196,18 @@ func (m *Model) fork(n int) tea.Cmd {
 		n = len(at)
 	}
 	if n < 1 || n > len(at) {
-		m.notice(block.Warning, fmt.Sprintf("/fork N: N is a turn from 1 to %d", len(at)))
+		m.items.notice(block.Warning, fmt.Sprintf("/fork N: N is a turn from 1 to %d", len(at)))
 		return nil
 	}
 	keep := at[n-1]
-	prompt := m.conv.Turns[keep].Prompt
-	files := attach.FilesFromInput(m.conv.Turns[keep].Input) // its attachments come back as chips
-	f := m.conv.Fork(keep)
+	prompt := m.turns.conv.Turns[keep].Prompt
+	files := attach.FilesFromInput(m.turns.conv.Turns[keep].Input) // its attachments come back as chips
+	f := m.turns.conv.Fork(keep)
 	watch := m.history.forkJournal(keep, prompt, f.Settings, f.Turns)
-	m.conv = f
+	m.turns.conv = f
 	m.redraw()
 	m.composer.SetValue(prompt)
 	m.composer.SetAttachments(files)
-	m.notice(block.Info, fmt.Sprintf("forked at turn %d — edit the prompt and press enter; the original session is unchanged", n))
+	m.items.notice(block.Info, fmt.Sprintf("forked at turn %d — edit the prompt and press enter; the original session is unchanged", n))
 	return watch
 }

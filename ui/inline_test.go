@@ -21,10 +21,10 @@ var drawAt = regexp.MustCompile("^\x1b7\x1b\\[(\\d+);(\\d+)H\x1b\\]1337;File=inl
 func TestITermImageFollowsItsRows(t *testing.T) {
 	t.Parallel()
 	m := replayFile(t, "vercel__ai/azure-image-generation-with-text.sse")
-	m.images.support = graphics.Support{ITerm: true}
+	m.items.images.support = graphics.Support{ITerm: true}
 	pump(t, m, nil)
 	var e *itemEntry
-	for _, p := range m.panels {
+	for _, p := range m.items.panels {
 		if p.it.Type == "image_generation_call" {
 			e = p
 		}
@@ -33,18 +33,18 @@ func TestITermImageFollowsItsRows(t *testing.T) {
 		t.Fatal("no image panel")
 	}
 	data := e.it.Details().Result
-	msg := m.writeImage(e, func() block.ImageFile { return block.ImageFile{Key: "final", Data: data} })()
-	if cmd := m.imageWritten(msg.(imageMsg)); cmd != nil {
+	msg := m.items.writeImage(e, func() block.ImageFile { return block.ImageFile{Key: "final", Data: data} })()
+	if cmd := m.items.imageWritten(msg.(imageMsg)); cmd != nil {
 		t.Fatal("a sequence written before the rows are placed")
 	}
 	// draw runs the layout hook after a frame, then the settled draw
 	draw := func() (row, col, w, h int, ok bool) {
 		t.Helper()
-		_, cmd := m.Update(frameMsg{gen: m.gen, now: m.frame.now})
+		_, cmd := m.Update(frameMsg{gen: m.turns.gen, now: m.frame.now})
 		if cmd == nil {
 			return 0, 0, 0, 0, false
 		}
-		raw := m.drawImages(itermMsg{m.images.gen}, true)
+		raw := m.items.drawImages(itermMsg{m.items.images.gen}, true)
 		if raw == nil {
 			return 0, 0, 0, 0, false
 		}
@@ -59,7 +59,7 @@ func TestITermImageFollowsItsRows(t *testing.T) {
 	check := func(row, col, w, h int) {
 		t.Helper()
 		lines := strings.Split(plain(m), "\n")
-		if row+h > m.transcript.Height() {
+		if row+h > m.items.transcript.Height() {
 			t.Fatalf("rows %d+%d past the transcript", row, h)
 		}
 		for r := row; r < row+h; r++ {
@@ -77,18 +77,18 @@ func TestITermImageFollowsItsRows(t *testing.T) {
 		t.Error("drawn again in the same place")
 	}
 	// a shorter transcript (as when the composer grows) moves the rows up
-	m.transcript.SetSize(m.frame.width, m.transcript.Height()-4)
+	m.items.transcript.SetSize(m.frame.width, m.items.transcript.Height()-4)
 	row2, col2, w2, h2, ok := draw()
 	if !ok || row2 >= row {
 		t.Fatalf("after the move: drawn %v at row %d (was %d)", ok, row2, row)
 	}
 	check(row2, col2, w2, h2)
 	// scrolled so that its last rows are cut off: not drawn
-	m.transcript.SetSize(m.frame.width, row2+h2-1)
+	m.items.transcript.SetSize(m.frame.width, row2+h2-1)
 	if _, _, _, _, ok := draw(); ok {
 		t.Fatalf("drawn while its rows are cut off:\n%s", plain(m))
 	}
-	m.transcript.SetSize(m.frame.width, m.transcript.Height()+5)
+	m.items.transcript.SetSize(m.frame.width, m.items.transcript.Height()+5)
 	if r, _, _, _, ok := draw(); !ok {
 		t.Errorf("back on screen: not drawn")
 	} else if r2, _, _, _, again := draw(); again {
@@ -96,11 +96,11 @@ func TestITermImageFollowsItsRows(t *testing.T) {
 	}
 	// the help covers the transcript: not drawn; closed: drawn again in
 	// the same place, since the help's text painted over the picture
-	m.showHelp = true
+	m.keyState.showHelp = true
 	if _, _, _, _, ok := draw(); ok {
 		t.Error("drawn under the help")
 	}
-	m.showHelp = false
+	m.keyState.showHelp = false
 	if _, _, _, _, ok := draw(); !ok {
 		t.Error("not drawn again once the help closed")
 	}

@@ -44,7 +44,7 @@ func TestHostedSearchesOneLine(t *testing.T) {
 		t.Errorf("a panel or a reasoning row is drawn:\n%s", view)
 	}
 	var searches []*stream.Item
-	for it := range m.entries {
+	for it := range m.items.entries {
 		if it.Type == "web_search_call" {
 			searches = append(searches, it)
 		}
@@ -53,7 +53,7 @@ func TestHostedSearchesOneLine(t *testing.T) {
 		t.Fatalf("%d web searches", len(searches))
 	}
 	for _, it := range searches[1:] {
-		if m.entries[it] != m.entries[searches[0]] {
+		if m.items.entries[it] != m.items.entries[searches[0]] {
 			t.Fatal("the searches are not one entry")
 		}
 	}
@@ -94,7 +94,7 @@ func TestThinkingAndHostedLines(t *testing.T) {
 		return it
 	}
 	view := func(now time.Time) string {
-		m.Update(frameMsg{gen: m.gen, now: now})
+		m.Update(frameMsg{gen: m.turns.gen, now: now})
 		return plain(m)
 	}
 	done := func(it *stream.Item, now time.Time) {

@@ -17,8 +17,8 @@ import (
 // key handles a key press: decideKey (keyfn.go) says what it does in the
 // chat's state, and keyDo does it.
 func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
-	defer func() { m.status.Mode = cmp.Or(m.nav.label(), m.composer.ViMode()) }()
-	return keyDo[decideKey(&m.keys, k, m.keyFacts())](m, k)
+	defer func() { m.statusBar.status.Mode = cmp.Or(m.items.nav.label(), m.composer.ViMode()) }()
+	return keyDo[decideKey(&m.keyState.keys, k, m.keyFacts())](m, k)
 }
 
 // keyFacts is the state decideKey reads: the chat's phase, what is
@@ -33,9 +33,9 @@ func (m *Model) keyFacts() keyFacts {
 		f.Focus = focApproval
 	case m.dialog != nil:
 		f.Focus = focDialog
-	case m.showHelp:
+	case m.keyState.showHelp:
 		f.Focus = focHelp
-	case m.nav.on:
+	case m.items.nav.on:
 		f.Focus = focNav
 	}
 	now := m.now()
@@ -46,11 +46,11 @@ func (m *Model) keyFacts() keyFacts {
 		Running:   m.composer.shell.line != "",
 		Editing:   m.turns.editing != nil,
 		Queued:    m.queue.len() > 0,
-		Offered:   m.turns.offered(m.transcript.Len()),
+		Offered:   m.turns.offered(m.items.transcript.Len()),
 		LocalAsk:  m.tools.asking != nil,
-		EscArmed:  !m.escArmed.IsZero() && now.Sub(m.escArmed) < time.Second,
-		QuitArmed: !m.quitArmed.IsZero() && now.Sub(m.quitArmed) < 2*time.Second,
-		HasTurns:  len(m.conv.Turns) > 0,
+		EscArmed:  !m.keyState.escArmed.IsZero() && now.Sub(m.keyState.escArmed) < time.Second,
+		QuitArmed: !m.keyState.quitArmed.IsZero() && now.Sub(m.keyState.quitArmed) < 2*time.Second,
+		HasTurns:  len(m.turns.conv.Turns) > 0,
 	}
 	return f
 }
@@ -58,17 +58,17 @@ func (m *Model) keyFacts() keyFacts {
 // phase is what the chat is doing, as the keys see it (keyfn.go).
 func (m *Model) phase() phase {
 	switch {
-	case m.cur != nil && !m.cur.ended:
+	case m.turns.cur != nil && !m.turns.cur.ended:
 		return phStreaming
 	case m.tools.cancel != nil:
 		return phTools
-	case m.compacting != nil:
+	case m.turns.compacting != nil:
 		return phCompacting
 	case m.tools.mcpWaiting != nil:
 		return phWaitingMCP
-	case m.attaching != nil:
+	case m.turns.attaching != nil:
 		return phReading
-	case len(m.pending) > 0:
+	case len(m.approvals.pending) > 0:
 		return phApproval
 	}
 	return phIdle
@@ -83,7 +83,7 @@ var keyDo = [...]func(m *Model, k tea.KeyPressMsg) tea.Cmd{
 		return cmd
 	},
 	actSend: func(m *Model, k tea.KeyPressMsg) tea.Cmd { return m.updateComposer(k) },
-	actNav:  func(m *Model, k tea.KeyPressMsg) tea.Cmd { return m.navKey(k, m.keys.Nav) },
+	actNav:  func(m *Model, k tea.KeyPressMsg) tea.Cmd { return m.items.navKey(k, m.keyState.keys.Nav) },
 	actDialog: func(m *Model, k tea.KeyPressMsg) tea.Cmd {
 		var cmd tea.Cmd
 		m.dialog, cmd = m.dialog.update(k)
@@ -93,50 +93,50 @@ var keyDo = [...]func(m *Model, k tea.KeyPressMsg) tea.Cmd{
 		m.keyState.helpScroll(k, m.frame, m.transcriptHeight())
 		return nil
 	},
-	actCloseHelp:   func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.showHelp = false; return nil },
+	actCloseHelp:   func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.keyState.showHelp = false; return nil },
 	actCloseDialog: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.dialog = nil; return nil },
-	actStartNav:    func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.startNav(); return nil },
+	actStartNav:    func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.startNav(); return nil },
 	actQuit:        func(*Model, tea.KeyPressMsg) tea.Cmd { return tea.Quit },
 	actArmQuit: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
-		m.quitArmed = m.now()
-		m.notice(block.Info, "press ctrl+c again to quit")
+		m.keyState.quitArmed = m.now()
+		m.items.notice(block.Info, "press ctrl+c again to quit")
 		return nil
 	},
-	actInterruptTurn:   func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.interrupt() },
+	actInterruptTurn:   func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.turns.interrupt() },
 	actStopTools:       func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.tools.stop(m.frame); return nil },
-	actStopCompact:     func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.stopCompact(); return nil },
+	actStopCompact:     func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.turns.stopCompact(); return nil },
 	actTakeBackWaiting: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.tools.takeBackWaiting(m.frame); return nil },
-	actStopReading:     func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.stopReading(); return nil },
-	actStopHosted:      func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.approvals.stopHosted(m.conv, m.frame); return nil },
+	actStopReading:     func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.turns.stopReading(); return nil },
+	actStopHosted:      func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.approvals.stopHosted(m.turns.conv, m.frame); return nil },
 	actLeaveEdit:       func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.leaveEdit(); return nil },
 	actClear: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
 		if m.composer.Clear() {
-			m.notice(block.Info, "cleared — ↑ brings it back")
+			m.items.notice(block.Info, "cleared — ↑ brings it back")
 		}
 		return nil
 	},
 	actEditLast: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
-		m.escArmed = time.Time{}
+		m.keyState.escArmed = time.Time{}
 		return m.slash("edit", "") // the last user turn, as a branch of this session
 	},
 	actArmEsc: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
-		m.escArmed = m.now()
-		m.notice(block.Info, "esc again to edit your last prompt (/edit N for an earlier one; the edit is a branch, nothing is lost)")
+		m.keyState.escArmed = m.now()
+		m.items.notice(block.Info, "esc again to edit your last prompt (/edit N for an earlier one; the edit is a branch, nothing is lost)")
 		return nil
 	},
 	actUnqueue:         func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.unqueue(); return nil },
 	actSendNow:         func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.sendNow() },
 	actSessions:        func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.history.openPicker(m.frame) },
 	actHistorySearch:   func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.openHistorySearch(); return nil },
-	actToggleReasoning: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.toggleLast(m.reasoning); return nil },
-	actAllReasoning:    func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.toggleAll(m.reasoning); return nil },
+	actToggleReasoning: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.toggleLast(m.items.reasoning); return nil },
+	actAllReasoning:    func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.toggleAll(m.items.reasoning); return nil },
 	actExpandTool:      func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.expandTool(); return nil },
-	actPanels:          func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.openPanels(); return nil },
-	actCopyLast:        func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.copyAnswer("") },
+	actPanels:          func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.openPanels(); return nil },
+	actCopyLast:        func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.items.copyAnswer("") },
 	actMouse:           func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.mouseToggle(); return nil },
 	actScroll: func(m *Model, k tea.KeyPressMsg) tea.Cmd {
 		var cmd tea.Cmd
-		m.transcript, cmd = m.transcript.Update(k)
+		m.items.transcript, cmd = m.items.transcript.Update(k)
 		return cmd
 	},
 	actAnswer: func(m *Model, k tea.KeyPressMsg) tea.Cmd {
@@ -156,7 +156,7 @@ var keyDo = [...]func(m *Model, k tea.KeyPressMsg) tea.Cmd{
 		return nil
 	},
 	actHelp: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
-		m.showHelp, m.helpTop = !m.showHelp, 0
+		m.keyState.showHelp, m.keyState.helpTop = !m.keyState.showHelp, 0
 		return nil
 	},
 }
@@ -170,21 +170,21 @@ func (m *Model) openHistorySearch() {
 // about, or else the last panel.
 func (m *Model) expandTool() {
 	if e := m.askedEntry(); e != nil {
-		m.toggle(e)
+		m.items.toggle(e)
 		return
 	}
-	m.toggleLast(m.panels)
+	m.items.toggleLast(m.items.panels)
 }
 
 // askedEntry is the panel of the call an approval dialog asks about; nil
 // when none is asked.
 func (m *Model) askedEntry() *itemEntry {
-	if m.hostedAsk != nil {
-		return m.hostedAsk
+	if m.approvals.hostedAsk != nil {
+		return m.approvals.hostedAsk
 	}
 	if a := m.tools.asking; a != nil {
 		if it := m.tools.calls[a.req.Call.CallID]; it != nil {
-			return m.entries[it]
+			return m.items.entries[it]
 		}
 	}
 	return nil

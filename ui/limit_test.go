@@ -62,8 +62,8 @@ func TestModelEndlessStreamStopsAtTheLimit(t *testing.T) {
 			peak = max(peak, ms.HeapInuse)
 		}
 	})
-	if len(m.answers) != 1 || len(m.answers[0]) != limit || !strings.HasPrefix(m.answers[0], "All work and no play") {
-		t.Fatalf("kept %d answers; want one of %d bytes", len(m.answers), limit)
+	if len(m.items.answers) != 1 || len(m.items.answers[0]) != limit || !strings.HasPrefix(m.items.answers[0], "All work and no play") {
+		t.Fatalf("kept %d answers; want one of %d bytes", len(m.items.answers), limit)
 	}
 	s := screenWords(m)
 	for _, want := range []string{"passed 256 KiB of text", "raise max_response_bytes in the config"} {
@@ -87,21 +87,21 @@ func TestModelEscStopsAFloodWithinAFrame(t *testing.T) {
 	m := newTestModel(t, Options{Replay: newFlood()})
 	m.Init()
 	for range 5 { // a few frames of streaming
-		b, _ := m.cur.handle.Next()
-		m.Update(batchMsg{gen: m.cur.gen, batch: b})
-		m.Update(frameMsg{gen: m.gen})
+		b, _ := m.turns.cur.handle.Next()
+		m.Update(batchMsg{gen: m.turns.cur.gen, batch: b})
+		m.Update(frameMsg{gen: m.turns.gen})
 	}
-	it := m.cur.acc.Current().Items[0]
+	it := m.turns.cur.acc.Current().Items[0]
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	if m.cur == nil || !m.cur.stopped {
+	if m.turns.cur == nil || !m.turns.cur.stopped {
 		t.Fatal("esc did not stop the turn")
 	}
 	kept := len(it.Text())
-	t0 := m.cur
+	t0 := m.turns.cur
 	// a batch already in the queue when esc came is not applied
 	late := stream.Event{Kind: stream.KindTextDelta, Type: "response.output_text.delta", HasIndex: true, Delta: "LATE"}
 	m.Update(batchMsg{gen: t0.gen, batch: stream.Batch{Events: []stream.Event{late}}})
-	for n := 0; m.cur != nil; n++ {
+	for n := 0; m.turns.cur != nil; n++ {
 		if n == 2 { // the batch being offered when esc came, then the final one
 			t.Fatalf("the turn still runs %d batches after esc", n)
 		}

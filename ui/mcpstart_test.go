@@ -62,7 +62,7 @@ func TestChatSendsOnceMCPIsUp(t *testing.T) {
 		Tools: &Tools{MCP: mgr}})
 	m.Init()
 	m.Update(SubmitMsg{Text: "hello"})
-	if m.cur != nil || len(srv.Requests()) != 0 {
+	if m.turns.cur != nil || len(srv.Requests()) != 0 {
 		t.Fatal("sent before the MCP servers were up")
 	}
 	if s := plain(m); !strings.Contains(s, "your message goes out once they are up") {
@@ -71,7 +71,7 @@ func TestChatSendsOnceMCPIsUp(t *testing.T) {
 	mgr.Start(context.Background())
 	<-mgr.Ready()
 	m.Update(mcpReadyMsg{})
-	if m.cur == nil {
+	if m.turns.cur == nil {
 		t.Fatal("the waiting message was not sent once the servers were up")
 	}
 	pump(t, m, nil)

@@ -21,7 +21,7 @@ func BenchmarkSessionMemory(b *testing.B) {
 		var ms runtime.MemStats
 		var at uint64
 		for i := range turns {
-			m.appendEntry(&plainEntry{b: block.NewUser("a question"), fs: m.frame})
+			m.items.appendEntry(&plainEntry{b: block.NewUser("a question"), fs: m.frame})
 			chatFrames(b, m, sse, 0)
 			_ = m.View()
 			if i == from-1 || i == turns-1 {

@@ -18,17 +18,17 @@ import (
 
 // meterEnv is what the metering child reads of the chat now.
 func (m *Model) meterEnv() meterEnv {
-	return meterEnv{ctx: m.ctx, provider: m.opts.Provider, providerName: m.status.ProviderName,
+	return meterEnv{ctx: m.ctx, provider: m.opts.Provider, providerName: m.statusBar.status.ProviderName,
 		lister: m.opts.Models, prices: m.opts.Prices, providers: m.opts.Providers,
-		model: m.conv.Settings.Model, busy: m.switchBlocked()}
+		model: m.turns.conv.Settings.Model, busy: m.switchBlocked()}
 }
 
 // switchBlocked says why the provider cannot change now, "" when it can.
 func (m *Model) switchBlocked() string {
 	switch {
-	case m.cur != nil && !m.cur.ended:
+	case m.turns.cur != nil && !m.turns.cur.ended:
 		return "a reply is still streaming — esc stops it, then /provider"
-	case m.tools.cancel != nil || m.compacting != nil:
+	case m.tools.cancel != nil || m.turns.compacting != nil:
 		return "busy (tools or compaction) — /provider once it is done"
 	}
 	return ""
@@ -38,12 +38,12 @@ func (m *Model) switchBlocked() string {
 // connected to and what the session has used so far.
 func (m *Model) statusFacts() {
 	var id string
-	if m.journal != nil {
-		id = string(m.journal.ID())
+	if m.history.journal != nil {
+		id = string(m.history.journal.ID())
 	}
-	in := statusIn{client: m.opts.Client, settings: m.conv.Settings, status: m.status, session: id,
-		turns: userTurns(m.conv.Turns), tools: m.tools.cfg.List(), on: m.tools.on(), stateless: m.conv.Stateless,
-		wantsConv: m.conv.WantsConversation(), refused: m.conv.RefusedKnobs(), learned: m.turns.learned(), agents: m.agents.paths()}
+	in := statusIn{client: m.opts.Client, settings: m.turns.conv.Settings, status: m.statusBar.status, session: id,
+		turns: userTurns(m.turns.conv.Turns), tools: m.tools.cfg.List(), on: m.tools.on(), stateless: m.turns.conv.Stateless,
+		wantsConv: m.turns.conv.WantsConversation(), refused: m.turns.conv.RefusedKnobs(), learned: m.turns.learned(), agents: m.agents.paths()}
 	m.metering.statusFacts(in, m.frame, m.meterEnv())
 }
 
@@ -62,10 +62,10 @@ func userTurns(turns []*session.Turn) int {
 
 // modelSwitched makes msg.model the conversation's (modelSwitchedMsg).
 func (m *Model) modelSwitched(msg modelSwitchedMsg) tea.Cmd {
-	m.conv.Settings.Model = msg.model
-	m.status.Model = msg.model
-	m.history.saveSettings(m.conv.Settings)
-	m.notice(block.Info, "model: "+msg.model)
+	m.turns.conv.Settings.Model = msg.model
+	m.statusBar.status.Model = msg.model
+	m.history.saveSettings(m.turns.conv.Settings)
+	m.items.notice(block.Info, "model: "+msg.model)
 	return nil
 }
 
@@ -76,24 +76,24 @@ func (m *Model) providerSwitched(msg providerSwitchedMsg) tea.Cmd {
 	c := msg.conn
 	m.opts.Client, m.opts.Provider, m.opts.Models = c.Client, c.Label, c.Models
 	m.opts.Settings.Store, m.opts.Settings.Background, m.opts.Settings.Provider = c.Store, c.Background, c.Name
-	m.conv.SwitchProvider() // the history goes with each request from now on
-	s := &m.conv.Settings
+	m.turns.conv.SwitchProvider() // the history goes with each request from now on
+	s := &m.turns.conv.Settings
 	s.Provider, s.Store, s.Background = c.Name, c.Store, c.Background
 	if c.Model != "" {
 		s.Model = c.Model
 	}
-	m.status.Model, m.status.Provider, m.status.ProviderName = s.Model, c.Label, c.Name
-	m.history.saveSettings(m.conv.Settings)
+	m.statusBar.status.Model, m.statusBar.status.Provider, m.statusBar.status.ProviderName = s.Model, c.Label, c.Name
+	m.history.saveSettings(m.turns.conv.Settings)
 	name := stream.SanitizeLine(c.Name)
-	m.appendEntry(&plainEntry{b: block.NewDivider("provider: " + stream.SanitizeLine(msg.from) + " → " + name), fs: m.frame})
+	m.items.appendEntry(&plainEntry{b: block.NewDivider("provider: " + stream.SanitizeLine(msg.from) + " → " + name), fs: m.frame})
 	line := "now on " + name + " (" + providerLabel(c.Label) + ") with model " + stream.SanitizeLine(s.Model)
-	if len(m.conv.Turns) > 0 {
+	if len(m.turns.conv.Turns) > 0 {
 		line += " — your next message sends the conversation so far"
 	}
 	if c.Model == "" {
 		line += " · /model picks another"
 	}
-	m.notice(block.Info, line)
-	m.transcript.Follow()
+	m.items.notice(block.Info, line)
+	m.items.transcript.Follow()
 	return nil
 }

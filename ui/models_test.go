@@ -39,7 +39,7 @@ func TestStatusLineMeterOnFixture(t *testing.T) {
 	m := newTestModel(t, modelTestOptions(t, srv, "gpt-5"))
 	d := newDriver(t, m)
 	d.send(SubmitMsg{Text: "hi"})
-	d.until("the answer", func() bool { return m.cur == nil && m.status.State == Idle })
+	d.until("the answer", func() bool { return m.turns.cur == nil && m.statusBar.status.State == Idle })
 	if row := statusRow(plain(m)); !strings.Contains(row, "ctx 1% · $0.0045") {
 		t.Fatalf("status line %q lacks the fill and cost", row)
 	}
@@ -65,7 +65,7 @@ func TestUnknownModelShowsNoFigure(t *testing.T) {
 	m := newTestModel(t, modelTestOptions(t, srv, "llama3"))
 	d := newDriver(t, m)
 	d.send(SubmitMsg{Text: "hi"})
-	d.until("the answer", func() bool { return m.cur == nil && m.status.State == Idle })
+	d.until("the answer", func() bool { return m.turns.cur == nil && m.statusBar.status.State == Idle })
 	if row := statusRow(plain(m)); strings.Contains(row, "ctx") || strings.Contains(row, "$") {
 		t.Fatalf("status line %q shows a figure for an unknown model", row)
 	}
@@ -77,7 +77,7 @@ func TestUnknownModelShowsNoFigure(t *testing.T) {
 	w := int64(2020)
 	m2 := newTestModel(t, modelTestOptions(t, srv, "llama3"))
 	m2.opts.Prices = models.NewTable(map[string]models.Override{"llama3": {ContextWindow: &w}}, "config.toml")
-	m2.status.Meter = m2.metering.account([]*stream.Snapshot{{Model: "llama3", Usage: &stream.Usage{InputTokens: 1000, OutputTokens: 10}}}, m2.meterEnv())
+	m2.statusBar.status.Meter = m2.metering.account([]*stream.Snapshot{{Model: "llama3", Usage: &stream.Usage{InputTokens: 1000, OutputTokens: 10}}}, m2.meterEnv())
 	if row := statusRow(plain(m2)); !strings.Contains(row, "ctx 50%") || strings.Contains(row, "$") {
 		t.Fatalf("status line %q: want ctx 50%% and no cost", row)
 	}
@@ -88,13 +88,13 @@ func TestUnknownModelShowsNoFigure(t *testing.T) {
 	}
 	// the demo is no model: no fill, no cost, even for a name the table has
 	m3 := newTestModel(t, Options{Provider: "demo", Settings: session.Settings{Model: "gpt-5"}})
-	m3.status.Meter = m3.metering.account([]*stream.Snapshot{{Model: "gpt-5", Usage: &stream.Usage{InputTokens: 1000, OutputTokens: 10}}}, m3.meterEnv())
+	m3.statusBar.status.Meter = m3.metering.account([]*stream.Snapshot{{Model: "gpt-5", Usage: &stream.Usage{InputTokens: 1000, OutputTokens: 10}}}, m3.meterEnv())
 	if row := statusRow(plain(m3)); strings.Contains(row, "ctx") || strings.Contains(row, "$") {
 		t.Fatalf("demo status line %q shows a figure", row)
 	}
 	// a tiny fill is "<1%", not 0%
 	m4 := newTestModel(t, Options{Settings: session.Settings{Model: "gpt-5"}})
-	m4.status.Meter = m4.metering.account([]*stream.Snapshot{{Model: "gpt-5", Usage: &stream.Usage{InputTokens: 100, OutputTokens: 10}}}, m4.meterEnv())
+	m4.statusBar.status.Meter = m4.metering.account([]*stream.Snapshot{{Model: "gpt-5", Usage: &stream.Usage{InputTokens: 100, OutputTokens: 10}}}, m4.meterEnv())
 	if row := statusRow(plain(m4)); !strings.Contains(row, "ctx <1% · $0.0002") {
 		t.Fatalf("status line %q", row)
 	}
@@ -119,7 +119,7 @@ func TestModelList404(t *testing.T) {
 		t.Fatalf("no free-text row:\n%s", v)
 	}
 	d.send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	d.until("the switch", func() bool { return m.dialog == nil && m.conv.Settings.Model == "my-local-model" })
+	d.until("the switch", func() bool { return m.dialog == nil && m.turns.conv.Settings.Model == "my-local-model" })
 	if got := m.composer.menu.argRows("/model g"); len(got) != 1 || got[0].arg != "gpt-5" {
 		t.Errorf("completion without a list: %v", got)
 	}
@@ -135,7 +135,7 @@ func TestModelPickerAndCompletion(t *testing.T) {
 	m := newTestModel(t, modelTestOptions(t, srv, "gpt-5"))
 	d := newDriver(t, m)
 	d.typeKeys("/model ")
-	d.until("the list", func() bool { return m.models.loaded })
+	d.until("the list", func() bool { return m.metering.models.loaded })
 	d.typeKeys("gpt")
 	v := plain(m)
 	if !strings.Contains(v, "/model gpt-5") || !strings.Contains(v, "/model gpt-5-mini") || strings.Contains(v, "/model o3") {
@@ -146,8 +146,8 @@ func TestModelPickerAndCompletion(t *testing.T) {
 		t.Fatalf("tab completed to %q", got)
 	}
 	d.send(tea.KeyPressMsg{Code: tea.KeyEnter}) // exact: sent as typed
-	if m.conv.Settings.Model != "gpt-5" {
-		t.Fatalf("model %q", m.conv.Settings.Model)
+	if m.turns.conv.Settings.Model != "gpt-5" {
+		t.Fatalf("model %q", m.turns.conv.Settings.Model)
 	}
 
 	d.send(SlashMsg{Name: "model"})
@@ -168,7 +168,7 @@ func TestModelPickerAndCompletion(t *testing.T) {
 		t.Fatalf("filter:\n%s", v)
 	}
 	d.send(tea.KeyPressMsg{Code: tea.KeyEnter})
-	d.until("the switch", func() bool { return m.conv.Settings.Model == "gpt-5-mini" })
+	d.until("the switch", func() bool { return m.turns.conv.Settings.Model == "gpt-5-mini" })
 	if n := len(srv.Requests()); n != 1 {
 		t.Errorf("%d requests; want one GET /models", n)
 	}
@@ -192,9 +192,9 @@ func TestResumeKeepsCost(t *testing.T) {
 	d := newDriver(t, m)
 	d.run(m.Init())
 	d.send(SubmitMsg{Text: "hi"})
-	d.until("the answer", func() bool { return m.cur == nil && m.status.State == Idle })
+	d.until("the answer", func() bool { return m.turns.cur == nil && m.statusBar.status.State == Idle })
 	d.send(SlashMsg{Name: "model", Args: "gpt-4.1"}) // the session's model changes; the turn was gpt-5's
-	j := m.journal
+	j := m.history.journal
 	m.shutdown() // the journal's writes land first, the session row among them
 	id := j.ID()
 	s, _, err := db.Load(id)
@@ -256,8 +256,8 @@ func TestMeteringReportsByMessage(t *testing.T) {
 
 	m := newTestModel(t, Options{Settings: session.Settings{Model: "gpt-5"}})
 	m.Update(ModelPickedMsg{Name: "gpt-5-mini"})
-	if m.conv.Settings.Model != "gpt-5-mini" || m.status.Model != "gpt-5-mini" || len(m.frame.outbox) != 0 {
-		t.Fatalf("model %q, status %q, %d reports left", m.conv.Settings.Model, m.status.Model, len(m.frame.outbox))
+	if m.turns.conv.Settings.Model != "gpt-5-mini" || m.statusBar.status.Model != "gpt-5-mini" || len(m.frame.outbox) != 0 {
+		t.Fatalf("model %q, status %q, %d reports left", m.turns.conv.Settings.Model, m.statusBar.status.Model, len(m.frame.outbox))
 	}
 	if !strings.Contains(plain(m), "model: gpt-5-mini") {
 		t.Errorf("no notice:\n%s", plain(m))

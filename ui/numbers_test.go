@@ -50,7 +50,9 @@ func TestDemoNumbersAgree(t *testing.T) {
 	d := newDriver(t, m)
 	d.run(m.Init())
 	idle := func(turns int) func() bool {
-		return func() bool { return m.cur == nil && m.status.State == Idle && len(m.conv.Turns) == turns }
+		return func() bool {
+			return m.turns.cur == nil && m.statusBar.status.State == Idle && len(m.turns.conv.Turns) == turns
+		}
 	}
 	d.send(SubmitMsg{Text: "weather"}) // a function call, answered in a round of its own
 	d.until("the weather answer and its tool round", idle(2))
@@ -61,7 +63,7 @@ func TestDemoNumbersAgree(t *testing.T) {
 	if !strings.HasSuffix(row, "DEMO runnel-demo") || strings.Contains(row, "gpt-5-mini") {
 		t.Errorf("status line %q: want the demo's model, marked DEMO", row)
 	}
-	if r := m.conv.Turns[2].Responses; len(r) == 0 || r[0].Model != demo.Model {
+	if r := m.turns.conv.Turns[2].Responses; len(r) == 0 || r[0].Model != demo.Model {
 		t.Errorf("the demo's answer names another model: %+v", r)
 	}
 	d.send(SlashMsg{Name: "status"})
@@ -99,7 +101,7 @@ func TestDemoNumbersAgree(t *testing.T) {
 	d.send(tea.KeyPressMsg{Code: tea.KeyEscape})
 
 	// the store's list (the picker and `runnel sessions list`) and the resume notice
-	j := m.journal
+	j := m.history.journal
 	m.shutdown()
 	infos, err := db.List(10)
 	if err != nil || len(infos) != 1 {

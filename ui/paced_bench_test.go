@@ -18,9 +18,9 @@ import (
 // spinnerStep. Bubble Tea calls View after every Update, so one follows each
 // message. It returns the batches drawn.
 func chatFrames(tb testing.TB, m *Model, sse []byte, rate int) int {
-	m.gen++
-	m.cur = &turn{gen: m.gen, sess: &session.Turn{}, changed: map[*stream.Item]bool{}}
-	m.status.State = Waiting
+	m.turns.gen++
+	m.turns.cur = &turn{gen: m.turns.gen, sess: &session.Turn{}, changed: map[*stream.Item]bool{}}
+	m.statusBar.status.State = Waiting
 	d := stream.NewDecoder(bytes.NewReader(sse))
 	now := time.Unix(1_700_000_000, 0)
 	perBatch := 4096 // the stream's batch bound: full speed
@@ -42,7 +42,7 @@ func chatFrames(tb testing.TB, m *Model, sse []byte, rate int) int {
 		}
 		taken += len(b.Events)
 		if len(b.Events) > 0 || b.Final {
-			m.Update(batchMsg{gen: m.gen, batch: b})
+			m.Update(batchMsg{gen: m.turns.gen, batch: b})
 			_ = m.View()
 			frames++
 			if chatFramesHook != nil {
@@ -54,12 +54,12 @@ func chatFrames(tb testing.TB, m *Model, sse []byte, rate int) int {
 		}
 		now = now.Add(pace.StreamInterval)
 		for !now.Before(nextSpin) && more {
-			m.Update(frameMsg{gen: m.gen, seq: m.pacer.Last(), now: nextSpin})
+			m.Update(frameMsg{gen: m.turns.gen, seq: m.turns.pacer.Last(), now: nextSpin})
 			_ = m.View()
 			nextSpin = nextSpin.Add(pace.SpinnerStep)
 		}
 	}
-	if m.cur != nil {
+	if m.turns.cur != nil {
 		tb.Fatal("the turn did not end")
 	}
 	return frames

@@ -67,8 +67,8 @@ func TestPromptCommandSendsItsTurn(t *testing.T) {
 	if s := plain(m); !strings.Contains(s, "▸ /review — its instructions, model gpt-5-mini, effort low, for this turn") {
 		t.Errorf("no prompt line above the turn:\n%s", s)
 	}
-	if m.conv.Settings.Model != "gpt-5" || m.conv.Settings.Instructions != "be terse" {
-		t.Errorf("the session's settings changed: %+v", m.conv.Settings)
+	if m.turns.conv.Settings.Model != "gpt-5" || m.turns.conv.Settings.Instructions != "be terse" {
+		t.Errorf("the session's settings changed: %+v", m.turns.conv.Settings)
 	}
 
 	m.Update(SubmitMsg{Text: "and now?"})

@@ -69,7 +69,7 @@ func TestResumeHistoryReachesEarlierSessions(t *testing.T) {
 	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL}, DB: db, Resume: s})
 	d := newDriver(t, m)
 	d.run(m.Init())
-	d.until("the stored prompts", func() bool { return len(m.storedPrompts) == 4 })
+	d.until("the stored prompts", func() bool { return len(m.history.storedPrompts) == 4 })
 	var got []string
 	for range 5 {
 		d.send(tea.KeyPressMsg{Code: tea.KeyUp})

@@ -77,8 +77,8 @@ func TestProviderSwitchCarriesTheHistory(t *testing.T) {
 	if !strings.Contains(v, "@ollama") || !strings.Contains(v, "qwen3:8b") {
 		t.Errorf("the status line does not name the new provider and model:\n%s", v)
 	}
-	if m.opts.Client.BaseURL != b.URL || m.conv.Settings.Provider != "ollama" || m.conv.Settings.Store || m.conv.Settings.Model != "qwen3:8b" {
-		t.Fatalf("after the switch: client %s, settings %+v", m.opts.Client.BaseURL, m.conv.Settings)
+	if m.opts.Client.BaseURL != b.URL || m.turns.conv.Settings.Provider != "ollama" || m.turns.conv.Settings.Store || m.turns.conv.Settings.Model != "qwen3:8b" {
+		t.Fatalf("after the switch: client %s, settings %+v", m.opts.Client.BaseURL, m.turns.conv.Settings)
 	}
 
 	m.Update(SlashMsg{Name: "status"})
@@ -114,7 +114,7 @@ func TestProviderSwitchCarriesTheHistory(t *testing.T) {
 	if len(reqs) != 2 || reqs[1].PreviousResponseID() != "" || strings.Count(third, "first question") != 1 || strings.Count(third, "second answer") != 1 {
 		t.Errorf("the turn after the switch does not carry the history once: %s", third)
 	}
-	for _, turn := range m.conv.Turns {
+	for _, turn := range m.turns.conv.Turns {
 		if len(turn.Input) > 2 {
 			t.Errorf("a turn keeps %d input items: the history is kept twice", len(turn.Input))
 		}
@@ -136,8 +136,8 @@ func TestProviderSwitchRefused(t *testing.T) {
 			t.Errorf("/provider %s: no line %q:\n%s", tt.name, tt.want, plain(m))
 		}
 	}
-	if m.opts.Client.BaseURL != a.URL || m.status.ProviderName != "lmstudio" || m.conv.Settings.Provider != "lmstudio" {
-		t.Errorf("a refused switch moved the chat: client %s, status %q", m.opts.Client.BaseURL, m.status.ProviderName)
+	if m.opts.Client.BaseURL != a.URL || m.statusBar.status.ProviderName != "lmstudio" || m.turns.conv.Settings.Provider != "lmstudio" {
+		t.Errorf("a refused switch moved the chat: client %s, status %q", m.opts.Client.BaseURL, m.statusBar.status.ProviderName)
 	}
 	if connects["olama"]+connects["lmstudio"] != 0 || connects["openai"] != 1 {
 		t.Errorf("Connect calls %v; want openai once and no others", connects)
@@ -180,8 +180,8 @@ func TestProviderPicker(t *testing.T) {
 	}
 	_, cmd = m.Update(cmd()) // SlashMsg{provider ollama}
 	runCmd(m, cmd)           // Connect, then the switch
-	if m.dialog != nil || m.status.ProviderName != "ollama" || m.opts.Client.BaseURL != b.URL {
-		t.Fatalf("enter did not switch: dialog %v, provider %q", m.dialog != nil, m.status.ProviderName)
+	if m.dialog != nil || m.statusBar.status.ProviderName != "ollama" || m.opts.Client.BaseURL != b.URL {
+		t.Fatalf("enter did not switch: dialog %v, provider %q", m.dialog != nil, m.statusBar.status.ProviderName)
 	}
 }
 
@@ -190,15 +190,15 @@ func TestProviderPicker(t *testing.T) {
 func TestResumedOnAnotherProvider(t *testing.T) {
 	t.Parallel()
 	m, _, _, _ := twoProviders(t)
-	m.conv.Settings.Provider = "ollama" // as FromStore gives a session saved there
-	line := keepProvider(m.conv, m.status.ProviderName, m.opts.Settings)
-	if m.conv.Settings.Provider != "lmstudio" || !strings.Contains(line, `was on provider "ollama"; it goes on on "lmstudio"`) {
-		t.Errorf("keepProvider: provider %q, line %q", m.conv.Settings.Provider, line)
+	m.turns.conv.Settings.Provider = "ollama" // as FromStore gives a session saved there
+	line := keepProvider(m.turns.conv, m.statusBar.status.ProviderName, m.opts.Settings)
+	if m.turns.conv.Settings.Provider != "lmstudio" || !strings.Contains(line, `was on provider "ollama"; it goes on on "lmstudio"`) {
+		t.Errorf("keepProvider: provider %q, line %q", m.turns.conv.Settings.Provider, line)
 	}
-	if m.conv.ChainID() != "" {
-		t.Errorf("the old chain %q stays", m.conv.ChainID())
+	if m.turns.conv.ChainID() != "" {
+		t.Errorf("the old chain %q stays", m.turns.conv.ChainID())
 	}
-	if again := keepProvider(m.conv, m.status.ProviderName, m.opts.Settings); again != "" {
+	if again := keepProvider(m.turns.conv, m.statusBar.status.ProviderName, m.opts.Settings); again != "" {
 		t.Errorf("a session on the chat's provider: %q", again)
 	}
 }
@@ -209,15 +209,15 @@ func TestResumedOnAnotherProvider(t *testing.T) {
 func TestResumedDemoSession(t *testing.T) {
 	t.Parallel()
 	m, _, _, _ := twoProviders(t)
-	m.conv.Settings.Provider, m.conv.Settings.Model = "demo", "runnel-demo"
-	keepProvider(m.conv, m.status.ProviderName, m.opts.Settings)
-	if m.conv.Settings.Model != m.opts.Settings.Model || m.conv.Settings.Provider != "lmstudio" {
-		t.Errorf("a demo session on lmstudio: provider %q model %q; want the chat's model %q", m.conv.Settings.Provider, m.conv.Settings.Model, m.opts.Settings.Model)
+	m.turns.conv.Settings.Provider, m.turns.conv.Settings.Model = "demo", "runnel-demo"
+	keepProvider(m.turns.conv, m.statusBar.status.ProviderName, m.opts.Settings)
+	if m.turns.conv.Settings.Model != m.opts.Settings.Model || m.turns.conv.Settings.Provider != "lmstudio" {
+		t.Errorf("a demo session on lmstudio: provider %q model %q; want the chat's model %q", m.turns.conv.Settings.Provider, m.turns.conv.Settings.Model, m.opts.Settings.Model)
 	}
-	m.conv.Settings.Provider, m.conv.Settings.Model = "lmstudio", "qwen3"
-	keepProvider(m.conv, "demo", session.Settings{Model: "runnel-demo"})
-	if m.conv.Settings.Model != "runnel-demo" {
-		t.Errorf("a real session in the demo keeps model %q", m.conv.Settings.Model)
+	m.turns.conv.Settings.Provider, m.turns.conv.Settings.Model = "lmstudio", "qwen3"
+	keepProvider(m.turns.conv, "demo", session.Settings{Model: "runnel-demo"})
+	if m.turns.conv.Settings.Model != "runnel-demo" {
+		t.Errorf("a real session in the demo keeps model %q", m.turns.conv.Settings.Model)
 	}
 }
 
@@ -228,11 +228,11 @@ func TestModelListOfTheOldProvider(t *testing.T) {
 	m, _, _, _ := twoProviders(t)
 	slashCmd(m, "provider", "ollama")
 	m.Update(modelsMsg{list: models.List{Provider: "lmstudio", Models: []stream.ModelEntry{{ID: "openai/gpt-oss-20b"}}}})
-	if m.models.loaded || len(m.models.ids) != 0 {
-		t.Fatalf("the old provider's list was taken: %v", m.models.ids)
+	if m.metering.models.loaded || len(m.metering.models.ids) != 0 {
+		t.Fatalf("the old provider's list was taken: %v", m.metering.models.ids)
 	}
 	m.Update(modelsMsg{list: models.List{Provider: "ollama", Models: []stream.ModelEntry{{ID: "qwen3:8b"}}}})
-	if strings.Join(m.models.ids, ",") != "qwen3:8b" {
-		t.Errorf("the new provider's list: %v", m.models.ids)
+	if strings.Join(m.metering.models.ids, ",") != "qwen3:8b" {
+		t.Errorf("the new provider's list: %v", m.metering.models.ids)
 	}
 }

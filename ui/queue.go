@@ -128,18 +128,18 @@ func (m *Model) queueTurnEnded(msg turnEndMsg) tea.Cmd {
 	}
 	if (msg.failed || msg.stopped) && !urgent {
 		if m.composer.Value() != "" || len(m.composer.Attachments()) > 0 {
-			m.notice(block.Info, "the turn did not finish: your queued message stays queued (esc or ↑ takes it back)")
+			m.items.notice(block.Info, "the turn did not finish: your queued message stays queued (esc or ↑ takes it back)")
 			return nil
 		}
 		q, _ := m.queue.next()
 		m.relayout()
 		m.composer.putBack(q.text, q.files)
-		m.notice(block.Info, "the turn did not finish: your queued message is back in the composer — enter sends it")
+		m.items.notice(block.Info, "the turn did not finish: your queued message is back in the composer — enter sends it")
 		return nil
 	}
 	q, _ := m.queue.next()
 	m.relayout()
-	m.conv.Override = q.prompt
+	m.turns.conv.Override = q.prompt
 	return m.submit(q.text, q.files)
 }
 
@@ -151,7 +151,7 @@ func (m *Model) unqueue() {
 	}
 	m.relayout()
 	m.composer.putBack(q.text, q.files) // a prompt file's /NAME as typed
-	m.notice(block.Info, "taken back from the queue — enter queues it again")
+	m.items.notice(block.Info, "taken back from the queue — enter queues it again")
 }
 
 // sendNow is send_now while a reply streams: the reply stops, and the
@@ -159,12 +159,12 @@ func (m *Model) unqueue() {
 func (m *Model) sendNow() tea.Cmd {
 	if m.phase() == phStreaming {
 		m.queue.urgent = true
-		return tea.Batch(m.interrupt(), m.composer.send())
+		return tea.Batch(m.turns.interrupt(), m.composer.send())
 	}
 	return m.composer.send()
 }
 
 // relayout sizes the transcript after the lines under it changed.
 func (m *Model) relayout() {
-	m.transcript.SetSize(m.transcript.Width(), m.transcriptHeight())
+	m.items.transcript.SetSize(m.items.transcript.Width(), m.transcriptHeight())
 }

@@ -86,8 +86,8 @@ func TestQueueEscTakesItBack(t *testing.T) {
 		m, srv := queueChat(t, streamtest.Reply{SSE: streamtest.Text("resp_1", "one")})
 		m.Update(SubmitMsg{Text: "second"})
 		m.Update(k)
-		if m.queue.len() != 0 || m.composer.Value() != "second" || m.cur == nil || m.cur.stopped {
-			t.Fatalf("%s: queued %d, composer %q, stopped %v", k, m.queue.len(), m.composer.Value(), m.cur == nil || m.cur.stopped)
+		if m.queue.len() != 0 || m.composer.Value() != "second" || m.turns.cur == nil || m.turns.cur.stopped {
+			t.Fatalf("%s: queued %d, composer %q, stopped %v", k, m.queue.len(), m.composer.Value(), m.turns.cur == nil || m.turns.cur.stopped)
 		}
 		pump(t, m, nil)
 		if n := len(srv.Requests()); n != 1 || m.composer.Value() != "second" {
@@ -122,7 +122,7 @@ func TestQueueSendNow(t *testing.T) {
 	m.Update(SubmitMsg{Text: "second"})
 	m.composer.SetValue("urgent")
 	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModCtrl})
-	if m.cur == nil || !m.cur.stopped {
+	if m.turns.cur == nil || !m.turns.cur.stopped {
 		t.Fatal("ctrl+enter did not stop the reply")
 	}
 	for _, msg := range run(cmd) {

@@ -22,9 +22,9 @@ func TestRenderFallbackIsSaidOnce(t *testing.T) {
 	for _, q := range []string{"one", "two"} {
 		m.Update(SubmitMsg{Text: q})
 		pump(t, m, func() { plain(m) }) // each frame drawn, as the program does
-		m.Update(frameMsg{gen: m.gen})
+		m.Update(frameMsg{gen: m.turns.gen})
 		plain(m)
-		m.Update(frameMsg{gen: m.gen})
+		m.Update(frameMsg{gen: m.turns.gen})
 	}
 	s := plain(m)
 	if n := strings.Count(s, "nests brackets more than 32 deep"); n != 1 {

@@ -119,8 +119,8 @@ func TestResumeRedrawsTranscript(t *testing.T) {
 			t.Errorf("resumed screen lacks %q:\n%s", want, screen)
 		}
 	}
-	if m.conv.ChainID() != "resp_2" || len(m.conv.Turns) != 3 || m.status.Model != "gpt-test" {
-		t.Errorf("chain %q turns %d model %q", m.conv.ChainID(), len(m.conv.Turns), m.status.Model)
+	if m.turns.conv.ChainID() != "resp_2" || len(m.turns.conv.Turns) != 3 || m.statusBar.status.Model != "gpt-test" {
+		t.Errorf("chain %q turns %d model %q", m.turns.conv.ChainID(), len(m.turns.conv.Turns), m.statusBar.status.Model)
 	}
 	m.shutdown()
 }

@@ -38,7 +38,7 @@ func TestCompactionMarksAfterResume(t *testing.T) {
 			m.Update(SubmitMsg{Text: "and then?"})
 			pump(t, m, nil)
 		}
-		j := m.journal
+		j := m.history.journal
 		m.shutdown()
 		s, _, err := db.Load(j.ID())
 		if err != nil {
@@ -89,7 +89,7 @@ func TestRetryMarkedAfterResume(t *testing.T) {
 	if v := plain(m); strings.Count(v, "↻ retry") != 1 || !strings.Contains(v, "second try") {
 		t.Fatalf("live:\n%s", v)
 	}
-	j := m.journal
+	j := m.history.journal
 	m.shutdown()
 	s, _, err := db.Load(j.ID())
 	if err != nil {

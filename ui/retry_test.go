@@ -18,10 +18,10 @@ func retryTurn(t *testing.T, sse []byte, t0 time.Time) *Model {
 	m := newTestModel(t, Options{})
 	m.frame.clock = func() time.Time { return t0 }
 	m.frame.now = t0.Add(-15 * time.Second)
-	m.gen++
+	m.turns.gen++
 	h := stream.StartReader(t.Context(), bytes.NewReader(sse), 0)
-	m.cur = &turn{gen: m.gen, sess: m.conv.Say("hi"), handle: h, started: t0, changed: map[*stream.Item]bool{}}
-	m.status.State = Waiting
+	m.turns.cur = &turn{gen: m.turns.gen, sess: m.turns.conv.Say("hi"), handle: h, started: t0, changed: map[*stream.Item]bool{}}
+	m.statusBar.status.State = Waiting
 	return m
 }
 
@@ -38,7 +38,7 @@ func TestRetryCountdown(t *testing.T) {
 	t.Parallel()
 	t0 := time.Unix(1_700_000_000, 0)
 	m := retryTurn(t, streamtest.Text("resp_ok", "the answer"), t0)
-	m.Update(batchMsg{gen: m.gen, batch: stream.Batch{Retry: rateLimited(2 * time.Second)}})
+	m.Update(batchMsg{gen: m.turns.gen, batch: stream.Batch{Retry: rateLimited(2 * time.Second)}})
 	v := plain(m)
 	if !strings.Contains(v, "retrying in 2s") || !strings.Contains(v, "retry 1 of 3") {
 		t.Fatalf("want the real wait, 2s:\n%s", v)
@@ -46,22 +46,22 @@ func TestRetryCountdown(t *testing.T) {
 	if strings.Contains(v, "try again") {
 		t.Errorf("the notice tells the user to try again while runnel retries:\n%s", v)
 	}
-	m.Update(frameMsg{gen: m.gen, now: t0.Add(1100 * time.Millisecond)})
+	m.Update(frameMsg{gen: m.turns.gen, now: t0.Add(1100 * time.Millisecond)})
 	if v := plain(m); !strings.Contains(v, "retrying in 1s") {
 		t.Fatalf("no countdown after 1.1s:\n%s", v)
 	}
-	m.Update(frameMsg{gen: m.gen, now: t0.Add(2100 * time.Millisecond)})
+	m.Update(frameMsg{gen: m.turns.gen, now: t0.Add(2100 * time.Millisecond)})
 	if v := plain(m); !strings.Contains(v, "retrying now") {
 		t.Fatalf("at the deadline:\n%s", v)
 	}
-	for m.cur != nil {
-		b, ok := <-m.cur.handle.Chan()
+	for m.turns.cur != nil {
+		b, ok := <-m.turns.cur.handle.Chan()
 		if !ok {
 			b = stream.Batch{Final: true}
 		}
-		m.Update(batchMsg{gen: m.gen, batch: b})
+		m.Update(batchMsg{gen: m.turns.gen, batch: b})
 	}
-	m.Update(frameMsg{gen: m.gen, now: t0.Add(3 * time.Second)})
+	m.Update(frameMsg{gen: m.turns.gen, now: t0.Add(3 * time.Second)})
 	v = plain(m)
 	if !strings.Contains(v, "the answer") || !strings.Contains(v, "the retry worked") {
 		t.Errorf("want the answer and the retry's outcome:\n%s", v)
@@ -78,16 +78,16 @@ func TestRetryFailedOutcome(t *testing.T) {
 	t.Parallel()
 	t0 := time.Unix(1_700_000_000, 0)
 	m := retryTurn(t, nil, t0)
-	m.Update(batchMsg{gen: m.gen, batch: stream.Batch{Retry: rateLimited(2 * time.Second)}})
-	n := m.transcript.Len()
+	m.Update(batchMsg{gen: m.turns.gen, batch: stream.Batch{Retry: rateLimited(2 * time.Second)}})
+	n := m.items.transcript.Len()
 	second := rateLimited(4 * time.Second)
 	second.Attempt = 2
-	m.Update(batchMsg{gen: m.gen, batch: stream.Batch{Retry: second}})
+	m.Update(batchMsg{gen: m.turns.gen, batch: stream.Batch{Retry: second}})
 	v := plain(m)
-	if m.transcript.Len() != n || strings.Contains(v, "retry 1 of 3") || !strings.Contains(v, "retry 2 of 3 · retrying in 4s") {
-		t.Fatalf("the second retry is not in the first one's place (%d entries, then %d):\n%s", n, m.transcript.Len(), v)
+	if m.items.transcript.Len() != n || strings.Contains(v, "retry 1 of 3") || !strings.Contains(v, "retry 2 of 3 · retrying in 4s") {
+		t.Fatalf("the second retry is not in the first one's place (%d entries, then %d):\n%s", n, m.items.transcript.Len(), v)
 	}
-	m.Update(batchMsg{gen: m.gen, batch: stream.Batch{Final: true, Err: errors.New("429 Too Many Requests: rate limited")}})
+	m.Update(batchMsg{gen: m.turns.gen, batch: stream.Batch{Final: true, Err: errors.New("429 Too Many Requests: rate limited")}})
 	v = plain(m)
 	if strings.Contains(v, "retrying in") || !strings.Contains(v, "retry 2 of 3 · failed") || strings.Count(v, "✗ 429") != 1 {
 		t.Errorf("after the final failure:\n%s", v)

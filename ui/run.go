@@ -27,7 +27,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	if o.NoColor || os.Getenv("NO_COLOR") != "" {
 		m.frame.noColor = true
 	} else { // the placeholders that draw images are coloured
-		m.images.support = graphics.Detect(os.Getenv, nil)
+		m.items.images.support = graphics.Detect(os.Getenv, nil)
 	}
 	_, err := tea.NewProgram(m, opts...).Run()
 	m.shutdown()
@@ -35,10 +35,10 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	if o.Output != nil {
 		out = o.Output
 	}
-	m.freeImages(out)
-	res := Result{LastAnswer: m.conv.LastAnswer()}
-	if m.journal != nil {
-		res.SessionID = m.journal.ID()
+	m.items.freeImages(out)
+	res := Result{LastAnswer: m.turns.conv.LastAnswer()}
+	if m.history.journal != nil {
+		res.SessionID = m.history.journal.ID()
 	}
 	if err == tea.ErrProgramKilled && ctx.Err() != nil {
 		return res, nil

@@ -77,7 +77,7 @@ func TestMouseDragCopiesTheSource(t *testing.T) {
 		{"name", "beta", "name | size |\n|------|-----:|\n| alpha | 12 |\n| beta"},
 		{"evening", "first", "evening comes at last and it rests.\n\n- first"},
 	}
-	entries := m.transcript.Len()
+	entries := m.items.transcript.Len()
 	for _, c := range cases {
 		msgs := dragWords(t, m, c.from, c.to)
 		clipboardOf(t, msgs, c.want)
@@ -85,7 +85,7 @@ func TestMouseDragCopiesTheSource(t *testing.T) {
 			m.Update(msg)
 		}
 	}
-	if m.transcript.Len() != entries {
+	if m.items.transcript.Len() != entries {
 		t.Error("a copy added to the transcript, under the mouse")
 	}
 	rows := strings.Split(plain(m), "\n")
@@ -165,7 +165,7 @@ func TestMouseClickTogglesReasoning(t *testing.T) {
 	t.Parallel()
 	m := replayFile(t, "pydantic__pydantic-ai/openai-reasoning-4-summary-parts.sse")
 	pump(t, m, nil)
-	e := m.reasoning[0]
+	e := m.items.reasoning[0]
 	m.Update(press("home"))
 	const header = "Thought:"
 	click := func() {
@@ -225,10 +225,10 @@ func TestMouseClickOpensPanels(t *testing.T) {
 	t.Parallel()
 	m := replayFile(t, "vercel__ai/openai-web-search-6-calls.sse")
 	pump(t, m, nil)
-	if len(m.panels) == 0 {
+	if len(m.items.panels) == 0 {
 		t.Fatal("no panels")
 	}
-	x := m.panels[0].b.(interface{ Expanded() bool })
+	x := m.items.panels[0].b.(interface{ Expanded() bool })
 	m.Update(press("home"))
 	cx, cy := cellOf(t, m, 0, "searches")
 	m.Update(tea.MouseClickMsg(left(cx, cy)))
@@ -253,7 +253,7 @@ func TestMouseClickOpensPanels(t *testing.T) {
 func TestMouseCostsNothingPerFrame(t *testing.T) {
 	costtest.SkipIfRace(t)
 	m := answered(t)
-	for i, s := range m.transcript.slots {
+	for i, s := range m.items.transcript.slots {
 		if s.smap != nil {
 			t.Errorf("entry %d built a source map with no selection", i)
 		}
@@ -269,9 +269,9 @@ func TestMouseCostsNothingPerFrame(t *testing.T) {
 		m.Update(tea.MouseMotionMsg(left(x1, y)))
 	}), 1.5)
 	m.Update(tea.MouseMotionMsg(left(x1, y1)))
-	full := m.transcript.mark
-	plainView := costtest.Func(func() { m.transcript.mark = markRange{}; m.View() })
-	marked := costtest.Func(func() { m.transcript.mark = full; m.View() })
+	full := m.items.transcript.mark
+	plainView := costtest.Func(func() { m.items.transcript.mark = markRange{}; m.View() })
+	marked := costtest.Func(func() { m.items.transcript.mark = full; m.View() })
 	costtest.AtMost(t, "a View with the screen selected against one without", plainView, marked, 3)
 }
 

@@ -53,7 +53,7 @@ func TestConversationMode(t *testing.T) {
 		pump(t, m, nil)
 	}
 	bodies := responseBodies(t, srv)
-	id := m.conv.Settings.Conversation
+	id := m.turns.conv.Settings.Conversation
 	if creates(srv) != 1 || len(bodies) != 2 || !strings.HasPrefix(id, "conv_") {
 		t.Fatalf("%d creates, %d turns, id %q", creates(srv), len(bodies), id)
 	}

@@ -62,11 +62,11 @@ func TestResumeCountsUserTurns(t *testing.T) {
 	esc := func() { m.Update(tea.KeyPressMsg{Code: tea.KeyEscape}) }
 	esc()
 	esc()
-	if got := m.composer.Value(); got != "count them" || m.turns.editing != m.conv.Turns[2] {
+	if got := m.composer.Value(); got != "count them" || m.turns.editing != m.turns.conv.Turns[2] {
 		t.Errorf("esc esc edits %q, want the last prompt (not the round after it)", got)
 	}
-	if screen := plain(m); !strings.Contains(screen, "editing turn 2") || len(m.conv.Turns) != 4 {
-		t.Errorf("edit notice, %d turns shown:\n%s", len(m.conv.Turns), screen)
+	if screen := plain(m); !strings.Contains(screen, "editing turn 2") || len(m.turns.conv.Turns) != 4 {
+		t.Errorf("edit notice, %d turns shown:\n%s", len(m.turns.conv.Turns), screen)
 	}
 	esc() // leaves the unchanged edit
 	if m.composer.Value() != "" || m.turns.editing != nil || !strings.Contains(plain(m), "left edit mode") {

@@ -18,29 +18,29 @@ const retryMark = "↻ retry —"
 // both answers stay in the session and the new one follows on screen.
 func (m *Model) retry() tea.Cmd {
 	switch {
-	case m.cur != nil && !m.cur.ended:
-		m.notice(block.Info, "a reply is still streaming — esc stops it, then /retry")
+	case m.turns.cur != nil && !m.turns.cur.ended:
+		m.items.notice(block.Info, "a reply is still streaming — esc stops it, then /retry")
 		return nil
-	case m.tools.cancel != nil || m.compacting != nil || m.tools.mcpStarting():
-		m.notice(block.Info, "busy (tools, compaction or MCP servers starting) — /retry once it is done")
+	case m.tools.cancel != nil || m.turns.compacting != nil || m.tools.mcpStarting():
+		m.items.notice(block.Info, "busy (tools, compaction or MCP servers starting) — /retry once it is done")
 		return nil
 	case m.opts.Client == nil:
-		m.notice(block.Info, "this is a replay: there is no server to send to")
+		m.items.notice(block.Info, "this is a replay: there is no server to send to")
 		return nil
 	}
-	st, err := m.conv.Retry()
+	st, err := m.turns.conv.Retry()
 	if err != nil {
-		m.notice(block.Info, err.Error())
+		m.items.notice(block.Info, err.Error())
 		return nil
 	}
 	m.tools.loop.Begin(m.now()) // outputs owed to the replaced answer's calls go with it
-	m.takeOwed(m.conv)
-	m.transcript.Follow()
-	m.notice(block.Info, retryMark+" asking again from the same point: the new answer follows, and the conversation continues from it (both are kept in the session)")
-	m.turnEntry = append(m.turnEntry, m.transcript.Len())
+	m.approvals.takeOwed(m.turns.conv)
+	m.items.transcript.Follow()
+	m.items.notice(block.Info, retryMark+" asking again from the same point: the new answer follows, and the conversation continues from it (both are kept in the session)")
+	m.items.turnEntry = append(m.items.turnEntry, m.items.transcript.Len())
 	if st.Prompt != "" {
-		m.appendEntry(&plainEntry{b: block.NewUser(st.Prompt), fs: m.frame})
+		m.items.appendEntry(&plainEntry{b: block.NewUser(st.Prompt), fs: m.frame})
 	}
-	m.showAttachments(st.Attachments()) // sent again with it, as a resume shows them
+	m.items.showAttachments(st.Attachments()) // sent again with it, as a resume shows them
 	return m.beginWith(st, nil)
 }

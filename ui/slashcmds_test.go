@@ -27,10 +27,10 @@ func openDB(t *testing.T) *store.DB {
 // loadOnly reads the one session of db, after the journal wrote it all.
 func loadOnly(t *testing.T, m *Model, db *store.DB) *store.Session {
 	t.Helper()
-	if r := <-m.journal.Export("json", filepath.Join(t.TempDir(), "sync.json"), "", export.Style{}); r.Err != nil {
+	if r := <-m.history.journal.Export("json", filepath.Join(t.TempDir(), "sync.json"), "", export.Style{}); r.Err != nil {
 		t.Fatal(r.Err) // Export runs after every queued write: a barrier
 	}
-	s, _, err := db.Load(m.journal.ID())
+	s, _, err := db.Load(m.history.journal.ID())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +81,7 @@ func TestRetryChainsFromTheSamePreviousResponse(t *testing.T) {
 	if p := srv.Requests()[3].PreviousResponseID(); p != "resp_3" {
 		t.Errorf("the turn after /retry chained to %q; want the new answer resp_3", p)
 	}
-	full, _ := json.Marshal(m.conv.FullInput())
+	full, _ := json.Marshal(m.turns.conv.FullInput())
 	if strings.Contains(string(full), "Old second answer.") || !strings.Contains(string(full), "New second answer.") {
 		t.Errorf("local history keeps the replaced answer: %s", full)
 	}

@@ -76,7 +76,7 @@ func TestStatusCommandOutputCleaned(t *testing.T) {
 	if !strings.Contains(row, "red ok xxx") || strings.Contains(row, "second") || strings.Contains(row, "pwned") {
 		t.Errorf("status line: %q", row)
 	}
-	if c := m.status.Command; len([]rune(c)) > statusCommandRunes {
+	if c := m.statusBar.status.Command; len([]rune(c)) > statusCommandRunes {
 		t.Errorf("the command's line is %d runes", len([]rune(c)))
 	}
 	if !strings.Contains(row, "gpt-5") {
@@ -92,7 +92,7 @@ func TestStatusCommandRefreshes(t *testing.T) {
 	if cmd := m.statusBar.sourceUpdate(statusLineMsg{out: "one"}, m.ctx, m.now()); cmd == nil {
 		t.Fatal("no tick after a result")
 	}
-	if m.statusBar.src.running || m.status.Command != "one" {
+	if m.statusBar.src.running || m.statusBar.status.Command != "one" {
 		t.Fatal("the result was not taken")
 	}
 	if cmd := m.statusBar.sourceUpdate(statusTickMsg{seq: m.statusBar.src.tickSeq - 1}, m.ctx, m.now()); cmd != nil || m.statusBar.src.running {

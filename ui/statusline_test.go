@@ -25,7 +25,7 @@ func TestStatusShowsReportedModel(t *testing.T) {
 	}
 	d := newDriver(t, m)
 	d.send(SubmitMsg{Text: "hi"})
-	d.until("the answer", func() bool { return m.cur == nil && m.status.State == Idle })
+	d.until("the answer", func() bool { return m.turns.cur == nil && m.statusBar.status.State == Idle })
 	if v := plain(m); !strings.Contains(v, "gpt-5-2025-08-07 · medium") {
 		t.Errorf("the reported model is not shown:\n%s", v)
 	}
@@ -59,10 +59,10 @@ func TestResumeSumKeepsReasoning(t *testing.T) {
 	d.run(m.Init())
 	for _, p := range []string{"one", "two"} {
 		d.send(SubmitMsg{Text: p})
-		d.until("the answer", func() bool { return m.cur == nil && m.status.State == Idle })
+		d.until("the answer", func() bool { return m.turns.cur == nil && m.statusBar.status.State == Idle })
 	}
 	before := statusRow(plain(m))
-	j := m.journal
+	j := m.history.journal
 	m.shutdown() // the journal's writes land first, the session row among them
 	id := j.ID()
 	s, _, err := db.Load(id)

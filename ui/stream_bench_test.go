@@ -118,18 +118,18 @@ func BenchmarkChatStreamRender(b *testing.B) {
 		m := newTestModel(b, Options{})
 		m.frame.styles = styles
 		t0 := time.Now()
-		m.gen++
-		t := &turn{gen: m.gen, sess: &session.Turn{}, changed: map[*stream.Item]bool{}}
-		m.cur = t
+		m.turns.gen++
+		t := &turn{gen: m.turns.gen, sess: &session.Turn{}, changed: map[*stream.Item]bool{}}
+		m.turns.cur = t
 		d := stream.NewDecoder(bytes.NewReader(sse))
 		var batch []stream.Event
 		now := time.Unix(1_700_000_000, 0)
 		var final tea.Cmd
 		flush := func(last bool) {
-			m.Update(batchMsg{gen: m.gen, batch: stream.Batch{Events: batch}})
+			m.Update(batchMsg{gen: m.turns.gen, batch: stream.Batch{Events: batch}})
 			batch = nil
 			now = now.Add(pace.FrameInterval)
-			_, cmd := m.Update(frameMsg{gen: m.gen, now: now})
+			_, cmd := m.Update(frameMsg{gen: m.turns.gen, now: now})
 			if cmd != nil {
 				final = cmd
 			}
@@ -148,9 +148,9 @@ func BenchmarkChatStreamRender(b *testing.B) {
 		flush(true)
 		// the final full render the frame scheduled (a tea.Cmd off the UI goroutine)
 		tf := time.Now()
-		for _, e := range m.entries {
+		for _, e := range m.items.entries {
 			if e.it.Type == "message" {
-				if msg := m.finalRender(e)(); msg != nil {
+				if msg := m.items.finalRender(e)(); msg != nil {
 					m.Update(msg)
 				}
 			}

@@ -33,14 +33,14 @@ func (m *Model) startTheme() {
 	}
 	p, err := theme.Load(m.opts.ThemesDir, m.opts.Theme)
 	if err != nil {
-		m.notice(block.Warning, stream.SanitizeLine(err.Error())+" — using the terminal's theme")
+		m.items.notice(block.Warning, stream.SanitizeLine(err.Error())+" — using the terminal's theme")
 		m.opts.Theme = "auto"
 		return
 	}
 	m.frame.file = &p
 	m.frame.applyTheme(m.opts.Theme)
 	m.composer.SetStyles(m.frame.styles)
-	m.transcript.SetStyles(m.frame.styles)
+	m.items.transcript.SetStyles(m.frame.styles)
 }
 
 // setTheme switches the palette for this run: a built-in at once, a theme
@@ -61,7 +61,7 @@ func (m *Model) setTheme(name string) tea.Cmd {
 // notice with what is wrong where, the theme in use staying.
 func (m *Model) themeRead(msg themeMsg) {
 	if msg.err != nil {
-		m.notice(block.Error, stream.SanitizeLine(msg.err.Error())+" — the theme stays "+stream.SanitizeLine(m.opts.Theme))
+		m.items.notice(block.Error, stream.SanitizeLine(msg.err.Error())+" — the theme stays "+stream.SanitizeLine(m.opts.Theme))
 		return
 	}
 	m.frame.file = &msg.p
@@ -73,9 +73,9 @@ func (m *Model) useTheme(name string) {
 	m.opts.Theme = name
 	m.frame.applyTheme(m.opts.Theme)
 	m.composer.SetStyles(m.frame.styles)
-	m.transcript.SetStyles(m.frame.styles)
-	m.transcript.InvalidateAll()
-	m.notice(block.Info, "theme: "+stream.SanitizeLine(name)+" (for this run; set theme in the config to keep it)")
+	m.items.transcript.SetStyles(m.frame.styles)
+	m.items.transcript.InvalidateAll()
+	m.items.notice(block.Info, "theme: "+stream.SanitizeLine(name)+" (for this run; set theme in the config to keep it)")
 }
 
 // CheckTheme reads the config's theme, name, when it is a theme file in

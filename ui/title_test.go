@@ -25,12 +25,12 @@ func TestLLMTitle(t *testing.T) {
 	m.Init()
 	m.Update(SubmitMsg{Text: "how does streaming markdown work in a terminal?"})
 	pump(t, m, nil)
-	msg := askTitle(m.ctx, m.opts.Client, m.conv.Settings.Model, "how does streaming markdown work in a terminal?")()
+	msg := askTitle(m.ctx, m.opts.Client, m.turns.conv.Settings.Model, "how does streaming markdown work in a terminal?")()
 	if tm, ok := msg.(titleMsg); !ok || tm.title != "Streaming Markdown Basics" {
 		t.Fatalf("title msg %#v", msg)
 	}
 	m.Update(msg)
-	j := m.journal
+	j := m.history.journal
 	m.shutdown() // the journal's writes land first, the session row among them
 	id := j.ID()
 	list, _ := db.List(1)

@@ -14,7 +14,7 @@ import (
 // listPanels counts the transcript's panels of hosted MCP tool lists.
 func listPanels(m *Model) int {
 	n := 0
-	for _, e := range m.panels {
+	for _, e := range m.items.panels {
 		if e.it.Type == "mcp_list_tools" {
 			n++
 		}
@@ -43,7 +43,7 @@ func TestToolListNotDrawnAgainAfterApproval(t *testing.T) {
 		t.Errorf("%d tool list panels after the approval, want 1", n)
 	}
 	sent := 0
-	for _, turn := range m.conv.Turns {
+	for _, turn := range m.turns.conv.Turns {
 		for _, s := range turn.Responses {
 			for _, it := range s.Items {
 				if it.Type == "mcp_list_tools" {

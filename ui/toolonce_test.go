@@ -104,7 +104,7 @@ func TestRepeatedToolCallRunsOnce(t *testing.T) {
 			d.run(m.Init())
 			d.send(SubmitMsg{Text: "weather in Paris?"})
 			d.until("the answer", func() bool {
-				return m.cur == nil && m.tools.cancel == nil && len(srv.Requests()) == 2 && m.status.State == Idle
+				return m.turns.cur == nil && m.tools.cancel == nil && len(srv.Requests()) == 2 && m.statusBar.status.State == Idle
 			})
 			if n := runs(); n != 1 {
 				t.Errorf("get_weather ran %d times, want 1", n)
@@ -192,12 +192,14 @@ func TestResumeDoesNotRunACallAgain(t *testing.T) {
 			if tt.runs > 0 {
 				srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_round", "It is sunny.")})
 				d.until("the resumed round's answer", func() bool {
-					return m.tools.cancel == nil && m.cur == nil && len(srv.Requests()) == before+1 && m.status.State == Idle
+					return m.tools.cancel == nil && m.turns.cur == nil && len(srv.Requests()) == before+1 && m.statusBar.status.State == Idle
 				})
 			} else {
 				srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_next", "ok")})
 				d.send(SubmitMsg{Text: "thanks"})
-				d.until("the answer", func() bool { return m.cur == nil && len(srv.Requests()) == before+1 && m.status.State == Idle })
+				d.until("the answer", func() bool {
+					return m.turns.cur == nil && len(srv.Requests()) == before+1 && m.statusBar.status.State == Idle
+				})
 			}
 			if n := runs(); n != tt.runs {
 				t.Errorf("get_weather ran %d times after the resume, want %d", n, tt.runs)
@@ -228,7 +230,7 @@ func TestLaterRoundRepeatIsNotRunAgain(t *testing.T) {
 			d.run(m.Init())
 			d.send(SubmitMsg{Text: "weather?"})
 			d.until("the repeated call", func() bool {
-				return m.cur == nil && m.tools.cancel == nil && len(srv.Requests()) == 2 && m.status.State == Idle
+				return m.turns.cur == nil && m.tools.cancel == nil && len(srv.Requests()) == 2 && m.statusBar.status.State == Idle
 			})
 			if n := runs(); n != 1 {
 				t.Errorf("get_weather ran %d times, want 1", n)
@@ -240,7 +242,7 @@ func TestLaterRoundRepeatIsNotRunAgain(t *testing.T) {
 				t.Errorf("the round's request answers call_1 %d times", n)
 			}
 			d.send(SubmitMsg{Text: "and now?"})
-			d.until("the answer", func() bool { return m.cur == nil && len(srv.Requests()) == 3 && m.status.State == Idle })
+			d.until("the answer", func() bool { return m.turns.cur == nil && len(srv.Requests()) == 3 && m.statusBar.status.State == Idle })
 			if n := runs(); n != 1 {
 				t.Errorf("get_weather ran %d times after the next message, want 1", n)
 			}
@@ -270,7 +272,7 @@ func TestReconnectRunsACallOnce(t *testing.T) {
 	d.run(m.Init())
 	d.send(SubmitMsg{Text: "weather?"})
 	d.until("the answer", func() bool {
-		return m.cur == nil && m.tools.cancel == nil && len(srv.Requests()) >= 3 && m.status.State == Idle
+		return m.turns.cur == nil && m.tools.cancel == nil && len(srv.Requests()) >= 3 && m.statusBar.status.State == Idle
 	})
 	if len(srv.Background()) == 0 {
 		t.Fatal("the stream did not reconnect")
@@ -304,7 +306,7 @@ func TestResendAnswersACallOnce(t *testing.T) {
 	d.run(m.Init())
 	d.send(SubmitMsg{Text: "weather?"})
 	d.until("the answer", func() bool {
-		return m.cur == nil && m.tools.cancel == nil && len(srv.Requests()) == 3 && m.status.State == Idle
+		return m.turns.cur == nil && m.tools.cancel == nil && len(srv.Requests()) == 3 && m.statusBar.status.State == Idle
 	})
 	if n := runs(); n != 1 {
 		t.Errorf("get_weather ran %d times, want 1", n)

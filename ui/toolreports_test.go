@@ -39,8 +39,8 @@ func TestRoundEndIsReportedToTheRoot(t *testing.T) {
 	if !ok {
 		t.Fatalf("the last report is %T, want ToolsSettledMsg: %#v", posted[len(posted)-1], posted)
 	}
-	if m.cur != nil || len(srv.Requests()) != 1 || m.tools.cancel != nil {
-		t.Fatalf("before the root routed the report: turn %v, %d requests, round running %v", m.cur != nil, len(srv.Requests()), m.tools.cancel != nil)
+	if m.turns.cur != nil || len(srv.Requests()) != 1 || m.tools.cancel != nil {
+		t.Fatalf("before the root routed the report: turn %v, %d requests, round running %v", m.turns.cur != nil, len(srv.Requests()), m.tools.cancel != nil)
 	}
 	if len(settled.input) != 1 || !strings.Contains(string(settled.input[0]), `"call_id":"call_1"`) || !strings.Contains(string(settled.input[0]), "sunny") {
 		t.Errorf("the round's outputs: %s", settled.input)
@@ -57,11 +57,11 @@ func TestRoundEndIsReportedToTheRoot(t *testing.T) {
 
 	for _, p := range posted {
 		d.send(p)
-		if _, last := p.(ToolsSettledMsg); last && m.cur == nil {
+		if _, last := p.(ToolsSettledMsg); last && m.turns.cur == nil {
 			t.Fatal("ToolsSettledMsg did not start the next turn")
 		}
 	}
-	d.until("the answer", func() bool { return m.cur == nil && len(srv.Requests()) == 2 && m.status.State == Idle })
+	d.until("the answer", func() bool { return m.turns.cur == nil && len(srv.Requests()) == 2 && m.statusBar.status.State == Idle })
 	if n := runs(); n != 1 {
 		t.Errorf("get_weather ran %d times, want 1", n)
 	}
@@ -85,24 +85,24 @@ func TestApprovalsReportTheirAnswers(t *testing.T) {
 	m.Init()
 	m.Update(SubmitMsg{Text: "shorten it"})
 	pump(t, m, nil)
-	if len(m.pending) == 0 {
+	if len(m.approvals.pending) == 0 {
 		t.Fatal("no approval request pending")
 	}
-	m.approvals.Update(ApprovalDecisionMsg{ID: m.pending[0].it.ID, Decision: tools.Allow}, m.frame)
+	m.approvals.Update(ApprovalDecisionMsg{ID: m.approvals.pending[0].it.ID, Decision: tools.Allow}, m.frame)
 	posted := m.frame.outbox
 	m.frame.outbox = nil
 	answers, ok := posted[len(posted)-1].(answersMsg)
 	if !ok || len(answers.input) != 1 || !strings.Contains(string(answers.input[0]), `"approve":true`) {
 		t.Fatalf("the last report is %#v, want the approval's answer", posted[len(posted)-1])
 	}
-	if m.cur != nil || len(srv.Requests()) != 1 || m.dialog == nil {
-		t.Fatalf("before the root routed the reports: turn %v, %d requests, dialog open %v", m.cur != nil, len(srv.Requests()), m.dialog != nil)
+	if m.turns.cur != nil || len(srv.Requests()) != 1 || m.dialog == nil {
+		t.Fatalf("before the root routed the reports: turn %v, %d requests, dialog open %v", m.turns.cur != nil, len(srv.Requests()), m.dialog != nil)
 	}
 	for _, p := range posted {
 		m.Update(p)
 	}
-	if m.cur == nil || m.dialog != nil {
-		t.Fatalf("after routing: turn %v, dialog open %v", m.cur != nil, m.dialog != nil)
+	if m.turns.cur == nil || m.dialog != nil {
+		t.Fatalf("after routing: turn %v, dialog open %v", m.turns.cur != nil, m.dialog != nil)
 	}
 	pump(t, m, nil)
 	if reqs := srv.Requests(); len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), `"approve":true`) {

@@ -40,7 +40,7 @@ func TestStoppedRoundResumesWithItsOutcome(t *testing.T) {
 	if live.Outcome != tools.StatusCancelled || live.Phase != tools.RunEnded {
 		t.Fatalf("live run %+v, want cancelled", live)
 	}
-	sid := m.journal.ID()
+	sid := m.history.journal.ID()
 	m.shutdown()
 
 	s, _, err := db.Load(sid)

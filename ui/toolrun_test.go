@@ -23,7 +23,7 @@ func TestToolLateChunkKeepsFinalStatus(t *testing.T) {
 	if r, ok := k.runs[it.CallID]; !ok || r.State() != "running" {
 		t.Fatalf("run while running = %+v", r)
 	}
-	m.Update(toolDoneMsg{gen: m.gen, results: []tools.Result{{Call: tools.Call{CallID: "call_1", Name: "echo_args"}, Status: tools.StatusOK, Output: `{"x":41}`}}})
+	m.Update(toolDoneMsg{gen: m.turns.gen, results: []tools.Result{{Call: tools.Call{CallID: "call_1", Name: "echo_args"}, Status: tools.StatusOK, Output: `{"x":41}`}}})
 	if r := k.runs[it.CallID]; r.State() != "completed" {
 		t.Fatalf("run when done = %+v", r)
 	}

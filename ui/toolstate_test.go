@@ -56,7 +56,7 @@ func (d *driver) send(msg tea.Msg) {
 }
 
 func (d *driver) note() {
-	if s := d.m.status.State; len(d.seen) == 0 || d.seen[len(d.seen)-1] != s {
+	if s := d.m.statusBar.status.State; len(d.seen) == 0 || d.seen[len(d.seen)-1] != s {
 		d.seen = append(d.seen, s)
 	}
 }
@@ -145,7 +145,7 @@ func TestStatusLineDuringTools(t *testing.T) {
 	for range 3 {
 		gate <- struct{}{}
 	}
-	d.until("the arguments streaming", func() bool { return m.status.State == CallingTool })
+	d.until("the arguments streaming", func() bool { return m.statusBar.status.State == CallingTool })
 	if st := statusLine(plain(m)); !strings.Contains(st, "calling tool") || !strings.Contains(st, "slow_tool") {
 		t.Errorf("status while the arguments stream:\n%s", st)
 	}
@@ -155,7 +155,7 @@ func TestStatusLineDuringTools(t *testing.T) {
 		t.Errorf("status with the prompt open:\n%s", st)
 	}
 	d.send(tea.KeyPressMsg{Code: 'a', Text: "a"})
-	d.until("the tool running", func() bool { return m.status.State == RunningTool && len(m.tools.running) == 1 })
+	d.until("the tool running", func() bool { return m.statusBar.status.State == RunningTool && len(m.tools.running) == 1 })
 	if st := statusLine(plain(m)); !strings.Contains(st, "running tool") || !strings.Contains(st, "slow_tool") {
 		t.Errorf("status while the tool runs:\n%s", st)
 	}
@@ -166,7 +166,7 @@ func TestStatusLineDuringTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.until("the answer", func() bool {
-		return m.cur == nil && m.tools.cancel == nil && len(srv.Requests()) == 2 && m.status.State == Idle
+		return m.turns.cur == nil && m.tools.cancel == nil && len(srv.Requests()) == 2 && m.statusBar.status.State == Idle
 	})
 	// calling tool (arguments) → awaiting approval → (calling) → running tool
 	ask := indexOf(d.seen, AwaitingApproval)
@@ -254,7 +254,7 @@ func TestResumeAsksPendingApprovalAgain(t *testing.T) {
 		t.Errorf("no prompt after the resume:\n%s", v)
 	}
 	d.send(tea.KeyPressMsg{Code: 'a', Text: "a"})
-	d.until("the answer", func() bool { return len(srv.Requests()) == 2 && m.cur == nil && m.status.State == Idle })
+	d.until("the answer", func() bool { return len(srv.Requests()) == 2 && m.turns.cur == nil && m.statusBar.status.State == Idle })
 	r := srv.Requests()[1]
 	if b := string(r.Body); r.PreviousResponseID() != "resp_call" || !strings.Contains(b, `"function_call_output"`) || !strings.Contains(b, `ran\n`) {
 		t.Errorf("request after approving (prev %q): %s", r.PreviousResponseID(), b)
@@ -332,14 +332,14 @@ func TestNewConversationAbandonsToolRound(t *testing.T) {
 	d.send(SubmitMsg{Text: "run the slow tool"})
 	d.until("the approval prompt", func() bool { return m.dialog != nil })
 	// the session row is written on the journal's goroutine
-	waitUntil(t, "the session's id", func() bool { return m.journal.ID() != "" })
-	old := m.journal.ID()
+	waitUntil(t, "the session's id", func() bool { return m.history.journal.ID() != "" })
+	old := m.history.journal.ID()
 	d.send(SlashMsg{Name: "new"}) // through Update: the children's reports are routed
-	if m.dialog != nil || m.tools.cancel != nil || m.status.State != Idle {
-		t.Fatalf("after /new: dialog %v, round running %v, state %v", m.dialog != nil, m.tools.cancel != nil, m.status.State)
+	if m.dialog != nil || m.tools.cancel != nil || m.statusBar.status.State != Idle {
+		t.Fatalf("after /new: dialog %v, round running %v, state %v", m.dialog != nil, m.tools.cancel != nil, m.statusBar.status.State)
 	}
 	d.send(SubmitMsg{Text: "hello"})
-	d.until("the new answer", func() bool { return m.cur == nil && len(srv.Requests()) == 2 && m.status.State == Idle })
+	d.until("the new answer", func() bool { return m.turns.cur == nil && len(srv.Requests()) == 2 && m.statusBar.status.State == Idle })
 	r := srv.Requests()[1]
 	if b := string(r.Body); r.PreviousResponseID() != "" || strings.Contains(b, "function_call_output") || strings.Contains(b, "call_1") {
 		t.Errorf("the new conversation's request: %s", b)

@@ -72,12 +72,14 @@ func TestViComposerEditsAndSends(t *testing.T) {
 		t.Fatalf("edited to %q, want hello world", got)
 	}
 	viKeys(d, "enter")
-	d.until("the answer", func() bool { return m.cur == nil && m.status.State == Idle && len(m.answers) == 1 })
+	d.until("the answer", func() bool {
+		return m.turns.cur == nil && m.statusBar.status.State == Idle && len(m.items.answers) == 1
+	})
 	if m.composer.Value() != "" || m.composer.ViMode() != "INSERT" {
 		t.Errorf("after send: %q in %s mode", m.composer.Value(), m.composer.ViMode())
 	}
-	if len(m.conv.Turns) != 1 || m.conv.Turns[0].Prompt != "hello world" {
-		t.Errorf("sent %+v", m.conv.Turns)
+	if len(m.turns.conv.Turns) != 1 || m.turns.conv.Turns[0].Prompt != "hello world" {
+		t.Errorf("sent %+v", m.turns.conv.Turns)
 	}
 }
 
@@ -94,12 +96,14 @@ func TestViNavigation(t *testing.T) {
 	for i, p := range []string{"first question", "second question"} {
 		d.typeKeys(p)
 		viKeys(d, "enter")
-		d.until("the answer", func() bool { return m.cur == nil && m.status.State == Idle && len(m.answers) == i+1 })
+		d.until("the answer", func() bool {
+			return m.turns.cur == nil && m.statusBar.status.State == Idle && len(m.items.answers) == i+1
+		})
 	}
-	last := m.transcript.Len() - 1
+	last := m.items.transcript.Len() - 1
 	viKeys(d, "ctrl+k")
-	if !m.nav.on || m.nav.cur != last || !strings.Contains(statusRow(plain(m)), "NAVIGATE") {
-		t.Fatalf("ctrl+k: on %v at %d of %d, status %q", m.nav.on, m.nav.cur, last, statusRow(plain(m)))
+	if !m.items.nav.on || m.items.nav.cur != last || !strings.Contains(statusRow(plain(m)), "NAVIGATE") {
+		t.Fatalf("ctrl+k: on %v at %d of %d, status %q", m.items.nav.on, m.items.nav.cur, last, statusRow(plain(m)))
 	}
 	if v := plain(m); !strings.Contains(v, "▼───") || !strings.Contains(v, "y copy") {
 		t.Errorf("no cursor rule, or no navigation hint, on screen:\n%s", v)
@@ -108,14 +112,14 @@ func TestViNavigation(t *testing.T) {
 		keys string
 		want int
 	}{
-		{"k", m.drawn(last-1, -1)}, {"j", last}, {"j", last}, // stops at the end; skips blocks that draw nothing
-		{"[ [", m.turnEntry[1]}, {"[ [", m.turnEntry[0]}, {"[ [", 0},
-		{"] ]", m.turnEntry[0]}, {"] ]", m.turnEntry[1]}, {"g g", 0}, {"G", last},
+		{"k", m.items.drawn(last-1, -1)}, {"j", last}, {"j", last}, // stops at the end; skips blocks that draw nothing
+		{"[ [", m.items.turnEntry[1]}, {"[ [", m.items.turnEntry[0]}, {"[ [", 0},
+		{"] ]", m.items.turnEntry[0]}, {"] ]", m.items.turnEntry[1]}, {"g g", 0}, {"G", last},
 	}
 	for _, s := range steps {
 		viKeys(d, s.keys)
-		if m.nav.cur != s.want {
-			t.Fatalf("%q: cursor at %d, want %d", s.keys, m.nav.cur, s.want)
+		if m.items.nav.cur != s.want {
+			t.Fatalf("%q: cursor at %d, want %d", s.keys, m.items.nav.cur, s.want)
 		}
 	}
 	// search backwards from the end wraps to the first prompt; n goes on
@@ -124,35 +128,35 @@ func TestViNavigation(t *testing.T) {
 		t.Errorf("status while typing: %q", row)
 	}
 	viKeys(d, "enter")
-	first := m.nav.cur
-	if !strings.Contains(m.blockText(first), "question") {
-		t.Fatalf("search landed on %d: %q", first, m.blockText(first))
+	first := m.items.nav.cur
+	if !strings.Contains(m.items.blockText(first), "question") {
+		t.Fatalf("search landed on %d: %q", first, m.items.blockText(first))
 	}
 	viKeys(d, "n")
-	if m.nav.cur == first || !strings.Contains(m.blockText(m.nav.cur), "question") {
-		t.Fatalf("n: at %d %q", m.nav.cur, m.blockText(m.nav.cur))
+	if m.items.nav.cur == first || !strings.Contains(m.items.blockText(m.items.nav.cur), "question") {
+		t.Fatalf("n: at %d %q", m.items.nav.cur, m.items.blockText(m.items.nav.cur))
 	}
 	viKeys(d, "N")
-	if m.nav.cur != first {
-		t.Fatalf("N: at %d, want %d", m.nav.cur, first)
+	if m.items.nav.cur != first {
+		t.Fatalf("N: at %d, want %d", m.items.nav.cur, first)
 	}
 	// y on the last answer copies its markdown source, cleaned
 	viKeys(d, "G")
-	for m.nav.cur > 0 && m.blockText(m.nav.cur) != m.answers[1] {
+	for m.items.nav.cur > 0 && m.items.blockText(m.items.nav.cur) != m.items.answers[1] {
 		viKeys(d, "k")
 	}
 	_, cmd := m.Update(viKey("y"))
-	clipboardOf(t, run(cmd), stream.Sanitize(m.answers[1]))
+	clipboardOf(t, run(cmd), stream.Sanitize(m.items.answers[1]))
 	// o opens the panel under the cursor
-	p := m.panels[0]
-	m.nav.cur = p.idx
+	p := m.items.panels[0]
+	m.items.nav.cur = p.idx
 	open := p.b.(block.Expander).Expanded()
 	viKeys(d, "o")
 	if p.b.(block.Expander).Expanded() == open {
 		t.Error("o did not open the panel")
 	}
 	viKeys(d, "i")
-	if m.nav.on || strings.Contains(plain(m), "▼───") || !strings.Contains(statusRow(plain(m)), "INSERT") {
+	if m.items.nav.on || strings.Contains(plain(m), "▼───") || !strings.Contains(statusRow(plain(m)), "INSERT") {
 		t.Errorf("i: still navigating, or status %q", statusRow(plain(m)))
 	}
 }
@@ -282,10 +286,10 @@ func TestReboundScrollKeysSurviveNew(t *testing.T) {
 	m := newTestModel(t, Options{Keys: km})
 	m.Update(SlashMsg{Name: "new"})
 	for i := range 40 {
-		m.notice(block.Info, fmt.Sprintf("line %d", i))
+		m.items.notice(block.Info, fmt.Sprintf("line %d", i))
 	}
 	m.Update(viKey("ctrl+b"))
-	if m.transcript.follow {
+	if m.items.transcript.follow {
 		t.Error("ctrl+b (page_up) did not scroll after /new")
 	}
 }
@@ -329,18 +333,20 @@ func TestViNavigationEditsATurn(t *testing.T) {
 	for i, p := range []string{"first question", "second question"} {
 		d.typeKeys(p)
 		viKeys(d, "enter")
-		d.until("the answer", func() bool { return m.cur == nil && m.status.State == Idle && len(m.answers) == i+1 })
+		d.until("the answer", func() bool {
+			return m.turns.cur == nil && m.statusBar.status.State == Idle && len(m.items.answers) == i+1
+		})
 	}
 	viKeys(d, "ctrl+k")
 	viKeys(d, "[ [")
 	viKeys(d, "[ [")
 	viKeys(d, "j") // the first answer
-	if m.nav.cur <= m.turnEntry[0] || m.nav.cur >= m.turnEntry[1] {
-		t.Fatalf("cursor at %d, not in the first turn (%v)", m.nav.cur, m.turnEntry)
+	if m.items.nav.cur <= m.items.turnEntry[0] || m.items.nav.cur >= m.items.turnEntry[1] {
+		t.Fatalf("cursor at %d, not in the first turn (%v)", m.items.nav.cur, m.items.turnEntry)
 	}
 	viKeys(d, "e")
 	d.until("the edit", func() bool { return m.turns.editing != nil })
-	if m.nav.on || m.composer.Value() != "first question" || m.turns.editing != m.conv.Turns[0] {
-		t.Errorf("e: navigating %v, composer %q, editing the first turn %v", m.nav.on, m.composer.Value(), m.turns.editing == m.conv.Turns[0])
+	if m.items.nav.on || m.composer.Value() != "first question" || m.turns.editing != m.turns.conv.Turns[0] {
+		t.Errorf("e: navigating %v, composer %q, editing the first turn %v", m.items.nav.on, m.composer.Value(), m.turns.editing == m.turns.conv.Turns[0])
 	}
 }
