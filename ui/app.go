@@ -141,11 +141,11 @@ func (m *Model) Init() tea.Cmd {
 	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startHistory(), m.history.loadPrompts()}
 	cmds = append(cmds, m.tools.initMCP(m.frame), m.statusBar.refreshSource(m.ctx))
 	if m.opts.Replay != nil {
-		m.turns.gen++
 		h := stream.StartReader(m.ctx, m.opts.Replay, m.opts.ReplayPace)
-		m.turns.cur = startReplay(h, m.turns.gen, m.now(), m.opts.responseLimit())
-		m.statusBar.status.State, m.statusBar.status.Started = Waiting, m.turns.cur.started
+		limit := m.opts.responseLimit()
+		t := m.turns.start(func(gen int) *turn { return startReplay(h, gen, m.now(), limit) })
 		m.turns.next(session.Event{Kind: session.Began})
+		m.statusBar.began(t.started)
 		cmds = append(cmds, m.turns.pace(pace.Facts{Cause: pace.Begin}, m.now()))
 	}
 	return tea.Batch(append(cmds, m.routePosted())...) // the MCP servers' state, at once
@@ -162,12 +162,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	_, cmd := m.update(msg)
 	cmd = tea.Batch(cmd, m.routePosted())
-	m.statusBar.sync(m.turns.conv)                                                           // the tier (/fast) and the branch shown
+	phase := m.turns.phase()                                                                 // the turn engine's: the one state that decides
+	m.statusBar.sync(m.turns.conv, phase)                                                    // the state shown, the tier (/fast) and the branch
 	if place := m.items.placeImages(m.dialog == nil && !m.keyState.showHelp); place != nil { // iTerm2 images follow the layout (inline.go)
 		cmd = tea.Batch(cmd, place)
 	}
 	// a long turn that ended or waits notifies
-	phase := m.turns.phase() // the turn engine's: the status line only shows
 	cmd = tea.Batch(cmd, m.notify.observe(phase, m.now()))
 	if phase == AwaitingApproval { // the status line's timer runs
 		cmd = tea.Batch(cmd, m.turns.pace(pace.Facts{Cause: pace.Routed, Approval: true}, m.now()))
@@ -179,9 +179,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // order, and what those messages report in turn.
 func (m *Model) routePosted() tea.Cmd {
 	var cmd tea.Cmd
-	for len(m.frame.outbox) > 0 {
-		next := m.frame.outbox[0]
-		m.frame.outbox = m.frame.outbox[1:]
+	for next, ok := m.frame.posted(); ok; next, ok = m.frame.posted() {
 		_, more := m.update(next)
 		cmd = tea.Batch(cmd, more)
 	}
@@ -193,7 +191,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case waitTickMsg:
 		pl, cmd := m.turns.plan(pace.Facts{Cause: pace.WaitTick, Shown: m.frame.now}, msg.now)
 		if pl.Clock {
-			m.frame.now = msg.now
+			m.frame.at(msg.now, m.frame.draft)
 		}
 		return m, cmd
 	case TogglePanelMsg:
@@ -208,8 +206,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case tea.BackgroundColorMsg:
-		m.frame.dark = msg.IsDark()
-		m.frame.applyTheme(m.opts.Theme)
+		m.frame.setDark(msg.IsDark(), m.opts.Theme)
 		m.composer.SetStyles(m.frame.styles)
 		m.items.transcript.SetStyles(m.frame.styles)
 		m.items.transcript.InvalidateAll()
@@ -245,13 +242,13 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if cmd := m.agents.hold(msg, m.frame); cmd != nil {
 			return m, cmd // the project's AGENTS.md: asked at the first message (agents.go)
 		}
-		m.turns.conv.Override = msg.Prompt // a prompt file's turn, or nil: the session's settings
+		m.turns.Update(overrideMsg{msg.Prompt}) // a prompt file's turn, or nil: the session's settings
 		return m, m.submit(msg.Text, msg.Files)
 	case askPromptsMsg:
 		return m, askPromptTrust(m.opts.Prompts, msg.typed, m.frame) // a project prompt's first use (promptcmds.go)
 	case agentsAnsweredMsg:
 		text, isErr := m.agents.answered(msg)
-		m.turns.conv.Project = m.agents.text()
+		m.turns.Update(projectMsg{m.agents.text()})
 		return m, tea.Batch(notify(isErr, text), msgCmd(msg.held))
 	case attachReadMsg:
 		return m, m.attachRead(msg)
@@ -281,13 +278,13 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case toolFramesMsg:
 		return m, m.turns.ensureTick()
 	case mcpServersMsg:
-		m.statusBar.status.MCP, m.statusBar.status.MCPBrief = msg.mgr.Summary(), msg.mgr.Brief()
+		m.statusBar.Update(mcpStatusMsg{summary: msg.mgr.Summary(), brief: msg.mgr.Brief()})
 		m.items.showSettled(msg.mgr.ListItems(), m.now()) // the servers' tool lists
 		// what /mcp:… and @mcp:… complete (mcpextras.go)
 		m.composer.SetMCP(msg.mgr.Prompts(nil), msg.mgr.Resources(nil))
 		return m, nil
 	case toolSetMsg:
-		m.turns.conv.Settings = msg.applyTo(m.turns.conv.Settings)
+		m.turns.Update(msg)
 		m.history.saveSettings(m.turns.conv.Settings)
 		return m, nil
 	case conversationMsg:
@@ -354,15 +351,12 @@ func (m *Model) updateComposer(msg tea.Msg) tea.Cmd {
 
 // resize lays out at once the first time, then debounces the reflow.
 func (m *Model) resize(w, h int) tea.Cmd {
-	m.frame.width, m.frame.height = w, h
+	first, seq := m.frame.resize(w, h)
 	m.composer.SetWidth(w)
-	if !m.frame.sized {
-		m.frame.sized = true
+	if first {
 		m.items.transcript.SetSize(w, m.transcriptHeight())
 		return nil
 	}
-	m.frame.resizeSeq++
-	seq := m.frame.resizeSeq
 	m.items.transcript.SetSize(m.items.transcript.Width(), m.transcriptHeight())
 	return tea.Tick(80*time.Millisecond, func(time.Time) tea.Msg { return resizeMsg{seq} })
 }

@@ -17,8 +17,7 @@ func (m *Model) attachRead(msg attachReadMsg) tea.Cmd {
 	if msg.of != m.turns.attaching {
 		return nil // esc stopped that read: the message is in the composer
 	}
-	m.turns.attaching = nil
-	m.statusBar.status.Detail = ""
+	m.turns.Update(msg) // the read is over
 	if msg.err != nil {
 		m.items.notice(block.Error, stream.SanitizeLine(msg.err.Error())+" — nothing was sent")
 		m.composer.putBack(msg.text, msg.files)

@@ -9,7 +9,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"runnel/session"
 	"runnel/stream"
 	"runnel/ui/block"
 )
@@ -18,20 +17,9 @@ import (
 func (m *Model) slash(name, args string) tea.Cmd {
 	switch name {
 	case "new":
-		var stop tea.Cmd
-		if m.turns.cur != nil && !m.turns.cur.ended {
-			stop = m.turns.interrupt()
-		}
-		m.tools.abandon(m.frame)
-		m.turns.conv = m.turns.conv.Restart() // what the server refused stays unsent (session/knobs.go)
-		m.items.reset(m.transcriptHeight())
-		m.approvals.pending = nil
-		m.metering.reset()
-		m.statusBar.resetUsage()
-		watch := m.history.restart(m.turns.conv.Settings)
-		m.tools.loop.Reset()
+		cmd := m.reset(resetNew, Connection{})
 		m.items.notice(block.Info, "new conversation")
-		return tea.Batch(stop, watch)
+		return cmd
 	case "model":
 		return m.metering.modelCommand(args, m.frame, m.meterEnv())
 	case "provider":
@@ -39,18 +27,18 @@ func (m *Model) slash(name, args string) tea.Cmd {
 	case "status":
 		m.statusFacts()
 	case "effort":
-		m.turns.conv.Settings.ReasoningEffort = args
-		m.statusBar.status.Effort = args
+		m.turns.Update(effortMsg{args})
+		m.statusBar.showModel(m.statusBar.status.Model, args)
 		m.history.saveSettings(m.turns.conv.Settings)
 		m.items.notice(block.Info, "reasoning effort: "+args)
 	case "fast":
-		m.turns.conv.Settings.ServiceTier = session.ToggleFast(m.turns.conv.Settings.ServiceTier)
+		m.turns.Update(fastMsg{})
 		m.history.saveSettings(m.turns.conv.Settings)
 		m.items.notice(block.Info, fastNotice(m.turns.conv.Settings.ServiceTier, m.turns.conv.RefusedKnobs()))
 	case "copy":
 		return m.items.copyAnswer(args)
 	case "help":
-		m.keyState.showHelp, m.keyState.helpTop = true, 0
+		m.keyState.openHelp()
 	case "sessions":
 		return m.history.openPicker(m.frame)
 	case "search":

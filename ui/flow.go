@@ -73,7 +73,7 @@ func (m *Model) send(text string, files []*attach.File, msg json.RawMessage) tea
 	if o := m.turns.conv.Override; o != nil {
 		m.items.notice(block.Info, promptHeader(o)) // a prompt file's turn (promptcmds.go)
 	}
-	m.items.turnEntry = append(m.items.turnEntry, m.items.transcript.Len())
+	m.items.markTurn()
 	if text != "" {
 		m.items.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})
 	}
@@ -99,18 +99,20 @@ func (m *Model) beginWith(st *session.Turn, round *session.TurnLog) tea.Cmd {
 		m.items.notice(block.Error, stream.SanitizeLine(m.tools.resolveErr.Error()))
 	}
 	req.Tools = m.tools.resolved // secrets only in the request sent, never in the turn kept
-	m.turns.gen++
-	t := startTurn(m.ctx, m.turns.gen, m.opts.Client, st, req, m.now(), m.opts.responseLimit())
+	var log *session.TurnLog
 	switch {
 	case m.history.journal != nil && round != nil:
-		t.log = m.history.journal.Continue(round, st)
+		log = m.history.journal.Continue(round, st)
 	case m.history.journal != nil:
-		t.log = m.history.journal.Begin(st)
+		log = m.history.journal.Begin(st)
 	}
-	m.turns.cur = t
-	m.approvals.pending = nil
-	m.statusBar.status.State, m.statusBar.status.Started, m.statusBar.status.Detail = Waiting, t.started, ""
-	m.statusBar.status.TurnUsage = Usage{}
+	t := m.turns.start(func(gen int) *turn {
+		t := startTurn(m.ctx, gen, m.opts.Client, st, req, m.now(), m.opts.responseLimit())
+		t.log = log
+		return t
+	})
+	m.approvals.clearPending()
+	m.statusBar.began(t.started)
 	return m.turns.pace(pace.Facts{Cause: pace.Begin}, m.now()) // the first batch, and the spinner until it comes
 }
 
@@ -150,21 +152,14 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	} else if r != nil {
 		// the frame clock stands still while the chat is idle: the countdown
 		// is measured from now, not from the last frame
-		m.frame.now = now
-		text := retryText(r)
-		t.reconn = r.Resume || r.Poll
-		t.polling = r.Poll
-		if !m.turns.retryAgain(t, text, now.Add(r.Wait)) { // else the retry before failed too: its line goes on
-			t.retry = &plainEntry{b: block.NewRetry(text, now.Add(r.Wait)), fs: m.frame}
-			m.items.appendEntry(t.retry)
+		m.frame.at(now, m.frame.draft)
+		if e := t.retrying(r, now, m.frame); e != nil { // else the retry before failed too: its line goes on
+			m.items.appendEntry(e)
 		}
 	}
 	m.items.showItems(t.snapshots())
 	if len(msg.batch.Events) > 0 {
-		m.turns.next(session.Event{Kind: session.Streamed})
-		if m.statusBar.status.State == Waiting {
-			m.statusBar.status.State = Streaming
-		}
+		m.turns.next(session.Event{Kind: session.Streamed}) // the status line shows it (statusBar.sync)
 	}
 	m.statusBar.follow(t.acc.Current(), t.effort, t.usage(), m.items.title)
 	switch {
@@ -182,8 +177,7 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 // tools run or entries animate, slowly while a turn is in flight (the
 // status line's spinner, a retry countdown), not at all otherwise.
 func (m *Model) tick(now time.Time, draw pace.Draw) tea.Cmd {
-	m.frame.now = now
-	m.frame.draft = draw == pace.DrawDraft
+	m.frame.at(now, draw == pace.DrawDraft)
 	var cmds []tea.Cmd
 	if t := m.turns.cur; t != nil {
 		if t.retry != nil {
@@ -195,19 +189,13 @@ func (m *Model) tick(now time.Time, draw pace.Draw) tea.Cmd {
 			}
 			t.log.Note(now, t.snapshots(), func(it *stream.Item) bool { return t.changed[it] })
 		}
-		for it := range t.changed {
-			cmds = append(cmds, m.items.refresh(it, now))
-		}
-		clear(t.changed)
+		t.flushChanged(func(it *stream.Item) { cmds = append(cmds, m.items.refresh(it, now)) })
 	}
 	m.tools.flushRound(now)
 	if n := m.frame.md.NewNote(); n != "" { // a render that fell back to plain text says so, once
 		m.items.notice(block.Warning, stream.SanitizeLine(n))
 	}
-	for it := range m.items.dirty {
-		cmds = append(cmds, m.items.refresh(it, now))
-	}
-	clear(m.items.dirty)
+	cmds = append(cmds, m.items.refreshDirty(now))
 	live := false
 	for _, e := range m.items.entriesLive() {
 		m.items.transcript.Invalidate(e.idx)
@@ -229,14 +217,11 @@ func (m *Model) endTurn(t *turn, draw pace.Draw) tea.Cmd {
 		return cmd // sent again (fallback)
 	}
 	snaps := t.snapshots()
-	m.metering.usage = m.metering.usage.Add(t.usage())
-	m.statusBar.status.Meter = m.metering.account(snaps, m.meterEnv())
-	m.statusBar.status.SessionUsage = m.metering.usage
-	m.statusBar.status.TurnUsage = t.usage()
-	m.statusBar.status.State, m.statusBar.status.Detail = Idle, ""
+	meter := m.metering.account(snaps, m.meterEnv()) // the one sum: the status line asks it
+	m.statusBar.ended(meter, m.metering.sessionUsage(), t.usage())
 	m.frame.post(turnEndMsg{failed: turnFailed(t), stopped: t.stopped}) // the notifier and the queue (queue.go)
 	now := m.now()
-	m.approvals.pending = append(m.approvals.pending, m.items.endItems(snaps, now, t.changed)...)
+	asks := m.items.endItems(snaps, now, t.changed)
 	for _, n := range m.turns.endNotices(t, snaps, m.turns.conv.Carried()) {
 		m.items.notice(n.kind, n.text)
 	}
@@ -245,12 +230,11 @@ func (m *Model) endTurn(t *turn, draw pace.Draw) tea.Cmd {
 		t.log.End(now, t.sess)
 	}
 	cmd := m.tick(now, draw)
-	m.turns.cur = nil
+	m.turns.Update(turnSettledMsg{})
 	if m.opts.LLMTitle && m.history.journal != nil && len(m.turns.conv.Turns) == 1 && t.sess.Prompt != "" && t.err == nil && !t.stopped {
 		cmd = tea.Batch(cmd, askTitle(m.ctx, m.opts.Client, m.turns.conv.Settings.Model, t.sess.Prompt))
 	}
-	if len(m.approvals.pending) > 0 {
-		m.statusBar.status.State = AwaitingApproval
+	if m.approvals.add(asks) {
 		m.turns.next(session.Event{Kind: session.Asking})
 		if m.approvals.autoApprove(m.frame) {
 			return cmd

@@ -85,6 +85,42 @@ func (f *frameState) frameTick(gen, seq int, d time.Duration) tea.Cmd {
 // is done, so a child never sees another child's state half-changed.
 func (f *frameState) post(msg tea.Msg) { f.outbox = append(f.outbox, msg) }
 
+// posted takes the first message posted and not yet routed; false when
+// there is none.
+func (f *frameState) posted() (tea.Msg, bool) {
+	if len(f.outbox) == 0 {
+		return nil, false
+	}
+	msg := f.outbox[0]
+	f.outbox = f.outbox[1:]
+	return msg, true
+}
+
+// at moves the frame clock to now; draft says whether this frame draws a
+// stream that outruns the frames (draftFor).
+func (f *frameState) at(now time.Time, draft bool) { f.now, f.draft = now, draft }
+
+// setDark takes the terminal's background and picks the styles again.
+func (f *frameState) setDark(dark bool, theme string) {
+	f.dark = dark
+	f.applyTheme(theme)
+}
+
+// useFile makes p the theme file in use (its name is Options.Theme).
+func (f *frameState) useFile(p theme.Palette) { f.file = &p }
+
+// resize takes the terminal's size; first says whether it is the first,
+// else seq is the debounce's number for this one.
+func (f *frameState) resize(w, h int) (first bool, seq int) {
+	f.width, f.height = w, h
+	if !f.sized {
+		f.sized = true
+		return true, 0
+	}
+	f.resizeSeq++
+	return false, f.resizeSeq
+}
+
 // noticeMsg asks for a one-line notice in the transcript.
 type noticeMsg struct {
 	kind block.NoticeKind

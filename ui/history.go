@@ -93,6 +93,14 @@ type newJournalMsg struct{}
 // requests. It returns the I/O to start next.
 func (h *history) Update(msg tea.Msg, f *frameState) tea.Cmd {
 	switch msg := msg.(type) {
+	case resetMsg:
+		switch msg.why {
+		case resetNew:
+			return h.restart(msg.settings)
+		case resetProvider:
+			h.saveSettings(msg.settings) // the session is on this provider now
+		}
+		return nil
 	case journalErrMsg:
 		return h.journalFailed(msg, f)
 	case sessionsMsg:

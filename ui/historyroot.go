@@ -52,8 +52,8 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 	if s.Imported { // a file's settings steer nothing the config does not agree with
 		conv.Settings, line = session.Foreign(conv.Settings, m.opts.Settings)
 	}
-	m.turns.conv = conv
-	m.turns.conv.Project = m.agents.text()                                        // this run's AGENTS.md, not the session's (agents.go)
+	m.turns.Update(convMsg{conv})
+	m.turns.Update(projectMsg{m.agents.text()})                                   // this run's AGENTS.md, not the session's (agents.go)
 	moved := keepProvider(conv, m.statusBar.status.ProviderName, m.opts.Settings) // providerpicker.go
 	hit := conv.Stored(msg.turn)
 	other := hit != nil && !slices.Contains(conv.Turns, hit)
@@ -62,7 +62,7 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 	if other {
 		m.history.setTip(conv) // and the session continues it
 	}
-	m.statusBar.status.Model, m.statusBar.status.Effort = conv.Settings.Model, conv.Settings.ReasoningEffort
+	m.statusBar.showModel(conv.Settings.Model, conv.Settings.ReasoningEffort)
 	past := m.updateComposer(setPastMsg{m.history.past()})
 	m.redraw()
 	for _, w := range append(msg.warns, probs...) {
@@ -84,87 +84,6 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 		m.items.transcript.ScrollTo(m.items.turnEntry[at])
 	}
 	return tea.Batch(stop, watch, past, m.tools.resumeCalls(m.turns.conv, m.opts.Client != nil, m.history.journal, m.frame), m.turns.reattach(m.history.journal))
-}
-
-// redraw rebuilds the transcript from the conversation: prompts, every item
-// with its panel, collapsed reasoning, notices for turns that ended badly,
-// and approvals still waiting.
-func (m *Model) redraw() {
-	m.items.reset(m.transcriptHeight())
-	m.approvals.pending = nil
-	m.metering.reset()
-	m.statusBar.resetUsage()
-	now := m.now()
-	carried := m.turns.conv.Carried()
-	var window compactionMarks
-	env := m.meterEnv()
-	for i, t := range m.turns.conv.Turns {
-		note := ""
-		if carried && i == len(m.turns.conv.Turns)-1 {
-			note = "; your next message sends its prompt and partial answer to the model"
-		}
-		window.mark(&m.items, t.Input, now)
-		if t.Retry {
-			m.items.notice(block.Info, retryMark+" asked again from the same point")
-		}
-		if pos, n := m.turns.conv.Siblings(i); n > 1 {
-			m.items.notice(block.Info, branchLine(pos, n)) // branch.go
-		}
-		m.items.turnEntry = append(m.items.turnEntry, m.items.transcript.Len())
-		if t.Prompt != "" {
-			m.items.appendEntry(&plainEntry{b: block.NewUser(t.Prompt), fs: m.frame})
-		}
-		m.items.showAttachments(t.Attachments()) // attachments.go
-		for _, s := range t.Responses {
-			for _, it := range s.Items {
-				if m.items.lists.skip(it) { // a server's tool list sent again: shown once (toollists.go)
-					continue
-				}
-				m.items.lists.note(it)
-				e := m.items.addItem(it, now)
-				if ib, ok := e.b.(block.ItemBlock); ok {
-					ib.End(now)
-				}
-				if it.Type == "message" && it.Text() != "" {
-					m.items.answers = append(m.items.answers, it.Text())
-				}
-			}
-			m.metering.usage = m.metering.usage.Add(usageOf(s))
-		}
-		m.statusBar.status.Meter = m.metering.account(t.Responses, env)
-		last := i == len(m.turns.conv.Turns)-1
-		switch {
-		case t.Prompt == "" && len(t.Responses) == 0 && (t.Interrupted() || t.Stopped):
-			// a tool round that sent nothing: resumeCalls speaks for calls
-			// still open; outputs that were ready go with the next message
-			if last && !callsOpen(m.turns.conv.ChainCalls()) && len(t.Input) > 0 {
-				m.items.notice(block.Info, "the tool outputs of this round had not reached the model — they go with your next message")
-			}
-		case t.Interrupted() && m.turns.reattaching(t):
-			m.items.notice(block.Info, "interrupted while this answer streamed — reattaching to it on the server")
-		case t.Interrupted():
-			m.items.notice(block.Warning, "interrupted — runnel stopped before this turn finished; its partial content is kept"+note)
-		case t.Stopped:
-			m.items.notice(block.Info, "stopped"+note)
-		case t.Err != nil && contextFull(t.Err, nil):
-			m.items.notice(block.Error, contextFullNotice)
-		case t.Err != nil:
-			m.items.notice(block.Error, stream.SanitizeLine(t.Err.Error()))
-		case len(t.Responses) > 0 && t.Responses[len(t.Responses)-1].CutOff:
-			m.items.notice(block.Warning, stream.CutOffNote+" — the partial answer is kept")
-		}
-	}
-	window.mark(&m.items, m.turns.conv.Window(), now) // compacted, and not sent yet
-	m.statusBar.status.SessionUsage = m.metering.usage
-	m.approvals.pending = m.items.waitingApprovals(m.turns.conv.PendingApprovals())
-	if len(m.approvals.pending) > 0 {
-		m.statusBar.status.State = AwaitingApproval
-		m.turns.next(session.Event{Kind: session.Asking})
-		m.approvals.askHosted(m.dialog != nil, m.frame) // the prompt comes back after a resume
-	} else if m.turns.cur == nil {
-		m.statusBar.status.State = Idle
-		m.turns.next(session.Event{Kind: session.Settled})
-	}
 }
 
 // callsOpen reports whether a call of the chain has no final output.
@@ -204,7 +123,7 @@ func (m *Model) fork(n int) tea.Cmd {
 	files := attach.FilesFromInput(m.turns.conv.Turns[keep].Input) // its attachments come back as chips
 	f := m.turns.conv.Fork(keep)
 	watch := m.history.forkJournal(keep, prompt, f.Settings, f.Turns)
-	m.turns.conv = f
+	m.turns.Update(convMsg{f})
 	m.redraw()
 	m.composer.SetValue(prompt)
 	m.composer.SetAttachments(files)

@@ -46,12 +46,28 @@ type (
 // hostedKey names an MCP tool for approve-always.
 func hostedKey(it *stream.Item) string { return it.ServerLabel + "." + it.Name }
 
-// Update handles the dialog's answer to the request asked about.
+// Update handles the dialog's answer to the request asked about, and the
+// resets.
 func (a *approvals) Update(msg tea.Msg, f *frameState) tea.Cmd {
-	if msg, ok := msg.(ApprovalDecisionMsg); ok {
+	switch msg := msg.(type) {
+	case ApprovalDecisionMsg:
 		a.hostedDecision(msg, f)
+	case resetMsg:
+		if msg.forgets() {
+			a.clearPending()
+		}
 	}
 	return nil
+}
+
+// clearPending forgets the requests waiting (a new turn, a reset: their
+// entries are gone or answered).
+func (a *approvals) clearPending() { a.pending = nil }
+
+// add adds requests waiting for an answer; it reports whether any wait.
+func (a *approvals) add(asks []*itemEntry) bool {
+	a.pending = append(a.pending, asks...)
+	return len(a.pending) > 0
 }
 
 // askHosted shows the dialog for the first pending request, unless a

@@ -139,6 +139,17 @@ func (c *items) addItem(it *stream.Item, now time.Time) *itemEntry {
 	return e
 }
 
+// refreshDirty refreshes the items changed outside a turn since the last
+// frame (tool output).
+func (c *items) refreshDirty(now time.Time) tea.Cmd {
+	var cmds []tea.Cmd
+	for it := range c.dirty {
+		cmds = append(cmds, c.refresh(it, now))
+	}
+	clear(c.dirty)
+	return tea.Batch(cmds...)
+}
+
 // refresh re-renders a changed item's entry, and starts the slow work a
 // finished item needs (the full markdown render, writing images) as Cmds.
 func (c *items) refresh(it *stream.Item, now time.Time) tea.Cmd {
@@ -448,6 +459,11 @@ func compactionItem(window []json.RawMessage) *stream.Item {
 // scroll wheel, and what its entries' slow work brings back.
 func (c *items) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case resetMsg:
+		if msg.forgets() { // a provider switch keeps the transcript
+			c.reset(msg.height)
+		}
+		return nil
 	case tea.MouseWheelMsg:
 		var cmd tea.Cmd
 		c.transcript, cmd = c.transcript.Update(msg)

@@ -17,8 +17,8 @@ import (
 // key handles a key press: decideKey (keyfn.go) says what it does in the
 // chat's state, and keyDo does it.
 func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
-	defer func() { m.statusBar.status.Mode = cmp.Or(m.items.nav.label(), m.composer.ViMode()) }()
-	return keyDo[decideKey(&m.keyState.keys, k, m.keyFacts())](m, k)
+	defer func() { m.statusBar.showMode(cmp.Or(m.items.nav.label(), m.composer.ViMode())) }()
+	return keyDo[m.keyState.decide(k, m.keyFacts())](m, k)
 }
 
 // keyFacts is the state decideKey reads: the chat's phase, what is

@@ -26,6 +26,14 @@ type keyState struct {
 	escArmed  time.Time // esc pressed once with an empty, idle composer
 }
 
+// openHelp shows the "?" overlay from its top.
+func (ks *keyState) openHelp() { ks.showHelp, ks.helpTop = true, 0 }
+
+// decide is what key k does in the chat's state f (decideKey, keyfn.go).
+func (ks *keyState) decide(k tea.KeyPressMsg, f keyFacts) keyAction {
+	return decideKey(&ks.keys, k, f)
+}
+
 // helpView is the "?" overlay in the transcript area: when it is taller,
 // a window of it from helpTop and a last line saying how to scroll.
 func (ks *keyState) helpView(f *frameState, h int) string {

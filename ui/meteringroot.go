@@ -62,8 +62,8 @@ func userTurns(turns []*session.Turn) int {
 
 // modelSwitched makes msg.model the conversation's (modelSwitchedMsg).
 func (m *Model) modelSwitched(msg modelSwitchedMsg) tea.Cmd {
-	m.turns.conv.Settings.Model = msg.model
-	m.statusBar.status.Model = msg.model
+	m.turns.Update(msg)
+	m.statusBar.showModel(msg.model, m.statusBar.status.Effort)
 	m.history.saveSettings(m.turns.conv.Settings)
 	m.items.notice(block.Info, "model: "+msg.model)
 	return nil
@@ -71,22 +71,16 @@ func (m *Model) modelSwitched(msg modelSwitchedMsg) tea.Cmd {
 
 // providerSwitched moves the chat to the provider the metering child
 // connected (providerSwitchedMsg): the next request goes to its server with
-// the conversation so far, under a divider that names the switch.
+// the conversation so far, under a divider that names the switch. Every
+// child takes the switch as a reset (resetProvider).
 func (m *Model) providerSwitched(msg providerSwitchedMsg) tea.Cmd {
 	c := msg.conn
-	m.opts.Client, m.opts.Provider, m.opts.Models = c.Client, c.Label, c.Models
-	m.opts.Settings.Store, m.opts.Settings.Background, m.opts.Settings.Provider = c.Store, c.Background, c.Name
-	m.turns.conv.SwitchProvider() // the history goes with each request from now on
-	s := &m.turns.conv.Settings
-	s.Provider, s.Store, s.Background = c.Name, c.Store, c.Background
-	if c.Model != "" {
-		s.Model = c.Model
-	}
-	m.statusBar.status.Model, m.statusBar.status.Provider, m.statusBar.status.ProviderName = s.Model, c.Label, c.Name
-	m.history.saveSettings(m.turns.conv.Settings)
+	m.opts.switchTo(c)
+	cmd := m.reset(resetProvider, c)
+	model := m.turns.conv.Settings.Model
 	name := stream.SanitizeLine(c.Name)
 	m.items.appendEntry(&plainEntry{b: block.NewDivider("provider: " + stream.SanitizeLine(msg.from) + " → " + name), fs: m.frame})
-	line := "now on " + name + " (" + providerLabel(c.Label) + ") with model " + stream.SanitizeLine(s.Model)
+	line := "now on " + name + " (" + providerLabel(c.Label) + ") with model " + stream.SanitizeLine(model)
 	if len(m.turns.conv.Turns) > 0 {
 		line += " — your next message sends the conversation so far"
 	}
@@ -95,5 +89,5 @@ func (m *Model) providerSwitched(msg providerSwitchedMsg) tea.Cmd {
 	}
 	m.items.notice(block.Info, line)
 	m.items.transcript.Follow()
-	return nil
+	return cmd
 }

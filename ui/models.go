@@ -49,11 +49,11 @@ type modelList struct {
 
 // metering is the session's tokens and cost, and the provider's models.
 //
-// Invariants: usage and meter count the same responses (those of the
-// conversation shown); models is the list of the provider the chat talks to
+// Invariants: meter counts the responses of the conversation shown, each
+// once: the session's usage, cost and context fill are its sums alone
+// (sessionUsage, figures); the root keeps no total of its own. models is the list of the provider the chat talks to
 // now (reset on each switch).
 type metering struct {
-	usage  Usage     // the session's usage
 	models modelList // the provider's models, for /model
 	meter  costMeter // the session's tokens, context fill and cost
 }
@@ -92,6 +92,10 @@ func (mt *metering) Update(msg tea.Msg, f *frameState, env meterEnv) tea.Cmd {
 	case ModelPickedMsg:
 		f.post(DialogClosedMsg{})
 		return mt.modelCommand(msg.Name, f, env)
+	case resetMsg:
+		if msg.forgets() { // a provider switch keeps the session's sums
+			mt.reset()
+		}
 	}
 	return nil
 }
@@ -287,9 +291,17 @@ func (mt *metering) account(snaps []*stream.Snapshot, env meterEnv) Meter {
 }
 
 // reset forgets the session's usage (another conversation is shown).
-func (mt *metering) reset() {
-	mt.usage, mt.meter = Usage{}, costMeter{}
+func (mt *metering) reset() { mt.meter = costMeter{} }
+
+// sessionUsage is the session's usage, of the same responses as the
+// meter: the one sum, asked by the status line.
+func (mt *metering) sessionUsage() Usage {
+	t := mt.meter.tokens
+	return Usage{Input: t.Input, Output: t.Output, Reasoning: t.Reasoning, Unknown: mt.meter.unknown}
 }
+
+// figures is the status line's meter piece (account returns it too).
+func (mt *metering) figures() Meter { return mt.meter.parts() }
 
 // tokensText is /status's tokens row, in the status line's words: "↑ in
 // 3727 (3200 cached) · ↓ out 347 (128 reasoning)".

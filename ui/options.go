@@ -140,3 +140,15 @@ type Connection struct {
 	// server that keeps no state gets store off.
 	Store, Background bool
 }
+
+// switchTo makes c the provider the options name: its client, label,
+// model list and what it wants of store and background mode (a provider
+// switch, providerSwitchedMsg).
+func (o *Options) switchTo(c Connection) {
+	o.Client, o.Provider, o.Models = c.Client, c.Label, c.Models
+	o.Settings.Store, o.Settings.Background, o.Settings.Provider = c.Store, c.Background, c.Name
+}
+
+// useTheme makes name the theme in use (/theme NAME), or "auto" when a
+// theme file cannot be read.
+func (o *Options) useTheme(name string) { o.Theme = name }

@@ -46,6 +46,17 @@ const queueShown = 3
 
 func (q *msgQueue) len() int { return len(q.msgs) }
 
+// hurry is send_now: the reply stops, and its end sends the queue's first.
+func (q *msgQueue) hurry() { q.urgent = true }
+
+// takeUrgent reports whether send_now stopped the reply that ended, and
+// forgets it.
+func (q *msgQueue) takeUrgent() bool {
+	u := q.urgent
+	q.urgent = false
+	return u
+}
+
 // add queues msg; first puts it ahead of the rest (send_now).
 func (q *msgQueue) add(msg queued, first bool) {
 	if first {
@@ -121,8 +132,7 @@ func (m *Model) enqueue(msg SubmitMsg) bool {
 // chat is idle, the first queued message goes out; after a failed or
 // stopped turn it comes back into the composer instead.
 func (m *Model) queueTurnEnded(msg turnEndMsg) tea.Cmd {
-	urgent := m.queue.urgent
-	m.queue.urgent = false
+	urgent := m.queue.takeUrgent()
 	if m.queue.len() == 0 || m.phase() != phIdle {
 		return nil
 	}
@@ -139,7 +149,7 @@ func (m *Model) queueTurnEnded(msg turnEndMsg) tea.Cmd {
 	}
 	q, _ := m.queue.next()
 	m.relayout()
-	m.turns.conv.Override = q.prompt
+	m.turns.Update(overrideMsg{q.prompt})
 	return m.submit(q.text, q.files)
 }
 
@@ -158,7 +168,7 @@ func (m *Model) unqueue() {
 // composer's message goes out as soon as it has (ahead of the queue).
 func (m *Model) sendNow() tea.Cmd {
 	if m.phase() == phStreaming {
-		m.queue.urgent = true
+		m.queue.hurry()
 		return tea.Batch(m.turns.interrupt(), m.composer.send())
 	}
 	return m.composer.send()

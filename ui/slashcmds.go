@@ -37,7 +37,7 @@ func (m *Model) retry() tea.Cmd {
 	m.approvals.takeOwed(m.turns.conv)
 	m.items.transcript.Follow()
 	m.items.notice(block.Info, retryMark+" asking again from the same point: the new answer follows, and the conversation continues from it (both are kept in the session)")
-	m.items.turnEntry = append(m.items.turnEntry, m.items.transcript.Len())
+	m.items.markTurn()
 	if st.Prompt != "" {
 		m.items.appendEntry(&plainEntry{b: block.NewUser(st.Prompt), fs: m.frame})
 	}

@@ -19,8 +19,14 @@ import (
 
 // statusBar is the status line and the key hint below it, each memoized on
 // what it depends on.
+//
+// Invariants: status.State is derived, never set: it is the turn engine's
+// phase (sync), refined within it by what the stream or the tools last
+// said (said, shownState). The figures (Meter, SessionUsage) are the
+// metering child's, as it last gave them.
 type statusBar struct {
 	status     Status
+	said       State // what the stream, the tools or a child last said the chat does (follow, Update)
 	statusFor  statusKey
 	statusLine string
 	hintFor    hintKey
@@ -93,30 +99,70 @@ func (b *statusBar) follow(s *stream.Snapshot, effort string, usage Usage, title
 		switch it.Type {
 		case "reasoning":
 			b.status.Detail = titleOf(it)
-			b.status.State = Streaming
+			b.said = Streaming
 		case "message":
-			b.status.State = Streaming
+			b.said = Streaming
 		case "function_call", "custom_tool_call":
 			// the model is still writing the call: nothing runs yet
-			b.status.State, b.status.Detail = CallingTool, it.Name
+			b.said, b.status.Detail = CallingTool, it.Name
 		default:
 			// a hosted tool (web search, code interpreter, MCP…) runs on the server
-			b.status.State, b.status.Detail = RunningTool, hostedName(it)
+			b.said, b.status.Detail = RunningTool, hostedName(it)
 		}
 		break
 	}
 	b.status.TurnUsage = usage
 }
 
-// resetUsage clears the usage and cost shown (a new or resumed session).
-func (b *statusBar) resetUsage() {
-	b.status.SessionUsage, b.status.TurnUsage, b.status.Meter = Usage{}, Usage{}, Meter{}
+// began shows a turn that started at started: no usage yet, no detail.
+func (b *statusBar) began(started time.Time) {
+	b.said, b.status.Started, b.status.Detail = Waiting, started, ""
+	b.status.TurnUsage = Usage{}
+}
+
+// showMeter shows the metering child's figures: the meter and the
+// session's usage.
+func (b *statusBar) showMeter(meter Meter, session Usage) {
+	b.status.Meter, b.status.SessionUsage = meter, session
+}
+
+// ended shows a turn that ended: the metering child's figures, and what
+// the turn used.
+func (b *statusBar) ended(meter Meter, session, turn Usage) {
+	b.showMeter(meter, session)
+	b.status.TurnUsage, b.status.Detail = turn, ""
+}
+
+// showModel shows the model and the reasoning effort asked for.
+func (b *statusBar) showModel(model, effort string) {
+	b.status.Model, b.status.Effort = model, effort
+}
+
+// showMode shows the keys' mode (NORMAL, INSERT, NAVIGATE; "" for none).
+func (b *statusBar) showMode(mode string) { b.status.Mode = mode }
+
+// shownState is the state the line shows: the turn engine's phase, refined
+// by what the stream or the tools said within it (a hosted tool runs, a
+// call's arguments stream).
+func shownState(phase, said State) State {
+	switch {
+	case phase == Streaming && (said == CallingTool || said == RunningTool):
+		return said
+	case phase == RunningTool && said == CallingTool:
+		return said
+	}
+	return phase
 }
 
 // Update takes what the other children report for the status line.
 func (b *statusBar) Update(msg tea.Msg) {
 	switch msg := msg.(type) {
+	case resetMsg:
+		b.reset(msg)
 	case toolStatusMsg:
+		if !msg.keepState {
+			b.said = msg.state
+		}
 		b.status = msg.applyTo(b.status)
 	case mcpStatusMsg:
 		b.status.MCP, b.status.MCPBrief = msg.summary, msg.brief
@@ -130,16 +176,29 @@ func (b *statusBar) Update(msg tea.Msg) {
 	case statusMsg:
 		b.status.Detail = msg.detail
 		if !msg.keep {
-			b.status.State, b.status.Started = msg.state, msg.started
+			b.said, b.status.Started = msg.state, msg.started
 		}
 	}
 }
 
-// sync takes what the status line shows of the conversation: the service
-// tier asked for (/fast marks the line) and, when a chosen line shows it,
-// the branch shown. The branches are counted again only when the path
-// shown changed.
-func (b *statusBar) sync(c *session.Conversation) {
+// reset is the status line's side of a reset: a new or rebuilt
+// transcript clears the usage and cost shown; a provider switch shows the
+// provider and the model.
+func (b *statusBar) reset(msg resetMsg) {
+	switch {
+	case msg.forgets():
+		b.status.SessionUsage, b.status.TurnUsage, b.status.Meter = Usage{}, Usage{}, Meter{}
+	case msg.why == resetProvider:
+		b.status.Model, b.status.Provider, b.status.ProviderName = msg.settings.Model, msg.conn.Label, msg.conn.Name
+	}
+}
+
+// sync takes what the status line shows of the chat: the state, from the
+// turn engine's phase (the one source: shownState), the service tier asked
+// for (/fast marks the line) and, when a chosen line shows it, the branch
+// shown. The branches are counted again only when the path shown changed.
+func (b *statusBar) sync(c *session.Conversation, phase State) {
+	b.status.State = shownState(phase, b.said)
 	b.status.Tier = c.Settings.ServiceTier
 	if b.status.Layout == nil || !slices.Contains(b.status.Layout.Items, "branch") {
 		return

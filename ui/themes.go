@@ -34,10 +34,10 @@ func (m *Model) startTheme() {
 	p, err := theme.Load(m.opts.ThemesDir, m.opts.Theme)
 	if err != nil {
 		m.items.notice(block.Warning, stream.SanitizeLine(err.Error())+" — using the terminal's theme")
-		m.opts.Theme = "auto"
+		m.opts.useTheme("auto")
 		return
 	}
-	m.frame.file = &p
+	m.frame.useFile(p)
 	m.frame.applyTheme(m.opts.Theme)
 	m.composer.SetStyles(m.frame.styles)
 	m.items.transcript.SetStyles(m.frame.styles)
@@ -64,13 +64,13 @@ func (m *Model) themeRead(msg themeMsg) {
 		m.items.notice(block.Error, stream.SanitizeLine(msg.err.Error())+" — the theme stays "+stream.SanitizeLine(m.opts.Theme))
 		return
 	}
-	m.frame.file = &msg.p
+	m.frame.useFile(msg.p)
 	m.useTheme(msg.name)
 }
 
 // useTheme draws everything again in the theme named.
 func (m *Model) useTheme(name string) {
-	m.opts.Theme = name
+	m.opts.useTheme(name)
 	m.frame.applyTheme(m.opts.Theme)
 	m.composer.SetStyles(m.frame.styles)
 	m.items.transcript.SetStyles(m.frame.styles)

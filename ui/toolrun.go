@@ -205,6 +205,12 @@ func (k *toolKit) set(enabled map[string]bool, f *frameState) {
 // a local approval, the MCP servers' start and reports, the /tools choice.
 func (k *toolKit) Update(msg tea.Msg, f *frameState) tea.Cmd {
 	switch msg := msg.(type) {
+	case resetMsg:
+		if msg.why == resetNew { // the round of the conversation left ends
+			k.abandon(f)
+			k.loop.Reset()
+		}
+		return nil
 	case mcpReadyMsg, mcpReportMsg:
 		return k.mcpMsg(msg, f)
 	case ToolsChangedMsg:

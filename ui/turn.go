@@ -148,6 +148,15 @@ func (t *turn) apply(b stream.Batch) (problems []error) {
 // snapshots returns the turn's responses so far.
 func (t *turn) snapshots() []*stream.Snapshot { return t.acc.Responses() }
 
+// flushChanged calls f for each item changed since the last frame, and
+// forgets them.
+func (t *turn) flushChanged(f func(*stream.Item)) {
+	for it := range t.changed {
+		f(it)
+	}
+	clear(t.changed)
+}
+
 // usage sums the turn's token usage; once it has ended, a response whose
 // usage never came counts as Unknown (while it streams, it is yet to come).
 func (t *turn) usage() Usage {

@@ -74,19 +74,31 @@ func (ts *turns) settleRetry(t *turn, outcome string) {
 	t.retry = nil
 }
 
-// retryAgain shows turn t's next retry in the place of its countdown, when
-// one shows (the retry before failed too), so that all the retries of a
-// request are one line; it reports whether one showed. The caller adds
-// the notice when none did.
-func (ts *turns) retryAgain(t *turn, text string, at time.Time) bool {
+// retrying takes a retry the stream reports (r, at now): the turn
+// reconnects or polls, and its countdown shows. The retries of a request
+// are one line: when one shows already (the retry before failed too), it
+// names the next, else the new line is returned for the transcript.
+func (t *turn) retrying(r *stream.RetryInfo, now time.Time, fs *frameState) *plainEntry {
+	text, at := retryText(r), now.Add(r.Wait)
+	t.reconn = r.Resume || r.Poll
+	t.polling = r.Poll
 	if t.retry == nil {
-		return false
+		t.retry = &plainEntry{b: block.NewRetry(text, at), fs: fs}
+		return t.retry
 	}
-	if r, ok := t.retry.b.(block.Retrier); ok {
-		r.Again(text, at)
+	if rt, ok := t.retry.b.(block.Retrier); ok {
+		rt.Again(text, at)
 	}
-	ts.fs.post(redrawMsg{t.retry.idx})
-	return true
+	fs.post(redrawMsg{t.retry.idx})
+	return nil
+}
+
+// start makes the turn mk builds, with the next generation, the one in
+// flight.
+func (ts *turns) start(mk func(gen int) *turn) *turn {
+	ts.gen++
+	ts.cur = mk(ts.gen)
+	return ts.cur
 }
 
 // engine is the turn engine for the provider the chat talks to
