@@ -1,0 +1,281 @@
+package ui
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The root routes and its children own their state (doc.go): a child is a
+// named field of Model, never embedded, and its fields change only through
+// its own methods or the messages it handles. rootWrites walks the syntax
+// tree and lists every place that breaks this: an embedded field in Model,
+// and a write by a root function (a method of Model, or a function given a
+// Model) into a field of a child: an assignment, op=, ++/--, a range's
+// key or value, & of it, or clear, delete or copy into it, to any
+// selector chain m.child.field…, also
+// through a local that holds a part of a child (t := m.turns.cur;
+// t.ended = true). Replacing a child whole (m.dialog = nil,
+// m.composer, cmd = m.composer.Update(msg)) is the root's own business.
+func rootWrites(fset *token.FileSet, files []*ast.File) []string {
+	var out []string
+	children := map[string]bool{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.TYPE {
+				continue
+			}
+			for _, s := range gd.Specs {
+				ts := s.(*ast.TypeSpec)
+				st, ok := ts.Type.(*ast.StructType)
+				if ts.Name.Name != "Model" || !ok {
+					continue
+				}
+				for _, fl := range st.Fields.List {
+					if len(fl.Names) == 0 {
+						out = append(out, fmt.Sprintf("%s: Model embeds %s: name the child, so the root cannot write its fields by accident", fset.Position(fl.Pos()), types(fl.Type)))
+					}
+					for _, n := range fl.Names {
+						children[n.Name] = true
+					}
+				}
+			}
+		}
+	}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			for _, m := range rootNames(fd) {
+				w := writeWalker{fset: fset, fn: fd.Name.Name, root: m, children: children, alias: map[string]bool{}}
+				ast.Inspect(fd.Body, w.visit)
+				out = append(out, w.found...)
+			}
+		}
+	}
+	return out
+}
+
+// types is a field type's source text.
+func types(e ast.Expr) string {
+	switch t := e.(type) {
+	case *ast.Ident:
+		return t.Name
+	case *ast.StarExpr:
+		return "*" + types(t.X)
+	case *ast.SelectorExpr:
+		return types(t.X) + "." + t.Sel.Name
+	}
+	return fmt.Sprintf("%T", e)
+}
+
+// rootNames is the names fd gives a Model: its receiver, or its parameters.
+func rootNames(fd *ast.FuncDecl) []string {
+	var fields []*ast.Field
+	if fd.Recv != nil {
+		fields = fd.Recv.List
+	} else {
+		fields = fd.Type.Params.List
+	}
+	var names []string
+	for _, fl := range fields {
+		if t := types(fl.Type); t != "Model" && t != "*Model" {
+			continue
+		}
+		for _, n := range fl.Names {
+			names = append(names, n.Name)
+		}
+	}
+	return names
+}
+
+// writeWalker finds the writes into a child in one root function's body.
+type writeWalker struct {
+	fset     *token.FileSet
+	fn       string
+	root     string          // the Model's name in fn
+	children map[string]bool // Model's fields
+	alias    map[string]bool // locals that hold a part of a child
+	found    []string
+}
+
+// chain is the selector chain an expression writes through, stripped of
+// indexes, derefs, slices and parentheses: "m.turns.cur.ended" for
+// (*m.turns.cur).ended, "m.items.entries" for m.items.entries[k].
+func chain(e ast.Expr) []string {
+	switch x := e.(type) {
+	case *ast.Ident:
+		return []string{x.Name}
+	case *ast.SelectorExpr:
+		if c := chain(x.X); c != nil {
+			return append(c, x.Sel.Name)
+		}
+	case *ast.IndexExpr:
+		return chain(x.X)
+	case *ast.IndexListExpr:
+		return chain(x.X)
+	case *ast.SliceExpr:
+		return chain(x.X)
+	case *ast.StarExpr:
+		return chain(x.X)
+	case *ast.ParenExpr:
+		return chain(x.X)
+	case *ast.UnaryExpr:
+		if x.Op == token.AND {
+			return chain(x.X)
+		}
+	}
+	return nil
+}
+
+// intoChild reports whether a write through c changes a child's field.
+func (w *writeWalker) intoChild(c []string) bool {
+	if len(c) >= 3 && c[0] == w.root && w.children[c[1]] {
+		return true
+	}
+	return len(c) >= 2 && w.alias[c[0]]
+}
+
+// partOfChild reports whether e holds a part of a child (a field of it,
+// or a local that does), so a write through it writes the child.
+func (w *writeWalker) partOfChild(e ast.Expr) bool {
+	c := chain(e)
+	return (len(c) >= 3 && c[0] == w.root && w.children[c[1]]) || (len(c) >= 1 && w.alias[c[0]])
+}
+
+func (w *writeWalker) report(n ast.Node, what string, e ast.Expr) {
+	w.found = append(w.found, fmt.Sprintf("%s: %s %s %s: give the child a method that does it", w.fset.Position(n.Pos()), w.fn, what, strings.Join(chain(e), ".")))
+}
+
+func (w *writeWalker) visit(n ast.Node) bool {
+	switch s := n.(type) {
+	case *ast.AssignStmt:
+		for _, l := range s.Lhs {
+			if w.intoChild(chain(l)) {
+				w.report(s, "writes", l)
+			}
+		}
+		if len(s.Lhs) == len(s.Rhs) {
+			for i, r := range s.Rhs {
+				if id, ok := s.Lhs[i].(*ast.Ident); ok && w.partOfChild(r) {
+					w.alias[id.Name] = true
+				}
+			}
+		}
+	case *ast.IncDecStmt:
+		if w.intoChild(chain(s.X)) {
+			w.report(s, "writes", s.X)
+		}
+	case *ast.RangeStmt:
+		for _, l := range []ast.Expr{s.Key, s.Value} {
+			if l == nil {
+				continue
+			}
+			if s.Tok == token.ASSIGN && w.intoChild(chain(l)) {
+				w.report(s, "writes", l)
+			}
+			if id, ok := l.(*ast.Ident); ok && w.partOfChild(s.X) {
+				w.alias[id.Name] = true
+			}
+		}
+	case *ast.UnaryExpr:
+		if s.Op == token.AND && w.intoChild(chain(s.X)) {
+			w.report(s, "takes the address of", s.X)
+		}
+	case *ast.CallExpr:
+		// the builtins that write what their first argument holds
+		if id, ok := s.Fun.(*ast.Ident); ok && len(s.Args) > 0 && (id.Name == "clear" || id.Name == "delete" || id.Name == "copy") {
+			if c := chain(s.Args[0]); w.intoChild(c) || (len(c) == 1 && w.alias[c[0]]) {
+				w.report(s, id.Name+"s", s.Args[0])
+			}
+		}
+	case *ast.ValueSpec:
+		for i, v := range s.Values {
+			if i < len(s.Names) && w.partOfChild(v) {
+				w.alias[s.Names[i].Name] = true
+			}
+		}
+	}
+	return true
+}
+
+// TestRootWritesNoChild: no root function writes a child's field, and
+// Model embeds none; planted writes of every shape are caught.
+func TestRootWritesNoChild(t *testing.T) {
+	t.Parallel()
+	const head = "package ui\ntype Model struct{ dialog any; turns turns; items items; composer Composer }\n"
+	cases := []struct {
+		name string
+		src  string // "" is the ui package itself
+		want int    // findings
+	}{
+		{"the ui package", "", 0},
+		{"planted: a field of a child", "func (m *Model) f() { m.turns.cur = nil }", 1},
+		{"planted: a field of a child's field", "func (m *Model) f() { m.turns.status.State = 1 }", 1},
+		{"planted: an element of a child's field", "func (m *Model) f() { m.items.entries[k] = nil }", 1},
+		{"planted: op= and ++", "func (m Model) f() { m.turns.usage += 1; m.turns.gen++ }", 2},
+		{"planted: a pointer to a child's field", "func (m *Model) f() { p := &m.turns.gen; *p = 1 }", 1},
+		{"planted: through a local", "func (m *Model) f() { t := m.turns.cur; t.ended = true }", 1},
+		{"planted: through a range value", "func (m *Model) f() { for _, e := range m.items.list { e.dirty = true } }", 1},
+		{"planted: clear, delete and copy", "func (m *Model) f() { clear(m.items.dirty); delete(m.items.entries, k); t := m.turns.cur; copy(t.buf, b); clear(t.changed) }", 4},
+		{"planted: a function given the Model", "func f(x *Model) { x.turns.cur = nil }", 1},
+		{"planted: an embedded child", "type Model struct{ turns }", 1},
+		{"allowed: replacing a child whole, reading, calling", "func (m *Model) f() { m.dialog = nil; m.composer, _ = m.composer.Update(nil); t := m.turns.cur; _ = t.ended; m.items.add(1) }", 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			fset := token.NewFileSet()
+			var files []*ast.File
+			if c.src == "" {
+				files = parseUI(t, fset)
+			} else {
+				src := head + c.src
+				if strings.HasPrefix(c.src, "type Model") {
+					src = "package ui\n" + c.src
+				}
+				f, err := parser.ParseFile(fset, "planted.go", src, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				files = []*ast.File{f}
+			}
+			got := rootWrites(fset, files)
+			if len(got) != c.want {
+				t.Errorf("%d findings, want %d:\n%s", len(got), c.want, strings.Join(got, "\n"))
+			}
+		})
+	}
+}
+
+// parseUI parses the ui package's own files (not its tests).
+func parseUI(t *testing.T, fset *token.FileSet) []*ast.File {
+	t.Helper()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names = slices.DeleteFunc(names, func(n string) bool { return strings.HasSuffix(n, "_test.go") })
+	var files []*ast.File
+	for _, n := range names {
+		src, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := parser.ParseFile(fset, n, src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	return files
+}
