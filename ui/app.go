@@ -70,9 +70,7 @@ func New(ctx context.Context, o Options) *Model {
 		}
 		m.conv.Settings.Background = o.Settings.Background // today's config, not the session's
 		if on := m.conv.Settings.EnabledTools; on != nil {
-			for n := range m.tools.enabled { // the session remembers its tool set
-				m.tools.enabled[n] = slices.Contains(on, n)
-			}
+			m.tools.remember(on) // the session remembers its tool set
 		}
 	}
 	if _, redacted, err := m.tools.requestTools(); err == nil {

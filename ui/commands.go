@@ -69,7 +69,7 @@ func (m *Model) slash(name, args string) tea.Cmd {
 	case "theme":
 		return m.setTheme(args)
 	case "tools":
-		m.dialog = dlg[ToolsMenu]{NewToolsMenu(m.tools.cfg.List(), m.tools.enabled, m.frame.styles)}
+		m.dialog = dlg[ToolsMenu]{NewToolsMenu(m.tools.cfg.List(), m.tools.enabled(), m.frame.styles)}
 	case "attach":
 		if err := m.composer.Attach(args); err != nil {
 			m.notice(block.Error, stream.SanitizeLine(err.Error()))

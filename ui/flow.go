@@ -95,10 +95,11 @@ func (m *Model) beginWith(st *session.Turn, round *session.TurnLog) tea.Cmd {
 	req := m.turns.next(session.Event{Kind: session.Sent, Conv: m.conv, Turn: st}).Request
 	// resolved once (at start and on /tools): secrets may come from a
 	// command, which must not run on every turn inside Update
-	if m.tools.resolveErr != nil {
-		m.notice(block.Error, stream.SanitizeLine(m.tools.resolveErr.Error()))
+	resolved, err := m.tools.request()
+	if err != nil {
+		m.notice(block.Error, stream.SanitizeLine(err.Error()))
 	}
-	req.Tools = m.tools.resolved // secrets only in the request sent, never in the turn kept
+	req.Tools = resolved // secrets only in the request sent, never in the turn kept
 	m.gen++
 	t := startTurn(m.ctx, m.gen, m.opts.Client, st, req, m.now(), m.opts.responseLimit())
 	switch {

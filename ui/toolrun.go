@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -44,8 +42,7 @@ type toolKit struct {
 	reports <-chan error   // the MCP manager's reports; nil without any
 	runner  *tools.Runner
 	loop    *tools.Loop
-	enabled map[string]bool
-	env     func(string) string
+	set     toolSet // the tools switched on, resolved for the request (toolset.go)
 	events  chan tea.Msg
 	cancel  context.CancelFunc
 	calls   map[string]*stream.Item // call id → its function_call item while its round runs; empty between rounds
@@ -66,9 +63,6 @@ type toolKit struct {
 	running  map[string]bool
 	saved    time.Time
 	unsaved  bool // roundOut changed since the record was last saved
-
-	resolved   []json.RawMessage // the request's tools, secrets resolved (for the enabled set)
-	resolveErr error             // why resolving them failed, shown on each turn
 
 	mcpWaiting *waitingSend // a message sent while MCP servers start: it goes out once they are up (mcpstart.go)
 }
@@ -105,18 +99,14 @@ type (
 )
 
 func newToolKit(ctx context.Context, o *Tools) *toolKit {
-	k := &toolKit{ctx: ctx, events: make(chan tea.Msg, 256), calls: map[string]*stream.Item{}, runs: map[string]tools.Run{}, output: map[string]*strings.Builder{}, enabled: map[string]bool{},
+	k := &toolKit{ctx: ctx, events: make(chan tea.Msg, 256), calls: map[string]*stream.Item{}, runs: map[string]tools.Run{}, output: map[string]*strings.Builder{},
 		roundOut: map[string]json.RawMessage{}, running: map[string]bool{}}
 	var secrets *stream.Redactor
+	k.set = newToolSet(nil, nil)
 	if o != nil {
 		secrets = o.Secrets
-		k.cfg, k.mgr, k.reports, k.env = o.Config, o.MCP, o.Reports, o.Env
-		for n, on := range o.Enabled {
-			k.enabled[n] = on
-		}
-	}
-	if k.env == nil {
-		k.env = os.Getenv
+		k.cfg, k.mgr, k.reports = o.Config, o.MCP, o.Reports
+		k.set = newToolSet(o.Enabled, o.Env)
 	}
 	k.runner = tools.NewRunner(k.cfg, k.mgr, tools.Hooks{
 		Secrets: secrets,
@@ -156,27 +146,24 @@ func newToolKit(ctx context.Context, o *Tools) *toolKit {
 }
 
 // on lists the tools switched on, sorted.
-func (k *toolKit) on() []string {
-	var out []string
-	for n, on := range k.enabled {
-		if on {
-			out = append(out, n)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+func (k *toolKit) on() []string { return k.set.on() }
 
 // requestTools resolves the request's tools (secrets included) for the
 // enabled set, and returns the redacted copy to store.
 func (k *toolKit) requestTools() (resolved, redacted []json.RawMessage, err error) {
-	resolved, err = k.runner.RequestTools(func(n string) bool { return k.enabled[n] }, k.env)
-	k.resolved, k.resolveErr = resolved, err
-	if err != nil {
-		return nil, nil, err
-	}
-	return resolved, tools.Redact(resolved), nil
+	return k.set.resolve(k.runner)
 }
+
+// remember switches on exactly the known tools of on (a resumed session's
+// set); requestTools resolves them.
+func (k *toolKit) remember(on []string) { k.set.remember(on) }
+
+// enabled is the tools' switches, for the /tools menu to show (read only).
+func (k *toolKit) enabled() map[string]bool { return k.set.enabled }
+
+// request is the next request's tools, secrets resolved, and why resolving
+// them failed (nil: it did not).
+func (k *toolKit) request() ([]json.RawMessage, error) { return k.set.request() }
 
 // wait arms the waiter on the runner's events.
 func (k *toolKit) wait() tea.Cmd {
@@ -187,11 +174,9 @@ func (k *toolKit) wait() tea.Cmd {
 	return func() tea.Msg { return <-k.events }
 }
 
-// set switches tools on or off for the session (the /tools menu's choice).
-func (k *toolKit) set(enabled map[string]bool, f *frameState) {
-	for n, on := range enabled {
-		k.enabled[n] = on
-	}
+// choose switches tools on or off for the session (the /tools menu's choice).
+func (k *toolKit) choose(enabled map[string]bool, f *frameState) {
+	k.set.choose(enabled)
 	_, redacted, err := k.requestTools()
 	if err != nil {
 		f.post(noticeMsg{block.Error, stream.SanitizeLine(err.Error())})
@@ -208,7 +193,7 @@ func (k *toolKit) Update(msg tea.Msg, f *frameState) tea.Cmd {
 	case mcpReadyMsg, mcpReportMsg:
 		return k.mcpMsg(msg, f)
 	case ToolsChangedMsg:
-		k.set(msg.Enabled, f)
+		k.choose(msg.Enabled, f)
 		return nil
 	case toolDoneMsg:
 		k.done(msg, f)
