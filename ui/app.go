@@ -328,7 +328,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case branchMsg:
 		m.dialog = nil
-		if m.turns.showBranch(msg.tip, m.tools.cancel != nil || m.tools.asking != nil) {
+		if m.turns.showBranch(msg.tip, m.tools.cancel != nil || m.tools.asking()) {
 			m.redraw()
 			m.history.setTip(m.conv)
 			m.notice(block.Info, msg.note)

@@ -81,7 +81,7 @@ func (m *Model) slash(name, args string) tea.Cmd {
 			m.composer.SetAttachments(files)
 		}
 	case "undo":
-		m.turns.undo(m.tools.cancel != nil || m.tools.asking != nil)
+		m.turns.undo(m.tools.cancel != nil || m.tools.asking())
 	case "tree":
 		m.dialog = dlg[Tree]{NewTree(m.conv.Branches(), m.frame.styles)}
 	case "quit":

@@ -216,7 +216,7 @@ func (m *Model) tick(now time.Time, draw pace.Draw) tea.Cmd {
 	}
 	// a round waiting only for the user's answer needs no frames: the
 	// approval's slow tick (Update) keeps its timer running
-	tools := m.tools.cancel != nil && m.tools.asking == nil
+	tools := m.tools.cancel != nil && !m.tools.asking()
 	cmds = append(cmds, m.pace(pace.Facts{Cause: pace.Drew, Animating: live, Tools: tools}, now))
 	return tea.Batch(cmds...)
 }

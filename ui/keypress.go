@@ -47,7 +47,7 @@ func (m *Model) keyFacts() keyFacts {
 		Editing:   m.turns.editing != nil,
 		Queued:    m.queue.len() > 0,
 		Offered:   m.turns.offered(m.transcript.Len()),
-		LocalAsk:  m.tools.asking != nil,
+		LocalAsk:  m.tools.asking(),
 		EscArmed:  !m.escArmed.IsZero() && now.Sub(m.escArmed) < time.Second,
 		QuitArmed: !m.quitArmed.IsZero() && now.Sub(m.quitArmed) < 2*time.Second,
 		HasTurns:  len(m.conv.Turns) > 0,
@@ -64,7 +64,7 @@ func (m *Model) phase() phase {
 		return phTools
 	case m.compacting != nil:
 		return phCompacting
-	case m.tools.mcpWaiting != nil:
+	case m.tools.mcpHolding():
 		return phWaitingMCP
 	case m.attaching != nil:
 		return phReading
@@ -152,7 +152,7 @@ var keyDo = [...]func(m *Model, k tea.KeyPressMsg) tea.Cmd{
 		if k.String() == "ctrl+left" {
 			dir = -1
 		}
-		m.turns.switchBranch(dir, m.tools.cancel != nil || m.tools.asking != nil)
+		m.turns.switchBranch(dir, m.tools.cancel != nil || m.tools.asking())
 		return nil
 	},
 	actHelp: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
@@ -182,10 +182,8 @@ func (m *Model) askedEntry() *itemEntry {
 	if m.hostedAsk != nil {
 		return m.hostedAsk
 	}
-	if a := m.tools.asking; a != nil {
-		if it := m.tools.calls[a.req.Call.CallID]; it != nil {
-			return m.entries[it]
-		}
+	if it := m.tools.askedItem(); it != nil {
+		return m.entries[it]
 	}
 	return nil
 }

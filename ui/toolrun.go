@@ -31,15 +31,12 @@ import (
 // Invariants: events carries everything the runner's goroutines report;
 // one waiter is armed on it at a time (waiting). cancel is set while a round
 // runs. gen names the round running (or the last): a toolDoneMsg of another
-// is a round abandoned, and ignored. asking is the question shown in the
-// approval dialog, queue those waiting behind it; both are empty between
-// rounds. mcpWaiting is nil unless a message waits for the MCP servers.
+// is a round abandoned, and ignored.
 type toolKit struct {
 	ctx     context.Context // the chat's: a round runs under it
 	gen     int
 	cfg     tools.Config
-	mgr     *tools.Manager // the local MCP servers; nil without any
-	reports <-chan error   // the MCP manager's reports; nil without any
+	mcp     mcpStart // the local MCP servers' start (mcpstart.go)
 	runner  *tools.Runner
 	loop    *tools.Loop
 	set     toolSet // the tools switched on, resolved for the request (toolset.go)
@@ -48,9 +45,7 @@ type toolKit struct {
 	calls   map[string]*stream.Item // call id → its function_call item while its round runs; empty between rounds
 	runs    map[string]tools.Run    // call id → runnel's run of it, as its panel shows it (setRun)
 	output  map[string]*strings.Builder
-	asking  *approvalAsk // the approval request shown now
-	queue   []approvalAsk
-	reasons map[string]string // call id → the reason the user denied it with, for its panel; empty between rounds
+	asks    localAsks // the local approval questions (toolasks.go)
 	waiting bool
 	stopped bool // the user stopped the running round
 
@@ -63,21 +58,6 @@ type toolKit struct {
 	running  map[string]bool
 	saved    time.Time
 	unsaved  bool // roundOut changed since the record was last saved
-
-	mcpWaiting *waitingSend // a message sent while MCP servers start: it goes out once they are up (mcpstart.go)
-}
-
-// approvalAsk is a local tool waiting for the user's answer.
-type approvalAsk struct {
-	req   tools.ApprovalRequest
-	reply chan answer
-}
-
-// answer is the user's decision on a local call, with the reason given for a
-// denial.
-type answer struct {
-	d      tools.Decision
-	reason string
 }
 
 // Messages from the runner's goroutines.
@@ -105,10 +85,10 @@ func newToolKit(ctx context.Context, o *Tools) *toolKit {
 	k.set = newToolSet(nil, nil)
 	if o != nil {
 		secrets = o.Secrets
-		k.cfg, k.mgr, k.reports = o.Config, o.MCP, o.Reports
+		k.cfg, k.mcp = o.Config, mcpStart{mgr: o.MCP, reports: o.Reports}
 		k.set = newToolSet(o.Enabled, o.Env)
 	}
-	k.runner = tools.NewRunner(k.cfg, k.mgr, tools.Hooks{
+	k.runner = tools.NewRunner(k.cfg, k.mcp.mgr, tools.Hooks{
 		Secrets: secrets,
 		AskReason: func(ctx context.Context, req tools.ApprovalRequest) (tools.Decision, string) {
 			ask := approvalAsk{req: req, reply: make(chan answer, 1)}
@@ -299,8 +279,8 @@ func (k *toolKit) status(f *frameState) {
 	if k.cancel == nil || k.stopped { // a stopped round says "stopping" until it ends
 		return
 	}
-	if k.asking != nil {
-		f.post(toolStatusMsg{state: AwaitingApproval, detail: k.asking.req.Call.Name})
+	if c, ok := k.asks.asked(); ok {
+		f.post(toolStatusMsg{state: AwaitingApproval, detail: c.Name})
 		return
 	}
 	var running []tools.Call
@@ -321,19 +301,7 @@ func (k *toolKit) status(f *frameState) {
 // decided passes the user's answer to the call asked about, and asks the
 // next question, if any.
 func (k *toolKit) decided(msg ApprovalDecisionMsg, f *frameState) {
-	if k.asking != nil {
-		reason := stream.SanitizeLine(msg.Reason)
-		k.asking.reply <- answer{msg.Decision, reason}
-		if msg.Decision == tools.Deny && reason != "" { // the panel says "denied: <reason>" once the call ends
-			if k.reasons == nil {
-				k.reasons = map[string]string{}
-			}
-			k.reasons[k.asking.req.Call.CallID] = reason
-		}
-		k.asking = nil
-	}
-	f.post(dialogMsg{nil})
-	k.nextApproval(f)
+	k.asks.decide(msg.Decision, msg.Reason, f)
 	k.status(f)
 	f.post(toolFramesMsg{}) // frames again: the calls run
 }
@@ -347,8 +315,7 @@ func (k *toolKit) runnerMsg(msg tea.Msg, f *frameState) tea.Cmd {
 			msg.reply <- answer{d: tools.Deny}
 			return k.wait()
 		}
-		k.queue = append(k.queue, approvalAsk(msg))
-		k.nextApproval(f)
+		k.asks.add(approvalAsk(msg), f)
 		return k.wait()
 	case toolStartMsg:
 		k.waiting = false
@@ -418,18 +385,6 @@ func (k *toolKit) runnerMsg(msg tea.Msg, f *frameState) tea.Cmd {
 	return nil
 }
 
-// nextApproval shows the next waiting approval request.
-func (k *toolKit) nextApproval(f *frameState) {
-	if k.asking != nil || len(k.queue) == 0 {
-		return
-	}
-	ask := k.queue[0]
-	k.queue = k.queue[1:]
-	k.asking = &ask
-	f.post(dialogMsg{dlg[Approval]{NewApproval(ask.req, f.styles)}})
-	f.post(toolStatusMsg{state: AwaitingApproval, detail: ask.req.Call.Name})
-}
-
 // done ends the round: its outputs go back (ToolsSettledMsg), or are kept
 // for the next message when the user stopped the round.
 func (k *toolKit) done(msg toolDoneMsg, f *frameState) {
@@ -445,7 +400,7 @@ func (k *toolKit) done(msg toolDoneMsg, f *frameState) {
 			run := tools.Ended(r)
 			run.Started = k.runs[r.Call.CallID].Started
 			if r.Status == tools.StatusDenied {
-				run.Detail = k.reasons[r.Call.CallID]
+				run.Detail = k.asks.reason(r.Call.CallID)
 			}
 			k.setRun(it, run, f)
 			if k.round != nil {
@@ -461,7 +416,7 @@ func (k *toolKit) done(msg toolDoneMsg, f *frameState) {
 	clear(k.calls)
 	clear(k.output)
 	clear(k.running)
-	clear(k.reasons)
+	k.asks.forget()
 	round := k.round
 	k.round = nil
 	if cancelled {
@@ -495,25 +450,11 @@ func (k *toolKit) stop(f *frameState) bool {
 	}
 	k.stopped = true
 	k.cancel()
-	k.denyWaiting(f)
+	k.asks.denyAll(f)
 	// until the runner reports the calls ended (done), the status line
 	// says so rather than naming calls that no longer run
 	f.post(toolStatusMsg{state: RunningTool, detail: "stopping"})
 	return true
-}
-
-// denyWaiting denies the approval being asked and those queued behind it,
-// closing the dialog: for a round that stops.
-func (k *toolKit) denyWaiting(f *frameState) {
-	if k.asking != nil {
-		k.asking.reply <- answer{d: tools.Deny}
-		k.asking = nil
-		f.post(dialogMsg{nil})
-	}
-	for _, a := range k.queue {
-		a.reply <- answer{d: tools.Deny}
-	}
-	k.queue = nil
 }
 
 // abandon ends a running round for good when the chat leaves its
@@ -525,7 +466,7 @@ func (k *toolKit) abandon(f *frameState) {
 		return
 	}
 	k.cancel()
-	k.denyWaiting(f)
+	k.asks.denyAll(f)
 	if k.round != nil {
 		k.round.EndRound(session.RoundInput(k.roundIDs, k.roundOut))
 		k.round = nil
@@ -534,10 +475,25 @@ func (k *toolKit) abandon(f *frameState) {
 	clear(k.calls)
 	clear(k.output)
 	clear(k.running)
-	clear(k.reasons)
+	k.asks.forget()
 	k.loop.Reset()
 	k.gen++ // the round's toolDoneMsg carries the old gen
 	f.post(toolStatusMsg{state: Idle})
+}
+
+// asking reports whether a local call waits for the user's answer.
+func (k *toolKit) asking() bool {
+	_, ok := k.asks.asked()
+	return ok
+}
+
+// askedItem is the function_call item of the local call the approval
+// dialog asks about; nil when none is asked.
+func (k *toolKit) askedItem() *stream.Item {
+	if c, ok := k.asks.asked(); ok {
+		return k.calls[c.CallID]
+	}
+	return nil
 }
 
 // setRun records where runnel's run of the call it stands, and reports it
