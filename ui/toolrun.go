@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -49,15 +48,7 @@ type toolKit struct {
 	waiting bool
 	stopped bool // the user stopped the running round
 
-	// The running round's record in the history: its calls in order, the
-	// output each has so far (running, final, or none while it waits for
-	// approval), the calls running now, and when the record was last saved.
-	round    *session.TurnLog
-	roundIDs []string
-	roundOut map[string]json.RawMessage
-	running  map[string]bool
-	saved    time.Time
-	unsaved  bool // roundOut changed since the record was last saved
+	record roundRecord // the running round's record in the history (roundrecord.go)
 }
 
 // Messages from the runner's goroutines.
@@ -79,8 +70,7 @@ type (
 )
 
 func newToolKit(ctx context.Context, o *Tools) *toolKit {
-	k := &toolKit{ctx: ctx, events: make(chan tea.Msg, 256), calls: map[string]*stream.Item{}, runs: map[string]tools.Run{}, output: map[string]*strings.Builder{},
-		roundOut: map[string]json.RawMessage{}, running: map[string]bool{}}
+	k := &toolKit{ctx: ctx, events: make(chan tea.Msg, 256), calls: map[string]*stream.Item{}, runs: map[string]tools.Run{}, output: map[string]*strings.Builder{}, record: newRoundRecord()}
 	var secrets *stream.Redactor
 	k.set = newToolSet(nil, nil)
 	if o != nil {
@@ -214,26 +204,11 @@ func (k *toolKit) runRound(snaps []*stream.Snapshot, respID string, calls []tool
 			f.post(panelChangedMsg{it})
 		}
 	}
-	k.roundIDs = k.roundIDs[:0]
-	clear(k.roundOut)
-	clear(k.running)
-	for _, s := range snaps {
-		for _, it := range s.Items {
-			if it.Type == "function_call" && it.CallID != "" && s.ID == respID && !slices.Contains(k.roundIDs, it.CallID) {
-				k.roundIDs = append(k.roundIDs, it.CallID) // one record per call, however often the stream listed it
-				if o := seed[it.CallID]; o != nil {
-					k.roundOut[it.CallID] = o
-				}
-			}
-		}
-	}
-	k.round = nil
+	var log *session.TurnLog
 	if j != nil {
-		k.round = j.BeginRound(respID)
-		if len(seed) > 0 {
-			k.saveRound(f.clock())
-		}
+		log = j.BeginRound(respID)
 	}
+	k.record.begin(log, snaps, respID, seed, f.clock())
 	ctx, cancel := context.WithCancel(k.ctx)
 	k.cancel = cancel
 	f.post(toolStatusMsg{state: CallingTool, detail: callNames(calls)}) // RunningTool once one starts (status)
@@ -243,22 +218,9 @@ func (k *toolKit) runRound(snaps []*stream.Snapshot, respID string, calls []tool
 	return tea.Batch(run, k.wait())
 }
 
-// saveRound writes the round's outputs as they stand to its record.
-func (k *toolKit) saveRound(now time.Time) {
-	if k.round == nil {
-		return
-	}
-	k.saved, k.unsaved = now, false
-	k.round.SetInput(session.RoundInput(k.roundIDs, k.roundOut))
-}
-
 // flushRound saves the round's record when it changed and a second has
 // passed since the last save (a kill loses at most that much output).
-func (k *toolKit) flushRound(now time.Time) {
-	if k.unsaved && now.Sub(k.saved) >= session.SaveEvery {
-		k.saveRound(now)
-	}
-}
+func (k *toolKit) flushRound(now time.Time) { k.record.flush(now) }
 
 // callNames is "NAME" or "NAME, NAME2" for the status line.
 func callNames(calls []tools.Call) string {
@@ -284,11 +246,9 @@ func (k *toolKit) status(f *frameState) {
 		return
 	}
 	var running []tools.Call
-	for _, id := range k.roundIDs {
-		if k.running[id] {
-			if it := k.calls[id]; it != nil {
-				running = append(running, tools.Call{CallID: id, Name: it.Name})
-			}
+	for _, id := range k.record.runningIDs() {
+		if it := k.calls[id]; it != nil {
+			running = append(running, tools.Call{CallID: id, Name: it.Name})
 		}
 	}
 	if len(running) == 0 { // approved, not started yet
@@ -322,21 +282,14 @@ func (k *toolKit) runnerMsg(msg tea.Msg, f *frameState) tea.Cmd {
 		if it := k.calls[msg.call.CallID]; it != nil {
 			k.setRun(it, tools.Run{Phase: tools.RunRunning, Started: f.clock()}, f)
 			f.post(panelChangedMsg{it})
-			k.running[msg.call.CallID] = true
-			k.roundOut[msg.call.CallID] = session.RunningOutput(msg.call.CallID, "")
-			k.saveRound(f.clock())
+			k.record.started(msg.call.CallID, f.clock())
 			k.status(f)
 		}
 		return k.wait()
 	case toolResultMsg:
 		k.waiting = false
 		if k.calls[msg.res.Call.CallID] != nil {
-			delete(k.running, msg.res.Call.CallID)
-			k.roundOut[msg.res.Call.CallID] = stream.OutputItem(msg.res.Call.CallID, msg.res.Output)
-			k.saveRound(f.clock())
-			if k.round != nil {
-				k.round.Ran(msg.res.Call.CallID, tools.Ended(msg.res)) // how it ended, beside its output
-			}
+			k.record.ended(msg.res, f.clock()) // its output, and how it ended beside it
 			k.status(f)
 		}
 		return k.wait()
@@ -356,11 +309,7 @@ func (k *toolKit) runnerMsg(msg tea.Msg, f *frameState) tea.Cmd {
 				k.setRun(it, tools.Run{Phase: tools.RunRunning, Started: f.clock()}, f)
 			}
 			f.post(panelChangedMsg{it})
-			if k.running[msg.callID] {
-				k.roundOut[msg.callID] = session.RunningOutput(msg.callID, b.String())
-				k.unsaved = true
-				k.flushRound(f.clock())
-			}
+			k.record.printed(msg.callID, b.String(), f.clock())
 		}
 		f.post(toolFramesMsg{})
 		return k.wait()
@@ -403,9 +352,7 @@ func (k *toolKit) done(msg toolDoneMsg, f *frameState) {
 				run.Detail = k.asks.reason(r.Call.CallID)
 			}
 			k.setRun(it, run, f)
-			if k.round != nil {
-				k.round.Ran(r.Call.CallID, run)
-			}
+			k.record.ran(r.Call.CallID, run)
 			// redrawn now, not on the next frame: the panels end in the
 			// same view as the notice and the status line that say so
 			f.post(panelEndedMsg{it, now})
@@ -415,28 +362,22 @@ func (k *toolKit) done(msg toolDoneMsg, f *frameState) {
 	// k.events arrives after this and must not mark a panel "running" again.
 	clear(k.calls)
 	clear(k.output)
-	clear(k.running)
 	k.asks.forget()
-	round := k.round
-	k.round = nil
 	if cancelled {
+		outs := map[string]json.RawMessage{}
 		for i, o := range k.loop.Outputs(msg.results) {
-			k.roundOut[k.loop.Calls()[i].CallID] = o
+			outs[k.loop.Calls()[i].CallID] = o
 		}
-		if round != nil {
-			round.EndRound(session.RoundInput(k.roundIDs, k.roundOut))
-		}
+		k.record.close(outs)
 		k.loop.Cancel(msg.results, now)
 		f.post(toolStatusMsg{state: Idle})
 		f.post(noticeMsg{block.Info, "tools stopped — their outputs (\"cancelled by user\") go with your next message"})
 		return
 	}
 	in, _ := k.loop.Finish(msg.results, now)
+	round := k.record.handOff(len(in) > 0)
 	if len(in) == 0 {
 		f.post(toolStatusMsg{state: Idle})
-		if round != nil {
-			round.EndRound(nil)
-		}
 		return
 	}
 	f.post(toolStatusMsg{keepState: true})
@@ -467,14 +408,10 @@ func (k *toolKit) abandon(f *frameState) {
 	}
 	k.cancel()
 	k.asks.denyAll(f)
-	if k.round != nil {
-		k.round.EndRound(session.RoundInput(k.roundIDs, k.roundOut))
-		k.round = nil
-	}
+	k.record.close(nil)
 	k.cancel, k.stopped = nil, false
 	clear(k.calls)
 	clear(k.output)
-	clear(k.running)
 	k.asks.forget()
 	k.loop.Reset()
 	k.gen++ // the round's toolDoneMsg carries the old gen

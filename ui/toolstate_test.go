@@ -155,7 +155,7 @@ func TestStatusLineDuringTools(t *testing.T) {
 		t.Errorf("status with the prompt open:\n%s", st)
 	}
 	d.send(tea.KeyPressMsg{Code: 'a', Text: "a"})
-	d.until("the tool running", func() bool { return m.status.State == RunningTool && len(m.tools.running) == 1 })
+	d.until("the tool running", func() bool { return m.status.State == RunningTool && len(m.tools.record.running) == 1 })
 	if st := statusLine(plain(m)); !strings.Contains(st, "running tool") || !strings.Contains(st, "slow_tool") {
 		t.Errorf("status while the tool runs:\n%s", st)
 	}
