@@ -126,9 +126,7 @@ func (m *Model) shutdown() {
 	if t := m.cur; t != nil && !t.ended && t.log != nil {
 		t.log.Flush(m.now(), t.snapshots()) // a quit mid-answer keeps all that was shown
 	}
-	if m.tools.cancel != nil {
-		m.tools.cancel()
-	}
+	m.tools.shutdown()
 	if m.journal != nil {
 		m.journal.Close()
 	}
@@ -328,7 +326,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case branchMsg:
 		m.dialog = nil
-		if m.turns.showBranch(msg.tip, m.tools.cancel != nil || m.tools.asking()) {
+		if m.turns.showBranch(msg.tip, m.tools.busy() || m.tools.asking()) {
 			m.redraw()
 			m.history.setTip(m.conv)
 			m.notice(block.Info, msg.note)

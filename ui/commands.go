@@ -29,7 +29,7 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		m.metering.reset()
 		m.statusBar.resetUsage()
 		watch := m.history.restart(m.conv.Settings)
-		m.tools.loop.Reset()
+		m.tools.resetLoop()
 		m.notice(block.Info, "new conversation")
 		return tea.Batch(stop, watch)
 	case "model":
@@ -59,7 +59,7 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		n, _ := strconv.Atoi(strings.TrimSpace(args))
 		return m.fork(n)
 	case "compact":
-		return m.compact(m.tools.cancel != nil)
+		return m.compact(m.tools.busy())
 	case "export":
 		return m.history.export(args, m.frame)
 	case "rename":
@@ -76,12 +76,12 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		}
 	case "edit":
 		n, _ := strconv.Atoi(strings.TrimSpace(args))
-		if text, files, ok := m.turns.edit(n, m.tools.cancel != nil); ok {
+		if text, files, ok := m.turns.edit(n, m.tools.busy()); ok {
 			m.composer.SetValue(text)
 			m.composer.SetAttachments(files)
 		}
 	case "undo":
-		m.turns.undo(m.tools.cancel != nil || m.tools.asking())
+		m.turns.undo(m.tools.busy() || m.tools.asking())
 	case "tree":
 		m.dialog = dlg[Tree]{NewTree(m.conv.Branches(), m.frame.styles)}
 	case "quit":

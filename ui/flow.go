@@ -42,7 +42,7 @@ func (m *Model) canSend(text string, files []*attach.File) bool {
 	switch {
 	case m.cur != nil && !m.cur.ended:
 		why = "a reply is still streaming — esc stops it"
-	case m.tools.cancel != nil:
+	case m.tools.busy():
 		why = "tools are still running — esc stops them"
 	case m.compacting != nil:
 		why = "compacting the context — send again once it is done"
@@ -78,7 +78,7 @@ func (m *Model) send(text string, files []*attach.File, msg json.RawMessage) tea
 		m.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})
 	}
 	m.showAttachments(attach.Metas(files))
-	owed := m.tools.loop.Begin(m.now())        // outputs of a stopped round keep the chain valid
+	owed := m.tools.owed(m.now())              // outputs of a stopped round keep the chain valid
 	owed = append(m.takeOwed(m.conv), owed...) // and so do the denials of a stopped approval
 	return m.beginWith(m.conv.Begin(text, append(owed, msg)...), nil)
 }
@@ -216,7 +216,7 @@ func (m *Model) tick(now time.Time, draw pace.Draw) tea.Cmd {
 	}
 	// a round waiting only for the user's answer needs no frames: the
 	// approval's slow tick (Update) keeps its timer running
-	tools := m.tools.cancel != nil && !m.tools.asking()
+	tools := m.tools.busy() && !m.tools.asking()
 	cmds = append(cmds, m.pace(pace.Facts{Cause: pace.Drew, Animating: live, Tools: tools}, now))
 	return tea.Batch(cmds...)
 }

@@ -60,7 +60,7 @@ func (m *Model) phase() phase {
 	switch {
 	case m.cur != nil && !m.cur.ended:
 		return phStreaming
-	case m.tools.cancel != nil:
+	case m.tools.busy():
 		return phTools
 	case m.compacting != nil:
 		return phCompacting
@@ -152,7 +152,7 @@ var keyDo = [...]func(m *Model, k tea.KeyPressMsg) tea.Cmd{
 		if k.String() == "ctrl+left" {
 			dir = -1
 		}
-		m.turns.switchBranch(dir, m.tools.cancel != nil || m.tools.asking())
+		m.turns.switchBranch(dir, m.tools.busy() || m.tools.asking())
 		return nil
 	},
 	actHelp: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {

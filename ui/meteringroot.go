@@ -28,7 +28,7 @@ func (m *Model) switchBlocked() string {
 	switch {
 	case m.cur != nil && !m.cur.ended:
 		return "a reply is still streaming — esc stops it, then /provider"
-	case m.tools.cancel != nil || m.compacting != nil:
+	case m.tools.busy() || m.compacting != nil:
 		return "busy (tools or compaction) — /provider once it is done"
 	}
 	return ""

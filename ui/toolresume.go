@@ -73,7 +73,7 @@ func (k *toolKit) resumeCalls(conv *session.Conversation, canSend bool, j *sessi
 			ran = append(ran, id)
 		}
 	}
-	calls := k.loop.Resume(resp, ran, f.clock())
+	calls := k.round.loop.Resume(resp, ran, f.clock())
 	if len(calls) == 0 {
 		f.post(toolFramesMsg{})
 		return nil

@@ -159,14 +159,16 @@ func TestStatusLineDuringTools(t *testing.T) {
 	if st := statusLine(plain(m)); !strings.Contains(st, "running tool") || !strings.Contains(st, "slow_tool") {
 		t.Errorf("status while the tool runs:\n%s", st)
 	}
-	d.until("the printed line", func() bool { return strings.Contains(string(m.tools.calls["call_1"].Output), "printed-before-kill") })
+	d.until("the printed line", func() bool {
+		return strings.Contains(string(m.tools.round.calls["call_1"].Output), "printed-before-kill")
+	})
 	// what the call printed is in the history while it runs
 	d.until("the running output in the history", func() bool { return roundSaved(t, db, "printed-before-kill") })
 	if err := os.WriteFile(fifo, []byte("finished\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	d.until("the answer", func() bool {
-		return m.cur == nil && m.tools.cancel == nil && len(srv.Requests()) == 2 && m.status.State == Idle
+		return m.cur == nil && !m.tools.busy() && len(srv.Requests()) == 2 && m.status.State == Idle
 	})
 	// calling tool (arguments) → awaiting approval → (calling) → running tool
 	ask := indexOf(d.seen, AwaitingApproval)
@@ -335,8 +337,8 @@ func TestNewConversationAbandonsToolRound(t *testing.T) {
 	waitUntil(t, "the session's id", func() bool { return m.journal.ID() != "" })
 	old := m.journal.ID()
 	d.send(SlashMsg{Name: "new"}) // through Update: the children's reports are routed
-	if m.dialog != nil || m.tools.cancel != nil || m.status.State != Idle {
-		t.Fatalf("after /new: dialog %v, round running %v, state %v", m.dialog != nil, m.tools.cancel != nil, m.status.State)
+	if m.dialog != nil || m.tools.busy() || m.status.State != Idle {
+		t.Fatalf("after /new: dialog %v, round running %v, state %v", m.dialog != nil, m.tools.busy(), m.status.State)
 	}
 	d.send(SubmitMsg{Text: "hello"})
 	d.until("the new answer", func() bool { return m.cur == nil && len(srv.Requests()) == 2 && m.status.State == Idle })
