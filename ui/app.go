@@ -54,7 +54,7 @@ func New(ctx context.Context, o Options) *Model {
 		frame:    fs,
 		keyState: keyState{keys: NewKeyMap(o.Keys)},
 		turns:    turns{fs: fs, ctx: ctx, conv: &session.Conversation{Settings: o.Settings}},
-		items:    items{fs: fs, imageSink: o.Images, entries: map[*stream.Item]*itemEntry{}, dirty: map[*stream.Item]bool{}},
+		items:    newItems(fs, o.Images),
 		tools:    newToolKit(ctx, o.Tools),
 		history:  history{db: o.DB},
 		notify:   newNotifier(o.Notify),

@@ -108,7 +108,7 @@ func TestViNavigation(t *testing.T) {
 		keys string
 		want int
 	}{
-		{"k", m.drawn(last-1, -1)}, {"j", last}, {"j", last}, // stops at the end; skips blocks that draw nothing
+		{"k", m.transcript.drawn(last-1, -1)}, {"j", last}, {"j", last}, // stops at the end; skips blocks that draw nothing
 		{"[ [", m.turnEntry[1]}, {"[ [", m.turnEntry[0]}, {"[ [", 0},
 		{"] ]", m.turnEntry[0]}, {"] ]", m.turnEntry[1]}, {"g g", 0}, {"G", last},
 	}
@@ -125,12 +125,12 @@ func TestViNavigation(t *testing.T) {
 	}
 	viKeys(d, "enter")
 	first := m.nav.cur
-	if !strings.Contains(m.blockText(first), "question") {
-		t.Fatalf("search landed on %d: %q", first, m.blockText(first))
+	if !strings.Contains(m.transcript.blockText(first), "question") {
+		t.Fatalf("search landed on %d: %q", first, m.transcript.blockText(first))
 	}
 	viKeys(d, "n")
-	if m.nav.cur == first || !strings.Contains(m.blockText(m.nav.cur), "question") {
-		t.Fatalf("n: at %d %q", m.nav.cur, m.blockText(m.nav.cur))
+	if m.nav.cur == first || !strings.Contains(m.transcript.blockText(m.nav.cur), "question") {
+		t.Fatalf("n: at %d %q", m.nav.cur, m.transcript.blockText(m.nav.cur))
 	}
 	viKeys(d, "N")
 	if m.nav.cur != first {
@@ -138,7 +138,7 @@ func TestViNavigation(t *testing.T) {
 	}
 	// y on the last answer copies its markdown source, cleaned
 	viKeys(d, "G")
-	for m.nav.cur > 0 && m.blockText(m.nav.cur) != m.answers[1] {
+	for m.nav.cur > 0 && m.transcript.blockText(m.nav.cur) != m.answers[1] {
 		viKeys(d, "k")
 	}
 	_, cmd := m.Update(viKey("y"))
