@@ -54,7 +54,7 @@ func New(ctx context.Context, o Options) *Model {
 		frame:    fs,
 		keyState: keyState{keys: NewKeyMap(o.Keys)},
 		turns:    turns{fs: fs, ctx: ctx, conv: &session.Conversation{Settings: o.Settings}},
-		items:    items{fs: fs, imageSink: o.Images, entries: map[*stream.Item]*itemEntry{}, dirty: map[*stream.Item]bool{}},
+		items:    newItems(fs, o.Images),
 		tools:    newToolKit(ctx, o.Tools),
 		history:  history{db: o.DB},
 		notify:   newNotifier(o.Notify),
@@ -70,9 +70,7 @@ func New(ctx context.Context, o Options) *Model {
 		}
 		m.turns.conv.Settings.Background = o.Settings.Background // today's config, not the session's
 		if on := m.turns.conv.Settings.EnabledTools; on != nil {
-			for n := range m.tools.enabled { // the session remembers its tool set
-				m.tools.enabled[n] = slices.Contains(on, n)
-			}
+			m.tools.remember(on) // the session remembers its tool set
 		}
 	}
 	if _, redacted, err := m.tools.requestTools(); err == nil {
@@ -128,9 +126,7 @@ func (m *Model) shutdown() {
 	if t := m.turns.cur; t != nil && !t.ended && t.log != nil {
 		t.log.Flush(m.now(), t.snapshots()) // a quit mid-answer keeps all that was shown
 	}
-	if m.tools.cancel != nil {
-		m.tools.cancel()
-	}
+	m.tools.shutdown()
 	if m.history.journal != nil {
 		m.history.journal.Close()
 	}
@@ -327,7 +323,7 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case branchMsg:
 		m.dialog = nil
-		if m.turns.showBranch(msg.tip, m.tools.cancel != nil || m.tools.asking != nil) {
+		if m.turns.showBranch(msg.tip, m.tools.busy() || m.tools.asking()) {
 			m.redraw()
 			m.history.setTip(m.turns.conv)
 			m.items.notice(block.Info, msg.note)

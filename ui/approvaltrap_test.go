@@ -184,7 +184,7 @@ func TestLocalApprovalCtrlCStops(t *testing.T) {
 	if m.dialog != nil {
 		t.Fatal("ctrl+c left the dialog open")
 	}
-	d.until("the round to stop", func() bool { return m.tools.cancel == nil && m.statusBar.status.State == Idle })
+	d.until("the round to stop", func() bool { return !m.tools.busy() && m.statusBar.status.State == Idle })
 	if len(srv.Requests()) != 1 {
 		t.Errorf("ctrl+c sent %d requests", len(srv.Requests())-1)
 	}

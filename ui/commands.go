@@ -47,7 +47,7 @@ func (m *Model) slash(name, args string) tea.Cmd {
 		n, _ := strconv.Atoi(strings.TrimSpace(args))
 		return m.fork(n)
 	case "compact":
-		return m.turns.compact(m.tools.cancel != nil)
+		return m.turns.compact(m.tools.busy())
 	case "export":
 		return m.history.export(args, m.frame)
 	case "rename":
@@ -57,19 +57,19 @@ func (m *Model) slash(name, args string) tea.Cmd {
 	case "theme":
 		return m.setTheme(args)
 	case "tools":
-		m.dialog = dlg[ToolsMenu]{NewToolsMenu(m.tools.cfg.List(), m.tools.enabled, m.frame.styles)}
+		m.dialog = dlg[ToolsMenu]{NewToolsMenu(m.tools.cfg.List(), m.tools.enabled(), m.frame.styles)}
 	case "attach":
 		if err := m.composer.Attach(args); err != nil {
 			m.items.notice(block.Error, stream.SanitizeLine(err.Error()))
 		}
 	case "edit":
 		n, _ := strconv.Atoi(strings.TrimSpace(args))
-		if text, files, ok := m.turns.edit(n, m.tools.cancel != nil); ok {
+		if text, files, ok := m.turns.edit(n, m.tools.busy()); ok {
 			m.composer.SetValue(text)
 			m.composer.SetAttachments(files)
 		}
 	case "undo":
-		m.turns.undo(m.tools.cancel != nil || m.tools.asking != nil)
+		m.turns.undo(m.tools.busy() || m.tools.asking())
 	case "tree":
 		m.dialog = dlg[Tree]{NewTree(m.turns.conv.Branches(), m.frame.styles)}
 	case "quit":

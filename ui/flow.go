@@ -42,7 +42,7 @@ func (m *Model) canSend(text string, files []*attach.File) bool {
 	switch {
 	case m.turns.cur != nil && !m.turns.cur.ended:
 		why = "a reply is still streaming — esc stops it"
-	case m.tools.cancel != nil:
+	case m.tools.busy():
 		why = "tools are still running — esc stops them"
 	case m.turns.compacting != nil:
 		why = "compacting the context — send again once it is done"
@@ -78,7 +78,7 @@ func (m *Model) send(text string, files []*attach.File, msg json.RawMessage) tea
 		m.items.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})
 	}
 	m.items.showAttachments(attach.Metas(files))
-	owed := m.tools.loop.Begin(m.now())                        // outputs of a stopped round keep the chain valid
+	owed := m.tools.owed(m.now())                              // outputs of a stopped round keep the chain valid
 	owed = append(m.approvals.takeOwed(m.turns.conv), owed...) // and so do the denials of a stopped approval
 	return m.beginWith(m.turns.conv.Begin(text, append(owed, msg)...), nil)
 }
@@ -95,10 +95,11 @@ func (m *Model) beginWith(st *session.Turn, round *session.TurnLog) tea.Cmd {
 	req := m.turns.next(session.Event{Kind: session.Sent, Conv: m.turns.conv, Turn: st}).Request
 	// resolved once (at start and on /tools): secrets may come from a
 	// command, which must not run on every turn inside Update
-	if m.tools.resolveErr != nil {
-		m.items.notice(block.Error, stream.SanitizeLine(m.tools.resolveErr.Error()))
+	resolved, err := m.tools.request()
+	if err != nil {
+		m.items.notice(block.Error, stream.SanitizeLine(err.Error()))
 	}
-	req.Tools = m.tools.resolved // secrets only in the request sent, never in the turn kept
+	req.Tools = resolved // secrets only in the request sent, never in the turn kept
 	var log *session.TurnLog
 	switch {
 	case m.history.journal != nil && round != nil:
@@ -203,7 +204,7 @@ func (m *Model) tick(now time.Time, draw pace.Draw) tea.Cmd {
 	}
 	// a round waiting only for the user's answer needs no frames: the
 	// approval's slow tick (Update) keeps its timer running
-	tools := m.tools.cancel != nil && m.tools.asking == nil
+	tools := m.tools.busy() && !m.tools.asking()
 	cmds = append(cmds, m.turns.pace(pace.Facts{Cause: pace.Drew, Animating: live, Tools: tools}, now))
 	return tea.Batch(cmds...)
 }

@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"runnel/session/images"
 	"runnel/ui/block"
 	"runnel/ui/graphics"
 )
@@ -22,7 +23,9 @@ import (
 // With iTerm2 images, iterm holds each id's picture and where it was last
 // drawn on screen (drawn false: not on screen, or moved since), and gen
 // counts layouts that moved one, so only the latest asks for a draw.
+// sink is where generated images are written (nil: nowhere).
 type inlineImages struct {
+	sink    images.Sink
 	support graphics.Support
 	ids     map[*itemEntry]int
 	next    int
@@ -50,18 +53,17 @@ const itermSettle = 50 * time.Millisecond
 
 // itermPlaces finds the iTerm2 images' reserved rows on screen; it returns
 // the ids whose place is new (and forgets the place of those off screen).
-func (c *items) itermPlaces(shown bool) []int {
-	g := &c.images
+func (g *inlineImages) itermPlaces(t *Transcript, shown bool) []int {
 	if len(g.iterm) == 0 {
 		return nil
 	}
 	var lines []string
 	if shown { // the transcript is on screen
-		lines = strings.Split(c.transcript.View(), "\n")
+		lines = strings.Split(t.View(), "\n")
 	}
 	var moved []int
 	for id, p := range g.iterm {
-		row, col, ok := graphics.Locate(lines, id, p.rows, c.transcript.Height())
+		row, col, ok := graphics.Locate(lines, id, p.rows, t.Height())
 		switch {
 		case !ok:
 			p.drawn = false
@@ -76,23 +78,25 @@ func (c *items) itermPlaces(shown bool) []int {
 // placeImages runs after every Update: when an iTerm2 image's rows moved
 // or came on screen, it asks for a draw once the frame is shown.
 func (c *items) placeImages(shown bool) tea.Cmd {
-	if len(c.itermPlaces(shown)) == 0 {
+	g := &c.images
+	if len(g.itermPlaces(&c.transcript, shown)) == 0 {
 		return nil
 	}
-	c.images.gen++
-	gen := c.images.gen
+	g.gen++
+	gen := g.gen
 	return tea.Tick(itermSettle, func(time.Time) tea.Msg { return itermMsg{gen} })
 }
 
 // drawImages draws the iTerm2 images that are on screen and not drawn at
 // their place yet, if no later layout moved them again.
 func (c *items) drawImages(msg itermMsg, shown bool) tea.Cmd {
-	if msg.gen != c.images.gen {
+	g := &c.images
+	if msg.gen != g.gen {
 		return nil
 	}
-	c.itermPlaces(shown)
+	g.itermPlaces(&c.transcript, shown)
 	var b strings.Builder
-	for _, p := range c.images.iterm {
+	for _, p := range g.iterm {
 		if !p.drawn && p.rows > 0 {
 			b.WriteString(graphics.DrawAt(p.draw, p.row, p.col))
 			p.drawn = true
@@ -106,10 +110,9 @@ func (c *items) drawImages(msg itermMsg, shown bool) tea.Cmd {
 
 // writeImage returns the Cmd that writes an image (write, from
 // block.ImageSaver) and, when the terminal shows images, prepares it for
-// e's panel; run off the UI goroutine.
-func (c *items) writeImage(e *itemEntry, write func() block.ImageFile) tea.Cmd {
-	g := &c.images
-	support, id, cols := g.support, 0, max(1, c.fs.width-8)
+// e's panel, width cells wide; run off the UI goroutine.
+func (g *inlineImages) writeImage(e *itemEntry, width int, write func() block.ImageFile) tea.Cmd {
+	support, id, cols := g.support, 0, max(1, width-8)
 	if support.On() {
 		if g.ids == nil {
 			g.ids = map[*itemEntry]int{}
@@ -137,31 +140,40 @@ func (c *items) writeImage(e *itemEntry, write func() block.ImageFile) tea.Cmd {
 	}
 }
 
-// imageWritten gives a panel its image and transmits the image to the
-// terminal when it is shown inline: once, before the placeholders that
-// draw it are on screen.
-func (c *items) imageWritten(msg imageMsg) tea.Cmd {
+// imageWritten gives a panel its image (reporting whether it has one, to
+// be redrawn) and transmits the image to the terminal when it is shown
+// inline: once, before the placeholders that draw it are on screen.
+func (g *inlineImages) imageWritten(msg imageMsg) (tea.Cmd, bool) {
 	sv, ok := msg.e.b.(block.ImageSaver)
 	if !ok {
-		return nil
+		return nil, false
 	}
 	seq := ""
 	if msg.f.Inline != nil {
 		seq = msg.f.Data
 	}
 	sv.ImageSaved(msg.f)
-	c.transcript.Invalidate(msg.e.idx)
 	if seq == "" {
-		return nil
+		return nil, true
 	}
-	if c.images.support.ITerm && !c.images.support.Kitty {
-		if c.images.iterm == nil {
-			c.images.iterm = map[int]*itermPlace{}
+	if g.support.ITerm && !g.support.Kitty {
+		if g.iterm == nil {
+			g.iterm = map[int]*itermPlace{}
 		}
-		c.images.iterm[c.images.ids[msg.e]] = &itermPlace{draw: seq, rows: len(msg.f.Inline)}
-		return nil // drawn by placeImages once its rows are on screen
+		g.iterm[g.ids[msg.e]] = &itermPlace{draw: seq, rows: len(msg.f.Inline)}
+		return nil, true // drawn by placeImages once its rows are on screen
 	}
-	return tea.Raw(seq)
+	return tea.Raw(seq), true
+}
+
+// imageWritten gives a panel its image and redraws it (see
+// inlineImages.imageWritten).
+func (c *items) imageWritten(msg imageMsg) tea.Cmd {
+	cmd, ok := c.images.imageWritten(msg)
+	if ok {
+		c.transcript.Invalidate(msg.e.idx)
+	}
+	return cmd
 }
 
 // freeImages frees the images runnel sent, once the chat has ended.

@@ -33,7 +33,7 @@ func TestITermImageFollowsItsRows(t *testing.T) {
 		t.Fatal("no image panel")
 	}
 	data := e.it.Details().Result
-	msg := m.items.writeImage(e, func() block.ImageFile { return block.ImageFile{Key: "final", Data: data} })()
+	msg := m.items.images.writeImage(e, m.frame.width, func() block.ImageFile { return block.ImageFile{Key: "final", Data: data} })()
 	if cmd := m.items.imageWritten(msg.(imageMsg)); cmd != nil {
 		t.Fatal("a sequence written before the rows are placed")
 	}

@@ -28,24 +28,28 @@ import (
 // except a server's tool list sent again (lists.skip): none while it may
 // be, or is, the same as the one shown; consecutive hosted searches share
 // one (hostedLine); think and hosted are of the turn len(turnEntry)
-// numbered, or older.
+// numbered, or older (turnLines).
 type items struct {
 	fs         *frameState
 	transcript Transcript // the scrolling view of the entries
-	imageSink  images.Sink
 	entries    map[*stream.Item]*itemEntry
 	reasoning  []*itemEntry          // in transcript order, for ctrl+r
 	panels     []*itemEntry          // expandable tool panels, for ctrl+o
 	answers    []string              // markdown sources of finished answers, for ctrl+y and /copy
-	turnEntry  []int                 // transcript index of each turn's first entry
+	turnEntry  turnStarts            // transcript index of each turn's first entry
 	dirty      map[*stream.Item]bool // items changed outside a turn (tool output), for the next frame
 	images     inlineImages          // generated images shown in the terminal (inline.go)
 	panelList  []*itemEntry          // the panels the open panel list shows
 	lists      toolLists             // the hosted MCP tool lists shown (toollists.go)
-	think      thinkingLine          // the current turn's line for reasoning with nothing to show
-	hosted     hostedLine            // the line the last hosted searches joined
+	lines      turnLines             // the lines a turn's items share: thinking, hosted searches
 	sel        selection             // the mouse: clicks, drags, capture on or off (selection.go)
 	nav        navigator             // the navigation mode's cursor and search (navmode.go)
+}
+
+// newItems makes the transcript child, its generated images written to
+// sink (nil: nowhere).
+func newItems(fs *frameState, sink images.Sink) items {
+	return items{fs: fs, images: inlineImages{sink: sink}, entries: map[*stream.Item]*itemEntry{}, dirty: map[*stream.Item]bool{}}
 }
 
 // hostedLine is the entry of a block.Hosted: the one line that consecutive
@@ -58,27 +62,6 @@ type hostedLine struct {
 	turn int
 }
 
-// hostedFor returns the Hosted line a Grouped item joins, and whether it is
-// new (to be appended as an entry).
-func (c *items) hostedFor(it *stream.Item) (*itemEntry, bool) {
-	if h := c.hosted; h.e != nil && h.turn == len(c.turnEntry) && c.blankAfter(h.e.idx) {
-		return h.e, false
-	}
-	b := block.NewHosted()
-	c.hosted = hostedLine{e: &itemEntry{b: b, it: it, fs: c.fs}, b: b, turn: len(c.turnEntry)}
-	return c.hosted.e, true
-}
-
-// blankAfter reports whether every entry after entry i draws nothing now.
-func (c *items) blankAfter(i int) bool {
-	for j := i + 1; j < c.transcript.Len(); j++ {
-		if c.transcript.slots[j].e.View(c.transcript.Width()) != "" {
-			return false
-		}
-	}
-	return true
-}
-
 // thinkingLine is a turn's block.Thinking entry, placed before the turn's
 // first reasoning item: the reasoning with nothing to show draws nothing,
 // and this one line says how long it took.
@@ -88,14 +71,37 @@ type thinkingLine struct {
 	turn int // len(turnEntry) when it was made
 }
 
-// thinking returns the current turn's Thinking line, appending it first.
-func (c *items) thinking() *block.Thinking {
-	if c.think.e == nil || c.think.turn != len(c.turnEntry) {
-		b := block.NewThinking()
-		c.think = thinkingLine{e: &itemEntry{b: b, fs: c.fs}, b: b, turn: len(c.turnEntry)}
-		c.appendEntry(c.think.e)
+// turnLines is the lines a turn's items share.
+//
+// Invariants: think and hosted are of the turn they name (the number of
+// turns begun when they were made), or older; a new turn's first
+// reasoning item or hosted search starts a new one.
+type turnLines struct {
+	think  thinkingLine // the current turn's line for reasoning with nothing to show
+	hosted hostedLine   // the line the last hosted searches joined
+}
+
+// thinking returns turn's Thinking line, and its entry when it is new (to
+// be appended before the reasoning that joins it).
+func (l *turnLines) thinking(turn int, fs *frameState) (*block.Thinking, *itemEntry) {
+	if l.think.e != nil && l.think.turn == turn {
+		return l.think.b, nil
 	}
-	return c.think.b
+	b := block.NewThinking()
+	l.think = thinkingLine{e: &itemEntry{b: b, fs: fs}, b: b, turn: turn}
+	return b, l.think.e
+}
+
+// hostedFor returns the Hosted line a Grouped item of turn joins, and
+// whether it is new (to be appended as an entry): it joins the last one
+// when that is of the same turn and blank says nothing drawn came after it.
+func (l *turnLines) hostedFor(it *stream.Item, turn int, fs *frameState, blank func(idx int) bool) (*itemEntry, bool) {
+	if h := l.hosted; h.e != nil && h.turn == turn && blank(h.e.idx) {
+		return h.e, false
+	}
+	b := block.NewHosted()
+	l.hosted = hostedLine{e: &itemEntry{b: b, it: it, fs: fs}, b: b, turn: turn}
+	return l.hosted.e, true
 }
 
 // notice adds a one-line notice to the transcript.
@@ -112,8 +118,8 @@ func (c *items) appendEntry(e entry) {
 // joins the line of the searches just before it (hostedFor).
 func (c *items) addItem(it *stream.Item, now time.Time) *itemEntry {
 	if block.Grouped(it) {
-		e, fresh := c.hostedFor(it)
-		c.hosted.b.Add(block.ForItem(it, now))
+		e, fresh := c.lines.hostedFor(it, len(c.turnEntry), c.fs, c.transcript.blankAfter)
+		c.lines.hosted.b.Add(block.ForItem(it, now))
 		c.entries[it] = e
 		if fresh {
 			c.appendEntry(e)
@@ -125,7 +131,11 @@ func (c *items) addItem(it *stream.Item, now time.Time) *itemEntry {
 	}
 	e := &itemEntry{b: block.ForItem(it, now), it: it, fs: c.fs}
 	if it.Type == "reasoning" {
-		c.thinking().Join(e.b)
+		b, fresh := c.lines.thinking(len(c.turnEntry), c.fs)
+		if fresh != nil {
+			c.appendEntry(fresh)
+		}
+		b.Join(e.b)
 	}
 	c.entries[it] = e
 	c.appendEntry(e)
@@ -161,16 +171,16 @@ func (c *items) refresh(it *stream.Item, now time.Time) tea.Cmd {
 		u.Update(now)
 	}
 	c.transcript.Invalidate(e.idx)
-	if it.Type == "reasoning" && c.think.e != nil {
-		c.transcript.Invalidate(c.think.e.idx) // its line sums the turn's reasoning
+	if it.Type == "reasoning" && c.lines.think.e != nil {
+		c.transcript.Invalidate(c.lines.think.e.idx) // its line sums the turn's reasoning
 	}
 	var cmds []tea.Cmd
 	if it.Type == "message" && it.Done {
 		cmds = append(cmds, c.finalRender(e))
 	}
 	if sv, ok := e.b.(block.ImageSaver); ok {
-		if write := sv.SaveImage(c.imageSink); write != nil {
-			cmds = append(cmds, c.writeImage(e, write))
+		if write := sv.SaveImage(c.images.sink); write != nil {
+			cmds = append(cmds, c.images.writeImage(e, c.fs.width, write))
 		}
 	}
 	return tea.Batch(cmds...)
@@ -189,7 +199,7 @@ func (c *items) entriesLive() []*itemEntry {
 			out = append(out, e)
 		}
 	}
-	if e := c.think.e; e != nil && e.b.Live() {
+	if e := c.lines.think.e; e != nil && e.b.Live() {
 		out = append(out, e)
 	}
 	return out
@@ -330,8 +340,7 @@ func (c *items) reset(h int) {
 	c.entries = map[*stream.Item]*itemEntry{}
 	c.reasoning, c.panels, c.answers, c.turnEntry = nil, nil, nil, nil
 	c.lists = toolLists{}
-	c.think = thinkingLine{}
-	c.hosted = hostedLine{}
+	c.lines = turnLines{}
 }
 
 // waitingApprovals returns the entries of those of its that are approval

@@ -47,7 +47,7 @@ func (m *Model) keyFacts() keyFacts {
 		Editing:   m.turns.editing != nil,
 		Queued:    m.queue.len() > 0,
 		Offered:   m.turns.offered(m.items.transcript.Len()),
-		LocalAsk:  m.tools.asking != nil,
+		LocalAsk:  m.tools.asking(),
 		EscArmed:  !m.keyState.escArmed.IsZero() && now.Sub(m.keyState.escArmed) < time.Second,
 		QuitArmed: !m.keyState.quitArmed.IsZero() && now.Sub(m.keyState.quitArmed) < 2*time.Second,
 		HasTurns:  len(m.turns.conv.Turns) > 0,
@@ -60,11 +60,11 @@ func (m *Model) phase() phase {
 	switch {
 	case m.turns.cur != nil && !m.turns.cur.ended:
 		return phStreaming
-	case m.tools.cancel != nil:
+	case m.tools.busy():
 		return phTools
 	case m.turns.compacting != nil:
 		return phCompacting
-	case m.tools.mcpWaiting != nil:
+	case m.tools.mcpHolding():
 		return phWaitingMCP
 	case m.turns.attaching != nil:
 		return phReading
@@ -152,7 +152,7 @@ var keyDo = [...]func(m *Model, k tea.KeyPressMsg) tea.Cmd{
 		if k.String() == "ctrl+left" {
 			dir = -1
 		}
-		m.turns.switchBranch(dir, m.tools.cancel != nil || m.tools.asking != nil)
+		m.turns.switchBranch(dir, m.tools.busy() || m.tools.asking())
 		return nil
 	},
 	actHelp: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
@@ -182,10 +182,8 @@ func (m *Model) askedEntry() *itemEntry {
 	if m.approvals.hostedAsk != nil {
 		return m.approvals.hostedAsk
 	}
-	if a := m.tools.asking; a != nil {
-		if it := m.tools.calls[a.req.Call.CallID]; it != nil {
-			return m.items.entries[it]
-		}
+	if it := m.tools.askedItem(); it != nil {
+		return m.items.entries[it]
 	}
 	return nil
 }

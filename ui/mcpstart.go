@@ -13,6 +13,7 @@ import (
 
 	"runnel/session"
 	"runnel/session/attach"
+	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/ui/block"
 )
@@ -24,28 +25,40 @@ type (
 	mcpReportMsg struct{ err error }
 )
 
-// mcpStarting reports whether local MCP servers are still starting.
-func (k *toolKit) mcpStarting() bool {
-	if k.mgr == nil {
+// mcpStart is the local MCP servers as the chat follows their start.
+//
+// Invariants: mgr is nil without local MCP servers, and then nothing here
+// posts or waits; reports is nil when nothing reports; waiting is nil
+// unless a message was sent while the servers start, and holds at most one
+// (a second goes back to the composer); it is sent, or taken back, once.
+type mcpStart struct {
+	mgr     *tools.Manager // the local MCP servers; nil without any
+	reports <-chan error   // the MCP manager's reports; nil without any
+	waiting *waitingSend   // a message sent while they start: it goes out once they are up
+}
+
+// starting reports whether local MCP servers are still starting.
+func (s *mcpStart) starting() bool {
+	if s.mgr == nil {
 		return false
 	}
 	select {
-	case <-k.mgr.Ready():
+	case <-s.mgr.Ready():
 		return false
 	default:
 		return true
 	}
 }
 
-// initMCP shows the servers now if they have started, else says they are
+// init shows the servers now if they have started, else says they are
 // starting and waits for them; and listens for the manager's reports.
-func (k *toolKit) initMCP(f *frameState) tea.Cmd {
-	mgr := k.mgr
+func (s *mcpStart) init(f *frameState) tea.Cmd {
+	mgr := s.mgr
 	if mgr == nil {
 		return nil
 	}
 	var cmds []tea.Cmd
-	if k.mcpStarting() {
+	if s.starting() {
 		f.post(mcpStatusMsg{mgr.Summary(), mgr.Brief()})
 		cmds = append(cmds, func() tea.Msg {
 			<-mgr.Ready()
@@ -54,12 +67,12 @@ func (k *toolKit) initMCP(f *frameState) tea.Cmd {
 	} else {
 		f.post(mcpServersMsg{mgr})
 	}
-	return tea.Batch(append(cmds, k.waitMCPReport())...)
+	return tea.Batch(append(cmds, s.waitReport())...)
 }
 
-// waitMCPReport waits for the manager's next report.
-func (k *toolKit) waitMCPReport() tea.Cmd {
-	c := k.reports
+// waitReport waits for the manager's next report.
+func (s *mcpStart) waitReport() tea.Cmd {
+	c := s.reports
 	if c == nil {
 		return nil
 	}
@@ -72,50 +85,73 @@ func (k *toolKit) waitMCPReport() tea.Cmd {
 	}
 }
 
-// waitForMCP holds a message sent while MCP servers start, says so, and
+// hold holds a message sent while MCP servers start, says so, and
 // reports false: it is not sent now.
-func (k *toolKit) waitForMCP(text string, files []*attach.File, prompt *session.Override, f *frameState) bool {
-	if k.mcpWaiting != nil { // one waits already: this one goes back to the composer
+func (s *mcpStart) hold(text string, files []*attach.File, prompt *session.Override, f *frameState) bool {
+	if s.waiting != nil { // one waits already: this one goes back to the composer
 		f.post(noticeMsg{block.Info, "a message is already waiting for the MCP servers — esc takes it back"})
 		f.post(putBackMsg{text, files})
 		return false
 	}
-	k.mcpWaiting = &waitingSend{text: text, files: files, prompt: prompt}
-	f.post(mcpStatusMsg{k.mgr.Summary() + " · your message goes out once they are up", k.mgr.Brief() + " · waiting"})
+	s.waiting = &waitingSend{text: text, files: files, prompt: prompt}
+	f.post(mcpStatusMsg{s.mgr.Summary() + " · your message goes out once they are up", s.mgr.Brief() + " · waiting"})
 	f.post(noticeMsg{block.Info, "MCP servers are still starting — your message goes out once they are up (esc takes it back)"})
 	return false
 }
 
-// takeBackWaiting puts a message that waits for the MCP servers back in the
+// takeBack puts a message that waits for the MCP servers back in the
 // composer, and reports whether there was one.
-func (k *toolKit) takeBackWaiting(f *frameState) bool {
-	w := k.mcpWaiting
+func (s *mcpStart) takeBack(f *frameState) bool {
+	w := s.waiting
 	if w == nil {
 		return false
 	}
-	k.mcpWaiting = nil
-	f.post(mcpStatusMsg{k.mgr.Summary(), k.mgr.Brief()})
+	s.waiting = nil
+	f.post(mcpStatusMsg{s.mgr.Summary(), s.mgr.Brief()})
 	f.post(putBackMsg{w.text, w.files})
 	f.post(noticeMsg{block.Info, "the waiting message is back in the composer"})
 	return true
 }
+
+// sendWaiting sends the message that waited for the servers (SubmitMsg).
+func (s *mcpStart) sendWaiting(f *frameState) {
+	if w := s.waiting; w != nil {
+		s.waiting = nil
+		f.post(SubmitMsg{Text: w.text, Files: w.files, Prompt: w.prompt})
+	}
+}
+
+// mcpStarting reports whether local MCP servers are still starting.
+func (k *toolKit) mcpStarting() bool { return k.mcp.starting() }
+
+// mcpHolding reports whether a message waits for the MCP servers.
+func (k *toolKit) mcpHolding() bool { return k.mcp.waiting != nil }
+
+// initMCP follows the MCP servers' start and reports (mcpStart.init).
+func (k *toolKit) initMCP(f *frameState) tea.Cmd { return k.mcp.init(f) }
+
+// waitForMCP holds a message sent while MCP servers start (mcpStart.hold).
+func (k *toolKit) waitForMCP(text string, files []*attach.File, prompt *session.Override, f *frameState) bool {
+	return k.mcp.hold(text, files, prompt, f)
+}
+
+// takeBackWaiting puts a message that waits for the MCP servers back in
+// the composer, and reports whether there was one.
+func (k *toolKit) takeBackWaiting(f *frameState) bool { return k.mcp.takeBack(f) }
 
 // mcpMsg handles the messages above: once the servers are up, their tools
 // join the request and a waiting message is sent (SubmitMsg).
 func (k *toolKit) mcpMsg(msg tea.Msg, f *frameState) tea.Cmd {
 	switch msg := msg.(type) {
 	case mcpReadyMsg:
-		f.post(mcpServersMsg{k.mgr})
+		f.post(mcpServersMsg{k.mcp.mgr})
 		if _, redacted, err := k.requestTools(); err == nil {
 			f.post(toolSetMsg{tools: redacted})
 		}
-		if w := k.mcpWaiting; w != nil {
-			k.mcpWaiting = nil
-			f.post(SubmitMsg{Text: w.text, Files: w.files, Prompt: w.prompt})
-		}
+		k.mcp.sendWaiting(f)
 	case mcpReportMsg:
 		f.post(noticeMsg{block.Error, stream.SanitizeLine(msg.err.Error())})
-		return k.waitMCPReport()
+		return k.mcp.waitReport()
 	}
 	return nil
 }

@@ -31,11 +31,11 @@ func TestChatShowsMCPStarting(t *testing.T) {
 		t.Fatalf("no starting line:\n%s", s)
 	}
 	m.Update(SubmitMsg{Text: "hello"})
-	if s := plain(m); !strings.Contains(s, "your message goes out once they are up") || m.tools.mcpWaiting == nil {
+	if s := plain(m); !strings.Contains(s, "your message goes out once they are up") || m.tools.mcp.waiting == nil {
 		t.Errorf("a message sent while starting does not wait: composer %q\n%s", m.composer.Value(), s)
 	}
 	m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
-	if m.tools.mcpWaiting != nil || m.composer.Value() != "hello" {
+	if m.tools.mcp.waiting != nil || m.composer.Value() != "hello" {
 		t.Errorf("esc did not take the waiting message back: composer %q", m.composer.Value())
 	}
 	mgr.Start(context.Background())

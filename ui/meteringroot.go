@@ -28,7 +28,7 @@ func (m *Model) switchBlocked() string {
 	switch {
 	case m.turns.cur != nil && !m.turns.cur.ended:
 		return "a reply is still streaming — esc stops it, then /provider"
-	case m.tools.cancel != nil || m.turns.compacting != nil:
+	case m.tools.busy() || m.turns.compacting != nil:
 		return "busy (tools or compaction) — /provider once it is done"
 	}
 	return ""

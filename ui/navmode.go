@@ -13,7 +13,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"runnel/stream"
 	"runnel/ui/block"
@@ -66,9 +65,9 @@ func (c *items) stopNav() {
 func (c *items) navTo(i int) {
 	n := c.transcript.Len()
 	i = min(max(i, 0), max(n-1, 0))
-	if j := c.drawn(i, 1); j >= 0 {
+	if j := c.transcript.drawn(i, 1); j >= 0 {
 		i = j
-	} else if j := c.drawn(i, -1); j >= 0 {
+	} else if j := c.transcript.drawn(i, -1); j >= 0 {
 		i = j
 	}
 	c.nav.cur = i
@@ -76,21 +75,10 @@ func (c *items) navTo(i int) {
 	c.transcript.Reveal(c.nav.cur)
 }
 
-// drawn is the first entry from i on in direction dir that draws lines,
-// or -1.
-func (c *items) drawn(i, dir int) int {
-	for ; i >= 0 && i < c.transcript.Len(); i += dir {
-		if len(c.transcript.slot(i).lines) > 0 {
-			return i
-		}
-	}
-	return -1
-}
-
 // navStep moves the cursor to the next block that draws lines in
 // direction dir; at the end it stays.
 func (c *items) navStep(dir int) {
-	if j := c.drawn(c.nav.cur+dir, dir); j >= 0 {
+	if j := c.transcript.drawn(c.nav.cur+dir, dir); j >= 0 {
 		c.navTo(j)
 	}
 }
@@ -108,9 +96,9 @@ func (c *items) navKey(k tea.KeyPressMsg, keys NavKeys) tea.Cmd {
 		case "gg":
 			c.navTo(0)
 		case "]]":
-			c.navTo(c.turnAfter(c.nav.cur))
+			c.navTo(c.turnEntry.after(c.nav.cur, c.transcript.Len()-1))
 		case "[[":
-			c.navTo(c.turnBefore(c.nav.cur))
+			c.navTo(c.turnEntry.before(c.nav.cur))
 		}
 		return nil
 	}
@@ -145,7 +133,7 @@ func (c *items) navKey(k tea.KeyPressMsg, keys NavKeys) tea.Cmd {
 	case key.Matches(k, keys.Toggle):
 		c.toggleBlock(c.nav.cur)
 	case key.Matches(k, keys.Edit):
-		j := c.turnOf(c.nav.cur)
+		j := c.turnEntry.of(c.nav.cur)
 		if j < 0 {
 			return nil
 		}
@@ -192,7 +180,7 @@ func (c *items) findNext(i, dir int) {
 	}
 	for step := range n {
 		j := ((i+dir*step)%n + n) % n
-		if strings.Contains(strings.ToLower(c.blockText(j)), q) {
+		if strings.Contains(strings.ToLower(c.transcript.blockText(j)), q) {
 			c.navTo(j)
 			return
 		}
@@ -204,75 +192,9 @@ func (c *items) findNext(i, dir int) {
 // index in the path shown): e in navigation mode.
 type editTurnMsg struct{ turn int }
 
-// turnOf is the conversation turn entry i belongs to, -1 for none (the
-// welcome above the first turn).
-func (c *items) turnOf(i int) int {
-	j := -1
-	for k, t := range c.turnEntry {
-		if t <= i {
-			j = k
-		}
-	}
-	return j
-}
-
-// turnAfter is the first entry of the turn after the one i is in, or the
-// last entry when there is none.
-func (c *items) turnAfter(i int) int {
-	for _, t := range c.turnEntry {
-		if t > i {
-			return t
-		}
-	}
-	return c.transcript.Len() - 1
-}
-
-// turnBefore is the first entry of the turn before the one i is in (of
-// i's own turn when i is not its first entry), or 0.
-func (c *items) turnBefore(i int) int {
-	for j := len(c.turnEntry) - 1; j >= 0; j-- {
-		if c.turnEntry[j] < i {
-			return c.turnEntry[j]
-		}
-	}
-	return 0
-}
-
-// blockText is what y copies of entry i: an answer's markdown source, or
-// the block's lines as shown, without styles, trailing spaces or the
-// indentation every line shares.
-func (c *items) blockText(i int) string {
-	if i < 0 || i >= c.transcript.Len() {
-		return ""
-	}
-	e := c.transcript.slots[i].e
-	if ie, ok := e.(*itemEntry); ok && ie.it != nil && ie.it.Type == "message" {
-		if t := ie.it.Text(); t != "" {
-			return t
-		}
-	}
-	lines := c.transcript.slot(i).lines
-	out := make([]string, len(lines))
-	indent := -1
-	for k, l := range lines {
-		out[k] = strings.TrimRight(ansi.Strip(l), " ")
-		if t := strings.TrimLeft(out[k], " "); t != "" {
-			if d := len(out[k]) - len(t); indent < 0 || d < indent {
-				indent = d
-			}
-		}
-	}
-	for k, l := range out {
-		if len(l) >= indent && indent > 0 {
-			out[k] = l[indent:]
-		}
-	}
-	return strings.Trim(strings.Join(out, "\n"), "\n")
-}
-
 // copyBlock copies entry i's text, cleaned like every copy.
 func (c *items) copyBlock(i int) tea.Cmd {
-	text := stream.Sanitize(c.blockText(i))
+	text := stream.Sanitize(c.transcript.blockText(i))
 	if strings.TrimSpace(text) == "" {
 		c.notice(block.Info, "nothing to copy in this block")
 		return nil
@@ -293,4 +215,42 @@ func (c *items) toggleBlock(i int) {
 		}
 	}
 	c.notice(block.Info, "this block has no panel to open")
+}
+
+// turnStarts is the transcript index of each conversation turn's first
+// entry, ascending (items.turnEntry).
+type turnStarts []int
+
+// of is the conversation turn entry i belongs to, -1 for none (the
+// welcome above the first turn).
+func (ts turnStarts) of(i int) int {
+	j := -1
+	for k, t := range ts {
+		if t <= i {
+			j = k
+		}
+	}
+	return j
+}
+
+// after is the first entry of the turn after the one i is in, or last
+// when there is none.
+func (ts turnStarts) after(i, last int) int {
+	for _, t := range ts {
+		if t > i {
+			return t
+		}
+	}
+	return last
+}
+
+// before is the first entry of the turn before the one i is in (of i's
+// own turn when i is not its first entry), or 0.
+func (ts turnStarts) before(i int) int {
+	for j := len(ts) - 1; j >= 0; j-- {
+		if ts[j] < i {
+			return ts[j]
+		}
+	}
+	return 0
 }

@@ -21,7 +21,7 @@ func (m *Model) retry() tea.Cmd {
 	case m.turns.cur != nil && !m.turns.cur.ended:
 		m.items.notice(block.Info, "a reply is still streaming — esc stops it, then /retry")
 		return nil
-	case m.tools.cancel != nil || m.turns.compacting != nil || m.tools.mcpStarting():
+	case m.tools.busy() || m.turns.compacting != nil || m.tools.mcpStarting():
 		m.items.notice(block.Info, "busy (tools, compaction or MCP servers starting) — /retry once it is done")
 		return nil
 	case m.opts.Client == nil:
@@ -33,7 +33,7 @@ func (m *Model) retry() tea.Cmd {
 		m.items.notice(block.Info, err.Error())
 		return nil
 	}
-	m.tools.loop.Begin(m.now()) // outputs owed to the replaced answer's calls go with it
+	m.tools.owed(m.now()) // outputs owed to the replaced answer's calls go with it
 	m.approvals.takeOwed(m.turns.conv)
 	m.items.transcript.Follow()
 	m.items.notice(block.Info, retryMark+" asking again from the same point: the new answer follows, and the conversation continues from it (both are kept in the session)")

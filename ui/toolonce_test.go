@@ -104,7 +104,7 @@ func TestRepeatedToolCallRunsOnce(t *testing.T) {
 			d.run(m.Init())
 			d.send(SubmitMsg{Text: "weather in Paris?"})
 			d.until("the answer", func() bool {
-				return m.turns.cur == nil && m.tools.cancel == nil && len(srv.Requests()) == 2 && m.statusBar.status.State == Idle
+				return m.turns.cur == nil && !m.tools.busy() && len(srv.Requests()) == 2 && m.statusBar.status.State == Idle
 			})
 			if n := runs(); n != 1 {
 				t.Errorf("get_weather ran %d times, want 1", n)
@@ -186,13 +186,13 @@ func TestResumeDoesNotRunACallAgain(t *testing.T) {
 			m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL}, Tools: tl, DB: db, Resume: s})
 			d := newDriver(t, m)
 			d.run(m.Init())
-			if tt.runs == 0 && (m.tools.cancel != nil || m.dialog != nil) {
+			if tt.runs == 0 && (m.tools.busy() || m.dialog != nil) {
 				t.Fatalf("the resume started a round (dialog %v)", m.dialog != nil)
 			}
 			if tt.runs > 0 {
 				srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_round", "It is sunny.")})
 				d.until("the resumed round's answer", func() bool {
-					return m.tools.cancel == nil && m.turns.cur == nil && len(srv.Requests()) == before+1 && m.statusBar.status.State == Idle
+					return !m.tools.busy() && m.turns.cur == nil && len(srv.Requests()) == before+1 && m.statusBar.status.State == Idle
 				})
 			} else {
 				srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_next", "ok")})
@@ -230,7 +230,7 @@ func TestLaterRoundRepeatIsNotRunAgain(t *testing.T) {
 			d.run(m.Init())
 			d.send(SubmitMsg{Text: "weather?"})
 			d.until("the repeated call", func() bool {
-				return m.turns.cur == nil && m.tools.cancel == nil && len(srv.Requests()) == 2 && m.statusBar.status.State == Idle
+				return m.turns.cur == nil && !m.tools.busy() && len(srv.Requests()) == 2 && m.statusBar.status.State == Idle
 			})
 			if n := runs(); n != 1 {
 				t.Errorf("get_weather ran %d times, want 1", n)
@@ -272,7 +272,7 @@ func TestReconnectRunsACallOnce(t *testing.T) {
 	d.run(m.Init())
 	d.send(SubmitMsg{Text: "weather?"})
 	d.until("the answer", func() bool {
-		return m.turns.cur == nil && m.tools.cancel == nil && len(srv.Requests()) >= 3 && m.statusBar.status.State == Idle
+		return m.turns.cur == nil && !m.tools.busy() && len(srv.Requests()) >= 3 && m.statusBar.status.State == Idle
 	})
 	if len(srv.Background()) == 0 {
 		t.Fatal("the stream did not reconnect")
@@ -306,7 +306,7 @@ func TestResendAnswersACallOnce(t *testing.T) {
 	d.run(m.Init())
 	d.send(SubmitMsg{Text: "weather?"})
 	d.until("the answer", func() bool {
-		return m.turns.cur == nil && m.tools.cancel == nil && len(srv.Requests()) == 3 && m.statusBar.status.State == Idle
+		return m.turns.cur == nil && !m.tools.busy() && len(srv.Requests()) == 3 && m.statusBar.status.State == Idle
 	})
 	if n := runs(); n != 1 {
 		t.Errorf("get_weather ran %d times, want 1", n)

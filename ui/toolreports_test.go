@@ -39,8 +39,8 @@ func TestRoundEndIsReportedToTheRoot(t *testing.T) {
 	if !ok {
 		t.Fatalf("the last report is %T, want ToolsSettledMsg: %#v", posted[len(posted)-1], posted)
 	}
-	if m.turns.cur != nil || len(srv.Requests()) != 1 || m.tools.cancel != nil {
-		t.Fatalf("before the root routed the report: turn %v, %d requests, round running %v", m.turns.cur != nil, len(srv.Requests()), m.tools.cancel != nil)
+	if m.turns.cur != nil || len(srv.Requests()) != 1 || m.tools.busy() {
+		t.Fatalf("before the root routed the report: turn %v, %d requests, round running %v", m.turns.cur != nil, len(srv.Requests()), m.tools.busy())
 	}
 	if len(settled.input) != 1 || !strings.Contains(string(settled.input[0]), `"call_id":"call_1"`) || !strings.Contains(string(settled.input[0]), "sunny") {
 		t.Errorf("the round's outputs: %s", settled.input)

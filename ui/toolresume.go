@@ -73,7 +73,7 @@ func (k *toolKit) resumeCalls(conv *session.Conversation, canSend bool, j *sessi
 			ran = append(ran, id)
 		}
 	}
-	calls := k.loop.Resume(resp, ran, f.clock())
+	calls := k.round.loop.Resume(resp, ran, f.clock())
 	if len(calls) == 0 {
 		f.post(toolFramesMsg{})
 		return nil
@@ -86,11 +86,9 @@ func (k *toolKit) resumeCalls(conv *session.Conversation, canSend bool, j *sessi
 		}
 	}
 	cmd := k.runRound([]*stream.Snapshot{resp}, resp.ID, calls, seed, j, f)
-	if k.round != nil { // the new record keeps how the seeded calls ended, too
-		for _, cc := range ccs {
-			if cc.State != session.CallUnanswered {
-				k.round.Ran(cc.Item.CallID, cc.Run)
-			}
+	for _, cc := range ccs { // the new record keeps how the seeded calls ended, too
+		if cc.State != session.CallUnanswered {
+			k.record.ran(cc.Item.CallID, cc.Run)
 		}
 	}
 	return cmd

@@ -31,12 +31,12 @@ func TestStoppedRoundResumesWithItsOutcome(t *testing.T) {
 	d.until("the approval prompt", func() bool { return m.dialog != nil })
 	d.send(tea.KeyPressMsg{Code: 'a', Text: "a"})
 	d.until("the printed line", func() bool {
-		it := m.tools.calls["call_1"]
+		it := m.tools.round.calls["call_1"]
 		return it != nil && strings.Contains(string(it.Output), "printed-before-kill")
 	})
 	d.send(tea.KeyPressMsg{Code: tea.KeyEscape})
-	d.until("the round to end", func() bool { return m.tools.cancel == nil })
-	live := m.tools.runs["call_1"]
+	d.until("the round to end", func() bool { return !m.tools.busy() })
+	live := m.tools.round.runs["call_1"]
 	if live.Outcome != tools.StatusCancelled || live.Phase != tools.RunEnded {
 		t.Fatalf("live run %+v, want cancelled", live)
 	}

@@ -4,9 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -22,176 +19,78 @@ import (
 // a response whose output holds function calls, the calls run (through
 // approvals) on a goroutine, their panels show the output live, and once the
 // round is over the child posts ToolsSettledMsg: the root sends the outputs
-// as the next request, until the model answers without calls. It owns the
-// toolKit, the runner's messages and the local approval questions; it
-// reaches the rest of the chat only through the messages in toolreports.go.
-// The frame pacing at the end of the file (ensureTick, scheduleFrame,
-// frameIn) is the turns child's: it only lives here until that child takes it.
+// as the next request, until the model answers without calls. The toolKit
+// drives its parts, each owning its state: the round running
+// (toolround.go), its local approvals (toolasks.go), its record in the
+// history (roundrecord.go), the tool set (toolset.go) and the MCP servers'
+// start (mcpstart.go). It reaches the rest of the chat only through the
+// messages in toolreports.go.
 
 // toolKit is the chat's tools.
 //
-// Invariants: events carries everything the runner's goroutines report;
-// one waiter is armed on it at a time (waiting). cancel is set while a round
-// runs. gen names the round running (or the last): a toolDoneMsg of another
-// is a round abandoned, and ignored. asking is the question shown in the
-// approval dialog, queue those waiting behind it; both are empty between
-// rounds. mcpWaiting is nil unless a message waits for the MCP servers.
+// Invariants: each part keeps its own (see their docs); the toolKit keeps
+// them in step: a round's calls, questions and record start together
+// (runRound) and end together (done, abandon), so between rounds round,
+// asks and record hold nothing of the last one.
 type toolKit struct {
-	ctx     context.Context // the chat's: a round runs under it
-	gen     int
-	cfg     tools.Config
-	mgr     *tools.Manager // the local MCP servers; nil without any
-	reports <-chan error   // the MCP manager's reports; nil without any
-	runner  *tools.Runner
-	loop    *tools.Loop
-	enabled map[string]bool
-	env     func(string) string
-	events  chan tea.Msg
-	cancel  context.CancelFunc
-	calls   map[string]*stream.Item // call id → its function_call item while its round runs; empty between rounds
-	runs    map[string]tools.Run    // call id → runnel's run of it, as its panel shows it (setRun)
-	output  map[string]*strings.Builder
-	asking  *approvalAsk // the approval request shown now
-	queue   []approvalAsk
-	reasons map[string]string // call id → the reason the user denied it with, for its panel; empty between rounds
-	waiting bool
-	stopped bool // the user stopped the running round
-
-	// The running round's record in the history: its calls in order, the
-	// output each has so far (running, final, or none while it waits for
-	// approval), the calls running now, and when the record was last saved.
-	round    *session.TurnLog
-	roundIDs []string
-	roundOut map[string]json.RawMessage
-	running  map[string]bool
-	saved    time.Time
-	unsaved  bool // roundOut changed since the record was last saved
-
-	resolved   []json.RawMessage // the request's tools, secrets resolved (for the enabled set)
-	resolveErr error             // why resolving them failed, shown on each turn
-
-	mcpWaiting *waitingSend // a message sent while MCP servers start: it goes out once they are up (mcpstart.go)
+	ctx    context.Context // the chat's: a round runs under it
+	cfg    tools.Config
+	mcp    mcpStart    // the local MCP servers' start (mcpstart.go)
+	set    toolSet     // the tools switched on, resolved for the request (toolset.go)
+	round  toolRound   // the round running and its runner (toolround.go)
+	asks   localAsks   // the local approval questions (toolasks.go)
+	record roundRecord // the running round's record in the history (roundrecord.go)
 }
-
-// approvalAsk is a local tool waiting for the user's answer.
-type approvalAsk struct {
-	req   tools.ApprovalRequest
-	reply chan answer
-}
-
-// answer is the user's decision on a local call, with the reason given for a
-// denial.
-type answer struct {
-	d      tools.Decision
-	reason string
-}
-
-// Messages from the runner's goroutines.
-type (
-	toolAskMsg    approvalAsk
-	toolOutputMsg struct {
-		callID, chunk string
-	}
-	toolProgressMsg struct {
-		callID string
-		p      tools.Progress
-	}
-	toolDoneMsg struct {
-		results []tools.Result
-		gen     int
-	}
-	toolStartMsg  struct{ call tools.Call }
-	toolResultMsg struct{ res tools.Result }
-)
 
 func newToolKit(ctx context.Context, o *Tools) *toolKit {
-	k := &toolKit{ctx: ctx, events: make(chan tea.Msg, 256), calls: map[string]*stream.Item{}, runs: map[string]tools.Run{}, output: map[string]*strings.Builder{}, enabled: map[string]bool{},
-		roundOut: map[string]json.RawMessage{}, running: map[string]bool{}}
+	k := &toolKit{ctx: ctx, set: newToolSet(nil, nil), record: newRoundRecord()}
 	var secrets *stream.Redactor
 	if o != nil {
 		secrets = o.Secrets
-		k.cfg, k.mgr, k.reports, k.env = o.Config, o.MCP, o.Reports, o.Env
-		for n, on := range o.Enabled {
-			k.enabled[n] = on
-		}
+		k.cfg, k.mcp = o.Config, mcpStart{mgr: o.MCP, reports: o.Reports}
+		k.set = newToolSet(o.Enabled, o.Env)
 	}
-	if k.env == nil {
-		k.env = os.Getenv
-	}
-	k.runner = tools.NewRunner(k.cfg, k.mgr, tools.Hooks{
-		Secrets: secrets,
-		AskReason: func(ctx context.Context, req tools.ApprovalRequest) (tools.Decision, string) {
-			ask := approvalAsk{req: req, reply: make(chan answer, 1)}
-			select {
-			case k.events <- toolAskMsg(ask):
-			case <-ctx.Done():
-				return tools.Deny, ""
-			}
-			select {
-			case a := <-ask.reply:
-				return a.d, a.reason
-			case <-ctx.Done():
-				return tools.Deny, ""
-			}
-		},
-		Output: func(c tools.Call, chunk string, _ bool) {
-			select {
-			case k.events <- toolOutputMsg{callID: c.CallID, chunk: chunk}:
-			default: // the panel misses a chunk; the final output has it
-			}
-		},
-		Progress: func(c tools.Call, p tools.Progress) {
-			select {
-			case k.events <- toolProgressMsg{callID: c.CallID, p: p}:
-			default:
-			}
-		},
-		// Start and Done are never dropped, unlike chunks: the round's
-		// record depends on them. A waiter always drains events.
-		Start: func(c tools.Call) { k.events <- toolStartMsg{call: c} },
-		Done:  func(r tools.Result) { k.events <- toolResultMsg{res: r} },
-	})
-	k.loop = tools.NewLoop(k.cfg.Rounds())
+	k.round = newToolRound(k.cfg, k.mcp.mgr, secrets)
 	return k
 }
 
 // on lists the tools switched on, sorted.
-func (k *toolKit) on() []string {
-	var out []string
-	for n, on := range k.enabled {
-		if on {
-			out = append(out, n)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+func (k *toolKit) on() []string { return k.set.on() }
 
 // requestTools resolves the request's tools (secrets included) for the
 // enabled set, and returns the redacted copy to store.
 func (k *toolKit) requestTools() (resolved, redacted []json.RawMessage, err error) {
-	resolved, err = k.runner.RequestTools(func(n string) bool { return k.enabled[n] }, k.env)
-	k.resolved, k.resolveErr = resolved, err
-	if err != nil {
-		return nil, nil, err
-	}
-	return resolved, tools.Redact(resolved), nil
+	return k.set.resolve(k.round.runner)
 }
 
-// wait arms the waiter on the runner's events.
-func (k *toolKit) wait() tea.Cmd {
-	if k.waiting {
-		return nil
-	}
-	k.waiting = true
-	return func() tea.Msg { return <-k.events }
-}
+// remember switches on exactly the known tools of on (a resumed session's
+// set); requestTools resolves them.
+func (k *toolKit) remember(on []string) { k.set.remember(on) }
 
-// set switches tools on or off for the session (the /tools menu's choice).
-func (k *toolKit) set(enabled map[string]bool, f *frameState) {
-	for n, on := range enabled {
-		k.enabled[n] = on
-	}
+// enabled is the tools' switches, for the /tools menu to show (read only).
+func (k *toolKit) enabled() map[string]bool { return k.set.enabled }
+
+// request is the next request's tools, secrets resolved, and why resolving
+// them failed (nil: it did not).
+func (k *toolKit) request() ([]json.RawMessage, error) { return k.set.request() }
+
+// busy reports whether a round runs (stopped or not).
+func (k *toolKit) busy() bool { return k.round.busy() }
+
+// owed starts a user turn on the loop: the outputs a stopped round owes the
+// chain go with it (tools.Loop.Begin).
+func (k *toolKit) owed(now time.Time) []json.RawMessage { return k.round.loop.Begin(now) }
+
+// resetLoop forgets the loop's rounds and what a stopped one owes: the
+// conversation starts over.
+func (k *toolKit) resetLoop() { k.round.loop.Reset() }
+
+// shutdown cancels the running round, if any: the chat ends.
+func (k *toolKit) shutdown() { k.round.shutdown() }
+
+// choose switches tools on or off for the session (the /tools menu's choice).
+func (k *toolKit) choose(enabled map[string]bool, f *frameState) {
+	k.set.choose(enabled)
 	_, redacted, err := k.requestTools()
 	if err != nil {
 		f.post(noticeMsg{block.Error, stream.SanitizeLine(err.Error())})
@@ -208,13 +107,13 @@ func (k *toolKit) Update(msg tea.Msg, f *frameState) tea.Cmd {
 	case resetMsg:
 		if msg.why == resetNew { // the round of the conversation left ends
 			k.abandon(f)
-			k.loop.Reset()
+			k.resetLoop()
 		}
 		return nil
 	case mcpReadyMsg, mcpReportMsg:
 		return k.mcpMsg(msg, f)
 	case ToolsChangedMsg:
-		k.set(msg.Enabled, f)
+		k.choose(msg.Enabled, f)
 		return nil
 	case toolDoneMsg:
 		k.done(msg, f)
@@ -229,7 +128,7 @@ func (k *toolKit) Update(msg tea.Msg, f *frameState) tea.Cmd {
 // startCalls runs the client-side calls of the last of snaps.
 func (k *toolKit) startCalls(snaps []*stream.Snapshot, j *session.Journal, f *frameState) tea.Cmd {
 	last := snaps[len(snaps)-1]
-	calls, stop := k.loop.Next(last, f.clock())
+	calls, stop := k.round.loop.Next(last, f.clock())
 	if stop != "" {
 		f.post(noticeMsg{block.Warning, stream.SanitizeLine(stop)})
 	}
@@ -242,64 +141,26 @@ func (k *toolKit) startCalls(snaps []*stream.Snapshot, j *session.Journal, f *fr
 // runRound runs calls of response respID (one of snaps) on the runner, and
 // starts the round's record in j (nil: none), holding seed's outputs first.
 func (k *toolKit) runRound(snaps []*stream.Snapshot, respID string, calls []tools.Call, seed map[string]json.RawMessage, j *session.Journal, f *frameState) tea.Cmd {
-	for _, s := range snaps {
-		for _, it := range s.Items {
-			if it.Type == "function_call" && k.calls[it.CallID] == nil {
-				k.calls[it.CallID] = it // a call the stream repeated has its panel on the first copy
-			}
-		}
-	}
+	k.round.adopt(snaps)
 	for _, c := range calls {
-		if it := k.calls[c.CallID]; it != nil {
-			k.setRun(it, tools.Run{Phase: tools.RunWaiting}, f)
+		if it := k.round.item(c.CallID); it != nil {
+			k.round.setRun(it, tools.Run{Phase: tools.RunWaiting}, f)
 			f.post(panelChangedMsg{it})
 		}
 	}
-	k.roundIDs = k.roundIDs[:0]
-	clear(k.roundOut)
-	clear(k.running)
-	for _, s := range snaps {
-		for _, it := range s.Items {
-			if it.Type == "function_call" && it.CallID != "" && s.ID == respID && !slices.Contains(k.roundIDs, it.CallID) {
-				k.roundIDs = append(k.roundIDs, it.CallID) // one record per call, however often the stream listed it
-				if o := seed[it.CallID]; o != nil {
-					k.roundOut[it.CallID] = o
-				}
-			}
-		}
-	}
-	k.round = nil
+	var log *session.TurnLog
 	if j != nil {
-		k.round = j.BeginRound(respID)
-		if len(seed) > 0 {
-			k.saveRound(f.clock())
-		}
+		log = j.BeginRound(respID)
 	}
-	ctx, cancel := context.WithCancel(k.ctx)
-	k.cancel = cancel
+	k.record.begin(log, snaps, respID, seed, f.clock())
 	f.post(toolStatusMsg{state: CallingTool, detail: callNames(calls)}) // RunningTool once one starts (status)
 	f.post(toolFramesMsg{})
-	gen := k.gen
-	run := func() tea.Msg { return toolDoneMsg{results: k.runner.Run(ctx, calls), gen: gen} }
-	return tea.Batch(run, k.wait())
-}
-
-// saveRound writes the round's outputs as they stand to its record.
-func (k *toolKit) saveRound(now time.Time) {
-	if k.round == nil {
-		return
-	}
-	k.saved, k.unsaved = now, false
-	k.round.SetInput(session.RoundInput(k.roundIDs, k.roundOut))
+	return k.round.start(k.ctx, calls)
 }
 
 // flushRound saves the round's record when it changed and a second has
 // passed since the last save (a kill loses at most that much output).
-func (k *toolKit) flushRound(now time.Time) {
-	if k.unsaved && now.Sub(k.saved) >= session.SaveEvery {
-		k.saveRound(now)
-	}
-}
+func (k *toolKit) flushRound(now time.Time) { k.record.flush(now) }
 
 // callNames is "NAME" or "NAME, NAME2" for the status line.
 func callNames(calls []tools.Call) string {
@@ -317,19 +178,17 @@ func callNames(calls []tools.Call) string {
 // status sets the status line from the round: a question shown waits for
 // approval; otherwise the calls running now are named.
 func (k *toolKit) status(f *frameState) {
-	if k.cancel == nil || k.stopped { // a stopped round says "stopping" until it ends
+	if !k.round.live() { // a stopped round says "stopping" until it ends
 		return
 	}
-	if k.asking != nil {
-		f.post(toolStatusMsg{state: AwaitingApproval, detail: k.asking.req.Call.Name})
+	if c, ok := k.asks.asked(); ok {
+		f.post(toolStatusMsg{state: AwaitingApproval, detail: c.Name})
 		return
 	}
 	var running []tools.Call
-	for _, id := range k.roundIDs {
-		if k.running[id] {
-			if it := k.calls[id]; it != nil {
-				running = append(running, tools.Call{CallID: id, Name: it.Name})
-			}
+	for _, id := range k.record.runningIDs() {
+		if it := k.round.item(id); it != nil {
+			running = append(running, tools.Call{CallID: id, Name: it.Name})
 		}
 	}
 	if len(running) == 0 { // approved, not started yet
@@ -342,167 +201,124 @@ func (k *toolKit) status(f *frameState) {
 // decided passes the user's answer to the call asked about, and asks the
 // next question, if any.
 func (k *toolKit) decided(msg ApprovalDecisionMsg, f *frameState) {
-	if k.asking != nil {
-		reason := stream.SanitizeLine(msg.Reason)
-		k.asking.reply <- answer{msg.Decision, reason}
-		if msg.Decision == tools.Deny && reason != "" { // the panel says "denied: <reason>" once the call ends
-			if k.reasons == nil {
-				k.reasons = map[string]string{}
-			}
-			k.reasons[k.asking.req.Call.CallID] = reason
-		}
-		k.asking = nil
-	}
-	f.post(dialogMsg{nil})
-	k.nextApproval(f)
+	k.asks.decide(msg.Decision, msg.Reason, f)
 	k.status(f)
 	f.post(toolFramesMsg{}) // frames again: the calls run
 }
 
-// runnerMsg handles what the runner's goroutines report while a round runs.
+// runnerMsg handles what the runner's goroutines report while a round
+// runs; the waiter is armed again after each.
 func (k *toolKit) runnerMsg(msg tea.Msg, f *frameState) tea.Cmd {
 	switch msg := msg.(type) {
 	case toolAskMsg:
-		k.waiting = false
-		if k.cancel == nil || k.stopped { // asked as the round was stopped
-			msg.reply <- answer{d: tools.Deny}
-			return k.wait()
-		}
-		k.queue = append(k.queue, approvalAsk(msg))
-		k.nextApproval(f)
-		return k.wait()
+		k.asked(approvalAsk(msg), f)
 	case toolStartMsg:
-		k.waiting = false
-		if it := k.calls[msg.call.CallID]; it != nil {
-			k.setRun(it, tools.Run{Phase: tools.RunRunning, Started: f.clock()}, f)
-			f.post(panelChangedMsg{it})
-			k.running[msg.call.CallID] = true
-			k.roundOut[msg.call.CallID] = session.RunningOutput(msg.call.CallID, "")
-			k.saveRound(f.clock())
-			k.status(f)
-		}
-		return k.wait()
+		k.started(msg.call, f)
 	case toolResultMsg:
-		k.waiting = false
-		if k.calls[msg.res.Call.CallID] != nil {
-			delete(k.running, msg.res.Call.CallID)
-			k.roundOut[msg.res.Call.CallID] = stream.OutputItem(msg.res.Call.CallID, msg.res.Output)
-			k.saveRound(f.clock())
-			if k.round != nil {
-				k.round.Ran(msg.res.Call.CallID, tools.Ended(msg.res)) // how it ended, beside its output
-			}
+		if k.round.item(msg.res.Call.CallID) != nil {
+			k.record.ended(msg.res, f.clock()) // its output, and how it ended beside it
 			k.status(f)
 		}
-		return k.wait()
 	case toolOutputMsg:
-		k.waiting = false
-		if it := k.calls[msg.callID]; it != nil {
-			b := k.output[msg.callID]
-			if b == nil {
-				b = &strings.Builder{}
-				k.output[msg.callID] = b
-			}
-			if b.Len() < 64<<10 {
-				b.WriteString(msg.chunk)
-			}
-			it.Output, _ = json.Marshal(b.String())
-			if r, ok := k.runs[msg.callID]; !ok || r.Phase != tools.RunRunning { // its start report was late
-				k.setRun(it, tools.Run{Phase: tools.RunRunning, Started: f.clock()}, f)
-			}
-			f.post(panelChangedMsg{it})
-			if k.running[msg.callID] {
-				k.roundOut[msg.callID] = session.RunningOutput(msg.callID, b.String())
-				k.unsaved = true
-				k.flushRound(f.clock())
-			}
-		}
-		f.post(toolFramesMsg{})
-		return k.wait()
+		k.printed(msg, f)
 	case toolProgressMsg:
-		k.waiting = false
-		if it := k.calls[msg.callID]; it != nil {
-			p := msg.p.Message
-			if msg.p.Total > 0 {
-				p = fmt.Sprintf("%.0f%% %s", 100*msg.p.Progress/msg.p.Total, p)
-			}
-			r, ok := k.runs[msg.callID]
-			if !ok || r.Phase != tools.RunRunning {
-				r = tools.Run{Phase: tools.RunRunning, Started: f.clock()}
-			}
-			r.Detail = p
-			k.setRun(it, r, f)
-			f.post(panelChangedMsg{it})
-		}
-		f.post(toolFramesMsg{})
-		return k.wait()
+		k.progressed(msg, f)
+	default:
+		return nil
 	}
-	return nil
+	k.round.took()
+	return k.round.wait()
 }
 
-// nextApproval shows the next waiting approval request.
-func (k *toolKit) nextApproval(f *frameState) {
-	if k.asking != nil || len(k.queue) == 0 {
+// asked queues the runner's question, or denies it when the round was
+// stopped as it asked.
+func (k *toolKit) asked(ask approvalAsk, f *frameState) {
+	if !k.round.live() {
+		ask.reply <- answer{d: tools.Deny}
 		return
 	}
-	ask := k.queue[0]
-	k.queue = k.queue[1:]
-	k.asking = &ask
-	f.post(dialogMsg{dlg[Approval]{NewApproval(ask.req, f.styles)}})
-	f.post(toolStatusMsg{state: AwaitingApproval, detail: ask.req.Call.Name})
+	k.asks.add(ask, f)
+}
+
+// started shows a call that starts running, and records it.
+func (k *toolKit) started(c tools.Call, f *frameState) {
+	it := k.round.item(c.CallID)
+	if it == nil {
+		return
+	}
+	k.round.setRun(it, tools.Run{Phase: tools.RunRunning, Started: f.clock()}, f)
+	f.post(panelChangedMsg{it})
+	k.record.started(c.CallID, f.clock())
+	k.status(f)
+}
+
+// printed shows a chunk a call printed on its panel, and records it.
+func (k *toolKit) printed(msg toolOutputMsg, f *frameState) {
+	if it := k.round.item(msg.callID); it != nil {
+		text := k.round.print(it, msg.chunk)
+		k.round.markRunning(it, f.clock(), f) // its start report may be late
+		f.post(panelChangedMsg{it})
+		k.record.printed(msg.callID, text, f.clock())
+	}
+	f.post(toolFramesMsg{})
+}
+
+// progressed shows a call's progress report on its panel.
+func (k *toolKit) progressed(msg toolProgressMsg, f *frameState) {
+	if it := k.round.item(msg.callID); it != nil {
+		p := msg.p.Message
+		if msg.p.Total > 0 {
+			p = fmt.Sprintf("%.0f%% %s", 100*msg.p.Progress/msg.p.Total, p)
+		}
+		r := k.round.running(it, f.clock())
+		r.Detail = p
+		k.round.setRun(it, r, f)
+		f.post(panelChangedMsg{it})
+	}
+	f.post(toolFramesMsg{})
 }
 
 // done ends the round: its outputs go back (ToolsSettledMsg), or are kept
 // for the next message when the user stopped the round.
 func (k *toolKit) done(msg toolDoneMsg, f *frameState) {
-	if msg.gen != k.gen {
+	cancelled, ok := k.round.finish(msg.gen)
+	if !ok {
 		return
 	}
-	cancelled := k.stopped
-	k.cancel, k.stopped = nil, false
 	now := f.clock()
 	for _, r := range msg.results {
-		if it := k.calls[r.Call.CallID]; it != nil {
+		if it := k.round.item(r.Call.CallID); it != nil {
 			it.Output, _ = json.Marshal(r.Output)
 			run := tools.Ended(r)
-			run.Started = k.runs[r.Call.CallID].Started
+			run.Started = k.round.runs[r.Call.CallID].Started
 			if r.Status == tools.StatusDenied {
-				run.Detail = k.reasons[r.Call.CallID]
+				run.Detail = k.asks.reason(r.Call.CallID)
 			}
-			k.setRun(it, run, f)
-			if k.round != nil {
-				k.round.Ran(r.Call.CallID, run)
-			}
+			k.round.setRun(it, run, f)
+			k.record.ran(r.Call.CallID, run)
 			// redrawn now, not on the next frame: the panels end in the
 			// same view as the notice and the status line that say so
 			f.post(panelEndedMsg{it, now})
 		}
 	}
-	// The round is over: a chunk or progress report still queued on
-	// k.events arrives after this and must not mark a panel "running" again.
-	clear(k.calls)
-	clear(k.output)
-	clear(k.running)
-	clear(k.reasons)
-	round := k.round
-	k.round = nil
+	k.round.forget()
+	k.asks.forget()
+	loop := k.round.loop
 	if cancelled {
-		for i, o := range k.loop.Outputs(msg.results) {
-			k.roundOut[k.loop.Calls()[i].CallID] = o
+		outs := map[string]json.RawMessage{}
+		for i, o := range loop.Outputs(msg.results) {
+			outs[loop.Calls()[i].CallID] = o
 		}
-		if round != nil {
-			round.EndRound(session.RoundInput(k.roundIDs, k.roundOut))
-		}
-		k.loop.Cancel(msg.results, now)
+		k.record.close(outs)
+		loop.Cancel(msg.results, now)
 		f.post(toolStatusMsg{state: Idle})
 		f.post(noticeMsg{block.Info, "tools stopped — their outputs (\"cancelled by user\") go with your next message"})
 		return
 	}
-	in, _ := k.loop.Finish(msg.results, now)
+	in, _ := loop.Finish(msg.results, now)
+	round := k.record.handOff(len(in) > 0)
 	if len(in) == 0 {
 		f.post(toolStatusMsg{state: Idle})
-		if round != nil {
-			round.EndRound(nil)
-		}
 		return
 	}
 	f.post(toolStatusMsg{keepState: true})
@@ -511,30 +327,14 @@ func (k *toolKit) done(msg toolDoneMsg, f *frameState) {
 
 // stop cancels a running round, and reports whether one ran.
 func (k *toolKit) stop(f *frameState) bool {
-	if k.cancel == nil {
+	if !k.round.stop() {
 		return false
 	}
-	k.stopped = true
-	k.cancel()
-	k.denyWaiting(f)
+	k.asks.denyAll(f)
 	// until the runner reports the calls ended (done), the status line
 	// says so rather than naming calls that no longer run
 	f.post(toolStatusMsg{state: RunningTool, detail: "stopping"})
 	return true
-}
-
-// denyWaiting denies the approval being asked and those queued behind it,
-// closing the dialog: for a round that stops.
-func (k *toolKit) denyWaiting(f *frameState) {
-	if k.asking != nil {
-		k.asking.reply <- answer{d: tools.Deny}
-		k.asking = nil
-		f.post(dialogMsg{nil})
-	}
-	for _, a := range k.queue {
-		a.reply <- answer{d: tools.Deny}
-	}
-	k.queue = nil
 }
 
 // abandon ends a running round for good when the chat leaves its
@@ -542,28 +342,30 @@ func (k *toolKit) denyWaiting(f *frameState) {
 // record ends with what it has, and its late result (an older gen) is
 // ignored, so nothing of it reaches the next conversation.
 func (k *toolKit) abandon(f *frameState) {
-	if k.cancel == nil {
+	if !k.round.abandon() {
 		return
 	}
-	k.cancel()
-	k.denyWaiting(f)
-	if k.round != nil {
-		k.round.EndRound(session.RoundInput(k.roundIDs, k.roundOut))
-		k.round = nil
-	}
-	k.cancel, k.stopped = nil, false
-	clear(k.calls)
-	clear(k.output)
-	clear(k.running)
-	clear(k.reasons)
-	k.loop.Reset()
-	k.gen++ // the round's toolDoneMsg carries the old gen
+	k.asks.denyAll(f)
+	k.asks.forget()
+	k.record.close(nil)
 	f.post(toolStatusMsg{state: Idle})
+}
+
+// asking reports whether a local call waits for the user's answer.
+func (k *toolKit) asking() bool {
+	_, ok := k.asks.asked()
+	return ok
+}
+
+// askedItem is the function_call item of the local call the approval
+// dialog asks about; nil when none is asked.
+func (k *toolKit) askedItem() *stream.Item {
+	if c, ok := k.asks.asked(); ok {
+		return k.round.item(c.CallID)
+	}
+	return nil
 }
 
 // setRun records where runnel's run of the call it stands, and reports it
 // for the call's panel (runMsg).
-func (k *toolKit) setRun(it *stream.Item, r tools.Run, f *frameState) {
-	k.runs[it.CallID] = r
-	f.post(runMsg{it, r})
-}
+func (k *toolKit) setRun(it *stream.Item, r tools.Run, f *frameState) { k.round.setRun(it, r, f) }

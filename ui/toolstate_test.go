@@ -155,18 +155,20 @@ func TestStatusLineDuringTools(t *testing.T) {
 		t.Errorf("status with the prompt open:\n%s", st)
 	}
 	d.send(tea.KeyPressMsg{Code: 'a', Text: "a"})
-	d.until("the tool running", func() bool { return m.statusBar.status.State == RunningTool && len(m.tools.running) == 1 })
+	d.until("the tool running", func() bool { return m.statusBar.status.State == RunningTool && len(m.tools.record.running) == 1 })
 	if st := statusLine(plain(m)); !strings.Contains(st, "running tool") || !strings.Contains(st, "slow_tool") {
 		t.Errorf("status while the tool runs:\n%s", st)
 	}
-	d.until("the printed line", func() bool { return strings.Contains(string(m.tools.calls["call_1"].Output), "printed-before-kill") })
+	d.until("the printed line", func() bool {
+		return strings.Contains(string(m.tools.round.calls["call_1"].Output), "printed-before-kill")
+	})
 	// what the call printed is in the history while it runs
 	d.until("the running output in the history", func() bool { return roundSaved(t, db, "printed-before-kill") })
 	if err := os.WriteFile(fifo, []byte("finished\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	d.until("the answer", func() bool {
-		return m.turns.cur == nil && m.tools.cancel == nil && len(srv.Requests()) == 2 && m.statusBar.status.State == Idle
+		return m.turns.cur == nil && !m.tools.busy() && len(srv.Requests()) == 2 && m.statusBar.status.State == Idle
 	})
 	// calling tool (arguments) → awaiting approval → (calling) → running tool
 	ask := indexOf(d.seen, AwaitingApproval)
@@ -335,8 +337,8 @@ func TestNewConversationAbandonsToolRound(t *testing.T) {
 	waitUntil(t, "the session's id", func() bool { return m.history.journal.ID() != "" })
 	old := m.history.journal.ID()
 	d.send(SlashMsg{Name: "new"}) // through Update: the children's reports are routed
-	if m.dialog != nil || m.tools.cancel != nil || m.statusBar.status.State != Idle {
-		t.Fatalf("after /new: dialog %v, round running %v, state %v", m.dialog != nil, m.tools.cancel != nil, m.statusBar.status.State)
+	if m.dialog != nil || m.tools.busy() || m.statusBar.status.State != Idle {
+		t.Fatalf("after /new: dialog %v, round running %v, state %v", m.dialog != nil, m.tools.busy(), m.statusBar.status.State)
 	}
 	d.send(SubmitMsg{Text: "hello"})
 	d.until("the new answer", func() bool { return m.turns.cur == nil && len(srv.Requests()) == 2 && m.statusBar.status.State == Idle })

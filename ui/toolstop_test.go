@@ -16,10 +16,10 @@ func TestEscStopsToolsStatusAndPanelAgree(t *testing.T) {
 	m, d, _, _ := atSlowToolApproval(t)
 	d.send(tea.KeyPressMsg{Code: 'a', Text: "a"})
 	d.until("the printed line", func() bool {
-		it := m.tools.calls["call_1"]
+		it := m.tools.round.calls["call_1"]
 		return it != nil && strings.Contains(string(it.Output), "printed-before-kill")
 	})
-	it := m.tools.calls["call_1"]
+	it := m.tools.round.calls["call_1"]
 	if st := statusLine(plain(m)); !strings.Contains(st, "running tool") || !strings.Contains(st, "slow_tool") {
 		t.Fatalf("status while the tool runs:\n%s", st)
 	}
@@ -27,7 +27,7 @@ func TestEscStopsToolsStatusAndPanelAgree(t *testing.T) {
 	if st := statusLine(plain(m)); strings.Contains(st, "slow_tool") || !strings.Contains(st, "stopping") {
 		t.Errorf("status right after esc:\n%s", st)
 	}
-	d.until("the round to end", func() bool { return m.tools.cancel == nil })
+	d.until("the round to end", func() bool { return !m.tools.busy() })
 	header := func(screen string) string {
 		for _, l := range strings.Split(screen, "\n") {
 			if strings.Contains(l, "╭") && strings.Contains(l, "slow_tool") {
@@ -41,7 +41,7 @@ func TestEscStopsToolsStatusAndPanelAgree(t *testing.T) {
 	if st := statusLine(screen); !strings.Contains(st, "ready") || strings.Contains(st, "slow_tool") || strings.Contains(st, "stopping") {
 		t.Errorf("status after the round ended:\n%s", st)
 	}
-	if r, ok := m.tools.runs[it.CallID]; !ok || r.State() != "cancelled" {
+	if r, ok := m.tools.round.runs[it.CallID]; !ok || r.State() != "cancelled" {
 		t.Errorf("run %+v, want cancelled", r)
 	}
 	if h := header(screen); !strings.Contains(h, "cancelled") || strings.Contains(h, "completed") {

@@ -469,3 +469,56 @@ func (t *Transcript) Reveal(i int) {
 		t.scrollDown(end - t.height)
 	}
 }
+
+// blankAfter reports whether every entry after entry i draws nothing now.
+func (t *Transcript) blankAfter(i int) bool {
+	for j := i + 1; j < t.Len(); j++ {
+		if t.slots[j].e.View(t.Width()) != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// drawn is the first entry from i on in direction dir that draws lines,
+// or -1.
+func (t *Transcript) drawn(i, dir int) int {
+	for ; i >= 0 && i < t.Len(); i += dir {
+		if len(t.slot(i).lines) > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// blockText is what y copies of entry i: an answer's markdown source, or
+// the block's lines as shown, without styles, trailing spaces or the
+// indentation every line shares.
+func (t *Transcript) blockText(i int) string {
+	if i < 0 || i >= t.Len() {
+		return ""
+	}
+	e := t.slots[i].e
+	if ie, ok := e.(*itemEntry); ok && ie.it != nil && ie.it.Type == "message" {
+		if t := ie.it.Text(); t != "" {
+			return t
+		}
+	}
+	lines := t.slot(i).lines
+	out := make([]string, len(lines))
+	indent := -1
+	for k, l := range lines {
+		out[k] = strings.TrimRight(ansi.Strip(l), " ")
+		if t := strings.TrimLeft(out[k], " "); t != "" {
+			if d := len(out[k]) - len(t); indent < 0 || d < indent {
+				indent = d
+			}
+		}
+	}
+	for k, l := range out {
+		if len(l) >= indent && indent > 0 {
+			out[k] = l[indent:]
+		}
+	}
+	return strings.Trim(strings.Join(out, "\n"), "\n")
+}

@@ -112,7 +112,7 @@ func TestViNavigation(t *testing.T) {
 		keys string
 		want int
 	}{
-		{"k", m.items.drawn(last-1, -1)}, {"j", last}, {"j", last}, // stops at the end; skips blocks that draw nothing
+		{"k", m.items.transcript.drawn(last-1, -1)}, {"j", last}, {"j", last}, // stops at the end; skips blocks that draw nothing
 		{"[ [", m.items.turnEntry[1]}, {"[ [", m.items.turnEntry[0]}, {"[ [", 0},
 		{"] ]", m.items.turnEntry[0]}, {"] ]", m.items.turnEntry[1]}, {"g g", 0}, {"G", last},
 	}
@@ -129,12 +129,12 @@ func TestViNavigation(t *testing.T) {
 	}
 	viKeys(d, "enter")
 	first := m.items.nav.cur
-	if !strings.Contains(m.items.blockText(first), "question") {
-		t.Fatalf("search landed on %d: %q", first, m.items.blockText(first))
+	if !strings.Contains(m.items.transcript.blockText(first), "question") {
+		t.Fatalf("search landed on %d: %q", first, m.items.transcript.blockText(first))
 	}
 	viKeys(d, "n")
-	if m.items.nav.cur == first || !strings.Contains(m.items.blockText(m.items.nav.cur), "question") {
-		t.Fatalf("n: at %d %q", m.items.nav.cur, m.items.blockText(m.items.nav.cur))
+	if m.items.nav.cur == first || !strings.Contains(m.items.transcript.blockText(m.items.nav.cur), "question") {
+		t.Fatalf("n: at %d %q", m.items.nav.cur, m.items.transcript.blockText(m.items.nav.cur))
 	}
 	viKeys(d, "N")
 	if m.items.nav.cur != first {
@@ -142,7 +142,7 @@ func TestViNavigation(t *testing.T) {
 	}
 	// y on the last answer copies its markdown source, cleaned
 	viKeys(d, "G")
-	for m.items.nav.cur > 0 && m.items.blockText(m.items.nav.cur) != m.items.answers[1] {
+	for m.items.nav.cur > 0 && m.items.transcript.blockText(m.items.nav.cur) != m.items.answers[1] {
 		viKeys(d, "k")
 	}
 	_, cmd := m.Update(viKey("y"))
