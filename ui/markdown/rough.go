@@ -151,15 +151,34 @@ func (r *rough) read(line string) {
 		r.ended = true
 	case r.blank && ind == 0 && inert(t[0]):
 		r.sure = true // after a blank line, text at the margin starts a block
-	case ind >= 4 && r.kind != ast.KindHTMLBlock, inert(t[0]):
-	case r.kind == ast.KindList && (ind > 0 || t[0] == r.marker || t[0] >= '0' && t[0] <= '9'):
-	case r.kind == ast.KindBlockquote && t[0] == '>', r.kind == extast.KindTable && t[0] == '|':
+	case r.continues(t, ind):
 	case r.kind == ast.KindHTMLBlock:
-		r.due = r.due || strings.Contains(t, "-->") || strings.Contains(t, "?>") || strings.Contains(t, "]]>") || strings.Contains(t, "</")
+		r.due = r.due || htmlEnds(t)
 	default:
 		r.due = true
 	}
 	r.blank = blank
+}
+
+// continues reports whether a line that is not blank, t after ind bytes of
+// indentation, surely goes on with the open block: it cannot end it.
+func (r *rough) continues(t string, ind int) bool {
+	switch {
+	case ind >= 4 && r.kind != ast.KindHTMLBlock, inert(t[0]):
+		return true
+	case r.kind == ast.KindList:
+		return ind > 0 || t[0] == r.marker || t[0] >= '0' && t[0] <= '9'
+	case r.kind == ast.KindBlockquote:
+		return t[0] == '>'
+	case r.kind == extast.KindTable:
+		return t[0] == '|'
+	}
+	return false
+}
+
+// htmlEnds reports whether a line of an HTML block may end it.
+func htmlEnds(t string) bool {
+	return strings.Contains(t, "-->") || strings.Contains(t, "?>") || strings.Contains(t, "]]>") || strings.Contains(t, "</")
 }
 
 // inert reports whether a line starting with c (after its indentation)
