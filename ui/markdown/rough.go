@@ -44,18 +44,36 @@ type rough struct {
 	drafted              bool // out has code Draft left uncoloured
 }
 
+// roughPath is a Stream's long-block path across its tails: the rough tail
+// in use, if any, and the bounds that decide when a tail turns rough and
+// when it is parsed again.
+//
+// Invariants: cur, when set, draws the tail that starts at cur.start;
+// stubborn is -1 or the start of a tail that a parse after a line that
+// surely ended its block left open (it waits for the next line then).
+type roughPath struct {
+	cur      *rough // the long-block path, when the tail is long
+	min      int    // tail length from which rough is used (roughMin)
+	parseMax int    // the longest rough tail parsed again (roughParseMax)
+	stubborn int    // the start of a tail that stayed open when it surely ended
+}
+
+func newRoughPath() roughPath {
+	return roughPath{min: roughMin, parseMax: roughParseMax, stubborn: -1}
+}
+
 // newRough is the long-block path for a long tail of blocks nodes, drawn
 // as out: its last block, or the one before if the last one's first line
 // is incomplete; nil for a short tail.
 func (s *Stream) newRough(nodes []ast.Node, b []byte, out, src string) *rough {
-	if len(src)-s.segStart < s.roughMin {
+	if len(src)-s.segStart < s.long.min {
 		return nil
 	}
 	last := nodes[len(nodes)-1]
 	if k := len(nodes); k > 1 && lineStart(b, last) >= 0 && strings.IndexByte(string(b[lineStart(b, last):]), '\n') < 0 {
 		last = nodes[k-2]
 	}
-	r := &rough{start: s.segStart, at: len(src), fed: len(src), out: out, kind: last.Kind(), stubborn: s.stubborn == s.segStart}
+	r := &rough{start: s.segStart, at: len(src), fed: len(src), out: out, kind: last.Kind(), stubborn: s.long.stubborn == s.segStart}
 	for _, n := range nodes {
 		r.drafted = r.drafted || s.drafty && hasCode(n) // View parses again
 	}
@@ -83,7 +101,7 @@ func (r *rough) view(s *Stream, src string) ([]string, bool) {
 	}
 	if r.parses(s, len(src)-r.start) && (r.sure && !r.stubborn || (r.sure || r.due) && 8*(len(src)-r.at) >= len(src)-r.start) {
 		if r.sure {
-			s.stubborn = r.start
+			s.long.stubborn = r.start
 		}
 		return nil, false
 	}
@@ -133,7 +151,7 @@ func (r *rough) feed(s *Stream, src string) {
 
 // parses reports whether a tail of n bytes may be parsed again in a frame.
 func (r *rough) parses(s *Stream, n int) bool {
-	return r.kind != extast.KindTable && n <= s.roughParse
+	return r.kind != extast.KindTable && n <= s.long.parseMax
 }
 
 // read takes a completed line: may it end the block, or surely?
