@@ -3,13 +3,11 @@ package markdown
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/util"
 )
 
 // Stream renders one growing message incrementally (see the package doc).
@@ -38,8 +36,7 @@ type Stream struct {
 	blocks   []settled
 	segStart int // start of the unsettled tail
 	head     strings.Builder
-	tailRefs []parser.Reference // definitions in the tail, at the last parse
-	known    map[string]string  // label → definition, as last rendered
+	defs     definitions // the reference definitions (refs.go)
 	fence    *fence
 	long     roughPath // the long-block path (rough.go)
 
@@ -170,7 +167,7 @@ func (s *Stream) renderTail(src string) []string {
 	}
 	tail := src[s.segStart:]
 	doc, b, own := s.r.parse(tail, s.settledRefs())
-	s.tailRefs = own
+	s.defs.tail = own
 	var nodes []ast.Node
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		nodes = append(nodes, n)
@@ -269,26 +266,7 @@ func (s *Stream) settledRefs() []parser.Reference {
 // syncRefs renders again the settled blocks that mention a label whose
 // definition changed since they were rendered.
 func (s *Stream) syncRefs() {
-	refs := append(s.settledRefs(), s.tailRefs...) // the first definition of a label wins
-	if len(refs) == 0 && len(s.known) == 0 {
-		return
-	}
-	now := map[string]string{}
-	for _, r := range refs {
-		k := util.ToLinkReference(r.Label())
-		if _, ok := now[k]; !ok {
-			now[k] = string(r.Destination()) + "\x00" + string(r.Title())
-		}
-	}
-	var changed []string // added, changed or gone (a value is never "")
-	for _, m := range [...]map[string]string{now, s.known} {
-		for k := range m {
-			if now[k] != s.known[k] && !slices.Contains(changed, k) {
-				changed = append(changed, k)
-			}
-		}
-	}
-	s.known = now
+	changed := s.defs.sync(s.settledRefs())
 	if len(changed) == 0 {
 		return
 	}
@@ -308,7 +286,7 @@ func (s *Stream) syncRefs() {
 // own source with every known definition, and rebuilds head.
 func (s *Stream) rerender(need func(settled) bool) {
 	src := s.src.String()
-	refs := append(s.settledRefs(), s.tailRefs...)
+	refs := append(s.settledRefs(), s.defs.tail...)
 	s.head.Reset()
 	for i := range s.blocks {
 		b := &s.blocks[i]
