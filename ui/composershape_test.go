@@ -12,15 +12,6 @@ import (
 	"testing"
 )
 
-// Limits of a type in ui (issue 29's rule): a type with behaviour (more than
-// shapeBehaviour methods) has at most shapeFields fields, and no type has
-// more than shapeMethods methods.
-const (
-	shapeBehaviour = 5
-	shapeFields    = 15
-	shapeMethods   = 40
-)
-
 // typeShape is a type's field and method counts, from the syntax tree.
 type typeShape struct {
 	fields, methods int

@@ -1,7 +1,7 @@
 package block
 
 // Err returns the first error writing the output, if any.
-func (p *Printer) Err() error { return p.err }
+func (p *Printer) Err() error { return p.out.err }
 
 // settledCut is a fresh cutScanner's cut: the end of the longest run of
 // whole top-level markdown blocks in src[from:], or from when there is none.

@@ -41,11 +41,8 @@ type panelStatus struct {
 //
 // Invariants:
 //   - rev changes whenever anything the body shows may have changed: Update,
-//     End, SetExpanded, SetDecision, ImageSaved, SetRun.
-//   - body holds the framed body rows (everything but the top edge) for
-//     body.key; the top edge is redrawn on every Render while the panel is
-//     live, because the spinner and elapsed time move with ctx.Now.
-//   - settled holds the whole output of a panel that is not live.
+//     End, SetExpanded, SetDecision, ImageSaved, SetRun; cache holds renders
+//     keyed by it (panelCache).
 type panel struct {
 	it       *stream.Item
 	kind     stream.ItemKind // the item type's entry in the kind table
@@ -57,15 +54,26 @@ type panel struct {
 	expanded bool
 	rev      int
 
+	cache panelCache // its renders, by rev
+
+	code   mdDoc       // code interpreter: highlighted code
+	answer approval    // approval requests: the user's answer
+	images imageState  // image generation: files handed out and saved
+	tokens tokenCounts // compaction: the context's size before and after
+}
+
+// panelCache is what a panel keeps of its renders.
+//
+// Invariants:
+//   - body holds the framed body rows (everything but the top edge) for
+//     body.key; the top edge is redrawn on every Render while the panel is
+//     live, because the spinner and elapsed time move with ctx.Now.
+//   - settled holds the whole output of a panel that is not live.
+//   - renders counts body renders, for tests: a cache hit renders nothing.
+type panelCache struct {
 	body    cache
 	settled cache
-	renders int // body renders, for tests: a cache hit renders nothing
-
-	code     mdDoc       // code interpreter: highlighted code
-	decision int8        // approval requests: 0 pending, 1 approved, -1 denied
-	reason   string      // approval requests: why the user denied, cleaned; "" for none
-	images   imageState  // image generation: files handed out and saved
-	tokens   tokenCounts // compaction: the context's size before and after
+	renders int
 }
 
 var (
@@ -138,14 +146,14 @@ func (p *panel) Render(ctx Context) string {
 	key := renderKey{ctx.Width, ctx.Styles, p.rev}
 	st := p.status()
 	if !st.live {
-		if out, ok := p.settled.get(key); ok {
+		if out, ok := p.cache.settled.get(key); ok {
 			return out
 		}
 	}
 	lk := ctx.look()
-	body, ok := p.body.get(key)
+	body, ok := p.cache.body.get(key)
 	if !ok {
-		body = p.body.put(key, p.renderBody(ctx, lk))
+		body = p.cache.body.put(key, p.renderBody(ctx, lk))
 	}
 	top := p.renderTop(ctx, lk, st)
 	out := top
@@ -153,7 +161,7 @@ func (p *panel) Render(ctx Context) string {
 		out += "\n" + body
 	}
 	if !st.live {
-		p.settled.put(key, out)
+		p.cache.settled.put(key, out)
 	}
 	return out
 }
@@ -223,7 +231,7 @@ func (p *panel) renderTop(ctx Context, lk *look, st panelStatus) string {
 
 // renderBody draws the sections inside the border and the bottom edge.
 func (p *panel) renderBody(ctx Context, lk *look) string {
-	p.renders++
+	p.cache.renders++
 	framed := ctx.Width >= minFramed
 	inner := ctx.Width
 	if framed {

@@ -313,7 +313,7 @@ func TestRenderCached(t *testing.T) {
 func renders(b Block) int {
 	switch b := b.(type) {
 	case *panel:
-		return b.renders
+		return b.cache.renders
 	case *message:
 		return b.renders
 	case *reasoning:

@@ -27,10 +27,8 @@ import (
 //   - msgs[it].done is the length of it's raw text already printed; text is
 //     only ever printed once.
 //   - shown[it] is true once an item's panel or message tail was printed.
-//   - gap is true when something was printed, so the next block gets a
-//     blank line before it.
 type Printer struct {
-	out    io.Writer
+	out    printOut // where the lines go (printout.go)
 	width  int
 	styles *theme.Styles
 	now    func() time.Time // the clock for panel durations; a field so tests can fix it
@@ -41,24 +39,10 @@ type Printer struct {
 	msgs   map[*stream.Item]*printing
 	order  []*stream.Item // messages in the order they began
 	shown  map[*stream.Item]bool
-	gap    bool
-	err    error // the first write error; nothing is written after it
 
-	// held are function calls whose panel waits for runnel to run them
-	// (Ran), so that its header says how the run ended; the next response
-	// or Close prints those that were not run.
-	held []*stream.Item
-	ran  map[*stream.Item]bool // the calls Ran was given
-	resp *stream.Snapshot      // the response of the last event
-
-	// thinking counts the reasoning with nothing to show; its line is
-	// printed once (thought), before the first thing printed after it
-	// that is not its own reasoning.
-	thinking *Thinking
-	thought  bool
-	// hosted holds the hosted searches done since the last thing printed
-	// (Grouped): they print as one line before the next thing.
-	hosted *Hosted
+	calls heldCalls        // the calls whose panel waits for their run (printheld.go)
+	resp  *stream.Snapshot // the response of the last event
+	waits printWaits       // the lines that wait for the next thing printed (printout.go)
 }
 
 // printing is a message being printed block by block.
@@ -75,13 +59,12 @@ func NewPrinter(out io.Writer, width int, st *theme.Styles) *Printer {
 		width = 80
 	}
 	return &Printer{
-		out: out, width: width, styles: st, now: time.Now, md: NewRenderers(),
+		out: printOut{w: out}, width: width, styles: st, now: time.Now, md: NewRenderers(),
 		blocks: map[*stream.Item]ItemBlock{},
 		msgs:   map[*stream.Item]*printing{},
 		shown:  map[*stream.Item]bool{},
-		ran:    map[*stream.Item]bool{},
-
-		thinking: NewThinking(),
+		calls:  heldCalls{ran: map[*stream.Item]bool{}},
+		waits:  printWaits{thinking: NewThinking()},
 	}
 }
 
@@ -160,7 +143,7 @@ func (p *Printer) block(it *stream.Item) ItemBlock {
 	if !ok {
 		b = ForItem(it, p.now())
 		p.blocks[it] = b
-		p.thinking.Join(b)
+		p.waits.thinking.Join(b)
 	}
 	return b
 }
@@ -168,25 +151,19 @@ func (p *Printer) block(it *stream.Item) ItemBlock {
 // Ran takes a function call that runnel ran, and how its run ended: its
 // panel is printed now, its header saying so.
 func (p *Printer) Ran(it *stream.Item, r tools.Run) {
-	p.ran[it] = true
+	p.calls.ran[it] = true
 	if h, ok := p.block(it).(RunHolder); ok {
 		h.SetRun(r)
 	}
-	for i, h := range p.held {
-		if h == it {
-			p.held = append(p.held[:i], p.held[i+1:]...)
-			p.print(p.block(it).Render(p.ctx()))
-			delete(p.blocks, it)
-			return
-		}
+	if p.calls.release(it) {
+		p.print(p.block(it).Render(p.ctx()))
+		delete(p.blocks, it)
 	}
 }
 
 // flushHeld prints the held panels of calls that were not run.
 func (p *Printer) flushHeld() {
-	held := p.held
-	p.held = nil
-	for _, it := range held {
+	for _, it := range p.calls.releaseAll() {
 		p.print(p.block(it).Render(p.ctx()))
 		delete(p.blocks, it)
 	}
@@ -195,16 +172,12 @@ func (p *Printer) flushHeld() {
 // panel prints an item's block once, saving its image first if it has one.
 // A function call runnel may run is held until it ran (Ran).
 func (p *Printer) panel(it *stream.Item, b ItemBlock) {
-	if it.Type == "function_call" && it.CallID != "" && !p.ran[it] {
+	if p.calls.hold(it) {
 		p.shown[it] = true
-		p.held = append(p.held, it)
 		return
 	}
 	if Grouped(it) {
-		if p.hosted == nil {
-			p.hosted = NewHosted()
-		}
-		p.hosted.Add(b)
+		p.waits.group(b)
 		p.shown[it] = true
 		return
 	}
@@ -271,39 +244,15 @@ func (p *Printer) markdown(it *stream.Item, src string) string {
 // before, and first, once, the line of the reasoning before it that had
 // nothing to show (Thinking), when that reasoning is over.
 func (p *Printer) print(s string) {
-	if p.err != nil || s == "" {
+	if p.out.err != nil || s == "" {
 		return
 	}
 	p.flush()
-	p.write(s)
+	p.out.write(s)
 }
 
-// flush prints what waits for the next thing printed: the Thinking line
-// (once, when no reasoning it counts runs) and the line of the hosted
-// searches since the last thing printed.
-func (p *Printer) flush() {
-	if !p.thought && !p.thinking.Live() {
-		if line := p.thinking.Render(p.ctx()); line != "" {
-			p.thought = true
-			p.write(line)
-		}
-	}
-	if h := p.hosted; h != nil {
-		p.hosted = nil
-		p.write(h.Render(p.ctx()))
-	}
-}
-
-func (p *Printer) write(s string) {
-	if p.err != nil {
-		return
-	}
-	if p.gap {
-		s = "\n" + s
-	}
-	p.gap = true
-	_, p.err = io.WriteString(p.out, s+"\n")
-}
+// flush prints what waits for the next thing printed (printWaits).
+func (p *Printer) flush() { p.waits.flush(p.ctx, &p.out) }
 
 // responseNotices are the notices a finished response calls for: failed,
 // error events, incomplete, cut off.

@@ -57,7 +57,7 @@ func FuzzStream(f *testing.F) {
 		doc = strings.ToValidUTF8(doc, "\uFFFD")
 		n, drafts := int(step%16)+1, step&0x80 != 0
 		s := NewStream(fuzzRenderer)
-		s.roughMin = 64 // exercise the long-block path on short input
+		s.long.min = 64 // exercise the long-block path on short input
 		for i := 0; i < len(doc); i += n {
 			s.Append(doc[i:min(i+n, len(doc))])
 			if drafts && (i/n)%5 != 0 {

@@ -41,7 +41,7 @@ func TestMutatedDocsStreamLikeWhole(t *testing.T) {
 		d := strings.ToValidUTF8(string(doc), "\uFFFD")
 		n := 1 + k%16
 		s := NewStream(r)
-		s.roughMin = 64 // exercise the long-block path on short input
+		s.long.min = 64 // exercise the long-block path on short input
 		for i := 0; i < len(d); i += n {
 			s.Append(d[i:min(i+n, len(d))])
 			_ = s.View()

@@ -44,18 +44,36 @@ type rough struct {
 	drafted              bool // out has code Draft left uncoloured
 }
 
+// roughPath is a Stream's long-block path across its tails: the rough tail
+// in use, if any, and the bounds that decide when a tail turns rough and
+// when it is parsed again.
+//
+// Invariants: cur, when set, draws the tail that starts at cur.start;
+// stubborn is -1 or the start of a tail that a parse after a line that
+// surely ended its block left open (it waits for the next line then).
+type roughPath struct {
+	cur      *rough // the long-block path, when the tail is long
+	min      int    // tail length from which rough is used (roughMin)
+	parseMax int    // the longest rough tail parsed again (roughParseMax)
+	stubborn int    // the start of a tail that stayed open when it surely ended
+}
+
+func newRoughPath() roughPath {
+	return roughPath{min: roughMin, parseMax: roughParseMax, stubborn: -1}
+}
+
 // newRough is the long-block path for a long tail of blocks nodes, drawn
 // as out: its last block, or the one before if the last one's first line
 // is incomplete; nil for a short tail.
 func (s *Stream) newRough(nodes []ast.Node, b []byte, out, src string) *rough {
-	if len(src)-s.segStart < s.roughMin {
+	if len(src)-s.segStart < s.long.min {
 		return nil
 	}
 	last := nodes[len(nodes)-1]
 	if k := len(nodes); k > 1 && lineStart(b, last) >= 0 && strings.IndexByte(string(b[lineStart(b, last):]), '\n') < 0 {
 		last = nodes[k-2]
 	}
-	r := &rough{start: s.segStart, at: len(src), fed: len(src), out: out, kind: last.Kind(), stubborn: s.stubborn == s.segStart}
+	r := &rough{start: s.segStart, at: len(src), fed: len(src), out: out, kind: last.Kind(), stubborn: s.long.stubborn == s.segStart}
 	for _, n := range nodes {
 		r.drafted = r.drafted || s.drafty && hasCode(n) // View parses again
 	}
@@ -83,7 +101,7 @@ func (r *rough) view(s *Stream, src string) ([]string, bool) {
 	}
 	if r.parses(s, len(src)-r.start) && (r.sure && !r.stubborn || (r.sure || r.due) && 8*(len(src)-r.at) >= len(src)-r.start) {
 		if r.sure {
-			s.stubborn = r.start
+			s.long.stubborn = r.start
 		}
 		return nil, false
 	}
@@ -133,7 +151,7 @@ func (r *rough) feed(s *Stream, src string) {
 
 // parses reports whether a tail of n bytes may be parsed again in a frame.
 func (r *rough) parses(s *Stream, n int) bool {
-	return r.kind != extast.KindTable && n <= s.roughParse
+	return r.kind != extast.KindTable && n <= s.long.parseMax
 }
 
 // read takes a completed line: may it end the block, or surely?
@@ -151,15 +169,34 @@ func (r *rough) read(line string) {
 		r.ended = true
 	case r.blank && ind == 0 && inert(t[0]):
 		r.sure = true // after a blank line, text at the margin starts a block
-	case ind >= 4 && r.kind != ast.KindHTMLBlock, inert(t[0]):
-	case r.kind == ast.KindList && (ind > 0 || t[0] == r.marker || t[0] >= '0' && t[0] <= '9'):
-	case r.kind == ast.KindBlockquote && t[0] == '>', r.kind == extast.KindTable && t[0] == '|':
+	case r.continues(t, ind):
 	case r.kind == ast.KindHTMLBlock:
-		r.due = r.due || strings.Contains(t, "-->") || strings.Contains(t, "?>") || strings.Contains(t, "]]>") || strings.Contains(t, "</")
+		r.due = r.due || htmlEnds(t)
 	default:
 		r.due = true
 	}
 	r.blank = blank
+}
+
+// continues reports whether a line that is not blank, t after ind bytes of
+// indentation, surely goes on with the open block: it cannot end it.
+func (r *rough) continues(t string, ind int) bool {
+	switch {
+	case ind >= 4 && r.kind != ast.KindHTMLBlock, inert(t[0]):
+		return true
+	case r.kind == ast.KindList:
+		return ind > 0 || t[0] == r.marker || t[0] >= '0' && t[0] <= '9'
+	case r.kind == ast.KindBlockquote:
+		return t[0] == '>'
+	case r.kind == extast.KindTable:
+		return t[0] == '|'
+	}
+	return false
+}
+
+// htmlEnds reports whether a line of an HTML block may end it.
+func htmlEnds(t string) bool {
+	return strings.Contains(t, "-->") || strings.Contains(t, "?>") || strings.Contains(t, "]]>") || strings.Contains(t, "</")
 }
 
 // inert reports whether a line starting with c (after its indentation)

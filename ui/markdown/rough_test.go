@@ -14,7 +14,7 @@ import (
 
 // unrough drops a rough tail's plain rows: the next view parses the tail
 // and draws it properly, as a whole render does.
-func unrough(s *Stream) { s.rough, s.viewOK = nil, false }
+func unrough(s *Stream) { s.long.cur, s.viewOK = nil, false }
 
 // repeat returns unit repeated to n bytes, cut at a rune.
 func repeat(unit string, n int) string {
@@ -50,7 +50,7 @@ func TestRoughBlocksEndAsWholeRenders(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			doc := gen(6<<10) + "\n\nAfter the block, a paragraph.\n"
 			s := NewStream(r)
-			s.roughMin = 1 << 10
+			s.long.min = 1 << 10
 			used := false
 			for i, d := range chunks(doc) {
 				s.Append(d)
@@ -205,14 +205,14 @@ func TestDeepNestingIsPlainWithANote(t *testing.T) {
 	}
 }
 
-// TestLongTailStaysRough: a rough tail longer than roughParse is not parsed
+// TestLongTailStaysRough: a rough tail longer than long.parseMax is not parsed
 // again when its block ends: it stays rough, text after it included, and
 // nothing is lost; a whole render (Render) draws it properly.
 func TestLongTailStaysRough(t *testing.T) {
 	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 50)
 	doc := openBlocks["words"](6<<10) + "\n\n# After\n\nThe end of it.\n"
 	s := NewStream(r)
-	s.roughMin, s.roughParse = 1<<10, 4<<10
+	s.long.min, s.long.parseMax = 1<<10, 4<<10
 	for _, d := range chunks(doc) {
 		s.Append(d)
 		s.View()

@@ -3,13 +3,11 @@ package markdown
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/util"
 )
 
 // Stream renders one growing message incrementally (see the package doc).
@@ -29,22 +27,18 @@ import (
 //     Renderer.Render(src) (the streamed-equals-whole property), but for
 //     the code colours of Draft's blocks while drafty.
 //   - fence, when set, is the open code fence that starts at segStart;
-//     rough, when set, draws the tail (rough.go). Not both.
-//   - the view equals Renderer.Render(src) but while rough is set.
+//     long.cur, when set, draws the tail (rough.go). Not both.
+//   - the view equals Renderer.Render(src) but while long.cur is set.
 type Stream struct {
 	r   *Renderer
 	src strings.Builder
 
-	blocks     []settled
-	segStart   int // start of the unsettled tail
-	head       strings.Builder
-	tailRefs   []parser.Reference // definitions in the tail, at the last parse
-	known      map[string]string  // label → definition, as last rendered
-	fence      *fence
-	rough      *rough // the long-block path, when the tail is long
-	roughMin   int    // tail length from which rough is used
-	roughParse int    // the longest rough tail parsed again (roughParseMax)
-	stubborn   int    // the start of a tail that stayed open when it surely ended (rough.go)
+	blocks   []settled
+	segStart int // start of the unsettled tail
+	head     strings.Builder
+	defs     definitions // the reference definitions (refs.go)
+	fence    *fence
+	long     roughPath // the long-block path (rough.go)
 
 	view   string
 	viewOK bool
@@ -62,7 +56,7 @@ type settled struct {
 
 // NewStream starts an empty message rendered with r.
 func NewStream(r *Renderer) *Stream {
-	return &Stream{r: r, roughMin: roughMin, roughParse: roughParseMax, stubborn: -1}
+	return &Stream{r: r, long: newRoughPath()}
 }
 
 // Append adds a delta to the message. It does no rendering.
@@ -79,7 +73,7 @@ func (s *Stream) Renderer() *Renderer { return s.r }
 
 // Rough reports whether the view draws a long open block's end as plain
 // text (rough.go): a whole render draws it properly.
-func (s *Stream) Rough() bool { return s.rough != nil }
+func (s *Stream) Rough() bool { return s.long.cur != nil }
 
 // Err returns the first render error, if any; the message is then shown as
 // plain text.
@@ -92,7 +86,7 @@ func (s *Stream) SetRenderer(r *Renderer) {
 		return
 	}
 	s.r = r
-	s.fence, s.rough, s.drafty = nil, nil, false
+	s.fence, s.long.cur, s.drafty = nil, nil, false
 	s.rerender(func(settled) bool { return true })
 	s.viewOK = false
 }
@@ -102,8 +96,8 @@ func (s *Stream) SetRenderer(r *Renderer) {
 func (s *Stream) View() string {
 	if s.drafty {
 		s.drafty, s.viewOK, s.fence = false, false, nil
-		if s.rough != nil && s.rough.drafted {
-			s.rough = nil
+		if s.long.cur != nil && s.long.cur.drafted {
+			s.long.cur = nil
 		}
 		s.rerender(func(b settled) bool { return b.draft })
 	}
@@ -165,15 +159,15 @@ func (s *Stream) renderTail(src string) []string {
 		}
 		s.fence = nil // it closed: parse again
 	}
-	if s.rough != nil {
-		if out, ok := s.rough.view(s, src); ok {
+	if s.long.cur != nil {
+		if out, ok := s.long.cur.view(s, src); ok {
 			return out
 		}
-		s.rough = nil
+		s.long.cur = nil
 	}
 	tail := src[s.segStart:]
 	doc, b, own := s.r.parse(tail, s.settledRefs())
-	s.tailRefs = own
+	s.defs.tail = own
 	var nodes []ast.Node
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		nodes = append(nodes, n)
@@ -204,7 +198,7 @@ func (s *Stream) renderTail(src string) []string {
 	}
 	out := join(outs)
 	if s.fence == nil && len(nodes) > cut {
-		s.rough = s.newRough(nodes[cut:], b, out, src)
+		s.long.cur = s.newRough(nodes[cut:], b, out, src)
 	}
 	return []string{out}
 }
@@ -272,26 +266,7 @@ func (s *Stream) settledRefs() []parser.Reference {
 // syncRefs renders again the settled blocks that mention a label whose
 // definition changed since they were rendered.
 func (s *Stream) syncRefs() {
-	refs := append(s.settledRefs(), s.tailRefs...) // the first definition of a label wins
-	if len(refs) == 0 && len(s.known) == 0 {
-		return
-	}
-	now := map[string]string{}
-	for _, r := range refs {
-		k := util.ToLinkReference(r.Label())
-		if _, ok := now[k]; !ok {
-			now[k] = string(r.Destination()) + "\x00" + string(r.Title())
-		}
-	}
-	var changed []string // added, changed or gone (a value is never "")
-	for _, m := range [...]map[string]string{now, s.known} {
-		for k := range m {
-			if now[k] != s.known[k] && !slices.Contains(changed, k) {
-				changed = append(changed, k)
-			}
-		}
-	}
-	s.known = now
+	changed := s.defs.sync(s.settledRefs())
 	if len(changed) == 0 {
 		return
 	}
@@ -311,7 +286,7 @@ func (s *Stream) syncRefs() {
 // own source with every known definition, and rebuilds head.
 func (s *Stream) rerender(need func(settled) bool) {
 	src := s.src.String()
-	refs := append(s.settledRefs(), s.tailRefs...)
+	refs := append(s.settledRefs(), s.defs.tail...)
 	s.head.Reset()
 	for i := range s.blocks {
 		b := &s.blocks[i]

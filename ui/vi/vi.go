@@ -96,32 +96,50 @@ func (e *Editor) Key(b Buffer, k string) (Buffer, Action) {
 		e.pending = ""
 		return e.operator(t, b, p+k)
 	}
+	if m, ok := motion(t, b, k); ok {
+		return m, Done
+	}
+	if i, ok := e.insert(t, b, k); ok {
+		return i, Done
+	}
+	return e.edit(t, b, k)
+}
+
+// insert enters insert mode for i a I A o O, placing the cursor (and
+// opening a line for o and O); false for any other key.
+func (e *Editor) insert(t [][]rune, b Buffer, k string) (Buffer, bool) {
 	line := t[b.Row]
 	switch k {
-	case "h", "left":
-		b.Col = max(b.Col-1, 0)
-	case "l", "right":
-		b.Col = min(b.Col+1, lastCol(line))
-	case "j", "down":
-		if b.Row < len(t)-1 {
-			b.Row++
-			b.Col = min(b.Col, lastCol(t[b.Row]))
+	case "i":
+		e.SetMode(Insert, b)
+	case "a":
+		e.SetMode(Insert, b)
+		b.Col = min(b.Col+1, len(line))
+	case "I":
+		e.SetMode(Insert, b)
+		b.Col = firstNonBlank(line)
+	case "A":
+		e.SetMode(Insert, b)
+		b.Col = len(line)
+	case "o", "O":
+		e.SetMode(Insert, b)
+		at := b.Row
+		if k == "o" {
+			at++
 		}
-	case "k", "up":
-		if b.Row > 0 {
-			b.Row--
-			b.Col = min(b.Col, lastCol(t[b.Row]))
-		}
-	case "0", "home":
-		b.Col = 0
-	case "$", "end":
-		b.Col = lastCol(line)
-	case "w":
-		b.Row, b.Col = wordNext(t, b.Row, b.Col)
-	case "b":
-		b.Row, b.Col = wordBack(t, b.Row, b.Col)
-	case "e":
-		b.Row, b.Col = wordEnd(t, b.Row, b.Col)
+		t = append(t[:at], append([][]rune{nil}, t[at:]...)...)
+		b = join(t, at, 0)
+	default:
+		return b, false
+	}
+	return b, true
+}
+
+// edit applies the rest of normal mode's keys: x, p, P, u, the first key of
+// an operator, enter and esc; an unbound letter does nothing.
+func (e *Editor) edit(t [][]rune, b Buffer, k string) (Buffer, Action) {
+	line := t[b.Row]
+	switch k {
 	case "x", "delete":
 		if len(line) == 0 {
 			return b, Done
@@ -143,25 +161,6 @@ func (e *Editor) Key(b Buffer, k string) (Buffer, Action) {
 		}
 		b = e.undo[n-1]
 		e.undo = e.undo[:n-1]
-	case "i":
-		e.SetMode(Insert, b)
-	case "a":
-		e.SetMode(Insert, b)
-		b.Col = min(b.Col+1, len(line))
-	case "I":
-		e.SetMode(Insert, b)
-		b.Col = firstNonBlank(line)
-	case "A":
-		e.SetMode(Insert, b)
-		b.Col = len(line)
-	case "o", "O":
-		e.SetMode(Insert, b)
-		at := b.Row
-		if k == "o" {
-			at++
-		}
-		t = append(t[:at], append([][]rune{nil}, t[at:]...)...)
-		b = join(t, at, 0)
 	case "d", "c", "y":
 		e.pending = k
 	case "enter":
@@ -301,101 +300,4 @@ func firstNonBlank(l []rune) int {
 		}
 	}
 	return 0
-}
-
-// class is a rune's kind for word motions: 0 space, 1 word, 2 punctuation.
-func class(r rune) int {
-	switch {
-	case unicode.IsSpace(r):
-		return 0
-	case r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
-		return 1
-	}
-	return 2
-}
-
-// at is the class at (row, col), a line's end counting as space.
-func at(t [][]rune, row, col int) int {
-	if col >= len(t[row]) {
-		return 0
-	}
-	return class(t[row][col])
-}
-
-// wordNext is w: the start of the next word, across lines; the last
-// rune of the text when there is none.
-func wordNext(t [][]rune, row, col int) (int, int) {
-	c := at(t, row, col)
-	// leave the current word
-	for c != 0 && col < len(t[row]) && class(t[row][col]) == c {
-		col++
-	}
-	// skip spaces and line ends; an empty line is a word of its own
-	for {
-		if col < len(t[row]) {
-			if !unicode.IsSpace(t[row][col]) {
-				return row, col
-			}
-			col++
-			continue
-		}
-		if row == len(t)-1 {
-			return row, lastCol(t[row])
-		}
-		row, col = row+1, 0
-		if len(t[row]) == 0 {
-			return row, 0
-		}
-	}
-}
-
-// wordBack is b: the start of this word or the one before.
-func wordBack(t [][]rune, row, col int) (int, int) {
-	// step back once, then over spaces and line ends
-	for {
-		if col > 0 {
-			col--
-		} else if row > 0 {
-			row--
-			col = len(t[row])
-			if col == 0 {
-				return row, 0
-			}
-			continue
-		} else {
-			return 0, 0
-		}
-		if !unicode.IsSpace(t[row][col]) {
-			break
-		}
-	}
-	c := class(t[row][col])
-	for col > 0 && class(t[row][col-1]) == c {
-		col--
-	}
-	return row, col
-}
-
-// wordEnd is e: the end of this word or the next.
-func wordEnd(t [][]rune, row, col int) (int, int) {
-	for {
-		if col < len(t[row])-1 {
-			col++
-		} else if row < len(t)-1 {
-			row, col = row+1, 0
-			if len(t[row]) == 0 {
-				continue
-			}
-		} else {
-			return row, lastCol(t[row])
-		}
-		if !unicode.IsSpace(t[row][col]) {
-			break
-		}
-	}
-	c := class(t[row][col])
-	for col < len(t[row])-1 && class(t[row][col+1]) == c {
-		col++
-	}
-	return row, col
 }
