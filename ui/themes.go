@@ -124,3 +124,14 @@ func (m *Model) restyle() {
 	m.composer.SetStyles(m.frame.styles)
 	m.items.transcript.SetStyles(m.frame.styles)
 }
+
+// CheckTheme reads the config's theme, name, when it is a theme file in
+// dir, and says what is wrong with it in one line (file:line); nil for a
+// built-in or a good file. The root refuses to start on it.
+func CheckTheme(dir, name string) error {
+	if _, builtin := theme.Builtin(name, true); builtin {
+		return nil
+	}
+	_, err := theme.Load(dir, name)
+	return err
+}
