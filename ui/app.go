@@ -26,7 +26,6 @@ import (
 //   - View never renders markdown for a settled entry: entries re-render only
 //     after Invalidate, which happens on frame ticks.
 type Model struct {
-	ctx  context.Context
 	opts Options
 
 	frame     *frameState // size, styles and the frame clock: every child and entry reads it
@@ -47,9 +46,9 @@ type Model struct {
 
 // New builds the root model.
 func New(ctx context.Context, o Options) *Model {
-	fs := &frameState{md: block.NewRenderers(), clock: time.Now, dark: true, noColor: o.NoColor, clip: systemClipboard()}
+	fs := &frameState{ctx: ctx, md: block.NewRenderers(), clock: time.Now, clip: systemClipboard(),
+		look: look{name: o.Theme, dir: o.ThemesDir, dark: true, noColor: o.NoColor}}
 	m := &Model{
-		ctx:      ctx,
 		opts:     o,
 		frame:    fs,
 		keyState: keyState{keys: NewKeyMap(o.Keys)},
@@ -77,7 +76,7 @@ func New(ctx context.Context, o Options) *Model {
 		m.turns.conv.Settings.Tools = redacted
 	}
 	m.turns.conv.Settings.EnabledTools = m.tools.on()
-	m.frame.applyTheme(m.opts.Theme)
+	m.frame.applyTheme()
 	w := o.WindowWidth
 	if w == 0 {
 		w = 100
@@ -98,7 +97,12 @@ func New(ctx context.Context, o Options) *Model {
 	}
 	m.statusBar.status = Status{Model: m.turns.conv.Settings.Model, Effort: m.turns.conv.Settings.ReasoningEffort, Provider: o.Provider, ProviderName: o.Settings.Provider, State: Idle, Mode: m.composer.ViMode()}
 	m.statusBar.choose(o.StatusLine, o.Tools)
-	m.startTheme()
+	m.composer.menu.setArgChoices("theme", m.frame.themeChoices())
+	if changed, warn := m.frame.startTheme(); warn != "" {
+		m.items.notice(block.Warning, warn)
+	} else if changed {
+		m.restyle()
+	}
 	if o.Resume == nil && o.Replay == nil {
 		m.items.appendEntry(newWelcome(o, m.turns.conv.Settings.Model, m.frame)) // the first screen says how to start
 	}
@@ -118,13 +122,10 @@ func New(ctx context.Context, o Options) *Model {
 	return m
 }
 
-// now is the model's clock.
-func (m *Model) now() time.Time { return m.frame.clock() }
-
 // shutdown ends what the chat started: running tools, the history writer.
 func (m *Model) shutdown() {
 	if t := m.turns.cur; t != nil && !t.ended && t.log != nil {
-		t.log.Flush(m.now(), t.snapshots()) // a quit mid-answer keeps all that was shown
+		t.log.Flush(m.frame.clock(), t.snapshots()) // a quit mid-answer keeps all that was shown
 	}
 	m.tools.shutdown()
 	if m.history.journal != nil {
@@ -132,17 +133,29 @@ func (m *Model) shutdown() {
 	}
 }
 
-// Init asks the terminal for its background colour and starts a replay.
+// Init asks the terminal for its background colour, opens the history
+// (a resumed session shows at once) and starts a replay.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{tea.RequestBackgroundColor, m.startHistory(), m.history.loadPrompts()}
-	cmds = append(cmds, m.tools.initMCP(m.frame), m.statusBar.refreshSource(m.ctx))
+	// the journal, new or resumed: a resumed session shows at once
+	var open tea.Cmd
+	switch o := m.opts; {
+	case o.DB == nil && o.HistoryErr != nil:
+		m.items.notice(block.Warning, stream.SanitizeLine(o.HistoryErr.Error())+" — the chat works, but this session will not be saved")
+	case o.DB == nil:
+	case o.Resume != nil:
+		open = m.showSession(sessionLoadedMsg{s: o.Resume})
+	default:
+		open = m.history.start(m.turns.conv.Settings)
+	}
+	cmds := []tea.Cmd{tea.RequestBackgroundColor, open, m.history.loadPrompts()}
+	cmds = append(cmds, m.tools.initMCP(m.frame), m.statusBar.refreshSource(m.frame.ctx))
 	if m.opts.Replay != nil {
-		h := stream.StartReader(m.ctx, m.opts.Replay, m.opts.ReplayPace)
+		h := stream.StartReader(m.frame.ctx, m.opts.Replay, m.opts.ReplayPace)
 		limit := m.opts.responseLimit()
-		t := m.turns.start(func(gen int) *turn { return startReplay(h, gen, m.now(), limit) })
+		t := m.turns.start(func(gen int) *turn { return startReplay(h, gen, m.frame.clock(), limit) })
 		m.turns.next(session.Event{Kind: session.Began})
 		m.statusBar.began(t.started)
-		cmds = append(cmds, m.turns.pace(pace.Facts{Cause: pace.Begin}, m.now()))
+		cmds = append(cmds, m.turns.pace(pace.Facts{Cause: pace.Begin}, m.frame.clock()))
 	}
 	return tea.Batch(append(cmds, m.routePosted())...) // the MCP servers' state, at once
 }
@@ -156,17 +169,16 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if msg, ok := msg.(itermMsg); ok {
 		return m, m.items.drawImages(msg, m.dialog == nil && !m.keyState.showHelp)
 	}
-	_, cmd := m.update(msg)
-	cmd = tea.Batch(cmd, m.routePosted())
+	cmd := tea.Batch(m.update(msg), m.routePosted())
 	phase := m.turns.phase()                                                                 // the turn engine's: the one state that decides
 	m.statusBar.sync(m.turns.conv, phase)                                                    // the state shown, the tier (/fast) and the branch
 	if place := m.items.placeImages(m.dialog == nil && !m.keyState.showHelp); place != nil { // iTerm2 images follow the layout (inline.go)
 		cmd = tea.Batch(cmd, place)
 	}
 	// a long turn that ended or waits notifies
-	cmd = tea.Batch(cmd, m.notify.observe(phase, m.now()))
+	cmd = tea.Batch(cmd, m.notify.observe(phase, m.frame.clock()))
 	if phase == AwaitingApproval { // the status line's timer runs
-		cmd = tea.Batch(cmd, m.turns.pace(pace.Facts{Cause: pace.Routed, Approval: true}, m.now()))
+		cmd = tea.Batch(cmd, m.turns.pace(pace.Facts{Cause: pace.Routed, Approval: true}, m.frame.clock()))
 	}
 	return m, cmd
 }
@@ -176,151 +188,104 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *Model) routePosted() tea.Cmd {
 	var cmd tea.Cmd
 	for next, ok := m.frame.posted(); ok; next, ok = m.frame.posted() {
-		_, more := m.update(next)
-		cmd = tea.Batch(cmd, more)
+		cmd = tea.Batch(cmd, m.update(next))
 	}
 	return cmd
 }
 
-func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// update is the routing table, in three parts: the messages a child
+// handles alone go to it here; a turn's messages go to turnMsg; the rest,
+// the root's own (the layout, the keys, the dialogs, the settings), to
+// rootMsg; what none of them takes goes to the composer.
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case tea.MouseWheelMsg, finalMsg, runMsg, panelChangedMsg, panelEndedMsg, showMsg, shellPanelMsg, imageMsg, noticeMsg, NoticeMsg, redrawMsg:
+		return m.items.Update(msg)
+	case tea.MouseClickMsg, tea.MouseMotionMsg, tea.MouseReleaseMsg:
+		return m.items.mouse(msg, m.dialog == nil && !m.keyState.showHelp)
+	case toolStatusMsg, mcpStatusMsg, meterMsg, statusMsg:
+		m.statusBar.Update(msg)
+		m.turns.observe(msg) // the engine's phase decides (turns.phase)
+	case mouseModeMsg:
+		m.statusBar.Update(msg)
+	case tea.FocusMsg, tea.BlurMsg:
+		m.notify.Update(msg)
+	case statusLineMsg, statusTickMsg:
+		return m.statusBar.sourceUpdate(msg, m.frame.ctx, m.frame.clock())
+	case toolAskMsg, toolOutputMsg, toolProgressMsg, toolDoneMsg, toolStartMsg, toolResultMsg, mcpReadyMsg, mcpReportMsg:
+		return m.tools.Update(msg, m.frame)
+	case modelsMsg, providerMsg, ModelPickedMsg:
+		return m.metering.Update(msg, m.frame, m.meterEnv())
+	case journalErrMsg, sessionsMsg, loadedMsg, searchMsg, deletedMsg, OpenSessionMsg, DeleteSessionMsg, promptsMsg, exportedMsg, titleMsg:
+		return m.history.Update(msg, m.frame)
+	case conversationMsg:
+		m.history.saveSettings(msg.settings)
+	case newJournalMsg:
+		return m.history.restart(m.turns.conv.Settings)
+	case askPromptsMsg:
+		return askPromptTrust(m.opts.Prompts, msg.typed, m.frame) // a project prompt's first use (promptcmds.go)
+	case setPastMsg, argChoicesMsg:
+		return m.updateComposer(msg)
+	case putBackMsg:
+		m.composer.putBack(msg.text, msg.files)
+	default:
+		return m.turnMsg(msg)
+	}
+	return nil
+}
+
+// turnMsg routes a turn's messages: a message sent, its stream's batches
+// and frames, the tools' and approvals' answers, its end, a branch shown.
+func (m *Model) turnMsg(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case SubmitMsg:
+		if m.enqueue(msg) { // a turn runs: the message waits for its end
+			return nil
+		}
+		if cmd := m.agents.hold(msg, m.frame); cmd != nil {
+			return cmd // the project's AGENTS.md: asked at the first message (agents.go)
+		}
+		m.turns.Update(overrideMsg{msg.Prompt}) // a prompt file's turn, or nil: the session's settings
+		return m.submit(msg.Text, msg.Files)
+	case agentsAnsweredMsg:
+		text, isErr := m.agents.answered(msg)
+		m.turns.Update(projectMsg{m.agents.text()})
+		return tea.Batch(notify(isErr, text), msgCmd(msg.held))
+	case attachReadMsg:
+		return m.attachRead(msg)
+	case batchMsg:
+		return m.batch(msg)
+	case frameMsg:
+		pl, cmd := m.turns.plan(pace.Facts{Cause: pace.Frame, Seq: msg.seq}, msg.now)
+		if pl.Draw == pace.NoDraw {
+			return cmd
+		}
+		return tea.Batch(cmd, m.tick(msg.now, pl.Draw))
 	case waitTickMsg:
 		pl, cmd := m.turns.plan(pace.Facts{Cause: pace.WaitTick, Shown: m.frame.now}, msg.now)
 		if pl.Clock {
 			m.frame.at(msg.now, m.frame.draft)
 		}
-		return m, cmd
-	case TogglePanelMsg:
-		m.dialog = nil
-		m.items.togglePanel(msg.Index)
-		return m, nil
-	case tea.WindowSizeMsg:
-		return m, m.resize(msg.Width, msg.Height)
-	case resizeMsg:
-		if msg.seq == m.frame.resizeSeq {
-			m.items.transcript.SetSize(m.frame.width, m.transcriptHeight())
-		}
-		return m, nil
-	case tea.BackgroundColorMsg:
-		m.frame.setDark(msg.IsDark(), m.opts.Theme)
-		m.composer.SetStyles(m.frame.styles)
-		m.items.transcript.SetStyles(m.frame.styles)
-		m.items.transcript.InvalidateAll()
-		return m, nil
-	case tea.KeyPressMsg:
-		return m, m.key(msg)
-	case tea.MouseWheelMsg, finalMsg, runMsg, panelChangedMsg, panelEndedMsg, showMsg, shellPanelMsg, imageMsg, noticeMsg, NoticeMsg, redrawMsg:
-		return m, m.items.Update(msg)
-	case toolStatusMsg, mcpStatusMsg, meterMsg, statusMsg:
-		m.statusBar.Update(msg)
-		m.turns.observe(msg) // the engine's phase decides (turns.phase)
-		return m, nil
-	case tea.MouseClickMsg, tea.MouseMotionMsg, tea.MouseReleaseMsg:
-		return m, m.items.mouse(msg, m.dialog == nil && !m.keyState.showHelp)
-	case tea.FocusMsg, tea.BlurMsg:
-		m.notify.Update(msg)
-		return m, nil
-	case themeMsg:
-		m.themeRead(msg)
-		return m, nil
-	case statusLineMsg, statusTickMsg:
-		return m, m.statusBar.sourceUpdate(msg, m.ctx, m.now())
-	case turnEndMsg:
-		m.notify.Update(msg)
-		return m, tea.Batch(m.statusBar.sourceUpdate(msg, m.ctx, m.now()), m.queueTurnEnded(msg)) // a turn's end refreshes a chosen line
-	case mouseModeMsg:
-		m.statusBar.Update(msg)
-		return m, nil
-	case SubmitMsg:
-		if m.enqueue(msg) { // a turn runs: the message waits for its end
-			return m, nil
-		}
-		if cmd := m.agents.hold(msg, m.frame); cmd != nil {
-			return m, cmd // the project's AGENTS.md: asked at the first message (agents.go)
-		}
-		m.turns.Update(overrideMsg{msg.Prompt}) // a prompt file's turn, or nil: the session's settings
-		return m, m.submit(msg.Text, msg.Files)
-	case askPromptsMsg:
-		return m, askPromptTrust(m.opts.Prompts, msg.typed, m.frame) // a project prompt's first use (promptcmds.go)
-	case agentsAnsweredMsg:
-		text, isErr := m.agents.answered(msg)
-		m.turns.Update(projectMsg{m.agents.text()})
-		return m, tea.Batch(notify(isErr, text), msgCmd(msg.held))
-	case attachReadMsg:
-		return m, m.attachRead(msg)
-	case SlashMsg:
-		return m, m.slash(msg.Name, msg.Args)
-	case editTurnMsg:
-		return m, m.slash("edit", strconv.Itoa(userTurnOf(m.turns.conv, msg.turn)))
-	case batchMsg:
-		return m, m.batch(msg)
-	case frameMsg:
-		pl, cmd := m.turns.plan(pace.Facts{Cause: pace.Frame, Seq: msg.seq}, msg.now)
-		if pl.Draw == pace.NoDraw {
-			return m, cmd
-		}
-		return m, tea.Batch(cmd, m.tick(msg.now, pl.Draw))
+		return cmd
 	case ApprovalDecisionMsg:
 		if m.approvals.hostedAsk != nil { // the dialog asked about a hosted request
-			return m, m.approvals.Update(msg, m.frame)
+			return m.approvals.Update(msg, m.frame)
 		}
-		return m, m.tools.Update(msg, m.frame)
-	case toolAskMsg, toolOutputMsg, toolProgressMsg, toolDoneMsg, toolStartMsg, toolResultMsg, mcpReadyMsg, mcpReportMsg:
-		return m, m.tools.Update(msg, m.frame)
+		return m.tools.Update(msg, m.frame)
 	case ToolsSettledMsg:
-		return m, m.beginWith(m.turns.conv.Begin("", msg.input...), msg.round)
+		return m.beginWith(m.turns.conv.Begin("", msg.input...), msg.round)
 	case answersMsg:
-		return m, m.beginWith(m.turns.conv.Begin("", msg.input...), nil)
+		return m.beginWith(m.turns.conv.Begin("", msg.input...), nil)
 	case toolFramesMsg:
-		return m, m.turns.ensureTick()
-	case mcpServersMsg:
-		m.statusBar.Update(mcpStatusMsg{summary: msg.mgr.Summary(), brief: msg.mgr.Brief()})
-		m.items.showSettled(msg.mgr.ListItems(), m.now()) // the servers' tool lists
-		// what /mcp:… and @mcp:… complete (mcpextras.go)
-		m.composer.SetMCP(msg.mgr.Prompts(nil), msg.mgr.Resources(nil))
-		return m, nil
-	case toolSetMsg:
-		m.turns.Update(msg)
-		m.history.saveSettings(m.turns.conv.Settings)
-		return m, nil
-	case conversationMsg:
-		m.history.saveSettings(msg.settings)
-		return m, nil
-	case ToolsChangedMsg:
-		m.dialog = nil
-		return m, m.tools.Update(msg, m.frame)
-	case modelsMsg, providerMsg, ModelPickedMsg:
-		return m, m.metering.Update(msg, m.frame, m.meterEnv())
-	case modelSwitchedMsg:
-		return m, m.modelSwitched(msg)
-	case providerSwitchedMsg:
-		return m, m.providerSwitched(msg)
-	case journalErrMsg, sessionsMsg, loadedMsg, searchMsg, deletedMsg, OpenSessionMsg, DeleteSessionMsg, promptsMsg, exportedMsg, titleMsg:
-		return m, m.history.Update(msg, m.frame)
-	case sessionLoadedMsg:
-		return m, m.showSession(msg)
-	case newJournalMsg:
-		return m, m.history.restart(m.turns.conv.Settings)
-	case DialogClosedMsg:
-		m.dialog = nil
-		return m, nil
-	case setPastMsg, argChoicesMsg:
-		return m, m.updateComposer(msg)
-	case HistoryPickMsg:
-		m.dialog = nil
-		return m, m.updateComposer(setValueMsg{msg.Text})
+		return m.turns.ensureTick()
+	case turnEndMsg:
+		m.notify.Update(msg)
+		return tea.Batch(m.statusBar.sourceUpdate(msg, m.frame.ctx, m.frame.clock()), m.queueTurnEnded(msg)) // a turn's end refreshes a chosen line
 	case compactMsg:
 		if m.turns.compacted(msg) {
-			m.items.showCompaction(msg.res, m.now())
+			m.items.showCompaction(msg.res, m.frame.clock())
 			m.history.saveCompacted(msg.res.Output) // a resume starts from it too
 		}
-		return m, nil
-	case dialogMsg:
-		m.dialog = msg.d
-		return m, nil
-	case putBackMsg:
-		m.composer.putBack(msg.text, msg.files)
-		return m, nil
 	case branchMsg:
 		m.dialog = nil
 		if m.turns.showBranch(msg.tip, m.tools.busy() || m.tools.asking()) {
@@ -328,9 +293,69 @@ func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.history.setTip(m.turns.conv)
 			m.items.notice(block.Info, msg.note)
 		}
-		return m, nil
+	case editTurnMsg:
+		return m.slash("edit", strconv.Itoa(userTurnOf(m.turns.conv, msg.turn)))
+	default:
+		return m.rootMsg(msg)
 	}
-	return m, m.updateComposer(msg)
+	return nil
+}
+
+// rootMsg routes the root's own messages: the size, the background and
+// the theme, the keys and commands, the dialogs, the settings that change
+// and the session shown.
+func (m *Model) rootMsg(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		return m.resize(msg.Width, msg.Height)
+	case resizeMsg:
+		if msg.seq == m.frame.resizeSeq {
+			m.items.transcript.SetSize(m.frame.width, m.transcriptHeight())
+		}
+	case tea.BackgroundColorMsg:
+		m.frame.setDark(msg.IsDark())
+		m.restyle()
+		m.items.transcript.InvalidateAll()
+	case themeMsg:
+		m.themeRead(msg)
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	case SlashMsg:
+		return m.slash(msg.Name, msg.Args)
+	case TogglePanelMsg:
+		m.dialog = nil
+		m.items.togglePanel(msg.Index)
+	case dialogMsg:
+		m.dialog = msg.d
+	case DialogClosedMsg:
+		m.dialog = nil
+	case HistoryPickMsg:
+		m.dialog = nil
+		return m.updateComposer(setValueMsg{msg.Text})
+	case ToolsChangedMsg:
+		m.dialog = nil
+		return m.tools.Update(msg, m.frame)
+	case mcpServersMsg:
+		m.statusBar.Update(mcpStatusMsg{summary: msg.mgr.Summary(), brief: msg.mgr.Brief()})
+		m.items.showSettled(msg.mgr.ListItems(), m.frame.clock()) // the servers' tool lists
+		// what /mcp:… and @mcp:… complete (mcpextras.go)
+		m.composer.SetMCP(msg.mgr.Prompts(nil), msg.mgr.Resources(nil))
+	case toolSetMsg:
+		m.turns.Update(msg)
+		m.history.saveSettings(m.turns.conv.Settings)
+	case modelSwitchedMsg: // the model the metering child switched to is the conversation's
+		m.turns.Update(msg)
+		m.statusBar.showModel(msg.model, m.statusBar.status.Effort)
+		m.history.saveSettings(m.turns.conv.Settings)
+		m.items.notice(block.Info, "model: "+msg.model)
+	case providerSwitchedMsg:
+		return m.providerSwitched(msg)
+	case sessionLoadedMsg:
+		return m.showSession(msg)
+	default:
+		return m.updateComposer(msg)
+	}
+	return nil
 }
 
 // updateComposer routes to the composer and re-lays out when its height
@@ -378,7 +403,7 @@ func (m *Model) View() tea.View {
 	var top string
 	switch {
 	case m.dialog != nil && overlays(m.dialog):
-		top = m.overlayView()
+		top = overlayView(m.dialog, m.items.transcript, m.transcriptHeight(), m.frame)
 	case m.dialog != nil:
 		top = fitHeight(m.dialog.view(m.frame.width, m.transcriptHeight()), m.transcriptHeight())
 	case m.keyState.showHelp:
@@ -415,20 +440,19 @@ func overlays(d dialog) bool {
 	return false
 }
 
-// overlayView is the transcript area with the dialog in its lower part:
-// the end of the transcript stays visible above a rule, and the dialog takes
-// the lines it needs, up to two thirds of the area.
-func (m *Model) overlayView() string {
-	h := m.transcriptHeight()
+// overlayView is the transcript area, h lines, with dialog d in its lower
+// part: the end of transcript t stays visible above a rule, and the dialog
+// takes the lines it needs, up to two thirds of the area. t is a copy: the
+// real one keeps its size and position.
+func overlayView(d dialog, t Transcript, h int, f *frameState) string {
 	room := max(h*2/3, min(h, 6))
-	dv := m.dialog.view(m.frame.width, room)
+	dv := d.view(f.width, room)
 	n := strings.Count(dv, "\n") + 1
 	above := h - n - 1
 	if above < 1 {
 		return fitHeight(dv, h)
 	}
-	t := m.items.transcript // a copy: the real one keeps its size and position
-	t.SetSize(m.frame.width, above)
-	rule := theme.DialogOf(m.frame.styles).Sep.Render(strings.Repeat("─", m.frame.width))
+	t.SetSize(f.width, above)
+	rule := theme.DialogOf(f.styles).Sep.Render(strings.Repeat("─", f.width))
 	return t.View() + "\n" + rule + "\n" + dv
 }

@@ -157,27 +157,25 @@ func (ts *turns) cancelEdit() bool {
 
 // leaveEdit leaves edit mode (esc, ctrl+c): the composer, which held the
 // edit, is cleared (↑ brings a changed edit back) and the path is as it was.
-func (m *Model) leaveEdit() {
+// emptied leaves it only once its composer is emptied (ctrl+u, backspace):
+// an empty composer is never an edit in waiting.
+func (m *Model) leaveEdit(emptied bool) {
 	t := m.turns.editing
-	if !m.turns.cancelEdit() {
+	if t == nil || emptied && (m.composer.Value() != "" || len(m.composer.Attachments()) > 0) || !m.turns.cancelEdit() {
 		return
 	}
 	note := "left edit mode — nothing changed"
-	if m.composer.Value() != t.Prompt && m.composer.Clear() {
+	switch {
+	case emptied:
+		note = "left edit mode — the composer is empty; nothing changed"
+	case m.composer.Value() != t.Prompt && m.composer.Clear():
 		note = "left edit mode — the edit is cleared (↑ brings it back); nothing changed"
 	}
-	m.composer.Reset()
+	if !emptied {
+		m.composer.Reset()
+	}
 	m.relayout()
 	m.items.notice(block.Info, note)
-}
-
-// editEmptied leaves edit mode once its composer is emptied (ctrl+u,
-// backspace): an empty composer is never an edit in waiting.
-func (m *Model) editEmptied() {
-	if m.turns.editing != nil && m.composer.Value() == "" && len(m.composer.Attachments()) == 0 && m.turns.cancelEdit() {
-		m.relayout()
-		m.items.notice(block.Info, "left edit mode — the composer is empty; nothing changed")
-	}
 }
 
 // editedLine is the branch line of a prompt about to be sent (the last of

@@ -292,7 +292,7 @@ func TestEditModeExits(t *testing.T) {
 				m.Update(k)
 			}
 			m.composer.SetValue("")
-			m.editEmptied()
+			m.leaveEdit(true)
 			ask(t, m, srv, "resp_4", "four delta", "answer D")
 			if got := srv.Requests()[3].PreviousResponseID(); got != "resp_3" || m.turns.conv.Branched() {
 				t.Errorf("after leaving the edit, the prompt chains to %q (branched %v)", got, m.turns.conv.Branched())

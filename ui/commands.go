@@ -1,7 +1,9 @@
 package ui
 
-// This file runs the slash commands and what they share with keys: copying
-// an answer, switching tools, recording changed settings.
+// This file runs the slash commands: slashDo is the table from a
+// command's name to what it does, one short function each, and slash
+// looks it up. A command's own work is its child's (the metering child's
+// /model, the history's /sessions); an entry only routes to it.
 
 import (
 	"strconv"
@@ -13,72 +15,94 @@ import (
 	"runnel/ui/block"
 )
 
-// slash runs a slash command.
+// slash runs a slash command: its entry in slashDo, an MCP server's
+// prompt (/mcp:SERVER:PROMPT), or one line saying it is unknown.
 func (m *Model) slash(name, args string) tea.Cmd {
-	switch name {
-	case "new":
-		cmd := m.reset(resetNew, Connection{})
+	if do, ok := slashDo[name]; ok {
+		return do(m, args)
+	}
+	if strings.HasPrefix(name, mcpPrefix) && m.opts.Tools != nil {
+		return mcpPromptCmd(m.tools.ctx, m.opts.Tools.MCP, name, args)
+	}
+	m.items.notice(block.Warning, "unknown command /"+name)
+	return nil
+}
+
+// slashDo is what each command does, by name (the names are the
+// composer's, slashcmds.go).
+var slashDo = map[string]func(m *Model, args string) tea.Cmd{
+	"new": func(m *Model, _ string) tea.Cmd {
+		cmd := m.reset(resetNew, Connection{}) // every child forgets the conversation (reset.go)
 		m.items.notice(block.Info, "new conversation")
 		return cmd
-	case "model":
+	},
+	"model": func(m *Model, args string) tea.Cmd {
 		return m.metering.modelCommand(args, m.frame, m.meterEnv())
-	case "provider":
+	},
+	"provider": func(m *Model, args string) tea.Cmd {
 		return m.metering.providerCommand(args, m.frame, m.meterEnv())
-	case "status":
-		m.statusFacts()
-	case "effort":
+	},
+	"status": func(m *Model, _ string) tea.Cmd { m.statusFacts(); return nil },
+	"effort": func(m *Model, args string) tea.Cmd {
 		m.turns.Update(effortMsg{args})
 		m.statusBar.showModel(m.statusBar.status.Model, args)
 		m.history.saveSettings(m.turns.conv.Settings)
 		m.items.notice(block.Info, "reasoning effort: "+args)
-	case "fast":
+		return nil
+	},
+	"fast": func(m *Model, _ string) tea.Cmd {
 		m.turns.Update(fastMsg{})
 		m.history.saveSettings(m.turns.conv.Settings)
 		m.items.notice(block.Info, fastNotice(m.turns.conv.Settings.ServiceTier, m.turns.conv.RefusedKnobs()))
-	case "copy":
-		return m.items.copyAnswer(args)
-	case "help":
-		m.keyState.openHelp()
-	case "sessions":
-		return m.history.openPicker(m.frame)
-	case "search":
-		return m.history.search(args, m.frame)
-	case "fork":
+		return nil
+	},
+	"copy":     func(m *Model, args string) tea.Cmd { return m.items.copyAnswer(args) },
+	"help":     func(m *Model, _ string) tea.Cmd { m.keyState.openHelp(); return nil },
+	"sessions": func(m *Model, _ string) tea.Cmd { return m.history.openPicker(m.frame) },
+	"search":   func(m *Model, args string) tea.Cmd { return m.history.search(args, m.frame) },
+	"fork": func(m *Model, args string) tea.Cmd {
 		n, _ := strconv.Atoi(strings.TrimSpace(args))
 		return m.fork(n)
-	case "compact":
-		return m.turns.compact(m.tools.busy())
-	case "export":
-		return m.history.export(args, m.frame)
-	case "rename":
+	},
+	"compact": func(m *Model, _ string) tea.Cmd { return m.turns.compact(m.tools.busy()) },
+	"export":  func(m *Model, args string) tea.Cmd { return m.history.export(args, m.frame) },
+	"rename": func(m *Model, args string) tea.Cmd {
 		m.history.rename(args, len(m.turns.conv.Turns) > 0, m.frame)
-	case "retry":
-		return m.retry()
-	case "theme":
-		return m.setTheme(args)
-	case "tools":
+		return nil
+	},
+	"retry": func(m *Model, _ string) tea.Cmd { return m.retry() },
+	"theme": func(m *Model, args string) tea.Cmd {
+		now, read := m.frame.chooseTheme(args)
+		if now != nil {
+			m.themeRead(*now)
+		}
+		return read
+	},
+	"tools": func(m *Model, _ string) tea.Cmd {
 		m.dialog = dlg[ToolsMenu]{NewToolsMenu(m.tools.cfg.List(), m.tools.enabled(), m.frame.styles)}
-	case "attach":
+		return nil
+	},
+	"attach": func(m *Model, args string) tea.Cmd {
 		if err := m.composer.Attach(args); err != nil {
 			m.items.notice(block.Error, stream.SanitizeLine(err.Error()))
 		}
-	case "edit":
+		return nil
+	},
+	"edit": func(m *Model, args string) tea.Cmd {
 		n, _ := strconv.Atoi(strings.TrimSpace(args))
 		if text, files, ok := m.turns.edit(n, m.tools.busy()); ok {
 			m.composer.SetValue(text)
 			m.composer.SetAttachments(files)
 		}
-	case "undo":
+		return nil
+	},
+	"undo": func(m *Model, _ string) tea.Cmd {
 		m.turns.undo(m.tools.busy() || m.tools.asking())
-	case "tree":
+		return nil
+	},
+	"tree": func(m *Model, _ string) tea.Cmd {
 		m.dialog = dlg[Tree]{NewTree(m.turns.conv.Branches(), m.frame.styles)}
-	case "quit":
-		return tea.Quit
-	default:
-		if strings.HasPrefix(name, mcpPrefix) && m.opts.Tools != nil {
-			return mcpPromptCmd(m.tools.ctx, m.opts.Tools.MCP, name, args)
-		}
-		m.items.notice(block.Warning, "unknown command /"+name)
-	}
-	return nil
+		return nil
+	},
+	"quit": func(*Model, string) tea.Cmd { return tea.Quit },
 }

@@ -78,7 +78,7 @@ func (m *Model) send(text string, files []*attach.File, msg json.RawMessage) tea
 		m.items.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})
 	}
 	m.items.showAttachments(attach.Metas(files))
-	owed := m.tools.owed(m.now())                              // outputs of a stopped round keep the chain valid
+	owed := m.tools.owed(m.frame.clock())                // outputs of a stopped round keep the chain valid
 	owed = append(m.approvals.takeOwed(m.turns.conv), owed...) // and so do the denials of a stopped approval
 	return m.beginWith(m.turns.conv.Begin(text, append(owed, msg)...), nil)
 }
@@ -108,13 +108,13 @@ func (m *Model) beginWith(st *session.Turn, round *session.TurnLog) tea.Cmd {
 		log = m.history.journal.Begin(st)
 	}
 	t := m.turns.start(func(gen int) *turn {
-		t := startTurn(m.ctx, gen, m.opts.Client, st, req, m.now(), m.opts.responseLimit())
+		t := startTurn(m.frame.ctx, gen, m.opts.Client, st, req, m.frame.clock(), m.opts.responseLimit())
 		t.log = log
 		return t
 	})
 	m.approvals.clearPending()
 	m.statusBar.began(t.started)
-	return m.turns.pace(pace.Facts{Cause: pace.Begin}, m.now()) // the first batch, and the spinner until it comes
+	return m.turns.pace(pace.Facts{Cause: pace.Begin}, m.frame.clock()) // the first batch, and the spinner until it comes
 }
 
 // batch folds a stream batch in; rendering waits for the next frame, and so
@@ -125,7 +125,7 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 	if t == nil || msg.gen != t.gen {
 		return nil
 	}
-	now := m.now()
+	now := m.frame.clock()
 	if cs := msg.batch.Conversation; cs != nil {
 		m.turns.conversationStarted(*cs) // conversations mode (serverconv.go)
 	}
@@ -221,7 +221,7 @@ func (m *Model) endTurn(t *turn, draw pace.Draw) tea.Cmd {
 	meter := m.metering.account(snaps, m.meterEnv()) // the one sum: the status line asks it
 	m.statusBar.ended(meter, m.metering.sessionUsage(), t.usage())
 	m.frame.post(turnEndMsg{failed: turnFailed(t), stopped: t.stopped}) // the notifier and the queue (queue.go)
-	now := m.now()
+	now := m.frame.clock()
 	asks := m.items.endItems(snaps, now, t.changed)
 	for _, n := range m.turns.endNotices(t, snaps, m.turns.conv.Carried()) {
 		m.items.notice(n.kind, n.text)
@@ -233,7 +233,7 @@ func (m *Model) endTurn(t *turn, draw pace.Draw) tea.Cmd {
 	cmd := m.tick(now, draw)
 	m.turns.Update(turnSettledMsg{})
 	if m.opts.LLMTitle && m.history.journal != nil && len(m.turns.conv.Turns) == 1 && t.sess.Prompt != "" && t.err == nil && !t.stopped {
-		cmd = tea.Batch(cmd, askTitle(m.ctx, m.opts.Client, m.turns.conv.Settings.Model, t.sess.Prompt))
+		cmd = tea.Batch(cmd, askTitle(m.frame.ctx, m.opts.Client, m.turns.conv.Settings.Model, t.sess.Prompt))
 	}
 	if m.approvals.add(asks) {
 		m.turns.next(session.Event{Kind: session.Asking})

@@ -5,6 +5,7 @@ package ui
 // the package: children and the root depend on it, it on none of them.
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -37,15 +38,14 @@ func (d dlg[T]) update(msg tea.Msg) (dialog, tea.Cmd) {
 
 func (d dlg[T]) view(w, h int) string { return d.v.View(w, h) }
 
-// frameState is what every child and entry reads: the screen's size, the
-// styles, the frame clock and the markdown renderers.
+// frameState is what every child and entry reads: the run's context, the
+// screen's size, the styles, the frame clock and the markdown renderers.
 type frameState struct {
+	ctx           context.Context // the run's: the I/O a child starts ends with it
 	width, height int
 	sized         bool
-	resizeSeq     int // debounces transcript reflow
-	noColor       bool
-	dark          bool
-	file          *theme.Palette   // the theme file chosen (Options.Theme or /theme NAME); nil for a built-in
+	resizeSeq     int              // debounces transcript reflow
+	look          look             // what the styles are made of (themes.go)
 	clock         func() time.Time // time.Now; tests fix it (golden views)
 	styles        *theme.Styles
 	now           time.Time
@@ -100,15 +100,6 @@ func (f *frameState) posted() (tea.Msg, bool) {
 // stream that outruns the frames (draftFor).
 func (f *frameState) at(now time.Time, draft bool) { f.now, f.draft = now, draft }
 
-// setDark takes the terminal's background and picks the styles again.
-func (f *frameState) setDark(dark bool, theme string) {
-	f.dark = dark
-	f.applyTheme(theme)
-}
-
-// useFile makes p the theme file in use (its name is Options.Theme).
-func (f *frameState) useFile(p theme.Palette) { f.file = &p }
-
 // resize takes the terminal's size; first says whether it is the first,
 // else seq is the debounce's number for this one.
 func (f *frameState) resize(w, h int) (first bool, seq int) {
@@ -125,18 +116,6 @@ func (f *frameState) resize(w, h int) (first bool, seq int) {
 type noticeMsg struct {
 	kind block.NoticeKind
 	text string
-}
-
-// applyTheme picks the styles for the terminal's background and the
-// theme named (the config's or /theme's): a built-in, or the theme file
-// read last (f.file), which a name that is no built-in must be.
-func (f *frameState) applyTheme(name string) {
-	p := theme.Pick(f.dark, f.noColor, name)
-	if _, builtin := theme.Builtin(name, f.dark); !builtin && f.file != nil && f.file.Name == name && !f.noColor {
-		p = *f.file
-	}
-	st := theme.New(p)
-	f.styles = &st
 }
 
 // imageMsg reports an image written to disk for a panel.

@@ -19,23 +19,6 @@ import (
 // composer. These are the conversation's and the transcript's jobs; they
 // stay here, on Model, until those children take them.
 
-// startHistory opens the journal (new or resumed) and shows a resumed
-// session. It runs from Init, before any Update: what it shows it shows at
-// once.
-func (m *Model) startHistory() tea.Cmd {
-	o := m.opts
-	switch {
-	case o.DB == nil:
-		if o.HistoryErr != nil {
-			m.items.notice(block.Warning, stream.SanitizeLine(o.HistoryErr.Error())+" — the chat works, but this session will not be saved")
-		}
-		return nil
-	case o.Resume != nil:
-		return m.showSession(sessionLoadedMsg{s: o.Resume})
-	}
-	return m.history.start(m.turns.conv.Settings)
-}
-
 // showSession replaces the conversation with a stored one and redraws it.
 func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 	s := msg.s

@@ -38,7 +38,7 @@ func (m *Model) keyFacts() keyFacts {
 	case m.items.nav.on:
 		f.Focus = focNav
 	}
-	now := m.now()
+	now := m.frame.clock()
 	f.Composer = composerFacts{
 		Empty:     m.composer.Value() == "",
 		NoFiles:   len(m.composer.Attachments()) == 0,
@@ -79,7 +79,7 @@ var keyDo = [...]func(m *Model, k tea.KeyPressMsg) tea.Cmd{
 	actNone: func(*Model, tea.KeyPressMsg) tea.Cmd { return nil },
 	actComposer: func(m *Model, k tea.KeyPressMsg) tea.Cmd {
 		cmd := m.updateComposer(k)
-		m.editEmptied()
+		m.leaveEdit(true)
 		return cmd
 	},
 	actSend: func(m *Model, k tea.KeyPressMsg) tea.Cmd { return m.updateComposer(k) },
@@ -98,7 +98,7 @@ var keyDo = [...]func(m *Model, k tea.KeyPressMsg) tea.Cmd{
 	actStartNav:    func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.startNav(); return nil },
 	actQuit:        func(*Model, tea.KeyPressMsg) tea.Cmd { return tea.Quit },
 	actArmQuit: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
-		m.keyState.quitArmed = m.now()
+		m.keyState.quitArmed = m.frame.clock()
 		m.items.notice(block.Info, "press ctrl+c again to quit")
 		return nil
 	},
@@ -108,7 +108,7 @@ var keyDo = [...]func(m *Model, k tea.KeyPressMsg) tea.Cmd{
 	actTakeBackWaiting: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.tools.takeBackWaiting(m.frame); return nil },
 	actStopReading:     func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.turns.stopReading(); return nil },
 	actStopHosted:      func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.approvals.stopHosted(m.turns.conv, m.frame); return nil },
-	actLeaveEdit:       func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.leaveEdit(); return nil },
+	actLeaveEdit:       func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.leaveEdit(false); return nil },
 	actClear: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
 		if m.composer.Clear() {
 			m.items.notice(block.Info, "cleared — ↑ brings it back")
@@ -120,20 +120,37 @@ var keyDo = [...]func(m *Model, k tea.KeyPressMsg) tea.Cmd{
 		return m.slash("edit", "") // the last user turn, as a branch of this session
 	},
 	actArmEsc: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
-		m.keyState.escArmed = m.now()
+		m.keyState.escArmed = m.frame.clock()
 		m.items.notice(block.Info, "esc again to edit your last prompt (/edit N for an earlier one; the edit is a branch, nothing is lost)")
 		return nil
 	},
-	actUnqueue:         func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.unqueue(); return nil },
-	actSendNow:         func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.sendNow() },
-	actSessions:        func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.history.openPicker(m.frame) },
-	actHistorySearch:   func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.openHistorySearch(); return nil },
+	actUnqueue:  func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.unqueue(); return nil },
+	actSendNow:  func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.sendNow() },
+	actSessions: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.history.openPicker(m.frame) },
+	actHistorySearch: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { // the search of every session's prompts
+		m.dialog = dlg[HistorySearch]{NewHistorySearch(m.composer.Recent(), m.frame.styles)}
+		return nil
+	},
 	actToggleReasoning: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.toggleLast(m.items.reasoning); return nil },
 	actAllReasoning:    func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.toggleAll(m.items.reasoning); return nil },
-	actExpandTool:      func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.expandTool(); return nil },
-	actPanels:          func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.openPanels(); return nil },
-	actCopyLast:        func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.items.copyAnswer("") },
-	actMouse:           func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.mouseToggle(); return nil },
+	actExpandTool: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { // the panel of the call an approval asks about, or else the last
+		var asked *itemEntry
+		if it := m.tools.askedItem(); it != nil {
+			asked = m.items.entries[it]
+		}
+		switch {
+		case m.approvals.hostedAsk != nil:
+			m.items.toggle(m.approvals.hostedAsk)
+		case asked != nil:
+			m.items.toggle(asked)
+		default:
+			m.items.toggleLast(m.items.panels)
+		}
+		return nil
+	},
+	actPanels:   func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.openPanels(); return nil },
+	actCopyLast: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.items.copyAnswer("") },
+	actMouse:    func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.mouseToggle(); return nil },
 	actScroll: func(m *Model, k tea.KeyPressMsg) tea.Cmd {
 		var cmd tea.Cmd
 		m.items.transcript, cmd = m.items.transcript.Update(k)
@@ -159,31 +176,4 @@ var keyDo = [...]func(m *Model, k tea.KeyPressMsg) tea.Cmd{
 		m.keyState.showHelp, m.keyState.helpTop = !m.keyState.showHelp, 0
 		return nil
 	},
-}
-
-// openHistorySearch opens the search of every session's prompts.
-func (m *Model) openHistorySearch() {
-	m.dialog = dlg[HistorySearch]{NewHistorySearch(m.composer.Recent(), m.frame.styles)}
-}
-
-// expandTool opens or closes the panel of the call an approval asks
-// about, or else the last panel.
-func (m *Model) expandTool() {
-	if e := m.askedEntry(); e != nil {
-		m.items.toggle(e)
-		return
-	}
-	m.items.toggleLast(m.items.panels)
-}
-
-// askedEntry is the panel of the call an approval dialog asks about; nil
-// when none is asked.
-func (m *Model) askedEntry() *itemEntry {
-	if m.approvals.hostedAsk != nil {
-		return m.approvals.hostedAsk
-	}
-	if it := m.tools.askedItem(); it != nil {
-		return m.items.entries[it]
-	}
-	return nil
 }

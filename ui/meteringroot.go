@@ -16,22 +16,19 @@ import (
 // the conversation's jobs; they stay here, on Model, until its child takes
 // them.
 
-// meterEnv is what the metering child reads of the chat now.
+// meterEnv is what the metering child reads of the chat now: busy says
+// why the provider cannot change now, "" when it can.
 func (m *Model) meterEnv() meterEnv {
-	return meterEnv{ctx: m.ctx, provider: m.opts.Provider, providerName: m.statusBar.status.ProviderName,
-		lister: m.opts.Models, prices: m.opts.Prices, providers: m.opts.Providers,
-		model: m.turns.conv.Settings.Model, busy: m.switchBlocked()}
-}
-
-// switchBlocked says why the provider cannot change now, "" when it can.
-func (m *Model) switchBlocked() string {
+	busy := ""
 	switch {
 	case m.turns.cur != nil && !m.turns.cur.ended:
-		return "a reply is still streaming — esc stops it, then /provider"
+		busy = "a reply is still streaming — esc stops it, then /provider"
 	case m.tools.busy() || m.turns.compacting != nil:
-		return "busy (tools or compaction) — /provider once it is done"
+		busy = "busy (tools or compaction) — /provider once it is done"
 	}
-	return ""
+	return meterEnv{ctx: m.frame.ctx, provider: m.opts.Provider, providerName: m.statusBar.status.ProviderName,
+		lister: m.opts.Models, prices: m.opts.Prices, providers: m.opts.Providers,
+		model: m.turns.conv.Settings.Model, busy: busy}
 }
 
 // statusFacts is /status: the metering child tells what the chat is
@@ -58,15 +55,6 @@ func userTurns(turns []*session.Turn) int {
 		}
 	}
 	return n
-}
-
-// modelSwitched makes msg.model the conversation's (modelSwitchedMsg).
-func (m *Model) modelSwitched(msg modelSwitchedMsg) tea.Cmd {
-	m.turns.Update(msg)
-	m.statusBar.showModel(msg.model, m.statusBar.status.Effort)
-	m.history.saveSettings(m.turns.conv.Settings)
-	m.items.notice(block.Info, "model: "+msg.model)
-	return nil
 }
 
 // providerSwitched moves the chat to the provider the metering child

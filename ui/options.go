@@ -148,7 +148,3 @@ func (o *Options) switchTo(c Connection) {
 	o.Client, o.Provider, o.Models = c.Client, c.Label, c.Models
 	o.Settings.Store, o.Settings.Background, o.Settings.Provider = c.Store, c.Background, c.Name
 }
-
-// useTheme makes name the theme in use (/theme NAME), or "auto" when a
-// theme file cannot be read.
-func (o *Options) useTheme(name string) { o.Theme = name }

@@ -18,20 +18,34 @@ import (
 // and approvals still waiting.
 func (m *Model) redraw() {
 	m.reset(resetRedraw, Connection{}) // a redraw's reset starts no I/O: its Cmd is nil
-	now := m.now()
+	now := m.frame.clock()
 	carried := m.turns.conv.Carried()
 	var window compactionMarks
 	env := m.meterEnv()
 	turns := m.turns.conv.Turns
 	for i, t := range turns {
 		window.mark(&m.items, t.Input, now)
-		m.redrawTurn(t, i, now)
-		m.metering.account(t.Responses, env)
-		note := ""
-		if carried && i == len(turns)-1 {
-			note = "; your next message sends its prompt and partial answer to the model"
+		if t.Retry {
+			m.items.notice(block.Info, retryMark+" asked again from the same point")
 		}
-		if kind, text := m.storedEnd(t, i == len(turns)-1, note); text != "" {
+		if pos, n := m.turns.conv.Siblings(i); n > 1 {
+			m.items.notice(block.Info, branchLine(pos, n)) // branch.go
+		}
+		m.items.markTurn()
+		if t.Prompt != "" {
+			m.items.appendEntry(&plainEntry{b: block.NewUser(t.Prompt), fs: m.frame})
+		}
+		m.items.showAttachments(t.Attachments()) // attachments.go
+		for _, s := range t.Responses {
+			for _, it := range s.Items {
+				m.items.showStored(it, now)
+			}
+		}
+		m.metering.account(t.Responses, env)
+		end := storedTurn{last: i == len(turns)-1, reattaching: t.Interrupted() && m.turns.reattaching(t)}
+		end.carried = carried && end.last
+		end.callsOpen = end.last && callsOpen(m.turns.conv.ChainCalls())
+		if kind, text := end.notice(t); text != "" {
 			m.items.notice(kind, text)
 		}
 	}
@@ -45,39 +59,30 @@ func (m *Model) redraw() {
 	}
 }
 
-// redrawTurn shows stored turn t, the i-th: its marks, its prompt and
-// attachments, and its items.
-func (m *Model) redrawTurn(t *session.Turn, i int, now time.Time) {
-	if t.Retry {
-		m.items.notice(block.Info, retryMark+" asked again from the same point")
-	}
-	if pos, n := m.turns.conv.Siblings(i); n > 1 {
-		m.items.notice(block.Info, branchLine(pos, n)) // branch.go
-	}
-	m.items.markTurn()
-	if t.Prompt != "" {
-		m.items.appendEntry(&plainEntry{b: block.NewUser(t.Prompt), fs: m.frame})
-	}
-	m.items.showAttachments(t.Attachments()) // attachments.go
-	for _, s := range t.Responses {
-		for _, it := range s.Items {
-			m.items.showStored(it, now)
-		}
-	}
+// storedTurn is what decides how a stored turn's end is told besides
+// the turn itself.
+type storedTurn struct {
+	last        bool // the conversation's last turn
+	carried     bool // and its prompt and partial answer go with the next message
+	callsOpen   bool // a call of the chain has no final output (the last turn only)
+	reattaching bool // reattach picks it up (turns.reattaching)
 }
 
-// storedEnd is the notice that says how stored turn t ended when it went
-// badly ("" when it did not); last says it is the conversation's last,
-// note is added to a stop or an interruption.
-func (m *Model) storedEnd(t *session.Turn, last bool, note string) (block.NoticeKind, string) {
+// notice is the notice that says how stored turn t ended when it went
+// badly ("" when it did not).
+func (s storedTurn) notice(t *session.Turn) (block.NoticeKind, string) {
+	note := ""
+	if s.carried {
+		note = "; your next message sends its prompt and partial answer to the model"
+	}
 	switch {
 	case t.Prompt == "" && len(t.Responses) == 0 && (t.Interrupted() || t.Stopped):
 		// a tool round that sent nothing: resumeCalls speaks for calls
 		// still open; outputs that were ready go with the next message
-		if last && !callsOpen(m.turns.conv.ChainCalls()) && len(t.Input) > 0 {
+		if s.last && !s.callsOpen && len(t.Input) > 0 {
 			return block.Info, "the tool outputs of this round had not reached the model — they go with your next message"
 		}
-	case t.Interrupted() && m.turns.reattaching(t):
+	case t.Interrupted() && s.reattaching:
 		return block.Info, "interrupted while this answer streamed — reattaching to it on the server"
 	case t.Interrupted():
 		return block.Warning, "interrupted — runnel stopped before this turn finished; its partial content is kept" + note

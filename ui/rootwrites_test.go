@@ -159,45 +159,19 @@ func (w *writeWalker) report(n ast.Node, what string, e ast.Expr) {
 func (w *writeWalker) visit(n ast.Node) bool {
 	switch s := n.(type) {
 	case *ast.AssignStmt:
-		for _, l := range s.Lhs {
-			if w.intoChild(chain(l)) {
-				w.report(s, "writes", l)
-			}
-		}
-		if len(s.Lhs) == len(s.Rhs) {
-			for i, r := range s.Rhs {
-				if id, ok := s.Lhs[i].(*ast.Ident); ok && w.partOfChild(r) {
-					w.alias[id.Name] = true
-				}
-			}
-		}
+		w.assign(s)
 	case *ast.IncDecStmt:
 		if w.intoChild(chain(s.X)) {
 			w.report(s, "writes", s.X)
 		}
 	case *ast.RangeStmt:
-		for _, l := range []ast.Expr{s.Key, s.Value} {
-			if l == nil {
-				continue
-			}
-			if s.Tok == token.ASSIGN && w.intoChild(chain(l)) {
-				w.report(s, "writes", l)
-			}
-			if id, ok := l.(*ast.Ident); ok && w.partOfChild(s.X) {
-				w.alias[id.Name] = true
-			}
-		}
+		w.rangeOver(s)
 	case *ast.UnaryExpr:
 		if s.Op == token.AND && w.intoChild(chain(s.X)) {
 			w.report(s, "takes the address of", s.X)
 		}
 	case *ast.CallExpr:
-		// the builtins that write what their first argument holds
-		if id, ok := s.Fun.(*ast.Ident); ok && len(s.Args) > 0 && (id.Name == "clear" || id.Name == "delete" || id.Name == "copy") {
-			if c := chain(s.Args[0]); w.intoChild(c) || (len(c) == 1 && w.alias[c[0]]) {
-				w.report(s, id.Name+"s", s.Args[0])
-			}
-		}
+		w.builtin(s)
 	case *ast.ValueSpec:
 		for i, v := range s.Values {
 			if i < len(s.Names) && w.partOfChild(v) {
@@ -206,6 +180,81 @@ func (w *writeWalker) visit(n ast.Node) bool {
 		}
 	}
 	return true
+}
+
+// assign reports writes into a child on s's left, and notes the locals it
+// makes hold a part of one.
+func (w *writeWalker) assign(s *ast.AssignStmt) {
+	for _, l := range s.Lhs {
+		if w.intoChild(chain(l)) {
+			w.report(s, "writes", l)
+		}
+	}
+	if len(s.Lhs) != len(s.Rhs) {
+		return
+	}
+	for i, r := range s.Rhs {
+		if id, ok := s.Lhs[i].(*ast.Ident); ok && w.partOfChild(r) {
+			w.alias[id.Name] = true
+		}
+	}
+}
+
+// rangeOver reports a range that assigns its key or value into a child,
+// and notes the key and value of a range over a part of one.
+func (w *writeWalker) rangeOver(s *ast.RangeStmt) {
+	for _, l := range []ast.Expr{s.Key, s.Value} {
+		if l == nil {
+			continue
+		}
+		if s.Tok == token.ASSIGN && w.intoChild(chain(l)) {
+			w.report(s, "writes", l)
+		}
+		if id, ok := l.(*ast.Ident); ok && w.partOfChild(s.X) {
+			w.alias[id.Name] = true
+		}
+	}
+}
+
+// builtin reports clear, delete or copy into a child: the builtins that
+// write what their first argument holds.
+func (w *writeWalker) builtin(s *ast.CallExpr) {
+	id, ok := s.Fun.(*ast.Ident)
+	if !ok || len(s.Args) == 0 || (id.Name != "clear" && id.Name != "delete" && id.Name != "copy") {
+		return
+	}
+	if c := chain(s.Args[0]); w.intoChild(c) || (len(c) == 1 && w.alias[c[0]]) {
+		w.report(s, id.Name+"s", s.Args[0])
+	}
+}
+
+// TestRootShape: the root stays small: Model holds at most 15 fields and
+// declares at most 40 methods (children and functions take the rest).
+func TestRootShape(t *testing.T) {
+	t.Parallel()
+	fset := token.NewFileSet()
+	fields, methods := 0, 0
+	for _, f := range parseUI(t, fset) {
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv != nil && len(d.Recv.List) == 1 && strings.TrimPrefix(types(d.Recv.List[0].Type), "*") == "Model" {
+					methods++
+				}
+			case *ast.GenDecl:
+				for _, sp := range d.Specs {
+					if ts, ok := sp.(*ast.TypeSpec); ok && ts.Name.Name == "Model" {
+						for _, fl := range ts.Type.(*ast.StructType).Fields.List {
+							fields += max(len(fl.Names), 1)
+						}
+					}
+				}
+			}
+		}
+	}
+	if fields > 15 || methods > 40 {
+		t.Errorf("Model has %d fields (at most 15) and %d methods (at most 40): give a child the work", fields, methods)
+	}
 }
 
 // TestRootWritesNoChild: no root function writes a child's field, and

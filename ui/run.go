@@ -25,7 +25,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		opts = append(opts, tea.WithOutput(o.Output))
 	}
 	if o.NoColor || os.Getenv("NO_COLOR") != "" {
-		m.frame.noColor = true
+		m.frame.look.noColor = true
 	} else { // the placeholders that draw images are coloured
 		m.items.images.support = graphics.Detect(os.Getenv, nil)
 	}

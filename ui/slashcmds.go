@@ -33,7 +33,7 @@ func (m *Model) retry() tea.Cmd {
 		m.items.notice(block.Info, err.Error())
 		return nil
 	}
-	m.tools.owed(m.now()) // outputs owed to the replaced answer's calls go with it
+	m.tools.owed(m.frame.clock()) // outputs owed to the replaced answer's calls go with it
 	m.approvals.takeOwed(m.turns.conv)
 	m.items.transcript.Follow()
 	m.items.notice(block.Info, retryMark+" asking again from the same point: the new answer follows, and the conversation continues from it (both are kept in the session)")

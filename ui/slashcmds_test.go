@@ -168,8 +168,8 @@ func TestExportRenameTheme(t *testing.T) {
 
 	before := m.frame.styles
 	m.slash("theme", "light")
-	if m.opts.Theme != "light" || m.frame.styles == before || !strings.Contains(plain(m), "theme: light") {
-		t.Errorf("/theme light: theme %q", m.opts.Theme)
+	if m.frame.look.name != "light" || m.frame.styles == before || !strings.Contains(plain(m), "theme: light") {
+		t.Errorf("/theme light: theme %q", m.frame.look.name)
 	}
 	if err := Validate("theme", ""); err == nil || !strings.Contains(err.Error(), "auto, dark, light, high-contrast, solarized") {
 		t.Errorf("/theme alone: %v", err)

@@ -89,20 +89,20 @@ func TestStatusCommandOutputCleaned(t *testing.T) {
 func TestStatusCommandRefreshes(t *testing.T) {
 	m := statusChat(t, StatusLine{Command: []string{"true"}}, time.Second)
 	m.statusBar.src.running = true
-	if cmd := m.statusBar.sourceUpdate(statusLineMsg{out: "one"}, m.ctx, m.now()); cmd == nil {
+	if cmd := m.statusBar.sourceUpdate(statusLineMsg{out: "one"}, m.frame.ctx, m.frame.clock()); cmd == nil {
 		t.Fatal("no tick after a result")
 	}
 	if m.statusBar.src.running || m.statusBar.status.Command != "one" {
 		t.Fatal("the result was not taken")
 	}
-	if cmd := m.statusBar.sourceUpdate(statusTickMsg{seq: m.statusBar.src.tickSeq - 1}, m.ctx, m.now()); cmd != nil || m.statusBar.src.running {
+	if cmd := m.statusBar.sourceUpdate(statusTickMsg{seq: m.statusBar.src.tickSeq - 1}, m.frame.ctx, m.frame.clock()); cmd != nil || m.statusBar.src.running {
 		t.Error("an old tick started a refresh")
 	}
-	if cmd := m.statusBar.sourceUpdate(statusTickMsg{seq: m.statusBar.src.tickSeq}, m.ctx, m.now()); cmd == nil || !m.statusBar.src.running {
+	if cmd := m.statusBar.sourceUpdate(statusTickMsg{seq: m.statusBar.src.tickSeq}, m.frame.ctx, m.frame.clock()); cmd == nil || !m.statusBar.src.running {
 		t.Error("the tick started no refresh")
 	}
 	m.statusBar.src.running = false
-	if cmd := m.statusBar.sourceUpdate(turnEndMsg{}, m.ctx, m.now()); cmd == nil {
+	if cmd := m.statusBar.sourceUpdate(turnEndMsg{}, m.frame.ctx, m.frame.clock()); cmd == nil {
 		t.Error("a turn's end started no refresh")
 	}
 }

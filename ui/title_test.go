@@ -25,7 +25,7 @@ func TestLLMTitle(t *testing.T) {
 	m.Init()
 	m.Update(SubmitMsg{Text: "how does streaming markdown work in a terminal?"})
 	pump(t, m, nil)
-	msg := askTitle(m.ctx, m.opts.Client, m.turns.conv.Settings.Model, "how does streaming markdown work in a terminal?")()
+	msg := askTitle(m.frame.ctx, m.opts.Client, m.turns.conv.Settings.Model, "how does streaming markdown work in a terminal?")()
 	if tm, ok := msg.(titleMsg); !ok || tm.title != "Streaming Markdown Basics" {
 		t.Fatalf("title msg %#v", msg)
 	}
