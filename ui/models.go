@@ -11,16 +11,12 @@ package ui
 
 import (
 	"context"
-	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
-	"runnel/session"
 	"runnel/session/models"
-	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/ui/block"
 )
@@ -289,162 +285,4 @@ func (mt *metering) account(snaps []*stream.Snapshot, env meterEnv) Meter {
 // reset forgets the session's usage (another conversation is shown).
 func (mt *metering) reset() {
 	mt.usage, mt.meter = Usage{}, costMeter{}
-}
-
-// tokensText is /status's tokens row, in the status line's words: "↑ in
-// 3727 (3200 cached) · ↓ out 347 (128 reasoning)".
-func tokensText(t models.Usage) string {
-	return fmt.Sprintf("↑ in %d (%d cached) · ↓ out %d (%d reasoning)", t.Input, t.Cached, t.Output, t.Reasoning)
-}
-
-// statusIn is what /status tells of the rest of the chat; the root gathers
-// it.
-type statusIn struct {
-	client    *stream.Client   // nil: none (the demo, a replay)
-	settings  session.Settings // the conversation's
-	status    Status           // what the server reported (model, effort), the MCP summary
-	session   string           // the history's session id, "" for none
-	turns     int              // user turns, as every list counts them (store.UserTurn)
-	tools     []tools.Info     // the configured tools
-	on        []string         // the tools switched on
-	stateless bool             // the conversation sends its history (the server keeps no state)
-	wantsConv bool             // the next turn makes a server-side conversation (conversations mode)
-	refused   []string         // the knobs the server refused (session.Conversation.RefusedKnobs)
-	agents    string           // the AGENTS.md files the instructions take, "" for none
-	learned   string           // what is remembered of the server (session.ProviderRecord.Summary), "" for nothing
-}
-
-// statusFacts is /status: what the chat is connected to and what the
-// session has used so far.
-func (mt *metering) statusFacts(in statusIn, f *frameState, env meterEnv) {
-	na := func(s string) string {
-		if s == "" {
-			return "—"
-		}
-		return s
-	}
-	s := in.settings
-	provider, base := env.provider, ""
-	if in.client != nil {
-		base = in.client.BaseURL
-		if base == "" {
-			base = stream.DefaultBaseURL()
-		}
-	}
-	if provider != "demo" && provider != "replay" {
-		provider = providerLabel(provider)
-		if n := in.status.ProviderName; n != "" { // its name, then its host
-			provider = stream.SanitizeLine(n) + " (" + provider + ")"
-		}
-	}
-	model := na(s.Model)
-	r := in.status.Model
-	if env.provider == "demo" {
-		model += " (the demo: a built-in script answers, no model)"
-	} else if r != "" && r != s.Model {
-		model += " (the server reports " + r + ")"
-	}
-	effort := s.ReasoningEffort
-	switch r := in.status.Effort; {
-	case effort == "" && r != "":
-		effort = r + " (the server's default)"
-	case effort == "":
-		effort = "the server's default"
-	case r != "" && r != effort:
-		effort += " (the server reports " + r + ")"
-	}
-	t := mt.meter.tokens
-	fill, cost := mt.meter.fill(), mt.meter.costText()
-	switch {
-	case env.provider == "demo":
-		fill, cost = "— (the demo is no model)", "— (the demo costs nothing)"
-	case fill == "":
-		fill = "— (no context window known for " + na(mt.meter.lastModel) + ")"
-		if !mt.meter.counted {
-			fill = "— (no response yet)"
-		}
-	}
-	if cost == "" {
-		cost = "— (no price known for every model used)"
-		if !mt.meter.counted {
-			cost = "— (no response yet)"
-		}
-	}
-	tokens := tokensText(t)
-	if n := mt.meter.unknown; n > 0 {
-		unknown := fmt.Sprintf(" + %s unknown (stream ended first)", plural(n, "response"))
-		tokens += unknown
-		if mt.meter.costText() != "" && env.provider != "demo" {
-			cost = "≥ " + cost + unknown
-		}
-	}
-	var on, servers []string
-	enabled := map[string]bool{}
-	for _, n := range in.on {
-		enabled[n] = true
-	}
-	for _, it := range in.tools {
-		if it.Kind == tools.KindServer {
-			servers = append(servers, it.Name)
-		}
-		if enabled[it.Name] {
-			on = append(on, it.Name)
-		}
-	}
-	mcp := strings.Join(servers, ", ")
-	if in.status.MCP != "" {
-		mcp += " (" + in.status.MCP + ")"
-	}
-	rows := [][2]string{
-		{"provider", na(provider)},
-		{"base URL", na(base)},
-		{"server", learnedText(in)},
-		{"model", model},
-		{"effort", effort},
-		{"session", na(in.session)},
-		{"turns", strconv.Itoa(in.turns)},
-		{"tokens", tokens},
-		{"context", fill},
-		{"cost", cost},
-		{"tools on", na(strings.Join(on, ", "))},
-		{"mcp servers", na(mcp)},
-		{"AGENTS.md", na(in.agents)},
-	}
-	if c := conversationFact(s, in.stateless, in.wantsConv); c != "" {
-		rows = slices.Insert(rows, 5, [2]string{"conversation", c}) // after the session
-	}
-	cache := mt.meter.cacheText()
-	if cache != "" {
-		cache = strings.TrimPrefix(cache, "cache ") + " of the session's input tokens read from the prompt cache"
-	}
-	rows = append(rows, knobRows(s, in.refused, mt.meter.lastTier, cache)...)
-	f.post(showMsg{block.NewFacts("status", rows)})
-}
-
-// learnedText is /status's server row: what runnel learned the server
-// refuses (`runnel providers` says the same).
-func learnedText(in statusIn) string {
-	switch {
-	case in.client == nil:
-		return "—"
-	case in.learned == "":
-		return "— (nothing refused so far)"
-	}
-	return stream.SanitizeLine(in.learned)
-}
-
-// conversationFact is /status's conversation line: the server-side
-// conversation's id, or what stands for it; "" outside conversations mode.
-func conversationFact(s session.Settings, stateless, wants bool) string {
-	switch {
-	case s.Conversation != "":
-		return stream.SanitizeLine(s.Conversation)
-	case s.State != session.StateConversation:
-		return ""
-	case stateless:
-		return "— (the server keeps none: the local history is sent)"
-	case !wants:
-		return "— (left after an edit, retry, fork or compaction: turns chain by response id)"
-	}
-	return "— (made with the next turn)"
 }
