@@ -115,7 +115,7 @@ func (s Status) pieces(now time.Time, sh theme.Shell) []piece {
 // name it does not list).
 func (s Status) item(name string, sh theme.Shell, paint func(lipgloss.Style, string) string) []piece {
 	if f := statusItems[name]; f != nil {
-		return f(s, statusPen{sh, paint})
+		return f(statusPen{sh, paint}, s)
 	}
 	return nil
 }
@@ -145,38 +145,38 @@ func (p statusPen) prefixed(prefix, text string, dropAt int) []piece {
 
 // statusItems draws each status line item from the status: what it shows,
 // in which style, and at which rank it gives way (see fitPieces).
-var statusItems = map[string]func(Status, statusPen) []piece{
-	"tokens": Status.tokensItem,
-	"context": func(s Status, p statusPen) []piece {
+var statusItems = map[string]func(statusPen, Status) []piece{
+	"tokens": statusPen.tokensItem,
+	"context": func(p statusPen, s Status) []piece {
 		return p.prefixed("ctx ", stream.SanitizeLine(s.Meter.Ctx), 0)
 	},
-	"cost": func(s Status, p statusPen) []piece { return p.one(p.sh.Muted, stream.SanitizeLine(s.Meter.Cost), 0) },
-	"cache": func(s Status, p statusPen) []piece {
+	"cost": func(p statusPen, s Status) []piece { return p.one(p.sh.Muted, stream.SanitizeLine(s.Meter.Cost), 0) },
+	"cache": func(p statusPen, s Status) []piece {
 		return p.one(p.sh.Muted, stream.SanitizeLine(s.Meter.Cache), rankCache)
 	},
-	"mcp":      Status.mcpItem,
-	"mouse":    func(s Status, p statusPen) []piece { return p.one(p.sh.Detail, s.Mouse, rankMouse) },
-	"tier":     Status.tierItem,
-	"model":    Status.modelItem,
-	"provider": Status.providerItem,
-	"branch": func(s Status, p statusPen) []piece {
+	"mcp":      statusPen.mcpItem,
+	"mouse":    func(p statusPen, s Status) []piece { return p.one(p.sh.Detail, s.Mouse, rankMouse) },
+	"tier":     statusPen.tierItem,
+	"model":    statusPen.modelItem,
+	"provider": statusPen.providerItem,
+	"branch": func(p statusPen, s Status) []piece {
 		return p.one(p.sh.Muted, stream.SanitizeLine(s.Branch), rankExtras)
 	},
-	"cwd": func(s Status, p statusPen) []piece {
+	"cwd": func(p statusPen, s Status) []piece {
 		c := stream.SanitizeLine(s.Cwd)
 		if c == "" {
 			return nil
 		}
 		return []piece{{text: p.paint(p.sh.Muted, c), plain: c, style: p.sh.Muted.Inherit(p.sh.Bar), flex: 8, shortAt: rankCut, dropAt: rankExtras}}
 	},
-	"git_branch": func(s Status, p statusPen) []piece {
+	"git_branch": func(p statusPen, s Status) []piece {
 		return p.prefixed("git:", stream.SanitizeLine(s.GitBranch), rankExtras)
 	},
-	"time": func(s Status, p statusPen) []piece { return p.one(p.sh.Muted, s.Clock, rankExtras) },
+	"time": func(p statusPen, s Status) []piece { return p.one(p.sh.Muted, s.Clock, rankExtras) },
 }
 
 // tokensItem is the turn's usage, and the session's when it differs.
-func (s Status) tokensItem(p statusPen) []piece {
+func (p statusPen) tokensItem(s Status) []piece {
 	var ps []piece
 	if !s.TurnUsage.IsZero() {
 		ps = append(ps, piece{text: p.paint(p.sh.Muted, s.TurnUsage.String()), dropAt: rankTurn})
@@ -188,7 +188,7 @@ func (s Status) tokensItem(p statusPen) []piece {
 }
 
 // mcpItem is the MCP servers' state, with its brief form for a short line.
-func (s Status) mcpItem(p statusPen) []piece {
+func (p statusPen) mcpItem(s Status) []piece {
 	full := stream.SanitizeLine(s.MCP)
 	if full == "" {
 		return nil
@@ -201,7 +201,7 @@ func (s Status) mcpItem(p statusPen) []piece {
 }
 
 // tierItem is the service tier: "fast" for priority (/fast).
-func (s Status) tierItem(p statusPen) []piece {
+func (p statusPen) tierItem(s Status) []piece {
 	switch t := stream.SanitizeLine(s.Tier); t {
 	case "":
 		return nil
@@ -214,7 +214,7 @@ func (s Status) tierItem(p statusPen) []piece {
 
 // modelItem is the model and its reasoning effort; none in the demo, whose
 // badge (its provider item) names both.
-func (s Status) modelItem(p statusPen) []piece {
+func (p statusPen) modelItem(s Status) []piece {
 	if providerLabel(s.Provider) == "demo" {
 		return nil
 	}
@@ -228,7 +228,7 @@ func (s Status) modelItem(p statusPen) []piece {
 
 // providerItem is the provider: its configured name, else its host's
 // label; in the demo its badge and the model its answers carry.
-func (s Status) providerItem(p statusPen) []piece {
+func (p statusPen) providerItem(s Status) []piece {
 	if providerLabel(s.Provider) == "demo" {
 		// the demo is no model: its badge, and the name its answers
 		// carry (as /status says), not the configured model's
