@@ -302,24 +302,10 @@ func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 			c.updateMenu()
 			return true, nil
 		}
-	case key.Matches(k, c.keys.Prev):
-		switch {
-		case c.hist.at > 0 && (c.Value() == "" || c.hist.recalling() && c.ta.Line() == 0):
-			c.ta.SetValue(c.hist.show(c.hist.at - 1))
-			c.updateMenu()
-			return true, nil
-		}
-	case key.Matches(k, c.keys.Next):
-		switch {
-		case c.hist.recalling() && c.ta.Line() == c.ta.LineCount()-1:
-			if text := c.hist.show(c.hist.at + 1); c.hist.recalling() {
-				c.ta.SetValue(text)
-			} else {
-				c.ta.Reset()
-			}
-			c.updateMenu()
-			return true, nil
-		}
+	}
+	if c.hist.key(k, c.keys.Prev, c.keys.Next, &c.ta) { // recall (prompthistory.go)
+		c.updateMenu()
+		return true, nil
 	}
 	return c.vi != nil && c.vi.Mode() == vi.Normal, nil // in vi's normal mode no key types text
 }

@@ -15,10 +15,13 @@
 //	items.go      the transcript child: entries, notices, toggles, copy (transcript.go scrolls, entry.go, inline.go, toollists.go)
 //	turns.go      the turns child: the conversation and the turn in flight (turn.go, turnend.go, background.go, stateless.go, compact.go, serverconv.go)
 //	frames.go     the turns' pacing: ui/pace's Pacer decides, on the injected clock, when to take a batch, draw and tick
-//	toolrun.go    the tools child: local calls, approvals of them, rounds (toolresume.go, mcpstart.go; its reports in toolreports.go)
+//	toolrun.go    the tools child: it drives its parts, the round (toolround.go), its local approvals (toolasks.go),
+//	              its record in the history (roundrecord.go), the tool set (toolset.go) and the MCP servers' start
+//	              (mcpstart.go); a killed round taken up in toolresume.go; its reports in toolreports.go
 //	hosted.go     the approvals child: hosted MCP approvals and their answers
 //	history.go    the history child: the session's store, resume, search, export (the root's side in historyroot.go)
-//	models.go     the metering child: tokens, cost, the provider's models and /provider (meteringroot.go, providerpicker.go)
+//	models.go     the metering child: tokens, cost, the provider's models and /provider (meteringroot.go, providerpicker.go;
+//	              /status's facts in statusfacts.go)
 //	mcpextras.go  MCP prompts as /mcp:SERVER:PROMPT commands and resources as @mcp:SERVER:URI attachments
 //	knobs.go      /fast and the request knobs' /status rows (session/knobs.go); what a server refuses is the turn engine's (session/engine.go), which turns.go asks and obeys
 //	statusbar.go  the status line and key hint (status.go the data, statusitems.go its pieces and how they give

@@ -78,7 +78,7 @@ func (m *Model) send(text string, files []*attach.File, msg json.RawMessage) tea
 		m.items.appendEntry(&plainEntry{b: block.NewUser(text), fs: m.frame})
 	}
 	m.items.showAttachments(attach.Metas(files))
-	owed := m.tools.owed(m.frame.clock())                // outputs of a stopped round keep the chain valid
+	owed := m.tools.owed(m.frame.clock())                      // outputs of a stopped round keep the chain valid
 	owed = append(m.approvals.takeOwed(m.turns.conv), owed...) // and so do the denials of a stopped approval
 	return m.beginWith(m.turns.conv.Begin(text, append(owed, msg)...), nil)
 }

@@ -7,6 +7,10 @@ package ui
 // ones and posts them to the composer (setPastMsg).
 
 import (
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
+
 	"runnel/session"
 )
 
@@ -81,6 +85,31 @@ func (r *recall) show(i int) string {
 		return ""
 	}
 	return r.history[r.at]
+}
+
+// key takes up (prev) and down (next) when a recall step applies, and
+// puts the entry they reach in ta; it reports whether it did. Up recalls
+// from the empty composer or the first line of a recalled entry; down
+// moves on from the last line of one, past the newest to the empty
+// composer.
+func (r *recall) key(k tea.KeyPressMsg, prev, next key.Binding, ta *textarea.Model) bool {
+	switch {
+	case key.Matches(k, prev):
+		if r.at > 0 && (ta.Value() == "" || r.recalling() && ta.Line() == 0) {
+			ta.SetValue(r.show(r.at - 1))
+			return true
+		}
+	case key.Matches(k, next):
+		if r.recalling() && ta.Line() == ta.LineCount()-1 {
+			if text := r.show(r.at + 1); r.recalling() {
+				ta.SetValue(text)
+			} else {
+				ta.Reset()
+			}
+			return true
+		}
+	}
+	return false
 }
 
 // recent returns the history newest first, for the history search.

@@ -106,99 +106,143 @@ func (s Status) pieces(now time.Time, sh theme.Shell) []piece {
 		items = append([]string{"mcp", "mouse"}, s.Layout.Items...)
 	}
 	for _, item := range items {
-		add(s.item(item, now, sh, paint)...)
+		add(s.item(item, sh, paint)...)
 	}
 	return append(ps, right...)
 }
 
-// item is the pieces of one status line item.
-func (s Status) item(name string, now time.Time, sh theme.Shell, paint func(lipgloss.Style, string) string) []piece {
-	one := func(style lipgloss.Style, text string, dropAt int) []piece {
-		if text == "" {
-			return nil
-		}
-		return []piece{{text: paint(style, text), dropAt: dropAt}}
+// item is the pieces of one status line item (statusItems; none for a
+// name it does not list).
+func (s Status) item(name string, sh theme.Shell, paint func(lipgloss.Style, string) string) []piece {
+	if f := statusItems[name]; f != nil {
+		return f(statusPen{sh, paint}, s)
 	}
-	demoRun := providerLabel(s.Provider) == "demo"
-	switch name {
-	case "tokens":
-		var ps []piece
-		if !s.TurnUsage.IsZero() {
-			ps = append(ps, piece{text: paint(sh.Muted, s.TurnUsage.String()), dropAt: rankTurn})
-		}
-		if !s.SessionUsage.IsZero() && s.SessionUsage != s.TurnUsage {
-			ps = append(ps, piece{text: paint(sh.Muted, "Σ "+s.SessionUsage.String()), dropAt: rankSession})
-		}
-		return ps
-	case "context":
-		if c := stream.SanitizeLine(s.Meter.Ctx); c != "" {
-			return one(sh.Muted, "ctx "+c, 0)
-		}
-	case "cost":
-		return one(sh.Muted, stream.SanitizeLine(s.Meter.Cost), 0)
-	case "cache":
-		return one(sh.Muted, stream.SanitizeLine(s.Meter.Cache), rankCache)
-	case "mcp":
-		full := stream.SanitizeLine(s.MCP)
-		if full == "" {
+	return nil
+}
+
+// statusPen is what a status line item draws with.
+type statusPen struct {
+	sh    theme.Shell
+	paint func(lipgloss.Style, string) string
+}
+
+// one is text as one piece in style that gives way at rank dropAt; none
+// for "".
+func (p statusPen) one(style lipgloss.Style, text string, dropAt int) []piece {
+	if text == "" {
+		return nil
+	}
+	return []piece{{text: p.paint(style, text), dropAt: dropAt}}
+}
+
+// prefixed is one piece of prefix and text, muted; none when text is "".
+func (p statusPen) prefixed(prefix, text string, dropAt int) []piece {
+	if text == "" {
+		return nil
+	}
+	return p.one(p.sh.Muted, prefix+text, dropAt)
+}
+
+// statusItems draws each status line item from the status: what it shows,
+// in which style, and at which rank it gives way (see fitPieces).
+var statusItems = map[string]func(statusPen, Status) []piece{
+	"tokens": statusPen.tokensItem,
+	"context": func(p statusPen, s Status) []piece {
+		return p.prefixed("ctx ", stream.SanitizeLine(s.Meter.Ctx), 0)
+	},
+	"cost": func(p statusPen, s Status) []piece { return p.one(p.sh.Muted, stream.SanitizeLine(s.Meter.Cost), 0) },
+	"cache": func(p statusPen, s Status) []piece {
+		return p.one(p.sh.Muted, stream.SanitizeLine(s.Meter.Cache), rankCache)
+	},
+	"mcp":      statusPen.mcpItem,
+	"mouse":    func(p statusPen, s Status) []piece { return p.one(p.sh.Detail, s.Mouse, rankMouse) },
+	"tier":     statusPen.tierItem,
+	"model":    statusPen.modelItem,
+	"provider": statusPen.providerItem,
+	"branch": func(p statusPen, s Status) []piece {
+		return p.one(p.sh.Muted, stream.SanitizeLine(s.Branch), rankExtras)
+	},
+	"cwd": func(p statusPen, s Status) []piece {
+		c := stream.SanitizeLine(s.Cwd)
+		if c == "" {
 			return nil
 		}
-		p := piece{text: paint(sh.Muted, full), dropAt: rankMCP}
-		if b := stream.SanitizeLine(s.MCPBrief); b != "" && b != full {
-			p.short, p.shortAt = paint(sh.Muted, b), rankMCPBrief
+		return []piece{{text: p.paint(p.sh.Muted, c), plain: c, style: p.sh.Muted.Inherit(p.sh.Bar), flex: 8, shortAt: rankCut, dropAt: rankExtras}}
+	},
+	"git_branch": func(p statusPen, s Status) []piece {
+		return p.prefixed("git:", stream.SanitizeLine(s.GitBranch), rankExtras)
+	},
+	"time": func(p statusPen, s Status) []piece { return p.one(p.sh.Muted, s.Clock, rankExtras) },
+}
+
+// tokensItem is the turn's usage, and the session's when it differs.
+func (p statusPen) tokensItem(s Status) []piece {
+	var ps []piece
+	if !s.TurnUsage.IsZero() {
+		ps = append(ps, piece{text: p.paint(p.sh.Muted, s.TurnUsage.String()), dropAt: rankTurn})
+	}
+	if !s.SessionUsage.IsZero() && s.SessionUsage != s.TurnUsage {
+		ps = append(ps, piece{text: p.paint(p.sh.Muted, "Σ "+s.SessionUsage.String()), dropAt: rankSession})
+	}
+	return ps
+}
+
+// mcpItem is the MCP servers' state, with its brief form for a short line.
+func (p statusPen) mcpItem(s Status) []piece {
+	full := stream.SanitizeLine(s.MCP)
+	if full == "" {
+		return nil
+	}
+	pc := piece{text: p.paint(p.sh.Muted, full), dropAt: rankMCP}
+	if b := stream.SanitizeLine(s.MCPBrief); b != "" && b != full {
+		pc.short, pc.shortAt = p.paint(p.sh.Muted, b), rankMCPBrief
+	}
+	return []piece{pc}
+}
+
+// tierItem is the service tier: "fast" for priority (/fast).
+func (p statusPen) tierItem(s Status) []piece {
+	switch t := stream.SanitizeLine(s.Tier); t {
+	case "":
+		return nil
+	case "priority":
+		return p.one(p.sh.State, "fast", rankTier) // /fast
+	default:
+		return p.one(p.sh.Muted, "tier "+t, rankTier)
+	}
+}
+
+// modelItem is the model and its reasoning effort; none in the demo, whose
+// badge (its provider item) names both.
+func (p statusPen) modelItem(s Status) []piece {
+	if providerLabel(s.Provider) == "demo" {
+		return nil
+	}
+	model := cmp.Or(stream.SanitizeLine(s.Model), "no model")
+	ps := []piece{{text: p.paint(p.sh.Model, model), plain: model, style: p.sh.Model.Inherit(p.sh.Bar), flex: 6, shortAt: rankModelCut, dropAt: rankModel, glue: true}}
+	if e := stream.SanitizeLine(s.Effort); e != "" {
+		ps = append(ps, piece{text: p.paint(p.sh.Muted, "· "+e), lead: " ", dropAt: rankEffort, glue: true})
+	}
+	return ps
+}
+
+// providerItem is the provider: its configured name, else its host's
+// label; in the demo its badge and the model its answers carry.
+func (p statusPen) providerItem(s Status) []piece {
+	if providerLabel(s.Provider) == "demo" {
+		// the demo is no model: its badge, and the name its answers
+		// carry (as /status says), not the configured model's
+		gap := " "
+		if p.sh.Badge.GetPaddingRight() > 0 {
+			gap = "" // the badge carries its own
 		}
-		return []piece{p}
-	case "mouse":
-		return one(sh.Detail, s.Mouse, rankMouse)
-	case "tier":
-		switch t := stream.SanitizeLine(s.Tier); t {
-		case "":
-		case "priority":
-			return one(sh.State, "fast", rankTier) // /fast
-		default:
-			return one(sh.Muted, "tier "+t, rankTier)
-		}
-	case "model":
-		if demoRun {
-			return nil // the demo's badge (its provider) names both
-		}
-		model := stream.SanitizeLine(s.Model)
-		if model == "" {
-			model = "no model"
-		}
-		ps := []piece{{text: paint(sh.Model, model), plain: model, style: sh.Model.Inherit(sh.Bar), flex: 6, shortAt: rankModelCut, dropAt: rankModel, glue: true}}
-		if e := stream.SanitizeLine(s.Effort); e != "" {
-			ps = append(ps, piece{text: paint(sh.Muted, "· "+e), lead: " ", dropAt: rankEffort, glue: true})
-		}
-		return ps
-	case "provider":
-		if demoRun {
-			// the demo is no model: its badge, and the name its answers
-			// carry (as /status says), not the configured model's
-			gap := " "
-			if sh.Badge.GetPaddingRight() > 0 {
-				gap = "" // the badge carries its own
-			}
-			return []piece{{text: sh.Badge.Render("DEMO") + paint(sh.Muted, gap+cmp.Or(stream.SanitizeLine(s.Model), "no model")), lead: " "}} // WithDemo names the demo's model
-		}
-		if n := stream.SanitizeLine(s.ProviderName); n != "" && n != "default" {
-			return []piece{{text: paint(sh.Muted, "@"+n), lead: " "}} // the name is shorter than a host, and is what /provider takes
-		}
-		if p := providerLabel(s.Provider); p != "" {
-			return []piece{{text: paint(sh.Muted, "@"+p), lead: " "}}
-		}
-	case "branch":
-		return one(sh.Muted, stream.SanitizeLine(s.Branch), rankExtras)
-	case "cwd":
-		if c := stream.SanitizeLine(s.Cwd); c != "" {
-			return []piece{{text: paint(sh.Muted, c), plain: c, style: sh.Muted.Inherit(sh.Bar), flex: 8, shortAt: rankCut, dropAt: rankExtras}}
-		}
-	case "git_branch":
-		if b := stream.SanitizeLine(s.GitBranch); b != "" {
-			return one(sh.Muted, "git:"+b, rankExtras)
-		}
-	case "time":
-		return one(sh.Muted, s.Clock, rankExtras)
+		return []piece{{text: p.sh.Badge.Render("DEMO") + p.paint(p.sh.Muted, gap+cmp.Or(stream.SanitizeLine(s.Model), "no model")), lead: " "}} // WithDemo names the demo's model
+	}
+	if n := stream.SanitizeLine(s.ProviderName); n != "" && n != "default" {
+		return []piece{{text: p.paint(p.sh.Muted, "@"+n), lead: " "}} // the name is shorter than a host, and is what /provider takes
+	}
+	if l := providerLabel(s.Provider); l != "" {
+		return []piece{{text: p.paint(p.sh.Muted, "@"+l), lead: " "}}
 	}
 	return nil
 }

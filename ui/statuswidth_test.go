@@ -191,7 +191,7 @@ func TestStatusItemsAgreeWithConfig(t *testing.T) {
 	for _, it := range StatusItems {
 		s := Status{Model: "m", ProviderName: "p", Meter: Meter{Ctx: "1%", Cost: "$1", Cache: "cache 1%"}, TurnUsage: Usage{Input: 1}, Tier: "flex",
 			Branch: "branch 1/2", Cwd: "~/x", GitBranch: "main", Clock: "10:00", Layout: &StatusLayout{Items: []string{it}}}
-		if len(s.item(it, statusNow, theme.Shell{}, func(_ lipgloss.Style, s string) string { return s })) == 0 {
+		if len(s.item(it, theme.Shell{}, func(_ lipgloss.Style, s string) string { return s })) == 0 {
 			t.Errorf("item %q draws nothing", it)
 		}
 	}
