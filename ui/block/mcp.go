@@ -1,7 +1,7 @@
 package block
 
-// MCP panels: the tools a server offers, a call and its result, and an
-// approval request waiting for the user.
+// MCP panels: the tools a server offers, and a call and its result (an
+// approval request waiting for the user is approval.go's).
 
 import "github.com/charmbracelet/x/ansi"
 

@@ -21,7 +21,9 @@
 // code uncoloured for a View to colour. An open code fence's new lines
 // are highlighted one by one without a parse (fence.go); an open block
 // past 32 KB shows its last parse, then plain rows for the rest, until it
-// ends (rough.go). The streamed view equals Renderer.Render of the same
+// ends (rough.go). Reference definitions reach every block, settled or
+// not, and a settled block whose label changed is rendered again
+// (refs.go). The streamed view equals Renderer.Render of the same
 // text, styles included (but for Draft's code colours and Rough's rows).
 // Markdown nested past 32 deep, which goldmark parses in superlinear time,
 // is parsed as plain text there (ui/mdnest), as Renderer.Note says.

@@ -4,8 +4,9 @@
 // buffer after it and what the caller should do (nothing more, send, or
 // let its own input handle the key, as in insert mode).
 //
-// Normal mode has the motions h j k l, w b e, 0 $; the operators x, dd,
-// dw, cw, yy, p and P; u to undo; i a I A o O to insert; enter to send.
+// Normal mode has the motions h j k l, w b e, 0 $ (motion.go); the
+// operators x, dd, dw, cw, yy, p and P; u to undo; i a I A o O to insert;
+// enter to send.
 // Insert mode hands every key back except esc, which returns to normal
 // mode.
 //
