@@ -5,7 +5,10 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
+	"time"
 )
 
 // profileEnv names a file the process writes a CPU profile of its whole
@@ -14,13 +17,22 @@ import (
 // (profile_off.go otherwise). Unset, nothing is profiled.
 const profileEnv = "RUNNEL_CPUPROFILE"
 
-// startProfile starts the CPU profile profileEnv asks for and returns what
-// stops it; a profile that cannot start says so in one line on stderr and
-// the command runs unprofiled.
+// heapProfileEnv names a file that holds a heap profile taken at the most
+// live heap the process reached (heapPeaks), for finding what a peak of
+// memory holds; like profileEnv, only in a build with -tags pprof.
+const heapProfileEnv = "RUNNEL_HEAPPROFILE"
+
+// startProfile starts the CPU profile profileEnv and the heap profile
+// heapProfileEnv ask for and returns what stops them; a profile that cannot
+// start says so in one line on stderr and the command runs unprofiled.
 func startProfile(getenv func(string) string) (stop func()) {
+	stopHeap := func() {}
+	if path := getenv(heapProfileEnv); path != "" {
+		stopHeap = heapPeaks(path)
+	}
 	path := getenv(profileEnv)
 	if path == "" {
-		return func() {}
+		return stopHeap
 	}
 	f, err := os.Create(path)
 	if err == nil {
@@ -30,10 +42,56 @@ func startProfile(getenv func(string) string) (stop func()) {
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "runnel: %s: no CPU profile: %v\n", profileEnv, err)
-		return func() {}
+		return stopHeap
 	}
 	return func() {
 		pprof.StopCPUProfile()
 		f.Close()
+		stopHeap()
 	}
+}
+
+// heapPeaks watches the heap every few milliseconds and, each time it has
+// grown 8 MiB past the most seen, collects and, when what is live is the
+// most yet, writes a heap profile to path.N (N counting from 1): the last
+// file holds the peak of live heap, the others the peaks before it. It collects far more often than
+// the process would, so it measures what is live, not what the collector
+// would have let pile up.
+func heapPeaks(path string) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		var seen, peak uint64
+		n := 0
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			metrics.Read(s)
+			if v := s[0].Value.Uint64(); v < seen+8<<20 {
+				continue
+			}
+			runtime.GC()
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			seen = ms.HeapAlloc
+			if ms.HeapAlloc <= peak {
+				continue
+			}
+			peak = ms.HeapAlloc
+			n++
+			if f, err := os.Create(fmt.Sprintf("%s.%d", path, n)); err == nil {
+				_ = pprof.Lookup("heap").WriteTo(f, 0)
+				f.Close()
+			}
+			fmt.Fprintf(os.Stderr, "runnel: heap peak %d MiB live (%s.%d)\n", peak>>20, path, n)
+		}
+	}()
+	return func() { close(done); <-finished }
 }

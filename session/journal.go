@@ -227,7 +227,8 @@ func (l *TurnLog) save(now time.Time) {
 	}
 	batch := make([]store.ItemWrite, 0, len(l.pending))
 	for k, it := range l.pending {
-		batch = append(batch, store.ItemWrite{Response: k.response, Output: k.output, Raw: it.JSON(), Done: it.Done})
+		text := it.SearchText() // the index's text, so the store need not decode the JSON again
+		batch = append(batch, store.ItemWrite{Response: k.response, Output: k.output, Raw: it.JSON(), Done: it.Done, Text: &text})
 	}
 	clear(l.pending)
 	l.last = now

@@ -109,6 +109,13 @@ const ResponseBoundKey = "max_response_bytes"
 // cannot set, since it is read before the config is known.
 const MaxConfigFile = 4 << 20
 
+// SearchTextBytes bounds the text of one item that the session search
+// index keeps, of each kind (prompt, answer, reasoning, tool): the first
+// SearchTextBytes of an answer as long as the response limit are
+// searchable, and the index never holds, tokenizes or copies the whole of
+// it. The item itself is stored whole; only its search text is cut.
+const SearchTextBytes = 1 << 20
+
 // FixedBound is a bound of the table that the config does not set.
 type FixedBound struct {
 	What  string // what it bounds
@@ -121,6 +128,7 @@ type FixedBound struct {
 // (stream/httppolicy, on every response runnel reads).
 var FixedBounds = []FixedBound{
 	{"the config file", MaxConfigFile, "bytes"},
+	{"the text of one stored item the session search index keeps (of its prompt, answer, reasoning and tool text each; the item itself is stored whole)", SearchTextBytes, "bytes"},
 	{"an HTTP response body that is not an event stream (/models, /conversations, a poll, MCP over HTTP, an error body)", httppolicy.DefaultMaxBody, "bytes"},
 	{"one event of an MCP server's event stream", httppolicy.DefaultMaxEvent, "bytes"},
 	{"a response's headers", httppolicy.MaxHeader, "bytes"},

@@ -362,7 +362,7 @@ func (it *Item) JSON() json.RawMessage {
 		op["diff"] = it.Diff
 		m["operation"] = op
 	}
-	b, err := json.Marshal(m)
+	b, err := marshalOnce(m) // json.Marshal's bytes, holding a long text once
 	if err != nil {
 		return it.Raw
 	}

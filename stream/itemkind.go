@@ -88,6 +88,17 @@ func KindFor(typ string) ItemKind {
 	return k
 }
 
+// SearchText is the item's searchable text (ItemKind.Text) as it would be
+// read from its JSON (StoredItem): an item with a role and no type is a
+// message.
+func (it *Item) SearchText() Searchable {
+	typ := it.Type
+	if typ == "" && it.Role != "" {
+		typ = "message"
+	}
+	return KindFor(typ).Text(it)
+}
+
 // ItemKinds returns every entry of the table, by type.
 func ItemKinds() []ItemKind {
 	out := make([]ItemKind, 0, len(kinds))

@@ -13,16 +13,24 @@ import (
 //     save) keep even a half-written answer findable, at the cost of one
 //     item's text per save;
 //   - when it ends (FinishTurn, recovery as interrupted, import, migration)
-//     foldTurn merges them into the one row -turn.
+//     foldTurn merges them into the one row -turn, taking an item's text
+//     from its row where it has one (so a finished turn has no item rows,
+//     and an item without one is read from its JSON).
 //
 // So a finished turn is one document: bm25 ranks turns rather than items,
 // and a search over n turns touches about n rows. Column "turn" is the
 // turns.id of every row; Search returns one hit per turn.
 
-// indexItem replaces the search row of one item of a streaming turn and,
-// when the item is an answer, the session's preview.
-func indexItem(tx *sql.Tx, id int64, tid TurnID, raw []byte) error {
-	t := extract(raw)
+// indexItem replaces the search row of one item of a streaming turn (its
+// Text, else what its Raw holds) and, when the item is an answer, the
+// session's preview.
+func indexItem(tx *sql.Tx, id int64, tid TurnID, it ItemWrite) error {
+	var t itemText
+	if it.Text != nil {
+		t = searchText(*it.Text)
+	} else {
+		t = extract(it.Raw)
+	}
 	if _, err := tx.Exec(`DELETE FROM search WHERE rowid = ?`, id); err != nil {
 		return err
 	}
@@ -66,16 +74,27 @@ func foldTurn(tx *sql.Tx, tid TurnID) error {
 	in, _ = unpackInput(tx, in)
 	t := inputText(prompt, in)
 	last := ""
-	rows, err := tx.Query(`SELECT raw FROM items WHERE turn_id = ? ORDER BY response_idx, output_idx`, int64(tid))
+	// An item of a streaming turn has its own row, its text as extract
+	// read it (indexItem): that is taken, and its JSON, which can be as
+	// long as the response limit, is not read again. Any other item (a
+	// late save, an import, a migration) is read from its JSON.
+	rows, err := tx.Query(`SELECT CASE WHEN s.rowid IS NULL THEN i.raw END, s.rowid IS NOT NULL, s.prompt, s.answer, s.reasoning, s.tool
+		FROM items i LEFT JOIN search s ON s.rowid = i.id
+		WHERE i.turn_id = ? ORDER BY i.response_idx, i.output_idx`, int64(tid))
 	if err != nil {
 		return err
 	}
 	for rows.Next() {
 		var raw sql.RawBytes // the driver's copy, read in place: an item can be as long as the response limit
-		if rows.Scan(&raw) != nil {
+		var indexed bool
+		var row [4]sql.NullString
+		if rows.Scan(&raw, &indexed, &row[0], &row[1], &row[2], &row[3]) != nil {
 			continue
 		}
-		x := extract(raw)
+		x := itemText{row[0].String, row[1].String, row[2].String, row[3].String}
+		if !indexed {
+			x = extract(raw)
+		}
 		t.prompt = join(t.prompt, x.prompt)
 		t.answer = join(t.answer, x.answer)
 		t.reasoning = join(t.reasoning, x.reasoning)

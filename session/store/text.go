@@ -28,7 +28,12 @@ func extract(raw []byte) itemText {
 	if it == nil {
 		return itemText{}
 	}
-	t := stream.KindFor(it.Type).Text(it)
+	return searchText(stream.KindFor(it.Type).Text(it))
+}
+
+// searchText is the searchable text of an item as the item kind table
+// reads it (stream.KindFor), each column clipped for the index.
+func searchText(t stream.Searchable) itemText {
 	return itemText{clip(t.Prompt), clip(t.Answer), clip(t.Reasoning), clip(t.Tool)}
 }
 
@@ -51,8 +56,17 @@ const (
 	markClose     = string(markCloseRune)
 )
 
-// clip sanitizes text for the index and removes marker runes from it.
+// clip cuts text for the index to its first stream.SearchTextBytes (at a
+// rune boundary, a copy, so the index holds no more of a long answer than
+// that), sanitizes it and removes marker runes from it.
 func clip(s string) string {
+	if len(s) > stream.SearchTextBytes {
+		n := stream.SearchTextBytes
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		s = strings.Clone(s[:n])
+	}
 	s = stream.Sanitize(s)
 	if strings.Contains(s, markOpen) || strings.Contains(s, markClose) {
 		s = strings.NewReplacer(markOpen, " ", markClose, " ").Replace(s)

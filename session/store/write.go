@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"runnel/stream"
 )
 
 // NewSession is what CreateSession stores.
@@ -22,6 +24,12 @@ type ItemWrite struct {
 	Output   int             // output_index within the response, from 0
 	Raw      json.RawMessage // the item's JSON object, stored byte for byte
 	Done     bool            // output_item.done (or the terminal response) delivered it whole
+	// Text, when set, is the item's searchable text as
+	// stream.KindFor(type).Text reads the item Raw was made from: the
+	// search index takes it rather than decoding Raw again, which for an
+	// answer as long as the response limit would hold its text several
+	// times over. nil: the index reads Raw.
+	Text *stream.Searchable
 }
 
 // itemKey names an item within a turn: its response and output indexes.
@@ -181,7 +189,8 @@ func (db *DB) redactAll(raws []json.RawMessage) []json.RawMessage {
 // replacing what was stored at its (Response, Output): a partial item (Done
 // false) while it streams, the whole item when it is done. A partial never
 // replaces a done item. Each Raw must be a JSON object; it is stored byte for
-// byte and indexed for Search. session.Journal calls it for each batch.
+// byte and indexed for Search (its Text, when given, is indexed instead of
+// what Raw holds). session.Journal calls it for each batch.
 func (db *DB) SaveItems(tid TurnID, items []ItemWrite) error {
 	for i, it := range items {
 		if it.Response < 0 || it.Output < 0 {
@@ -198,6 +207,10 @@ func (db *DB) SaveItems(tid TurnID, items []ItemWrite) error {
 		items = slices.Clone(items)
 		for i := range items {
 			items[i].Raw = db.secrets.JSON(items[i].Raw)
+			if t := items[i].Text; t != nil {
+				items[i].Text = &stream.Searchable{Prompt: db.secrets.String(t.Prompt), Answer: db.secrets.String(t.Answer),
+					Reasoning: db.secrets.String(t.Reasoning), Tool: db.secrets.String(t.Tool)}
+			}
 		}
 	}
 	now := ms(db.now())
@@ -227,7 +240,7 @@ func (db *DB) SaveItems(tid TurnID, items []ItemWrite) error {
 			if !streaming {
 				continue // folded below
 			}
-			if err := indexItem(tx, id, tid, it.Raw); err != nil {
+			if err := indexItem(tx, id, tid, it); err != nil {
 				return err
 			}
 		}
