@@ -47,7 +47,7 @@ type Model struct {
 
 // New builds the root model.
 func New(ctx context.Context, o Options) *Model {
-	fs := &frameState{md: block.NewRenderers(), clock: time.Now, dark: true, noColor: o.NoColor, clip: systemClipboard()}
+	fs := &frameState{md: block.NewRenderers(), clock: time.Now, dark: true, noColor: o.NoColor, clip: systemClipboard(o.secretEnv())}
 	m := &Model{
 		ctx:      ctx,
 		opts:     o,

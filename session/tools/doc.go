@@ -81,8 +81,10 @@
 // the one bounded walker (schemawalk.go) before it is compiled.
 //
 // Every child process runnel starts (functions, local servers, hosted
-// tools' authorization_command, and outside this package notify_command
-// and api_key_command) gets its environment from ChildEnv: runnel's minus
-// Config.SecretEnv (every variable runnel reads a secret from), but for
-// pass_api_key and env_passthrough.
+// tools' authorization_command, !commands, the status line's command, and
+// outside this package notify_command, api_key_command, $EDITOR, the
+// login's browser, the clipboard readers and tmux) gets its environment
+// from ChildEnv: runnel's minus Config.SecretEnv (every variable runnel
+// reads a secret from), but for pass_api_key and env_passthrough. A test
+// walks the module and fails on a process started any other way.
 package tools
