@@ -77,7 +77,11 @@
 // its tools) within its startup_timeout (10 s). Every tool result, a
 // function's stdout or an MCP tool's over any transport, is held to the
 // table of bounds' tool_result_bytes (stream.CutToolResult), and an MCP
-// listing to its mcp_* bounds (mcpbounds.go); every schema is checked by
+// listing to its mcp_* bounds (mcpbounds.go). One message from a server
+// (a listing's page, a result) is held to mcp_message_bytes as it streams
+// in: over stdio by runnel's own reader of the server's stdout
+// (mcpstdio.go), over HTTP by the policy's body and event bounds; past it
+// the server is stopped with one line naming the key. Every schema is checked by
 // the one bounded walker (schemawalk.go) before it is compiled.
 //
 // Every child process runnel starts (functions, local servers, hosted
