@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -87,5 +88,42 @@ func TestMCPResultPastMessageBound(t *testing.T) {
 	want := "mcp server h: one of its messages passed 1 MiB, the most runnel takes — raise [limits] mcp_message_bytes in the config to allow more"
 	if !strings.Contains(res.Output, want) || strings.Count(res.Output, "\n") > 1 {
 		t.Errorf("status %v, output %.300q\nwant the line %q", res.Status, res.Output, want)
+	}
+}
+
+// The reader counts each JSON value whole, whatever its lines: a message
+// spread over many short lines is held to the bound too, braces and
+// quotes inside strings do not end it, and the space between messages
+// counts for none.
+func TestMessageBoundFollowsJSON(t *testing.T) {
+	read := func(in string, limit int64) (string, error) {
+		var cut error
+		m := &messageBound{r: strings.NewReader(in), limit: limit, cut: func(err error) { cut = err }}
+		var out strings.Builder
+		buf := make([]byte, 7)
+		for {
+			n, err := m.Read(buf)
+			out.Write(buf[:n])
+			if err != nil {
+				if cut != nil && err != cut {
+					t.Errorf("Read gave %v, cut %v", err, cut)
+				}
+				if err == io.EOF {
+					err = nil
+				}
+				return out.String(), err
+			}
+		}
+	}
+	small := `{"a":"x}]\"{"}` + "\n\n   " + `{"b":[1,2]}` + "\n"
+	if got, err := read(small, 14); err != nil || got != small {
+		t.Errorf("two small messages: %q, %v", got, err)
+	}
+	spread := "{\n" + strings.Repeat(`"k":1,`+"\n", 20) + `"end":1}` + "\n"
+	if _, err := read(spread, 64); err == nil || !strings.Contains(err.Error(), "mcp_message_bytes") {
+		t.Errorf("a %d-byte message over many lines passed a bound of 64: %v", len(spread), err)
+	}
+	if _, err := read(`{"s":"`+strings.Repeat("}", 100)+`"}`, 64); err == nil {
+		t.Error("a long string of closing braces ended the message")
 	}
 }
