@@ -371,7 +371,7 @@ func (s *server) cutOff(c *conn) error {
 	if r == nil {
 		return nil
 	}
-	return fmt.Errorf("mcp server %s: %v", s.cfg.Name, r)
+	return fmt.Errorf("mcp server %s: %w", s.cfg.Name, r)
 }
 
 // startTimedOut is the error for a server that did not answer step (its

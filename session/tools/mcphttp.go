@@ -144,7 +144,7 @@ func (s *server) startHTTP(ctx context.Context) (*conn, error) {
 			return nil, s.startTimedOut("initialize")
 		}
 		if r := s.refused.take(); r != nil { // its line, not the SDK's wrapping of it
-			return nil, fmt.Errorf("mcp server %s: %v", s.cfg.Name, r)
+			return nil, fmt.Errorf("mcp server %s: %w", s.cfg.Name, r)
 		}
 		if st := ht.firstStatus(); st == http.StatusUnauthorized || st == http.StatusForbidden {
 			if s.cfg.OAuth != nil {
