@@ -4,12 +4,13 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"runnel/stream/modsrc"
 )
 
 // Every process runnel starts gets its environment from ChildEnv: each
@@ -19,43 +20,12 @@ import (
 // anywhere with Env left nil inherits runnel's whole environment, the API
 // key with it, and fails here.
 func TestNoChildOutsideChildEnv(t *testing.T) {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
 	var found []string
-	walked := 0
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "vendor") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		walked++
-		rel, _ := filepath.Rel(root, path)
+	modsrc.Walk(t, "../..", nil, func(rel string, fset *token.FileSet, f *ast.File) {
 		for _, hit := range childrenWithoutChildEnv(fset, f, rel == filepath.Join("session", "tools", "childenv.go")) {
 			found = append(found, rel+":"+hit)
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if walked < 50 {
-		t.Fatalf("walked %d files from %s: not the module", walked, root)
-	}
 	if len(found) > 0 {
 		t.Fatalf("processes started without the one child environment (set cmd.Env = tools.ChildEnv(hidden)):\n%s", strings.Join(found, "\n"))
 	}
