@@ -83,7 +83,7 @@ func addMCPCommand(ctx context.Context, root *cobra.Command, stdout io.Writer) {
 			if err != nil {
 				return err
 			}
-			l, err := mcpauth.LogIn(ctx, mcpauth.LoginOptions{Name: s.Name, URL: s.URL, Store: cfg.LoginStore(), Out: stdout})
+			l, err := mcpauth.LogIn(ctx, mcpauth.LoginOptions{Name: s.Name, URL: s.URL, Store: cfg.LoginStore(), Out: stdout, Hidden: cfg.SecretEnv()})
 			if err != nil {
 				return usageErrorf("%s", errLine(err))
 			}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -85,4 +86,59 @@ func mustLastID(t *testing.T, data string) string {
 	}
 	id, _, _ := strings.Cut(rest, `"`)
 	return id
+}
+
+// TestOneShotMCPRedirectedElsewhere: a network MCP server whose first
+// request is redirected (307) to another port: `runnel -p` says so in one
+// line naming where, sends nothing to the model or to the other origin,
+// and exits 2. A server that merely fails to start (nothing listens) is a
+// warning, and the prompt goes without its tools, exit 0.
+func TestOneShotMCPRedirectedElsewhere(t *testing.T) {
+	var elsewhere, token atomic.Int32
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		elsewhere.Add(1)
+		if r.Header.Get("Authorization") != "" {
+			token.Add(1)
+		}
+	}))
+	t.Cleanup(other.Close)
+	mcpSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, other.URL+"/mcp", http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(mcpSrv.Close)
+	gone := httptest.NewServer(http.NotFoundHandler())
+	gone.Close() // nothing listens there now
+	srv := streamtest.New(t)
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_answer", "done")})
+	cfgFile := func(url, extra string) string {
+		cfg := filepath.Join(t.TempDir(), "config.toml")
+		body := "[[mcp_servers]]\nname = \"moved\"\nurl = \"" + url + "/mcp\"\nbearer_token_env = \"MOVED_TOKEN\"\n" + extra
+		if err := os.WriteFile(cfg, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return cfg
+	}
+	t.Setenv("MOVED_TOKEN", "tok-moved-secret")
+
+	for _, transport := range []string{"", "transport = \"sse\"\n"} {
+		out, errOut, code := runnel(t, "", "-p", "hi", "--config", cfgFile(mcpSrv.URL, transport), "--base-url", srv.URL, "--data-dir", t.TempDir())
+		t.Logf("stderr: %s", errOut)
+		lines := strings.Split(strings.TrimSpace(errOut), "\n")
+		if code != exitUsage || out != "" || len(lines) != 1 || !strings.HasPrefix(lines[0], "runnel: mcp server moved: the server at "+mcpSrv.URL) ||
+			!strings.Contains(lines[0], "redirected the request to "+other.URL+"/mcp") || !strings.HasSuffix(lines[0], " (nothing was sent to the model)") {
+			t.Fatalf("%q: exit %d, out %q, stderr %q", transport, code, out, errOut)
+		}
+	}
+	if n := len(srv.Requests()); n != 0 {
+		t.Errorf("the model got %d requests", n)
+	}
+	if elsewhere.Load() != 0 || token.Load() != 0 {
+		t.Errorf("the other origin got %d requests (%d with the token)", elsewhere.Load(), token.Load())
+	}
+
+	out, errOut, code := runnel(t, "", "-p", "hi", "--config", cfgFile(gone.URL, ""), "--base-url", srv.URL, "--data-dir", t.TempDir())
+	t.Logf("stderr: %s", errOut)
+	if code != exitOK || !strings.Contains(out, "done") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, "mcp server moved") {
+		t.Fatalf("a server that is not running: exit %d, out %q, stderr %q", code, out, errOut)
+	}
 }

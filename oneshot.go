@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"runnel/session"
@@ -18,6 +19,7 @@ import (
 	"runnel/session/store"
 	"runnel/session/tools"
 	"runnel/stream"
+	"runnel/stream/httppolicy"
 	"runnel/ui/output"
 )
 
@@ -117,14 +119,25 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 		}
 	}
 	cfg.MCPAuthDir = mcpAuthDir(o) // saved MCP logins (runnel mcp login)
+	var refused atomic.Bool        // an MCP server the HTTP policy refused (mcpRefused)
 	kit, err := cfg.StartTools(ctx, o.tools,
-		func(err error) { warnf(stderr, "%s", errLine(err)) },
+		func(err error) {
+			if mcpRefused(err) {
+				refused.Store(true)
+				warnf(stderr, "%s (nothing was sent to the model)", errLine(err))
+				return
+			}
+			warnf(stderr, "%s", errLine(err))
+		},
 		func(name string) { warnf(stderr, "starting MCP server %s…", stream.SanitizeLine(name)) })
 	if err != nil {
 		warnf(stderr, "%s", errLine(err))
 		return exitUsage
 	}
 	defer kit.Close()
+	if refused.Load() {
+		return exitUsage
+	}
 	client, label := s.Client(o.demo)
 	kit.Attach(client, s)
 	if db != nil {
@@ -210,6 +223,15 @@ func oneShot(ctx context.Context, o options, cfg config.Config, s config.Setting
 	}
 	return finishAnswer(o, sch, last, report(last, lastErr, stderr), stdout, stderr)
 }
+
+// mcpRefused reports whether err is an MCP server's start that the HTTP
+// policy refused: it redirected runnel to another origin (or pointed it at
+// one). -p then stops before sending anything, with exit status 2: the
+// config names a server that is not where it says, and an answer without
+// its tools would pass for a good one. Any other server that fails to
+// start is one line, and the prompt goes without its tools, as in the
+// chat.
+func mcpRefused(err error) bool { return httppolicy.Cause(err) != nil }
 
 // stdinName is the name piped stdin is sent and shown under: a text
 // file the prompt refers to, as -f's are.

@@ -26,6 +26,7 @@ type Bounds struct {
 	MCPToolName        int // bytes of one MCP tool's name
 	MCPToolDescription int // bytes of one MCP tool's description (longer ones are cut)
 	MCPToolSchema      int // bytes of one MCP tool's input schema (a larger one drops the tool)
+	MCPMessage         int // bytes of one message from an MCP server (stdio, HTTP body or SSE event)
 	ImportPages        int // pages of one conversation import
 	ImportPageBytes    int // bytes of one page of a conversation import
 	ImportItems        int // items of one conversation import
@@ -43,6 +44,7 @@ var DefaultBounds = Bounds{
 	MCPToolName:        256,
 	MCPToolDescription: 16 << 10,
 	MCPToolSchema:      64 << 10,
+	MCPMessage:         16 << 20,
 	ImportPages:        1000,
 	ImportPageBytes:    8 << 20,
 	ImportItems:        100000,
@@ -75,6 +77,7 @@ var BoundTable = []Bound{
 	{"mcp_tool_name_bytes", "bytes", "one MCP tool's name", 16, func(b *Bounds) *int { return &b.MCPToolName }},
 	{"mcp_tool_description_bytes", "bytes", "one MCP tool's description (cut)", 64, func(b *Bounds) *int { return &b.MCPToolDescription }},
 	{"mcp_tool_schema_bytes", "bytes", "one MCP tool's input schema (the tool is left out)", 1 << 10, func(b *Bounds) *int { return &b.MCPToolSchema }},
+	{"mcp_message_bytes", "bytes", "one message from an MCP server: a page of its tool list, a result (stdio, an HTTP body or one event of its stream)", 64 << 10, func(b *Bounds) *int { return &b.MCPMessage }},
 	{"import_pages", "pages", "pages of one `sessions import --conversation`", 1, func(b *Bounds) *int { return &b.ImportPages }},
 	{"import_page_bytes", "bytes", "one page of a conversation import", 64 << 10, func(b *Bounds) *int { return &b.ImportPageBytes }},
 	{"import_items", "items", "items of one conversation import", 1, func(b *Bounds) *int { return &b.ImportItems }},
@@ -129,8 +132,7 @@ type FixedBound struct {
 var FixedBounds = []FixedBound{
 	{"the config file", MaxConfigFile, "bytes"},
 	{"the text of one stored item the session search index keeps (of its prompt, answer, reasoning and tool text each; the item itself is stored whole)", SearchTextBytes, "bytes"},
-	{"an HTTP response body that is not an event stream (/models, /conversations, a poll, MCP over HTTP, an error body)", httppolicy.DefaultMaxBody, "bytes"},
-	{"one event of an MCP server's event stream", httppolicy.DefaultMaxEvent, "bytes"},
+	{"an HTTP response body that is not an event stream (/models, /conversations, a poll, an error body)", httppolicy.DefaultMaxBody, "bytes"},
 	{"a response's headers", httppolicy.MaxHeader, "bytes"},
 	{"an OAuth answer (discovery, registration, token)", httppolicy.OAuthMaxBody, "bytes"},
 	{"an OAuth token", httppolicy.MaxToken, "bytes"},

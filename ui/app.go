@@ -46,7 +46,7 @@ type Model struct {
 
 // New builds the root model.
 func New(ctx context.Context, o Options) *Model {
-	fs := &frameState{ctx: ctx, md: block.NewRenderers(), clock: time.Now, clip: systemClipboard(),
+	fs := &frameState{ctx: ctx, md: block.NewRenderers(), clock: time.Now, clip: systemClipboard(o.secretEnv()),
 		look: look{name: o.Theme, dir: o.ThemesDir, dark: true, noColor: o.NoColor}}
 	m := &Model{
 		opts:     o,

@@ -133,9 +133,11 @@ func (ch chips) view(width int, st *theme.Styles) string {
 
 // Configure gives the composer what the chat was given: the limits files
 // are checked against when they join, and what a !command needs (the
-// chat's context, the local tools' config, the secrets to hide).
+// chat's context, the local tools' config, the secrets to hide), and the
+// variables no process it starts sees ($EDITOR, the clipboard readers).
 func (c *Composer) Configure(ctx context.Context, o Options) {
 	c.att.limits = o.Attach
+	c.hidden, c.att.clip.hidden = o.secretEnv(), o.secretEnv()
 	c.shell.ctx = ctx
 	if o.Tools != nil {
 		c.shell.cfg, c.shell.redact = o.Tools.Config, o.Tools.Secrets.String

@@ -15,6 +15,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"runnel/session/tools"
 	"runnel/stream"
 )
 
@@ -57,9 +58,12 @@ func (c *clipboard) copy(text string) tea.Cmd {
 
 // systemClipboard is the terminal runnel runs in: inside tmux when $TMUX
 // is set. New gives it to the frame; tests inject their own (newTestModel),
-// so they never ask the tmux of the machine they run on.
-func systemClipboard() *clipboard {
-	return &clipboard{tmux: os.Getenv("TMUX") != "", query: tmuxSetClipboard}
+// so they never ask the tmux of the machine they run on. tmux runs in the
+// one child environment (tools.ChildEnv), without the variables in hidden.
+func systemClipboard(hidden []string) *clipboard {
+	return &clipboard{tmux: os.Getenv("TMUX") != "", query: func(ctx context.Context) (string, error) {
+		return tmuxSetClipboard(ctx, tools.ChildEnv(hidden))
+	}}
 }
 
 // tmuxQueryTimeout bounds the one question asked of tmux per copy.
@@ -125,8 +129,9 @@ func (c *clipboard) setClipboard() (string, error) {
 // tmuxSetClipboard asks the tmux server of $TMUX for its global
 // set-clipboard option. The command line is fixed: nothing from the chat
 // reaches it.
-func tmuxSetClipboard(ctx context.Context) (string, error) {
+func tmuxSetClipboard(ctx context.Context, env tools.Environ) (string, error) {
 	cmd := exec.CommandContext(ctx, "tmux", "show-options", "-gv", "set-clipboard")
+	cmd.Env = env
 	cmd.WaitDelay = tmuxQueryTimeout
 	out, err := cmd.Output()
 	if err != nil {

@@ -66,6 +66,7 @@ type Composer struct {
 	att      chips       // files attached to the next message (attachments.go)
 	flash    flash       // short-lived feedback, drawn in place of the key hint (composerhint.go)
 	shell    shellRun    // the !command running (composershell.go)
+	hidden   []string    // variables $EDITOR does not see (Options.secretEnv)
 	// vi is the vi preset's modes (composervi.go); nil: off
 	vi *vi.Editor
 	// expanded is the last prompt file's /NAME sent: what was typed, and
@@ -292,7 +293,7 @@ func (c *Composer) key(k tea.KeyPressMsg) (done bool, cmd tea.Cmd) {
 		return true, c.att.clip.read(c.att.limits.FileLimit(), c.att.images)
 	case key.Matches(k, c.keys.Editor):
 		c.pastes.expandIn(&c.ta) // the editor gets the whole text
-		return true, OpenEditor(c.Value())
+		return true, OpenEditor(c.Value(), c.hidden)
 	case key.Matches(k, c.keys.ExpandPaste):
 		c.pastes.expandIn(&c.ta)
 		c.updateMenu()

@@ -27,6 +27,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session/attach"
+	"runnel/session/tools"
 )
 
 // clipTimeout bounds one read of the clipboard (each tool run).
@@ -37,10 +38,13 @@ var clipImageTypes = []string{"image/png", "image/jpeg", "image/webp", "image/gi
 
 // clipReader reads the clipboard. The zero value reads this machine's, with
 // this process's PATH and environment; tests give a PATH of fake tools.
+// The tools run in the one child environment (tools.ChildEnv), without the
+// variables in hidden.
 type clipReader struct {
-	goos string              // "" is runtime.GOOS
-	path string              // where tools are looked for; "" is $PATH
-	env  func(string) string // nil is os.Getenv
+	goos   string              // "" is runtime.GOOS
+	path   string              // where tools are looked for; "" is $PATH
+	env    func(string) string // nil is os.Getenv
+	hidden []string            // the config's secret variables
 }
 
 // clipPastedMsg is what ctrl+v read: an image (file), text, or why nothing.
@@ -182,6 +186,7 @@ func (r clipReader) run(tool string, args []string, limit int64) ([]byte, error)
 	ctx, cancel := context.WithTimeout(context.Background(), clipTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, tool, args...)
+	cmd.Env = tools.ChildEnv(r.hidden)
 	cmd.WaitDelay = time.Second
 	out, err := cmd.StdoutPipe()
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"runnel/session/tools"
 )
 
 // EditorDoneMsg carries the text back from $EDITOR; the composer takes it.
@@ -22,9 +24,11 @@ const editorFallback = "vi"
 
 // OpenEditor writes text to a temporary file, runs the user's editor on it
 // with the terminal handed over (tea.ExecProcess), and then reads the file
-// back as an EditorDoneMsg. The file is removed afterwards.
-func OpenEditor(text string) tea.Cmd {
-	c, path, err := editorCommand(text, os.Getenv)
+// back as an EditorDoneMsg. The file is removed afterwards. The editor gets
+// the one child environment (tools.ChildEnv): runnel's, without the
+// variables in hidden (the config's secrets).
+func OpenEditor(text string, hidden []string) tea.Cmd {
+	c, path, err := editorCommand(text, os.Getenv, hidden)
 	if err != nil {
 		return func() tea.Msg { return EditorDoneMsg{Err: err} }
 	}
@@ -33,8 +37,8 @@ func OpenEditor(text string) tea.Cmd {
 
 // editorCommand prepares the editor process on a new temporary file holding
 // text. The editor is $VISUAL, else $EDITOR, else vi; it may carry arguments
-// ("code --wait").
-func editorCommand(text string, getenv func(string) string) (*exec.Cmd, string, error) {
+// ("code --wait"). Its environment is tools.ChildEnv(hidden).
+func editorCommand(text string, getenv func(string) string, hidden []string) (*exec.Cmd, string, error) {
 	editor := strings.TrimSpace(getenv("VISUAL"))
 	if editor == "" {
 		editor = strings.TrimSpace(getenv("EDITOR"))
@@ -54,6 +58,7 @@ func editorCommand(text string, getenv func(string) string) (*exec.Cmd, string, 
 	}
 	args := strings.Fields(editor)
 	c := exec.Command(args[0], append(args[1:], f.Name())...)
+	c.Env = tools.ChildEnv(hidden)
 	return c, f.Name(), nil
 }
 

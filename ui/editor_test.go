@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"runnel/session/tools"
 )
 
 // fakeEditor writes a shell script that appends a line to the file it is
@@ -25,7 +27,7 @@ func env(m map[string]string) func(string) string {
 func TestEditorRoundTrip(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	ed := fakeEditor(t, `printf 'second line\n' >> "$1"`)
-	c, path, err := editorCommand("first line\n", env(map[string]string{"EDITOR": ed}))
+	c, path, err := editorCommand("first line\n", env(map[string]string{"EDITOR": ed}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +52,7 @@ func TestEditorChoice(t *testing.T) {
 		{map[string]string{}, []string{"vi"}},
 	}
 	for _, c := range cases {
-		cmd, path, err := editorCommand("x", env(c.env))
+		cmd, path, err := editorCommand("x", env(c.env), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +66,7 @@ func TestEditorChoice(t *testing.T) {
 
 func TestEditorFailure(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
-	c, path, err := editorCommand("keep", env(map[string]string{"EDITOR": fakeEditor(t, "exit 3")}))
+	c, path, err := editorCommand("keep", env(map[string]string{"EDITOR": fakeEditor(t, "exit 3")}), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,11 +86,48 @@ func TestEditorFailure(t *testing.T) {
 
 func TestEditorNoTempDir(t *testing.T) {
 	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "missing"))
-	if _, _, err := editorCommand("x", env(nil)); err == nil || !strings.Contains(err.Error(), "temporary file") {
+	if _, _, err := editorCommand("x", env(nil), nil); err == nil || !strings.Contains(err.Error(), "temporary file") {
 		t.Errorf("err = %v", err)
 	}
-	msg := OpenEditor("x")().(EditorDoneMsg)
+	msg := OpenEditor("x", nil)().(EditorDoneMsg)
 	if msg.Err == nil {
 		t.Error("OpenEditor without a temp dir gave no error")
+	}
+}
+
+// The editor runs in the one child environment: the terminal, home, path
+// and display reach it, the config's secret variables do not.
+func TestEditorGetsTheChildEnvironment(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	t.Setenv("OPENAI_API_KEY", "sk-editor-secret")
+	t.Setenv("MY_MCP_TOKEN", "mcp-editor-secret")
+	t.Setenv("TERM", "xterm-256color")
+	t.Setenv("DISPLAY", ":7")
+	dump := filepath.Join(t.TempDir(), "env.txt")
+	ed := fakeEditor(t, `env > "`+dump+`"`)
+	o := Options{Tools: &Tools{Config: tools.Config{SecretEnv: []string{"OPENAI_API_KEY", "MY_MCP_TOKEN"}}}}
+	var c Composer
+	c.Configure(t.Context(), o)
+	cmd, path, err := editorCommand("x", env(map[string]string{"EDITOR": ed}), c.hidden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if msg := finishEdit(path, cmd.Run()).(EditorDoneMsg); msg.Err != nil {
+		t.Fatal(msg.Err)
+	}
+	b, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(b)
+	for _, secret := range []string{"sk-editor-secret", "mcp-editor-secret"} {
+		if strings.Contains(got, secret) {
+			t.Errorf("the editor saw the secret %q", secret)
+		}
+	}
+	for _, v := range []string{"TERM=xterm-256color", "DISPLAY=:7", "HOME=" + os.Getenv("HOME"), "PATH=" + os.Getenv("PATH")} {
+		if !strings.Contains(got, v+"\n") {
+			t.Errorf("the editor did not get %s", v)
+		}
 	}
 }

@@ -99,6 +99,16 @@ type Tools struct {
 	Reports <-chan error
 }
 
+// secretEnv are the variables no child process the chat starts sees
+// (tools.ChildEnv): the config's secret variables, as the local tools'
+// config carries them; none without tools (a replay, tests).
+func (o Options) secretEnv() []string {
+	if o.Tools == nil {
+		return nil
+	}
+	return o.Tools.Config.SecretEnv
+}
+
 // responseLimit is MaxResponseBytes or its default.
 func (o Options) responseLimit() int {
 	if o.MaxResponseBytes > 0 {

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"runnel/session/tools"
 	"runnel/ui/graphics"
 )
 
@@ -27,7 +28,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	if o.NoColor || os.Getenv("NO_COLOR") != "" {
 		m.frame.look.noColor = true
 	} else { // the placeholders that draw images are coloured
-		m.items.images.support = graphics.Detect(os.Getenv, nil)
+		m.items.images.support = graphics.Detect(os.Getenv, func() string { return graphics.TmuxPassthrough(tools.ChildEnv(o.secretEnv())) })
 	}
 	_, err := tea.NewProgram(m, opts...).Run()
 	m.shutdown()

@@ -23,6 +23,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
 
+	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/stream/httppolicy"
 )
@@ -31,10 +32,13 @@ import (
 type LoginOptions struct {
 	Name, URL string
 	Store     Store
-	// Open opens a URL in the browser; nil is OpenBrowser. The URL is
-	// printed to Out as well, whatever Open does.
+	// Open opens a URL in the browser; nil is OpenBrowser with Hidden.
+	// The URL is printed to Out as well, whatever Open does.
 	Open func(url string) error
 	Out  io.Writer
+	// Hidden are the variables the browser does not see (the config's
+	// secret variables: it runs in tools.ChildEnv).
+	Hidden []string
 }
 
 // LogIn runs the authorization code flow with the server at o.URL and
@@ -53,7 +57,7 @@ func LogIn(ctx context.Context, o LoginOptions) (*Login, error) {
 
 	open := o.Open
 	if open == nil {
-		open = OpenBrowser
+		open = func(url string) error { return OpenBrowser(url, o.Hidden) }
 	}
 	fetched := 0
 	fetch := func(ctx context.Context, args *auth.AuthorizationArgs) (*auth.AuthorizationResult, error) {
@@ -172,19 +176,31 @@ func clipURL(u string) string {
 }
 
 // OpenBrowser opens url with xdg-open (open on macOS, rundll32 on
-// Windows); without a display on Linux it opens nothing and says so.
-func OpenBrowser(url string) error {
+// Windows); without a display on Linux it opens nothing and says so. The
+// opener (and so the browser it starts) gets the one child environment,
+// tools.ChildEnv, without the variables in hidden.
+func OpenBrowser(url string, hidden []string) error {
+	cmd, err := browserCommand(runtime.GOOS, url, os.Getenv, hidden)
+	if err != nil {
+		return err
+	}
+	return cmd.Start()
+}
+
+// browserCommand is the command that opens url on goos.
+func browserCommand(goos, url string, getenv func(string) string, hidden []string) (*exec.Cmd, error) {
 	var cmd *exec.Cmd
-	switch runtime.GOOS {
+	switch goos {
 	case "darwin":
 		cmd = exec.Command("open", url)
 	case "windows":
 		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
 	default:
-		if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-			return errors.New("no display")
+		if getenv("DISPLAY") == "" && getenv("WAYLAND_DISPLAY") == "" {
+			return nil, errors.New("no display")
 		}
 		cmd = exec.Command("xdg-open", url)
 	}
-	return cmd.Start()
+	cmd.Env = tools.ChildEnv(hidden)
+	return cmd, nil
 }

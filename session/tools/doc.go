@@ -77,12 +77,18 @@
 // its tools) within its startup_timeout (10 s). Every tool result, a
 // function's stdout or an MCP tool's over any transport, is held to the
 // table of bounds' tool_result_bytes (stream.CutToolResult), and an MCP
-// listing to its mcp_* bounds (mcpbounds.go); every schema is checked by
+// listing to its mcp_* bounds (mcpbounds.go). One message from a server
+// (a listing's page, a result) is held to mcp_message_bytes as it streams
+// in: over stdio by runnel's own reader of the server's stdout
+// (mcpstdio.go), over HTTP by the policy's body and event bounds; past it
+// the server is stopped with one line naming the key. Every schema is checked by
 // the one bounded walker (schemawalk.go) before it is compiled.
 //
 // Every child process runnel starts (functions, local servers, hosted
-// tools' authorization_command, and outside this package notify_command
-// and api_key_command) gets its environment from ChildEnv: runnel's minus
-// Config.SecretEnv (every variable runnel reads a secret from), but for
-// pass_api_key and env_passthrough.
+// tools' authorization_command, !commands, the status line's command, and
+// outside this package notify_command, api_key_command, $EDITOR, the
+// login's browser, the clipboard readers and tmux) gets its environment
+// from ChildEnv: runnel's minus Config.SecretEnv (every variable runnel
+// reads a secret from), but for pass_api_key and env_passthrough. A test
+// walks the module and fails on a process started any other way.
 package tools

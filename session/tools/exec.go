@@ -60,7 +60,7 @@ func (r execResult) Truncated() bool { return r.Total > int64(len(r.Stdout)) }
 // runCommand runs argv and waits for it. live, if not nil, gets output as
 // it arrives (stdout and stderr, each from its own goroutine), up to the
 // caps.
-func runCommand(ctx context.Context, argv []string, dir string, env []string, stdin string, timeout time.Duration, live func(chunk string, stderr bool)) execResult {
+func runCommand(ctx context.Context, argv []string, dir string, env Environ, stdin string, timeout time.Duration, live func(chunk string, stderr bool)) execResult {
 	tctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	cmd := exec.CommandContext(tctx, argv[0], argv[1:]...)
@@ -104,7 +104,7 @@ func runCommand(ctx context.Context, argv []string, dir string, env []string, st
 
 // commandEnv is the environment for a function call; secrets are the
 // variables to remove (Config.hiddenEnv).
-func commandEnv(secrets []string, call Call) []string {
+func commandEnv(secrets []string, call Call) Environ {
 	args := call.Arguments
 	if len(args) > maxArgsEnv {
 		args = "" // too big for one variable: read stdin

@@ -107,6 +107,10 @@ type conn struct {
 	cs   *mcp.ClientSession
 	pid  int           // the process (and its group); 0 for a server on the network
 	done chan struct{} // closed when the connection has ended
+	cut  *refusal      // a message past mcp_message_bytes that ended it (stdio; the HTTP policy's refusals are the server's)
+	// starting is set while the server's start lists its tools (guarded by
+	// the server's mu): an end then is the start's to report, not watch's.
+	starting bool
 }
 
 // mcpTool is one tool a server offers, under the name the model sees.
@@ -236,6 +240,9 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 		return nil, fmt.Errorf("mcp server %s is shut down", s.cfg.Name)
 	}
 	s.conn, s.err = c, err
+	if c != nil {
+		c.starting = true // until the listing is done, its failure is this start's (watch leaves it)
+	}
 	s.mu.Unlock()
 	if err != nil {
 		return nil, err
@@ -244,7 +251,9 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 	var bounds toolBounds
 	for t, err := range c.cs.Tools(ctx, nil) {
 		if err != nil {
-			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			if r := s.cutOff(c); r != nil {
+				err = r
+			} else if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				err = s.startTimedOut("tools/list")
 			} else {
 				err = fmt.Errorf("mcp server %s: list tools: %v", s.cfg.Name, err)
@@ -275,6 +284,27 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 		}
 	}
 	s.listExtras(ctx, c.cs)
+	s.mu.Lock()
+	c.starting = false
+	ended := false
+	select {
+	case <-c.done: // it ended while starting: watch left the line to us
+		ended = true
+	default:
+	}
+	s.mu.Unlock()
+	if ended {
+		err := s.cutOff(c)
+		if err == nil {
+			err = fmt.Errorf("mcp server %s stopped as it started%s", s.cfg.Name, s.stderr.hint())
+		}
+		s.mu.Lock()
+		if s.conn == c {
+			s.conn, s.err = nil, err
+		}
+		s.mu.Unlock()
+		return nil, err
+	}
 	return tools, nil
 }
 
@@ -296,7 +326,8 @@ func (s *server) start(ctx context.Context) (*conn, error) {
 	ownGroup(cmd) // the terminal's ^C is runnel's to handle
 	cmd.WaitDelay = mcpGrace
 	var unwatch func() bool
-	cs, err := s.m.client.Connect(ctx, groupTransport{&mcp.CommandTransport{Command: cmd, TerminateDuration: mcpGrace}, &unwatch}, nil)
+	cut := &refusal{}
+	cs, err := s.m.client.Connect(ctx, stdioTransport{cmd: cmd, unwatch: &unwatch, cut: cut}, nil)
 	if unwatch != nil {
 		unwatch()
 	}
@@ -305,35 +336,17 @@ func (s *server) start(ctx context.Context) (*conn, error) {
 			_ = killGroup(cmd.Process.Pid, true)
 			releaseGroup(cmd.Process.Pid)
 		}
+		if r := cut.take(); r != nil {
+			return nil, fmt.Errorf("mcp server %s: %v", s.cfg.Name, r)
+		}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return nil, s.startTimedOut("initialize")
 		}
 		return nil, fmt.Errorf("mcp server %s: %s%s", s.cfg.Name, startLine(s.cfg.Command, err), s.stderr.hint())
 	}
-	c := &conn{cs: cs, pid: cmd.Process.Pid, done: make(chan struct{})}
+	c := &conn{cs: cs, pid: cmd.Process.Pid, done: make(chan struct{}), cut: cut}
 	go s.watch(c)
 	return c, nil
-}
-
-// groupTransport starts a server's command as mcp.CommandTransport does,
-// then puts the process in its group (joinGroup: on Windows a job object,
-// so stopping the server ends what it started) before anything is spoken.
-// Until the session is open (*unwatch is called), the end of ctx kills
-// the process: one that answers nothing and reads nothing (busy
-// registering its tools) gets no grace past its startup_timeout.
-type groupTransport struct {
-	*mcp.CommandTransport
-	unwatch *func() bool
-}
-
-func (t groupTransport) Connect(ctx context.Context) (mcp.Connection, error) {
-	c, err := t.CommandTransport.Connect(ctx)
-	if err == nil {
-		pid := t.Command.Process.Pid
-		joinGroup(pid)
-		*t.unwatch = context.AfterFunc(ctx, func() { _ = killGroup(pid, true) })
-	}
-	return c, err
 }
 
 // abandon ends c, a server that failed its start, without waiting on it:
@@ -345,6 +358,20 @@ func (s *server) abandon(c *conn) {
 		_ = killGroup(c.pid, true)
 	}
 	go func() { _ = c.cs.Close() }() // its error is only how the process exited
+}
+
+// cutOff is why c ended when a bound ended it: a message past
+// mcp_message_bytes, or another of the HTTP policy's refusals; nil when
+// neither did.
+func (s *server) cutOff(c *conn) error {
+	r := s.refused.take()
+	if c.cut != nil {
+		r = c.cut.peek()
+	}
+	if r == nil {
+		return nil
+	}
+	return fmt.Errorf("mcp server %s: %w", s.cfg.Name, r)
 }
 
 // startTimedOut is the error for a server that did not answer step (its
@@ -362,10 +389,15 @@ func (s *server) watch(c *conn) {
 	}
 	s.mu.Lock()
 	close(c.done)
-	unexpected := !s.closed && s.conn == c
+	unexpected := !s.closed && s.conn == c && !c.starting
 	if unexpected {
 		s.conn = nil
 		s.err = fmt.Errorf("mcp server %s stopped%s%s", s.cfg.Name, exitReason(err), s.stderr.hint())
+		if c.cut != nil {
+			if r := c.cut.peek(); r != nil {
+				s.err = fmt.Errorf("mcp server %s: %v", s.cfg.Name, r)
+			}
+		}
 	}
 	again := s.restarted
 	why := s.err
@@ -449,7 +481,7 @@ func (m *Manager) call(ctx context.Context, t *mcpTool, arguments string, progre
 	res, err := c.cs.CallTool(ctx, params)
 	var refused error
 	if err != nil {
-		refused = t.server.refused.take()
+		refused = t.server.cutOff(c)
 	}
 	switch {
 	case err == nil:
@@ -466,7 +498,7 @@ func (m *Manager) call(ctx context.Context, t *mcpTool, arguments string, progre
 		t.server.mu.Unlock()
 		return "", false, &callTimeoutError{server: t.server.cfg.Name, tool: t.tool, after: timeout}
 	case refused != nil: // its line, not the SDK's wrapping of it (with the URL's query)
-		return "", false, fmt.Errorf("mcp server %s: %v", t.server.cfg.Name, refused)
+		return "", false, refused
 	case connectionLost(err):
 		// Let the watcher record how it ended, so the message says why.
 		select {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"runnel/stream"
 	"runnel/stream/httppolicy"
 )
 
@@ -68,6 +69,13 @@ func (r *refusal) set(err error) {
 	r.err = err
 }
 
+// peek returns the refusal and keeps it.
+func (r *refusal) peek() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
 // take returns the refusal and forgets it.
 func (r *refusal) take() error {
 	r.mu.Lock()
@@ -90,8 +98,21 @@ func (s *server) httpClient(fp *firstPost) *http.Client {
 		Secrets:    h,
 		Hint:       "if the server has moved, set its url in [[mcp_servers]]",
 		OnResponse: fp.see,
-		OnRefuse:   s.refused.set,
+		OnRefuse:   func(err error) { s.refused.set(messageRefusal(err)) },
+		MaxBody:    int64(stream.Limits().MCPMessage),
+		MaxEvent:   int64(stream.Limits().MCPMessage),
 	})
+}
+
+// messageRefusal is the line for what the policy refused: a body or event
+// past its bound is a message past mcp_message_bytes, the bound the
+// client was given.
+func messageRefusal(err error) error {
+	var be *httppolicy.BodyLimitError
+	if errors.As(err, &be) {
+		return messageBoundError(be.Limit)
+	}
+	return err
 }
 
 // startHTTP opens the session with a network server. The caller records
@@ -123,7 +144,7 @@ func (s *server) startHTTP(ctx context.Context) (*conn, error) {
 			return nil, s.startTimedOut("initialize")
 		}
 		if r := s.refused.take(); r != nil { // its line, not the SDK's wrapping of it
-			return nil, fmt.Errorf("mcp server %s: %v", s.cfg.Name, r)
+			return nil, fmt.Errorf("mcp server %s: %w", s.cfg.Name, r)
 		}
 		if st := ht.firstStatus(); st == http.StatusUnauthorized || st == http.StatusForbidden {
 			if s.cfg.OAuth != nil {

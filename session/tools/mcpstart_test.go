@@ -133,7 +133,7 @@ func TestMCPStartHeldToStartupTimeout(t *testing.T) {
 	t.Logf("tiny start %s; budget %s", base, budget)
 
 	timedOut := fmt.Sprintf("mcp server many did not start: no answer to tools/list within %s (startup_timeout in [[mcp_servers]])", timeout)
-	refused := "mcp server many: list tools: " // one page larger than the SDK reads in one message
+	refused := "mcp server many: one of its messages passed 16 MiB, the most runnel takes — raise [limits] mcp_message_bytes in the config to allow more" // one page past mcp_message_bytes
 	capped := "mcp server many: it offers more than 1000 tools: the rest are left out — raise [limits] mcp_tools in the config to take more"
 	for _, c := range []struct {
 		name string

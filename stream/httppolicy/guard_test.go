@@ -4,11 +4,11 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"runnel/stream/modsrc"
 )
 
 // Nothing outside this package builds an HTTP client or transport, or uses
@@ -16,46 +16,12 @@ import (
 // policy. A new client written anywhere else fails here (test files, which
 // build servers and fakes, are not walked).
 func TestNoClientOutsideThePolicy(t *testing.T) {
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
 	var found []string
-	walked := 0
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "vendor") {
-				return filepath.SkipDir
-			}
-			if filepath.Join(root, "stream", "httppolicy") == path {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		walked++
+	modsrc.Walk(t, "../..", []string{"stream/httppolicy"}, func(rel string, fset *token.FileSet, f *ast.File) {
 		for _, hit := range clientsIn(fset, f) {
-			rel, _ := filepath.Rel(root, path)
 			found = append(found, rel+":"+hit)
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if walked < 50 {
-		t.Fatalf("walked %d files from %s: not the module", walked, root)
-	}
 	if len(found) > 0 {
 		t.Fatalf("HTTP clients built outside stream/httppolicy (use httppolicy.New):\n%s", strings.Join(found, "\n"))
 	}

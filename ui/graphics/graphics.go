@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"runnel/session/images"
+	"runnel/session/tools"
 )
 
 // Support is what the terminal can show. The zero value shows nothing.
@@ -30,7 +31,7 @@ func (s Support) On() bool { return s.Kitty || s.ITerm }
 
 // Detect reads the environment (getenv) and, inside tmux, asks tmux
 // whether it passes sequences through (tmuxOption runs `tmux show -gv
-// allow-passthrough`; nil uses TmuxPassthrough).
+// allow-passthrough`: TmuxPassthrough with the chat's child environment).
 func Detect(getenv func(string) string, tmuxOption func() string) Support {
 	switch getenv("RUNNEL_INLINE_IMAGES") {
 	case "0", "off", "false":
@@ -48,9 +49,6 @@ func Detect(getenv func(string) string, tmuxOption func() string) Support {
 	if getenv("TMUX") == "" {
 		return s
 	}
-	if tmuxOption == nil {
-		tmuxOption = TmuxPassthrough
-	}
 	s.Tmux = true
 	if v := getenv("RUNNEL_INLINE_IMAGES"); v == "1" || v == "on" {
 		return s
@@ -63,11 +61,14 @@ func Detect(getenv func(string) string, tmuxOption func() string) Support {
 }
 
 // TmuxPassthrough is tmux's allow-passthrough option, "" when tmux does not
-// answer within a second.
-func TmuxPassthrough() string {
+// answer within a second. tmux runs with env (tools.ChildEnv: without the
+// config's secrets).
+func TmuxPassthrough(env tools.Environ) string {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, "tmux", "show", "-gv", "allow-passthrough").Output()
+	cmd := exec.CommandContext(ctx, "tmux", "show", "-gv", "allow-passthrough")
+	cmd.Env = env
+	out, err := cmd.Output()
 	if err != nil {
 		return ""
 	}

@@ -3,7 +3,8 @@
 // progress notifications, an isError result, a protocol error, non-text
 // content, a call that waits for cancellation, a call that never answers
 // (hang), and a crash. Run with "many N [PAGE]", it offers N tools, PAGE
-// a page (0: tools/list is never answered). Run with the argument "silent", it reads its stdin
+// a page (0: tools/list is never answered); with "hugepage N", its
+// tools/list answer is one message of N bytes and more. Run with the argument "silent", it reads its stdin
 // and never answers anything, initialize included; with "deaf", it
 // does not even read its stdin.
 package main
@@ -39,6 +40,10 @@ func main() {
 	s := mcp.NewServer(&mcp.Implementation{Name: "testserver", Version: "1"}, nil)
 	if len(os.Args) > 1 && os.Args[1] == "flood" {
 		flood(s, os.Args[2:])
+	}
+	if len(os.Args) > 2 && os.Args[1] == "hugepage" {
+		n, _ := strconv.Atoi(os.Args[2])
+		s.AddReceivingMiddleware(hugePage(n))
 	}
 	if len(os.Args) > 2 && os.Args[1] == "many" {
 		n, _ := strconv.Atoi(os.Args[2])
@@ -199,5 +204,19 @@ func flood(s *mcp.Server, args []string) {
 	s.AddTool(&mcp.Tool{Name: strings.Repeat("n", n[1]), InputSchema: obj}, noop)
 	for i := range n[0] {
 		s.AddTool(&mcp.Tool{Name: fmt.Sprintf("t%06d", i), Description: "one of many", InputSchema: obj}, noop)
+	}
+}
+
+// hugePage answers tools/list with one message of more than n bytes: one
+// tool whose description is n bytes long.
+func hugePage(n int) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method != "tools/list" {
+				return next(ctx, method, req)
+			}
+			return &mcp.ListToolsResult{Tools: []*mcp.Tool{{Name: "huge", Description: strings.Repeat("h", n),
+				InputSchema: json.RawMessage(`{"type":"object"}`)}}}, nil
+		}
 	}
 }
