@@ -2,9 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -21,21 +19,6 @@ func bgWords(n int) []string {
 		out[i] = fmt.Sprintf("w%d ", i)
 	}
 	return out
-}
-
-// runnelPID is the pid of the program the pane runs.
-func runnelPID(t *testing.T, p *pane) int {
-	t.Helper()
-	panePID := strings.TrimSpace(p.tmux("display-message", "-p", "-t", "t", "#{pane_pid}"))
-	out, err := exec.Command("pgrep", "-P", panePID).Output()
-	if err != nil {
-		t.Skipf("pgrep: %v", err)
-	}
-	pid, err := strconv.Atoi(strings.Fields(string(out))[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pid
 }
 
 // A runnel killed with -9 while a background response streams leaves its id

@@ -134,55 +134,53 @@ func seen(t *testing.T, p *pane, what string, cond func(string) bool) time.Time 
 var floodKinds = []string{"words", "base64", "cjk"}
 
 // TestChatLongParagraphEndsInTime: a 256 KB paragraph (words, base64, CJK)
-// streamed flat out shows its last word within a second of the last byte,
-// the chat stays live, and the answer is drawn once. A lag over the second
-// is measured again once before it fails (a pause of a loaded machine).
+// streamed flat out shows its last word after at most a second of the
+// chat's CPU from the last byte (a chat that fell behind the stream works
+// through the rest first), the chat stays live, and the answer is drawn
+// once. The second is the chat's CPU time, not the wall clock's, which a
+// loaded machine stretches (proccpu_linux_test.go).
 func TestChatLongParagraphEndsInTime(t *testing.T) {
-	// not parallel: it times the chat's latency, which a pane beside it would slow
-	lagOf := func(t *testing.T, kind string) time.Duration {
-		srv := newParagraphServer(t, kind, paragraph(kind, 256<<10)+" "+floodMarker, 0, false)
-		p, _ := paragraphPane(t, srv.URL)
-		p.say("go")
-		var last time.Time
-		select {
-		case last = <-srv.end:
-		case <-time.After(30 * time.Second): // a guard against hanging
-			t.Fatal("the server never sent the last byte")
-		}
-		at := seen(t, p, "the last word", func(s string) bool { return strings.Contains(s, floodMarker) })
-		s := p.waitText("ready")
-		if strings.Count(s, floodMarker) != 1 {
-			t.Errorf("the end is drawn %d times:\n%s", strings.Count(s, floodMarker), s)
-		}
-		return at.Sub(last)
-	}
+	// not parallel: a pane beside it would slow its polling
 	for _, kind := range floodKinds {
 		t.Run(kind, func(t *testing.T) {
-			for try := 1; ; try++ {
-				lag := lagOf(t, kind)
-				t.Logf("%s: the last word showed %v after the last byte", kind, lag)
-				if lag <= time.Second {
-					return
-				}
-				if try == 2 {
-					t.Errorf("the last word showed %v after the last byte, twice over 1s", lag)
-					return
-				}
+			srv := newParagraphServer(t, kind, paragraph(kind, 256<<10)+" "+floodMarker, 0, false)
+			p, _ := paragraphPane(t, srv.URL)
+			pid := runnelPID(t, p)
+			p.say("go")
+			var last time.Time
+			select {
+			case last = <-srv.end:
+			case <-time.After(30 * time.Second): // a guard against hanging
+				t.Fatal("the server never sent the last byte")
+			}
+			cpu := cpuOf(t, pid)
+			at := seen(t, p, "the last word", func(s string) bool { return strings.Contains(s, floodMarker) })
+			cpu = cpuOf(t, pid) - cpu
+			s := p.waitText("ready")
+			if strings.Count(s, floodMarker) != 1 {
+				t.Errorf("the end is drawn %d times:\n%s", strings.Count(s, floodMarker), s)
+			}
+			t.Logf("%s: the last word showed after %v of the chat's CPU (%v on the wall) from the last byte", kind, cpu, at.Sub(last))
+			if cpu > time.Second {
+				t.Errorf("the last word showed after %v of the chat's CPU from the last byte, over 1 s", cpu)
 			}
 		})
 	}
 }
 
 // TestChatEscStopsALongParagraph: esc in the middle of a long paragraph
-// streamed flat out shows "stopped" within 200 ms of what it takes when
-// the stream stands still (the harness's own latency, measured in the same
-// run: tmux, the terminal, the polling). Over it, both are measured again
-// once before the test fails (a pause of a loaded machine).
+// streamed flat out shows "stopped" after at most 200 ms more of the
+// chat's CPU than esc on a stream standing still (measured in the same
+// run); a chat that worked through what it had queued before the key would
+// spend seconds. CPU time, not the wall clock's, which a loaded machine
+// stretches for a flooded chat more than for an idle one
+// (proccpu_linux_test.go).
 func TestChatEscStopsALongParagraph(t *testing.T) {
-	// not parallel: it times the chat's latency, which a pane beside it would slow
-	escAfter := func(t *testing.T, kind string, stall bool) time.Duration {
+	// not parallel: a pane beside it would slow its polling
+	escCost := func(t *testing.T, kind string, stall bool) time.Duration {
 		srv := newParagraphServerStall(t, kind, paragraph(kind, 256<<10), 128<<10, true, stall)
 		p, _ := paragraphPane(t, srv.URL)
+		pid := runnelPID(t, p)
 		p.say("go")
 		select {
 		case <-srv.mark:
@@ -192,64 +190,53 @@ func TestChatEscStopsALongParagraph(t *testing.T) {
 		if stall { // the chat has drawn what came: it is idle
 			seen(t, p, "the text so far", func(s string) bool { return strings.Contains(s, "esc") && strings.Count(s, "\n") > 10 })
 		}
+		cpu := cpuOf(t, pid)
 		pressed := time.Now()
 		p.keys("Escape")
-		return seen(t, p, "stopped", func(s string) bool { return strings.Contains(s, "stopped") }).Sub(pressed)
+		at := seen(t, p, "stopped", func(s string) bool { return strings.Contains(s, "stopped") })
+		cpu = cpuOf(t, pid) - cpu
+		t.Logf("%s: stopped after %v of the chat's CPU (%v on the wall) from esc", kind, cpu, at.Sub(pressed))
+		return cpu
 	}
-	base := escAfter(t, "words", true)
-	t.Logf("esc on a stream standing still: stopped after %v", base)
+	base := escCost(t, "words", true)
 	for _, kind := range floodKinds {
 		t.Run(kind, func(t *testing.T) {
-			for try := 1; ; try++ {
-				d := escAfter(t, kind, false)
-				t.Logf("%s: stopped %v after esc", kind, d)
-				if d <= base+200*time.Millisecond {
-					return
-				}
-				if try == 2 {
-					t.Errorf("esc showed stopped after %v, want within 200ms of %v (measured twice)", d, base)
-					return
-				}
-				base = escAfter(t, "words", true)
-				t.Logf("esc on a stream standing still, measured again: stopped after %v", base)
+			if d := escCost(t, kind, false); d > base+200*time.Millisecond {
+				t.Errorf("esc showed stopped after %v of the chat's CPU, want within 200ms of %v (esc on a stream standing still)", d, base)
 			}
 		})
 	}
 }
 
 // TestChatSIGTERMDuringALongParagraph: SIGTERM in the middle of a long
-// paragraph streamed flat out exits 143 at once (within 2 s; over it, it is
-// measured again once before the test fails), with the partial answer
-// saved.
+// paragraph streamed flat out exits 143 at once (after at most 2 s of the
+// chat's CPU: CPU time, not the wall clock's, which a loaded machine
+// stretches), with the partial answer saved.
 func TestChatSIGTERMDuringALongParagraph(t *testing.T) {
-	// not parallel: it times the chat's latency, which a pane beside it would slow
-	for try := 1; ; try++ {
-		srv := newParagraphServer(t, "cjk", paragraph("cjk", 256<<10), 128<<10, true)
-		p, data := paragraphPane(t, srv.URL)
-		p.say("go")
-		select {
-		case <-srv.mark:
-		case <-time.After(30 * time.Second): // a guard against hanging
-			t.Fatal("the server never sent 128 KB")
-		}
-		sent := time.Now()
-		signalRunnel(t, p, syscall.SIGTERM)
-		at := seen(t, p, "the exit", func(s string) bool { return strings.Contains(s, "[exited") })
-		if s := p.screen(); !strings.Contains(s, "[exited 143]") {
-			t.Fatalf("after SIGTERM:\n%s", s)
-		}
-		s := latestSession(t, data)
-		if len(s.Turns) != 1 || len(s.Turns[0].Responses) == 0 || len(s.Turns[0].Responses[0].Items) == 0 {
-			t.Fatalf("the partial turn was not saved: %+v", s)
-		}
-		d := at.Sub(sent)
-		t.Logf("SIGTERM ended runnel in %v", d)
-		if d <= 2*time.Second {
-			return
-		}
-		if try == 2 {
-			t.Errorf("SIGTERM took %v to end runnel, twice over 2 s", d)
-			return
-		}
+	// not parallel: a pane beside it would slow its polling
+	srv := newParagraphServer(t, "cjk", paragraph("cjk", 256<<10), 128<<10, true)
+	p, data := paragraphPane(t, srv.URL)
+	pid, shell := runnelPID(t, p), panePID(t, p)
+	p.say("go")
+	select {
+	case <-srv.mark:
+	case <-time.After(30 * time.Second): // a guard against hanging
+		t.Fatal("the server never sent 128 KB")
+	}
+	cpu := cpuOf(t, pid)
+	sent := time.Now()
+	signalRunnel(t, p, syscall.SIGTERM)
+	at := seen(t, p, "the exit", func(s string) bool { return strings.Contains(s, "[exited") })
+	if s := p.screen(); !strings.Contains(s, "[exited 143]") {
+		t.Fatalf("after SIGTERM:\n%s", s)
+	}
+	cpu = waitedCPUOf(t, shell) - cpu // the shell has waited for runnel: its whole CPU
+	s := latestSession(t, data)
+	if len(s.Turns) != 1 || len(s.Turns[0].Responses) == 0 || len(s.Turns[0].Responses[0].Items) == 0 {
+		t.Fatalf("the partial turn was not saved: %+v", s)
+	}
+	t.Logf("SIGTERM ended runnel after %v of its CPU (%v on the wall)", cpu, at.Sub(sent))
+	if cpu > 2*time.Second {
+		t.Errorf("SIGTERM took %v of runnel's CPU to end it, over 2 s", cpu)
 	}
 }

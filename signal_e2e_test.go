@@ -55,8 +55,26 @@ func chatSignal(t *testing.T, sig syscall.Signal, want string) {
 // signalRunnel sends sig to the runnel running in p's pane.
 func signalRunnel(t *testing.T, p *pane, sig syscall.Signal) {
 	t.Helper()
-	panePID := strings.TrimSpace(p.tmux("display-message", "-p", "-t", "t", "#{pane_pid}"))
-	out, err := exec.Command("pgrep", "-P", panePID).Output()
+	if err := sendSignal(runnelPID(t, p), sig); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// panePID is the process id of the shell running in p's pane.
+func panePID(t *testing.T, p *pane) int {
+	t.Helper()
+	pid, err := strconv.Atoi(strings.TrimSpace(p.tmux("display-message", "-p", "-t", "t", "#{pane_pid}")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid
+}
+
+// runnelPID is the process id of the runnel running in p's pane (the
+// shell's child).
+func runnelPID(t *testing.T, p *pane) int {
+	t.Helper()
+	out, err := exec.Command("pgrep", "-P", strconv.Itoa(panePID(t, p))).Output()
 	if err != nil {
 		t.Skipf("pgrep: %v", err)
 	}
@@ -64,9 +82,7 @@ func signalRunnel(t *testing.T, p *pane, sig syscall.Signal) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := sendSignal(pid, sig); err != nil {
-		t.Fatal(err)
-	}
+	return pid
 }
 
 // latestSession is the newest session saved under the data dir.

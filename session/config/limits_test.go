@@ -5,9 +5,9 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"runnel/stream"
+	"runnel/stream/costtest"
 )
 
 // Every bound of the one table is set in config.example.toml at its default
@@ -83,39 +83,31 @@ func keysDoc(n int) []byte {
 	return []byte(b.String())
 }
 
-// A config table is rejected in linear time: ten times the lines cost
-// about ten times as long (a quadratic check costs a hundred times), timed
-// against a baseline of the same run that is long enough (tens of ms) that
-// a preempted slice cannot decide it.
+// A config table too big to read is refused in linear time: go-toml's
+// decode costs the square of the keys, so past MaxConfigKeys a table is
+// refused by a count, linear and stopping at the bound, before it is
+// decoded: ten times the lines cost at most a few times as long (a decode
+// of them would cost a hundred times), and no more than a table under the
+// bound. Timed through costtest on
+// the thread's CPU clock against a baseline of the same run, in samples of
+// tens of ms, so a preempted slice cannot decide it.
 func TestConfigTableLinear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("times a parse")
 	}
-	timeOf := func(n int) time.Duration {
+	costtest.SkipIfRace(t)
+	parse := func(n int) costtest.Work {
 		doc := keysDoc(n)
-		best := time.Duration(1 << 62)
-		for range 3 {
-			start := time.Now()
-			_, err := parseConfig(doc, "c.toml")
-			d := time.Since(start)
-			if err == nil || strings.Contains(err.Error(), "\n") ||
-				!strings.Contains(err.Error(), `c.toml:2: key "keys.act0": no such action`) && !strings.Contains(err.Error(), "more than 4096 keys") {
-				t.Fatalf("%d lines: %v", n, err)
-			}
-			best = min(best, d)
+		_, err := parseConfig(doc, "c.toml")
+		if err == nil || strings.Contains(err.Error(), "\n") ||
+			!strings.Contains(err.Error(), `c.toml:2: key "keys.act0": no such action`) && !strings.Contains(err.Error(), "more than 4096 keys") {
+			t.Fatalf("%d lines: %v", n, err)
 		}
-		return best
+		return costtest.Func(func() { _, _ = parseConfig(doc, "c.toml") })
 	}
-	n := 2000
-	base := timeOf(n)
-	for base < 30*time.Millisecond && n < 1<<20 {
-		n *= 2
-		base = timeOf(n)
-	}
-	big := timeOf(10 * n)
-	if big > 30*base {
-		t.Errorf("%d lines took %v, %d lines %v: %.0f× for 10× the lines (linear is about 10×)", n, base, 10*n, big, float64(big)/float64(base))
-	}
+	big := parse(10 * MaxConfigKeys)
+	costtest.AtMost(t, "a [keys] table of 409,600 lines, against 40,960", big, parse(100*MaxConfigKeys), 30)
+	costtest.AtMost(t, "a [keys] table of 40,960 lines, against 4,000 (under the bound)", parse(4000), big, 30)
 }
 
 // TestFixedBoundsDocumented: the README's limits table names each bound
