@@ -14,25 +14,58 @@ import (
 // profileEnv names a file the process writes a CPU profile of its whole
 // life to (go tool pprof reads it): for measuring the real TUI in
 // ../shared/bench, not a user-facing knob; only in a build with -tags pprof
-// (profile_off.go otherwise). Unset, nothing is profiled.
-const profileEnv = "RUNNEL_CPUPROFILE"
+// (profile_off.go otherwise). Unset, nothing is profiled. memProfileEnv
+// names a file for the heap profile at exit (alloc_space: what the whole
+// life allocated, which is what the garbage collector paid for).
+const (
+	profileEnv    = "RUNNEL_CPUPROFILE"
+	memProfileEnv = "RUNNEL_MEMPROFILE"
+)
 
 // heapProfileEnv names a file that holds a heap profile taken at the most
 // live heap the process reached (heapPeaks), for finding what a peak of
 // memory holds; like profileEnv, only in a build with -tags pprof.
 const heapProfileEnv = "RUNNEL_HEAPPROFILE"
 
-// startProfile starts the CPU profile profileEnv and the heap profile
-// heapProfileEnv ask for and returns what stops them; a profile that cannot
-// start says so in one line on stderr and the command runs unprofiled.
+// startProfile starts the profiles profileEnv, heapProfileEnv and
+// memProfileEnv ask for and returns what stops them (and writes the
+// allocations profile); a profile that cannot start says so in one line on
+// stderr and the command runs unprofiled.
 func startProfile(getenv func(string) string) (stop func()) {
 	stopHeap := func() {}
 	if path := getenv(heapProfileEnv); path != "" {
 		stopHeap = heapPeaks(path)
 	}
-	path := getenv(profileEnv)
+	stopCPU := startCPUProfile(getenv(profileEnv))
+	mem := getenv(memProfileEnv)
+	return func() {
+		stopCPU()
+		stopHeap()
+		if mem != "" {
+			writeHeapProfile(mem)
+		}
+	}
+}
+
+// writeHeapProfile writes the allocations profile to path; a failure says
+// so in one line on stderr.
+func writeHeapProfile(path string) {
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.Lookup("allocs").WriteTo(f, 0)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "runnel: %s: no heap profile: %v\n", memProfileEnv, err)
+	}
+}
+
+// startCPUProfile starts a CPU profile written to path, unless path is "".
+func startCPUProfile(path string) (stop func()) {
 	if path == "" {
-		return stopHeap
+		return func() {}
 	}
 	f, err := os.Create(path)
 	if err == nil {
@@ -42,12 +75,11 @@ func startProfile(getenv func(string) string) (stop func()) {
 	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "runnel: %s: no CPU profile: %v\n", profileEnv, err)
-		return stopHeap
+		return func() {}
 	}
 	return func() {
 		pprof.StopCPUProfile()
 		f.Close()
-		stopHeap()
 	}
 }
 

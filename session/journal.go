@@ -222,8 +222,23 @@ const maxStreamingSave = 4 << 20
 
 // save hands the pending items to the writer.
 func (l *TurnLog) save(now time.Time) {
-	if len(l.pending) == 0 {
+	batch, bg := l.take(now)
+	if len(batch) == 0 {
 		return
+	}
+	l.j.enqueue(func() {
+		if l.tid != 0 {
+			l.j.report(l.j.db.SaveItems(l.tid, batch))
+			l.saveBackground(bg)
+		}
+	})
+}
+
+// take empties pending into a batch of writes, with the background
+// response to record (its ID "" when it was recorded already).
+func (l *TurnLog) take(now time.Time) ([]store.ItemWrite, store.Background) {
+	if len(l.pending) == 0 {
+		return nil, store.Background{}
 	}
 	batch := make([]store.ItemWrite, 0, len(l.pending))
 	for k, it := range l.pending {
@@ -237,14 +252,14 @@ func (l *TurnLog) save(now time.Time) {
 		bg.ID = ""
 	}
 	l.bgSaved = l.bg
-	l.j.enqueue(func() {
-		if l.tid != 0 {
-			l.j.report(l.j.db.SaveItems(l.tid, batch))
-			if bg.ID != "" {
-				l.j.report(l.j.db.SetBackground(l.tid, bg.ID, bg.After))
-			}
-		}
-	})
+	return batch, bg
+}
+
+// saveBackground records bg, on the writer's goroutine, unless its ID is "".
+func (l *TurnLog) saveBackground(bg store.Background) {
+	if bg.ID != "" {
+		l.j.report(l.j.db.SetBackground(l.tid, bg.ID, bg.After))
+	}
 }
 
 // End writes every item of the turn and how it ended.
@@ -258,8 +273,10 @@ func (l *TurnLog) End(now time.Time, t *Turn) {
 			l.pending[itemKey{ri, it.Index}] = it
 		}
 	}
-	l.save(now)
-	end := store.TurnEnd{Status: turnStatus(t), Error: endNote(t)}
+	// the last items go with the end, in one write: indexed once, as the
+	// turn's folded row, not first as items of a streaming turn
+	batch, bg := l.take(now)
+	end := store.TurnEnd{Status: turnStatus(t), Error: endNote(t), Items: batch}
 	var usage turnUsage
 	for _, s := range t.Responses {
 		end.ResponseIDs = append(end.ResponseIDs, s.ID)
@@ -275,6 +292,7 @@ func (l *TurnLog) End(now time.Time, t *Turn) {
 	left := t.LeftWindow
 	l.j.enqueue(func() {
 		if l.tid != 0 {
+			l.saveBackground(bg)
 			l.j.report(l.j.db.FinishTurn(l.tid, end))
 		}
 		if sid := l.j.ID(); left && sid != "" {

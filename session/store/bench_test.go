@@ -140,7 +140,7 @@ func fill(tb testing.TB, db *DB, sessions, turns int, seed uint64) []SessionID {
 						return err
 					}
 				}
-				if err := foldTurn(tx, TurnID(tid)); err != nil {
+				if err := foldTurn(tx, TurnID(tid), nil); err != nil {
 					return err
 				}
 			}

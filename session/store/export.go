@@ -195,7 +195,7 @@ func importTurn(tx *sql.Tx, sid SessionID, seq, parent int, t exportTurn) error 
 			return err
 		}
 	}
-	return foldTurn(tx, TurnID(n))
+	return foldTurn(tx, TurnID(n), nil)
 }
 
 // freeID returns want when it is a well-formed id not in use, else a new id.

@@ -3,15 +3,20 @@ package store
 import (
 	"database/sql"
 	"encoding/json"
+	"sync"
 )
 
 // The search index (FTS5 table "search") holds one row per finished turn and
 // a few per streaming one:
 //
 //   - while a turn streams, its prompt row (rowid -turn, written by
-//     BeginTurn) and one row per item (rowid = items.id, replaced at each
-//     save) keep even a half-written answer findable, at the cost of one
-//     item's text per save;
+//     BeginTurn) and one row per item (rowid = items.id) keep even a
+//     half-written answer findable. An item's row is replaced when it is
+//     done, and while it streams only when its text has doubled since the
+//     row was written (itemIndex): a save each second of a growing answer
+//     indexes about twice its text in all, not its text once per save (a
+//     40 KB answer at 200 deltas/s: 1 MB); at least the first half of a
+//     streaming item is findable;
 //   - when it ends (FinishTurn, recovery as interrupted, import, migration)
 //     foldTurn merges them into the one row -turn, taking an item's text
 //     from its row where it has one (so a finished turn has no item rows,
@@ -20,6 +25,77 @@ import (
 // So a finished turn is one document: bm25 ranks turns rather than items,
 // and a search over n turns touches about n rows. Column "turn" is the
 // turns.id of every row; Search returns one hit per turn.
+
+// itemIndex remembers, for the items of the turns this DB streams, how
+// long each item's JSON was when its search row was last written, so a
+// streaming item is indexed again only when it has doubled. It is safe for
+// concurrent use.
+//
+// Invariant: sizes holds only items of turns not yet finished by this DB
+// (FinishTurn forgets a turn's); an item not in it is indexed at its next
+// save.
+type itemIndex struct {
+	mu    sync.Mutex
+	sizes map[int64]indexed // by items.id
+}
+
+type indexed struct {
+	turn TurnID
+	size int
+}
+
+// due reports whether item id (of turn tid) is to be indexed now, and if
+// so records it: a done item always; a partial one when it was never
+// indexed or has doubled since.
+func (x *itemIndex) due(id int64, tid TurnID, it ItemWrite) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if last, ok := x.sizes[id]; ok && !it.Done && len(it.Raw) < 2*last.size {
+		return false
+	}
+	x.record(id, tid, len(it.Raw))
+	return true
+}
+
+// wrote records that item id's search row was written from its JSON of n
+// bytes.
+func (x *itemIndex) wrote(id int64, tid TurnID, n int) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.record(id, tid, n)
+}
+
+func (x *itemIndex) record(id int64, tid TurnID, n int) {
+	if x.sizes == nil {
+		x.sizes = map[int64]indexed{}
+	}
+	x.sizes[id] = indexed{turn: tid, size: n}
+}
+
+// current reports whether item id's search row was written from the JSON
+// stored now, n bytes long: a row written before the item grew holds less
+// than it.
+func (x *itemIndex) current(id int64, n int) bool {
+	if x == nil {
+		return false
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	last, ok := x.sizes[id]
+	return ok && last.size == n
+}
+
+// forget drops what is remembered of turn tid's items: it ended (its rows
+// fold into one).
+func (x *itemIndex) forget(tid TurnID) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	for id, v := range x.sizes {
+		if v.turn == tid {
+			delete(x.sizes, id)
+		}
+	}
+}
 
 // indexItem replaces the search row of one item of a streaming turn (its
 // Text, else what its Raw holds) and, when the item is an answer, the
@@ -64,7 +140,15 @@ func indexTurn(tx *sql.Tx, tid TurnID, prompt string, input []json.RawMessage) e
 // foldTurn replaces every search row of a turn with one holding all its
 // text, and makes its last answer the session's preview if it is the
 // session's newest turn.
-func foldTurn(tx *sql.Tx, tid TurnID) error {
+//
+// x vouches for the item rows this DB wrote (nil: none); any other item
+// row may hold less than its item (a streaming row is written again only
+// as it doubles, and a crash leaves one behind), so it is dropped and the
+// item read from its JSON.
+func foldTurn(tx *sql.Tx, tid TurnID, x *itemIndex) error {
+	if err := dropStale(tx, tid, x); err != nil {
+		return err
+	}
 	var prompt string
 	var input []byte
 	if err := tx.QueryRow(`SELECT prompt, input FROM turns WHERE id = ?`, int64(tid)).Scan(&prompt, &input); err != nil {
@@ -123,6 +207,31 @@ func foldTurn(tx *sql.Tx, tid TurnID) error {
 			AND (SELECT max(seq) FROM turns WHERE session_id = sessions.id) = (SELECT seq FROM turns WHERE id = ?)`,
 			p, int64(tid), int64(tid))
 		return err
+	}
+	return nil
+}
+
+// dropStale deletes the item rows of turn tid that x does not vouch for.
+func dropStale(tx *sql.Tx, tid TurnID, x *itemIndex) error {
+	rows, err := tx.Query(`SELECT i.id, length(i.raw) FROM items i JOIN search s ON s.rowid = i.id WHERE i.turn_id = ?`, int64(tid))
+	if err != nil {
+		return err
+	}
+	var stale []int64
+	for rows.Next() {
+		var id int64
+		var n int
+		if rows.Scan(&id, &n) == nil && !x.current(id, n) {
+			stale = append(stale, id)
+		}
+	}
+	if err := closeRows(rows); err != nil {
+		return err
+	}
+	for _, id := range stale {
+		if _, err := tx.Exec(`DELETE FROM search WHERE rowid = ?`, id); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -38,6 +38,7 @@ type DB struct {
 	now   func() time.Time
 
 	secrets *stream.Redactor // hidden in everything written; set once, before writing
+	index   itemIndex        // when this DB's streaming items were last indexed (index.go)
 }
 
 // SetSecrets makes every later write hide the values in r (see

@@ -176,7 +176,7 @@ func reindexAll(tx *sql.Tx) error {
 		return err
 	}
 	for _, id := range ids {
-		if err := foldTurn(tx, id); err != nil {
+		if err := foldTurn(tx, id, nil); err != nil {
 			return err
 		}
 	}

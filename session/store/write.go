@@ -41,6 +41,7 @@ type TurnEnd struct {
 	Status      Status          // completed, incomplete, failed or stopped
 	Usage       json.RawMessage // as received (or summed by the caller); nil for none
 	Error       string          // what ended a failed turn, one line
+	Items       []ItemWrite     // the turn's last item writes, saved with its end (as SaveItems would, indexed once, folded)
 }
 
 // CreateSession stores a new session and returns its id.
@@ -190,28 +191,15 @@ func (db *DB) redactAll(raws []json.RawMessage) []json.RawMessage {
 // false) while it streams, the whole item when it is done. A partial never
 // replaces a done item. Each Raw must be a JSON object; it is stored byte for
 // byte and indexed for Search (its Text, when given, is indexed instead of
-// what Raw holds). session.Journal calls it for each batch.
+// what Raw holds; a partial one only as it doubles: see index.go).
+// session.Journal calls it for each batch.
 func (db *DB) SaveItems(tid TurnID, items []ItemWrite) error {
-	for i, it := range items {
-		if it.Response < 0 || it.Output < 0 {
-			return db.fail("save item", badInput("item %d: negative index (response %d, output %d)", i, it.Response, it.Output))
-		}
-		if err := checkObject(it.Raw); err != nil {
-			return db.fail("save item", badInput("item %d (response %d, output %d): %v", i, it.Response, it.Output, err))
-		}
+	items, err := db.checkItems(items)
+	if err != nil {
+		return db.fail("save item", err)
 	}
 	if len(items) == 0 {
 		return nil
-	}
-	if db.secrets.Len() > 0 {
-		items = slices.Clone(items)
-		for i := range items {
-			items[i].Raw = db.secrets.JSON(items[i].Raw)
-			if t := items[i].Text; t != nil {
-				items[i].Text = &stream.Searchable{Prompt: db.secrets.String(t.Prompt), Answer: db.secrets.String(t.Answer),
-					Reasoning: db.secrets.String(t.Reasoning), Tool: db.secrets.String(t.Tool)}
-			}
-		}
 	}
 	now := ms(db.now())
 	return db.write("save item", func(tx *sql.Tx) error {
@@ -223,32 +211,63 @@ func (db *DB) SaveItems(tid TurnID, items []ItemWrite) error {
 		}
 		streaming := Status(status) == StatusStreaming
 		for _, it := range items {
-			var id int64
-			err := tx.QueryRow(`INSERT INTO items (turn_id, response_idx, output_idx, raw, done, updated)
-				VALUES (?, ?, ?, ?, ?, ?)
-				ON CONFLICT (turn_id, response_idx, output_idx) DO UPDATE
-					SET raw = excluded.raw, done = excluded.done, updated = excluded.updated
-					WHERE items.done = 0 OR excluded.done = 1
-				RETURNING id`,
-				int64(tid), it.Response, it.Output, []byte(it.Raw), it.Done, now).Scan(&id)
-			if errors.Is(err, sql.ErrNoRows) {
-				continue // a partial arrived after the done item: keep the done one
-			}
+			id, ok, err := upsertItem(tx, tid, it, now)
 			if err != nil {
 				return err
 			}
-			if !streaming {
-				continue // folded below
+			if !ok || !streaming || !db.index.due(id, tid, it) {
+				continue // kept the done one; folded below; or indexed recently enough
 			}
 			if err := indexItem(tx, id, tid, it); err != nil {
 				return err
 			}
 		}
 		if !streaming {
-			return foldTurn(tx, tid) // a late save to a finished turn
+			return foldTurn(tx, tid, nil) // a late save to a finished turn
 		}
 		return nil
 	})
+}
+
+// checkItems validates items for a write and returns them with secrets
+// hidden.
+func (db *DB) checkItems(items []ItemWrite) ([]ItemWrite, error) {
+	for i, it := range items {
+		if it.Response < 0 || it.Output < 0 {
+			return nil, badInput("item %d: negative index (response %d, output %d)", i, it.Response, it.Output)
+		}
+		if err := checkObject(it.Raw); err != nil {
+			return nil, badInput("item %d (response %d, output %d): %v", i, it.Response, it.Output, err)
+		}
+	}
+	if db.secrets.Len() > 0 {
+		items = slices.Clone(items)
+		for i := range items {
+			items[i].Raw = db.secrets.JSON(items[i].Raw)
+			if t := items[i].Text; t != nil {
+				items[i].Text = &stream.Searchable{Prompt: db.secrets.String(t.Prompt), Answer: db.secrets.String(t.Answer),
+					Reasoning: db.secrets.String(t.Reasoning), Tool: db.secrets.String(t.Tool)}
+			}
+		}
+	}
+	return items, nil
+}
+
+// upsertItem writes one item of turn tid and returns its row id; ok is
+// false when it was not written: a partial that arrived after the done
+// item, which is kept.
+func upsertItem(tx *sql.Tx, tid TurnID, it ItemWrite, now int64) (id int64, ok bool, err error) {
+	err = tx.QueryRow(`INSERT INTO items (turn_id, response_idx, output_idx, raw, done, updated)
+		VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (turn_id, response_idx, output_idx) DO UPDATE
+			SET raw = excluded.raw, done = excluded.done, updated = excluded.updated
+			WHERE items.done = 0 OR excluded.done = 1
+		RETURNING id`,
+		int64(tid), it.Response, it.Output, []byte(it.Raw), it.Done, now).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return id, err == nil, err
 }
 
 // FinishTurn records how a turn ended.
@@ -269,7 +288,12 @@ func (db *DB) FinishTurn(tid TurnID, f TurnEnd) error {
 	}
 	idsJSON, _ := json.Marshal(ids)
 	f.Error = db.secrets.String(f.Error)
+	items, err := db.checkItems(f.Items)
+	if err != nil {
+		return db.fail("finish turn", err)
+	}
 	now := ms(db.now())
+	defer db.index.forget(tid)
 	return db.write("finish turn", func(tx *sql.Tx) error {
 		res, err := tx.Exec(`UPDATE turns SET status = ?, response_ids = ?, usage = ?, error = ?, ended = ? WHERE id = ?`,
 			string(f.Status), string(idsJSON), usage, f.Error, now, int64(tid))
@@ -279,10 +303,22 @@ func (db *DB) FinishTurn(tid TurnID, f TurnEnd) error {
 		if n, _ := res.RowsAffected(); n == 0 {
 			return badInput("turn %d does not exist (deleted?)", tid)
 		}
+		for _, it := range items {
+			id, ok, err := upsertItem(tx, tid, it, now)
+			if err != nil {
+				return err
+			}
+			if ok && it.Text != nil { // the fold takes this row: the item's own text, not its JSON read again
+				if err := indexItem(tx, id, tid, it); err != nil {
+					return err
+				}
+				db.index.wrote(id, tid, len(it.Raw))
+			}
+		}
 		if _, err = tx.Exec(`UPDATE sessions SET updated = ? WHERE id = (SELECT session_id FROM turns WHERE id = ?)`, now, int64(tid)); err != nil {
 			return err
 		}
-		return foldTurn(tx, tid)
+		return foldTurn(tx, tid, &db.index)
 	})
 }
 
@@ -330,7 +366,7 @@ func (db *DB) sweep() error {
 				WHERE id = ? AND status = 'streaming'`, id); err != nil {
 				return err
 			}
-			if err := foldTurn(tx, TurnID(id)); err != nil {
+			if err := foldTurn(tx, TurnID(id), nil); err != nil {
 				return err
 			}
 		}
@@ -469,7 +505,7 @@ func (db *DB) SetInput(tid TurnID, input []json.RawMessage) error {
 		if Status(status) == StatusStreaming {
 			return indexTurn(tx, tid, prompt, input)
 		}
-		return foldTurn(tx, tid)
+		return foldTurn(tx, tid, nil)
 	})
 }
 

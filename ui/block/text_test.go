@@ -1,6 +1,7 @@
 package block
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 
@@ -48,5 +49,36 @@ func TestFitterGrowing(t *testing.T) {
 	}
 	if got := f.fit(steps[len(steps)-1], 40); got != steps[len(steps)-1] {
 		t.Errorf("at a width everything fits: %q", got)
+	}
+}
+
+// TestGrowingCleanCopiesWhatIsNew: a growing text with tabs (a Go answer)
+// is cleaned step by step with about what is new allocated, not the whole
+// text at every step, and equals clean of the whole at every step.
+func TestGrowingCleanCopiesWhatIsNew(t *testing.T) {
+	var b strings.Builder
+	for b.Len() < 64<<10 {
+		b.WriteString("func f() {\n\treturn x // é, a tab above\n}\n\n")
+	}
+	text := b.String()
+	const step = 128 // 512 steps
+	var g growing
+	for i := step; i <= len(text); i += step { // checked once whole, at every step
+		if got, want := g.clean(text[:i]), clean(text[:i]); got != want {
+			t.Fatalf("after %d bytes: differs from clean of the whole", i)
+		}
+	}
+	g = growing{}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for i := step; i <= len(text); i += step {
+		g.clean(text[:i])
+	}
+	runtime.ReadMemStats(&after)
+	// the kept clean text grows as append grows a slice (about 5 times the
+	// text in all), each step's tabs are replaced in a copy of the step; a
+	// copy of the whole at every step is about 600 times (38 MB)
+	if got := after.TotalAlloc - before.TotalAlloc; got > uint64(16*len(text)) {
+		t.Errorf("cleaning %d KB in %d steps allocated %d KB, want under %d KB", len(text)>>10, len(text)/step, got>>10, 16*len(text)>>10)
 	}
 }

@@ -56,7 +56,7 @@
 //     never after its final batch, held at most StreamInterval and not at
 //     all in a burst;
 //   - the first delta of a turn, the first after a Pause and the end of a
-//     text are drawn within a frame (BurstDraw) of coming from the stream;
+//     text are drawn within a frame (1/60 s) of coming from the stream;
 //   - the end of a turn is always drawn, and a batch held back always has
 //     a fast tick scheduled to draw it within FrameInterval;
 //   - the batches of a burst are drawn at most once per BurstDraw;

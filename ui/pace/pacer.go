@@ -28,10 +28,13 @@ const Pause = FrameInterval
 
 // BurstDraw is how often a stream faster than the frames is drawn: a batch
 // of a burst is drawn when the last draw is this old, else on the next
-// frame. Bubble Tea writes the screen 60 times a second, so a draw between
-// two of its frames is never seen; drawn every 8 ms a 40 KB answer at full
-// speed took as many draws as time allowed, each rendering the tail again.
-const BurstDraw = 16 * time.Millisecond
+// frame tick. A burst scrolls faster than anyone reads, and each draw
+// costs a render of the tail and Bubble Tea's diff of the whole screen
+// (its renderer's own work is about 1 ms a frame at 120x40, whatever
+// changed), so a burst is drawn at the chat's frame rate, not at Bubble
+// Tea's 60 (16 ms drew twice the frames for the same end). The first words
+// of a flow, the end of a text and the end of the turn never wait for it.
+const BurstDraw = FrameInterval
 
 // DraftFor is how long after a full batch (a stream outrunning the frames)
 // live messages are drawn as drafts: highlighting is most of a frame's

@@ -116,15 +116,16 @@ func TestBurstCoalescesToFrames(t *testing.T) {
 		{12, full, Plan{Take: true, Tick: fast(2)}},                                 // 2 ms after a draw: the next frame
 		{14, full, Plan{Take: true}},                                                // a fast tick is scheduled already
 		{20, delta, Plan{Take: true, Hold: 10 * time.Millisecond}},                  // after a full one: the burst's, coalesced; not full: held as long as deltas flowed
-		{30, full, Plan{Draw: DrawDraft, Take: true}},                               // 20 ms after the last draw
-		{30, drew, Plan{}},                                                          // tick 2 (fast) stands
-		{43, frame(2), Plan{Draw: DrawDraft}},                                       // asked already: no Take
-		{43, drew, Plan{Tick: slow(3)}},                                             // only the spinner moves
-		{47, delta, Plan{Draw: DrawDraft, Take: true, Hold: 37 * time.Millisecond}}, // after a full one, 17 ms after the last batch drawn (frames do not count)
-		{47, drew, Plan{}},
-		{60, delta, Plan{Draw: DrawDraft, Take: true, Hold: 50 * time.Millisecond}}, // the burst is over; 30 ms after a full batch: a draft
-		{143, frame(3), Plan{Tick: Tick{Seq: 4, In: StallCheck}}},                   // a batch drew 83 ms ago
-		{443, frame(4), Plan{Draw: DrawFull}},                                       // 413 ms after the last full batch: coloured
+		{30, full, Plan{Take: true}},                                                // 20 ms after the last draw: still the next frame's
+		{44, full, Plan{Draw: DrawDraft, Take: true}},                               // 34 ms after the last draw
+		{44, drew, Plan{}},                                                          // tick 2 (fast) stands
+		{45, frame(2), Plan{Draw: DrawDraft}},                                       // asked already: no Take
+		{45, drew, Plan{Tick: slow(3)}},                                             // only the spinner moves
+		{78, delta, Plan{Draw: DrawDraft, Take: true, Hold: 68 * time.Millisecond}}, // after a full one, 34 ms after the last batch drawn (frames do not count)
+		{78, drew, Plan{}},
+		{90, delta, Plan{Draw: DrawDraft, Take: true, Hold: 80 * time.Millisecond}}, // the burst is over; 46 ms after a full batch: a draft
+		{145, frame(3), Plan{Tick: Tick{Seq: 4, In: StallCheck}}},                   // a batch drew 55 ms ago
+		{445, frame(4), Plan{Draw: DrawFull}},                                       // 401 ms after the last full batch: coloured
 	})
 }
 

@@ -17,8 +17,9 @@ type decider interface {
 }
 
 // firstWithin is how soon the first words of a flow and the end of a text
-// must be drawn after they come: the frame Bubble Tea shows them on.
-const firstWithin = BurstDraw
+// must be drawn after they come: the frame Bubble Tea shows them on (60 a
+// second). A burst is drawn less often (BurstDraw); these never wait.
+const firstWithin = time.Second / 60
 
 // sim drives a Pacer as the chat does, on a fake clock, with random turns,
 // a stream that behaves as stream.Handle's NextPaced does (events come at
