@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"runnel/session/tools"
+	"runnel/session/config"
 )
 
 // fakeEditor writes a shell script that appends a line to the file it is
@@ -96,16 +96,34 @@ func TestEditorNoTempDir(t *testing.T) {
 }
 
 // The editor runs in the one child environment: the terminal, home, path
-// and display reach it, the config's secret variables do not.
+// and display reach it; the config's secret variables (the API key, every
+// provider's key, an MCP server's token) do not. The hidden list comes the
+// way the chat gets it: config → its tools' config → Options → composer.
 func TestEditorGetsTheChildEnvironment(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	t.Setenv("OPENAI_API_KEY", "sk-editor-secret")
+	t.Setenv("GROQ_API_KEY", "groq-editor-secret")
+	t.Setenv("CORP_KEY", "corp-editor-secret")
 	t.Setenv("MY_MCP_TOKEN", "mcp-editor-secret")
 	t.Setenv("TERM", "xterm-256color")
 	t.Setenv("DISPLAY", ":7")
+	file := filepath.Join(t.TempDir(), "config.toml")
+	toml := "[providers.corp]\nbase_url = \"https://corp.example/v1\"\napi_key_env = \"CORP_KEY\"\n\n" +
+		"[[mcp_servers]]\nname = \"net\"\nurl = \"https://mcp.example/mcp\"\nbearer_token_env = \"MY_MCP_TOKEN\"\n"
+	if err := os.WriteFile(file, []byte(toml), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.LoadConfig(file, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc, err := cfg.ToolSet()
+	if err != nil {
+		t.Fatal(err)
+	}
 	dump := filepath.Join(t.TempDir(), "env.txt")
 	ed := fakeEditor(t, `env > "`+dump+`"`)
-	o := Options{Tools: &Tools{Config: tools.Config{SecretEnv: []string{"OPENAI_API_KEY", "MY_MCP_TOKEN"}}}}
+	o := Options{Tools: &Tools{Config: tc}}
 	var c Composer
 	c.Configure(t.Context(), o)
 	cmd, path, err := editorCommand("x", env(map[string]string{"EDITOR": ed}), c.hidden)
@@ -120,7 +138,7 @@ func TestEditorGetsTheChildEnvironment(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := string(b)
-	for _, secret := range []string{"sk-editor-secret", "mcp-editor-secret"} {
+	for _, secret := range []string{"sk-editor-secret", "groq-editor-secret", "corp-editor-secret", "mcp-editor-secret"} {
 		if strings.Contains(got, secret) {
 			t.Errorf("the editor saw the secret %q", secret)
 		}
