@@ -95,7 +95,36 @@ func rootNames(fd *ast.FuncDecl) []string {
 			names = append(names, n.Name)
 		}
 	}
+	if fd.Body == nil {
+		return names
+	}
+	// and the Models it makes: m := New(…), m := &Model{…}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if a, ok := n.(*ast.AssignStmt); ok && a.Tok == token.DEFINE && len(a.Lhs) == len(a.Rhs) {
+			for i, r := range a.Rhs {
+				if id, ok := a.Lhs[i].(*ast.Ident); ok && makesModel(r) {
+					names = append(names, id.Name)
+				}
+			}
+		}
+		return true
+	})
 	return names
+}
+
+// makesModel reports whether e makes a Model: New(…), Model{…}, &Model{…}.
+func makesModel(e ast.Expr) bool {
+	switch x := e.(type) {
+	case *ast.CallExpr:
+		id, ok := x.Fun.(*ast.Ident)
+		return ok && id.Name == "New"
+	case *ast.UnaryExpr:
+		return x.Op == token.AND && makesModel(x.X)
+	case *ast.CompositeLit:
+		id, ok := x.Type.(*ast.Ident)
+		return ok && id.Name == "Model"
+	}
+	return false
 }
 
 // writeWalker finds the writes into a child in one root function's body.
