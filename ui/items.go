@@ -456,7 +456,8 @@ func compactionItem(window []json.RawMessage) *stream.Item {
 }
 
 // Update takes the messages the transcript owns: notices, redraws, the
-// scroll wheel, and what its entries' slow work brings back.
+// scroll wheel and keys, resets, and what its entries' slow work brings
+// back.
 func (c *items) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case resetMsg:
@@ -464,7 +465,7 @@ func (c *items) Update(msg tea.Msg) tea.Cmd {
 			c.reset(msg.height)
 		}
 		return nil
-	case tea.MouseWheelMsg:
+	case tea.MouseWheelMsg, tea.KeyPressMsg:
 		var cmd tea.Cmd
 		c.transcript, cmd = c.transcript.Update(msg)
 		return cmd
