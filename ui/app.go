@@ -18,8 +18,12 @@ import (
 )
 
 // Model is the root of the chat: it routes messages to its children (the
-// routing table is update) and draws them. Each child keeps its own
-// invariants (items, turns, toolKit, approvals, history, metering).
+// routing table is update, turnMsg and rootMsg) and draws them. Each child
+// is a named field, never embedded, and keeps its own invariants (items,
+// turns, toolKit, approvals, history, metering): its state changes only
+// through its own methods or the messages it handles (a reset is one
+// message to all: reset.go). rootwrites_test.go fails on a root write
+// into a child's field.
 //
 // Invariants:
 //   - the outbox is empty when Update returns: whatever a child posted while
