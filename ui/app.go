@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strconv"
@@ -17,8 +18,12 @@ import (
 )
 
 // Model is the root of the chat: it routes messages to its children (the
-// routing table is update) and draws them. Each child keeps its own
-// invariants (items, turns, toolKit, approvals, history, metering).
+// routing table is update, turnMsg and rootMsg) and draws them. Each child
+// is a named field, never embedded, and keeps its own invariants (items,
+// turns, toolKit, approvals, history, metering): its state changes only
+// through its own methods or the messages it handles (a reset is one
+// message to all: reset.go). rootwrites_test.go fails on a root write
+// into a child's field.
 //
 // Invariants:
 //   - the outbox is empty when Update returns: whatever a child posted while
@@ -26,7 +31,7 @@ import (
 //   - View never renders markdown for a settled entry: entries re-render only
 //     after Invalidate, which happens on frame ticks.
 type Model struct {
-	opts Options
+	opts *Options // the config; the turns child reads the client and limits of the provider in use
 
 	frame     *frameState // size, styles and the frame clock: every child and entry reads it
 	keyState  keyState    // the key map, the help overlay and the armed double presses
@@ -44,58 +49,51 @@ type Model struct {
 	queue     msgQueue    // messages sent while a turn runs (queue.go)
 }
 
-// New builds the root model.
+// New builds the root model: each child is built whole first (what a
+// resumed session remembers included), then the Model that holds them.
 func New(ctx context.Context, o Options) *Model {
-	fs := &frameState{ctx: ctx, md: block.NewRenderers(), clock: time.Now, clip: systemClipboard(o.secretEnv()),
+	opts := &o
+	w := cmp.Or(o.WindowWidth, 100)
+	fs := &frameState{ctx: ctx, md: block.NewRenderers(), clock: time.Now, clip: systemClipboard(o.secretEnv()), width: w, height: 30,
 		look: look{name: o.Theme, dir: o.ThemesDir, dark: true, noColor: o.NoColor}}
-	m := &Model{
-		opts:     o,
-		frame:    fs,
-		keyState: keyState{keys: NewKeyMap(o.Keys)},
-		turns:    turns{fs: fs, ctx: ctx, conv: &session.Conversation{Settings: o.Settings}},
-		items:    newItems(fs, o.Images),
-		tools:    newToolKit(ctx, o.Tools),
-		history:  history{db: o.DB},
-		notify:   newNotifier(o.Notify),
-		agents:   newAgentsState(o.Agents),
-	}
-	m.turns.opts = &m.opts
-	m.turns.conv.Project = m.agents.text() // AGENTS.md (agents.go)
 	fs.now = fs.clock()
-	if o.Resume != nil && o.Resume.Settings != nil {
-		m.turns.conv.Settings = session.SettingsFromJSON(o.Resume.Settings)
-		if o.Resume.Imported { // its file's tool set is not the user's (session.Foreign)
-			m.turns.conv.Settings, _ = session.Foreign(m.turns.conv.Settings, o.Settings)
-		}
-		m.turns.conv.Settings.Background = o.Settings.Background // today's config, not the session's
-		if on := m.turns.conv.Settings.EnabledTools; on != nil {
-			m.tools.remember(on) // the session remembers its tool set
-		}
+	fs.applyTheme()
+	settings := startSettings(o)
+	tools := newToolKit(ctx, toolsFor(o.Tools, settings.EnabledTools)) // the session remembers its tool set
+	if _, redacted, err := tools.requestTools(); err == nil {
+		settings.Tools = redacted
 	}
-	if _, redacted, err := m.tools.requestTools(); err == nil {
-		m.turns.conv.Settings.Tools = redacted
+	settings.EnabledTools = tools.on()
+	agents := newAgentsState(o.Agents)
+	keys := NewKeyMap(o.Keys)
+	tr := NewTranscript(w, 20)
+	tr.SetStyles(fs.styles)
+	tr.keys = keys
+	hintKeys := keys
+	m := &Model{
+		opts:      opts,
+		frame:     fs,
+		keyState:  keyState{keys: keys},
+		turns:     turns{fs: fs, ctx: ctx, opts: opts, conv: &session.Conversation{Settings: settings, Project: agents.text()}}, // AGENTS.md (agents.go)
+		items:     newItems(fs, tr, o.Images, o.Graphics),
+		composer:  NewComposer(fs.styles),
+		statusBar: statusBar{hintKeys: &hintKeys},
+		tools:     tools,
+		history:   history{db: o.DB},
+		notify:    newNotifier(o.Notify),
+		agents:    agents,
 	}
-	m.turns.conv.Settings.EnabledTools = m.tools.on()
-	m.frame.applyTheme()
-	w := o.WindowWidth
-	if w == 0 {
-		w = 100
-	}
-	m.frame.width, m.frame.height = w, 30
-	m.items.transcript = NewTranscript(w, 20)
-	m.items.transcript.SetStyles(m.frame.styles)
-	m.composer = NewComposer(m.frame.styles)
-	m.composer.SetKeys(m.keyState.keys)
-	m.items.transcript.keys = m.keyState.keys
-	hintKeys := m.keyState.keys
-	m.statusBar.hintKeys = &hintKeys
+	m.composer.SetKeys(keys)
 	m.composer.Configure(ctx, o)
 	for _, p := range o.Files { // -f
 		if err := m.composer.Attach(p); err != nil {
 			m.items.notice(block.Error, stream.SanitizeLine(err.Error()))
 		}
 	}
-	m.statusBar.status = Status{Model: m.turns.conv.Settings.Model, Effort: m.turns.conv.Settings.ReasoningEffort, Provider: o.Provider, ProviderName: o.Settings.Provider, State: Idle, Mode: m.composer.ViMode()}
+	m.statusBar.Update(statusMsg{state: Idle})
+	m.statusBar.showModel(settings.Model, settings.ReasoningEffort)
+	m.statusBar.showProvider(o.Provider, o.Settings.Provider)
+	m.statusBar.showMode(m.composer.ViMode())
 	m.statusBar.choose(o.StatusLine, o.Tools)
 	m.composer.menu.setArgChoices("theme", m.frame.themeChoices())
 	if changed, warn := m.frame.startTheme(); warn != "" {
@@ -104,7 +102,7 @@ func New(ctx context.Context, o Options) *Model {
 		m.restyle()
 	}
 	if o.Resume == nil && o.Replay == nil {
-		m.items.appendEntry(newWelcome(o, m.turns.conv.Settings.Model, m.frame)) // the first screen says how to start
+		m.items.appendEntry(newWelcome(o, settings.Model, m.frame)) // the first screen says how to start
 	}
 	if o.Prompts != nil { // prompt files: /NAME (promptcmds.go)
 		if l := m.composer.SetPrompts(o.Prompts.Library); l != "" {
@@ -120,6 +118,35 @@ func New(ctx context.Context, o Options) *Model {
 		}
 	}
 	return m
+}
+
+// startSettings is the conversation's settings at the start: the
+// config's, or a resumed session's (an imported file's tool set is not the
+// user's: session.Foreign), with today's background mode.
+func startSettings(o Options) session.Settings {
+	if o.Resume == nil || o.Resume.Settings == nil {
+		return o.Settings
+	}
+	s := session.SettingsFromJSON(o.Resume.Settings)
+	if o.Resume.Imported {
+		s, _ = session.Foreign(s, o.Settings)
+	}
+	s.Background = o.Settings.Background // today's config, not the session's
+	return s
+}
+
+// toolsFor is the config's tools with the tool set a session remembers
+// (on; nil: the config's) switched on.
+func toolsFor(t *Tools, on []string) *Tools {
+	if t == nil || on == nil {
+		return t
+	}
+	c := *t
+	c.Enabled = make(map[string]bool, len(t.Enabled))
+	for n := range t.Enabled {
+		c.Enabled[n] = slices.Contains(on, n)
+	}
+	return &c
 }
 
 // shutdown ends what the chat started: running tools, the history writer.

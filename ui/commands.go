@@ -57,7 +57,7 @@ var slashDo = map[string]func(m *Model, args string) tea.Cmd{
 		return nil
 	},
 	"copy":     func(m *Model, args string) tea.Cmd { return m.items.copyAnswer(args) },
-	"help":     func(m *Model, _ string) tea.Cmd { m.keyState.openHelp(); return nil },
+	"help":     func(m *Model, _ string) tea.Cmd { m.keyState.setHelp(true); return nil },
 	"sessions": func(m *Model, _ string) tea.Cmd { return m.history.openPicker(m.frame) },
 	"search":   func(m *Model, args string) tea.Cmd { return m.history.search(args, m.frame) },
 	"fork": func(m *Model, args string) tea.Cmd {

@@ -6,14 +6,22 @@
 // chat only by posting a message (frameState.post): Model.Update routes what
 // was posted, in order, before it returns, so a child never sees another
 // half-changed. The root may read its children and call them; children never
-// read the root or each other. What every child reads — the size, the
+// read the root or each other. The children are named fields, never
+// embedded, and no root code writes a child's field: it calls the child's
+// method or sends it a message (rootwrites_test.go walks the syntax tree
+// for that). /new, a redraw and a provider switch are one resetMsg that
+// every child handles (reset.go). What every child reads — the size, the
 // styles, the frame clock and the markdown renderers — is the frame
 // (frameState). The tour:
 //
-//	app.go        the root: New, Init, Update (the routing table), View
+//	app.go        the root: New, Init, Update (the routing table: update, turnMsg, rootMsg), View
 //	flow.go       the root's side of a turn: send, fold a batch, draw, end
+//	reset.go      the one reset (resetMsg: /new, redraw, a provider switch), routed to every child
+//	redraw.go     the transcript built again from the conversation (a resume, a fork, a branch)
+//	commands.go   the slash commands: a table from name to what it does (slashDo)
 //	items.go      the transcript child: entries, notices, toggles, copy (transcript.go scrolls, entry.go, inline.go, toollists.go)
-//	turns.go      the turns child: the conversation and the turn in flight (turn.go, turnend.go, background.go, stateless.go, compact.go, serverconv.go)
+//	turns.go      the turns child: the conversation and the turn in flight (turn.go, turnend.go, background.go, stateless.go, compact.go, serverconv.go;
+//	              what the root asks of it, turnsupdate.go)
 //	frames.go     the turns' pacing: ui/pace's Pacer decides, on the injected clock, when to take a batch, draw and tick
 //	toolrun.go    the tools child: it drives its parts, the round (toolround.go), its local approvals (toolasks.go),
 //	              its record in the history (roundrecord.go), the tool set (toolset.go) and the MCP servers' start
@@ -22,12 +30,15 @@
 //	history.go    the history child: the session's store, resume, search, export (the root's side in historyroot.go)
 //	models.go     the metering child: tokens, cost, the provider's models and /provider (meteringroot.go, providerpicker.go;
 //	              /status's facts in statusfacts.go)
+//	              the one sum of usage, cost and context: the status line asks it
 //	mcpextras.go  MCP prompts as /mcp:SERVER:PROMPT commands and resources as @mcp:SERVER:URI attachments
 //	knobs.go      /fast and the request knobs' /status rows (session/knobs.go); what a server refuses is the turn engine's (session/engine.go), which turns.go asks and obeys
-//	statusbar.go  the status line and key hint (status.go the data, statusitems.go its pieces and how they give
+//	statusbar.go  the status line and key hint; the state it shows is the turn engine's phase (statusBar.sync)
+//	              (status.go the data, statusitems.go its pieces and how they give
 //	              way, statuscmd.go a [status_line]'s command, cwd and git branch); keystate.go the keys and the
 //	              "?" overlay
-//	themes.go     the theme: the config's and /theme NAME, a built-in or a theme file (package theme reads it)
+//	themes.go     the theme: the config's and /theme NAME, a built-in or a theme file (package theme reads it);
+//	              the frame holds the choice (look)
 //	composer.go   the composer: it edits, and delegates to parts of its own: the slash menu
 //	              (composermenu.go, argcomplete.go), the @ popup (composermention.go), chips
 //	              (attachments.go, paste.go; ctrl+v's images, composerclip.go), recall

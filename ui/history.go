@@ -37,7 +37,7 @@ import (
 type history struct {
 	db          *store.DB        // the store; nil without one
 	journal     *session.Journal // the history; nil without one
-	lastSaveErr string           // the last history failure shown
+	lastSaveErr string           // the last history failure shown (store.ErrGone for any write that found the file gone)
 	renamed     bool             // /rename named the session: a model title does not replace it
 	// the prompt history beyond this process, newest first (prompthistory.go)
 	resumedPrompts, storedPrompts []string
@@ -211,8 +211,14 @@ func (h *history) journalFailed(msg journalErrMsg, f *frameState) tea.Cmd {
 		return nil
 	}
 	line := stream.SanitizeLine(msg.err.Error())
-	if line != h.lastSaveErr {
-		h.lastSaveErr = line
+	key := line
+	if errors.Is(msg.err, store.ErrGone) {
+		// one notice, whichever write found the file gone (a turn's end
+		// still being written, the next turn's start: each names its own)
+		key = store.ErrGone.Error()
+	}
+	if key != h.lastSaveErr {
+		h.lastSaveErr = key
 		if !errors.Is(msg.err, store.ErrGone) { // that one already says what happens next
 			line += " — the chat goes on; what streams now may not be saved"
 		}

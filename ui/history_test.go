@@ -128,6 +128,15 @@ func TestHistoryReportsByMessage(t *testing.T) {
 		t.Fatalf("posted %#v", f.outbox[0])
 	}
 
+	// a removed file is said once, whichever writes find it gone
+	f.outbox = nil
+	for _, op := range []string{"finish turn", "save item", "begin turn"} {
+		h.Update(journalErrMsg{j: old, err: &store.Error{Op: op, Kind: store.ErrGone, Detail: "the database file was removed"}}, f)
+	}
+	if len(f.outbox) != 1 {
+		t.Fatalf("a removed file was said %d times: %#v", len(f.outbox), f.outbox)
+	}
+
 	f.outbox = nil
 	h.journal = nil
 	old.Close()

@@ -14,10 +14,10 @@ import (
 )
 
 // This file is the root's side of the history child (history.go): what a
-// stored session, a fork or a new start changes outside the history — the
-// conversation, the transcript rebuilt from it, the status line and the
-// composer. These are the conversation's and the transcript's jobs; they
-// stay here, on Model, until those children take them.
+// stored session or a fork changes outside the history. The root asks
+// each child: the turns child takes the conversation (convMsg), the
+// transcript is built again from it (redraw.go), the status line and the
+// composer are told what they show.
 
 // showSession replaces the conversation with a stored one and redraws it.
 func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {

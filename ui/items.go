@@ -19,6 +19,7 @@ import (
 	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/ui/block"
+	"runnel/ui/graphics"
 )
 
 // items indexes the transcript's entries by what they show.
@@ -48,8 +49,9 @@ type items struct {
 
 // newItems makes the transcript child, its generated images written to
 // sink (nil: nowhere).
-func newItems(fs *frameState, sink images.Sink) items {
-	return items{fs: fs, images: inlineImages{sink: sink}, entries: map[*stream.Item]*itemEntry{}, dirty: map[*stream.Item]bool{}}
+func newItems(fs *frameState, tr Transcript, sink images.Sink, support graphics.Support) items {
+	return items{fs: fs, transcript: tr, images: inlineImages{sink: sink, support: support},
+		entries: map[*stream.Item]*itemEntry{}, dirty: map[*stream.Item]bool{}}
 }
 
 // hostedLine is the entry of a block.Hosted: the one line that consecutive
@@ -465,7 +467,8 @@ func compactionItem(window []json.RawMessage) *stream.Item {
 }
 
 // Update takes the messages the transcript owns: notices, redraws, the
-// scroll wheel, and what its entries' slow work brings back.
+// scroll wheel and keys, resets, and what its entries' slow work brings
+// back.
 func (c *items) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case resetMsg:
@@ -473,7 +476,7 @@ func (c *items) Update(msg tea.Msg) tea.Cmd {
 			c.reset(msg.height)
 		}
 		return nil
-	case tea.MouseWheelMsg:
+	case tea.MouseWheelMsg, tea.KeyPressMsg:
 		var cmd tea.Cmd
 		c.transcript, cmd = c.transcript.Update(msg)
 		return cmd

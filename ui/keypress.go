@@ -93,12 +93,12 @@ var keyDo = [...]func(m *Model, k tea.KeyPressMsg) tea.Cmd{
 		m.keyState.helpScroll(k, m.frame, m.transcriptHeight())
 		return nil
 	},
-	actCloseHelp:   func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.keyState.showHelp = false; return nil },
+	actCloseHelp:   func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.keyState.setHelp(false); return nil },
 	actCloseDialog: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.dialog = nil; return nil },
 	actStartNav:    func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.startNav(); return nil },
 	actQuit:        func(*Model, tea.KeyPressMsg) tea.Cmd { return tea.Quit },
 	actArmQuit: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
-		m.keyState.quitArmed = m.frame.clock()
+		m.keyState.armQuit(m.frame.clock())
 		m.items.notice(block.Info, "press ctrl+c again to quit")
 		return nil
 	},
@@ -116,11 +116,11 @@ var keyDo = [...]func(m *Model, k tea.KeyPressMsg) tea.Cmd{
 		return nil
 	},
 	actEditLast: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
-		m.keyState.escArmed = time.Time{}
+		m.keyState.armEsc(time.Time{})
 		return m.slash("edit", "") // the last user turn, as a branch of this session
 	},
 	actArmEsc: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
-		m.keyState.escArmed = m.frame.clock()
+		m.keyState.armEsc(m.frame.clock())
 		m.items.notice(block.Info, "esc again to edit your last prompt (/edit N for an earlier one; the edit is a branch, nothing is lost)")
 		return nil
 	},
@@ -151,11 +151,7 @@ var keyDo = [...]func(m *Model, k tea.KeyPressMsg) tea.Cmd{
 	actPanels:   func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.openPanels(); return nil },
 	actCopyLast: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.items.copyAnswer("") },
 	actMouse:    func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.mouseToggle(); return nil },
-	actScroll: func(m *Model, k tea.KeyPressMsg) tea.Cmd {
-		var cmd tea.Cmd
-		m.items.transcript, cmd = m.items.transcript.Update(k)
-		return cmd
-	},
+	actScroll:   func(m *Model, k tea.KeyPressMsg) tea.Cmd { return m.items.Update(k) },
 	actAnswer: func(m *Model, k tea.KeyPressMsg) tea.Cmd {
 		m.approvals.answerKey(k, m.frame) // the dialog opens on the first request and takes the key
 		return nil
@@ -173,7 +169,7 @@ var keyDo = [...]func(m *Model, k tea.KeyPressMsg) tea.Cmd{
 		return nil
 	},
 	actHelp: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
-		m.keyState.showHelp, m.keyState.helpTop = !m.keyState.showHelp, 0
+		m.keyState.setHelp(!m.keyState.showHelp)
 		return nil
 	},
 }

@@ -26,8 +26,15 @@ type keyState struct {
 	escArmed  time.Time // esc pressed once with an empty, idle composer
 }
 
-// openHelp shows the "?" overlay from its top.
-func (ks *keyState) openHelp() { ks.showHelp, ks.helpTop = true, 0 }
+// setHelp shows the "?" overlay, from its top, or hides it.
+func (ks *keyState) setHelp(on bool) { ks.showHelp, ks.helpTop = on, 0 }
+
+// armQuit arms ctrl+c's second press at now (quit).
+func (ks *keyState) armQuit(now time.Time) { ks.quitArmed = now }
+
+// armEsc arms esc's second press at now (edit the last prompt); the
+// zero time disarms it.
+func (ks *keyState) armEsc(now time.Time) { ks.escArmed = now }
 
 // decide is what key k does in the chat's state f (decideKey, keyfn.go).
 func (ks *keyState) decide(k tea.KeyPressMsg, f keyFacts) keyAction {

@@ -11,10 +11,9 @@ import (
 
 // This file is the root's side of the metering child (models.go,
 // providerpicker.go): what it reads of the chat (meterEnv, statusIn) and
-// what a model or provider switch changes outside it — the connection, the
-// conversation's settings, the status line and the transcript. Those are
-// the conversation's jobs; they stay here, on Model, until its child takes
-// them.
+// what a provider switch changes outside it: the options take the
+// connection, every child takes the switch as a reset (resetProvider), and
+// the transcript says so.
 
 // meterEnv is what the metering child reads of the chat now: busy says
 // why the provider cannot change now, "" when it can.

@@ -5,6 +5,7 @@ package ui
 import (
 	"context"
 	"io"
+	"runnel/ui/graphics"
 	"time"
 
 	"runnel/session"
@@ -24,8 +25,9 @@ type Options struct {
 	Settings session.Settings // Settings.Provider names the provider (config)
 	Theme    string           // auto, dark or light
 	NoColor  bool
-	LLMTitle bool   // ask the model to title a new session after its first turn
-	Notify   Notify // when and how a long turn tells the user it ended (notify.go)
+	Graphics graphics.Support // how the terminal shows images (Run detects it); zero: placeholders only
+	LLMTitle bool             // ask the model to title a new session after its first turn
+	Notify   Notify           // when and how a long turn tells the user it ended (notify.go)
 
 	// History: DB is nil when there is none; HistoryErr then says why (shown
 	// once). Resume is a stored session to continue.

@@ -17,6 +17,12 @@ var ErrInterrupted = tea.ErrInterrupted
 
 // Run runs the chat until the user quits.
 func Run(ctx context.Context, o Options) (Result, error) {
+	if os.Getenv("NO_COLOR") != "" {
+		o.NoColor = true
+	}
+	if !o.NoColor { // the placeholders that draw images are coloured
+		o.Graphics = graphics.Detect(os.Getenv, func() string { return graphics.TmuxPassthrough(tools.ChildEnv(o.secretEnv())) })
+	}
 	m := New(ctx, o)
 	opts := []tea.ProgramOption{tea.WithContext(ctx)}
 	if o.Input != nil {
@@ -24,11 +30,6 @@ func Run(ctx context.Context, o Options) (Result, error) {
 	}
 	if o.Output != nil {
 		opts = append(opts, tea.WithOutput(o.Output))
-	}
-	if o.NoColor || os.Getenv("NO_COLOR") != "" {
-		m.frame.look.noColor = true
-	} else { // the placeholders that draw images are coloured
-		m.items.images.support = graphics.Detect(os.Getenv, func() string { return graphics.TmuxPassthrough(tools.ChildEnv(o.secretEnv())) })
 	}
 	_, err := tea.NewProgram(m, opts...).Run()
 	m.shutdown()

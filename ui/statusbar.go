@@ -138,6 +138,12 @@ func (b *statusBar) showModel(model, effort string) {
 	b.status.Model, b.status.Effort = model, effort
 }
 
+// showProvider shows the provider: label is what Options.Provider holds
+// ("demo" gets a badge), name its name in the config.
+func (b *statusBar) showProvider(label, name string) {
+	b.status.Provider, b.status.ProviderName = label, name
+}
+
 // showMode shows the keys' mode (NORMAL, INSERT, NAVIGATE; "" for none).
 func (b *statusBar) showMode(mode string) { b.status.Mode = mode }
 
@@ -189,7 +195,8 @@ func (b *statusBar) reset(msg resetMsg) {
 	case msg.forgets():
 		b.status.SessionUsage, b.status.TurnUsage, b.status.Meter = Usage{}, Usage{}, Meter{}
 	case msg.why == resetProvider:
-		b.status.Model, b.status.Provider, b.status.ProviderName = msg.settings.Model, msg.conn.Label, msg.conn.Name
+		b.status.Model = msg.settings.Model
+		b.showProvider(msg.conn.Label, msg.conn.Name)
 	}
 }
 
