@@ -132,6 +132,7 @@ func (t *Transcript) releaseFar() {
 			continue // on screen, or still changing: kept
 		}
 		s.lines, s.raw, s.width, s.stale, s.smap = nil, nil, 0, false, nil
+		s.settled, s.settledRows = "", 0
 		if r, ok := s.e.(releaser); ok {
 			r.release()
 		}
