@@ -41,6 +41,14 @@ func (e *itemEntry) View(width int) string {
 }
 func (e *itemEntry) Live() bool { return e.b.Live() }
 
+// viewParts is View in two parts (partsEntry), when the block renders so.
+func (e *itemEntry) viewParts(width int) (settled, live string) {
+	if p, ok := e.b.(block.PartsRenderer); ok {
+		return p.RenderParts(block.Context{Width: width, Styles: e.fs.styles, Now: e.fs.now, Markdown: e.fs.md, Draft: e.fs.draft})
+	}
+	return "", e.View(width)
+}
+
 // release drops the block's rebuildable renders (block.Releaser).
 func (e *itemEntry) release() {
 	if r, ok := e.b.(block.Releaser); ok {

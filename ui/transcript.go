@@ -62,6 +62,12 @@ type slot struct {
 	stale bool     // the entry changed since lines were read
 	smap  [][]int  // lines' cells mapped to msrc (sourceMap), nil until a selection needs it
 	msrc  string
+
+	// a partsEntry's settled part as last read: its rows are raw[:settledRows],
+	// the last of them starting at settledLast
+	settled     string
+	settledRows int
+	settledLast int
 }
 
 // NewTranscript returns an empty transcript that follows new content.
@@ -126,6 +132,7 @@ func (t *Transcript) releaseFar() {
 			continue // on screen, or still changing: kept
 		}
 		s.lines, s.raw, s.width, s.stale, s.smap = nil, nil, 0, false, nil
+		s.settled, s.settledRows = "", 0
 		if r, ok := s.e.(releaser); ok {
 			r.release()
 		}
@@ -369,15 +376,37 @@ func (t *Transcript) refresh(i int) { t.slots[i].read(t.width) }
 // any line wider than width cut, so the view never wraps. A line the same
 // as at the last read at this width is not fitted again: re-reading a
 // streaming entry costs a compare per line, and the line slices are
-// reused. Lines that need no fitting are the render's own (no copy).
+// reused. Lines that need no fitting are the render's own (no copy). An
+// entry that renders in parts (partsEntry) has the lines of its settled
+// part read again only from where that part grew: a streaming answer's
+// frame reads its tail, not the whole answer.
 func (s *slot) read(width int) {
-	out := s.e.View(width)
 	if s.width != width {
-		s.raw, s.lines = s.raw[:0], s.lines[:0]
+		s.raw, s.lines, s.settled, s.settledRows = s.raw[:0], s.lines[:0], "", 0
 	}
 	s.width, s.stale, s.smap = width, false, nil
-	n := 0
-	for rest, more := out, out != ""; more; n++ {
+	if p, ok := s.e.(partsEntry); ok {
+		settled, live := p.viewParts(width)
+		from, at := 0, 0 // the first row to read, and where it starts in settled
+		if s.settledRows > 0 && strings.HasPrefix(settled, s.settled) {
+			from, at = s.settledRows-1, s.settledLast // its last row may go on
+		}
+		n := s.readRows(settled[at:], from, width)
+		s.settled, s.settledRows, s.settledLast = settled, n, 0
+		if n > 0 {
+			s.settledLast = len(settled) - len(s.raw[n-1])
+		}
+		s.cut(s.readRows(live, n, width))
+		return
+	}
+	s.settled, s.settledRows = "", 0
+	s.cut(s.readRows(s.e.View(width), 0, width))
+}
+
+// readRows reads the rows of text (none for "") into raw and lines from
+// row n on, and returns the row after the last.
+func (s *slot) readRows(text string, n, width int) int {
+	for rest, more := text, text != ""; more; n++ {
 		var line string
 		line, rest, more = strings.Cut(rest, "\n")
 		fitted := line
@@ -394,7 +423,17 @@ func (s *slot) read(width int) {
 			s.raw, s.lines = append(s.raw, line), append(s.lines, fitted)
 		}
 	}
-	s.raw, s.lines = s.raw[:n], s.lines[:n]
+	return n
+}
+
+// cut drops the rows from n on.
+func (s *slot) cut(n int) { s.raw, s.lines = s.raw[:n], s.lines[:n] }
+
+// partsEntry is an Entry that renders in two parts (block.PartsRenderer):
+// its lines are those of settled, then those of live, and settled only
+// grows while the entry streams.
+type partsEntry interface {
+	viewParts(width int) (settled, live string)
 }
 
 // fitLine expands a line's tabs (a tab's width depends on the column) and

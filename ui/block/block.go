@@ -31,6 +31,14 @@ type Block interface {
 	Live() bool
 }
 
+// PartsRenderer is a Block that can render in two parts: its rows are
+// those of settled followed by those of live ("" has none), and while it
+// streams settled only grows, so a caller that keeps what it made of
+// settled's rows handles only what is new. Render's rows are the same.
+type PartsRenderer interface {
+	RenderParts(ctx Context) (settled, live string)
+}
+
 // ItemBlock is the block of one output item. The transcript calls Update
 // after events changed the item (the same *stream.Item, mutated in place)
 // and End when the item's response is over.

@@ -200,6 +200,16 @@ func (d *mdDoc) view(r, quick *markdown.Renderer, width int) string {
 	if r == nil {
 		return strings.Join(wrap(d.src, width), "\n")
 	}
+	d.stream(r, quick)
+	if quick != nil {
+		return d.st.Draft(quick)
+	}
+	return d.st.View()
+}
+
+// stream makes the stream that renders with r, or switches it to r, and
+// notes whether the view will be drafted with quick.
+func (d *mdDoc) stream(r, quick *markdown.Renderer) {
 	switch {
 	case d.st == nil:
 		d.st = markdown.NewStream(r)
@@ -207,12 +217,20 @@ func (d *mdDoc) view(r, quick *markdown.Renderer, width int) string {
 	case d.st.Renderer() != r:
 		d.st.SetRenderer(r)
 	}
-	if quick != nil {
-		d.drafted = true
-		return d.st.Draft(quick)
+	d.drafted = quick != nil
+}
+
+// viewParts is view in two parts (markdown.Stream.Parts): the rows of
+// settled, then those of live; settled is "" when r is nil.
+func (d *mdDoc) viewParts(r, quick *markdown.Renderer, width int) (settled, live string) {
+	if r == nil {
+		return "", d.view(r, quick, width)
 	}
-	d.drafted = false
-	return d.st.View()
+	d.stream(r, quick)
+	if quick != nil {
+		return d.st.DraftParts(quick)
+	}
+	return d.st.Parts()
 }
 
 // fitter fits the rows of a growing render to a width, measuring only the

@@ -41,9 +41,11 @@ type message struct {
 	coming  bool  // that render is being made from the source (SetFinal has not run)
 	final   final // the render in use, when it matches
 
-	fit     fitter
-	settled cache
-	renders int // settled renders, for tests
+	fit        fitter
+	fitSettled fitter // RenderParts' settled rows
+	fitLive    fitter // and its live ones
+	settled    cache
+	renders    int // settled renders, for tests
 }
 
 var (
@@ -51,6 +53,8 @@ var (
 	_ Finisher  = (*message)(nil)
 	_ Releaser  = (*message)(nil)
 	_ Sourced   = (*message)(nil)
+
+	_ PartsRenderer = (*message)(nil)
 )
 
 // Release drops the renders and the markdown stream of a finished message;
@@ -63,7 +67,7 @@ func (m *message) Release() {
 	m.settled = cache{}
 	m.final, m.asked, m.coming = final{}, final{}, false
 	m.doc.st = nil
-	m.fit = fitter{}
+	m.fit, m.fitSettled, m.fitLive = fitter{}, fitter{}, fitter{}
 	m.pages.prev.st, m.pages.cur.st = nil, nil
 	m.rev++
 }
@@ -146,6 +150,25 @@ func (m *message) Render(ctx Context) string {
 		m.settled.put(key, out)
 	}
 	return out
+}
+
+// RenderParts is Render in two parts (PartsRenderer): while a message
+// streams as markdown and nothing surrounds it (no refusal, no sources, not
+// commentary, not paged), its settled blocks' rows come apart from the
+// tail's, each fitted on its own, so a frame copies only the tail.
+func (m *message) RenderParts(ctx Context) (settled, live string) {
+	f := m.final
+	whole := f.src == m.src && f.width == ctx.Width && f.styles == ctx.Styles && f.out != ""
+	if !m.Live() || whole || m.pages.on || m.src == "" || m.commentary() || strings.TrimSpace(m.refusal) != "" || len(m.refs.Sources) > 0 {
+		return "", m.Render(ctx)
+	}
+	width := max(ctx.Width, 1)
+	var quick *markdown.Renderer
+	if ctx.Draft || m.finalComing(ctx) {
+		quick = ctx.renderer(width, true)
+	}
+	settled, live = m.doc.viewParts(ctx.markdown(width), quick, width)
+	return m.fitSettled.fit(settled, width), m.fitLive.fit(live, width)
 }
 
 // decorate adds what surrounds the markdown: commentary dimming, the refusal

@@ -23,9 +23,11 @@ import (
 // Invariants:
 //   - src only grows; blocks cover src[:segStart] in order, without gaps.
 //   - head is join of the blocks' outs.
-//   - view is the output for src as it is whenever viewOK, and equals
-//     Renderer.Render(src) (the streamed-equals-whole property), but for
-//     the code colours of Draft's blocks while drafty.
+//   - joinParts(settledView, liveView) is the output for src as it is
+//     whenever viewOK, and equals Renderer.Render(src) (the
+//     streamed-equals-whole property), but for the code colours of Draft's
+//     blocks while drafty; settledView is head, or "" when the output is
+//     not head's rows followed by the tail's.
 //   - fence, when set, is the open code fence that starts at segStart;
 //     long.cur, when set, draws the tail (rough.go). Not both.
 //   - the view equals Renderer.Render(src) but while long.cur is set.
@@ -40,10 +42,11 @@ type Stream struct {
 	fence    *fence
 	long     roughPath // the long-block path (rough.go)
 
-	view   string
-	viewOK bool
-	drafty bool  // Draft rendered part of the view, or is rendering
-	err    error // first render error, sticky
+	settledView string // the view's rows up to the tail's (Parts)
+	liveView    string // and the tail's
+	viewOK      bool
+	drafty      bool  // Draft rendered part of the view, or is rendering
+	err         error // first render error, sticky
 }
 
 // settled is a block that no later text changes, rendered.
@@ -93,7 +96,14 @@ func (s *Stream) SetRenderer(r *Renderer) {
 
 // View renders what changed since the last call and returns the whole
 // message rendered (see Renderer for the output contract).
-func (s *Stream) View() string {
+func (s *Stream) View() string { return joinParts(s.Parts()) }
+
+// Parts is View in two parts: the view's rows are the rows of head
+// followed by those of live (joinParts), where head only grows while the
+// message streams (it is the rows of the blocks no later text changes), so
+// a caller that keeps what it made of head's rows handles only what is new,
+// and nothing copies the whole view.
+func (s *Stream) Parts() (head, live string) {
 	if s.drafty {
 		s.drafty, s.viewOK, s.fence = false, false, nil
 		if s.long.cur != nil && s.long.cur.drafted {
@@ -104,10 +114,25 @@ func (s *Stream) View() string {
 	return s.render()
 }
 
+// joinParts is the text whose rows are those of settled followed by those
+// of live ("" has no rows).
+func joinParts(settled, live string) string {
+	switch {
+	case settled == "":
+		return live
+	case live == "":
+		return settled
+	}
+	return settled + "\n" + live
+}
+
 // Draft is View for a frame in a hurry: what it renders anew is rendered by
 // quick, the Stream's renderer without code highlighting, and the next View
 // renders that again. The rows are the same; only code waits for colour.
-func (s *Stream) Draft(quick *Renderer) string {
+func (s *Stream) Draft(quick *Renderer) string { return joinParts(s.DraftParts(quick)) }
+
+// DraftParts is Draft in two parts (Parts).
+func (s *Stream) DraftParts(quick *Renderer) (head, live string) {
 	if s.viewOK || quick == nil || quick == s.r {
 		return s.render()
 	}
@@ -117,37 +142,41 @@ func (s *Stream) Draft(quick *Renderer) string {
 	return s.render()
 }
 
-// render is View, with the renderer in s.r.
-func (s *Stream) render() (view string) {
+// render is Parts, with the renderer in s.r.
+func (s *Stream) render() (settled, live string) {
 	if s.viewOK {
-		return s.view
+		return s.settledView, s.liveView
 	}
 	src := s.src.String()
 	defer func() {
 		if p := recover(); p != nil {
 			s.err = cmp.Or(s.err, fmt.Errorf("render markdown: %v", p)) // the first one
 			s.r.noteOnce(panicNote(p))
-			view = src
+			settled, live = "", src
 		}
-		s.view, s.viewOK = view, true
+		s.settledView, s.liveView, s.viewOK = settled, live, true
 	}()
 	tail := s.renderTail(src)
 	s.syncRefs()
 	head := s.head.String()
-	n := len(head) + 2
+	n := 1
 	for _, t := range tail {
 		n += len(t)
 	}
+	sep := head != "" && len(tail) > 0 && tail[0] != ""
 	var b strings.Builder
 	b.Grow(n)
-	b.WriteString(head)
-	if head != "" && len(tail) > 0 && tail[0] != "" {
-		b.WriteString("\n\n")
+	if sep {
+		b.WriteByte('\n') // with the one joinParts writes, the blank row between blocks
 	}
 	for _, t := range tail {
 		b.WriteString(t)
 	}
-	return b.String()
+	live = b.String()
+	if head != "" && live != "" && !sep {
+		return "", head + live // the tail goes on head's last row: one part
+	}
+	return head, live
 }
 
 // renderTail settles what it can and renders the rest, in pieces to be
