@@ -91,7 +91,8 @@ func New(ctx context.Context, o Options) *Model {
 		}
 	}
 	m.statusBar.Update(statusMsg{state: Idle})
-	m.statusBar.showModel(settings.Model, settings.ReasoningEffort)
+	m.statusBar.showModel(settings.Model)
+	m.statusBar.showEffort(settings.ReasoningEffort)
 	m.statusBar.showProvider(o.Provider, o.Settings.Provider)
 	m.statusBar.showMode(m.composer.ViMode())
 	m.statusBar.choose(o.StatusLine, o.Tools)
@@ -372,7 +373,7 @@ func (m *Model) rootMsg(msg tea.Msg) tea.Cmd {
 		m.history.saveSettings(m.turns.conv.Settings)
 	case modelSwitchedMsg: // the model the metering child switched to is the conversation's
 		m.turns.Update(msg)
-		m.statusBar.showModel(msg.model, m.statusBar.status.Effort)
+		m.statusBar.showModel(msg.model)
 		m.history.saveSettings(m.turns.conv.Settings)
 		m.items.notice(block.Info, "model: "+msg.model)
 	case providerSwitchedMsg:

@@ -45,7 +45,7 @@ var slashDo = map[string]func(m *Model, args string) tea.Cmd{
 	"status": func(m *Model, _ string) tea.Cmd { m.statusFacts(); return nil },
 	"effort": func(m *Model, args string) tea.Cmd {
 		m.turns.Update(effortMsg{args})
-		m.statusBar.showModel(m.statusBar.status.Model, args)
+		m.statusBar.showEffort(args)
 		m.history.saveSettings(m.turns.conv.Settings)
 		m.items.notice(block.Info, "reasoning effort: "+args)
 		return nil

@@ -45,7 +45,8 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 	if other {
 		m.history.setTip(conv) // and the session continues it
 	}
-	m.statusBar.showModel(conv.Settings.Model, conv.Settings.ReasoningEffort)
+	m.statusBar.showModel(conv.Settings.Model)
+	m.statusBar.showEffort(conv.Settings.ReasoningEffort)
 	past := m.updateComposer(setPastMsg{m.history.past()})
 	m.redraw()
 	for _, w := range append(msg.warns, probs...) {

@@ -50,6 +50,16 @@ func TestResetIsOneMessage(t *testing.T) {
 	}
 
 	d.send(SlashMsg{Name: "new"})
+	forgotten(t, m)
+	if m.turns.conv.Settings.Provider != "other" {
+		t.Errorf("/new forgot the provider: %+v", m.turns.conv.Settings)
+	}
+}
+
+// forgotten checks that /new left nothing of the conversation: no turn,
+// no figure, no approval or answer, nothing on screen but its notice.
+func forgotten(t *testing.T, m *Model) {
+	t.Helper()
 	switch {
 	case len(m.turns.conv.Turns) != 0 || m.turns.cur != nil:
 		t.Errorf("/new kept %d turns", len(m.turns.conv.Turns))
@@ -59,9 +69,6 @@ func TestResetIsOneMessage(t *testing.T) {
 		t.Errorf("/new kept %d approvals, %d answers", len(m.approvals.pending), len(m.items.answers))
 	case !strings.Contains(plain(m), "new conversation") || strings.Contains(plain(m), "weather"):
 		t.Errorf("/new shows:\n%s", plain(m))
-	}
-	if m.turns.conv.Settings.Provider != "other" {
-		t.Errorf("/new forgot the provider: %+v", m.turns.conv.Settings)
 	}
 }
 

@@ -197,11 +197,12 @@ func (w *writeWalker) intoChild(c []string) bool {
 	return len(c) >= 2 && w.alias[c[0]]
 }
 
-// partOfChild reports whether e holds a part of a child (a field of it,
-// or a local that does), so a write through it writes the child.
+// partOfChild reports whether e holds a child or a part of one (the
+// child, a pointer to it, a field of it, or a local that does), so a
+// write through it writes the child.
 func (w *writeWalker) partOfChild(e ast.Expr) bool {
 	c := chain(e)
-	return (len(c) >= 3 && c[0] == w.root && w.children[c[1]]) || (len(c) >= 1 && w.alias[c[0]])
+	return (len(c) >= 2 && c[0] == w.root && w.children[c[1]]) || (len(c) >= 1 && w.alias[c[0]])
 }
 
 func (w *writeWalker) report(n ast.Node, what string, e ast.Expr) {
@@ -304,7 +305,7 @@ func TestRootShape(t *testing.T) {
 // Model embeds none; planted writes of every shape are caught.
 func TestRootWritesNoChild(t *testing.T) {
 	t.Parallel()
-	const head = "package ui\ntype Model struct{ dialog any; turns turns; items items; composer Composer }\n"
+	const head = "package ui\ntype Model struct{ dialog any; turns turns; items items; composer Composer; tools *toolKit }\n"
 	cases := []struct {
 		name string
 		src  string // "" is the ui package itself
@@ -317,6 +318,7 @@ func TestRootWritesNoChild(t *testing.T) {
 		{"planted: op= and ++", "func (m Model) f() { m.turns.usage += 1; m.turns.gen++ }", 2},
 		{"planted: a pointer to a child's field", "func (m *Model) f() { p := &m.turns.gen; *p = 1 }", 1},
 		{"planted: through a local", "func (m *Model) f() { t := m.turns.cur; t.ended = true }", 1},
+		{"planted: through a local holding the child", "func (m *Model) f() { k := m.tools; k.cancel = nil; p := &m.items; p.list = nil }", 2},
 		{"planted: through a range value", "func (m *Model) f() { for _, e := range m.items.list { e.dirty = true } }", 1},
 		{"planted: clear, delete and copy", "func (m *Model) f() { clear(m.items.dirty); delete(m.items.entries, k); t := m.turns.cur; copy(t.buf, b); clear(t.changed) }", 4},
 		{"planted: a table of functions given the Model", "var do = map[string]func(m *Model){\"x\": func(m *Model) { m.turns.cur = nil }}", 1},

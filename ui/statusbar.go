@@ -133,10 +133,13 @@ func (b *statusBar) ended(meter Meter, session, turn Usage) {
 	b.status.TurnUsage, b.status.Detail = turn, ""
 }
 
-// showModel shows the model and the reasoning effort asked for.
-func (b *statusBar) showModel(model, effort string) {
-	b.status.Model, b.status.Effort = model, effort
-}
+// showModel shows the model (the configured one, until the server
+// reports the one that answers: follow).
+func (b *statusBar) showModel(model string) { b.status.Model = model }
+
+// showEffort shows the reasoning effort asked for ("" when the server
+// chooses).
+func (b *statusBar) showEffort(effort string) { b.status.Effort = effort }
 
 // showProvider shows the provider: label is what Options.Provider holds
 // ("demo" gets a badge), name its name in the config.
