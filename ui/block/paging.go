@@ -2,6 +2,7 @@ package block
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -58,6 +59,7 @@ func (p *pager) update(raw string, whole *mdDoc) bool {
 		*p = pager{}
 		return false
 	}
+	p.skip(raw)
 	page := raw[p.start:]
 	p.cur.set(p.grow.clean(page))
 	p.fence.scan(page)
@@ -67,6 +69,42 @@ func (p *pager) update(raw string, whole *mdDoc) bool {
 		p.start = len(raw)
 	}
 	return true
+}
+
+// skip moves the pages past all but about the last pageBytes of text that
+// came at once longer than maxPageBytes (a resumed answer as long as the
+// response limit, a burst of deltas): to the last paragraph break outside
+// a code fence before its last pageBytes or, with none, to where its last
+// maxPageBytes begin. That text is counted above the pages as any paged
+// out text is, and only scanned for fences and breaks: parsing it as one
+// page would cost hundreds of MiB and a minute for a 32 MiB answer.
+func (p *pager) skip(raw string) {
+	page := raw[p.start:]
+	if len(page) <= maxPageBytes {
+		return
+	}
+	limit, at := len(page)-pageBytes, 0
+	var f fenceScan
+	for f.done < limit {
+		nl := strings.IndexByte(page[f.done:], '\n')
+		if nl < 0 {
+			break
+		}
+		line := page[f.done : f.done+nl]
+		f.scan(page[:f.done+nl+1])
+		if !f.open && strings.TrimSpace(line) == "" && f.done <= limit {
+			at = f.done
+		}
+	}
+	if at == 0 {
+		at = len(page) - maxPageBytes
+		for at < len(page) && !utf8.RuneStart(page[at]) {
+			at++
+		}
+	}
+	p.start += at
+	p.prev, p.prevStart = mdDoc{}, p.start
+	p.cur, p.grow, p.fence = mdDoc{}, growing{}, fenceScan{}
 }
 
 // hidden is the raw length of the text not drawn.

@@ -119,3 +119,40 @@ func TestPagingKeepsTheStream(t *testing.T) {
 		t.Errorf("the page draws no rows:\n%s", out[:min(len(out), 300)])
 	}
 }
+
+// TestLongMessageComingWholeDrawsItsLastPages: a message far longer than
+// a page that comes at once (a resumed answer cut at the response limit,
+// a burst of deltas) is drawn from its last pages as a streamed one is,
+// with the line counting what is above: it is not parsed whole as its
+// first page (a 32 MiB answer took over a minute and a GiB to resume).
+// What it draws is bounded by pages, not by its length; a code fence open
+// where it would skip to is not cut.
+func TestLongMessageComingWholeDrawsItsLastPages(t *testing.T) {
+	var text strings.Builder
+	for i := 0; text.Len() < 64*pageBytes; i++ {
+		fmt.Fprintf(&text, "Paragraph %d says *something* of note.\n\n", i)
+	}
+	text.WriteString("```\nfenced one\n\nfenced two\n")
+	for text.Len() < 64*pageBytes+2*pageBytes {
+		text.WriteString("code line in the fence\n\n")
+	}
+	text.WriteString("```\n\nThe last words.\n")
+	it := &stream.Item{Type: "message", Done: true, Content: []stream.Part{{Type: "output_text", Text: text.String()}}}
+	b := ForItem(it, epoch)
+	ctx := testCtx(80, epoch)
+	b.Update(epoch)
+	out := b.Render(ctx)
+	vis := visible(out)
+	if !strings.Contains(vis, "of this answer above are not drawn") || !strings.Contains(vis, "The last words.") {
+		t.Errorf("not drawn from its last pages:\n%s", vis[:min(len(vis), 400)])
+	}
+	if strings.Contains(vis, "Paragraph 0 ") {
+		t.Error("the start of the answer is drawn")
+	}
+	if !strings.Contains(vis, "fenced one") {
+		t.Error("the pages start inside the code fence, not at the break before it")
+	}
+	if len(out) > 6*maxPageBytes {
+		t.Errorf("drew %d bytes for pages of %d", len(out), pageBytes)
+	}
+}
