@@ -41,7 +41,7 @@ func retryText(r *stream.RetryInfo) string {
 // picked up (the response expired, the server is gone) stays interrupted,
 // so the next message still carries its prompt and partial answer.
 func (t *turn) endReattach() {
-	if s := t.acc.Current(); t.attach && s != nil && s.Terminal {
+	if s := t.acc.Current(); t.bg.attach && s != nil && s.Terminal {
 		t.sess.Stored = ""
 	}
 }
@@ -53,22 +53,22 @@ func (t *turn) noteBackground(ev *stream.Event) {
 		return
 	}
 	if ev.Response != nil && ev.Response.ID != "" {
-		t.bgID = ev.Response.ID
+		t.bg.id = ev.Response.ID
 	}
-	if ev.HasSeq && ev.Seq > t.bgSeq {
-		t.bgSeq = ev.Seq
+	if ev.HasSeq && ev.Seq > t.bg.seq {
+		t.bg.seq = ev.Seq
 	}
 }
 
 // resumeOutcome words how a reconnect or poll notice settles; other retry
 // notices keep outcome.
 func resumeOutcome(t *turn, outcome string) string {
-	if !t.reconn {
+	if !t.retry.reconn {
 		return outcome
 	}
 	switch outcome {
 	case "the retry worked":
-		if t.polling {
+		if t.retry.polling {
 			return "the response ended"
 		}
 		return "reconnected"

@@ -181,12 +181,12 @@ func (m *Model) tick(now time.Time, draw pace.Draw) tea.Cmd {
 	m.frame.at(now, draw == pace.DrawDraft)
 	var cmds []tea.Cmd
 	if t := m.turns.cur; t != nil {
-		if t.retry != nil {
-			m.items.transcript.Invalidate(t.retry.idx) // the countdown
+		if t.retry.entry != nil {
+			m.items.transcript.Invalidate(t.retry.entry.idx) // the countdown
 		}
 		if t.log != nil {
-			if t.bgID != "" {
-				t.log.Background(t.bgID, t.bgSeq)
+			if t.bg.id != "" {
+				t.log.Background(t.bg.id, t.bg.seq)
 			}
 			t.log.Note(now, t.snapshots(), func(it *stream.Item) bool { return t.changed[it] })
 		}

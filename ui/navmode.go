@@ -51,7 +51,7 @@ func (n navigator) label() string {
 // startNav enters navigation mode on the last block.
 func (c *items) startNav() {
 	c.nav = navigator{on: true, query: c.nav.query}
-	c.navTo(c.transcript.Len() - 1)
+	c.nav.moveTo(&c.transcript, c.transcript.Len()-1)
 }
 
 // stopNav leaves navigation mode; the view stays where it is.
@@ -60,33 +60,34 @@ func (c *items) stopNav() {
 	c.transcript.Mark(-1)
 }
 
-// navTo moves the cursor to block i (clamped; past blocks that draw
+// moveTo moves the cursor to block i of t (clamped; past blocks that draw
 // nothing, forward, or back at the end) and shows it.
-func (c *items) navTo(i int) {
-	n := c.transcript.Len()
-	i = min(max(i, 0), max(n-1, 0))
-	if j := c.transcript.drawn(i, 1); j >= 0 {
+func (n *navigator) moveTo(t *Transcript, i int) {
+	i = min(max(i, 0), max(t.Len()-1, 0))
+	if j := t.drawn(i, 1); j >= 0 {
 		i = j
-	} else if j := c.transcript.drawn(i, -1); j >= 0 {
+	} else if j := t.drawn(i, -1); j >= 0 {
 		i = j
 	}
-	c.nav.cur = i
-	c.transcript.Mark(c.nav.cur)
-	c.transcript.Reveal(c.nav.cur)
+	n.cur = i
+	t.Mark(n.cur)
+	t.Reveal(n.cur)
 }
 
-// navStep moves the cursor to the next block that draws lines in
+// step moves the cursor to the next block of t that draws lines in
 // direction dir; at the end it stays.
-func (c *items) navStep(dir int) {
-	if j := c.transcript.drawn(c.nav.cur+dir, dir); j >= 0 {
-		c.navTo(j)
+func (n *navigator) step(t *Transcript, dir int) {
+	if j := t.drawn(n.cur+dir, dir); j >= 0 {
+		n.moveTo(t, j)
 	}
 }
 
 // navKey handles a key in navigation mode.
 func (c *items) navKey(k tea.KeyPressMsg, keys NavKeys) tea.Cmd {
 	if c.nav.typing {
-		c.searchKey(k)
+		if !c.nav.typeKey(&c.transcript, k) {
+			c.notice(block.Info, "no block holds “"+c.nav.query+"”")
+		}
 		return nil
 	}
 	s := k.String()
@@ -94,11 +95,11 @@ func (c *items) navKey(k tea.KeyPressMsg, keys NavKeys) tea.Cmd {
 		c.nav.seq = ""
 		switch seq + s {
 		case "gg":
-			c.navTo(0)
+			c.nav.moveTo(&c.transcript, 0)
 		case "]]":
-			c.navTo(c.turnEntry.after(c.nav.cur, c.transcript.Len()-1))
+			c.nav.moveTo(&c.transcript, c.turnEntry.after(c.nav.cur, c.transcript.Len()-1))
 		case "[[":
-			c.navTo(c.turnEntry.before(c.nav.cur))
+			c.nav.moveTo(&c.transcript, c.turnEntry.before(c.nav.cur))
 		}
 		return nil
 	}
@@ -106,11 +107,11 @@ func (c *items) navKey(k tea.KeyPressMsg, keys NavKeys) tea.Cmd {
 	case key.Matches(k, keys.Exit):
 		c.stopNav()
 	case key.Matches(k, keys.Down):
-		c.navStep(1)
+		c.nav.step(&c.transcript, 1)
 	case key.Matches(k, keys.Up):
-		c.navStep(-1)
+		c.nav.step(&c.transcript, -1)
 	case key.Matches(k, keys.Bottom):
-		c.navTo(c.transcript.Len() - 1)
+		c.nav.moveTo(&c.transcript, c.transcript.Len()-1)
 		c.transcript.Follow()
 	case key.Matches(k, keys.HalfDown), key.Matches(k, keys.HalfUp):
 		half := max(c.transcript.Height()/2, 1)
@@ -145,47 +146,57 @@ func (c *items) navKey(k tea.KeyPressMsg, keys NavKeys) tea.Cmd {
 	return nil
 }
 
-// searchKey edits the query after "/": enter searches from the cursor,
-// esc gives up, backspace deletes a character.
-func (c *items) searchKey(k tea.KeyPressMsg) {
+// typeKey edits the query after "/": enter searches t from the cursor,
+// esc gives up, backspace deletes a character. It is false when a search
+// found no block.
+func (n *navigator) typeKey(t *Transcript, k tea.KeyPressMsg) bool {
 	switch k.String() {
 	case "enter":
-		c.nav.typing = false
-		if q := strings.TrimSpace(c.nav.draft); q != "" {
-			c.nav.query = q
+		n.typing = false
+		if q := strings.TrimSpace(n.draft); q != "" {
+			n.query = q
 		}
-		if c.nav.query != "" {
-			c.findNext(c.nav.cur, 1)
+		if n.query != "" {
+			return n.find(t, n.cur, 1)
 		}
 	case "esc":
-		c.nav.typing = false
+		n.typing = false
 	case "backspace":
-		r := []rune(c.nav.draft)
-		c.nav.draft = string(r[:max(len(r)-1, 0)])
+		r := []rune(n.draft)
+		n.draft = string(r[:max(len(r)-1, 0)])
 	default:
-		if t := k.Text; t != "" {
-			c.nav.draft += stream.SanitizeLine(t)
+		if k.Text != "" {
+			n.draft += stream.SanitizeLine(k.Text)
 		}
 	}
+	return true
 }
 
-// findNext moves to the first block from i on (dir 1) or back (dir -1)
-// whose text holds the query, case-insensitively, wrapping around once;
-// a notice says when none does.
-func (c *items) findNext(i, dir int) {
-	q := strings.ToLower(c.nav.query)
-	n := c.transcript.Len()
-	if q == "" || n == 0 {
-		return
+// find moves to the first block of t from i on (dir 1) or back (dir -1)
+// whose text holds the query, case-insensitively, wrapping around once; it
+// is false when none does.
+func (n *navigator) find(t *Transcript, i, dir int) bool {
+	q := strings.ToLower(n.query)
+	size := t.Len()
+	if q == "" || size == 0 {
+		return true
 	}
-	for step := range n {
-		j := ((i+dir*step)%n + n) % n
-		if strings.Contains(strings.ToLower(c.transcript.blockText(j)), q) {
-			c.navTo(j)
-			return
+	for step := range size {
+		j := ((i+dir*step)%size + size) % size
+		if strings.Contains(strings.ToLower(t.blockText(j)), q) {
+			n.moveTo(t, j)
+			return true
 		}
 	}
-	c.notice(block.Info, "no block holds “"+c.nav.query+"”")
+	return false
+}
+
+// findNext searches from block i in direction dir, and says so when no
+// block holds the query.
+func (c *items) findNext(i, dir int) {
+	if !c.nav.find(&c.transcript, i, dir) {
+		c.notice(block.Info, "no block holds “"+c.nav.query+"”")
+	}
 }
 
 // editTurnMsg asks to edit the prompt of the conversation's turn (its

@@ -44,25 +44,6 @@ const (
 // type or "ui.(*Model).update" for a function.
 type shapeKey struct{ rule, name string }
 
-// pendingElsewhere holds the root package's offenders that other branches of
-// issue 29 fix at the same time, with their figures when this test landed: an
-// entry passes while its figure is no worse. It is temporary — emptied at
-// merge, when those branches land; nothing outside ui's root package belongs
-// here.
-var pendingElsewhere = map[shapeKey]int{
-	{ruleFields, "ui.Model"}:                       16,
-	{ruleMethods, "ui.Model"}:                      48,
-	{ruleComplexity, "ui.(*Model).update"}:         55,
-	{ruleComplexity, "ui.(*Model).redraw"}:         31,
-	{ruleComplexity, "ui.(*Model).slash"}:          30,
-	{ruleFields, "ui.toolKit"}:                     28,
-	{ruleFields, "ui.items"}:                       16,
-	{ruleMethods, "ui.items"}:                      50,
-	{ruleComplexity, "ui.(*Composer).key"}:         31,
-	{ruleComplexity, "ui.(Status).item"}:           34,
-	{ruleComplexity, "ui.(*metering).statusFacts"}: 30,
-}
-
 // shapeFigure is one measure of a type or function, and where it is.
 type shapeFigure struct {
 	shapeKey
@@ -250,19 +231,6 @@ func sortFigures(figs []shapeFigure) {
 	})
 }
 
-// judgeShapes splits breaches into those that fail and those an allow-list
-// entry still covers (its figure no worse than the entry's).
-func judgeShapes(breaches []shapeFigure, allow map[shapeKey]int) (fail, pending []shapeFigure) {
-	for _, b := range breaches {
-		if limit, ok := allow[b.shapeKey]; ok && b.figure <= limit {
-			pending = append(pending, b)
-			continue
-		}
-		fail = append(fail, b)
-	}
-	return fail, pending
-}
-
 // limitOf is the limit a rule sets.
 func limitOf(rule string) int {
 	switch rule {
@@ -286,7 +254,7 @@ func (f shapeFigure) String() string {
 // shapeFields, shapeMethods, shapeComplexity): a type with behaviour has at
 // most 15 fields, a type at most 40 methods, a function a complexity of at
 // most 25. Test files are exempt. On failure it lists every offender of each
-// rule, worst first; pendingElsewhere's entries pass while no worse.
+// rule, worst first.
 func TestShapeLimits(t *testing.T) {
 	t.Parallel()
 	figs, err := measureShapes(os.DirFS("."), "ui")
@@ -296,12 +264,7 @@ func TestShapeLimits(t *testing.T) {
 	if len(figs) < 1000 {
 		t.Fatalf("measured %d figures — the walk missed ui/", len(figs))
 	}
-	for k := range pendingElsewhere {
-		if !strings.HasPrefix(k.name, "ui.") {
-			t.Errorf("pendingElsewhere holds %s: only ui's root package waits for other branches", k.name)
-		}
-	}
-	fail, pending := judgeShapes(shapeBreaches(figs), pendingElsewhere)
+	fail := shapeBreaches(figs)
 	for _, rule := range []string{ruleFields, ruleMethods, ruleComplexity} {
 		var lines []string
 		for _, f := range fail {
@@ -311,14 +274,6 @@ func TestShapeLimits(t *testing.T) {
 		}
 		if len(lines) > 0 {
 			t.Errorf("%d over the %s limit, worst first:\n%s", len(lines), rule, strings.Join(lines, "\n"))
-		}
-	}
-	for _, p := range pending {
-		t.Logf("pending elsewhere (emptied at merge): %s", p)
-	}
-	for k := range pendingElsewhere {
-		if !slices.ContainsFunc(pending, func(p shapeFigure) bool { return p.shapeKey == k }) {
-			t.Logf("pendingElsewhere's %s %s is within the limit now: drop it", k.rule, k.name)
 		}
 	}
 }
@@ -395,10 +350,5 @@ func TestShapeLimitsCatchPlanted(t *testing.T) {
 	}
 	if n := methodsOf(figs, "sub.Fine"); n != 6 {
 		t.Errorf("sub.Fine has %d methods measured, want 6", n)
-	}
-	allow := map[shapeKey]int{{ruleFields, "x.God"}: 16, {ruleMethods, "x.Wide"}: 40}
-	fail, pending := judgeShapes(breaches, allow)
-	if len(pending) != 1 || pending[0].name != "x.God" || len(fail) != 3 || fail[0].name != "x.Wide" {
-		t.Fatalf("judged fail %v pending %v: the allow-list covers God at 16 and not Wide grown past 40", fail, pending)
 	}
 }

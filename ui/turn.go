@@ -52,13 +52,24 @@ type turn struct {
 	changed map[*stream.Item]bool // items to re-render on the next frame
 	log     *session.TurnLog      // the turn's record in the history, nil without one
 	req     stream.Request        // the request as sent (tools resolved)
-	retry   *plainEntry           // the retry notice counting down, nil when none is
+	retry   retryNote             // the retry notice counting down, if one is
 	effort  string                // the reasoning effort the server reports, once found
-	bgID    string                // background mode: the response id, once known
-	bgSeq   int64                 // background mode: the last sequence number applied
-	reconn  bool                  // the retry notice showing is a reconnect or a poll
-	polling bool                  // … a poll
-	attach  bool                  // picks up a stored turn (reattach)
+	bg      bgState               // background mode: where the stream is, to pick it up again
+}
+
+// retryNote is the retry notice of a turn. Invariant: reconn and polling
+// describe entry, and are false while entry is nil.
+type retryNote struct {
+	entry   *plainEntry // the notice counting down, nil when none is
+	reconn  bool        // it is a reconnect or a poll
+	polling bool        // … a poll
+}
+
+// bgState is a background turn's place in its stream.
+type bgState struct {
+	id     string // the response id, once known
+	seq    int64  // the last sequence number applied
+	attach bool   // the turn picks up a stored one (reattach)
 }
 
 // waitBatch receives the next batch of h, holding what comes for up to
@@ -82,7 +93,7 @@ func frameTick(gen, seq int, d time.Duration) tea.Cmd {
 // startTurn begins streaming a request; limit bounds each response's text
 // (Accumulator.Limit).
 func startTurn(ctx context.Context, gen int, c *stream.Client, st *session.Turn, req stream.Request, now time.Time, limit int) *turn {
-	t := &turn{gen: gen, sess: st, handle: stream.Start(ctx, c, req), started: now, changed: map[*stream.Item]bool{}, req: req, bgSeq: -1}
+	t := &turn{gen: gen, sess: st, handle: stream.Start(ctx, c, req), started: now, changed: map[*stream.Item]bool{}, req: req, bg: bgState{seq: -1}}
 	t.acc.Limit = limit
 	return t
 }

@@ -64,14 +64,14 @@ func (ts *turns) interrupt() tea.Cmd {
 // settleRetry replaces the turn's retry countdown, if one shows, with the
 // retry's outcome.
 func (ts *turns) settleRetry(t *turn, outcome string) {
-	if t.retry == nil {
+	if t.retry.entry == nil {
 		return
 	}
-	if s, ok := t.retry.b.(block.Retrier); ok {
+	if s, ok := t.retry.entry.b.(block.Retrier); ok {
 		s.Settle(resumeOutcome(t, outcome))
 	}
-	ts.fs.post(redrawMsg{t.retry.idx})
-	t.retry = nil
+	ts.fs.post(redrawMsg{t.retry.entry.idx})
+	t.retry = retryNote{}
 }
 
 // retrying takes a retry the stream reports (r, at now): the turn
@@ -80,16 +80,16 @@ func (ts *turns) settleRetry(t *turn, outcome string) {
 // names the next, else the new line is returned for the transcript.
 func (t *turn) retrying(r *stream.RetryInfo, now time.Time, fs *frameState) *plainEntry {
 	text, at := retryText(r), now.Add(r.Wait)
-	t.reconn = r.Resume || r.Poll
-	t.polling = r.Poll
-	if t.retry == nil {
-		t.retry = &plainEntry{b: block.NewRetry(text, at), fs: fs}
-		return t.retry
+	t.retry.reconn = r.Resume || r.Poll
+	t.retry.polling = r.Poll
+	if t.retry.entry == nil {
+		t.retry.entry = &plainEntry{b: block.NewRetry(text, at), fs: fs}
+		return t.retry.entry
 	}
-	if rt, ok := t.retry.b.(block.Retrier); ok {
+	if rt, ok := t.retry.entry.b.(block.Retrier); ok {
 		rt.Again(text, at)
 	}
-	fs.post(redrawMsg{t.retry.idx})
+	fs.post(redrawMsg{t.retry.entry.idx})
 	return nil
 }
 
@@ -247,7 +247,7 @@ func (ts *turns) reattach(j *session.Journal) tea.Cmd {
 	t := &turn{gen: ts.gen, sess: st, handle: h, started: ts.now(), changed: map[*stream.Item]bool{}, req: req}
 	t.acc.Limit = ts.opts.responseLimit()
 	t.acc.Continue(st.Responses)
-	t.bgID, t.bgSeq, t.attach = st.Background.ID, st.Background.After, true
+	t.bg.id, t.bg.seq, t.bg.attach = st.Background.ID, st.Background.After, true
 	if j != nil {
 		t.log = j.Reattach(st)
 	}

@@ -41,11 +41,15 @@ type message struct {
 	coming  bool  // that render is being made from the source (SetFinal has not run)
 	final   final // the render in use, when it matches
 
-	fit        fitter
-	fitSettled fitter // RenderParts' settled rows
-	fitLive    fitter // and its live ones
-	settled    cache
-	renders    int // settled renders, for tests
+	fits    fitters
+	settled cache
+	renders int // settled renders, for tests
+}
+
+// fitters fit a message's rows to the width: a whole render's, and
+// RenderParts' settled and live rows apart, each growing on its own.
+type fitters struct {
+	whole, settled, live fitter
 }
 
 var (
@@ -67,7 +71,7 @@ func (m *message) Release() {
 	m.settled = cache{}
 	m.final, m.asked, m.coming = final{}, final{}, false
 	m.doc.st = nil
-	m.fit, m.fitSettled, m.fitLive = fitter{}, fitter{}, fitter{}
+	m.fits = fitters{}
 	m.pages.prev.st, m.pages.cur.st = nil, nil
 	m.rev++
 }
@@ -140,9 +144,9 @@ func (m *message) Render(ctx Context) string {
 	if f := m.final; f.src == m.src && f.width == ctx.Width && f.styles == ctx.Styles && f.out != "" {
 		md = f.out
 	} else if m.pages.on {
-		md = m.fit.fit(m.pages.view(ctx, width, lk, quick), width)
+		md = m.fits.whole.fit(m.pages.view(ctx, width, lk, quick), width)
 	} else if m.src != "" {
-		md = m.fit.fit(m.doc.view(ctx.markdown(width), quick, width), width)
+		md = m.fits.whole.fit(m.doc.view(ctx.markdown(width), quick, width), width)
 	}
 	out := m.decorate(md, width, lk)
 	if !live && !m.drafted() {
@@ -168,7 +172,7 @@ func (m *message) RenderParts(ctx Context) (settled, live string) {
 		quick = ctx.renderer(width, true)
 	}
 	settled, live = m.doc.viewParts(ctx.markdown(width), quick, width)
-	return m.fitSettled.fit(settled, width), m.fitLive.fit(live, width)
+	return m.fits.settled.fit(settled, width), m.fits.live.fit(live, width)
 }
 
 // decorate adds what surrounds the markdown: commentary dimming, the refusal
