@@ -83,6 +83,15 @@ func wordNext(t [][]rune, row, col int) (int, int) {
 	}
 }
 
+// wordStart reports whether a word begins at line[c]: w stops there for a
+// word, and at the text's last rune when no word follows.
+func wordStart(line []rune, c int) bool {
+	if c >= len(line) || unicode.IsSpace(line[c]) {
+		return false
+	}
+	return c == 0 || unicode.IsSpace(line[c-1]) || class(line[c-1]) != class(line[c])
+}
+
 // wordBack is b: the start of this word or the one before.
 func wordBack(t [][]rune, row, col int) (int, int) {
 	// step back once, then over spaces and line ends

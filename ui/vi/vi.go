@@ -210,7 +210,7 @@ func (e *Editor) operator(t [][]rune, b Buffer, cmd string) (Buffer, Action) {
 		} else {
 			r, c := wordNext(t, b.Row, b.Col)
 			end = len(line)
-			if r == b.Row && c > b.Col {
+			if r == b.Row && c > b.Col && wordStart(line, c) { // else w stopped at the text's end: dw takes the rest
 				end = c
 			}
 		}
