@@ -21,9 +21,14 @@ import (
 // where it is once it passes maxPageBytes. A new page starts a new markdown
 // document, so no page is ever rendered again after it was sealed, and the
 // live page renders incrementally like any message.
+//
+// Text that comes at once longer than skipBytes (more than one update of a
+// streaming page adds before it is sealed) is skipped to its last page
+// (skip).
 const (
 	pageBytes    = 256 << 10
 	maxPageBytes = 4 * pageBytes
+	skipBytes    = 2 * maxPageBytes
 )
 
 // pager draws a long message from its last pages.
@@ -72,7 +77,7 @@ func (p *pager) update(raw string, whole *mdDoc) bool {
 }
 
 // skip moves the pages past all but about the last pageBytes of text that
-// came at once longer than maxPageBytes (a resumed answer as long as the
+// came at once longer than skipBytes (a resumed answer as long as the
 // response limit, a burst of deltas): to the last paragraph break outside
 // a code fence before its last pageBytes or, with none, to where its last
 // maxPageBytes begin. That text is counted above the pages as any paged
@@ -80,7 +85,7 @@ func (p *pager) update(raw string, whole *mdDoc) bool {
 // page would cost hundreds of MiB and a minute for a 32 MiB answer.
 func (p *pager) skip(raw string) {
 	page := raw[p.start:]
-	if len(page) <= maxPageBytes {
+	if len(page) <= skipBytes {
 		return
 	}
 	limit, at := len(page)-pageBytes, 0
