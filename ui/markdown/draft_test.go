@@ -25,6 +25,7 @@ func TestDraftsKeepTheRowsAndViewColoursThem(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: long property run (every recorded answer)")
 	}
+	t.Parallel() // renderers of its own
 	docs := allAnswers(t)
 	for name, doc := range testDocs(t) {
 		docs[name] = doc

@@ -17,6 +17,7 @@ func TestMutatedDocsStreamLikeWhole(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: long fuzz-like run (400 mutated documents)")
 	}
+	t.Parallel() // a renderer of its own
 	r, _ := NewRenderer(theme.New(theme.Dark()).Glamour(), 40)
 	edge, _ := os.ReadFile("testdata/edge.md")
 	seeds := []string{string(edge), genAnswer(1 << 10), "- a\n\n  b\n\n- c", "<!--\n\n-->", "[a]: /u\n\n[a]", "| a |\n|---|\n\n", "Term\n\n: def", "\t\t- x\n\n\t\t```\n", "[x][y]\n\n[y]: <>"}

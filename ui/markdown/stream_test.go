@@ -109,12 +109,13 @@ func TestStreamMatchesWholeAtEveryPrefix(t *testing.T) {
 	}
 	docs := testDocs(t)
 	for sname, style := range testStyles() {
-		r := newTestRenderer(t, style, 72)
 		for dname, doc := range docs {
 			if sname == "dark" && dname != "edge.md" || (sname == "notty" || sname == "nocolor") && dname == "generated-2KB" {
 				continue // keep the run short: the stock style's framing is checked on the edge doc
 			}
 			t.Run(sname+"/"+dname, func(t *testing.T) {
+				t.Parallel() // a renderer of its own: the longest property run uses both cores
+				r := newTestRenderer(t, style, 72)
 				s := NewStream(r)
 				for i, d := range chunks(doc) {
 					s.Append(d)
@@ -264,29 +265,32 @@ func TestRealAnswersStreamLikeWhole(t *testing.T) {
 	if len(answers) == 0 {
 		t.Fatal("no answers found in the fixtures")
 	}
+	t.Logf("%d answers", len(answers))
 	style := theme.New(theme.Dark()).Glamour()
 	for _, width := range []int{24, 60, 99} {
-		r := newTestRenderer(t, style, width)
-		for name, doc := range answers {
-			ds := chunks(doc)
-			every := max(1, len(ds)/25)
-			s := NewStream(r)
-			for i, d := range ds {
-				s.Append(d)
-				if i%every != 0 && i != len(ds)-1 {
-					continue
-				}
-				want, err := r.Render(s.Source())
-				if err != nil {
-					t.Fatalf("Render: %v", err)
-				}
-				if diff := diffVisible(s.View(), want); diff != "" {
-					t.Fatalf("%s at width %d, after %d bytes (last %q): %s", name, width, len(s.Source()), tailOf(s.Source(), 40), diff)
+		t.Run(fmt.Sprintf("width %d", width), func(t *testing.T) {
+			t.Parallel() // a renderer of its own
+			r := newTestRenderer(t, style, width)
+			for name, doc := range answers {
+				ds := chunks(doc)
+				every := max(1, len(ds)/25)
+				s := NewStream(r)
+				for i, d := range ds {
+					s.Append(d)
+					if i%every != 0 && i != len(ds)-1 {
+						continue
+					}
+					want, err := r.Render(s.Source())
+					if err != nil {
+						t.Fatalf("Render: %v", err)
+					}
+					if diff := diffVisible(s.View(), want); diff != "" {
+						t.Fatalf("%s at width %d, after %d bytes (last %q): %s", name, width, len(s.Source()), tailOf(s.Source(), 40), diff)
+					}
 				}
 			}
-		}
+		})
 	}
-	t.Logf("%d answers", len(answers))
 }
 
 // TestClosedFenceSettlesAtOnce: a code block is settled (highlighted once,
