@@ -59,7 +59,10 @@ func New(ctx context.Context, o Options) *Model {
 	fs.now = fs.clock()
 	fs.applyTheme()
 	settings := startSettings(o)
-	tools := newToolKit(ctx, toolsFor(o.Tools, settings.EnabledTools)) // the session remembers its tool set
+	tools := newToolKit(ctx, o.Tools)
+	if on := settings.EnabledTools; on != nil {
+		tools.remember(on) // the session remembers its tool set
+	}
 	if _, redacted, err := tools.requestTools(); err == nil {
 		settings.Tools = redacted
 	}
@@ -134,20 +137,6 @@ func startSettings(o Options) session.Settings {
 	}
 	s.Background = o.Settings.Background // today's config, not the session's
 	return s
-}
-
-// toolsFor is the config's tools with the tool set a session remembers
-// (on; nil: the config's) switched on.
-func toolsFor(t *Tools, on []string) *Tools {
-	if t == nil || on == nil {
-		return t
-	}
-	c := *t
-	c.Enabled = make(map[string]bool, len(t.Enabled))
-	for n := range t.Enabled {
-		c.Enabled[n] = slices.Contains(on, n)
-	}
-	return &c
 }
 
 // shutdown ends what the chat started: running tools, the history writer.
