@@ -10,6 +10,8 @@ import (
 
 	"runnel/session"
 	"runnel/stream"
+
+	"runnel/stream/costtest"
 )
 
 // TestLongAnswerTurnEndHeap: the end of a turn whose answer is as long as
@@ -23,6 +25,7 @@ import (
 // what the end allocates, so this bounds the peak too. The answer is then
 // stored whole and its start is findable.
 func TestLongAnswerTurnEndHeap(t *testing.T) {
+	costtest.SkipAllocsIfRace(t)
 	const n = 8 << 20
 	para := "## Part\n\nSome <b>markdown</b> & \"quotes\", with `code` and a [link](https://example.com/x).\n\n- an item\n- another item\n\n"
 	var sse bytes.Buffer

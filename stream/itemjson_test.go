@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"runnel/stream/costtest"
 )
 
 // TestMarshalOnceIsMarshal: marshalOnce writes what json.Marshal writes,
@@ -49,6 +51,7 @@ func TestMarshalOnceIsMarshal(t *testing.T) {
 // doubling buffer and the copy it returns): the journal writes each
 // answer's JSON as the turn ends.
 func TestItemJSONHoldsTextOnce(t *testing.T) {
+	costtest.SkipAllocsIfRace(t)
 	const n = 8 << 20
 	it := &Item{Type: "message", ID: "msg_1", Role: "assistant", Status: "completed", Added: true,
 		Content: []Part{{Type: "output_text", Text: strings.Repeat("word and more <words>\n", n/22)}}}

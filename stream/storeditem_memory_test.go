@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"runnel/stream/costtest"
 )
 
 // TestStoredItemCopiesOfText: reading a stored answer as long as the
@@ -13,6 +15,7 @@ import (
 // unquotes it in), not once more per level of decoding (5.2 before): the
 // store reads every answer it indexes this way.
 func TestStoredItemCopiesOfText(t *testing.T) {
+	costtest.SkipAllocsIfRace(t)
 	const n = 8 << 20
 	text := strings.Repeat("word and more words\n", n/20)
 	raw, err := json.Marshal(map[string]any{

@@ -3,6 +3,8 @@ package ui
 import (
 	"runtime"
 	"testing"
+
+	"runnel/stream/costtest"
 )
 
 // TestPacedAnswerAllocates: a 40 KB answer streamed at 200 deltas/s (510
@@ -13,6 +15,7 @@ import (
 // block.PartsRenderer). Allocation drives the garbage collector, a fifth
 // of a paced answer's CPU in ../shared/bench.
 func TestPacedAnswerAllocates(t *testing.T) {
+	costtest.SkipAllocsIfRace(t)
 	if testing.Short() {
 		t.Skip("-short: streams a 40 KB answer twice")
 	}

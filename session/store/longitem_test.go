@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"runnel/stream"
+
+	"runnel/stream/costtest"
 )
 
 // longAnswer is an answer of about n bytes whose first words are "alpha
@@ -81,6 +83,7 @@ func TestSaveItemsTextIsIndexedRedacted(t *testing.T) {
 // and its rows fold into one, the stored item again (it held the text
 // four times over, twice, as the turn ended).
 func TestLongAnswerSaveAndFoldDoNotDecodeIt(t *testing.T) {
+	costtest.SkipAllocsIfRace(t)
 	db, _ := openTest(t)
 	sid := newSession(t, db, `{}`)
 	tid := must[TurnID](t)(db.BeginTurn(sid, "a long answer please", nil, ""))

@@ -119,6 +119,15 @@ func AtMost(t testing.TB, what string, base, work Work, limit float64) Cost {
 	return c
 }
 
+// SkipAllocsIfRace skips a test that counts what code allocates under the
+// race detector, which allocates for itself: the plain run counts it.
+func SkipAllocsIfRace(t testing.TB) {
+	t.Helper()
+	if Race {
+		t.Skip("allocation counts: not under the race detector (the plain run counts them)")
+	}
+}
+
 // SkipIfRace skips t under the race detector, which slows code unevenly:
 // the plain run (go test ./...) times what it would have.
 func SkipIfRace(t testing.TB) {

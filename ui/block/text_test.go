@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"runnel/stream/costtest"
 )
 
 // TestGrowingClean: cleaning a growing text piece by piece gives clean of
@@ -56,6 +58,7 @@ func TestFitterGrowing(t *testing.T) {
 // is cleaned step by step with about what is new allocated, not the whole
 // text at every step, and equals clean of the whole at every step.
 func TestGrowingCleanCopiesWhatIsNew(t *testing.T) {
+	costtest.SkipAllocsIfRace(t)
 	var b strings.Builder
 	for b.Len() < 64<<10 {
 		b.WriteString("func f() {\n\treturn x // é, a tab above\n}\n\n")
