@@ -85,8 +85,8 @@ func (n *navigator) step(t *Transcript, dir int) {
 // navKey handles a key in navigation mode.
 func (c *items) navKey(k tea.KeyPressMsg, keys NavKeys) tea.Cmd {
 	if c.nav.typing {
-		if !c.nav.typeKey(&c.transcript, k) {
-			c.notice(block.Info, "no block holds “"+c.nav.query+"”")
+		if c.nav.typeKey(k) {
+			c.findNext(c.nav.cur, 1)
 		}
 		return nil
 	}
@@ -146,19 +146,17 @@ func (c *items) navKey(k tea.KeyPressMsg, keys NavKeys) tea.Cmd {
 	return nil
 }
 
-// typeKey edits the query after "/": enter searches t from the cursor,
-// esc gives up, backspace deletes a character. It is false when a search
-// found no block.
-func (n *navigator) typeKey(t *Transcript, k tea.KeyPressMsg) bool {
+// typeKey edits the query after "/": enter ends it and reports that a
+// search from the cursor is due, esc gives up, backspace deletes a
+// character.
+func (n *navigator) typeKey(k tea.KeyPressMsg) (search bool) {
 	switch k.String() {
 	case "enter":
 		n.typing = false
 		if q := strings.TrimSpace(n.draft); q != "" {
 			n.query = q
 		}
-		if n.query != "" {
-			return n.find(t, n.cur, 1)
-		}
+		return n.query != ""
 	case "esc":
 		n.typing = false
 	case "backspace":
@@ -169,7 +167,7 @@ func (n *navigator) typeKey(t *Transcript, k tea.KeyPressMsg) bool {
 			n.draft += stream.SanitizeLine(k.Text)
 		}
 	}
-	return true
+	return false
 }
 
 // find moves to the first block of t from i on (dir 1) or back (dir -1)
