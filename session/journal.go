@@ -183,8 +183,9 @@ func (j *Journal) Begin(t *Turn) *TurnLog {
 }
 
 // Note records that items changed, and writes them when a second has passed
-// since the last write or an item finished. It computes the items' JSON on
-// the caller's goroutine (items are not safe to read elsewhere).
+// since the last write or an item finished. It takes what the items' JSON
+// is made of on the caller's goroutine (items are not safe to read
+// elsewhere); the writer encodes it.
 func (l *TurnLog) Note(now time.Time, responses []*stream.Snapshot, changed func(*stream.Item) bool) {
 	due := false
 	for ri, s := range responses {
@@ -243,7 +244,9 @@ func (l *TurnLog) take(now time.Time) ([]store.ItemWrite, store.Background) {
 	batch := make([]store.ItemWrite, 0, len(l.pending))
 	for k, it := range l.pending {
 		text := it.SearchText() // the index's text, so the store need not decode the JSON again
-		batch = append(batch, store.ItemWrite{Response: k.response, Output: k.output, Raw: it.JSON(), Done: it.Done, Text: &text})
+		// its JSON is encoded by the store as it writes it (a long one a
+		// chunk at a time), from values that share only the item's strings
+		batch = append(batch, store.ItemWrite{Response: k.response, Output: k.output, JSON: it.Encoded(), Done: it.Done, Text: &text})
 	}
 	clear(l.pending)
 	l.last = now

@@ -3,6 +3,7 @@ package stream
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -300,10 +301,24 @@ func partsHaveText(ps []Part) bool {
 // JSON returns the item as the API defines it: Raw when nothing was streamed
 // on top of it, otherwise Raw (or a skeleton) with the accumulated fields
 // merged in.
-func (it *Item) JSON() json.RawMessage {
+func (it *Item) JSON() json.RawMessage { return it.Encoded().Bytes() }
+
+// Encoded returns the item's JSON (what JSON returns) to be written later,
+// possibly on another goroutine: for an item streamed into, the values it
+// encodes from (its texts shared, since strings never change; its slices
+// copied), so that a writer can take a long answer's JSON a piece at a
+// time (ItemJSON.WriteTo) and never hold it whole.
+func (it *Item) Encoded() *ItemJSON {
 	if it.Raw != nil && !it.dirty {
-		return it.Raw
+		return RawItemJSON(it.Raw)
 	}
+	return &ItemJSON{v: it.fields(), n: -1, fallback: it.Raw}
+}
+
+// fields are the values the JSON of an item streamed into encodes from:
+// Raw (or a skeleton) with the accumulated fields merged in. Nothing in
+// them is shared with the item but its strings.
+func (it *Item) fields() map[string]any {
 	m := map[string]any{}
 	if it.Raw != nil {
 		var base map[string]any
@@ -345,11 +360,11 @@ func (it *Item) JSON() json.RawMessage {
 		if action == nil {
 			action = map[string]any{}
 		}
-		action["commands"] = it.Commands
+		action["commands"] = slices.Clone(it.Commands) // a delta grows one in place
 		m["action"] = action
 	}
 	if len(it.ShellOutput) > 0 && m["output"] == nil {
-		m["output"] = it.ShellOutput
+		m["output"] = slices.Clone(it.ShellOutput)
 	}
 	if it.Output != nil {
 		m["output"] = it.Output
@@ -362,11 +377,7 @@ func (it *Item) JSON() json.RawMessage {
 		op["diff"] = it.Diff
 		m["operation"] = op
 	}
-	b, err := marshalOnce(m) // json.Marshal's bytes, holding a long text once
-	if err != nil {
-		return it.Raw
-	}
-	return b
+	return m
 }
 
 func partsJSON(ps []Part) []any {
@@ -390,7 +401,7 @@ func partsJSON(ps []Part) []any {
 			m["text"] = p.Text
 		}
 		if typ == "output_text" {
-			ann := p.Annotations
+			ann := slices.Clone(p.Annotations) // an annotation is set in place
 			if ann == nil {
 				ann = []json.RawMessage{}
 			}

@@ -189,9 +189,7 @@ func importTurn(tx *sql.Tx, sid SessionID, seq, parent int, t exportTurn) error 
 		return err
 	}
 	for _, it := range t.items {
-		if _, err := tx.Exec(`INSERT INTO items (turn_id, response_idx, output_idx, raw, done, updated)
-			VALUES (?, ?, ?, ?, ?, ?)`,
-			n, it.Response, it.Output, []byte(it.Raw), it.Done, ms(t.started)); err != nil {
+		if _, _, err := upsertItem(tx, TurnID(n), it, ms(t.started)); err != nil {
 			return err
 		}
 	}

@@ -50,10 +50,10 @@ type indexed struct {
 func (x *itemIndex) due(id int64, tid TurnID, it ItemWrite) bool {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if last, ok := x.sizes[id]; ok && !it.Done && len(it.Raw) < 2*last.size {
+	if last, ok := x.sizes[id]; ok && !it.Done && it.size() < 2*last.size {
 		return false
 	}
-	x.record(id, tid, len(it.Raw))
+	x.record(id, tid, it.size())
 	return true
 }
 
@@ -105,7 +105,7 @@ func indexItem(tx *sql.Tx, id int64, tid TurnID, it ItemWrite) error {
 	if it.Text != nil {
 		t = searchText(*it.Text)
 	} else {
-		t = extract(it.Raw)
+		t = extract(it.body().Bytes())
 	}
 	if _, err := tx.Exec(`DELETE FROM search WHERE rowid = ?`, id); err != nil {
 		return err
@@ -161,24 +161,46 @@ func foldTurn(tx *sql.Tx, tid TurnID, x *itemIndex) error {
 	// An item of a streaming turn has its own row, its text as extract
 	// read it (indexItem): that is taken, and its JSON, which can be as
 	// long as the response limit, is not read again. Any other item (a
-	// late save, an import, a migration) is read from its JSON.
-	rows, err := tx.Query(`SELECT CASE WHEN s.rowid IS NULL THEN i.raw END, s.rowid IS NOT NULL, s.prompt, s.answer, s.reasoning, s.tool
+	// late save, an import, a migration) is read from its JSON: in place
+	// from its row, or, kept in chunks, joined once the rows are read.
+	rows, err := tx.Query(`SELECT i.id, i.chunked, CASE WHEN s.rowid IS NULL AND NOT i.chunked THEN i.raw END, s.rowid IS NOT NULL, s.prompt, s.answer, s.reasoning, s.tool
 		FROM items i LEFT JOIN search s ON s.rowid = i.id
 		WHERE i.turn_id = ? ORDER BY i.response_idx, i.output_idx`, int64(tid))
 	if err != nil {
 		return err
 	}
+	var texts []itemText
+	chunked := map[int]int64{} // texts[k] is to be read from item id's chunks
 	for rows.Next() {
+		var id int64
+		var inChunks bool
 		var raw sql.RawBytes // the driver's copy, read in place: an item can be as long as the response limit
 		var indexed bool
 		var row [4]sql.NullString
-		if rows.Scan(&raw, &indexed, &row[0], &row[1], &row[2], &row[3]) != nil {
+		if rows.Scan(&id, &inChunks, &raw, &indexed, &row[0], &row[1], &row[2], &row[3]) != nil {
 			continue
 		}
 		x := itemText{row[0].String, row[1].String, row[2].String, row[3].String}
-		if !indexed {
+		switch {
+		case indexed:
+		case inChunks:
+			chunked[len(texts)] = id
+		default:
 			x = extract(raw)
 		}
+		texts = append(texts, x)
+	}
+	if err := closeRows(rows); err != nil {
+		return err
+	}
+	for k, id := range chunked {
+		raw, err := itemJSON(tx, id)
+		if err != nil {
+			return err
+		}
+		texts[k] = extract(raw)
+	}
+	for _, x := range texts {
 		t.prompt = join(t.prompt, x.prompt)
 		t.answer = join(t.answer, x.answer)
 		t.reasoning = join(t.reasoning, x.reasoning)
@@ -186,9 +208,6 @@ func foldTurn(tx *sql.Tx, tid TurnID, x *itemIndex) error {
 		if x.answer != "" {
 			last = x.answer
 		}
-	}
-	if err := closeRows(rows); err != nil {
-		return err
 	}
 	if _, err := tx.Exec(`DELETE FROM search WHERE rowid IN (SELECT id FROM items WHERE turn_id = ?)`, int64(tid)); err != nil {
 		return err
@@ -213,7 +232,8 @@ func foldTurn(tx *sql.Tx, tid TurnID, x *itemIndex) error {
 
 // dropStale deletes the item rows of turn tid that x does not vouch for.
 func dropStale(tx *sql.Tx, tid TurnID, x *itemIndex) error {
-	rows, err := tx.Query(`SELECT i.id, length(i.raw) FROM items i JOIN search s ON s.rowid = i.id WHERE i.turn_id = ?`, int64(tid))
+	rows, err := tx.Query(`SELECT i.id, CASE WHEN i.chunked THEN (SELECT coalesce(sum(length(data)), 0) FROM item_chunks WHERE item_id = i.id) ELSE length(i.raw) END
+		FROM items i JOIN search s ON s.rowid = i.id WHERE i.turn_id = ?`, int64(tid))
 	if err != nil {
 		return err
 	}

@@ -270,36 +270,47 @@ func loadTurns(tx *sql.Tx, id SessionID) ([]Turn, []error, error) {
 }
 
 func loadItems(tx *sql.Tx, id SessionID, byID map[TurnID]*Turn) ([]error, error) {
-	rows, err := tx.Query(`SELECT i.turn_id, i.response_idx, i.output_idx, i.raw, i.done
+	rows, err := tx.Query(`SELECT i.id, i.turn_id, i.response_idx, i.output_idx, i.raw, i.chunked, i.done
 		FROM items i JOIN turns t ON t.id = i.turn_id
 		WHERE t.session_id = ? ORDER BY t.seq, i.response_idx, i.output_idx`, string(id))
 	if err != nil {
 		return nil, err
 	}
+	type row struct {
+		id, tid, resp, out int64
+		raw                []byte
+		chunked, done      bool
+	}
+	var read []row
 	var warn []error
 	for rows.Next() {
-		var (
-			tid, resp, out int64
-			raw            []byte
-			done           bool
-		)
-		if err := rows.Scan(&tid, &resp, &out, &raw, &done); err != nil {
-			warn = append(warn, fmt.Errorf("item row (turn id %d): %v; skipped", tid, err))
+		var r row
+		if err := rows.Scan(&r.id, &r.tid, &r.resp, &r.out, &r.raw, &r.chunked, &r.done); err != nil {
+			warn = append(warn, fmt.Errorf("item row (turn id %d): %v; skipped", r.tid, err))
 			continue
 		}
-		t := byID[TurnID(tid)]
-		if t == nil {
-			continue // its turn was skipped, and reported
-		}
-		if err := checkObject(raw); err != nil {
-			warn = append(warn, fmt.Errorf("turn %d, response %d, item %d: stored item: %v; skipped", t.Seq, resp, out, err))
-			continue
-		}
-		r := responseAt(t, int(resp))
-		r.Items = append(r.Items, Item{OutputIndex: int(out), Raw: raw, Done: done})
+		read = append(read, r)
 	}
 	if err := closeRows(rows); err != nil {
 		return warn, err
+	}
+	for _, row := range read {
+		t := byID[TurnID(row.tid)]
+		if t == nil {
+			continue // its turn was skipped, and reported
+		}
+		raw := row.raw
+		if row.chunked { // kept in chunks (chunks.go): joined once the rows are read
+			if raw, err = itemJSON(tx, row.id); err != nil {
+				return warn, err
+			}
+		}
+		if err := checkObject(raw); err != nil {
+			warn = append(warn, fmt.Errorf("turn %d, response %d, item %d: stored item: %v; skipped", t.Seq, row.resp, row.out, err))
+			continue
+		}
+		r := responseAt(t, int(row.resp))
+		r.Items = append(r.Items, Item{OutputIndex: int(row.out), Raw: raw, Done: row.done})
 	}
 	for _, t := range byID {
 		for i := range t.ResponseIDs {

@@ -7,7 +7,7 @@ import (
 
 // schemaVersion is the schema this binary writes, kept in PRAGMA user_version.
 // Version 0 is an empty file.
-const schemaVersion = 8
+const schemaVersion = 9
 
 // migrations[v] brings a database from version v to v+1. Each runs inside the
 // one IMMEDIATE transaction that sets the new user_version, so a crash or a
@@ -22,6 +22,7 @@ var migrations = [schemaVersion]func(tx *sql.Tx) error{
 	5: addRuns,
 	6: addCompactedAndImported,
 	7: addBranches,
+	8: addItemChunks,
 }
 
 // addBranches adds the branches of an edited conversation (branch.go): a
@@ -116,10 +117,11 @@ func createV1(tx *sql.Tx) error {
 
 // addSearchAndOwners adds what version 1 lacked: the model and answer preview
 // for listing, the process that streams each turn (to tell a live turn from
-// one whose process died), item save times, and the full-text index, which it
-// fills from the items already stored.
+// one whose process died), item save times, and the full-text index, which
+// migrate fills from the items already stored once the schema is current
+// (reindexAll reads the items as this binary stores them).
 func addSearchAndOwners(tx *sql.Tx) error {
-	err := execAll(tx,
+	return execAll(tx,
 		`ALTER TABLE sessions ADD COLUMN model TEXT NOT NULL DEFAULT ''`,
 		`ALTER TABLE sessions ADD COLUMN preview TEXT NOT NULL DEFAULT ''`,
 		`ALTER TABLE turns ADD COLUMN owner TEXT NOT NULL DEFAULT ''`,
@@ -135,10 +137,6 @@ func addSearchAndOwners(tx *sql.Tx) error {
 		)`,
 		`INSERT INTO search(search, rank) VALUES ('rank', 'bm25(4.0, 2.0, 1.0, 1.0, 0.0)')`,
 	)
-	if err != nil {
-		return err
-	}
-	return reindexAll(tx)
 }
 
 // addBlobs adds attachment storage (blob.go): each payload once, by sha256,
@@ -207,9 +205,15 @@ func migrate(w *sql.DB, path string) error {
 	if err := tooNew(path, v); err != nil {
 		return err
 	}
+	reindex := v >= 1 && v < 2 // the index addSearchAndOwners adds is filled at the current schema
 	for ; v < schemaVersion; v++ {
 		if err := migrations[v](tx); err != nil {
 			return fmt.Errorf("migrate schema %d to %d: %w", v, v+1, err)
+		}
+	}
+	if reindex {
+		if err := reindexAll(tx); err != nil {
+			return fmt.Errorf("migrate schema: fill the search index: %w", err)
 		}
 	}
 	if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {

@@ -23,6 +23,10 @@ type ItemWrite struct {
 	Response int             // response index within the turn, from 0
 	Output   int             // output_index within the response, from 0
 	Raw      json.RawMessage // the item's JSON object, stored byte for byte
+	// JSON, when set, is the item's JSON instead of Raw: a long one is
+	// written a chunk at a time from it (chunks.go), never built whole.
+	// It is trusted to be an object, as stream.Item.Encoded makes it.
+	JSON *stream.ItemJSON
 	Done     bool            // output_item.done (or the terminal response) delivered it whole
 	// Text, when set, is the item's searchable text as
 	// stream.KindFor(type).Text reads the item Raw was made from: the
@@ -236,6 +240,9 @@ func (db *DB) checkItems(items []ItemWrite) ([]ItemWrite, error) {
 		if it.Response < 0 || it.Output < 0 {
 			return nil, badInput("item %d: negative index (response %d, output %d)", i, it.Response, it.Output)
 		}
+		if it.JSON != nil {
+			continue
+		}
 		if err := checkObject(it.Raw); err != nil {
 			return nil, badInput("item %d (response %d, output %d): %v", i, it.Response, it.Output, err)
 		}
@@ -243,7 +250,11 @@ func (db *DB) checkItems(items []ItemWrite) ([]ItemWrite, error) {
 	if db.secrets.Len() > 0 {
 		items = slices.Clone(items)
 		for i := range items {
-			items[i].Raw = db.secrets.JSON(items[i].Raw)
+			if items[i].JSON != nil {
+				items[i].JSON = items[i].JSON.Redact(db.secrets)
+			} else {
+				items[i].Raw = db.secrets.JSON(items[i].Raw)
+			}
 			if t := items[i].Text; t != nil {
 				items[i].Text = &stream.Searchable{Prompt: db.secrets.String(t.Prompt), Answer: db.secrets.String(t.Answer),
 					Reasoning: db.secrets.String(t.Reasoning), Tool: db.secrets.String(t.Tool)}
@@ -251,23 +262,6 @@ func (db *DB) checkItems(items []ItemWrite) ([]ItemWrite, error) {
 		}
 	}
 	return items, nil
-}
-
-// upsertItem writes one item of turn tid and returns its row id; ok is
-// false when it was not written: a partial that arrived after the done
-// item, which is kept.
-func upsertItem(tx *sql.Tx, tid TurnID, it ItemWrite, now int64) (id int64, ok bool, err error) {
-	err = tx.QueryRow(`INSERT INTO items (turn_id, response_idx, output_idx, raw, done, updated)
-		VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (turn_id, response_idx, output_idx) DO UPDATE
-			SET raw = excluded.raw, done = excluded.done, updated = excluded.updated
-			WHERE items.done = 0 OR excluded.done = 1
-		RETURNING id`,
-		int64(tid), it.Response, it.Output, []byte(it.Raw), it.Done, now).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, false, nil
-	}
-	return id, err == nil, err
 }
 
 // FinishTurn records how a turn ended.
@@ -312,7 +306,7 @@ func (db *DB) FinishTurn(tid TurnID, f TurnEnd) error {
 				if err := indexItem(tx, id, tid, it); err != nil {
 					return err
 				}
-				db.index.wrote(id, tid, len(it.Raw))
+				db.index.wrote(id, tid, it.size())
 			}
 		}
 		if _, err = tx.Exec(`UPDATE sessions SET updated = ? WHERE id = (SELECT session_id FROM turns WHERE id = ?)`, now, int64(tid)); err != nil {
