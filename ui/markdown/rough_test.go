@@ -87,10 +87,13 @@ func TestRoughBlocksEndAsWholeRenders(t *testing.T) {
 
 // openFrames is Work: 6 frames (an 80-byte Append and a View) of gen's
 // block open at size bytes and more, on one Stream, which is made again
-// (untimed) once it has grown by 8 KB: costtest runs cheap work many times,
-// and streaming the block anew for each run cost most of the test.
+// (untimed) once it has grown by a quarter: costtest runs cheap work many
+// times, and streaming the block anew for each run cost most of the test
+// (with a fixed 8 KB, making the 256 KB streams again took most of its
+// CPU).
 func openFrames(r *Renderer, gen func(int) string, size int) costtest.Work {
-	const frames, grow = 6, 8 << 10
+	const frames = 6
+	grow := max(size/4, frames*80)
 	text := gen(size + grow + frames*80)
 	var s *Stream
 	at := 0
@@ -122,6 +125,7 @@ func TestFrameCostDoesNotGrowWithTheBlock(t *testing.T) {
 		t.Skip("-short: a cost guard of 20 s (12 kinds of block; a 16 KB table costs 70 ms a frame)")
 	}
 	costtest.SkipIfRace(t)
+	t.Parallel() // timed on the thread's CPU (costtest), which the property runs beside it do not stretch
 	r := newTestRenderer(t, benchStyle(), benchWidth)
 	for name, gen := range openBlocks {
 		costtest.AtMost(t, name+": frames with 256 KB open, against 16 KB", openFrames(r, gen, 16<<10), openFrames(r, gen, 256<<10), 3)
@@ -140,6 +144,7 @@ func TestCodeFrameCostDoesNotGrowWithTheBlock(t *testing.T) {
 		t.Skip("-short: a cost guard of 3 s (a fresh renderer highlights each run)")
 	}
 	costtest.SkipIfRace(t)
+	t.Parallel() // timed on the thread's CPU, as above
 	code := genCode(40 << 10)
 	const prefix = "Here is the implementation:\n\n```go\n"
 	frames := func(size int) costtest.Work {
@@ -244,6 +249,7 @@ func TestLongCodeLineIsNotHighlightedEachFrame(t *testing.T) {
 		t.Skip("-short: a cost guard of 4 s (highlighting 200 KB of JSON)")
 	}
 	costtest.SkipIfRace(t)
+	t.Parallel() // timed on the thread's CPU, as above
 	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 80)
 	const size = 200 << 10
 	text := "```json\n" + repeat(`{"key":"value","n":12345,"list":[1,2,3]},`, size+framesPerRun*80+80)

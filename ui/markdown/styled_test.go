@@ -5,19 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
-
-// styledRows canonicalises a render: for every row, each cell's text with
-// the style it shows in (colours, attributes, hyperlink), however the
-// escape sequences that set it were written. Unstyled trailing spaces are
-// dropped. Two renders with equal styledRows look the same on a terminal.
-func styledRows(s string) []string {
-	rows := strings.Split(s, "\n")
-	for i, row := range rows {
-		rows[i] = styledRow(row)
-	}
-	return rows
-}
 
 // sgrState is the style an SGR stream has set.
 type sgrState struct {
@@ -30,10 +19,18 @@ func (st sgrState) String() string {
 	return fmt.Sprintf("%s/%s/%v%v%v%v%v%v%v/%s", st.fg, st.bg, st.bold, st.faint, st.italic, st.under, st.blink, st.rev, st.strike, st.link)
 }
 
+// styledRow canonicalises a row of a render: each cell's text with the
+// style it shows in (colours, attributes, hyperlink), however the escape
+// sequences that set it were written. Unstyled trailing spaces are
+// dropped. Two rows with equal styledRow look the same on a terminal.
+// A row is read from an unstyled start.
 func styledRow(row string) string {
+	type cell struct {
+		r  rune
+		st sgrState
+	}
 	var st sgrState
-	var cells []string
-	var plain []bool
+	var cells []cell
 	for i := 0; i < len(row); {
 		switch {
 		case strings.HasPrefix(row[i:], "\x1b["):
@@ -46,14 +43,15 @@ func styledRow(row string) string {
 			}
 			i = j + 1
 		case strings.HasPrefix(row[i:], "\x1b]"):
-			j := strings.IndexAny(row[i:], "\a\x1b\\")
-			end := i + j + 1
-			if j < 0 {
-				end = len(row)
-			} else if row[i+j] == '\x1b' {
-				end++
+			// an OSC ends at BEL or at ST (ESC \); a hyperlink's
+			// (8;params;url) sets the link of the cells after it
+			body, end := row[i+2:], len(row)
+			if j := strings.IndexAny(body, "\a\x1b"); j >= 0 {
+				body, end = body[:j], i+2+j+1
+				if row[i+2+j] == '\x1b' {
+					end++
+				}
 			}
-			body := row[i+2 : max(i+2, i+j)]
 			if strings.HasPrefix(body, "8;") {
 				if k := strings.IndexByte(body[2:], ';'); k >= 0 {
 					st.link = body[2+k+1:]
@@ -61,21 +59,29 @@ func styledRow(row string) string {
 			}
 			i = end
 		default:
-			r, n := rune(row[i]), 1
-			for _, c := range row[i:] {
-				r = c
-				break
-			}
-			n = len(string(r))
-			cells = append(cells, fmt.Sprintf("%c{%s}", r, st))
-			plain = append(plain, r == ' ' && st.bg == "" && !st.under && !st.rev && !st.strike)
+			r, n := utf8.DecodeRuneInString(row[i:])
+			cells = append(cells, cell{r, st})
 			i += n
 		}
 	}
-	for len(cells) > 0 && plain[len(cells)-1] {
+	for len(cells) > 0 {
+		c := cells[len(cells)-1]
+		if c.r != ' ' || c.st.bg != "" || c.st.under || c.st.rev || c.st.strike {
+			break
+		}
 		cells = cells[:len(cells)-1]
 	}
-	return strings.Join(cells, "")
+	// each run of cells in one style is written once, after its style
+	// (behind a NUL, which no render shows): two rows give the same string
+	// exactly when every cell has the same rune in the same style
+	var b strings.Builder
+	for k, c := range cells {
+		if k == 0 || c.st != cells[k-1].st {
+			b.WriteString("\x00{" + c.st.String() + "}")
+		}
+		b.WriteRune(c.r)
+	}
+	return b.String()
 }
 
 func applySGR(st sgrState, params string) sgrState {
@@ -149,5 +155,12 @@ func TestStyledRowsSeeColour(t *testing.T) {
 	}
 	if diffVisible("\x1b[4mx\x1b[m", "x") == "" {
 		t.Error("an attribute change is not seen")
+	}
+	link := "\x1b]8;;https://a.example\ax\x1b]8;;\a y"
+	if d := diffVisible(link, "\x1b]8;;https://a.example\x1b\\x\x1b]8;;\x1b\\ y"); d != "" {
+		t.Errorf("a link ended by ST differs from one ended by BEL: %s", d)
+	}
+	if diffVisible(link, "\x1b]8;;https://b.example\ax\x1b]8;;\a y") == "" || diffVisible(link, "x y") == "" {
+		t.Error("a link change is not seen")
 	}
 }
