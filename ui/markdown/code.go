@@ -70,16 +70,23 @@ func chromaEntry(p ansi.StylePrimitive) string {
 // last) as rows behind the code block's margin and indent. Lines are
 // highlighted one by one (each once: a stream's open fence and the whole
 // render of the closed block share the rows, lineCache), and a closed
-// block is highlighted whole instead only when a line ends inside a token
-// that may go on (a string, a comment: wholeRows). An open block (a fence
-// still streaming) is always drawn line by line: such a token may then
-// show in other colours until the fence closes.
+// block is highlighted whole instead only when a line may end inside a
+// token that goes on (a string, a comment: closedRows). An open block (a
+// fence still streaming) is always drawn line by line: such a token may
+// then show in other colours until the fence closes; and its last line,
+// until its newline comes, in the code style without highlighting: a line
+// arrives over several frames, and highlighting it on each cost more than
+// all its block's whole lines (chroma allocates per match).
 func (r *Renderer) codeRows(lang string, lines []string, open bool) []string {
 	cb := r.style.CodeBlock
 	pad := strings.Repeat(" ", int(val(cb.Margin, 0)+val(cb.Indent, 0)))
 	var rows []string
 	if open {
 		for _, l := range lines {
+			if !strings.HasSuffix(l, "\n") { // the line still coming: coloured when it is whole
+				rows = append(rows, r.plainRows(l)...)
+				continue
+			}
 			rows = append(rows, r.lines.get(lang, l, r.highlightLine).rows...)
 		}
 	} else {
@@ -162,14 +169,19 @@ type lit struct {
 	clean bool
 }
 
+// plainRows is code's rows in the code block's style, unhighlighted.
+func (r *Renderer) plainRows(code string) []string {
+	rows := strings.Split(code, "\n")
+	for i, row := range rows {
+		rows[i] = r.paint(row, r.base.with(r.style.CodeBlock.StylePrimitive))
+	}
+	return rows
+}
+
 // tokenRows colours code (see highlight).
 func (r *Renderer) tokenRows(lang, code string) lit {
 	if r.code == nil || len(code) > maxHighlight {
-		rows := strings.Split(code, "\n")
-		for i, row := range rows {
-			rows[i] = r.paint(row, r.base.with(r.style.CodeBlock.StylePrimitive))
-		}
-		return lit{rows: rows, clean: true}
+		return lit{rows: r.plainRows(code), clean: true}
 	}
 	it, err := chroma.Coalesce(r.lexer(lang)).Tokenise(nil, code)
 	if err != nil {

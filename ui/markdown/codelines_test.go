@@ -118,20 +118,20 @@ func TestMayGoOn(t *testing.T) {
 }
 
 // TestStreamHighlightsEachLineOnce: the lines of a code block are
-// highlighted as they stream, and the block's close, its whole render
-// when the next block settles it, and a whole render of the message
-// highlight nothing again; the view equals the whole render.
+// highlighted once each as they stream, though a frame is drawn after
+// every byte (a line still coming is drawn in the plain code style), and
+// the block's close, its whole render when the next block settles it, and
+// a whole render of the message highlight nothing again; the view equals
+// the whole render.
 func TestStreamHighlightsEachLineOnce(t *testing.T) {
 	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 80)
 	code := "func f(a int) int {\n\tif a > 1 {\n\t\treturn a * 2\n\t}\n\treturn a\n}\n"
 	src := "Some code:\n\n```go\n" + code + "```\n\nAfter it, a paragraph.\n\n## Next\n\nMore"
 	s := NewStream(r)
 	closing := strings.Index(src, "```\n\nAfter")
-	for i := 0; i < closing; {
-		j := strings.IndexByte(src[i:], '\n') + i + 1 // a whole line per frame: no partial line to draw
-		s.Append(src[i:j])
+	for i := range closing {
+		s.Append(src[i : i+1])
 		s.View()
-		i = j
 	}
 	streamed := r.lines.misses
 	if lines := strings.Count(code, "\n"); streamed != lines {

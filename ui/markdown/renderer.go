@@ -160,7 +160,11 @@ func (r *Renderer) top(n ast.Node, src []byte, open bool) string {
 	c := &blockCtx{r: r, src: src}
 	var rows []string
 	if fc, ok := n.(*ast.FencedCodeBlock); ok && open {
-		rows = r.codeRows(string(fc.Language(src)), c.lines(fc), true)
+		lines := c.lines(fc)
+		if k := len(lines) - 1; k >= 0 && len(src) > 0 && src[len(src)-1] != '\n' {
+			lines[k] = strings.TrimSuffix(lines[k], "\n") // goldmark ends the text's last line with one: it is still coming
+		}
+		rows = r.codeRows(string(fc.Language(src)), lines, true)
 	} else {
 		rows = c.block(n, r.width-r.margin)
 	}
