@@ -305,3 +305,36 @@ func BenchmarkOpenBlockFrames(b *testing.B) {
 		b.ReportMetric(float64(big[name])/float64(small[name]), "x-16KB-"+name)
 	}
 }
+
+// BenchmarkStreamFresh streams a 40 KB generated answer (prose with Go,
+// Python, bash and JSON blocks) at the chat's pace with a renderer of its
+// own, as a new answer is (no line cache warm from an earlier run), and
+// reports the total against one whole render with a fresh renderer
+// (x-one-render): what streaming costs beyond drawing the answer once. A
+// code line highlighted as it streams and again when its block closes
+// shows here.
+func BenchmarkStreamFresh(b *testing.B) {
+	doc := genAnswer(40 << 10)
+	stream := costtest.Func(func() {
+		s := NewStream(newTestRenderer(b, benchStyle(), benchWidth))
+		for i := 0; i < len(doc); i += deltaBytes {
+			s.Append(doc[i:min(i+deltaBytes, len(doc))])
+			if (i/deltaBytes+1)%chatPerFrame == 0 {
+				_ = s.View()
+			}
+		}
+		_ = s.View()
+	})
+	whole := costtest.Func(func() {
+		if _, err := newTestRenderer(b, benchStyle(), benchWidth).Render(doc); err != nil {
+			b.Fatal(err)
+		}
+	})
+	var c costtest.Cost
+	for b.Loop() {
+		c = costtest.Measure(whole, stream)
+	}
+	b.ReportMetric(c.Ratio(), "x-one-render")
+	b.ReportMetric(float64(c.Work)/1e6, "ms-streamed")
+	b.ReportMetric(float64(c.Base)/1e6, "ms-one-render")
+}

@@ -67,21 +67,30 @@ func chromaEntry(p ansi.StylePrimitive) string {
 }
 
 // codeRows renders code lines (each with its newline, but perhaps the
-// last) as rows behind the code block's margin and indent. A closed block
-// is highlighted whole; an open one (a fence still streaming) line by
-// line, so a stream can keep the rows of complete lines: a token spanning
-// lines (a block comment) may then show in other colours until the fence
-// closes.
+// last) as rows behind the code block's margin and indent. Lines are
+// highlighted one by one (each once: a stream's open fence and the whole
+// render of the closed block share the rows, lineCache), and a closed
+// block is highlighted whole instead only when a line may end inside a
+// token that goes on (a string, a comment: closedRows). An open block (a
+// fence still streaming) is always drawn line by line: such a token may
+// then show in other colours until the fence closes; and its last line,
+// until its newline comes, in the code style without highlighting: a line
+// arrives over several frames, and highlighting it on each cost more than
+// all its block's whole lines (chroma allocates per match).
 func (r *Renderer) codeRows(lang string, lines []string, open bool) []string {
 	cb := r.style.CodeBlock
 	pad := strings.Repeat(" ", int(val(cb.Margin, 0)+val(cb.Indent, 0)))
 	var rows []string
 	if open {
 		for _, l := range lines {
-			rows = append(rows, r.lines.get(lang, l, r.highlight)...)
+			if !strings.HasSuffix(l, "\n") { // the line still coming: coloured when it is whole
+				rows = append(rows, r.plainRows(l)...)
+				continue
+			}
+			rows = append(rows, r.lines.get(lang, l, r.highlightLine).rows...)
 		}
 	} else {
-		rows = r.lines.get(lang, strings.Join(lines, ""), r.highlight)
+		rows = r.closedRows(lang, lines)
 	}
 	out := make([]string, len(rows))
 	for i, row := range rows {
@@ -90,6 +99,30 @@ func (r *Renderer) codeRows(lang string, lines []string, open bool) []string {
 		}
 	}
 	return out
+}
+
+// closedRows highlights a closed block's lines: from its lines' rows when
+// each ends clean, else whole (the last such block is kept, lineCache).
+func (r *Renderer) closedRows(lang string, lines []string) []string {
+	n := 0
+	for _, l := range lines {
+		n += len(l)
+	}
+	if r.code == nil || n > maxHighlight {
+		return r.highlight(lang, strings.Join(lines, "")) // plain: a pass
+	}
+	if !lineLexers[r.lexer(lang).Config().Name] {
+		return r.lines.get(lang, strings.Join(lines, ""), r.highlightWhole).rows
+	}
+	rows := make([]string, 0, len(lines))
+	for _, l := range lines {
+		h := r.lines.get(lang, l, r.highlightLine)
+		if !h.clean || mayGoOn(l) {
+			return r.lines.get(lang, strings.Join(lines, ""), r.highlightWhole).rows
+		}
+		rows = append(rows, h.rows...)
+	}
+	return rows
 }
 
 // val is *p, or def for nil.
@@ -108,28 +141,59 @@ const maxHighlight = 256 << 10
 // highlight returns the rows of code, coloured by the Renderer's chroma
 // style with the lexer named lang (plain text for none: guessing a lexer
 // from the text would change colours as a block streams).
-func (r *Renderer) highlight(lang, code string) []string {
-	code = strings.TrimSuffix(code, "\n")
+func (r *Renderer) highlight(lang, code string) []string { return r.highlightWhole(lang, code).rows }
+
+// highlightWhole is highlight, with the rows in a lit.
+func (r *Renderer) highlightWhole(lang, code string) lit {
+	return r.tokenRows(lang, strings.TrimSuffix(code, "\n"))
+}
+
+// highlightLine highlights one line (or a piece of one) with its newline,
+// which the lexer sees: whether the newline is plain text tells whether
+// the line ended clean (lit.clean).
+func (r *Renderer) highlightLine(lang, line string) lit {
+	h := r.tokenRows(lang, line)
+	if strings.HasSuffix(line, "\n") && len(h.rows) > 1 {
+		h.rows = h.rows[:len(h.rows)-1] // the empty row after the newline
+	}
+	return h
+}
+
+// lit is highlighted code: its rows, and clean when the code ends with a
+// newline that the lexer read as plain text and it held no error token:
+// the lexer is then back where a line starts (no string, comment or other
+// token goes on), so the rows are those the line has inside its whole
+// block (TestLinesHighlightAsTheirBlock checks it on real answers).
+type lit struct {
+	rows  []string
+	clean bool
+}
+
+// plainRows is code's rows in the code block's style, unhighlighted.
+func (r *Renderer) plainRows(code string) []string {
+	rows := strings.Split(code, "\n")
+	for i, row := range rows {
+		rows[i] = r.paint(row, r.base.with(r.style.CodeBlock.StylePrimitive))
+	}
+	return rows
+}
+
+// tokenRows colours code (see highlight).
+func (r *Renderer) tokenRows(lang, code string) lit {
 	if r.code == nil || len(code) > maxHighlight {
-		rows := strings.Split(code, "\n")
-		for i, row := range rows {
-			rows[i] = r.paint(row, r.base.with(r.style.CodeBlock.StylePrimitive))
-		}
-		return rows
+		return lit{rows: r.plainRows(code), clean: true}
 	}
-	lexer := lexers.Fallback
-	if lang != "" {
-		if l := lexers.Get(lang); l != nil {
-			lexer = l
-		}
-	}
-	it, err := chroma.Coalesce(lexer).Tokenise(nil, code)
+	it, err := chroma.Coalesce(r.lexer(lang)).Tokenise(nil, code)
 	if err != nil {
-		return strings.Split(code, "\n")
+		return lit{rows: strings.Split(code, "\n")}
 	}
 	var rows []string
 	var b strings.Builder
+	clean := true
+	var last chroma.TokenType
 	for tok := it(); tok != chroma.EOF; tok = it() {
+		last = tok.Type
+		clean = clean && tok.Type != chroma.Error
 		sgr := r.tokenSGR(tok.Type)
 		for v := tok.Value; v != ""; {
 			line, rest, nl := strings.Cut(v, "\n")
@@ -147,8 +211,78 @@ func (r *Renderer) highlight(lang, code string) []string {
 			v = rest
 		}
 	}
-	return append(rows, strings.TrimRight(b.String(), " "))
+	clean = clean && strings.HasSuffix(code, "\n") && last.InCategory(chroma.Text)
+	return lit{rows: append(rows, strings.TrimRight(b.String(), " ")), clean: clean}
 }
+
+// lineLexers are the lexers (by chroma's name) whose lines are drawn
+// from their own rows in a closed block: those whose state at a line's
+// end shows in its tokens (TestLinesHighlightAsTheirBlock). Others (YAML,
+// whose block scalars go on from an indent; JSON, whose lines alone are
+// errors) are highlighted whole, as before.
+var lineLexers = map[string]bool{
+	"plaintext": true, "Go": true, "Python": true, "JavaScript": true, "TypeScript": true,
+	"Rust": true, "Bash": true, "C": true, "C++": true, "Java": true, "SQL": true,
+}
+
+// mayGoOn reports whether a line may open a token that a lexer matches
+// across lines in one piece (a block comment, a raw or multi-line string,
+// a heredoc), which a line's own tokens cannot show: an odd number of
+// quotes of a kind, an opener without its closer after it, or a
+// continuation backslash at the end. It may say yes to a line that opens
+// nothing (an apostrophe in a comment): its block is then highlighted
+// whole, as before.
+func mayGoOn(line string) bool {
+	line = strings.TrimRight(line, "\r\n")
+	if strings.HasSuffix(line, "\\") {
+		return true
+	}
+	for _, q := range [...]byte{'"', '\'', '`'} {
+		n := 0
+		for i := 0; i < len(line); i++ {
+			if line[i] == '\\' {
+				i++
+				continue
+			}
+			if line[i] == q {
+				n++
+			}
+		}
+		if n%2 == 1 {
+			return true
+		}
+	}
+	for _, p := range [...][2]string{{"/*", "*/"}, {"<!--", "-->"}, {"{-", "-}"}, {"(*", "*)"}, {"[[", "]]"}, {"<<", "\x00"}, {"=begin", "\x00"}} {
+		if i := strings.LastIndex(line, p[0]); i >= 0 && !strings.Contains(line[i+len(p[0]):], p[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// lexer returns the lexer named lang, or the plain one; found once per
+// name (a name chroma does not know is matched against every lexer's file
+// patterns).
+func (r *Renderer) lexer(lang string) chroma.Lexer {
+	if lang == "" {
+		return lexers.Fallback
+	}
+	if l, ok := r.lexers.Load(lang); ok {
+		return l.(chroma.Lexer)
+	}
+	l := lexers.Get(lang)
+	if l == nil {
+		l = lexers.Fallback
+	}
+	if n := r.nlexers.Add(1); n <= maxLexerNames {
+		r.lexers.Store(lang, l)
+	}
+	return l
+}
+
+// maxLexerNames bounds the lexer names a Renderer keeps (a model may name
+// a fence anything).
+const maxLexerNames = 64
 
 // tokenSGR is the SGR sequence for a chroma token type.
 func (r *Renderer) tokenSGR(t chroma.TokenType) string {
@@ -175,9 +309,10 @@ func (r *Renderer) tokenSGR(t chroma.TokenType) string {
 // UI goroutine with the same Renderer). Callers must not change the rows.
 type lineCache struct {
 	mu       sync.Mutex
-	m        map[lineKey][]string
+	m        map[lineKey]lit
 	last     lineKey
-	lastRows []string
+	lastRows lit
+	misses   int // highlights done (for tests)
 }
 
 type lineKey struct{ lang, line string }
@@ -185,12 +320,13 @@ type lineKey struct{ lang, line string }
 // maxCachedLines bounds lineCache: a few screens of code.
 const maxCachedLines = 1024
 
-func (c *lineCache) get(lang, code string, highlight func(lang, code string) []string) []string {
+func (c *lineCache) get(lang, code string, highlight func(lang, code string) lit) lit {
 	k := lineKey{lang, code}
+	multi := strings.Contains(strings.TrimSuffix(code, "\n"), "\n")
 	c.mu.Lock()
 	rows, ok := c.m[k]
-	if c.lastRows != nil && k == c.last {
-		rows, ok = c.lastRows, true
+	if multi {
+		rows, ok = c.lastRows, c.lastRows.rows != nil && k == c.last
 	}
 	c.mu.Unlock()
 	if ok {
@@ -198,11 +334,12 @@ func (c *lineCache) get(lang, code string, highlight func(lang, code string) []s
 	}
 	rows = highlight(lang, code)
 	c.mu.Lock()
+	c.misses++
 	switch {
-	case strings.Contains(strings.TrimSuffix(code, "\n"), "\n"):
+	case multi:
 		c.last, c.lastRows = k, rows
 	case c.m == nil || len(c.m) >= maxCachedLines:
-		c.m = map[lineKey][]string{k: rows}
+		c.m = map[lineKey]lit{k: rows}
 	default:
 		c.m[k] = rows
 	}

@@ -80,7 +80,7 @@ func TestDraftHighlightsNothing(t *testing.T) {
 		s.Append(src[i : i+1])
 		s.Draft(quick)
 	}
-	if n := len(full.lines.m) + len(full.lines.lastRows); n != 0 {
+	if n := full.lines.misses; n != 0 {
 		t.Fatalf("drafts highlighted %d pieces of code", n)
 	}
 	want, _ := full.Render(src)

@@ -76,9 +76,10 @@ func (f *fence) view(r *Renderer, src string) ([]string, bool) {
 	return []string{rows, "\n", last}, true
 }
 
-// longLine is the longest part of an open fence's last line highlighted
-// again each frame: past it, the line is highlighted in pieces of this
-// size, each once, each a row of its own until the whole render.
+// longLine is the longest part of an open fence's last line drawn again
+// each frame: past it, the line is drawn in pieces of this size, each
+// once, each a row of its own (plain, as a line still coming is, codeRows)
+// until the whole render.
 const longLine = 16 << 10
 
 // addRows highlights code (a line, or a piece of a long one) and keeps its

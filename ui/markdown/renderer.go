@@ -3,6 +3,7 @@ package markdown
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -30,15 +31,17 @@ const MinWidth = 20
 // either end and no final newline, so a message sits flush in the
 // transcript. Every row opens and closes its own styles.
 type Renderer struct {
-	style  ansi.StyleConfig
-	width  int
-	md     goldmark.Markdown
-	code   *chroma.Style // nil: code blocks in the CodeBlock style, unhighlighted
-	base   attrs         // the document's style, under every element
-	margin int           // the document's left margin
-	sgr    sgrCache
-	lines  lineCache // highlighted lines of open code blocks (code.go)
-	note   atomic.Pointer[string]
+	style   ansi.StyleConfig
+	width   int
+	md      goldmark.Markdown
+	code    *chroma.Style // nil: code blocks in the CodeBlock style, unhighlighted
+	base    attrs         // the document's style, under every element
+	margin  int           // the document's left margin
+	sgr     sgrCache
+	lines   lineCache    // highlighted code lines, and the last block highlighted whole (code.go)
+	lexers  sync.Map     // lang → chroma.Lexer, at most maxLexerNames (code.go)
+	nlexers atomic.Int64 // names looked up
+	note    atomic.Pointer[string]
 }
 
 // NewRenderer makes a Renderer for style at the given wrap width.
@@ -157,7 +160,11 @@ func (r *Renderer) top(n ast.Node, src []byte, open bool) string {
 	c := &blockCtx{r: r, src: src}
 	var rows []string
 	if fc, ok := n.(*ast.FencedCodeBlock); ok && open {
-		rows = r.codeRows(string(fc.Language(src)), c.lines(fc), true)
+		lines := c.lines(fc)
+		if k := len(lines) - 1; k >= 0 && len(src) > 0 && src[len(src)-1] != '\n' {
+			lines[k] = strings.TrimSuffix(lines[k], "\n") // goldmark ends the text's last line with one: it is still coming
+		}
+		rows = r.codeRows(string(fc.Language(src)), lines, true)
 	} else {
 		rows = c.block(n, r.width-r.margin)
 	}

@@ -359,7 +359,7 @@ func TestOnlyTheLastTwoBlocksWaitForALine(t *testing.T) {
 func TestClosedBlockIsHighlightedOnce(t *testing.T) {
 	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 80)
 	calls := 0
-	highlight := func(lang, code string) []string { calls++; return r.highlight(lang, code) }
+	highlight := func(lang, code string) lit { calls++; return r.highlightWhole(lang, code) }
 	block := "x := 1\ny := 2\n"
 	r.lines.get("go", block, highlight)
 	r.lines.get("go", "x := 1\n", highlight)
