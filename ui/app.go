@@ -93,7 +93,6 @@ func New(ctx context.Context, o Options) *Model {
 			m.items.notice(block.Error, stream.SanitizeLine(err.Error()))
 		}
 	}
-	m.statusBar.Update(statusMsg{state: Idle})
 	m.statusBar.showModel(settings.Model)
 	m.statusBar.showEffort(settings.ReasoningEffort)
 	m.statusBar.showProvider(o.Provider, o.Settings.Provider)
@@ -187,14 +186,14 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.items.drawImages(msg, m.dialog == nil && !m.keyState.showHelp)
 	}
 	cmd := tea.Batch(m.update(msg), m.routePosted())
-	phase := m.turns.phase()                                                                 // the turn engine's: the one state that decides
-	m.statusBar.sync(m.turns.conv, phase)                                                    // the state shown, the tier (/fast) and the branch
+	act := m.activity()                                                                      // the one place that says what the chat is doing
+	m.statusBar.sync(m.turns.conv, act)                                                      // the state shown, the tier (/fast) and the branch
 	if place := m.items.placeImages(m.dialog == nil && !m.keyState.showHelp); place != nil { // iTerm2 images follow the layout (inline.go)
 		cmd = tea.Batch(cmd, place)
 	}
 	// a long turn that ended or waits notifies
-	cmd = tea.Batch(cmd, m.notify.observe(phase, m.frame.clock()))
-	if phase == AwaitingApproval { // the status line's timer runs
+	cmd = tea.Batch(cmd, m.notify.observe(act.engine, m.frame.clock()))
+	if act.engine == session.PhaseApproval { // the status line's timer runs
 		cmd = tea.Batch(cmd, m.turns.pace(pace.Facts{Cause: pace.Routed, Approval: true}, m.frame.clock()))
 	}
 	return m, cmd
@@ -220,10 +219,10 @@ func (m *Model) update(msg tea.Msg) tea.Cmd {
 		return m.items.Update(msg)
 	case tea.MouseClickMsg, tea.MouseMotionMsg, tea.MouseReleaseMsg:
 		return m.items.mouse(msg, m.dialog == nil && !m.keyState.showHelp)
-	case toolStatusMsg, mcpStatusMsg, meterMsg, statusMsg:
+	case didMsg:
 		m.statusBar.Update(msg)
-		m.turns.observe(msg) // the engine's phase decides (turns.phase)
-	case mouseModeMsg:
+		m.turns.observe(msg) // the engine hears what happened: its phase decides (activityOf)
+	case mcpStatusMsg, meterMsg, mouseModeMsg:
 		m.statusBar.Update(msg)
 	case tea.FocusMsg, tea.BlurMsg:
 		m.notify.Update(msg)

@@ -31,7 +31,7 @@ var errCompactStopped = errors.New("compaction stopped")
 // when the call failed, with one notice.
 func (ts *turns) compacted(msg compactMsg) bool {
 	ts.compacting = nil
-	ts.fs.post(statusMsg{state: Idle})
+	ts.fs.post(didMsg{what: hapSettled})
 	switch {
 	case errors.Is(msg.err, errCompactStopped):
 		ts.say(block.Info, "compaction stopped — the conversation goes on as before")

@@ -33,7 +33,10 @@
 //	              the one sum of usage, cost and context: the status line asks it
 //	mcpextras.go  MCP prompts as /mcp:SERVER:PROMPT commands and resources as @mcp:SERVER:URI attachments
 //	knobs.go      /fast and the request knobs' /status rows (session/knobs.go); what a server refuses is the turn engine's (session/engine.go), which turns.go asks and obeys
-//	statusbar.go  the status line and key hint; the state it shows is the turn engine's phase (statusBar.sync)
+//	activity.go   what the chat is doing, in one place: activityOf maps the turn engine's phase and the facts the
+//	              children report (didMsg: what happened, never a word for the line) to the keys' phase and the
+//	              line's state and detail
+//	statusbar.go  the status line and key hint; the state it shows is activityOf's (statusBar.sync)
 //	              (status.go the data, statusitems.go its pieces and how they give
 //	              way, statuscmd.go a [status_line]'s command, cwd and git branch); keystate.go the keys and the
 //	              "?" overlay

@@ -39,16 +39,16 @@ func (m *Model) submit(text string, files []*attach.File) tea.Cmd {
 // puts the message back in the composer.
 func (m *Model) canSend(text string, files []*attach.File) bool {
 	why := ""
-	switch {
-	case m.turns.cur != nil && !m.turns.cur.ended:
+	switch p := m.activity().phase; {
+	case p == phStreaming:
 		why = "a reply is still streaming — esc stops it"
-	case m.tools.busy():
+	case p == phTools:
 		why = "tools are still running — esc stops them"
-	case m.turns.compacting != nil:
+	case p == phCompacting:
 		why = "compacting the context — send again once it is done"
 	case m.tools.mcpStarting():
 		return m.tools.waitForMCP(text, files, m.turns.conv.Override, m.frame) // sent once they are up (mcpstart.go)
-	case m.turns.attaching != nil:
+	case p == phReading:
 		why = "the last message's files are still being read — send again in a moment"
 	}
 	if why != "" {

@@ -141,15 +141,6 @@ type dialogMsg struct{ d dialog }
 // redrawMsg asks the transcript to draw entry idx again.
 type redrawMsg struct{ idx int }
 
-// statusMsg sets the status line: its state, when the state started and
-// its detail; keep changes the detail only.
-type statusMsg struct {
-	state   State
-	started time.Time
-	detail  string
-	keep    bool
-}
-
 // putBackMsg returns a message that was not sent to the composer.
 type putBackMsg struct {
 	text  string

@@ -64,6 +64,12 @@ func (a *approvals) Update(msg tea.Msg, f *frameState) tea.Cmd {
 // entries are gone or answered).
 func (a *approvals) clearPending() { a.pending = nil }
 
+// waiting reports whether hosted requests wait for an answer.
+func (a *approvals) waiting() bool { return len(a.pending) > 0 }
+
+// asked is the request the dialog asks about; nil when none is asked.
+func (a *approvals) asked() *itemEntry { return a.hostedAsk }
+
 // add adds requests waiting for an answer; it reports whether any wait.
 func (a *approvals) add(asks []*itemEntry) bool {
 	a.pending = append(a.pending, asks...)
@@ -82,7 +88,7 @@ func (a *approvals) askHosted(dialogOpen bool, f *frameState) {
 		e.asked = f.clock()
 	}
 	// the time shown is the wait for the user
-	f.post(toolStatusMsg{state: AwaitingApproval, detail: hostedName(e.it), since: e.asked})
+	f.post(didMsg{what: hapAsked, detail: hostedName(e.it), since: e.asked})
 	req := tools.ApprovalRequest{
 		Call: tools.Call{CallID: e.it.ID, Name: e.it.Name, Arguments: e.it.Arguments},
 		Tool: e.it.ServerLabel, Kind: tools.KindServer, Policy: tools.ApproveAlways,
@@ -157,7 +163,7 @@ func (a *approvals) stopHosted(conv *session.Conversation, f *frameState) {
 	f.post(dialogMsg{nil})
 	a.mcpOwed, a.mcpAnswers = append(a.mcpOwed, a.mcpAnswers...), nil
 	a.mcpOwedConv = conv
-	f.post(toolStatusMsg{state: Idle})
+	f.post(didMsg{what: hapSettled})
 	f.post(noticeMsg{block.Info, "denied and stopped — nothing was sent; the denial goes with your next message"})
 }
 

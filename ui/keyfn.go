@@ -16,7 +16,7 @@ import (
 )
 
 // phase is what the chat is doing, as the keys see it: the first of these
-// that holds.
+// that holds (activityOf, which the status line shows too).
 type phase int
 
 const (

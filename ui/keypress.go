@@ -24,7 +24,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 // keyFacts is the state decideKey reads: the chat's phase, what is
 // focused, the composer's.
 func (m *Model) keyFacts() keyFacts {
-	f := keyFacts{Phase: m.phase(), Focus: focComposer}
+	f := keyFacts{Phase: m.activity().phase, Focus: focComposer} // the status line shows the same activity
 	ap, approval := m.dialog.(dlg[Approval])
 	switch {
 	case approval && ap.v.Denying():
@@ -55,23 +55,12 @@ func (m *Model) keyFacts() keyFacts {
 	return f
 }
 
-// phase is what the chat is doing, as the keys see it (keyfn.go).
-func (m *Model) phase() phase {
-	switch {
-	case m.turns.cur != nil && !m.turns.cur.ended:
-		return phStreaming
-	case m.tools.busy():
-		return phTools
-	case m.turns.compacting != nil:
-		return phCompacting
-	case m.tools.mcpHolding():
-		return phWaitingMCP
-	case m.turns.attaching != nil:
-		return phReading
-	case len(m.approvals.pending) > 0:
-		return phApproval
-	}
-	return phIdle
+// activity is what the chat is doing (activityOf): the turn engine's
+// phase, and the facts each child reports of itself.
+func (m *Model) activity() activity {
+	eng, f := m.turns.doing()
+	f.Tools, f.WaitingMCP, f.Hosted = m.tools.busy(), m.tools.mcpHolding(), m.approvals.waiting()
+	return activityOf(eng, m.statusBar.saidLast(), f)
 }
 
 // keyDo runs each action decideKey names.

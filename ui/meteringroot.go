@@ -19,10 +19,10 @@ import (
 // why the provider cannot change now, "" when it can.
 func (m *Model) meterEnv() meterEnv {
 	busy := ""
-	switch {
-	case m.turns.cur != nil && !m.turns.cur.ended:
+	switch p := m.activity().phase; {
+	case p == phStreaming:
 		busy = "a reply is still streaming — esc stops it, then /provider"
-	case m.tools.busy() || m.turns.compacting != nil:
+	case p == phTools || p == phCompacting:
 		busy = "busy (tools or compaction) — /provider once it is done"
 	}
 	return meterEnv{ctx: m.frame.ctx, provider: m.opts.Provider, providerName: m.statusBar.status.ProviderName,

@@ -13,6 +13,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"runnel/session"
 	"runnel/session/tools"
 	"runnel/stream"
 )
@@ -64,13 +65,13 @@ func NotifyVia(getenv func(string) string) string {
 
 // notifier watches the turns for the moments that need the user.
 //
-// Invariants: state is the status line's state as of the last observe;
+// Invariants: state is the turn engine's phase as of the last observe;
 // since is when the current turn left Idle (zero while idle); failed
 // tells that the last turn that ended reported a failure; blurred is true
 // between a BlurMsg and the next FocusMsg.
 type notifier struct {
 	cfg     Notify
-	state   State
+	state   session.Phase
 	since   time.Time
 	failed  bool
 	blurred bool
@@ -107,34 +108,35 @@ func (n *notifier) Update(msg tea.Msg) {
 	}
 }
 
-// observe follows the status line's state: a turn starts when it leaves
-// Idle, and needs the user when it comes back to Idle (the answer is
-// ready, or the turn failed) or waits for an approval. A turn that ran
-// at least After then notifies, if the mode lets it.
-func (n *notifier) observe(s State, now time.Time) tea.Cmd {
+// observe follows the turn engine's phase (never what the status line
+// shows): a turn starts when it leaves idle, and needs the user when it
+// comes back to idle (the answer is ready, or the turn failed) or waits
+// for an approval. A turn that ran at least After then notifies, if the
+// mode lets it.
+func (n *notifier) observe(s session.Phase, now time.Time) tea.Cmd {
 	prev := n.state
 	n.state = s
 	if prev == s {
 		return nil
 	}
-	if prev == Idle {
+	if prev == session.PhaseIdle {
 		n.since, n.failed = now, false
 		return nil
 	}
 	var what string
 	switch s {
-	case Idle:
+	case session.PhaseIdle:
 		what = "answer ready"
 		if n.failed {
 			what = "turn failed"
 		}
-	case AwaitingApproval:
+	case session.PhaseApproval:
 		what = "waiting for approval"
 	default:
 		return nil
 	}
 	d := now.Sub(n.since)
-	if s == Idle {
+	if s == session.PhaseIdle {
 		n.since = time.Time{}
 	}
 	if n.cfg.Mode == "off" || (n.cfg.Mode == "focus" && !n.blurred) || d < n.cfg.After {

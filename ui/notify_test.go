@@ -8,13 +8,15 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+
+	"runnel/session"
 )
 
 // turnOf runs one turn through n: it starts at notifyT0, streams, and ends (or
 // waits) as end after d; it returns what the end sent.
-func turnOf(n *notifier, start time.Time, d time.Duration, end State) []tea.Msg {
-	n.observe(Waiting, start)
-	n.observe(Streaming, start.Add(time.Second))
+func turnOf(n *notifier, start time.Time, d time.Duration, end session.Phase) []tea.Msg {
+	n.observe(session.PhaseWaiting, start)
+	n.observe(session.PhaseStreaming, start.Add(time.Second))
 	return run(n.observe(end, start.Add(d)))
 }
 
@@ -26,19 +28,19 @@ var notifyT0 = time.Unix(1_700_000_000, 0)
 func TestNotifyLongTurnWhileAway(t *testing.T) {
 	t.Parallel()
 	n := newNotifier(Notify{Via: "osc9"})
-	if got := turnOf(&n, notifyT0, 12*time.Second, Idle); len(got) != 0 {
+	if got := turnOf(&n, notifyT0, 12*time.Second, session.PhaseIdle); len(got) != 0 {
 		t.Errorf("a turn that ended while focused notified: %#v", got)
 	}
 	n.Update(tea.BlurMsg{})
-	got := turnOf(&n, notifyT0, 12*time.Second, Idle)
+	got := turnOf(&n, notifyT0, 12*time.Second, session.PhaseIdle)
 	if len(got) != 1 || got[0] != (tea.RawMsg{Msg: "\x1b]9;runnel: answer ready (12s)\x07"}) {
 		t.Errorf("a long turn while away sent %#v", got)
 	}
-	if got := turnOf(&n, notifyT0, 9*time.Second, Idle); len(got) != 0 {
+	if got := turnOf(&n, notifyT0, 9*time.Second, session.PhaseIdle); len(got) != 0 {
 		t.Errorf("a turn under 10s notified: %#v", got)
 	}
 	n.Update(tea.FocusMsg{})
-	if got := turnOf(&n, notifyT0, time.Minute, Idle); len(got) != 0 {
+	if got := turnOf(&n, notifyT0, time.Minute, session.PhaseIdle); len(got) != 0 {
 		t.Errorf("a turn that ended after focus came back notified: %#v", got)
 	}
 }
@@ -48,17 +50,17 @@ func TestNotifyLongTurnWhileAway(t *testing.T) {
 func TestNotifyApprovalAndFailure(t *testing.T) {
 	t.Parallel()
 	n := newNotifier(Notify{Mode: "on", Via: "osc777", After: 5 * time.Second})
-	got := turnOf(&n, notifyT0, 75*time.Second, AwaitingApproval)
+	got := turnOf(&n, notifyT0, 75*time.Second, session.PhaseApproval)
 	if len(got) != 1 || got[0] != (tea.RawMsg{Msg: "\x1b]777;notify;runnel;waiting for approval (1m15s)\x07"}) {
 		t.Errorf("an approval wait sent %#v", got)
 	}
-	n.observe(RunningTool, notifyT0.Add(80*time.Second))
+	n.observe(session.PhaseTools, notifyT0.Add(80*time.Second))
 	n.Update(turnEndMsg{failed: true})
-	got = run(n.observe(Idle, notifyT0.Add(90*time.Second)))
+	got = run(n.observe(session.PhaseIdle, notifyT0.Add(90*time.Second)))
 	if len(got) != 1 || got[0] != (tea.RawMsg{Msg: "\x1b]777;notify;runnel;turn failed (1m30s)\x07"}) {
 		t.Errorf("the failed end of the same turn sent %#v", got)
 	}
-	if got := turnOf(&n, notifyT0, 6*time.Second, Idle); len(got) != 1 || !strings.Contains(got[0].(tea.RawMsg).Msg.(string), "answer ready") {
+	if got := turnOf(&n, notifyT0, 6*time.Second, session.PhaseIdle); len(got) != 1 || !strings.Contains(got[0].(tea.RawMsg).Msg.(string), "answer ready") {
 		t.Errorf("the next turn, which did not fail, sent %#v", got)
 	}
 }
@@ -69,11 +71,11 @@ func TestNotifyOffAndBell(t *testing.T) {
 	t.Parallel()
 	off := newNotifier(Notify{Mode: "off", Via: "osc9"})
 	off.Update(tea.BlurMsg{})
-	if got := turnOf(&off, notifyT0, time.Hour, Idle); len(got) != 0 {
+	if got := turnOf(&off, notifyT0, time.Hour, session.PhaseIdle); len(got) != 0 {
 		t.Errorf("notify off sent %#v", got)
 	}
 	bell := newNotifier(Notify{Mode: "on", Via: "bell"})
-	if got := turnOf(&bell, notifyT0, time.Hour, Idle); len(got) != 1 || got[0] != (tea.RawMsg{Msg: "\a"}) {
+	if got := turnOf(&bell, notifyT0, time.Hour, session.PhaseIdle); len(got) != 1 || got[0] != (tea.RawMsg{Msg: "\a"}) {
 		t.Errorf("the bell variant sent %#v", got)
 	}
 	if def := newNotifier(Notify{}); !def.reportsFocus() || off.reportsFocus() {
@@ -164,7 +166,7 @@ func TestNotifyKnowsAFailedTurn(t *testing.T) {
 	} {
 		m := replayFile(t, fixture)
 		pump(t, m, nil)
-		if m.notify.failed != failed || m.notify.state != Idle || !m.notify.since.IsZero() {
+		if m.notify.failed != failed || m.notify.state != session.PhaseIdle || !m.notify.since.IsZero() {
 			t.Errorf("%s: notifier failed=%v state=%v since=%v, want failed=%v, idle", fixture, m.notify.failed, m.notify.state, m.notify.since, failed)
 		}
 	}

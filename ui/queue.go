@@ -116,7 +116,7 @@ func (q *msgQueue) view(width int, st *theme.Styles) string {
 // enqueue queues a message sent while the chat is busy with a turn; it
 // reports whether it did (the chat was busy).
 func (m *Model) enqueue(msg SubmitMsg) bool {
-	if p := m.phase(); p != phStreaming && p != phTools {
+	if p := m.activity().phase; p != phStreaming && p != phTools {
 		return false
 	}
 	if strings.TrimSpace(msg.Text) == "" && len(msg.Files) == 0 {
@@ -133,7 +133,7 @@ func (m *Model) enqueue(msg SubmitMsg) bool {
 // stopped turn it comes back into the composer instead.
 func (m *Model) queueTurnEnded(msg turnEndMsg) tea.Cmd {
 	urgent := m.queue.takeUrgent()
-	if m.queue.len() == 0 || m.phase() != phIdle {
+	if m.queue.len() == 0 || m.activity().phase != phIdle {
 		return nil
 	}
 	if (msg.failed || msg.stopped) && !urgent {
@@ -167,7 +167,7 @@ func (m *Model) unqueue() {
 // sendNow is send_now while a reply streams: the reply stops, and the
 // composer's message goes out as soon as it has (ahead of the queue).
 func (m *Model) sendNow() tea.Cmd {
-	if m.phase() == phStreaming {
+	if m.activity().phase == phStreaming {
 		m.queue.hurry()
 		return tea.Batch(m.turns.interrupt(), m.composer.send())
 	}

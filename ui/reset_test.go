@@ -74,19 +74,23 @@ func forgotten(t *testing.T, m *Model) {
 
 // TestStatusStateIsThePhase: the state the status line shows is the turn
 // engine's phase, refined only within it by what the stream or the tools
-// said; a stale word from another phase never shows.
+// said; a stale fact from another phase never shows.
 func TestStatusStateIsThePhase(t *testing.T) {
 	t.Parallel()
-	cases := []struct{ phase, said, want State }{
-		{Idle, Streaming, Idle},
-		{Idle, AwaitingApproval, Idle},
-		{Waiting, RunningTool, Waiting},
-		{Streaming, Waiting, Streaming},
-		{Streaming, CallingTool, CallingTool},
-		{Streaming, RunningTool, RunningTool},
-		{RunningTool, CallingTool, CallingTool},
-		{RunningTool, Streaming, RunningTool},
-		{AwaitingApproval, RunningTool, AwaitingApproval},
+	cases := []struct {
+		phase session.Phase
+		said  happening
+		want  State
+	}{
+		{session.PhaseIdle, hapAnswering, Idle},
+		{session.PhaseIdle, hapAsked, Idle},
+		{session.PhaseWaiting, hapToolRuns, Waiting},
+		{session.PhaseStreaming, hapBegan, Streaming},
+		{session.PhaseStreaming, hapCallOnWay, CallingTool},
+		{session.PhaseStreaming, hapToolRuns, RunningTool},
+		{session.PhaseTools, hapCallOnWay, CallingTool},
+		{session.PhaseTools, hapAnswering, RunningTool},
+		{session.PhaseApproval, hapToolRuns, AwaitingApproval},
 	}
 	for _, c := range cases {
 		if got := shownState(c.phase, c.said); got != c.want {
@@ -94,8 +98,8 @@ func TestStatusStateIsThePhase(t *testing.T) {
 		}
 	}
 	var b statusBar
-	b.Update(statusMsg{state: AwaitingApproval}) // a child's word, before the engine knows
-	b.sync(&session.Conversation{}, Idle)
+	b.Update(didMsg{what: hapAsked}) // a child's fact, before the engine knows
+	b.sync(&session.Conversation{}, activityOf(session.PhaseIdle, b.saidLast(), chatFacts{}))
 	if b.status.State != Idle {
 		t.Errorf("the line shows %v while the engine is idle", b.status.State)
 	}

@@ -17,11 +17,11 @@ const retryMark = "↻ retry —"
 // retry asks again for the last answer, from the same previous response;
 // both answers stay in the session and the new one follows on screen.
 func (m *Model) retry() tea.Cmd {
-	switch {
-	case m.turns.cur != nil && !m.turns.cur.ended:
+	switch p := m.activity().phase; {
+	case p == phStreaming:
 		m.items.notice(block.Info, "a reply is still streaming — esc stops it, then /retry")
 		return nil
-	case m.tools.busy() || m.turns.compacting != nil || m.tools.mcpStarting():
+	case p == phTools || p == phCompacting || m.tools.mcpStarting():
 		m.items.notice(block.Info, "busy (tools, compaction or MCP servers starting) — /retry once it is done")
 		return nil
 	case m.opts.Client == nil:

@@ -4,6 +4,7 @@ package ui
 // under the composer, each drawn again only when what it shows changed.
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"time"
@@ -20,13 +21,15 @@ import (
 // statusBar is the status line and the key hint below it, each memoized on
 // what it depends on.
 //
-// Invariants: status.State is derived, never set: it is the turn engine's
-// phase (sync), refined within it by what the stream or the tools last
-// said (said, shownState). The figures (Meter, SessionUsage) are the
-// metering child's, as it last gave them.
+// Invariants: status.State and status.Detail are derived, never set from
+// a message: sync takes them from what the chat is doing (activityOf: the
+// engine's phase, refined by the last fact said), the detail from the
+// phase or else what the facts named (detail). The figures (Meter,
+// SessionUsage) are the metering child's, as it last gave them.
 type statusBar struct {
 	status     Status
-	said       State // what the stream, the tools or a child last said the chat does (follow, Update)
+	said       happening // what the stream, the tools or a child last said happened (follow, Update)
+	detail     string    // what that fact named: the reasoning's title, the calls, the tool asked about
 	statusFor  statusKey
 	statusLine string
 	hintFor    hintKey
@@ -90,7 +93,7 @@ func (b *statusBar) follow(s *stream.Snapshot, effort string, usage Usage, title
 	if effort != "" {
 		b.status.Effort = effort
 	}
-	b.status.Detail = ""
+	b.detail = ""
 	for i := len(s.Items) - 1; i >= 0; i-- {
 		it := s.Items[i]
 		if it.Done {
@@ -98,16 +101,15 @@ func (b *statusBar) follow(s *stream.Snapshot, effort string, usage Usage, title
 		}
 		switch it.Type {
 		case "reasoning":
-			b.status.Detail = titleOf(it)
-			b.said = Streaming
+			b.said, b.detail = hapAnswering, titleOf(it)
 		case "message":
-			b.said = Streaming
+			b.said = hapAnswering
 		case "function_call", "custom_tool_call":
 			// the model is still writing the call: nothing runs yet
-			b.said, b.status.Detail = CallingTool, it.Name
+			b.said, b.detail = hapCallOnWay, it.Name
 		default:
 			// a hosted tool (web search, code interpreter, MCP…) runs on the server
-			b.said, b.status.Detail = RunningTool, hostedName(it)
+			b.said, b.detail = hapToolRuns, hostedName(it)
 		}
 		break
 	}
@@ -116,7 +118,7 @@ func (b *statusBar) follow(s *stream.Snapshot, effort string, usage Usage, title
 
 // began shows a turn that started at started: no usage yet, no detail.
 func (b *statusBar) began(started time.Time) {
-	b.said, b.status.Started, b.status.Detail = Waiting, started, ""
+	b.said, b.status.Started, b.detail = hapBegan, started, ""
 	b.status.TurnUsage = Usage{}
 }
 
@@ -130,7 +132,7 @@ func (b *statusBar) showMeter(meter Meter, session Usage) {
 // the turn used.
 func (b *statusBar) ended(meter Meter, session, turn Usage) {
 	b.showMeter(meter, session)
-	b.status.TurnUsage, b.status.Detail = turn, ""
+	b.status.TurnUsage, b.detail = turn, ""
 }
 
 // showModel shows the model (the configured one, until the server
@@ -150,29 +152,19 @@ func (b *statusBar) showProvider(label, name string) {
 // showMode shows the keys' mode (NORMAL, INSERT, NAVIGATE; "" for none).
 func (b *statusBar) showMode(mode string) { b.status.Mode = mode }
 
-// shownState is the state the line shows: the turn engine's phase, refined
-// by what the stream or the tools said within it (a hosted tool runs, a
-// call's arguments stream).
-func shownState(phase, said State) State {
-	switch {
-	case phase == Streaming && (said == CallingTool || said == RunningTool):
-		return said
-	case phase == RunningTool && said == CallingTool:
-		return said
-	}
-	return phase
-}
-
 // Update takes what the other children report for the status line.
 func (b *statusBar) Update(msg tea.Msg) {
 	switch msg := msg.(type) {
 	case resetMsg:
 		b.reset(msg)
-	case toolStatusMsg:
-		if !msg.keepState {
-			b.said = msg.state
+	case didMsg:
+		b.said = msg.what
+		if !msg.keepDetail {
+			b.detail = msg.detail
 		}
-		b.status = msg.applyTo(b.status)
+		if !msg.since.IsZero() {
+			b.status.Started = msg.since
+		}
 	case mcpStatusMsg:
 		b.status.MCP, b.status.MCPBrief = msg.summary, msg.brief
 	case meterMsg:
@@ -181,11 +173,6 @@ func (b *statusBar) Update(msg tea.Msg) {
 		b.status.Mouse = ""
 		if msg.off {
 			b.status.Mouse = "mouse off"
-		}
-	case statusMsg:
-		b.status.Detail = msg.detail
-		if !msg.keep {
-			b.said, b.status.Started = msg.state, msg.started
 		}
 	}
 }
@@ -203,12 +190,16 @@ func (b *statusBar) reset(msg resetMsg) {
 	}
 }
 
-// sync takes what the status line shows of the chat: the state, from the
-// turn engine's phase (the one source: shownState), the service tier asked
-// for (/fast marks the line) and, when a chosen line shows it, the branch
-// shown. The branches are counted again only when the path shown changed.
-func (b *statusBar) sync(c *session.Conversation, phase State) {
-	b.status.State = shownState(phase, b.said)
+// saidLast is the last fact the stream or the tools said, for activityOf.
+func (b *statusBar) saidLast() happening { return b.said }
+
+// sync takes what the status line shows of the chat: the state and the
+// detail, from what the chat is doing (the one source: activityOf), the
+// service tier asked for (/fast marks the line) and, when a chosen line
+// shows it, the branch shown. The branches are counted again only when
+// the path shown changed.
+func (b *statusBar) sync(c *session.Conversation, act activity) {
+	b.status.State, b.status.Detail = act.state, cmp.Or(act.detail, b.detail)
 	b.status.Tier = c.Settings.ServiceTier
 	if b.status.Layout == nil || !slices.Contains(b.status.Layout.Items, "branch") {
 		return

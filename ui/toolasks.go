@@ -53,7 +53,7 @@ func (a *localAsks) next(f *frameState) {
 	a.queue = a.queue[1:]
 	a.asking = &ask
 	f.post(dialogMsg{dlg[Approval]{NewApproval(ask.req, f.styles)}})
-	f.post(toolStatusMsg{state: AwaitingApproval, detail: ask.req.Call.Name})
+	f.post(didMsg{what: hapAsked, detail: ask.req.Call.Name})
 }
 
 // decide passes the user's answer to the question shown, keeps a denial's

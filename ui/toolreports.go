@@ -2,7 +2,7 @@ package ui
 
 // This file holds what the tools and approvals children report to the root
 // (frameState.post): a round's outputs ready to be sent, a panel to redraw,
-// frames wanted, the status line, a dialog, the request's tool set, the MCP
+// frames wanted, what happened (didMsg, activity.go), a dialog, the request's tool set, the MCP
 // servers, a message to put back in the composer. Each has one case in
 // Model.update that hands it to the child owning the effect.
 
@@ -44,31 +44,6 @@ type (
 	// are shown.
 	mcpServersMsg struct{ mgr *tools.Manager }
 )
-
-// toolStatusMsg asks the status line to say what the tools or the approvals
-// are doing: state and detail, unless kept as shown; since, when set, is
-// the start of the wait the timer shows.
-type toolStatusMsg struct {
-	state      State
-	detail     string
-	keepState  bool
-	keepDetail bool
-	since      time.Time
-}
-
-// applyTo returns s showing what msg asks for.
-func (msg toolStatusMsg) applyTo(s Status) Status {
-	if !msg.keepState {
-		s.State = msg.state
-	}
-	if !msg.keepDetail {
-		s.Detail = msg.detail
-	}
-	if !msg.since.IsZero() {
-		s.Started = msg.since
-	}
-	return s
-}
 
 // toolSetMsg says the request's tools changed: the conversation's settings
 // hold them (redacted) from now on, and the names switched on when

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"runnel/session"
 	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/stream/sharedtest"
@@ -110,24 +111,27 @@ func TestApprovalsReportTheirAnswers(t *testing.T) {
 	}
 }
 
-// TestToolStatusMsgKeepsWhatItIsTold: a report changes only the parts of the
-// status line it names.
-func TestToolStatusMsgKeepsWhatItIsTold(t *testing.T) {
+// TestDidMsgKeepsWhatItIsTold: a fact changes only the parts of the
+// status line it names; the state is the engine's, refined by the fact.
+func TestDidMsgKeepsWhatItIsTold(t *testing.T) {
 	t.Parallel()
 	at := time.Unix(1_700_000_000, 0)
-	was := Status{State: RunningTool, Detail: "echo_args", Started: at, Model: "m"}
 	for _, tt := range []struct {
-		name string
-		msg  toolStatusMsg
-		want Status
+		name  string
+		phase session.Phase
+		msg   didMsg
+		want  Status
 	}{
-		{"state and detail", toolStatusMsg{state: AwaitingApproval, detail: "rm"}, Status{State: AwaitingApproval, Detail: "rm", Started: at, Model: "m"}},
-		{"idle clears the detail", toolStatusMsg{state: Idle}, Status{State: Idle, Started: at, Model: "m"}},
-		{"detail kept", toolStatusMsg{state: CallingTool, keepDetail: true}, Status{State: CallingTool, Detail: "echo_args", Started: at, Model: "m"}},
-		{"state kept", toolStatusMsg{keepState: true}, Status{State: RunningTool, Started: at, Model: "m"}},
-		{"a wait's start", toolStatusMsg{state: AwaitingApproval, detail: "x", since: at.Add(time.Minute)}, Status{State: AwaitingApproval, Detail: "x", Started: at.Add(time.Minute), Model: "m"}},
+		{"an ask and what it names", session.PhaseApproval, didMsg{what: hapAsked, detail: "rm"}, Status{State: AwaitingApproval, Detail: "rm", Started: at, Model: "m"}},
+		{"settled clears the detail", session.PhaseIdle, didMsg{what: hapSettled}, Status{State: Idle, Started: at, Model: "m"}},
+		{"detail kept", session.PhaseTools, didMsg{what: hapCallOnWay, keepDetail: true}, Status{State: CallingTool, Detail: "echo_args", Started: at, Model: "m"}},
+		{"handed off: the detail goes", session.PhaseTools, didMsg{what: hapHandedOff}, Status{State: RunningTool, Started: at, Model: "m"}},
+		{"a wait's start", session.PhaseApproval, didMsg{what: hapAsked, detail: "x", since: at.Add(time.Minute)}, Status{State: AwaitingApproval, Detail: "x", Started: at.Add(time.Minute), Model: "m"}},
 	} {
-		if got := tt.msg.applyTo(was); got != tt.want {
+		b := statusBar{status: Status{Started: at, Model: "m"}, said: hapToolRuns, detail: "echo_args"}
+		b.Update(tt.msg)
+		b.sync(&session.Conversation{}, activityOf(tt.phase, b.saidLast(), chatFacts{}))
+		if got := b.status; got != tt.want {
 			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
 		}
 	}

@@ -153,7 +153,7 @@ func (k *toolKit) runRound(snaps []*stream.Snapshot, respID string, calls []tool
 		log = j.BeginRound(respID)
 	}
 	k.record.begin(log, snaps, respID, seed, f.clock())
-	f.post(toolStatusMsg{state: CallingTool, detail: callNames(calls)}) // RunningTool once one starts (status)
+	f.post(didMsg{what: hapCallOnWay, detail: callNames(calls)}) // hapToolRuns once one starts (status)
 	f.post(toolFramesMsg{})
 	return k.round.start(k.ctx, calls)
 }
@@ -182,7 +182,7 @@ func (k *toolKit) status(f *frameState) {
 		return
 	}
 	if c, ok := k.asks.asked(); ok {
-		f.post(toolStatusMsg{state: AwaitingApproval, detail: c.Name})
+		f.post(didMsg{what: hapAsked, detail: c.Name})
 		return
 	}
 	var running []tools.Call
@@ -192,10 +192,10 @@ func (k *toolKit) status(f *frameState) {
 		}
 	}
 	if len(running) == 0 { // approved, not started yet
-		f.post(toolStatusMsg{state: CallingTool, keepDetail: true})
+		f.post(didMsg{what: hapCallOnWay, keepDetail: true})
 		return
 	}
-	f.post(toolStatusMsg{state: RunningTool, detail: callNames(running)})
+	f.post(didMsg{what: hapToolRuns, detail: callNames(running)})
 }
 
 // decided passes the user's answer to the call asked about, and asks the
@@ -311,17 +311,17 @@ func (k *toolKit) done(msg toolDoneMsg, f *frameState) {
 		}
 		k.record.close(outs)
 		loop.Cancel(msg.results, now)
-		f.post(toolStatusMsg{state: Idle})
+		f.post(didMsg{what: hapSettled})
 		f.post(noticeMsg{block.Info, "tools stopped — their outputs (\"cancelled by user\") go with your next message"})
 		return
 	}
 	in, _ := loop.Finish(msg.results, now)
 	round := k.record.handOff(len(in) > 0)
 	if len(in) == 0 {
-		f.post(toolStatusMsg{state: Idle})
+		f.post(didMsg{what: hapSettled})
 		return
 	}
-	f.post(toolStatusMsg{keepState: true})
+	f.post(didMsg{what: hapHandedOff})
 	f.post(ToolsSettledMsg{input: in, round: round})
 }
 
@@ -333,7 +333,7 @@ func (k *toolKit) stop(f *frameState) bool {
 	k.asks.denyAll(f)
 	// until the runner reports the calls ended (done), the status line
 	// says so rather than naming calls that no longer run
-	f.post(toolStatusMsg{state: RunningTool, detail: "stopping"})
+	f.post(didMsg{what: hapToolRuns, detail: "stopping"})
 	return true
 }
 
@@ -348,7 +348,7 @@ func (k *toolKit) abandon(f *frameState) {
 	k.asks.denyAll(f)
 	k.asks.forget()
 	k.record.close(nil)
-	f.post(toolStatusMsg{state: Idle})
+	f.post(didMsg{what: hapSettled})
 }
 
 // asking reports whether a local call waits for the user's answer.

@@ -116,39 +116,22 @@ func (ts *turns) engine() *session.Engine {
 	return ts.eng
 }
 
-// phase is what the chat is doing, as the turn engine knows it: the one
-// state that decides (the notifier, the approval timer); the status line
-// shows more detail of its own.
-func (ts *turns) phase() State {
-	switch ts.engine().Phase() {
-	case session.PhaseWaiting:
-		return Waiting
-	case session.PhaseStreaming:
-		return Streaming
-	case session.PhaseTools:
-		return RunningTool
-	case session.PhaseApproval:
-		return AwaitingApproval
+// doing is what the turns child is doing: the turn engine's phase (the
+// one state the notifier and the approval timer follow) and the facts of
+// its own that refine it for the keys and the line (activityOf).
+func (ts *turns) doing() (session.Phase, chatFacts) {
+	return ts.engine().Phase(), chatFacts{
+		Replying:   ts.cur != nil && !ts.cur.ended,
+		Compacting: ts.compacting != nil,
+		Reading:    ts.attaching != nil,
 	}
-	return Idle
 }
 
-// observe tells the engine what a child reported of the tools, the
-// approvals, /compact or a reattached response (their statusMsg and
-// toolStatusMsg).
-func (ts *turns) observe(msg tea.Msg) {
-	state, keep := Idle, true
-	switch msg := msg.(type) {
-	case statusMsg:
-		state, keep = msg.state, msg.keep
-	case toolStatusMsg:
-		state, keep = msg.state, msg.keepState
-	}
-	if keep {
-		return
-	}
-	kinds := map[State]session.EventKind{Idle: session.Settled, Waiting: session.Began, AwaitingApproval: session.Asking, CallingTool: session.ToolsRun, RunningTool: session.ToolsRun}
-	if k, ok := kinds[state]; ok {
+// observe tells the engine what a child reported happened of the tools,
+// the approvals, /compact or a reattached response (didMsg); a fact the
+// engine has no event for tells it nothing.
+func (ts *turns) observe(msg didMsg) {
+	if k, ok := events[msg.what]; ok {
 		ts.next(session.Event{Kind: k})
 	}
 }
@@ -252,7 +235,7 @@ func (ts *turns) reattach(j *session.Journal) tea.Cmd {
 		t.log = j.Reattach(st)
 	}
 	ts.cur = t
-	ts.fs.post(statusMsg{state: Waiting, started: t.started})
+	ts.fs.post(didMsg{what: hapBegan, since: t.started})
 	return ts.pace(pace.Facts{Cause: pace.Begin}, ts.now())
 }
 
@@ -284,7 +267,7 @@ func (ts *turns) compact(toolsBusy bool) tea.Cmd {
 	}
 	ctx, stop := context.WithCancelCause(ts.ctx)
 	ts.compacting = func() { stop(errCompactStopped) }
-	ts.fs.post(statusMsg{state: Waiting, started: ts.now(), detail: "compacting"})
+	ts.fs.post(didMsg{what: hapBegan, since: ts.now()}) // the line says "compacting" (activityOf)
 	client := ts.opts.Client
 	return func() tea.Msg {
 		res, err := client.Compact(ctx, req)
@@ -313,7 +296,6 @@ func (ts *turns) readFiles(text string, files []*attach.File) tea.Cmd {
 	}
 	of := &waitingSend{text: text, files: files}
 	ts.attaching = of
-	ts.fs.post(statusMsg{detail: "reading attachments… (esc stops)", keep: true})
 	var mgr *tools.Manager
 	if ts.opts.Tools != nil {
 		mgr = ts.opts.Tools.MCP
@@ -338,7 +320,6 @@ func (ts *turns) stopReading() bool {
 		return false
 	}
 	ts.attaching = nil
-	ts.fs.post(statusMsg{keep: true})
 	ts.fs.post(putBackMsg{w.text, w.files})
 	ts.say(block.Info, "stopped reading the attachments — the message is back in the composer")
 	return true

@@ -49,7 +49,6 @@ func (ts *turns) Update(msg tea.Msg) tea.Cmd {
 	case attachReadMsg:
 		if msg.of == ts.attaching {
 			ts.attaching = nil
-			ts.fs.post(statusMsg{keep: true}) // the line says no more that they are read
 		}
 	case turnSettledMsg:
 		ts.cur = nil
