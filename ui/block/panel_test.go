@@ -37,11 +37,17 @@ func TestPanelsOverFixtures(t *testing.T) {
 	}
 }
 
-// renderAll renders every block at 100 and 60 columns, one second after the
-// last event, collapsed and expanded, and checks the rows.
+// renderAll renders blocks at 100 and 60 columns, one second after the last
+// event, collapsed and expanded, and checks the rows: at the end every
+// block, mid-stream those a frame would draw anew (replayer.changed), as a
+// settled block nothing touched renders as before.
 func renderAll(t *testing.T, r *replayer, end bool) {
 	t.Helper()
-	for _, b := range r.order {
+	blocks := r.changed()
+	if end {
+		blocks = r.order
+	}
+	for _, b := range blocks {
 		for _, width := range []int{100, 60} {
 			ctx := r.ctx(width)
 			ctx.Now = ctx.Now.Add(time.Second)

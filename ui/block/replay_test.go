@@ -71,12 +71,16 @@ type replayer struct {
 	blocks map[*stream.Item]ItemBlock
 	order  []ItemBlock
 	events int
+	// touched holds the blocks made, updated or ended since the last
+	// settle: what a frame would draw anew beside the live ones.
+	touched map[ItemBlock]bool
 }
 
 func newReplayer(t testing.TB, data []byte) *replayer {
 	return &replayer{
 		t: t, dec: stream.NewDecoder(strings.NewReader(string(data))),
 		now: epoch, step: tick, blocks: map[*stream.Item]ItemBlock{},
+		touched: map[ItemBlock]bool{},
 	}
 }
 
@@ -101,7 +105,9 @@ func (r *replayer) next() bool {
 		return true
 	}
 	if it != nil {
-		r.block(it).Update(r.now)
+		b := r.block(it)
+		b.Update(r.now)
+		r.touched[b] = true
 	}
 	if ev.Kind.IsTerminal() {
 		r.sync(s, true)
@@ -124,6 +130,7 @@ func (r *replayer) sync(s *stream.Snapshot, all bool) {
 			if s.Terminal || s.CutOff {
 				b.End(r.now)
 			}
+			r.touched[b] = true
 		}
 	}
 }
@@ -134,8 +141,23 @@ func (r *replayer) block(it *stream.Item) ItemBlock {
 		b = ForItem(it, r.now)
 		r.blocks[it] = b
 		r.order = append(r.order, b)
+		r.touched[b] = true
 	}
 	return b
+}
+
+// changed returns the blocks a frame now would draw anew, in order: the
+// live ones and those touched since the last call. A settled block nothing
+// touched renders as it did (Block.Render's cache holds it).
+func (r *replayer) changed() []ItemBlock {
+	var out []ItemBlock
+	for _, b := range r.order {
+		if b.Live() || r.touched[b] {
+			out = append(out, b)
+		}
+	}
+	clear(r.touched)
+	return out
 }
 
 func (r *replayer) run() *replayer {
