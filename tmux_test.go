@@ -23,7 +23,6 @@ var (
 	buildMu  sync.Mutex
 	buildDir string                // where the run's builds go; TestMain removes it
 	builds   = map[string]*built{} // by package path
-	buildCtx context.Context       // ends when the run does: a build nothing waited for stops
 )
 
 // built is one package built for the run, or being built.
@@ -34,15 +33,16 @@ type built struct {
 }
 
 // prebuilt are the packages the end-to-end tests run, built in the
-// background from the start of a run that is not -short: the in-process
-// tests run on one core meanwhile, and the first end-to-end test does not
-// wait a whole build.
+// background from the start of a whole run (not -short, -run . or none): the
+// in-process tests run on one core meanwhile, and the first end-to-end
+// test does not wait a whole build. A run of chosen tests builds what they
+// ask for when they ask.
 var prebuilt = []string{".", "./session/tools/testdata/mcpserver"}
 
 // TestMain builds what the end-to-end tests run in the background, runs
 // twice as many parallel tests as -parallel's default (unless the run sets
-// it), and removes the binaries at the end, so a run leaves nothing behind
-// outside its temp dirs.
+// it), and removes the binaries at the end (once every build has ended),
+// so a run leaves nothing behind outside its temp dirs.
 func TestMain(m *testing.M) {
 	flag.Parse()
 	parallelSet := false
@@ -53,15 +53,12 @@ func TestMain(m *testing.M) {
 		// the cores busy
 		flag.Set("test.parallel", fmt.Sprint(2*runtime.GOMAXPROCS(0)))
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	buildCtx = ctx
-	if !testing.Short() {
+	if run := flag.Lookup("test.run").Value.String(); !testing.Short() && (run == "" || run == ".") {
 		for _, pkg := range prebuilt {
 			startBuild(pkg)
 		}
 	}
 	code := m.Run()
-	cancel()
 	buildMu.Lock()
 	for _, b := range builds {
 		<-b.done
@@ -99,7 +96,7 @@ func startBuild(pkg string) *built {
 	b.path = filepath.Join(buildDir, name)
 	go func() {
 		defer close(b.done)
-		if out, err := exec.CommandContext(buildCtx, "go", "build", "-o", b.path, pkg).CombinedOutput(); err != nil {
+		if out, err := exec.Command("go", "build", "-o", b.path, pkg).CombinedOutput(); err != nil {
 			b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
 		}
 	}()
