@@ -22,6 +22,7 @@ var reflectMethodCalls = []string{
 // TestNoReflectMethodCalls reads the built binary's symbol table: none of
 // reflectMethodCalls is linked, so the linker drops the methods nothing calls.
 func TestNoReflectMethodCalls(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("reads an ELF symbol table")
 	}

@@ -64,6 +64,7 @@ func TestTmuxPanelListOpensAnyPanel(t *testing.T) {
 	srv.Enqueue(streamtest.FromFile(filepath.Join(dir, "vercel__ai", "openai-mcp-tool-two-calls.sse")))
 	p := chatPane(t, srv)
 	p.say("search the web")
+	p.waitText("(by borough/district)?") // the end of the reply: the status read "ready" before it was sent too
 	p.waitFor("the turn to end", func(s string) bool { return strings.Contains(lastLines(s, 2), "ready") })
 	p.keys("M-o")
 	s := p.waitText("Tool panels")

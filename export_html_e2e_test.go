@@ -18,6 +18,7 @@ func TestSessionsExportHTML(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
+	t.Parallel()
 	data := t.TempDir()
 	env := map[string]string{"XDG_DATA_HOME": data}
 	if out, errs, code := runBinary(t, env, string(sessionFixture(t, "weather.json")), "sessions", "import", "-"); code != exitOK {

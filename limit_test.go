@@ -222,13 +222,14 @@ func floodPane(t *testing.T, config string) *pane {
 // streams for ever: the chat stops at max_response_bytes, keeps the answer
 // on screen, says so in one line, and its peak RSS stays under 300 MB.
 func TestChatEndlessStreamStopsAtTheLimit(t *testing.T) {
-	// not parallel: it streams 4 MiB through the chat, which takes most of a
-	// core, within the harness's 20 s wait
-	p := floodPane(t, "max_response_bytes = 4_194_304\n")
+	// not parallel: it streams 1 MiB through the chat, which takes most of a
+	// core, within the harness's 20 s wait (the limit is the config's, and
+	// a small one costs the suite least)
+	p := floodPane(t, "max_response_bytes = 1_048_576\n")
 	p.say("go on for ever")
 	s := p.waitText("max_response_bytes")
 	words := strings.Join(strings.Fields(s), " ")
-	if !strings.Contains(words, "passed 4 MiB of text") || !strings.Contains(s, "lorem ipsum") || !strings.Contains(lastLines(s, 3), "ready") {
+	if !strings.Contains(words, "passed 1 MiB of text") || !strings.Contains(s, "lorem ipsum") || !strings.Contains(lastLines(s, 3), "ready") {
 		t.Errorf("screen:\n%s", s)
 	}
 	if peak := p.panePeakRSS(); peak > 300*1000 {

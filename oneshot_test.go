@@ -46,7 +46,7 @@ func writeConfig(t *testing.T, text string) string {
 }
 
 // Without a key, -p and piped stdin are an error (exit 2) naming the
-// variable the config reads; they never answer with the demo. --demo does.
+// variable the config reads; they never answer with the demo.
 func TestOneShotWithoutKeyIsAnError(t *testing.T) {
 	noKey(t)
 	t.Setenv("MY_PROVIDER_KEY", "")
@@ -70,13 +70,9 @@ func TestOneShotWithoutKeyIsAnError(t *testing.T) {
 			}
 		})
 	}
-	if testing.Short() {
-		t.Skip("-short: the --demo answer streams at a reader's pace (6 s)")
-	}
-	out, errOut, code := runnel(t, "", "-p", "hi", "--demo", "--format", "text")
-	if code != exitOK || out == "" {
-		t.Errorf("--demo: exit %d out %q err %q", code, out, errOut)
-	}
+	// --demo answering without a key: TestTmuxOneShot (the built binary,
+	// beside the other end-to-end tests: the demo streams at a reader's
+	// pace, 6 s) and TestDemoSessionRecordsTheDemo
 }
 
 // seedChained creates a history with one completed turn whose response is

@@ -70,6 +70,7 @@ func TestReplayANSIIsLinear(t *testing.T) {
 		t.Skip("-short: a cost guard of 5 s (replays of 1 MB in four kinds)")
 	}
 	costtest.SkipIfRace(t)
+	t.Parallel() // timed on the thread's CPU (costtest), which tests beside it do not stretch
 	replay := func(data []byte) costtest.Work {
 		return costtest.Func(func() {
 			if code := replayCommand(context.Background(), options{format: "ansi", width: 100}, "-", bytes.NewReader(data), io.Discard, io.Discard); code != exitOK {

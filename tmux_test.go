@@ -6,10 +6,12 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -19,53 +21,98 @@ import (
 
 var (
 	buildMu  sync.Mutex
-	buildDir string               // where the run's builds go; TestMain removes it
-	builds   = map[string]built{} // by package path
+	buildDir string                // where the run's builds go; TestMain removes it
+	builds   = map[string]*built{} // by package path
 )
 
-// built is one package built for the run.
+// built is one package built for the run, or being built.
 type built struct {
+	done chan struct{} // closed when the build has ended
 	path string
 	err  error
 }
 
-// TestMain removes the binaries the end-to-end tests built, so a run leaves
-// nothing behind outside its temp dirs.
+// prebuilt are the packages the end-to-end tests run, built in the
+// background from the start of a whole run (not -short, -run . or none): the
+// in-process tests run on one core meanwhile, and the first end-to-end
+// test does not wait a whole build. A run of chosen tests builds what they
+// ask for when they ask.
+var prebuilt = []string{".", "./session/tools/testdata/mcpserver"}
+
+// TestMain builds what the end-to-end tests run in the background, runs
+// twice as many parallel tests as -parallel's default (unless the run sets
+// it), and removes the binaries at the end (once every build has ended),
+// so a run leaves nothing behind outside its temp dirs.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	parallelSet := false
+	flag.Visit(func(f *flag.Flag) { parallelSet = parallelSet || f.Name == "test.parallel" })
+	if !parallelSet {
+		// the parallel tests are end-to-end tests, which spend most of
+		// their time waiting for a pane or a process: two per core keep
+		// the cores busy
+		flag.Set("test.parallel", fmt.Sprint(2*runtime.GOMAXPROCS(0)))
+	}
+	if run := flag.Lookup("test.run").Value.String(); !testing.Short() && (run == "" || run == ".") {
+		for _, pkg := range prebuilt {
+			startBuild(pkg)
+		}
+	}
 	code := m.Run()
+	buildMu.Lock()
+	for _, b := range builds {
+		<-b.done
+	}
 	if buildDir != "" {
 		os.RemoveAll(buildDir)
 	}
+	buildMu.Unlock()
 	os.Exit(code)
 }
 
-// build builds the package (a path from the module root) once per test run
-// and returns the program. Under -short it skips the test: the end-to-end
-// suite builds and runs programs, and takes minutes.
+// startBuild starts building the package (a path from the module root)
+// unless it was started before, and returns its build.
+func startBuild(pkg string) *built {
+	buildMu.Lock()
+	defer buildMu.Unlock()
+	if b, ok := builds[pkg]; ok {
+		return b
+	}
+	b := &built{done: make(chan struct{})}
+	builds[pkg] = b
+	if buildDir == "" {
+		dir, err := os.MkdirTemp("", "runnel-e2e-")
+		if err != nil {
+			b.err = err
+			close(b.done)
+			return b
+		}
+		buildDir = dir
+	}
+	name := filepath.Base(pkg)
+	if pkg == "." {
+		name = "runnel"
+	}
+	b.path = filepath.Join(buildDir, name)
+	go func() {
+		defer close(b.done)
+		if out, err := exec.Command("go", "build", "-o", b.path, pkg).CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+		}
+	}()
+	return b
+}
+
+// build returns the package (a path from the module root) built once per
+// test run, waiting for its build. Under -short it skips the test: the
+// end-to-end suite builds and runs programs, and takes minutes.
 func build(t *testing.T, pkg string) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: end-to-end suite (builds and runs the binary)")
 	}
-	buildMu.Lock()
-	defer buildMu.Unlock()
-	b, ok := builds[pkg]
-	if !ok {
-		if buildDir == "" {
-			buildDir, b.err = os.MkdirTemp("", "runnel-e2e-")
-		}
-		if b.err == nil {
-			name := filepath.Base(pkg)
-			if pkg == "." {
-				name = "runnel"
-			}
-			b.path = filepath.Join(buildDir, name)
-			if out, err := exec.Command("go", "build", "-o", b.path, pkg).CombinedOutput(); err != nil {
-				b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
-			}
-		}
-		builds[pkg] = b
-	}
+	b := startBuild(pkg)
+	<-b.done
 	if b.err != nil {
 		t.Fatal(b.err)
 	}
@@ -213,7 +260,8 @@ func (p *pane) waitText(sub string) string {
 	return p.waitFor(fmt.Sprintf("%q", sub), func(s string) bool { return strings.Contains(s, sub) })
 }
 
-// TestTmuxOneShot checks the harness on the simplest path: -p in a pane.
+// TestTmuxOneShot checks the harness on the simplest path: -p in a pane,
+// the demo answering without a key.
 func TestTmuxOneShot(t *testing.T) {
 	t.Parallel()
 	p := startPane(t, 100, 30, nil, binary(t), "-p", "hello", "--demo", "--format", "text")
