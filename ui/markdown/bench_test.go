@@ -313,13 +313,21 @@ func BenchmarkOpenBlockFrames(b *testing.B) {
 // (x-one-render): what streaming costs beyond drawing the answer once. A
 // code line highlighted as it streams and again when its block closes
 // shows here.
-func BenchmarkStreamFresh(b *testing.B) {
+func BenchmarkStreamFresh(b *testing.B) { streamFresh(b, chatPerFrame) }
+
+// BenchmarkStreamFreshPaced is BenchmarkStreamFresh at a model's pace: 200
+// deltas/s drawn at 60 frames/s, a View every 3 deltas.
+func BenchmarkStreamFreshPaced(b *testing.B) { streamFresh(b, 3) }
+
+// streamFresh streams a 40 KB generated answer with a View every perFrame
+// deltas (see BenchmarkStreamFresh).
+func streamFresh(b *testing.B, perFrame int) {
 	doc := genAnswer(40 << 10)
 	stream := costtest.Func(func() {
 		s := NewStream(newTestRenderer(b, benchStyle(), benchWidth))
 		for i := 0; i < len(doc); i += deltaBytes {
 			s.Append(doc[i:min(i+deltaBytes, len(doc))])
-			if (i/deltaBytes+1)%chatPerFrame == 0 {
+			if (i/deltaBytes+1)%perFrame == 0 {
 				_ = s.View()
 			}
 		}
