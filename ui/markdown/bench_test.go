@@ -313,13 +313,21 @@ func BenchmarkOpenBlockFrames(b *testing.B) {
 // (x-one-render): what streaming costs beyond drawing the answer once. A
 // code line highlighted as it streams and again when its block closes
 // shows here.
-func BenchmarkStreamFresh(b *testing.B) {
+func BenchmarkStreamFresh(b *testing.B) { streamFresh(b, chatPerFrame) }
+
+// BenchmarkStreamFreshPaced is BenchmarkStreamFresh at a model's pace: 200
+// deltas/s drawn at 60 frames/s, a View every 3 deltas.
+func BenchmarkStreamFreshPaced(b *testing.B) { streamFresh(b, 3) }
+
+// streamFresh streams a 40 KB generated answer with a View every perFrame
+// deltas (see BenchmarkStreamFresh).
+func streamFresh(b *testing.B, perFrame int) {
 	doc := genAnswer(40 << 10)
 	stream := costtest.Func(func() {
 		s := NewStream(newTestRenderer(b, benchStyle(), benchWidth))
 		for i := 0; i < len(doc); i += deltaBytes {
 			s.Append(doc[i:min(i+deltaBytes, len(doc))])
-			if (i/deltaBytes+1)%chatPerFrame == 0 {
+			if (i/deltaBytes+1)%perFrame == 0 {
 				_ = s.View()
 			}
 		}
@@ -337,4 +345,46 @@ func BenchmarkStreamFresh(b *testing.B) {
 	b.ReportMetric(c.Ratio(), "x-one-render")
 	b.ReportMetric(float64(c.Work)/1e6, "ms-streamed")
 	b.ReportMetric(float64(c.Base)/1e6, "ms-one-render")
+}
+
+// BenchmarkStreamCode is BenchmarkStreamFresh on code: two 16 KB Go blocks
+// between paragraphs, at the chat's pace (x-one-render) and at a model's
+// (paced-x-one-render). Each code line is highlighted once as it streams;
+// a block highlighted again whole when it closes showed here as a second
+// whole render's worth of chroma.
+func BenchmarkStreamCode(b *testing.B) {
+	block := "Some code:\n\n```go\n" + genCode(16<<10) + "```\n\nAfter it, a paragraph.\n\n"
+	doc := block + block
+	var full, paced costtest.Cost
+	for b.Loop() {
+		full = costtest.Measure(wholeFresh(b, doc), streamFreshWork(b, doc, chatPerFrame))
+		paced = costtest.Measure(wholeFresh(b, doc), streamFreshWork(b, doc, 3))
+	}
+	b.ReportMetric(full.Ratio(), "x-one-render")
+	b.ReportMetric(paced.Ratio(), "paced-x-one-render")
+	b.ReportMetric(float64(full.Base)/1e6, "ms-one-render")
+}
+
+// streamFreshWork streams doc with a new renderer, a View every perFrame
+// deltas.
+func streamFreshWork(b testing.TB, doc string, perFrame int) costtest.Work {
+	return costtest.Func(func() {
+		s := NewStream(newTestRenderer(b, benchStyle(), benchWidth))
+		for i := 0; i < len(doc); i += deltaBytes {
+			s.Append(doc[i:min(i+deltaBytes, len(doc))])
+			if (i/deltaBytes+1)%perFrame == 0 {
+				_, _ = s.Parts()
+			}
+		}
+		_, _ = s.Parts()
+	})
+}
+
+// wholeFresh renders doc whole with a new renderer.
+func wholeFresh(b testing.TB, doc string) costtest.Work {
+	return costtest.Func(func() {
+		if _, err := newTestRenderer(b, benchStyle(), benchWidth).Render(doc); err != nil {
+			b.Fatal(err)
+		}
+	})
 }
