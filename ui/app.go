@@ -23,7 +23,8 @@ import (
 // turns, toolKit, approvals, history, metering): its state changes only
 // through its own methods or the messages it handles (a reset is one
 // message to all: reset.go). rootwrites_test.go fails on a root write
-// into a child's field.
+// into a child's field, rootreach_test.go on a root call of a method of a
+// child's part.
 //
 // Invariants:
 //   - the outbox is empty when Update returns: whatever a child posted while
@@ -98,7 +99,7 @@ func New(ctx context.Context, o Options) *Model {
 	m.statusBar.showProvider(o.Provider, o.Settings.Provider)
 	m.statusBar.showMode(m.composer.ViMode())
 	m.statusBar.choose(o.StatusLine, o.Tools)
-	m.composer.menu.setArgChoices("theme", m.frame.themeChoices())
+	m.composer, _ = m.composer.Update(argChoicesMsg{"theme", m.frame.themeChoices()})
 	if changed, warn := m.frame.startTheme(); warn != "" {
 		m.items.notice(block.Warning, warn)
 	} else if changed {
@@ -144,9 +145,7 @@ func (m *Model) shutdown() {
 		t.log.Flush(m.frame.clock(), t.snapshots()) // a quit mid-answer keeps all that was shown
 	}
 	m.tools.shutdown()
-	if m.history.journal != nil {
-		m.history.journal.Close()
-	}
+	m.history.shutdown()
 }
 
 // Init asks the terminal for its background colour, opens the history
@@ -289,11 +288,11 @@ func (m *Model) turnMsg(msg tea.Msg) tea.Cmd {
 		}
 		return m.tools.Update(msg, m.frame)
 	case ToolsSettledMsg:
-		return m.beginWith(m.turns.conv.Begin("", msg.input...), msg.round)
+		return m.beginWith(m.turns.begin("", msg.input...), msg.round)
 	case answersMsg:
-		return m.beginWith(m.turns.conv.Begin("", msg.input...), nil)
-	case toolFramesMsg:
-		return m.turns.ensureTick()
+		return m.beginWith(m.turns.begin("", msg.input...), nil)
+	case toolFramesMsg: // a frame soon: something outside the stream changed
+		return m.turns.pace(pace.Facts{Cause: pace.Changed}, m.frame.clock())
 	case turnEndMsg:
 		m.notify.Update(msg)
 		return tea.Batch(m.statusBar.sourceUpdate(msg, m.frame.ctx, m.frame.clock()), m.queueTurnEnded(msg)) // a turn's end refreshes a chosen line
@@ -326,12 +325,12 @@ func (m *Model) rootMsg(msg tea.Msg) tea.Cmd {
 		return m.resize(msg.Width, msg.Height)
 	case resizeMsg:
 		if msg.seq == m.frame.resizeSeq {
-			m.items.transcript.SetSize(m.frame.width, m.transcriptHeight())
+			m.items.Update(layoutMsg{width: m.frame.width, height: m.transcriptHeight()})
 		}
 	case tea.BackgroundColorMsg:
 		m.frame.setDark(msg.IsDark())
 		m.restyle()
-		m.items.transcript.InvalidateAll()
+		m.items.Update(layoutMsg{invalidateAll: true})
 	case themeMsg:
 		m.themeRead(msg)
 	case tea.KeyPressMsg:
@@ -381,7 +380,7 @@ func (m *Model) updateComposer(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	m.composer, cmd = m.composer.Update(msg)
 	if m.composer.Height() != h {
-		m.items.transcript.SetSize(m.items.transcript.Width(), m.transcriptHeight())
+		m.items.Update(layoutMsg{height: m.transcriptHeight()})
 	}
 	return tea.Batch(cmd, m.metering.watchModelCommand(m.composer.Value(), m.meterEnv()))
 }
@@ -391,10 +390,10 @@ func (m *Model) resize(w, h int) tea.Cmd {
 	first, seq := m.frame.resize(w, h)
 	m.composer.SetWidth(w)
 	if first {
-		m.items.transcript.SetSize(w, m.transcriptHeight())
+		m.items.Update(layoutMsg{width: w, height: m.transcriptHeight()})
 		return nil
 	}
-	m.items.transcript.SetSize(m.items.transcript.Width(), m.transcriptHeight())
+	m.items.Update(layoutMsg{height: m.transcriptHeight()})
 	return tea.Tick(80*time.Millisecond, func(time.Time) tea.Msg { return resizeMsg{seq} })
 }
 
@@ -419,13 +418,13 @@ func (m *Model) View() tea.View {
 	var top string
 	switch {
 	case m.dialog != nil && overlays(m.dialog):
-		top = overlayView(m.dialog, m.items.transcript, m.transcriptHeight(), m.frame)
+		top = overlayView(m.dialog, m.items.shown(), m.transcriptHeight(), m.frame)
 	case m.dialog != nil:
 		top = fitHeight(m.dialog.view(m.frame.width, m.transcriptHeight()), m.transcriptHeight())
 	case m.keyState.showHelp:
 		top = m.keyState.helpView(m.frame, m.transcriptHeight())
 	default:
-		top = m.items.transcript.View()
+		top = m.items.shown().View()
 	}
 	keyHint := m.composer.Hint(m.frame.width) // the composer's short-lived feedback takes the key hint's place
 	if keyHint == "" {
@@ -439,7 +438,7 @@ func (m *Model) View() tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.ReportFocus = m.notify.reportsFocus()
-	if m.items.sel.off { // the terminal selects (f2)
+	if _, off := m.items.modes(); off { // the terminal selects (f2)
 		v.MouseMode = tea.MouseModeNone
 	}
 	return v

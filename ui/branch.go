@@ -134,18 +134,21 @@ func userTurnOf(c *session.Conversation, j int) int {
 	return n
 }
 
-// takeEdit ends a pending edit as its message is sent: the path index the
-// conversation is cut at, -1 when no edit is pending (or its turn left the
-// path shown), and the line that says so before it goes ("sending as a
-// branch from turn 2: turn 3 stays on the other branch (/tree)").
-func (ts *turns) takeEdit() (int, string) {
+// takeEdit ends a pending edit as its message is sent: the conversation
+// is cut where the edited turn was, and it returns the line that says so
+// before it goes ("sending as a branch from turn 2: turn 3 stays on the
+// other branch (/tree)"); false when no edit is pending (or its turn left
+// the path shown).
+func (ts *turns) takeEdit() (string, bool) {
 	n, last := ts.editNumber()
 	t := ts.editing
 	ts.editing = nil
-	if t == nil {
-		return -1, ""
+	at := slices.Index(ts.conv.Turns, t)
+	if t == nil || at < 0 {
+		return "", false
 	}
-	return slices.Index(ts.conv.Turns, t), fromLine(n) + ": " + staysLine(n, last)
+	ts.conv.Cut(at)
+	return fromLine(n) + ": " + staysLine(n, last), true
 }
 
 // cancelEdit drops a pending edit, and reports whether one was pending.

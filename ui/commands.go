@@ -53,7 +53,7 @@ var slashDo = map[string]func(m *Model, args string) tea.Cmd{
 	"fast": func(m *Model, _ string) tea.Cmd {
 		m.turns.Update(fastMsg{})
 		m.history.saveSettings(m.turns.conv.Settings)
-		m.items.notice(block.Info, fastNotice(m.turns.conv.Settings.ServiceTier, m.turns.conv.RefusedKnobs()))
+		m.items.notice(block.Info, fastNotice(m.turns.conv.Settings.ServiceTier, m.turns.conversation().RefusedKnobs()))
 		return nil
 	},
 	"copy":     func(m *Model, args string) tea.Cmd { return m.items.copyAnswer(args) },
@@ -79,7 +79,7 @@ var slashDo = map[string]func(m *Model, args string) tea.Cmd{
 		return read
 	},
 	"tools": func(m *Model, _ string) tea.Cmd {
-		m.dialog = dlg[ToolsMenu]{NewToolsMenu(m.tools.cfg.List(), m.tools.enabled(), m.frame.styles)}
+		m.dialog = dlg[ToolsMenu]{NewToolsMenu(m.tools.list(), m.tools.enabled(), m.frame.styles)}
 		return nil
 	},
 	"attach": func(m *Model, args string) tea.Cmd {
@@ -101,7 +101,7 @@ var slashDo = map[string]func(m *Model, args string) tea.Cmd{
 		return nil
 	},
 	"tree": func(m *Model, _ string) tea.Cmd {
-		m.dialog = dlg[Tree]{NewTree(m.turns.conv.Branches(), m.frame.styles)}
+		m.dialog = dlg[Tree]{NewTree(m.turns.conversation().Branches(), m.frame.styles)}
 		return nil
 	},
 	"quit": func(*Model, string) tea.Cmd { return tea.Quit },

@@ -129,6 +129,8 @@ func shellLine(text string) (line string, ok bool) {
 }
 
 // runShell starts a !command; it is never sent, and leaves the composer.
+func (c *Composer) shellRunning() bool { return c.shell.line != "" }
+
 func (c *Composer) runShell(text string) tea.Cmd {
 	line, _ := shellLine(text)
 	if line == "" {

@@ -7,9 +7,10 @@
 // was posted, in order, before it returns, so a child never sees another
 // half-changed. The root may read its children and call them; children never
 // read the root or each other. The children are named fields, never
-// embedded, and no root code writes a child's field: it calls the child's
-// method or sends it a message (rootwrites_test.go walks the syntax tree
-// for that). /new, a redraw and a provider switch are one resetMsg that
+// embedded, and no root code writes a child's field or calls a method of
+// a child's part (m.items.transcript.Follow()): it calls the child's method
+// or sends it a message (rootwrites_test.go and rootreach_test.go walk the
+// syntax tree for that). /new, a redraw and a provider switch are one resetMsg that
 // every child handles (reset.go). What every child reads — the size, the
 // styles, the frame clock and the markdown renderers — is the frame
 // (frameState). The tour:

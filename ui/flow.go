@@ -60,8 +60,7 @@ func (m *Model) canSend(text string, files []*attach.File) bool {
 
 // send starts the turn of a user message: msg, made of text and files.
 func (m *Model) send(text string, files []*attach.File, msg json.RawMessage) tea.Cmd {
-	if at, note := m.turns.takeEdit(); at >= 0 { // an edited prompt: a new branch beside the turn it replaces (branch.go)
-		m.turns.conv.Cut(at)
+	if note, ok := m.turns.takeEdit(); ok { // an edited prompt: a new branch beside the turn it replaces (branch.go)
 		m.history.setTip(m.turns.conv)
 		m.redraw()
 		m.items.notice(block.Info, note)
@@ -69,7 +68,7 @@ func (m *Model) send(text string, files []*attach.File, msg json.RawMessage) tea
 	if line := editedLine(m.turns.conv); line != "" {
 		m.items.notice(block.Info, line)
 	}
-	m.items.transcript.Follow() // sending a message shows the end again
+	m.items.Update(layoutMsg{follow: true}) // sending a message shows the end again
 	if o := m.turns.conv.Override; o != nil {
 		m.items.notice(block.Info, promptHeader(o)) // a prompt file's turn (promptcmds.go)
 	}
@@ -80,7 +79,7 @@ func (m *Model) send(text string, files []*attach.File, msg json.RawMessage) tea
 	m.items.showAttachments(attach.Metas(files))
 	owed := m.tools.owed(m.frame.clock())                      // outputs of a stopped round keep the chain valid
 	owed = append(m.approvals.takeOwed(m.turns.conv), owed...) // and so do the denials of a stopped approval
-	return m.beginWith(m.turns.conv.Begin(text, append(owed, msg)...), nil)
+	return m.beginWith(m.turns.begin(text, append(owed, msg)...), nil)
 }
 
 // beginWith streams a session turn recorded in round, the record of the tool
@@ -100,13 +99,7 @@ func (m *Model) beginWith(st *session.Turn, round *session.TurnLog) tea.Cmd {
 		m.items.notice(block.Error, stream.SanitizeLine(err.Error()))
 	}
 	req.Tools = resolved // secrets only in the request sent, never in the turn kept
-	var log *session.TurnLog
-	switch {
-	case m.history.journal != nil && round != nil:
-		log = m.history.journal.Continue(round, st)
-	case m.history.journal != nil:
-		log = m.history.journal.Begin(st)
-	}
+	log := m.history.logTurn(st, round)
 	t := m.turns.start(func(gen int) *turn {
 		t := startTurn(m.frame.ctx, gen, m.opts.Client, st, req, m.frame.clock(), m.opts.responseLimit())
 		t.log = log
@@ -182,7 +175,7 @@ func (m *Model) tick(now time.Time, draw pace.Draw) tea.Cmd {
 	var cmds []tea.Cmd
 	if t := m.turns.cur; t != nil {
 		if t.retry.entry != nil {
-			m.items.transcript.Invalidate(t.retry.entry.idx) // the countdown
+			m.items.Update(redrawMsg{t.retry.entry.idx}) // the countdown
 		}
 		if t.log != nil {
 			if t.bg.id != "" {
@@ -193,13 +186,13 @@ func (m *Model) tick(now time.Time, draw pace.Draw) tea.Cmd {
 		t.flushChanged(func(it *stream.Item) { cmds = append(cmds, m.items.refresh(it, now)) })
 	}
 	m.tools.flushRound(now)
-	if n := m.frame.md.NewNote(); n != "" { // a render that fell back to plain text says so, once
+	if n := m.frame.newNote(); n != "" { // a render that fell back to plain text says so, once
 		m.items.notice(block.Warning, stream.SanitizeLine(n))
 	}
 	cmds = append(cmds, m.items.refreshDirty(now))
 	live := false
 	for _, e := range m.items.entriesLive() {
-		m.items.transcript.Invalidate(e.idx)
+		m.items.Update(redrawMsg{e.idx})
 		live = true
 	}
 	// a round waiting only for the user's answer needs no frames: the
@@ -223,10 +216,11 @@ func (m *Model) endTurn(t *turn, draw pace.Draw) tea.Cmd {
 	m.frame.post(turnEndMsg{failed: turnFailed(t), stopped: t.stopped}) // the notifier and the queue (queue.go)
 	now := m.frame.clock()
 	asks := m.items.endItems(snaps, now, t.changed)
-	for _, n := range m.turns.endNotices(t, snaps, m.turns.conv.Carried()) {
+	for _, n := range m.turns.endNotices(t, snaps, m.turns.conversation().Carried()) {
 		m.items.notice(n.kind, n.text)
 	}
-	m.turns.offerShown(m.items.transcript.Len()) // a dropped stream's keys hold while its notices are the last thing
+	shown := m.items.shown()
+	m.turns.offerShown(shown.Len()) // a dropped stream's keys hold while its notices are the last thing
 	if t.log != nil {
 		t.log.End(now, t.sess)
 	}

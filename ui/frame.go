@@ -138,6 +138,10 @@ type waitTickMsg struct{ now time.Time }
 // dialogMsg opens a dialog (nil closes the one open).
 type dialogMsg struct{ d dialog }
 
+// newNote is the renderers' note of a render that fell back to plain
+// text, once; "" for none (block.Renderers.NewNote).
+func (f *frameState) newNote() string { return f.md.NewNote() }
+
 // redrawMsg asks the transcript to draw entry idx again.
 type redrawMsg struct{ idx int }
 

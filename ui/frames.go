@@ -36,9 +36,3 @@ func (ts *turns) pace(f pace.Facts, now time.Time) tea.Cmd {
 	_, cmd := ts.plan(f, now)
 	return cmd
 }
-
-// ensureTick asks for a frame soon: something outside the stream changed
-// (a tool's output, a resumed panel).
-func (ts *turns) ensureTick() tea.Cmd {
-	return ts.pace(pace.Facts{Cause: pace.Changed}, ts.now())
-}

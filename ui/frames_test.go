@@ -46,7 +46,7 @@ func TestBatchesAreFrames(t *testing.T) {
 		t.Error("the next batch was not asked for")
 	}
 	seq := m.turns.pacer.Last()
-	m.turns.ensureTick()
+	m.Update(toolFramesMsg{}) // something outside the stream asks for a frame
 	if _, cmd := m.Update(frameMsg{gen: m.turns.gen, seq: seq}); cmd != nil || !m.turns.pacer.Scheduled() {
 		t.Error("a superseded tick was obeyed")
 	}

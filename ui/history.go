@@ -235,6 +235,34 @@ func (h *history) closeJournal() {
 	}
 }
 
+// shutdown closes the journal and waits for its writes: the chat ends.
+func (h *history) shutdown() {
+	if h.journal != nil {
+		h.journal.Close()
+	}
+}
+
+// logTurn starts st's record in the journal: continuing round, the record
+// of the tool round whose outputs it sends, or a new one (round nil); nil
+// without a journal.
+func (h *history) logTurn(st *session.Turn, round *session.TurnLog) *session.TurnLog {
+	switch {
+	case h.journal != nil && round != nil:
+		return h.journal.Continue(round, st)
+	case h.journal != nil:
+		return h.journal.Begin(st)
+	}
+	return nil
+}
+
+// id is the session's id in the store; "" without a journal.
+func (h *history) id() store.SessionID {
+	if h.journal == nil {
+		return ""
+	}
+	return h.journal.ID()
+}
+
 // openPicker lists the stored sessions.
 func (h *history) openPicker(f *frameState) tea.Cmd {
 	db := h.db

@@ -53,8 +53,8 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 		m.items.notice(block.Warning, stream.SanitizeLine(w.Error()))
 	}
 	turns := plural(s.Info.Turns, "turn")
-	if m.turns.conv.Branched() { // the turns shown, of the branch last continued (branch.go)
-		turns = fmt.Sprintf("%s shown · %d branches", plural(len(userTurnsAt(m.turns.conv)), "turn"), len(m.turns.conv.Branches()))
+	if conv := m.turns.conversation(); conv.Branched() { // the turns shown, of the branch last continued (branch.go)
+		turns = fmt.Sprintf("%s shown · %d branches", plural(len(userTurnsAt(conv)), "turn"), len(conv.Branches()))
 	}
 	m.items.notice(block.Info, fmt.Sprintf("resumed %q · %s", stream.SanitizeLine(s.Info.Title), turns))
 	if line != "" {
@@ -64,9 +64,7 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 		m.items.notice(block.Info, moved)
 		m.history.saveSettings(m.turns.conv.Settings) // the session is on this provider now
 	}
-	if at >= 0 && at < len(m.items.turnEntry) {
-		m.items.transcript.ScrollTo(m.items.turnEntry[at])
-	}
+	m.items.Update(scrollTurnMsg{at}) // the turn last continued
 	return tea.Batch(stop, watch, past, m.tools.resumeCalls(m.turns.conv, m.opts.Client != nil, m.history.journal, m.frame), m.turns.reattach(m.history.journal))
 }
 
@@ -105,9 +103,9 @@ func (m *Model) fork(n int) tea.Cmd {
 	keep := at[n-1]
 	prompt := m.turns.conv.Turns[keep].Prompt
 	files := attach.FilesFromInput(m.turns.conv.Turns[keep].Input) // its attachments come back as chips
-	f := m.turns.conv.Fork(keep)
+	m.turns.Update(forkMsg{keep})
+	f := m.turns.conversation()
 	watch := m.history.forkJournal(keep, prompt, f.Settings, f.Turns)
-	m.turns.Update(convMsg{f})
 	m.redraw()
 	m.composer.SetValue(prompt)
 	m.composer.SetAttachments(files)

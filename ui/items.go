@@ -8,6 +8,7 @@ package ui
 // only through messages (frameState.post).
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -233,27 +234,60 @@ func (c *items) toggle(e *itemEntry) {
 	}
 }
 
-func (c *items) toggleLast(es []*itemEntry) {
+// lastShown is the last of es that opens and shows; nil for none.
+func lastShown(es []*itemEntry) *itemEntry {
 	for i := len(es) - 1; i >= 0; i-- {
 		if _, ok := es[i].b.(block.Expander); ok && !hidden(es[i]) {
-			c.toggle(es[i])
-			return
+			return es[i]
 		}
 	}
+	return nil
 }
 
-func (c *items) toggleAll(es []*itemEntry) {
-	open := false
+// anyClosed reports whether one of es that shows is closed.
+func anyClosed(es []*itemEntry) bool {
 	for _, e := range es {
 		if x, ok := e.b.(block.Expander); ok && !x.Expanded() && !hidden(e) {
-			open = true
+			return true
 		}
 	}
-	for _, e := range es {
-		if x, ok := e.b.(block.Expander); ok {
-			x.SetExpanded(open)
-			c.transcript.Invalidate(e.idx)
+	return false
+}
+
+// panelKey is what a key opens or closes in the transcript.
+type panelKey int
+
+const (
+	keyLastReasoning panelKey = iota // the last reasoning panel
+	keyAllReasoning                  // every reasoning panel: open when one is closed, else closed
+	keyToolPanel                     // the panel of the call an approval asks about, else the last tool panel
+	keyPanelList                     // the list of panels (a dialog)
+)
+
+// expand does what a panel key asks. hosted is the hosted request an
+// approval asks about, asked the item of the local call one asks about;
+// nil when none is.
+func (c *items) expand(k panelKey, hosted *itemEntry, asked *stream.Item) {
+	var e *itemEntry
+	switch k {
+	case keyLastReasoning:
+		e = lastShown(c.reasoning)
+	case keyAllReasoning:
+		open := anyClosed(c.reasoning)
+		for _, e := range c.reasoning {
+			if x, ok := e.b.(block.Expander); ok {
+				x.SetExpanded(open)
+				c.transcript.Invalidate(e.idx)
+			}
 		}
+	case keyToolPanel:
+		e = cmp.Or(hosted, c.entries[asked], lastShown(c.panels))
+	case keyPanelList:
+		c.panelList = append(c.panelList[:0], c.panels...)
+		c.fs.post(dialogMsg{dlg[PanelList]{NewPanelList(c.panelList, c.fs.width, c.fs.styles)}})
+	}
+	if e != nil {
+		c.toggle(e)
 	}
 }
 
@@ -436,12 +470,6 @@ func (w *compactionMarks) mark(c *items, input []json.RawMessage, now time.Time)
 	c.appendEntry(&plainEntry{b: block.NewDivider(compactDivider), fs: c.fs})
 }
 
-// openPanels opens the panel list (alt+o).
-func (c *items) openPanels() {
-	c.panelList = append(c.panelList[:0], c.panels...)
-	c.fs.post(dialogMsg{dlg[PanelList]{NewPanelList(c.panelList, c.fs.width, c.fs.styles)}})
-}
-
 // togglePanel opens or closes the panel chosen in the list and shows it.
 func (c *items) togglePanel(i int) {
 	if i < 0 || i >= len(c.panelList) {
@@ -510,6 +538,25 @@ func (c *items) Update(msg tea.Msg) tea.Cmd {
 		c.notice(kind, msg.Text)
 	case redrawMsg:
 		c.transcript.Invalidate(msg.idx)
+	case layoutMsg:
+		c.transcript.apply(msg)
+	case scrollTurnMsg:
+		if msg.at >= 0 && msg.at < len(c.turnEntry) {
+			c.transcript.ScrollTo(c.turnEntry[msg.at])
+		}
 	}
 	return nil
 }
+
+// scrollTurnMsg shows the user turn at path index at (a resumed session's
+// turn last continued); nothing when there is none.
+type scrollTurnMsg struct{ at int }
+
+// shown is the transcript as it shows now, a copy for reading: its view,
+// its length, the part above a dialog (overlayView).
+func (c *items) shown() Transcript { return c.transcript }
+
+// modes is what the transcript's modes show: the navigation mode's label
+// ("" when it is off, navigator.label), and whether the terminal selects
+// (f2 handed it the mouse).
+func (c *items) modes() (nav string, terminalSelects bool) { return c.nav.label(), c.sel.off }

@@ -17,7 +17,10 @@ import (
 // key handles a key press: decideKey (keyfn.go) says what it does in the
 // chat's state, and keyDo does it.
 func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
-	defer func() { m.statusBar.showMode(cmp.Or(m.items.nav.label(), m.composer.ViMode())) }()
+	defer func() {
+		nav, _ := m.items.modes()
+		m.statusBar.showMode(cmp.Or(nav, m.composer.ViMode()))
+	}()
 	return keyDo[m.keyState.decide(k, m.keyFacts())](m, k)
 }
 
@@ -26,6 +29,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 func (m *Model) keyFacts() keyFacts {
 	f := keyFacts{Phase: m.activity().phase, Focus: focComposer} // the status line shows the same activity
 	ap, approval := m.dialog.(dlg[Approval])
+	nav, _ := m.items.modes()
 	switch {
 	case approval && ap.v.Denying():
 		f.Focus = focDenying
@@ -35,21 +39,22 @@ func (m *Model) keyFacts() keyFacts {
 		f.Focus = focDialog
 	case m.keyState.showHelp:
 		f.Focus = focHelp
-	case m.items.nav.on:
+	case nav != "":
 		f.Focus = focNav
 	}
-	now := m.frame.clock()
+	escArmed, quitArmed := m.keyState.armed(m.frame.clock())
+	shown := m.items.shown()
 	f.Composer = composerFacts{
 		Empty:     m.composer.Value() == "",
 		NoFiles:   len(m.composer.Attachments()) == 0,
 		Vi:        m.composer.ViMode(),
-		Running:   m.composer.shell.line != "",
+		Running:   m.composer.shellRunning(),
 		Editing:   m.turns.editing != nil,
 		Queued:    m.queue.len() > 0,
-		Offered:   m.turns.offered(m.items.transcript.Len()),
+		Offered:   m.turns.offered(shown.Len()),
 		LocalAsk:  m.tools.asking(),
-		EscArmed:  !m.keyState.escArmed.IsZero() && now.Sub(m.keyState.escArmed) < time.Second,
-		QuitArmed: !m.keyState.quitArmed.IsZero() && now.Sub(m.keyState.quitArmed) < 2*time.Second,
+		EscArmed:  escArmed,
+		QuitArmed: quitArmed,
 		HasTurns:  len(m.turns.conv.Turns) > 0,
 	}
 	return f
@@ -93,9 +98,9 @@ var keyDo = [...]func(m *Model, k tea.KeyPressMsg) tea.Cmd{
 	},
 	actInterruptTurn:   func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.turns.interrupt() },
 	actStopTools:       func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.tools.stop(m.frame); return nil },
-	actStopCompact:     func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.turns.stopCompact(); return nil },
+	actStopCompact:     func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.turns.stopWork(phCompacting); return nil },
 	actTakeBackWaiting: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.tools.takeBackWaiting(m.frame); return nil },
-	actStopReading:     func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.turns.stopReading(); return nil },
+	actStopReading:     func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.turns.stopWork(phReading); return nil },
 	actStopHosted:      func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.approvals.stopHosted(m.turns.conv, m.frame); return nil },
 	actLeaveEdit:       func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.leaveEdit(false); return nil },
 	actClear: func(m *Model, _ tea.KeyPressMsg) tea.Cmd {
@@ -120,24 +125,13 @@ var keyDo = [...]func(m *Model, k tea.KeyPressMsg) tea.Cmd{
 		m.dialog = dlg[HistorySearch]{NewHistorySearch(m.composer.Recent(), m.frame.styles)}
 		return nil
 	},
-	actToggleReasoning: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.toggleLast(m.items.reasoning); return nil },
-	actAllReasoning:    func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.toggleAll(m.items.reasoning); return nil },
+	actToggleReasoning: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.expand(keyLastReasoning, nil, nil); return nil },
+	actAllReasoning:    func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.expand(keyAllReasoning, nil, nil); return nil },
 	actExpandTool: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { // the panel of the call an approval asks about, or else the last
-		var asked *itemEntry
-		if it := m.tools.askedItem(); it != nil {
-			asked = m.items.entries[it]
-		}
-		switch {
-		case m.approvals.hostedAsk != nil:
-			m.items.toggle(m.approvals.hostedAsk)
-		case asked != nil:
-			m.items.toggle(asked)
-		default:
-			m.items.toggleLast(m.items.panels)
-		}
+		m.items.expand(keyToolPanel, m.approvals.asked(), m.tools.askedItem())
 		return nil
 	},
-	actPanels:   func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.openPanels(); return nil },
+	actPanels:   func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.expand(keyPanelList, nil, nil); return nil },
 	actCopyLast: func(m *Model, _ tea.KeyPressMsg) tea.Cmd { return m.items.copyAnswer("") },
 	actMouse:    func(m *Model, _ tea.KeyPressMsg) tea.Cmd { m.items.mouseToggle(); return nil },
 	actScroll:   func(m *Model, k tea.KeyPressMsg) tea.Cmd { return m.items.Update(k) },

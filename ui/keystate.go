@@ -36,6 +36,14 @@ func (ks *keyState) armQuit(now time.Time) { ks.quitArmed = now }
 // zero time disarms it.
 func (ks *keyState) armEsc(now time.Time) { ks.escArmed = now }
 
+// armed reports which double presses are armed at now: esc within the
+// second, ctrl+c within two.
+func (ks *keyState) armed(now time.Time) (esc, quit bool) {
+	esc = !ks.escArmed.IsZero() && now.Sub(ks.escArmed) < time.Second
+	quit = !ks.quitArmed.IsZero() && now.Sub(ks.quitArmed) < 2*time.Second
+	return esc, quit
+}
+
 // decide is what key k does in the chat's state f (decideKey, keyfn.go).
 func (ks *keyState) decide(k tea.KeyPressMsg, f keyFacts) keyAction {
 	return decideKey(&ks.keys, k, f)

@@ -33,13 +33,9 @@ func (m *Model) meterEnv() meterEnv {
 // statusFacts is /status: the metering child tells what the chat is
 // connected to and what the session has used so far.
 func (m *Model) statusFacts() {
-	var id string
-	if m.history.journal != nil {
-		id = string(m.history.journal.ID())
-	}
-	in := statusIn{client: m.opts.Client, settings: m.turns.conv.Settings, status: m.statusBar.status, session: id,
-		turns: userTurns(m.turns.conv.Turns), tools: m.tools.cfg.List(), on: m.tools.on(), stateless: m.turns.conv.Stateless,
-		wantsConv: m.turns.conv.WantsConversation(), refused: m.turns.conv.RefusedKnobs(), learned: m.turns.learned(), agents: m.agents.paths()}
+	in := statusIn{client: m.opts.Client, settings: m.turns.conv.Settings, status: m.statusBar.status, session: string(m.history.id()),
+		turns: userTurns(m.turns.conv.Turns), tools: m.tools.list(), on: m.tools.on(), stateless: m.turns.conv.Stateless,
+		wantsConv: m.turns.conversation().WantsConversation(), refused: m.turns.conversation().RefusedKnobs(), learned: m.turns.learned(), agents: m.agents.paths()}
 	m.metering.statusFacts(in, m.frame, m.meterEnv())
 }
 
@@ -75,6 +71,6 @@ func (m *Model) providerSwitched(msg providerSwitchedMsg) tea.Cmd {
 		line += " · /model picks another"
 	}
 	m.items.notice(block.Info, line)
-	m.items.transcript.Follow()
+	m.items.Update(layoutMsg{follow: true})
 	return cmd
 }

@@ -176,5 +176,5 @@ func (m *Model) sendNow() tea.Cmd {
 
 // relayout sizes the transcript after the lines under it changed.
 func (m *Model) relayout() {
-	m.items.transcript.SetSize(m.items.transcript.Width(), m.transcriptHeight())
+	m.items.Update(layoutMsg{height: m.transcriptHeight()})
 }

@@ -19,16 +19,17 @@ import (
 func (m *Model) redraw() {
 	m.reset(resetRedraw, Connection{}) // a redraw's reset starts no I/O: its Cmd is nil
 	now := m.frame.clock()
-	carried := m.turns.conv.Carried()
+	conv := m.turns.conversation()
+	carried := conv.Carried()
 	var window compactionMarks
 	env := m.meterEnv()
-	turns := m.turns.conv.Turns
+	turns := conv.Turns
 	for i, t := range turns {
 		window.mark(&m.items, t.Input, now)
 		if t.Retry {
 			m.items.notice(block.Info, retryMark+" asked again from the same point")
 		}
-		if pos, n := m.turns.conv.Siblings(i); n > 1 {
+		if pos, n := conv.Siblings(i); n > 1 {
 			m.items.notice(block.Info, branchLine(pos, n)) // branch.go
 		}
 		m.items.markTurn()
@@ -44,14 +45,14 @@ func (m *Model) redraw() {
 		m.metering.account(t.Responses, env)
 		end := storedTurn{last: i == len(turns)-1, reattaching: t.Interrupted() && m.turns.reattaching(t)}
 		end.carried = carried && end.last
-		end.callsOpen = end.last && callsOpen(m.turns.conv.ChainCalls())
+		end.callsOpen = end.last && callsOpen(conv.ChainCalls())
 		if kind, text := end.notice(t); text != "" {
 			m.items.notice(kind, text)
 		}
 	}
-	window.mark(&m.items, m.turns.conv.Window(), now) // compacted, and not sent yet
+	window.mark(&m.items, conv.Window(), now) // compacted, and not sent yet
 	m.statusBar.showMeter(m.metering.figures(), m.metering.sessionUsage())
-	if m.approvals.add(m.items.waitingApprovals(m.turns.conv.PendingApprovals())) {
+	if m.approvals.add(m.items.waitingApprovals(conv.PendingApprovals())) {
 		m.turns.next(session.Event{Kind: session.Asking})
 		m.approvals.askHosted(m.dialog != nil, m.frame) // the prompt comes back after a resume
 	} else if m.turns.cur == nil {

@@ -38,10 +38,7 @@ func Run(ctx context.Context, o Options) (Result, error) {
 		out = o.Output
 	}
 	m.items.freeImages(out)
-	res := Result{LastAnswer: m.turns.conv.LastAnswer()}
-	if m.history.journal != nil {
-		res.SessionID = m.history.journal.ID()
-	}
+	res := Result{LastAnswer: m.turns.conversation().LastAnswer(), SessionID: m.history.id()}
 	if err == tea.ErrProgramKilled && ctx.Err() != nil {
 		return res, nil
 	}

@@ -28,14 +28,14 @@ func (m *Model) retry() tea.Cmd {
 		m.items.notice(block.Info, "this is a replay: there is no server to send to")
 		return nil
 	}
-	st, err := m.turns.conv.Retry()
+	st, err := m.turns.retry()
 	if err != nil {
 		m.items.notice(block.Info, err.Error())
 		return nil
 	}
 	m.tools.owed(m.frame.clock()) // outputs owed to the replaced answer's calls go with it
 	m.approvals.takeOwed(m.turns.conv)
-	m.items.transcript.Follow()
+	m.items.Update(layoutMsg{follow: true})
 	m.items.notice(block.Info, retryMark+" asking again from the same point: the new answer follows, and the conversation continues from it (both are kept in the session)")
 	m.items.markTurn()
 	if st.Prompt != "" {

@@ -114,7 +114,7 @@ func (m *Model) themeRead(msg themeMsg) {
 	ok, n := m.frame.takeTheme(msg)
 	if ok {
 		m.restyle()
-		m.items.transcript.InvalidateAll()
+		m.items.Update(layoutMsg{invalidateAll: true})
 	}
 	m.items.notice(n.kind, n.text)
 }
@@ -122,7 +122,7 @@ func (m *Model) themeRead(msg themeMsg) {
 // restyle gives the children that keep styles of their own the frame's.
 func (m *Model) restyle() {
 	m.composer.SetStyles(m.frame.styles)
-	m.items.transcript.SetStyles(m.frame.styles)
+	m.items.Update(layoutMsg{styles: m.frame.styles})
 }
 
 // CheckTheme reads the config's theme, name, when it is a theme file in

@@ -67,6 +67,9 @@ func (k *toolKit) requestTools() (resolved, redacted []json.RawMessage, err erro
 // set); requestTools resolves them.
 func (k *toolKit) remember(on []string) { k.set.remember(on) }
 
+// list is every tool the config offers, for /tools and /status.
+func (k *toolKit) list() []tools.Info { return k.cfg.List() }
+
 // enabled is the tools' switches, for the /tools menu to show (read only).
 func (k *toolKit) enabled() map[string]bool { return k.set.enabled }
 

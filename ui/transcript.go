@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -460,6 +461,33 @@ func (t *Transcript) ScrollTo(i int) {
 
 // Follow jumps to the end and keeps following new content.
 func (t *Transcript) Follow() { t.follow, t.unseen = true, 0 }
+
+// layoutMsg is what the root lays out in the transcript (the items child
+// hands it on): a height (with a width; 0 keeps its own width), styles, every
+// entry drawn again (a new background or theme), the end followed again
+// (a message sent).
+type layoutMsg struct {
+	width, height int
+	styles        *theme.Styles
+	invalidateAll bool
+	follow        bool
+}
+
+// apply does what msg asks, in that order.
+func (t *Transcript) apply(msg layoutMsg) {
+	if msg.height > 0 {
+		t.SetSize(cmp.Or(msg.width, t.width), msg.height)
+	}
+	if msg.styles != nil {
+		t.SetStyles(msg.styles)
+	}
+	if msg.invalidateAll {
+		t.InvalidateAll()
+	}
+	if msg.follow {
+		t.Follow()
+	}
+}
 
 // markLine is line l of the marked entry: its separator (sep) a rule, any
 // other line with a bar in its first cell when that cell is a space.

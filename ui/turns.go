@@ -45,10 +45,10 @@ type turns struct {
 func (ts *turns) resend(t *turn, req stream.Request) tea.Cmd {
 	req.Tools = t.req.Tools
 	ts.gen++
-	nt := startTurn(ts.ctx, ts.gen, ts.opts.Client, t.sess, req, ts.now(), ts.opts.responseLimit())
+	nt := startTurn(ts.ctx, ts.gen, ts.opts.Client, t.sess, req, ts.fs.clock(), ts.opts.responseLimit())
 	nt.log = t.log
 	ts.cur = nt
-	return ts.pace(pace.Facts{Cause: pace.Begin}, ts.now())
+	return ts.pace(pace.Facts{Cause: pace.Begin}, ts.fs.clock())
 }
 
 // interrupt stops the turn in flight; what arrived stays on screen. No event
@@ -58,7 +58,7 @@ func (ts *turns) resend(t *turn, req stream.Request) tea.Cmd {
 func (ts *turns) interrupt() tea.Cmd {
 	ts.cur.stopped = true
 	ts.cur.handle.Cancel(errStopped)
-	return tea.Batch(ts.pace(pace.Facts{Cause: pace.Stop}, ts.now()), ts.cancelOnServer(ts.cur))
+	return tea.Batch(ts.pace(pace.Facts{Cause: pace.Stop}, ts.fs.clock()), ts.cancelOnServer(ts.cur))
 }
 
 // settleRetry replaces the turn's retry countdown, if one shows, with the
@@ -136,19 +136,34 @@ func (ts *turns) observe(msg didMsg) {
 	}
 }
 
+// conversation is the conversation, for the root to read (what it shows,
+// /status, a branch's count): the root never changes it through this;
+// the turns child's own methods and messages do (begin, retry, Update).
+func (ts *turns) conversation() *session.Conversation { return ts.conv }
+
+// begin starts the conversation's next turn: text typed (or ""), and
+// input (the message, or a round's outputs).
+func (ts *turns) begin(text string, input ...json.RawMessage) *session.Turn {
+	return ts.conv.Begin(text, input...)
+}
+
+// retry starts the last answer's turn again, from the same previous
+// response (session.Conversation.Retry).
+func (ts *turns) retry() (*session.Turn, error) { return ts.conv.Retry() }
+
 // learned is what is remembered of the provider in use, one line ("" for
 // nothing, and for the demo and a replay).
 func (ts *turns) learned() string {
 	if ts.opts.Client == nil {
 		return ""
 	}
-	return ts.engine().Record(ts.now()).Summary()
+	return ts.engine().Record(ts.fs.clock()).Summary()
 }
 
 // next tells the engine what happened, says its lines, and returns what
 // it answers.
 func (ts *turns) next(ev session.Event) session.Action {
-	ev.Now = ts.now()
+	ev.Now = ts.fs.clock()
 	a := ts.engine().Next(ev)
 	for _, n := range a.Notices {
 		kind := block.Info
@@ -227,7 +242,7 @@ func (ts *turns) reattach(j *session.Journal) tea.Cmd {
 	h := stream.Reattach(ts.ctx, c, st.Background.ID, st.Background.After)
 	req := st.Request
 	req.Background = true // esc cancels it on the server
-	t := &turn{gen: ts.gen, sess: st, handle: h, started: ts.now(), changed: map[*stream.Item]bool{}, req: req}
+	t := &turn{gen: ts.gen, sess: st, handle: h, started: ts.fs.clock(), changed: map[*stream.Item]bool{}, req: req}
 	t.acc.Limit = ts.opts.responseLimit()
 	t.acc.Continue(st.Responses)
 	t.bg.id, t.bg.seq, t.bg.attach = st.Background.ID, st.Background.After, true
@@ -236,7 +251,7 @@ func (ts *turns) reattach(j *session.Journal) tea.Cmd {
 	}
 	ts.cur = t
 	ts.fs.post(didMsg{what: hapBegan, since: t.started})
-	return ts.pace(pace.Facts{Cause: pace.Begin}, ts.now())
+	return ts.pace(pace.Facts{Cause: pace.Begin}, ts.fs.clock())
 }
 
 // reattaching reports whether stored turn t is the one reattach picks up.
@@ -267,22 +282,13 @@ func (ts *turns) compact(toolsBusy bool) tea.Cmd {
 	}
 	ctx, stop := context.WithCancelCause(ts.ctx)
 	ts.compacting = func() { stop(errCompactStopped) }
-	ts.fs.post(didMsg{what: hapBegan, since: ts.now()}) // the line says "compacting" (activityOf)
+	ts.fs.post(didMsg{what: hapBegan, since: ts.fs.clock()}) // the line says "compacting" (activityOf)
 	client := ts.opts.Client
 	return func() tea.Msg {
 		res, err := client.Compact(ctx, req)
 		stop(nil)
 		return compactMsg{res: res, err: err}
 	}
-}
-
-// stopCompact stops a /compact under way (esc); false when there is none.
-func (ts *turns) stopCompact() bool {
-	if ts.compacting == nil {
-		return false
-	}
-	ts.compacting()
-	return true
 }
 
 // readFiles reads the files of a message, and encodes the message, in a
@@ -312,11 +318,17 @@ func (ts *turns) readFiles(text string, files []*attach.File) tea.Cmd {
 	}
 }
 
-// stopReading stops waiting for a message's files (esc) and puts the
-// message back in the composer; it reports whether files were being read.
-func (ts *turns) stopReading() bool {
+// stopWork stops what the turns child does besides a reply (esc): a
+// /compact under way (phCompacting), or the reading of a message's files
+// (phReading: the message goes back to the composer). It reports whether
+// it was doing it.
+func (ts *turns) stopWork(p phase) bool {
+	if p == phCompacting && ts.compacting != nil {
+		ts.compacting()
+		return true
+	}
 	w := ts.attaching
-	if w == nil {
+	if p != phReading || w == nil {
 		return false
 	}
 	ts.attaching = nil
@@ -324,9 +336,6 @@ func (ts *turns) stopReading() bool {
 	ts.say(block.Info, "stopped reading the attachments — the message is back in the composer")
 	return true
 }
-
-// now is the injected clock.
-func (ts *turns) now() time.Time { return ts.fs.clock() }
 
 // say reports a one-line notice for the transcript.
 func (ts *turns) say(kind block.NoticeKind, text string) {

@@ -20,8 +20,12 @@ type (
 	effortMsg struct{ effort string }
 	// fastMsg is /fast: the priority service tier, on or off.
 	fastMsg struct{}
-	// convMsg replaces the conversation: a resumed session, a fork.
+	// convMsg replaces the conversation: a resumed session.
 	convMsg struct{ conv *session.Conversation }
+
+	// forkMsg replaces the conversation with its fork at path index keep
+	// (/fork: session.Conversation.Fork).
+	forkMsg struct{ keep int }
 	// turnSettledMsg says the turn that ended is drawn and settled: none
 	// is in flight.
 	turnSettledMsg struct{}
@@ -46,6 +50,8 @@ func (ts *turns) Update(msg tea.Msg) tea.Cmd {
 		ts.conv.Settings.Model = msg.model
 	case convMsg:
 		ts.conv = msg.conv
+	case forkMsg:
+		ts.conv = ts.conv.Fork(msg.keep)
 	case attachReadMsg:
 		if msg.of == ts.attaching {
 			ts.attaching = nil
