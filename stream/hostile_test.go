@@ -2,7 +2,6 @@ package stream
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -59,12 +58,9 @@ func short(s string) string {
 func TestEveryFixtureDeltaBeforeCreated(t *testing.T) {
 	moved := 0
 	for path, exp := range everyStream(t) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		data, fs := recorded(t, path)
 		var first map[string]any
-		body := rewrite(t, data, func(m map[string]any) []map[string]any {
+		body := fs.rewrite(t, func(m map[string]any) []map[string]any {
 			if first == nil && m["type"] == "response.output_text.delta" {
 				first = m
 				return nil
@@ -107,16 +103,13 @@ func TestEveryFixtureDeltaBeforeCreated(t *testing.T) {
 func TestEveryFixtureAddedWithTextThenDeltas(t *testing.T) {
 	checked := 0
 	for path, exp := range everyStream(t) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, fs := recorded(t, path)
 		// the final texts, by item id, from the stream's own
 		// output_item.done, where its deltas (at whatever content_index)
 		// spell that text
 		final := map[string]map[string]any{}
 		spelled := map[string]string{}
-		rewrite(t, data, func(m map[string]any) []map[string]any {
+		fs.rewrite(t, func(m map[string]any) []map[string]any {
 			id := anyString(m["item_id"])
 			switch m["type"] {
 			case "response.output_text.delta":
@@ -139,7 +132,7 @@ func TestEveryFixtureAddedWithTextThenDeltas(t *testing.T) {
 		if len(final) == 0 {
 			continue
 		}
-		body := rewrite(t, data, func(m map[string]any) []map[string]any {
+		body := fs.rewrite(t, func(m map[string]any) []map[string]any {
 			if it, ok := m["item"].(map[string]any); ok && m["type"] == "response.output_item.added" {
 				if f := final[anyString(it["id"])]; f != nil {
 					c := map[string]any{}
@@ -301,19 +294,16 @@ func TestRepeatedDeltas(t *testing.T) {
 // replays to the same snapshots; where both name it, type wins.
 func TestEveryFixtureInTheSeedsEventForm(t *testing.T) {
 	for path := range everyStream(t) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plain := rewrite(t, data, func(m map[string]any) []map[string]any { return []map[string]any{m} })
-		seed := rewrite(t, data, func(m map[string]any) []map[string]any {
+		_, fs := recorded(t, path)
+		plain := fs.rewrite(t, func(m map[string]any) []map[string]any { return []map[string]any{m} })
+		seed := fs.rewrite(t, func(m map[string]any) []map[string]any {
 			if typ, ok := m["type"]; ok {
 				delete(m, "type")
 				m["event"] = typ
 			}
 			return []map[string]any{m}
 		})
-		both := rewrite(t, data, func(m map[string]any) []map[string]any {
+		both := fs.rewrite(t, func(m map[string]any) []map[string]any {
 			if _, ok := m["type"]; ok {
 				m["event"] = "response.bogus"
 			}

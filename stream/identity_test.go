@@ -3,6 +3,7 @@ package stream
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,20 +12,55 @@ import (
 	"runnel/stream/sharedtest"
 )
 
-// rewrite rebuilds an SSE stream, passing each event's JSON object through
-// edit (which may return several payloads: a repeat, or none: a drop).
-func rewrite(t *testing.T, data []byte, edit func(m map[string]any) []map[string]any) []byte {
+// recorded returns the stream at path and its frames, decoded once for
+// the test's rewrites of it.
+func recorded(t *testing.T, path string) ([]byte, frames) {
 	t.Helper()
-	var out bytes.Buffer
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data, decodeFrames(data)
+}
+
+// frames is a stream's frames, each decoded once, to rewrite the stream
+// as often as a test wants: decoding the JSON is most of what a rewrite
+// costs.
+type frames []frame
+
+// frame is one frame's data and, when ok, its JSON object.
+type frame struct {
+	data []byte
+	m    map[string]any
+	ok   bool
+}
+
+func decodeFrames(data []byte) frames {
+	var out frames
 	sc := NewScanner(bytes.NewReader(data))
 	for sc.Scan() {
 		f := sc.Frame()
-		var m map[string]any
-		if f.Err != nil || json.Unmarshal(f.Data, &m) != nil {
-			out.WriteString("data: " + string(f.Data) + "\n\n")
+		fr := frame{data: bytes.Clone(f.Data)}
+		fr.ok = f.Err == nil && json.Unmarshal(f.Data, &fr.m) == nil
+		out = append(out, fr)
+	}
+	return out
+}
+
+// rewrite rebuilds the SSE stream, passing each event's JSON object through
+// edit (which may return several payloads: a repeat, or none: a drop); a
+// frame that is no JSON object stays as it is. Edit gets a
+// copy of the object's own keys: it may set and delete them, never change
+// a value nested in it (the next rewrite of the stream shares those).
+func (fs frames) rewrite(t *testing.T, edit func(m map[string]any) []map[string]any) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	for _, f := range fs {
+		if !f.ok {
+			out.WriteString("data: " + string(f.data) + "\n\n")
 			continue
 		}
-		for _, e := range edit(m) {
+		for _, e := range edit(maps.Clone(f.m)) {
 			b, err := json.Marshal(e)
 			if err != nil {
 				t.Fatal(err)
@@ -60,11 +96,8 @@ func everyStream(t *testing.T) map[string][]expectedResponse {
 // ends with the same items, each text once.
 func TestEveryFixtureRepeatsChangeNothing(t *testing.T) {
 	for path, exp := range everyStream(t) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		twice := rewrite(t, data, func(m map[string]any) []map[string]any {
+		_, fs := recorded(t, path)
+		twice := fs.rewrite(t, func(m map[string]any) []map[string]any {
 			switch m["type"] {
 			case "response.output_item.done", "response.completed", "response.incomplete":
 				// a repeat under no number (not a duplicate by number), and
@@ -94,12 +127,9 @@ func TestEveryFixtureRepeatsChangeNothing(t *testing.T) {
 func TestEveryFixtureWithoutIndexes(t *testing.T) {
 	checked := 0
 	for path, exp := range everyStream(t) {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, fs := recorded(t, path)
 		idless := false
-		bare := rewrite(t, data, func(m map[string]any) []map[string]any {
+		bare := fs.rewrite(t, func(m map[string]any) []map[string]any {
 			delete(m, "sequence_number")
 			delete(m, "output_index")
 			if it, ok := m["item"].(map[string]any); ok && it["id"] == nil && it["call_id"] == nil {

@@ -4,49 +4,39 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"runnel/session/tools/mcptest"
 )
 
-var testServer struct {
-	once sync.Once
-	dir  string
-	path string
-	err  error
-}
+// serveMCPEnv, set to 1, makes the test binary the test MCP server
+// (mcptest.Main) instead of running tests: TestMain sets it for the
+// servers it starts, so no test builds a server program.
+const serveMCPEnv = "RUNNEL_TOOLS_TEST_SERVE_MCP"
 
 func TestMain(m *testing.M) {
-	code := m.Run()
-	if testServer.dir != "" {
-		os.RemoveAll(testServer.dir)
+	if os.Getenv(serveMCPEnv) == "1" {
+		mcptest.Main(os.Args[1:])
+		os.Exit(0)
 	}
-	os.Exit(code)
+	os.Setenv(serveMCPEnv, "1")
+	os.Exit(m.Run())
 }
 
-// mcpServerBinary builds testdata/mcpserver once per test run.
+// mcpServerBinary is the test MCP server: this test binary, which its
+// children inherit serveMCPEnv from (TestMain).
 func mcpServerBinary(t *testing.T) string {
 	t.Helper()
-	testServer.once.Do(func() {
-		testServer.dir, testServer.err = os.MkdirTemp("", "runnel-mcpserver-")
-		if testServer.err != nil {
-			return
-		}
-		testServer.path = filepath.Join(testServer.dir, "mcpserver")
-		out, err := exec.Command("go", "build", "-o", testServer.path, "./testdata/mcpserver").CombinedOutput()
-		if err != nil {
-			testServer.err = err
-			testServer.path = string(out)
-		}
-	})
-	if testServer.err != nil {
-		t.Fatalf("build the test MCP server: %v\n%s", testServer.err, testServer.path)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatalf("the test MCP server is this binary: %v", err)
 	}
-	return testServer.path
+	return exe
 }
 
 // reports collects what a Manager reports.

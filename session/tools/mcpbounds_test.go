@@ -12,6 +12,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"runnel/session/tools/mcptest"
 	"runnel/stream"
 )
 
@@ -23,27 +24,16 @@ func floodArgs() []string {
 		strconv.Itoa(10 * b.MCPToolDescription), strconv.Itoa(10 * b.MCPToolSchema)}
 }
 
-// floodServer is the network twin of the test binary's flood mode and its
+// floodServer is the network twin of the test server's flood mode and its
 // big tool.
 func floodServer() *mcp.Server {
-	b := stream.DefaultBounds
 	s := mcp.NewServer(&mcp.Implementation{Name: "flood", Version: "1"}, nil)
-	obj := json.RawMessage(`{"type":"object"}`)
-	noop := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return &mcp.CallToolResult{}, nil
-	}
 	mcp.AddTool(s, &mcp.Tool{Name: "big", Description: "Answer with N bytes"},
 		func(_ context.Context, _ *mcp.CallToolRequest, a echoIn) (*mcp.CallToolResult, any, error) {
 			n, _ := strconv.Atoi(a.Text)
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Repeat("b", n)}}}, nil, nil
 		})
-	s.AddTool(&mcp.Tool{Name: "longdesc", Description: strings.Repeat("d", 10*b.MCPToolDescription), InputSchema: obj}, noop)
-	s.AddTool(&mcp.Tool{Name: "bigschema", InputSchema: json.RawMessage(`{"type":"object","description":"` + strings.Repeat("s", 10*b.MCPToolSchema) + `"}`)}, noop)
-	s.AddTool(&mcp.Tool{Name: "cycle", InputSchema: json.RawMessage(`{"type":"object","allOf":[{"$ref":"#"}]}`)}, noop)
-	s.AddTool(&mcp.Tool{Name: strings.Repeat("n", 10*b.MCPToolName), InputSchema: obj}, noop)
-	for i := range 10 * b.MCPTools {
-		s.AddTool(&mcp.Tool{Name: fmt.Sprintf("t%06d", i), InputSchema: obj}, noop)
-	}
+	mcptest.Flood(s, floodArgs()[1:])
 	return s
 }
 

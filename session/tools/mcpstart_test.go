@@ -2,7 +2,6 @@ package tools
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"net/http"
@@ -15,50 +14,18 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"runnel/session/tools/mcptest"
 )
 
-// manyTools is the network twin of the test binary's "many" mode: it
-// answers tools/list with n tools, page at a time (page <= 0: never),
-// without registering them, so the server answers initialize at once.
-func manyTools(n, page int, quit <-chan struct{}) mcp.Middleware {
-	return func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			if method != "tools/list" {
-				return next(ctx, method, req)
-			}
-			if page <= 0 {
-				select {
-				case <-ctx.Done():
-				case <-quit:
-				}
-				return nil, fmt.Errorf("never")
-			}
-			from := 0
-			if p, ok := req.GetParams().(*mcp.ListToolsParams); ok && p.Cursor != "" {
-				from, _ = strconv.Atoi(p.Cursor)
-			}
-			to := min(from+page, n)
-			res := &mcp.ListToolsResult{Tools: make([]*mcp.Tool, 0, to-from)}
-			for i := from; i < to; i++ {
-				res.Tools = append(res.Tools, &mcp.Tool{Name: fmt.Sprintf("t%06d", i), Description: "one of many tools",
-					InputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`)})
-			}
-			if to < n {
-				res.NextCursor = strconv.Itoa(to)
-			}
-			return res, nil
-		}
-	}
-}
-
-// manyHTTP serves manyTools(n, page) over streamable HTTP.
+// manyHTTP serves mcptest.ManyTools(n, page) over streamable HTTP.
 func manyHTTP(t *testing.T, n, page int) string {
 	s := mcp.NewServer(&mcp.Implementation{Name: "many", Version: "1"}, nil)
 	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(context.Context, *mcp.CallToolRequest, echoIn) (*mcp.CallToolResult, any, error) {
 		return &mcp.CallToolResult{}, nil, nil
 	})
 	quit := make(chan struct{})
-	s.AddReceivingMiddleware(manyTools(n, page, quit))
+	s.AddReceivingMiddleware(mcptest.ManyTools(n, page, quit))
 	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 	t.Cleanup(ts.Close)
 	t.Cleanup(func() { close(quit) }) // runs first: a mute tools/list ends

@@ -2,6 +2,7 @@ package block
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -60,14 +61,21 @@ func BenchmarkPrintLongParagraph(b *testing.B) {
 
 // TestPrintLongParagraphIsLinear guards what BenchmarkPrintLongParagraph
 // measures: printing a 1 MB paragraph costs at most 20 times a 128 KB one
-// (linear is 8, the quadratic it was 64), timed in the same run.
+// (linear is 8, the quadratic it was 64), timed in the same run. Under
+// -short the two are half as long (512 KB against 64 KB: each sample still
+// runs tens of milliseconds, costtest repeats the smaller); the full run
+// times the sizes above.
 func TestPrintLongParagraphIsLinear(t *testing.T) {
 	costtest.SkipIfRace(t)
+	small, big := 128<<10, 1<<20
+	if testing.Short() {
+		small, big = small/2, big/2
+	}
 	printed := func(size int) costtest.Work {
 		data := longParagraph(size)
 		return costtest.Func(func() { printAll(t, data) })
 	}
-	costtest.AtMost(t, "printing a 1 MB paragraph, against 128 KB", printed(128<<10), printed(1<<20), 20)
+	costtest.AtMost(t, fmt.Sprintf("printing a %d KB paragraph, against %d KB", big>>10, small>>10), printed(small), printed(big), 20)
 }
 
 // feed replays a recorded stream through p, event by event, as the
