@@ -5,6 +5,7 @@ package main
 // tmux skip when it is missing.
 
 import (
+	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -94,14 +95,28 @@ func startBuild(pkg string) *built {
 		name = "runnel"
 	}
 	b.path = filepath.Join(buildDir, name)
+	cmd := exec.Command("go", "build", "-o", b.path, pkg)
+	cmd.Dir = moduleDir // a test may have changed the working directory (t.Chdir)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
 	go func() {
 		defer close(b.done)
-		if out, err := exec.Command("go", "build", "-o", b.path, pkg).CombinedOutput(); err != nil {
-			b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out)
+		if err := cmd.Run(); err != nil {
+			b.err = fmt.Errorf("go build %s: %v\n%s", pkg, err, out.String())
 		}
 	}()
 	return b
 }
+
+// moduleDir is the package's directory, the module root: the working
+// directory the test binary starts in.
+var moduleDir = func() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		panic(err)
+	}
+	return dir
+}()
 
 // build returns the package (a path from the module root) built once per
 // test run, waiting for its build. Under -short it skips the test: the
