@@ -29,6 +29,7 @@ import (
 )
 
 func main() {
+	tuneProcs(os.Getenv)
 	memlimit.Tune(os.Getenv)
 	stop := startProfile(os.Getenv)
 	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)

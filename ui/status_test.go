@@ -7,6 +7,9 @@ import (
 	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"runnel/stream/costtest"
+	"runnel/theme"
 )
 
 var statusNow = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
@@ -238,4 +241,60 @@ func TestStatusProviderName(t *testing.T) {
 	if v := s.View(100, statusNow, st); strings.Contains(v, "\x1b[31m") {
 		t.Errorf("an escape in the name reaches the terminal: %q", v)
 	}
+}
+
+// TestStatusSpinnerSwapsItsGlyph: the status line drawn once a second,
+// with only the spinner's glyph swapped in between, is the line drawn
+// anew at every 10 ms of a turn, in every state, with the spinner's
+// glyphs in the model's words after it; and it is drawn once per second.
+func TestStatusSpinnerSwapsItsGlyph(t *testing.T) {
+	st := new(theme.New(theme.Dark()))
+	start := time.Unix(1_700_000_000, 0)
+	for _, state := range []State{Idle, Waiting, Streaming, AwaitingApproval} {
+		for _, detail := range []string{"", "Thinking ⠋⠙⠹ about ⠋", "⠏"} {
+			b := &statusBar{status: Status{Model: "gpt-5", State: state, Started: start, Detail: detail, Mode: "INSERT"}}
+			f := &frameState{width: 100, styles: st}
+			draws := 0
+			for ms := 0; ms < 3000; ms += 10 {
+				f.now = start.Add(time.Duration(ms) * time.Millisecond)
+				before := b.statusFor
+				got := b.statusView(f)
+				if b.statusFor != before {
+					draws++
+				}
+				if want := b.status.View(f.width, f.now, st); got != want {
+					t.Fatalf("%v, %q, at %d ms: %q, want %q", state, detail, ms, got, want)
+				}
+			}
+			if draws > 3 {
+				t.Errorf("%v: the line was drawn %d times in 3 s, want once a second", state, draws)
+			}
+		}
+	}
+}
+
+// BenchmarkStatusSpinner is the status line over a second of a turn, a
+// frame per spinner step (10), as the chat draws it, against drawing the
+// line anew at each step (x-anew), in the same run.
+func BenchmarkStatusSpinner(b *testing.B) {
+	st := new(theme.New(theme.Dark()))
+	s := fullStatus()
+	f := &frameState{width: 120, styles: st}
+	var c costtest.Cost
+	sec := 0
+	second := func(draw func(now time.Time)) costtest.Work {
+		return costtest.Func(func() {
+			sec++
+			for step := range 10 {
+				draw(statusNow.Add(time.Duration(sec)*time.Second + time.Duration(step)*100*time.Millisecond))
+			}
+		})
+	}
+	bar := &statusBar{status: s}
+	for b.Loop() {
+		c = costtest.Measure(second(func(now time.Time) { s.View(f.width, now, st) }), second(func(now time.Time) { f.now = now; bar.statusView(f) }))
+	}
+	b.ReportMetric(c.Ratio(), "x-anew")
+	b.ReportMetric(float64(c.Work.Microseconds()), "µs/second-kept")
+	b.ReportMetric(float64(c.Base.Microseconds()), "µs/second-anew")
 }

@@ -7,6 +7,7 @@ import (
 	"cmp"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -15,7 +16,6 @@ import (
 	"runnel/session/tools"
 	"runnel/stream"
 	"runnel/theme"
-	"runnel/ui/pace"
 )
 
 // statusBar is the status line and the key hint below it, each memoized on
@@ -27,14 +27,14 @@ import (
 // phase or else what the facts named (detail). The figures (Meter,
 // SessionUsage) are the metering child's, as it last gave them.
 type statusBar struct {
-	status     Status
-	said       happening // what the stream, the tools or a child last said happened (follow, Update)
-	detail     string    // what that fact named: the reasoning's title, the calls, the tool asked about
-	statusFor  statusKey
-	statusLine string
-	hintFor    hintKey
-	hintLine   string
-	hintKeys   *KeyMap // the keys the hint names; nil: the default key map
+	status      Status
+	said        happening // what the stream, the tools or a child last said happened (follow, Update)
+	detail      string    // what that fact named: the reasoning's title, the calls, the tool asked about
+	statusFor   statusKey
+	statusDrawn string // the line at the elapsed second statusFor holds, with the spinner's frame then
+	hintFor     hintKey
+	hintLine    string
+	hintKeys    *KeyMap // the keys the hint names; nil: the default key map
 
 	// the branch shown (sync), counted again when the path changes
 	branchTip  *session.Turn
@@ -45,21 +45,30 @@ type statusBar struct {
 }
 
 // statusView is the status line, memoized on what it depends on: the time
-// matters only through the spinner's frame and the elapsed seconds.
+// matters only through the spinner's frame and the elapsed seconds. The
+// line is drawn once a second (lipgloss styles every piece) with the
+// spinner's frame at that second, and each spinner step in between swaps
+// that glyph for its own: the spinner moves ten times a second while a
+// turn is in flight, and drawing the line anew each time was a tenth of
+// what a paced answer allocated.
 func (b *statusBar) statusView(f *frameState) string {
 	d := max(f.now.Sub(b.status.Started), 0)
-	k := statusKey{b.status, f.width, f.styles, int64(d / pace.SpinnerStep), int64(d / time.Second)}
-	if k != b.statusFor || b.statusLine == "" {
-		b.statusFor, b.statusLine = k, b.status.View(f.width, f.now, f.styles)
+	sec := d.Truncate(time.Second)
+	k := statusKey{b.status, f.width, f.styles, int64(sec / time.Second)}
+	if k != b.statusFor || b.statusDrawn == "" {
+		b.statusFor, b.statusDrawn = k, b.status.View(f.width, b.status.Started.Add(sec), f.styles)
 	}
-	return b.statusLine
+	if !b.status.spins() {
+		return b.statusDrawn
+	}
+	return strings.Replace(b.statusDrawn, spinnerFrame(sec), spinnerFrame(d), 1) // the glyph is the line's first braille: only the keys' mode (fixed words) comes before it
 }
 
 type statusKey struct {
-	s             Status
-	width         int
-	styles        *theme.Styles
-	spin, elapsed int64
+	s       Status
+	width   int
+	styles  *theme.Styles
+	elapsed int64
 }
 
 // hint is the key hint line, memoized on what it depends on.

@@ -61,6 +61,15 @@ type piece struct {
 	glue            bool           // a lead piece after it joins it: the model and its effort
 }
 
+// spins reports whether the status line shows the spinner: while the
+// chat is busy in any way (not idle).
+func (s Status) spins() bool { return s.State != Idle }
+
+// spinnerFrame is the spinner's glyph d into a turn.
+func spinnerFrame(d time.Duration) string {
+	return spinnerFrames[int(d/pace.SpinnerStep)%len(spinnerFrames)]
+}
+
 // pieces are the status line's parts, in order: the left side, then the
 // right.
 func (s Status) pieces(now time.Time, sh theme.Shell) []piece {
@@ -72,13 +81,13 @@ func (s Status) pieces(now time.Time, sh theme.Shell) []piece {
 
 	label, glyph, stateStyle := s.State.String(), "●", sh.State
 	switch {
-	case s.State == Idle:
+	case !s.spins():
 		label = "ready"
 	case s.State == AwaitingApproval:
 		stateStyle = sh.Alert
 		fallthrough
 	default:
-		glyph = spinnerFrames[int(max(now.Sub(s.Started), 0)/pace.SpinnerStep)%len(spinnerFrames)]
+		glyph = spinnerFrame(max(now.Sub(s.Started), 0))
 	}
 	if s.Mode != "" {
 		ps = append(ps, plain(sh.Model, stream.SanitizeLine(s.Mode), 0, 0))
