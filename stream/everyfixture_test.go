@@ -23,6 +23,7 @@ var fixtureSets = []string{"real", "real2", "real3", "servers", "live"}
 // fields (its call_id above all: vLLM answers to the snapshot's) are checked
 // too.
 func TestEveryFixture(t *testing.T) {
+	t.Parallel() // a sweep of every recorded stream; it shares nothing
 	dir := sharedtest.Dir(t)
 	checked := map[string]int{}
 	for _, set := range fixtureSets {

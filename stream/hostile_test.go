@@ -56,6 +56,7 @@ func short(s string) string {
 // comes before response.created (moved up front) has one response, not a
 // phantom one with no id beside the real one, and each text once.
 func TestEveryFixtureDeltaBeforeCreated(t *testing.T) {
+	t.Parallel() // a sweep of every recorded stream; it shares nothing
 	moved := 0
 	for path, exp := range everyStream(t) {
 		data, fs := recorded(t, path)
@@ -101,6 +102,7 @@ func TestEveryFixtureDeltaBeforeCreated(t *testing.T) {
 // then streams the same text again as deltas, ends with each text once,
 // and the deltas add nothing twice.
 func TestEveryFixtureAddedWithTextThenDeltas(t *testing.T) {
+	t.Parallel() // a sweep of every recorded stream; it shares nothing
 	checked := 0
 	for path, exp := range everyStream(t) {
 		_, fs := recorded(t, path)
@@ -293,6 +295,7 @@ func TestRepeatedDeltas(t *testing.T) {
 // of "type" and no SSE event: line, decodes to the same events and
 // replays to the same snapshots; where both name it, type wins.
 func TestEveryFixtureInTheSeedsEventForm(t *testing.T) {
+	t.Parallel() // a sweep of every recorded stream; it shares nothing
 	for path := range everyStream(t) {
 		_, fs := recorded(t, path)
 		plain := fs.rewrite(t, func(m map[string]any) []map[string]any { return []map[string]any{m} })

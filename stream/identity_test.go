@@ -95,6 +95,7 @@ func everyStream(t *testing.T) map[string][]expectedResponse {
 // output_item.done (the copy without output_index) and its terminal event
 // ends with the same items, each text once.
 func TestEveryFixtureRepeatsChangeNothing(t *testing.T) {
+	t.Parallel() // a sweep of every recorded stream; it shares nothing
 	for path, exp := range everyStream(t) {
 		_, fs := recorded(t, path)
 		twice := fs.rewrite(t, func(m map[string]any) []map[string]any {
@@ -125,6 +126,7 @@ func TestEveryFixtureRepeatsChangeNothing(t *testing.T) {
 // each text once, wherever the server gave its items ids (items are then
 // matched by id, then call_id, then order).
 func TestEveryFixtureWithoutIndexes(t *testing.T) {
+	t.Parallel() // a sweep of every recorded stream; it shares nothing
 	checked := 0
 	for path, exp := range everyStream(t) {
 		_, fs := recorded(t, path)

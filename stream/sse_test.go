@@ -131,6 +131,7 @@ func equalFrames(a, b []frameSummary) bool {
 // TestScannerByteAtATime: every fixture scans the same whole, one byte at a
 // time, and with its line endings rewritten to CRLF or CR.
 func TestScannerByteAtATime(t *testing.T) {
+	t.Parallel() // a sweep of every recorded stream; it shares nothing
 	for _, path := range fixtures(t) {
 		data, _ := os.ReadFile(path)
 		whole, err := scanAll(bytes.NewReader(data), 0)

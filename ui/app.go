@@ -267,7 +267,9 @@ func (m *Model) turnMsg(msg tea.Msg) tea.Cmd {
 		m.turns.Update(projectMsg{m.agents.text()})
 		return tea.Batch(notify(isErr, text), msgCmd(msg.held))
 	case attachReadMsg:
-		return m.attachRead(msg)
+		return m.turns.Update(msg) // the read it waits for comes back (readDoneMsg)
+	case readDoneMsg:
+		return m.attachRead(msg.read)
 	case batchMsg:
 		return m.batch(msg)
 	case frameMsg:
@@ -283,7 +285,7 @@ func (m *Model) turnMsg(msg tea.Msg) tea.Cmd {
 		}
 		return cmd
 	case ApprovalDecisionMsg:
-		if m.approvals.hostedAsk != nil { // the dialog asked about a hosted request
+		if m.approvals.asked() != nil { // the dialog asked about a hosted request
 			return m.approvals.Update(msg, m.frame)
 		}
 		return m.tools.Update(msg, m.frame)

@@ -12,12 +12,12 @@ import (
 	"runnel/ui/block"
 )
 
+// readDoneMsg is the read the turns child waited for, over (attachReadMsg
+// goes to it first: a read esc stopped is dropped there).
+type readDoneMsg struct{ read attachReadMsg }
+
 // attachRead sends the message whose files were read, or puts it back.
 func (m *Model) attachRead(msg attachReadMsg) tea.Cmd {
-	if msg.of != m.turns.attaching {
-		return nil // esc stopped that read: the message is in the composer
-	}
-	m.turns.Update(msg) // the read is over
 	if msg.err != nil {
 		m.items.notice(block.Error, stream.SanitizeLine(msg.err.Error())+" — nothing was sent")
 		m.composer.putBack(msg.text, msg.files)

@@ -23,7 +23,7 @@ import (
 func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 	s := msg.s
 	var stop tea.Cmd
-	if m.turns.cur != nil && !m.turns.cur.ended {
+	if m.activity().phase == phStreaming {
 		stop = m.turns.interrupt()
 	}
 	m.tools.abandon(m.frame)
@@ -36,8 +36,8 @@ func (m *Model) showSession(msg sessionLoadedMsg) tea.Cmd {
 		conv.Settings, line = session.Foreign(conv.Settings, m.opts.Settings)
 	}
 	m.turns.Update(convMsg{conv})
-	m.turns.Update(projectMsg{m.agents.text()})                                   // this run's AGENTS.md, not the session's (agents.go)
-	moved := keepProvider(conv, m.statusBar.status.ProviderName, m.opts.Settings) // providerpicker.go
+	m.turns.Update(projectMsg{m.agents.text()})                            // this run's AGENTS.md, not the session's (agents.go)
+	moved := keepProvider(conv, m.opts.Settings.Provider, m.opts.Settings) // the provider in use (Options.switchTo); providerpicker.go
 	hit := conv.Stored(msg.turn)
 	other := hit != nil && !slices.Contains(conv.Turns, hit)
 	at := conv.Reveal(hit) // a search hit on another branch shows that branch (branch.go)
@@ -83,7 +83,7 @@ func callsOpen(ccs []session.ChainCall) bool {
 // it are kept, and the composer holds its prompt for editing. The original
 // stays; 0 forks at the last user turn.
 func (m *Model) fork(n int) tea.Cmd {
-	if m.turns.cur != nil && !m.turns.cur.ended {
+	if m.activity().phase == phStreaming {
 		m.items.notice(block.Info, "stop the reply first (esc), then fork")
 		return nil
 	}

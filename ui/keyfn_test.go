@@ -114,6 +114,13 @@ func bindingPress(t *testing.T, s string) tea.KeyPressMsg {
 // the press of each key is checked to be the key it names.
 func TestKeyFunctionEveryBinding(t *testing.T) {
 	t.Parallel()
+	// every column is a phase the chat is in, as activityOf derives it
+	// from the engine's phase and the children's facts (activity_test.go)
+	for _, ph := range phases {
+		if !slices.ContainsFunc(activityCases, func(c activityCase) bool { return activityOf(c.eng, c.said, c.facts).phase == ph }) {
+			t.Errorf("phase %s: no case of activityCases comes to it", ph)
+		}
+	}
 	for _, preset := range keymap.Presets {
 		km := keymap.Default(preset)
 		keys := NewKeyMap(km)
@@ -219,6 +226,12 @@ func TestKeyFunctionStates(t *testing.T) {
 		{"ctrl+t retries a dropped answer", "ctrl+t", keyFacts{Composer: with(empty, func(c *composerFacts) { c.Offered = true })}, actRetry},
 		{"enter with text sends", "enter", keyFacts{Composer: with(text, func(c *composerFacts) { c.Offered = true })}, actSend},
 		{"ctrl+left with files is the composer's", "ctrl+left", keyFacts{Composer: with(empty, func(c *composerFacts) { c.NoFiles = false })}, C},
+	}
+	// esc and ctrl+c in each phase as activityOf derives it from what the
+	// engine and the children report
+	for _, a := range activityCases {
+		f := keyFacts{Phase: activityOf(a.eng, a.said, a.facts).phase, Composer: with(empty, func(c *composerFacts) { c.HasTurns = true })}
+		cases = append(cases, keyCase{a.name + ": esc", "esc", f, a.esc}, keyCase{a.name + ": ctrl+c", "ctrl+c", f, a.ctrlC})
 	}
 	keys := DefaultKeyMap()
 	for _, c := range cases {

@@ -25,7 +25,7 @@ func (m *Model) meterEnv() meterEnv {
 	case p == phTools || p == phCompacting:
 		busy = "busy (tools or compaction) — /provider once it is done"
 	}
-	return meterEnv{ctx: m.frame.ctx, provider: m.opts.Provider, providerName: m.statusBar.status.ProviderName,
+	return meterEnv{ctx: m.frame.ctx, provider: m.opts.Provider, providerName: m.opts.Settings.Provider,
 		lister: m.opts.Models, prices: m.opts.Prices, providers: m.opts.Providers,
 		model: m.turns.conv.Settings.Model, busy: busy}
 }

@@ -57,9 +57,9 @@ func (q *msgQueue) takeUrgent() bool {
 	return u
 }
 
-// add queues msg; first puts it ahead of the rest (send_now).
-func (q *msgQueue) add(msg queued, first bool) {
-	if first {
+// add queues msg; after send_now (hurry) it goes ahead of the rest.
+func (q *msgQueue) add(msg queued) {
+	if q.urgent {
 		q.msgs = append([]queued{msg}, q.msgs...)
 		return
 	}
@@ -122,8 +122,7 @@ func (m *Model) enqueue(msg SubmitMsg) bool {
 	if strings.TrimSpace(msg.Text) == "" && len(msg.Files) == 0 {
 		return true
 	}
-	urgent := m.queue.urgent
-	m.queue.add(queued{text: msg.Text, files: msg.Files, prompt: msg.Prompt}, urgent)
+	m.queue.add(queued{text: msg.Text, files: msg.Files, prompt: msg.Prompt})
 	m.relayout()
 	return true
 }

@@ -53,8 +53,9 @@ func (ts *turns) Update(msg tea.Msg) tea.Cmd {
 	case forkMsg:
 		ts.conv = ts.conv.Fork(msg.keep)
 	case attachReadMsg:
-		if msg.of == ts.attaching {
+		if msg.of == ts.attaching { // else esc stopped that read: the message is in the composer
 			ts.attaching = nil
+			ts.fs.post(readDoneMsg{msg})
 		}
 	case turnSettledMsg:
 		ts.cur = nil
