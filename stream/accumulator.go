@@ -152,7 +152,11 @@ func (a *Accumulator) Apply(ev *Event) (*Item, error) {
 	if ev.Kind != KindCreated {
 		s.started = true
 	}
-	it, err := s.apply(ev, a.DropText)
+	room := 0 // the text the response may still hold: a long text's store is made that big (grow)
+	if a.Limit > 0 {
+		room = max(a.Limit-s.held, 1)
+	}
+	it, err := s.apply(ev, a.DropText, room)
 	if err != nil {
 		if limitErr != nil {
 			return nil, limitErr
@@ -182,7 +186,7 @@ func (a *Accumulator) Apply(ev *Event) (*Item, error) {
 	return it, nil
 }
 
-func (s *Snapshot) apply(ev *Event, drop bool) (*Item, error) {
+func (s *Snapshot) apply(ev *Event, drop bool, room int) (*Item, error) {
 	switch ev.Kind {
 	case KindCreated, KindQueued, KindInProgress:
 		s.takeResponse(ev.Response)
@@ -217,7 +221,7 @@ func (s *Snapshot) apply(ev *Event, drop bool) (*Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = it.apply(ev, drop)
+	err = it.apply(ev, drop, room)
 	if ev.Kind == KindItemDone || ev.Kind == KindItemAdded {
 		s.settleCallID(it)
 	}
@@ -263,8 +267,9 @@ func placeholderType(ev *Event) string {
 }
 
 // apply folds an item-level event into the item. With drop, message and
-// reasoning deltas only make sure their part exists.
-func (it *Item) apply(ev *Event, drop bool) error {
+// reasoning deltas only make sure their part exists. room is the text the
+// response may still hold, 0 when it is not limited (grow).
+func (it *Item) apply(ev *Event, drop bool, room int) error {
 	switch ev.Kind {
 	case KindItemAdded:
 		it.absorb(ev.Item)
@@ -312,7 +317,7 @@ func (it *Item) apply(ev *Event, drop bool) error {
 		ev.Delta = p.rep.fresh(p.Text, ev.Delta)
 		p.got += len(ev.Delta)
 		if !drop {
-			grow(&p.Text, &p.sb, ev.Delta)
+			grow(&p.Text, &p.sb, ev.Delta, room)
 		}
 	case KindTextDone, KindRefusalDone, KindReasoningDone:
 		p, err := partAt(&it.Content, ev.ContentIndex, partType(ev.Kind))
@@ -328,7 +333,7 @@ func (it *Item) apply(ev *Event, drop bool) error {
 		ev.Delta = p.rep.fresh(p.Text, ev.Delta)
 		p.got += len(ev.Delta)
 		if !drop {
-			grow(&p.Text, &p.sb, ev.Delta)
+			grow(&p.Text, &p.sb, ev.Delta, room)
 		}
 	case KindSummaryDone:
 		p, err := partAt(&it.Summary, ev.SummaryIndex, "summary_text")
@@ -354,22 +359,22 @@ func (it *Item) apply(ev *Event, drop bool) error {
 		}
 	case KindArgsDelta, KindMCPArgsDelta:
 		ev.Delta = it.reps[0].fresh(it.Arguments, ev.Delta)
-		grow(&it.Arguments, &it.sb[0], ev.Delta)
+		grow(&it.Arguments, &it.sb[0], ev.Delta, room)
 	case KindArgsDone, KindMCPArgsDone:
 		setDone(&it.Arguments, ev)
 	case KindCustomInputDelta:
 		ev.Delta = it.reps[1].fresh(it.Input, ev.Delta)
-		grow(&it.Input, &it.sb[1], ev.Delta)
+		grow(&it.Input, &it.sb[1], ev.Delta, room)
 	case KindCustomInputDone:
 		setDone(&it.Input, ev)
 	case KindCodeDelta:
 		ev.Delta = it.reps[2].fresh(it.Code, ev.Delta)
-		grow(&it.Code, &it.sb[2], ev.Delta)
+		grow(&it.Code, &it.sb[2], ev.Delta, room)
 	case KindCodeDone:
 		setDone(&it.Code, ev)
 	case KindPatchDiffDelta:
 		ev.Delta = it.reps[3].fresh(it.Diff, ev.Delta)
-		grow(&it.Diff, &it.sb[3], ev.Delta)
+		grow(&it.Diff, &it.sb[3], ev.Delta, room)
 	case KindPatchDiffDone:
 		setDone(&it.Diff, ev)
 	case KindShellCommandAdded, KindShellCommandDelta, KindShellCommandDone:
@@ -382,7 +387,7 @@ func (it *Item) apply(ev *Event, drop bool) error {
 			it.cmdSB = append(it.cmdSB, nil)
 		}
 		if ev.Kind == KindShellCommandDelta {
-			grow(&it.Commands[i], &it.cmdSB[i], ev.Delta)
+			grow(&it.Commands[i], &it.cmdSB[i], ev.Delta, room)
 		} else {
 			setDone(&it.Commands[i], ev)
 		}

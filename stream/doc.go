@@ -16,7 +16,8 @@
 // not here but in ui/itemlook, keyed by the same types. Item's typed accessors
 // (Details, ShellCommands, PatchDiff, OutputText, ErrorText…) are the one
 // place an item's kind-specific JSON is read; StoredItem reads an item as
-// stored or sent as input; and Redactor, the set of secret values
+// stored or sent as input; Item.Encoded takes an item's JSON to write
+// later, a long one a piece at a time (ItemJSON); and Redactor, the set of secret values
 // (API key, header values, MCP tokens) that Start hides in everything a
 // server sends (error bodies, every event's JSON, a secret split across
 // deltas, a secret with what Sanitize removes inside it) and that the

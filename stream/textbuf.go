@@ -8,20 +8,39 @@ import (
 // grow appends d to *dst in amortised O(len(d)). *b is the backing store that
 // *dst was last built from; when *dst was replaced by other means (a .done
 // value), a new store is started from it. Strings handed out earlier stay
-// valid: a strings.Builder never rewrites bytes it has written.
-func grow(dst *string, b **strings.Builder, d string) {
+// valid: a strings.Builder never rewrites bytes it has written. room is
+// the text the response may still hold, d included (0: no limit): a text
+// past bigText that fills its store moves, once, to a store that holds
+// all it can grow to (see bigText).
+func grow(dst *string, b **strings.Builder, d string, room int) {
 	if d == "" {
 		return
 	}
-	if *b == nil || (*b).Len() != len(*dst) || unsafe.StringData((*b).String()) != unsafe.StringData(*dst) {
+	full := *b != nil && (*b).Cap()-(*b).Len() < len(d)
+	if *b == nil || (*b).Len() != len(*dst) || unsafe.StringData((*b).String()) != unsafe.StringData(*dst) ||
+		full && room >= len(d) && len(*dst) >= bigText {
+		n := len(*dst) + len(d) + 64
+		if room >= len(d) && len(*dst) >= bigText {
+			n = len(*dst) + room
+		}
 		nb := &strings.Builder{}
-		nb.Grow(len(*dst) + len(d) + 64)
+		nb.Grow(n)
 		nb.WriteString(*dst)
 		*b = nb
 	}
 	(*b).WriteString(d)
 	*dst = (*b).String()
 }
+
+// bigText is the length past which a text that fills its store moves to
+// one as big as the response limit lets it grow, rather than one a quarter
+// bigger (append's step). Each move copies the text, and holds the old
+// store and the new one at once; by quarters, a text as long as the limit
+// moves about ten times past bigText, the last at 26 MiB, when the two
+// stores hold the text twice over. The new store's tail that no text has
+// reached is never written, and a page never written is not resident:
+// the room costs address space, not memory.
+const bigText = 1 << 20
 
 // repeat is how far the deltas of one value have repeated the text a whole
 // copy put there before any delta came: some servers announce an item with

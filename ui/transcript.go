@@ -427,8 +427,14 @@ func (s *slot) readRows(text string, n, width int) int {
 	return n
 }
 
-// cut drops the rows from n on.
-func (s *slot) cut(n int) { s.raw, s.lines = s.raw[:n], s.lines[:n] }
+// cut drops the rows from n on, and forgets them: a row kept past the end
+// of raw or lines would keep the whole render it came from alive (a long
+// answer's pages, whose rows get fewer each time a page is sealed).
+func (s *slot) cut(n int) {
+	clear(s.raw[n:])
+	clear(s.lines[n:])
+	s.raw, s.lines = s.raw[:n], s.lines[:n]
+}
 
 // partsEntry is an Entry that renders in two parts (block.PartsRenderer):
 // its lines are those of settled, then those of live, and settled only

@@ -400,3 +400,25 @@ func TestReadFitsEveryLineAsAFreshRead(t *testing.T) {
 		t.Errorf("re-reading an unchanged entry allocated %v times", n)
 	}
 }
+
+// TestReadKeepsNoDroppedRow: rows an entry no longer has are forgotten,
+// not left past the end of the slot's slices, where each would keep the
+// whole render it came from alive (a long answer's pages have fewer rows
+// after a page is sealed: 20 MiB of old frames at the response limit).
+func TestReadKeepsNoDroppedRow(t *testing.T) {
+	e := &textEntry{text: strings.Repeat("a row of the long render\n", 100) + "end"}
+	s := &slot{e: e}
+	s.read(40)
+	e.text = "fewer\nrows"
+	s.read(40)
+	for k, l := range s.raw[len(s.raw):cap(s.raw)] {
+		if l != "" {
+			t.Fatalf("raw keeps dropped row %d: %q", len(s.raw)+k, l)
+		}
+	}
+	for k, l := range s.lines[len(s.lines):cap(s.lines)] {
+		if l != "" {
+			t.Fatalf("lines keeps dropped row %d: %q", len(s.lines)+k, l)
+		}
+	}
+}

@@ -10,7 +10,9 @@
 // process is gone is marked interrupted and keeps its last partial content.
 // Items are kept as the raw JSON received, byte for byte, so a conversation
 // can be rebuilt for a server that has forgotten the previous_response_id
-// chain (Session.RebuildInput). Attachments in a turn's input (images, PDFs,
+// chain (Session.RebuildInput); an item's JSON longer than 1 MiB is kept
+// in rows of at most 1 MiB, written a chunk at a time and joined back on
+// Load (chunks.go). Attachments in a turn's input (images, PDFs,
 // text files) are kept once each in a blobs table keyed by sha256 and put
 // back on Load (blob.go); exports carry them inline. A tool round's turn
 // also keeps how runnel's own runs of its calls ended (Turn.Runs, SetRuns:

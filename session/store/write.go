@@ -27,7 +27,7 @@ type ItemWrite struct {
 	// written a chunk at a time from it (chunks.go), never built whole.
 	// It is trusted to be an object, as stream.Item.Encoded makes it.
 	JSON *stream.ItemJSON
-	Done     bool            // output_item.done (or the terminal response) delivered it whole
+	Done bool // output_item.done (or the terminal response) delivered it whole
 	// Text, when set, is the item's searchable text as
 	// stream.KindFor(type).Text reads the item Raw was made from: the
 	// search index takes it rather than decoding Raw again, which for an
