@@ -312,12 +312,12 @@ func TestEngineOverStatefulRecordings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			first, _ := firstEcho(t, sse)
+			first := firstEchoOnly(t, sse)
 			if first == nil {
 				continue
 			}
 			n++
-			f2, _ := firstEcho(t, echoChain(t, sse, "resp_chain"))
+			f2 := firstEchoOnly(t, echoChain(t, sse, "resp_chain"))
 			conv := &Conversation{Settings: Settings{Model: "m", Store: first.EchoedStore == nil || *first.EchoedStore}}
 			t1 := conv.Say("one")
 			conv.Finish(t1, []*stream.Snapshot{snap("resp_chain", "completed")}, nil, false)

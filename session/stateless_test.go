@@ -56,6 +56,19 @@ func TestChainIgnored(t *testing.T) {
 // snapshot at the end.
 func firstEcho(t *testing.T, sse []byte) (first, last *stream.Snapshot) {
 	t.Helper()
+	return readEcho(sse, false)
+}
+
+// firstEchoOnly is firstEcho's first, read no further than that event.
+func firstEchoOnly(t *testing.T, sse []byte) *stream.Snapshot {
+	t.Helper()
+	first, _ := readEcho(sse, true)
+	return first
+}
+
+// readEcho is firstEcho, stopping at the first echo when stop says so
+// (last is then nil).
+func readEcho(sse []byte, stop bool) (first, last *stream.Snapshot) {
 	var acc stream.Accumulator
 	d := stream.NewDecoder(bytes.NewReader(sse))
 	for d.Next() {
@@ -63,6 +76,9 @@ func firstEcho(t *testing.T, sse []byte) (first, last *stream.Snapshot) {
 		if s := acc.Current(); first == nil && s != nil && s.Echoed {
 			c := *s // as of this event: the stream goes on into s
 			first = &c
+			if stop {
+				return first, nil
+			}
 		}
 	}
 	return first, acc.Current()
