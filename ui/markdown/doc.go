@@ -19,7 +19,10 @@
 // the unsettled tail, keeps the top-level blocks that no later text can
 // change (rendered once), and renders the rest again; Draft leaves new
 // code uncoloured for a View to colour. An open code fence's new lines
-// are highlighted one by one without a parse (fence.go); an open block
+// are highlighted one by one without a parse (fence.go), the line still
+// coming drawn plain until its newline; a closed block is drawn from the
+// rows its lines got (each code line highlighted once), or highlighted
+// whole where a token may span lines (code.go); an open block
 // past 32 KB shows its last parse, then plain rows for the rest, until it
 // ends (rough.go). Reference definitions reach every block, settled or
 // not, and a settled block whose label changed is rendered again
