@@ -162,3 +162,21 @@ func CompareExpected(t *testing.T, got []*Snapshot, exp []expectedResponse) {
 }
 
 func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// eachRealItem calls f with every item of every recorded stream
+// (sharedtest.AllRealFiles) and the stream's path.
+func eachRealItem(t *testing.T, f func(path string, it *Item)) {
+	t.Helper()
+	for _, path := range sharedtest.AllRealFiles(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		acc, _ := replay(t, data)
+		for _, s := range acc.Responses() {
+			for _, it := range s.Items {
+				f(path, it)
+			}
+		}
+	}
+}

@@ -177,40 +177,30 @@ func TestNewItemKindIsOneEntry(t *testing.T) {
 // real2, real3) has its searchable text sanitized, and the stored form of the
 // item (its JSON, read back leniently) has the same kind and the same text.
 func TestItemKindsOnRealFixtures(t *testing.T) {
-	files := sharedtest.AllRealFiles(t)
 	items, types := 0, map[string]bool{}
-	for _, path := range files {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		acc, _ := replay(t, data)
-		for _, s := range acc.Responses() {
-			for _, it := range s.Items {
-				items++
-				types[it.Type] = true
-				where := filepath.Base(path) + " " + it.Type
-				k := KindFor(it.Type)
-				txt := k.Text(it)
-				for _, col := range []string{txt.Prompt, txt.Answer, txt.Reasoning, txt.Tool} {
-					if Sanitize(col) != col || strings.ContainsAny(col, "\x1b\x07\u009b") {
-						t.Errorf("%s: searchable text not sanitized: %q", where, col)
-					}
-				}
-				stored := StoredItem(it.JSON())
-				if stored == nil {
-					t.Errorf("%s: its JSON does not read back", where)
-					continue
-				}
-				if KindFor(stored.Type).Type != k.Type {
-					t.Errorf("%s: stored as kind %q", where, stored.Type)
-				}
-				if got := KindFor(stored.Type).Text(stored); got != txt {
-					t.Errorf("%s: stored text differs\n live %+v\nstored %+v", where, txt, got)
-				}
+	eachRealItem(t, func(path string, it *Item) {
+		items++
+		types[it.Type] = true
+		where := filepath.Base(path) + " " + it.Type
+		k := KindFor(it.Type)
+		txt := k.Text(it)
+		for _, col := range []string{txt.Prompt, txt.Answer, txt.Reasoning, txt.Tool} {
+			if Sanitize(col) != col || strings.ContainsAny(col, "\x1b\x07\u009b") {
+				t.Errorf("%s: searchable text not sanitized: %q", where, col)
 			}
 		}
-	}
+		stored := StoredItem(it.JSON())
+		if stored == nil {
+			t.Errorf("%s: its JSON does not read back", where)
+			return
+		}
+		if KindFor(stored.Type).Type != k.Type {
+			t.Errorf("%s: stored as kind %q", where, stored.Type)
+		}
+		if got := KindFor(stored.Type).Text(stored); got != txt {
+			t.Errorf("%s: stored text differs\n live %+v\nstored %+v", where, txt, got)
+		}
+	})
 	if items < 300 || len(types) < 15 {
 		t.Errorf("only %d items of %d types: the fixtures did not replay", items, len(types))
 	}

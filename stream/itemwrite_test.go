@@ -4,15 +4,12 @@ import (
 	"bytes"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"regexp"
 	"runtime"
 	"strings"
 	"testing"
 
 	"runnel/stream/costtest"
-	"runnel/stream/sharedtest"
 )
 
 // TestItemJSONWritesWhatJSONHolds: for every item of every recorded
@@ -20,40 +17,27 @@ import (
 // byte; and redacted, it is what Redactor.JSON makes of that JSON, with
 // secrets taken from the item itself (its id, a word of its text).
 func TestItemJSONWritesWhatJSONHolds(t *testing.T) {
-	dir := sharedtest.Dir(t)
 	word := regexp.MustCompile(`[A-Za-z]{8,}`)
 	items, redacted := 0, 0
-	for _, set := range fixtureSets {
-		files, _ := filepath.Glob(filepath.Join(dir, "fixtures", set, "*", "*.sse"))
-		for _, path := range files {
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			acc, _ := replay(t, data)
-			for _, s := range acc.Responses() {
-				for _, it := range s.Items {
-					items++
-					want := it.JSON()
-					e := it.Encoded()
-					var got bytes.Buffer
-					n, err := e.WriteTo(&got)
-					if err != nil || !bytes.Equal(got.Bytes(), want) || int(n) != len(want) || e.Len() != len(want) {
-						t.Errorf("%s item %d: wrote %d bytes (Len %d, err %v), want JSON's %d:\n%s\n%s", path, it.Index, n, e.Len(), err, len(want), got.Bytes(), want)
-					}
-					secrets := []string{it.ID, word.FindString(it.Text())}
-					r := NewRedactor(secrets...)
-					if r.Len() == 0 {
-						continue
-					}
-					redacted++
-					if got, want := it.Encoded().Redact(r).Bytes(), r.JSON(it.JSON()); !bytes.Equal(got, want) {
-						t.Errorf("%s item %d: redacted %q:\n%s\nwant\n%s", path, it.Index, secrets, got, want)
-					}
-				}
-			}
+	eachRealItem(t, func(path string, it *Item) {
+		items++
+		want := it.JSON()
+		e := it.Encoded()
+		var got bytes.Buffer
+		n, err := e.WriteTo(&got)
+		if err != nil || !bytes.Equal(got.Bytes(), want) || int(n) != len(want) || e.Len() != len(want) {
+			t.Errorf("%s item %d: wrote %d bytes (Len %d, err %v), want JSON's %d:\n%s\n%s", path, it.Index, n, e.Len(), err, len(want), got.Bytes(), want)
 		}
-	}
+		secrets := []string{it.ID, word.FindString(it.Text())}
+		r := NewRedactor(secrets...)
+		if r.Len() == 0 {
+			return
+		}
+		redacted++
+		if got, want := it.Encoded().Redact(r).Bytes(), r.JSON(it.JSON()); !bytes.Equal(got, want) {
+			t.Errorf("%s item %d: redacted %q:\n%s\nwant\n%s", path, it.Index, secrets, got, want)
+		}
+	})
 	if items < 100 || redacted < 50 {
 		t.Errorf("checked %d items, %d redacted: the fixtures are missing", items, redacted)
 	}
