@@ -96,7 +96,11 @@ func startBuild(pkg string) *built {
 	}
 	b.path = filepath.Join(buildDir, name)
 	cmd := exec.Command("go", "build", "-o", b.path, pkg)
-	cmd.Dir = moduleDir // a test may have changed the working directory (t.Chdir)
+	// in the module root and the environment the run started with: a test
+	// may have changed the working directory (t.Chdir), HOME, TMPDIR or
+	// XDG_CACHE_HOME (t.Setenv), and a go build there would find no go.mod,
+	// or build from an empty cache into the test's temp dir
+	cmd.Dir, cmd.Env = moduleDir, startEnv
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	go func() {
@@ -109,14 +113,18 @@ func startBuild(pkg string) *built {
 }
 
 // moduleDir is the package's directory, the module root: the working
-// directory the test binary starts in.
-var moduleDir = func() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		panic(err)
-	}
-	return dir
-}()
+// directory the test binary starts in; startEnv is the environment it
+// starts with.
+var (
+	moduleDir = func() string {
+		dir, err := os.Getwd()
+		if err != nil {
+			panic(err)
+		}
+		return dir
+	}()
+	startEnv = os.Environ()
+)
 
 // build returns the package (a path from the module root) built once per
 // test run, waiting for its build. Under -short it skips the test: the
