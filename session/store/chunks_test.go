@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"reflect"
 	"runtime"
@@ -172,5 +173,23 @@ func TestMigratedDatabaseStoresLongItemsInChunks(t *testing.T) {
 	}
 	if _, chunks, _ := chunkRows(t, db, tid); chunks != 2 {
 		t.Errorf("%d chunks, want 2", chunks)
+	}
+}
+
+// An item handed over to encode whose values do not encode, with no JSON
+// received to fall back on, is refused as bad input, and nothing of it is
+// stored.
+func TestItemJSONThatDoesNotEncodeIsRefused(t *testing.T) {
+	db, _ := openTest(t)
+	sid := newSession(t, db, `{}`)
+	tid := must[TurnID](t)(db.BeginTurn(sid, "hello", nil, ""))
+	it := &stream.Item{Type: "message", ID: "msg_1", Role: "assistant",
+		Content: []stream.Part{{Type: "output_text", Text: "hi", Annotations: []json.RawMessage{json.RawMessage(`{"broken`)}}}}
+	err := db.SaveItems(tid, []ItemWrite{{JSON: it.Encoded(), Done: true}})
+	if !errors.Is(err, ErrBadInput) {
+		t.Fatalf("saved an item whose JSON does not encode: %v", err)
+	}
+	if n := len(load(t, db, sid).Turns[0].Responses); n != 0 {
+		t.Errorf("%d responses stored, want none", n)
 	}
 }

@@ -240,7 +240,10 @@ func (db *DB) checkItems(items []ItemWrite) ([]ItemWrite, error) {
 		if it.Response < 0 || it.Output < 0 {
 			return nil, badInput("item %d: negative index (response %d, output %d)", i, it.Response, it.Output)
 		}
-		if it.JSON != nil {
+		if it.JSON != nil { // an object by construction, unless a value in it does not encode
+			if it.JSON.Len() == 0 {
+				return nil, badInput("item %d (response %d, output %d): its JSON does not encode", i, it.Response, it.Output)
+			}
 			continue
 		}
 		if err := checkObject(it.Raw); err != nil {
