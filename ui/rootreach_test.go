@@ -55,23 +55,7 @@ func rootReaches(fset *token.FileSet, files []*ast.File) []string {
 			return true
 		})
 	}
-	for _, f := range files {
-		for _, d := range f.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				for _, m := range rootNames(fd) {
-					walk(fd.Name.Name, m, fd.Body)
-				}
-			}
-			ast.Inspect(d, func(n ast.Node) bool {
-				if fl, ok := n.(*ast.FuncLit); ok {
-					for _, m := range modelParams(fl.Type.Params.List) {
-						walk("a function literal", m, fl.Body)
-					}
-				}
-				return true
-			})
-		}
-	}
+	eachRootBody(files, walk)
 	return out
 }
 

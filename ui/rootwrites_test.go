@@ -60,6 +60,15 @@ func rootWrites(fset *token.FileSet, files []*ast.File) []string {
 			}
 		}
 	}
+	eachRootBody(files, walk)
+	return out
+}
+
+// eachRootBody calls walk with every root function's body: a method of
+// Model, a function given or making one (rootNames), and every function
+// literal given a Model (the tables keyDo and slashDo, a closure inside
+// any function), with the name the Model goes by there.
+func eachRootBody(files []*ast.File, walk func(fn, root string, body *ast.BlockStmt)) {
 	for _, f := range files {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
@@ -67,8 +76,6 @@ func rootWrites(fset *token.FileSet, files []*ast.File) []string {
 					walk(fd.Name.Name, m, fd.Body)
 				}
 			}
-			// and every function literal given a Model: the tables keyDo
-			// and slashDo, a closure inside any function
 			ast.Inspect(d, func(n ast.Node) bool {
 				if fl, ok := n.(*ast.FuncLit); ok {
 					for _, m := range modelParams(fl.Type.Params.List) {
@@ -79,7 +86,6 @@ func rootWrites(fset *token.FileSet, files []*ast.File) []string {
 			})
 		}
 	}
-	return out
 }
 
 // modelParams is the names of the parameters that are a Model.
