@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"strings"
 	"testing"
@@ -157,11 +156,7 @@ func displayCarriers(fset *token.FileSet, files []*ast.File) []string {
 // carries the status line's state; planted ones are caught.
 func TestNoMessageCarriesTheDisplayState(t *testing.T) {
 	t.Parallel()
-	cases := []struct {
-		name string
-		src  string // "" is the ui package itself
-		want int
-	}{
+	cases := []finderCase{
 		{"the ui package", "", 0},
 		{"planted: a Msg with a State", "type toolStatusMsg struct{ state State; detail string }", 1},
 		{"planted: a Msg with a Status, behind a pointer", "type lineMsg struct{ s *Status }", 1},
@@ -170,23 +165,5 @@ func TestNoMessageCarriesTheDisplayState(t *testing.T) {
 		{"allowed: a fact", "type okMsg struct{ what happening; detail string }\nfunc g(f *frameState) { f.post(okMsg{}) }", 0},
 		{"allowed: a State outside a message", "type bar struct{ s State }", 0},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			fset := token.NewFileSet()
-			var files []*ast.File
-			if c.src == "" {
-				files = parseUI(t, fset)
-			} else {
-				f, err := parser.ParseFile(fset, "planted.go", "package ui\n"+c.src, 0)
-				if err != nil {
-					t.Fatal(err)
-				}
-				files = []*ast.File{f}
-			}
-			if got := displayCarriers(fset, files); len(got) != c.want {
-				t.Errorf("%d findings, want %d:\n%s", len(got), c.want, strings.Join(got, "\n"))
-			}
-		})
-	}
+	checkFinder(t, cases, func(src string) string { return "package ui\n" + src }, displayCarriers)
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"strings"
 	"testing"
@@ -110,11 +109,7 @@ func modelFields(files []*ast.File) map[string]bool {
 func TestRootCallsNoChildPart(t *testing.T) {
 	t.Parallel()
 	const head = "package ui\ntype Model struct{ opts *Options; turns turns; items items; history history }\n"
-	cases := []struct {
-		name string
-		src  string // "" is the ui package itself
-		want int
-	}{
+	cases := []finderCase{
 		{"the ui package", "", 0},
 		{"planted: a call on a child's field", "func (m *Model) f() { m.items.transcript.Follow() }", 1},
 		{"planted: a call that changes the conversation", "func (m *Model) f() { st := m.turns.conv.Begin(\"\", nil); _ = st }", 1},
@@ -126,23 +121,5 @@ func TestRootCallsNoChildPart(t *testing.T) {
 		{"planted: a Model that New makes", "func g() { m := New(); m.items.transcript.Follow() }", 1},
 		{"allowed: the child's own methods, the Model's, the config's", "func (m *Model) f() { m.items.follow(); m.turns.begin(\"\"); m.redraw(); m.opts.Client.Compact(); h := m.history; h.close() }", 0},
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			fset := token.NewFileSet()
-			var files []*ast.File
-			if c.src == "" {
-				files = parseUI(t, fset)
-			} else {
-				f, err := parser.ParseFile(fset, "planted.go", head+c.src, 0)
-				if err != nil {
-					t.Fatal(err)
-				}
-				files = []*ast.File{f}
-			}
-			if got := rootReaches(fset, files); len(got) != c.want {
-				t.Errorf("%d findings, want %d:\n%s", len(got), c.want, strings.Join(got, "\n"))
-			}
-		})
-	}
+	checkFinder(t, cases, func(src string) string { return head + src }, rootReaches)
 }

@@ -292,11 +292,7 @@ func (w *writeWalker) builtin(s *ast.CallExpr) {
 func TestRootWritesNoChild(t *testing.T) {
 	t.Parallel()
 	const head = "package ui\ntype Model struct{ dialog any; turns turns; items items; composer Composer; tools *toolKit }\n"
-	cases := []struct {
-		name string
-		src  string // "" is the ui package itself
-		want int    // findings
-	}{
+	cases := []finderCase{
 		{"the ui package", "", 0},
 		{"planted: a field of a child", "func (m *Model) f() { m.turns.cur = nil }", 1},
 		{"planted: a field of a child's field", "func (m *Model) f() { m.turns.status.State = 1 }", 1},
@@ -314,6 +310,25 @@ func TestRootWritesNoChild(t *testing.T) {
 		{"planted: an embedded child", "type Model struct{ turns }", 1},
 		{"allowed: replacing a child whole, reading, calling", "func (m *Model) f() { m.dialog = nil; m.composer, _ = m.composer.Update(nil); t := m.turns.cur; _ = t.ended; m.items.add(1) }", 0},
 	}
+	checkFinder(t, cases, func(src string) string {
+		if strings.HasPrefix(src, "type Model") {
+			return "package ui\n" + src
+		}
+		return head + src
+	}, rootWrites)
+}
+
+// finderCase is one row of a syntax-tree finder's table: src is planted
+// source ("" is the ui package itself), want how many findings it gives.
+type finderCase struct {
+	name string
+	src  string
+	want int
+}
+
+// checkFinder runs find over each case's files (the planted source, made
+// whole by source) and wants c.want findings.
+func checkFinder(t *testing.T, cases []finderCase, source func(string) string, find func(*token.FileSet, []*ast.File) []string) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
@@ -322,18 +337,13 @@ func TestRootWritesNoChild(t *testing.T) {
 			if c.src == "" {
 				files = parseUI(t, fset)
 			} else {
-				src := head + c.src
-				if strings.HasPrefix(c.src, "type Model") {
-					src = "package ui\n" + c.src
-				}
-				f, err := parser.ParseFile(fset, "planted.go", src, 0)
+				f, err := parser.ParseFile(fset, "planted.go", source(c.src), 0)
 				if err != nil {
 					t.Fatal(err)
 				}
 				files = []*ast.File{f}
 			}
-			got := rootWrites(fset, files)
-			if len(got) != c.want {
+			if got := find(fset, files); len(got) != c.want {
 				t.Errorf("%d findings, want %d:\n%s", len(got), c.want, strings.Join(got, "\n"))
 			}
 		})
