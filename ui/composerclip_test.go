@@ -38,9 +38,7 @@ case "$*" in
 *) printf 'plain words' ;;
 esac
 `
-	if err := os.WriteFile(filepath.Join(dir, name), []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	writeScript(t, filepath.Join(dir, name), script)
 	return dir, b.Bytes()
 }
 
@@ -66,7 +64,7 @@ func TestPasteImage(t *testing.T) {
 		c, cmd = c.Update(msgs[0])
 		files := c.Attachments()
 		if len(files) != 1 || files[0].Kind != attach.Image || files[0].MIME != "image/png" || !bytes.Equal(files[0].Data, pngData) {
-			t.Fatalf("%s: chips %+v", tool, files)
+			t.Fatalf("%s: chips %+v, message %+v", tool, files, msgs[0])
 		}
 		if h := run(cmd); len(h) != 1 || !strings.Contains(h[0].(hintMsg).text, "attached pasted image 1.png") {
 			t.Errorf("%s: hint %v", tool, h)
@@ -117,9 +115,7 @@ func TestPasteImageBounds(t *testing.T) {
 
 	text := t.TempDir()
 	script := "#!/bin/sh\ncase \"$*\" in\n*TARGETS*) printf 'TARGETS\\nUTF8_STRING\\n' ;;\n*) printf 'plain \\033[31mwords' ;;\nesac\n"
-	if err := os.WriteFile(filepath.Join(text, "xclip"), []byte(script), 0o700); err != nil {
-		t.Fatal(err)
-	}
+	writeScript(t, filepath.Join(text, "xclip"), script)
 	c = newTestComposer()
 	c.att.clip = clipReader{goos: "linux", path: text, env: env}
 	_, cmd = c.Update(pasteKey)

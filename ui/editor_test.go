@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"runnel/session/config"
@@ -14,10 +15,23 @@ import (
 func fakeEditor(t *testing.T, body string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "edit.sh")
-	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+	writeScript(t, path, "#!/bin/sh\n"+body+"\n")
+	return path
+}
+
+// writeScript writes an executable file while holding syscall.ForkLock for
+// reading, so no process forked meanwhile by a parallel test inherits the
+// open file: a child holding it until its own exec makes running the
+// script fail with "text file busy" (ETXTBSY). Forks hold ForkLock for
+// writing, so none happens between the open and the close here.
+func writeScript(t *testing.T, path, body string) {
+	t.Helper()
+	syscall.ForkLock.RLock()
+	err := os.WriteFile(path, []byte(body), 0o700)
+	syscall.ForkLock.RUnlock()
+	if err != nil {
 		t.Fatal(err)
 	}
-	return path
 }
 
 func env(m map[string]string) func(string) string {

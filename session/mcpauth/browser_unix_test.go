@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -17,7 +18,12 @@ func TestBrowserGetsTheChildEnvironment(t *testing.T) {
 	bin := t.TempDir()
 	dump := filepath.Join(t.TempDir(), "env.txt")
 	script := "#!/bin/sh\nenv > \"" + dump + "\"\necho \"$1\" >> \"" + dump + "\"\n"
-	if err := os.WriteFile(filepath.Join(bin, "xdg-open"), []byte(script), 0o755); err != nil {
+	// Written under syscall.ForkLock (read), so no child forked meanwhile
+	// holds it open for writing when it runs ("text file busy").
+	syscall.ForkLock.RLock()
+	err := os.WriteFile(filepath.Join(bin, "xdg-open"), []byte(script), 0o755)
+	syscall.ForkLock.RUnlock()
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
