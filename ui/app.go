@@ -141,9 +141,7 @@ func startSettings(o Options) session.Settings {
 
 // shutdown ends what the chat started: running tools, the history writer.
 func (m *Model) shutdown() {
-	if t := m.turns.cur; t != nil && !t.ended && t.log != nil {
-		t.log.Flush(m.frame.clock(), t.snapshots()) // a quit mid-answer keeps all that was shown
-	}
+	m.turns.Update(quitMsg{}) // a quit mid-answer keeps all that was shown
 	m.tools.shutdown()
 	m.history.shutdown()
 }
@@ -167,10 +165,10 @@ func (m *Model) Init() tea.Cmd {
 	if m.opts.Replay != nil {
 		h := stream.StartReader(m.frame.ctx, m.opts.Replay, m.opts.ReplayPace)
 		limit := m.opts.responseLimit()
-		t := m.turns.start(func(gen int) *turn { return startReplay(h, gen, m.frame.clock(), limit) })
+		started, pacing := m.turns.start(func(gen int) *turn { return startReplay(h, gen, m.frame.clock(), limit) })
 		m.turns.next(session.Event{Kind: session.Began})
-		m.statusBar.began(t.started)
-		cmds = append(cmds, m.turns.pace(pace.Facts{Cause: pace.Begin}, m.frame.clock()))
+		m.statusBar.began(started)
+		cmds = append(cmds, pacing)
 	}
 	return tea.Batch(append(cmds, m.routePosted())...) // the MCP servers' state, at once
 }

@@ -16,12 +16,13 @@
 // (frameState). The tour:
 //
 //	app.go        the root: New, Init, Update (the routing table: update, turnMsg, rootMsg), View
-//	flow.go       the root's side of a turn: send, fold a batch, draw, end
+//	flow.go       the root's side of a turn: send it, and route what the turns child reports of it (a batch, a frame, the end)
 //	reset.go      the one reset (resetMsg: /new, redraw, a provider switch), routed to every child
 //	redraw.go     the transcript built again from the conversation (a resume, a fork, a branch)
 //	commands.go   the slash commands: a table from name to what it does (slashDo)
 //	items.go      the transcript child: entries, notices, toggles, copy (transcript.go scrolls, entry.go, inline.go, toollists.go)
-//	turns.go      the turns child: the conversation and the turn in flight (turn.go, turnend.go, background.go, stateless.go, compact.go, serverconv.go;
+//	turns.go      the turns child: the conversation and the turn in flight (turn.go; flight.go folds a batch in and
+//	              draws a frame, turnend.go ends it; background.go, stateless.go, compact.go, serverconv.go;
 //	              what the root asks of it, turnsupdate.go)
 //	frames.go     the turns' pacing: ui/pace's Pacer decides, on the injected clock, when to take a batch, draw and tick
 //	toolrun.go    the tools child: it drives its parts, the round (toolround.go), its local approvals (toolasks.go),

@@ -1,8 +1,9 @@
 package ui
 
-// This file runs a turn through the chat: sending it, folding its stream
-// batches in, drawing changed entries on frame ticks, and ending it (notices,
-// approvals, the expired-chain fallback, the agentic loop).
+// This file is the root's side of a turn: sending it, and routing what the
+// turns child reports of the turn in flight (flight.go: a batch folded in,
+// a frame, turnend.go: its end) to the transcript, the status line, the
+// meter, the approvals and the tools (the agentic loop).
 
 import (
 	"encoding/json"
@@ -100,69 +101,45 @@ func (m *Model) beginWith(st *session.Turn, round *session.TurnLog) tea.Cmd {
 	}
 	req.Tools = resolved // secrets only in the request sent, never in the turn kept
 	log := m.history.logTurn(st, round)
-	t := m.turns.start(func(gen int) *turn {
-		t := startTurn(m.frame.ctx, gen, m.opts.Client, st, req, m.frame.clock(), m.opts.responseLimit())
-		t.log = log
-		return t
+	started, pacing := m.turns.start(func(gen int) *turn {
+		return startTurn(m.frame.ctx, gen, m.opts.Client, st, req, m.frame.clock(), m.opts.responseLimit(), log)
 	})
 	m.approvals.clearPending()
-	m.statusBar.began(t.started)
-	return m.turns.pace(pace.Facts{Cause: pace.Begin}, m.frame.clock()) // the first batch, and the spinner until it comes
+	m.statusBar.began(started)
+	return pacing // the first batch, and the spinner until it comes
 }
 
-// batch folds a stream batch in; rendering waits for the next frame, and so
-// does asking for the next batch: a stream faster than the chat can draw is
-// held back (the reader waits) instead of piling up or starving the keys.
+// batch routes a stream batch, which the turns child folds in (turns.fold),
+// to the transcript and the status line; rendering waits for the next
+// frame, and so does asking for the next batch: a stream faster than the
+// chat can draw is held back (the reader waits) instead of piling up or
+// starving the keys.
 func (m *Model) batch(msg batchMsg) tea.Cmd {
-	t := m.turns.cur
-	if t == nil || msg.gen != t.gen {
-		return nil
+	f := m.turns.fold(msg)
+	if f.skip {
+		return f.next
 	}
-	now := m.frame.clock()
-	if cs := msg.batch.Conversation; cs != nil {
-		m.turns.conversationStarted(*cs) // conversations mode (serverconv.go)
-	}
-	echoedBefore, itemsBefore := echoState(t)
-	problems := t.apply(msg.batch)
-	if cmd := m.turns.created(t, echoedBefore, itemsBefore); cmd != nil {
-		return cmd // the server ignored the chain: sent again with the history (turns.go)
-	}
-	facts := pace.Facts{Cause: pace.Batch, Full: msg.batch.More, Fresh: msg.batch.Fresh, Ended: t.ended, Stopped: t.stopped}
-	for i := range msg.batch.Events {
-		k := msg.batch.Events[i].Kind
-		facts.Delta = facts.Delta || msg.batch.Events[i].Delta != ""
-		// the batch ends a text, an item or the response: its end is complete
-		facts.Closing = facts.Closing || k == stream.KindTextDone || k == stream.KindItemDone || k.IsTerminal()
-	}
-	pl, next := m.turns.plan(facts, now)
-	for _, err := range problems {
+	now := f.now
+	for _, err := range f.problems {
 		m.items.notice(block.Warning, stream.SanitizeLine(err.Error()))
 	}
-	if len(msg.batch.Events) > 0 {
-		m.turns.settleRetry(t, "the retry worked")
-	}
-	if r := msg.batch.Retry; r != nil && r.Foreground {
-		m.turns.foreground(t, r)
-	} else if r != nil {
+	if f.retrying {
 		// the frame clock stands still while the chat is idle: the countdown
 		// is measured from now, not from the last frame
 		m.frame.at(now, m.frame.draft)
-		if e := t.retrying(r, now, m.frame); e != nil { // else the retry before failed too: its line goes on
-			m.items.appendEntry(e)
-		}
 	}
-	m.items.showItems(t.snapshots())
-	if len(msg.batch.Events) > 0 {
-		m.turns.next(session.Event{Kind: session.Streamed}) // the status line shows it (statusBar.sync)
+	if f.retry != nil {
+		m.items.appendEntry(f.retry)
 	}
-	m.statusBar.follow(t.acc.Current(), t.effort, t.usage(), m.items.title)
+	m.items.showItems(f.snaps)
+	m.statusBar.follow(f.current, f.effort, f.usage, m.items.title)
 	switch {
-	case t.ended:
-		return tea.Batch(next, m.endTurn(t, pl.Draw))
-	case pl.Draw == pace.NoDraw:
-		return next // a burst: drawn on the next frame, or a stopped turn's last batch asked for
+	case f.ended:
+		return tea.Batch(f.next, m.endTurn(f.draw))
+	case f.draw == pace.NoDraw:
+		return f.next // a burst: drawn on the next frame, or a stopped turn's last batch asked for
 	}
-	return tea.Batch(next, m.tick(now, pl.Draw)) // the batch is the frame
+	return tea.Batch(f.next, m.tick(now, f.draw)) // the batch is the frame
 }
 
 // tick is a frame: entries changed since the last one re-render now. A
@@ -173,17 +150,8 @@ func (m *Model) batch(msg batchMsg) tea.Cmd {
 func (m *Model) tick(now time.Time, draw pace.Draw) tea.Cmd {
 	m.frame.at(now, draw == pace.DrawDraft)
 	var cmds []tea.Cmd
-	if t := m.turns.cur; t != nil {
-		if t.retry.entry != nil {
-			m.items.Update(redrawMsg{t.retry.entry.idx}) // the countdown
-		}
-		if t.log != nil {
-			if t.bg.id != "" {
-				t.log.Background(t.bg.id, t.bg.seq)
-			}
-			t.log.Note(now, t.snapshots(), func(it *stream.Item) bool { return t.changed[it] })
-		}
-		t.flushChanged(func(it *stream.Item) { cmds = append(cmds, m.items.refresh(it, now)) })
+	if idx, ok := m.turns.frame(now, func(it *stream.Item) { cmds = append(cmds, m.items.refresh(it, now)) }); ok {
+		m.items.Update(redrawMsg{idx}) // the retry's countdown
 	}
 	m.tools.flushRound(now)
 	if n := m.frame.newNote(); n != "" { // a render that fell back to plain text says so, once
@@ -202,32 +170,30 @@ func (m *Model) tick(now time.Time, draw pace.Draw) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// endTurn routes the end of a turn to every child: the conversation
-// records it (or resends it when the server lost the chain), the meter
-// counts it, the transcript settles its entries and says how it ended, and
-// the tools run its calls or the approvals ask.
-func (m *Model) endTurn(t *turn, draw pace.Draw) tea.Cmd {
-	if cmd := m.turns.finish(t); cmd != nil {
-		return cmd // sent again (fallback)
+// endTurn routes the end of the turn in flight, which the turns child
+// ends (turns.end), to every child: the meter counts it, the transcript
+// settles its entries and says how it ended, and the tools run its calls
+// or the approvals ask. The conversation records it, or resends it when
+// the server lost the chain.
+func (m *Model) endTurn(draw pace.Draw) tea.Cmd {
+	end, again := m.turns.end()
+	if again != nil {
+		return again // sent again (fallback)
 	}
-	snaps := t.snapshots()
-	meter := m.metering.account(snaps, m.meterEnv()) // the one sum: the status line asks it
-	m.statusBar.ended(meter, m.metering.sessionUsage(), t.usage())
-	m.frame.post(turnEndMsg{failed: turnFailed(t), stopped: t.stopped}) // the notifier and the queue (queue.go)
+	meter := m.metering.account(end.snaps, m.meterEnv()) // the one sum: the status line asks it
+	m.statusBar.ended(meter, m.metering.sessionUsage(), end.usage)
+	m.frame.post(turnEndMsg{failed: end.failed, stopped: end.stopped}) // the notifier and the queue (queue.go)
 	now := m.frame.clock()
-	asks := m.items.endItems(snaps, now, t.changed)
-	for _, n := range m.turns.endNotices(t, snaps, m.turns.conversation().Carried()) {
+	asks := m.items.endItems(end.snaps, now, end.changed)
+	for _, n := range end.notices {
 		m.items.notice(n.kind, n.text)
 	}
 	shown := m.items.shown()
-	m.turns.offerShown(shown.Len()) // a dropped stream's keys hold while its notices are the last thing
-	if t.log != nil {
-		t.log.End(now, t.sess)
-	}
+	m.turns.endShown(shown.Len(), now) // a dropped stream's keys hold while its notices are the last thing
 	cmd := m.tick(now, draw)
 	m.turns.Update(turnSettledMsg{})
-	if m.opts.LLMTitle && m.history.journal != nil && len(m.turns.conv.Turns) == 1 && t.sess.Prompt != "" && t.err == nil && !t.stopped {
-		cmd = tea.Batch(cmd, askTitle(m.frame.ctx, m.opts.Client, m.turns.conv.Settings.Model, t.sess.Prompt))
+	if m.opts.LLMTitle && m.history.journal != nil && end.prompt != "" {
+		cmd = tea.Batch(cmd, askTitle(m.frame.ctx, m.opts.Client, m.turns.conv.Settings.Model, end.prompt))
 	}
 	if m.approvals.add(asks) {
 		m.turns.next(session.Event{Kind: session.Asking})
@@ -236,8 +202,8 @@ func (m *Model) endTurn(t *turn, draw pace.Draw) tea.Cmd {
 		}
 		m.approvals.askHosted(m.dialog != nil, m.frame)
 	}
-	if snaps := t.snapshots(); !t.stopped && t.err == nil && len(snaps) > 0 {
-		cmd = tea.Batch(cmd, m.tools.startCalls(snaps, m.history.journal, m.frame)) // its calls run
+	if end.ok && len(end.snaps) > 0 {
+		cmd = tea.Batch(cmd, m.tools.startCalls(end.snaps, m.history.journal, m.frame)) // its calls run
 	}
 	return cmd
 }

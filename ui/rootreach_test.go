@@ -14,11 +14,10 @@ import (
 // receiver is a field of a child, or deeper (m.items.transcript.Follow(),
 // m.history.journal.Begin(st), m.turns.conv.Fork(n)), also through a local
 // that holds the child (h := m.history; h.journal.Close()) or a field of
-// it (j := m.history.journal; j.Close()). The root calls the child
-// (m.history.shutdown()) or sends it a message; the child calls its parts.
-// One part is handed out on purpose and not followed: the turn in flight
-// (t := m.turns.cur), which flow.go, the root's side of a turn, drives
-// (handedOut).
+// it (j := m.history.journal; t := m.turns.cur; j.Close(); t.apply(b)).
+// The root calls the child (m.history.shutdown(), m.turns.fold(msg))
+// or sends it a message; the child calls its parts. No part is exempt:
+// the turn in flight is driven by the turns child too (flight.go).
 func rootReaches(fset *token.FileSet, files []*ast.File) []string {
 	children := modelFields(files)
 	delete(children, "opts") // the config, not a child: m.opts.Client is the client in use
@@ -32,7 +31,7 @@ func rootReaches(fset *token.FileSet, files []*ast.File) []string {
 				if len(s.Lhs) == len(s.Rhs) {
 					for i, r := range s.Rhs {
 						if id, ok := s.Lhs[i].(*ast.Ident); ok {
-							if d := reachDepth(chain(r), depth, children); d >= 1 && !handedOut[strings.Join(chain(r), ".")] {
+							if d := reachDepth(chain(r), depth, children); d >= 1 {
 								depth[id.Name] = d
 							}
 						}
@@ -57,11 +56,6 @@ func rootReaches(fset *token.FileSet, files []*ast.File) []string {
 	eachRootBody(files, walk)
 	return out
 }
-
-// handedOut is the part a child hands the root to drive: the turn in
-// flight, which flow.go folds batches into and draws (moving that into the
-// turns child is the next step of issue 29).
-var handedOut = map[string]bool{"m.turns.cur": true}
 
 // reachDepth is how deep into the Model the selector chain c reaches: 1
 // for a child (m.items), 2 for a field of a child (m.items.transcript),
@@ -115,7 +109,8 @@ func TestRootCallsNoChildPart(t *testing.T) {
 		{"planted: a call that changes the conversation", "func (m *Model) f() { st := m.turns.conv.Begin(\"\", nil); _ = st }", 1},
 		{"planted: deeper", "func (m *Model) f() { m.turns.cur.log.End(now, nil) }", 1},
 		{"planted: through a local holding the part", "func (m *Model) f() { j := m.history.journal; j.Close() }", 1},
-		{"handed out: the turn in flight", "func (m *Model) f() { t := m.turns.cur; t.apply(b) }", 0},
+		{"planted: through a local holding the turn in flight", "func (m *Model) f() { t := m.turns.cur; t.apply(b) }", 1},
+		{"planted: the turn in flight's record", "func (m *Model) f() { if t := m.turns.cur; t != nil { t.log.Flush(now, nil) } }", 1},
 		{"planted: through a local holding the child", "func (m *Model) f() { h := m.history; h.journal.Close() }", 1},
 		{"planted: a table of functions given the Model", "var do = map[string]func(m *Model){\"x\": func(m *Model) { m.items.transcript.Follow() }}", 1},
 		{"planted: a Model that New makes", "func g() { m := New(); m.items.transcript.Follow() }", 1},

@@ -90,10 +90,10 @@ func frameTick(gen, seq int, d time.Duration) tea.Cmd {
 	return tea.Tick(d, func(t time.Time) tea.Msg { return frameMsg{gen: gen, seq: seq, now: t} })
 }
 
-// startTurn begins streaming a request; limit bounds each response's text
-// (Accumulator.Limit).
-func startTurn(ctx context.Context, gen int, c *stream.Client, st *session.Turn, req stream.Request, now time.Time, limit int) *turn {
-	t := &turn{gen: gen, sess: st, handle: stream.Start(ctx, c, req), started: now, changed: map[*stream.Item]bool{}, req: req, bg: bgState{seq: -1}}
+// startTurn begins streaming a request, recorded in log (nil: none); limit
+// bounds each response's text (Accumulator.Limit).
+func startTurn(ctx context.Context, gen int, c *stream.Client, st *session.Turn, req stream.Request, now time.Time, limit int, log *session.TurnLog) *turn {
+	t := &turn{gen: gen, sess: st, handle: stream.Start(ctx, c, req), started: now, changed: map[*stream.Item]bool{}, req: req, bg: bgState{seq: -1}, log: log}
 	t.acc.Limit = limit
 	return t
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -18,49 +19,74 @@ import (
 	"runnel/ui/block"
 )
 
-// finish tells the turn engine how turn t ended, settling its retry
-// notice: the engine records it in the conversation, or answers that it
-// goes again (without what the server refused, or with the history), and
-// then the Cmd that sends it is returned (nil otherwise).
-func (ts *turns) finish(t *turn) tea.Cmd {
-	switch {
-	case t.stopped:
-		ts.settleRetry(t, "stopped")
-	case t.err != nil:
-		ts.settleRetry(t, "failed") // the failure follows, with what to do
-	default:
-		ts.settleRetry(t, "the retry worked")
-	}
-	a := ts.next(session.Event{Kind: session.Ended, Conv: ts.conv, Turn: t.sess, Responses: t.snapshots(), Err: t.err, Stopped: t.stopped})
-	if a.Kind != session.Resend {
-		return nil
-	}
-	if a.InputChanged && t.log != nil {
-		t.log.SetInput(t.sess.Input)
-	}
-	return ts.resend(t, a.Request)
+// turnEnd is how the turn in flight ended, for the root to route to the
+// meter, the status line, the notifier, the transcript, the approvals and
+// the tools (Model.endTurn).
+type turnEnd struct {
+	snaps   []*stream.Snapshot    // its responses
+	usage   Usage                 // its token usage (turn.usage)
+	failed  bool                  // the stream broke, or a response failed (turnFailed)
+	stopped bool                  // the user stopped it
+	ok      bool                  // neither stopped nor failed by the stream: its calls run
+	changed map[*stream.Item]bool // its items changed since the last frame
+	notices []noticeMsg           // how it ended, when it went badly, and what a dropped stream offers
+	prompt  string                // the conversation's first prompt, when this turn answered it well; else ""
 }
 
-// endNotices says how turn t ended when it went badly (see the function
-// endNotices). A dropped stream — the connection broke, or the stream
-// ended, before the answer finished — also offers its next step: a line
-// with the keys that continue it and ask again, and, once per
-// conversation, that background mode would have resumed it. The offer
-// holds until something else is shown (offerShown, offered).
-func (ts *turns) endNotices(t *turn, snaps []*stream.Snapshot, carried bool) []noticeMsg {
-	out, dropped := endNotices(t, snaps, carried)
-	ts.drop.offer = nil
-	if !dropped {
-		return out
+// end ends the turn in flight: the turn engine is told how it ended (its
+// retry notice settles) and records it in the conversation, or answers
+// that it goes again (without what the server refused, or with the
+// history), and then the Cmd that sends it is returned and the end is
+// not. Else the end's facts are returned, with its notices: how it ended
+// when it went badly (endNotices) and what a dropped stream offers.
+func (ts *turns) end() (turnEnd, tea.Cmd) {
+	t := ts.cur
+	switch {
+	case t.stopped:
+		t.settleRetry("stopped", ts.fs)
+	case t.err != nil:
+		t.settleRetry("failed", ts.fs) // the failure follows, with what to do
+	default:
+		t.settleRetry("the retry worked", ts.fs)
 	}
-	ts.drop.offer = &dropOffer{conv: ts.conv, turn: t.sess, at: -1}
+	a := ts.next(session.Event{Kind: session.Ended, Conv: ts.conv, Turn: t.sess, Responses: t.snapshots(), Err: t.err, Stopped: t.stopped})
+	if a.Kind == session.Resend {
+		if a.InputChanged && t.log != nil {
+			t.log.SetInput(t.sess.Input)
+		}
+		return turnEnd{}, ts.resend(t, a.Request)
+	}
+	snaps := t.snapshots()
+	e := turnEnd{snaps: snaps, usage: t.usage(), failed: turnFailed(t), stopped: t.stopped, ok: !t.stopped && t.err == nil, changed: t.changed}
+	carried := ts.conv.Carried()
+	notices, dropped := endNotices(t, snaps, carried)
+	e.notices = append(notices, ts.drop.ended(ts.conv, t, dropped, carried)...)
+	if e.ok && len(ts.conv.Turns) == 1 {
+		e.prompt = t.sess.Prompt
+	}
+	return e, nil
+}
+
+// ended is what a dropped stream offers once turn t of conv ended
+// (dropped: endNotices found that the connection broke, or the stream
+// ended, before the answer finished; carried: the next message carries
+// it): a line with the keys that continue it and ask again, and, once per
+// conversation, that background mode would have resumed it. The offer
+// holds until something else is shown (turns.endShown, turns.offered); a
+// turn that did not drop takes back the offer before it.
+func (d *dropState) ended(conv *session.Conversation, t *turn, dropped, carried bool) []noticeMsg {
+	d.offer = nil
+	if !dropped {
+		return nil
+	}
+	d.offer = &dropOffer{conv: conv, turn: t.sess, at: -1}
 	offer := `enter sends "continue" · ctrl+t retries (/retry)`
 	if carried {
 		offer += " · any message you send carries the partial answer"
 	}
-	out = append(out, noticeMsg{block.Info, offer})
-	if !t.req.Background && !ts.conv.Stateless && ts.drop.hinted != ts.conv {
-		ts.drop.hinted = ts.conv
+	out := []noticeMsg{{block.Info, offer}}
+	if !t.req.Background && !conv.Stateless && d.hinted != conv {
+		d.hinted = conv
 		out = append(out, noticeMsg{block.Info, backgroundHint})
 	}
 	return out
@@ -91,11 +117,16 @@ type dropOffer struct {
 	at   int           // the transcript's length once its notices were shown; -1 before
 }
 
-// offerShown records the transcript's length once the end notices of a
-// turn are shown.
-func (ts *turns) offerShown(n int) {
+// endShown records that the end of the turn in flight is shown, at now:
+// the transcript is n long with its end notices, from where a dropped
+// stream's keys hold while they are the last thing (offered), and the
+// turn's record in the history ends.
+func (ts *turns) endShown(n int, now time.Time) {
 	if o := ts.drop.offer; o != nil && o.at < 0 {
 		o.at = n
+	}
+	if t := ts.cur; t.log != nil {
+		t.log.End(now, t.sess)
 	}
 }
 

@@ -1,11 +1,13 @@
 package ui
 
 // This file is the turns child: the conversation and the turn in flight.
-// It starts turns, asks for their batches, does what the turn engine
-// answers (session/engine.go: resend without what the server refused, or
-// with the history), paces the frames, and stops them; it reports
-// to the root only through messages (frameState.post). The root folds the
-// batches into the transcript and the status line (flow.go).
+// It starts turns, asks for their batches and folds them in (flight.go),
+// does what the turn engine answers (session/engine.go: resend without
+// what the server refused, or with the history), paces the frames, stops
+// turns and ends them (turnend.go). It reports to the root through
+// messages (frameState.post) and the facts its methods return (folded,
+// turnEnd), which the root routes to the transcript and the status line
+// (flow.go); the root never drives the turn in flight itself.
 
 import (
 	"context"
@@ -45,9 +47,7 @@ type turns struct {
 func (ts *turns) resend(t *turn, req stream.Request) tea.Cmd {
 	req.Tools = t.req.Tools
 	ts.gen++
-	nt := startTurn(ts.ctx, ts.gen, ts.opts.Client, t.sess, req, ts.fs.clock(), ts.opts.responseLimit())
-	nt.log = t.log
-	ts.cur = nt
+	ts.cur = startTurn(ts.ctx, ts.gen, ts.opts.Client, t.sess, req, ts.fs.clock(), ts.opts.responseLimit(), t.log)
 	return ts.pace(pace.Facts{Cause: pace.Begin}, ts.fs.clock())
 }
 
@@ -58,19 +58,19 @@ func (ts *turns) resend(t *turn, req stream.Request) tea.Cmd {
 func (ts *turns) interrupt() tea.Cmd {
 	ts.cur.stopped = true
 	ts.cur.handle.Cancel(errStopped)
-	return tea.Batch(ts.pace(pace.Facts{Cause: pace.Stop}, ts.fs.clock()), ts.cancelOnServer(ts.cur))
+	return tea.Batch(ts.pace(pace.Facts{Cause: pace.Stop}, ts.fs.clock()), ts.cur.cancelOnServer(ts.opts.Client))
 }
 
 // settleRetry replaces the turn's retry countdown, if one shows, with the
-// retry's outcome.
-func (ts *turns) settleRetry(t *turn, outcome string) {
+// retry's outcome; fs redraws it.
+func (t *turn) settleRetry(outcome string, fs *frameState) {
 	if t.retry.entry == nil {
 		return
 	}
 	if s, ok := t.retry.entry.b.(block.Retrier); ok {
 		s.Settle(resumeOutcome(t, outcome))
 	}
-	ts.fs.post(redrawMsg{t.retry.entry.idx})
+	fs.post(redrawMsg{t.retry.entry.idx})
 	t.retry = retryNote{}
 }
 
@@ -94,11 +94,12 @@ func (t *turn) retrying(r *stream.RetryInfo, now time.Time, fs *frameState) *pla
 }
 
 // start makes the turn mk builds, with the next generation, the one in
-// flight.
-func (ts *turns) start(mk func(gen int) *turn) *turn {
+// flight, and paces it: it returns when the turn started, and the Cmds
+// for its first batch and the spinner until it comes.
+func (ts *turns) start(mk func(gen int) *turn) (started time.Time, pacing tea.Cmd) {
 	ts.gen++
 	ts.cur = mk(ts.gen)
-	return ts.cur
+	return ts.cur.started, ts.pace(pace.Facts{Cause: pace.Begin}, ts.fs.clock())
 }
 
 // engine is the turn engine for the provider the chat talks to
@@ -208,12 +209,11 @@ func (ts *turns) foreground(t *turn, r *stream.RetryInfo) {
 	ts.say(block.Warning, "the server refused background mode ("+retryReason(r.Err)+") — this session goes on in foreground mode")
 }
 
-// cancelOnServer asks the server to stop t's response when it runs in
-// background mode (it would go on running otherwise); nil when it does not
-// or its id is not known yet. A failure is not shown: the turn already
-// stopped here.
-func (ts *turns) cancelOnServer(t *turn) tea.Cmd {
-	c := ts.opts.Client
+// cancelOnServer asks the server (through c) to stop t's response when it
+// runs in background mode (it would go on running otherwise); nil when it
+// does not or its id is not known yet. A failure is not shown: the turn
+// already stopped here.
+func (t *turn) cancelOnServer(c *stream.Client) tea.Cmd {
 	s := t.acc.Current()
 	if c == nil || !t.req.Background || s == nil || s.ID == "" || s.Terminal {
 		return nil

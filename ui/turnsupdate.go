@@ -29,6 +29,9 @@ type (
 	// turnSettledMsg says the turn that ended is drawn and settled: none
 	// is in flight.
 	turnSettledMsg struct{}
+	// quitMsg says the chat is quitting: a turn still streaming writes all
+	// that was shown of it to the history (it stays unfinished there).
+	quitMsg struct{}
 )
 
 // Update takes what the root asks of the conversation and the turn in
@@ -59,6 +62,10 @@ func (ts *turns) Update(msg tea.Msg) tea.Cmd {
 		}
 	case turnSettledMsg:
 		ts.cur = nil
+	case quitMsg:
+		if t := ts.cur; t != nil && !t.ended && t.log != nil {
+			t.log.Flush(ts.fs.clock(), t.snapshots())
+		}
 	case resetMsg:
 		return ts.reset(msg)
 	}
