@@ -168,3 +168,55 @@ func TestHistoryReportsByMessage(t *testing.T) {
 		t.Fatalf("a missing session posted %#v", f.outbox[0])
 	}
 }
+
+// TestQuitMidAnswerKeepsWhatWasShown: quitting while an answer streams
+// writes all that was shown of it to the history, the last delta included
+// (the turns child flushes its turn's record on quitMsg), though the record
+// wrote it last a frame earlier; the turn stays unfinished there.
+func TestQuitMidAnswerKeepsWhatWasShown(t *testing.T) {
+	t.Parallel()
+	srv := streamtest.New(t)
+	gate := make(chan struct{}, 16)
+	srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_1", "kept ", "when ", "quitting", " never sent"), Gate: gate})
+	db := tempDB(t)
+	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL}, DB: db})
+	m.Init()
+	m.Update(SubmitMsg{Text: "hello"})
+	now := time.Unix(1_700_000_000, 0)
+	show := func(events int, want string) {
+		for range events {
+			gate <- struct{}{}
+		}
+		deadline := time.After(10 * time.Second) // a failure guard
+		for !strings.Contains(plain(m), want) {
+			select {
+			case b, ok := <-m.turns.cur.handle.Chan():
+				if !ok || b.Final {
+					t.Fatalf("the stream ended before %q showed", want)
+				}
+				m.Update(batchMsg{gen: m.turns.cur.gen, batch: b})
+				now = now.Add(20 * time.Millisecond) // within the record's SaveEvery: no save is due
+				m.Update(frameMsg{gen: m.turns.gen, now: now})
+			case <-deadline:
+				t.Fatalf("%q never showed:\n%s", want, plain(m))
+			}
+		}
+	}
+	show(5, "kept") // created, in progress, the item, its part, the first delta: the record's first note writes it
+	show(2, "kept when quitting")
+	j := m.history.journal
+	m.shutdown()
+	s, _, err := db.Load(j.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	conv, probs := session.FromStore(s)
+	if len(probs) > 0 || len(conv.Turns) != 1 || len(conv.Turns[0].Responses) != 1 || len(conv.Turns[0].Responses[0].Items) != 1 {
+		t.Fatalf("stored: %d turns, problems %v", len(conv.Turns), probs)
+	}
+	st := conv.Turns[0]
+	if got := st.Responses[0].Items[0].Text(); got != "kept when quitting" || !st.Interrupted() {
+		t.Errorf("stored %q, interrupted %v", got, st.Interrupted())
+	}
+	close(gate) // the stream's last events go to no one
+}

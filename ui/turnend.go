@@ -27,7 +27,7 @@ type turnEnd struct {
 	usage   Usage                 // its token usage (turn.usage)
 	failed  bool                  // the stream broke, or a response failed (turnFailed)
 	stopped bool                  // the user stopped it
-	ok      bool                  // neither stopped nor failed by the stream: its calls run
+	ok      bool                  // neither stopped nor ended by an error: its calls run
 	changed map[*stream.Item]bool // its items changed since the last frame
 	notices []noticeMsg           // how it ended, when it went badly, and what a dropped stream offers
 	prompt  string                // the conversation's first prompt, when this turn answered it well; else ""
