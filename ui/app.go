@@ -434,7 +434,7 @@ func (m *Model) View() tea.View {
 	if u := m.underComposer(); u != "" {
 		parts = slices.Insert(parts, 2, strings.TrimSuffix(u, "\n"))
 	}
-	v := tea.NewView(strings.Join(parts, "\n"))
+	v := tea.NewView(m.frame.drawn(strings.Join(parts, "\n")))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.ReportFocus = m.notify.reportsFocus()

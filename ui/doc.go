@@ -71,7 +71,9 @@
 // stream.Start → batchMsg (the pacer takes one batch a frame and draws it,
 // or waits for the frame in a burst) → accumulator → blocks → View. Frame
 // ticks run only while something changes (spinner, tools, live panels);
-// none at the prompt. Settled entries are cached per width, so View costs
+// none at the prompt, and a View whose screen did not change returns the
+// string it returned before (screen.go), which Bubble Tea's 60 Hz renderer
+// compares by its address. Settled entries are cached per width, so View costs
 // the same however long the session grows. A markdown render that falls
 // back to plain text says so once, in one line (block.Renderers.NewNote).
 //

@@ -60,6 +60,8 @@ type frameState struct {
 	// outbox holds what children report to the root while a message is
 	// handled (post); Model.Update routes it, in order, before it returns
 	outbox []tea.Msg
+	// screen is the screen the root's View returned last (screen.go).
+	screen screenMemo
 }
 
 // copy copies text to the clipboard (clipboard.copy); without one (a child
