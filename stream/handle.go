@@ -160,16 +160,18 @@ func (h *Handle) next(notBefore time.Time, quiet time.Duration) (Batch, bool) {
 			break
 		}
 		var due <-chan time.Time
-		if len(h.pending.Events) > 0 {
-			wait := time.Until(notBefore)
-			if wait <= 0 {
-				break
-			}
+		if wait := time.Until(notBefore); wait > 0 {
+			// before the frame only what must not wait for it wakes the
+			// consumer, pending or not: one wake a batch, where waiting
+			// for any piece first woke it twice (at the first piece of the
+			// batch, and at the frame)
 			if timer == nil {
 				timer = time.NewTimer(wait)
 			}
 			due = timer.C
 			h.waiting = waitUrgent
+		} else if len(h.pending.Events) > 0 {
+			break
 		} else {
 			h.waiting = waitAny
 		}

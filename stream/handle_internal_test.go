@@ -185,6 +185,38 @@ func TestNextByHoldsUntilTheFrame(t *testing.T) {
 	}
 }
 
+// TestNextByParksOnceBeforeTheFrame: a consumer that asks before its frame
+// with nothing pending parks until the frame (only what must not wait
+// wakes it), not until the first piece: a paced stream wakes it once a
+// batch, not twice (at the batch's first delta, and again at the frame).
+func TestNextByParksOnceBeforeTheFrame(t *testing.T) {
+	h, _ := newTestHandle(context.Background())
+	got := make(chan Batch)
+	go func() { b, _ := h.NextBy(time.Now().Add(time.Hour)); got <- b }()
+	for {
+		h.mu.Lock()
+		w := h.waiting
+		h.mu.Unlock()
+		if w != waitNone {
+			if w != waitUrgent {
+				t.Fatalf("an empty batch before its frame parks the consumer for any piece (%d), want only what must not wait (%d)", w, waitUrgent)
+			}
+			break
+		}
+	}
+	h.put(piece{ev: Event{Kind: KindTextDelta, Delta: "a"}})
+	h.mu.Lock()
+	w := h.waiting
+	h.mu.Unlock()
+	if w != waitUrgent {
+		t.Errorf("a delta before the frame woke the consumer (waiting %d)", w)
+	}
+	h.put(piece{final: true})
+	if b := <-got; len(b.Events) != 1 || !b.Final {
+		t.Errorf("%d events, final %v: want the delta with the end", len(b.Events), b.Final)
+	}
+}
+
 // TestNextWithinHoldsFromNow: NextWithin holds what comes for the time
 // given from now (the consumer is parked until the end wakes it, and the
 // reader's pause sees that time), and with none hands it over at once.

@@ -13,23 +13,28 @@ import (
 // exactly the result's size: json.Marshal holds a text as long as the
 // response limit in a buffer that grows by doubling and then copies it
 // out, three or four copies of the text at once where this holds one.
-// It measures the result first and then writes it; a string longer than
-// bigString is escaped a chunk at a time, so no step holds a second copy
-// of it.
+// It measures the result first and then writes it; a string is escaped
+// straight to the buffer (a long one a chunk of bigString at a time), so
+// no step holds a second copy of it.
 func marshalOnce(v any) ([]byte, error) {
 	var n counter
 	if err := encodeValue(&n, v); err != nil {
 		return nil, err
 	}
-	b := bytes.NewBuffer(make([]byte, 0, int(n)))
+	return encodeSized(v, int(n))
+}
+
+// encodeSized encodes v, whose JSON is n bytes long, into one buffer of
+// that size.
+func encodeSized(v any, n int) ([]byte, error) {
+	b := bytes.NewBuffer(make([]byte, 0, n))
 	if err := encodeValue(b, v); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil
 }
 
-// bigString is the length past which marshalOnce escapes a string in
-// chunks of this size rather than whole.
+// bigString is the size of the chunks a long string is escaped in.
 const bigString = 64 << 10
 
 // jsonWriter is where encodeValue writes: a bytes.Buffer, or a counter
@@ -83,9 +88,9 @@ func encodeValue(w jsonWriter, v any) error {
 		}
 		return w.WriteByte(']')
 	case string:
-		if len(v) > bigString {
-			return encodeString(w, v)
-		}
+		// straight to w, never a copy: an item's text is measured and
+		// written again at every save of a streaming answer
+		return encodeString(w, v)
 	}
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -49,7 +49,11 @@ func (j *ItemJSON) Bytes() json.RawMessage {
 	if j.v == nil {
 		return j.raw
 	}
-	b, err := marshalOnce(j.v)
+	n := j.Len() // measured once: the store measures before it writes
+	if j.v == nil {
+		return j.raw // the values did not encode: the fallback
+	}
+	b, err := encodeSized(j.v, n)
 	if err != nil {
 		return j.fallback
 	}

@@ -109,3 +109,33 @@ func TestItemJSONWriteToHoldsNoCopy(t *testing.T) {
 		t.Errorf("measuring and writing the redacted JSON of an %d MiB answer allocated %.3f bytes per byte of its text, want at most 0.5 (no copy of it)", n>>20, perByte)
 	}
 }
+
+// TestItemJSONBytesHoldsOneCopy: the store measures and builds the JSON
+// of a streaming answer at every save (once a second while it streams):
+// for a 40 KB answer that allocates the JSON's buffer and next to nothing
+// else, where measuring with json.Marshal and building with a second
+// measure allocated about four copies of the text.
+func TestItemJSONBytesHoldsOneCopy(t *testing.T) {
+	costtest.SkipAllocsIfRace(t)
+	it := &Item{Type: "message", ID: "msg_1", Role: "assistant", Status: "in_progress", Added: true, dirty: true,
+		Content: []Part{{Type: "output_text", Text: strings.Repeat("word and\tmore <words> é\n", 40<<10/26)}}}
+	least := uint64(math.MaxUint64)
+	var js []byte
+	for range 3 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		e := it.Encoded()
+		e.Len()
+		js = e.Bytes()
+		runtime.ReadMemStats(&after)
+		least = min(least, after.TotalAlloc-before.TotalAlloc)
+	}
+	if want := it.JSON(); string(js) != string(want) {
+		t.Fatalf("Bytes differs from JSON (len %d, want %d)", len(js), len(want))
+	}
+	perByte := float64(least) / float64(len(js))
+	t.Logf("%.3f bytes allocated per byte of JSON", perByte)
+	if perByte > 1.25 {
+		t.Errorf("measuring and building the JSON of a %d KB answer allocated %.3f bytes per byte of it, want at most 1.25 (its buffer)", len(it.Content[0].Text)>>10, perByte)
+	}
+}

@@ -221,34 +221,43 @@ func (t Transcript) View() string {
 	if showHint {
 		rows--
 	}
-	var b strings.Builder
-	b.Grow(t.height * (2*t.width + 16)) // room for styled lines: one allocation
-	n := 0
-	for i := a; i < len(t.slots) && n < rows; i++ {
+	// the rows first, then one allocation of exactly their size: a frame
+	// is a few KB, and a guess by the screen's size was several times that
+	// every frame (a fifth of what a streaming answer allocated)
+	var held [64]string
+	lines := held[:0]
+	size := 0
+	for i := a; i < len(t.slots) && len(lines) < rows; i++ {
 		s, sp := t.slot(i), t.span(i)
-		for k := off; k < sp && n < rows; k++ {
-			if n > 0 {
-				b.WriteByte('\n')
-			}
+		for k := off; k < sp && len(lines) < rows; k++ {
 			line := t.paintMark(t.line(s, i, k), i, k-min(i, 1))
 			if t.navAt == i+1 {
 				line = t.markLine(line, i > 0 && k == 0)
 			}
-			b.WriteString(line)
-			n++
+			lines = append(lines, line)
+			size += len(line)
 		}
 		off = 0
 	}
-	for ; n < rows; n++ {
+	hint := ""
+	if showHint {
+		hint = t.hintLine()
+	}
+	var b strings.Builder
+	b.Grow(size + max(rows-1, 0) + 1 + len(hint))
+	for n := range rows {
 		if n > 0 {
 			b.WriteByte('\n')
+		}
+		if n < len(lines) {
+			b.WriteString(lines[n])
 		}
 	}
 	if showHint {
 		if rows > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(t.hintLine())
+		b.WriteString(hint)
 	}
 	return b.String()
 }
