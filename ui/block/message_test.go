@@ -203,8 +203,10 @@ func TestRefusalAndCommentary(t *testing.T) {
 // TestDraftIsColouredWhenTheFinalComes: a live message drawn in a hurry
 // (Context.Draft) shows the rows it shows when drawn at leisure, with its
 // code not yet coloured; once done, it stays a draft until FinalRender's
-// answer comes (so the end of a fast stream is drawn first), and is then
-// drawn in colour. A message long enough to be drawn from its pages too.
+// answer comes (so the end of a fast stream is drawn first), also when
+// FinalRender was asked again meanwhile, and is then drawn in colour, with
+// the colours made by FinalRender's function (off the UI goroutine), not
+// left to the View. A message long enough to be drawn from its pages too.
 func TestDraftIsColouredWhenTheFinalComes(t *testing.T) {
 	short := "Some code:\n\n```go\nfunc main() { fmt.Println(\"hi\") }\n```\n\nAnd the end."
 	var long strings.Builder
@@ -244,8 +246,17 @@ func TestDraftIsColouredWhenTheFinalComes(t *testing.T) {
 		b.Update(epoch)
 		f := b.(Finisher)
 		render := f.FinalRender(ctx)
+		again := f.FinalRender(ctx) // asked again (a later frame) before the first answer came
 		check("done, before the final", b.Render(ctx), false)
+		check("asked again", b.Render(ctx), false)
+		f.SetFinal(60, again()) // it colours (once: the first one's function waits for it)
+		if b.(*message).colouring(ctx.markdown(60)) != nil {
+			t.Fatalf("%d bytes: the answer asked again did not colour", len(text))
+		}
 		f.SetFinal(60, render())
+		if b.(*message).colouring(ctx.markdown(60)) != nil {
+			t.Fatalf("%d bytes: code is left for the View after the final to colour on the UI goroutine", len(text))
+		}
 		check("after the final", b.Render(ctx), true)
 		check("a later frame in a hurry", b.Render(hurry), true)
 	}
