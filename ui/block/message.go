@@ -26,8 +26,8 @@ import (
 //     checked against.
 //   - rev changes on Update and End; settled holds the whole output of a
 //     block that is not live.
-//   - colour, when set, is the work FinalRender started for asked; only
-//     SetFinal takes it, once it is done.
+//   - wait.colour, when set, is the work FinalRender started for asked;
+//     only SetFinal takes it, once it is done.
 type message struct {
 	it    *stream.Item
 	ended bool
@@ -39,10 +39,9 @@ type message struct {
 	refs    cite.Refs
 	refusal string // cleaned refusal text
 	doc     mdDoc
-	asked   final      // what the last FinalRender rendered
-	coming  bool       // that render is being made from the source (SetFinal has not run)
-	colour  *colouring // a draft's code being coloured off the UI goroutine for asked, nil when none
-	final   final      // the render in use, when it matches
+	asked   final     // what the last FinalRender rendered
+	wait    finalWait // what asked waits for
+	final   final     // the render in use, when it matches
 
 	fits    fitters
 	settled cache
@@ -72,11 +71,17 @@ func (m *message) Release() {
 		return
 	}
 	m.settled = cache{}
-	m.final, m.asked, m.coming, m.colour = final{}, final{}, false, nil
+	m.final, m.asked, m.wait = final{}, final{}, finalWait{}
 	m.doc.st = nil
 	m.fits = fitters{}
 	m.pages.prev.st, m.pages.cur.st = nil, nil
 	m.rev++
+}
+
+// finalWait is what the render FinalRender was last asked for waits for.
+type finalWait struct {
+	coming bool       // that render is being made from the source (SetFinal has not run)
+	colour *colouring // a draft's code being coloured off the UI goroutine for it, nil when none
 }
 
 // final is a whole-document render of a message: asked for by FinalRender
@@ -217,23 +222,27 @@ func (m *message) FinalRender(ctx Context) func() string {
 	width := max(ctx.Width, 1)
 	r := ctx.markdown(width)
 	asked := final{width: ctx.Width, styles: ctx.Styles, src: m.src}
-	again := m.colour != nil && m.asked == asked // its colours are on their way
+	again := m.wait.colour != nil && m.asked == asked // its colours are on their way
 	m.asked = asked
 	if m.pages.on || m.drafted() {
 		// drawn from its pages: a whole render would cost what paging saves
 		// (but of a page drawn roughly); a draft is drawn until SetFinal, and
 		// then the stream's View shows it coloured
-		m.coming = m.drafted()
+		m.wait.coming = m.drafted()
 		if m.pages.on && m.pages.rough() {
 			return m.pages.final(ctx, width, ctx.look())
 		}
 		if !again {
-			m.colour = m.colouring(r)
+			m.wait.colour = m.colouring(r)
 		}
-		if c := m.colour; c != nil {
+		if c := m.wait.colour; c != nil {
 			return func() string { c.run(); return "" } // asked again: runs once, both answers wait for it
 		}
 		return func() string { return "" }
+	}
+	if f := m.final; f.out != "" && f.width == asked.width && f.styles == asked.styles && f.src == asked.src {
+		out := f.out // made already (the turn's end asks again for every item): the same answer, at no cost
+		return func() string { return out }
 	}
 	src := m.src
 	if r != nil && m.doc.st != nil && m.doc.st.Renderer() == r && m.doc.src == src && !m.doc.st.Rough() {
@@ -317,27 +326,31 @@ func (m *message) drafted() bool {
 // a fast stream is drawn before its code is coloured.
 func (m *message) finalComing(ctx Context) bool {
 	a := m.asked
-	return m.coming && a.src == m.src && a.width == ctx.Width && a.styles == ctx.Styles
+	return m.wait.coming && a.src == m.src && a.width == ctx.Width && a.styles == ctx.Styles
 }
 
 // SetFinal swaps the final render in, unless it was made for another width
 // or the message changed since FinalRender.
 func (m *message) SetFinal(width int, rendered string) {
-	if c := m.colour; c != nil {
+	if c := m.wait.colour; c != nil {
 		if !c.done() {
 			return // an answer asked before the colours: theirs comes after, the draft stays till then
 		}
-		m.colour = nil
+		m.wait.colour = nil
 		if width == m.asked.width && m.asked.src == m.src {
 			c.apply()
 		}
 	}
-	m.coming = false
+	m.wait.coming = false
 	if width != m.asked.width || m.asked.src != m.src {
 		return
 	}
-	m.final = m.asked
-	m.final.out = rendered
+	f := m.asked
+	f.out = rendered
+	if f == m.final {
+		return // the render in use: nothing to draw again
+	}
+	m.final = f
 	m.rev++
 }
 

@@ -385,3 +385,30 @@ func TestCitationURLUntrusted(t *testing.T) {
 		}
 	}
 }
+
+// TestFinalAskedAgainIsTheSame: the turn's end asks every item for its
+// final render again; a message whose final render is in use answers with
+// it (no render, no fitting) and taking it back draws nothing again.
+func TestFinalAskedAgainIsTheSame(t *testing.T) {
+	it := item(t, `{"type":"message","id":"m","role":"assistant","status":"completed","content":[{"type":"output_text","text":"Some *text*.\n\n`+"```go\\nx := 1\\n```"+`","annotations":[]}]}`)
+	b := ForItem(it, epoch)
+	b.Update(epoch)
+	ctx := testCtx(60, epoch)
+	f := b.(Finisher)
+	_ = b.Render(ctx)
+	render := f.FinalRender(ctx)
+	f.SetFinal(60, render())
+	m := b.(*message)
+	out, rev := m.final.out, m.rev
+	if out == "" {
+		t.Fatal("the final render was not taken")
+	}
+	again := f.FinalRender(ctx)()
+	if again != out {
+		t.Fatalf("asked again: %q, want the render in use %q", again, out)
+	}
+	f.SetFinal(60, again)
+	if m.rev != rev {
+		t.Error("the same final render taken again changed the block: it is drawn again")
+	}
+}
