@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -74,6 +75,10 @@ func (c *Colouring) run() {
 	for i, src := range c.srcs {
 		doc, b, _ := c.r.parse(src, c.refs)
 		outs[i] = c.r.document(doc, b) // never an open fence: a block followed it
+		// on one processor (GOMAXPROCS=1) the UI, the renderer and the
+		// reader wait for this goroutine to be preempted (up to 10 ms each
+		// time one wakes): it steps aside after every block instead
+		runtime.Gosched()
 	}
 	c.outs = outs
 }
