@@ -53,7 +53,8 @@ type Batch struct {
 //     (a delta that came more than quiet after the event before it, fresh,
 //     or one that closes a text, an item or the response); lastEv is when
 //     the last event was added; stale says the reader's last read took
-//     bytes already waiting (none of them can be fresh).
+//     bytes already waiting (none of them can be fresh); closing says an
+//     event that closes a text or an item came and no delta since.
 type Handle struct {
 	ctx    context.Context
 	cancel context.CancelCauseFunc
@@ -71,6 +72,7 @@ type Handle struct {
 	fresh   bool
 	clock   func() time.Time // nil: time.Now (tests set it)
 	stale   bool             // the reader's last read took bytes that were already waiting (readWaited)
+	closing bool             // a text or an item closed, no delta since: the reader does not pause (readBy)
 	hint    int              // how many events the last batches held
 	wake    chan struct{}    // cap 1: something arrived for a waiting consumer
 	space   chan struct{}    // cap 1: the full batch the reader waits on was taken
@@ -84,10 +86,17 @@ type Handle struct {
 // (NextPaced), within it, so a delta after a pause or the end of a
 // response is seen within the frame it comes in. (Reading every half quiet
 // woke the reader 60 times a second for a paced answer, twice the CPU of
-// its reads for nothing the user sees.)
+// its reads for nothing the user sees.) Once a text or an item has
+// closed, and until a delta comes, the reader does not pause: what follows
+// a text's end is the rest of its item and the response's end, sent at
+// once, each a batch of its own when it carries the whole text (a pause
+// before each held the end of a paced answer up to a frame per event).
 func (h *Handle) readBy(now time.Time) time.Time {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.closing {
+		return time.Time{}
+	}
 	if by := now.Add(h.quiet); h.quiet > 0 && (h.due.IsZero() || by.Before(h.due)) {
 		return by
 	}
@@ -296,6 +305,12 @@ func (h *Handle) mark(ev *Event) {
 		if k := ev.Kind; k == KindTextDone || k == KindItemDone || k.IsTerminal() {
 			h.urgent = true
 		}
+	}
+	switch {
+	case ev.Delta != "":
+		h.closing = false
+	case ev.Kind == KindTextDone || ev.Kind == KindItemDone:
+		h.closing = true
 	}
 	h.lastEv = t
 }

@@ -139,3 +139,31 @@ func TestHandleRecordsTheConsumersFrame(t *testing.T) {
 		t.Error("Next left a frame for the reader to wait for")
 	}
 }
+
+// TestPacerReadsOnAfterATextEnds: once a text or an item has closed, the
+// reader does not wait for the consumer's frame (the rest of the item and
+// the response's end follow at once, each a batch of its own) until the
+// next delta comes; a delta brings the pause back.
+func TestPacerReadsOnAfterATextEnds(t *testing.T) {
+	h, _ := newTestHandle(context.Background())
+	due := time.Now().Add(time.Hour)
+	h.put(piece{ev: Event{Kind: KindTextDelta, Delta: "x"}})
+	h.due = due
+	if !h.readBy(time.Now()).Equal(due) {
+		t.Fatal("a delta: the reader does not wait for the frame")
+	}
+	for _, k := range []Kind{KindTextDone, KindItemDone} {
+		h.put(piece{ev: Event{Kind: KindTextDelta, Delta: "y"}})
+		h.put(piece{ev: Event{Kind: k}})
+		h.put(piece{ev: Event{Kind: KindPartDone}}) // what follows a text's end, before the item's
+		h.due = due
+		if by := h.readBy(time.Now()); !by.IsZero() {
+			t.Errorf("after %v: the reader waits until %v, not reading on", k, by)
+		}
+	}
+	h.put(piece{ev: Event{Kind: KindTextDelta, Delta: "z"}})
+	h.due = due
+	if !h.readBy(time.Now()).Equal(due) {
+		t.Error("a delta after an item's end: the reader does not wait for the frame again")
+	}
+}

@@ -26,6 +26,8 @@ import (
 //     checked against.
 //   - rev changes on Update and End; settled holds the whole output of a
 //     block that is not live.
+//   - wait.colour, when set, is the work FinalRender started for asked;
+//     only SetFinal takes it, once it is done.
 type message struct {
 	it    *stream.Item
 	ended bool
@@ -37,9 +39,9 @@ type message struct {
 	refs    cite.Refs
 	refusal string // cleaned refusal text
 	doc     mdDoc
-	asked   final // what the last FinalRender rendered
-	coming  bool  // that render is being made from the source (SetFinal has not run)
-	final   final // the render in use, when it matches
+	asked   final     // what the last FinalRender rendered
+	wait    finalWait // what asked waits for
+	final   final     // the render in use, when it matches
 
 	fits    fitters
 	settled cache
@@ -69,11 +71,17 @@ func (m *message) Release() {
 		return
 	}
 	m.settled = cache{}
-	m.final, m.asked, m.coming = final{}, final{}, false
+	m.final, m.asked, m.wait = final{}, final{}, finalWait{}
 	m.doc.st = nil
 	m.fits = fitters{}
 	m.pages.prev.st, m.pages.cur.st = nil, nil
 	m.rev++
+}
+
+// finalWait is what the render FinalRender was last asked for waits for.
+type finalWait struct {
+	coming bool       // that render is being made from the source (SetFinal has not run)
+	colour *colouring // a draft's code being coloured off the UI goroutine for it, nil when none
 }
 
 // final is a whole-document render of a message: asked for by FinalRender
@@ -207,20 +215,34 @@ func (m *message) decorate(md string, width int, lk *look) string {
 // to run off the UI goroutine. The renderer is picked here, on the UI
 // goroutine; the function only reads. A message streamed with that renderer
 // already has it: the stream's view equals a whole render (ui/markdown's
-// property), so only its fitting is left to do.
+// property), so only its fitting is left to do. A drafted one's code is
+// coloured by the function (markdown.Colouring), not by the View after
+// SetFinal: the end of a fast answer is not held up by its colours.
 func (m *message) FinalRender(ctx Context) func() string {
 	width := max(ctx.Width, 1)
 	r := ctx.markdown(width)
-	m.asked = final{width: ctx.Width, styles: ctx.Styles, src: m.src}
+	asked := final{width: ctx.Width, styles: ctx.Styles, src: m.src}
+	again := m.wait.colour != nil && m.asked == asked // its colours are on their way
+	m.asked = asked
 	if m.pages.on || m.drafted() {
 		// drawn from its pages: a whole render would cost what paging saves
 		// (but of a page drawn roughly); a draft is drawn until SetFinal, and
-		// then the streams' View colours it
-		m.coming = m.drafted()
+		// then the stream's View shows it coloured
+		m.wait.coming = m.drafted()
 		if m.pages.on && m.pages.rough() {
 			return m.pages.final(ctx, width, ctx.look())
 		}
+		if !again {
+			m.wait.colour = m.colouring(r)
+		}
+		if c := m.wait.colour; c != nil {
+			return func() string { c.run(); return "" } // asked again: runs once, both answers wait for it
+		}
 		return func() string { return "" }
+	}
+	if f := m.final; f.out != "" && f.width == asked.width && f.styles == asked.styles && f.src == asked.src {
+		out := f.out // made already (the turn's end asks again for every item): the same answer, at no cost
+		return func() string { return out }
 	}
 	src := m.src
 	if r != nil && m.doc.st != nil && m.doc.st.Renderer() == r && m.doc.src == src && !m.doc.st.Rough() {
@@ -233,6 +255,61 @@ func (m *message) FinalRender(ctx Context) func() string {
 		}
 	}
 	return func() string { return renderWhole(r, src, width) }
+}
+
+// colouring is the work of colouring a drafted message's code off the UI
+// goroutine: one markdown.Colouring for each of its documents (the
+// message, or its two pages) that waits for colour.
+type colouring struct {
+	sts []*markdown.Stream
+	cs  []*markdown.Colouring
+}
+
+// colouring returns the work that colours the message's drafted
+// documents rendered with r; nil when none waits for colour.
+func (m *message) colouring(r *markdown.Renderer) *colouring {
+	docs := []*mdDoc{&m.doc}
+	if m.pages.on {
+		docs = []*mdDoc{&m.pages.prev, &m.pages.cur}
+	}
+	var k colouring
+	for _, d := range docs {
+		if d.st == nil || d.st.Renderer() != r {
+			continue
+		}
+		if c := d.st.Colour(); c != nil {
+			k.sts, k.cs = append(k.sts, d.st), append(k.cs, c)
+		}
+	}
+	if len(k.cs) == 0 {
+		return nil
+	}
+	return &k
+}
+
+// run colours, on any goroutine.
+func (k *colouring) run() {
+	for _, c := range k.cs {
+		c.Run()
+	}
+}
+
+// done reports whether run has finished.
+func (k *colouring) done() bool {
+	for _, c := range k.cs {
+		if !c.Done() {
+			return false
+		}
+	}
+	return true
+}
+
+// apply hands the colours to the streams they were made for (a stream the
+// message no longer draws from ignores them).
+func (k *colouring) apply() {
+	for i, c := range k.cs {
+		k.sts[i].SetColoured(c)
+	}
 }
 
 // drafted reports whether the markdown drawn last was a draft (its code
@@ -249,18 +326,31 @@ func (m *message) drafted() bool {
 // a fast stream is drawn before its code is coloured.
 func (m *message) finalComing(ctx Context) bool {
 	a := m.asked
-	return m.coming && a.src == m.src && a.width == ctx.Width && a.styles == ctx.Styles
+	return m.wait.coming && a.src == m.src && a.width == ctx.Width && a.styles == ctx.Styles
 }
 
 // SetFinal swaps the final render in, unless it was made for another width
 // or the message changed since FinalRender.
 func (m *message) SetFinal(width int, rendered string) {
-	m.coming = false
+	if c := m.wait.colour; c != nil {
+		if !c.done() {
+			return // an answer asked before the colours: theirs comes after, the draft stays till then
+		}
+		m.wait.colour = nil
+		if width == m.asked.width && m.asked.src == m.src {
+			c.apply()
+		}
+	}
+	m.wait.coming = false
 	if width != m.asked.width || m.asked.src != m.src {
 		return
 	}
-	m.final = m.asked
-	m.final.out = rendered
+	f := m.asked
+	f.out = rendered
+	if f == m.final {
+		return // the render in use: nothing to draw again
+	}
+	m.final = f
 	m.rev++
 }
 

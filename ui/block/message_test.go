@@ -203,8 +203,10 @@ func TestRefusalAndCommentary(t *testing.T) {
 // TestDraftIsColouredWhenTheFinalComes: a live message drawn in a hurry
 // (Context.Draft) shows the rows it shows when drawn at leisure, with its
 // code not yet coloured; once done, it stays a draft until FinalRender's
-// answer comes (so the end of a fast stream is drawn first), and is then
-// drawn in colour. A message long enough to be drawn from its pages too.
+// answer comes (so the end of a fast stream is drawn first), also when
+// FinalRender was asked again meanwhile, and is then drawn in colour, with
+// the colours made by FinalRender's function (off the UI goroutine), not
+// left to the View. A message long enough to be drawn from its pages too.
 func TestDraftIsColouredWhenTheFinalComes(t *testing.T) {
 	short := "Some code:\n\n```go\nfunc main() { fmt.Println(\"hi\") }\n```\n\nAnd the end."
 	var long strings.Builder
@@ -244,8 +246,17 @@ func TestDraftIsColouredWhenTheFinalComes(t *testing.T) {
 		b.Update(epoch)
 		f := b.(Finisher)
 		render := f.FinalRender(ctx)
+		again := f.FinalRender(ctx) // asked again (a later frame) before the first answer came
 		check("done, before the final", b.Render(ctx), false)
+		check("asked again", b.Render(ctx), false)
+		f.SetFinal(60, again()) // it colours (once: the first one's function waits for it)
+		if b.(*message).colouring(ctx.markdown(60)) != nil {
+			t.Fatalf("%d bytes: the answer asked again did not colour", len(text))
+		}
 		f.SetFinal(60, render())
+		if b.(*message).colouring(ctx.markdown(60)) != nil {
+			t.Fatalf("%d bytes: code is left for the View after the final to colour on the UI goroutine", len(text))
+		}
 		check("after the final", b.Render(ctx), true)
 		check("a later frame in a hurry", b.Render(hurry), true)
 	}
@@ -372,5 +383,32 @@ func TestCitationURLUntrusted(t *testing.T) {
 		if !strings.Contains(visible(out), "[1]") {
 			t.Errorf("%q: no marker:\n%s", c.url, visible(out))
 		}
+	}
+}
+
+// TestFinalAskedAgainIsTheSame: the turn's end asks every item for its
+// final render again; a message whose final render is in use answers with
+// it (no render, no fitting) and taking it back draws nothing again.
+func TestFinalAskedAgainIsTheSame(t *testing.T) {
+	it := item(t, `{"type":"message","id":"m","role":"assistant","status":"completed","content":[{"type":"output_text","text":"Some *text*.\n\n`+"```go\\nx := 1\\n```"+`","annotations":[]}]}`)
+	b := ForItem(it, epoch)
+	b.Update(epoch)
+	ctx := testCtx(60, epoch)
+	f := b.(Finisher)
+	_ = b.Render(ctx)
+	render := f.FinalRender(ctx)
+	f.SetFinal(60, render())
+	m := b.(*message)
+	out, rev := m.final.out, m.rev
+	if out == "" {
+		t.Fatal("the final render was not taken")
+	}
+	again := f.FinalRender(ctx)()
+	if again != out {
+		t.Fatalf("asked again: %q, want the render in use %q", again, out)
+	}
+	f.SetFinal(60, again)
+	if m.rev != rev {
+		t.Error("the same final render taken again changed the block: it is drawn again")
 	}
 }

@@ -1,0 +1,90 @@
+package markdown
+
+import (
+	"testing"
+)
+
+// TestColouringEqualsView is Colouring's property, on every recorded
+// answer and the edge document drafted whole: the blocks coloured off the
+// Stream's goroutine and taken back make the View equal a whole render,
+// and that View renders no settled block again (Colour has nothing left).
+func TestColouringEqualsView(t *testing.T) {
+	t.Parallel() // renderers of its own
+	docs := allAnswers(t)
+	for name, doc := range testDocs(t) {
+		docs[name] = doc
+	}
+	full, quick := quickRenderer(t, 60)
+	coloured := 0
+	for name, doc := range docs {
+		s := NewStream(full)
+		for _, d := range chunks(doc) {
+			s.Append(d)
+			_ = s.Draft(quick)
+		}
+		c := s.Colour()
+		if c == nil {
+			continue // no code
+		}
+		done := make(chan struct{})
+		go func() { c.Run(); close(done) }() // off the Stream's goroutine, as the chat does
+		<-done
+		if !s.SetColoured(c) {
+			t.Fatalf("%s: the colours were not taken", name)
+		}
+		coloured++
+		if s.Colour() != nil {
+			t.Fatalf("%s: blocks still wait for colour after SetColoured", name)
+		}
+		want, err := full.Render(s.Source())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := diffVisible(s.View(), want); diff != "" {
+			t.Fatalf("%s: the view after the colours: %s", name, diff)
+		}
+	}
+	if coloured == 0 {
+		t.Fatal("no document had code to colour")
+	}
+}
+
+// TestColouringOfAnotherStream: colours made before the stream changed
+// (more text, another renderer), or not yet made, are not taken; the View
+// colours the blocks itself, as without them.
+func TestColouringOfAnotherStream(t *testing.T) {
+	full, quick := quickRenderer(t, 60)
+	other, _ := quickRenderer(t, 50)
+	src := "Some code:\n\n```go\nx := 1\n```\n\nThen more:\n\n```python\nprint(1)\n```\n\nThe end"
+	for _, tc := range []struct {
+		name   string
+		change func(s *Stream, c *Colouring)
+	}{
+		{"not run", func(*Stream, *Colouring) {}},
+		{"text came", func(s *Stream, c *Colouring) { c.Run(); s.Append(" and more") }},
+		{"another renderer", func(s *Stream, c *Colouring) { c.Run(); s.SetRenderer(other) }},
+		{"coloured by a View", func(s *Stream, c *Colouring) { c.Run(); _ = s.View() }},
+	} {
+		s := NewStream(full)
+		s.Append(src)
+		_ = s.Draft(quick)
+		c := s.Colour()
+		if c == nil {
+			t.Fatal("a drafted stream with code has nothing to colour")
+		}
+		tc.change(s, c)
+		if s.SetColoured(c) {
+			t.Errorf("%s: the colours were taken", tc.name)
+		}
+		want, _ := s.Renderer().Render(s.Source())
+		if diff := diffVisible(s.View(), want); diff != "" {
+			t.Errorf("%s: the view: %s", tc.name, diff)
+		}
+	}
+	s := NewStream(full)
+	s.Append(src)
+	_ = s.View()
+	if s.Colour() != nil {
+		t.Error("a stream never drafted has colours to make")
+	}
+}
