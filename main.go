@@ -61,6 +61,7 @@ type options struct {
 	schema                                       string   // --schema FILE|JSON: the -p answer follows this JSON Schema (answer.go)
 	lastMessage                                  string   // --output-last-message FILE: -p writes the final answer there
 	version                                      bool     // --version: print the version and exit
+	demoSpeed                                    float64  // the built-in demo's speed (config.Settings.DemoSpeed): runDemoAt's, no flag
 }
 
 // run is main without the process: it returns the exit status. SIGINT
@@ -69,11 +70,19 @@ type options struct {
 // but quits the way Bubble Tea quits on SIGTERM, saving as on /quit (a
 // cancelled Bubble Tea v2.0.10 program can hang restoring its input).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runDemoAt(1, args, stdin, stdout, stderr)
+}
+
+// runDemoAt is run with the built-in demo answering at demoSpeed times its
+// natural pace: the in-process tests run it fast, so they don't wait on
+// the pacing that the built binary's tests (TestTmuxOneShot, the demo
+// chat) see as a user does.
+func runDemoAt(demoSpeed float64, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	chatCtx, stopInt := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stopInt()
 	ctx, stopTerm := signal.NotifyContext(chatCtx, syscall.SIGTERM)
 	defer stopTerm()
-	root := newRoot(ctx, chatCtx, stdin, stdout, stderr)
+	root := newRoot(ctx, chatCtx, demoSpeed, stdin, stdout, stderr)
 	sets := []*pflag.FlagSet{root.Flags()}
 	for _, c := range root.Commands() {
 		sets = append(sets, c.Flags())
@@ -87,9 +96,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // newRoot builds the command tree. ctx ends on SIGINT and SIGTERM, chatCtx
-// on SIGINT only.
-func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	var o options
+// on SIGINT only. The demo answers at demoSpeed (runDemoAt).
+func newRoot(ctx, chatCtx context.Context, demoSpeed float64, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	o := options{demoSpeed: demoSpeed}
 	root := &cobra.Command{
 		Use:   "runnel [-p PROMPT]",
 		Short: "A terminal chat client for the OpenAI Responses API",
@@ -215,6 +224,7 @@ func loadSettings(o options, stderr io.Writer) (config.Config, config.Settings, 
 		fmt.Fprintf(stderr, "runnel: %s\n", err)
 		return cfg, config.Settings{}, exitUsage
 	}
+	s.DemoSpeed = o.demoSpeed
 	return cfg, s, exitOK
 }
 

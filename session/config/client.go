@@ -5,6 +5,8 @@ package config
 // settings.
 
 import (
+	"cmp"
+
 	"runnel/session"
 	"runnel/session/demo"
 	"runnel/stream"
@@ -12,12 +14,12 @@ import (
 
 // Client returns the client for the settings, and the provider's label:
 // the base URL, or "demo" when the built-in demo provider answers (forced,
-// or nothing points at a real provider).
+// or nothing points at a real provider), at DemoSpeed.
 func (s Settings) Client(forceDemo bool) (*stream.Client, string) {
 	if forceDemo || s.Demo() || s.Provider == DemoProvider {
 		return &stream.Client{
 			BaseURL:   demo.BaseURL,
-			Transport: demo.New(demo.Options{Speed: 1}),
+			Transport: demo.New(demo.Options{Speed: cmp.Or(s.DemoSpeed, 1)}),
 		}, "demo"
 	}
 	return &stream.Client{

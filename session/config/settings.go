@@ -81,6 +81,10 @@ type Settings struct {
 	ServiceTier      string        // service_tier: "" sends none
 	Verbosity        string        // verbosity (text.verbosity): "" sends none
 	PromptCacheKey   string        // prompt_cache_key as configured: "" = one per session, "off" = none, else this key
+	// DemoSpeed is how fast the built-in demo answers (Client), over its
+	// natural pace: 0 or 1 is natural. No file, flag or variable sets it;
+	// in-process tests do, so they don't wait on the demo's pacing.
+	DemoSpeed float64
 }
 
 // Demo reports whether nothing points runnel at a real provider: no API
