@@ -21,8 +21,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"runnel/session"
 	"runnel/session/config"
+	"runnel/session/knob"
 	"runnel/stream"
 	"runnel/ui/memlimit"
 	"runnel/ui/output"
@@ -174,7 +174,7 @@ func addModelFlags(o *options, cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&o.model, "model", "", "model to use (default from config, else "+config.DefaultModel+")")
 	f.StringVar(&o.instructions, "instructions", "", "instructions sent with each request")
-	f.StringVar(&o.effort, "reasoning-effort", "", "reasoning effort: "+strings.Join(session.ReasoningEfforts, ", "))
+	f.StringVar(&o.effort, "reasoning-effort", "", "reasoning effort: "+strings.Join(knob.ReasoningEfforts, ", "))
 	f.BoolVar(&o.bg, "background", false, "create responses in background mode, so a dropped stream resumes (config: background)")
 	f.StringVar(&o.baseURL, "base-url", "", "API base URL (default $OPENAI_BASE_URL, else "+config.DefaultBaseURL+")")
 	f.StringVar(&o.provider, "provider", "", "provider to use: a [providers.NAME] of the config or a built-in (runnel providers lists them)")
