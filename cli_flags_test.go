@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"runnel/session"
+	"runnel/session/knob"
 )
 
 // TestFlagsApplyWhereTheyMeanSomething: a flag a command does not read is
@@ -83,7 +83,7 @@ func TestCompletionKnowsEffortsAndCachedModels(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d", code)
 	}
-	for _, e := range session.ReasoningEfforts {
+	for _, e := range knob.ReasoningEfforts {
 		if !strings.Contains(out, "\n"+e+"\n") && !strings.HasPrefix(out, e+"\n") {
 			t.Errorf("--reasoning-effort completion lacks %q:\n%s", e, out)
 		}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"runnel/session"
 	"runnel/session/config"
+	"runnel/session/knob"
 	"runnel/session/models"
 	"runnel/session/store"
 	"runnel/stream"
@@ -48,7 +48,7 @@ func completeModelFlags(cmd *cobra.Command, o *options) {
 	cmd.RegisterFlagCompletionFunc("provider", func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return providerCompletions(*o), none // providers.go
 	})
-	cmd.RegisterFlagCompletionFunc("reasoning-effort", cobra.FixedCompletions(session.ReasoningEfforts, none))
+	cmd.RegisterFlagCompletionFunc("reasoning-effort", cobra.FixedCompletions(knob.ReasoningEfforts, none))
 	cmd.RegisterFlagCompletionFunc("model", func(c *cobra.Command, _ []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		return modelCompletions(c, *o), none
 	})

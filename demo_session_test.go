@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"runnel/session"
 	"runnel/session/config"
 	"runnel/session/demo"
+	"runnel/session/knob"
 	"runnel/session/store"
 	"runnel/stream/streamtest"
 )
@@ -34,7 +34,7 @@ func TestDemoSessionRecordsTheDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := session.SettingsFromJSON(loadSession(t, dir, sid).Settings); got.Provider != config.DemoProvider || got.Model != demo.Model {
+	if got := knob.FromJSON(loadSession(t, dir, sid).Settings); got.Provider != config.DemoProvider || got.Model != demo.Model {
 		t.Fatalf("stored provider %q model %q; want %q and %q", got.Provider, got.Model, config.DemoProvider, demo.Model)
 	}
 
@@ -54,7 +54,7 @@ func TestDemoSessionRecordsTheDemo(t *testing.T) {
 		t.Errorf("continued demo session sent model %v, previous_response_id %q; want %s, no chain, the history (body %.300s)",
 			body["model"], reqs[0].PreviousResponseID(), config.DefaultModel, reqs[0].Body)
 	}
-	if got := session.SettingsFromJSON(loadSession(t, dir, sid).Settings); got.Model != config.DefaultModel || got.Provider == config.DemoProvider {
+	if got := knob.FromJSON(loadSession(t, dir, sid).Settings); got.Model != config.DefaultModel || got.Provider == config.DemoProvider {
 		t.Errorf("after going on with a key the session records provider %q model %q", got.Provider, got.Model)
 	}
 }

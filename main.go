@@ -21,8 +21,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"runnel/session"
 	"runnel/session/config"
+	"runnel/session/knob"
 	"runnel/stream"
 	"runnel/ui/memlimit"
 	"runnel/ui/output"
@@ -61,6 +61,7 @@ type options struct {
 	schema                                       string   // --schema FILE|JSON: the -p answer follows this JSON Schema (answer.go)
 	lastMessage                                  string   // --output-last-message FILE: -p writes the final answer there
 	version                                      bool     // --version: print the version and exit
+	demoSpeed                                    float64  // the built-in demo's speed (config.Settings.DemoSpeed): runDemoAt's, no flag
 }
 
 // run is main without the process: it returns the exit status. SIGINT
@@ -69,11 +70,19 @@ type options struct {
 // but quits the way Bubble Tea quits on SIGTERM, saving as on /quit (a
 // cancelled Bubble Tea v2.0.10 program can hang restoring its input).
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return runDemoAt(1, args, stdin, stdout, stderr)
+}
+
+// runDemoAt is run with the built-in demo answering at demoSpeed times its
+// natural pace: the in-process tests run it fast, so they don't wait on
+// the pacing that the built binary's tests (TestTmuxOneShot, the demo
+// chat) see as a user does.
+func runDemoAt(demoSpeed float64, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	chatCtx, stopInt := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stopInt()
 	ctx, stopTerm := signal.NotifyContext(chatCtx, syscall.SIGTERM)
 	defer stopTerm()
-	root := newRoot(ctx, chatCtx, stdin, stdout, stderr)
+	root := newRoot(ctx, chatCtx, demoSpeed, stdin, stdout, stderr)
 	sets := []*pflag.FlagSet{root.Flags()}
 	for _, c := range root.Commands() {
 		sets = append(sets, c.Flags())
@@ -87,9 +96,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // newRoot builds the command tree. ctx ends on SIGINT and SIGTERM, chatCtx
-// on SIGINT only.
-func newRoot(ctx, chatCtx context.Context, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
-	var o options
+// on SIGINT only. The demo answers at demoSpeed (runDemoAt).
+func newRoot(ctx, chatCtx context.Context, demoSpeed float64, stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
+	o := options{demoSpeed: demoSpeed}
 	root := &cobra.Command{
 		Use:   "runnel [-p PROMPT]",
 		Short: "A terminal chat client for the OpenAI Responses API",
@@ -165,7 +174,7 @@ func addModelFlags(o *options, cmd *cobra.Command) {
 	f := cmd.Flags()
 	f.StringVar(&o.model, "model", "", "model to use (default from config, else "+config.DefaultModel+")")
 	f.StringVar(&o.instructions, "instructions", "", "instructions sent with each request")
-	f.StringVar(&o.effort, "reasoning-effort", "", "reasoning effort: "+strings.Join(session.ReasoningEfforts, ", "))
+	f.StringVar(&o.effort, "reasoning-effort", "", "reasoning effort: "+strings.Join(knob.ReasoningEfforts, ", "))
 	f.BoolVar(&o.bg, "background", false, "create responses in background mode, so a dropped stream resumes (config: background)")
 	f.StringVar(&o.baseURL, "base-url", "", "API base URL (default $OPENAI_BASE_URL, else "+config.DefaultBaseURL+")")
 	f.StringVar(&o.provider, "provider", "", "provider to use: a [providers.NAME] of the config or a built-in (runnel providers lists them)")
@@ -215,6 +224,7 @@ func loadSettings(o options, stderr io.Writer) (config.Config, config.Settings, 
 		fmt.Fprintf(stderr, "runnel: %s\n", err)
 		return cfg, config.Settings{}, exitUsage
 	}
+	s.DemoSpeed = o.demoSpeed
 	return cfg, s, exitOK
 }
 

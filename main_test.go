@@ -42,7 +42,9 @@ func runnel(t *testing.T, stdin string, args ...string) (stdout, stderr string, 
 		testDataHomes.Store(dir, true)
 	}
 	var o, e bytes.Buffer
-	code = run(args, strings.NewReader(stdin), &o, &e)
+	// the demo answers a thousand times faster than a user sees it: the
+	// built binary's tests (TestTmuxOneShot, the demo chat) keep its pace
+	code = runDemoAt(1000, args, strings.NewReader(stdin), &o, &e)
 	return o.String(), e.String(), code
 }
 

@@ -26,6 +26,7 @@ import (
 
 	"runnel/session"
 	"runnel/session/config"
+	"runnel/session/knob"
 	"runnel/session/store"
 	"runnel/stream"
 	"runnel/ui"
@@ -370,7 +371,7 @@ func continueOn(o options, cfg config.Config, s config.Settings, sess *store.Ses
 	if sess == nil || o.provider != "" || sess.Imported {
 		return s // an imported file's provider never picks the key (session.Foreign says so)
 	}
-	stored := session.SettingsFromJSON(sess.Settings).Provider
+	stored := knob.FromJSON(sess.Settings).Provider
 	if stored == "" || stored == s.Provider || stored == config.DemoProvider {
 		return s // a demo session goes on on what the config names
 	}

@@ -5,33 +5,14 @@ import (
 	"slices"
 	"strings"
 
+	"runnel/session/knob"
 	"runnel/session/store"
 	"runnel/session/tools"
 	"runnel/stream"
 )
 
-// Settings are what a conversation sends with every request. No secrets.
-type Settings struct {
-	Model            string
-	Instructions     string
-	ReasoningEffort  string // "" lets the server choose
-	ReasoningSummary string // "" asks for none
-	Store            bool
-	Tools            []json.RawMessage // as stored: redacted; the caller sets the request's real tools
-	EnabledTools     []string          // the tool names switched on (/tools, --tool)
-	CompactThreshold int64             // > 0: context_management compacts past this many tokens
-	Truncation       string            // "auto" is sent as truncation; anything else sends nothing (the server's default)
-	Background       bool              // requests run in background mode (resumable streams)
-	Provider         string            // the provider's name (config), "" when not known
-	// State "conversation" creates a server-side conversation for a
-	// session that has no server state yet (serverconv.go); Conversation
-	// is its id, sent instead of previous_response_id once there is one.
-	State          string
-	Conversation   string
-	ServiceTier    string // service_tier: "" sends none; priority, flex, default, auto (knobs.go)
-	Verbosity      string // text.verbosity: "" sends none; low, medium, high
-	PromptCacheKey string // prompt_cache_key: "" sends none (config.Settings.Session makes one per session)
-}
+// Settings are what a conversation sends with every request (package knob).
+type Settings = knob.Settings
 
 // Conversation is a chain of turns.
 //
@@ -142,7 +123,7 @@ func (c *Conversation) Begin(prompt string, input ...json.RawMessage) *Turn {
 // (store = false, or a server that keeps none: Stateless) the request
 // carries the turns of history first.
 func (c *Conversation) newTurn(prompt string, input []json.RawMessage, prev string, history *Conversation) *Turn {
-	s := c.Override.apply(c.Settings)
+	s := c.Override.Apply(c.Settings)
 	req := stream.Request{
 		Model:              s.Model,
 		Input:              input,

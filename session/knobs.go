@@ -9,20 +9,11 @@ package session
 // on another tier than the one asked for.
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"slices"
-	"strings"
 
+	"runnel/session/knob"
 	"runnel/stream"
 )
-
-// ServiceTiers are the service_tier values runnel sends: priority (faster,
-// dearer), flex (slower, cheaper), and the API's own default and auto.
-var ServiceTiers = []string{"auto", "default", "flex", "priority"}
-
-// Verbosities are the text.verbosity values.
-var Verbosities = []string{"low", "medium", "high"}
 
 // applyKnobs sets the knobs the settings ask for on req (newTurn then
 // takes out what the server refused: stripRefused).
@@ -62,15 +53,6 @@ func TierNotice(asked string, s *stream.Snapshot) string {
 	return "asked for the " + asked + " service tier, but the server ran this response on " + stream.SanitizeLine(s.ServiceTier)
 }
 
-// NewCacheKey is a fresh prompt_cache_key for one session: requests that
-// share it are routed to the same prompt cache. It is random, so it says
-// nothing of the user or the session's text.
-func NewCacheKey() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:])
-	return "runnel-" + hex.EncodeToString(b[:])
-}
-
 // ToggleFast is /fast: the priority tier when tier is another (or none),
 // none when it is priority.
 func ToggleFast(tier string) string {
@@ -86,21 +68,10 @@ func ToggleFast(tier string) string {
 func (c *Conversation) Restart() *Conversation {
 	n := &Conversation{Settings: c.Settings, Project: c.Project, refused: slices.Clone(c.refused)}
 	n.Settings.Conversation = "" // a new session makes its own (conversations mode)
-	if ownCacheKey(n.Settings.PromptCacheKey) {
-		n.Settings.PromptCacheKey = NewCacheKey() // a session's own key, not the last one's
+	if knob.OwnCacheKey(n.Settings.PromptCacheKey) {
+		n.Settings.PromptCacheKey = knob.NewCacheKey() // a session's own key, not the last one's
 	}
 	return n
-}
-
-// ownCacheKey reports whether k is a key NewCacheKey made: a session's
-// own, as opposed to one the config names.
-func ownCacheKey(k string) bool {
-	h, ok := strings.CutPrefix(k, "runnel-")
-	if !ok || len(h) != 16 {
-		return false
-	}
-	_, err := hex.DecodeString(h)
-	return err == nil
 }
 
 // RefusedKnobs are the optional parameters the server refused in this

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"runnel/session/knob"
 	"runnel/stream"
 )
 
@@ -103,10 +104,10 @@ func TestTierNotice(t *testing.T) {
 // Settings keep the knobs through the store.
 func TestKnobSettingsStored(t *testing.T) {
 	s := Settings{Model: "m", Store: true, ServiceTier: "flex", Verbosity: "low", PromptCacheKey: "runnel-1"}
-	if got := SettingsFromJSON(s.JSON()); got.ServiceTier != "flex" || got.Verbosity != "low" || got.PromptCacheKey != "runnel-1" {
+	if got := knob.FromJSON(s.JSON()); got.ServiceTier != "flex" || got.Verbosity != "low" || got.PromptCacheKey != "runnel-1" {
 		t.Fatalf("got %+v", got)
 	}
-	if a, b := NewCacheKey(), NewCacheKey(); a == b || len(a) != len("runnel-")+16 {
+	if a, b := knob.NewCacheKey(), knob.NewCacheKey(); a == b || len(a) != len("runnel-")+16 {
 		t.Fatalf("keys %q %q", a, b)
 	}
 }
@@ -115,7 +116,7 @@ func TestKnobSettingsStored(t *testing.T) {
 // refused, but not the last session's server-side conversation, and its
 // own prompt cache key is new; a key the config names stays.
 func TestRestartIsANewSession(t *testing.T) {
-	own := NewCacheKey()
+	own := knob.NewCacheKey()
 	c := &Conversation{Settings: Settings{Model: "m", ServiceTier: "priority", Conversation: "conv_1", PromptCacheKey: own}}
 	n := c.Restart()
 	if n.Settings.Conversation != "" || n.Settings.PromptCacheKey == own || !strings.HasPrefix(n.Settings.PromptCacheKey, "runnel-") || n.Settings.ServiceTier != "priority" {

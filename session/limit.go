@@ -2,11 +2,6 @@ package session
 
 import "runnel/stream"
 
-// DefaultResponseLimit is the most text one response may hold unless the
-// config says otherwise (LimitKey): far more than any real answer, far less
-// than what would strain memory.
-const DefaultResponseLimit = 32 << 20
-
 // LimitKey is the config key that sets the response limit.
 const LimitKey = "max_response_bytes"
 

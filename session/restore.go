@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 
+	"runnel/session/knob"
 	"runnel/session/store"
 	"runnel/session/tools"
 	"runnel/stream"
@@ -19,7 +20,7 @@ import (
 // session's (Turns, to its tip); the other branches' turns (Off) are kept
 // beside it, each after its parent.
 func FromStore(s *store.Session) (*Conversation, []error) {
-	c := &Conversation{Settings: SettingsFromJSON(s.Settings), chainID: s.LastResponseID()}
+	c := &Conversation{Settings: knob.FromJSON(s.Settings), chainID: s.LastResponseID()}
 	probs := c.loadTurns(s.Turns, &c.Turns)
 	probs = append(probs, c.loadTurns(s.Off, &c.off)...)
 	bySeq := map[int]*Turn{}

@@ -16,11 +16,9 @@ import (
 	"strings"
 	"time"
 
+	"runnel/session/knob"
 	"runnel/stream"
 )
-
-// StateConversation is Settings.State for conversations mode.
-const StateConversation = "conversation"
 
 // inConversation makes req (a stored, chained request) part of the
 // session's server-side conversation: naming it when it has one, else
@@ -43,7 +41,7 @@ func (c *Conversation) inConversation(req *stream.Request, history *Conversation
 // server state to lose (no chain, no compacted window; stored, and not a
 // server that keeps none).
 func (c *Conversation) WantsConversation() bool {
-	return c.Settings.State == StateConversation && c.Settings.Conversation == "" && c.Settings.Store &&
+	return c.Settings.State == knob.StateConversation && c.Settings.Conversation == "" && c.Settings.Store &&
 		!c.Stateless && c.chainID == "" && c.window == nil
 }
 
@@ -72,7 +70,7 @@ func (c *Conversation) ConversationStarted(cs stream.ConversationStart) string {
 // with the next turn's input, and everything else is that turn's output.
 // The session's settings are s in conversations mode, continuing id.
 func ConversationDoc(id string, items []json.RawMessage, s Settings, now time.Time) ([]byte, error) {
-	s.State, s.Conversation = StateConversation, id
+	s.State, s.Conversation = knob.StateConversation, id
 	stamp := now.UTC().Format(time.RFC3339)
 	type out struct {
 		Response int             `json:"response"`

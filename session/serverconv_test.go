@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"runnel/session"
+	"runnel/session/knob"
 	"runnel/session/store"
 	"runnel/stream"
 )
@@ -24,7 +25,7 @@ func completed(id string) []*stream.Snapshot {
 // a fork chains from its own last response instead.
 // Outside it, requests chain as before.
 func TestConversationRequests(t *testing.T) {
-	c := &session.Conversation{Settings: session.Settings{Model: "m", Store: true, State: session.StateConversation}}
+	c := &session.Conversation{Settings: session.Settings{Model: "m", Store: true, State: knob.StateConversation}}
 	first := c.Say("one")
 	if nc := first.Request.NewConversation; nc == nil || len(nc.History) != 1 || first.Request.PreviousResponseID != "" || first.Request.Conversation != "" {
 		t.Fatalf("first request: %+v", first.Request)
@@ -38,7 +39,7 @@ func TestConversationRequests(t *testing.T) {
 	if second.Request.NewConversation != nil || !strings.Contains(string(body), `"conversation":"conv_1"`) || strings.Contains(string(body), "previous_response_id") || strings.Contains(string(body), `"one"`) {
 		t.Errorf("second request: %s", body)
 	}
-	if got := session.SettingsFromJSON(c.Settings.JSON()); got.Conversation != "conv_1" || got.State != session.StateConversation {
+	if got := knob.FromJSON(c.Settings.JSON()); got.Conversation != "conv_1" || got.State != knob.StateConversation {
 		t.Errorf("stored settings lose the conversation: %+v", got)
 	}
 
@@ -59,7 +60,7 @@ func TestConversationRequests(t *testing.T) {
 // conversation stateless, with one line naming the status; later requests
 // send the history and ask for no conversation.
 func TestConversationFallback(t *testing.T) {
-	c := &session.Conversation{Settings: session.Settings{Model: "m", Store: true, State: session.StateConversation}}
+	c := &session.Conversation{Settings: session.Settings{Model: "m", Store: true, State: knob.StateConversation}}
 	first := c.Say("one")
 	note := c.ConversationStarted(stream.ConversationStart{Err: &stream.APIError{Status: 404}})
 	if !c.Stateless || strings.Contains(note, "\n") || !strings.Contains(note, "404") || !strings.Contains(note, "local history") {
@@ -134,7 +135,7 @@ func TestConversationDocImports(t *testing.T) {
 // goes alone, and no new conversation is made after either.
 func TestConversationLeftByRetryAndCompaction(t *testing.T) {
 	start := func() *session.Conversation {
-		c := &session.Conversation{Settings: session.Settings{Model: "m", Store: true, State: session.StateConversation}}
+		c := &session.Conversation{Settings: session.Settings{Model: "m", Store: true, State: knob.StateConversation}}
 		first := c.Say("one")
 		c.ConversationStarted(stream.ConversationStart{ID: "conv_1"})
 		c.Finish(first, completed("resp_1"), nil, false)

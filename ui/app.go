@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"runnel/session"
+	"runnel/session/knob"
 	"runnel/stream"
 	"runnel/theme"
 	"runnel/ui/block"
@@ -131,7 +132,7 @@ func startSettings(o Options) session.Settings {
 	if o.Resume == nil || o.Resume.Settings == nil {
 		return o.Settings
 	}
-	s := session.SettingsFromJSON(o.Resume.Settings)
+	s := knob.FromJSON(o.Resume.Settings)
 	if o.Resume.Imported {
 		s, _ = session.Foreign(s, o.Settings)
 	}

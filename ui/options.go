@@ -12,6 +12,7 @@ import (
 	"runnel/session/attach"
 	"runnel/session/images"
 	"runnel/session/keymap"
+	"runnel/session/knob"
 	"runnel/session/models"
 	"runnel/session/store"
 	"runnel/session/tools"
@@ -36,7 +37,7 @@ type Options struct {
 	Resume     *store.Session
 
 	// MaxResponseBytes bounds the text one response may hold (config
-	// max_response_bytes); 0 means session.DefaultResponseLimit. Past it the
+	// max_response_bytes); 0 means knob.DefaultResponseLimit. Past it the
 	// chat stops reading, keeps what came and says so.
 	MaxResponseBytes int
 
@@ -116,7 +117,7 @@ func (o Options) responseLimit() int {
 	if o.MaxResponseBytes > 0 {
 		return o.MaxResponseBytes
 	}
-	return session.DefaultResponseLimit
+	return knob.DefaultResponseLimit
 }
 
 // Result is what the chat leaves behind.

@@ -68,7 +68,7 @@ func TestCappedResponsePeakHeap(t *testing.T) {
 	p1, p2 := peakHeap(t, l1), peakHeap(t, l2)
 	perByte := (float64(p2) - float64(p1)) / float64(l2-l1)
 	fixed := float64(p1) - perByte*float64(l1)
-	const limit = 32 << 20 // session.DefaultResponseLimit
+	const limit = 32 << 20 // knob.DefaultResponseLimit
 	at := (fixed + perByte*limit) / limit
 	t.Logf("peak live heap %.1f MiB at %d MiB of text, %.1f MiB at %d MiB: %.2f bytes per byte of text + %.1f MiB; at %d MiB: %.2f× the text",
 		float64(p1)/(1<<20), l1>>20, float64(p2)/(1<<20), l2>>20, perByte, fixed/(1<<20), limit>>20, at)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"runnel/session"
+	"runnel/session/knob"
 	"runnel/stream"
 	"runnel/stream/streamtest"
 )
@@ -45,7 +46,7 @@ func TestConversationMode(t *testing.T) {
 	t.Parallel()
 	srv := streamtest.New(t).Stateful(streamtest.StateOptions{})
 	db := openDB(t)
-	settings := session.Settings{Model: "m", Store: true, State: session.StateConversation}
+	settings := session.Settings{Model: "m", Store: true, State: knob.StateConversation}
 	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL, MaxRetries: -1}, DB: db, Settings: settings})
 	m.Init()
 	for _, p := range []string{"first question", "second question"} {
@@ -70,7 +71,7 @@ func TestConversationMode(t *testing.T) {
 		t.Errorf("/status does not show the conversation:\n%s", v)
 	}
 	s := loadOnly(t, m, db)
-	if got := session.SettingsFromJSON(s.Settings).Conversation; got != id {
+	if got := knob.FromJSON(s.Settings).Conversation; got != id {
 		t.Fatalf("the session saved conversation %q, want %q", got, id)
 	}
 	m.shutdown()
@@ -100,7 +101,7 @@ func TestConversationMode(t *testing.T) {
 func TestConversationModeFallback(t *testing.T) {
 	t.Parallel()
 	srv := streamtest.New(t).Stateful(streamtest.StateOptions{NoConversations: true})
-	settings := session.Settings{Model: "m", Store: true, State: session.StateConversation}
+	settings := session.Settings{Model: "m", Store: true, State: knob.StateConversation}
 	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL, MaxRetries: -1}, Settings: settings})
 	m.Init()
 	m.Update(SubmitMsg{Text: "first question"})

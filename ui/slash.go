@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"runnel/session"
+	"runnel/session/knob"
 	"runnel/theme"
 )
 
@@ -50,7 +50,7 @@ func (c Command) Validate(args string) error {
 
 // efforts are the reasoning efforts /effort accepts, weakest first: the
 // same set as the --reasoning-effort flag.
-var efforts = session.ReasoningEfforts
+var efforts = knob.ReasoningEfforts
 
 // slashCommands is the registry, in menu order. It is never mutated; callers
 // get copies from Commands and Complete.

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"runnel/session"
+	"runnel/session/knob"
 	"runnel/session/models"
 	"runnel/session/tools"
 	"runnel/stream"
@@ -195,7 +196,7 @@ func conversationFact(s session.Settings, stateless, wants bool) string {
 	switch {
 	case s.Conversation != "":
 		return stream.SanitizeLine(s.Conversation)
-	case s.State != session.StateConversation:
+	case s.State != knob.StateConversation:
 		return ""
 	case stateless:
 		return "— (the server keeps none: the local history is sent)"

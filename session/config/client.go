@@ -5,19 +5,21 @@ package config
 // settings.
 
 import (
-	"runnel/session"
+	"cmp"
+
 	"runnel/session/demo"
+	"runnel/session/knob"
 	"runnel/stream"
 )
 
 // Client returns the client for the settings, and the provider's label:
 // the base URL, or "demo" when the built-in demo provider answers (forced,
-// or nothing points at a real provider).
+// or nothing points at a real provider), at DemoSpeed.
 func (s Settings) Client(forceDemo bool) (*stream.Client, string) {
 	if forceDemo || s.Demo() || s.Provider == DemoProvider {
 		return &stream.Client{
 			BaseURL:   demo.BaseURL,
-			Transport: demo.New(demo.Options{Speed: 1}),
+			Transport: demo.New(demo.Options{Speed: cmp.Or(s.DemoSpeed, 1)}),
 		}, "demo"
 	}
 	return &stream.Client{
@@ -41,8 +43,8 @@ func retriesOrNone(n int) int {
 }
 
 // Session is what a new session starts with.
-func (s Settings) Session() session.Settings {
-	return session.Settings{
+func (s Settings) Session() knob.Settings {
+	return knob.Settings{
 		Model:            s.Model,
 		Instructions:     s.Instructions,
 		ReasoningEffort:  s.ReasoningEffort,
@@ -73,7 +75,7 @@ func (s Settings) cacheKey(stored string) string {
 		if stored != "" {
 			return stored
 		}
-		return session.NewCacheKey()
+		return knob.NewCacheKey()
 	}
 	return s.PromptCacheKey
 }
@@ -82,7 +84,7 @@ func (s Settings) cacheKey(stored string) string {
 // command line gives now (o) wins, and a session that recorded no model
 // takes today's. s is resolved for the provider the turn goes to (the
 // session's, unless --provider named another: see ProviderSwitched).
-func (s Settings) Resumed(stored session.Settings, o Overrides) session.Settings {
+func (s Settings) Resumed(stored knob.Settings, o Overrides) knob.Settings {
 	if stored.Model == "" || o.Model != "" || demoSwitch(stored.Provider, s.Provider) {
 		stored.Model = s.Model
 	}
@@ -121,7 +123,7 @@ func (s Settings) Resumed(stored session.Settings, o Overrides) session.Settings
 // provider than the one it was saved on, so its chain must not be sent: a
 // session saved before providers were named ("") is taken to be on the
 // current one.
-func ProviderSwitched(stored session.Settings, now Settings) bool {
+func ProviderSwitched(stored knob.Settings, now Settings) bool {
 	return stored.Provider != "" && stored.Provider != now.Provider
 }
 

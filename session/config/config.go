@@ -26,7 +26,7 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
-	"runnel/session"
+	"runnel/session/knob"
 	"runnel/stream"
 )
 
@@ -77,7 +77,7 @@ type Config struct {
 	PromptCacheKey string `toml:"prompt_cache_key"`
 
 	// MaxResponseBytes bounds the text one response may hold (nil = not
-	// set: session.DefaultResponseLimit); past it runnel stops reading.
+	// set: knob.DefaultResponseLimit); past it runnel stops reading.
 	MaxResponseBytes *int `toml:"max_response_bytes"`
 
 	// Limits sets bounds of stream.BoundTable by their key ([limits]
@@ -577,7 +577,7 @@ func (c *Config) validate(name string, pos *positions) error {
 		return err
 	}
 	if n := c.MaxResponseBytes; n != nil && *n < minResponseBytes {
-		return fmt.Errorf("%s: key \"max_response_bytes\": %d is too small (at least %d bytes; the default is %d, 32 MiB)", at("max_response_bytes"), *n, minResponseBytes, session.DefaultResponseLimit)
+		return fmt.Errorf("%s: key \"max_response_bytes\": %d is too small (at least %d bytes; the default is %d, 32 MiB)", at("max_response_bytes"), *n, minResponseBytes, knob.DefaultResponseLimit)
 	}
 	if n := c.Context.CompactThreshold; n < 0 {
 		return fmt.Errorf("%s: key \"context.compact_threshold\": %d must not be negative (0 turns compaction off)", at("context.compact_threshold"), n)
@@ -593,9 +593,9 @@ func (c *Config) validate(name string, pos *positions) error {
 		}
 	}
 	for key, v := range map[string]string{"service_tier": c.ServiceTier, "verbosity": c.Verbosity} {
-		allowed := session.ServiceTiers
+		allowed := knob.ServiceTiers
 		if key == "verbosity" {
-			allowed = session.Verbosities
+			allowed = knob.Verbosities
 		}
 		if v != "" {
 			if err := checkEnum(v, allowed); err != nil {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"runnel/session"
+	"runnel/session/knob"
 )
 
 // The knobs are config keys and -c overrides, checked like the file's: an
@@ -41,11 +41,11 @@ func TestPromptCacheKeyPerSession(t *testing.T) {
 	if !strings.HasPrefix(a, "runnel-") || a == b {
 		t.Fatalf("keys %q %q; want one per session", a, b)
 	}
-	stored := session.Settings{Model: "m", PromptCacheKey: a, ServiceTier: "priority"}
+	stored := knob.Settings{Model: "m", PromptCacheKey: a, ServiceTier: "priority"}
 	if got := s.Resumed(stored, Overrides{}); got.PromptCacheKey != a || got.ServiceTier != "priority" {
 		t.Fatalf("resumed %+v; want the session's key and tier", got)
 	}
-	if got := s.Resumed(session.Settings{Model: "m"}, Overrides{}); !strings.HasPrefix(got.PromptCacheKey, "runnel-") {
+	if got := s.Resumed(knob.Settings{Model: "m"}, Overrides{}); !strings.HasPrefix(got.PromptCacheKey, "runnel-") {
 		t.Fatalf("an old session got no key: %+v", got)
 	}
 	s.PromptCacheKey, s.ServiceTier = PromptCacheOff, "flex"

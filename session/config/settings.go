@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"runnel/session"
 	"runnel/session/attach"
+	"runnel/session/knob"
 )
 
 // Defaults for settings that nothing configured.
@@ -31,7 +31,7 @@ const (
 
 // Allowed values of the enumerated keys. "" means "not sent".
 var (
-	efforts   = append([]string{""}, session.ReasoningEfforts...)
+	efforts   = append([]string{""}, knob.ReasoningEfforts...)
 	summaries = []string{"", "auto", "concise", "detailed"}
 )
 
@@ -81,6 +81,10 @@ type Settings struct {
 	ServiceTier      string        // service_tier: "" sends none
 	Verbosity        string        // verbosity (text.verbosity): "" sends none
 	PromptCacheKey   string        // prompt_cache_key as configured: "" = one per session, "off" = none, else this key
+	// DemoSpeed is how fast the built-in demo answers (Client), over its
+	// natural pace: 0 or 1 is natural. No file, flag or variable sets it;
+	// in-process tests do, so they don't wait on the demo's pacing.
+	DemoSpeed float64
 }
 
 // Demo reports whether nothing points runnel at a real provider: no API
@@ -153,7 +157,7 @@ func (c Config) Resolve(env func(string) string, o Overrides) (Settings, error) 
 	if err := checkEnum(o.ReasoningEffort, efforts); err != nil {
 		return Settings{}, fmt.Errorf("reasoning effort on the command line: %w", err)
 	}
-	if c.State == session.StateConversation { // "chain" is the default: ""
+	if c.State == knob.StateConversation { // "chain" is the default: ""
 		s.State = c.State
 	}
 	if c.Reasoning.Summary != nil {
@@ -210,7 +214,7 @@ func (c Config) ResponseLimit() int {
 	if c.MaxResponseBytes != nil {
 		return *c.MaxResponseBytes
 	}
-	return session.DefaultResponseLimit
+	return knob.DefaultResponseLimit
 }
 
 // ResponseLimitAt is max_response_bytes from the config file at path (""

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"runnel/session"
+	"runnel/session/knob"
 )
 
 // TestStateKey: state = "conversation" (in the file or as -c
@@ -12,7 +12,7 @@ import (
 // default (""); another value is one line naming the key and the choices.
 func TestStateKey(t *testing.T) {
 	env := func(string) string { return "" }
-	for _, tc := range []struct{ over, want string }{{"state=conversation", session.StateConversation}, {"state=chain", ""}, {"model=x", ""}} {
+	for _, tc := range []struct{ over, want string }{{"state=conversation", knob.StateConversation}, {"state=chain", ""}, {"model=x", ""}} {
 		c, err := Config{}.Override([]string{tc.over}, "")
 		if err != nil {
 			t.Fatal(err)
@@ -35,7 +35,7 @@ func TestStateKey(t *testing.T) {
 // conversation on its provider, takes today's state, and drops the
 // conversation when it moves to another provider (the old server's).
 func TestResumedKeepsTheConversation(t *testing.T) {
-	stored := session.Settings{Model: "m", Provider: "a", Conversation: "conv_1", State: session.StateConversation}
+	stored := knob.Settings{Model: "m", Provider: "a", Conversation: "conv_1", State: knob.StateConversation}
 	now := Settings{Provider: "a", Model: "m"}
 	if r := now.Resumed(stored, Overrides{}); r.Conversation != "conv_1" || r.State != "" {
 		t.Errorf("same provider: %+v", r)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
-	"runnel/session"
+	"runnel/session/knob"
 )
 
 // Prompt is one prompt file, read.
@@ -89,8 +89,8 @@ func Parse(path string, data []byte) (Prompt, error) {
 		if err := dec.Decode(&f); err != nil {
 			return p, tomlError(path, err)
 		}
-		if f.Effort != "" && !slices.Contains(session.ReasoningEfforts, f.Effort) {
-			return p, &Error{Path: path, Line: 1 + keyLine(head, "effort"), Msg: fmt.Sprintf("effort %q: use one of %s", f.Effort, strings.Join(session.ReasoningEfforts, ", "))}
+		if f.Effort != "" && !slices.Contains(knob.ReasoningEfforts, f.Effort) {
+			return p, &Error{Path: path, Line: 1 + keyLine(head, "effort"), Msg: fmt.Sprintf("effort %q: use one of %s", f.Effort, strings.Join(knob.ReasoningEfforts, ", "))}
 		}
 		p.Description, p.Instructions, p.Model, p.Effort = f.Description, strings.TrimSpace(f.Instructions), f.Model, f.Effort
 		if f.Tools != nil {
@@ -117,8 +117,8 @@ func Parse(path string, data []byte) (Prompt, error) {
 }
 
 // Override is what the prompt changes for the turn it starts.
-func (p Prompt) Override() *session.Override {
-	return &session.Override{Name: p.Name, Instructions: p.Instructions, Model: p.Model, Effort: p.Effort, LimitTools: p.LimitTools, Tools: p.Tools}
+func (p Prompt) Override() *knob.Override {
+	return &knob.Override{Name: p.Name, Instructions: p.Instructions, Model: p.Model, Effort: p.Effort, LimitTools: p.LimitTools, Tools: p.Tools}
 }
 
 // cutDelim splits rest at its first line that is +++.

@@ -16,14 +16,27 @@ const (
 )
 
 // MinRounds and MaxRounds bound how many samples of each side Measure
-// takes: as many as take RoundsBudget in all, within the bounds. On a busy
-// machine most samples are interrupted, and more of them make a clean one
-// likelier; cheap work gets more.
+// takes: as many as take RoundsBudget in all (ShortRoundsBudget under
+// go test -short), within the bounds. On a busy machine most samples are
+// interrupted, and more of them make a clean one likelier; cheap work gets
+// more. The quick suite takes fewer samples of the same span: a sample is
+// timed on the thread's CPU clock, so a preempted slice is not in it, and
+// AtMost samples again before it fails.
 const (
-	MinRounds    = 3
-	MaxRounds    = 15
-	RoundsBudget = 300 * time.Millisecond
+	MinRounds         = 3
+	MaxRounds         = 15
+	RoundsBudget      = 300 * time.Millisecond
+	ShortRoundsBudget = 150 * time.Millisecond
 )
+
+// budget is the rounds' budget of this run: RoundsBudget, or
+// ShortRoundsBudget under -short.
+func budget() time.Duration {
+	if testing.Short() {
+		return ShortRoundsBudget
+	}
+	return RoundsBudget
+}
 
 // maxRuns bounds the runs in one sample, for work that measures nothing.
 const maxRuns = 1 << 20
@@ -77,10 +90,10 @@ func Measure(base, work Work) Cost {
 	return c
 }
 
-// rounds is how many samples of each side fit in RoundsBudget when one
+// rounds is how many samples of each side fit in the budget when one
 // takes d, within MinRounds and MaxRounds.
 func rounds(d time.Duration) int {
-	return min(max(MinRounds, int(RoundsBudget/(2*max(d, 1)))), MaxRounds)
+	return min(max(MinRounds, int(budget()/(2*max(d, 1)))), MaxRounds)
 }
 
 // sample runs w after a garbage collection until its measured time reaches

@@ -31,9 +31,11 @@ func TestSampleRepeatsUntilTheSpan(t *testing.T) {
 }
 
 // TestRoundsFitTheBudget: cheap work gets MaxRounds samples, dear work
-// MinRounds, and between them as many as fit in RoundsBudget.
+// MinRounds, and between them as many as fit in the budget (RoundsBudget,
+// ShortRoundsBudget under -short).
 func TestRoundsFitTheBudget(t *testing.T) {
-	for d, want := range map[time.Duration]int{0: MaxRounds, time.Microsecond: MaxRounds, 20 * time.Millisecond: 7, 50 * time.Millisecond: 3, 200 * time.Millisecond: 3, time.Second: MinRounds} {
+	at20 := map[bool]int{false: 7, true: 3}[testing.Short()] // 300 or 150 ms over 2×20 ms
+	for d, want := range map[time.Duration]int{0: MaxRounds, time.Microsecond: MaxRounds, 20 * time.Millisecond: at20, 50 * time.Millisecond: 3, 200 * time.Millisecond: 3, time.Second: MinRounds} {
 		if got := rounds(d); got != want {
 			t.Errorf("rounds(%v) = %d, want %d", d, got, want)
 		}
@@ -44,14 +46,15 @@ func TestRoundsFitTheBudget(t *testing.T) {
 // sample of both lasts as long as one run of the dearer side, but at least
 // MinSample and at most MaxSample, in rounds(the dearer run) rounds.
 func TestMeasureSamplesForTheSameSpan(t *testing.T) {
+	r := rounds(MinSample) // 7, or 3 under -short
 	for _, c := range []struct {
 		base, work         time.Duration
 		baseRuns, workRuns int
 	}{
-		{time.Millisecond, 20 * time.Millisecond, 1 + 7*20, 1 + 7}, // 20 ms samples, rounds(20 ms)
+		{time.Millisecond, 20 * time.Millisecond, 1 + r*20, 1 + r}, // 20 ms samples, rounds(20 ms)
 		{time.Millisecond, time.Second, 1 + 3*int(MaxSample/time.Millisecond), 1 + 3},
-		{time.Millisecond, 2 * time.Millisecond, 1 + 7*int(MinSample/time.Millisecond), 1 + 7*int(MinSample/(2*time.Millisecond))},
-		{20 * time.Millisecond, time.Millisecond, 1 + 7, 1 + 7*20},
+		{time.Millisecond, 2 * time.Millisecond, 1 + r*int(MinSample/time.Millisecond), 1 + r*int(MinSample/(2*time.Millisecond))},
+		{20 * time.Millisecond, time.Millisecond, 1 + r, 1 + r*20},
 	} {
 		var b, w int
 		got := Measure(fixed(c.base, &b), fixed(c.work, &w))

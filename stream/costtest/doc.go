@@ -15,7 +15,7 @@
 // sample until it has taken as long as one run of the dearer side (at
 // least MinSample, tens of milliseconds, at most MaxSample), takes the baseline's and the work's
 // samples in turns, and keeps the least of several samples of each (3 to
-// 15: as many as fit in RoundsBudget). Over its bound, AtMost takes as
+// 15: as many as fit in RoundsBudget, half that under -short). Over its bound, AtMost takes as
 // many samples again into the least before it fails a test.
 //
 // It does not decide which tests are timed: a test that should not time

@@ -158,9 +158,15 @@ func TestCodeFrameCostDoesNotGrowWithTheBlock(t *testing.T) {
 // TestWholeRenderIsLinear: a whole render of 8 times the text costs at
 // most 20 times as much (linear is 8, quadratic 64), for the inputs that
 // were quadratic (long words and URLs broken per row, deep nesting), timed
-// in the same run.
+// in the same run. Under -short the two are half as long (128 KB against
+// 16 KB: the larger still renders for tens of milliseconds, and costtest
+// repeats the smaller); the full run times 256 KB against 32 KB.
 func TestWholeRenderIsLinear(t *testing.T) {
 	costtest.SkipIfRace(t)
+	small, big := 32<<10, 256<<10
+	if testing.Short() {
+		small, big = small/2, big/2
+	}
 	r := newTestRenderer(t, benchStyle(), benchWidth)
 	gens := map[string]func(int) string{
 		"base64": openBlocks["base64"], "cjk": openBlocks["cjk"], "url": openBlocks["url"],
@@ -183,7 +189,7 @@ func TestWholeRenderIsLinear(t *testing.T) {
 		})
 	}
 	for name, gen := range gens {
-		costtest.AtMost(t, name+": a whole render of 256 KB, against 32 KB", render(gen(32<<10)), render(gen(256<<10)), 20)
+		costtest.AtMost(t, fmt.Sprintf("%s: a whole render of %d KB, against %d KB", name, big>>10, small>>10), render(gen(small)), render(gen(big)), 20)
 	}
 }
 

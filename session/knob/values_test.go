@@ -1,4 +1,4 @@
-package session
+package knob
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 // (its enum and the values its descriptions document) is accepted, and so
 // is max.
 func TestReasoningEffortsCoverSpec(t *testing.T) {
-	path := filepath.Join("..", "..", "shared", "fixtures", "spec", "openresponses-openapi.json")
+	path := filepath.Join("..", "..", "..", "shared", "fixtures", "spec", "openresponses-openapi.json")
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		if os.Getenv("CI") != "" {
