@@ -16,10 +16,27 @@ import (
 	"runnel/stream"
 )
 
-// floodArgs are ten times each listing bound: tools, name, description,
-// schema.
+// shortListingBounds puts mcp_tools and mcp_message_bytes at a tenth of
+// their defaults for the test under -short, and returns the bounds in force.
+// A listing many times the bound then costs a tenth to build, send and
+// decode, in the same proportions; the full run keeps the defaults.
+func shortListingBounds(t *testing.T) stream.Bounds {
+	if !testing.Short() {
+		return stream.Limits()
+	}
+	old := stream.Limits()
+	b := old
+	b.MCPTools = stream.DefaultBounds.MCPTools / 10
+	b.MCPMessage = stream.DefaultBounds.MCPMessage / 10
+	stream.SetLimits(b)
+	t.Cleanup(func() { stream.SetLimits(old) })
+	return stream.Limits()
+}
+
+// floodArgs are ten times each listing bound in force: tools, name,
+// description, schema.
 func floodArgs() []string {
-	b := stream.DefaultBounds
+	b := stream.Limits()
 	return []string{"flood", strconv.Itoa(10 * b.MCPTools), strconv.Itoa(10 * b.MCPToolName),
 		strconv.Itoa(10 * b.MCPToolDescription), strconv.Itoa(10 * b.MCPToolSchema)}
 }
@@ -41,7 +58,7 @@ func floodServer() *mcp.Server {
 // SSE, each as a server named "f".
 func floodManagers(t *testing.T) map[string]*Manager {
 	t.Helper()
-	fs := floodServer() // one server for both: building 10,000 tools takes a while
+	fs := floodServer() // one server for both: building ten times mcp_tools takes a while
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return fs }, nil)
 	sse := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return fs }, nil)
 	ts := httptest.NewServer(h)
@@ -69,7 +86,7 @@ func floodManagers(t *testing.T) map[string]*Manager {
 			t.Fatalf("%s: %d reports, want one line: %v", kind, len(errs), errs)
 		}
 		line := errs[0].Error()
-		for _, want := range []string{"mcp server f: it offers more than 1000 tools", "1 with a name longer than 256 bytes left out",
+		for _, want := range []string{fmt.Sprintf("mcp server f: it offers more than %d tools", stream.Limits().MCPTools), "1 with a name longer than 256 bytes left out",
 			"1 with an input schema larger than 64 KiB left out", "1 with an input schema too deep or with a $ref cycle left out",
 			"1 descriptions cut at 16 KiB", "raise [limits] mcp_tools, mcp_tool_name_bytes, mcp_tool_schema_bytes, schema_depth, mcp_tool_description_bytes"} {
 			if !strings.Contains(line, want) || strings.Contains(line, "\n") {
@@ -87,8 +104,10 @@ func floodManagers(t *testing.T) map[string]*Manager {
 // A result ten times tool_result_bytes, over each of them, reaches the
 // model cut at the bound with one line saying so; the item a resend
 // carries is the cut one.
+//
+// Under -short mcp_tools is a tenth of its default (shortListingBounds).
 func TestMCPListingAndResultBounded(t *testing.T) {
-	b := stream.DefaultBounds
+	b := shortListingBounds(t)
 	managers := floodManagers(t)
 	for kind, m := range managers {
 		tools := m.FunctionTools(nil)

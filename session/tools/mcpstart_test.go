@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"runnel/session/tools/mcptest"
+	"runnel/stream"
 )
 
 // manyHTTP serves mcptest.ManyTools(n, page) over streamable HTTP.
@@ -85,9 +86,15 @@ func timedStart(t *testing.T, srv Server) (time.Duration, []error, uint64) {
 func TestMCPStartHeldToStartupTimeout(t *testing.T) {
 	// the timeout is short: five of the cases wait it out (a listing ended
 	// by the bound has a minute, below, so it decides no race)
-	n, timeout := 200_000, 500*time.Millisecond
+	//
+	// Under -short mcp_tools and mcp_message_bytes are a tenth of their
+	// defaults (shortListingBounds), and so are the tools and the pages, in
+	// the same proportions; the timeout, which the filtered listings spend
+	// building and reading tools, is half.
+	lim := shortListingBounds(t)
+	n, per, timeout := 200*lim.MCPTools, lim.MCPTools, 500*time.Millisecond
 	if testing.Short() {
-		n = 50_000
+		timeout = 250 * time.Millisecond
 	}
 	bin := mcpServerBinary(t)
 	stdio := func(page int, allowed ...string) Server {
@@ -101,7 +108,7 @@ func TestMCPStartHeldToStartupTimeout(t *testing.T) {
 	// endless makes a listing offer tools without end
 	endless := func(s Server) Server {
 		if s.URL != "" {
-			s.URL = manyHTTP(t, math.MaxInt32, 1000)
+			s.URL = manyHTTP(t, math.MaxInt32, per)
 		} else {
 			s.Args[1] = strconv.Itoa(math.MaxInt32)
 		}
@@ -121,21 +128,21 @@ func TestMCPStartHeldToStartupTimeout(t *testing.T) {
 	t.Logf("tiny start %s; budget %s", base, budget)
 
 	timedOut := fmt.Sprintf("mcp server many did not start: no answer to tools/list within %s (startup_timeout in [[mcp_servers]])", timeout)
-	refused := "mcp server many: one of its messages passed 16 MiB, the most runnel takes — raise [limits] mcp_message_bytes in the config to allow more" // one page past mcp_message_bytes
-	capped := "mcp server many: it offers more than 1000 tools: the rest are left out — raise [limits] mcp_tools in the config to take more"
+	refused := fmt.Sprintf("mcp server many: one of its messages passed %s, the most runnel takes — raise [limits] mcp_message_bytes in the config to allow more", stream.FormatBytes(lim.MCPMessage)) // one page past mcp_message_bytes
+	capped := fmt.Sprintf("mcp server many: it offers more than %d tools: the rest are left out — raise [limits] mcp_tools in the config to take more", lim.MCPTools)
 	for _, c := range []struct {
 		name string
 		srv  Server
 		want []string // one of these lines
 	}{
 		{"stdio one page", stdio(n), []string{timedOut, refused, capped}},
-		{"stdio paged", byTheBound(stdio(1000)), []string{capped}},
-		{"stdio filtered", endless(stdio(1000, "none")), []string{timedOut}},
+		{"stdio paged", byTheBound(stdio(per)), []string{capped}},
+		{"stdio filtered", endless(stdio(per, "none")), []string{timedOut}},
 		{"stdio mute", stdio(0), []string{timedOut}},
 		{"stdio deaf", Server{Name: "many", Command: bin, Args: []string{"deaf"}, StartupTimeout: timeout}, []string{strings.Replace(timedOut, "tools/list", "initialize", 1)}},
 		{"http one page", http(n), []string{timedOut, refused, capped}},
-		{"http paged", byTheBound(http(1000)), []string{capped}},
-		{"http filtered", endless(http(1000, "none")), []string{timedOut}},
+		{"http paged", byTheBound(http(per)), []string{capped}},
+		{"http filtered", endless(http(per, "none")), []string{timedOut}},
 		{"http mute", http(0), []string{timedOut}},
 	} {
 		d, errs, grew := timedStart(t, c.srv)
