@@ -2,6 +2,7 @@ package store
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -18,26 +19,25 @@ func TestImportIsBounded(t *testing.T) {
 		return `{"prompt":"` + prompt + `","status":"completed","input":[],"items":[{"response":0,"output":0,"done":true,"item":` + item + `}]}`
 	}
 	small := `{"type":"message","content":[]}`
-	bigText := strings.Repeat("x", MaxImportField+1)
-	bigItem := `{"type":"message","text":"` + strings.Repeat("y", MaxImportItem) + `"}`
-	many := make([]string, MaxImportTurns+1)
-	for i := range many {
-		many[i] = "{}"
-	}
-	for name, c := range map[string]struct {
-		data []byte
+	// each document is built when its case runs, so -short never builds
+	// the one it skips, and only one is held at a time
+	for _, c := range []struct {
+		name string
+		data func() []byte
 		want string
 	}{
-		"a prompt":    {doc(turn(bigText, small)), "turns[0].prompt: 16.0 MiB; an import holds at most 16 MiB here"},
-		"an item":     {doc(turn("hi", bigItem)), "turns[0].items[0].item: 64.0 MiB; an import holds at most 64 MiB here"},
-		"many turns":  {doc(many...), "turns: 10001 turns; an import holds at most 10000"},
-		"a huge file": {make([]byte, MaxImportBytes()+1), "an import holds at most 256 MiB"},
+		{"a prompt", func() []byte { return doc(turn(strings.Repeat("x", MaxImportField+1), small)) }, "turns[0].prompt: 16.0 MiB; an import holds at most 16 MiB here"},
+		{"an item", func() []byte {
+			return doc(turn("hi", `{"type":"message","text":"`+strings.Repeat("y", MaxImportItem)+`"}`))
+		}, "turns[0].items[0].item: 64.0 MiB; an import holds at most 64 MiB here"},
+		{"many turns", func() []byte { return doc(slices.Repeat([]string{"{}"}, MaxImportTurns+1)...) }, "turns: 10001 turns; an import holds at most 10000"},
+		{"a huge file", func() []byte { return make([]byte, MaxImportBytes()+1) }, "an import holds at most 256 MiB"},
 	} {
-		t.Run(name, func(t *testing.T) {
-			if testing.Short() && name == "an item" {
+		t.Run(c.name, func(t *testing.T) {
+			if testing.Short() && c.name == "an item" {
 				t.Skip("-short: decoding a 64 MiB item takes 6 s (each level of the document is decoded again)")
 			}
-			_, err := db.Import(c.data)
+			_, err := db.Import(c.data())
 			if !errors.Is(err, ErrBadInput) || !strings.Contains(err.Error(), c.want) || strings.Count(err.Error(), "\n") > 0 {
 				t.Errorf("%v, want %q", err, c.want)
 			}

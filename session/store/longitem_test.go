@@ -82,12 +82,20 @@ func TestSaveItemsTextIsIndexedRedacted(t *testing.T) {
 // answer: the index reads neither the item's JSON nor, when the turn ends
 // and its rows fold into one, the stored item again (it held the text
 // four times over, twice, as the turn ended).
+//
+// Under -short the answer is 8 MiB: the bound (four times
+// stream.SearchTextBytes) does not scale with it, and one copy of the
+// answer is still twice it.
 func TestLongAnswerSaveAndFoldDoNotDecodeIt(t *testing.T) {
 	costtest.SkipAllocsIfRace(t)
 	db, _ := openTest(t)
 	sid := newSession(t, db, `{}`)
 	tid := must[TurnID](t)(db.BeginTurn(sid, "a long answer please", nil, ""))
-	text := longAnswer(16 << 20)
+	size := 16 << 20
+	if testing.Short() {
+		size = 8 << 20
+	}
+	text := longAnswer(size)
 	raw := msg("m", text)
 	allocated := func(f func()) uint64 {
 		var before, after runtime.MemStats
