@@ -9,6 +9,11 @@
 // prompts and resources are listed at start for the chat (mcpprompts.go:
 // Prompts, GetPrompt, Resources, ReadResource).
 //
+// The record of a call and its run (Call, Result, Run, EncodeRuns) and the
+// child environment (ChildEnv) are package toolrun's, named here by alias:
+// a package that only shows a run or starts a process imports that one and
+// does not link the MCP SDK.
+//
 // What it deliberately does not do: render anything, read the terminal or
 // the config file, or send requests. The UI and the one-shot command own
 // I/O; they call Runner.Run for the side effects and step a Loop, which is a

@@ -46,8 +46,8 @@ func TestLoopParallelCallsFromRealStream(t *testing.T) {
 		t.Fatalf("Next: %d calls, stop %q, state %v", len(calls), stop, l.State())
 	}
 	want := []Call{
-		{0, "fc_07d2265248f742f6016a3c12065a2c819e8eb9b547f64a93fc", "call_NnEvpiwdL8XrZ6F3T9VJyVw7", "add", `{"a":2,"b":3}`},
-		{1, "fc_07d2265248f742f6016a3c12065a40819e8e8a06cce489d66f", "call_TQ8336oa6YnuT2leYzRDBBLz", "multiply", `{"a":2,"b":3}`},
+		{Index: 0, ItemID: "fc_07d2265248f742f6016a3c12065a2c819e8eb9b547f64a93fc", CallID: "call_NnEvpiwdL8XrZ6F3T9VJyVw7", Name: "add", Arguments: `{"a":2,"b":3}`},
+		{Index: 1, ItemID: "fc_07d2265248f742f6016a3c12065a40819e8e8a06cce489d66f", CallID: "call_TQ8336oa6YnuT2leYzRDBBLz", Name: "multiply", Arguments: `{"a":2,"b":3}`},
 	}
 	for i := range want {
 		if calls[i] != want[i] {

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"runnel/session/images"
-	"runnel/session/tools"
+	"runnel/session/tools/toolrun"
 	"runnel/stream"
 	"runnel/theme"
 	"runnel/ui/itemlook"
@@ -136,7 +136,7 @@ type ImageSaver interface {
 // from then on, not the item's status. The caller keeps the runs (by
 // call_id) and sets each change; a block never given one shows its item.
 type RunHolder interface {
-	SetRun(tools.Run)
+	SetRun(toolrun.Run)
 }
 
 // ForItem returns the block for an item, by its class in the item kind

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"runnel/session/tools"
+	"runnel/session/tools/toolrun"
 	"runnel/stream"
 )
 
@@ -28,14 +28,14 @@ func TestLocalRunTellsOneStory(t *testing.T) {
 	}
 
 	run := b.(RunHolder)
-	run.SetRun(tools.Run{Phase: tools.RunWaiting})
+	run.SetRun(toolrun.Run{Phase: toolrun.RunWaiting})
 	b.Update(epoch.Add(time.Second))
 	if h, _ := render(epoch.Add(2 * time.Second)); !strings.Contains(h, "waiting") || durationRE.MatchString(h) || b.Live() {
 		t.Errorf("waiting: %q (live %v)", h, b.Live())
 	}
 
 	start := epoch.Add(2 * time.Second)
-	run.SetRun(tools.Run{Phase: tools.RunRunning, Started: start, Detail: "50% indexing"})
+	run.SetRun(toolrun.Run{Phase: toolrun.RunRunning, Started: start, Detail: "50% indexing"})
 	b.Update(start)
 	h, body := render(start.Add(1500 * time.Millisecond))
 	if !strings.Contains(h, "running 1.5s") || !spinnerRE.MatchString(h) || !b.Live() || !strings.Contains(body, "local · 50% indexing") {
@@ -43,17 +43,17 @@ func TestLocalRunTellsOneStory(t *testing.T) {
 	}
 
 	for _, c := range []struct {
-		outcome tools.Status
+		outcome toolrun.Status
 		want    string
 	}{
-		{tools.StatusOK, "completed 3.0s"}, {tools.StatusFailed, "failed 3.0s"}, {tools.StatusCancelled, "cancelled 3.0s"},
-		{tools.StatusTimedOut, "timed out 3.0s"}, {tools.StatusInterrupted, "interrupted 3.0s"},
-		{tools.StatusUnrecorded, "outcome unknown 3.0s"},
+		{toolrun.StatusOK, "completed 3.0s"}, {toolrun.StatusFailed, "failed 3.0s"}, {toolrun.StatusCancelled, "cancelled 3.0s"},
+		{toolrun.StatusTimedOut, "timed out 3.0s"}, {toolrun.StatusInterrupted, "interrupted 3.0s"},
+		{toolrun.StatusUnrecorded, "outcome unknown 3.0s"},
 	} {
-		run.SetRun(tools.Run{Phase: tools.RunEnded, Outcome: c.outcome, Started: start, Took: 3 * time.Second})
+		run.SetRun(toolrun.Run{Phase: toolrun.RunEnded, Outcome: c.outcome, Started: start, Took: 3 * time.Second})
 		b.Update(start.Add(3 * time.Second))
 		h, body := render(start.Add(time.Minute))
-		if !strings.Contains(h, c.want) || (c.outcome != tools.StatusOK && strings.Contains(h, "completed")) || b.Live() {
+		if !strings.Contains(h, c.want) || (c.outcome != toolrun.StatusOK && strings.Contains(h, "completed")) || b.Live() {
 			t.Errorf("%s: header %q", c.outcome, h)
 		}
 		for _, w := range []string{"completed", "local", "running"} {
@@ -63,7 +63,7 @@ func TestLocalRunTellsOneStory(t *testing.T) {
 		}
 	}
 
-	run.SetRun(tools.Run{Phase: tools.RunEnded, Outcome: tools.StatusDenied})
+	run.SetRun(toolrun.Run{Phase: toolrun.RunEnded, Outcome: toolrun.StatusDenied})
 	b.Update(start)
 	if h, _ := render(start.Add(time.Minute)); !strings.Contains(h, "denied") || durationRE.MatchString(h) {
 		t.Errorf("denied (never ran): %q", h)
@@ -100,7 +100,7 @@ func TestPrinterHoldsCallsUntilRun(t *testing.T) {
 	if strings.Contains(out.String(), "tool_") {
 		t.Fatalf("printed before the run:\n%s", out.String())
 	}
-	p.Ran(a, tools.Run{Phase: tools.RunEnded, Outcome: tools.StatusFailed, Took: 2 * time.Second})
+	p.Ran(a, toolrun.Run{Phase: toolrun.RunEnded, Outcome: toolrun.StatusFailed, Took: 2 * time.Second})
 	header, _, _ := strings.Cut(strings.TrimLeft(visible(out.String()), "\n"), "\n")
 	if !strings.Contains(header, "tool_a") || !strings.Contains(header, "failed 2.0s") {
 		t.Errorf("panel after the run: %q", header)

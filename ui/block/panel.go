@@ -7,7 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"runnel/session/tools"
+	"runnel/session/tools/toolrun"
 	"runnel/stream"
 	"runnel/ui/itemlook"
 )
@@ -48,7 +48,7 @@ type panel struct {
 	kind     stream.ItemKind // the item type's entry in the kind table
 	look     itemlook.Look   // the item type's title and icon
 	spec     *panelSpec
-	run      *tools.Run // runnel's run of the call (SetRun); nil for an item it does not run
+	run      *toolrun.Run // runnel's run of the call (SetRun); nil for an item it does not run
 	clock    timing
 	ended    bool // the response is over
 	expanded bool
@@ -97,7 +97,7 @@ func (p *panel) End(now time.Time) {
 	p.rev++
 }
 
-func (p *panel) SetRun(r tools.Run) {
+func (p *panel) SetRun(r toolrun.Run) {
 	p.run = &r
 	p.rev++
 }
@@ -108,7 +108,7 @@ func (p *panel) state() state { return stateOf(p.it, p.ended) }
 // runnel runs its call.
 func (p *panel) running() bool {
 	if r := p.run; r != nil {
-		return r.Phase == tools.RunRunning
+		return r.Phase == toolrun.RunRunning
 	}
 	return p.state() == stateRunning
 }
@@ -177,17 +177,17 @@ func (p *panel) elapsed(now time.Time) time.Duration {
 
 // runStatus is the header of a call runnel runs: its run's state, in the
 // style of how it went.
-func runStatus(r tools.Run) panelStatus {
+func runStatus(r toolrun.Run) panelStatus {
 	st := stateInterrupted // stopped, denied, refused, skipped, unrecorded: nobody's error
 	switch {
-	case r.Phase != tools.RunEnded:
+	case r.Phase != toolrun.RunEnded:
 		st = stateRunning
 	case r.Failed():
 		st = stateFailed
-	case r.Outcome == tools.StatusOK:
+	case r.Outcome == toolrun.StatusOK:
 		st = stateDone
 	}
-	return panelStatus{text: r.State(), state: st, live: r.Phase == tools.RunRunning}
+	return panelStatus{text: r.State(), state: st, live: r.Phase == toolrun.RunRunning}
 }
 
 // renderTop draws the top edge: ╭─ icon title ───── status ─╮.

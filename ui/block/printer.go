@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"runnel/session/images"
-	"runnel/session/tools"
+	"runnel/session/tools/toolrun"
 	"runnel/stream"
 	"runnel/theme"
 )
@@ -150,7 +150,7 @@ func (p *Printer) block(it *stream.Item) ItemBlock {
 
 // Ran takes a function call that runnel ran, and how its run ended: its
 // panel is printed now, its header saying so.
-func (p *Printer) Ran(it *stream.Item, r tools.Run) {
+func (p *Printer) Ran(it *stream.Item, r toolrun.Run) {
 	p.calls.ran[it] = true
 	if h, ok := p.block(it).(RunHolder); ok {
 		h.SetRun(r)

@@ -5,7 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"runnel/session/tools"
+	"runnel/session/tools/toolrun"
 	"runnel/stream"
 )
 
@@ -69,17 +69,17 @@ func nameTitle(p *panel) string {
 // repeated here.
 func functionBody(p *panel, d *drawer) {
 	r := p.run
-	if r != nil && r.Phase == tools.RunWaiting {
+	if r != nil && r.Phase == toolrun.RunWaiting {
 		askedArgs(d, "", p.it.Arguments) // whole: the approval dialog points here
 	} else {
 		d.args("", p.it.Arguments)
 	}
-	if r != nil && r.Phase == tools.RunRunning {
+	if r != nil && r.Phase == toolrun.RunRunning {
 		if prog := cleanLine(r.Detail); prog != "" {
 			d.line(d.lk.muted.Render("local · " + prog))
 		}
 	}
-	if r != nil && r.Phase == tools.RunEnded && r.Outcome == tools.StatusDenied && cleanLine(r.Detail) != "" {
+	if r != nil && r.Phase == toolrun.RunEnded && r.Outcome == toolrun.StatusDenied && cleanLine(r.Detail) != "" {
 		d.add(section{lines: paint(d.lk.state(stateInterrupted).Render, d.wrap("denied: "+cleanLine(r.Detail))), whole: true})
 		return // the output only says so to the model
 	}

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"runnel/session/images"
-	"runnel/session/tools"
+	"runnel/session/tools/toolrun"
 )
 
 // Support is what the terminal can show. The zero value shows nothing.
@@ -61,9 +61,9 @@ func Detect(getenv func(string) string, tmuxOption func() string) Support {
 }
 
 // TmuxPassthrough is tmux's allow-passthrough option, "" when tmux does not
-// answer within a second. tmux runs with env (tools.ChildEnv: without the
+// answer within a second. tmux runs with env (toolrun.ChildEnv: without the
 // config's secrets).
-func TmuxPassthrough(env tools.Environ) string {
+func TmuxPassthrough(env toolrun.Environ) string {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "tmux", "show", "-gv", "allow-passthrough")

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"runnel/session/tools"
+	"runnel/session/tools/toolrun"
 	"runnel/stream"
 )
 
@@ -56,10 +56,10 @@ func Looks() []Look {
 // runnel ran (run, nil for one it did not) says its run's outcome
 // ("failed", "cancelled", "denied", "timed out"…), and an item that carries
 // an error says "failed".
-func (l Look) Summary(it *stream.Item, run *tools.Run) string {
+func (l Look) Summary(it *stream.Item, run *toolrun.Run) string {
 	status := it.Status
 	switch {
-	case run != nil && run.Phase == tools.RunEnded:
+	case run != nil && run.Phase == toolrun.RunEnded:
 		status = run.State()
 	case len(it.Error) > 0 && (status == "" || status == "completed"):
 		status = "failed"

@@ -10,7 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"runnel/session/tools"
+	"runnel/session/tools/toolrun"
 	"runnel/stream"
 	"runnel/stream/sharedtest"
 )
@@ -105,15 +105,15 @@ func TestSummarySaysHowTheRunEnded(t *testing.T) {
 	it := stream.StoredItem(json.RawMessage(`{"type":"function_call","name":"sh","arguments":"{}","status":"completed"}`))
 	l := For("function_call")
 	for _, c := range []struct {
-		run  *tools.Run
+		run  *toolrun.Run
 		want string
 	}{
 		{nil, "completed"},
-		{&tools.Run{Phase: tools.RunRunning}, "completed"},
-		{&tools.Run{Phase: tools.RunEnded, Outcome: tools.StatusOK, Took: time.Second}, "completed"},
-		{&tools.Run{Phase: tools.RunEnded, Outcome: tools.StatusTimedOut}, "timed out"},
-		{&tools.Run{Phase: tools.RunEnded, Outcome: tools.StatusDenied}, "denied"},
-		{&tools.Run{Phase: tools.RunEnded, Outcome: tools.StatusUnrecorded}, "outcome unknown"},
+		{&toolrun.Run{Phase: toolrun.RunRunning}, "completed"},
+		{&toolrun.Run{Phase: toolrun.RunEnded, Outcome: toolrun.StatusOK, Took: time.Second}, "completed"},
+		{&toolrun.Run{Phase: toolrun.RunEnded, Outcome: toolrun.StatusTimedOut}, "timed out"},
+		{&toolrun.Run{Phase: toolrun.RunEnded, Outcome: toolrun.StatusDenied}, "denied"},
+		{&toolrun.Run{Phase: toolrun.RunEnded, Outcome: toolrun.StatusUnrecorded}, "outcome unknown"},
 	} {
 		if got := l.Summary(it, c.run); got != "• function sh({}) "+c.want {
 			t.Errorf("run %+v: %q", c.run, got)

@@ -11,7 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"runnel/session/images"
-	"runnel/session/tools"
+	"runnel/session/tools/toolrun"
 	"runnel/stream"
 	"runnel/theme"
 	"runnel/ui/block"
@@ -34,7 +34,7 @@ func (a ansiPrinter) close() {
 	}
 }
 
-func (a ansiPrinter) ran(it *stream.Item, r tools.Run) { a.p.Ran(it, r) }
+func (a ansiPrinter) ran(it *stream.Item, r toolrun.Run) { a.p.Ran(it, r) }
 
 // newANSIPrinter is the styled format, drawn by the same blocks as the chat.
 func newANSIPrinter(stdout, stderr io.Writer, width int, sink images.Sink) printer {

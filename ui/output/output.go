@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 
 	"runnel/session/images"
-	"runnel/session/tools"
+	"runnel/session/tools/toolrun"
 	"runnel/stream"
 	"runnel/stream/cite"
 	"runnel/ui/itemlook"
@@ -39,7 +39,7 @@ type printer interface {
 	// response is called once per response, when it ends (terminal or cut off).
 	response(s *stream.Snapshot)
 	// ran is called when runnel ran the call it; r says how the run ended.
-	ran(it *stream.Item, r tools.Run)
+	ran(it *stream.Item, r toolrun.Run)
 	// close flushes anything pending.
 	close()
 }
@@ -68,8 +68,8 @@ type textPrinter struct {
 	// model finished writing it; the next response or close prints the
 	// ones that were not run.
 	held []*stream.Item
-	runs map[*stream.Item]*tools.Run // how runnel's runs of the calls ended (ran)
-	resp *stream.Snapshot            // the response of the last event
+	runs map[*stream.Item]*toolrun.Run // how runnel's runs of the calls ended (ran)
+	resp *stream.Snapshot              // the response of the last event
 	// searches are the finished hosted searches since the last thing
 	// written: they are written as one line (cite.go) before the next.
 	searches []*stream.Item
@@ -93,7 +93,7 @@ type writtenText struct {
 const maxLead = 512
 
 func newTextPrinter(out, errw io.Writer, inline bool) *textPrinter {
-	p := &textPrinter{out: out, side: errw, inline: inline, written: map[*stream.Item]*writtenText{}, summed: map[*stream.Item]bool{}, lead: map[*stream.Item]string{}, runs: map[*stream.Item]*tools.Run{}, endsNL: true}
+	p := &textPrinter{out: out, side: errw, inline: inline, written: map[*stream.Item]*writtenText{}, summed: map[*stream.Item]bool{}, lead: map[*stream.Item]string{}, runs: map[*stream.Item]*toolrun.Run{}, endsNL: true}
 	if inline {
 		p.side = out
 	}
@@ -139,7 +139,7 @@ func (p *textPrinter) sum(it *stream.Item) {
 	p.line(summaryLine(it, p.runs[it], p.lead[it]))
 }
 
-func (p *textPrinter) ran(it *stream.Item, r tools.Run) {
+func (p *textPrinter) ran(it *stream.Item, r toolrun.Run) {
 	p.runs[it] = &r
 	for i, h := range p.held {
 		if h == it {
@@ -257,7 +257,7 @@ func (p *textPrinter) close() {
 // text (encrypted reasoning). run is how runnel's run of the call ended,
 // nil for an item it did not run; lead is the start of its streamed text,
 // for reasoning whose text the accumulator did not keep (DropText).
-func summaryLine(it *stream.Item, run *tools.Run, lead string) string {
+func summaryLine(it *stream.Item, run *toolrun.Run, lead string) string {
 	look := itemlook.For(it.Type)
 	empty := stream.KindFor(it.Type).Text(it).Empty()
 	if empty && lead != "" && it.Type == "reasoning" {
@@ -277,7 +277,7 @@ func summaryLine(it *stream.Item, run *tools.Run, lead string) string {
 type jsonPrinter struct{ enc *json.Encoder }
 
 func (p *jsonPrinter) event(*stream.Event, *stream.Snapshot, *stream.Item) {}
-func (p *jsonPrinter) ran(*stream.Item, tools.Run)                         {}
+func (p *jsonPrinter) ran(*stream.Item, toolrun.Run)                       {}
 func (p *jsonPrinter) close()                                              {}
 
 func (p *jsonPrinter) response(s *stream.Snapshot) {
@@ -305,9 +305,9 @@ func (p *jsonPrinter) response(s *stream.Snapshot) {
 // eventsPrinter writes every normalized event as a JSON line.
 type eventsPrinter struct{ enc *json.Encoder }
 
-func (p *eventsPrinter) response(*stream.Snapshot)   {}
-func (p *eventsPrinter) ran(*stream.Item, tools.Run) {}
-func (p *eventsPrinter) close()                      {}
+func (p *eventsPrinter) response(*stream.Snapshot)     {}
+func (p *eventsPrinter) ran(*stream.Item, toolrun.Run) {}
+func (p *eventsPrinter) close()                        {}
 
 func (p *eventsPrinter) event(ev *stream.Event, s *stream.Snapshot, it *stream.Item) {
 	p.enc.Encode(normalize(ev))

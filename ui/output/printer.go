@@ -9,7 +9,7 @@ import (
 	"golang.org/x/term"
 
 	"runnel/session/images"
-	"runnel/session/tools"
+	"runnel/session/tools/toolrun"
 	"runnel/stream"
 )
 
@@ -30,17 +30,17 @@ func (p Printer) Event(ev *stream.Event, s *stream.Snapshot, it *stream.Item) { 
 func (p Printer) Response(s *stream.Snapshot) { p.p.response(s) }
 
 // Ran is called when runnel ran a function call of response s: the call's
-// run (tools.Ended(r): how it ended, typed) goes to the format, and the
+// run (toolrun.Ended(r): how it ended, typed) goes to the format, and the
 // text formats print the call's summary line then, with that outcome
 // ("failed", "cancelled", "denied", "timed out"…) rather than the model's
 // "completed"; ansi prints the call's panel with it.
-func (p Printer) Ran(s *stream.Snapshot, r tools.Result) {
+func (p Printer) Ran(s *stream.Snapshot, r toolrun.Result) {
 	if s == nil {
 		return
 	}
 	for _, it := range s.Items {
 		if it.Type == "function_call" && it.CallID == r.Call.CallID {
-			p.p.ran(it, tools.Ended(r))
+			p.p.ran(it, toolrun.Ended(r))
 			return
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"runnel/session/tools"
+	"runnel/session/tools/toolrun"
 	"runnel/stream"
 )
 
@@ -17,14 +17,14 @@ import (
 // was not run is summed up with its item status when the output ends.
 func TestTextSummarySaysHowTheRunEnded(t *testing.T) {
 	for _, c := range []struct {
-		status tools.Status
+		status toolrun.Status
 		want   string
 	}{
-		{tools.StatusOK, "completed"},
-		{tools.StatusFailed, "failed"},
-		{tools.StatusCancelled, "cancelled"},
-		{tools.StatusDenied, "denied"},
-		{tools.StatusTimedOut, "timed out"},
+		{toolrun.StatusOK, "completed"},
+		{toolrun.StatusFailed, "failed"},
+		{toolrun.StatusCancelled, "cancelled"},
+		{toolrun.StatusDenied, "denied"},
+		{toolrun.StatusTimedOut, "timed out"},
 	} {
 		var out bytes.Buffer
 		p := formatPrinter(formatText, &out, &out, 80, nil)
@@ -42,7 +42,7 @@ func TestTextSummarySaysHowTheRunEnded(t *testing.T) {
 		if strings.Contains(out.String(), "function") {
 			t.Fatalf("%v: summed up before the call ran:\n%s", c.status, out.String())
 		}
-		p.Ran(s, tools.Result{Call: tools.Call{CallID: "call_1"}, Status: c.status, Duration: time.Second})
+		p.Ran(s, toolrun.Result{Call: toolrun.Call{CallID: "call_1"}, Status: c.status, Duration: time.Second})
 		if got, want := out.String(), "• function sh1({}) "+c.want+"\n"; got != want {
 			t.Errorf("%v: after the run\n got %q\nwant %q", c.status, got, want)
 		}

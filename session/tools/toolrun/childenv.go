@@ -1,4 +1,4 @@
-package tools
+package toolrun
 
 // This file builds the one environment every child process runnel starts
 // gets: [[functions]], local MCP servers, hosted tools'

@@ -1,4 +1,4 @@
-package tools
+package toolrun
 
 import (
 	"encoding/json"

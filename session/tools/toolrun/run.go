@@ -1,4 +1,4 @@
-package tools
+package toolrun
 
 // This file is runnel's own run of a function call, as typed data: where it
 // stands, how it ended and how long it took; and the record of how runs
