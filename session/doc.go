@@ -69,8 +69,8 @@
 // history to send instead on a server without one); ConversationStarted
 // records its id in Settings.Conversation (saved with the session), after
 // which requests send conversation instead of previous_response_id, or
-// turns the conversation Stateless. ConversationDoc makes an importable
-// session of a conversation's items.
+// turns the conversation Stateless. store.ConversationDoc makes an importable
+// session of a conversation's items, with Settings.Continuing's settings.
 //
 // Request knobs (knobs.go): Settings.ServiceTier, Verbosity and
 // PromptCacheKey go on every request; a server that refuses one gets the

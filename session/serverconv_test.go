@@ -95,7 +95,7 @@ func TestConversationDocImports(t *testing.T) {
 		msg("m3", "user", "input_text", "thanks"),
 		msg("m4", "assistant", "output_text", "You are welcome."),
 	}
-	doc, err := session.ConversationDoc("conv_9", items, session.Settings{Model: "m", Store: true}, time.Unix(1_700_000_000, 0))
+	doc, err := store.ConversationDoc("conv_9", items, knob.Settings{Model: "m", Store: true}.Continuing("conv_9").JSON(), time.Unix(1_700_000_000, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func TestConversationDocImports(t *testing.T) {
 	if r.Conversation != "conv_9" || r.PreviousResponseID != "" || r.NewConversation != nil {
 		t.Errorf("the imported session does not continue the conversation: %+v", r)
 	}
-	if _, err := session.ConversationDoc("conv_0", nil, session.Settings{}, time.Now()); err == nil {
+	if _, err := store.ConversationDoc("conv_0", nil, knob.Settings{}.Continuing("conv_0").JSON(), time.Now()); err == nil {
 		t.Error("an empty conversation imported")
 	}
 }

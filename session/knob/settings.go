@@ -60,3 +60,10 @@ func FromJSON(raw json.RawMessage) Settings {
 	_ = json.Unmarshal(raw, &w)
 	return Settings(w)
 }
+
+// Continuing is s in conversations mode, continuing the server-side
+// conversation id: the settings of a session imported from it.
+func (s Settings) Continuing(id string) Settings {
+	s.State, s.Conversation = StateConversation, id
+	return s
+}

@@ -30,7 +30,8 @@
 // hidden in everything written, as a last guard. Markdown export is package
 // session/export's job (it renders a loaded Session); the JSON export and
 // import of whole sessions (Export, Import) are here: an import keeps its
-// dates and lists first by when it was imported. A session also keeps the
+// dates and lists first by when it was imported. ConversationDoc makes an
+// import document of a server-side conversation's items. A session also keeps the
 // last compacted window /compact gave it (SetCompacted), so it can resume
 // compacted.
 // Errors are *Error values that read as one line naming the file; every

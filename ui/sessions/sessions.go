@@ -19,8 +19,8 @@ import (
 	"github.com/mattn/go-runewidth"
 	"golang.org/x/term"
 
-	"runnel/session"
 	"runnel/session/export"
+	"runnel/session/knob"
 	"runnel/session/models"
 	"runnel/session/regfile"
 	"runnel/session/store"
@@ -46,7 +46,7 @@ type Env struct {
 	Prices         models.Table // prices the COST column; the zero Table is the built-in one
 	// Remote is the configured provider's client and a new session's
 	// settings (import --conversation); nil where the command has none.
-	Remote func() (*stream.Client, session.Settings, error)
+	Remote func() (*stream.Client, knob.Settings, error)
 }
 
 // UsageError is a mistake of the caller's: a bad flag value, an unknown or
@@ -559,7 +559,7 @@ func (h Env) ImportConversation(conv string) error {
 	if err != nil { // the line names the conversation once
 		return fmt.Errorf("cannot import conversation %s: %s", stream.SanitizeLine(conv), strings.TrimPrefix(line(err), "conversation "+stream.SanitizeLine(conv)+": "))
 	}
-	data, err := session.ConversationDoc(conv, items, settings, h.Now())
+	data, err := store.ConversationDoc(conv, items, settings.Continuing(conv).JSON(), h.Now())
 	if err != nil {
 		return fmt.Errorf("cannot import: %s", line(err))
 	}
