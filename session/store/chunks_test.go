@@ -41,6 +41,7 @@ func chunkRows(t *testing.T, db *DB, tid TurnID) (longestRaw, chunks, longestChu
 // SearchTextBytes. Written again shorter, or deleted with its session, its
 // chunks go.
 func TestLongItemIsStoredInChunks(t *testing.T) {
+	t.Parallel() // it counts no allocations and times nothing; parallel tests run after the sequential ones, which do
 	db, _ := openTest(t)
 	sid := newSession(t, db, `{}`)
 	tid := must[TurnID](t)(db.BeginTurn(sid, "a long answer please", nil, ""))

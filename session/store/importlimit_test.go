@@ -11,6 +11,7 @@ import (
 // number of turns, the whole) is refused with one line naming the limit,
 // and nothing is written; at the bounds it imports.
 func TestImportIsBounded(t *testing.T) {
+	t.Parallel() // it counts no allocations and times nothing; parallel tests run after the sequential ones, which do
 	db, _ := openTest(t)
 	doc := func(turns ...string) []byte {
 		return []byte(`{"runnel_export":1,"session":{"id":"","title":"t"},"turns":[` + strings.Join(turns, ",") + `]}`)

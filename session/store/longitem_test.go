@@ -22,6 +22,7 @@ func longAnswer(n int) string {
 // index keeps its first SearchTextBytes, so its start is findable and its
 // end is not, and a resume reads it back byte for byte.
 func TestSearchKeepsTheFirstPartOfALongItem(t *testing.T) {
+	t.Parallel() // it counts no allocations and times nothing; parallel tests run after the sequential ones, which do
 	for _, viaText := range []bool{false, true} {
 		db, _ := openTest(t)
 		sid := newSession(t, db, `{}`)

@@ -17,6 +17,7 @@ import (
 // journal writes them, loads
 // back with each item byte for byte as the accumulator last gave it.
 func TestRecordRealFixturesByteForByte(t *testing.T) {
+	t.Parallel() // it counts no allocations and times nothing; parallel tests run after the sequential ones, which do
 	files := sharedtest.RealFiles(t)
 	if len(files) != 39 {
 		t.Fatalf("found %d real fixtures, want 39", len(files))
