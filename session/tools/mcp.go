@@ -247,33 +247,28 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	var tools []*mcp.Tool
-	var bounds toolBounds
-	for t, err := range c.cs.Tools(ctx, nil) {
-		if err != nil {
-			if r := s.cutOff(c); r != nil {
-				err = r
-			} else if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-				err = s.startTimedOut("tools/list")
-			} else {
-				err = fmt.Errorf("mcp server %s: list tools: %v", s.cfg.Name, err)
+	var ( // written by the listing: read only when it ended in time
+		tools   []*mcp.Tool
+		bounds  toolBounds
+		listErr error
+	)
+	if inTime(ctx, func() { tools, bounds, listErr = s.listTools(ctx, c) }) {
+		err = listErr
+	} else {
+		err = s.cutOff(c) // the SDK is still decoding the page; nothing waits on it
+		if err == nil {
+			err = s.startTimedOut("tools/list")
+			if !errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				err = fmt.Errorf("mcp server %s: list tools: %v", s.cfg.Name, ctx.Err())
 			}
-			s.mu.Lock()
-			s.conn, s.err = nil, err // not running, as Summary says
-			s.mu.Unlock()
-			s.abandon(c)
-			return nil, err
 		}
-		if len(s.cfg.AllowedTools) > 0 && !slices.Contains(s.cfg.AllowedTools, t.Name) {
-			continue
-		}
-		if len(tools) == stream.Limits().MCPTools {
-			bounds.more = true
-			break // the listing stops here: no more pages are asked for
-		}
-		if bounds.admit(t) {
-			tools = append(tools, t)
-		}
+	}
+	if err != nil {
+		s.mu.Lock()
+		s.conn, s.err = nil, err // not running, as Summary says
+		s.mu.Unlock()
+		s.abandon(c)
+		return nil, err
 	}
 	if line := bounds.line(s.cfg.Name); line != "" {
 		s.m.report(errors.New(line))
@@ -283,7 +278,19 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 			s.m.report(fmt.Errorf("mcp server %s offers no tool %q (named in allowed_tools)", s.cfg.Name, want))
 		}
 	}
-	s.listExtras(ctx, c.cs)
+	var (
+		prompts   []Prompt
+		resources []Resource
+		lines     []error
+	)
+	if inTime(ctx, func() { prompts, resources, lines = s.listExtras(ctx, c.cs) }) {
+		s.prompts, s.resources = prompts, resources
+		for _, line := range lines {
+			s.m.report(line)
+		}
+	} else {
+		s.m.report(fmt.Errorf("mcp server %s: its prompts and resources were not listed within %s (startup_timeout in [[mcp_servers]]): none are offered", s.cfg.Name, s.cfg.startupTimeout()))
+	}
 	s.mu.Lock()
 	c.starting = false
 	ended := false
@@ -306,6 +313,70 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 		return nil, err
 	}
 	return tools, nil
+}
+
+// listTools lists the tools c offers that allowed_tools lets through, held
+// to the listing bounds (mcpbounds.go). It changes nothing of s, so a start
+// that stops waiting for it (inTime) leaves no state behind.
+func (s *server) listTools(ctx context.Context, c *conn) ([]*mcp.Tool, toolBounds, error) {
+	var tools []*mcp.Tool
+	var bounds toolBounds
+	for t, err := range c.cs.Tools(ctx, nil) {
+		if err == nil && ctx.Err() != nil {
+			err = ctx.Err() // the start stopped waiting: the rest is nobody's
+		}
+		if err != nil {
+			if r := s.cutOff(c); r != nil {
+				err = r
+			} else if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				err = s.startTimedOut("tools/list")
+			} else {
+				err = fmt.Errorf("mcp server %s: list tools: %v", s.cfg.Name, err)
+			}
+			return nil, bounds, err
+		}
+		if len(s.cfg.AllowedTools) > 0 && !slices.Contains(s.cfg.AllowedTools, t.Name) {
+			continue
+		}
+		if len(tools) == stream.Limits().MCPTools {
+			bounds.more = true
+			break // the listing stops here: no more pages are asked for
+		}
+		if bounds.admit(t) {
+			tools = append(tools, t)
+		}
+	}
+	return tools, bounds, nil
+}
+
+// listings counts the listings inTime runs, those a start stopped waiting
+// for included: tests wait for them, so that what one left decoding is not
+// the next one's heap.
+var listings sync.WaitGroup
+
+// inTime runs list, a listing whose page the SDK decodes whole before it
+// returns anything, and waits for it or for the end of ctx, whichever
+// comes first: a page that takes longer to decode than startup_timeout
+// (one under mcp_message_bytes can hold hundreds of thousands of tiny
+// tools) does not hold the start. It reports whether list ended; when it
+// did not, list is still running and what it writes must not be read.
+func inTime(ctx context.Context, list func()) bool {
+	done := make(chan struct{})
+	listings.Go(func() {
+		defer close(done)
+		list()
+	})
+	select {
+	case <-done:
+		return true
+	case <-ctx.Done():
+		select {
+		case <-done: // both at once: the listing is whole, take it
+			return true
+		default:
+			return false
+		}
+	}
 }
 
 // start launches the process and opens the session. The caller records the

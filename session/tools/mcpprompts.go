@@ -54,8 +54,10 @@ func commandWord(s string) bool {
 }
 
 // listExtras lists a started server's prompts and resources when it says
-// it has them; a failure leaves them out and is reported.
-func (s *server) listExtras(ctx context.Context, cs *mcp.ClientSession) {
+// it has them, and returns them with the lines to report (a listing that
+// failed, what was left out). It changes nothing of s: the start records
+// what it returns only if the listing ended within startup_timeout.
+func (s *server) listExtras(ctx context.Context, cs *mcp.ClientSession) (prompts []Prompt, resources []Resource, lines []error) {
 	caps := &mcp.ServerCapabilities{}
 	if r := cs.InitializeResult(); r != nil && r.Capabilities != nil {
 		caps = r.Capabilities
@@ -63,13 +65,13 @@ func (s *server) listExtras(ctx context.Context, cs *mcp.ClientSession) {
 	left := 0 // prompts and resources not offered (see commandWord, maxURI, maxExtras)
 	defer func() {
 		if left > 0 {
-			s.m.report(fmt.Errorf("mcp server %s: %d prompts or resources left out: names runnel cannot offer as a command or an @ mention, or past %d of each", s.cfg.Name, left, maxExtras))
+			lines = append(lines, fmt.Errorf("mcp server %s: %d prompts or resources left out: names runnel cannot offer as a command or an @ mention, or past %d of each", s.cfg.Name, left, maxExtras))
 		}
 	}()
 	if caps.Prompts != nil {
 		for p, err := range cs.Prompts(ctx, nil) {
 			if err != nil {
-				s.m.report(fmt.Errorf("mcp server %s: list prompts: %v", s.cfg.Name, err))
+				lines = append(lines, fmt.Errorf("mcp server %s: list prompts: %v", s.cfg.Name, err))
 				break
 			}
 			pr := Prompt{Server: s.cfg.Name, Name: p.Name, Description: stream.SanitizeLine(p.Description)}
@@ -78,26 +80,27 @@ func (s *server) listExtras(ctx context.Context, cs *mcp.ClientSession) {
 				ok = ok && commandWord(a.Name)
 				pr.Args = append(pr.Args, PromptArg{Name: a.Name, Required: a.Required})
 			}
-			if !ok || len(s.prompts) == maxExtras {
+			if !ok || len(prompts) == maxExtras {
 				left++
 				continue
 			}
-			s.prompts = append(s.prompts, pr)
+			prompts = append(prompts, pr)
 		}
 	}
 	if caps.Resources != nil {
 		for r, err := range cs.Resources(ctx, nil) {
 			if err != nil {
-				s.m.report(fmt.Errorf("mcp server %s: list resources: %v", s.cfg.Name, err))
+				lines = append(lines, fmt.Errorf("mcp server %s: list resources: %v", s.cfg.Name, err))
 				break
 			}
-			if len(r.URI) > maxURI || stream.SanitizeLine(r.URI) != r.URI || strings.ContainsAny(r.URI, " \t") || len(s.resources) == maxExtras {
+			if len(r.URI) > maxURI || stream.SanitizeLine(r.URI) != r.URI || strings.ContainsAny(r.URI, " \t") || len(resources) == maxExtras {
 				left++
 				continue
 			}
-			s.resources = append(s.resources, Resource{Server: s.cfg.Name, URI: r.URI, Name: stream.SanitizeLine(r.Name), MIMEType: stream.SanitizeLine(r.MIMEType)})
+			resources = append(resources, Resource{Server: s.cfg.Name, URI: r.URI, Name: stream.SanitizeLine(r.Name), MIMEType: stream.SanitizeLine(r.MIMEType)})
 		}
 	}
+	return prompts, resources, lines
 }
 
 // Prompts are the prompts of the enabled servers (enabled is asked with a

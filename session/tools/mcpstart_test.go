@@ -37,6 +37,7 @@ func manyHTTP(t *testing.T, n, page int) string {
 // reported and how much the heap grew.
 func timedStart(t *testing.T, srv Server) (time.Duration, []error, uint64) {
 	t.Helper()
+	listings.Wait() // a listing an earlier start stopped waiting for may still be decoding
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)

@@ -7,7 +7,8 @@
 // never answers (hang), and a crash.
 //
 // The args of Main choose a mode: "many N [PAGE]" offers N tools, PAGE a
-// page (0: tools/list is never answered); "hugepage N" answers tools/list
+// page (0: tools/list is never answered; N or more: one page, built as the
+// server starts, so it comes at once); "hugepage N" answers tools/list
 // with one message of N bytes and more; "flood TOOLS NAME DESC SCHEMA"
 // adds what a listing must be bounded against; "silent" reads stdin and
 // never answers anything, initialize included; "deaf" does not even read
@@ -27,6 +28,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -163,10 +165,18 @@ func Main(args []string) {
 // without registering them: a server that offers 200,000 tools answers
 // initialize at once.
 func ManyTools(n, page int, quit <-chan struct{}) mcp.Middleware {
+	var whole func() *mcp.ListToolsResult // one page of all n, built while initialize is answered: it comes at once
+	if page >= n {
+		whole = sync.OnceValue(func() *mcp.ListToolsResult { return manyPage(0, n) })
+		go whole()
+	}
 	return func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if method != "tools/list" {
 				return next(ctx, method, req)
+			}
+			if whole != nil {
+				return whole(), nil
 			}
 			if page <= 0 {
 				select {
@@ -180,17 +190,23 @@ func ManyTools(n, page int, quit <-chan struct{}) mcp.Middleware {
 				from, _ = strconv.Atoi(p.Cursor)
 			}
 			to := min(from+page, n)
-			res := &mcp.ListToolsResult{Tools: make([]*mcp.Tool, 0, to-from)}
-			for i := from; i < to; i++ {
-				res.Tools = append(res.Tools, &mcp.Tool{Name: fmt.Sprintf("t%06d", i), Description: "one of many tools",
-					InputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`)})
-			}
+			res := manyPage(from, to)
 			if to < n {
 				res.NextCursor = strconv.Itoa(to)
 			}
 			return res, nil
 		}
 	}
+}
+
+// manyPage is a page of ManyTools' tools from up to to.
+func manyPage(from, to int) *mcp.ListToolsResult {
+	res := &mcp.ListToolsResult{Tools: make([]*mcp.Tool, 0, to-from)}
+	for i := from; i < to; i++ {
+		res.Tools = append(res.Tools, &mcp.Tool{Name: fmt.Sprintf("t%06d", i), Description: "one of many tools",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`)})
+	}
+	return res
 }
 
 // Flood adds what a listing must be bounded against, sized by its

@@ -1,0 +1,74 @@
+package tools
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"runnel/stream"
+)
+
+// onePageTools is how many of mcptest.ManyTools' tools fit in one
+// tools/list page of 15/16 of mcp_message_bytes: the page passes the bound
+// on messages, and the SDK decodes every tool of it (each schema into a
+// map) before runnel sees the first.
+func onePageTools() int {
+	one, _ := json.Marshal(&mcp.Tool{Name: "t000000", Description: "one of many tools",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"x":{"type":"string"}}}`)})
+	return stream.Limits().MCPMessage / 16 * 15 / (len(one) + 1)
+}
+
+// One tools/list page just under mcp_message_bytes, of many small tools,
+// over stdio and streamable HTTP: decoding it costs the SDK far more than
+// a startup_timeout, and the start still returns within the timeout, in
+// one line naming the server and the timeout (or the bound on tools, on a
+// machine that decodes the page in time).
+//
+// Under -short mcp_tools and mcp_message_bytes are a tenth of their
+// defaults (shortListingBounds), and so is the page.
+func TestMCPStartHeldOnOneLargePage(t *testing.T) {
+	lim := shortListingBounds(t)
+	t.Cleanup(listings.Wait) // the pages left decoding are not the next test's heap
+	n, timeout := onePageTools(), 2*time.Second
+	if testing.Short() {
+		timeout = 250 * time.Millisecond
+	}
+	bin := mcpServerBinary(t)
+	base, errs, _ := timedStart(t, Server{Name: "tiny", Command: bin, Args: []string{"many", "3"}, StartupTimeout: time.Minute})
+	if len(errs) != 0 {
+		t.Fatalf("tiny server: %v", errs)
+	}
+	hb, errs, _ := timedStart(t, Server{Name: "tiny", URL: manyHTTP(t, 3, 3), StartupTimeout: time.Minute})
+	if len(errs) != 0 {
+		t.Fatalf("tiny HTTP server: %v", errs)
+	}
+	base = max(base, hb)
+	budget := timeout*3/2 + 3*base
+	t.Logf("%d tools in one page of at most %s; tiny start %s; budget %s", n, stream.FormatBytes(lim.MCPMessage), base, budget)
+
+	timedOut := fmt.Sprintf("mcp server many did not start: no answer to tools/list within %s (startup_timeout in [[mcp_servers]])", timeout)
+	capped := fmt.Sprintf("mcp server many: it offers more than %d tools: the rest are left out", lim.MCPTools)
+	for _, c := range []struct {
+		name string
+		srv  Server
+	}{
+		{"stdio", Server{Name: "many", Command: bin, Args: []string{"many", strconv.Itoa(n), strconv.Itoa(n)}, StartupTimeout: timeout}},
+		{"http", Server{Name: "many", URL: manyHTTP(t, n, n), StartupTimeout: timeout}},
+	} {
+		d, errs, grew := timedStart(t, c.srv)
+		t.Logf("%s: %s against startup_timeout %s, heap +%d MiB: %v", c.name, d, timeout, grew>>20, errs)
+		if d > budget {
+			t.Errorf("%s: Start took %s; startup_timeout %s, budget %s", c.name, d, timeout, budget)
+		}
+		if len(errs) != 1 || strings.Contains(errs[0].Error(), "\n") {
+			t.Errorf("%s: %d reports, want one line: %v", c.name, len(errs), errs)
+		} else if got := errs[0].Error(); !strings.HasPrefix(got, timedOut) && !strings.HasPrefix(got, capped) {
+			t.Errorf("%s: report %q\nwant %q or %q", c.name, got, timedOut, capped)
+		}
+	}
+}
