@@ -79,7 +79,11 @@
 // A function command runs at most its timeout (30 s by default); an MCP
 // call at most its server's timeout (60 s), then ends with one line naming
 // the server and the tool; a server must start (launch, initialize, list
-// its tools) within its startup_timeout (10 s). Every tool result, a
+// its tools) within its startup_timeout (10 s), and its start returns by
+// then even while the SDK still decodes a page (a listing runs aside,
+// inTime, and one past the timeout is abandoned with its connection: a
+// page under mcp_message_bytes can hold a hundred thousand tiny tools,
+// seconds and hundreds of MiB to decode). Every tool result, a
 // function's stdout or an MCP tool's over any transport, is held to the
 // table of bounds' tool_result_bytes (stream.CutToolResult), and an MCP
 // listing to its mcp_* bounds (mcpbounds.go). One message from a server

@@ -1,8 +1,12 @@
 package tools
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -70,5 +74,67 @@ func TestMCPStartHeldOnOneLargePage(t *testing.T) {
 		} else if got := errs[0].Error(); !strings.HasPrefix(got, timedOut) && !strings.HasPrefix(got, capped) {
 			t.Errorf("%s: report %q\nwant %q or %q", c.name, got, timedOut, capped)
 		}
+	}
+}
+
+// One prompts/list page just under mcp_message_bytes, of many small
+// prompts, from a server whose tools list at once: the start returns within
+// startup_timeout with its tools, and says in one line that its prompts
+// were not listed in time (or, on a machine that decodes the page in time,
+// that the prompts past the bound were left out).
+func TestMCPStartHeldOnOneLargePromptPage(t *testing.T) {
+	shortListingBounds(t)
+	t.Cleanup(listings.Wait)
+	timeout := 500 * time.Millisecond // the full page takes longer, here about 900 ms
+	if testing.Short() {
+		timeout = 250 * time.Millisecond
+	}
+	n := onePageTools()
+	page := &mcp.ListPromptsResult{Prompts: make([]*mcp.Prompt, n)}
+	for i := range page.Prompts {
+		page.Prompts[i] = &mcp.Prompt{Name: fmt.Sprintf("p%06d", i), Arguments: []*mcp.PromptArgument{{Name: "a"}, {Name: "b"}}}
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "prompts", Version: "1"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "echo"}, func(context.Context, *mcp.CallToolRequest, echoIn) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{}, nil, nil
+	})
+	s.AddPrompt(&mcp.Prompt{Name: "one"}, func(context.Context, *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		return &mcp.GetPromptResult{}, nil
+	})
+	s.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "prompts/list" {
+				return page, nil
+			}
+			return next(ctx, method, req)
+		}
+	})
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	t.Cleanup(ts.Close)
+
+	base, errs, _ := timedStart(t, Server{Name: "tiny", URL: manyHTTP(t, 3, 3), StartupTimeout: time.Minute})
+	if len(errs) != 0 {
+		t.Fatalf("tiny HTTP server: %v", errs)
+	}
+	budget := timeout*3/2 + 3*base
+	r := newReports()
+	m := NewMCP(Config{Servers: []Server{{Name: "p", URL: ts.URL, StartupTimeout: timeout}}}, StartHooks{Report: r.add})
+	t.Cleanup(func() { _ = m.Close() })
+	start := time.Now()
+	m.Start(t.Context())
+	d := time.Since(start)
+	r.mu.Lock()
+	got := slices.Clone(r.errs)
+	r.mu.Unlock()
+	t.Logf("%d prompts in one page: %s against startup_timeout %s (budget %s): %v", n, d, timeout, budget, got)
+	if d > budget {
+		t.Errorf("Start took %s; startup_timeout %s, budget %s", d, timeout, budget)
+	}
+	if names := m.ToolNames(); !slices.Contains(names, "p__echo") {
+		t.Errorf("tools %q, want p__echo offered", names)
+	}
+	late := fmt.Sprintf("mcp server p: its prompts and resources were not listed within %s (startup_timeout in [[mcp_servers]]): none are offered", timeout)
+	if len(got) != 1 || (got[0].Error() != late && !strings.Contains(got[0].Error(), "prompts or resources left out")) {
+		t.Errorf("reports %q, want one: %q (or the prompts left out)", got, late)
 	}
 }
