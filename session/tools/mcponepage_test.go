@@ -43,15 +43,7 @@ func TestMCPStartHeldOnOneLargePage(t *testing.T) {
 		timeout = 250 * time.Millisecond
 	}
 	bin := mcpServerBinary(t)
-	base, errs, _ := timedStart(t, Server{Name: "tiny", Command: bin, Args: []string{"many", "3"}, StartupTimeout: time.Minute})
-	if len(errs) != 0 {
-		t.Fatalf("tiny server: %v", errs)
-	}
-	hb, errs, _ := timedStart(t, Server{Name: "tiny", URL: manyHTTP(t, 3, 3), StartupTimeout: time.Minute})
-	if len(errs) != 0 {
-		t.Fatalf("tiny HTTP server: %v", errs)
-	}
-	base = max(base, hb)
+	base := tinyStart(t, bin)
 	budget := timeout*3/2 + 3*base
 	t.Logf("%d tools in one page of at most %s; tiny start %s; budget %s", n, stream.FormatBytes(lim.MCPMessage), base, budget)
 
@@ -112,11 +104,7 @@ func TestMCPStartHeldOnOneLargePromptPage(t *testing.T) {
 	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 	t.Cleanup(ts.Close)
 
-	base, errs, _ := timedStart(t, Server{Name: "tiny", URL: manyHTTP(t, 3, 3), StartupTimeout: time.Minute})
-	if len(errs) != 0 {
-		t.Fatalf("tiny HTTP server: %v", errs)
-	}
-	budget := timeout*3/2 + 3*base
+	budget := timeout*3/2 + 3*tinyStart(t, mcpServerBinary(t))
 	r := newReports()
 	m := NewMCP(Config{Servers: []Server{{Name: "p", URL: ts.URL, StartupTimeout: timeout}}}, StartHooks{Report: r.add})
 	t.Cleanup(func() { _ = m.Close() })

@@ -73,6 +73,21 @@ func timedStart(t *testing.T, srv Server) (time.Duration, []error, uint64) {
 	return d, r.errs, peak - before.HeapInuse
 }
 
+// tinyStart is the baseline of a start's budget: the longer of a tiny
+// server's start over stdio (bin) and over streamable HTTP, in this run.
+func tinyStart(t *testing.T, bin string) time.Duration {
+	t.Helper()
+	base, errs, _ := timedStart(t, Server{Name: "tiny", Command: bin, Args: []string{"many", "3"}, StartupTimeout: time.Minute})
+	if len(errs) != 0 {
+		t.Fatalf("tiny server: %v", errs)
+	}
+	hb, errs, _ := timedStart(t, Server{Name: "tiny", URL: manyHTTP(t, 3, 3), StartupTimeout: time.Minute})
+	if len(errs) != 0 {
+		t.Fatalf("tiny HTTP server: %v", errs)
+	}
+	return max(base, hb)
+}
+
 // A server offering 200,000 tools (in one page, in pages, or filtered out
 // by allowed_tools) or never answering tools/list is reported within its
 // startup_timeout, over stdio and streamable HTTP, in one line naming it
@@ -115,16 +130,7 @@ func TestMCPStartHeldToStartupTimeout(t *testing.T) {
 		}
 		return s
 	}
-	// the baseline: a tiny server's start, in this run
-	base, errs, _ := timedStart(t, Server{Name: "tiny", Command: bin, Args: []string{"many", "3"}, StartupTimeout: time.Minute})
-	if len(errs) != 0 {
-		t.Fatalf("tiny server: %v", errs)
-	}
-	hb, errs, _ := timedStart(t, Server{Name: "tiny", URL: manyHTTP(t, 3, 3), StartupTimeout: time.Minute})
-	if len(errs) != 0 {
-		t.Fatalf("tiny HTTP server: %v", errs)
-	}
-	base = max(base, hb)
+	base := tinyStart(t, bin)
 	budget := timeout + 3*base + time.Second
 	t.Logf("tiny start %s; budget %s", base, budget)
 
