@@ -61,8 +61,7 @@ func TestChatAttachmentChipSendResume(t *testing.T) {
 	if strings.Contains(body, home) {
 		t.Errorf("a local path went to the server (the files are outside the working directory: base names only):\n%s", body)
 	}
-	p.keys("C-c")
-	p.keys("C-c")
+	p.quit()
 	p.waitText("[exited 0]")
 
 	p2 := startPane(t, 100, 30, env, binary(t), "-c")

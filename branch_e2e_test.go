@@ -23,7 +23,7 @@ func TestEditBranchSwitchAndResume(t *testing.T) {
 		srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_"+w, "answer "+w)})
 		p.say("question " + w)
 		p.waitText("answer " + w)
-		p.waitFor("the turn to end", func(s string) bool { return strings.Contains(lastLines(s, 2), "ready") })
+		p.waitTurnEnd()
 	}
 	p.say("/edit 2")
 	p.waitText("editing turn 2")
@@ -37,7 +37,7 @@ func TestEditBranchSwitchAndResume(t *testing.T) {
 	if got := reqs[len(reqs)-1].PreviousResponseID(); got != "resp_one" {
 		t.Errorf("the edit chains to %q, want resp_one", got)
 	}
-	p.waitFor("the turn to end", func(s string) bool { return strings.Contains(lastLines(s, 2), "ready") })
+	p.waitTurnEnd()
 	p.keys("C-Left")
 	s = p.waitText("showing branch 1 of 2 at turn 2")
 	if !strings.Contains(s, "answer four") || strings.Contains(s, "edited answer") {
@@ -50,8 +50,7 @@ func TestEditBranchSwitchAndResume(t *testing.T) {
 	}
 	p.keys("Escape")
 	p.waitFor("the dialog to close", func(s string) bool { return !strings.Contains(s, "Branches 2") }) // esc then ctrl+c at once reads as alt+ctrl+c
-	p.keys("C-c")
-	p.keys("C-c")
+	p.quit()
 	p.waitText("[exited 0]")
 
 	q := startPane(t, 100, 30, env, binary(t), "-c")

@@ -218,7 +218,7 @@ func TestChatDemo(t *testing.T) {
 	p.say("hello")
 	p.waitText("Thinking") // the live reasoning header
 	p.waitText("More showcases")
-	p.waitFor("the turn to end", func(s string) bool { return strings.Contains(lastLines(s, 2), "ready") })
+	p.waitTurnEnd()
 }
 
 // TestChatFastAnswerEndsInColour: an answer of 60 KB sent at once (a stream

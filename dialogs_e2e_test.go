@@ -65,7 +65,7 @@ func TestTmuxPanelListOpensAnyPanel(t *testing.T) {
 	p := chatPane(t, srv)
 	p.say("search the web")
 	p.waitText("(by borough/district)?") // the end of the reply: the status read "ready" before it was sent too
-	p.waitFor("the turn to end", func(s string) bool { return strings.Contains(lastLines(s, 2), "ready") })
+	p.waitTurnEnd()
 	p.keys("M-o")
 	s := p.waitText("Tool panels")
 	if !strings.Contains(s, "dmcp: 2 tools") {

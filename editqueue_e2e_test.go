@@ -21,7 +21,7 @@ func threePrompts(t *testing.T) (*pane, *streamtest.Server) {
 		srv.Enqueue(streamtest.Reply{SSE: streamtest.Text("resp_"+string(rune('1'+i)), "answer "+w)})
 		p.say("question " + w)
 		p.waitText("answer " + w)
-		p.waitFor("the turn to end", func(s string) bool { return strings.Contains(lastLines(s, 2), "ready") })
+		p.waitTurnEnd()
 	}
 	return p, srv
 }

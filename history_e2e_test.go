@@ -28,9 +28,7 @@ func TestChatQuitAndContinue(t *testing.T) {
 	p.waitText("Ask anything")
 	p.say("what is pydantic-ai about")
 	p.waitText("type-safe scaffold") // the end of the reply (the status read "ready" before it too)
-	p.waitFor("the turn to end", func(s string) bool { return strings.Contains(lastLines(s, 2), "ready") })
-	p.keys("C-c")
-	p.keys("C-c")
+	p.quit()
 	s := p.waitText("[exited 0]")
 	if !strings.Contains(s, "runnel -r ") {
 		t.Errorf("no resume hint on exit:\n%s", s)

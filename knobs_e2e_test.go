@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"runnel/stream/streamtest"
@@ -23,14 +22,12 @@ func TestTmuxFastAndLastMessage(t *testing.T) {
 	p.waitText("Ask anything")
 	p.say("one")
 	p.waitText("first answer")
-	p.waitFor("the turn to end", func(s string) bool { return strings.Contains(lastLines(s, 2), "ready") })
+	p.waitTurnEnd()
 	p.say("/fast")
 	p.waitText("fast mode on")
 	p.say("two")
 	p.waitText("but the server ran this response on default")
-	p.waitFor("the turn to end", func(s string) bool { return strings.Contains(lastLines(s, 2), "ready") })
-	p.keys("C-c")
-	p.keys("C-c")
+	p.quit()
 	p.waitText("[exited 0]")
 	reqs := srv.Requests()
 	if len(reqs) != 2 || reqs[0].JSON()["service_tier"] != nil || reqs[1].JSON()["service_tier"] != "priority" {

@@ -47,7 +47,7 @@ func TestChatNotifiesWhenAway(t *testing.T) {
 		p.say("slow one")
 		p.waitFor("the turn to run 2s", func(s string) bool { return strings.Contains(lastLines(s, 2), "· 2s") })
 		close(gates[i])
-		p.waitFor("the turn to end", func(s string) bool { return strings.Contains(lastLines(s, 2), "ready") })
+		p.waitTurnEnd()
 	}
 
 	p.text("\x1b[I") // focused

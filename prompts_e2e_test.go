@@ -64,8 +64,7 @@ func TestChatPromptFiles(t *testing.T) {
 	if second["instructions"] != "You write deploy notes." || !strings.Contains(string(reqs[0].Body), "Deploy notes for v2") {
 		t.Errorf("the /deploy request %s", reqs[0].Body)
 	}
-	p.keys("C-c")
-	p.keys("C-c")
+	p.quit()
 	p.waitText("[exited")
 
 	p = start()

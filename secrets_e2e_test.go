@@ -76,7 +76,7 @@ func TestChatRedactsEchoedKey(t *testing.T) {
 	for i, want := range []string{"Incorrect API key provided", "keep it safe", "upstream rejected"} {
 		p.say("turn " + string(rune('a'+i)))
 		p.waitText(want)
-		s := p.waitFor("the turn to end", func(s string) bool { return strings.Contains(lastLines(s, 2), "ready") })
+		s := p.waitTurnEnd()
 		if holdsKey(s) {
 			t.Errorf("turn %d shows the key:\n%s", i, s)
 		}
@@ -84,8 +84,7 @@ func TestChatRedactsEchoedKey(t *testing.T) {
 			t.Errorf("turn %d: no [redacted] marker:\n%s", i, s)
 		}
 	}
-	p.keys("C-c")
-	p.keys("C-c")
+	p.quit()
 	s := p.waitText("[exited 0]")
 	m := regexp.MustCompile(`runnel -r (\S+)`).FindStringSubmatch(s)
 	if m == nil {

@@ -220,8 +220,7 @@ func TestServersChat(t *testing.T) {
 			if strings.Contains(screen, confForgotten) {
 				t.Errorf("the second turn reached a model that forgot the first; screen:\n%s", raw)
 			}
-			pn.keys("C-c")
-			pn.keys("C-c")
+			pn.quit()
 			pn.waitText("[exited")
 			c.check(t)
 		})

@@ -38,7 +38,6 @@ func TestTmuxShellCommand(t *testing.T) {
 	if body := string(reqs[0].Body); !strings.Contains(body, `path=\"!printf hello\"\u003e\nhello\n`) {
 		t.Errorf("the message does not carry the output:\n%s", body)
 	}
-	p.keys("C-c")
-	p.keys("C-c")
+	p.quit()
 	p.waitText("[exited 0]")
 }

@@ -63,8 +63,7 @@ func TestChatCutOffTurnExport(t *testing.T) {
 	p.waitText("Ask anything")
 	p.say("write markdown")
 	p.waitText(stream.CutOffNote)
-	p.keys("C-c")
-	p.keys("C-c")
+	p.quit()
 	p.waitText("[exited 0]")
 
 	dir := filepath.Join(data, "runnel")

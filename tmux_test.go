@@ -278,6 +278,24 @@ func (p *pane) waitFor(what string, cond func(screen string) bool) string {
 	return s
 }
 
+// waitTurnEnd waits until the status line reads ready (the turn has
+// ended: while one is in flight it reads streaming, thinking or a tool's
+// state) and returns the screen. A test that quits waits for it, or its
+// first ctrl+c stops the turn instead of starting the quit: an answer's
+// text is on screen a frame or more before its turn ends.
+func (p *pane) waitTurnEnd() string {
+	p.t.Helper()
+	return p.waitFor("the turn to end", func(s string) bool { return strings.Contains(lastLines(s, 2), "ready") })
+}
+
+// quit waits for the turn to end and presses ctrl+c twice.
+func (p *pane) quit() {
+	p.t.Helper()
+	p.waitTurnEnd()
+	p.keys("C-c")
+	p.keys("C-c")
+}
+
 func (p *pane) waitText(sub string) string {
 	p.t.Helper()
 	return p.waitFor(fmt.Sprintf("%q", sub), func(s string) bool { return strings.Contains(s, sub) })

@@ -237,7 +237,7 @@ func TestEscThenNextMessageCarriesTheTurn(t *testing.T) {
 	p := chatPane(t, srv)
 	p.say("hello")
 	p.waitText("first answer")
-	p.waitFor("the turn to end", func(s string) bool { return strings.Contains(lastLines(s, 2), "ready") })
+	p.waitTurnEnd()
 	p.say("go slowly")
 	for i := 0; i < 6; i++ { // created, in_progress, item, part, two deltas
 		gate <- struct{}{}
