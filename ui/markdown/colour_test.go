@@ -10,7 +10,7 @@ import (
 // and that View renders no settled block again (Colour has nothing left).
 func TestColouringEqualsView(t *testing.T) {
 	t.Parallel() // renderers of its own
-	docs := allAnswers(t)
+	docs := sweptAnswers(t)
 	for name, doc := range testDocs(t) {
 		docs[name] = doc
 	}

@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"runnel/stream/sharedtest"
@@ -83,10 +86,52 @@ func outputText(t testing.TB, name string) string {
 // real2 and real3, keyed by file and index.
 func allAnswers(t testing.TB) map[string]string {
 	t.Helper()
+	var roots []string
+	for _, set := range answerSets {
+		roots = append(roots, sharedtest.Path(t, "fixtures", set))
+	}
+	answersOnce.Do(func() { answersRead, answersErr = readAnswers(roots) })
+	if answersErr != nil {
+		t.Fatalf("read fixtures: %v", answersErr)
+	}
+	return maps.Clone(answersRead)
+}
+
+// sweptAnswers are the answers a long property sweep (colouring,
+// rough blocks) checks: every one of allAnswers in the full run; under
+// -short one in three, by sorted name.
+func sweptAnswers(t testing.TB) map[string]string {
+	t.Helper()
+	all := allAnswers(t)
+	if !testing.Short() {
+		return all
+	}
+	for i, name := range slices.Sorted(maps.Keys(all)) {
+		if i%3 != 0 {
+			delete(all, name)
+		}
+	}
+	return all
+}
+
+// The fixtures' answers are read once for the package's tests: each test
+// gets a copy of its own.
+var (
+	answersOnce sync.Once
+	answersRead map[string]string
+	answersErr  error
+)
+
+// answerSets are the fixture sets the answers come from.
+var answerSets = []string{"real", "real2", "real3"}
+
+// readAnswers reads the answers of the sets at roots (answerSets, in
+// order).
+func readAnswers(roots []string) (map[string]string, error) {
 	out := map[string]string{}
 	seen := map[string]bool{}
-	for _, set := range []string{"real", "real2", "real3"} {
-		root := sharedtest.Path(t, "fixtures", set)
+	for i, root := range roots {
+		set := answerSets[i]
 		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".sse") {
 				return err
@@ -118,8 +163,8 @@ func allAnswers(t testing.TB) map[string]string {
 			return nil
 		})
 		if err != nil {
-			t.Fatalf("read fixtures: %v", err)
+			return nil, err
 		}
 	}
-	return out
+	return out, nil
 }
