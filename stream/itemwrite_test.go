@@ -88,7 +88,7 @@ func TestItemJSONTakenIsTheItemThen(t *testing.T) {
 // text again (a text with bytes Sanitize may remove: a tab, é).
 func TestItemJSONWriteToHoldsNoCopy(t *testing.T) {
 	costtest.SkipAllocsIfRace(t)
-	const n = 8 << 20
+	const n = 8 << 20 // the whole limit, also under -short: the chunk buffer is a fixed part
 	it := &Item{Type: "message", ID: "msg_1", Role: "assistant", Status: "completed", Added: true, dirty: true,
 		Content: []Part{{Type: "output_text", Text: strings.Repeat("word and\tmore <words> é\n", n/26)}}}
 	r := NewRedactor("sk-proj-0123456789abcdef")
