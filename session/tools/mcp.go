@@ -108,6 +108,7 @@ type conn struct {
 	pid  int           // the process (and its group); 0 for a server on the network
 	done chan struct{} // closed when the connection has ended
 	cut  *refusal      // a message past mcp_message_bytes that ended it (stdio; the HTTP policy's refusals are the server's)
+	cuts *listingCuts  // the listings whose pages its reader cut at their bound (mcplisting.go)
 	// starting is set while the server's start lists its tools (guarded by
 	// the server's mu): an end then is the start's to report, not watch's.
 	starting bool
@@ -283,7 +284,7 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 		resources []Resource
 		lines     []error
 	)
-	if inTime(ctx, func() { prompts, resources, lines = s.listExtras(ctx, c.cs) }) {
+	if inTime(ctx, func() { prompts, resources, lines = s.listExtras(ctx, c) }) {
 		s.prompts, s.resources = prompts, resources
 		for _, line := range lines {
 			s.m.report(line)
@@ -346,6 +347,9 @@ func (s *server) listTools(ctx context.Context, c *conn) ([]*mcp.Tool, toolBound
 			tools = append(tools, t)
 		}
 	}
+	if c.cuts.was(listTools) { // a page held more than mcp_tools: the reader cut it
+		bounds.more = true
+	}
 	return tools, bounds, nil
 }
 
@@ -397,8 +401,8 @@ func (s *server) start(ctx context.Context) (*conn, error) {
 	ownGroup(cmd) // the terminal's ^C is runnel's to handle
 	cmd.WaitDelay = mcpGrace
 	var unwatch func() bool
-	cut := &refusal{}
-	cs, err := s.m.client.Connect(ctx, stdioTransport{cmd: cmd, unwatch: &unwatch, cut: cut}, nil)
+	cut, cuts := &refusal{}, &listingCuts{}
+	cs, err := s.m.client.Connect(ctx, stdioTransport{cmd: cmd, unwatch: &unwatch, cut: cut, cuts: cuts}, nil)
 	if unwatch != nil {
 		unwatch()
 	}
@@ -415,7 +419,7 @@ func (s *server) start(ctx context.Context) (*conn, error) {
 		}
 		return nil, fmt.Errorf("mcp server %s: %s%s", s.cfg.Name, startLine(s.cfg.Command, err), s.stderr.hint())
 	}
-	c := &conn{cs: cs, pid: cmd.Process.Pid, done: make(chan struct{}), cut: cut}
+	c := &conn{cs: cs, pid: cmd.Process.Pid, done: make(chan struct{}), cut: cut, cuts: cuts}
 	go s.watch(c)
 	return c, nil
 }

@@ -6,6 +6,7 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -57,14 +58,28 @@ func commandWord(s string) bool {
 // it has them, and returns them with the lines to report (a listing that
 // failed, what was left out). It changes nothing of s: the start records
 // what it returns only if the listing ended within startup_timeout.
-func (s *server) listExtras(ctx context.Context, cs *mcp.ClientSession) (prompts []Prompt, resources []Resource, lines []error) {
+func (s *server) listExtras(ctx context.Context, c *conn) (prompts []Prompt, resources []Resource, lines []error) {
+	cs := c.cs
 	caps := &mcp.ServerCapabilities{}
 	if r := cs.InitializeResult(); r != nil && r.Capabilities != nil {
 		caps = r.Capabilities
 	}
 	left := 0 // prompts and resources not offered (see commandWord, maxURI, maxExtras)
 	defer func() {
-		if left > 0 {
+		var cut []string // listings whose pages held more than maxExtras: the reader cut them
+		for _, kind := range []int{listPrompts, listResources} {
+			if c.cuts.was(kind) {
+				cut = append(cut, fmt.Sprintf("more than %d %s", maxExtras, listKeys[kind]))
+			}
+		}
+		switch {
+		case len(cut) > 0:
+			line := fmt.Sprintf("mcp server %s: prompts or resources left out: it offers %s, the most runnel takes of each", s.cfg.Name, strings.Join(cut, " and "))
+			if left > 0 {
+				line += fmt.Sprintf("; %d more with names runnel cannot offer as a command or an @ mention", left)
+			}
+			lines = append(lines, errors.New(line))
+		case left > 0:
 			lines = append(lines, fmt.Errorf("mcp server %s: %d prompts or resources left out: names runnel cannot offer as a command or an @ mention, or past %d of each", s.cfg.Name, left, maxExtras))
 		}
 	}()
