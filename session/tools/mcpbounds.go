@@ -38,7 +38,8 @@ func (b *toolBounds) admit(t *mcp.Tool) bool {
 		return false
 	}
 	if params != nil {
-		if err := CheckSchema(params, nil); err != nil {
+		tree, _ := t.InputSchema.(map[string]any) // as the SDK decoded it: not decoded again
+		if err := CheckSchema(params, tree); err != nil {
 			b.bad++
 			return false
 		}
