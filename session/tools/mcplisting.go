@@ -35,12 +35,10 @@ const (
 var listKeys = [listKinds]string{"tools", "prompts", "resources"}
 
 // listBound is how many entries of a listing's page runnel reads: the
-// table's mcp_tools for tools, maxExtras for prompts and resources.
+// table's mcp_tools, mcp_prompts or mcp_resources.
 func listBound(kind int) int {
-	if kind == listTools {
-		return stream.Limits().MCPTools
-	}
-	return maxExtras
+	lim := stream.Limits()
+	return [listKinds]int{lim.MCPTools, lim.MCPPrompts, lim.MCPResources}[kind]
 }
 
 // listingCuts records the listings whose pages a connection's reader cut

@@ -134,7 +134,7 @@ func TestListingPageCutAsItStreams(t *testing.T) {
 	}
 
 	// prompts and resources are held to theirs, the next message is read whole
-	prompts := `{"jsonrpc":"2.0","id":4,"result":{"prompts":[` + strings.Repeat(`{"name":"p]"},`, maxExtras+5) + `{"name":"last"}]}}`
+	prompts := `{"jsonrpc":"2.0","id":4,"result":{"prompts":[` + strings.Repeat(`{"name":"p]"},`, stream.Limits().MCPPrompts+5) + `{"name":"last"}]}}`
 	next := `{"jsonrpc":"2.0","id":5,"result":{"resources":[{"uri":"a"}]}}`
 	cuts := &listingCuts{}
 	m := &messageBound{r: strings.NewReader(prompts + "\n" + next + "\n"), limit: 1 << 20, cut: func(error) {}, f: jsonFollow{cuts: cuts}}
@@ -143,7 +143,7 @@ func TestListingPageCutAsItStreams(t *testing.T) {
 	var p struct {
 		Result struct{ Prompts []struct{ Name string } }
 	}
-	if err := json.Unmarshal(first, &p); err != nil || len(p.Result.Prompts) != maxExtras || !cuts.was(listPrompts) || cuts.was(listResources) {
+	if err := json.Unmarshal(first, &p); err != nil || len(p.Result.Prompts) != stream.Limits().MCPPrompts || !cuts.was(listPrompts) || cuts.was(listResources) {
 		t.Errorf("prompts: %v, %d kept, cuts %t %t", err, len(p.Result.Prompts), cuts.was(listPrompts), cuts.was(listResources))
 	}
 	if got := strings.TrimSpace(string(rest)); got != next {

@@ -6,7 +6,6 @@ package tools
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -33,11 +32,9 @@ type Resource struct {
 }
 
 // A server's prompts and resources are offered as commands and @ mentions:
-// at most maxExtras of each, resource URIs of at most maxURI bytes.
-const (
-	maxExtras = 1000
-	maxURI    = 2048
-)
+// at most the table's mcp_prompts and mcp_resources, resource URIs of at
+// most maxURI bytes.
+const maxURI = 2048
 
 // commandWord reports whether a server's prompt (or argument) name can be
 // typed and shown as it is: 1 to 64 of [A-Za-z0-9_.-], no control or
@@ -64,23 +61,28 @@ func (s *server) listExtras(ctx context.Context, c *conn) (prompts []Prompt, res
 	if r := cs.InitializeResult(); r != nil && r.Capabilities != nil {
 		caps = r.Capabilities
 	}
-	left := 0 // prompts and resources not offered (see commandWord, maxURI, maxExtras)
+	lim := stream.Limits()
+	var (
+		more     [listKinds]bool // the server offers more than the bound
+		badNames int             // prompts and resources with a name or URI runnel cannot offer (see commandWord, maxURI)
+	)
 	defer func() {
-		var cut []string // listings whose pages held more than maxExtras: the reader cut them
+		var parts, keys []string
 		for _, kind := range []int{listPrompts, listResources} {
-			if c.cuts.was(kind) {
-				cut = append(cut, fmt.Sprintf("more than %d %s", maxExtras, listKeys[kind]))
+			if more[kind] || c.cuts.was(kind) { // past the bound in the listing, or in one page (cut by the reader)
+				parts = append(parts, fmt.Sprintf("it offers more than %d %s", listBound(kind), listKeys[kind]))
+				keys = append(keys, "mcp_"+listKeys[kind])
 			}
 		}
 		switch {
-		case len(cut) > 0:
-			line := fmt.Sprintf("mcp server %s: prompts or resources left out: it offers %s, the most runnel takes of each", s.cfg.Name, strings.Join(cut, " and "))
-			if left > 0 {
-				line += fmt.Sprintf("; %d more with names runnel cannot offer as a command or an @ mention", left)
+		case len(parts) > 0:
+			if badNames > 0 {
+				parts = append(parts, fmt.Sprintf("%d with names runnel cannot offer as a command or an @ mention", badNames))
 			}
-			lines = append(lines, errors.New(line))
-		case left > 0:
-			lines = append(lines, fmt.Errorf("mcp server %s: %d prompts or resources left out: names runnel cannot offer as a command or an @ mention, or past %d of each", s.cfg.Name, left, maxExtras))
+			lines = append(lines, fmt.Errorf("mcp server %s: prompts or resources left out: %s — raise [limits] %s in the config to take more",
+				s.cfg.Name, strings.Join(parts, "; "), strings.Join(keys, ", ")))
+		case badNames > 0:
+			lines = append(lines, fmt.Errorf("mcp server %s: %d prompts or resources left out: names runnel cannot offer as a command or an @ mention", s.cfg.Name, badNames))
 		}
 	}()
 	if caps.Prompts != nil {
@@ -95,9 +97,13 @@ func (s *server) listExtras(ctx context.Context, c *conn) (prompts []Prompt, res
 				ok = ok && commandWord(a.Name)
 				pr.Args = append(pr.Args, PromptArg{Name: a.Name, Required: a.Required})
 			}
-			if !ok || len(prompts) == maxExtras {
-				left++
+			if !ok {
+				badNames++
 				continue
+			}
+			if len(prompts) == lim.MCPPrompts {
+				more[listPrompts] = true
+				break // no more pages are asked for
 			}
 			prompts = append(prompts, pr)
 		}
@@ -108,9 +114,13 @@ func (s *server) listExtras(ctx context.Context, c *conn) (prompts []Prompt, res
 				lines = append(lines, fmt.Errorf("mcp server %s: list resources: %v", s.cfg.Name, err))
 				break
 			}
-			if len(r.URI) > maxURI || stream.SanitizeLine(r.URI) != r.URI || strings.ContainsAny(r.URI, " \t") || len(resources) == maxExtras {
-				left++
+			if len(r.URI) > maxURI || stream.SanitizeLine(r.URI) != r.URI || strings.ContainsAny(r.URI, " \t") {
+				badNames++
 				continue
+			}
+			if len(resources) == lim.MCPResources {
+				more[listResources] = true
+				break
 			}
 			resources = append(resources, Resource{Server: s.cfg.Name, URI: r.URI, Name: stream.SanitizeLine(r.Name), MIMEType: stream.SanitizeLine(r.MIMEType)})
 		}
