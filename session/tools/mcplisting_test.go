@@ -153,11 +153,7 @@ func TestListingPageCutAsItStreams(t *testing.T) {
 
 // withListingBound puts mcp_tools at n for the test.
 func withListingBound(t *testing.T, n int) {
-	old := stream.Limits()
-	b := old
-	b.MCPTools = n
-	stream.SetLimits(b)
-	t.Cleanup(func() { stream.SetLimits(old) })
+	withBounds(t, func(b *stream.Bounds) { b.MCPTools = n })
 }
 
 // An event stream's data lines are followed as the SDK joins them: a page
