@@ -294,7 +294,7 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 			s.m.report(line)
 		}
 	} else {
-		s.m.report(fmt.Errorf("mcp server %s: its prompts and resources were not listed within %s (startup_timeout in [[mcp_servers]]): none are offered", s.cfg.Name, s.cfg.startupTimeout()))
+		s.m.report(s.extrasLate())
 	}
 	s.mu.Lock()
 	c.starting = false
@@ -451,6 +451,12 @@ func (s *server) cutOff(c *conn) error {
 		return nil
 	}
 	return fmt.Errorf("mcp server %s: %w", s.cfg.Name, r)
+}
+
+// extrasLate is the line for a server whose prompts and resources were
+// not listed within its startup_timeout.
+func (s *server) extrasLate() error {
+	return fmt.Errorf("mcp server %s: its prompts and resources were not listed within %s (startup_timeout in [[mcp_servers]]): none are offered", s.cfg.Name, s.cfg.startupTimeout())
 }
 
 // startTimedOut is the error for a server that did not answer step (its

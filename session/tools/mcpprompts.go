@@ -53,8 +53,10 @@ func commandWord(s string) bool {
 
 // listExtras lists a started server's prompts and resources when it says
 // it has them, and returns them with the lines to report (a listing that
-// failed, what was left out). It changes nothing of s: the start records
-// what it returns only if the listing ended within startup_timeout.
+// failed, what was left out; a listing that ended with ctx, the start's
+// deadline, is the one line saying none are offered). It changes nothing
+// of s: the start records what it returns only if the listing ended
+// within startup_timeout.
 func (s *server) listExtras(ctx context.Context, c *conn) (prompts []Prompt, resources []Resource, lines []error) {
 	cs := c.cs
 	caps := &mcp.ServerCapabilities{}
@@ -65,8 +67,13 @@ func (s *server) listExtras(ctx context.Context, c *conn) (prompts []Prompt, res
 	var (
 		more     [listKinds]bool // the server offers more than the bound
 		badNames int             // prompts and resources with a name or URI runnel cannot offer (see commandWord, maxURI)
+		late     bool            // a listing ended with the start's deadline: none are offered, in one line
 	)
 	defer func() {
+		if late {
+			prompts, resources, lines = nil, nil, []error{s.extrasLate()}
+			return
+		}
 		var parts, keys []string
 		for _, kind := range []int{listPrompts, listResources} {
 			if more[kind] || c.cuts.was(kind) { // past the bound in the listing, or in one page (cut by the reader)
@@ -88,6 +95,10 @@ func (s *server) listExtras(ctx context.Context, c *conn) (prompts []Prompt, res
 	if caps.Prompts != nil {
 		for p, err := range cs.Prompts(ctx, nil) {
 			if err != nil {
+				if ctx.Err() != nil {
+					late = true
+					return
+				}
 				lines = append(lines, fmt.Errorf("mcp server %s: list prompts: %v", s.cfg.Name, err))
 				break
 			}
@@ -111,6 +122,10 @@ func (s *server) listExtras(ctx context.Context, c *conn) (prompts []Prompt, res
 	if caps.Resources != nil {
 		for r, err := range cs.Resources(ctx, nil) {
 			if err != nil {
+				if ctx.Err() != nil {
+					late = true
+					return
+				}
 				lines = append(lines, fmt.Errorf("mcp server %s: list resources: %v", s.cfg.Name, err))
 				break
 			}
