@@ -23,6 +23,8 @@ import (
 type Bounds struct {
 	ToolResult         int // bytes of one tool result the model gets (function, MCP stdio, HTTP or SSE)
 	MCPTools           int // tools one MCP server may offer
+	MCPPrompts         int // prompts one MCP server may offer
+	MCPResources       int // resources one MCP server may list
 	MCPToolName        int // bytes of one MCP tool's name
 	MCPToolDescription int // bytes of one MCP tool's description (longer ones are cut)
 	MCPToolSchema      int // bytes of one MCP tool's input schema (a larger one drops the tool)
@@ -41,6 +43,8 @@ type Bounds struct {
 var DefaultBounds = Bounds{
 	ToolResult:         64 << 10,
 	MCPTools:           1000,
+	MCPPrompts:         1000,
+	MCPResources:       1000,
 	MCPToolName:        256,
 	MCPToolDescription: 16 << 10,
 	MCPToolSchema:      64 << 10,
@@ -74,6 +78,8 @@ func (d Bound) Set(b *Bounds, v int) { *d.ref(b) = v }
 var BoundTable = []Bound{
 	{"tool_result_bytes", "bytes", "one tool result the model gets, from a function or an MCP server (stdio, HTTP or SSE)", 1 << 10, func(b *Bounds) *int { return &b.ToolResult }},
 	{"mcp_tools", "tools", "tools one MCP server may offer", 1, func(b *Bounds) *int { return &b.MCPTools }},
+	{"mcp_prompts", "prompts", "prompts one MCP server may offer", 1, func(b *Bounds) *int { return &b.MCPPrompts }},
+	{"mcp_resources", "resources", "resources one MCP server may list", 1, func(b *Bounds) *int { return &b.MCPResources }},
 	{"mcp_tool_name_bytes", "bytes", "one MCP tool's name", 16, func(b *Bounds) *int { return &b.MCPToolName }},
 	{"mcp_tool_description_bytes", "bytes", "one MCP tool's description (cut)", 64, func(b *Bounds) *int { return &b.MCPToolDescription }},
 	{"mcp_tool_schema_bytes", "bytes", "one MCP tool's input schema (the tool is left out)", 1 << 10, func(b *Bounds) *int { return &b.MCPToolSchema }},

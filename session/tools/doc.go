@@ -81,9 +81,14 @@
 // the server and the tool; a server must start (launch, initialize, list
 // its tools) within its startup_timeout (10 s), and its start returns by
 // then even while the SDK still decodes a page (a listing runs aside,
-// inTime, and one past the timeout is abandoned with its connection: a
-// page under mcp_message_bytes can hold a hundred thousand tiny tools,
-// seconds and hundreds of MiB to decode). Every tool result, a
+// inTime, and one past the timeout is abandoned with its connection). A
+// listing's page is held to its count as it streams in (mcplisting.go):
+// runnel's readers of a server drop the entries of a tools, prompts or
+// resources page past mcp_tools (mcp_prompts, mcp_resources) before the
+// SDK decodes them, so a page under mcp_message_bytes of a hundred
+// thousand tiny tools costs a small multiple of the page, not 35 times
+// it; a tool's input schema is compiled at its first call, not at the
+// start. Every tool result, a
 // function's stdout or an MCP tool's over any transport, is held to the
 // table of bounds' tool_result_bytes (stream.CutToolResult), and an MCP
 // listing to its mcp_* bounds (mcpbounds.go). One message from a server

@@ -108,6 +108,7 @@ type conn struct {
 	pid  int           // the process (and its group); 0 for a server on the network
 	done chan struct{} // closed when the connection has ended
 	cut  *refusal      // a message past mcp_message_bytes that ended it (stdio; the HTTP policy's refusals are the server's)
+	cuts *listingCuts  // the listings whose pages its reader cut at their bound (mcplisting.go)
 	// starting is set while the server's start lists its tools (guarded by
 	// the server's mu): an end then is the start's to report, not watch's.
 	starting bool
@@ -120,7 +121,11 @@ type mcpTool struct {
 	server      *server
 	description string
 	params      json.RawMessage // its input schema, as the server sent it
-	schema      *Schema         // nil when the schema does not compile: only JSON is checked
+	// schema compiles params at the tool's first call: a compiled schema
+	// costs a few hundred times its JSON (a wide one of 56 KiB, 180 ms
+	// and 28 MB), so a start neither compiles hundreds of them nor holds
+	// them. It is nil when params does not compile: only JSON is checked.
+	schema func() *Schema
 }
 
 // StartMCPWith launches every server in c concurrently, lists their tools
@@ -216,10 +221,10 @@ func (m *Manager) Start(ctx context.Context) {
 	for i, s := range m.servers {
 		for _, t := range listed[i] {
 			params := toolParams(t)
-			schema, _ := CompileSchema(params)
 			mt := &mcpTool{
 				name: exposedName(s.cfg.Name, t.Name, used), tool: t.Name, server: s,
-				description: t.Description, params: params, schema: schema,
+				description: t.Description, params: params,
+				schema: sync.OnceValue(func() *Schema { c, _ := CompileSchema(params); return c }),
 			}
 			m.tools = append(m.tools, mt)
 			m.byName[mt.name] = mt
@@ -283,13 +288,13 @@ func (s *server) startAndList(ctx context.Context) ([]*mcp.Tool, error) {
 		resources []Resource
 		lines     []error
 	)
-	if inTime(ctx, func() { prompts, resources, lines = s.listExtras(ctx, c.cs) }) {
+	if inTime(ctx, func() { prompts, resources, lines = s.listExtras(ctx, c) }) {
 		s.prompts, s.resources = prompts, resources
 		for _, line := range lines {
 			s.m.report(line)
 		}
 	} else {
-		s.m.report(fmt.Errorf("mcp server %s: its prompts and resources were not listed within %s (startup_timeout in [[mcp_servers]]): none are offered", s.cfg.Name, s.cfg.startupTimeout()))
+		s.m.report(s.extrasLate())
 	}
 	s.mu.Lock()
 	c.starting = false
@@ -346,6 +351,9 @@ func (s *server) listTools(ctx context.Context, c *conn) ([]*mcp.Tool, toolBound
 			tools = append(tools, t)
 		}
 	}
+	if c.cuts.was(listTools) { // a page held more than mcp_tools: the reader cut it
+		bounds.more = true
+	}
 	return tools, bounds, nil
 }
 
@@ -397,8 +405,8 @@ func (s *server) start(ctx context.Context) (*conn, error) {
 	ownGroup(cmd) // the terminal's ^C is runnel's to handle
 	cmd.WaitDelay = mcpGrace
 	var unwatch func() bool
-	cut := &refusal{}
-	cs, err := s.m.client.Connect(ctx, stdioTransport{cmd: cmd, unwatch: &unwatch, cut: cut}, nil)
+	cut, cuts := &refusal{}, &listingCuts{}
+	cs, err := s.m.client.Connect(ctx, stdioTransport{cmd: cmd, unwatch: &unwatch, cut: cut, cuts: cuts}, nil)
 	if unwatch != nil {
 		unwatch()
 	}
@@ -415,7 +423,7 @@ func (s *server) start(ctx context.Context) (*conn, error) {
 		}
 		return nil, fmt.Errorf("mcp server %s: %s%s", s.cfg.Name, startLine(s.cfg.Command, err), s.stderr.hint())
 	}
-	c := &conn{cs: cs, pid: cmd.Process.Pid, done: make(chan struct{}), cut: cut}
+	c := &conn{cs: cs, pid: cmd.Process.Pid, done: make(chan struct{}), cut: cut, cuts: cuts}
 	go s.watch(c)
 	return c, nil
 }
@@ -443,6 +451,12 @@ func (s *server) cutOff(c *conn) error {
 		return nil
 	}
 	return fmt.Errorf("mcp server %s: %w", s.cfg.Name, r)
+}
+
+// extrasLate is the line for a server whose prompts and resources were
+// not listed within its startup_timeout.
+func (s *server) extrasLate() error {
+	return fmt.Errorf("mcp server %s: its prompts and resources were not listed within %s (startup_timeout in [[mcp_servers]]): none are offered", s.cfg.Name, s.cfg.startupTimeout())
 }
 
 // startTimedOut is the error for a server that did not answer step (its

@@ -4,7 +4,9 @@ package tools
 // (stream.Limits): how many tools a server offers, and the size of each
 // one's name, description and input schema. A tool past a bound is left
 // out (its description is cut instead), and the server's start reports it
-// in one line naming the [limits] keys to raise.
+// in one line naming the [limits] keys to raise. The count is held as each
+// page streams in too (mcplisting.go): the entries of a page past
+// mcp_tools are never decoded.
 
 import (
 	"encoding/json"
@@ -38,7 +40,8 @@ func (b *toolBounds) admit(t *mcp.Tool) bool {
 		return false
 	}
 	if params != nil {
-		if err := CheckSchema(params, nil); err != nil {
+		tree, _ := t.InputSchema.(map[string]any) // as the SDK decoded it: not decoded again
+		if err := CheckSchema(params, tree); err != nil {
 			b.bad++
 			return false
 		}

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -147,5 +149,45 @@ func TestMCPListingAndResultBounded(t *testing.T) {
 		if item := res.Item(); len(item) > b.ToolResult+200 {
 			t.Errorf("%s: the output item is %d bytes", kind, len(item))
 		}
+	}
+}
+
+// A page of tools whose input schemas are each as wide as
+// mcp_tool_schema_bytes lets (thousands of properties), within every bound:
+// the start compiles none of them (a compiled schema costs a few hundred
+// times its JSON: 25 such tools held the start 7 s and grew the heap 200
+// times the page), and a call still has its arguments checked against its
+// tool's schema, compiled then.
+func TestMCPStartCompilesNoSchema(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString(`{"tools":[`)
+	for i := range 10 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"name":"t%02d","inputSchema":{"type":"object","required":["x"],"properties":{"x":{"type":"string"}`, i)
+		for j := range 5900 {
+			fmt.Fprintf(&b, `,"%d":{}`, j)
+		}
+		b.WriteString("}}}")
+	}
+	b.WriteString("]}")
+	page := b.Bytes()
+	srv := Server{Name: "wide", URL: rawMCP(t, page, false), StartupTimeout: time.Minute, Approval: ApproveNever}
+	d, errs, grew := timedStart(t, srv)
+	t.Logf("10 tools of %s schemas, a page of %s: %s, heap +%s (%.0f× the page): %v", stream.FormatBytes(len(page)/10), stream.FormatBytes(len(page)), d, stream.FormatBytes(int(grew)), float64(grew)/float64(len(page)), errs)
+	if len(errs) != 0 {
+		t.Errorf("reports %q", errs)
+	}
+	if grew > 60*uint64(len(page)) {
+		t.Errorf("the heap grew %s for a page of %s", stream.FormatBytes(int(grew)), stream.FormatBytes(len(page)))
+	}
+
+	m := NewMCP(Config{Servers: []Server{srv}}, StartHooks{})
+	m.Start(t.Context())
+	t.Cleanup(func() { m.Close() })
+	res := NewRunner(Config{}, m, Hooks{}).Run(t.Context(), []Call{{CallID: "c1", Name: "wide__t03", Arguments: `{"y":1}`}})[0]
+	if res.Status != StatusInvalid || !strings.Contains(res.Output, "x") {
+		t.Errorf("a call without its required argument: status %v: %.200s", res.Status, res.Output)
 	}
 }

@@ -88,12 +88,15 @@ func (r *refusal) take() error {
 // httpClient is the HTTP policy's client for the server: bound to its
 // url's origin, with its headers (and bearer token) attached there by the
 // policy and nowhere else; a redirect elsewhere stops with one line.
-func (s *server) httpClient(fp *firstPost) *http.Client {
+//
+// Its bodies are read through a listingTransport: a listing's page is
+// cut at its bound as it streams in, recorded in cuts.
+func (s *server) httpClient(fp *firstPost, cuts *listingCuts) *http.Client {
 	h := http.Header{}
 	for k, v := range s.cfg.Headers {
 		h.Set(k, v)
 	}
-	return httppolicy.New(httppolicy.Options{
+	c := httppolicy.New(httppolicy.Options{
 		Origin:     s.cfg.URL,
 		Secrets:    h,
 		Hint:       "if the server has moved, set its url in [[mcp_servers]]",
@@ -102,6 +105,8 @@ func (s *server) httpClient(fp *firstPost) *http.Client {
 		MaxBody:    int64(stream.Limits().MCPMessage),
 		MaxEvent:   int64(stream.Limits().MCPMessage),
 	})
+	c.Transport = listingTransport{base: c.Transport, cuts: cuts}
+	return c
 }
 
 // messageRefusal is the line for what the policy refused: a body or event
@@ -119,8 +124,8 @@ func messageRefusal(err error) error {
 // the result.
 func (s *server) startHTTP(ctx context.Context) (*conn, error) {
 	s.refused.take() // a refusal of an earlier connection is not this one's
-	ht := &firstPost{}
-	client := s.httpClient(ht)
+	ht, cuts := &firstPost{}, &listingCuts{}
+	client := s.httpClient(ht, cuts)
 	var transport mcp.Transport
 	if s.cfg.SSE {
 		transport = sseTransport{&mcp.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: client}}
@@ -131,7 +136,7 @@ func (s *server) startHTTP(ctx context.Context) (*conn, error) {
 	if err != nil && !s.cfg.SSE && ctx.Err() == nil {
 		if st := ht.firstStatus(); st >= 400 && st < 500 && st != http.StatusUnauthorized && st != http.StatusForbidden {
 			ht = &firstPost{}
-			sse := sseTransport{&mcp.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: s.httpClient(ht)}}
+			sse := sseTransport{&mcp.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: s.httpClient(ht, cuts)}}
 			cs, err = s.m.client.Connect(ctx, sse, nil)
 		}
 	}
@@ -154,7 +159,7 @@ func (s *server) startHTTP(ctx context.Context) (*conn, error) {
 		}
 		return nil, fmt.Errorf("mcp server %s: %s", s.cfg.Name, connectLine(s.cfg.URL, err))
 	}
-	c := &conn{cs: cs, done: make(chan struct{})}
+	c := &conn{cs: cs, done: make(chan struct{}), cuts: cuts}
 	go s.watch(c)
 	return c, nil
 }

@@ -30,13 +30,18 @@ func hugeListing(n int) mcp.Middleware {
 	}
 }
 
-// withMessageBound puts mcp_message_bytes at limit for the test.
-func withMessageBound(t *testing.T, limit int) {
+// withBounds puts the bounds edit makes in force for the test.
+func withBounds(t *testing.T, edit func(*stream.Bounds)) {
 	old := stream.Limits()
 	b := old
-	b.MCPMessage = limit
+	edit(&b)
 	stream.SetLimits(b)
 	t.Cleanup(func() { stream.SetLimits(old) })
+}
+
+// withMessageBound puts mcp_message_bytes at limit for the test.
+func withMessageBound(t *testing.T, limit int) {
+	withBounds(t, func(b *stream.Bounds) { b.MCPMessage = limit })
 }
 
 // A tool list page ten times mcp_message_bytes, over stdio, streamable

@@ -126,3 +126,25 @@ func TestMCPStartHeldOnOneLargePromptPage(t *testing.T) {
 		t.Errorf("reports %q, want one: %q (or the prompts left out)", got, late)
 	}
 }
+
+// A prompts or resources listing that ends with the start's deadline is
+// the one line saying none were listed in time, whatever else it saw (a
+// page cut at its bound): not the SDK's "context deadline exceeded"
+// beside it.
+func TestMCPExtrasLateIsOneLine(t *testing.T) {
+	ts := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return netServer() }, nil))
+	t.Cleanup(ts.Close)
+	m, _ := startNet(t, Server{Name: "web", URL: ts.URL, StartupTimeout: time.Second})
+	s := m.servers[0]
+	s.mu.Lock()
+	c := s.conn
+	s.mu.Unlock()
+	c.cuts.set(listPrompts) // as if a page had been cut before the deadline
+	ctx, cancel := context.WithTimeout(t.Context(), -1)
+	defer cancel()
+	prompts, resources, lines := s.listExtras(ctx, c)
+	want := "mcp server web: its prompts and resources were not listed within 1s (startup_timeout in [[mcp_servers]]): none are offered"
+	if len(prompts) != 0 || len(resources) != 0 || len(lines) != 1 || lines[0].Error() != want {
+		t.Errorf("%d prompts, %d resources, lines %q\nwant one: %q", len(prompts), len(resources), lines, want)
+	}
+}

@@ -32,11 +32,9 @@ type Resource struct {
 }
 
 // A server's prompts and resources are offered as commands and @ mentions:
-// at most maxExtras of each, resource URIs of at most maxURI bytes.
-const (
-	maxExtras = 1000
-	maxURI    = 2048
-)
+// at most the table's mcp_prompts and mcp_resources, resource URIs of at
+// most maxURI bytes.
+const maxURI = 2048
 
 // commandWord reports whether a server's prompt (or argument) name can be
 // typed and shown as it is: 1 to 64 of [A-Za-z0-9_.-], no control or
@@ -55,22 +53,52 @@ func commandWord(s string) bool {
 
 // listExtras lists a started server's prompts and resources when it says
 // it has them, and returns them with the lines to report (a listing that
-// failed, what was left out). It changes nothing of s: the start records
-// what it returns only if the listing ended within startup_timeout.
-func (s *server) listExtras(ctx context.Context, cs *mcp.ClientSession) (prompts []Prompt, resources []Resource, lines []error) {
+// failed, what was left out; a listing that ended with ctx, the start's
+// deadline, is the one line saying none are offered). It changes nothing
+// of s: the start records what it returns only if the listing ended
+// within startup_timeout.
+func (s *server) listExtras(ctx context.Context, c *conn) (prompts []Prompt, resources []Resource, lines []error) {
+	cs := c.cs
 	caps := &mcp.ServerCapabilities{}
 	if r := cs.InitializeResult(); r != nil && r.Capabilities != nil {
 		caps = r.Capabilities
 	}
-	left := 0 // prompts and resources not offered (see commandWord, maxURI, maxExtras)
+	lim := stream.Limits()
+	var (
+		more     [listKinds]bool // the server offers more than the bound
+		badNames int             // prompts and resources with a name or URI runnel cannot offer (see commandWord, maxURI)
+		late     bool            // a listing ended with the start's deadline: none are offered, in one line
+	)
 	defer func() {
-		if left > 0 {
-			lines = append(lines, fmt.Errorf("mcp server %s: %d prompts or resources left out: names runnel cannot offer as a command or an @ mention, or past %d of each", s.cfg.Name, left, maxExtras))
+		if late {
+			prompts, resources, lines = nil, nil, []error{s.extrasLate()}
+			return
+		}
+		var parts, keys []string
+		for _, kind := range []int{listPrompts, listResources} {
+			if more[kind] || c.cuts.was(kind) { // past the bound in the listing, or in one page (cut by the reader)
+				parts = append(parts, fmt.Sprintf("it offers more than %d %s", listBound(kind), listKeys[kind]))
+				keys = append(keys, "mcp_"+listKeys[kind])
+			}
+		}
+		switch {
+		case len(parts) > 0:
+			if badNames > 0 {
+				parts = append(parts, fmt.Sprintf("%d with names runnel cannot offer as a command or an @ mention", badNames))
+			}
+			lines = append(lines, fmt.Errorf("mcp server %s: prompts or resources left out: %s — raise [limits] %s in the config to take more",
+				s.cfg.Name, strings.Join(parts, "; "), strings.Join(keys, ", ")))
+		case badNames > 0:
+			lines = append(lines, fmt.Errorf("mcp server %s: %d prompts or resources left out: names runnel cannot offer as a command or an @ mention", s.cfg.Name, badNames))
 		}
 	}()
 	if caps.Prompts != nil {
 		for p, err := range cs.Prompts(ctx, nil) {
 			if err != nil {
+				if ctx.Err() != nil {
+					late = true
+					return
+				}
 				lines = append(lines, fmt.Errorf("mcp server %s: list prompts: %v", s.cfg.Name, err))
 				break
 			}
@@ -80,9 +108,13 @@ func (s *server) listExtras(ctx context.Context, cs *mcp.ClientSession) (prompts
 				ok = ok && commandWord(a.Name)
 				pr.Args = append(pr.Args, PromptArg{Name: a.Name, Required: a.Required})
 			}
-			if !ok || len(prompts) == maxExtras {
-				left++
+			if !ok {
+				badNames++
 				continue
+			}
+			if len(prompts) == lim.MCPPrompts {
+				more[listPrompts] = true
+				break // no more pages are asked for
 			}
 			prompts = append(prompts, pr)
 		}
@@ -90,12 +122,20 @@ func (s *server) listExtras(ctx context.Context, cs *mcp.ClientSession) (prompts
 	if caps.Resources != nil {
 		for r, err := range cs.Resources(ctx, nil) {
 			if err != nil {
+				if ctx.Err() != nil {
+					late = true
+					return
+				}
 				lines = append(lines, fmt.Errorf("mcp server %s: list resources: %v", s.cfg.Name, err))
 				break
 			}
-			if len(r.URI) > maxURI || stream.SanitizeLine(r.URI) != r.URI || strings.ContainsAny(r.URI, " \t") || len(resources) == maxExtras {
-				left++
+			if len(r.URI) > maxURI || stream.SanitizeLine(r.URI) != r.URI || strings.ContainsAny(r.URI, " \t") {
+				badNames++
 				continue
+			}
+			if len(resources) == lim.MCPResources {
+				more[listResources] = true
+				break
 			}
 			resources = append(resources, Resource{Server: s.cfg.Name, URI: r.URI, Name: stream.SanitizeLine(r.Name), MIMEType: stream.SanitizeLine(r.MIMEType)})
 		}

@@ -4,7 +4,8 @@ package tools
 // stdin and stdout, newline-delimited JSON, as mcp.CommandTransport does,
 // but read through the table's bound on one message ([limits]
 // mcp_message_bytes) instead of the SDK's own fixed cap, so a message too
-// large to take stops the connection with one line naming the key.
+// large to take stops the connection with one line naming the key, and a
+// listing's page is cut at its count as it streams in (mcplisting.go).
 
 import (
 	"context"
@@ -31,6 +32,7 @@ type stdioTransport struct {
 	cmd     *exec.Cmd
 	unwatch *func() bool
 	cut     *refusal
+	cuts    *listingCuts // the listings whose pages were cut at their bound
 }
 
 func (t stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -52,7 +54,7 @@ func (t stdioTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		t.cut.set(err)
 		_ = killGroup(pid, true)
 	}
-	r := &messageBound{r: stdout, limit: int64(stream.Limits().MCPMessage), cut: cut}
+	r := &messageBound{r: stdout, limit: int64(stream.Limits().MCPMessage), cut: cut, f: jsonFollow{cuts: t.cuts}}
 	pipes := &mcp.IOTransport{Reader: r, Writer: &serverStdin{WriteCloser: stdin, cmd: t.cmd}, MaxLineLength: -1}
 	return pipes.Connect(ctx)
 }
@@ -65,57 +67,51 @@ func messageBoundError(limit int64) error {
 // messageBound reads a server's stdout and stops at the first JSON value
 // (one message) larger than limit bytes: the SDK's decoder then never holds
 // more than limit of it. It follows the JSON text itself (strings, escapes
-// and nesting), so a message spread over many lines is counted whole.
+// and nesting, jsonFollow), so a message spread over many lines is counted
+// whole, and it drops a listing's entries past their bound as they stream
+// in (mcplisting.go): the SDK decodes at most the bound's entries of a page.
 //
-// Invariants: n counts the bytes of the value being read (0 between
-// values); depth is its nesting; once err is set every Read returns it.
-// Close does nothing: the connection ends by closing the server's stdin.
+// Invariants: n counts the bytes the server sent of the value being read
+// (0 between values); once err is set every Read returns it. Close does
+// nothing: the connection ends by closing the server's stdin.
 type messageBound struct {
-	r             io.Reader
-	limit         int64
-	cut           func(error)
-	n             int64
-	depth         int
-	inStr, escape bool
-	err           error
+	r     io.Reader
+	limit int64
+	cut   func(error)
+	f     jsonFollow
+	n     int64
+	err   error
 }
 
 func (m *messageBound) Read(p []byte) (int, error) {
-	if m.err != nil {
-		return 0, m.err
-	}
-	n, err := m.r.Read(p)
-	for i, b := range p[:n] {
-		if m.depth == 0 && !m.inStr && (b == ' ' || b == '\n' || b == '\r' || b == '\t') {
-			continue // between messages
-		}
-		m.n++
-		if m.n > m.limit {
-			m.err = messageBoundError(m.limit)
-			m.cut(m.err)
-			return i, m.err
-		}
-		switch {
-		case m.escape:
-			m.escape = false
-		case m.inStr:
-			switch b {
-			case '\\':
-				m.escape = true
-			case '"':
-				m.inStr = false
+	for m.err == nil {
+		n, err := m.r.Read(p)
+		w := 0
+		for _, b := range p[:n] {
+			if m.f.between() && (b == ' ' || b == '\n' || b == '\r' || b == '\t') {
+				p[w] = b
+				w++
+				continue // between messages
 			}
-		case b == '"':
-			m.inStr = true
-		case b == '{' || b == '[':
-			m.depth++
-		case b == '}' || b == ']':
-			if m.depth--; m.depth <= 0 {
-				m.depth, m.n = 0, 0 // the message ended
+			m.n++
+			if m.n > m.limit {
+				m.err = messageBoundError(m.limit)
+				m.cut(m.err)
+				return w, m.err
+			}
+			if m.f.step(b) {
+				p[w] = b
+				w++
+			}
+			if (b == '}' || b == ']') && m.f.between() {
+				m.n = 0 // the message ended
 			}
 		}
+		if w > 0 || n == 0 || err != nil {
+			return w, err // a read whose bytes were all dropped reads on
+		}
 	}
-	return n, err
+	return 0, m.err
 }
 
 func (m *messageBound) Close() error { return nil }

@@ -147,7 +147,7 @@ func (r *Runner) prepare(ctx context.Context, c Call) (res Result, run func(cont
 		req.Tool, req.Kind, req.Policy, req.Command = f.Name, KindFunction, f.Approval, f.argv()
 		run = func(ctx context.Context) Result { return r.runFunction(ctx, f, c) }
 	} else if t, ok := r.mcp.lookup(c.Name); ok {
-		schema = t.schema
+		schema = t.schema()
 		req.Tool, req.Kind, req.Policy = t.server.cfg.Name, KindServer, t.server.cfg.Approval
 		req.Command = []string{t.server.cfg.Name, t.tool}
 		run = func(ctx context.Context) Result { return r.runMCP(ctx, t, c) }
