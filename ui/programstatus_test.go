@@ -46,10 +46,10 @@ func TestProgramStatusFollowsTheTurn(t *testing.T) {
 			t.Errorf("%s: before the turn: %q", fixture, got)
 		}
 		_, cmd := m.Update(SubmitMsg{Text: "hello"})
-		deliver(m, cmd)
 		if got := reported(m.View()); got != oscWorking {
 			t.Errorf("%s: with the request sent: %q", fixture, got)
 		}
+		deliver(m, cmd)
 		pump(t, m, nil)
 		if got := reported(m.View()); got != end {
 			t.Errorf("%s: after the turn %q, want %q", fixture, got, end)
