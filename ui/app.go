@@ -439,6 +439,7 @@ func (m *Model) View() tea.View {
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.ReportFocus = m.notify.reportsFocus()
+	v.ProgramStatus = m.notify.programStatus()
 	if _, off := m.items.modes(); off { // the terminal selects (f2)
 		v.MouseMode = tea.MouseModeNone
 	}

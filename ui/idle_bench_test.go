@@ -21,14 +21,19 @@ var sink int
 // wrap the view's content in a styled string (uv.NewStyledString keeps the
 // string, it parses nothing yet), count its lines unless the view is on the
 // alternate screen (Height), and compare the view with the last one drawn
-// (viewEquals: the content string first). The last view drawn holds the
-// same string as long as no message came (Bubble Tea calls View only after
-// an Update), so the compare finds the same bytes at the same address.
+// (viewEquals: since v2.1.1 the program status by value, then the content
+// string). The last view drawn holds the same string as long as no message
+// came (Bubble Tea calls View only after an Update), so the compare finds
+// the same bytes at the same address.
 func tickWork(v, last *tea.View) {
 	s := uv.NewStyledString(v.Content)
 	h := 0
 	if !v.AltScreen {
 		h = s.Height()
+	}
+	a, b := v.ProgramStatus, last.ProgramStatus
+	if (a == nil || b == nil) && a != b || a != nil && b != nil && *a != *b {
+		return
 	}
 	if s.Text == last.Content && v.AltScreen == last.AltScreen && v.MouseMode == last.MouseMode &&
 		v.ReportFocus == last.ReportFocus && v.WindowTitle == last.WindowTitle && (v.Cursor == nil) == (last.Cursor == nil) {

@@ -67,13 +67,16 @@ func NotifyVia(getenv func(string) string) string {
 //
 // Invariants: state is the turn engine's phase as of the last observe;
 // since is when the current turn left Idle (zero while idle); failed
-// tells that the last turn that ended reported a failure; blurred is true
-// between a BlurMsg and the next FocusMsg.
+// tells that the last turn that ended reported a failure, stopped that the
+// user stopped it; ended that a turn has ended since the chat began;
+// blurred is true between a BlurMsg and the next FocusMsg.
 type notifier struct {
 	cfg     Notify
 	state   session.Phase
 	since   time.Time
 	failed  bool
+	stopped bool
+	ended   bool
 	blurred bool
 }
 
@@ -104,7 +107,7 @@ func (n *notifier) Update(msg tea.Msg) {
 	case tea.BlurMsg:
 		n.blurred = true
 	case turnEndMsg:
-		n.failed = msg.failed
+		n.failed, n.stopped = msg.failed, msg.stopped
 	}
 }
 
@@ -120,9 +123,10 @@ func (n *notifier) observe(s session.Phase, now time.Time) tea.Cmd {
 		return nil
 	}
 	if prev == session.PhaseIdle {
-		n.since, n.failed = now, false
+		n.since, n.failed, n.stopped = now, false, false
 		return nil
 	}
+	n.ended = n.ended || s == session.PhaseIdle
 	var what string
 	switch s {
 	case session.PhaseIdle:

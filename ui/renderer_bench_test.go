@@ -13,16 +13,16 @@ import (
 )
 
 // BenchmarkRendererFrame is what Bubble Tea v2's renderer does with a view
-// that changed (cursedRenderer.flush, v2.0.10, through ultraviolet's public
-// API as it calls it): parse the whole view string into a cell buffer
-// (uv.NewStyledString, Draw after a Clear) and diff every cell with the
-// last frame (TerminalRenderer.Render, Flush), for the chat's frames of a
-// 40 KB answer streamed at 200 deltas a second on a 120×40 screen; against
-// the chat's own View for the same frames, timed in the same run
-// (x-view), each on the thread's CPU clock. A tea.View holds its content as a string only, and the
-// renderer parses it before it compares it with the last, so no public
-// API lets a program hand over less: these are the figures for README's
-// Design section.
+// that changed (cursedRenderer.flush, v2.0.10 and v2.1.1, through
+// ultraviolet's public API as it calls it): parse the whole view string
+// into a cell buffer (uv.NewStyledString, Draw after a Clear) and diff every
+// cell with the last frame (TerminalRenderer.Render, Flush), for the chat's
+// frames of a 40 KB answer streamed at 200 deltas a second on a 120×40
+// screen; against the chat's own View for the same frames, timed in the
+// same run (x-view), each on the thread's CPU clock. A tea.View holds its
+// content as a string only, and the renderer parses it before it compares
+// it with the last, so no public API lets a program hand over less: these
+// are the figures for README's Design section.
 func BenchmarkRendererFrame(b *testing.B) {
 	runtime.LockOSThread() // costtest.Now reads this thread's CPU time
 	defer runtime.UnlockOSThread()

@@ -12,11 +12,15 @@ import (
 
 // payloads are the hostile strings the injection stream carries: a clipboard
 // write (OSC 52), a hyperlink the model made up (OSC 8), screen clearing, an
-// SGR with made-up parameters, an 8-bit CSI, a carriage return that would
-// let later text overwrite earlier text, and bidi and zero-width characters.
+// SGR with made-up parameters, APC, DCS, SOS and PM sequences, an 8-bit CSI,
+// a carriage return that would let later text overwrite earlier text, and
+// bidi and zero-width characters.
 var payloads = []string{
 	"\x1b]52;c;SGVsbG8=\x07",
 	"\x1b]8;;https://evil.example/\x07click\x1b]8;;\x07",
+	// The string sequences ultraviolet now carries to the terminal (APC,
+	// DCS, SOS, PM), 7-bit and C1, one unterminated (ended by the next ESC).
+	"\x1b_Gf=100,a=T;AAAA\x1b\\ \x1bXsos\x1b\\ \x1b^pm\x1b\\ \u0090dcs\u009c \u0098sos\u009c \u009epm\u009c \u009fapc\u009c \x1b_Gopen",
 	"\x1b[2J\x1b[H",
 	"\x1b[123;45;67m",
 	"\u009b2J",
