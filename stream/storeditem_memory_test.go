@@ -16,7 +16,7 @@ import (
 // store reads every answer it indexes this way.
 func TestStoredItemCopiesOfText(t *testing.T) {
 	costtest.SkipAllocsIfRace(t)
-	n := longAnswerBytes()
+	const n = 8 << 20 // the whole limit, also under -short (see TestItemJSONHoldsTextOnce)
 	text := strings.Repeat("word and more words\n", n/20)
 	raw, err := json.Marshal(map[string]any{
 		"type": "message", "role": "assistant", "id": "msg_1", "status": "completed",
@@ -38,14 +38,4 @@ func TestStoredItemCopiesOfText(t *testing.T) {
 	if copies > 4.5 {
 		t.Errorf("StoredItem allocated %.2f bytes per byte of a %d MiB answer, want at most 4.5", copies, n>>20)
 	}
-}
-
-// longAnswerBytes is the size of the long answer the memory tests build:
-// the response limit's 8 MiB, or 2 MiB under -short, where what a test
-// counts per byte of text is the same and the fixed part still small.
-func longAnswerBytes() int {
-	if testing.Short() {
-		return 2 << 20
-	}
-	return 8 << 20
 }

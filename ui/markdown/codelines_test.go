@@ -43,6 +43,7 @@ var fenceRE = regexp.MustCompile("(?ms)^```([a-z]*)\n(.*?)^```\n")
 // span lines. The generated Go and Python blocks (the bench's languages)
 // must take the lines' path, or it proves nothing.
 func TestLinesHighlightAsTheirBlock(t *testing.T) {
+	t.Parallel() // a property run with a renderer (or none) of its own; it counts and times nothing
 	type block struct {
 		lang, code string
 		lines      bool // must be drawn from its lines

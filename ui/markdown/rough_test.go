@@ -47,6 +47,7 @@ var openBlocks = map[string]func(n int) string{
 // complete the view is a whole render again; but for a table, which stays
 // rough (its render would cost a frame), with the paragraph after it.
 func TestRoughBlocksEndAsWholeRenders(t *testing.T) {
+	t.Parallel() // a property run with a renderer (or none) of its own; it counts and times nothing
 	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 50)
 	for name, gen := range openBlocks {
 		t.Run(name, func(t *testing.T) {

@@ -160,6 +160,7 @@ func tailOf(s string, n int) string {
 // TestByteAtATimeMatchesChunked feeds documents one byte per View and in
 // chunks: the final views are styled alike.
 func TestByteAtATimeMatchesChunked(t *testing.T) {
+	t.Parallel() // a property run with a renderer (or none) of its own; it counts and times nothing
 	r := newTestRenderer(t, theme.New(theme.Dark()).Glamour(), 64)
 	for name, doc := range testDocs(t) {
 		bytewise, chunked := NewStream(r), NewStream(r)

@@ -15,6 +15,7 @@ import (
 // it holds none; Truncate keeps those after the cut, which truncate does
 // not look for.)
 func TestTruncateIsAnsiTruncate(t *testing.T) {
+	t.Parallel() // a property run with a renderer (or none) of its own; it counts and times nothing
 	pieces := []string{"a", "b", " ", "漢", "字", "e\u0301", "\u0301", "👍🏽", "👩\u200d👩\u200d👧", "\u200b", "🇫🇷", "x", "é", "ﾊ", "\t"}
 	r := rand.New(rand.NewSource(7))
 	for range 3000 {
