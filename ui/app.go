@@ -56,7 +56,7 @@ type Model struct {
 func New(ctx context.Context, o Options) *Model {
 	opts := &o
 	w := cmp.Or(o.WindowWidth, 100)
-	fs := &frameState{ctx: ctx, md: block.NewRenderers(), clock: time.Now, clip: systemClipboard(o.secretEnv()), width: w, height: 30,
+	fs := &frameState{ctx: ctx, md: block.NewRenderers(), clock: time.Now, endHold: endHold, clip: systemClipboard(o.secretEnv()), width: w, height: 30,
 		look: look{name: o.Theme, dir: o.ThemesDir, dark: true, noColor: o.NoColor}}
 	fs.now = fs.clock()
 	fs.applyTheme()

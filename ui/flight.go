@@ -52,7 +52,14 @@ func (ts *turns) fold(msg batchMsg) folded {
 	if cmd := ts.created(t, echoedBefore, itemsBefore); cmd != nil {
 		return folded{skip: true, next: cmd} // the server ignored the chain: sent again with the history (turns.go)
 	}
-	pl, next := ts.plan(batchFacts(msg.batch, t), now)
+	facts := batchFacts(msg.batch, t)
+	if t.log != nil && (facts.Closing || facts.Ended) {
+		// the end of a text, an item or the turn is drawn now: the store's
+		// writes wait until Bubble Tea has written that frame (one
+		// processor: a write that started first would hold the frame)
+		t.log.Defer(ts.fs.endHold)
+	}
+	pl, next := ts.plan(facts, now)
 	f := folded{now: now, next: next, draw: pl.Draw, problems: problems}
 	if len(msg.batch.Events) > 0 {
 		t.settleRetry("the retry worked", ts.fs)
@@ -69,6 +76,11 @@ func (ts *turns) fold(msg batchMsg) folded {
 	f.snaps, f.current, f.effort, f.usage, f.ended = t.snapshots(), t.acc.Current(), t.effort, t.usage(), t.ended
 	return f
 }
+
+// endHold is how long the store's writes wait after a batch that closes a
+// text, an item or the turn: its frame, drawn at once, and Bubble Tea's
+// next renderer tick (1/60 s), which writes it to the terminal.
+const endHold = pace.FrameInterval
 
 // batchFacts is what the pacer is told of batch b, folded into turn t.
 func batchFacts(b stream.Batch, t *turn) pace.Facts {
