@@ -88,3 +88,54 @@ func TestColouringOfAnotherStream(t *testing.T) {
 		t.Error("a stream never drafted has colours to make")
 	}
 }
+
+// TestColouringRendersNoBlockTwice: the end of a drafted answer renders,
+// with the colours made off the Stream's goroutine and the View after
+// them, exactly the documents the View alone renders when it colours the
+// drafts itself (counted, on every recorded answer and the edge
+// document): each drafted block is coloured once, and the colouring adds
+// no work. (The 400 KB answer's end colours every drafted block of both
+// its pages, as its View did; it is not where its CPU went.)
+func TestColouringRendersNoBlockTwice(t *testing.T) {
+	t.Parallel() // renderers of its own
+	docs := allAnswers(t)
+	for name, doc := range testDocs(t) {
+		docs[name] = doc
+	}
+	full, quick := quickRenderer(t, 60)
+	drafted := func(doc string) *Stream {
+		s := NewStream(full)
+		for _, d := range chunks(doc) {
+			s.Append(d)
+			_ = s.Draft(quick)
+		}
+		return s
+	}
+	coloured := 0
+	for name, doc := range docs {
+		s := drafted(doc)
+		before := full.docs.Load()
+		_ = s.View()
+		byView := full.docs.Load() - before
+
+		s = drafted(doc)
+		before = full.docs.Load()
+		c := s.Colour()
+		if c == nil {
+			continue // no code
+		}
+		c.Run()
+		if !s.SetColoured(c) {
+			t.Fatalf("%s: the colours were not taken", name)
+		}
+		_ = s.View()
+		byColouring := full.docs.Load() - before
+		if byColouring != byView {
+			t.Errorf("%s: the end rendered %d documents with the colouring, %d by the View alone", name, byColouring, byView)
+		}
+		coloured++
+	}
+	if coloured == 0 {
+		t.Fatal("no document had code to colour")
+	}
+}
