@@ -56,7 +56,7 @@ type Model struct {
 func New(ctx context.Context, o Options) *Model {
 	opts := &o
 	w := cmp.Or(o.WindowWidth, 100)
-	fs := &frameState{ctx: ctx, md: block.NewRenderers(), clock: time.Now, endHold: endHold, clip: systemClipboard(o.secretEnv()), width: w, height: 30,
+	fs := &frameState{ctx: ctx, md: block.NewRenderers(), clock: time.Now, clip: systemClipboard(o.secretEnv()), width: w, height: 30,
 		look: look{name: o.Theme, dir: o.ThemesDir, dark: true, noColor: o.NoColor}}
 	fs.now = fs.clock()
 	fs.applyTheme()
@@ -79,7 +79,7 @@ func New(ctx context.Context, o Options) *Model {
 		opts:      opts,
 		frame:     fs,
 		keyState:  keyState{keys: keys},
-		turns:     turns{fs: fs, ctx: ctx, opts: opts, conv: &session.Conversation{Settings: settings, Project: agents.text()}}, // AGENTS.md (agents.go)
+		turns:     turns{fs: fs, ctx: ctx, opts: opts, endHold: endHold, conv: &session.Conversation{Settings: settings, Project: agents.text()}}, // AGENTS.md (agents.go)
 		items:     newItems(fs, tr, o.Images, o.Graphics),
 		composer:  NewComposer(fs.styles),
 		statusBar: statusBar{hintKeys: &hintKeys},

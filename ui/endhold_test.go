@@ -25,7 +25,7 @@ func TestTurnEndHoldsTheStoreForItsFrame(t *testing.T) {
 	}
 	defer db.Close()
 	m := newTestModel(t, Options{Client: &stream.Client{BaseURL: srv.URL}, DB: db})
-	m.frame.endHold = time.Hour // the writer waits SaveEvery at most, or until Close
+	m.turns.endHold = time.Hour // the writer waits SaveEvery at most, or until Close
 	m.Init()
 	m.Update(SubmitMsg{Text: "hello"})
 	pump(t, m, nil)

@@ -57,7 +57,7 @@ func (ts *turns) fold(msg batchMsg) folded {
 		// the end of a text, an item or the turn is drawn now: the store's
 		// writes wait until Bubble Tea has written that frame (one
 		// processor: a write that started first would hold the frame)
-		t.log.Defer(ts.fs.endHold)
+		t.log.Defer(ts.endHold)
 	}
 	pl, next := ts.plan(facts, now)
 	f := folded{now: now, next: next, draw: pl.Draw, problems: problems}

@@ -57,9 +57,6 @@ type frameState struct {
 	// tick schedules frame seq of turn gen in d (frameTick); a test injects
 	// one that records d.
 	tick func(gen, seq int, d time.Duration) tea.Cmd
-	// endHold is how long the store's writes wait after a batch that
-	// closes a text, an item or the turn (endHold); a test lengthens it.
-	endHold time.Duration
 	// outbox holds what children report to the root while a message is
 	// handled (post); Model.Update routes it, in order, before it returns
 	outbox []tea.Msg
