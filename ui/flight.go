@@ -78,9 +78,15 @@ func (ts *turns) fold(msg batchMsg) folded {
 }
 
 // endHold is how long the store's writes wait after a batch that closes a
-// text, an item or the turn: its frame, drawn at once, and Bubble Tea's
-// next renderer tick (1/60 s), which writes it to the terminal.
-const endHold = pace.FrameInterval
+// text, an item or the turn: its frame, drawn at once, Bubble Tea's next
+// renderer tick (1/60 s), which writes it to the terminal, and the closing
+// batches after it, which come one at a time when each carries the whole
+// text. A frame's worth (33 ms) was too short for a long answer: its
+// closing events took longer than that to decode and draw, and the store's
+// writes came in between (a 400 KB answer at full speed, status line's
+// ready after the mock's last byte, load 0.6-0.8, 4 runs each: main
+// 156-200 ms, 33 ms 100-180, 100 ms 77-196, medians 186, 153, 118).
+const endHold = pace.StreamInterval
 
 // batchFacts is what the pacer is told of batch b, folded into turn t.
 func batchFacts(b stream.Batch, t *turn) pace.Facts {
