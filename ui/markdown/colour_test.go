@@ -10,10 +10,7 @@ import (
 // and that View renders no settled block again (Colour has nothing left).
 func TestColouringEqualsView(t *testing.T) {
 	t.Parallel() // renderers of its own
-	docs := allAnswers(t)
-	for name, doc := range testDocs(t) {
-		docs[name] = doc
-	}
+	docs := colourDocs(t)
 	full, quick := quickRenderer(t, 60)
 	coloured := 0
 	for name, doc := range docs {
@@ -98,10 +95,7 @@ func TestColouringOfAnotherStream(t *testing.T) {
 // its pages, as its View did; it is not where its CPU went.)
 func TestColouringRendersNoBlockTwice(t *testing.T) {
 	t.Parallel() // renderers of its own
-	docs := allAnswers(t)
-	for name, doc := range testDocs(t) {
-		docs[name] = doc
-	}
+	docs := colourDocs(t)
 	full, quick := quickRenderer(t, 60)
 	drafted := func(doc string) *Stream {
 		s := NewStream(full)
@@ -138,4 +132,14 @@ func TestColouringRendersNoBlockTwice(t *testing.T) {
 	if coloured == 0 {
 		t.Fatal("no document had code to colour")
 	}
+}
+
+// colourDocs are the documents the colouring is checked on: every
+// recorded answer and the edge documents.
+func colourDocs(t *testing.T) map[string]string {
+	docs := allAnswers(t)
+	for name, doc := range testDocs(t) {
+		docs[name] = doc
+	}
+	return docs
 }

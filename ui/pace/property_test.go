@@ -447,22 +447,26 @@ func (h *holdsFirst) Decide(f Facts, now time.Time) Plan {
 // failed stops a simulation that found what it looked for.
 type failed struct{ msg string }
 
+// caught simulates a planted bug and returns the first failure it found
+// ("" for none).
+func caught(t *testing.T, d func() decider) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, ok := r.(failed)
+			if !ok {
+				panic(r)
+			}
+			msg = f.msg
+		}
+	}()
+	simulate(t, 20, d, func(m string) { panic(failed{m}) })
+	return ""
+}
+
 // TestPacerPropertiesCatchAHeldFirstDelta: the simulation catches a pacer
 // that holds a turn's first delta for a batch, by the time it is drawn.
 func TestPacerPropertiesCatchAHeldFirstDelta(t *testing.T) {
-	var msg string
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				f, ok := r.(failed)
-				if !ok {
-					panic(r)
-				}
-				msg = f.msg
-			}
-		}()
-		simulate(t, 20, func() decider { return &holdsFirst{} }, func(m string) { panic(failed{m}) })
-	}()
+	msg := caught(t, func() decider { return &holdsFirst{} })
 	if !strings.Contains(msg, "first words") {
 		t.Fatalf("the planted bug was not caught by the first-words rule (%q)", msg)
 	}
@@ -486,19 +490,7 @@ func (h *holdsEnd) Decide(f Facts, now time.Time) Plan {
 // holds the end of a response (or of a text) for a frame, by the time it
 // is drawn.
 func TestPacerPropertiesCatchAHeldEnd(t *testing.T) {
-	var msg string
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				f, ok := r.(failed)
-				if !ok {
-					panic(r)
-				}
-				msg = f.msg
-			}
-		}()
-		simulate(t, 20, func() decider { return &holdsEnd{} }, func(m string) { panic(failed{m}) })
-	}()
+	msg := caught(t, func() decider { return &holdsEnd{} })
 	t.Log(msg)
 	if !strings.Contains(msg, "end") || !strings.Contains(msg, "not drawn") {
 		t.Fatalf("the planted bug was not caught by the end rule (%q)", msg)
