@@ -22,6 +22,8 @@ import (
 //     title, so an empty chat leaves nothing behind.
 //   - a fork (Fork) is titled from the first prompt sent in it, the edited
 //     one, not from the prompt it was forked at.
+//   - the writer starts no op before heldUntil (Defer), within the bounds
+//     yield keeps; closing is closed once Close is called.
 type Journal struct {
 	db       *store.DB
 	settings json.RawMessage
@@ -31,6 +33,10 @@ type Journal struct {
 
 	mu  sync.Mutex
 	sid store.SessionID // "" until the first turn is written
+
+	heldUntil time.Time                                           // the writer starts no write before it (Defer)
+	closing   chan struct{}                                       // closed by Close: the writer holds no more
+	hold      func(until time.Time, closing <-chan struct{}) bool // waits for a hold (waitUntil; tests replace it)
 
 	retitle string // a fork's title prefix, "" once its first prompt titled it; the caller's only
 
@@ -56,7 +62,8 @@ func ResumeJournal(db *store.DB, id store.SessionID, s Settings) *Journal {
 }
 
 func startJournal(db *store.DB, id store.SessionID, s Settings) *Journal {
-	j := &Journal{db: db, settings: s.JSON(), ops: make(chan func(), 1024), errs: make(chan error, 16), done: make(chan struct{}), sid: id}
+	j := &Journal{db: db, settings: s.JSON(), ops: make(chan func(), 1024), errs: make(chan error, 16), done: make(chan struct{}), sid: id,
+		closing: make(chan struct{}), hold: waitUntil}
 	go j.run()
 	return j
 }
@@ -64,6 +71,7 @@ func startJournal(db *store.DB, id store.SessionID, s Settings) *Journal {
 func (j *Journal) run() {
 	defer close(j.done)
 	for op := range j.ops {
+		j.yield()
 		op()
 	}
 }
@@ -86,6 +94,7 @@ func (j *Journal) Close() {
 	j.closeMu.Lock()
 	if !j.closed {
 		j.closed = true
+		close(j.closing)
 		close(j.ops)
 	}
 	j.closeMu.Unlock()

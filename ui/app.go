@@ -79,7 +79,7 @@ func New(ctx context.Context, o Options) *Model {
 		opts:      opts,
 		frame:     fs,
 		keyState:  keyState{keys: keys},
-		turns:     turns{fs: fs, ctx: ctx, opts: opts, conv: &session.Conversation{Settings: settings, Project: agents.text()}}, // AGENTS.md (agents.go)
+		turns:     turns{fs: fs, ctx: ctx, opts: opts, endHold: endHold, conv: &session.Conversation{Settings: settings, Project: agents.text()}}, // AGENTS.md (agents.go)
 		items:     newItems(fs, tr, o.Images, o.Graphics),
 		composer:  NewComposer(fs.styles),
 		statusBar: statusBar{hintKeys: &hintKeys},

@@ -52,7 +52,14 @@ func (ts *turns) fold(msg batchMsg) folded {
 	if cmd := ts.created(t, echoedBefore, itemsBefore); cmd != nil {
 		return folded{skip: true, next: cmd} // the server ignored the chain: sent again with the history (turns.go)
 	}
-	pl, next := ts.plan(batchFacts(msg.batch, t), now)
+	facts := batchFacts(msg.batch, t)
+	if t.log != nil && (facts.Closing || facts.Ended) {
+		// the end of a text, an item or the turn is drawn now: the store's
+		// writes wait until Bubble Tea has written that frame (one
+		// processor: a write that started first would hold the frame)
+		t.log.Defer(ts.endHold)
+	}
+	pl, next := ts.plan(facts, now)
 	f := folded{now: now, next: next, draw: pl.Draw, problems: problems}
 	if len(msg.batch.Events) > 0 {
 		t.settleRetry("the retry worked", ts.fs)
@@ -69,6 +76,17 @@ func (ts *turns) fold(msg batchMsg) folded {
 	f.snaps, f.current, f.effort, f.usage, f.ended = t.snapshots(), t.acc.Current(), t.effort, t.usage(), t.ended
 	return f
 }
+
+// endHold is how long the store's writes wait after a batch that closes a
+// text, an item or the turn: its frame, drawn at once, Bubble Tea's next
+// renderer tick (1/60 s), which writes it to the terminal, and the closing
+// batches after it, which come one at a time when each carries the whole
+// text. A frame's worth (33 ms) was too short for a long answer: its
+// closing events took longer than that to decode and draw, and the store's
+// writes came in between (a 400 KB answer at full speed, status line's
+// ready after the mock's last byte, load 0.6-0.8, 4 runs each: main
+// 156-200 ms, 33 ms 100-180, 100 ms 77-196, medians 186, 153, 118).
+const endHold = pace.StreamInterval
 
 // batchFacts is what the pacer is told of batch b, folded into turn t.
 func batchFacts(b stream.Batch, t *turn) pace.Facts {

@@ -41,6 +41,7 @@ type turns struct {
 	drop       dropState          // what a dropped stream offers (turnend.go)
 	editing    *session.Turn      // the turn /edit replaces when its message is sent, nil when none (branch.go)
 	eng        *session.Engine    // the turn engine of the provider in use (engine()), nil before the first turn
+	endHold    time.Duration      // how long the store's writes wait after a batch that closes something (endHold); a test lengthens it
 }
 
 // resend sends turn t again with req, recorded in the same history entry.

@@ -10,10 +10,7 @@ import (
 // and that View renders no settled block again (Colour has nothing left).
 func TestColouringEqualsView(t *testing.T) {
 	t.Parallel() // renderers of its own
-	docs := sweptAnswers(t)
-	for name, doc := range testDocs(t) {
-		docs[name] = doc
-	}
+	docs := colourDocs(t)
 	full, quick := quickRenderer(t, 60)
 	coloured := 0
 	for name, doc := range docs {
@@ -87,4 +84,62 @@ func TestColouringOfAnotherStream(t *testing.T) {
 	if s.Colour() != nil {
 		t.Error("a stream never drafted has colours to make")
 	}
+}
+
+// TestColouringRendersNoBlockTwice: the end of a drafted answer renders,
+// with the colours made off the Stream's goroutine and the View after
+// them, exactly the documents the View alone renders when it colours the
+// drafts itself (counted, on every recorded answer and the edge
+// document): each drafted block is coloured once, and the colouring adds
+// no work. (The 400 KB answer's end colours every drafted block of both
+// its pages, as its View did; it is not where its CPU went.)
+func TestColouringRendersNoBlockTwice(t *testing.T) {
+	t.Parallel() // renderers of its own
+	docs := colourDocs(t)
+	full, quick := quickRenderer(t, 60)
+	drafted := func(doc string) *Stream {
+		s := NewStream(full)
+		for _, d := range chunks(doc) {
+			s.Append(d)
+			_ = s.Draft(quick)
+		}
+		return s
+	}
+	coloured := 0
+	for name, doc := range docs {
+		s := drafted(doc)
+		before := full.docs.Load()
+		_ = s.View()
+		byView := full.docs.Load() - before
+
+		s = drafted(doc)
+		before = full.docs.Load()
+		c := s.Colour()
+		if c == nil {
+			continue // no code
+		}
+		c.Run()
+		if !s.SetColoured(c) {
+			t.Fatalf("%s: the colours were not taken", name)
+		}
+		_ = s.View()
+		byColouring := full.docs.Load() - before
+		if byColouring != byView {
+			t.Errorf("%s: the end rendered %d documents with the colouring, %d by the View alone", name, byColouring, byView)
+		}
+		coloured++
+	}
+	if coloured == 0 {
+		t.Fatal("no document had code to colour")
+	}
+}
+
+// colourDocs are the documents the colouring is checked on: every
+// recorded answer and the edge documents.
+func colourDocs(t *testing.T) map[string]string {
+	docs := sweptAnswers(t)
+	for name, doc := range testDocs(t) {
+		docs[name] = doc
+	}
+	return docs
 }

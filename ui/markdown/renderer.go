@@ -42,6 +42,7 @@ type Renderer struct {
 	lexers  sync.Map     // lang → chroma.Lexer, at most maxLexerNames (code.go)
 	nlexers atomic.Int64 // names looked up
 	note    atomic.Pointer[string]
+	docs    atomic.Int64 // documents rendered (document), which tests count
 }
 
 // NewRenderer makes a Renderer for style at the given wrap width.
@@ -71,6 +72,7 @@ func (r *Renderer) Render(src string) (out string, err error) {
 
 // document renders a parsed document's blocks, joined.
 func (r *Renderer) document(doc ast.Node, b []byte) string {
+	r.docs.Add(1)
 	var outs []string
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		outs = append(outs, r.top(n, b, n.NextSibling() == nil && openFence(n, b)))

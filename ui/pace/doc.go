@@ -57,6 +57,9 @@
 //     all in a burst;
 //   - the first delta of a turn, the first after a Pause and the end of a
 //     text are drawn within a frame (1/60 s) of coming from the stream;
+//   - the response's end (its terminal event) is drawn on the next frame
+//     after it comes from the stream, whether the stream's end comes with
+//     it or after it;
 //   - the end of a turn is always drawn, and a batch held back always has
 //     a fast tick scheduled to draw it within FrameInterval;
 //   - the batches of a burst are drawn at most once per BurstDraw;

@@ -71,6 +71,10 @@ type sim struct {
 	handAt    time.Time // when the pending batch is handed over (zero: when something comes)
 	owed      time.Time // the first words of a flow, or the end of a text, came then and are not drawn yet
 	owedOut   bool      // … and were handed over
+	endOwed   time.Time // the response's end (its terminal event) came then and is not drawn yet
+	endOut    bool      // … and was handed over
+	inTerm    bool      // the response's terminal event is pending
+	endNext   bool      // the stream's end comes with the next event (after the terminal one)
 }
 
 func (s *sim) fail(format string, args ...any) {
@@ -130,6 +134,12 @@ func (s *sim) decide(f Facts) Plan {
 		if s.owedOut {
 			s.owed, s.owedOut = time.Time{}, false
 		}
+		if s.endOut {
+			s.endOwed, s.endOut = time.Time{}, false
+		}
+	}
+	if !s.endOwed.IsZero() && s.now.Sub(s.endOwed) > firstWithin {
+		s.fail("the response's end came %v ago and is not drawn", s.now.Sub(s.endOwed))
 	}
 	if !s.owed.IsZero() && s.now.Sub(s.owed) > firstWithin {
 		s.fail("the first words of a flow (or the end of a text) came %v ago and are not drawn", s.now.Sub(s.owed))
@@ -167,12 +177,24 @@ func (s *sim) drew() {
 func (s *sim) arrive() {
 	s.t.Helper()
 	n := s.r.IntN(40)
+	closes := false
 	isDelta := n >= 10 && n < 34
 	switch {
+	case s.endNext:
+		s.endNext, s.inEnd, isDelta = false, true, false // [DONE] and the end of the stream
 	case n == 0:
-		s.inEnd, s.inClosing = true, true
+		// the response's terminal event; the stream's end with it or next
+		s.inClosing, s.inTerm = true, true
+		if s.r.IntN(2) == 0 {
+			s.inEnd = true
+		} else {
+			s.endNext = true
+		}
+		if s.endOwed.IsZero() {
+			s.endOwed = s.now
+		}
 	case n < 4:
-		s.inClosing = true
+		s.inClosing, closes = true, true // a text or an item ends
 	case n < 10:
 		s.inFull, isDelta = true, true // a flood: a batch's worth at once
 	}
@@ -185,7 +207,7 @@ func (s *sim) arrive() {
 		}
 		s.sawDelta, s.inDelta = true, true
 	}
-	if s.inClosing && s.owed.IsZero() {
+	if closes && s.owed.IsZero() {
 		s.owed = s.now
 	}
 	s.in++
@@ -202,7 +224,7 @@ func (s *sim) handOut() {
 		return
 	}
 	s.handAt = s.askedAt.Add(s.hold)
-	if s.hold == 0 || s.inFull || s.inClosing || s.inFresh || s.handAt.Before(s.now) {
+	if s.hold == 0 || s.inFull || s.inClosing || s.inEnd || s.inFresh || s.handAt.Before(s.now) {
 		s.handAt = s.now
 	}
 }
@@ -215,7 +237,10 @@ func (s *sim) batch() {
 	if !s.owed.IsZero() {
 		s.owedOut = true
 	}
-	s.in, s.inDelta, s.inFull, s.inClosing, s.inEnd, s.inFresh, s.handAt = 0, false, false, false, false, false, time.Time{}
+	if !s.endOwed.IsZero() && s.inTerm {
+		s.endOut = true
+	}
+	s.in, s.inDelta, s.inFull, s.inClosing, s.inEnd, s.inFresh, s.inTerm, s.handAt = 0, false, false, false, false, false, false, time.Time{}
 	fresh := f.Delta && (!s.delta || f.Fresh)
 	if f.Delta && !s.delta {
 		s.flowAt = s.now
@@ -240,6 +265,9 @@ func (s *sim) batch() {
 		if pl.Draw != NoDraw {
 			s.fail("a stopped turn's batch was drawn")
 		}
+	case pl.Draw == NoDraw && f.Closing:
+		// the end of a text, an item or the response: drawn within a frame
+		// (the owed and endOwed checks in decide)
 	case pl.Draw == NoDraw:
 		if !burst || !s.pending || !s.pendFast {
 			s.fail("a batch held back (burst %v) without a fast tick to draw it (%v, %v)", burst, s.pending, s.pendFast)
@@ -326,6 +354,7 @@ func (s *sim) step() {
 		s.turn, s.asked, s.ended, s.stopped, s.delta, s.lastFull = true, false, false, false, false, false
 		s.fullAt, s.batchDraw, s.flowAt = time.Time{}, time.Time{}, time.Time{}
 		s.lastEv, s.sawDelta, s.owed, s.owedOut = time.Time{}, false, time.Time{}, false
+		s.endOwed, s.endOut, s.endNext = time.Time{}, false, false
 		s.approval = false
 		pl := s.decide(Facts{Cause: Begin, Turn: true})
 		if !pl.Take || pl.Hold != 0 || !s.pending {
@@ -342,6 +371,7 @@ func (s *sim) step() {
 		s.stopped = true
 		s.owed, s.owedOut = time.Time{}, false // a stopped turn draws nothing more but its end
 		s.inEnd, s.inClosing = true, true      // the stream is cancelled: its end comes next
+		s.endNext = false
 		s.in++
 		s.handOut()
 		s.decide(Facts{Cause: Stop, Turn: true})
@@ -382,8 +412,8 @@ func simulate(t *testing.T, seeds int, d func() decider, onFail func(string)) {
 // at most once per BurstDraw and a batch held back always has a fast tick
 // to draw it, drafts come only within DraftFor of a full batch, holds are
 // none in a burst and at most StreamInterval, the first delta of a turn,
-// the first after a Pause and the end of a text are drawn within a frame
-// of coming, an idle chat schedules nothing, and the approval's wait tick
+// the first after a Pause, the end of a text and the response's end
+// (its terminal event) are drawn within a frame of coming, an idle chat schedules nothing, and the approval's wait tick
 // comes only when no tick will.
 func TestPacerProperties(t *testing.T) {
 	seeds := 200
@@ -417,23 +447,52 @@ func (h *holdsFirst) Decide(f Facts, now time.Time) Plan {
 // failed stops a simulation that found what it looked for.
 type failed struct{ msg string }
 
+// caught simulates a planted bug and returns the first failure it found
+// ("" for none).
+func caught(t *testing.T, d func() decider) (msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			f, ok := r.(failed)
+			if !ok {
+				panic(r)
+			}
+			msg = f.msg
+		}
+	}()
+	simulate(t, 20, d, func(m string) { panic(failed{m}) })
+	return ""
+}
+
 // TestPacerPropertiesCatchAHeldFirstDelta: the simulation catches a pacer
 // that holds a turn's first delta for a batch, by the time it is drawn.
 func TestPacerPropertiesCatchAHeldFirstDelta(t *testing.T) {
-	var msg string
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				f, ok := r.(failed)
-				if !ok {
-					panic(r)
-				}
-				msg = f.msg
-			}
-		}()
-		simulate(t, 20, func() decider { return &holdsFirst{} }, func(m string) { panic(failed{m}) })
-	}()
+	msg := caught(t, func() decider { return &holdsFirst{} })
 	if !strings.Contains(msg, "first words") {
 		t.Fatalf("the planted bug was not caught by the first-words rule (%q)", msg)
+	}
+}
+
+// holdsEnd is a planted bug: the Pacer, but a batch that ends a text, an
+// item or the response (and not the stream) is held for the next frame
+// tick, as a burst's batch is, instead of drawn when it comes.
+type holdsEnd struct{ Pacer }
+
+func (h *holdsEnd) Decide(f Facts, now time.Time) Plan {
+	pl := h.Pacer.Decide(f, now)
+	if f.Cause == Batch && f.Closing && !f.Ended && !f.Stopped && pl.Draw != NoDraw {
+		pl.Draw = NoDraw
+		h.schedule(&pl, FrameInterval, true)
+	}
+	return pl
+}
+
+// TestPacerPropertiesCatchAHeldEnd: the simulation catches a pacer that
+// holds the end of a response (or of a text) for a frame, by the time it
+// is drawn.
+func TestPacerPropertiesCatchAHeldEnd(t *testing.T) {
+	msg := caught(t, func() decider { return &holdsEnd{} })
+	t.Log(msg)
+	if !strings.Contains(msg, "end") || !strings.Contains(msg, "not drawn") {
+		t.Fatalf("the planted bug was not caught by the end rule (%q)", msg)
 	}
 }
