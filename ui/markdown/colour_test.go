@@ -134,8 +134,8 @@ func TestColouringRendersNoBlockTwice(t *testing.T) {
 	}
 }
 
-// colourDocs are the documents the colouring is checked on: every
-// recorded answer and the edge documents.
+// colourDocs are the documents the colouring is checked on: the recorded
+// answers (sweptAnswers: one in three under -short) and the edge documents.
 func colourDocs(t *testing.T) map[string]string {
 	docs := sweptAnswers(t)
 	for name, doc := range testDocs(t) {
