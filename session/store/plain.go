@@ -164,6 +164,7 @@ func within(s string, i int) string { return s[i:min(len(s), i+maxScan)] }
 // syntax (keeping the text), autolink brackets and backslash escapes.
 func inline(s string) string {
 	var b strings.Builder
+	brackets, angles := closer{s: s, c: ']'}, closer{s: s, c: '>'}
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
@@ -180,20 +181,20 @@ func inline(s string) string {
 			}
 			i += n // an unmatched run (a snippet cut inside the span)
 			continue
-		case c == '!' && i+1 < len(s) && s[i+1] == '[':
+		case c == '!' && i+1 < len(s) && s[i+1] == '[' && brackets.within(i+1):
 			if text, n := link(within(s, i+1)); n > 0 {
 				b.WriteString(inline(text))
 				i += 1 + n
 				continue
 			}
-		case c == '[':
+		case c == '[' && brackets.within(i):
 			if text, n := link(within(s, i)); n > 0 {
 				b.WriteString(inline(text))
 				i += n
 				continue
 			}
-		case c == '<':
-			if end := strings.IndexByte(within(s, i), '>'); end > 1 && isAutolink(s[i+1:i+end]) {
+		case c == '<' && angles.within(i):
+			if end := angles.next - i; end > 1 && isAutolink(s[i+1:i+end]) {
 				b.WriteString(s[i+1 : i+end])
 				i += end + 1
 				continue
@@ -212,6 +213,30 @@ func inline(s string) string {
 		i++
 	}
 	return b.String()
+}
+
+// closer finds the next closing byte of a line ("]" of a link, ">" of an
+// autolink) for inline, so that a construct is looked for only where it
+// can close within maxScan: a line of "[" or "<" with no closer after
+// them costs one scan, not maxScan bytes per opener.
+type closer struct {
+	s    string
+	c    byte
+	next int  // the next c after the last position asked (valid unless done)
+	done bool // no c follows it
+}
+
+// within reports whether c follows s[i] within maxScan bytes, at next.
+// The positions asked only grow.
+func (c *closer) within(i int) bool {
+	if !c.done && c.next <= i {
+		if k := strings.IndexByte(c.s[i+1:], c.c); k >= 0 {
+			c.next = i + 1 + k
+		} else {
+			c.done = true
+		}
+	}
+	return !c.done && c.next-i < maxScan
 }
 
 // run is the length of the run of c starting at s[i].
