@@ -8,20 +8,39 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"runnel/stream/sharedtest"
 )
 
 // recorded returns the stream at path and its frames, decoded once for
-// the test's rewrites of it.
+// every rewrite of it in the package (recordings).
 func recorded(t *testing.T, path string) ([]byte, frames) {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
+	v, _ := recordings.LoadOrStore(path, &recording{})
+	r := v.(*recording)
+	r.once.Do(func() {
+		if r.data, r.err = os.ReadFile(path); r.err == nil {
+			r.fs = decodeFrames(r.data)
+		}
+	})
+	if r.err != nil {
+		t.Fatal(r.err)
 	}
-	return data, decodeFrames(data)
+	return r.data, r.fs
+}
+
+// recordings holds each stream recorded returned, read and decoded once
+// for the package's sweeps, which share it (read only: rewrite hands its
+// edits a copy of each object).
+var recordings sync.Map // path → *recording
+
+type recording struct {
+	once sync.Once
+	data []byte
+	fs   frames
+	err  error
 }
 
 // frames is a stream's frames, each decoded once, to rewrite the stream
