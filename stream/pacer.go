@@ -34,6 +34,9 @@ const slowRate = 256 << 10 // bytes per second
 //   - at most one pause comes between two reads, and only after two reads
 //     in a row whose bytes came at less than slowRate since the read
 //     before (a fast stream's last bytes, a lull in it, are not paused);
+//   - a pause is a sleep, or, where the stream's socket can hold its
+//     bytes (lowWater), a Read with the socket's low-water mark raised,
+//     which returns early only for a burst (the end of an answer);
 //   - a pause ends at the consumer's notBefore, or within the quiet
 //     of a consumer that asked with one (Handle.NextPaced: the first words
 //     after a pause and the end are seen within a frame), or at once when
@@ -43,19 +46,28 @@ type pacer struct {
 	h     *Handle
 	now   func() time.Time
 	pause func(ctx context.Context, until time.Time) // see sleepUntil
+	water *lowWater                                  // the socket's hold: pauses wait in Read instead (nil: they sleep)
 	last  time.Time                                  // when the last read returned
 	slow  int                                        // reads in a row whose bytes came at less than slowRate
 }
 
 func (p *pacer) Read(b []byte) (int, error) {
+	held := false
 	if p.slow >= 2 {
 		if until := p.h.readBy(p.now()); !until.IsZero() {
-			p.pause(p.h.ctx, until)
+			if held = p.water != nil && p.water.hold(until); !held {
+				p.pause(p.h.ctx, until)
+			}
 		}
 	}
 	start := p.now()
 	n, err := p.r.Read(b)
 	now := p.now()
+	if held {
+		if lowered := p.water.release(); lowered.After(start) {
+			start = lowered // what came before the pause's end waited for it, not for the server
+		}
+	}
 	p.h.readWaited(now.Sub(start) >= waitedRead)
 	switch {
 	case p.last.IsZero() || err != nil:
