@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"strings"
 	"syscall"
 	"testing"
@@ -270,5 +272,96 @@ func TestStreamSocketFoundOverEveryTransport(t *testing.T) {
 				t.Fatalf("the %s stream's body has no socket hold", c.name)
 			}
 		})
+	}
+}
+
+// writerEnv makes this test binary a paced writer (TestLowWaterSparesTheWakeUps):
+// it dials the address in the variable and writes paceDeltas deltas to it,
+// 2 ms apart, as a model streams.
+const writerEnv = "RUNNEL_TEST_PACED_WRITER"
+
+const paceDeltas = 200
+
+func init() {
+	addr := os.Getenv(writerEnv)
+	if addr == "" {
+		return
+	}
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		os.Exit(2)
+	}
+	delta := []byte(`data: {"type":"response.output_text.delta","delta":"abcd"}` + "\n\n")
+	for range paceDeltas {
+		if _, err := c.Write(delta); err != nil {
+			os.Exit(2)
+		}
+		time.Sleep(2 * time.Millisecond) // the model's pace, not a test's timing
+	}
+	c.Close()
+	os.Exit(0)
+}
+
+// TestLowWaterSparesTheWakeUps: a paced stream from another process (so the
+// writer's own wake-ups are not counted), read through the pacer whose
+// consumer takes a batch every 50 ms, wakes this process at most half as
+// often when its pauses hold the socket as when they sleep: sleeping, every
+// delta that reached the socket woke the network poller. Wake-ups are the
+// process's voluntary context switches (getrusage), a count, so a loaded
+// machine does not decide it; the least of three runs of each, alternating.
+func TestLowWaterSparesTheWakeUps(t *testing.T) {
+	if testing.Short() {
+		t.Skip("six paced streams of 0.4 s each")
+	}
+	run := func(held bool) int64 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		cmd := exec.Command(os.Args[0], "-test.run=^$")
+		cmd.Env = append(os.Environ(), writerEnv+"="+l.Addr().String())
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer cmd.Wait()
+		conn, err := l.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		h, _ := newTestHandle(context.Background())
+		p := &pacer{r: conn, h: h, now: time.Now, pause: sleepUntil()}
+		if held {
+			p.water = waterOf(t, conn.(*net.TCPConn))
+		}
+		var before, after syscall.Rusage
+		syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+		buf := make([]byte, 64<<10)
+		got := 0
+		for {
+			h.mu.Lock()
+			h.due = time.Now().Add(50 * time.Millisecond) // the consumer's next frame
+			h.mu.Unlock()
+			n, err := p.Read(buf)
+			got += n
+			if err != nil {
+				break
+			}
+		}
+		syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+		if want := paceDeltas * 60; got != want {
+			t.Fatalf("read %d bytes of %d", got, want)
+		}
+		return after.Nvcsw - before.Nvcsw
+	}
+	held, slept := int64(1<<62), int64(1<<62)
+	for range 3 {
+		held = min(held, run(true))
+		slept = min(slept, run(false))
+	}
+	t.Logf("wake-ups for %d deltas: %d held, %d sleeping", paceDeltas, held, slept)
+	if held*2 > slept {
+		t.Errorf("held, the paced stream woke the process %d times against %d sleeping: the hold spares nothing", held, slept)
 	}
 }

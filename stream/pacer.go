@@ -20,15 +20,22 @@ const slowRate = 256 << 10 // bytes per second
 // once a delta (a wake costs far more than the delta).
 //
 // Nothing is shown later for it: the consumer takes nothing before
-// notBefore anyway (the end of the stream, which it takes at once, may
-// wait for the frame). A fast stream is never paused, and a consumer that
+// notBefore anyway. A fast stream is never paused, and a consumer that
 // asks with no notBefore (Next) is never paced.
+//
+// Where the socket can hold its bytes (lowWater: Linux 4.18 and later), a
+// pause is a Read with the socket's low-water mark raised rather than a
+// sleep: the kernel wakes nobody for the deltas that gather (a sleeping
+// reader's socket still woke the runtime's network poller for each), and
+// a burst past the mark, the end of an answer whose closing events each
+// carry the whole text, is read as it comes instead of at the pause's end.
 //
 // It pays: in ../shared/bench's paced run (a 40 KB answer at 200 deltas/s
 // through the real TUI), 7 runs alternating with a build without the pause
 // cost 21.5 CPU-s against 29.5 without it (1.37×; the pairs 1.04–1.60×,
-// median 1.39×, under a load of 6 to 19). The price is the end: it showed
-// a median 80 ms later (within the frame, as above).
+// median 1.39×, under a load of 6 to 19); on 2026-11-29 one pair read 2.35
+// against 3.52. Holding the socket instead of sleeping: see README, Design,
+// Frames.
 //
 // Invariants:
 //   - at most one pause comes between two reads, and only after two reads
