@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"runtime/debug"
 	"strings"
@@ -145,7 +146,8 @@ func (c *Client) attempt(ctx context.Context, method string, endpoint *url.URL, 
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	hreq, err := http.NewRequestWithContext(actx, method, endpoint.String(), rd)
+	var water *lowWater // the connection's, once known (connTrace)
+	hreq, err := http.NewRequestWithContext(httptrace.WithClientTrace(actx, connTrace(&water)), method, endpoint.String(), rd)
 	if err != nil {
 		timer.Stop()
 		cancel(nil)
@@ -162,7 +164,7 @@ func (c *Client) attempt(ctx context.Context, method string, endpoint *url.URL, 
 		}
 		return nil, newConnError(endpoint.Host, err)
 	}
-	r := &idleReader{body: resp.Body, ctx: actx, cancel: cancel, timer: timer, timeout: idle, host: endpoint.Host}
+	r := &idleReader{body: resp.Body, ctx: actx, cancel: cancel, timer: timer, timeout: idle, host: endpoint.Host, water: water}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 || !eventStream(resp.Header) {
 		data, err := io.ReadAll(io.LimitReader(r, maxErrorBody))
 		r.Close()

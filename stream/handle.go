@@ -419,7 +419,11 @@ func (h *Handle) read(open opener, pace time.Duration, secrets *Redactor) {
 	defer body.Close()
 	d, ok := body.(eventSource) // a background stream (openBackground)
 	if !ok {
-		dec := NewDecoder(&pacer{r: body, h: h, now: time.Now, pause: sleepUntil()})
+		p := &pacer{r: body, h: h, now: time.Now, pause: sleepUntil()}
+		if s, ok := body.(interface{ lowWater() *lowWater }); ok {
+			p.water = s.lowWater()
+		}
+		dec := NewDecoder(p)
 		dec.SetRedactor(secrets)
 		d = dec
 	}

@@ -47,7 +47,11 @@ type idleReader struct {
 	pending []byte
 	started bool // some byte has been returned by body
 	err     error
+	water   *lowWater // the connection's socket, held during a pacer's pauses (nil: none)
 }
+
+// lowWater is the stream's socket hold, for its pacer (nil: none).
+func (r *idleReader) lowWater() *lowWater { return r.water }
 
 // armIdle creates the attempt's context and starts its idle timer. The
 // caller must eventually call stop (directly, or through idleReader.Close).

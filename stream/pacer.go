@@ -20,20 +20,30 @@ const slowRate = 256 << 10 // bytes per second
 // once a delta (a wake costs far more than the delta).
 //
 // Nothing is shown later for it: the consumer takes nothing before
-// notBefore anyway (the end of the stream, which it takes at once, may
-// wait for the frame). A fast stream is never paused, and a consumer that
+// notBefore anyway. A fast stream is never paused, and a consumer that
 // asks with no notBefore (Next) is never paced.
+//
+// Where the socket can hold its bytes (lowWater: Linux 4.18 and later), a
+// pause is a Read with the socket's low-water mark raised rather than a
+// sleep: the kernel wakes nobody for the deltas that gather (a sleeping
+// reader's socket still woke the runtime's network poller for each), and
+// a burst past the mark, the end of an answer whose closing events each
+// carry the whole text, is read as it comes instead of at the pause's end.
 //
 // It pays: in ../shared/bench's paced run (a 40 KB answer at 200 deltas/s
 // through the real TUI), 7 runs alternating with a build without the pause
 // cost 21.5 CPU-s against 29.5 without it (1.37×; the pairs 1.04–1.60×,
-// median 1.39×, under a load of 6 to 19). The price is the end: it showed
-// a median 80 ms later (within the frame, as above).
+// median 1.39×, under a load of 6 to 19); on 2026-11-29 one pair read 2.35
+// against 3.52. Holding the socket instead of sleeping: see README, Design,
+// Frames.
 //
 // Invariants:
 //   - at most one pause comes between two reads, and only after two reads
 //     in a row whose bytes came at less than slowRate since the read
 //     before (a fast stream's last bytes, a lull in it, are not paused);
+//   - a pause is a sleep, or, where the stream's socket can hold its
+//     bytes (lowWater), a Read with the socket's low-water mark raised,
+//     which returns early only for a burst (the end of an answer);
 //   - a pause ends at the consumer's notBefore, or within the quiet
 //     of a consumer that asked with one (Handle.NextPaced: the first words
 //     after a pause and the end are seen within a frame), or at once when
@@ -43,19 +53,28 @@ type pacer struct {
 	h     *Handle
 	now   func() time.Time
 	pause func(ctx context.Context, until time.Time) // see sleepUntil
+	water *lowWater                                  // the socket's hold: pauses wait in Read instead (nil: they sleep)
 	last  time.Time                                  // when the last read returned
 	slow  int                                        // reads in a row whose bytes came at less than slowRate
 }
 
 func (p *pacer) Read(b []byte) (int, error) {
+	held := false
 	if p.slow >= 2 {
 		if until := p.h.readBy(p.now()); !until.IsZero() {
-			p.pause(p.h.ctx, until)
+			if held = p.water != nil && p.water.hold(until); !held {
+				p.pause(p.h.ctx, until)
+			}
 		}
 	}
 	start := p.now()
 	n, err := p.r.Read(b)
 	now := p.now()
+	if held {
+		if lowered := p.water.release(); lowered.After(start) {
+			start = lowered // what came before the pause's end waited for it, not for the server
+		}
+	}
 	p.h.readWaited(now.Sub(start) >= waitedRead)
 	switch {
 	case p.last.IsZero() || err != nil:
