@@ -44,12 +44,21 @@ func bigAnswerSSE(n int) (deltas, closing []byte, text string) {
 }
 
 // BenchmarkClosingEvents times decoding and accumulating the four closing
-// events of a 400 KB answer (each repeating the whole text) against the
-// 100,000 deltas that brought the text, in the same run: x-deltas is the
+// events of a 40 KB and a 400 KB answer (each repeating the whole text)
+// against the 10,000 or 100,000 deltas that brought the text, in the same run: x-deltas is the
 // closing events' time as a share of the deltas' (what the chat pays after
 // the last delta, as a fraction of what it paid for the answer).
 func BenchmarkClosingEvents(b *testing.B) {
-	deltas, closing, text := bigAnswerSSE(400 << 10)
+	for _, size := range []struct {
+		name string
+		n    int
+	}{{"40KB", 40 << 10}, {"400KB", 400 << 10}} {
+		b.Run(size.name, func(b *testing.B) { benchClosing(b, size.n) })
+	}
+}
+
+func benchClosing(b *testing.B, n int) {
+	deltas, closing, text := bigAnswerSSE(n)
 	var tDeltas, tClosing time.Duration
 	for b.Loop() {
 		var acc Accumulator
