@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"runnel/stream/costtest"
 	"runnel/stream/sharedtest"
 )
 
@@ -207,4 +208,53 @@ func FuzzLeanPath(f *testing.F) {
 		sameDecode(t, "", data)
 		sameItem(t, data)
 	})
+}
+
+// TestLeanPathCost: the lean path decodes the closing events of a 40 KB
+// answer in at most a third of encoding/json's time (it pays, or goes), and
+// no shape costs it more than a small multiple of encoding/json's time on
+// the same bytes (nothing in it grows faster than the event).
+func TestLeanPathCost(t *testing.T) {
+	costtest.SkipIfRace(t)
+	_, closing, _ := bigAnswerSSE(40 << 10)
+	var frames [][]byte
+	sc := NewScanner(bytes.NewReader(closing))
+	for sc.Scan() {
+		if d := sc.Frame().Data; string(d) != "[DONE]" {
+			frames = append(frames, bytes.Clone(d))
+		}
+	}
+	decodeAll := func(frames [][]byte, lean bool) costtest.Work {
+		return costtest.Func(func() {
+			var ev Event
+			for _, f := range frames {
+				if err := decodeEvent("", f, &ev, lean); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+	costtest.AtMost(t, "the closing events of a 40 KB answer, lean against encoding/json", decodeAll(frames, false), decodeAll(frames, true), 1.0/3)
+
+	many := func(n int, one func(i int) string) string {
+		s := make([]string, n)
+		for i := range s {
+			s[i] = one(i)
+		}
+		return strings.Join(s, ",")
+	}
+	for _, c := range []struct{ what, data string }{
+		{"an item of 20,000 parts", `{"type":"response.output_item.done","item":{"type":"message","content":[` +
+			many(20000, func(int) string { return `{"type":"output_text","text":"x\n\u00e9","annotations":[]}` }) + `]}}`},
+		{"an event of 20,000 keys", `{"type":"response.output_text.done",` +
+			many(20000, func(i int) string { return fmt.Sprintf(`"k%d":[1,{"a":"b"}]`, i) }) + `,"text":"x"}`},
+		{"a response of 5,000 items", `{"type":"response.completed","response":{"id":"r","output":[` +
+			many(5000, func(i int) string { return fmt.Sprintf(`{"type":"message","id":"m%d","content":[]}`, i) }) + `]}}`},
+		{"a text of 100,000 escapes", `{"type":"response.output_text.done","text":"` + strings.Repeat(`\ud83d\u00e9\n`, 100000/3) + `"}`},
+		{"an item 64 objects deep", `{"type":"response.output_item.done","item":{"type":"message","x":` + strings.Repeat(`{"a":`, 60) + `1` + strings.Repeat(`}`, 60) + `,"content":[{"type":"output_text","text":"` + strings.Repeat("y", 200000) + `"}]}}`},
+	} {
+		frame := [][]byte{[]byte(c.data)}
+		sameDecode(t, "", frame[0])
+		costtest.AtMost(t, c.what+", lean against encoding/json", decodeAll(frame, false), decodeAll(frame, true), 2)
+	}
 }
