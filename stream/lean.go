@@ -459,6 +459,17 @@ func unescape(v []byte) string {
 	return b.String()
 }
 
+// unquote decodes a JSON string token as encoding/json does, false for
+// one it rejects.
+func unquote(tok []byte) (string, bool) {
+	p := jsonCursor{b: tok}
+	if s, ok := p.text(); ok && p.i == len(tok) {
+		return s, true
+	}
+	var s string
+	return s, json.Unmarshal(tok, &s) == nil
+}
+
 // hex4 is the value of four hex digits, -1 if they are not.
 func hex4(b []byte) rune {
 	if len(b) < 4 {

@@ -204,9 +204,15 @@ func FuzzLeanPath(f *testing.F) {
 			}
 		}
 	}
+	f.Add([]byte(`"a\u00e9\ud83d\ude00\ud800 \"q\" \/"`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sameDecode(t, "", data)
 		sameItem(t, data)
+		var want string
+		err := json.Unmarshal(data, &want)
+		if got, ok := unquote(data); ok != (err == nil) || got != want {
+			t.Fatalf("unquote(%q) = %q, %v; encoding/json: %q, %v", data, got, ok, want, err)
+		}
 	})
 }
 
