@@ -174,38 +174,23 @@ func leanEvent(data []byte, w *wireEvent) bool {
 		case "refusal":
 			return takeText(p, &w.Refusal)
 		case "item":
-			if p.peek() != '{' {
-				return false, true
-			}
-			at := p.i
-			it, ok := leanItem(p)
-			if ok {
-				w.Item = bytes.Clone(data[at:p.i])
+			it, taken, ok := takeObject(p, &w.Item, leanItem)
+			if taken && ok {
 				w.item, it.Raw = it, w.Item
 			}
-			return true, ok
+			return taken, ok
 		case "part":
-			if p.peek() != '{' {
-				return false, true
-			}
-			at := p.i
-			part, ok := leanPart(p)
-			if ok {
-				w.Part = bytes.Clone(data[at:p.i])
+			part, taken, ok := takeObject(p, &w.Part, leanPart)
+			if taken && ok {
 				w.part, part.Raw = &part, w.Part
 			}
-			return true, ok
+			return taken, ok
 		case "response":
-			if p.peek() != '{' {
-				return false, true
-			}
-			at := p.i
-			r, ok := leanResponse(p)
-			if ok {
-				w.Response = bytes.Clone(data[at:p.i])
+			r, taken, ok := takeObject(p, &w.Response, leanResponse)
+			if taken && ok {
 				w.response, r.Raw = r, w.Response
 			}
-			return true, ok
+			return taken, ok
 		}
 		return false, true
 	})
@@ -308,6 +293,19 @@ func leanResponse(p *jsonCursor) (*Response, bool) {
 	}
 	r.settle()
 	return r, true
+}
+
+// takeObject takes an object value: read decodes it, and *raw is set to a
+// copy of its JSON.
+func takeObject[T any](p *jsonCursor, raw *json.RawMessage, read func(*jsonCursor) (T, bool)) (v T, taken, ok bool) {
+	if p.peek() != '{' {
+		return v, false, true
+	}
+	at := p.i
+	if v, ok = read(p); ok {
+		*raw = bytes.Clone(p.b[at:p.i])
+	}
+	return v, true, ok
 }
 
 // takeText takes a string value into *dst.
