@@ -44,22 +44,40 @@ func bigAnswerSSE(n int) (deltas, closing []byte, text string) {
 }
 
 // BenchmarkClosingEvents times decoding and accumulating the four closing
-// events of a 400 KB answer (each repeating the whole text) against the
-// 100,000 deltas that brought the text, in the same run: x-deltas is the
-// closing events' time as a share of the deltas' (what the chat pays after
-// the last delta, as a fraction of what it paid for the answer).
+// events of a 40 KB and a 400 KB answer (each repeating the whole text;
+// the 40 KB one also through a Redactor, as the chat reads) against the
+// 10,000 or 100,000 deltas that brought the text, in the same run:
+// x-deltas is the closing events' time as a share of the deltas' (what the
+// chat pays after the last delta, as a fraction of what it paid for the
+// answer).
 func BenchmarkClosingEvents(b *testing.B) {
-	deltas, closing, text := bigAnswerSSE(400 << 10)
+	for _, c := range []struct {
+		name string
+		n    int
+		r    *Redactor
+	}{
+		{"40KB", 40 << 10, nil},
+		{"400KB", 400 << 10, nil},
+		{"40KB-redacted", 40 << 10, NewRedactor(testKey)}, // as the chat reads: hiding its API key
+	} {
+		b.Run(c.name, func(b *testing.B) { benchClosing(b, c.n, c.r) })
+	}
+}
+
+func benchClosing(b *testing.B, n int, r *Redactor) {
+	deltas, closing, text := bigAnswerSSE(n)
 	var tDeltas, tClosing time.Duration
 	for b.Loop() {
 		var acc Accumulator
 		t0 := time.Now()
 		d := NewDecoder(bytes.NewReader(deltas))
+		d.SetRedactor(r)
 		for d.Next() {
 			acc.Apply(d.Event())
 		}
 		t1 := time.Now()
 		d = NewDecoder(bytes.NewReader(closing))
+		d.SetRedactor(r)
 		for d.Next() {
 			acc.Apply(d.Event())
 		}

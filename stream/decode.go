@@ -70,6 +70,12 @@ type wireEvent struct {
 	Output          json.RawMessage `json:"output"`
 	PartialImage    string          `json:"partial_image_b64"`
 	ImageIndex      int             `json:"partial_image_index"`
+
+	// Item, Part and Response as the lean path decoded them (lean.go), nil
+	// where the raw field is still to be decoded.
+	item     *Item
+	part     *Part
+	response *Response
 }
 
 // DecodeEvent decodes one event's JSON payload. The event's name is the
@@ -78,9 +84,18 @@ type wireEvent struct {
 // returned error describes a malformed payload; the caller adds the
 // position.
 func DecodeEvent(name string, data []byte, ev *Event) error {
+	return decodeEvent(name, data, ev, len(data) >= leanMin)
+}
+
+// decodeEvent is DecodeEvent, trying the lean path first when lean is set
+// (FuzzLeanPath sets it for any size).
+func decodeEvent(name string, data []byte, ev *Event, lean bool) error {
 	var w wireEvent
-	if err := json.Unmarshal(data, &w); err != nil {
-		return describeJSONError(err)
+	if !lean || !leanEvent(data, &w) {
+		w = wireEvent{}
+		if err := json.Unmarshal(data, &w); err != nil {
+			return describeJSONError(err)
+		}
 	}
 	*ev = Event{Type: w.Type, AnnotationIndex: -1}
 	if ev.Type == "" && w.Event.raw == nil {
@@ -126,9 +141,12 @@ func DecodeEvent(name string, data []byte, ev *Event) error {
 		if isJSONNull(w.Response) {
 			return fmt.Errorf("%s has no response object", ev.Type)
 		}
-		r, err := decodeResponse(w.Response)
-		if err != nil {
-			return fmt.Errorf("response: %w", describeJSONError(err))
+		r := w.response
+		if r == nil {
+			var err error
+			if r, err = decodeResponse(w.Response); err != nil {
+				return fmt.Errorf("response: %w", describeJSONError(err))
+			}
 		}
 		ev.Response = r
 	case KindError:
@@ -137,13 +155,23 @@ func DecodeEvent(name string, data []byte, ev *Event) error {
 		if isJSONNull(w.Item) {
 			return fmt.Errorf("%s has no item", ev.Type)
 		}
-		it, err := decodeItem(w.Item)
-		if err != nil {
-			return fmt.Errorf("item: %w", describeJSONError(err))
+		it := w.item
+		if it == nil {
+			var err error
+			decode := decodeItemJSON
+			if lean {
+				decode = decodeItem
+			}
+			if it, err = decode(w.Item); err != nil {
+				return fmt.Errorf("item: %w", describeJSONError(err))
+			}
 		}
 		ev.Item = it
 	case KindPartAdded, KindPartDone, KindSummaryPartAdded, KindSummaryPartDone:
-		if !isJSONNull(w.Part) {
+		switch {
+		case w.part != nil:
+			ev.Part = w.part
+		case !isJSONNull(w.Part):
 			p, err := decodePart(w.Part)
 			if err != nil {
 				return fmt.Errorf("part: %w", describeJSONError(err))

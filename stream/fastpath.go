@@ -2,7 +2,6 @@ package stream
 
 import (
 	"bytes"
-	"reflect"
 	"unicode/utf8"
 )
 
@@ -29,16 +28,6 @@ var fastKinds = func() map[string]kindEntry {
 		}
 	}
 	return m
-}()
-
-// eventFieldNames are wireEvent's JSON names.
-var eventFieldNames = func() []string {
-	var names []string
-	t := reflect.TypeOf(wireEvent{})
-	for i := 0; i < t.NumField(); i++ {
-		names = append(names, t.Field(i).Tag.Get("json"))
-	}
-	return names
 }()
 
 // fastDecode fills ev from a flat delta event, or returns false.
@@ -123,7 +112,7 @@ func fastDecode(data []byte, ev *Event, lastItemID string) bool {
 		default:
 			// encoding/json matches keys case-insensitively: leave any key
 			// that folds to a field name to the general path.
-			for _, name := range eventFieldNames {
+			for _, name := range eventNames {
 				if bytes.EqualFold(key, []byte(name)) {
 					return false
 				}
@@ -195,50 +184,49 @@ func (p *jsonCursor) str() (v []byte, escaped, ok bool) {
 	if !p.eat('"') {
 		return nil, false, false
 	}
-	start := p.i
-	for {
-		j := bytes.IndexAny(p.b[p.i:], "\"\\")
-		if j < 0 {
+	start, b := p.i, p.b
+	for i := p.i; i < len(b); {
+		c := b[i]
+		if !strStop[c] {
+			i++
+			continue
+		}
+		switch {
+		case c == '"':
+			p.i = i + 1
+			return b[start:i], escaped, true
+		case c < 0x20:
 			return nil, false, false
 		}
-		for _, c := range p.b[p.i : p.i+j] {
-			if c < 0x20 {
-				return nil, false, false
-			}
-		}
-		p.i += j
-		if p.b[p.i] == '"' {
-			v = p.b[start:p.i]
-			p.i++
-			return v, escaped, true
-		}
+		// a backslash
 		escaped = true
-		p.i++ // backslash
-		if p.i >= len(p.b) {
+		if i+1 >= len(b) {
 			return nil, false, false
 		}
-		switch p.b[p.i] {
+		switch b[i+1] {
 		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			p.i++
+			i += 2
 		case 'u':
-			if p.i+5 > len(p.b) {
+			if i+6 > len(b) || hex4(b[i+2:i+6]) < 0 {
 				return nil, false, false
 			}
-			for _, c := range p.b[p.i+1 : p.i+5] {
-				if !isHex(c) {
-					return nil, false, false
-				}
-			}
-			p.i += 5
+			i += 6
 		default:
 			return nil, false, false
 		}
 	}
+	return nil, false, false
 }
 
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
+// strStop marks the bytes that end a run of plain string contents: the
+// quote, the backslash and the control characters.
+var strStop = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
 
 // uint reads a non-negative integer without sign, fraction or exponent.
 func (p *jsonCursor) uint() (int64, bool) {

@@ -98,23 +98,23 @@ func withoutSoundParts(raw json.RawMessage, parts []Part) json.RawMessage {
 	return b
 }
 
+// decodeItem decodes an item's JSON, a long one on the lean path (lean.go).
 func decodeItem(raw json.RawMessage) (*Item, error) {
+	if len(raw) >= leanMin {
+		if it, ok := leanItemOf(raw); ok {
+			return it, nil
+		}
+	}
+	return decodeItemJSON(raw)
+}
+
+// decodeItemJSON decodes an item's JSON with encoding/json alone.
+func decodeItemJSON(raw json.RawMessage) (*Item, error) {
 	var w wireItem
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, err
 	}
-	it := &Item{
-		Type: w.Type, ID: w.ID, Status: w.Status, Role: w.Role, Phase: w.Phase,
-		Name: w.Name, CallID: w.CallID, ServerLabel: w.ServerLabel,
-		ApprovalRequestID: w.ApprovalRequestID, Raw: raw,
-	}
-	it.Arguments, it.Input, it.Code = w.Arguments.text(), w.Input.text(), w.Code.text()
-	if !isJSONNull(w.Output) {
-		it.Output = w.Output
-	}
-	if !isJSONNull(w.Error) {
-		it.Error = w.Error
-	}
+	it := w.item(raw)
 	sound := false
 	for _, c := range w.Content {
 		p, err := decodePart(c)
@@ -137,6 +137,23 @@ func decodeItem(raw json.RawMessage) (*Item, error) {
 		it.Summary = append(it.Summary, p)
 	}
 	return it, nil
+}
+
+// item is the Item w's fields other than its parts decode to, raw its JSON.
+func (w *wireItem) item(raw json.RawMessage) *Item {
+	it := &Item{
+		Type: w.Type, ID: w.ID, Status: w.Status, Role: w.Role, Phase: w.Phase,
+		Name: w.Name, CallID: w.CallID, ServerLabel: w.ServerLabel,
+		ApprovalRequestID: w.ApprovalRequestID, Raw: raw,
+	}
+	it.Arguments, it.Input, it.Code = w.Arguments.text(), w.Input.text(), w.Code.text()
+	if !isJSONNull(w.Output) {
+		it.Output = w.Output
+	}
+	if !isJSONNull(w.Error) {
+		it.Error = w.Error
+	}
+	return it
 }
 
 // Text returns the visible text of a message: its output_text and refusal

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // MinSecretLen is the shortest value a Redactor hides. Shorter values
@@ -37,6 +39,31 @@ type Redactor struct {
 	mu      sync.RWMutex
 	secrets []string // replaced, never changed in place: list hands it out
 	quotes  bool     // a secret holds '"' or '\\': \" and \\ escapes may hide one
+	chars   runeSet  // the characters the secrets hold
+}
+
+// runeSet is a set of characters: the ASCII ones a bit each, any other in
+// wide.
+type runeSet struct {
+	ascii [2]uint64
+	wide  bool
+}
+
+func (s *runeSet) add(v string) {
+	for _, c := range v {
+		if c < utf8.RuneSelf {
+			s.ascii[c>>6] |= 1 << (c & 63)
+		} else {
+			s.wide = true
+		}
+	}
+}
+
+func (s *runeSet) has(c rune) bool {
+	if c < utf8.RuneSelf {
+		return s.ascii[c>>6]&(1<<(c&63)) != 0
+	}
+	return s.wide
 }
 
 // NewRedactor returns a set holding values (see Add).
@@ -66,6 +93,7 @@ func (r *Redactor) Add(values ...string) {
 			}
 			next = append(next, v)
 			r.quotes = r.quotes || strings.ContainsAny(v, `"\\`)
+			r.chars.add(v)
 		}
 	}
 	if len(next) != len(r.secrets) {
@@ -96,14 +124,36 @@ func (r *Redactor) list() []string {
 // escapes are the JSON escapes that may stand for a character of a secret,
 // or for one Sanitize removes from inside a secret: \u, \/, \r, \b and \f
 // always, \" and \\ only when a secret holds one. (\n and \t stand for
-// characters that no secret holds and Sanitize keeps.)
-func (r *Redactor) escapes() string {
+// characters that no secret holds and Sanitize keeps.) It also returns the
+// characters the secrets hold, for hides.
+func (r *Redactor) escapes() (string, runeSet) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if r.quotes {
-		return `u/rbf"\\`
+		return `u/rbf"\\`, r.chars
 	}
-	return "u/rbf"
+	return "u/rbf", r.chars
+}
+
+// hides reports whether the escape at e (its backslash) may stand for a
+// character of a secret (in chars) or for one Sanitize removes: any in esc,
+// except a \u escape of a character that no secret holds and Sanitize keeps
+// (\u003c, \u00e9, \u2014 of a server that escapes HTML or all that is not
+// ASCII), for the same reason as \n. A string whose escapes hide nothing
+// holds a secret only as it stands, where JSON's first pass replaced it.
+func hides(e []byte, esc string, chars *runeSet) bool {
+	if len(e) < 2 || strings.IndexByte(esc, e[1]) < 0 {
+		return false
+	}
+	if e[1] != 'u' || len(e) < 6 {
+		return true
+	}
+	c := hex4(e[2:6])
+	if c < 0 || utf16.IsSurrogate(c) || chars.has(c) {
+		return true
+	}
+	var b [utf8.UTFMax]byte
+	return firstUnsafe(string(utf8.AppendRune(b[:0], c))) >= 0
 }
 
 // String returns s with every secret replaced, also one with what Sanitize
@@ -182,7 +232,7 @@ func (r *Redactor) JSON(data []byte) []byte {
 // with an escape that may hide one (decoded, redacted, encoded again), and
 // with all, every other string too.
 func (r *Redactor) literals(data []byte, all bool) []byte {
-	esc := r.escapes()
+	esc, chars := r.escapes()
 	var b []byte
 	last := 0
 	for i := 0; i < len(data); i++ {
@@ -192,7 +242,7 @@ func (r *Redactor) literals(data []byte, all bool) []byte {
 		j, escaped := i+1, false
 		for ; j < len(data) && data[j] != '"'; j++ {
 			if data[j] == '\\' {
-				if j+1 < len(data) && strings.IndexByte(esc, data[j+1]) >= 0 {
+				if !escaped && hides(data[j:], esc, &chars) {
 					escaped = true
 				}
 				j++
@@ -205,8 +255,7 @@ func (r *Redactor) literals(data []byte, all bool) []byte {
 		var enc []byte
 		switch {
 		case escaped:
-			var s string
-			if json.Unmarshal(lit, &s) == nil {
+			if s, ok := unquote(lit); ok {
 				if red := r.String(s); red != s {
 					enc, _ = json.Marshal(red)
 				}

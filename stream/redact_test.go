@@ -3,11 +3,14 @@ package stream
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 const testKey = "sk-proj-ABCDEFGHIJ0123456789"
@@ -244,5 +247,54 @@ func TestStartLetsGoHeldText(t *testing.T) {
 	}
 	if want := []string{"keys start with ", "sk-pro", "and end ", "sk-"}; strings.Join(deltas, "|") != strings.Join(want, "|") {
 		t.Errorf("deltas = %q, want %q", deltas, want)
+	}
+}
+
+// A \u escape of a character no secret holds and Sanitize keeps (a server
+// that escapes HTML, or all that is not ASCII) needs no decoding to redact
+// a string, and skipping it never lets a secret through: one whose
+// characters are escaped beside such escapes, one that holds '<' or a
+// character that is not ASCII itself, one with an escaped hider inside.
+func TestRedactorJSONKeptEscapes(t *testing.T) {
+	lt, acute := "tok<en-0123456789", "tökén-0123456789"
+	esc := func(s string, at int) string { // s with its character at at as a \u escape
+		c, n := utf8.DecodeRuneInString(s[at:])
+		return s[:at] + fmt.Sprintf(`\u%04x`, c) + s[at+n:]
+	}
+	// characters no secret holds (no surrogate pair either: that is
+	// decoded, and would hide an escape wrongly skipped)
+	kept := `\u003e \u0026 \u00e9\u2014 `
+	// the secrets all ASCII, and one not
+	for _, secrets := range [][]string{{testKey, lt}, {testKey, lt, acute}} {
+		r := NewRedactor(secrets...)
+		var cases []string
+		for _, secret := range secrets {
+			for at := range secret {
+				if utf8.RuneStart(secret[at]) {
+					cases = append(cases, kept+esc(secret, at)+kept)
+				}
+			}
+			cut := len(string([]rune(secret)[:3]))
+			cases = append(cases, kept+secret+kept, kept+secret[:cut]+`\u200b`+secret[cut:]+kept, `\ud83d\ude00`+esc(secret, 0))
+		}
+		for _, c := range cases {
+			data := []byte(`{"type":"response.output_text.done","text":"` + c + `"}`)
+			var back struct{ Text string }
+			if err := json.Unmarshal(r.JSON(data), &back); err != nil {
+				t.Fatalf("JSON(%s) is no longer JSON: %v", data, err)
+			}
+			for _, secret := range secrets {
+				if shows(back.Text, secret) {
+					t.Errorf("JSON(%s) keeps %q: %q", data, secret, back.Text)
+				}
+			}
+			if !strings.Contains(back.Text, Redacted) {
+				t.Errorf("JSON(%s) = %q: no marker", data, back.Text)
+			}
+		}
+		clean := []byte(`{"text":"` + kept + `"}`)
+		if got := r.JSON(clean); string(got) != string(clean) {
+			t.Errorf("JSON changed a text with no secret: %s", got)
+		}
 	}
 }

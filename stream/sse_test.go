@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -230,4 +231,42 @@ func FuzzScanner(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestScannerLongLinesInPieces: lines longer than the buffer, with every
+// kind of ending, read in pieces of every size (a line ending split from
+// its line, a CR from its LF), give the reference's events.
+func TestScannerLongLinesInPieces(t *testing.T) {
+	var in strings.Builder
+	endings := []string{"\n", "\r\n", "\r"}
+	for i := range 12 {
+		end := endings[i%3]
+		n := []int{10, 40 << 10, 70 << 10, 150 << 10}[i%4]
+		in.WriteString("event: e" + strconv.Itoa(i) + end)
+		in.WriteString("data: " + strings.Repeat(string(rune('a'+i)), n) + end)
+		in.WriteString("data: " + strings.Repeat("z", i) + end + end)
+	}
+	want := refScan(in.String())
+	for _, piece := range []int{1 << 10, 4093, 16 << 10, 64 << 10, 100 << 10} {
+		got, err := scanAll(&pieces{r: strings.NewReader(in.String()), n: piece}, 0)
+		if err != nil || !equalFrames(got, want) {
+			t.Errorf("read %d bytes at a time: %d events (err %v), want %d, or they differ", piece, len(got), err, len(want))
+		}
+	}
+}
+
+// pieces reads at most n bytes at a time, n/2 and n+1/2 in turns.
+type pieces struct {
+	r   io.Reader
+	n   int
+	odd bool
+}
+
+func (p *pieces) Read(b []byte) (int, error) {
+	p.odd = !p.odd
+	n := p.n / 2
+	if p.odd {
+		n = p.n - n
+	}
+	return p.r.Read(b[:min(len(b), max(n, 1))])
 }

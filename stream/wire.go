@@ -62,6 +62,11 @@ func decodePart(raw json.RawMessage) (Part, error) {
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return Part{}, err
 	}
+	return w.part(raw), nil
+}
+
+// part is the Part w decodes to, raw its JSON.
+func (w *wirePart) part(raw json.RawMessage) Part {
 	p := Part{Type: w.Type, Annotations: w.Annotations, Raw: raw}
 	switch {
 	case w.Text != nil:
@@ -71,7 +76,7 @@ func decodePart(raw json.RawMessage) (Part, error) {
 	case w.Transcript != nil:
 		p.Text = *w.Transcript
 	}
-	return p, nil
+	return p
 }
 
 // wireItem is the subset of an output item's fields that runnel reads. Every
@@ -121,11 +126,16 @@ func decodeResponse(raw json.RawMessage) (*Response, error) {
 	if err := json.Unmarshal(raw, r); err != nil {
 		return nil, err
 	}
+	r.settle()
+	return r, nil
+}
+
+// settle derives what a Response's decoded JSON fields imply.
+func (r *Response) settle() {
 	r.PreviousResponseID = r.Previous.Value
 	if isJSONNull(r.IncompleteDetails) {
 		r.IncompleteDetails = nil
 	}
-	return r, nil
 }
 
 func isJSONNull(b json.RawMessage) bool {
