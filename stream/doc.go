@@ -55,10 +55,14 @@
 //	goroutine that adds events to a pending batch the consumer takes with
 //	Handle.Next / NextBy / NextWithin (no goroutine in between; the consumer
 //	is woken at most once per call, and a slow stream's reader reads again
-//	only when the consumer will take a batch: pacer.go).
+//	only when the consumer will take a batch: pacer.go, waiting in its Read
+//	with the socket's low-water mark raised where the kernel allows it, so
+//	a burst such as the end of an answer is read as it comes: lowwater.go).
+//	Events of 4 KB or more are decoded in one validating pass (lean.go).
 //
 // Memory is bounded: Start hands over bounded batches (the reader waits while
-// a full one is not taken) and drops what it had not handed over once
+// a full one is not taken; the events that end a response join one up to
+// 1 MiB) and drops what it had not handed over once
 // cancelled; the Accumulator bounds each response's text (Limit, LimitError)
 // and, for printers that write deltas as they pass, keeps none of it
 // (DropText).
