@@ -304,9 +304,12 @@ func init() {
 
 // TestLowWaterSparesTheWakeUps: a paced stream from another process (so the
 // writer's own wake-ups are not counted), read through the pacer whose
-// consumer takes a batch every 50 ms, wakes this process at most half as
-// often when its pauses hold the socket as when they sleep: sleeping, every
-// delta that reached the socket woke the network poller. Wake-ups are the
+// consumer takes a batch every 50 ms, wakes this process at least one time
+// fewer for every other delta when its pauses hold the socket than when
+// they sleep: sleeping, every delta that reached the socket woke the
+// network poller. (A difference, not a ratio: the process's own start-up and
+// its threads' parking add to both counts, more on a machine with more
+// processors.) Wake-ups are the
 // process's voluntary context switches (getrusage), a count, so a loaded
 // machine does not decide it; the least of three runs of each, alternating.
 func TestLowWaterSparesTheWakeUps(t *testing.T) {
@@ -361,7 +364,7 @@ func TestLowWaterSparesTheWakeUps(t *testing.T) {
 		slept = min(slept, run(false))
 	}
 	t.Logf("wake-ups for %d deltas: %d held, %d sleeping", paceDeltas, held, slept)
-	if held*2 > slept {
-		t.Errorf("held, the paced stream woke the process %d times against %d sleeping: the hold spares nothing", held, slept)
+	if slept-held < paceDeltas/2 {
+		t.Errorf("held, the paced stream woke the process %d times against %d sleeping: the hold spares less than a wake-up every other delta", held, slept)
 	}
 }
