@@ -425,17 +425,18 @@ func (m *Model) View() tea.View {
 	case m.keyState.showHelp:
 		top = m.keyState.helpView(m.frame, m.transcriptHeight())
 	default:
-		top = m.items.shown().View()
+		shown := m.items.shown() // a copy: its memo is the transcript's own (viewMemo)
+		top = shown.View()
 	}
 	keyHint := m.composer.Hint(m.frame.width) // the composer's short-lived feedback takes the key hint's place
 	if keyHint == "" {
 		keyHint = m.statusBar.hint(m.frame)
 	}
-	parts := []string{top, m.composer.View(), m.statusBar.statusView(m.frame), keyHint}
+	parts := []string{top, m.composer.view(), m.statusBar.statusView(m.frame), keyHint}
 	if u := m.underComposer(); u != "" {
 		parts = slices.Insert(parts, 2, strings.TrimSuffix(u, "\n"))
 	}
-	v := tea.NewView(m.frame.drawn(strings.Join(parts, "\n")))
+	v := tea.NewView(m.frame.drawn(parts))
 	v.AltScreen = true
 	v.MouseMode = tea.MouseModeCellMotion
 	v.ReportFocus = m.notify.reportsFocus()

@@ -251,7 +251,7 @@ func (c *Composer) update(msg tea.Msg) tea.Cmd {
 
 // Hint is the composer's short-lived feedback, cut to width: the root
 // draws it in place of the key hint while it shows; "" when none does.
-func (c Composer) Hint(width int) string { return c.flash.view(width, c.styles) }
+func (c *Composer) Hint(width int) string { return c.flash.view(width, c.styles) }
 
 // cleanInput makes pasted or edited text plain: CRLF and CR line ends (tmux
 // and many terminals send CR between a paste's lines) become "\n", and escape
@@ -395,7 +395,11 @@ func (c *Composer) updateMenu() {
 
 // View is the chips (if any), then the slash menu, the @ popup or the
 // paste hint (if one shows), above the text rows.
-func (c Composer) View() string {
+func (c Composer) View() string { return c.view() }
+
+// view is View without copying the composer (20 KB, its textarea's keys
+// and styles): the root draws it on every message.
+func (c *Composer) view() string {
 	var above []string
 	if c.shell.line != "" {
 		above = append(above, c.shell.view(c.width(), c.styles))
@@ -411,17 +415,20 @@ func (c Composer) View() string {
 	case c.pastes.height(false) > 0:
 		above = append(above, c.pastes.hint(c.width(), c.styles))
 	}
-	text := c.ta.View
-	if c.ta.Value() == "" && c.empty != nil {
-		text = func() string {
-			k := emptyKey{c.ta.Width(), c.ta.Height(), c.ta.Focused(), c.styles}
-			if c.empty.key != k || c.empty.out == "" {
-				c.empty.key, c.empty.out = k, c.ta.View()
-			}
-			return c.empty.out
+	var text string
+	if c.empty != nil && c.ta.Length() == 0 { // Length counts; Value would build the text on every View
+		k := emptyKey{c.ta.Width(), c.ta.Height(), c.ta.Focused(), c.styles}
+		if c.empty.key != k || c.empty.out == "" {
+			c.empty.key, c.empty.out = k, c.ta.View()
 		}
+		text = c.empty.out
+	} else {
+		text = c.ta.View()
 	}
-	return strings.Join(append(above, text()), "\n")
+	if len(above) == 0 {
+		return text
+	}
+	return strings.Join(append(above, text), "\n")
 }
 
 // width is the composer's width in cells, its prompt included.

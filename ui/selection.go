@@ -449,7 +449,7 @@ func (t Transcript) paintMark(line string, i, k int) string {
 		b = m.to.col + 1
 	}
 	if a == 0 && b >= t.width { // the whole row: no width to measure
-		return t.markOn + ansi.Strip(line) + t.markOff
+		return t.marked.on + ansi.Strip(line) + t.marked.off
 	}
 	w := ansi.StringWidth(line)
 	b = min(b, w)
@@ -457,7 +457,7 @@ func (t Transcript) paintMark(line string, i, k int) string {
 	case b <= a:
 		return line
 	case a == 0 && b == w:
-		return t.markOn + ansi.Strip(line) + t.markOff
+		return t.marked.on + ansi.Strip(line) + t.marked.off
 	}
-	return ansi.Cut(line, 0, a) + t.markOn + ansi.Strip(ansi.Cut(line, a, b)) + t.markOff + ansi.Cut(line, b, w)
+	return ansi.Cut(line, 0, a) + t.marked.on + ansi.Strip(ansi.Cut(line, a, b)) + t.marked.off + ansi.Cut(line, b, w)
 }

@@ -32,6 +32,9 @@ type statusBar struct {
 	detail      string    // what that fact named: the reasoning's title, the calls, the tool asked about
 	statusFor   statusKey
 	statusDrawn string // the line at the elapsed second statusFor holds, with the spinner's frame then
+	spunFrom    string // statusDrawn when spun was made
+	spunGlyph   string // the spinner's frame spun shows
+	spun        string // spunFrom with its glyph swapped for spunGlyph: the line while it spins
 	hintFor     hintKey
 	hintLine    string
 	hintKeys    *KeyMap // the keys the hint names; nil: the default key map
@@ -61,7 +64,19 @@ func (b *statusBar) statusView(f *frameState) string {
 	if !b.status.spins() {
 		return b.statusDrawn
 	}
-	return strings.Replace(b.statusDrawn, spinnerFrame(sec), spinnerFrame(d), 1) // the glyph is the line's first braille: only the keys' mode (fixed words) comes before it
+	glyph := spinnerFrame(d)
+	if b.spunFrom != b.statusDrawn || b.spunGlyph != glyph || b.spun == "" { // the same line at the same frame is the same string: the screen's join and compare see it unchanged
+		b.spunFrom, b.spunGlyph = b.statusDrawn, glyph
+		b.spun = strings.Replace(b.statusDrawn, spinnerFrame(sec), glyph, 1) // the glyph is the line's first braille: only the keys' mode (fixed words) comes before it
+	}
+	return b.spun
+}
+
+// forget drops the memos, so the next views draw afresh (a test compares
+// the two).
+func (b *statusBar) forget() {
+	b.statusFor, b.statusDrawn, b.spunFrom, b.spun = statusKey{}, "", "", ""
+	b.hintFor, b.hintLine = hintKey{width: -1}, "" // no width is -1
 }
 
 type statusKey struct {

@@ -48,10 +48,10 @@ type Transcript struct {
 	keys          KeyMap         // scrolling bindings
 	hint          lipgloss.Style // the "↓ N new lines" line
 	mark          markRange      // the cells the mouse selected (selection.go)
-	markOn        string         // the theme's selection style opened (theme.Shell.Marked)
-	markOff       string         // and closed
+	marked        sgrPair        // the theme's selection style opened and closed (theme.Shell.Marked)
 	navAt         int            // 1 + the entry navigation mode's cursor is on; 0: none
 	markStyle     lipgloss.Style // the navigation mark's rule and bar
+	memo          *viewMemo      // the last View (transcriptmemo.go); shared by copies, keyed by what View reads
 }
 
 // slot caches one entry's lines at one width.
@@ -73,14 +73,15 @@ type slot struct {
 
 // NewTranscript returns an empty transcript that follows new content.
 func NewTranscript(width, height int) Transcript {
-	return Transcript{width: max(width, 1), height: max(height, 1), follow: true, keys: DefaultKeyMap()}
+	return Transcript{width: max(width, 1), height: max(height, 1), follow: true, keys: DefaultKeyMap(), memo: &viewMemo{}}
 }
 
 // SetStyles applies the theme (the "↓ N new lines" hint, the mouse's
 // selection, the navigation mark); nil is plain.
 func (t *Transcript) SetStyles(st *theme.Styles) {
 	t.hint, t.markStyle = theme.ShellOf(st).NewLines, theme.ShellOf(st).Prompt
-	t.markOn, t.markOff, _ = strings.Cut(theme.ShellOf(st).Marked.Render("x"), "x") // styles once, not per row
+	t.marked.on, t.marked.off, _ = strings.Cut(theme.ShellOf(st).Marked.Render("x"), "x") // styles once, not per row
+	t.memo.bump()
 }
 
 // Width is the width entries are rendered at.
@@ -97,6 +98,7 @@ func (t *Transcript) Len() int { return len(t.slots) }
 func (t *Transcript) Append(e Entry) {
 	s := &slot{e: e}
 	t.slots = append(t.slots, s)
+	t.memo.bump()
 	t.releaseFar()
 	if !t.follow {
 		t.unseen += t.span(len(t.slots) - 1) // reads it: the count needs its lines
@@ -146,6 +148,7 @@ func (t *Transcript) Invalidate(i int) {
 	if i < 0 || i >= len(t.slots) {
 		return
 	}
+	t.memo.bump()
 	if t.follow || i < t.anchor {
 		t.slots[i].stale = true // re-read when it next comes on screen
 		return
@@ -158,6 +161,7 @@ func (t *Transcript) Invalidate(i int) {
 // InvalidateAll marks every entry stale (after a theme change, say): each is
 // re-read when it next comes into view. The position does not move.
 func (t *Transcript) InvalidateAll() {
+	t.memo.bump()
 	for _, s := range t.slots {
 		s.width = 0
 	}
@@ -174,6 +178,7 @@ func (t *Transcript) SetSize(width, height int) {
 		return
 	}
 	t.width = width
+	t.memo.bump()
 	for i, s := range t.slots {
 		if s.e.Live() {
 			t.refresh(i)
@@ -213,8 +218,14 @@ func (t Transcript) Update(msg tea.Msg) (Transcript, tea.Cmd) {
 	return t, nil
 }
 
-// View returns exactly height lines, each at most width cells wide.
-func (t Transcript) View() string {
+// View returns exactly height lines, each at most width cells wide. A
+// View of the same state as the last one returns the same string, and
+// costs a compare of its key (viewMemo).
+func (t *Transcript) View() string {
+	k := t.memo.keyOf(t)
+	if out, ok := t.memo.get(k); ok {
+		return out
+	}
 	a, off := t.top()
 	rows := t.height
 	showHint := !t.follow && t.unseen > 0
@@ -259,7 +270,7 @@ func (t Transcript) View() string {
 		}
 		b.WriteString(hint)
 	}
-	return b.String()
+	return t.memo.put(k, b.String())
 }
 
 // hintLine is the "↓ N new lines" line, cut to the width. Its texts are
@@ -604,3 +615,6 @@ func (t *Transcript) blockText(i int) string {
 	}
 	return strings.Trim(strings.Join(out, "\n"), "\n")
 }
+
+// sgrPair is a style's opening and closing escape sequences.
+type sgrPair struct{ on, off string }
