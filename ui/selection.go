@@ -436,7 +436,7 @@ func (t *Transcript) markedText() string {
 }
 
 // paintMark draws row k of slot i with its selected cells highlighted.
-func (t Transcript) paintMark(line string, i, k int) string {
+func (t *Transcript) paintMark(line string, i, k int) string {
 	m := t.mark
 	if !m.on || i < m.from.i || i > m.to.i || (i == m.from.i && k < m.from.k) || (i == m.to.i && k > m.to.k) {
 		return line

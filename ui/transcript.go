@@ -275,7 +275,7 @@ func (t *Transcript) View() string {
 
 // hintLine is the "↓ N new lines" line, cut to the width. Its texts are
 // single-cell runes, so their rune count is their width.
-func (t Transcript) hintLine() string {
+func (t *Transcript) hintLine() string {
 	word := " new lines"
 	if t.unseen == 1 {
 		word = " new line"
@@ -294,7 +294,7 @@ func (t Transcript) hintLine() string {
 func (t Transcript) page() int { return max(t.height-1, 1) }
 
 // top returns the first visible line as (slot, line within its span).
-func (t Transcript) top() (int, int) {
+func (t *Transcript) top() (int, int) {
 	if t.follow {
 		return t.bottomTop()
 	}
@@ -303,7 +303,7 @@ func (t Transcript) top() (int, int) {
 
 // bottomTop is the top of the view when the end of the transcript is at its
 // bottom, or (0, 0) when everything fits. It walks back one screen.
-func (t Transcript) bottomTop() (int, int) {
+func (t *Transcript) bottomTop() (int, int) {
 	need := t.height
 	for i := len(t.slots) - 1; i >= 0; i-- {
 		sp := t.span(i)
@@ -362,7 +362,7 @@ func (t *Transcript) settle() {
 }
 
 // slot returns slot i with its lines current at t.width.
-func (t Transcript) slot(i int) *slot {
+func (t *Transcript) slot(i int) *slot {
 	s := t.slots[i]
 	if s.width != t.width || s.stale {
 		s.read(t.width)
@@ -371,7 +371,7 @@ func (t Transcript) slot(i int) *slot {
 }
 
 // span is the number of lines slot i occupies, separator included.
-func (t Transcript) span(i int) int {
+func (t *Transcript) span(i int) int {
 	n := len(t.slot(i).lines)
 	if i > 0 && n > 0 {
 		n++
@@ -380,7 +380,7 @@ func (t Transcript) span(i int) int {
 }
 
 // line is line k of slot i's span: the separator or one of its lines.
-func (t Transcript) line(s *slot, i, k int) string {
+func (t *Transcript) line(s *slot, i, k int) string {
 	if i > 0 {
 		if k == 0 {
 			return ""
@@ -517,7 +517,7 @@ func (t *Transcript) apply(msg layoutMsg) {
 
 // markLine is line l of the marked entry: its separator (sep) a rule, any
 // other line with a bar in its first cell when that cell is a space.
-func (t Transcript) markLine(l string, sep bool) string {
+func (t *Transcript) markLine(l string, sep bool) string {
 	if sep {
 		return t.markStyle.Render("▼" + strings.Repeat("─", max(min(t.width, 40)-1, 0)))
 	}
