@@ -73,7 +73,11 @@
 // ticks run only while something changes (spinner, tools, live panels);
 // none at the prompt, and a View whose screen did not change returns the
 // string it returned before (screen.go), which Bubble Tea's 60 Hz renderer
-// compares by its address. Settled entries are cached per width, so View costs
+// compares by its address. Each part of the screen keeps its own last view,
+// keyed by what it reads (the transcript's by its position and a version
+// its mutators bump, transcriptmemo.go; the status line's by its fields and
+// the spinner's frame), so a View after a message that changed nothing is
+// a few compares, and one that changed draws only the parts that did. Settled entries are cached per width, so View costs
 // the same however long the session grows. A markdown render that falls
 // back to plain text says so once, in one line (block.Renderers.NewNote).
 //
