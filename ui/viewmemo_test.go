@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"image/color"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -48,12 +49,15 @@ var viewMemoFixtures = []string{
 }
 
 // TestViewMemoMatchesFresh drives the chat through real recorded streams
-// with key presses, resizes, scrolls, mouse drags, spinner ticks and
-// superseded ticks in a random order, and after every message compares
-// the View (its memos as the messages left them) with a View of the same
-// state drawn afresh (forgetViews). A memo that missed a change (a
-// mutator that does not bump the transcript's version, a key without the
-// spinner's frame) shows a screen the fresh one does not.
+// with key presses, resizes, scrolls, mouse drags, spinner ticks,
+// superseded ticks and the terminal's background in a random order, and
+// after every message compares the View (its memos as the messages left
+// them) with a View of the same state drawn afresh (forgetViews). A memo
+// that missed a change shows a screen the fresh one does not: planted, an
+// Invalidate that does not bump the transcript's version, a key without
+// the mouse's selection, a status line kept across spinner frames, a root
+// that compares only the first part, and a restyle that bumps nothing
+// each fail it.
 func TestViewMemoMatchesFresh(t *testing.T) {
 	t.Parallel()
 	for seed, rel := range viewMemoFixtures {
@@ -122,6 +126,8 @@ func viewMemoRun(t *testing.T, sse []byte, seed uint64) {
 			msg = keys[r.IntN(len(keys))]
 		case n < 16:
 			msg = tea.WindowSizeMsg{Width: 40 + r.IntN(80), Height: 12 + r.IntN(30)}
+		case n < 17 && r.IntN(8) == 0: // the terminal's background: dark, then light (every entry drawn again)
+			msg = tea.BackgroundColorMsg{Color: []color.Color{color.Black, color.White}[r.IntN(2)]}
 		case n < 17:
 			msg = resizeMsg{m.frame.resizeSeq} // the debounced reflow
 		case n < 18:
