@@ -22,8 +22,8 @@ import (
 const MinWidth = 20
 
 // Renderer renders markdown with one glamour style at one wrap width. It
-// is safe for concurrent use: everything but the caches (SGR, code lines)
-// and the note is read-only after NewRenderer. Making one costs a few
+// is safe for concurrent use: everything but the caches (SGR, code lines,
+// tables) and the note is read-only after NewRenderer. Making one costs a few
 // microseconds, so make a new one when the width or style changes.
 //
 // Output contract (Render and Stream.View alike): rows without right
@@ -39,6 +39,7 @@ type Renderer struct {
 	margin  int           // the document's left margin
 	sgr     sgrCache
 	lines   lineCache    // highlighted code lines, and the last block highlighted whole (code.go)
+	tables  tableCache   // the last tables drawn (tablecache.go)
 	lexers  sync.Map     // lang → chroma.Lexer, at most maxLexerNames (code.go)
 	nlexers atomic.Int64 // names looked up
 	note    atomic.Pointer[string]
