@@ -14,7 +14,10 @@ import (
 //
 // Each View parses the unsettled tail with goldmark and settles the
 // top-level blocks that no later text can change (settleable), each
-// rendered once from that parse; the last block is rendered on every View.
+// rendered once from that parse; the last block is rendered on every View,
+// and the one before it, when it waits for the last one's first line, once
+// for each place it ends (waiting.go). A Parts with no new text since the
+// last returns the last parts (viewOK), but after a Draft.
 // Reference definitions are shared: the definitions of settled blocks and
 // of the tail are given to every parse, and when they change, the settled
 // blocks that mention a changed label are rendered again.
@@ -41,6 +44,7 @@ type Stream struct {
 	defs     definitions // the reference definitions (refs.go)
 	fence    *fence
 	long     roughPath // the long-block path (rough.go)
+	wait     waiting   // the block that waits for the next one's first line (waiting.go)
 
 	settledView string // the view's rows up to the tail's (Parts)
 	liveView    string // and the tail's
@@ -194,8 +198,9 @@ func (s *Stream) renderTail(src string) []string {
 		}
 		s.long.cur = nil
 	}
-	tail := src[s.segStart:]
-	doc, b, own := s.r.parse(tail, s.settledRefs())
+	tail, base := src[s.segStart:], s.segStart
+	known := s.settledRefs()
+	doc, b, own := s.r.parse(tail, known)
 	s.defs.tail = own
 	var nodes []ast.Node
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
@@ -223,7 +228,11 @@ func (s *Stream) renderTail(src string) []string {
 				continue
 			}
 		}
-		outs = append(outs, s.r.top(n, b, last && openFence(n, b)))
+		if !last {
+			outs = append(outs, s.wait.top(s.r, nodes, cut+i, b, base, known, own))
+			continue
+		}
+		outs = append(outs, s.r.top(n, b, openFence(n, b)))
 	}
 	out := join(outs)
 	if s.fence == nil && len(nodes) > cut {

@@ -1,11 +1,75 @@
 package markdown
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"runnel/theme"
 )
+
+// tailCacheDocs are documents whose streaming goes through the tail's
+// caches (tablecache.go, waiting.go) in every way they can be wrong.
+var tailCacheDocs = map[string]string{
+	"rows": "Intro.\n\n| Name | Kind | Size |\n|------|:----:|-----:|\n| alpha | chat | 1.5 |\n| bravo | responses | 22.75 |\n" +
+		"| charlie | chat | 333.125 |\n| delta | x | 4 |\n",
+	// a late row widens a column (lipgloss's widths change), then one
+	// wider than the screen (textwrap.Columns fixes the widths and cells wrap)
+	"widen": "| a | b |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n| a cell that is much wider than the others | 5 |\n" +
+		"| 6 | " + strings.Repeat("words that go on and on ", 8) + "|\n| 7 | 8 |\n\nAfter the table.\n",
+	// a table ended by a blank line waits while the paragraph's first line comes
+	"blank": "| k | v |\n|---|---|\n| one | 1 |\n| two | 2 |\n\n" + strings.Repeat("A long first line of the paragraph after the table, ", 4) +
+		"\nand its second line.\n\n| k | v |\n|---|---|\n| one | 1 |\n| two | 2 |\n\nThe same table again, drawn from the cache.\n",
+	// a table that ends with the text (no newline), and one whose last row is cut
+	"open": "| a | b |\n|---|---|\n| x | y |\n| z",
+	"fence": "Code first:\n\n```go\nfunc main() {\n\tfmt.Println(\"hi\")\n}\n```\n\n| after | code |\n|---|---|\n| a | b |\n\n" +
+		"```\nplain\n```\nThen text.\n",
+	// blocks that wait and then change: a setext underline, a delimiter row
+	// that makes a paragraph a table, a lazy line, a list made loose
+	"change": "Title line\n=====\n\nSubtitle\n---\n\nx | y\n--|--\n1 | 2\n\n- item one\n- item two\n\n  still item two\n\nA paragraph\nwith a lazy line.\n\n> quote\nlazy quote line\n\nEnd.\n",
+	// a definition that comes after the block waiting for it
+	"refs":  "A paragraph with [a link][r] and [another][s].\n\n[r]: https://example.com/r\n\nText.\n\n[s]: https://example.com/s \"S\"\n\nMore text.\n",
+	"lists": "- one\n- two\n- three\n\nA paragraph after the list, long enough to span a few frames of deltas.\n\n1. first\n2. second\n\n## Heading\n\nAfter the heading.\n",
+}
+
+// TestTailCachesKeepEveryFrame: streamed a byte at a time at three widths,
+// every frame's Parts joined are byte for byte a whole render of the text so
+// far by a renderer of its own (nothing cached from the stream), and a
+// second Parts with no new text returns the same parts without drawing
+// anything (neither cache is asked). The caches are used: tables are taken
+// from the table cache and waiting blocks from the waiting render.
+func TestTailCachesKeepEveryFrame(t *testing.T) {
+	style := theme.New(theme.Dark()).Glamour()
+	tableHits, waitHits := 0, 0
+	for _, width := range []int{30, 60, 100} {
+		for name, doc := range tailCacheDocs {
+			t.Run(fmt.Sprintf("%s/%d", name, width), func(t *testing.T) {
+				r := newTestRenderer(t, style, width)
+				s := NewStream(r)
+				for i := range len(doc) {
+					s.Append(doc[i : i+1])
+					head, live := s.Parts()
+					want, err := newTestRenderer(t, style, width).Render(doc[:i+1])
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := joinParts(head, live); got != want {
+						t.Fatalf("after %q the frame is not the whole render:\n%s", tailOf(doc[:i+1], 30), diffVisible(got, want))
+					}
+					hits, draws, waits := r.tables.hits, r.tables.draws, s.wait.hits
+					if h, l := s.Parts(); h != head || l != live || r.tables.hits != hits || r.tables.draws != draws || s.wait.hits != waits {
+						t.Fatalf("after %q a Parts with no new text rendered again", tailOf(doc[:i+1], 30))
+					}
+				}
+				tableHits += r.tables.hits
+				waitHits += s.wait.hits
+			})
+		}
+	}
+	if tableHits == 0 || waitHits == 0 {
+		t.Errorf("the caches were not used: %d tables, %d waiting blocks taken from them", tableHits, waitHits)
+	}
+}
 
 // TestTableCacheKeysEveryInput: two tables that differ in one thing a
 // drawing reads (an earlier row that widens a column, an alignment, a
