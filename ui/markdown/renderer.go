@@ -160,7 +160,12 @@ func (c *recordRefs) AddReference(ref parser.Reference) {
 // joined. open tells a fenced code block still waiting for its closing
 // fence, which is highlighted line by line as a stream shows it.
 func (r *Renderer) top(n ast.Node, src []byte, open bool) string {
-	c := &blockCtx{r: r, src: src}
+	return r.topIn(&blockCtx{r: r, src: src}, n, open)
+}
+
+// topIn is top in the block context c.
+func (r *Renderer) topIn(c *blockCtx, n ast.Node, open bool) string {
+	src := c.src
 	var rows []string
 	if fc, ok := n.(*ast.FencedCodeBlock); ok && open {
 		lines := c.lines(fc)

@@ -16,7 +16,8 @@ import (
 // top-level blocks that no later text can change (settleable), each
 // rendered once from that parse; the last block is rendered on every View,
 // and the one before it, when it waits for the last one's first line, once
-// for each place it ends (waiting.go). A Parts with no new text since the
+// for each place it ends (waiting.go), as is a last list's complete item
+// (items.go). A Parts with no new text since the
 // last returns the last parts (viewOK), but after a Draft.
 // Reference definitions are shared: the definitions of settled blocks and
 // of the tail are given to every parse, and when they change, the settled
@@ -45,6 +46,7 @@ type Stream struct {
 	fence    *fence
 	long     roughPath // the long-block path (rough.go)
 	wait     waiting   // the block that waits for the next one's first line (waiting.go)
+	items    itemRows  // the complete items of a list that is the tail's last block (items.go)
 
 	settledView string // the view's rows up to the tail's (Parts)
 	liveView    string // and the tail's
@@ -230,6 +232,10 @@ func (s *Stream) renderTail(src string) []string {
 		}
 		if !last {
 			outs = append(outs, s.wait.top(s.r, nodes, cut+i, b, base, known, own))
+			continue
+		}
+		if l, ok := n.(*ast.List); ok {
+			outs = append(outs, s.items.top(s.r, l, b, base, refsKey(known, own)))
 			continue
 		}
 		outs = append(outs, s.r.top(n, b, openFence(n, b)))

@@ -28,19 +28,29 @@ var tailCacheDocs = map[string]string{
 	// that makes a paragraph a table, a lazy line, a list made loose
 	"change": "Title line\n=====\n\nSubtitle\n---\n\nx | y\n--|--\n1 | 2\n\n- item one\n- item two\n\n  still item two\n\nA paragraph\nwith a lazy line.\n\n> quote\nlazy quote line\n\nEnd.\n",
 	// a definition that comes after the block waiting for it
-	"refs":  "A paragraph with [a link][r] and [another][s].\n\n[r]: https://example.com/r\n\nText.\n\n[s]: https://example.com/s \"S\"\n\nMore text.\n",
-	"lists": "- one\n- two\n- three\n\nA paragraph after the list, long enough to span a few frames of deltas.\n\n1. first\n2. second\n\n## Heading\n\nAfter the heading.\n",
+	"refs": "A paragraph with [a link][r] and [another][s].\n\n[r]: https://example.com/r\n\nText.\n\n[s]: https://example.com/s \"S\"\n\nMore text.\n",
+	// a list that streams as the last block: items that turn loose, numbers,
+	// tasks, nesting, lazy lines, a definition its items wait for
+	"items": "1. first [item][d]\n2. second\n   with a continuation\nand a lazy line\n3. third\n   - nested a\n   - nested b\n\n4. now loose\n5. fifth\n\n" +
+		"- [ ] task one\n- [x] task two\n- plain " + strings.Repeat("long words wrap here ", 6) + "\n- last\n\n[d]: https://example.com/d\n",
+	// the list turns loose after its first item is complete: that item,
+	// a paragraph and a list, now has a blank row between them
+	"loose": "- first\n  - inner\n- second\n\n- third\n",
+	// a definition inside a later item, for a link in an earlier one
+	"itemref": "- see [x] here\n- and more\n- [x]: https://example.com/x\n- after\n",
+	"lists":   "- one\n- two\n- three\n\nA paragraph after the list, long enough to span a few frames of deltas.\n\n1. first\n2. second\n\n## Heading\n\nAfter the heading.\n",
 }
 
 // TestTailCachesKeepEveryFrame: streamed a byte at a time at three widths,
 // every frame's Parts joined are byte for byte a whole render of the text so
 // far by a renderer of its own (nothing cached from the stream), and a
 // second Parts with no new text returns the same parts without drawing
-// anything (neither cache is asked). The caches are used: tables are taken
-// from the table cache and waiting blocks from the waiting render.
+// anything (no cache is asked). The caches are used: tables are taken
+// from the table cache, waiting blocks from the waiting render and list
+// items from the items kept.
 func TestTailCachesKeepEveryFrame(t *testing.T) {
 	style := theme.New(theme.Dark()).Glamour()
-	tableHits, waitHits := 0, 0
+	tableHits, waitHits, itemHits := 0, 0, 0
 	for _, width := range []int{30, 60, 100} {
 		for name, doc := range tailCacheDocs {
 			t.Run(fmt.Sprintf("%s/%d", name, width), func(t *testing.T) {
@@ -56,18 +66,19 @@ func TestTailCachesKeepEveryFrame(t *testing.T) {
 					if got := joinParts(head, live); got != want {
 						t.Fatalf("after %q the frame is not the whole render:\n%s", tailOf(doc[:i+1], 30), diffVisible(got, want))
 					}
-					hits, draws, waits := r.tables.hits, r.tables.draws, s.wait.hits
-					if h, l := s.Parts(); h != head || l != live || r.tables.hits != hits || r.tables.draws != draws || s.wait.hits != waits {
+					hits, draws, waits, items := r.tables.hits, r.tables.draws, s.wait.hits, s.items.hits
+					if h, l := s.Parts(); h != head || l != live || r.tables.hits != hits || r.tables.draws != draws || s.wait.hits != waits || s.items.hits != items {
 						t.Fatalf("after %q a Parts with no new text rendered again", tailOf(doc[:i+1], 30))
 					}
 				}
 				tableHits += r.tables.hits
 				waitHits += s.wait.hits
+				itemHits += s.items.hits
 			})
 		}
 	}
-	if tableHits == 0 || waitHits == 0 {
-		t.Errorf("the caches were not used: %d tables, %d waiting blocks taken from them", tableHits, waitHits)
+	if tableHits == 0 || waitHits == 0 || itemHits == 0 {
+		t.Errorf("the caches were not used: %d tables, %d waiting blocks, %d list items taken from them", tableHits, waitHits, itemHits)
 	}
 }
 
