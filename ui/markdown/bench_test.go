@@ -5,6 +5,7 @@ import (
 
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -166,6 +167,8 @@ const framesPerRun = 24
 // times framesPerRun frames of an 80-byte Append of what follows in text
 // and a View.
 func tailFrames(r *Renderer, prefix, text string, size int) time.Duration {
+	runtime.LockOSThread() // costtest.Now times this thread's CPU
+	defer runtime.UnlockOSThread()
 	s := NewStream(r)
 	s.Append(prefix)
 	s.Append(text[:size])
