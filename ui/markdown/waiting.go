@@ -10,8 +10,8 @@ import (
 
 // waiting keeps the render of the block that waits, unsettled, while the
 // next block's first line comes (Stream.settleable): a table, a list or a
-// paragraph is drawn again on every frame of that line, which may be a
-// whole paragraph long, though its own text is done.
+// paragraph there was drawn again on every frame of that line, which may
+// be a whole paragraph long, though its own text was done.
 //
 // A block's render is a function of its source, the reference definitions
 // the parse knew, and the renderer: the key is its place in the source
