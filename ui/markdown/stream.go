@@ -16,8 +16,8 @@ import (
 // top-level blocks that no later text can change (settleable), each
 // rendered once from that parse; the last block is rendered on every View,
 // and the one before it, when it waits for the last one's first line, once
-// for each place it ends (waiting.go), as is a last list's complete item
-// (items.go). A Parts with no new text since the
+// for each place it ends, which its settling reuses (waiting.go); a list's
+// complete items are rendered once (items.go). A Parts with no new text since the
 // last returns the last parts (viewOK), but after a Draft.
 // Reference definitions are shared: the definitions of settled blocks and
 // of the tail are given to every parse, and when they change, the settled
@@ -209,10 +209,17 @@ func (s *Stream) renderTail(src string) []string {
 		nodes = append(nodes, n)
 	}
 	cut := s.settleable(nodes, b)
+	refs := refsKey(known, own)
+	render := func(n ast.Node) string { // a block that is not the last, or a list
+		if l, ok := n.(*ast.List); ok {
+			return s.items.top(s.r, l, b, base, refs)
+		}
+		return s.r.top(n, b, false)
+	}
 	from, draft := 0, false
 	var outs []string
 	for i := 0; i < cut; i++ {
-		outs = append(outs, s.r.top(nodes[i], b, false))
+		outs = append(outs, s.wait.top(s.r, nodes, i, b, base, refs, render))
 		draft = draft || s.drafty && hasCode(nodes[i])
 		if end := boundary(b, nodes, i+1); end > from { // else the next block goes with this one
 			s.settle(s.segStart+from, s.segStart+end, join(outs), draft)
@@ -230,15 +237,14 @@ func (s *Stream) renderTail(src string) []string {
 				continue
 			}
 		}
-		if !last {
-			outs = append(outs, s.wait.top(s.r, nodes, cut+i, b, base, known, own))
-			continue
+		switch {
+		case !last:
+			outs = append(outs, s.wait.top(s.r, nodes, cut+i, b, base, refs, render))
+		case openFence(n, b):
+			outs = append(outs, s.r.top(n, b, true))
+		default:
+			outs = append(outs, render(n))
 		}
-		if l, ok := n.(*ast.List); ok {
-			outs = append(outs, s.items.top(s.r, l, b, base, refsKey(known, own)))
-			continue
-		}
-		outs = append(outs, s.r.top(n, b, openFence(n, b)))
 	}
 	out := join(outs)
 	if s.fence == nil && len(nodes) > cut {

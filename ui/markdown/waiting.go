@@ -33,20 +33,21 @@ type waiting struct {
 }
 
 // top renders nodes[j], a block of the tail b (which starts at base in the
-// source) that is not its last, parsed with the definitions known and own:
-// the render kept, when it is of the same block.
-func (w *waiting) top(r *Renderer, nodes []ast.Node, j int, b []byte, base int, known, own []parser.Reference) string {
+// source) that is not its last, parsed with the definitions refs
+// (refsKey), with render (r's rendering of a block): the render kept, when
+// it is of the same block. The block that settles is the one that waited,
+// so its settling takes the render kept.
+func (w *waiting) top(r *Renderer, nodes []ast.Node, j int, b []byte, base int, refs string, render func(ast.Node) string) string {
 	n := nodes[j]
 	start, end := lineStart(b, n), lineStart(b, nodes[j+1])
 	if start < 0 || end < start {
-		return r.top(n, b, false)
+		return render(n)
 	}
-	refs := refsKey(known, own)
 	if w.r == r && w.start == base+start && w.end == base+end && w.kind == n.Kind() && w.refs == refs {
 		w.hits++
 		return w.out
 	}
-	out := r.top(n, b, false)
+	out := render(n)
 	*w = waiting{r: r, start: base + start, end: base + end, kind: n.Kind(), refs: refs, out: out, hits: w.hits}
 	return out
 }
