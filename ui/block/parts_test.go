@@ -1,6 +1,10 @@
 package block
 
-import "testing"
+import (
+	"testing"
+
+	"runnel/stream/costtest"
+)
 
 // TestRenderPartsAreRender: while the markdown fixtures stream (citations,
 // sources, code, reasoning beside), a message's RenderParts has Render's
@@ -46,5 +50,38 @@ func TestRenderPartsAreRender(t *testing.T) {
 				t.Error("the long answer never rendered in two parts")
 			}
 		})
+	}
+}
+
+// TestRenderPartsAgainIsFree: a RenderParts with no new text since the last
+// one returns the same parts and allocates nothing: the markdown stream
+// returns its last parts (neither parsed nor rendered again) and the
+// fitters theirs. About a third of a paced answer's frames come with no new
+// text for a message.
+func TestRenderPartsAgainIsFree(t *testing.T) {
+	costtest.SkipAllocsIfRace(t)
+	r := newReplayer(t, fixture(t, "vercel__ai/lmstudio-basic-markdown.sse"))
+	checked := 0
+	for r.next() {
+		for _, b := range r.byType("message") {
+			m := b.(*message)
+			ctx := r.ctx(100)
+			settled, live := m.RenderParts(ctx)
+			if !m.Live() || r.events%5 != 0 {
+				continue
+			}
+			allocs := testing.AllocsPerRun(3, func() {
+				if s, l := m.RenderParts(ctx); s != settled || l != live {
+					t.Fatalf("event %d: RenderParts changed with no new text", r.events)
+				}
+			})
+			if allocs > 0 {
+				t.Fatalf("event %d: RenderParts with no new text allocated %.0f times", r.events, allocs)
+			}
+			checked++
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no streaming message was checked")
 	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -166,6 +167,8 @@ const framesPerRun = 24
 // times framesPerRun frames of an 80-byte Append of what follows in text
 // and a View.
 func tailFrames(r *Renderer, prefix, text string, size int) time.Duration {
+	runtime.LockOSThread() // costtest.Now times this thread's CPU
+	defer runtime.UnlockOSThread()
 	s := NewStream(r)
 	s.Append(prefix)
 	s.Append(text[:size])
@@ -387,4 +390,26 @@ func wholeFresh(b testing.TB, doc string) costtest.Work {
 			b.Fatal(err)
 		}
 	})
+}
+
+// BenchmarkStreamTable streams tables at a model's pace (a View every 3
+// deltas): twelve tables of 4 to 9 rows, each followed by a paragraph, with
+// a renderer of its own, against one whole render of the same text
+// (x-one-render). Every frame of a table's rows draws it whole again, and
+// so does every frame of the paragraph's first line after it (the table
+// waits for that line).
+func BenchmarkStreamTable(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var doc strings.Builder
+	for range 12 {
+		doc.WriteString(table(rng))
+		doc.WriteString("\n" + paragraph(rng) + "\n")
+	}
+	var c costtest.Cost
+	for b.Loop() {
+		c = costtest.Measure(wholeFresh(b, doc.String()), streamFreshWork(b, doc.String(), 3))
+	}
+	b.ReportMetric(c.Ratio(), "x-one-render")
+	b.ReportMetric(float64(c.Work)/1e6, "ms-streamed")
+	b.ReportMetric(float64(c.Base)/1e6, "ms-one-render")
 }

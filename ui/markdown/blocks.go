@@ -14,6 +14,12 @@ import (
 type blockCtx struct {
 	r   *Renderer
 	src []byte
+	// items keeps the rows of the complete items of itemsOf, a streaming
+	// tail's last block, which starts at base in the message (items.go);
+	// nil in a whole render.
+	items   *itemRows
+	itemsOf ast.Node
+	base    int
 }
 
 // block renders a block node as rows of at most width cells (code rows
@@ -157,10 +163,19 @@ func (c *blockCtx) list(n *ast.List, width int) []string {
 			marker = st.Item.BlockPrefix
 		}
 		marker = oneLine(marker)
-		body := c.blocks(it, width-cells(marker), !n.IsTight)
-		rows = append(rows, hang(c.r.paint(marker, c.r.base), cells(marker), body)...)
+		if c.itemsOf == ast.Node(n) && c.items != nil {
+			rows = append(rows, c.items.item(c, it, width, marker, !n.IsTight)...)
+			continue
+		}
+		rows = append(rows, c.item(it, width, marker, !n.IsTight)...)
 	}
 	return rows
+}
+
+// item renders a list item behind its marker, its blocks loose or not.
+func (c *blockCtx) item(it ast.Node, width int, marker string, loose bool) []string {
+	body := c.blocks(it, width-cells(marker), loose)
+	return hang(c.r.paint(marker, c.r.base), cells(marker), body)
 }
 
 // hang puts a marker mw cells wide before body's first row and indents

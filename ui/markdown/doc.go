@@ -24,7 +24,11 @@
 // rows its lines got (each code line highlighted once), or highlighted
 // whole where a token may span lines (code.go); an open block
 // past 32 KB shows its last parse, then plain rows for the rest, until it
-// ends (rough.go). Reference definitions reach every block, settled or
+// ends (rough.go). The block that waits for the next one's first line is
+// rendered once for its place in the source (waiting.go), so is each
+// complete item of a list that is the last block (items.go), and a table
+// drawn with the same cells as one of the last few is not drawn again
+// (tablecache.go). Reference definitions reach every block, settled or
 // not, and a settled block whose label changed is rendered again
 // (refs.go). The streamed view equals Renderer.Render of the same
 // text, styles included (but for Draft's code colours and Rough's rows).

@@ -22,8 +22,8 @@ import (
 const MinWidth = 20
 
 // Renderer renders markdown with one glamour style at one wrap width. It
-// is safe for concurrent use: everything but the caches (SGR, code lines)
-// and the note is read-only after NewRenderer. Making one costs a few
+// is safe for concurrent use: everything but the caches (SGR, code lines,
+// tables) and the note is read-only after NewRenderer. Making one costs a few
 // microseconds, so make a new one when the width or style changes.
 //
 // Output contract (Render and Stream.View alike): rows without right
@@ -39,6 +39,7 @@ type Renderer struct {
 	margin  int           // the document's left margin
 	sgr     sgrCache
 	lines   lineCache    // highlighted code lines, and the last block highlighted whole (code.go)
+	tables  tableCache   // the last tables drawn (tablecache.go)
 	lexers  sync.Map     // lang → chroma.Lexer, at most maxLexerNames (code.go)
 	nlexers atomic.Int64 // names looked up
 	note    atomic.Pointer[string]
@@ -159,7 +160,12 @@ func (c *recordRefs) AddReference(ref parser.Reference) {
 // joined. open tells a fenced code block still waiting for its closing
 // fence, which is highlighted line by line as a stream shows it.
 func (r *Renderer) top(n ast.Node, src []byte, open bool) string {
-	c := &blockCtx{r: r, src: src}
+	return r.topIn(&blockCtx{r: r, src: src}, n, open)
+}
+
+// topIn is top in the block context c.
+func (r *Renderer) topIn(c *blockCtx, n ast.Node, open bool) string {
+	src := c.src
 	var rows []string
 	if fc, ok := n.(*ast.FencedCodeBlock); ok && open {
 		lines := c.lines(fc)

@@ -14,7 +14,11 @@ import (
 //
 // Each View parses the unsettled tail with goldmark and settles the
 // top-level blocks that no later text can change (settleable), each
-// rendered once from that parse; the last block is rendered on every View.
+// rendered once from that parse; the last block is rendered on every View,
+// and the one before it, when it waits for the last one's first line, once
+// for each place it ends, which its settling reuses (waiting.go); a list's
+// complete items are rendered once (items.go). A Parts with no new text since the
+// last returns the last parts (viewOK), but after a Draft.
 // Reference definitions are shared: the definitions of settled blocks and
 // of the tail are given to every parse, and when they change, the settled
 // blocks that mention a changed label are rendered again.
@@ -41,6 +45,8 @@ type Stream struct {
 	defs     definitions // the reference definitions (refs.go)
 	fence    *fence
 	long     roughPath // the long-block path (rough.go)
+	wait     waiting   // the block that waits for the next one's first line (waiting.go)
+	items    itemRows  // the complete items of a list that is the tail's last block (items.go)
 
 	settledView string // the view's rows up to the tail's (Parts)
 	liveView    string // and the tail's
@@ -194,18 +200,26 @@ func (s *Stream) renderTail(src string) []string {
 		}
 		s.long.cur = nil
 	}
-	tail := src[s.segStart:]
-	doc, b, own := s.r.parse(tail, s.settledRefs())
+	tail, base := src[s.segStart:], s.segStart
+	known := s.settledRefs()
+	doc, b, own := s.r.parse(tail, known)
 	s.defs.tail = own
 	var nodes []ast.Node
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		nodes = append(nodes, n)
 	}
 	cut := s.settleable(nodes, b)
+	refs := refsKey(known, own)
+	render := func(n ast.Node) string { // a block that is not the last, or a list
+		if l, ok := n.(*ast.List); ok {
+			return s.items.top(s.r, l, b, base, refs)
+		}
+		return s.r.top(n, b, false)
+	}
 	from, draft := 0, false
 	var outs []string
 	for i := 0; i < cut; i++ {
-		outs = append(outs, s.r.top(nodes[i], b, false))
+		outs = append(outs, s.wait.top(s.r, nodes, i, b, base, refs, render))
 		draft = draft || s.drafty && hasCode(nodes[i])
 		if end := boundary(b, nodes, i+1); end > from { // else the next block goes with this one
 			s.settle(s.segStart+from, s.segStart+end, join(outs), draft)
@@ -223,7 +237,14 @@ func (s *Stream) renderTail(src string) []string {
 				continue
 			}
 		}
-		outs = append(outs, s.r.top(n, b, last && openFence(n, b)))
+		switch {
+		case !last:
+			outs = append(outs, s.wait.top(s.r, nodes, cut+i, b, base, refs, render))
+		case openFence(n, b):
+			outs = append(outs, s.r.top(n, b, true))
+		default:
+			outs = append(outs, render(n))
+		}
 	}
 	out := join(outs)
 	if s.fence == nil && len(nodes) > cut {

@@ -37,8 +37,19 @@ func (c *blockCtx) table(n *extast.Table, width int) []string {
 		}
 	}
 	header, rows := rows[0], rows[1:]
+	aligns := make([]int, len(n.Alignments))
+	for i, a := range n.Alignments {
+		aligns[i] = int(a)
+	}
+	return c.r.tables.get(tableKey(width, pad, fixed, aligns, header, rows), func() []string {
+		return c.r.drawTable(n, width, pad, fixed, header, rows)
+	})
+}
+
+// drawTable draws a table's cells with lipgloss (see table).
+func (r *Renderer) drawTable(n *extast.Table, width, pad int, fixed []int, header []string, rows [][]string) []string {
 	border := lipgloss.NormalBorder()
-	if t := st.Table; t.RowSeparator != nil && t.ColumnSeparator != nil && t.CenterSeparator != nil {
+	if t := r.style.Table; t.RowSeparator != nil && t.ColumnSeparator != nil && t.CenterSeparator != nil {
 		border = lipgloss.Border{Top: *t.RowSeparator, Bottom: *t.RowSeparator,
 			Left: *t.ColumnSeparator, Right: *t.ColumnSeparator, Middle: *t.CenterSeparator}
 	}
