@@ -70,8 +70,9 @@ func TestDeferWithoutHoldRunsAtOnce(t *testing.T) {
 // never blocks on a held writer.
 func TestDeferNeverFillsTheQueue(t *testing.T) {
 	j, waits, answers := heldJournal(t)
-	gate := make(chan struct{})
-	j.enqueue(func() { <-gate }) // the writer is busy
+	gate, busy := make(chan struct{}), make(chan struct{})
+	j.enqueue(func() { close(busy); <-gate })
+	<-busy // the writer is busy: it met no hold before this write, and meets the next one only with every write below queued
 	j.Defer(time.Hour)
 	n := 3 * holdQueue
 	done := make(chan struct{}, n)
