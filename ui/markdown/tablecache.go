@@ -2,8 +2,6 @@ package markdown
 
 import (
 	"slices"
-	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -33,34 +31,29 @@ const maxCachedTables = 4
 // tableKey encodes a table's drawing inputs, each cell length-prefixed so
 // no two inputs share a key.
 func tableKey(width, pad int, fixed []int, aligns []int, header []string, rows [][]string) string {
-	var b strings.Builder
-	num := func(n int) {
-		b.WriteString(strconv.Itoa(n))
-		b.WriteByte(',')
-	}
+	var k cacheKey
 	cells := func(row []string) {
-		num(len(row))
+		k.num(len(row))
 		for _, c := range row {
-			num(len(c))
-			b.WriteString(c)
+			k.str(c)
 		}
 	}
-	num(width)
-	num(pad)
-	num(len(fixed))
+	k.num(width)
+	k.num(pad)
+	k.num(len(fixed))
 	for _, f := range fixed {
-		num(f)
+		k.num(f)
 	}
-	num(len(aligns))
+	k.num(len(aligns))
 	for _, a := range aligns {
-		num(a)
+		k.num(a)
 	}
 	cells(header)
-	num(len(rows))
+	k.num(len(rows))
 	for _, r := range rows {
 		cells(r)
 	}
-	return b.String()
+	return k.String()
 }
 
 // get returns a copy of the rows drawn for key, drawing them with draw

@@ -1,9 +1,6 @@
 package markdown
 
 import (
-	"strconv"
-	"strings"
-
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
 )
@@ -54,17 +51,14 @@ func (w *waiting) top(r *Renderer, nodes []ast.Node, j int, b []byte, base int, 
 
 // refsKey encodes reference definitions, each part length-prefixed.
 func refsKey(lists ...[]parser.Reference) string {
-	var b strings.Builder
+	var k cacheKey
 	for _, refs := range lists {
-		b.WriteString(strconv.Itoa(len(refs)))
-		b.WriteByte(';')
+		k.num(len(refs))
 		for _, ref := range refs {
-			for _, part := range [][]byte{ref.Label(), ref.Destination(), ref.Title()} {
-				b.WriteString(strconv.Itoa(len(part)))
-				b.WriteByte(',')
-				b.Write(part)
-			}
+			k.bytes(ref.Label())
+			k.bytes(ref.Destination())
+			k.bytes(ref.Title())
 		}
 	}
-	return b.String()
+	return k.String()
 }
