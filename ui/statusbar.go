@@ -72,13 +72,6 @@ func (b *statusBar) statusView(f *frameState) string {
 	return b.spun
 }
 
-// forget drops the memos, so the next views draw afresh (a test compares
-// the two).
-func (b *statusBar) forget() {
-	b.statusFor, b.statusDrawn, b.spunFrom, b.spun = statusKey{}, "", "", ""
-	b.hintFor, b.hintLine = hintKey{width: -1}, "" // no width is -1
-}
-
 type statusKey struct {
 	s       Status
 	width   int

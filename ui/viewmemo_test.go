@@ -39,6 +39,12 @@ func (m *Model) forgetScreen() {
 	m.frame.screen.parts = nil
 }
 
+// forget drops the status bar's memos, so its next views draw afresh.
+func (b *statusBar) forget() {
+	b.statusFor, b.statusDrawn, b.spunFrom, b.spun = statusKey{}, "", "", ""
+	b.hintFor, b.hintLine = hintKey{width: -1}, "" // no width is -1
+}
+
 // viewMemoFixtures are real streams with markdown, reasoning, hosted and
 // local tool panels.
 var viewMemoFixtures = []string{
